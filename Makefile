@@ -1,0 +1,107 @@
+# chidori — build, test, demo.
+#
+#   make demo    set up (packages, pinned QuickJS) and run the example agent
+#   make test    set up and run the whole suite: release build, then the ASan+UBSan build
+#   make asan    the suite under ASan+UBSan only
+#   make bench   startup benchmark against bare qjs built from the same source
+#
+# Variants share one patched QuickJS tree (build/quickjs-src, laid out by scripts/fetch-quickjs.sh)
+# and compile it with their own flags, so sanitizer builds instrument the engine too.
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := build
+VARIANT ?= release
+
+QJS_SRC   := build/quickjs-src
+QJS_FILES := quickjs.c libregexp.c libunicode.c cutils.c dtoa.c
+QJS_DEFS  := -D_GNU_SOURCE -DCONFIG_VERSION=\"2025-04-26\" -DCONFIG_CHIDORI_UTC
+
+ifeq ($(VARIANT),asan)
+  OUT      := build/asan
+  CC       := gcc
+  OPTFLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined
+  LDFLAGS  += -fsanitize=address,undefined
+else ifeq ($(VARIANT),release)
+  OUT      := build
+  CC       := gcc
+  OPTFLAGS := -O2 -g
+else
+  $(error unknown VARIANT $(VARIANT))
+endif
+
+CFLAGS   := -std=gnu11 $(OPTFLAGS) -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare -Wno-cast-function-type -Isrc -I$(QJS_SRC) -Ibuild/gen -MMD -MP
+QJSFLAGS := $(OPTFLAGS) -w -fwrapv $(QJS_DEFS)
+LDLIBS   := -lm -lpthread
+
+OBJ := $(OUT)/obj
+SRCS      := $(sort $(wildcard src/*/*.c src/*/*/*.c))
+MAIN_SRC  := src/cli/main.c
+LIB_SRCS  := $(filter-out $(MAIN_SRC),$(SRCS))
+LIB_OBJS  := $(LIB_SRCS:%.c=$(OBJ)/%.o) $(OBJ)/gen/js_embedded.o
+QJS_OBJS  := $(QJS_FILES:%.c=$(OBJ)/quickjs/%.o)
+UNIT_SRCS := $(sort $(wildcard tests/unit/*.c))
+UNIT_OBJS := $(UNIT_SRCS:%.c=$(OBJ)/%.o)
+JS_FILES  := $(sort $(wildcard src/engine/js/*.js))
+
+.PHONY: build setup deps demo test asan unit bench clean FORCE
+build: setup $(OUT)/chidori
+
+setup:
+	@scripts/setup.sh
+
+# The fetch script is a quick no-op when the tree matches the lock and patches; make then sees an
+# unchanged stamp and rebuilds nothing.
+$(QJS_SRC)/.stamp: FORCE
+	@scripts/fetch-quickjs.sh
+FORCE:
+
+$(OBJ)/quickjs/%.o: $(QJS_SRC)/.stamp
+	@mkdir -p $(dir $@)
+	$(CC) $(QJSFLAGS) -c $(QJS_SRC)/$*.c -o $@
+
+$(OBJ)/%.o: %.c $(QJS_SRC)/.stamp
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+build/tools/embed: tools/embed.c
+	@mkdir -p $(dir $@)
+	gcc -O1 -o $@ $<
+
+build/gen/js_embedded.c: build/tools/embed $(JS_FILES)
+	@mkdir -p $(dir $@)
+	build/tools/embed $(JS_FILES) > $@.tmp && mv $@.tmp $@
+
+$(OBJ)/gen/js_embedded.o: build/gen/js_embedded.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(OUT)/chidori: $(OBJ)/src/cli/main.o $(LIB_OBJS) $(QJS_OBJS)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(OUT)/unit_tests: $(UNIT_OBJS) $(LIB_OBJS) $(QJS_OBJS)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+unit: setup $(OUT)/unit_tests
+
+# Everything a test run needs for one variant.
+test-bins: setup $(OUT)/chidori $(OUT)/unit_tests
+
+demo: build
+	build/chidori run --no-isolate examples/hello.js -i '{"name": "Ada"}'
+
+test:
+	@$(MAKE) --no-print-directory VARIANT=release test-bins
+	@$(MAKE) --no-print-directory VARIANT=asan test-bins
+	@python3 tests/run.py --variant release=build --variant asan=build/asan
+
+asan:
+	@$(MAKE) --no-print-directory VARIANT=asan test-bins
+	@python3 tests/run.py --variant asan=build/asan
+
+bench: build
+	@bench/startup
+
+clean:
+	rm -rf build
+
+-include $(shell find build -name '*.d' 2>/dev/null)

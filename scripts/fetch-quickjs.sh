@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# fetch-quickjs.sh — obtain the pinned QuickJS source and lay it out, patched, for the build.
+#
+# Owns: .cache/quickjs/ (downloaded tarball, private apt state) and build/quickjs-src/ (the
+# extracted, patched tree plus a stamp). Trusts: deps/quickjs.lock and patches/quickjs/*.patch
+# from this repo; the machine's apt configuration for the mirror URI. Never hard-codes a host:
+# the mirror is read from the machine's own Debian sources at run time.
+#
+# Fast path: when the stamp matches the lock and the patch series, nothing is downloaded,
+# extracted or touched (so make sees nothing new).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+top=$PWD
+# shellcheck disable=SC1091
+. deps/quickjs.lock
+
+cache="$top/.cache/quickjs"
+out="$top/build/quickjs-src"
+tarball="$cache/$ORIG_TARBALL"
+
+patch_sum() {
+  local f
+  for f in deps/quickjs.lock patches/quickjs/*.patch; do if [ -f "$f" ]; then cat "$f"; fi; done | sha256sum | cut -d' ' -f1
+}
+want_stamp="$ORIG_SHA256 $(patch_sum)"
+if [ -f "$out/.stamp" ] && [ "$(cat "$out/.stamp")" = "$want_stamp" ]; then
+  exit 0
+fi
+
+have_good_tarball() { [ -f "$tarball" ] && [ "$(sha256sum "$tarball" | cut -d' ' -f1)" = "$ORIG_SHA256" ]; }
+
+# The first Debian archive URI this machine's apt uses (deb822 .sources or one-line lists),
+# skipping the security archive, which carries no source of other suites.
+debian_mirror() {
+  local f
+  for f in /etc/apt/sources.list.d/*.sources; do
+    [ -f "$f" ] || continue
+    awk '
+      BEGIN { RS=""; FS="\n" }
+      {
+        uri=""; suites=""; types="";
+        for (i = 1; i <= NF; i++) {
+          if ($i ~ /^URIs:/)   { sub(/^URIs:[ \t]*/, "", $i); split($i, u, /[ \t]+/); uri = u[1] }
+          if ($i ~ /^Suites:/) { suites = $i }
+          if ($i ~ /^Types:/)  { types = $i }
+        }
+        if (uri != "" && types ~ /deb/ && suites !~ /-security/ && uri !~ /security/) { print uri; exit }
+      }' "$f"
+  done
+  for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+    [ -f "$f" ] || continue
+    awk '$1 == "deb" || $1 == "deb-src" {
+           i = 2; if ($i ~ /^\[/) { while ($i !~ /\]$/) i++; i++ }
+           if ($(i+1) !~ /-security/ && $i !~ /security/) { print $i; exit }
+         }' "$f"
+  done
+}
+
+if ! have_good_tarball; then
+  mirror=$(debian_mirror | grep -m1 -E '^(https?|file|mirror\+[a-z]+)://' || true)
+  if [ -z "$mirror" ]; then
+    echo "fetch-quickjs: no Debian mirror found in /etc/apt sources; cannot fetch $PACKAGE" >&2
+    exit 1
+  fi
+  keyring=/usr/share/keyrings/debian-archive-keyring.gpg
+  apt_dir="$cache/apt"
+  rm -rf "$apt_dir"
+  mkdir -p "$apt_dir/sources.list.d" "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial" "$cache/dl"
+  printf 'Types: deb-src\nURIs: %s\nSuites: %s\nComponents: main\nSigned-By: %s\n' \
+    "$mirror" "$SUITE" "$keyring" > "$apt_dir/sources.list.d/quickjs-src.sources"
+  apt_opts=(
+    -o "Dir::Etc::SourceList=/dev/null"
+    -o "Dir::Etc::SourceParts=$apt_dir/sources.list.d"
+    -o "Dir::State::Lists=$apt_dir/lists"
+    -o "Dir::Cache=$apt_dir/cache"
+    -o "APT::Sandbox::User=root"
+    -o "Debug::NoLocking=1"
+  )
+  echo "fetch-quickjs: fetching $PACKAGE $DEBIAN_VERSION source ($SUITE) with apt-get" >&2
+  apt-get -qq "${apt_opts[@]}" update >&2
+  (cd "$cache/dl" && apt-get -qq "${apt_opts[@]}" source --download-only "$PACKAGE=$DEBIAN_VERSION" >&2)
+  mv -f "$cache/dl/$ORIG_TARBALL" "$tarball"
+  rm -rf "$cache/dl"
+  if ! have_good_tarball; then
+    echo "fetch-quickjs: $ORIG_TARBALL does not match the pinned SHA-256 ($ORIG_SHA256); refusing to build" >&2
+    rm -f "$tarball"
+    exit 1
+  fi
+fi
+
+rm -rf "$out.tmp"
+mkdir -p "$out.tmp"
+tar -C "$out.tmp" -xJf "$tarball"
+src="$out.tmp/$SRC_DIR"
+for p in patches/quickjs/*.patch; do
+  [ -f "$p" ] || continue
+  if ! patch -s -p1 -d "$src" < "$p"; then
+    echo "fetch-quickjs: patch $p does not apply" >&2
+    exit 1
+  fi
+done
+rm -rf "$out"
+mv "$src" "$out"
+rm -rf "$out.tmp"
+echo "$want_stamp" > "$out/.stamp"
+echo "fetch-quickjs: QuickJS $DEBIAN_VERSION ready in build/quickjs-src" >&2

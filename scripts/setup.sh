@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# setup.sh — install the Debian packages chidori builds and tests with.
+# Idempotent and quick when everything is present: it asks dpkg first and only calls apt-get
+# (update + install) for what is missing. Runs as root on Debian 12; elsewhere it prints what
+# is missing and stops.
+set -euo pipefail
+
+# Build: compiler, make, xz for the QuickJS tarball. Tests: python3 (runner), clang + compiler-rt
+# (libFuzzer and sanitizers), hyperfine (bench). Later areas add their libraries here.
+PACKAGES=(gcc make xz-utils ca-certificates python3 clang libclang-rt-14-dev hyperfine)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$'; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+
+if [ "$(id -u)" -ne 0 ]; then
+  echo "setup: missing packages: ${missing[*]} — install them as root (apt-get install ${missing[*]})" >&2
+  exit 1
+fi
+
+echo "setup: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq >&2
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2

@@ -1,0 +1,448 @@
+/* engine.c — one run in a fresh QuickJS runtime: set-up, module loading, the job loop, outcome.
+ *
+ * Owns the JSRuntime/JSContext of a run and everything allocated in them. Trusts the host it is
+ * given and the embedded prelude; trusts nothing the guest does: guest values are converted to
+ * JSON text before they reach C, every limit is armed before guest code runs, and once a limit
+ * trips no further guest code is started (the interrupt handler stays tripped and the job loop
+ * stops).
+ *
+ * Never links quickjs-libc: a bare context can compute and allocate, nothing else. All I/O is
+ * the host's, through host_call().
+ */
+#define _GNU_SOURCE
+#include "engine/engine.h"
+#include "engine/engine_internal.h"
+#include "engine/limits.h"
+#include "util/buf.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Embedded JavaScript (build/gen/js_embedded.c, made from src/engine/js/). */
+typedef struct embedded_file {
+    const char *name;
+    const unsigned char *data;
+    size_t len;
+} embedded_file;
+extern const embedded_file embedded_js[];
+
+const embedded_file *engine_embedded(const char *name)
+{
+    for (const embedded_file *f = embedded_js; f->name; f++)
+        if (strcmp(f->name, name) == 0) return f;
+    return NULL;
+}
+
+engine *engine_of(JSContext *ctx) { return JS_GetContextOpaque(ctx); }
+
+/* ---------- errors ---------- */
+
+/* Describe an exception value: "Name: message" plus the JS stack when it has one. Only called
+ * while no limit has tripped, since it may run guest code (a thrown object's toString). */
+static char *describe_exception(JSContext *ctx, JSValueConst exc)
+{
+    buf b = {0};
+    const char *s = JS_ToCString(ctx, exc);
+    if (s) {
+        buf_puts(&b, s);
+        JS_FreeCString(ctx, s);
+    } else {
+        JSValue ignored = JS_GetException(ctx);
+        JS_FreeValue(ctx, ignored);
+        buf_puts(&b, "(an exception that cannot be converted to a string)");
+    }
+    if (JS_IsError(ctx, exc)) {
+        JSValue stack = JS_GetPropertyStr(ctx, exc, "stack");
+        if (JS_IsString(stack)) {
+            const char *st = JS_ToCString(ctx, stack);
+            if (st && *st) {
+                buf_putc(&b, '\n');
+                buf_puts(&b, st);
+                while (b.len && b.data[b.len - 1] == '\n') b.data[--b.len] = '\0';
+            }
+            JS_FreeCString(ctx, st);
+        } else if (JS_IsException(stack)) {
+            JSValue ignored = JS_GetException(ctx);
+            JS_FreeValue(ctx, ignored);
+        }
+        JS_FreeValue(ctx, stack);
+    }
+    return buf_steal(&b);
+}
+
+/* The stack of an engine-raised error (interrupt, out of memory), read without running guest
+ * code: these objects are created by the engine and their `stack` is a plain data property. */
+static char *engine_error_stack(JSContext *ctx, JSValueConst exc)
+{
+    if (!JS_IsError(ctx, exc)) return NULL;
+    JSValue stack = JS_GetPropertyStr(ctx, exc, "stack");
+    char *out = NULL;
+    if (JS_IsString(stack)) {
+        const char *st = JS_ToCString(ctx, stack);
+        if (st && *st) {
+            out = xstrdup(st);
+            size_t n = strlen(out);
+            while (n && out[n - 1] == '\n') out[--n] = '\0';
+        }
+        JS_FreeCString(ctx, st);
+    }
+    JS_FreeValue(ctx, stack);
+    if (JS_HasException(ctx)) JS_FreeValue(ctx, JS_GetException(ctx));
+    return out;
+}
+
+/* Record the pending exception as the run's failure (first failure wins). */
+static void fail_with_exception(engine *e)
+{
+    JSValue exc = JS_GetException(e->ctx);
+    if (!e->failure) {
+        if (e->limits.tripped) {
+            char *msg = run_limits_message(&e->limits);
+            char *stack = engine_error_stack(e->ctx, exc);
+            e->failure = stack ? xasprintf("%s\n%s", msg, stack) : xstrdup(msg);
+            free(msg);
+            free(stack);
+        } else {
+            e->failure = describe_exception(e->ctx, exc);
+        }
+    }
+    JS_FreeValue(e->ctx, exc);
+}
+
+static void fail_with_message(engine *e, char *msg)
+{
+    if (!e->failure) e->failure = msg;
+    else free(msg);
+}
+
+/* ---------- natives handed to the prelude ---------- */
+
+/* host(op, argsJson) → parsed result, or throws Error(host message). */
+static JSValue native_host(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv)
+{
+    engine *e = engine_of(ctx);
+    if (argc < 2 || !JS_IsString(argv[0]) || !JS_IsString(argv[1]))
+        return JS_ThrowTypeError(ctx, "host: expected (op, argsJson)");
+    const char *op = JS_ToCString(ctx, argv[0]);
+    if (!op) return JS_EXCEPTION;
+    if (strncmp(op, "__", 2) == 0) {
+        JS_FreeCString(ctx, op);
+        return JS_ThrowTypeError(ctx, "host: internal operations cannot be called from JavaScript");
+    }
+    size_t len;
+    const char *text = JS_ToCStringLen(ctx, &len, argv[1]);
+    if (!text) {
+        JS_FreeCString(ctx, op);
+        return JS_EXCEPTION;
+    }
+    json_error jerr;
+    json_t *args = json_parse(text, len, NULL, &jerr);
+    JS_FreeCString(ctx, text);
+    if (!args) {
+        JSValue r = JS_ThrowTypeError(ctx, "%s: arguments are not valid JSON (%s)", op, jerr.message);
+        JS_FreeCString(ctx, op);
+        return r;
+    }
+    json_t *result = NULL;
+    char *error = NULL;
+    int rc = host_call(e->host, op, args, &result, &error);
+    json_free(args);
+    JS_FreeCString(ctx, op);
+    if (rc != 0) {
+        JSValue err = JS_NewError(ctx);
+        if (!JS_IsException(err)) JS_DefinePropertyValueStr(ctx, err, "message", JS_NewString(ctx, error),
+                                                             JS_PROP_WRITABLE | JS_PROP_CONFIGURABLE);
+        free(error);
+        return JS_Throw(ctx, err);
+    }
+    size_t rlen;
+    char *rtext = json_dump(result, JSON_COMPACT, &rlen);
+    json_free(result);
+    JSValue v = JS_ParseJSON(ctx, rtext, rlen, "<host reply>");
+    free(rtext);
+    return v;
+}
+
+static JSValue native_now(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv)
+{
+    return JS_NewInt64(ctx, engine_of(ctx)->clock_ms);
+}
+
+/* advanceTo(ms): the virtual clock only moves forward. */
+static JSValue native_advance_to(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv)
+{
+    engine *e = engine_of(ctx);
+    double ms;
+    if (argc < 1 || JS_ToFloat64(ctx, &ms, argv[0])) return JS_EXCEPTION;
+    if (ms > (double)e->clock_ms && ms < 8.64e15) e->clock_ms = (int64_t)ms;
+    return JS_UNDEFINED;
+}
+
+static int64_t virtual_clock(void *opaque)
+{
+    return ((engine *)opaque)->clock_ms;
+}
+
+/* ---------- set-up ---------- */
+
+static int add_intrinsics(JSContext *ctx)
+{
+    JS_AddIntrinsicBaseObjects(ctx);
+    JS_AddIntrinsicDate(ctx);
+    JS_AddIntrinsicEval(ctx);
+    JS_AddIntrinsicStringNormalize(ctx);
+    JS_AddIntrinsicRegExp(ctx);
+    JS_AddIntrinsicJSON(ctx);
+    JS_AddIntrinsicProxy(ctx);
+    JS_AddIntrinsicMapSet(ctx);
+    JS_AddIntrinsicTypedArrays(ctx);
+    JS_AddIntrinsicPromise(ctx);
+    /* No JS_AddIntrinsicWeakRef: WeakRef/FinalizationRegistry callbacks run when the GC
+     * decides, which no replay could reproduce. */
+    return JS_HasException(ctx) ? -1 : 0;
+}
+
+/* Runs the prelude and keeps the internals object it returns. */
+static int install_prelude(engine *e)
+{
+    JSContext *ctx = e->ctx;
+    const embedded_file *f = engine_embedded("prelude.js");
+    if (!f) {
+        fail_with_message(e, xstrdup("internal error: prelude missing from the binary"));
+        return -1;
+    }
+    JSValue fn = JS_Eval(ctx, (const char *)f->data, f->len, "<chidori prelude>", JS_EVAL_TYPE_GLOBAL | JS_EVAL_FLAG_STRICT);
+    if (JS_IsException(fn)) {
+        fail_with_exception(e);
+        return -1;
+    }
+    JSValue natives = JS_NewObjectProto(ctx, JS_NULL);
+    JS_SetPropertyStr(ctx, natives, "host", JS_NewCFunction(ctx, native_host, "host", 2));
+    JS_SetPropertyStr(ctx, natives, "now", JS_NewCFunction(ctx, native_now, "now", 0));
+    JS_SetPropertyStr(ctx, natives, "advanceTo", JS_NewCFunction(ctx, native_advance_to, "advanceTo", 1));
+    JSValue internals = JS_Call(ctx, fn, JS_UNDEFINED, 1, (JSValueConst *)&natives);
+    JS_FreeValue(ctx, natives);
+    JS_FreeValue(ctx, fn);
+    if (JS_IsException(internals)) {
+        fail_with_exception(e);
+        return -1;
+    }
+    e->internals = internals;
+    return 0;
+}
+
+/* ---------- the job loop ---------- */
+
+static int call_internal_bool(engine *e, const char *name, int *out)
+{
+    JSValue fn = JS_GetPropertyStr(e->ctx, e->internals, name);
+    JSValue r = JS_Call(e->ctx, fn, JS_UNDEFINED, 0, NULL);
+    JS_FreeValue(e->ctx, fn);
+    if (JS_IsException(r)) {
+        fail_with_exception(e);
+        return -1;
+    }
+    *out = JS_ToBool(e->ctx, r);
+    JS_FreeValue(e->ctx, r);
+    return 0;
+}
+
+/* Runs jobs and virtual timers until `until` settles (or, with JS_UNDEFINED, until nothing is
+ * left). Returns 0, or -1 with e->failure set. */
+static int drive(engine *e, JSValueConst until)
+{
+    for (;;) {
+        if (run_limits_check(&e->limits)) {
+            fail_with_message(e, run_limits_message(&e->limits));
+            return -1;
+        }
+        JSContext *job_ctx;
+        int r = JS_ExecutePendingJob(e->rt, &job_ctx);
+        if (r < 0) {
+            fail_with_exception(e);
+            return -1;
+        }
+        if (e->limits.tripped == LIMIT_BUDGET || e->limits.tripped == LIMIT_DEADLINE) {
+            /* An interrupt inside a job: stop here, whatever the job did with it. */
+            fail_with_message(e, run_limits_message(&e->limits));
+            return -1;
+        }
+        if (e->failure) return -1;
+        if (r > 0) continue;
+        if (!JS_IsUndefined(until) && JS_PromiseState(e->ctx, (JSValue)until) != JS_PROMISE_PENDING) return 0;
+        int fired;
+        if (call_internal_bool(e, "fireNextTimer", &fired) < 0) return -1;
+        if (fired) continue;
+        if (JS_IsUndefined(until)) return 0;
+        fail_with_message(e, xstrdup("the agent never finished: its promise is still pending and nothing is left "
+                                     "to run (no pending jobs, timers or effects)"));
+        return -1;
+    }
+}
+
+/* Settles a promise that drive() finished: 0 with *value, or -1 with the failure recorded. */
+static int settled_value(engine *e, JSValueConst promise, JSValue *value)
+{
+    JSPromiseStateEnum st = JS_PromiseState(e->ctx, (JSValue)promise);
+    JSValue r = JS_PromiseResult(e->ctx, (JSValue)promise);
+    if (st == JS_PROMISE_FULFILLED) {
+        *value = r;
+        return 0;
+    }
+    if (!e->failure) {
+        if (e->limits.tripped) {
+            fail_with_message(e, run_limits_message(&e->limits));
+        } else {
+            e->failure = describe_exception(e->ctx, r);
+        }
+    }
+    JS_FreeValue(e->ctx, r);
+    return -1;
+}
+
+/* Unhandled rejections are reported (once the run ends) but do not fail it. */
+static void track_rejection(JSContext *ctx, JSValueConst promise, JSValueConst reason, JS_BOOL is_handled, void *opaque)
+{
+    engine *e = opaque;
+    if (is_handled) {
+        if (e->unhandled > 0) e->unhandled--;
+    } else {
+        e->unhandled++;
+    }
+}
+
+/* ---------- the two modes ---------- */
+
+static int run_agent(engine *e)
+{
+    JSModuleDef *m = NULL;
+    JSValue module;
+    if (engine_load_entry(e, e->cfg->entry, &module, &m) < 0) {
+        fail_with_exception(e);
+        return -1;
+    }
+    JSValue eval = JS_EvalFunction(e->ctx, module);
+    if (JS_IsException(eval)) {
+        fail_with_exception(e);
+        return -1;
+    }
+    int rc = drive(e, eval);
+    if (rc == 0) {
+        JSValue ignored;
+        rc = settled_value(e, eval, &ignored);
+        if (rc == 0) JS_FreeValue(e->ctx, ignored);
+    }
+    JS_FreeValue(e->ctx, eval);
+    if (rc < 0) return -1;
+
+    JSValue ns = JS_GetModuleNamespace(e->ctx, m);
+    if (JS_IsException(ns)) {
+        fail_with_exception(e);
+        return -1;
+    }
+    JSValue start = JS_GetPropertyStr(e->ctx, e->internals, "start");
+    JSValue args[2] = {ns, JS_NewString(e->ctx, e->cfg->input_json ? e->cfg->input_json : "{}")};
+    JSValue done = JS_Call(e->ctx, start, JS_UNDEFINED, 2, args);
+    JS_FreeValue(e->ctx, start);
+    JS_FreeValue(e->ctx, args[0]);
+    JS_FreeValue(e->ctx, args[1]);
+    if (JS_IsException(done)) {
+        fail_with_exception(e);
+        return -1;
+    }
+    rc = drive(e, done);
+    JSValue out = JS_UNDEFINED;
+    if (rc == 0) rc = settled_value(e, done, &out);
+    JS_FreeValue(e->ctx, done);
+    if (rc < 0) return -1;
+    const char *text = JS_ToCString(e->ctx, out);
+    JS_FreeValue(e->ctx, out);
+    if (!text) {
+        fail_with_exception(e);
+        return -1;
+    }
+    e->output = xstrdup(text);
+    JS_FreeCString(e->ctx, text);
+    return 0;
+}
+
+static int run_script(engine *e)
+{
+    const engine_config *cfg = e->cfg;
+    JSValue r = JS_Eval(e->ctx, cfg->script, cfg->script_len, cfg->script_name ? cfg->script_name : "<eval>",
+                        JS_EVAL_TYPE_GLOBAL);
+    if (JS_IsException(r)) {
+        fail_with_exception(e);
+        return -1;
+    }
+    JS_FreeValue(e->ctx, r);
+    return drive(e, JS_UNDEFINED);
+}
+
+int engine_run(const engine_config *cfg, engine_result *res)
+{
+    memset(res, 0, sizeof *res);
+    engine e = {.cfg = cfg, .host = cfg->host, .clock_ms = cfg->clock_start_ms, .internals = JS_UNDEFINED};
+    run_limits_init(&e.limits, &cfg->limits);
+
+    e.rt = JS_NewRuntime2(&metered_malloc_functions, &e.limits);
+    if (!e.rt) {
+        res->status = RUN_FAILED;
+        res->error = xstrdup("could not create a JavaScript runtime");
+        return -1;
+    }
+    JS_SetMaxStackSize(e.rt, cfg->limits.stack_bytes ? cfg->limits.stack_bytes : ENGINE_DEFAULT_STACK_BYTES);
+    JS_SetCanBlock(e.rt, 0); /* Atomics.wait may never block the run */
+    JS_SetInterruptHandler(e.rt, run_limits_interrupt, &e.limits);
+    JS_SetDateNowFunc(e.rt, virtual_clock, &e);
+    JS_SetHostPromiseRejectionTracker(e.rt, track_rejection, &e);
+    engine_install_module_loader(&e);
+
+    int rc = -1;
+    e.ctx = JS_NewContextRaw(e.rt);
+    if (!e.ctx) {
+        e.failure = xstrdup("could not create a JavaScript context");
+        goto done;
+    }
+    JS_SetContextOpaque(e.ctx, &e);
+    JS_SetRandomSeed(e.ctx, cfg->seed);
+    if (add_intrinsics(e.ctx) < 0) {
+        fail_with_exception(&e);
+        goto done;
+    }
+    if (install_prelude(&e) < 0) goto done;
+    run_limits_arm_memory(&e.limits, e.rt);
+
+    rc = cfg->mode == ENGINE_AGENT ? run_agent(&e) : run_script(&e);
+
+done:
+    res->limit = e.limits.tripped;
+    if (rc == 0) {
+        res->status = RUN_COMPLETED;
+        res->output_json = e.output;
+        e.output = NULL;
+    } else {
+        res->status = RUN_FAILED;
+        if (!e.failure && e.limits.tripped) e.failure = run_limits_message(&e.limits);
+        res->error = e.failure ? e.failure : xstrdup("the run failed");
+        e.failure = NULL;
+    }
+    free(e.output);
+    free(e.failure);
+    engine_free_module_cache(&e);
+    if (e.ctx) {
+        JS_FreeValue(e.ctx, e.internals);
+        /* Lift the ceiling so teardown can never fail for lack of memory. */
+        JS_SetMemoryLimit(e.rt, (size_t)-1);
+        JS_FreeContext(e.ctx);
+    }
+    JS_FreeRuntime(e.rt);
+    return rc;
+}
+
+void engine_result_free(engine_result *r)
+{
+    free(r->output_json);
+    free(r->error);
+    memset(r, 0, sizeof *r);
+}

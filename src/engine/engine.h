@@ -1,0 +1,69 @@
+/* engine.h — run one agent (or one plain script) in a fresh QuickJS runtime and context.
+ *
+ * This is the only public face of src/engine/, the only code that includes quickjs.h. A run
+ * gets a new JSRuntime + JSContext, the prelude, and the limits; it reaches the outside world only
+ * through the host passed in the config (host_call). Nothing survives between runs.
+ */
+#ifndef CHIDORI_ENGINE_H
+#define CHIDORI_ENGINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "host/host.h"
+
+typedef struct engine_limits {
+    uint64_t op_budget;       /* ticks (see docs/limits.md); 0 = off. CHIDORI_JS_OP_BUDGET */
+    uint64_t mem_cap_bytes;   /* live engine heap ceiling; 0 = off. CHIDORI_JS_MEM_CAP_MB */
+    uint64_t deadline_ms;     /* wall clock from run start; 0 = off. CHIDORI_JS_DEADLINE_MS */
+    uint64_t max_alloc_bytes; /* largest single allocation; 0 = off. CHIDORI_JS_MAX_ALLOC_MB */
+    size_t stack_bytes;       /* JS stack ceiling */
+} engine_limits;
+
+#define ENGINE_DEFAULT_OP_BUDGET 5000000000ull
+#define ENGINE_DEFAULT_MEM_CAP_MB 4096ull
+#define ENGINE_DEFAULT_MAX_ALLOC_MB 1024ull
+#define ENGINE_DEFAULT_STACK_BYTES ((size_t)1 << 20)
+
+/* Defaults, then the CHIDORI_JS_* environment variables. Returns 0, or -1 with *error set when a
+ * variable is not a non-negative integer. */
+int engine_limits_from_env(engine_limits *limits, char **error);
+
+typedef enum engine_mode {
+    ENGINE_AGENT,  /* an ES module with an entrypoint; output is the handler's result */
+    ENGINE_SCRIPT, /* a plain script (chidori eval); no entrypoint, no output */
+} engine_mode;
+
+typedef struct engine_config {
+    engine_mode mode;
+    const char *entry;       /* AGENT: specifier of the entry module, resolved by the host */
+    const char *script;      /* SCRIPT: source text (NUL-terminated) */
+    size_t script_len;
+    const char *script_name; /* SCRIPT: name shown in stack traces */
+    const char *input_json;  /* AGENT: the input object as JSON text */
+    uint64_t seed;           /* Math.random seed (captured by the host) */
+    int64_t clock_start_ms;  /* the virtual clock's start (captured by the host) */
+    engine_limits limits;
+    host *host;
+} engine_config;
+
+typedef enum engine_limit_kind {
+    LIMIT_NONE = 0,
+    LIMIT_BUDGET,
+    LIMIT_DEADLINE,
+    LIMIT_MEMORY,
+    LIMIT_ALLOCATION,
+} engine_limit_kind;
+
+typedef enum engine_status { RUN_COMPLETED, RUN_FAILED } engine_status;
+
+typedef struct engine_result {
+    engine_status status;
+    char *output_json;       /* RUN_COMPLETED in AGENT mode: compact JSON */
+    char *error;             /* RUN_FAILED: message, then the JS stack when there is one */
+    engine_limit_kind limit; /* which limit ended the run, if one did */
+} engine_result;
+
+int engine_run(const engine_config *cfg, engine_result *result);
+void engine_result_free(engine_result *result);
+
+#endif

@@ -1,0 +1,189 @@
+/* limits.c — per-run limits (see limits.h).
+ *
+ * CPU budget: QuickJS decrements a counter on every function call, backward jump and poll point
+ * (our patches add poll points inside long builtins) and calls the interrupt handler every
+ * TICKS_PER_POLL ticks. The budget is counted in those ticks, so it measures work, not time: it
+ * does not advance while the run is blocked in a host effect, and a given program stops at the
+ * same place every time. The deadline is wall-clock time from the start of the run and does
+ * include time blocked in effects.
+ *
+ * Memory: every engine allocation goes through the functions below, charged at its usable size
+ * (malloc_usable_size) plus bookkeeping, so the ceiling is exact at allocation time. An
+ * allocation that would cross it, or that alone exceeds the single-allocation cap, fails; QuickJS
+ * turns that into an out-of-memory error and the run ends.
+ *
+ * Once a limit trips the handler keeps answering "interrupt", so no further guest code runs.
+ */
+#define _GNU_SOURCE
+#include "engine/limits.h"
+#include "util/buf.h"
+
+#include <errno.h>
+#include <malloc.h>
+#include <stdlib.h>
+#include <time.h>
+
+#define MALLOC_OVERHEAD 8
+
+static run_limits *limits_of(JSMallocState *s) { return s->opaque; }
+
+static size_t usable(const void *p) { return malloc_usable_size((void *)p); }
+
+static int refuse(JSMallocState *s, size_t size, size_t grow)
+{
+    run_limits *l = limits_of(s);
+    if (!l) return s->malloc_size + grow > s->malloc_limit;
+    if (l->cfg.max_alloc_bytes && size > l->cfg.max_alloc_bytes) {
+        if (!l->tripped) l->tripped = LIMIT_ALLOCATION, l->refused_bytes = size;
+        return 1;
+    }
+    if (s->malloc_size + grow > s->malloc_limit) {
+        if (!l->tripped) l->tripped = LIMIT_MEMORY, l->refused_bytes = size;
+        return 1;
+    }
+    return 0;
+}
+
+static void *metered_malloc(JSMallocState *s, size_t size)
+{
+    if (refuse(s, size, size)) return NULL;
+    void *p = malloc(size);
+    if (!p) return NULL;
+    s->malloc_count++;
+    s->malloc_size += usable(p) + MALLOC_OVERHEAD;
+    return p;
+}
+
+static void metered_free(JSMallocState *s, void *p)
+{
+    if (!p) return;
+    s->malloc_count--;
+    s->malloc_size -= usable(p) + MALLOC_OVERHEAD;
+    free(p);
+}
+
+static void *metered_realloc(JSMallocState *s, void *p, size_t size)
+{
+    if (!p) return size ? metered_malloc(s, size) : NULL;
+    size_t old = usable(p);
+    if (size == 0) {
+        metered_free(s, p);
+        return NULL;
+    }
+    if (refuse(s, size, size > old ? size - old : 0)) return NULL;
+    void *q = realloc(p, size);
+    if (!q) return NULL;
+    s->malloc_size += usable(q);
+    s->malloc_size -= old;
+    return q;
+}
+
+const JSMallocFunctions metered_malloc_functions = {
+    metered_malloc,
+    metered_free,
+    metered_realloc,
+    usable,
+};
+
+static uint64_t monotonic_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+void run_limits_init(run_limits *l, const engine_limits *cfg)
+{
+    *l = (run_limits){.cfg = *cfg};
+    if (cfg->op_budget) {
+        l->budget_polls = cfg->op_budget / TICKS_PER_POLL;
+        if (!l->budget_polls) l->budget_polls = 1;
+    }
+    if (cfg->deadline_ms) l->deadline_ns = monotonic_ns() + cfg->deadline_ms * 1000000ull;
+}
+
+void run_limits_arm_memory(run_limits *l, JSRuntime *rt)
+{
+    JS_SetMemoryLimit(rt, l->cfg.mem_cap_bytes ? (size_t)l->cfg.mem_cap_bytes : (size_t)-1);
+}
+
+int run_limits_check(run_limits *l)
+{
+    if (l->tripped == LIMIT_BUDGET || l->tripped == LIMIT_DEADLINE) return 1;
+    if (l->deadline_ns && monotonic_ns() >= l->deadline_ns) {
+        l->tripped = LIMIT_DEADLINE;
+        return 1;
+    }
+    return 0;
+}
+
+int run_limits_interrupt(JSRuntime *rt, void *opaque)
+{
+    run_limits *l = opaque;
+    if (l->tripped == LIMIT_BUDGET || l->tripped == LIMIT_DEADLINE) return 1;
+    l->polls++;
+    if (l->budget_polls && l->polls > l->budget_polls) {
+        l->tripped = LIMIT_BUDGET;
+        return 1;
+    }
+    return run_limits_check(l);
+}
+
+char *run_limits_message(const run_limits *l)
+{
+    switch (l->tripped) {
+    case LIMIT_BUDGET:
+        return xasprintf("CPU budget exhausted: the run used its %llu ticks (CHIDORI_JS_OP_BUDGET)",
+                         (unsigned long long)l->cfg.op_budget);
+    case LIMIT_DEADLINE:
+        return xasprintf("wall-clock deadline exceeded: the run passed %llu ms (CHIDORI_JS_DEADLINE_MS)",
+                         (unsigned long long)l->cfg.deadline_ms);
+    case LIMIT_MEMORY:
+        return xasprintf("memory ceiling reached: the run needed more than %llu MiB (CHIDORI_JS_MEM_CAP_MB)",
+                         (unsigned long long)(l->cfg.mem_cap_bytes >> 20));
+    case LIMIT_ALLOCATION:
+        return xasprintf("allocation cap reached: one allocation of %zu bytes is over the %llu MiB cap "
+                         "(CHIDORI_JS_MAX_ALLOC_MB)",
+                         l->refused_bytes, (unsigned long long)(l->cfg.max_alloc_bytes >> 20));
+    default:
+        return xstrdup("no limit");
+    }
+}
+
+/* ---- configuration ---- */
+
+static int env_u64(const char *name, uint64_t def, uint64_t *out, char **error)
+{
+    const char *v = getenv(name);
+    if (!v || !*v) {
+        *out = def;
+        return 0;
+    }
+    char *end;
+    errno = 0;
+    unsigned long long n = strtoull(v, &end, 10);
+    if (*v == '-' || *end || errno) {
+        *error = xasprintf("%s must be a non-negative integer, got `%s`", name, v);
+        return -1;
+    }
+    *out = n;
+    return 0;
+}
+
+int engine_limits_from_env(engine_limits *l, char **error)
+{
+    uint64_t mem_mb, alloc_mb;
+    if (env_u64("CHIDORI_JS_OP_BUDGET", ENGINE_DEFAULT_OP_BUDGET, &l->op_budget, error) ||
+        env_u64("CHIDORI_JS_MEM_CAP_MB", ENGINE_DEFAULT_MEM_CAP_MB, &mem_mb, error) ||
+        env_u64("CHIDORI_JS_DEADLINE_MS", 0, &l->deadline_ms, error) ||
+        env_u64("CHIDORI_JS_MAX_ALLOC_MB", ENGINE_DEFAULT_MAX_ALLOC_MB, &alloc_mb, error))
+        return -1;
+    if (mem_mb > (1ull << 40) || alloc_mb > (1ull << 40)) {
+        *error = xstrdup("CHIDORI_JS_MEM_CAP_MB / CHIDORI_JS_MAX_ALLOC_MB are too large");
+        return -1;
+    }
+    l->mem_cap_bytes = mem_mb << 20;
+    l->max_alloc_bytes = alloc_mb << 20;
+    l->stack_bytes = ENGINE_DEFAULT_STACK_BYTES;
+    return 0;
+}

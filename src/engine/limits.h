@@ -1,0 +1,35 @@
+/* limits.h — per-run resource accounting for the engine: the metered allocator QuickJS uses,
+ * and the interrupt handler that enforces the CPU budget and the wall-clock deadline. */
+#ifndef CHIDORI_LIMITS_H
+#define CHIDORI_LIMITS_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include "quickjs.h"
+#include "engine/engine.h"
+
+typedef struct run_limits {
+    engine_limits cfg;
+    uint64_t polls;        /* interrupt-handler calls so far */
+    uint64_t budget_polls; /* polls allowed (op_budget / ticks per poll), 0 = no budget */
+    uint64_t deadline_ns;  /* CLOCK_MONOTONIC deadline, 0 = none */
+    engine_limit_kind tripped;
+    size_t refused_bytes;  /* the allocation that hit the memory ceiling or the allocation cap */
+} run_limits;
+
+/* QuickJS counts down this many ticks between calls of the interrupt handler. */
+#define TICKS_PER_POLL 10000u
+
+extern const JSMallocFunctions metered_malloc_functions;
+
+void run_limits_init(run_limits *l, const engine_limits *cfg);
+/* Arm the memory ceiling; called once the context and prelude exist (a tiny ceiling must never
+ * make context creation itself fail). */
+void run_limits_arm_memory(run_limits *l, JSRuntime *rt);
+int run_limits_interrupt(JSRuntime *rt, void *opaque);
+/* Also checked between jobs by the engine's loop; returns nonzero once a limit has tripped. */
+int run_limits_check(run_limits *l);
+/* The precise message for the limit that tripped. */
+char *run_limits_message(const run_limits *l);
+
+#endif

@@ -1,0 +1,171 @@
+/* modules.c — ES module resolution and loading for a run, through the host seam.
+ *
+ * QuickJS asks two questions: normalize(importer, specifier) → key, then load(key) → module.
+ * Built-in modules (chidori:agent) are answered here. Every other specifier goes to the host op
+ * `__module_load`, which resolves it inside the project folder and returns {key, source}; the
+ * source waits in a small cache until QuickJS asks to load that key. The engine never opens a
+ * file, which is what lets an isolated worker run with no filesystem at all.
+ */
+#define _GNU_SOURCE
+#include "engine/engine_internal.h"
+#include "util/buf.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define AGENT_MODULE "chidori:agent"
+
+struct module_source {
+    char *key;
+    char *source;
+    size_t len;
+    module_source *next;
+};
+
+void engine_free_module_cache(engine *e)
+{
+    while (e->sources) {
+        module_source *s = e->sources;
+        e->sources = s->next;
+        free(s->key);
+        free(s->source);
+        free(s);
+    }
+}
+
+static module_source *take_source(engine *e, const char *key)
+{
+    for (module_source **p = &e->sources; *p; p = &(*p)->next) {
+        if (strcmp((*p)->key, key) == 0) {
+            module_source *s = *p;
+            *p = s->next;
+            return s;
+        }
+    }
+    return NULL;
+}
+
+/* Ask the host for a module. 0 with *key_out (malloc'd), or -1 with a JS exception thrown. */
+static int fetch_module(engine *e, const char *importer, const char *specifier, char **key_out)
+{
+    json_t *args = json_object();
+    json_object_set(args, "specifier", json_string(specifier));
+    json_object_set(args, "importer", importer ? json_string(importer) : json_null());
+    json_t *res = NULL;
+    char *error = NULL;
+    int rc = host_call(e->host, "__module_load", args, &res, &error);
+    json_free(args);
+    if (rc != 0) {
+        JS_ThrowReferenceError(e->ctx, "%s", error);
+        free(error);
+        return -1;
+    }
+    const json_t *key = json_object_get(res, "key");
+    const json_t *src = json_object_get(res, "source");
+    if (!json_is_string(key) || !json_is_string(src)) {
+        json_free(res);
+        JS_ThrowInternalError(e->ctx, "module load: malformed host reply");
+        return -1;
+    }
+    module_source *s = take_source(e, key->u.string.bytes);
+    if (s) {
+        free(s->key);
+        free(s->source);
+        free(s);
+    }
+    s = xcalloc(1, sizeof *s);
+    s->key = xstrdup(key->u.string.bytes);
+    s->len = src->u.string.len;
+    s->source = xstrndup(src->u.string.bytes, s->len);
+    s->next = e->sources;
+    e->sources = s;
+    *key_out = xstrdup(s->key);
+    json_free(res);
+    return 0;
+}
+
+static char *normalize(JSContext *ctx, const char *importer, const char *specifier, void *opaque)
+{
+    engine *e = opaque;
+    if (strcmp(specifier, AGENT_MODULE) == 0) return js_strdup(ctx, specifier);
+    if (strncmp(specifier, "chidori:", 8) == 0) {
+        JS_ThrowReferenceError(ctx, "unknown built-in module `%s`", specifier);
+        return NULL;
+    }
+    /* A module imported from a built-in has no file-system base. */
+    const char *base = importer && strncmp(importer, "chidori:", 8) != 0 && importer[0] != '<' ? importer : NULL;
+    char *key;
+    if (fetch_module(e, base, specifier, &key) < 0) return NULL;
+    char *r = js_strdup(ctx, key);
+    free(key);
+    return r;
+}
+
+/* chidori:agent — its exports are the prelude's `agentExports`. */
+static int agent_module_init(JSContext *ctx, JSModuleDef *m)
+{
+    engine *e = engine_of(ctx);
+    JSValue exports = JS_GetPropertyStr(ctx, e->internals, "agentExports");
+    static const char *const names[] = {"chidori", "run", "defineTool"};
+    int rc = 0;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (JS_SetModuleExport(ctx, m, names[i], JS_GetPropertyStr(ctx, exports, names[i])) < 0) rc = -1;
+    JS_FreeValue(ctx, exports);
+    return rc;
+}
+
+static JSModuleDef *new_agent_module(JSContext *ctx)
+{
+    JSModuleDef *m = JS_NewCModule(ctx, AGENT_MODULE, agent_module_init);
+    if (!m) return NULL;
+    JS_AddModuleExport(ctx, m, "chidori");
+    JS_AddModuleExport(ctx, m, "run");
+    JS_AddModuleExport(ctx, m, "defineTool");
+    return m;
+}
+
+/* Compile a fetched source as a module named by its key. */
+static JSValue compile_module(engine *e, module_source *s)
+{
+    return JS_Eval(e->ctx, s->source, s->len, s->key, JS_EVAL_TYPE_MODULE | JS_EVAL_FLAG_COMPILE_ONLY);
+}
+
+static JSModuleDef *load(JSContext *ctx, const char *key, void *opaque)
+{
+    engine *e = opaque;
+    if (strcmp(key, AGENT_MODULE) == 0) return new_agent_module(ctx);
+    module_source *s = take_source(e, key);
+    if (!s) {
+        JS_ThrowReferenceError(ctx, "module `%s` was not resolved", key);
+        return NULL;
+    }
+    JSValue v = compile_module(e, s);
+    free(s->key);
+    free(s->source);
+    free(s);
+    if (JS_IsException(v)) return NULL;
+    JSModuleDef *m = JS_VALUE_GET_PTR(v);
+    JS_FreeValue(ctx, v); /* the runtime keeps the module */
+    return m;
+}
+
+void engine_install_module_loader(engine *e)
+{
+    JS_SetModuleLoaderFunc(e->rt, normalize, load, e);
+}
+
+int engine_load_entry(engine *e, const char *specifier, JSValue *module_value, JSModuleDef **def)
+{
+    char *key;
+    if (fetch_module(e, NULL, specifier, &key) < 0) return -1;
+    module_source *s = take_source(e, key);
+    free(key);
+    JSValue v = compile_module(e, s);
+    free(s->key);
+    free(s->source);
+    free(s);
+    if (JS_IsException(v)) return -1;
+    *def = JS_VALUE_GET_PTR(v);
+    *module_value = v;
+    return 0;
+}

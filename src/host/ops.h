@@ -1,0 +1,30 @@
+/* ops.h — the table of host operations: one row per op, naming how it is performed and whether
+ * it is recorded in the call log and/or passes the policy gate. Adding an effect means adding a
+ * perform function in effects/, a row here, and its JS surface — nothing else. */
+#ifndef CHIDORI_OPS_H
+#define CHIDORI_OPS_H
+
+#include "host/host.h"
+
+enum {
+    OP_RECORDED = 1u << 0, /* written to the call log; replayed from it */
+    OP_GATED = 1u << 1,    /* checked by the policy gate before it is performed */
+    OP_INTERNAL = 1u << 2, /* engine plumbing (module loads); guest JS cannot name it */
+};
+
+typedef int host_perform_fn(host *h, const json_t *args, json_t **result, char **error);
+
+typedef struct host_op {
+    const char *name;
+    unsigned flags;
+    host_perform_fn *perform;
+} host_op;
+
+const host_op *host_op_find(const char *name);
+
+/* perform functions, one family per file under effects/ */
+host_perform_fn effect_log;
+host_perform_fn effect_console;
+host_perform_fn host_module_load;
+
+#endif

@@ -1,0 +1,36 @@
+/* buf.h — growable byte buffers and checked allocation for the trusted side.
+ *
+ * Host-side allocation failure is not recoverable in a meaningful way (the inputs that could make
+ * it large are size-capped before they are read), so xmalloc and friends print and abort instead
+ * of returning NULL. Guest allocations never come through here: they go through the engine's
+ * metered allocator.
+ */
+#ifndef CHIDORI_BUF_H
+#define CHIDORI_BUF_H
+
+#include <stddef.h>
+#include <stdarg.h>
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+typedef struct buf {
+    char *data; /* always NUL-terminated when non-NULL */
+    size_t len;
+    size_t cap;
+} buf;
+
+void buf_reserve(buf *b, size_t extra);
+void buf_append(buf *b, const void *data, size_t n);
+void buf_puts(buf *b, const char *s);
+void buf_putc(buf *b, char c);
+void buf_printf(buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void buf_vprintf(buf *b, const char *fmt, va_list ap);
+char *buf_steal(buf *b); /* returns the NUL-terminated data (never NULL) and resets b */
+void buf_free(buf *b);
+
+#endif

@@ -1,0 +1,749 @@
+/* json.c — JSON DOM, strict limited parser, JSON.stringify-compatible serializer (see json.h).
+ *
+ * Trusts nothing about its input: the parser checks the size limit before reading, bounds the
+ * nesting depth (it is recursive, so the depth limit is also its stack bound), validates UTF-8,
+ * and never reads past len. It follows ECMAScript JSON.parse grammar exactly (RFC 8259).
+ */
+#include "json.h"
+#include "buf.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---------- construction ---------- */
+
+static json_t *json_new(json_type t)
+{
+    json_t *v = xcalloc(1, sizeof *v);
+    v->type = t;
+    return v;
+}
+
+json_t *json_null(void) { return json_new(JSON_NULL); }
+json_t *json_bool(bool b) { return json_new(b ? JSON_TRUE : JSON_FALSE); }
+json_t *json_array(void) { return json_new(JSON_ARRAY); }
+json_t *json_object(void) { return json_new(JSON_OBJECT); }
+
+json_t *json_number(double d)
+{
+    json_t *v = json_new(JSON_NUMBER);
+    v->u.number = d;
+    return v;
+}
+
+json_t *json_stringn(const char *s, size_t len)
+{
+    json_t *v = json_new(JSON_STRING);
+    v->u.string.bytes = xstrndup(s, len);
+    v->u.string.len = len;
+    return v;
+}
+
+json_t *json_string(const char *s) { return json_stringn(s, strlen(s)); }
+
+void json_array_push(json_t *a, json_t *value)
+{
+    if (a->u.array.len == a->u.array.cap) {
+        a->u.array.cap = a->u.array.cap ? a->u.array.cap * 2 : 4;
+        a->u.array.items = xrealloc(a->u.array.items, a->u.array.cap * sizeof(json_t *));
+    }
+    a->u.array.items[a->u.array.len++] = value;
+}
+
+static json_member *object_find(const json_t *o, const char *key, size_t key_len)
+{
+    for (size_t i = 0; i < o->u.object.len; i++) {
+        json_member *m = &o->u.object.items[i];
+        if (m->key_len == key_len && memcmp(m->key, key, key_len) == 0) return m;
+    }
+    return NULL;
+}
+
+static void object_setn(json_t *o, const char *key, size_t key_len, json_t *value)
+{
+    json_member *m = object_find(o, key, key_len);
+    if (m) {
+        json_free(m->value);
+        m->value = value;
+        return;
+    }
+    if (o->u.object.len == o->u.object.cap) {
+        o->u.object.cap = o->u.object.cap ? o->u.object.cap * 2 : 4;
+        o->u.object.items = xrealloc(o->u.object.items, o->u.object.cap * sizeof(json_member));
+    }
+    m = &o->u.object.items[o->u.object.len++];
+    m->key = xstrndup(key, key_len);
+    m->key_len = key_len;
+    m->value = value;
+}
+
+void json_object_set(json_t *o, const char *key, json_t *value)
+{
+    object_setn(o, key, strlen(key), value);
+}
+
+void json_free(json_t *v)
+{
+    if (!v) return;
+    switch (v->type) {
+    case JSON_STRING:
+        free(v->u.string.bytes);
+        break;
+    case JSON_ARRAY:
+        for (size_t i = 0; i < v->u.array.len; i++) json_free(v->u.array.items[i]);
+        free(v->u.array.items);
+        break;
+    case JSON_OBJECT:
+        for (size_t i = 0; i < v->u.object.len; i++) {
+            free(v->u.object.items[i].key);
+            json_free(v->u.object.items[i].value);
+        }
+        free(v->u.object.items);
+        break;
+    default:
+        break;
+    }
+    free(v);
+}
+
+json_t *json_copy(const json_t *v)
+{
+    if (!v) return NULL;
+    json_t *c;
+    switch (v->type) {
+    case JSON_STRING:
+        c = json_stringn(v->u.string.bytes, v->u.string.len);
+        break;
+    case JSON_NUMBER:
+        c = json_number(v->u.number);
+        break;
+    case JSON_ARRAY:
+        c = json_array();
+        for (size_t i = 0; i < v->u.array.len; i++) json_array_push(c, json_copy(v->u.array.items[i]));
+        break;
+    case JSON_OBJECT:
+        c = json_object();
+        for (size_t i = 0; i < v->u.object.len; i++) {
+            json_member *m = &v->u.object.items[i];
+            object_setn(c, m->key, m->key_len, json_copy(m->value));
+        }
+        break;
+    default:
+        c = json_new(v->type);
+        break;
+    }
+    c->line = v->line;
+    c->col = v->col;
+    return c;
+}
+
+/* ---------- access ---------- */
+
+json_t *json_object_get(const json_t *o, const char *key)
+{
+    if (!o || o->type != JSON_OBJECT) return NULL;
+    json_member *m = object_find(o, key, strlen(key));
+    return m ? m->value : NULL;
+}
+
+const char *json_string_value(const json_t *v)
+{
+    return v && v->type == JSON_STRING ? v->u.string.bytes : NULL;
+}
+
+double json_number_value(const json_t *v)
+{
+    return v && v->type == JSON_NUMBER ? v->u.number : NAN;
+}
+
+bool json_is_string(const json_t *v) { return v && v->type == JSON_STRING; }
+bool json_is_object(const json_t *v) { return v && v->type == JSON_OBJECT; }
+bool json_is_array(const json_t *v) { return v && v->type == JSON_ARRAY; }
+
+bool json_equal(const json_t *a, const json_t *b)
+{
+    if (!a || !b) return a == b;
+    if (a->type != b->type) return false;
+    switch (a->type) {
+    case JSON_NUMBER:
+        return a->u.number == b->u.number;
+    case JSON_STRING:
+        return a->u.string.len == b->u.string.len &&
+               memcmp(a->u.string.bytes, b->u.string.bytes, a->u.string.len) == 0;
+    case JSON_ARRAY:
+        if (a->u.array.len != b->u.array.len) return false;
+        for (size_t i = 0; i < a->u.array.len; i++)
+            if (!json_equal(a->u.array.items[i], b->u.array.items[i])) return false;
+        return true;
+    case JSON_OBJECT:
+        if (a->u.object.len != b->u.object.len) return false;
+        for (size_t i = 0; i < a->u.object.len; i++) {
+            json_member *m = &a->u.object.items[i];
+            json_member *n = object_find(b, m->key, m->key_len);
+            if (!n || !json_equal(m->value, n->value)) return false;
+        }
+        return true;
+    default:
+        return true;
+    }
+}
+
+/* ---------- parsing ---------- */
+
+typedef struct parser {
+    const char *s;
+    size_t len, pos;
+    int line;
+    size_t line_start;
+    int max_depth;
+    json_error *err;
+    bool failed;
+} parser;
+
+static void fail_at(parser *p, size_t pos, const char *msg)
+{
+    if (p->failed) return;
+    p->failed = true;
+    if (p->err) {
+        /* Recount the position so the column is right even if pos != p->pos. */
+        int line = 1;
+        size_t ls = 0;
+        for (size_t i = 0; i < pos && i < p->len; i++)
+            if (p->s[i] == '\n') line++, ls = i + 1;
+        p->err->line = line;
+        p->err->col = (int)(pos - ls) + 1;
+        snprintf(p->err->message, sizeof p->err->message, "%s", msg);
+    }
+}
+
+static void skip_ws(parser *p)
+{
+    while (p->pos < p->len) {
+        char c = p->s[p->pos];
+        if (c == '\n') {
+            p->line++;
+            p->line_start = p->pos + 1;
+        } else if (c != ' ' && c != '\t' && c != '\r') {
+            break;
+        }
+        p->pos++;
+    }
+}
+
+static void mark(parser *p, json_t *v, size_t at)
+{
+    v->line = p->line;
+    v->col = (int)(at - p->line_start) + 1;
+}
+
+static int hex4(parser *p, size_t at, unsigned *out)
+{
+    if (at + 4 > p->len) return -1;
+    unsigned v = 0;
+    for (int i = 0; i < 4; i++) {
+        char c = p->s[at + i];
+        v <<= 4;
+        if (c >= '0' && c <= '9') v |= (unsigned)(c - '0');
+        else if (c >= 'a' && c <= 'f') v |= (unsigned)(c - 'a' + 10);
+        else if (c >= 'A' && c <= 'F') v |= (unsigned)(c - 'A' + 10);
+        else return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+static void put_utf8(buf *b, unsigned cp)
+{
+    char tmp[4];
+    int n;
+    if (cp < 0x80) tmp[0] = (char)cp, n = 1;
+    else if (cp < 0x800) tmp[0] = (char)(0xC0 | (cp >> 6)), tmp[1] = (char)(0x80 | (cp & 0x3F)), n = 2;
+    else if (cp < 0x10000) {
+        tmp[0] = (char)(0xE0 | (cp >> 12));
+        tmp[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+        tmp[2] = (char)(0x80 | (cp & 0x3F));
+        n = 3;
+    } else {
+        tmp[0] = (char)(0xF0 | (cp >> 18));
+        tmp[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+        tmp[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+        tmp[3] = (char)(0x80 | (cp & 0x3F));
+        n = 4;
+    }
+    buf_append(b, tmp, (size_t)n);
+}
+
+/* Length of a valid UTF-8 sequence at s[0..avail), or 0 if invalid (overlongs, surrogates and
+ * code points above U+10FFFF are invalid in raw input). */
+static size_t utf8_seq_len(const unsigned char *s, size_t avail)
+{
+    unsigned c = s[0];
+    if (c < 0x80) return 1;
+    size_t n;
+    unsigned cp;
+    if (c >= 0xC2 && c <= 0xDF) n = 2, cp = c & 0x1F;
+    else if (c >= 0xE0 && c <= 0xEF) n = 3, cp = c & 0x0F;
+    else if (c >= 0xF0 && c <= 0xF4) n = 4, cp = c & 0x07;
+    else return 0;
+    if (avail < n) return 0;
+    for (size_t i = 1; i < n; i++) {
+        if ((s[i] & 0xC0) != 0x80) return 0;
+        cp = (cp << 6) | (s[i] & 0x3F);
+    }
+    if (n == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) return 0;
+    if (n == 4 && (cp < 0x10000 || cp > 0x10FFFF)) return 0;
+    return n;
+}
+
+/* Parses a string starting at the opening quote; result bytes in *out. */
+static int parse_string_raw(parser *p, buf *out)
+{
+    size_t start = p->pos;
+    p->pos++; /* opening quote */
+    for (;;) {
+        if (p->pos >= p->len) {
+            fail_at(p, start, "unterminated string");
+            return -1;
+        }
+        unsigned char c = (unsigned char)p->s[p->pos];
+        if (c == '"') {
+            p->pos++;
+            return 0;
+        }
+        if (c < 0x20) {
+            fail_at(p, p->pos, "control character in string");
+            return -1;
+        }
+        if (c == '\\') {
+            if (p->pos + 1 >= p->len) {
+                fail_at(p, p->pos, "unterminated escape");
+                return -1;
+            }
+            char e = p->s[p->pos + 1];
+            p->pos += 2;
+            switch (e) {
+            case '"': buf_putc(out, '"'); break;
+            case '\\': buf_putc(out, '\\'); break;
+            case '/': buf_putc(out, '/'); break;
+            case 'b': buf_putc(out, '\b'); break;
+            case 'f': buf_putc(out, '\f'); break;
+            case 'n': buf_putc(out, '\n'); break;
+            case 'r': buf_putc(out, '\r'); break;
+            case 't': buf_putc(out, '\t'); break;
+            case 'u': {
+                unsigned cp;
+                if (hex4(p, p->pos, &cp) < 0) {
+                    fail_at(p, p->pos - 2, "bad \\u escape");
+                    return -1;
+                }
+                p->pos += 4;
+                if (cp >= 0xD800 && cp <= 0xDBFF && p->pos + 6 <= p->len && p->s[p->pos] == '\\' &&
+                    p->s[p->pos + 1] == 'u') {
+                    unsigned lo;
+                    if (hex4(p, p->pos + 2, &lo) == 0 && lo >= 0xDC00 && lo <= 0xDFFF) {
+                        cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+                        p->pos += 6;
+                    }
+                }
+                put_utf8(out, cp); /* a lone surrogate becomes WTF-8 */
+                break;
+            }
+            default:
+                fail_at(p, p->pos - 2, "bad escape in string");
+                return -1;
+            }
+            continue;
+        }
+        size_t n = utf8_seq_len((const unsigned char *)p->s + p->pos, p->len - p->pos);
+        if (!n) {
+            fail_at(p, p->pos, "invalid UTF-8 in string");
+            return -1;
+        }
+        buf_append(out, p->s + p->pos, n);
+        p->pos += n;
+    }
+}
+
+static json_t *parse_value(parser *p, int depth);
+
+static json_t *parse_number(parser *p)
+{
+    size_t start = p->pos;
+    const char *s = p->s;
+    size_t i = p->pos;
+    if (i < p->len && s[i] == '-') i++;
+    if (i >= p->len) goto bad;
+    if (s[i] == '0') {
+        i++;
+    } else if (s[i] >= '1' && s[i] <= '9') {
+        while (i < p->len && s[i] >= '0' && s[i] <= '9') i++;
+    } else {
+        goto bad;
+    }
+    if (i < p->len && s[i] == '.') {
+        i++;
+        if (i >= p->len || s[i] < '0' || s[i] > '9') goto bad;
+        while (i < p->len && s[i] >= '0' && s[i] <= '9') i++;
+    }
+    if (i < p->len && (s[i] == 'e' || s[i] == 'E')) {
+        i++;
+        if (i < p->len && (s[i] == '+' || s[i] == '-')) i++;
+        if (i >= p->len || s[i] < '0' || s[i] > '9') goto bad;
+        while (i < p->len && s[i] >= '0' && s[i] <= '9') i++;
+    }
+    {
+        /* strtod needs a terminated copy; numbers are short unless hostile, so cap the copy. */
+        size_t n = i - start;
+        char small[64];
+        char *tmp = n < sizeof small ? small : xmalloc(n + 1);
+        memcpy(tmp, s + start, n);
+        tmp[n] = '\0';
+        double d = strtod(tmp, NULL);
+        if (tmp != small) free(tmp);
+        json_t *v = json_number(d);
+        mark(p, v, start);
+        p->pos = i;
+        return v;
+    }
+bad:
+    fail_at(p, start, "invalid number");
+    return NULL;
+}
+
+static bool match_word(parser *p, const char *w)
+{
+    size_t n = strlen(w);
+    if (p->len - p->pos >= n && memcmp(p->s + p->pos, w, n) == 0) {
+        p->pos += n;
+        return true;
+    }
+    return false;
+}
+
+static json_t *parse_array(parser *p, int depth)
+{
+    json_t *a = json_array();
+    mark(p, a, p->pos);
+    p->pos++; /* [ */
+    skip_ws(p);
+    if (p->pos < p->len && p->s[p->pos] == ']') {
+        p->pos++;
+        return a;
+    }
+    for (;;) {
+        json_t *v = parse_value(p, depth + 1);
+        if (!v) goto fail;
+        json_array_push(a, v);
+        skip_ws(p);
+        if (p->pos >= p->len) {
+            fail_at(p, p->pos, "unterminated array");
+            goto fail;
+        }
+        char c = p->s[p->pos];
+        if (c == ',') {
+            p->pos++;
+            continue;
+        }
+        if (c == ']') {
+            p->pos++;
+            return a;
+        }
+        fail_at(p, p->pos, "expected ',' or ']' in array");
+        goto fail;
+    }
+fail:
+    json_free(a);
+    return NULL;
+}
+
+static json_t *parse_object(parser *p, int depth)
+{
+    json_t *o = json_object();
+    mark(p, o, p->pos);
+    p->pos++; /* { */
+    skip_ws(p);
+    if (p->pos < p->len && p->s[p->pos] == '}') {
+        p->pos++;
+        return o;
+    }
+    buf key = {0};
+    for (;;) {
+        skip_ws(p);
+        if (p->pos >= p->len || p->s[p->pos] != '"') {
+            fail_at(p, p->pos, "expected a string key in object");
+            goto fail;
+        }
+        key.len = 0;
+        if (parse_string_raw(p, &key) < 0) goto fail;
+        skip_ws(p);
+        if (p->pos >= p->len || p->s[p->pos] != ':') {
+            fail_at(p, p->pos, "expected ':' after object key");
+            goto fail;
+        }
+        p->pos++;
+        json_t *v = parse_value(p, depth + 1);
+        if (!v) goto fail;
+        object_setn(o, key.data ? key.data : "", key.len, v);
+        skip_ws(p);
+        if (p->pos >= p->len) {
+            fail_at(p, p->pos, "unterminated object");
+            goto fail;
+        }
+        char c = p->s[p->pos];
+        if (c == ',') {
+            p->pos++;
+            continue;
+        }
+        if (c == '}') {
+            p->pos++;
+            buf_free(&key);
+            return o;
+        }
+        fail_at(p, p->pos, "expected ',' or '}' in object");
+        goto fail;
+    }
+fail:
+    buf_free(&key);
+    json_free(o);
+    return NULL;
+}
+
+static json_t *parse_value(parser *p, int depth)
+{
+    if (depth > p->max_depth) {
+        fail_at(p, p->pos, "nesting too deep");
+        return NULL;
+    }
+    skip_ws(p);
+    if (p->pos >= p->len) {
+        fail_at(p, p->pos, "unexpected end of input");
+        return NULL;
+    }
+    size_t at = p->pos;
+    char c = p->s[p->pos];
+    json_t *v = NULL;
+    switch (c) {
+    case '{':
+        return parse_object(p, depth);
+    case '[':
+        return parse_array(p, depth);
+    case '"': {
+        buf b = {0};
+        if (parse_string_raw(p, &b) < 0) {
+            buf_free(&b);
+            return NULL;
+        }
+        v = json_new(JSON_STRING);
+        v->u.string.len = b.len;
+        v->u.string.bytes = buf_steal(&b);
+        break;
+    }
+    case 't':
+        if (match_word(p, "true")) v = json_bool(true);
+        break;
+    case 'f':
+        if (match_word(p, "false")) v = json_bool(false);
+        break;
+    case 'n':
+        if (match_word(p, "null")) v = json_null();
+        break;
+    default:
+        if (c == '-' || (c >= '0' && c <= '9')) return parse_number(p);
+        break;
+    }
+    if (!v) {
+        fail_at(p, at, "unexpected character");
+        return NULL;
+    }
+    mark(p, v, at);
+    return v;
+}
+
+json_t *json_parse(const char *text, size_t len, const json_limits *lim, json_error *err)
+{
+    json_limits def = {JSON_DEFAULT_MAX_BYTES, JSON_DEFAULT_MAX_DEPTH};
+    if (!lim) lim = &def;
+    parser p = {.s = text, .len = len, .line = 1, .max_depth = lim->max_depth, .err = err};
+    if (err) memset(err, 0, sizeof *err);
+    if (len > lim->max_bytes) {
+        if (err) {
+            err->line = 1;
+            err->col = 1;
+            snprintf(err->message, sizeof err->message, "JSON input of %zu bytes exceeds the %zu-byte limit", len,
+                     lim->max_bytes);
+        }
+        return NULL;
+    }
+    json_t *v = parse_value(&p, 0);
+    if (!v) return NULL;
+    skip_ws(&p);
+    if (p.pos != p.len) {
+        fail_at(&p, p.pos, "unexpected text after the JSON value");
+        json_free(v);
+        return NULL;
+    }
+    return v;
+}
+
+/* ---------- serialization ---------- */
+
+int json_format_number(double d, char *out)
+{
+    if (!isfinite(d)) return (int)(strcpy(out, "null"), 4);
+    if (d == 0) return (int)(strcpy(out, "0"), 1); /* also -0, as in JS */
+    /* Shortest digits that round-trip, from %.*e. */
+    char tmp[40];
+    int prec;
+    for (prec = 0; prec < 17; prec++) {
+        snprintf(tmp, sizeof tmp, "%.*e", prec, d);
+        if (strtod(tmp, NULL) == d) break;
+    }
+    snprintf(tmp, sizeof tmp, "%.*e", prec, d);
+    /* tmp = [-]D[.DDD]e[+-]XX */
+    char digits[24];
+    int k = 0;
+    const char *q = tmp;
+    bool neg = false;
+    if (*q == '-') neg = true, q++;
+    for (; *q && *q != 'e'; q++)
+        if (*q >= '0' && *q <= '9') digits[k++] = *q;
+    while (k > 1 && digits[k - 1] == '0') k--;
+    digits[k] = '\0';
+    int e = atoi(q + 1);
+    int n = e + 1; /* value = 0.digits × 10^n */
+    char *o = out;
+    if (neg) *o++ = '-';
+    if (k <= n && n <= 21) {
+        memcpy(o, digits, (size_t)k), o += k;
+        for (int i = 0; i < n - k; i++) *o++ = '0';
+    } else if (0 < n && n <= 21) {
+        memcpy(o, digits, (size_t)n), o += n;
+        *o++ = '.';
+        memcpy(o, digits + n, (size_t)(k - n)), o += k - n;
+    } else if (-6 < n && n <= 0) {
+        *o++ = '0', *o++ = '.';
+        for (int i = 0; i < -n; i++) *o++ = '0';
+        memcpy(o, digits, (size_t)k), o += k;
+    } else {
+        *o++ = digits[0];
+        if (k > 1) {
+            *o++ = '.';
+            memcpy(o, digits + 1, (size_t)(k - 1)), o += k - 1;
+        }
+        o += sprintf(o, "e%c%d", n - 1 >= 0 ? '+' : '-', abs(n - 1));
+    }
+    *o = '\0';
+    return (int)(o - out);
+}
+
+static void dump_string(buf *b, const char *s, size_t len)
+{
+    static const char hex[] = "0123456789abcdef";
+    buf_reserve(b, len + 2);
+    buf_putc(b, '"');
+    size_t i = 0;
+    while (i < len) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '"' || c == '\\') {
+            buf_putc(b, '\\');
+            buf_putc(b, (char)c);
+            i++;
+        } else if (c < 0x20) {
+            switch (c) {
+            case '\b': buf_puts(b, "\\b"); break;
+            case '\f': buf_puts(b, "\\f"); break;
+            case '\n': buf_puts(b, "\\n"); break;
+            case '\r': buf_puts(b, "\\r"); break;
+            case '\t': buf_puts(b, "\\t"); break;
+            default: {
+                char e[7] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15], 0};
+                buf_puts(b, e);
+            }
+            }
+            i++;
+        } else if (c < 0x80) {
+            buf_putc(b, (char)c);
+            i++;
+        } else if (c == 0xED && i + 2 < len && (unsigned char)s[i + 1] >= 0xA0 && (unsigned char)s[i + 1] <= 0xBF &&
+                   ((unsigned char)s[i + 2] & 0xC0) == 0x80) {
+            /* WTF-8 lone surrogate → \udXXX, as well-formed JSON.stringify does */
+            unsigned cp = ((c & 0x0Fu) << 12) | (((unsigned char)s[i + 1] & 0x3Fu) << 6) | ((unsigned char)s[i + 2] & 0x3Fu);
+            char e[7] = {'\\', 'u', hex[cp >> 12], hex[(cp >> 8) & 15], hex[(cp >> 4) & 15], hex[cp & 15], 0};
+            buf_puts(b, e);
+            i += 3;
+        } else {
+            size_t n = utf8_seq_len((const unsigned char *)s + i, len - i);
+            if (n) {
+                buf_append(b, s + i, n);
+                i += n;
+            } else {
+                buf_puts(b, "\xEF\xBF\xBD"); /* invalid byte from C-built text → U+FFFD */
+                i++;
+            }
+        }
+    }
+    buf_putc(b, '"');
+}
+
+static void indent(buf *b, int level)
+{
+    buf_putc(b, '\n');
+    for (int i = 0; i < level; i++) buf_puts(b, "  ");
+}
+
+static void dump_value(buf *b, const json_t *v, bool pretty, int level)
+{
+    char num[40];
+    switch (v->type) {
+    case JSON_NULL: buf_puts(b, "null"); break;
+    case JSON_TRUE: buf_puts(b, "true"); break;
+    case JSON_FALSE: buf_puts(b, "false"); break;
+    case JSON_NUMBER:
+        json_format_number(v->u.number, num);
+        buf_puts(b, num);
+        break;
+    case JSON_STRING: dump_string(b, v->u.string.bytes, v->u.string.len); break;
+    case JSON_ARRAY:
+        if (v->u.array.len == 0) {
+            buf_puts(b, "[]");
+            break;
+        }
+        buf_putc(b, '[');
+        for (size_t i = 0; i < v->u.array.len; i++) {
+            if (i) buf_putc(b, ',');
+            if (pretty) indent(b, level + 1);
+            dump_value(b, v->u.array.items[i], pretty, level + 1);
+        }
+        if (pretty) indent(b, level);
+        buf_putc(b, ']');
+        break;
+    case JSON_OBJECT:
+        if (v->u.object.len == 0) {
+            buf_puts(b, "{}");
+            break;
+        }
+        buf_putc(b, '{');
+        for (size_t i = 0; i < v->u.object.len; i++) {
+            json_member *m = &v->u.object.items[i];
+            if (i) buf_putc(b, ',');
+            if (pretty) indent(b, level + 1);
+            dump_string(b, m->key, m->key_len);
+            buf_puts(b, pretty ? ": " : ":");
+            dump_value(b, m->value, pretty, level + 1);
+        }
+        if (pretty) indent(b, level);
+        buf_putc(b, '}');
+        break;
+    }
+}
+
+char *json_dump(const json_t *v, int flags, size_t *len)
+{
+    buf b = {0};
+    if (!v) buf_puts(&b, "null");
+    else dump_value(&b, v, flags & JSON_PRETTY, 0);
+    if (len) *len = b.len;
+    return buf_steal(&b);
+}

@@ -1,0 +1,98 @@
+/* json.h — chidori's JSON values: a small DOM, a strict parser with limits, and a serializer
+ * whose output matches JavaScript's JSON.stringify byte for byte.
+ *
+ * Why our own: every byte that crosses the host seam, a frame, a policy file or an HTTP body is
+ * hostile, so the parser has an explicit size and depth limit and reports line:col; values carry
+ * the line:col where they were parsed (the policy validator names the position of a bad key);
+ * and because numbers are re-printed with JavaScript's Number::toString rules, a value that went
+ * JS → JSON → C → JSON comes out identical, which durable replay relies on.
+ *
+ * Strings are byte strings in WTF-8 (UTF-8 that may also hold lone surrogates, which JSON.stringify
+ * produces as \udXXX escapes); they may contain NUL. Objects keep insertion order; a duplicate key
+ * keeps its first position and its last value, as JSON.parse does.
+ */
+#ifndef CHIDORI_JSON_H
+#define CHIDORI_JSON_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+
+typedef enum json_type {
+    JSON_NULL,
+    JSON_FALSE,
+    JSON_TRUE,
+    JSON_NUMBER,
+    JSON_STRING,
+    JSON_ARRAY,
+    JSON_OBJECT,
+} json_type;
+
+typedef struct json_t json_t;
+
+typedef struct json_member {
+    char *key;
+    size_t key_len;
+    json_t *value;
+} json_member;
+
+struct json_t {
+    json_type type;
+    int line, col; /* where it was parsed (1-based); 0 when built in C */
+    union {
+        double number;
+        struct { char *bytes; size_t len; } string;
+        struct { json_t **items; size_t len, cap; } array;
+        struct { json_member *items; size_t len, cap; } object;
+    } u;
+};
+
+typedef struct json_limits {
+    size_t max_bytes; /* input larger than this is refused */
+    int max_depth;    /* nesting of arrays/objects */
+} json_limits;
+
+#define JSON_DEFAULT_MAX_BYTES ((size_t)64 << 20)
+#define JSON_DEFAULT_MAX_DEPTH 512
+
+typedef struct json_error {
+    int line, col;
+    char message[160];
+} json_error;
+
+/* Parse exactly one JSON value (surrounding whitespace allowed). NULL on error with *err set.
+ * lim may be NULL for the defaults. */
+json_t *json_parse(const char *text, size_t len, const json_limits *lim, json_error *err);
+void json_free(json_t *v);
+
+/* Constructors. The containers take ownership of the values added to them. */
+json_t *json_null(void);
+json_t *json_bool(bool b);
+json_t *json_number(double d);
+json_t *json_string(const char *s);
+json_t *json_stringn(const char *s, size_t len);
+json_t *json_array(void);
+json_t *json_object(void);
+void json_array_push(json_t *array, json_t *value);
+void json_object_set(json_t *object, const char *key, json_t *value);
+json_t *json_copy(const json_t *v);
+
+/* Accessors; all tolerate NULL and wrong types. */
+json_t *json_object_get(const json_t *object, const char *key);
+const char *json_string_value(const json_t *v); /* NUL-terminated view, NULL if not a string */
+double json_number_value(const json_t *v);
+bool json_is_string(const json_t *v);
+bool json_is_object(const json_t *v);
+bool json_is_array(const json_t *v);
+bool json_equal(const json_t *a, const json_t *b);
+
+/* Serialize. JSON_PRETTY indents by two spaces exactly like JSON.stringify(v, null, 2).
+ * Returns a malloc'd NUL-terminated string; *len (if given) gets its length. */
+enum { JSON_COMPACT = 0, JSON_PRETTY = 1 };
+char *json_dump(const json_t *v, int flags, size_t *len);
+
+/* Format a double with JavaScript's Number::toString rules ("null" for NaN/Infinity, as in
+ * JSON). buf must hold at least 32 bytes. Returns the length. */
+int json_format_number(double d, char *buf);
+
+#endif
