@@ -32,7 +32,7 @@ static int merge_object_text(json_t *input, const char *text, size_t len, const 
 int input_merge_item(json_t *input, const char *item, char **error)
 {
     size_t len;
-    if (item[0] == '{') return merge_object_text(input, item, strlen(item), "`{...}`", error);
+    if (item[0] == '{' || item[0] == '[') return merge_object_text(input, item, strlen(item), "`{...}`", error);
     if (item[0] == '@') {
         char *text = read_file_capped(item + 1, INPUT_FILE_MAX_BYTES, &len, error);
         if (!text) return -1;

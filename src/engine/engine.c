@@ -405,11 +405,11 @@ int engine_run(const engine_config *cfg, engine_result *res)
         goto done;
     }
     JS_SetContextOpaque(e.ctx, &e);
-    JS_SetRandomSeed(e.ctx, cfg->seed);
     if (add_intrinsics(e.ctx) < 0) {
         fail_with_exception(&e);
         goto done;
     }
+    JS_SetRandomSeed(e.ctx, cfg->seed); /* after the intrinsics: Math's set-up seeds from the time */
     if (install_prelude(&e) < 0) goto done;
     run_limits_arm_memory(&e.limits, e.rt);
 

@@ -1,0 +1,73 @@
+/* test_engine.c — engine runs are fresh, limited, and reach nothing but the host. */
+#include "unit.h"
+#include "engine/engine.h"
+#include "util/buf.h"
+
+#include <stdlib.h>
+
+static engine_result run_script(const char *src, const engine_limits *limits)
+{
+    char *error = NULL;
+    FILE *sink = fopen("/dev/null", "w");
+    host_config hc = {.project_root = "/tmp", .log_out = sink, .console_out = sink};
+    host *h = host_new(&hc, &error);
+    engine_config cfg = {.mode = ENGINE_SCRIPT, .script = src, .script_len = strlen(src), .script_name = "t.js",
+                         .seed = 7, .clock_start_ms = 1000, .host = h};
+    engine_limits_from_env(&cfg.limits, &error);
+    if (limits) cfg.limits = *limits;
+    engine_result res;
+    engine_run(&cfg, &res);
+    host_free(h);
+    fclose(sink);
+    return res;
+}
+
+TEST(engine_runs_share_nothing)
+{
+    engine_result a = run_script("globalThis.leak = 1; Object.prototype.polluted = 1;", NULL);
+    CHECK(a.status == RUN_COMPLETED);
+    engine_result b = run_script("if (typeof leak !== 'undefined' || ({}).polluted) throw new Error('leaked');", NULL);
+    CHECK(b.status == RUN_COMPLETED);
+    engine_result_free(&a);
+    engine_result_free(&b);
+}
+
+TEST(engine_budget_stops_a_loop_with_a_precise_error)
+{
+    engine_limits l = {.op_budget = 1000000, .stack_bytes = 1 << 20};
+    engine_result r = run_script("for(;;){}", &l);
+    CHECK(r.status == RUN_FAILED && r.limit == LIMIT_BUDGET);
+    CHECK(strstr(r.error, "CPU budget exhausted"));
+    engine_result_free(&r);
+}
+
+TEST(engine_memory_ceiling_is_enforced)
+{
+    engine_limits l = {.mem_cap_bytes = 8 << 20, .stack_bytes = 1 << 20};
+    engine_result r = run_script("const a = []; for(;;) a.push(new Array(1000).fill(1));", &l);
+    CHECK(r.status == RUN_FAILED && r.limit == LIMIT_MEMORY);
+    CHECK(strstr(r.error, "memory ceiling"));
+    engine_result_free(&r);
+}
+
+TEST(engine_tiny_memory_ceiling_fails_cleanly)
+{
+    /* Ceilings below what a context needs: the run fails with the memory error, never crashes.
+     * Larger ones may fit; they must simply not crash either. */
+    for (uint64_t cap = 1; cap <= (1 << 20); cap *= 2) {
+        engine_limits l = {.mem_cap_bytes = cap, .stack_bytes = 1 << 20};
+        engine_result r = run_script("let s = 'x'; for (let i = 0; i < 100; i++) s += s.length;", &l);
+        if (cap <= (16 << 10)) CHECK(r.status == RUN_FAILED && strstr(r.error, "memory ceiling"));
+        engine_result_free(&r);
+    }
+}
+
+TEST(engine_internal_ops_are_not_callable_from_js)
+{
+    engine_result r = run_script(
+        "try { console.log.constructor('return this')() } catch (e) {}\n"
+        "if (typeof natives !== 'undefined' || typeof host !== 'undefined') throw new Error('natives leaked');",
+        NULL);
+    CHECK(r.status == RUN_COMPLETED);
+    engine_result_free(&r);
+}
