@@ -14,7 +14,9 @@
 #include "engine/engine_internal.h"
 #include "engine/limits.h"
 #include "util/buf.h"
+#include "util/excerpt.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,6 +38,25 @@ const embedded_file *engine_embedded(const char *name)
 engine *engine_of(JSContext *ctx) { return JS_GetContextOpaque(ctx); }
 
 /* ---------- errors ---------- */
+
+/* Drop stack frames of the embedded prelude: they are our plumbing, not the agent's code. */
+static void strip_internal_frames(buf *b)
+{
+    if (!b->data) return;
+    char *out = b->data, *line = b->data;
+    while (*line) {
+        char *nl = strchr(line, '\n');
+        size_t n = nl ? (size_t)(nl - line) + 1 : strlen(line);
+        bool internal = memmem(line, n, "(<chidori prelude>", 18) != NULL;
+        if (!internal) {
+            memmove(out, line, n);
+            out += n;
+        }
+        line += n;
+    }
+    *out = '\0';
+    b->len = (size_t)(out - b->data);
+}
 
 /* Describe an exception value: "Name: message" plus the JS stack when it has one. Only called
  * while no limit has tripped, since it may run guest code (a thrown object's toString). */
@@ -67,6 +88,8 @@ static char *describe_exception(JSContext *ctx, JSValueConst exc)
         }
         JS_FreeValue(ctx, stack);
     }
+    strip_internal_frames(&b);
+    while (b.len && b.data[b.len - 1] == '\n') b.data[--b.len] = '\0';
     return buf_steal(&b);
 }
 
@@ -80,9 +103,11 @@ static char *engine_error_stack(JSContext *ctx, JSValueConst exc)
     if (JS_IsString(stack)) {
         const char *st = JS_ToCString(ctx, stack);
         if (st && *st) {
-            out = xstrdup(st);
-            size_t n = strlen(out);
-            while (n && out[n - 1] == '\n') out[--n] = '\0';
+            buf b = {0};
+            buf_puts(&b, st);
+            strip_internal_frames(&b);
+            while (b.len && b.data[b.len - 1] == '\n') b.data[--b.len] = '\0';
+            out = b.len ? buf_steal(&b) : (buf_free(&b), NULL);
         }
         JS_FreeCString(ctx, st);
     }
@@ -113,6 +138,40 @@ static void fail_with_message(engine *e, char *msg)
 {
     if (!e->failure) e->failure = msg;
     else free(msg);
+}
+
+/* When exc is a SyntaxError raised while compiling `name`, add the offending source line and a
+ * caret to its stack, so the user sees file:line:col and the line itself. */
+void engine_annotate_syntax_error(JSContext *ctx, JSValueConst exc, const char *name, const char *src, size_t len)
+{
+    if (!JS_IsError(ctx, exc)) return;
+    JSValue nm = JS_GetPropertyStr(ctx, exc, "name");
+    const char *n = JS_ToCString(ctx, nm);
+    bool syntax = n && strcmp(n, "SyntaxError") == 0;
+    JS_FreeCString(ctx, n);
+    JS_FreeValue(ctx, nm);
+    if (!syntax) return;
+    JSValue stack = JS_GetPropertyStr(ctx, exc, "stack");
+    const char *st = JS_ToCString(ctx, stack);
+    JS_FreeValue(ctx, stack);
+    if (!st) {
+        if (JS_HasException(ctx)) JS_FreeValue(ctx, JS_GetException(ctx));
+        return;
+    }
+    /* the first frame reads "    at NAME:LINE:COL" */
+    char *pat = xasprintf("at %s:", name);
+    const char *at = strstr(st, pat);
+    int line = 0, col = 0;
+    if (at) sscanf(at + strlen(pat), "%d:%d", &line, &col);
+    free(pat);
+    char *excerpt = line ? source_excerpt(src, len, line, col) : NULL;
+    if (excerpt) {
+        char *annotated = xasprintf("%s%s\n%s\n", st, (*st && st[strlen(st) - 1] == '\n') ? "" : "\n", excerpt);
+        JS_DefinePropertyValueStr(ctx, exc, "stack", JS_NewString(ctx, annotated), JS_PROP_WRITABLE | JS_PROP_CONFIGURABLE);
+        free(annotated);
+        free(excerpt);
+    }
+    JS_FreeCString(ctx, st);
 }
 
 /* ---------- natives handed to the prelude ---------- */
@@ -369,9 +428,12 @@ static int run_agent(engine *e)
 static int run_script(engine *e)
 {
     const engine_config *cfg = e->cfg;
-    JSValue r = JS_Eval(e->ctx, cfg->script, cfg->script_len, cfg->script_name ? cfg->script_name : "<eval>",
-                        JS_EVAL_TYPE_GLOBAL);
+    const char *name = cfg->script_name ? cfg->script_name : "<eval>";
+    JSValue r = JS_Eval(e->ctx, cfg->script, cfg->script_len, name, JS_EVAL_TYPE_GLOBAL);
     if (JS_IsException(r)) {
+        JSValue exc = JS_GetException(e->ctx);
+        engine_annotate_syntax_error(e->ctx, exc, name, cfg->script, cfg->script_len);
+        JS_Throw(e->ctx, exc);
         fail_with_exception(e);
         return -1;
     }

@@ -23,6 +23,7 @@ typedef struct engine {
 } engine;
 
 engine *engine_of(JSContext *ctx);
+void engine_annotate_syntax_error(JSContext *ctx, JSValueConst exc, const char *name, const char *src, size_t len);
 
 /* modules.c */
 void engine_install_module_loader(engine *e);

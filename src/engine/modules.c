@@ -127,7 +127,13 @@ static JSModuleDef *new_agent_module(JSContext *ctx)
 /* Compile a fetched source as a module named by its key. */
 static JSValue compile_module(engine *e, module_source *s)
 {
-    return JS_Eval(e->ctx, s->source, s->len, s->key, JS_EVAL_TYPE_MODULE | JS_EVAL_FLAG_COMPILE_ONLY);
+    JSValue v = JS_Eval(e->ctx, s->source, s->len, s->key, JS_EVAL_TYPE_MODULE | JS_EVAL_FLAG_COMPILE_ONLY);
+    if (JS_IsException(v)) {
+        JSValue exc = JS_GetException(e->ctx);
+        engine_annotate_syntax_error(e->ctx, exc, s->key, s->source, s->len);
+        JS_Throw(e->ctx, exc);
+    }
+    return v;
 }
 
 static JSModuleDef *load(JSContext *ctx, const char *key, void *opaque)

@@ -1,0 +1,3 @@
+//! exit: 1
+//! stderr: no entrypoint
+export const notAnAgent = 1;

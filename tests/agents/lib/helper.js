@@ -1,0 +1,4 @@
+export const greet = (name) => `hi ${name}`;
+export function fail() {
+  throw new RangeError("from the helper");
+}

@@ -1,0 +1,3 @@
+//! exit: 1
+//! stderr: never finished
+export default () => new Promise(() => {});

@@ -1,0 +1,2 @@
+//! stdout: null
+export default async () => undefined;

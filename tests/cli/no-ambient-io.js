@@ -1,0 +1,29 @@
+//! mode: eval
+//! stdout: no ambient I/O
+// A bare run holds no I/O capability: none of the names other runtimes use for files, network,
+// processes, clocks or native code exist, and what remains cannot block or observe the GC.
+const forbidden = [
+  "require", "process", "module", "exports", "Buffer", "fetch", "XMLHttpRequest", "WebSocket",
+  "print", "std", "os", "scriptArgs", "Deno", "Bun", "navigator", "performance", "importScripts",
+  "WeakRef", "FinalizationRegistry", "Worker", "SharedWorker", "setImmediate", "__filename",
+  "__dirname", "global", "chidori", "run", "host", "natives",
+];
+const present = forbidden.filter((n) => typeof globalThis[n] !== "undefined" || n in globalThis);
+if (present.length) throw new Error("ambient names present: " + present.join(", "));
+// Atomics.wait must not block the run.
+let blocked = "threw";
+try {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10000);
+  blocked = "returned";
+} catch (e) {
+  if (!(e instanceof TypeError)) blocked = "threw " + e.name;
+}
+if (blocked !== "threw") throw new Error("Atomics.wait " + blocked);
+// Function constructors work but see the same global: nothing new appears.
+const g = new Function("return this")();
+if (g !== globalThis) throw new Error("Function('return this') is a different global");
+// The clock does not move while code runs; only virtual timers move it.
+const t0 = Date.now();
+for (let i = 0; i < 1e6; i++);
+if (Date.now() !== t0) throw new Error("the clock moved during computation");
+console.log("no ambient I/O");
