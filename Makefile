@@ -29,7 +29,7 @@ else
   $(error unknown VARIANT $(VARIANT))
 endif
 
-CFLAGS   := -std=gnu11 $(OPTFLAGS) -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare -Wno-cast-function-type -Isrc -I$(QJS_SRC) -Ibuild/gen -MMD -MP
+CFLAGS   := -std=gnu11 $(OPTFLAGS) -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare -Wno-cast-function-type -Isrc -I$(QJS_SRC) -MMD -MP
 QJSFLAGS := $(OPTFLAGS) -w -fwrapv $(QJS_DEFS)
 LDLIBS   := -lm -lpthread
 
@@ -37,7 +37,7 @@ OBJ := $(OUT)/obj
 SRCS      := $(sort $(wildcard src/*/*.c src/*/*/*.c))
 MAIN_SRC  := src/cli/main.c
 LIB_SRCS  := $(filter-out $(MAIN_SRC),$(SRCS))
-LIB_OBJS  := $(LIB_SRCS:%.c=$(OBJ)/%.o) $(OBJ)/gen/js_embedded.o
+LIB_OBJS  := $(LIB_SRCS:%.c=$(OBJ)/%.o) $(OBJ)/gen/js_bytecode.o
 QJS_OBJS  := $(QJS_FILES:%.c=$(OBJ)/quickjs/%.o)
 UNIT_SRCS := $(sort $(wildcard tests/unit/*.c))
 UNIT_OBJS := $(UNIT_SRCS:%.c=$(OBJ)/%.o)
@@ -63,15 +63,16 @@ $(OBJ)/%.o: %.c $(QJS_SRC)/.stamp
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
 
-build/tools/embed: tools/embed.c
+# The engine's JavaScript is compiled to bytecode at build time by this variant's QuickJS.
+$(OUT)/tools/compile-js: $(OBJ)/tools/compile_js.o $(QJS_OBJS)
 	@mkdir -p $(dir $@)
-	gcc -O1 -o $@ $<
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-build/gen/js_embedded.c: build/tools/embed $(JS_FILES)
+$(OUT)/gen/js_bytecode.c: $(OUT)/tools/compile-js $(JS_FILES)
 	@mkdir -p $(dir $@)
-	build/tools/embed $(JS_FILES) > $@.tmp && mv $@.tmp $@
+	ASAN_OPTIONS=detect_leaks=0 $(OUT)/tools/compile-js $(JS_FILES) > $@.tmp && mv $@.tmp $@
 
-$(OBJ)/gen/js_embedded.o: build/gen/js_embedded.c
+$(OBJ)/gen/js_bytecode.o: $(OUT)/gen/js_bytecode.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
 

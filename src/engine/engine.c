@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Embedded JavaScript (build/gen/js_embedded.c, made from src/engine/js/). */
+/* The engine's JavaScript as bytecode (OUT/gen/js_bytecode.c, compiled from src/engine/js/). */
 typedef struct embedded_file {
     const char *name;
     const unsigned char *data;
@@ -47,7 +47,7 @@ static void strip_internal_frames(buf *b)
     while (*line) {
         char *nl = strchr(line, '\n');
         size_t n = nl ? (size_t)(nl - line) + 1 : strlen(line);
-        bool internal = memmem(line, n, "(<chidori prelude>", 18) != NULL;
+        bool internal = memmem(line, n, "(<chidori ", 10) != NULL;
         if (!internal) {
             memmove(out, line, n);
             out += n;
@@ -270,7 +270,9 @@ static int install_prelude(engine *e)
         fail_with_message(e, xstrdup("internal error: prelude missing from the binary"));
         return -1;
     }
-    JSValue fn = JS_Eval(ctx, (const char *)f->data, f->len, "<chidori prelude>", JS_EVAL_TYPE_GLOBAL | JS_EVAL_FLAG_STRICT);
+    /* Bytecode compiled at build time by this very engine (tools/compile_js.c). */
+    JSValue code = JS_ReadObject(ctx, f->data, f->len, JS_READ_OBJ_BYTECODE);
+    JSValue fn = JS_IsException(code) ? code : JS_EvalFunction(ctx, code);
     if (JS_IsException(fn)) {
         fail_with_exception(e);
         return -1;
