@@ -5,9 +5,10 @@
 # is missing and stops.
 set -euo pipefail
 
-# Build: compiler, make, xz for the QuickJS tarball. Tests: python3 (runner), clang + compiler-rt
-# (libFuzzer and sanitizers), hyperfine (bench). Later areas add their libraries here.
-PACKAGES=(gcc make xz-utils ca-certificates python3 clang libclang-rt-14-dev hyperfine)
+# Build: compiler, make, xz for the QuickJS tarball, libcurl (provider and http effects).
+# Tests: python3 (runner), nodejs + npm (TypeScript oracle, MCP servers), clang + compiler-rt
+# (libFuzzer and sanitizers), hyperfine (bench).
+PACKAGES=(gcc make xz-utils ca-certificates patch python3 libcurl4-openssl-dev clang libclang-rt-14-dev hyperfine)
 
 missing=()
 for p in "${PACKAGES[@]}"; do

@@ -202,8 +202,15 @@ def main():
     args = ap.parse_args()
     variants = [Variant(*v.split("=", 1)) for v in args.variant]
 
+    import glob
+    import importlib
     import cases
     import suites
+    # Scripted cases live in tests/cases.py and any tests/cases_*.py beside it.
+    case_list = list(cases.ALL)
+    for extra in sorted(glob.glob(os.path.join(ROOT, "tests", "cases_*.py"))):
+        mod = importlib.import_module(os.path.basename(extra)[:-3])
+        case_list += [f for name, f in sorted(vars(mod).items()) if name.startswith("case_") and callable(f)]
 
     results = []
     jobs = []
@@ -215,7 +222,7 @@ def main():
                 if args.filter and args.filter not in path:
                     continue
                 jobs.append(pool.submit(lambda v=v, p=path: [run_fixture(v, p)]))
-            for case in cases.ALL:
+            for case in case_list:
                 if args.filter and args.filter not in case.__name__:
                     continue
                 jobs.append(pool.submit(cases.run_case, case, v))
