@@ -31,7 +31,7 @@ endif
 
 CFLAGS   := -std=gnu11 $(OPTFLAGS) -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare -Wno-cast-function-type -Isrc -I$(QJS_SRC) -MMD -MP
 QJSFLAGS := $(OPTFLAGS) -w -fwrapv $(QJS_DEFS)
-LDLIBS   := -lcurl -lm -lpthread
+LDLIBS   := -lcurl -lcrypto -lm -lpthread
 
 OBJ := $(OUT)/obj
 SRCS      := $(sort $(wildcard src/*/*.c src/*/*/*.c))

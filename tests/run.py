@@ -133,8 +133,10 @@ def run_fixture(variant, path):
             problems.append(f"took {secs:.2f}s, limit {limit:.1f}s")
     if sanitizer_report(err):
         problems.append("sanitizer report")
-    if "stdout" in keys and out != one("stdout") + "\n":
-        problems.append(f"stdout was {out!r}, wanted {one('stdout') + chr(10)!r}")
+    if "stdout" in keys:
+        want_out = "\n".join(keys["stdout"]) + "\n"  # several stdout lines: the whole output, in order
+        if out != want_out:
+            problems.append(f"stdout was {out!r}, wanted {want_out!r}")
     if "stdout-file" in keys:
         with open(os.path.join(os.path.dirname(path), one("stdout-file")), encoding="utf-8") as f:
             expected = f.read()

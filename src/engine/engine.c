@@ -16,6 +16,7 @@
 #include "util/buf.h"
 #include "util/excerpt.h"
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -120,7 +121,7 @@ static char *engine_error_stack(JSContext *ctx, JSValueConst exc)
 static void fail_with_exception(engine *e)
 {
     JSValue exc = JS_GetException(e->ctx);
-    if (!e->failure) {
+    if (!e->failure && !e->paused) {
         if (e->limits.tripped) {
             char *msg = run_limits_message(&e->limits);
             char *stack = engine_error_stack(e->ctx, exc);
@@ -207,7 +208,21 @@ static JSValue native_host(JSContext *ctx, JSValueConst this_val, int argc, JSVa
     int rc = host_call(e->host, op, args, &result, &error);
     json_free(args);
     JS_FreeCString(ctx, op);
-    if (rc != 0) {
+    if (rc == HOST_SUSPEND || rc == HOST_ABORT) {
+        /* The run ends here: halt it (the interrupt handler and the job loop refuse to run any
+         * more guest code) and unwind with an uncatchable error. */
+        e->limits.halted = true;
+        if (rc == HOST_SUSPEND) e->paused = true;
+        else fail_with_message(e, error ? error : xstrdup("the host ended the run"));
+        JSValue err = JS_NewError(ctx);
+        if (!JS_IsException(err)) {
+            JS_DefinePropertyValueStr(ctx, err, "message", JS_NewString(ctx, rc == HOST_SUSPEND ? "run paused" : "run aborted"),
+                                      JS_PROP_WRITABLE | JS_PROP_CONFIGURABLE);
+            JS_SetUncatchableError(ctx, err, 1);
+        }
+        return JS_Throw(ctx, err);
+    }
+    if (rc != HOST_OK) {
         JSValue err = JS_NewError(ctx);
         if (!JS_IsException(err)) JS_DefinePropertyValueStr(ctx, err, "message", JS_NewString(ctx, error),
                                                              JS_PROP_WRITABLE | JS_PROP_CONFIGURABLE);
@@ -313,12 +328,14 @@ static int call_internal_bool(engine *e, const char *name, int *out)
 static int drive(engine *e, JSValueConst until)
 {
     for (;;) {
+        if (e->limits.halted) return -1;
         if (run_limits_check(&e->limits)) {
             fail_with_message(e, run_limits_message(&e->limits));
             return -1;
         }
         JSContext *job_ctx;
         int r = JS_ExecutePendingJob(e->rt, &job_ctx);
+        if (e->limits.halted) return -1;
         if (r < 0) {
             fail_with_exception(e);
             return -1;
@@ -350,7 +367,7 @@ static int settled_value(engine *e, JSValueConst promise, JSValue *value)
         *value = r;
         return 0;
     }
-    if (!e->failure) {
+    if (!e->failure && !e->paused) {
         if (e->limits.tripped) {
             fail_with_message(e, run_limits_message(&e->limits));
         } else {
@@ -481,7 +498,10 @@ int engine_run(const engine_config *cfg, engine_result *res)
 
 done:
     res->limit = e.limits.tripped;
-    if (rc == 0) {
+    if (e.paused && !e.failure) {
+        res->status = RUN_PAUSED;
+        rc = 0;
+    } else if (rc == 0) {
         res->status = RUN_COMPLETED;
         res->output_json = e.output;
         e.output = NULL;
@@ -502,6 +522,40 @@ done:
     }
     JS_FreeRuntime(e.rt);
     return rc;
+}
+
+typedef struct thread_job {
+    const engine_config *cfg;
+    engine_result *result;
+    int rc;
+} thread_job;
+
+static void *thread_main(void *p)
+{
+    thread_job *job = p;
+    job->rc = engine_run(job->cfg, job->result);
+    return NULL;
+}
+
+int engine_run_on_thread(const engine_config *cfg, engine_result *result)
+{
+    size_t js_stack = cfg->limits.stack_bytes ? cfg->limits.stack_bytes : ENGINE_DEFAULT_STACK_BYTES;
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    /* the engine's own stack check needs headroom below its limit for C frames (and sanitizers) */
+    pthread_attr_setstacksize(&attr, js_stack * 4 + ((size_t)4 << 20));
+    thread_job job = {cfg, result, -1};
+    pthread_t t;
+    if (pthread_create(&t, &attr, thread_main, &job) != 0) {
+        pthread_attr_destroy(&attr);
+        memset(result, 0, sizeof *result);
+        result->status = RUN_FAILED;
+        result->error = xstrdup("could not start a thread for the run");
+        return -1;
+    }
+    pthread_join(t, NULL);
+    pthread_attr_destroy(&attr);
+    return job.rc;
 }
 
 void engine_result_free(engine_result *r)

@@ -54,7 +54,11 @@ typedef enum engine_limit_kind {
     LIMIT_ALLOCATION,
 } engine_limit_kind;
 
-typedef enum engine_status { RUN_COMPLETED, RUN_FAILED } engine_status;
+typedef enum engine_status {
+    RUN_COMPLETED,
+    RUN_FAILED,
+    RUN_PAUSED, /* the host suspended the run (an input nobody can answer now); see host_pending */
+} engine_status;
 
 typedef struct engine_result {
     engine_status status;
@@ -64,6 +68,9 @@ typedef struct engine_result {
 } engine_result;
 
 int engine_run(const engine_config *cfg, engine_result *result);
+/* The same, on a thread of its own with a stack sized for the engine's limit: for nested agents
+ * (each needs its own native stack) and for callers whose stack is small. */
+int engine_run_on_thread(const engine_config *cfg, engine_result *result);
 void engine_result_free(engine_result *result);
 
 #endif

@@ -20,6 +20,7 @@ typedef struct engine {
     int unhandled;           /* promise rejections without a handler, right now */
     char *output;
     char *failure;           /* the first failure; the run's error */
+    bool paused;             /* the host suspended the run */
 } engine;
 
 engine *engine_of(JSContext *ctx);

@@ -109,7 +109,7 @@ void run_limits_arm_memory(run_limits *l, JSRuntime *rt)
 
 int run_limits_check(run_limits *l)
 {
-    if (l->tripped == LIMIT_BUDGET || l->tripped == LIMIT_DEADLINE) return 1;
+    if (l->halted || l->tripped == LIMIT_BUDGET || l->tripped == LIMIT_DEADLINE) return 1;
     if (l->deadline_ns && monotonic_ns() >= l->deadline_ns) {
         l->tripped = LIMIT_DEADLINE;
         return 1;
@@ -120,7 +120,7 @@ int run_limits_check(run_limits *l)
 int run_limits_interrupt(JSRuntime *rt, void *opaque)
 {
     run_limits *l = opaque;
-    if (l->tripped == LIMIT_BUDGET || l->tripped == LIMIT_DEADLINE) return 1;
+    if (l->halted || l->tripped == LIMIT_BUDGET || l->tripped == LIMIT_DEADLINE) return 1;
     l->polls++;
     if (l->budget_polls && l->polls > l->budget_polls) {
         l->tripped = LIMIT_BUDGET;

@@ -3,6 +3,7 @@
 #ifndef CHIDORI_LIMITS_H
 #define CHIDORI_LIMITS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stddef.h>
 #include "quickjs.h"
@@ -14,6 +15,7 @@ typedef struct run_limits {
     uint64_t budget_polls; /* polls allowed (op_budget / ticks per poll), 0 = no budget */
     uint64_t deadline_ns;  /* CLOCK_MONOTONIC deadline, 0 = none */
     engine_limit_kind tripped;
+    bool halted;           /* the host ended the run (pause, divergence): no more guest code */
     size_t refused_bytes;  /* the allocation that hit the memory ceiling or the allocation cap */
 } run_limits;
 

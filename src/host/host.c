@@ -1,8 +1,8 @@
 /* host.c — the seam (see host.h): replay lookup → policy gate → perform → append.
  *
- * Owns the run context (project root, call log). Trusts nothing in op names or args: both come
- * from guest code (or, under isolation, from a worker that may be compromised). Unknown ops and
- * non-object args are errors, never crashes.
+ * Owns the run context (project root, call log, answers, nesting). Trusts nothing in op names or
+ * args: both come from guest code (or, under isolation, from a worker that may be compromised).
+ * Unknown ops and non-object args are errors, never crashes.
  */
 #define _GNU_SOURCE
 #include "host/host_internal.h"
@@ -33,9 +33,19 @@ host *host_new(const host_config *cfg, char **error)
     host *h = xcalloc(1, sizeof *h);
     h->project_root = root;
     h->root_fd = fd;
+    h->state_dir = cfg->state_dir ? xstrdup(cfg->state_dir) : xasprintf("%s/.chidori", root);
+    const char *ws = cfg->workspace_root ? cfg->workspace_root : getenv("CHIDORI_WORKSPACE_ROOT");
+    h->workspace_root = ws && *ws ? realpath(ws, NULL) : xstrdup(root);
+    if (!h->workspace_root) h->workspace_root = xstrdup(ws); /* reported when first used */
     h->log_out = cfg->log_out ? cfg->log_out : stderr;
     h->console_out = cfg->console_out ? cfg->console_out : stderr;
     h->log = calllog_new();
+    h->n_answers = cfg->n_answers;
+    h->answers = xcalloc(cfg->n_answers + 1, sizeof(char *));
+    for (size_t i = 0; i < cfg->n_answers; i++) h->answers[i] = xstrdup(cfg->answers[i]);
+    h->interactive = cfg->interactive;
+    h->run_nested = cfg->run_nested;
+    h->nested_ctx = cfg->nested_ctx;
     return h;
 }
 
@@ -44,17 +54,27 @@ void host_free(host *h)
     if (!h) return;
     calllog_free(h->log);
     if (h->root_fd >= 0) close(h->root_fd);
+    for (size_t i = 0; i < h->n_answers; i++) free(h->answers[i]);
+    free(h->answers);
+    json_free(h->pending);
     free(h->project_root);
+    free(h->state_dir);
+    free(h->workspace_root);
     free(h);
 }
 
+calllog *host_calllog(host *h) { return h->log; }
+bool host_aborted(const host *h) { return h->aborted; }
+const json_t *host_pending(const host *h) { return h->pending; }
 size_t host_record_count(const host *h) { return calllog_count(h->log); }
 const char *host_project_root(const host *h) { return h->project_root; }
 
 const char *host_arg_string(const json_t *args, const char *name, char **error)
 {
-    const char *s = json_string_value(json_object_get(args, name));
+    const json_t *v = json_object_get(args, name);
+    const char *s = json_string_value(v);
     if (!s) *error = xasprintf("missing string argument `%s`", name);
+    else if (strlen(s) != v->u.string.len) *error = xasprintf("argument `%s` contains a NUL character", name), s = NULL;
     return s;
 }
 
@@ -72,6 +92,17 @@ static int64_t realtime_ms(void)
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+/* A recorded outcome handed back as if performed. */
+static int replayed(const call_record *rec, json_t **result, char **error)
+{
+    if (rec->error) {
+        *error = xstrdup(rec->error);
+        return HOST_ERROR;
+    }
+    *result = json_copy(rec->result);
+    return HOST_OK;
+}
+
 int host_call(host *h, const char *name, const json_t *args, json_t **result, char **error)
 {
     *result = NULL;
@@ -79,28 +110,21 @@ int host_call(host *h, const char *name, const json_t *args, json_t **result, ch
     const host_op *op = host_op_find(name);
     if (!op) {
         *error = xasprintf("unknown host operation `%s`", name);
-        return 1;
+        return HOST_ERROR;
     }
     if (!json_is_object(args)) {
         *error = xasprintf("host operation `%s` takes an object of arguments", name);
-        return 1;
+        return HOST_ERROR;
     }
 
     /* 1. replay lookup */
+    uint64_t seq = 0;
     if (op->flags & OP_RECORDED) {
-        char *divergence = NULL;
-        const call_record *rec = calllog_replay_next(h->log, name, args, &divergence);
-        if (divergence) {
-            *error = divergence;
-            return 1;
-        }
-        if (rec) {
-            if (rec->error) {
-                *error = xstrdup(rec->error);
-                return 1;
-            }
-            *result = json_copy(rec->result);
-            return 0;
+        const call_record *rec;
+        switch (calllog_lookup(h->log, h->parent_seq, name, args, &rec, &seq, error)) {
+        case LOOKUP_REPLAYED: return replayed(rec, result, error);
+        case LOOKUP_FAILED: h->aborted = true; return HOST_ABORT;
+        case LOOKUP_LIVE: break;
         }
     }
 
@@ -110,17 +134,86 @@ int host_call(host *h, const char *name, const json_t *args, json_t **result, ch
     /* 3. perform */
     int64_t started_at = realtime_ms();
     double t0 = monotonic_ms();
+    uint64_t outer_call = h->call_seq;
+    h->call_seq = seq;
     int rc = op->perform(h, args, result, error);
+    h->call_seq = outer_call;
     double duration = monotonic_ms() - t0;
-    if (rc == 0 && !*result) *result = json_null();
-    if (rc != 0 && !*error) *error = xasprintf("host operation `%s` failed", name);
-
-    /* 4. append */
-    if (op->flags & OP_RECORDED)
-        calllog_append(h->log, name, args, rc == 0 ? *result : NULL, rc == 0 ? NULL : *error, duration, started_at);
-    if (rc != 0) {
+    if (rc == HOST_SUSPEND) {
         json_free(*result);
         *result = NULL;
+        if (!h->pending) { /* the innermost call that paused (a nested agent's input) */
+            h->pending = json_object();
+            json_object_set(h->pending, "seq", json_number((double)seq));
+            if (h->parent_seq) json_object_set(h->pending, "parent_seq", json_number((double)h->parent_seq));
+            json_object_set(h->pending, "function", json_string(name));
+            json_object_set(h->pending, "args", json_copy(args));
+            json_t *open = json_array();
+            for (size_t i = 0; i < h->n_open_calls; i++) json_array_push(open, json_number((double)h->open_calls[i]));
+            json_object_set(h->pending, "open_calls", open);
+        }
+        return HOST_SUSPEND;
+    }
+    if (rc == HOST_OK && !*result) *result = json_null();
+    if (rc != HOST_OK && !*error) *error = xasprintf("host operation `%s` failed", name);
+
+    /* 4. append (an effect that happened but cannot be recorded ends the run) */
+    if ((op->flags & OP_RECORDED) && rc != HOST_ABORT) {
+        char *io = NULL;
+        if (calllog_append(h->log, seq, h->parent_seq, name, args, rc == HOST_OK ? *result : NULL,
+                           rc == HOST_OK ? NULL : *error, duration, started_at, &io) != 0) {
+            free(*error);
+            *error = io;
+            rc = HOST_ABORT;
+        }
+    }
+    if (rc == HOST_ABORT) h->aborted = true;
+    if (rc != HOST_OK) {
+        json_free(*result);
+        *result = NULL;
+    }
+    return rc;
+}
+
+int host_resume(host *h, const json_t *pending, const char *response, char **error)
+{
+    const json_t *seq = json_object_get(pending, "seq");
+    const json_t *parent = json_object_get(pending, "parent_seq");
+    const json_t *fn = json_object_get(pending, "function");
+    const json_t *args = json_object_get(pending, "args");
+    const json_t *open = json_object_get(pending, "open_calls");
+    if (!seq || seq->type != JSON_NUMBER || !(seq->u.number >= 1) || !json_is_string(fn) || !json_is_object(args) ||
+        (open && !json_is_array(open))) {
+        *error = xstrdup("the run's pending call is malformed");
+        return -1;
+    }
+    if (strcmp(fn->u.string.bytes, "input") != 0) {
+        *error = xasprintf("the run is waiting for `%s`, not for an input", fn->u.string.bytes);
+        return -1;
+    }
+    uint64_t queued[HOST_MAX_NESTING + 1];
+    size_t n = 0;
+    for (size_t i = 0; open && i < open->u.array.len && n <= HOST_MAX_NESTING; i++) {
+        const json_t *v = open->u.array.items[i];
+        if (v->type != JSON_NUMBER || !(v->u.number >= 1)) {
+            *error = xstrdup("the run's pending call is malformed");
+            return -1;
+        }
+        queued[n++] = (uint64_t)v->u.number;
+    }
+    calllog_queue_seqs(h->log, queued, n);
+    json_t *answer = json_string(response);
+    int rc = calllog_append(h->log, (uint64_t)seq->u.number,
+                            parent && parent->type == JSON_NUMBER ? (uint64_t)parent->u.number : 0, "input", args,
+                            answer, NULL, 0, realtime_ms(), error);
+    json_free(answer);
+    /* the answer is replayed like any record: mark it unconsumed */
+    for (size_t i = calllog_count(h->log); i-- > 0;) {
+        call_record *r = (call_record *)calllog_get(h->log, i);
+        if (r->seq == (uint64_t)seq->u.number) {
+            r->consumed = false;
+            break;
+        }
     }
     return rc;
 }

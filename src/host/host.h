@@ -11,27 +11,60 @@
 #ifndef CHIDORI_HOST_H
 #define CHIDORI_HOST_H
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdint.h>
 #include "util/json.h"
+#include "host/calllog.h"
 
 typedef struct host host;
 
+/* host_call results. */
+enum {
+    HOST_OK = 0,      /* *result holds the answer */
+    HOST_ERROR = 1,   /* *error: the effect failed; the agent sees a thrown Error it may catch */
+    HOST_SUSPEND = 2, /* the run must pause here (an input nobody can answer now); see host_pending */
+    HOST_ABORT = 3,   /* *error: the run must end now, uncatchably (divergence, a log that cannot be written) */
+};
+
+/* Runs a nested agent for call_agent: the CLI provides it, since the host knows nothing of the
+ * engine. Returns HOST_OK with *output_json (compact), or another HOST_* code with *error. */
+typedef int host_nested_fn(void *ctx, host *h, const char *entry, const char *input_json, char **output_json,
+                           char **error);
+
 typedef struct host_config {
-    const char *project_root; /* folder the agent's modules are confined to */
-    FILE *log_out;            /* chidori.log lines and console.* (stderr for `run`) */
-    FILE *console_out;        /* console.log/info/debug (stdout for `eval`, stderr for `run`) */
+    const char *project_root;   /* folder the agent's modules and nested agents are confined to */
+    const char *state_dir;      /* where durable state lives (memory); default <project>/.chidori */
+    const char *workspace_root; /* chidori.workspace root; default CHIDORI_WORKSPACE_ROOT or the project */
+    FILE *log_out;              /* chidori.log lines and console.warn/error (stderr) */
+    FILE *console_out;          /* console.log/info/debug (stdout for `eval`, stderr for `run`) */
+    const char *const *answers; /* answers for input(), used in order (--answer) */
+    size_t n_answers;
+    bool interactive;           /* input() may ask on the terminal */
+    host_nested_fn *run_nested;
+    void *nested_ctx;
 } host_config;
 
 /* Returns NULL with *error set (malloc'd) when the configuration cannot be used. */
 host *host_new(const host_config *cfg, char **error);
 void host_free(host *h);
 
-/* The seam. Returns 0 with *result (caller frees; never NULL on success) or 1 with *error
- * (malloc'd message, caller frees). args must be an object. */
+/* The seam. HOST_OK with *result (caller frees), or another HOST_* code with *error (malloc'd,
+ * caller frees; NULL for HOST_SUSPEND). args must be an object. */
 int host_call(host *h, const char *op, const json_t *args, json_t **result, char **error);
 
-/* Introspection for the CLI and tests. */
+/* The call log of this host's run (load it before the run to replay). */
+calllog *host_calllog(host *h);
+/* After HOST_SUSPEND: {seq, function, args} of the call that paused the run (owned by the host). */
+const json_t *host_pending(const host *h);
+
+/* Answer a paused run's pending input: append the answered record and queue the seqs of the
+ * calls that were in progress, so the resumed replay lines up with the log. 0 or -1 + *error. */
+int host_resume(host *h, const json_t *pending, const char *response, char **error);
+
+/* Some call ended the run (HOST_ABORT): a divergence or an unwritable log. */
+bool host_aborted(const host *h);
+
 size_t host_record_count(const host *h);
 const char *host_project_root(const host *h);
 

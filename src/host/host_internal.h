@@ -5,15 +5,38 @@
 #include "host/host.h"
 #include "host/calllog.h"
 
+#define HOST_MAX_NESTING 8 /* call_agent depth */
+
 struct host {
     char *project_root; /* real path, no trailing slash */
     int root_fd;        /* O_PATH descriptor of project_root: modules resolve beneath it */
+    char *state_dir;
+    char *workspace_root;
     FILE *log_out;
     FILE *console_out;
     calllog *log;
+    uint64_t parent_seq; /* seq of the call_agent whose nested run is calling now; 0 at top level */
+    uint64_t call_seq;   /* seq reserved for the call being performed */
+    int depth;           /* nesting of call_agent */
+    char **answers;
+    size_t n_answers, next_answer;
+    bool interactive;
+    json_t *pending;
+    bool aborted; /* some call returned HOST_ABORT: the run is over */
+    uint64_t open_calls[HOST_MAX_NESTING + 1]; /* seqs of call_agent calls in progress, outermost first */
+    size_t n_open_calls;
+    host_nested_fn *run_nested;
+    void *nested_ctx;
 };
 
 /* Helpers for perform functions: fetch a required string argument or set *error. */
 const char *host_arg_string(const json_t *args, const char *name, char **error);
+
+/* Open a path relative to a folder without ever leaving it: no absolute paths, no `..`, no NUL,
+ * symlinks only while they stay beneath (openat2 RESOLVE_BENEATH, or a checked fallback).
+ * Returns an fd or -1 with errno (EXDEV for an escape). */
+int open_beneath(int dirfd, const char *dir_path, const char *rel, int flags, int mode);
+/* A relative path is acceptable to open_beneath (and names no `..` part). */
+bool path_is_confined(const char *rel, size_t len);
 
 #endif

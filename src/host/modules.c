@@ -17,12 +17,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <linux/openat2.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #define MODULE_MAX_BYTES ((size_t)16 << 20)
@@ -66,26 +64,6 @@ static char *join_normalized(const char *dir, const char *rel)
     return out;
 }
 
-static int open_beneath(host *h, const char *key)
-{
-    struct open_how how = {
-        .flags = O_RDONLY | O_CLOEXEC | O_NOCTTY,
-        .resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS,
-    };
-    int fd = (int)syscall(SYS_openat2, h->root_fd, key, &how, sizeof how);
-    if (fd >= 0 || errno != ENOSYS) return fd;
-    /* Kernel without openat2: resolve and check the prefix ourselves. */
-    char *full = xasprintf("%s/%s", h->project_root, key);
-    char *real = realpath(full, NULL);
-    free(full);
-    if (!real) return -1;
-    size_t rl = strlen(h->project_root);
-    bool inside = strncmp(real, h->project_root, rl) == 0 && real[rl] == '/';
-    fd = inside ? open(real, O_RDONLY | O_CLOEXEC | O_NOCTTY) : (errno = EXDEV, -1);
-    free(real);
-    return fd;
-}
-
 static bool has_suffix(const char *s, const char *suf)
 {
     size_t a = strlen(s), b = strlen(suf);
@@ -114,7 +92,7 @@ static int open_module(host *h, const char *key, char **key_out, int *last_errno
     *last_errno = ENOENT;
     for (int i = 0; i < nc; i++) {
         if (fd < 0) {
-            fd = open_beneath(h, cands[i]);
+            fd = open_beneath(h->root_fd, h->project_root, cands[i], O_RDONLY, 0);
             if (fd >= 0) {
                 struct stat st;
                 if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {

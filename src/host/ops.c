@@ -5,6 +5,14 @@
 
 static const host_op ops[] = {
     {"log", OP_RECORDED, effect_log},
+    {"mark", OP_RECORDED, effect_mark},
+    {"step_begin", 0, effect_step_begin},
+    {"step", OP_RECORDED, effect_step},
+    {"input", OP_RECORDED, effect_input},
+    {"memory", OP_RECORDED, effect_memory},
+    {"workspace", OP_RECORDED | OP_GATED, effect_workspace},
+    {"call_agent", OP_RECORDED, effect_call_agent},
+    {"exec", OP_RECORDED, effect_exec},
     {"console", 0, effect_console},
     {"__module_load", OP_INTERNAL, host_module_load},
 };

@@ -12,6 +12,7 @@ enum {
     OP_INTERNAL = 1u << 2, /* engine plumbing (module loads); guest JS cannot name it */
 };
 
+/* Returns a HOST_* code (host.h). */
 typedef int host_perform_fn(host *h, const json_t *args, json_t **result, char **error);
 
 typedef struct host_op {
@@ -23,8 +24,13 @@ typedef struct host_op {
 const host_op *host_op_find(const char *name);
 
 /* perform functions, one family per file under effects/ */
-host_perform_fn effect_log;
-host_perform_fn effect_console;
-host_perform_fn host_module_load;
+host_perform_fn effect_log, effect_mark, effect_console;     /* effects/log.c */
+host_perform_fn effect_step_begin, effect_step;              /* effects/step.c */
+host_perform_fn effect_input;                                /* effects/input.c */
+host_perform_fn effect_memory;                               /* effects/memory.c */
+host_perform_fn effect_workspace;                            /* effects/workspace.c */
+host_perform_fn effect_call_agent;                           /* effects/agent.c */
+host_perform_fn effect_exec;                                 /* effects/exec.c */
+host_perform_fn host_module_load;                            /* modules.c */
 
 #endif

@@ -44,11 +44,39 @@
 
   // Every chidori.* effect returns a Promise, settled with the host's result or error.
   function effect(op, args) {
+    let text;
     try {
-      return PromiseResolve(callSync(op, args));
+      text = JSONStringify(args);
+    } catch (e) {
+      return PromiseReject(new TypeErrorCtor(op + ": arguments are not JSON-serializable: " + messageOfError(e)));
+    }
+    try {
+      return PromiseResolve(hostCall(op, text));
     } catch (e) {
       return PromiseReject(e);
     }
+  }
+
+  function messageOfError(e) {
+    if (e !== null && typeof e === "object" && typeof e.message === "string") return e.message;
+    try { return StringCtor(e); } catch (_) { return "(an unprintable error)"; }
+  }
+
+  // A value that must be JSON (stored, recorded): reject early with a clear cause.
+  function requireJson(what, value) {
+    let text;
+    try {
+      text = JSONStringify(value);
+    } catch (e) {
+      throw new TypeErrorCtor(what + " is not JSON-serializable: " + messageOfError(e));
+    }
+    if (text === undefined) throw new TypeErrorCtor(what + " is not JSON-serializable (" + typeof value + ")");
+  }
+
+  function optionsObject(what, opts) {
+    if (opts === undefined || opts === null) return {};
+    if (typeof opts !== "object") throw new TypeErrorCtor(what + ": options must be an object");
+    return opts;
   }
 
   /* ---- console ---- */
@@ -176,12 +204,141 @@
     return typeof message === "string" ? message : inspect(message, 0, []);
   }
 
+  // Runs body() and turns a synchronous throw into a rejected promise.
+  function attempt(body) {
+    try {
+      return body();
+    } catch (e) {
+      return PromiseReject(e);
+    }
+  }
+
+  function mark(label, data) {
+    const args = { label: StringCtor(label) };
+    if (data !== undefined) args.data = data;
+    return effect("mark", args);
+  }
+
+  // chidori.step(name, fn): on replay the recorded value answers and fn does not run.
+  function step(name, fn) {
+    return attempt(() => {
+      if (typeof name !== "string" || !name) throw new TypeErrorCtor("chidori.step(name, fn): name must be a non-empty string");
+      if (typeof fn !== "function") throw new TypeErrorCtor("chidori.step(name, fn): fn must be a function");
+      const hit = callSync("step_begin", { name });
+      if (hit.cached) return "error" in hit ? PromiseReject(new ErrorCtor(hit.error)) : PromiseResolve(hit.value);
+      const running = PromiseThen(PromiseResolve(), () => fn());
+      return PromiseThen(running,
+        (value) => effect("step", { name, value: value === undefined ? null : value }),
+        (err) => effect("step", { name, error: messageOfError(err) }));
+    });
+  }
+
+  function memoryCall(action, key, value, opts, hasValue) {
+    return attempt(() => {
+      const o = optionsObject("chidori.memory." + action, opts);
+      const args = { action };
+      if (key !== undefined) args.key = StringCtor(key);
+      if (hasValue) {
+        requireJson("chidori.memory.set: the value", value);
+        args.value = value;
+      }
+      if (o.namespace !== undefined) args.namespace = StringCtor(o.namespace);
+      if (o.prefix !== undefined) args.prefix = StringCtor(o.prefix);
+      return effect("memory", args);
+    });
+  }
+
+  const memory = ObjectFreeze({
+    get: (key, opts) => memoryCall("get", key, undefined, opts, false),
+    set: (key, value, opts) => memoryCall("set", key, value, opts, true),
+    delete: (key, opts) => memoryCall("delete", key, undefined, opts, false),
+    list: (opts) => memoryCall("list", undefined, undefined, opts, false),
+    clear: (opts) => memoryCall("clear", undefined, undefined, opts, false),
+  });
+
+  function workspaceCall(action, path, extra) {
+    const args = { action };
+    if (path !== undefined) args.path = StringCtor(path);
+    if (extra) for (const k of ObjectKeys(extra)) args[k] = extra[k];
+    return effect("workspace", args);
+  }
+
+  const workspace = ObjectFreeze({
+    list: () => workspaceCall("list"),
+    manifest: () => workspaceCall("manifest"),
+    read: (path) => workspaceCall("read", path),
+    write: (path, content) => workspaceCall("write", path, { content: typeof content === "string" ? content : StringCtor(content) }),
+    delete: (path) => workspaceCall("delete", path),
+    remove: (path) => workspaceCall("delete", path),
+  });
+
+  function exec(language) {
+    return (source) => effect("exec", { language, source: StringCtor(source) });
+  }
+
+  /* ---- pure sugar: records nothing itself ---- */
+
+  const util = ObjectFreeze({
+    // Results in order; at most `concurrency` tasks (thunks, promises or values) in flight.
+    parallel(tasks, opts) {
+      return attempt(() => {
+        if (!ArrayIsArray(tasks)) throw new TypeErrorCtor("chidori.util.parallel: tasks must be an array");
+        const o = optionsObject("chidori.util.parallel", opts);
+        const limit = o.concurrency > 0 ? o.concurrency : tasks.length || 1;
+        const results = new Array(tasks.length);
+        let next = 0;
+        const worker = () => {
+          if (next >= tasks.length) return PromiseResolve();
+          const i = next++;
+          const t = tasks[i];
+          const started = PromiseThen(PromiseResolve(), () => (typeof t === "function" ? t() : t));
+          return PromiseThen(started, (v) => { results[i] = v; return worker(); });
+        };
+        const workers = [];
+        for (let i = 0; i < limit && i < tasks.length; i++) workers.push(worker());
+        return PromiseThen(PromiseCtor.all(workers), () => results);
+      });
+    },
+    // Calls fn until it succeeds, at most `attempts` times (default 3); the last error is thrown.
+    retry(fn, opts) {
+      return attempt(() => {
+        if (typeof fn !== "function") throw new TypeErrorCtor("chidori.util.retry: fn must be a function");
+        const o = optionsObject("chidori.util.retry", opts);
+        const attempts = o.attempts > 0 ? o.attempts : 3;
+        const go = (n) => PromiseThen(PromiseThen(PromiseResolve(), () => fn(n)), undefined,
+          (e) => (n + 1 < attempts ? go(n + 1) : PromiseReject(e)));
+        return go(0);
+      });
+    },
+    // {ok: true, value} or {ok: false, error: message}; never throws.
+    tryCall(fn) {
+      const settled = PromiseThen(PromiseResolve(), () => fn());
+      return PromiseThen(settled, (value) => ({ ok: true, value }), (e) => ({ ok: false, error: messageOfError(e) }));
+    },
+  });
+
   const chidori = ObjectFreeze({
     log(message, fields) {
       const args = { message: messageOf(message) };
       if (fields !== undefined) args.fields = fields;
       return effect("log", args);
     },
+    mark,
+    checkpoint: mark,
+    step,
+    input(prompt, opts) {
+      return attempt(() => effect("input", { prompt: messageOf(prompt), opts: optionsObject("chidori.input", opts) }));
+    },
+    memory,
+    workspace,
+    callAgent(path, input) {
+      return effect("call_agent", { path: StringCtor(path), input: input === undefined ? {} : input });
+    },
+    execJs: exec("js"),
+    execPython: exec("python"),
+    execWasm: exec("wasm"),
+    util,
+    defineTool: (spec) => defineTool(spec),
   });
 
   /* ---- chidori:agent ---- */

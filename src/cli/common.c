@@ -1,0 +1,92 @@
+/* common.c — command-line pieces shared by the commands: usage, the captured run start, the
+ * isolation choice. */
+#define _GNU_SOURCE
+#include "cli/cli.h"
+#include "util/buf.h"
+#include "util/random.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+const char cli_usage_text[] =
+    "usage: chidori <command> [options]\n"
+    "\n"
+    "commands:\n"
+    "  run FILE [-i INPUT]... [--answer TEXT]... [--runs-dir DIR] [--no-isolate]\n"
+    "                                          run an agent, recording every effect; its output is\n"
+    "                                          printed as JSON\n"
+    "  replay FILE RUN_ID [--runs-dir DIR]     re-run a recorded run with zero live effects\n"
+    "  resume FILE RUN_ID --response TEXT      answer a paused run's input and continue\n"
+    "  eval CODE | eval --file FILE            run a plain script (console.log to stdout)\n"
+    "  version                                 print the version\n"
+    "\n"
+    "-i/--input takes a JSON object, @file.json, key=value or key=@file; items merge in order.\n"
+    "Exit codes: 0 completed, 1 failed, 2 wrong command line, 3 paused (waiting for input).\n"
+    "Limits come from CHIDORI_JS_OP_BUDGET, CHIDORI_JS_MEM_CAP_MB, CHIDORI_JS_DEADLINE_MS and\n"
+    "CHIDORI_JS_MAX_ALLOC_MB (see docs/limits.md).\n";
+
+int cli_usage_error(const char *fmt, const char *arg)
+{
+    fputs("chidori: ", stderr);
+    fprintf(stderr, fmt, arg);
+    fputs("\n\n", stderr);
+    fputs(cli_usage_text, stderr);
+    return 2;
+}
+
+static int64_t realtime_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* The values a run's determinism starts from. They are captured here, on the host; a replay
+ * will read them back from the run's record instead. CHIDORI_SEED / CHIDORI_CLOCK_START_MS pin
+ * them (tests, reproducing a run by hand). */
+int cli_capture_run_start(uint64_t *seed, int64_t *clock_ms, char **error)
+{
+    const char *s = getenv("CHIDORI_SEED");
+    const char *c = getenv("CHIDORI_CLOCK_START_MS");
+    char *end;
+    *seed = random_u64();
+    *clock_ms = realtime_ms();
+    if (s && *s) {
+        errno = 0;
+        *seed = strtoull(s, &end, 10);
+        if (*end || errno || *s == '-') return *error = xasprintf("CHIDORI_SEED must be an unsigned integer"), -1;
+    }
+    if (c && *c) {
+        errno = 0;
+        long long v = strtoll(c, &end, 10);
+        if (*end || errno || v < 0 || v > 8640000000000000LL)
+            return *error = xasprintf("CHIDORI_CLOCK_START_MS must be milliseconds since 1970"), -1;
+        *clock_ms = v;
+    }
+    return 0;
+}
+
+/* Isolation: the flag wins over CHIDORI_ISOLATE. Process isolation is not in this build yet, so
+ * asking for it is an error rather than a silent downgrade. */
+int cli_resolve_isolation(int flag, char **error)
+{
+    const char *env = getenv("CHIDORI_ISOLATE");
+    bool want = false;
+    if (flag >= 0) want = flag;
+    else if (env && *env) {
+        if (strcmp(env, "process") == 0) want = true;
+        else if (strcmp(env, "off") != 0)
+            return *error = xasprintf("CHIDORI_ISOLATE must be `process` or `off`, got `%s`", env), -1;
+    }
+    if (want) {
+        *error = xstrdup("process isolation (--isolate / CHIDORI_ISOLATE=process) is not available in this build "
+                         "yet; run with --no-isolate");
+        return -1;
+    }
+    return 0;
+}
+

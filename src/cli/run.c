@@ -1,0 +1,374 @@
+/* run.c — `chidori run`, `chidori replay` and `chidori resume`: a durable run of an agent.
+ *
+ * run:    capture the seed and clock, record every effect to <runs>/<id>/records.jsonl, write
+ *         the outcome to run.json. A run that waits for an input nobody can give ends paused.
+ * replay: the same agent, input, seed and clock against the recorded log with zero live effects;
+ *         it must print what the run printed, or fail naming the divergence.
+ * resume: answer the paused input, replay up to it, continue live, recording as run does.
+ *
+ * Exit codes: 0 completed, 1 failed, 2 command line, 3 paused.
+ */
+#define _GNU_SOURCE
+#include "cli/cli.h"
+#include "cli/input.h"
+#include "cli/runstore.h"
+#include "engine/engine.h"
+#include "host/host.h"
+#include "util/buf.h"
+#include "util/random.h"
+
+#include <errno.h>
+#include <libgen.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define OUTPUT_MAX_BYTES ((size_t)64 << 20)
+#define MAX_ANSWERS 256
+
+typedef struct run_options {
+    const char *file;
+    const char *run_id;   /* replay / resume */
+    const char *runs_dir; /* --runs-dir */
+    const char *response; /* resume --response */
+    const char *answers[MAX_ANSWERS];
+    size_t n_answers;
+    int isolate; /* -1 unset, 0/1 */
+    json_t *input;
+} run_options;
+
+/* What nested agents (call_agent) need from the top-level run. */
+typedef struct run_context {
+    engine_config base;
+} run_context;
+
+static int64_t realtime_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* ---------- options ---------- */
+
+static int parse_options(int argc, char **argv, int positionals, bool allow_input, run_options *o)
+{
+    char *error = NULL;
+    int seen = 0;
+    o->isolate = -1;
+    o->input = json_object();
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        const char *value = NULL;
+        bool takes = !strcmp(a, "-i") || !strcmp(a, "--input") || !strcmp(a, "--answer") ||
+                     !strcmp(a, "--runs-dir") || !strcmp(a, "--response");
+        if (takes) {
+            if (++i >= argc) return cli_usage_error("%s needs a value", a);
+            value = argv[i];
+        } else if (!strncmp(a, "--input=", 8)) {
+            a = "--input", value = argv[i] + 8;
+        }
+        if (value && (!strcmp(a, "-i") || !strcmp(a, "--input"))) {
+            if (!allow_input) return cli_usage_error("%s is not accepted here", a);
+            if (input_merge_item(o->input, value, &error) < 0) {
+                fprintf(stderr, "chidori: %s\n", error);
+                free(error);
+                return 2;
+            }
+        } else if (value && !strcmp(a, "--answer")) {
+            if (o->n_answers == MAX_ANSWERS) return cli_usage_error("%s", "too many --answer values");
+            o->answers[o->n_answers++] = value;
+        } else if (value && !strcmp(a, "--runs-dir")) {
+            o->runs_dir = value;
+        } else if (value && !strcmp(a, "--response")) {
+            o->response = value;
+        } else if (!strcmp(a, "--isolate")) {
+            o->isolate = 1;
+        } else if (!strcmp(a, "--no-isolate")) {
+            o->isolate = 0;
+        } else if (a[0] == '-' && a[1]) {
+            return cli_usage_error("unknown option %s", a);
+        } else if (seen < positionals) {
+            if (seen == 0) o->file = a;
+            else o->run_id = a;
+            seen++;
+        } else {
+            return cli_usage_error("unexpected argument %s", a);
+        }
+    }
+    if (seen < positionals)
+        return cli_usage_error("%s", positionals == 1 ? "an agent file is needed" : "an agent file and a run id are needed");
+    return 0;
+}
+
+/* ---------- shared pieces ---------- */
+
+static char *default_runs_dir(const char *project_root) { return xasprintf("%s/.chidori/runs", project_root); }
+
+static uint64_t mix64(uint64_t x)
+{
+    x += 0x9E3779B97F4A7C15ull;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    return x ^ (x >> 31);
+}
+
+/* A nested agent's seed: a function of the run's seed and what was called, so replay agrees. */
+static uint64_t nested_seed(uint64_t seed, const char *entry, const char *input_json)
+{
+    uint64_t h = seed;
+    for (const char *p = entry; *p; p++) h = mix64(h ^ (unsigned char)*p);
+    for (const char *p = input_json; *p; p++) h = mix64(h ^ (unsigned char)*p);
+    return h;
+}
+
+static int run_nested(void *ctx, host *h, const char *entry, const char *input_json, char **output, char **error)
+{
+    run_context *rc = ctx;
+    engine_config cfg = rc->base;
+    cfg.mode = ENGINE_AGENT;
+    cfg.entry = entry;
+    cfg.input_json = input_json;
+    cfg.seed = nested_seed(rc->base.seed, entry, input_json);
+    cfg.host = h;
+    engine_result res;
+    engine_run_on_thread(&cfg, &res);
+    int code;
+    if (res.status == RUN_COMPLETED) {
+        *output = res.output_json;
+        res.output_json = NULL;
+        code = HOST_OK;
+    } else if (res.status == RUN_PAUSED) {
+        code = HOST_SUSPEND;
+    } else {
+        *error = host_aborted(h) ? xstrdup(res.error) : xasprintf("agent %s failed: %s", entry, res.error);
+        code = host_aborted(h) ? HOST_ABORT : HOST_ERROR;
+    }
+    engine_result_free(&res);
+    return code;
+}
+
+/* The agent file → its folder (the project) and its key inside it. */
+static int split_agent_path(const char *file, char **folder, char **key)
+{
+    char *a = xstrdup(file), *b = xstrdup(file);
+    *folder = xstrdup(dirname(a));
+    *key = xstrdup(basename(b));
+    free(a);
+    free(b);
+    return 0;
+}
+
+static void print_paused(const run_meta *m, const char *file, const json_t *pending, const char *runs_flag)
+{
+    const json_t *args = json_object_get(pending, "args");
+    const char *prompt = json_string_value(json_object_get(args, "prompt"));
+    fprintf(stderr, "Run %s paused, waiting for input: %s\n", m->run_id, prompt ? prompt : "(no prompt)");
+    fprintf(stderr, "Resume with: chidori resume %s %s%s --response '<answer>'\n", file, m->run_id,
+            runs_flag ? runs_flag : "");
+}
+
+/* Parse and pretty-print a run's compact JSON output. */
+static int print_output(const char *compact)
+{
+    json_limits lim = {OUTPUT_MAX_BYTES, JSON_DEFAULT_MAX_DEPTH};
+    json_error jerr;
+    json_t *out = json_parse(compact, strlen(compact), &lim, &jerr);
+    if (!out) {
+        fprintf(stderr, "chidori: run failed: the agent's output cannot be printed: %s\n", jerr.message);
+        return 1;
+    }
+    char *pretty = json_dump(out, JSON_PRETTY, NULL);
+    puts(pretty);
+    fflush(stdout);
+    free(pretty);
+    json_free(out);
+    return 0;
+}
+
+typedef enum { MODE_RUN, MODE_REPLAY, MODE_RESUME } durable_mode;
+
+/* One durable run in any of the three modes. */
+static int durable_run(durable_mode mode, run_options *o)
+{
+    char *error = NULL, *folder = NULL, *key = NULL, *runs_dir = NULL, *dir = NULL, *records = NULL;
+    char *input_text = NULL, *runs_flag = NULL;
+    host *h = NULL;
+    run_meta meta = {0};
+    int exit_code = 1;
+    run_context rctx = {0};
+
+    if (cli_resolve_isolation(o->isolate, &error) < 0) goto fail_usage;
+    if (engine_limits_from_env(&rctx.base.limits, &error) < 0) goto fail_usage;
+
+    split_agent_path(o->file, &folder, &key);
+    char *real_folder = realpath(folder, NULL);
+    if (!real_folder) {
+        error = xasprintf("cannot use %s: %s", o->file, strerror(errno));
+        goto fail;
+    }
+    free(folder);
+    folder = real_folder;
+    runs_dir = o->runs_dir ? xstrdup(o->runs_dir) : default_runs_dir(folder);
+    if (o->runs_dir) runs_flag = xasprintf(" --runs-dir %s", o->runs_dir);
+
+    if (mode == MODE_RUN) {
+        uuid_v4(meta.run_id);
+        if (cli_capture_run_start(&meta.seed, &meta.clock_start_ms, &error) < 0) goto fail_usage;
+        meta.agent = xstrdup(key);
+        meta.input = json_copy(o->input);
+        meta.created_at_ms = realtime_ms();
+        meta.status = xstrdup("running");
+    } else {
+        if (strlen(o->run_id) != 36 || strspn(o->run_id, "0123456789abcdef-") != 36) {
+            error = xasprintf("`%s` is not a run id", o->run_id);
+            goto fail_usage;
+        }
+        dir = run_dir_path(runs_dir, o->run_id);
+        if (run_meta_read(dir, &meta, &error) < 0) goto fail;
+        if (strcmp(meta.agent, key) != 0) {
+            error = xasprintf("run %s is a run of %s, not of %s", meta.run_id, meta.agent, key);
+            goto fail;
+        }
+        if (mode == MODE_RESUME && (strcmp(meta.status, "paused") != 0 || !meta.pending)) {
+            error = xasprintf("run %s is %s, not paused", meta.run_id, meta.status);
+            goto fail;
+        }
+    }
+    if (!dir) dir = run_dir_path(runs_dir, meta.run_id);
+    records = xasprintf("%s/records.jsonl", dir);
+
+    rctx.base.seed = meta.seed;
+    rctx.base.clock_start_ms = meta.clock_start_ms;
+    host_config hc = {
+        .project_root = folder,
+        .log_out = stderr,
+        .console_out = stderr,
+        .answers = o->answers,
+        .n_answers = o->n_answers,
+        .interactive = mode != MODE_REPLAY && isatty(STDIN_FILENO) && isatty(STDERR_FILENO),
+        .run_nested = run_nested,
+        .nested_ctx = &rctx,
+    };
+    h = host_new(&hc, &error);
+    if (!h) goto fail;
+    calllog *log = host_calllog(h);
+    if (mode == MODE_RUN) {
+        if (run_dir_create(dir, &error) < 0 || run_meta_write(dir, &meta, &error) < 0) goto fail;
+    } else if (calllog_load(log, records, &error) < 0) {
+        goto fail;
+    }
+    if (mode == MODE_REPLAY) {
+        calllog_set_mode(log, LOG_REPLAY_ONLY);
+    } else {
+        if (mode == MODE_RESUME) calllog_set_mode(log, LOG_REPLAY_THEN_LIVE);
+        if (calllog_persist_to(log, records, &error) < 0) goto fail;
+        if (mode == MODE_RESUME && host_resume(h, meta.pending, o->response, &error) < 0) goto fail;
+    }
+
+    fprintf(stderr, "Isolation: off (in-process run; process isolation is not built yet)\n");
+    fprintf(stderr, "Run id: %s\n", meta.run_id);
+
+    input_text = json_dump(meta.input, JSON_COMPACT, NULL);
+    engine_config cfg = rctx.base;
+    cfg.mode = ENGINE_AGENT;
+    cfg.entry = key;
+    cfg.input_json = input_text;
+    cfg.host = h;
+    engine_result res;
+    engine_run(&cfg, &res);
+
+    if (mode == MODE_REPLAY) {
+        /* The replay must end as the recording did, to the byte. */
+        char *want = meta.output ? json_dump(meta.output, JSON_COMPACT, NULL) : NULL;
+        const char *status = res.status == RUN_COMPLETED ? "completed" : res.status == RUN_PAUSED ? "paused" : "failed";
+        bool same = !strcmp(status, meta.status) &&
+                    (res.status != RUN_COMPLETED || (want && !strcmp(want, res.output_json))) &&
+                    (res.status != RUN_FAILED || (meta.error && !strcmp(meta.error, res.error)));
+        if (!same) {
+            fprintf(stderr, "chidori: replay of run %s differs from the recording (which %s): the replay %s%s%s\n",
+                    meta.run_id, meta.status, status, res.status == RUN_FAILED ? ": " : "",
+                    res.status == RUN_FAILED ? res.error : "");
+            exit_code = 1;
+        } else if (res.status == RUN_COMPLETED) {
+            exit_code = print_output(res.output_json);
+        } else if (res.status == RUN_PAUSED) {
+            print_paused(&meta, o->file, meta.pending, runs_flag);
+            exit_code = 3;
+        } else {
+            fprintf(stderr, "chidori: run failed: %s\n", res.error);
+            exit_code = 1;
+        }
+        free(want);
+    } else {
+        free(meta.status);
+        json_free(meta.output), meta.output = NULL;
+        free(meta.error), meta.error = NULL;
+        json_free(meta.pending), meta.pending = NULL;
+        if (res.status == RUN_COMPLETED) {
+            json_error jerr;
+            meta.output = json_parse(res.output_json, strlen(res.output_json), NULL, &jerr);
+            meta.status = xstrdup(meta.output ? "completed" : "failed");
+            if (!meta.output) meta.error = xasprintf("the agent's output cannot be stored: %s", jerr.message);
+        } else if (res.status == RUN_PAUSED) {
+            meta.status = xstrdup("paused");
+            meta.pending = json_copy(host_pending(h));
+        } else {
+            meta.status = xstrdup("failed");
+            meta.error = xstrdup(res.error);
+        }
+        if (run_meta_write(dir, &meta, &error) < 0) {
+            fprintf(stderr, "chidori: %s\n", error);
+            free(error), error = NULL;
+        }
+        if (!strcmp(meta.status, "completed")) {
+            exit_code = print_output(res.output_json);
+        } else if (!strcmp(meta.status, "paused")) {
+            print_paused(&meta, o->file, meta.pending, runs_flag);
+            exit_code = 3;
+        } else {
+            fprintf(stderr, "chidori: run failed: %s\n", meta.error);
+            exit_code = 1;
+        }
+    }
+    engine_result_free(&res);
+    goto done;
+
+fail_usage:
+    exit_code = 2;
+    fprintf(stderr, "chidori: %s\n", error);
+    goto done;
+fail:
+    exit_code = 1;
+    fprintf(stderr, "chidori: %s\n", error);
+done:
+    free(error);
+    host_free(h);
+    run_meta_clear(&meta);
+    free(folder);
+    free(key);
+    free(runs_dir);
+    free(dir);
+    free(records);
+    free(input_text);
+    free(runs_flag);
+    return exit_code;
+}
+
+static int command(durable_mode mode, int argc, char **argv)
+{
+    run_options o = {0};
+    int rc = parse_options(argc, argv, mode == MODE_RUN ? 1 : 2, mode == MODE_RUN, &o);
+    if (rc == 0 && mode == MODE_RESUME && !o.response) rc = cli_usage_error("%s", "resume needs --response TEXT");
+    if (rc == 0 && mode != MODE_RESUME && o.response) rc = cli_usage_error("%s", "--response goes with resume");
+    if (rc == 0) rc = durable_run(mode, &o);
+    json_free(o.input);
+    return rc;
+}
+
+int cmd_run(int argc, char **argv) { return command(MODE_RUN, argc, argv); }
+int cmd_replay(int argc, char **argv) { return command(MODE_REPLAY, argc, argv); }
+int cmd_resume(int argc, char **argv) { return command(MODE_RESUME, argc, argv); }

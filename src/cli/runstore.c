@@ -1,0 +1,132 @@
+/* runstore.c — see runstore.h. */
+#define _GNU_SOURCE
+#include "cli/runstore.h"
+#include "util/buf.h"
+#include "util/files.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define META_MAX_BYTES ((size_t)128 << 20)
+
+char *run_dir_path(const char *runs_dir, const char *run_id) { return xasprintf("%s/%s", runs_dir, run_id); }
+
+int run_dir_create(const char *dir, char **error)
+{
+    char *p = xstrdup(dir);
+    for (char *s = p + 1; *s; s++) {
+        if (*s != '/') continue;
+        *s = '\0';
+        if (mkdir(p, 0700) != 0 && errno != EEXIST) break;
+        *s = '/';
+    }
+    int rc = mkdir(p, 0700);
+    if (rc != 0 && errno == EEXIST) rc = 0;
+    if (rc != 0) *error = xasprintf("cannot create the run folder %s: %s", dir, strerror(errno));
+    free(p);
+    return rc;
+}
+
+int run_meta_write(const char *dir, const run_meta *m, char **error)
+{
+    json_t *o = json_object();
+    json_object_set(o, "run_id", json_string(m->run_id));
+    json_object_set(o, "agent", json_string(m->agent));
+    json_object_set(o, "input", m->input ? json_copy(m->input) : json_object());
+    char seed[24];
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)m->seed);
+    json_object_set(o, "seed", json_string(seed)); /* a string: 64 bits do not fit a JSON number */
+    json_object_set(o, "clock_start_ms", json_number((double)m->clock_start_ms));
+    json_object_set(o, "created_at", json_number((double)m->created_at_ms));
+    json_object_set(o, "status", json_string(m->status));
+    if (m->output) json_object_set(o, "output", json_copy(m->output));
+    if (m->error) json_object_set(o, "error", json_string(m->error));
+    if (m->pending) json_object_set(o, "pending", json_copy(m->pending));
+    size_t len;
+    char *text = json_dump(o, JSON_PRETTY, &len);
+    json_free(o);
+    char *path = xasprintf("%s/run.json", dir), *tmp = xasprintf("%s/run.json.tmp", dir);
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+    int rc = -1;
+    if (fd >= 0) {
+        size_t off = 0;
+        while (off < len) {
+            ssize_t w = write(fd, text + off, len - off);
+            if (w < 0 && errno == EINTR) continue;
+            if (w <= 0) break;
+            off += (size_t)w;
+        }
+        if (off == len && write(fd, "\n", 1) == 1 && fsync(fd) == 0) rc = 0;
+        close(fd);
+        if (rc == 0) rc = rename(tmp, path);
+    }
+    if (rc != 0) *error = xasprintf("cannot write %s: %s", path, strerror(errno));
+    free(text);
+    free(path);
+    free(tmp);
+    return rc;
+}
+
+void run_meta_clear(run_meta *m)
+{
+    free(m->agent);
+    json_free(m->input);
+    free(m->status);
+    json_free(m->output);
+    free(m->error);
+    json_free(m->pending);
+    memset(m, 0, sizeof *m);
+}
+
+int run_meta_read(const char *dir, run_meta *m, char **error)
+{
+    memset(m, 0, sizeof *m);
+    char *path = xasprintf("%s/run.json", dir);
+    size_t len;
+    char *text = read_file_capped(path, META_MAX_BYTES, &len, error);
+    if (!text) {
+        free(path);
+        return -1;
+    }
+    json_error jerr;
+    json_t *o = json_parse(text, len, NULL, &jerr);
+    free(text);
+    const char *why = NULL;
+    const json_t *id = json_object_get(o, "run_id"), *agent = json_object_get(o, "agent");
+    const json_t *seed = json_object_get(o, "seed"), *clock = json_object_get(o, "clock_start_ms");
+    const json_t *status = json_object_get(o, "status"), *input = json_object_get(o, "input");
+    char *end = NULL;
+    if (!o) why = jerr.message;
+    else if (!json_is_string(id) || id->u.string.len != 36) why = "`run_id` is not a run id";
+    else if (!json_is_string(agent) || !agent->u.string.len) why = "`agent` is missing";
+    else if (!json_is_object(input)) why = "`input` must be an object";
+    else if (!json_is_string(seed) || (strtoull(seed->u.string.bytes, &end, 10), *end)) why = "`seed` is not a number";
+    else if (!clock || clock->type != JSON_NUMBER || !(clock->u.number >= 0)) why = "`clock_start_ms` is missing";
+    else if (!json_is_string(status)) why = "`status` is missing";
+    if (why) {
+        *error = xasprintf("%s is not a chidori run record: %s", path, why);
+        json_free(o);
+        free(path);
+        return -1;
+    }
+    memcpy(m->run_id, id->u.string.bytes, 36);
+    m->agent = xstrdup(agent->u.string.bytes);
+    m->input = json_copy(input);
+    m->seed = strtoull(seed->u.string.bytes, NULL, 10);
+    m->clock_start_ms = (int64_t)clock->u.number;
+    const json_t *created = json_object_get(o, "created_at");
+    m->created_at_ms = created && created->type == JSON_NUMBER ? (int64_t)created->u.number : 0;
+    m->status = xstrdup(status->u.string.bytes);
+    if (json_object_get(o, "output")) m->output = json_copy(json_object_get(o, "output"));
+    if (json_is_string(json_object_get(o, "error"))) m->error = xstrdup(json_string_value(json_object_get(o, "error")));
+    if (json_is_object(json_object_get(o, "pending"))) m->pending = json_copy(json_object_get(o, "pending"));
+    json_free(o);
+    free(path);
+    return 0;
+}

@@ -1,0 +1,34 @@
+/* runstore.h — a CLI run's folder: <runs dir>/<run id>/{run.json, records.jsonl}.
+ *
+ * run.json holds what a replay needs besides the call log: the agent, the input, the captured
+ * seed and clock start, and the outcome (output, error, or the pending call of a paused run).
+ * It is replaced atomically; it is parsed with limits and checked, since a run folder is just
+ * files on disk that anything could have edited.
+ */
+#ifndef CHIDORI_RUNSTORE_H
+#define CHIDORI_RUNSTORE_H
+
+#include <stdint.h>
+#include "util/json.h"
+
+typedef struct run_meta {
+    char run_id[37];
+    char *agent;     /* entry key relative to the agent's folder */
+    json_t *input;   /* object */
+    uint64_t seed;
+    int64_t clock_start_ms;
+    int64_t created_at_ms;
+    char *status;    /* running | completed | failed | paused */
+    json_t *output;  /* completed */
+    char *error;     /* failed */
+    json_t *pending; /* paused: {seq, parent_seq?, function, args, open_calls} */
+} run_meta;
+
+/* <runs_dir>/<run_id>, created (with parents) when create is set. Caller frees. */
+char *run_dir_path(const char *runs_dir, const char *run_id);
+int run_dir_create(const char *dir, char **error);
+int run_meta_write(const char *dir, const run_meta *m, char **error);
+int run_meta_read(const char *dir, run_meta *m, char **error);
+void run_meta_clear(run_meta *m);
+
+#endif

@@ -1,0 +1,59 @@
+/* effects/agent.c — chidori.callAgent(path, input): a nested run of another agent file.
+ *
+ * `call_agent` {path, input}. The path is relative to the project folder and must stay inside
+ * it (the nested run's modules resolve through the same confined loader). The nested run's calls
+ * are recorded with parent_seq = this call's seq; once it completes, this call's record answers
+ * on replay and the nested run is not re-run (it replays as one unit). Nesting is capped at
+ * HOST_MAX_NESTING. The engine is reached through the run_nested callback the CLI provides.
+ */
+#include "host/host_internal.h"
+#include "host/ops.h"
+#include "util/buf.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int effect_call_agent(host *h, const json_t *args, json_t **result, char **error)
+{
+    const json_t *pv = json_object_get(args, "path");
+    if (!json_is_string(pv) || !path_is_confined(pv->u.string.bytes, pv->u.string.len)) {
+        *error = xstrdup("chidori.callAgent: `path` must be a relative path inside the agent's folder");
+        return HOST_ERROR;
+    }
+    const json_t *input = json_object_get(args, "input");
+    if (input && input->type != JSON_NULL && !json_is_object(input)) {
+        *error = xstrdup("chidori.callAgent: `input` must be an object");
+        return HOST_ERROR;
+    }
+    if (!h->run_nested) {
+        *error = xstrdup("chidori.callAgent is not available here");
+        return HOST_ERROR;
+    }
+    if (h->depth >= HOST_MAX_NESTING) {
+        *error = xasprintf("chidori.callAgent: agents nested more than %d deep", HOST_MAX_NESTING);
+        return HOST_ERROR;
+    }
+    char *input_json = input && input->type != JSON_NULL ? json_dump(input, JSON_COMPACT, NULL) : xstrdup("{}");
+    uint64_t outer_parent = h->parent_seq;
+    h->parent_seq = h->call_seq;
+    h->depth++;
+    h->open_calls[h->n_open_calls++] = h->call_seq;
+    char *output = NULL;
+    int rc = h->run_nested(h->nested_ctx, h, pv->u.string.bytes, input_json, &output, error);
+    h->n_open_calls--;
+    h->depth--;
+    h->parent_seq = outer_parent;
+    free(input_json);
+    if (rc != HOST_OK) {
+        free(output);
+        return rc;
+    }
+    json_error jerr;
+    *result = json_parse(output, strlen(output), NULL, &jerr);
+    free(output);
+    if (!*result) {
+        *error = xasprintf("chidori.callAgent: the nested agent's output is not JSON (%s)", jerr.message);
+        return HOST_ERROR;
+    }
+    return HOST_OK;
+}

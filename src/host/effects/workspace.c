@@ -1,0 +1,332 @@
+/* effects/workspace.c — chidori.workspace: real files under a sanitized root.
+ *
+ * `workspace` {action: list|read|write|delete|manifest, path?, content?}. The root is
+ * CHIDORI_WORKSPACE_ROOT or the agent's folder. Trusts nothing in the path:
+ *   - absolute paths, `..` parts, NUL and the `.chidori` state folder are refused up front;
+ *   - reads go through open_beneath (openat2 RESOLVE_BENEATH): symlinks may be followed only
+ *     while they stay inside the root, checked by the kernel at the moment of the open;
+ *   - writes and deletes walk the parent folders one at a time from a descriptor of the root with
+ *     O_NOFOLLOW, so no symlink — swapped in or not — can redirect them outside.
+ * Contents are capped (WORKSPACE_MAX_FILE); listings are capped in entries and depth.
+ */
+#define _GNU_SOURCE
+#include "host/host_internal.h"
+#include "host/ops.h"
+#include "util/buf.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <openssl/evp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define WORKSPACE_MAX_FILE ((size_t)16 << 20)
+#define WORKSPACE_MAX_ENTRIES 10000
+#define WORKSPACE_MAX_DEPTH 32
+#define STATE_DIR_NAME ".chidori"
+
+static void sha256_hex(const void *data, size_t len, char out[65])
+{
+    unsigned char md[32];
+    unsigned int n = 0;
+    EVP_Digest(data, len, md, &n, EVP_sha256(), NULL);
+    for (unsigned i = 0; i < 32; i++) sprintf(out + 2 * i, "%02x", md[i]);
+}
+
+/* The path argument, checked: relative, no `..`, not inside the state folder. */
+static const char *checked_path(const json_t *args, char **error)
+{
+    const json_t *v = json_object_get(args, "path");
+    if (!json_is_string(v)) {
+        *error = xstrdup("chidori.workspace: `path` must be a string");
+        return NULL;
+    }
+    const char *p = v->u.string.bytes;
+    if (!path_is_confined(p, v->u.string.len)) {
+        *error = xasprintf("chidori.workspace: `%s` is not a path inside the workspace (absolute paths and `..` "
+                           "are refused)",
+                           strlen(p) == v->u.string.len ? p : "(path with NUL)");
+        return NULL;
+    }
+    while (p[0] == '.' && p[1] == '/') p += 2;
+    size_t sl = strlen(STATE_DIR_NAME);
+    if (!*p || (strncmp(p, STATE_DIR_NAME, sl) == 0 && (p[sl] == '\0' || p[sl] == '/'))) {
+        *error = xasprintf("chidori.workspace: `%s` is not a file of the workspace", v->u.string.bytes);
+        return NULL;
+    }
+    return p;
+}
+
+static int open_root(host *h, char **error)
+{
+    int fd = open(h->workspace_root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) *error = xasprintf("chidori.workspace: cannot open the workspace root: %s", strerror(errno));
+    return fd;
+}
+
+static char *describe_errno(const char *what, const char *path)
+{
+    if (errno == EXDEV || errno == ELOOP)
+        return xasprintf("chidori.workspace: %s `%s`: it leads outside the workspace", what, path);
+    return xasprintf("chidori.workspace: %s `%s`: %s", what, path, strerror(errno));
+}
+
+/* Walk to the folder holding the last part of rel, creating folders when asked, never following
+ * a symlink. Returns a descriptor of that folder and sets *leaf, or -1 with errno. */
+static int walk_parent(int root, const char *rel, bool create, const char **leaf)
+{
+    int dir = dup(root);
+    const char *p = rel;
+    for (;;) {
+        const char *slash = strchr(p, '/');
+        if (!slash) break;
+        char *part = xstrndup(p, (size_t)(slash - p));
+        p = slash + 1;
+        if (!*part || strcmp(part, ".") == 0) {
+            free(part);
+            continue;
+        }
+        if (create && mkdirat(dir, part, 0755) != 0 && errno != EEXIST) {
+            int e = errno;
+            free(part);
+            close(dir);
+            errno = e;
+            return -1;
+        }
+        int next = openat(dir, part, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        int e = errno;
+        free(part);
+        close(dir);
+        if (next < 0) {
+            errno = e == ENOTDIR || e == ELOOP ? EXDEV : e;
+            return -1;
+        }
+        dir = next;
+    }
+    *leaf = p;
+    return dir;
+}
+
+static int do_read(host *h, int root, const char *path, json_t **result, char **error)
+{
+    int fd = open_beneath(root, h->workspace_root, path, O_RDONLY, 0);
+    if (fd < 0) {
+        *error = describe_errno("cannot read", path);
+        return HOST_ERROR;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        *error = xasprintf("chidori.workspace: `%s` is not a regular file", path);
+        return HOST_ERROR;
+    }
+    buf b = {0};
+    char chunk[65536];
+    ssize_t n;
+    while ((n = read(fd, chunk, sizeof chunk)) > 0) {
+        if (b.len + (size_t)n > WORKSPACE_MAX_FILE) {
+            close(fd);
+            buf_free(&b);
+            *error = xasprintf("chidori.workspace: `%s` is larger than %zu MiB", path, WORKSPACE_MAX_FILE >> 20);
+            return HOST_ERROR;
+        }
+        buf_append(&b, chunk, (size_t)n);
+    }
+    close(fd);
+    *result = json_stringn(b.data ? b.data : "", b.len);
+    buf_free(&b);
+    return HOST_OK;
+}
+
+static int do_write(int root, const char *path, const json_t *args, json_t **result, char **error)
+{
+    const json_t *content = json_object_get(args, "content");
+    if (!json_is_string(content)) {
+        *error = xstrdup("chidori.workspace.write: `content` must be a string");
+        return HOST_ERROR;
+    }
+    if (content->u.string.len > WORKSPACE_MAX_FILE) {
+        *error = xasprintf("chidori.workspace.write: content is larger than %zu MiB", WORKSPACE_MAX_FILE >> 20);
+        return HOST_ERROR;
+    }
+    const char *leaf;
+    int dir = walk_parent(root, path, true, &leaf);
+    if (dir < 0) {
+        *error = describe_errno("cannot write", path);
+        return HOST_ERROR;
+    }
+    int fd = openat(dir, leaf, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+    int e = errno;
+    close(dir);
+    if (fd < 0) {
+        errno = e == ELOOP ? EXDEV : e;
+        *error = describe_errno("cannot write", path);
+        return HOST_ERROR;
+    }
+    const char *p = content->u.string.bytes;
+    size_t left = content->u.string.len;
+    while (left) {
+        ssize_t w = write(fd, p, left);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) break;
+        p += w;
+        left -= (size_t)w;
+    }
+    close(fd);
+    if (left) {
+        *error = describe_errno("cannot write", path);
+        return HOST_ERROR;
+    }
+    char hex[65];
+    sha256_hex(content->u.string.bytes, content->u.string.len, hex);
+    json_t *o = json_object();
+    json_object_set(o, "path", json_string(path));
+    json_object_set(o, "bytes", json_number((double)content->u.string.len));
+    json_object_set(o, "sha256", json_string(hex));
+    *result = o;
+    return HOST_OK;
+}
+
+static int do_delete(int root, const char *path, json_t **result, char **error)
+{
+    const char *leaf;
+    int dir = walk_parent(root, path, false, &leaf);
+    if (dir < 0) {
+        if (errno == ENOENT) {
+            *result = json_bool(false);
+            return HOST_OK;
+        }
+        *error = describe_errno("cannot delete", path);
+        return HOST_ERROR;
+    }
+    int rc = unlinkat(dir, leaf, 0);
+    int e = errno;
+    close(dir);
+    if (rc != 0 && e != ENOENT) {
+        errno = e;
+        *error = describe_errno("cannot delete", path);
+        return HOST_ERROR;
+    }
+    *result = json_bool(rc == 0);
+    return HOST_OK;
+}
+
+typedef struct lister {
+    json_t *entries;
+    bool hashes;
+    size_t count;
+    bool truncated;
+} lister;
+
+static void hash_file(int dir, const char *name, json_t *entry)
+{
+    int fd = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) return;
+    EVP_MD_CTX *md = EVP_MD_CTX_new();
+    EVP_DigestInit_ex(md, EVP_sha256(), NULL);
+    char chunk[65536];
+    ssize_t n;
+    while ((n = read(fd, chunk, sizeof chunk)) > 0) EVP_DigestUpdate(md, chunk, (size_t)n);
+    close(fd);
+    unsigned char out[32];
+    unsigned int len = 0;
+    EVP_DigestFinal_ex(md, out, &len);
+    EVP_MD_CTX_free(md);
+    char hex[65];
+    for (unsigned i = 0; i < 32; i++) sprintf(hex + 2 * i, "%02x", out[i]);
+    json_object_set(entry, "sha256", json_string(hex));
+}
+
+static int by_name(const struct dirent **a, const struct dirent **b) { return strcmp((*a)->d_name, (*b)->d_name); }
+
+static void list_dir(lister *l, int dir, const char *prefix, int depth)
+{
+    if (depth > WORKSPACE_MAX_DEPTH) return;
+    int fd = openat(dir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) return;
+    DIR *d = fdopendir(fd);
+    if (!d) {
+        close(fd);
+        return;
+    }
+    /* sorted, so listings are stable */
+    struct dirent **names = NULL;
+    size_t n = 0, cap = 0;
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..")) continue;
+        if (depth == 0 && !strcmp(de->d_name, STATE_DIR_NAME)) continue;
+        if (n == cap) names = xrealloc(names, (cap = cap ? cap * 2 : 32) * sizeof *names);
+        size_t sz = sizeof(struct dirent);
+        names[n] = xmalloc(sz);
+        memcpy(names[n++], de, sz);
+    }
+    qsort(names, n, sizeof *names, (int (*)(const void *, const void *))by_name);
+    for (size_t i = 0; i < n; i++) {
+        const char *name = names[i]->d_name;
+        if (l->count >= WORKSPACE_MAX_ENTRIES) {
+            l->truncated = true;
+            break;
+        }
+        struct stat st;
+        if (fstatat(dirfd(d), name, &st, AT_SYMLINK_NOFOLLOW) != 0) continue;
+        char *rel = *prefix ? xasprintf("%s/%s", prefix, name) : xstrdup(name);
+        if (S_ISDIR(st.st_mode)) {
+            int sub = openat(dirfd(d), name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+            if (sub >= 0) {
+                list_dir(l, sub, rel, depth + 1);
+                close(sub);
+            }
+        } else if (S_ISREG(st.st_mode)) {
+            json_t *e = json_object();
+            json_object_set(e, "path", json_string(rel));
+            json_object_set(e, "bytes", json_number((double)st.st_size));
+            if (l->hashes) {
+                hash_file(dirfd(d), name, e);
+                json_object_set(e, "status", json_string("complete"));
+            }
+            json_array_push(l->entries, e);
+            l->count++;
+        }
+        free(rel);
+    }
+    for (size_t i = 0; i < n; i++) free(names[i]);
+    free(names);
+    closedir(d);
+}
+
+int effect_workspace(host *h, const json_t *args, json_t **result, char **error)
+{
+    const char *action = host_arg_string(args, "action", error);
+    if (!action) return HOST_ERROR;
+    int root = open_root(h, error);
+    if (root < 0) return HOST_ERROR;
+    int rc;
+    if (!strcmp(action, "list") || !strcmp(action, "manifest")) {
+        lister l = {.entries = json_array(), .hashes = !strcmp(action, "manifest")};
+        list_dir(&l, root, "", 0);
+        if (l.truncated) {
+            json_free(l.entries);
+            *error = xasprintf("chidori.workspace.%s: more than %d files", action, WORKSPACE_MAX_ENTRIES);
+            rc = HOST_ERROR;
+        } else {
+            *result = l.entries;
+            rc = HOST_OK;
+        }
+    } else {
+        const char *path = checked_path(args, error);
+        if (!path) rc = HOST_ERROR;
+        else if (!strcmp(action, "read")) rc = do_read(h, root, path, result, error);
+        else if (!strcmp(action, "write")) rc = do_write(root, path, args, result, error);
+        else if (!strcmp(action, "delete")) rc = do_delete(root, path, result, error);
+        else {
+            *error = xasprintf("chidori.workspace: unknown action `%s`", action);
+            rc = HOST_ERROR;
+        }
+    }
+    close(root);
+    return rc;
+}

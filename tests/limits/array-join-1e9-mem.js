@@ -1,0 +1,7 @@
+//! mode: eval
+//! env: CHIDORI_JS_MEM_CAP_MB=16
+//! env: CHIDORI_JS_DEADLINE_MS=10000
+//! exit: 1
+//! stderr: memory ceiling
+//! max-seconds: 30
+new Array(1e9).join();

@@ -1,0 +1,7 @@
+//! mode: eval
+//! env: CHIDORI_JS_DEADLINE_MS=1000
+//! exit: 1
+//! stderr: deadline
+//! max-seconds: 10
+function f() { try { f(); } catch (e) { f(); } }
+f();

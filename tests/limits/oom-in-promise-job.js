@@ -1,0 +1,8 @@
+//! mode: eval
+//! env: CHIDORI_JS_MEM_CAP_MB=16
+//! env: CHIDORI_JS_DEADLINE_MS=10000
+//! exit: 1
+//! stderr: memory ceiling
+//! max-seconds: 30
+//! stdout-not: CAUGHT
+Promise.resolve().then(() => { var a = []; for (;;) a.push({}); }).catch(() => console.log("CAUGHT"));

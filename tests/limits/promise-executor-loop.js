@@ -1,0 +1,9 @@
+//! mode: eval
+//! env: CHIDORI_JS_DEADLINE_MS=1000
+//! exit: 1
+//! stderr: deadline
+//! max-seconds: 10
+//! stdout-not: CAUGHT
+//! stdout-not: ESCAPED
+try { new Promise(() => { for (;;) {} }); } catch (e) { console.log("CAUGHT"); }
+console.log("ESCAPED");
