@@ -21,6 +21,12 @@ ifeq ($(VARIANT),asan)
   CC       := gcc
   OPTFLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined
   LDFLAGS  += -fsanitize=address,undefined
+else ifeq ($(VARIANT),fuzz)
+  OUT      := build/fuzz
+  CC       := clang
+  OPTFLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined
+  LDFLAGS  += -fsanitize=address,undefined
+  FUZZ_LDFLAGS := -fsanitize=fuzzer,address,undefined
 else ifeq ($(VARIANT),release)
   OUT      := build
   CC       := gcc
@@ -43,7 +49,7 @@ UNIT_SRCS := $(sort $(wildcard tests/unit/*.c))
 UNIT_OBJS := $(UNIT_SRCS:%.c=$(OBJ)/%.o)
 JS_FILES  := $(sort $(wildcard src/engine/js/*.js))
 
-.PHONY: build setup deps demo test asan unit bench clean FORCE
+.PHONY: build setup deps demo test asan unit bench fuzz fuzz-bins test-bins clean FORCE
 build: setup $(OUT)/chidori
 
 setup:
@@ -84,8 +90,12 @@ $(OUT)/unit_tests: $(UNIT_OBJS) $(LIB_OBJS) $(QJS_OBJS)
 
 unit: setup $(OUT)/unit_tests
 
+# The TypeScript eraser as a command, for the oracle test (tests/ts) and for looking at output.
+$(OUT)/ts-strip: $(OBJ)/tools/ts_strip_main.o $(OBJ)/src/engine/ts_strip.o $(OBJ)/src/engine/ts_lex.o
+	$(CC) $(LDFLAGS) -o $@ $^
+
 # Everything a test run needs for one variant.
-test-bins: setup $(OUT)/chidori $(OUT)/unit_tests
+test-bins: setup $(OUT)/chidori $(OUT)/unit_tests $(OUT)/ts-strip
 
 demo: build
 	build/chidori run --no-isolate examples/hello.js -i '{"name": "Ada"}'
@@ -93,14 +103,28 @@ demo: build
 test:
 	@$(MAKE) --no-print-directory VARIANT=release test-bins
 	@$(MAKE) --no-print-directory VARIANT=asan test-bins
+	@scripts/test-deps.sh
 	@python3 tests/run.py --variant release=build --variant asan=build/asan
 
 asan:
 	@$(MAKE) --no-print-directory VARIANT=asan test-bins
+	@scripts/test-deps.sh
 	@python3 tests/run.py --variant asan=build/asan
 
 bench: build
 	@bench/startup
+
+# libFuzzer targets (tests/fuzz/fuzz_*.c), each linked with the whole trusted side.
+FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,$(OUT)/%,$(sort $(wildcard tests/fuzz/fuzz_*.c)))
+$(OUT)/fuzz_%: $(OBJ)/tests/fuzz/fuzz_%.o $(LIB_OBJS) $(QJS_OBJS)
+	$(CC) $(FUZZ_LDFLAGS) -o $@ $^ $(LDLIBS)
+
+fuzz-bins: setup $(FUZZ_TARGETS)
+
+# Runs every fuzz target for FUZZ_SECONDS (default 60) and reports executions and findings.
+fuzz:
+	@$(MAKE) --no-print-directory VARIANT=fuzz fuzz-bins
+	@scripts/fuzz.sh $(FUZZ_SECONDS)
 
 clean:
 	rm -rf build

@@ -22,6 +22,7 @@ import re
 import shlex
 import subprocess
 import sys
+import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -119,7 +120,9 @@ def run_fixture(variant, path):
     argv += shlex.split(one("args", ""))
     extra = dict(kv.split("=", 1) for kv in keys.get("env", []))
     limit = float(one("max-seconds", "10")) * variant.slow
-    code, out, err, secs, timed_out = run_process(argv, variant.env(extra), timeout=limit + 5)
+    with tempfile.TemporaryDirectory(prefix="chidori-state-") as state:
+        extra.setdefault("CHIDORI_STATE_DIR", state)  # runs and memory of this fixture only
+        code, out, err, secs, timed_out = run_process(argv, variant.env(extra), timeout=limit + 5)
     problems = []
     if timed_out:
         problems.append(f"did not finish within {limit + 5:.0f}s")

@@ -106,7 +106,12 @@ static int parse_options(int argc, char **argv, int positionals, bool allow_inpu
 
 /* ---------- shared pieces ---------- */
 
-static char *default_runs_dir(const char *project_root) { return xasprintf("%s/.chidori/runs", project_root); }
+/* Durable state (runs, memory) lives in CHIDORI_STATE_DIR, or .chidori next to the agent. */
+static char *state_dir_for(const char *project_root)
+{
+    const char *env = getenv("CHIDORI_STATE_DIR");
+    return env && *env ? xstrdup(env) : xasprintf("%s/.chidori", project_root);
+}
 
 static uint64_t mix64(uint64_t x)
 {
@@ -195,6 +200,7 @@ typedef enum { MODE_RUN, MODE_REPLAY, MODE_RESUME } durable_mode;
 static int durable_run(durable_mode mode, run_options *o)
 {
     char *error = NULL, *folder = NULL, *key = NULL, *runs_dir = NULL, *dir = NULL, *records = NULL;
+    char *state_dir = NULL;
     char *input_text = NULL, *runs_flag = NULL;
     host *h = NULL;
     run_meta meta = {0};
@@ -212,7 +218,8 @@ static int durable_run(durable_mode mode, run_options *o)
     }
     free(folder);
     folder = real_folder;
-    runs_dir = o->runs_dir ? xstrdup(o->runs_dir) : default_runs_dir(folder);
+    state_dir = state_dir_for(folder);
+    runs_dir = o->runs_dir ? xstrdup(o->runs_dir) : xasprintf("%s/runs", state_dir);
     if (o->runs_dir) runs_flag = xasprintf(" --runs-dir %s", o->runs_dir);
 
     if (mode == MODE_RUN) {
@@ -245,6 +252,7 @@ static int durable_run(durable_mode mode, run_options *o)
     rctx.base.clock_start_ms = meta.clock_start_ms;
     host_config hc = {
         .project_root = folder,
+        .state_dir = state_dir,
         .log_out = stderr,
         .console_out = stderr,
         .answers = o->answers,
@@ -351,6 +359,7 @@ done:
     free(folder);
     free(key);
     free(runs_dir);
+    free(state_dir);
     free(dir);
     free(records);
     free(input_text);

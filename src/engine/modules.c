@@ -8,8 +8,11 @@
  */
 #define _GNU_SOURCE
 #include "engine/engine_internal.h"
+#include "engine/ts_strip.h"
 #include "util/buf.h"
+#include "util/excerpt.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -124,9 +127,45 @@ static JSModuleDef *new_agent_module(JSContext *ctx)
     return m;
 }
 
+static bool is_typescript(const char *key)
+{
+    size_t n = strlen(key);
+    return (n > 3 && strcmp(key + n - 3, ".ts") == 0) || (n > 4 && strcmp(key + n - 4, ".mts") == 0);
+}
+
+/* TypeScript is erased here, in C, keeping every token's line and column, so the engine's stack
+ * traces point into the .ts file. An erasure error is a SyntaxError at file:line:col with the
+ * source line, like any other. Returns 0, or -1 with the exception thrown. */
+static int erase_types(engine *e, module_source *s)
+{
+    ts_error err;
+    size_t out_len;
+    char *js = ts_strip(s->source, s->len, &out_len, &err);
+    if (!js) {
+        char *excerpt = source_excerpt(s->source, s->len, err.line, err.col);
+        char *msg = xasprintf("%s", err.message);
+        char *stack = xasprintf("    at %s:%d:%d\n%s%s", s->key, err.line, err.col, excerpt ? excerpt : "",
+                                excerpt ? "\n" : "");
+        JS_ThrowSyntaxError(e->ctx, "%s", msg);
+        JSValue exc = JS_GetException(e->ctx);
+        JS_DefinePropertyValueStr(e->ctx, exc, "stack", JS_NewString(e->ctx, stack),
+                                  JS_PROP_WRITABLE | JS_PROP_CONFIGURABLE);
+        JS_Throw(e->ctx, exc);
+        free(msg);
+        free(stack);
+        free(excerpt);
+        return -1;
+    }
+    free(s->source);
+    s->source = js;
+    s->len = out_len;
+    return 0;
+}
+
 /* Compile a fetched source as a module named by its key. */
 static JSValue compile_module(engine *e, module_source *s)
 {
+    if (is_typescript(s->key) && erase_types(e, s) < 0) return JS_EXCEPTION;
     JSValue v = JS_Eval(e->ctx, s->source, s->len, s->key, JS_EVAL_TYPE_MODULE | JS_EVAL_FLAG_COMPILE_ONLY);
     if (JS_IsException(v)) {
         JSValue exc = JS_GetException(e->ctx);

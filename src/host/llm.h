@@ -1,0 +1,87 @@
+/* llm.h — the LLM providers behind `chidori.prompt`: OpenAI-compatible chat completions,
+ * Anthropic messages, and a static test provider.
+ *
+ * Owns: turning one provider-neutral request (below) into one HTTPS call and the provider's answer
+ * back into one provider-neutral response. It does not loop over tool calls (the JS side does),
+ * record anything, or retry (a failed call is an error; retry policy belongs to the caller).
+ *
+ * Trusts: the llm_config it is given (operator configuration). It trusts nothing in the request
+ * beyond it being a json_t (the request is built from guest arguments, so every field is
+ * type-checked) and NOTHING a provider answers: the body is size-capped while it is read, parsed
+ * with json_parse limits, and every field is checked before use; tool-call arguments are parsed
+ * with the same limits. API keys are sent only in headers and never appear in an error message
+ * (errors are scrubbed of both keys before they are returned).
+ *
+ * Transport (llm.c): one libcurl easy handle per call; http and https only; redirects are NOT
+ * followed (a 3xx is reported as an error); proxies from the environment (http_proxy, …) are NOT
+ * used — provider endpoints are operator-configured, and an operator who needs a gateway points
+ * OPENAI_BASE_URL/ANTHROPIC_BASE_URL at it; the whole request is bounded by timeout_ms.
+ *
+ * Threads: llm_complete may be called from several threads at once. curl_global_init runs once,
+ * on the first call, under pthread_once; nothing else is global. (libcurl's own global init is not
+ * thread-safe on every build, which is why it is funnelled through pthread_once; a program that
+ * also uses libcurl elsewhere should call llm_global_init() before starting threads.)
+ */
+#ifndef CHIDORI_LLM_H
+#define CHIDORI_LLM_H
+
+#include "util/json.h"
+
+#include <stddef.h>
+
+#define LLM_DEFAULT_OPENAI_BASE_URL "https://api.openai.com/v1"
+#define LLM_DEFAULT_ANTHROPIC_BASE_URL "https://api.anthropic.com"
+#define LLM_DEFAULT_OPENAI_MODEL "gpt-4o-mini"
+#define LLM_DEFAULT_ANTHROPIC_MODEL "claude-sonnet-4-5"
+#define LLM_DEFAULT_TIMEOUT_MS 120000L
+#define LLM_DEFAULT_MAX_RESPONSE_BYTES ((size_t)16 << 20)
+#define LLM_DEFAULT_MAX_TOKENS 4096 /* Anthropic requires max_tokens; used when maxTokens is absent */
+
+typedef struct llm_config {
+    const char *openai_api_key, *openai_base_url;       /* OPENAI_API_KEY, OPENAI_BASE_URL (default https://api.openai.com/v1) */
+    const char *anthropic_api_key, *anthropic_base_url; /* ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL (default https://api.anthropic.com) */
+    const char *test_response;                          /* CHIDORI_TEST_LLM_RESPONSE: static provider, no network */
+    const char *default_model;                          /* CHIDORI_MODEL or NULL */
+    long timeout_ms;                                    /* whole request; default 120000 */
+    size_t max_response_bytes;                          /* default 16 MiB */
+} llm_config;
+
+/* Fill cfg from the environment. Empty variables count as unset. The strings point into the
+ * environment (valid until it is modified). CHIDORI_LLM_TIMEOUT_MS overrides timeout_ms. NULL
+ * base URLs / zero timeout / zero cap passed to llm_complete also mean the defaults. */
+void llm_config_from_env(llm_config *cfg);
+
+/* request: {"messages": [{"role": "user"|"assistant"|"tool"|"system", "content": "...",
+ *                          "toolCalls"?: [{"id", "name", "input"}],   (assistant only)
+ *                          "toolCallId"?: "...", "isError"?: bool}],   (tool only)
+ *           "system"?: "...", "model"?: "...", "maxTokens"?: N, "temperature"?: x, "format"?: "json",
+ *           "tools"?: [{"name", "description"?, "parameters"?}]}
+ * A tool message's content may be any JSON value; a non-string is sent as its compact JSON.
+ * A "system" message is sent as an OpenAI system message / appended to Anthropic's `system`.
+ *
+ * response (on success): {"content": "text", "toolCalls": [{"id", "name", "input"}],
+ *           "stopReason": provider's own value ("stop", "end_turn", "tool_calls", …) or null,
+ *           "usage": {"inputTokens": N, "outputTokens": N}, "model": "...",
+ *           "provider": "openai"|"anthropic"|"test",
+ *           "json"?: value}  — with format "json" and no tool calls: the reply parsed (one ```
+ *                              fence stripped); a reply that does not parse is an error.
+ *
+ * Provider choice: test_response set → "test" (content = that text, no toolCalls, zero usage).
+ * Otherwise with model = request.model ?: default_model:
+ *   "claude…"                        → anthropic (if ANTHROPIC_API_KEY; else openai if
+ *                                      OPENAI_API_KEY — an OpenAI-compatible gateway —; else error)
+ *   "gpt…", "o1…", "o3…", "o4…", "chatgpt…" → openai (if OPENAI_API_KEY; else error)
+ *   any other name or none           → openai if OPENAI_API_KEY, else anthropic if ANTHROPIC_API_KEY
+ *   nothing configured               → "no LLM provider configured: set OPENAI_API_KEY,
+ *                                      ANTHROPIC_API_KEY or CHIDORI_TEST_LLM_RESPONSE"
+ * With no model at all the provider's default (LLM_DEFAULT_*_MODEL) is used.
+ *
+ * Returns 0 with *response, or -1 with *error (malloc'd) of the form "<provider>: <cause>":
+ * HTTP status + a bounded excerpt of the body, invalid JSON, missing fields, timeout, response
+ * over the size cap, connection failure, or an invalid request. */
+int llm_complete(const llm_config *cfg, const json_t *request, json_t **response, char **error);
+
+/* Optional: run curl_global_init now (it otherwise runs on the first llm_complete). 0 or -1. */
+int llm_global_init(void);
+
+#endif

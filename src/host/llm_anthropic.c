@@ -1,0 +1,260 @@
+/* llm_anthropic.c — the Anthropic messages wire format (POST {base}/v1/messages, headers x-api-key
+ * and anthropic-version: 2023-06-01, added by llm.c).
+ *
+ * Owns: building the request body from a validated neutral request, and parsing a 2xx answer.
+ * Trusts: the neutral request's shape (llm_validate_request ran). NOTHING in the answer: it is
+ * parsed with size and depth limits and every field is type-checked; a malformed answer is an
+ * error naming the field, never a crash or a partial result.
+ *
+ * Mapping:
+ *   system, "system" messages → top-level "system" (joined by blank lines); format "json" appends
+ *                                an instruction there (the reply is then validated by llm.c)
+ *   maxTokens                 → max_tokens (required by the API; LLM_DEFAULT_MAX_TOKENS if absent)
+ *   assistant + toolCalls     → content blocks [{"type":"text"} if non-empty, {"type":"tool_use",id,name,input}…]
+ *   tool                      → a user message with a {"type":"tool_result",tool_use_id,content[,is_error]} block
+ *   consecutive messages of the same role are merged into one message with the blocks in order
+ *   (the API wants every tool_result of a turn in the one user message that follows it)
+ *   tools                     → [{name, description, input_schema}]
+ * In the answer, "text" blocks are concatenated into content, "tool_use" blocks become toolCalls,
+ * other block types (thinking, …) are ignored.
+ */
+#include "host/llm_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static json_t *text_block(const json_t *text)
+{
+    json_t *b = json_object();
+    json_object_set(b, "type", json_string("text"));
+    json_object_set(b, "text", json_copy(text));
+    return b;
+}
+
+/* Turn a message's string content into a block array in place. */
+static json_t *as_blocks(json_t *msg)
+{
+    json_t *content = json_object_get(msg, "content");
+    if (json_is_array(content)) return content;
+    json_t *blocks = json_array();
+    if (json_is_string(content) && content->u.string.len > 0) json_array_push(blocks, text_block(content));
+    json_object_set(msg, "content", blocks); /* frees the old string */
+    return blocks;
+}
+
+static void push_message(json_t *msgs, const char *role, json_t *content)
+{
+    json_t *last = msgs->u.array.len ? msgs->u.array.items[msgs->u.array.len - 1] : NULL;
+    const char *last_role = json_string_value(json_object_get(last, "role"));
+    if (last_role && strcmp(last_role, role) == 0) {
+        json_t *blocks = as_blocks(last);
+        if (json_is_array(content)) {
+            for (size_t i = 0; i < content->u.array.len; i++) json_array_push(blocks, content->u.array.items[i]);
+            content->u.array.len = 0;
+            json_free(content);
+        } else {
+            if (content->u.string.len > 0) json_array_push(blocks, text_block(content));
+            json_free(content);
+        }
+        return;
+    }
+    json_t *m = json_object();
+    json_object_set(m, "role", json_string(role));
+    json_object_set(m, "content", content);
+    json_array_push(msgs, m);
+}
+
+static json_t *string_of(const json_t *content)
+{
+    if (!content || content->type == JSON_NULL) return json_string("");
+    if (content->type == JSON_STRING) return json_copy(content);
+    char *s = json_dump(content, JSON_COMPACT, NULL);
+    json_t *v = json_string(s);
+    free(s);
+    return v;
+}
+
+json_t *llm_anthropic_body(const json_t *req, const char *model)
+{
+    json_t *body = json_object();
+    json_object_set(body, "model", json_string(model));
+    const json_t *mt = json_object_get(req, "maxTokens");
+    json_object_set(body, "max_tokens", mt && mt->type == JSON_NUMBER ? json_copy(mt) : json_number(LLM_DEFAULT_MAX_TOKENS));
+
+    buf system = {0};
+    const json_t *sys = json_object_get(req, "system");
+    if (json_is_string(sys)) buf_append(&system, sys->u.string.bytes, sys->u.string.len);
+
+    json_t *msgs = json_array();
+    const json_t *in = json_object_get(req, "messages");
+    for (size_t i = 0; i < in->u.array.len; i++) {
+        const json_t *src = in->u.array.items[i];
+        const char *role = json_string_value(json_object_get(src, "role"));
+        const json_t *content = json_object_get(src, "content");
+        if (strcmp(role, "system") == 0) {
+            if (json_is_string(content) && content->u.string.len > 0) {
+                if (system.len) buf_puts(&system, "\n\n");
+                buf_append(&system, content->u.string.bytes, content->u.string.len);
+            }
+        } else if (strcmp(role, "tool") == 0) {
+            json_t *b = json_object();
+            json_object_set(b, "type", json_string("tool_result"));
+            json_object_set(b, "tool_use_id", json_copy(json_object_get(src, "toolCallId")));
+            json_object_set(b, "content", string_of(content));
+            const json_t *is_err = json_object_get(src, "isError");
+            if (is_err && is_err->type == JSON_TRUE) json_object_set(b, "is_error", json_bool(true));
+            json_t *blocks = json_array();
+            json_array_push(blocks, b);
+            push_message(msgs, "user", blocks);
+        } else if (strcmp(role, "assistant") == 0) {
+            const json_t *calls = json_object_get(src, "toolCalls");
+            if (json_is_array(calls) && calls->u.array.len > 0) {
+                json_t *blocks = json_array();
+                if (json_is_string(content) && content->u.string.len > 0) json_array_push(blocks, text_block(content));
+                for (size_t j = 0; j < calls->u.array.len; j++) {
+                    const json_t *c = calls->u.array.items[j];
+                    const json_t *input = json_object_get(c, "input");
+                    json_t *b = json_object();
+                    json_object_set(b, "type", json_string("tool_use"));
+                    json_object_set(b, "id", json_copy(json_object_get(c, "id")));
+                    json_object_set(b, "name", json_copy(json_object_get(c, "name")));
+                    json_object_set(b, "input", json_is_object(input) ? json_copy(input) : json_object());
+                    json_array_push(blocks, b);
+                }
+                push_message(msgs, "assistant", blocks);
+            } else {
+                push_message(msgs, "assistant", string_of(content));
+            }
+        } else {
+            push_message(msgs, "user", string_of(content));
+        }
+    }
+
+    if (llm_wants_json(req)) {
+        if (system.len) buf_puts(&system, "\n\n");
+        buf_puts(&system, LLM_JSON_INSTRUCTION);
+    }
+    if (system.len) json_object_set(body, "system", json_stringn(system.data, system.len));
+    buf_free(&system);
+    json_object_set(body, "messages", msgs);
+
+    const json_t *t = json_object_get(req, "temperature");
+    if (t && t->type == JSON_NUMBER) json_object_set(body, "temperature", json_copy(t));
+
+    const json_t *tools = json_object_get(req, "tools");
+    if (json_is_array(tools) && tools->u.array.len > 0) {
+        json_t *out = json_array();
+        for (size_t i = 0; i < tools->u.array.len; i++) {
+            const json_t *tl = tools->u.array.items[i];
+            json_t *w = json_object();
+            json_object_set(w, "name", json_copy(json_object_get(tl, "name")));
+            const json_t *d = json_object_get(tl, "description");
+            if (json_is_string(d)) json_object_set(w, "description", json_copy(d));
+            const json_t *p = json_object_get(tl, "parameters");
+            if (json_is_object(p)) {
+                json_object_set(w, "input_schema", json_copy(p));
+            } else {
+                json_t *schema = json_object();
+                json_object_set(schema, "type", json_string("object"));
+                json_object_set(schema, "properties", json_object());
+                json_object_set(w, "input_schema", schema);
+            }
+            json_array_push(out, w);
+        }
+        json_object_set(body, "tools", out);
+    }
+    return body;
+}
+
+static int fail(char **error, char *msg)
+{
+    *error = msg;
+    return -1;
+}
+
+int llm_anthropic_parse(const char *body, size_t len, size_t max_bytes, const char *fallback_model, json_t **out,
+                        char **error)
+{
+    json_error jerr;
+    json_t *v = llm_parse_limited(body, len, max_bytes, &jerr);
+    if (!v) {
+        char *ex = llm_excerpt(body, len, LLM_EXCERPT_BYTES);
+        *error = xasprintf("invalid JSON in the response (%s at %d:%d): %s", jerr.message, jerr.line, jerr.col, ex);
+        free(ex);
+        return -1;
+    }
+    int r = -1;
+    buf text = {0};
+    json_t *calls = json_array();
+    if (!json_is_object(v)) {
+        fail(error, xstrdup("the response is not a JSON object"));
+        goto done;
+    }
+    const char *type = json_string_value(json_object_get(v, "type"));
+    const json_t *err = json_object_get(v, "error");
+    if ((type && strcmp(type, "error") == 0) || (err && err->type != JSON_NULL)) {
+        const json_t *m = json_is_object(err) ? json_object_get(err, "message") : err;
+        char *ex = json_is_string(m) ? llm_excerpt(m->u.string.bytes, m->u.string.len, LLM_EXCERPT_BYTES) : xstrdup("(no message)");
+        fail(error, xasprintf("the response reports an error: %s", ex));
+        free(ex);
+        goto done;
+    }
+    const json_t *content = json_object_get(v, "content");
+    if (!json_is_array(content)) {
+        fail(error, xstrdup("the response has no content array"));
+        goto done;
+    }
+    for (size_t i = 0; i < content->u.array.len; i++) {
+        const json_t *b = content->u.array.items[i];
+        const char *bt = json_string_value(json_object_get(b, "type"));
+        if (!bt) {
+            fail(error, xasprintf("content[%zu] has no type", i));
+            goto done;
+        }
+        if (strcmp(bt, "text") == 0) {
+            const json_t *t = json_object_get(b, "text");
+            if (!json_is_string(t)) {
+                fail(error, xasprintf("content[%zu] (text) has no text string", i));
+                goto done;
+            }
+            buf_append(&text, t->u.string.bytes, t->u.string.len);
+        } else if (strcmp(bt, "tool_use") == 0) {
+            const json_t *id = json_object_get(b, "id"), *name = json_object_get(b, "name");
+            const json_t *input = json_object_get(b, "input");
+            if (!json_is_string(name) || name->u.string.len == 0) {
+                fail(error, xasprintf("content[%zu] (tool_use) has no name", i));
+                goto done;
+            }
+            if (!json_is_string(id) || id->u.string.len == 0) {
+                fail(error, xasprintf("content[%zu] (tool_use) has no id", i));
+                goto done;
+            }
+            json_t *tc = json_object();
+            json_object_set(tc, "id", json_copy(id));
+            json_object_set(tc, "name", json_copy(name));
+            json_object_set(tc, "input", input && input->type != JSON_NULL ? json_copy(input) : json_object());
+            json_array_push(calls, tc);
+        }
+    }
+    json_t *res = json_object();
+    json_object_set(res, "content", json_stringn(text.data ? text.data : "", text.len));
+    json_object_set(res, "toolCalls", calls);
+    calls = NULL;
+    const json_t *sr = json_object_get(v, "stop_reason");
+    json_object_set(res, "stopReason", json_is_string(sr) ? json_copy(sr) : json_null());
+    const json_t *usage = json_object_get(v, "usage");
+    json_t *u = json_object();
+    json_object_set(u, "inputTokens", json_number(llm_count(json_object_get(usage, "input_tokens"))));
+    json_object_set(u, "outputTokens", json_number(llm_count(json_object_get(usage, "output_tokens"))));
+    json_object_set(res, "usage", u);
+    const json_t *model = json_object_get(v, "model");
+    json_object_set(res, "model", json_is_string(model) && model->u.string.len ? json_copy(model)
+                                                                                : json_string(fallback_model ? fallback_model : ""));
+    *out = res;
+    r = 0;
+done:
+    json_free(calls);
+    buf_free(&text);
+    json_free(v);
+    return r;
+}

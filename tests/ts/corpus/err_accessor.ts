@@ -1,0 +1,4 @@
+// error: 3:3
+class A {
+  accessor x = 1;
+}

@@ -1,0 +1,2 @@
+// error: 2:13
+import fs = require("fs");

@@ -1,0 +1,2 @@
+// error: 2:12
+function f(private x: number) {}

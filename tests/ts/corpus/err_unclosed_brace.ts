@@ -1,0 +1,3 @@
+// error: 2:20
+function f(): void {
+  let x = 1;

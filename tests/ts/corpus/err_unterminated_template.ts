@@ -1,0 +1,2 @@
+// error: 2:9
+let t = `abc ${1}

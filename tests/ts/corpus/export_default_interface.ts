@@ -1,0 +1,3 @@
+export default interface Config { a: number }
+const c = { a: 1 };
+console.log(c);

@@ -1,0 +1,3 @@
+let x: number
+(x = 3)
+console.log(x)

@@ -1,0 +1,3 @@
+interface HasLen { readonly length: number }
+const lens: HasLen[] = ["ab", [1, 2, 3]];
+console.log(lens.map((l) => l.length));

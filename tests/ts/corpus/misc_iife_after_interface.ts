@@ -1,0 +1,3 @@
+const x = 1
+interface A { a: number }
+;(() => console.log("iife", x))()

@@ -1,0 +1,3 @@
+function f<T>(x: T): T[] { return [x]; }
+function g() { return f<number>(1); }
+console.log(g());
