@@ -7,6 +7,7 @@
 #define _GNU_SOURCE
 #include "host/host_internal.h"
 #include "host/ops.h"
+#include "host/mcp.h"
 #include "util/buf.h"
 
 #include <errno.h>
@@ -46,6 +47,7 @@ host *host_new(const host_config *cfg, char **error)
     h->interactive = cfg->interactive;
     h->run_nested = cfg->run_nested;
     h->nested_ctx = cfg->nested_ctx;
+    llm_config_from_env(&h->llm);
     return h;
 }
 
@@ -53,6 +55,7 @@ void host_free(host *h)
 {
     if (!h) return;
     calllog_free(h->log);
+    mcp_hub_free(h->mcp); /* clean shutdown of every MCP server this run started */
     if (h->root_fd >= 0) close(h->root_fd);
     for (size_t i = 0; i < h->n_answers; i++) free(h->answers[i]);
     free(h->answers);

@@ -4,6 +4,9 @@
 
 #include "host/host.h"
 #include "host/calllog.h"
+#include "host/llm.h"
+
+typedef struct mcp_hub mcp_hub;
 
 #define HOST_MAX_NESTING 8 /* call_agent depth */
 
@@ -27,6 +30,9 @@ struct host {
     size_t n_open_calls;
     host_nested_fn *run_nested;
     void *nested_ctx;
+    llm_config llm;   /* providers for `prompt`, from the environment */
+    mcp_hub *mcp;     /* tools of CHIDORI_MCP_CONFIG, started on first use */
+    bool mcp_loaded;
 };
 
 /* Helpers for perform functions: fetch a required string argument or set *error. */

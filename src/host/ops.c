@@ -13,6 +13,10 @@ static const host_op ops[] = {
     {"workspace", OP_RECORDED | OP_GATED, effect_workspace},
     {"call_agent", OP_RECORDED, effect_call_agent},
     {"exec", OP_RECORDED, effect_exec},
+    {"prompt", OP_RECORDED, effect_prompt},
+    {"tool", OP_RECORDED | OP_GATED, effect_tool},
+    {"tool_schemas", OP_RECORDED, effect_tool_schemas},
+    {"template", OP_RECORDED, effect_template},
     {"console", 0, effect_console},
     {"__module_load", OP_INTERNAL, host_module_load},
 };

@@ -31,6 +31,9 @@ host_perform_fn effect_memory;                               /* effects/memory.c
 host_perform_fn effect_workspace;                            /* effects/workspace.c */
 host_perform_fn effect_call_agent;                           /* effects/agent.c */
 host_perform_fn effect_exec;                                 /* effects/exec.c */
+host_perform_fn effect_prompt;                               /* effects/prompt.c */
+host_perform_fn effect_tool, effect_tool_schemas;            /* effects/tools.c */
+host_perform_fn effect_template;                             /* effects/template.c */
 host_perform_fn host_module_load;                            /* modules.c */
 
 #endif

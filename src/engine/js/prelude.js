@@ -317,7 +317,88 @@
     },
   });
 
+  /* ---- prompt and its tool loop ----
+   * One `prompt` record per model turn (the full request and reply); tool calls run here, in the
+   * agent: defineTool handles call their own `run`, tool names go through chidori.tool. */
+
+  function toolResultText(result) {
+    if (typeof result === "string") return result;
+    if (result && typeof result === "object" && ArrayIsArray(result.content)) {
+      const texts = [];
+      for (const block of result.content) if (block && block.type === "text") texts.push(StringCtor(block.text));
+      if (texts.length) return texts.join("\n");
+    }
+    const text = JSONStringify(result === undefined ? null : result);
+    return text === undefined ? "null" : text;
+  }
+
+  function promptRequest(opts, messages, tools) {
+    const req = { messages };
+    for (const k of ["system", "model", "maxTokens", "temperature", "format"]) if (opts[k] !== undefined) req[k] = opts[k];
+    if (tools.length) req.tools = tools;
+    return req;
+  }
+
+  function replyOf(reply, opts) {
+    return opts.format === "json" && "json" in reply ? reply.json : reply.content;
+  }
+
+  function prompt(text, opts) {
+    return attempt(() => {
+      const o = optionsObject("chidori.prompt", opts);
+      const messages = [{ role: "user", content: messageOf(text) }];
+      const toolList = o.tools === undefined ? [] : o.tools;
+      if (!ArrayIsArray(toolList)) throw new TypeErrorCtor("chidori.prompt: `tools` must be an array of names or defineTool handles");
+      if (toolList.length === 0) return PromiseThen(effect("prompt", promptRequest(o, messages, [])), (r) => replyOf(r, o));
+
+      const handles = new Map();
+      const names = [];
+      for (const t of toolList) {
+        if (typeof t === "string") names.push(t);
+        else if (t && t.__chidoriTool === true) handles.set(t.name, t);
+        else throw new TypeErrorCtor("chidori.prompt: each tool is a tool name or a defineTool handle");
+      }
+      const maxTurns = o.maxTurns > 0 ? o.maxTurns : 8;
+      const schemas = names.length ? effect("tool_schemas", { names }) : PromiseResolve([]);
+      return PromiseThen(schemas, (named) => {
+        const tools = [];
+        for (const h of handles.values()) tools.push({ name: h.name, description: h.description, parameters: h.parameters });
+        for (const t of named) tools.push(t);
+        const turn = (n) => {
+          if (n >= maxTurns)
+            return PromiseReject(new ErrorCtor("chidori.prompt: the model still asked for tools after " + maxTurns + " turns (maxTurns)"));
+          return PromiseThen(effect("prompt", promptRequest(o, messages, tools)), (reply) => {
+            const calls = ArrayIsArray(reply.toolCalls) ? reply.toolCalls : [];
+            if (calls.length === 0) return replyOf(reply, o);
+            messages.push({ role: "assistant", content: reply.content || "", toolCalls: calls });
+            let chain = PromiseResolve();
+            for (const call of calls) {
+              chain = PromiseThen(chain, () => {
+                const handle = handles.get(call.name);
+                const ran = handle
+                  ? PromiseThen(mark("tool:" + call.name, { args: call.input }), () => handle.run(call.input, chidori))
+                  : chidori.tool(call.name, call.input);
+                return PromiseThen(ran,
+                  (out) => { messages.push({ role: "tool", toolCallId: call.id, content: toolResultText(out), isError: !!(out && out.isError) }); },
+                  (err) => { messages.push({ role: "tool", toolCallId: call.id, content: "error: " + messageOfError(err), isError: true }); });
+              });
+            }
+            return PromiseThen(chain, () => turn(n + 1));
+          });
+        };
+        return turn(0);
+      });
+    });
+  }
+
   const chidori = ObjectFreeze({
+    prompt,
+    tool(name, args) {
+      return effect("tool", { name: StringCtor(name), args: args === undefined ? {} : args });
+    },
+    template(textOrPath, vars) {
+      return effect("template", { template: StringCtor(textOrPath), vars: vars === undefined ? {} : vars });
+    },
     log(message, fields) {
       const args = { message: messageOf(message) };
       if (fields !== undefined) args.fields = fields;

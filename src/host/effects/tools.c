@@ -1,0 +1,87 @@
+/* effects/tools.c — chidori.tool(name, args): tools of the MCP servers in CHIDORI_MCP_CONFIG,
+ * named <server>__<tool> (mcp.c does the protocol and trusts nothing a server writes).
+ *
+ * `tool` {name, args} → the MCP result {content, isError, structuredContent?}; a tool that fails
+ *   reports isError: true, a server that fails is an error. Gated: the policy sees `tool:<name>`.
+ * `tool_schemas` {names} → [{name, description, parameters}] for the named tools, which the
+ *   prompt tool loop hands to the model. Recorded, so replay needs no server.
+ * Servers start on first use and are shut down cleanly when the run's host is freed.
+ */
+#include "host/host_internal.h"
+#include "host/mcp.h"
+#include "host/ops.h"
+#include "util/buf.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static mcp_hub *hub(host *h, char **error)
+{
+    if (!h->mcp_loaded) {
+        char *err = NULL;
+        h->mcp = mcp_hub_from_env(&err);
+        if (err) {
+            *error = xasprintf("CHIDORI_MCP_CONFIG: %s", err);
+            free(err);
+            return NULL; /* stays unloaded: the next call reports the same configuration error */
+        }
+        h->mcp_loaded = true;
+    }
+    if (!h->mcp) *error = xstrdup("no tools are configured: set CHIDORI_MCP_CONFIG to a file or JSON naming MCP servers");
+    return h->mcp;
+}
+
+int effect_tool(host *h, const json_t *args, json_t **result, char **error)
+{
+    const char *name = host_arg_string(args, "name", error);
+    if (!name) return HOST_ERROR;
+    const json_t *targs = json_object_get(args, "args");
+    if (targs && targs->type != JSON_NULL && !json_is_object(targs)) {
+        *error = xasprintf("chidori.tool(%s): arguments must be an object", name);
+        return HOST_ERROR;
+    }
+    mcp_hub *m = hub(h, error);
+    if (!m) return HOST_ERROR;
+    json_t *empty = NULL;
+    if (!targs || targs->type == JSON_NULL) targs = empty = json_object();
+    int rc = mcp_hub_call_tool(m, name, targs, result, error);
+    json_free(empty);
+    return rc == 0 ? HOST_OK : HOST_ERROR;
+}
+
+int effect_tool_schemas(host *h, const json_t *args, json_t **result, char **error)
+{
+    const json_t *names = json_object_get(args, "names");
+    if (!json_is_array(names)) {
+        *error = xstrdup("tool_schemas: `names` must be an array");
+        return HOST_ERROR;
+    }
+    mcp_hub *m = hub(h, error);
+    if (!m) return HOST_ERROR;
+    json_t *all = NULL;
+    if (mcp_hub_list_tools(m, &all, error) != 0) return HOST_ERROR;
+    json_t *out = json_array();
+    for (size_t i = 0; i < names->u.array.len; i++) {
+        const char *want = json_string_value(names->u.array.items[i]);
+        const json_t *found = NULL;
+        for (size_t j = 0; want && j < all->u.array.len; j++)
+            if (!strcmp(json_string_value(json_object_get(all->u.array.items[j], "name")) ?: "", want))
+                found = all->u.array.items[j];
+        if (!found) {
+            *error = xasprintf("no tool named `%s` (tools are named <server>__<tool>)", want ? want : "?");
+            json_free(out);
+            json_free(all);
+            return HOST_ERROR;
+        }
+        json_t *t = json_object();
+        json_object_set(t, "name", json_string(want));
+        const json_t *d = json_object_get(found, "description");
+        json_object_set(t, "description", json_is_string(d) ? json_copy(d) : json_string(""));
+        const json_t *schema = json_object_get(found, "inputSchema");
+        json_object_set(t, "parameters", json_is_object(schema) ? json_copy(schema) : json_object());
+        json_array_push(out, t);
+    }
+    json_free(all);
+    *result = out;
+    return HOST_OK;
+}
