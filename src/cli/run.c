@@ -265,7 +265,7 @@ static int durable_run(durable_mode mode, run_options *o)
     if (!h) goto fail;
     calllog *log = host_calllog(h);
     if (mode == MODE_RUN) {
-        if (run_dir_create(dir, &error) < 0 || run_meta_write(dir, &meta, &error) < 0) goto fail;
+        if (run_dir_create(dir, &error) < 0 || run_meta_write(dir, &meta, false, &error) < 0) goto fail;
     } else if (calllog_load(log, records, &error) < 0) {
         goto fail;
     }
@@ -273,7 +273,10 @@ static int durable_run(durable_mode mode, run_options *o)
         calllog_set_mode(log, LOG_REPLAY_ONLY);
     } else {
         if (mode == MODE_RESUME) calllog_set_mode(log, LOG_REPLAY_THEN_LIVE);
-        if (calllog_persist_to(log, records, &error) < 0) goto fail;
+        char *meta_path = xasprintf("%s/run.json", dir);
+        int prc = calllog_persist_to(log, records, meta_path, &error);
+        free(meta_path);
+        if (prc < 0) goto fail;
         if (mode == MODE_RESUME && host_resume(h, meta.pending, o->response, &error) < 0) goto fail;
     }
 
@@ -328,7 +331,10 @@ static int durable_run(durable_mode mode, run_options *o)
             meta.status = xstrdup("failed");
             meta.error = xstrdup(res.error);
         }
-        if (run_meta_write(dir, &meta, &error) < 0) {
+        /* The flushed call log is the durable truth of a run (an outcome can be recomputed from
+         * it by replay), so only a paused run, whose pending call exists nowhere else, pays for a
+         * flush of run.json here. */
+        if (run_meta_write(dir, &meta, !strcmp(meta.status, "paused"), &error) < 0) {
             fprintf(stderr, "chidori: %s\n", error);
             free(error), error = NULL;
         }

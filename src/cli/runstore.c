@@ -33,7 +33,7 @@ int run_dir_create(const char *dir, char **error)
     return rc;
 }
 
-int run_meta_write(const char *dir, const run_meta *m, char **error)
+int run_meta_write(const char *dir, const run_meta *m, bool durable, char **error)
 {
     json_t *o = json_object();
     json_object_set(o, "run_id", json_string(m->run_id));
@@ -62,7 +62,7 @@ int run_meta_write(const char *dir, const run_meta *m, char **error)
             if (w <= 0) break;
             off += (size_t)w;
         }
-        if (off == len && write(fd, "\n", 1) == 1 && fsync(fd) == 0) rc = 0;
+        if (off == len && write(fd, "\n", 1) == 1 && (!durable || fsync(fd) == 0)) rc = 0;
         close(fd);
         if (rc == 0) rc = rename(tmp, path);
     }

@@ -8,6 +8,7 @@
 #ifndef CHIDORI_RUNSTORE_H
 #define CHIDORI_RUNSTORE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include "util/json.h"
 
@@ -27,7 +28,10 @@ typedef struct run_meta {
 /* <runs_dir>/<run_id>, created (with parents) when create is set. Caller frees. */
 char *run_dir_path(const char *runs_dir, const char *run_id);
 int run_dir_create(const char *dir, char **error);
-int run_meta_write(const char *dir, const run_meta *m, char **error);
+/* Replace run.json atomically. With durable set the file is fsynced before the rename; without,
+ * it is left to the call log to make it durable before its first record (see
+ * calllog_persist_to), so a run with no effects pays for no disk flush. */
+int run_meta_write(const char *dir, const run_meta *m, bool durable, char **error);
 int run_meta_read(const char *dir, run_meta *m, char **error);
 void run_meta_clear(run_meta *m);
 

@@ -473,6 +473,9 @@ int engine_run(const engine_config *cfg, engine_result *res)
         return -1;
     }
     JS_SetMaxStackSize(e.rt, cfg->limits.stack_bytes ? cfg->limits.stack_bytes : ENGINE_DEFAULT_STACK_BYTES);
+    /* No garbage collection while the context and prelude are built (nothing there is garbage);
+     * run_limits_arm_memory sets the threshold guest code runs under. */
+    JS_SetGCThreshold(e.rt, (size_t)-1);
     JS_SetCanBlock(e.rt, 0); /* Atomics.wait may never block the run */
     JS_SetInterruptHandler(e.rt, run_limits_interrupt, &e.limits);
     JS_SetDateNowFunc(e.rt, virtual_clock, &e);

@@ -46,6 +46,7 @@ static int refuse(JSMallocState *s, size_t size, size_t grow)
 
 static void *metered_malloc(JSMallocState *s, size_t size)
 {
+    if (s->opaque) limits_of(s)->heap = s;
     if (refuse(s, size, size)) return NULL;
     void *p = malloc(size);
     if (!p) return NULL;
@@ -105,6 +106,11 @@ void run_limits_init(run_limits *l, const engine_limits *cfg)
 void run_limits_arm_memory(run_limits *l, JSRuntime *rt)
 {
     JS_SetMemoryLimit(rt, l->cfg.mem_cap_bytes ? (size_t)l->cfg.mem_cap_bytes : (size_t)-1);
+    /* Collect cycles once the heap has grown past what set-up left, and well before the ceiling
+     * (QuickJS does not collect and retry when an allocation hits the limit). */
+    size_t used = l->heap ? l->heap->malloc_size : 0, threshold = used + ((size_t)1 << 20);
+    if (l->cfg.mem_cap_bytes && threshold > l->cfg.mem_cap_bytes / 2) threshold = (size_t)(l->cfg.mem_cap_bytes / 2);
+    JS_SetGCThreshold(rt, threshold);
 }
 
 int run_limits_check(run_limits *l)

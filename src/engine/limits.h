@@ -17,6 +17,7 @@ typedef struct run_limits {
     engine_limit_kind tripped;
     bool halted;           /* the host ended the run (pause, divergence): no more guest code */
     size_t refused_bytes;  /* the allocation that hit the memory ceiling or the allocation cap */
+    const JSMallocState *heap; /* the runtime's allocation counters (seen on its first allocation) */
 } run_limits;
 
 /* QuickJS counts down this many ticks between calls of the interrupt handler. */

@@ -32,6 +32,7 @@ struct calllog {
     int fd; /* append target, -1 when in memory only */
     cursor *cursors;
     size_t n_cursors;
+    char *companion;  /* flushed before the first record (see calllog_persist_to) */
     uint64_t *queued; /* seqs to hand out before new ones */
     size_t n_queued;
 };
@@ -58,6 +59,7 @@ void calllog_free(calllog *log)
     free(log->items);
     free(log->cursors);
     free(log->queued);
+    free(log->companion);
     if (log->fd >= 0) close(log->fd);
     free(log);
 }
@@ -178,8 +180,10 @@ int calllog_load(calllog *log, const char *path, char **error)
     return 0;
 }
 
-int calllog_persist_to(calllog *log, const char *path, char **error)
+int calllog_persist_to(calllog *log, const char *path, const char *companion, char **error)
 {
+    free(log->companion);
+    log->companion = companion ? xstrdup(companion) : NULL;
     int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0600);
     if (fd < 0) {
         *error = xasprintf("cannot write the call log %s: %s", path, strerror(errno));
@@ -293,6 +297,26 @@ static int write_all(int fd, const char *p, size_t n)
     return 0;
 }
 
+static int sync_path(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return -1;
+    int rc = fsync(fd);
+    close(fd);
+    return rc;
+}
+
+/* The folder holding path, so the file's name (a rename) is durable too. */
+static int sync_parent(const char *path)
+{
+    char *dir = xstrdup(path);
+    char *slash = strrchr(dir, '/');
+    if (slash) *slash = '\0';
+    int rc = sync_path(slash ? dir : ".");
+    free(dir);
+    return rc;
+}
+
 int calllog_append(calllog *log, uint64_t seq, uint64_t parent_seq, const char *function, const json_t *args,
                    const json_t *result, const char *error, double duration_ms, int64_t timestamp_ms,
                    char **io_error)
@@ -310,6 +334,14 @@ int calllog_append(calllog *log, uint64_t seq, uint64_t parent_seq, const char *
     r->consumed = true;
     if (seq > log->max_seq) log->max_seq = seq;
     if (log->fd < 0) return 0;
+    if (log->companion) {
+        if (sync_path(log->companion) != 0 || sync_parent(log->companion) != 0) {
+            *io_error = xasprintf("cannot flush %s to disk: %s", log->companion, strerror(errno));
+            return -1;
+        }
+        free(log->companion);
+        log->companion = NULL;
+    }
     json_t *j = call_record_to_json(r);
     size_t n;
     char *line = json_dump(j, JSON_COMPACT, &n);

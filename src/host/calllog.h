@@ -44,8 +44,10 @@ calllog_mode calllog_get_mode(const calllog *log);
 
 /* Load records.jsonl for replay. 0, or -1 with *error. */
 int calllog_load(calllog *log, const char *path, char **error);
-/* Append every new record to path (created if missing), flushed to disk as it is written. */
-int calllog_persist_to(calllog *log, const char *path, char **error);
+/* Append every new record to path (created if missing), flushed to disk as it is written.
+ * companion (may be NULL) is a file the log depends on (the run's run.json): it is flushed to
+ * disk, with its folder, before the first record, so no record is ever durable without it. */
+int calllog_persist_to(calllog *log, const char *path, const char *companion, char **error);
 
 size_t calllog_count(const calllog *log);
 const call_record *calllog_get(const calllog *log, size_t index);

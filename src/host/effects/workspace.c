@@ -13,11 +13,11 @@
 #include "host/host_internal.h"
 #include "host/ops.h"
 #include "util/buf.h"
+#include "util/sha256.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <openssl/evp.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -27,14 +27,6 @@
 #define WORKSPACE_MAX_ENTRIES 10000
 #define WORKSPACE_MAX_DEPTH 32
 #define STATE_DIR_NAME ".chidori"
-
-static void sha256_hex(const void *data, size_t len, char out[65])
-{
-    unsigned char md[32];
-    unsigned int n = 0;
-    EVP_Digest(data, len, md, &n, EVP_sha256(), NULL);
-    for (unsigned i = 0; i < 32; i++) sprintf(out + 2 * i, "%02x", md[i]);
-}
 
 /* The path argument, checked: relative, no `..`, not inside the state folder. */
 static const char *checked_path(const json_t *args, char **error)
@@ -225,18 +217,14 @@ static void hash_file(int dir, const char *name, json_t *entry)
 {
     int fd = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0) return;
-    EVP_MD_CTX *md = EVP_MD_CTX_new();
-    EVP_DigestInit_ex(md, EVP_sha256(), NULL);
+    sha256_ctx md;
+    sha256_init(&md);
     char chunk[65536];
     ssize_t n;
-    while ((n = read(fd, chunk, sizeof chunk)) > 0) EVP_DigestUpdate(md, chunk, (size_t)n);
+    while ((n = read(fd, chunk, sizeof chunk)) > 0) sha256_update(&md, chunk, (size_t)n);
     close(fd);
-    unsigned char out[32];
-    unsigned int len = 0;
-    EVP_DigestFinal_ex(md, out, &len);
-    EVP_MD_CTX_free(md);
     char hex[65];
-    for (unsigned i = 0; i < 32; i++) sprintf(hex + 2 * i, "%02x", out[i]);
+    sha256_hex_of(&md, hex);
     json_object_set(entry, "sha256", json_string(hex));
 }
 

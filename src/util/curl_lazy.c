@@ -1,0 +1,116 @@
+/* curl_lazy.c — libcurl, loaded on first use instead of at start-up.
+ *
+ * Linking libcurl pulls in some thirty shared libraries (TLS, Kerberos, LDAP, IDN…), and the
+ * dynamic loader's work on them cost about 4 ms on every start of chidori — four times the
+ * whole of a hello-world run. Only runs that talk HTTP need it, so this file defines the few
+ * libcurl functions chidori calls and forwards each to the real library, which it dlopens
+ * (libcurl.so.4) the first time one is called. If the library is missing, calls fail with
+ * CURLE_FAILED_INIT and curl_easy_strerror says so.
+ *
+ * curl_easy_setopt is variadic; its one argument is a long, a pointer (data or function) or a
+ * curl_off_t according to the option's number range, exactly as libcurl itself reads it.
+ */
+#define CURL_DISABLE_TYPECHECK
+#include <curl/curl.h>
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stddef.h>
+
+static struct {
+    CURLcode (*global_init)(long);
+    CURL *(*easy_init)(void);
+    CURLcode (*easy_setopt)(CURL *, CURLoption, ...);
+    CURLcode (*easy_perform)(CURL *);
+    CURLcode (*easy_getinfo)(CURL *, CURLINFO, ...);
+    void (*easy_cleanup)(CURL *);
+    const char *(*easy_strerror)(CURLcode);
+    struct curl_slist *(*slist_append)(struct curl_slist *, const char *);
+    void (*slist_free_all)(struct curl_slist *);
+    int loaded;
+} api;
+
+static pthread_once_t load_once = PTHREAD_ONCE_INIT;
+
+static void load(void)
+{
+    void *lib = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
+    if (!lib) return;
+#define BIND(field, name) *(void **)&api.field = dlsym(lib, name)
+    BIND(global_init, "curl_global_init");
+    BIND(easy_init, "curl_easy_init");
+    BIND(easy_setopt, "curl_easy_setopt");
+    BIND(easy_perform, "curl_easy_perform");
+    BIND(easy_getinfo, "curl_easy_getinfo");
+    BIND(easy_cleanup, "curl_easy_cleanup");
+    BIND(easy_strerror, "curl_easy_strerror");
+    BIND(slist_append, "curl_slist_append");
+    BIND(slist_free_all, "curl_slist_free_all");
+#undef BIND
+    api.loaded = api.global_init && api.easy_init && api.easy_setopt && api.easy_perform && api.easy_getinfo &&
+                 api.easy_cleanup && api.easy_strerror && api.slist_append && api.slist_free_all;
+}
+
+static int ready(void)
+{
+    pthread_once(&load_once, load);
+    return api.loaded;
+}
+
+CURLcode curl_global_init(long flags) { return ready() ? api.global_init(flags) : CURLE_FAILED_INIT; }
+CURL *curl_easy_init(void) { return ready() ? api.easy_init() : NULL; }
+CURLcode curl_easy_perform(CURL *c) { return ready() ? api.easy_perform(c) : CURLE_FAILED_INIT; }
+
+void curl_easy_cleanup(CURL *c)
+{
+    if (ready() && c) api.easy_cleanup(c);
+}
+
+const char *curl_easy_strerror(CURLcode code)
+{
+    return ready() ? api.easy_strerror(code) : "libcurl (libcurl.so.4) is not installed";
+}
+
+struct curl_slist *curl_slist_append(struct curl_slist *list, const char *s)
+{
+    return ready() ? api.slist_append(list, s) : NULL;
+}
+
+void curl_slist_free_all(struct curl_slist *list)
+{
+    if (ready() && list) api.slist_free_all(list);
+}
+
+CURLcode curl_easy_setopt(CURL *c, CURLoption option, ...)
+{
+    if (!ready()) return CURLE_FAILED_INIT;
+    va_list ap;
+    va_start(ap, option);
+    CURLcode rc;
+    if (option < CURLOPTTYPE_OBJECTPOINT) {
+        long v = va_arg(ap, long);
+        rc = api.easy_setopt(c, option, v);
+    } else if (option < CURLOPTTYPE_OFF_T) { /* object and function pointers */
+        void *p = va_arg(ap, void *);
+        rc = api.easy_setopt(c, option, p);
+    } else if (option < CURLOPTTYPE_BLOB) {
+        curl_off_t v = va_arg(ap, curl_off_t);
+        rc = api.easy_setopt(c, option, v);
+    } else {
+        void *p = va_arg(ap, void *);
+        rc = api.easy_setopt(c, option, p);
+    }
+    va_end(ap);
+    return rc;
+}
+
+CURLcode curl_easy_getinfo(CURL *c, CURLINFO info, ...)
+{
+    if (!ready()) return CURLE_FAILED_INIT;
+    va_list ap;
+    va_start(ap, info);
+    void *out = va_arg(ap, void *); /* every CURLINFO takes a pointer to its result */
+    va_end(ap);
+    return api.easy_getinfo(c, info, out);
+}
