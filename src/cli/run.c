@@ -138,7 +138,7 @@ static int run_nested(void *ctx, host *h, const char *entry, const char *input_j
     cfg.entry = entry;
     cfg.input_json = input_json;
     cfg.seed = nested_seed(rc->base.seed, entry, input_json);
-    cfg.host = h;
+    cfg.seam = (engine_seam){host_call_seam, h};
     engine_result res;
     engine_run_on_thread(&cfg, &res);
     int code;
@@ -288,7 +288,7 @@ static int durable_run(durable_mode mode, run_options *o)
     cfg.mode = ENGINE_AGENT;
     cfg.entry = key;
     cfg.input_json = input_text;
-    cfg.host = h;
+    cfg.seam = (engine_seam){host_call_seam, h};
     engine_result res;
     engine_run(&cfg, &res);
 

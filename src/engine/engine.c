@@ -7,7 +7,7 @@
  * stops).
  *
  * Never links quickjs-libc: a bare context can compute and allocate, nothing else. All I/O is
- * the host's, through host_call().
+ * the host's, through the seam (cfg->seam).
  */
 #define _GNU_SOURCE
 #include "engine/engine.h"
@@ -205,7 +205,7 @@ static JSValue native_host(JSContext *ctx, JSValueConst this_val, int argc, JSVa
     }
     json_t *result = NULL;
     char *error = NULL;
-    int rc = host_call(e->host, op, args, &result, &error);
+    int rc = e->seam.call(e->seam.ctx, op, args, &result, &error);
     json_free(args);
     JS_FreeCString(ctx, op);
     if (rc == HOST_SUSPEND || rc == HOST_ABORT) {
@@ -463,7 +463,7 @@ static int run_script(engine *e)
 int engine_run(const engine_config *cfg, engine_result *res)
 {
     memset(res, 0, sizeof *res);
-    engine e = {.cfg = cfg, .host = cfg->host, .clock_ms = cfg->clock_start_ms, .internals = JS_UNDEFINED};
+    engine e = {.cfg = cfg, .seam = cfg->seam, .clock_ms = cfg->clock_start_ms, .internals = JS_UNDEFINED};
     run_limits_init(&e.limits, &cfg->limits);
 
     e.rt = JS_NewRuntime2(&metered_malloc_functions, &e.limits);

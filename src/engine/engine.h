@@ -2,7 +2,8 @@
  *
  * This is the only public face of src/engine/, the only code that includes quickjs.h. A run
  * gets a new JSRuntime + JSContext, the prelude, and the limits; it reaches the outside world only
- * through the host passed in the config (host_call). Nothing survives between runs.
+ * through the seam passed in the config: host_call in process, or the broker client of an
+ * isolated worker — the engine cannot tell which. Nothing survives between runs.
  */
 #ifndef CHIDORI_ENGINE_H
 #define CHIDORI_ENGINE_H
@@ -33,6 +34,14 @@ typedef enum engine_mode {
     ENGINE_SCRIPT, /* a plain script (chidori eval); no entrypoint, no output */
 } engine_mode;
 
+/* The engine's only way out. Same contract as host_call (host.h): HOST_OK with *result, or another
+ * HOST_* code with *error. */
+typedef int engine_call_fn(void *ctx, const char *op, const json_t *args, json_t **result, char **error);
+typedef struct engine_seam {
+    engine_call_fn *call;
+    void *ctx;
+} engine_seam;
+
 typedef struct engine_config {
     engine_mode mode;
     const char *entry;       /* AGENT: specifier of the entry module, resolved by the host */
@@ -43,7 +52,7 @@ typedef struct engine_config {
     uint64_t seed;           /* Math.random seed (captured by the host) */
     int64_t clock_start_ms;  /* the virtual clock's start (captured by the host) */
     engine_limits limits;
-    host *host;
+    engine_seam seam;
 } engine_config;
 
 typedef enum engine_limit_kind {

@@ -10,7 +10,7 @@ typedef struct module_source module_source;
 
 typedef struct engine {
     const engine_config *cfg;
-    host *host;
+    engine_seam seam;
     JSRuntime *rt;
     JSContext *ctx;
     run_limits limits;

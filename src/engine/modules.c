@@ -56,7 +56,7 @@ static int fetch_module(engine *e, const char *importer, const char *specifier, 
     json_object_set(args, "importer", importer ? json_string(importer) : json_null());
     json_t *res = NULL;
     char *error = NULL;
-    int rc = host_call(e->host, "__module_load", args, &res, &error);
+    int rc = e->seam.call(e->seam.ctx, "__module_load", args, &res, &error);
     json_free(args);
     if (rc != 0) {
         JS_ThrowReferenceError(e->ctx, "%s", error);

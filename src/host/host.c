@@ -67,6 +67,11 @@ void host_free(host *h)
 }
 
 calllog *host_calllog(host *h) { return h->log; }
+
+int host_call_seam(void *h, const char *op, const json_t *args, json_t **result, char **error)
+{
+    return host_call(h, op, args, result, error);
+}
 bool host_aborted(const host *h) { return h->aborted; }
 const json_t *host_pending(const host *h) { return h->pending; }
 size_t host_record_count(const host *h) { return calllog_count(h->log); }

@@ -53,6 +53,9 @@ void host_free(host *h);
  * caller frees; NULL for HOST_SUSPEND). args must be an object. */
 int host_call(host *h, const char *op, const json_t *args, json_t **result, char **error);
 
+/* host_call with the host as a void pointer: the engine's seam (engine_seam) for in-process runs. */
+int host_call_seam(void *host, const char *op, const json_t *args, json_t **result, char **error);
+
 /* The call log of this host's run (load it before the run to replay). */
 calllog *host_calllog(host *h);
 /* After HOST_SUSPEND: {seq, function, args} of the call that paused the run (owned by the host). */

@@ -12,7 +12,7 @@ static engine_result run_script(const char *src, const engine_limits *limits)
     host_config hc = {.project_root = "/tmp", .log_out = sink, .console_out = sink};
     host *h = host_new(&hc, &error);
     engine_config cfg = {.mode = ENGINE_SCRIPT, .script = src, .script_len = strlen(src), .script_name = "t.js",
-                         .seed = 7, .clock_start_ms = 1000, .host = h};
+                         .seed = 7, .clock_start_ms = 1000, .seam = {host_call_seam, h}};
     engine_limits_from_env(&cfg.limits, &error);
     if (limits) cfg.limits = *limits;
     engine_result res;
