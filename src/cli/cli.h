@@ -14,6 +14,9 @@ int cli_capture_run_start(uint64_t *seed, int64_t *clock_ms, char **error);
 /* --isolate / --no-isolate (flag: 1/0, -1 unset) and CHIDORI_ISOLATE. 0, or -1 with *error. */
 int cli_resolve_isolation(int flag, char **error);
 
+/* getenv with the signature policy_select wants. */
+const char *cli_getenv(const char *name);
+
 int cmd_run(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_resume(int argc, char **argv);

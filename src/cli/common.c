@@ -16,7 +16,8 @@ const char cli_usage_text[] =
     "usage: chidori <command> [options]\n"
     "\n"
     "commands:\n"
-    "  run FILE [-i INPUT]... [--answer TEXT]... [--runs-dir DIR] [--no-isolate]\n"
+    "  run FILE [-i INPUT]... [--answer TEXT]... [--runs-dir DIR] [--untrusted|--trusted]\n"
+    "          [--no-isolate]\n"
     "                                          run an agent, recording every effect; its output is\n"
     "                                          printed as JSON\n"
     "  replay FILE RUN_ID [--runs-dir DIR]     re-run a recorded run with zero live effects\n"
@@ -90,3 +91,5 @@ int cli_resolve_isolation(int flag, char **error)
     return 0;
 }
 
+
+const char *cli_getenv(const char *name) { return getenv(name); }

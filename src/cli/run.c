@@ -14,6 +14,7 @@
 #include "cli/runstore.h"
 #include "engine/engine.h"
 #include "host/host.h"
+#include "host/policy.h"
 #include "util/buf.h"
 #include "util/random.h"
 
@@ -37,6 +38,7 @@ typedef struct run_options {
     const char *answers[MAX_ANSWERS];
     size_t n_answers;
     int isolate; /* -1 unset, 0/1 */
+    bool untrusted, trusted;
     json_t *input;
 } run_options;
 
@@ -85,6 +87,10 @@ static int parse_options(int argc, char **argv, int positionals, bool allow_inpu
             o->runs_dir = value;
         } else if (value && !strcmp(a, "--response")) {
             o->response = value;
+        } else if (!strcmp(a, "--untrusted")) {
+            o->untrusted = true;
+        } else if (!strcmp(a, "--trusted")) {
+            o->trusted = true;
         } else if (!strcmp(a, "--isolate")) {
             o->isolate = 1;
         } else if (!strcmp(a, "--no-isolate")) {
@@ -99,6 +105,7 @@ static int parse_options(int argc, char **argv, int positionals, bool allow_inpu
             return cli_usage_error("unexpected argument %s", a);
         }
     }
+    if (o->untrusted && o->trusted) return cli_usage_error("%s", "--untrusted and --trusted cannot be used together");
     if (seen < positionals)
         return cli_usage_error("%s", positionals == 1 ? "an agent file is needed" : "an agent file and a run id are needed");
     return 0;
@@ -206,8 +213,10 @@ static int durable_run(durable_mode mode, run_options *o)
     run_meta meta = {0};
     int exit_code = 1;
     run_context rctx = {0};
+    policy_selection sel = {0};
 
     if (cli_resolve_isolation(o->isolate, &error) < 0) goto fail_usage;
+    if (policy_select(POLICY_SURFACE_RUN, o->untrusted, o->trusted, cli_getenv, &sel, &error) < 0) goto fail_usage;
     if (engine_limits_from_env(&rctx.base.limits, &error) < 0) goto fail_usage;
 
     split_agent_path(o->file, &folder, &key);
@@ -260,6 +269,7 @@ static int durable_run(durable_mode mode, run_options *o)
         .interactive = mode != MODE_REPLAY && isatty(STDIN_FILENO) && isatty(STDERR_FILENO),
         .run_nested = run_nested,
         .nested_ctx = &rctx,
+        .policy = sel.policy,
     };
     h = host_new(&hc, &error);
     if (!h) goto fail;
@@ -281,6 +291,7 @@ static int durable_run(durable_mode mode, run_options *o)
     }
 
     fprintf(stderr, "Isolation: off (in-process run; process isolation is not built yet)\n");
+    fprintf(stderr, "Policy: %s\n", sel.description);
     fprintf(stderr, "Run id: %s\n", meta.run_id);
 
     input_text = json_dump(meta.input, JSON_COMPACT, NULL);
@@ -361,6 +372,7 @@ fail:
 done:
     free(error);
     host_free(h);
+    policy_selection_clear(&sel);
     run_meta_clear(&meta);
     free(folder);
     free(key);

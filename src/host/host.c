@@ -48,6 +48,11 @@ host *host_new(const host_config *cfg, char **error)
     h->run_nested = cfg->run_nested;
     h->nested_ctx = cfg->nested_ctx;
     llm_config_from_env(&h->llm);
+    h->policy = cfg->policy;
+    h->session_policy = cfg->session_policy;
+    h->approvals_can_suspend = cfg->approvals_can_suspend;
+    const char *auto_approve = getenv("CHIDORI_POLICY_AUTO_APPROVE");
+    h->auto_approve = auto_approve && !strcmp(auto_approve, "1");
     return h;
 }
 
@@ -60,6 +65,8 @@ void host_free(host *h)
     for (size_t i = 0; i < h->n_answers; i++) free(h->answers[i]);
     free(h->answers);
     json_free(h->pending);
+    json_free(h->approvals);
+    json_free(h->pending_approval);
     free(h->project_root);
     free(h->state_dir);
     free(h->workspace_root);
@@ -74,6 +81,16 @@ int host_call_seam(void *h, const char *op, const json_t *args, json_t **result,
 }
 bool host_aborted(const host *h) { return h->aborted; }
 const json_t *host_pending(const host *h) { return h->pending; }
+const json_t *host_pending_approval(const host *h) { return h->pending_approval; }
+
+void host_approve(host *h, const char *target, const json_t *args)
+{
+    if (!h->approvals) h->approvals = json_array();
+    json_t *a = json_object();
+    json_object_set(a, "target", json_string(target));
+    json_object_set(a, "args", json_copy(args));
+    json_array_push(h->approvals, a);
+}
 size_t host_record_count(const host *h) { return calllog_count(h->log); }
 const char *host_project_root(const host *h) { return h->project_root; }
 
@@ -136,16 +153,18 @@ int host_call(host *h, const char *name, const json_t *args, json_t **result, ch
         }
     }
 
-    /* 2. policy gate: every op passes until the policy engine lands (OP_GATED marks the ops it
-     *    will see). */
-
-    /* 3. perform */
+    /* 2. policy gate (a denial is recorded like any failed call, below) */
     int64_t started_at = realtime_ms();
     double t0 = monotonic_ms();
-    uint64_t outer_call = h->call_seq;
-    h->call_seq = seq;
-    int rc = op->perform(h, args, result, error);
-    h->call_seq = outer_call;
+    int rc = (op->flags & OP_GATED) ? host_gate(h, name, args, error) : HOST_OK;
+
+    /* 3. perform */
+    if (rc == HOST_OK) {
+        uint64_t outer_call = h->call_seq;
+        h->call_seq = seq;
+        rc = op->perform(h, args, result, error);
+        h->call_seq = outer_call;
+    }
     double duration = monotonic_ms() - t0;
     if (rc == HOST_SUSPEND) {
         json_free(*result);

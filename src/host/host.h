@@ -43,6 +43,9 @@ typedef struct host_config {
     bool interactive;           /* input() may ask on the terminal */
     host_nested_fn *run_nested;
     void *nested_ctx;
+    const struct policy *policy;         /* the gate's policy (not owned; NULL: no gate) */
+    const struct policy *session_policy; /* a session profile layered stricter-wins (or NULL) */
+    bool approvals_can_suspend;          /* ask_before suspends for an approval (serve) */
 } host_config;
 
 /* Returns NULL with *error set (malloc'd) when the configuration cannot be used. */
@@ -58,8 +61,12 @@ int host_call_seam(void *host, const char *op, const json_t *args, json_t **resu
 
 /* The call log of this host's run (load it before the run to replay). */
 calllog *host_calllog(host *h);
-/* After HOST_SUSPEND: {seq, function, args} of the call that paused the run (owned by the host). */
+/* After HOST_SUSPEND: {seq, function, args} of the call that paused the run (owned by the host),
+ * and, when it paused for an approval, {target, args, reason} (else NULL). */
 const json_t *host_pending(const host *h);
+const json_t *host_pending_approval(const host *h);
+/* Remember an approval of (target, args) for the rest of the session. */
+void host_approve(host *h, const char *target, const json_t *args);
 
 /* Answer a paused run's pending input: append the answered record and queue the seqs of the
  * calls that were in progress, so the resumed replay lines up with the log. 0 or -1 + *error. */

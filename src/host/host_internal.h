@@ -7,6 +7,7 @@
 #include "host/llm.h"
 
 typedef struct mcp_hub mcp_hub;
+typedef struct policy policy;
 
 #define HOST_MAX_NESTING 8 /* call_agent depth */
 
@@ -33,7 +34,16 @@ struct host {
     llm_config llm;   /* providers for `prompt`, from the environment */
     mcp_hub *mcp;     /* tools of CHIDORI_MCP_CONFIG, started on first use */
     bool mcp_loaded;
+    const policy *policy;         /* the gate's policy (not owned); NULL lets everything through */
+    const policy *session_policy; /* layered stricter-wins on policy (serve sessions) */
+    bool auto_approve;            /* CHIDORI_POLICY_AUTO_APPROVE=1 */
+    bool approvals_can_suspend;   /* serve: ask_before suspends the run for an approval */
+    json_t *approvals;            /* [{target, args}] approved for the rest of the session */
+    json_t *pending_approval;     /* {target, args, reason} after an ask_before suspended the run */
 };
+
+/* gate.c: HOST_OK to perform, HOST_ERROR (*error) when denied, HOST_SUSPEND to ask. */
+int host_gate(host *h, const char *op, const json_t *args, char **error);
 
 /* Helpers for perform functions: fetch a required string argument or set *error. */
 const char *host_arg_string(const json_t *args, const char *name, char **error);
