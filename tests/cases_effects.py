@@ -253,3 +253,33 @@ def case_workspace_stays_inside_its_root(v):
         assert f.read() == "top secret"
     shutil.rmtree(proj)
     shutil.rmtree(outside)
+
+
+def case_prompt_runs_define_tool_handles_and_parses_json(v):
+    """Anthropic wire format: the model calls a defineTool handle, which runs in the agent (after a
+    mark), its result goes back in the next request, and format: "json" parses the final reply."""
+    proj = project("define_tool.js")
+    state = os.path.join(proj, "state")
+    agent = os.path.join(proj, "define_tool.js")
+    script = [{"toolCalls": [{"id": "toolu_1", "name": "add", "input": {"a": 2, "b": 40}}]},
+              {"text": "```json\n{\"answer\": 42}\n```"}]
+    with fake_llm(script) as (base, requests):
+        env = {"ANTHROPIC_API_KEY": "sk-ant-test", "ANTHROPIC_BASE_URL": base}
+        code, out, err = chidori(v, "run", agent, env=env, state=state)
+        assert code == 0, err
+        assert json.loads(out) == {"answer": 42}, out
+        seen = requests()
+        assert seen["counts"]["anthropic"] == 2, seen["counts"]
+        second = seen["requests"][1]["body"]
+        tool_results = [b for m in second["messages"] if isinstance(m.get("content"), list)
+                        for b in m["content"] if b.get("type") == "tool_result"]
+        assert tool_results and tool_results[0]["tool_use_id"] == "toolu_1" and "42" in json.dumps(tool_results[0]), second
+        assert second["tools"][0]["name"] == "add", second["tools"]
+    assert "[log] adding" in err, err
+    rid = run_id_of(err)
+    with open(os.path.join(state, "runs", rid, "records.jsonl")) as f:
+        functions = [json.loads(l)["function"] for l in f]
+    assert functions == ["prompt", "mark", "log", "prompt"], functions
+    code, out2, err = chidori(v, "replay", agent, rid, state=state)
+    assert code == 0 and out2 == out, err
+    shutil.rmtree(proj)
