@@ -51,25 +51,13 @@ int run_meta_write(const char *dir, const run_meta *m, bool durable, char **erro
     size_t len;
     char *text = json_dump(o, JSON_PRETTY, &len);
     json_free(o);
-    char *path = xasprintf("%s/run.json", dir), *tmp = xasprintf("%s/run.json.tmp", dir);
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
-    int rc = -1;
-    if (fd >= 0) {
-        size_t off = 0;
-        while (off < len) {
-            ssize_t w = write(fd, text + off, len - off);
-            if (w < 0 && errno == EINTR) continue;
-            if (w <= 0) break;
-            off += (size_t)w;
-        }
-        if (off == len && write(fd, "\n", 1) == 1 && (!durable || fsync(fd) == 0)) rc = 0;
-        close(fd);
-        if (rc == 0) rc = rename(tmp, path);
-    }
-    if (rc != 0) *error = xasprintf("cannot write %s: %s", path, strerror(errno));
+    text = xrealloc(text, len + 2);
+    text[len++] = '\n';
+    text[len] = '\0';
+    char *path = xasprintf("%s/run.json", dir);
+    int rc = write_file_atomic(path, text, len, durable, error);
     free(text);
     free(path);
-    free(tmp);
     return rc;
 }
 

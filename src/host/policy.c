@@ -18,6 +18,7 @@
 #include "host/policy.h"
 
 #include "util/buf.h"
+#include "util/files.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -488,45 +489,6 @@ const char *policy_decision_name(policy_decision d)
 
 /* ---------- selection ---------- */
 
-/* Reads a policy file, refusing anything larger than the parser would accept. */
-static char *read_policy_file(const char *path, size_t *len, char **error)
-{
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        *error = xasprintf("%s: cannot open: %s", path, strerror(errno));
-        return NULL;
-    }
-    struct stat st;
-    if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-        close(fd);
-        *error = xasprintf("%s: is a directory, not a policy file", path);
-        return NULL;
-    }
-    buf b = {0};
-    char chunk[8192];
-    for (;;) {
-        ssize_t n = read(fd, chunk, sizeof chunk);
-        if (n < 0 && errno == EINTR) continue;
-        if (n < 0) {
-            *error = xasprintf("%s: cannot read: %s", path, strerror(errno));
-            break;
-        }
-        if (n == 0) break;
-        if (b.len + (size_t)n > POLICY_MAX_BYTES) {
-            *error = xasprintf("%s: larger than the %zu-byte limit for a policy file", path, POLICY_MAX_BYTES);
-            break;
-        }
-        buf_append(&b, chunk, (size_t)n);
-    }
-    close(fd);
-    if (*error) {
-        buf_free(&b);
-        return NULL;
-    }
-    *len = b.len;
-    return buf_steal(&b);
-}
-
 static const char *default_get_env(const char *name)
 {
     return getenv(name);
@@ -565,7 +527,7 @@ int policy_select(policy_surface surface, int untrusted_flag, int trusted_flag, 
         var = "CHIDORI_POLICY_FILE";
         size_t len = 0;
         char *err = NULL;
-        char *text = read_policy_file(file, &len, &err);
+        char *text = read_file_capped(file, POLICY_MAX_BYTES, &len, &err);
         if (text) {
             out->policy = policy_parse(text, len, file, &err);
             free(text);

@@ -64,25 +64,7 @@ static int save_store(host *h, const json_t *store, char **error)
     }
     mkdir(h->state_dir, 0700);
     char *path = store_path(h);
-    char *tmp = xasprintf("%s.tmp", path);
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
-    int rc = -1;
-    if (fd >= 0) {
-        size_t off = 0;
-        while (off < len) {
-            ssize_t w = write(fd, text + off, len - off);
-            if (w < 0 && errno == EINTR) continue;
-            if (w <= 0) break;
-            off += (size_t)w;
-        }
-        if (off == len && fsync(fd) == 0 && close(fd) == 0) {
-            fd = -1;
-            rc = rename(tmp, path);
-        }
-        if (fd >= 0) close(fd);
-    }
-    if (rc != 0) *error = xasprintf("cannot write the memory store %s: %s", path, strerror(errno));
-    free(tmp);
+    int rc = write_file_atomic(path, text, len, true, error);
     free(path);
     free(text);
     return rc;
