@@ -533,3 +533,19 @@ int llm_complete(const llm_config *cfg, const json_t *request, json_t **response
     *response = out;
     return 0;
 }
+
+json_t *llm_make_response(const char *text, size_t len, json_t *calls, const json_t *stop_reason, const json_t *usage,
+                          const char *in_key, const char *out_key, const json_t *model, const char *fallback_model)
+{
+    json_t *res = json_object();
+    json_object_set(res, "content", json_stringn(text ? text : "", len));
+    json_object_set(res, "toolCalls", calls);
+    json_object_set(res, "stopReason", json_is_string(stop_reason) ? json_copy(stop_reason) : json_null());
+    json_t *u = json_object();
+    json_object_set(u, "inputTokens", json_number(llm_count(json_object_get(usage, in_key))));
+    json_object_set(u, "outputTokens", json_number(llm_count(json_object_get(usage, out_key))));
+    json_object_set(res, "usage", u);
+    json_object_set(res, "model", json_is_string(model) && model->u.string.len ? json_copy(model)
+                                                                                : json_string(fallback_model ? fallback_model : ""));
+    return res;
+}

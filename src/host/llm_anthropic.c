@@ -236,21 +236,9 @@ int llm_anthropic_parse(const char *body, size_t len, size_t max_bytes, const ch
             json_array_push(calls, tc);
         }
     }
-    json_t *res = json_object();
-    json_object_set(res, "content", json_stringn(text.data ? text.data : "", text.len));
-    json_object_set(res, "toolCalls", calls);
+    *out = llm_make_response(text.data, text.len, calls, json_object_get(v, "stop_reason"), json_object_get(v, "usage"), "input_tokens",
+                             "output_tokens", json_object_get(v, "model"), fallback_model);
     calls = NULL;
-    const json_t *sr = json_object_get(v, "stop_reason");
-    json_object_set(res, "stopReason", json_is_string(sr) ? json_copy(sr) : json_null());
-    const json_t *usage = json_object_get(v, "usage");
-    json_t *u = json_object();
-    json_object_set(u, "inputTokens", json_number(llm_count(json_object_get(usage, "input_tokens"))));
-    json_object_set(u, "outputTokens", json_number(llm_count(json_object_get(usage, "output_tokens"))));
-    json_object_set(res, "usage", u);
-    const json_t *model = json_object_get(v, "model");
-    json_object_set(res, "model", json_is_string(model) && model->u.string.len ? json_copy(model)
-                                                                                : json_string(fallback_model ? fallback_model : ""));
-    *out = res;
     r = 0;
 done:
     json_free(calls);

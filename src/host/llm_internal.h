@@ -48,4 +48,9 @@ char *llm_excerpt(const char *s, size_t len, size_t max);
 /* Non-negative finite number, else 0. */
 double llm_count(const json_t *v);
 
+/* The response object both wire formats end in: {content, toolCalls (taken), stopReason, usage
+ * {inputTokens, outputTokens} read from usage[in_key]/usage[out_key], model (or fallback_model)}. */
+json_t *llm_make_response(const char *text, size_t len, json_t *calls, const json_t *stop_reason, const json_t *usage,
+                          const char *in_key, const char *out_key, const json_t *model, const char *fallback_model);
+
 #endif

@@ -249,21 +249,9 @@ int llm_openai_parse(const char *body, size_t len, size_t max_bytes, const char 
     if (take_content(json_object_get(msg, "content"), &text, error) != 0) goto done;
     if (take_tool_calls(json_object_get(msg, "tool_calls"), max_bytes, calls, error) != 0) goto done;
 
-    json_t *res = json_object();
-    json_object_set(res, "content", json_stringn(text.data ? text.data : "", text.len));
-    json_object_set(res, "toolCalls", calls);
+    *out = llm_make_response(text.data, text.len, calls, json_object_get(c0, "finish_reason"), json_object_get(v, "usage"), "prompt_tokens",
+                             "completion_tokens", json_object_get(v, "model"), fallback_model);
     calls = NULL;
-    const json_t *fr = json_object_get(c0, "finish_reason");
-    json_object_set(res, "stopReason", json_is_string(fr) ? json_copy(fr) : json_null());
-    const json_t *usage = json_object_get(v, "usage");
-    json_t *u = json_object();
-    json_object_set(u, "inputTokens", json_number(llm_count(json_object_get(usage, "prompt_tokens"))));
-    json_object_set(u, "outputTokens", json_number(llm_count(json_object_get(usage, "completion_tokens"))));
-    json_object_set(res, "usage", u);
-    const json_t *model = json_object_get(v, "model");
-    json_object_set(res, "model", json_is_string(model) && model->u.string.len ? json_copy(model)
-                                                                                : json_string(fallback_model ? fallback_model : ""));
-    *out = res;
     r = 0;
 done:
     json_free(calls);
