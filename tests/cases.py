@@ -87,15 +87,20 @@ def case_usage_errors_exit_2(v):
         assert "usage:" in err, f"{args}: no usage text"
 
 
-def case_isolation_request_fails_closed(v):
-    """Asking for process isolation in a build without it is an error, not a silent downgrade."""
+def case_isolation_choices_and_require_sandbox_fail_closed(v):
+    """--isolate runs a worker; a bad CHIDORI_ISOLATE is an error; CHIDORI_ISOLATE_REQUIRE_SANDBOX=1
+    fails closed while a core confinement layer cannot be applied (none is silently skipped)."""
     hello = os.path.join(ROOT, "examples", "hello.js")
     code, out, err = chidori(v, "run", hello, "--isolate")
-    assert code != 0 and "not available" in err, (code, err)
+    assert code == 0 and "Isolation: process" in err, (code, err)
     code, out, err = chidori(v, "run", hello, env={"CHIDORI_ISOLATE": "process"})
-    assert code != 0 and "not available" in err, (code, err)
+    assert code == 0 and "Isolation: process" in err, (code, err)
+    code, out, err = chidori(v, "run", hello)
+    assert code == 0 and "Isolation: off" in err, (code, err)
     code, out, err = chidori(v, "run", hello, env={"CHIDORI_ISOLATE": "bogus"})
-    assert code != 0 and "CHIDORI_ISOLATE" in err, (code, err)
+    assert code == 2 and "CHIDORI_ISOLATE" in err, (code, err)
+    code, out, err = chidori(v, "run", hello, "--isolate", env={"CHIDORI_ISOLATE_REQUIRE_SANDBOX": "1"})
+    assert code == 1 and "required layer" in err and out == "", (code, err)
 
 
 def case_bad_limit_values_are_rejected(v):

@@ -11,7 +11,8 @@ int cli_usage_error(const char *fmt, const char *arg);
 /* The seed and clock start a run's determinism starts from (CHIDORI_SEED / CHIDORI_CLOCK_START_MS
  * pin them). 0, or -1 with *error. */
 int cli_capture_run_start(uint64_t *seed, int64_t *clock_ms, char **error);
-/* --isolate / --no-isolate (flag: 1/0, -1 unset) and CHIDORI_ISOLATE. 0, or -1 with *error. */
+/* --isolate / --no-isolate (flag: 1/0, -1 unset) and CHIDORI_ISOLATE: 1 isolated, 0 in-process,
+ * -1 with *error. */
 int cli_resolve_isolation(int flag, char **error);
 
 /* getenv with the signature policy_select wants. */

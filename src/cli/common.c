@@ -71,25 +71,19 @@ int cli_capture_run_start(uint64_t *seed, int64_t *clock_ms, char **error)
     return 0;
 }
 
-/* Isolation: the flag wins over CHIDORI_ISOLATE. Process isolation is not in this build yet, so
- * asking for it is an error rather than a silent downgrade. */
+/* Isolation: the flag wins over CHIDORI_ISOLATE. Returns 1 for a worker process per run, 0 for
+ * in-process, -1 with *error for a bad CHIDORI_ISOLATE. In-process stays the default until the
+ * worker's confinement layers are complete (docs/sandbox-model.md). */
 int cli_resolve_isolation(int flag, char **error)
 {
     const char *env = getenv("CHIDORI_ISOLATE");
-    bool want = false;
-    if (flag >= 0) want = flag;
-    else if (env && *env) {
-        if (strcmp(env, "process") == 0) want = true;
-        else if (strcmp(env, "off") != 0)
+    if (flag >= 0) return flag;
+    if (env && *env) {
+        if (strcmp(env, "process") == 0) return 1;
+        if (strcmp(env, "off") != 0)
             return *error = xasprintf("CHIDORI_ISOLATE must be `process` or `off`, got `%s`", env), -1;
-    }
-    if (want) {
-        *error = xstrdup("process isolation (--isolate / CHIDORI_ISOLATE=process) is not available in this build "
-                         "yet; run with --no-isolate");
-        return -1;
     }
     return 0;
 }
-
 
 const char *cli_getenv(const char *name) { return getenv(name); }

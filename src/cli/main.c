@@ -7,6 +7,7 @@
 #include "cli/cli.h"
 #include "engine/engine.h"
 #include "host/host.h"
+#include "isolate/isolate.h"
 #include "util/buf.h"
 #include "util/files.h"
 #include "util/random.h"
@@ -94,6 +95,7 @@ int main(int argc, char **argv)
 {
     if (argc < 2) return cli_usage_error("%s", "no command given");
     const char *cmd = argv[1];
+    if (strcmp(cmd, "__run-worker") == 0) return worker_main(); /* hidden: the isolated child */
     if (strcmp(cmd, "run") == 0) return cmd_run(argc - 2, argv + 2);
     if (strcmp(cmd, "replay") == 0) return cmd_replay(argc - 2, argv + 2);
     if (strcmp(cmd, "resume") == 0) return cmd_resume(argc - 2, argv + 2);

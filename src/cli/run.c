@@ -15,6 +15,7 @@
 #include "engine/engine.h"
 #include "host/host.h"
 #include "host/policy.h"
+#include "isolate/isolate.h"
 #include "util/buf.h"
 #include "util/random.h"
 
@@ -45,7 +46,21 @@ typedef struct run_options {
 /* What nested agents (call_agent) need from the top-level run. */
 typedef struct run_context {
     engine_config base;
+    bool isolated;
+    isolate_options iso;
 } run_context;
+
+/* One engine run, in this process or in a confined worker. banner: print the Isolation: line. */
+static void run_engine(run_context *rc, const engine_config *cfg, host *h, bool banner, engine_result *res)
+{
+    if (!rc->isolated) {
+        engine_run_on_thread(cfg, res);
+        return;
+    }
+    char *text = NULL;
+    supervisor_run(cfg, h, &rc->iso, res, banner ? &text : NULL);
+    free(text);
+}
 
 static int64_t realtime_ms(void)
 {
@@ -147,7 +162,7 @@ static int run_nested(void *ctx, host *h, const char *entry, const char *input_j
     cfg.seed = nested_seed(rc->base.seed, entry, input_json);
     cfg.seam = (engine_seam){host_call_seam, h};
     engine_result res;
-    engine_run_on_thread(&cfg, &res);
+    run_engine(rc, &cfg, h, false, &res);
     int code;
     if (res.status == RUN_COMPLETED) {
         *output = res.output_json;
@@ -215,9 +230,12 @@ static int durable_run(durable_mode mode, run_options *o)
     run_context rctx = {0};
     policy_selection sel = {0};
 
-    if (cli_resolve_isolation(o->isolate, &error) < 0) goto fail_usage;
+    int isolated = cli_resolve_isolation(o->isolate, &error);
+    if (isolated < 0) goto fail_usage;
+    rctx.isolated = isolated == 1;
     if (policy_select(POLICY_SURFACE_RUN, o->untrusted, o->trusted, cli_getenv, &sel, &error) < 0) goto fail_usage;
     if (engine_limits_from_env(&rctx.base.limits, &error) < 0) goto fail_usage;
+    if (rctx.isolated && isolate_options_from_env(&rctx.iso, &rctx.base.limits, &error) < 0) goto fail_usage;
 
     split_agent_path(o->file, &folder, &key);
     char *real_folder = realpath(folder, NULL);
@@ -290,7 +308,7 @@ static int durable_run(durable_mode mode, run_options *o)
         if (mode == MODE_RESUME && host_resume(h, meta.pending, o->response, &error) < 0) goto fail;
     }
 
-    fprintf(stderr, "Isolation: off (in-process run; process isolation is not built yet)\n");
+    if (!rctx.isolated) fprintf(stderr, "Isolation: off (in-process run; --isolate runs it in a worker process)\n");
     fprintf(stderr, "Policy: %s\n", sel.description);
     fprintf(stderr, "Run id: %s\n", meta.run_id);
 
@@ -301,7 +319,7 @@ static int durable_run(durable_mode mode, run_options *o)
     cfg.input_json = input_text;
     cfg.seam = (engine_seam){host_call_seam, h};
     engine_result res;
-    engine_run(&cfg, &res);
+    run_engine(&rctx, &cfg, h, true, &res);
 
     if (mode == MODE_REPLAY) {
         /* The replay must end as the recording did, to the byte. */

@@ -1,0 +1,65 @@
+/* isolate.h — process isolation of a run: the options, the messages the supervisor and the worker
+ * exchange (beyond the framing of protocol.h), and the two entry points.
+ *
+ *   supervisor_run (parent): spawns `chidori __run-worker`, serves its Call frames through the
+ *   host, enforces the deadline, maps the worker's end to a precise error.
+ *   worker_main (child): confines itself, runs the engine with a broker seam.
+ */
+#ifndef CHIDORI_ISOLATE_H
+#define CHIDORI_ISOLATE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "engine/engine.h"
+#include "host/host.h"
+
+/* What the worker applies to itself before agent code runs (confine.c). */
+typedef struct isolate_sandbox {
+    bool require;          /* CHIDORI_ISOLATE_REQUIRE_SANDBOX=1: a core layer that fails fails the run */
+    uint64_t cpu_secs;     /* CHIDORI_ISOLATE_CPU_SECS: RLIMIT_CPU (0 = not set) */
+    uint64_t fsize_bytes;  /* CHIDORI_ISOLATE_FSIZE_BYTES: RLIMIT_FSIZE (0 = not set) */
+} isolate_sandbox;
+
+/* Confine the calling process (the worker, after start-up). 0 with *report ({layers: [{name,
+ * applied, detail}]}), or -1 with *error when a required layer could not be applied. */
+int isolate_confine(const isolate_sandbox *cfg, json_t **report, char **error);
+/* The `Isolation:` banner text for a confinement report. */
+char *isolate_banner(const json_t *report);
+/* Test-only (CHIDORI_ISOLATE_SELFTEST): try one forbidden act; JSON text {probe, outcome}. */
+char *isolate_selftest(const char *probe);
+
+typedef struct isolate_options {
+    isolate_sandbox sandbox; /* layers the worker applies to itself */
+    uint64_t deadline_ms;    /* CHIDORI_ISOLATE_DEADLINE_MS: the parent kills the worker (0 = off) */
+    const char *selftest;    /* CHIDORI_ISOLATE_SELFTEST: test-only forbidden act (NULL = none) */
+} isolate_options;
+
+/* From CHIDORI_ISOLATE_* (and the engine limits, for the cgroup memory ceiling). 0 or -1 + *error. */
+int isolate_options_from_env(isolate_options *o, const engine_limits *limits, char **error);
+
+/* Init: everything the worker needs to run (no file is opened by it). */
+typedef struct isolate_init {
+    engine_config config;    /* seam unset: the worker installs its broker */
+    isolate_sandbox sandbox;
+    char *selftest;
+    char *entry, *script, *script_name, *input_json; /* owned strings config points into */
+} isolate_init;
+
+json_t *isolate_init_encode(const engine_config *cfg, const isolate_options *o);
+int isolate_init_decode(const json_t *frame, isolate_init *out, char **error);
+void isolate_init_clear(isolate_init *in);
+
+/* Done: the engine's outcome. */
+json_t *isolate_outcome_encode(const engine_result *res);
+int isolate_outcome_decode(const json_t *outcome, engine_result *res, char **error);
+
+/* Reply: a host_call result (HOST_OK / HOST_ERROR / HOST_SUSPEND / HOST_ABORT) as a frame and back. */
+json_t *isolate_reply_encode(int rc, const json_t *result, const char *error);
+int isolate_reply_decode(const json_t *reply, json_t **result, char **error);
+
+/* Run cfg in a fresh confined worker, serving its host ops through h. With banner non-NULL, the
+ * worker's confinement report is printed as the `Isolation:` line and returned (caller frees). */
+int supervisor_run(const engine_config *cfg, host *h, const isolate_options *o, engine_result *res, char **banner);
+int worker_main(void);
+
+#endif

@@ -1,0 +1,354 @@
+/* protocol.c — length-prefixed JSON frames over pipes (see protocol.h). */
+#define _GNU_SOURCE
+#include "isolate/protocol.h"
+
+#include "util/buf.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static void set_error(char **error, char *msg)
+{
+    if (error) {
+        *error = msg;
+    } else {
+        free(msg);
+    }
+}
+
+static char *cap_message(uint64_t n)
+{
+    return xasprintf("frame of %llu bytes exceeds the 64 MiB limit", (unsigned long long)n);
+}
+
+int64_t frame_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static uint32_t le32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* ---- writing ------------------------------------------------------------------------------ */
+
+static int write_all(int fd, const char *p, size_t n, int *err)
+{
+    while (n > 0) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0) {
+            if (errno == EINTR) continue;
+            if (errno == EAGAIN || errno == EWOULDBLOCK) {
+                /* A non-blocking fd: wait until it drains rather than spin. */
+                struct pollfd pfd = {.fd = fd, .events = POLLOUT};
+                if (poll(&pfd, 1, -1) < 0 && errno != EINTR) {
+                    *err = errno;
+                    return -1;
+                }
+                continue;
+            }
+            *err = errno;
+            return -1;
+        }
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+int frame_write_raw(int fd, const char *body, size_t len, char **error)
+{
+    if (len > FRAME_MAX_BYTES) {
+        set_error(error, cap_message(len));
+        return -1;
+    }
+    uint8_t hdr[4] = {(uint8_t)len, (uint8_t)(len >> 8), (uint8_t)(len >> 16), (uint8_t)(len >> 24)};
+
+    /* Block SIGPIPE for this thread; remember whether one was already pending so that we only
+     * consume the one our write raised (the classic pattern for pipes, where MSG_NOSIGNAL does
+     * not exist). */
+    sigset_t pipe_set, old_mask, pending;
+    sigemptyset(&pipe_set);
+    sigaddset(&pipe_set, SIGPIPE);
+    sigemptyset(&pending);
+    pthread_sigmask(SIG_BLOCK, &pipe_set, &old_mask);
+    sigpending(&pending);
+    bool was_pending = sigismember(&pending, SIGPIPE) == 1;
+
+    int err = 0;
+    int rc = write_all(fd, (const char *)hdr, sizeof hdr, &err);
+    if (rc == 0 && len > 0) rc = write_all(fd, body, len, &err);
+
+    if (rc < 0 && err == EPIPE && !was_pending) {
+        static const struct timespec zero = {0, 0};
+        while (sigtimedwait(&pipe_set, NULL, &zero) < 0 && errno == EINTR) {
+        }
+    }
+    pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
+
+    if (rc < 0) {
+        if (err == EPIPE) {
+            set_error(error, xstrdup("the other side closed the pipe"));
+        } else {
+            set_error(error, xasprintf("write failed: %s", strerror(err)));
+        }
+        return -1;
+    }
+    return 0;
+}
+
+int frame_write(int fd, const json_t *v, char **error)
+{
+    size_t len = 0;
+    char *body = json_dump(v, JSON_COMPACT, &len);
+    int rc = frame_write_raw(fd, body, len, error);
+    free(body);
+    return rc;
+}
+
+/* ---- reading ------------------------------------------------------------------------------ */
+
+/* Wait until fd is readable (or hung up) or the deadline passes. 1 ready, 0 timed out, -1 error
+ * (*err set). */
+static int wait_readable(int fd, int64_t deadline_ms, int *err)
+{
+    for (;;) {
+        int timeout = -1;
+        if (deadline_ms > 0) {
+            int64_t left = deadline_ms - frame_now_ms();
+            if (left <= 0) return 0;
+            timeout = left > 1000000000 ? 1000000000 : (int)left;
+        }
+        struct pollfd pfd = {.fd = fd, .events = POLLIN};
+        int n = poll(&pfd, 1, timeout);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            *err = errno;
+            return -1;
+        }
+        if (n == 0) continue; /* loop re-checks the deadline (poll may return early) */
+        if (pfd.revents & POLLNVAL) {
+            *err = EBADF;
+            return -1;
+        }
+        return 1; /* POLLIN, POLLHUP or POLLERR: read() tells which */
+    }
+}
+
+/* Read up to n bytes (at least 1 unless EOF). Returns bytes read, 0 on EOF, -1 on error/timeout
+ * (*timed_out tells which). */
+static ssize_t read_some(int fd, void *p, size_t n, int64_t deadline_ms, bool *timed_out, int *err)
+{
+    *timed_out = false;
+    for (;;) {
+        int w = wait_readable(fd, deadline_ms, err);
+        if (w == 0) {
+            *timed_out = true;
+            return -1;
+        }
+        if (w < 0) return -1;
+        ssize_t r = read(fd, p, n);
+        if (r < 0) {
+            if (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK) continue;
+            *err = errno;
+            return -1;
+        }
+        return r;
+    }
+}
+
+static int parse_body(const char *body, size_t len, json_t **out, char **error)
+{
+    json_limits lim = {FRAME_MAX_BYTES, FRAME_MAX_DEPTH};
+    json_error jerr;
+    json_t *v = json_parse(body, len, &lim, &jerr);
+    if (!v) {
+        set_error(error, xasprintf("bad frame: %s at %d:%d", jerr.message, jerr.line, jerr.col));
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+int frame_read(int fd, int64_t deadline_ms, json_t **out, char **error)
+{
+    *out = NULL;
+    uint8_t hdr[4];
+    size_t got = 0;
+    bool timed_out;
+    int err = 0;
+    while (got < sizeof hdr) {
+        ssize_t r = read_some(fd, hdr + got, sizeof hdr - got, deadline_ms, &timed_out, &err);
+        if (r < 0) {
+            set_error(error, timed_out ? xstrdup("timed out") : xasprintf("read failed: %s", strerror(err)));
+            return -1;
+        }
+        if (r == 0) {
+            set_error(error, got == 0 ? xstrdup("worker closed the pipe")
+                                      : xasprintf("worker closed the pipe mid-frame (got %zu of 4 length bytes)", got));
+            return -1;
+        }
+        got += (size_t)r;
+    }
+    uint32_t n = le32(hdr);
+    if ((uint64_t)n > FRAME_MAX_BYTES) {
+        set_error(error, cap_message(n));
+        return -1;
+    }
+
+    /* Grow with what arrives: at most 1 MiB ahead of the bytes actually received. */
+    char *body = NULL;
+    size_t cap = 0, have = 0;
+    while (have < n) {
+        if (have == cap) {
+            size_t want = cap ? cap * 2 : 65536;
+            if (want > have + ((size_t)1 << 20)) want = have + ((size_t)1 << 20);
+            if (want > n) want = n;
+            body = xrealloc(body, want + 1);
+            cap = want;
+        }
+        ssize_t r = read_some(fd, body + have, cap - have, deadline_ms, &timed_out, &err);
+        if (r < 0) {
+            free(body);
+            set_error(error, timed_out ? xstrdup("timed out") : xasprintf("read failed: %s", strerror(err)));
+            return -1;
+        }
+        if (r == 0) {
+            free(body);
+            set_error(error, xasprintf("worker closed the pipe mid-frame (got %zu of %u bytes)", have, n));
+            return -1;
+        }
+        have += (size_t)r;
+    }
+    int rc = parse_body(body ? body : "", n, out, error);
+    free(body);
+    return rc;
+}
+
+int frame_decode(const uint8_t *buf, size_t len, size_t *consumed, json_t **out, char **error)
+{
+    *consumed = 0;
+    *out = NULL;
+    if (len < 4) return 0;
+    uint32_t n = le32(buf);
+    if ((uint64_t)n > FRAME_MAX_BYTES) {
+        set_error(error, cap_message(n));
+        return -1;
+    }
+    if (len - 4 < n) return 0;
+    if (parse_body((const char *)buf + 4, n, out, error) < 0) return -1;
+    *consumed = 4 + (size_t)n;
+    return 1;
+}
+
+/* ---- validation --------------------------------------------------------------------------- */
+
+const char *frame_type_name(frame_type t)
+{
+    switch (t) {
+    case FRAME_INIT: return "init";
+    case FRAME_CALL: return "call";
+    case FRAME_REPLY: return "reply";
+    case FRAME_DONE: return "done";
+    default: return "invalid";
+    }
+}
+
+static bool key_is(const json_member *m, const char *k)
+{
+    size_t n = strlen(k);
+    return m->key_len == n && memcmp(m->key, k, n) == 0;
+}
+
+static bool op_valid(const json_t *op)
+{
+    if (!op || op->type != JSON_STRING) return false;
+    size_t n = op->u.string.len;
+    if (n < 1 || n > FRAME_OP_MAX) return false;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)op->u.string.bytes[i];
+        if (!((c >= 'a' && c <= 'z') || c == '_' || c == ':')) return false;
+    }
+    return true;
+}
+
+static frame_type invalid(char **error, char *msg)
+{
+    set_error(error, msg);
+    return FRAME_INVALID;
+}
+
+/* Every member must be one of the allowed keys. */
+static const char *extra_member(const json_t *o, const char *const *allowed)
+{
+    for (size_t i = 0; i < o->u.object.len; i++) {
+        const json_member *m = &o->u.object.items[i];
+        bool ok = false;
+        for (const char *const *a = allowed; *a; a++)
+            if (key_is(m, *a)) ok = true;
+        if (!ok) return m->key;
+    }
+    return NULL;
+}
+
+frame_type frame_classify(const json_t *frame, char **error)
+{
+    if (!frame || frame->type != JSON_OBJECT) return invalid(error, xstrdup("bad frame: not a JSON object"));
+    const json_t *type = json_object_get(frame, "type");
+    if (!type) return invalid(error, xstrdup("bad frame: no \"type\""));
+    if (type->type != JSON_STRING) return invalid(error, xstrdup("bad frame: \"type\" is not a string"));
+    const char *t = type->u.string.bytes;
+    size_t tl = type->u.string.len;
+    const char *extra;
+
+    if (tl == 4 && memcmp(t, "init", 4) == 0) {
+        const json_t *e = json_object_get(frame, "entry"), *p = json_object_get(frame, "prelude"),
+                     *l = json_object_get(frame, "limits");
+        if (e && e->type != JSON_STRING) return invalid(error, xstrdup("bad frame: init \"entry\" is not a string"));
+        if (p && p->type != JSON_STRING) return invalid(error, xstrdup("bad frame: init \"prelude\" is not a string"));
+        if (l && l->type != JSON_OBJECT) return invalid(error, xstrdup("bad frame: init \"limits\" is not an object"));
+        return FRAME_INIT;
+    }
+    if (tl == 4 && memcmp(t, "call", 4) == 0) {
+        static const char *const allowed[] = {"type", "op", "args", NULL};
+        const json_t *op = json_object_get(frame, "op"), *args = json_object_get(frame, "args");
+        if (!op) return invalid(error, xstrdup("bad frame: call without \"op\""));
+        if (!op_valid(op)) return invalid(error, xstrdup("bad frame: call \"op\" is not a string of [a-z_:]{1,64}"));
+        if (!args) return invalid(error, xstrdup("bad frame: call without \"args\""));
+        if (args->type != JSON_OBJECT) return invalid(error, xstrdup("bad frame: call \"args\" is not an object"));
+        if ((extra = extra_member(frame, allowed)))
+            return invalid(error, xasprintf("bad frame: call has an unexpected member \"%.64s\"", extra));
+        return FRAME_CALL;
+    }
+    if (tl == 5 && memcmp(t, "reply", 5) == 0) {
+        static const char *const allowed[] = {"type", "ok", "err", NULL};
+        const json_t *ok = json_object_get(frame, "ok"), *err = json_object_get(frame, "err");
+        if (ok && err) return invalid(error, xstrdup("bad frame: reply has both \"ok\" and \"err\""));
+        if (!ok && !err) return invalid(error, xstrdup("bad frame: reply has neither \"ok\" nor \"err\""));
+        if (err && err->type != JSON_STRING) return invalid(error, xstrdup("bad frame: reply \"err\" is not a string"));
+        if ((extra = extra_member(frame, allowed)))
+            return invalid(error, xasprintf("bad frame: reply has an unexpected member \"%.64s\"", extra));
+        return FRAME_REPLY;
+    }
+    if (tl == 4 && memcmp(t, "done", 4) == 0) {
+        static const char *const allowed[] = {"type", "outcome", NULL};
+        const json_t *outcome = json_object_get(frame, "outcome");
+        if (!outcome) return invalid(error, xstrdup("bad frame: done without \"outcome\""));
+        if (outcome->type != JSON_OBJECT) return invalid(error, xstrdup("bad frame: done \"outcome\" is not an object"));
+        if ((extra = extra_member(frame, allowed)))
+            return invalid(error, xasprintf("bad frame: done has an unexpected member \"%.64s\"", extra));
+        return FRAME_DONE;
+    }
+    return invalid(error, xasprintf("bad frame: unknown type \"%.32s\"", t));
+}

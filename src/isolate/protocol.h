@@ -1,0 +1,76 @@
+/* protocol.h — the frames the parent and the confined worker exchange over a pipe pair.
+ *
+ * A frame is a u32 little-endian length followed by that many bytes of JSON (the compact
+ * serialization of one value). A frame body is at most FRAME_MAX_BYTES, and the cap is enforced
+ * on both sides: a writer refuses to send a bigger frame, and a reader refuses a length prefix over
+ * the cap before allocating anything. Bodies are parsed with json_parse and its limits (size
+ * FRAME_MAX_BYTES, depth 512), so every byte from the other side is treated as hostile.
+ *
+ * Frame kinds (frame_classify checks them strictly):
+ *   {"type":"init", ...}                          parent → worker, once (entry, input, limits,
+ *                                                 prelude: its other members belong to the worker,
+ *                                                 which validates them; see frame_classify)
+ *   {"type":"call","op":"<[a-z_:]{1,64}>","args":{...}}   worker → parent, one host op
+ *   {"type":"reply","ok":<any>} | {"type":"reply","err":"<string>"}   parent → worker
+ *   {"type":"done","outcome":{...}}               worker → parent, last frame of a run
+ *
+ * The worker uses only read, write, poll, clock_gettime (vDSO) and rt_sigprocmask /
+ * rt_sigpending / rt_sigtimedwait here, all of which the seccomp allowlist permits.
+ */
+#ifndef CHIDORI_ISOLATE_PROTOCOL_H
+#define CHIDORI_ISOLATE_PROTOCOL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/json.h"
+
+#define FRAME_MAX_BYTES ((size_t)64 << 20)
+#define FRAME_MAX_DEPTH 512
+#define FRAME_OP_MAX 64
+
+/* Write one frame (the compact JSON of v). Handles partial writes and EINTR. Never raises SIGPIPE:
+ * SIGPIPE is blocked in the calling thread around the write and a SIGPIPE the write generated is
+ * consumed before the old mask is restored. Returns 0, or -1 with *error (malloc'd; may be NULL
+ * if the caller does not want it): "the other side closed the pipe", "frame of N bytes exceeds
+ * the 64 MiB limit", "write failed: ...". */
+int frame_write(int fd, const json_t *v, char **error);
+
+/* Write an already-serialized body as one frame (same rules as frame_write). */
+int frame_write_raw(int fd, const char *body, size_t len, char **error);
+
+/* Read one frame. deadline_ms is an absolute CLOCK_MONOTONIC time in milliseconds (0 = wait
+ * forever); poll is used so the call never blocks past it, whatever the fd's O_NONBLOCK state.
+ * Returns 0 with *out (caller frees), or -1 with *error (malloc'd) starting with one of:
+ *   "worker closed the pipe"                      EOF before a full frame (the message adds
+ *                                                 "mid-frame (got X of Y bytes)" when truncated)
+ *   "frame of N bytes exceeds the 64 MiB limit"  length prefix over the cap (nothing allocated)
+ *   "timed out"                                   the deadline passed
+ *   "bad frame: ..."                              the body is not one valid JSON value
+ *   "read failed: ..."                            read/poll error (EBADF, EIO, ...)
+ * The body buffer grows with the bytes that actually arrive, so a lying length prefix under the
+ * cap costs the reader only what the writer really sent. */
+int frame_read(int fd, int64_t deadline_ms, json_t **out, char **error);
+
+/* CLOCK_MONOTONIC now in milliseconds (the clock frame_read's deadline is measured on). */
+int64_t frame_now_ms(void);
+
+/* Buffer-driven decoder (for stream parsers and the fuzz target): looks at buf[0..len) and
+ * returns 1 with *out and *consumed (4 + body length) when a complete frame is there, 0 when more
+ * bytes are needed (*consumed = 0), -1 with *error when the prefix is over the cap or the body is
+ * not valid JSON. */
+int frame_decode(const uint8_t *buf, size_t len, size_t *consumed, json_t **out, char **error);
+
+typedef enum { FRAME_INVALID, FRAME_INIT, FRAME_CALL, FRAME_REPLY, FRAME_DONE } frame_type;
+
+/* Validate a decoded frame strictly and return its kind, or FRAME_INVALID with *error (malloc'd)
+ * naming what is wrong: not an object, missing/unknown "type", a missing member, a member of the
+ * wrong type, an unexpected extra member (call, reply and done have a fixed shape), an op that is
+ * not [a-z_:]{1,64}, args that are not an object, a reply with both or neither of ok/err.
+ * An init frame must be an object whose "type" is "init"; its other members are the worker's to
+ * validate, but where present "entry" and "prelude" must be strings and "limits" an object. */
+frame_type frame_classify(const json_t *frame, char **error);
+
+const char *frame_type_name(frame_type t);
+
+#endif

@@ -1,0 +1,243 @@
+/* supervisor.c — the parent side of an isolated run: spawn the worker, serve its frames, enforce
+ * the deadline, map its end to a precise error.
+ *
+ * Owns the worker process (until it is reaped), its pipes, its cgroup. Treats every frame from the
+ * worker as hostile: frames are size-capped and parsed with limits (protocol.c), classified
+ * strictly, and anything out of order — a Call after Done, an unknown type, a forged reply, a
+ * truncated frame, EOF — fails the run and kills the worker; the parent carries on. Host ops the
+ * worker asks for go through host_call exactly as in-process ones do, so records and output are
+ * the same bytes in both modes.
+ *
+ * The worker is started with fork + execve of this very binary (/proc/self/exe __run-worker), with
+ * descriptors 0/1/2 only (frames in, frames out, a stderr pipe relayed by a thread), a clean
+ * environment, a new session (no controlling terminal) and PR_SET_PDEATHSIG, so it dies with us.
+ */
+#define _GNU_SOURCE
+#include "isolate/isolate.h"
+#include "isolate/protocol.h"
+#include "host/host.h"
+#include "util/buf.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+static int64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* ---------- stderr relay ---------- */
+
+typedef struct relay {
+    int fd;
+    pthread_t thread;
+} relay;
+
+static void *relay_main(void *p)
+{
+    relay *r = p;
+    char chunk[4096];
+    ssize_t n;
+    while ((n = read(r->fd, chunk, sizeof chunk)) > 0 || (n < 0 && errno == EINTR))
+        if (n > 0 && write(STDERR_FILENO, chunk, (size_t)n) < 0) break;
+    return NULL;
+}
+
+/* ---------- spawning ---------- */
+
+typedef struct worker {
+    pid_t pid;
+    int pidfd;
+    int to_child, from_child;
+    relay err;
+} worker;
+
+/* The environment a worker gets: nothing of ours but what a sanitizer build needs to report. */
+static char **worker_env(void)
+{
+    static char *env[4];
+    int n = 0;
+    static char asan[512], ubsan[512];
+    const char *a = getenv("ASAN_OPTIONS"), *u = getenv("UBSAN_OPTIONS");
+    if (a) snprintf(asan, sizeof asan, "ASAN_OPTIONS=%s", a), env[n++] = asan;
+    if (u) snprintf(ubsan, sizeof ubsan, "UBSAN_OPTIONS=%s", u), env[n++] = ubsan;
+    env[n] = NULL;
+    return env;
+}
+
+static int spawn_worker(worker *w, char **error)
+{
+    int in[2], out[2], err[2];
+    if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC) || pipe2(err, O_CLOEXEC)) {
+        *error = xasprintf("cannot create the worker's pipes: %s", strerror(errno));
+        return -1;
+    }
+    char **env = worker_env();
+    pid_t parent = getpid();
+    pid_t pid = fork();
+    if (pid < 0) {
+        *error = xasprintf("cannot start a worker: %s", strerror(errno));
+        return -1;
+    }
+    if (pid == 0) {
+        /* child: only async-signal-safe calls until execve */
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != parent) _exit(127);
+        setsid();
+        if (dup2(in[0], 0) < 0 || dup2(out[1], 1) < 0 || dup2(err[1], 2) < 0) _exit(127);
+        syscall(SYS_close_range, 3, ~0u, 0);
+        char *argv[] = {"chidori", "__run-worker", NULL};
+        execve("/proc/self/exe", argv, env);
+        _exit(127);
+    }
+    close(in[0]);
+    close(out[1]);
+    close(err[1]);
+    w->pid = pid;
+    w->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+    w->to_child = in[1];
+    w->from_child = out[0];
+    w->err.fd = err[0];
+    if (pthread_create(&w->err.thread, NULL, relay_main, &w->err) != 0) w->err.fd = -1;
+    return 0;
+}
+
+static void kill_worker(worker *w)
+{
+    if (w->pidfd >= 0) syscall(SYS_pidfd_send_signal, w->pidfd, SIGKILL, NULL, 0);
+    else kill(w->pid, SIGKILL);
+}
+
+/* Reap the worker and say how it ended when that was not a clean exit. */
+static char *reap(worker *w, bool killed_for_deadline, uint64_t deadline_ms)
+{
+    int status = 0;
+    while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    close(w->to_child);
+    close(w->from_child);
+    if (w->err.fd >= 0) {
+        pthread_join(w->err.thread, NULL);
+        close(w->err.fd);
+    }
+    if (w->pidfd >= 0) close(w->pidfd);
+    char *why = NULL;
+    if (killed_for_deadline) {
+        why = xasprintf("isolation deadline exceeded: the worker was killed after %llu ms "
+                        "(CHIDORI_ISOLATE_DEADLINE_MS)",
+                        (unsigned long long)deadline_ms);
+    } else if (WIFSIGNALED(status)) {
+        int sig = WTERMSIG(status);
+        if (sig == SIGSYS) {
+            why = xstrdup("sandbox violation: blocked syscall (killed by the seccomp filter)");
+        } else if (sig == SIGXCPU) {
+            why = xstrdup("CPU limit exceeded: the worker used its CHIDORI_ISOLATE_CPU_SECS");
+        } else if (sig == SIGXFSZ) {
+            why = xstrdup("file size limit exceeded (CHIDORI_ISOLATE_FSIZE_BYTES)");
+        } else {
+            const char *abbrev = sigabbrev_np(sig);
+            why = abbrev ? xasprintf("engine crashed: SIG%s", abbrev) : xasprintf("engine crashed: signal %d", sig);
+        }
+    } else if (WIFEXITED(status) && WEXITSTATUS(status) != 0) {
+        why = xasprintf("the worker exited with status %d", WEXITSTATUS(status));
+    }
+    return why;
+}
+
+/* ---------- serving ---------- */
+
+int supervisor_run(const engine_config *cfg, host *h, const isolate_options *o, engine_result *res, char **banner)
+{
+    memset(res, 0, sizeof *res);
+    if (banner) *banner = NULL;
+    worker w = {.pidfd = -1, .err.fd = -1};
+    char *error = NULL;
+    if (spawn_worker(&w, &error) != 0) {
+        res->status = RUN_FAILED;
+        res->error = error;
+        return -1;
+    }
+
+    int64_t deadline = o->deadline_ms ? now_ms() + (int64_t)o->deadline_ms : 0;
+    bool done = false, killed_for_deadline = false;
+    char *failure = NULL;
+    json_t *init = isolate_init_encode(cfg, o);
+    if (frame_write(w.to_child, init, &error) != 0) failure = xasprintf("cannot start the worker: %s", error);
+    json_free(init);
+    free(error), error = NULL;
+
+    while (!failure && !done) {
+        json_t *frame = NULL;
+        if (frame_read(w.from_child, deadline, &frame, &error) != 0) {
+            if (deadline && now_ms() >= deadline) killed_for_deadline = true;
+            else failure = xasprintf("the worker failed: %s", error);
+            free(error), error = NULL;
+            break;
+        }
+        frame_type type = frame_classify(frame, &error);
+        if (type == FRAME_CALL) {
+            const char *op = json_string_value(json_object_get(frame, "op"));
+            const json_t *args = json_object_get(frame, "args");
+            json_t *reply;
+            if (!strcmp(op, "__isolation")) {
+                if (banner && !*banner) {
+                    *banner = isolate_banner(args);
+                    fprintf(stderr, "Isolation: %s\n", *banner); /* before anything the agent logs */
+                }
+                reply = isolate_reply_encode(HOST_OK, NULL, NULL);
+            } else {
+                json_t *result = NULL;
+                char *err = NULL;
+                int rc = host_call(h, op, args, &result, &err);
+                reply = isolate_reply_encode(rc, result, err);
+                json_free(result);
+                free(err);
+            }
+            if (frame_write(w.to_child, reply, &error) != 0) {
+                failure = xasprintf("the worker stopped listening: %s", error);
+                free(error), error = NULL;
+            }
+            json_free(reply);
+        } else if (type == FRAME_DONE) {
+            if (isolate_outcome_decode(json_object_get(frame, "outcome"), res, &error) != 0) {
+                failure = xasprintf("the worker sent a bad outcome: %s", error);
+                free(error), error = NULL;
+            } else {
+                done = true;
+            }
+        } else {
+            failure = xasprintf("the worker sent a frame out of order: %s",
+                                type == FRAME_INVALID ? (error ? error : "invalid") : "unexpected frame type");
+            free(error), error = NULL;
+        }
+        json_free(frame);
+    }
+    if (!done) kill_worker(&w);
+    char *why = reap(&w, killed_for_deadline, o->deadline_ms);
+    if (!done) {
+        engine_result_free(res);
+        res->status = RUN_FAILED;
+        /* The process's own end says most precisely what happened (a seccomp kill, the OOM
+         * killer, a crash); a protocol failure is the fallback. */
+        res->error = why ? why : failure ? failure : xstrdup("the worker ended without an outcome");
+        if (why) free(failure);
+        return -1;
+    }
+    free(why);
+    free(failure);
+    return 0;
+}

@@ -1,0 +1,141 @@
+/* worker.c — `chidori __run-worker`: the child of an isolated run, holding only the engine.
+ *
+ * Started by the supervisor with exactly three descriptors: 0 (frames from the parent), 1 (frames
+ * to the parent) and 2 (a pipe the parent relays as stderr); no terminal, a clean environment, and
+ * death with its parent. It reads the Init frame, confines itself (sandbox_apply_all: namespaces,
+ * Landlock, seccomp allowlist, rlimits) BEFORE any agent code exists, then runs the engine with a
+ * broker seam: every host op becomes a Call frame and blocks on its Reply. It ends with one Done
+ * frame and exits.
+ *
+ * Trusts the parent (it is the parent's child and the parent's frames are the only input); trusts
+ * nothing of the agent. It must not open files or sockets after confinement (the filters would
+ * kill it): everything it needs comes through the pipe.
+ */
+#define _GNU_SOURCE
+#include "isolate/isolate.h"
+#include "isolate/protocol.h"
+#include "engine/engine.h"
+#include "host/host.h"
+#include "util/buf.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define FD_IN 0
+#define FD_OUT 1
+
+/* The broker client: one Call frame out, one Reply frame back. A broken pipe means the parent is
+ * gone or misbehaving: the run ends (HOST_ABORT). */
+static int broker_call(void *ctx, const char *op, const json_t *args, json_t **result, char **error)
+{
+    (void)ctx;
+    *result = NULL;
+    *error = NULL;
+    json_t *call = json_object();
+    json_object_set(call, "type", json_string("call"));
+    json_object_set(call, "op", json_string(op));
+    json_object_set(call, "args", json_copy(args));
+    char *io = NULL;
+    int rc = frame_write(FD_OUT, call, &io);
+    json_free(call);
+    json_t *reply = NULL;
+    if (rc == 0) rc = frame_read(FD_IN, 0, &reply, &io);
+    if (rc != 0) {
+        *error = xasprintf("lost the host: %s", io ? io : "broken pipe");
+        free(io);
+        return HOST_ABORT;
+    }
+    rc = isolate_reply_decode(reply, result, error);
+    json_free(reply);
+    return rc;
+}
+
+static void send_done(const engine_result *res)
+{
+    json_t *done = json_object();
+    json_object_set(done, "type", json_string("done"));
+    json_object_set(done, "outcome", isolate_outcome_encode(res));
+    char *io = NULL;
+    if (frame_write(FD_OUT, done, &io) != 0) free(io);
+    json_free(done);
+}
+
+static void fail_early(const char *message)
+{
+    engine_result res = {.status = RUN_FAILED, .error = (char *)message};
+    send_done(&res);
+}
+
+int worker_main(void)
+{
+    /* Nothing but the three pipes may stay open (the supervisor already closed the rest; this is
+     * belt and braces against a parent that forgot). */
+    close_range(3, ~0u, 0);
+
+    json_t *init = NULL;
+    char *error = NULL;
+    if (frame_read(FD_IN, 0, &init, &error) != 0) {
+        char *m = xasprintf("worker: no Init frame: %s", error);
+        fail_early(m);
+        free(m);
+        return 1;
+    }
+    isolate_init in;
+    if (isolate_init_decode(init, &in, &error) != 0) {
+        char *m = xasprintf("worker: bad Init frame: %s", error);
+        fail_early(m);
+        free(m);
+        json_free(init);
+        return 1;
+    }
+
+    json_t *report = NULL;
+    if (isolate_confine(&in.sandbox, &report, &error) != 0) {
+        char *m = xasprintf("sandbox: a required layer could not be applied: %s", error);
+        fail_early(m);
+        free(m);
+        free(error);
+        json_free(report);
+        isolate_init_clear(&in);
+        json_free(init);
+        return 1;
+    }
+    /* Tell the parent what was applied before anything else happens (the Isolation: banner). */
+    json_t *hello = json_object();
+    json_object_set(hello, "type", json_string("call"));
+    json_object_set(hello, "op", json_string("__isolation"));
+    json_object_set(hello, "args", report);
+    char *io = NULL;
+    json_t *ack = NULL;
+    if (frame_write(FD_OUT, hello, &io) != 0 || frame_read(FD_IN, 0, &ack, &io) != 0) {
+        free(io);
+        json_free(hello);
+        isolate_init_clear(&in);
+        json_free(init);
+        return 1;
+    }
+    json_free(ack);
+    json_free(hello);
+
+    if (in.selftest && *in.selftest) {
+        /* Test-only: one forbidden act, tried by a confined worker (tests/cases_isolation.py). */
+        char *outcome = isolate_selftest(in.selftest);
+        engine_result res = {.status = RUN_COMPLETED, .output_json = outcome};
+        send_done(&res);
+        free(outcome);
+        isolate_init_clear(&in);
+        json_free(init);
+        return 0;
+    }
+
+    in.config.seam = (engine_seam){broker_call, NULL};
+    engine_result res;
+    engine_run(&in.config, &res);
+    send_done(&res);
+    engine_result_free(&res);
+    isolate_init_clear(&in);
+    json_free(init);
+    return 0;
+}

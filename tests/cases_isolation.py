@@ -1,0 +1,89 @@
+"""tests/cases_isolation.py — the worker process (--isolate) against the in-process engine.
+
+An isolated run must print the same bytes and write the same call log (but for durations and
+timestamps) as the in-process run; the parent must map a worker's end to a precise error.
+"""
+import json
+import os
+import shutil
+import tempfile
+
+from cases import chidori
+from cases_effects import run_id_of
+from run import ROOT, parse_fixture
+
+AGENTS = os.path.join(ROOT, "tests", "agents")
+PINNED = {"CHIDORI_SEED": "7", "CHIDORI_CLOCK_START_MS": "1700000000000"}
+
+
+def records_without_timing(state, rid):
+    with open(os.path.join(state, "runs", rid, "records.jsonl")) as f:
+        out = []
+        for line in f:
+            r = json.loads(line)
+            r.pop("duration_ms", None)
+            r.pop("timestamp", None)
+            out.append(r)
+        return out
+
+
+def case_isolated_runs_match_in_process_runs_byte_for_byte(v):
+    compared = 0
+    for name in sorted(os.listdir(AGENTS)):
+        if not name.endswith((".js", ".ts")):
+            continue
+        keys = parse_fixture(os.path.join(AGENTS, name))
+        if keys.get("mode", ["run"])[-1] != "run":
+            continue
+        env = dict(PINNED)
+        env.update(dict(kv.split("=", 1) for kv in keys.get("env", [])))
+        args = []
+        for item in keys.get("input", []):
+            args += ["-i", item]
+        results = {}
+        for mode in ("--no-isolate", "--isolate"):
+            state = tempfile.mkdtemp(prefix="chidori-iso-")
+            env["CHIDORI_WORKSPACE_ROOT"] = state
+            code, out, err = chidori(v, "run", mode, os.path.join(AGENTS, name), *args, env=env, state=state)
+            records = records_without_timing(state, run_id_of(err)) if "Run id: " in err else None
+            failure = [l for l in err.splitlines() if l.startswith("chidori: run failed")]
+            results[mode] = (code, out, failure, records)
+            shutil.rmtree(state)
+        a, b = results["--no-isolate"], results["--isolate"]
+        assert a == b, f"{name}: in-process {a!r}\n  isolated {b!r}"
+        compared += 1
+    assert compared >= 20, f"only {compared} fixtures compared"
+
+
+def case_the_parent_kills_a_worker_at_the_isolation_deadline(v):
+    with tempfile.TemporaryDirectory() as d:
+        agent = os.path.join(d, "spin.js")
+        with open(agent, "w") as f:
+            f.write("export default async () => { for (;;) {} };\n")
+        code, out, err = chidori(v, "run", "--isolate", agent,
+                                 env={"CHIDORI_JS_OP_BUDGET": "0", "CHIDORI_ISOLATE_DEADLINE_MS": "300"})
+        assert code == 1 and "isolation deadline exceeded" in err and "300 ms" in err, err
+
+
+def case_the_worker_cpu_rlimit_is_mapped(v):
+    with tempfile.TemporaryDirectory() as d:
+        agent = os.path.join(d, "spin.js")
+        with open(agent, "w") as f:
+            f.write("export default async () => { for (;;) {} };\n")
+        code, out, err = chidori(v, "run", "--isolate", agent,
+                                 env={"CHIDORI_JS_OP_BUDGET": "0", "CHIDORI_ISOLATE_CPU_SECS": "1"})
+        assert code == 1 and "CPU limit exceeded" in err, err
+
+
+def case_isolated_pause_resume_and_replay(v):
+    with tempfile.TemporaryDirectory() as state:
+        agent = os.path.join(ROOT, "tests", "effects", "prompt_tool_input.js")
+        # no provider: the prompt fails, the error is recorded; the input pauses
+        hello = os.path.join(ROOT, "examples", "approval.ts")
+        code, out, err = chidori(v, "run", "--isolate", hello, state=state, env=PINNED)
+        assert code == 3, err
+        rid = run_id_of(err)
+        code, out, err = chidori(v, "resume", "--isolate", hello, rid, "--response", "yes", state=state, env=PINNED)
+        assert code == 0 and json.loads(out)["approved"] is True, err
+        code, out2, err = chidori(v, "replay", "--isolate", hello, rid, state=state, env=PINNED)
+        assert code == 0 and out2 == out, err
