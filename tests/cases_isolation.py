@@ -87,3 +87,22 @@ def case_isolated_pause_resume_and_replay(v):
         assert code == 0 and json.loads(out)["approved"] is True, err
         code, out2, err = chidori(v, "replay", "--isolate", hello, rid, state=state, env=PINNED)
         assert code == 0 and out2 == out, err
+
+
+def case_a_hostile_worker_fails_its_run_and_the_parent_carries_on(v):
+    """A compromised worker (test-only CHIDORI_ISOLATE_SELFTEST=frame_*) breaks the protocol in
+    each way we know; every run fails with a precise error, never a hang or a parent crash."""
+    hello = os.path.join(ROOT, "examples", "hello.js")
+    expected = {
+        "frame_huge_prefix": "frame of 4294967295 bytes exceeds the 64 MiB limit",
+        "frame_over_cap": "frame of 67108865 bytes exceeds the 64 MiB limit",
+        "frame_garbage": "bad frame",
+        "frame_truncated": "timed out mid-frame (got 3 of 100 bytes)",
+        "frame_unknown_op": "unknown host operation `no_such_op`",
+        "frame_wrong_order": "the worker sent a frame out of order",
+        "frame_forged_done": "done \"outcome\" is not an object",
+        "frame_crash": "engine crashed: SIGSEGV",
+    }
+    for mode, words in expected.items():
+        code, out, err = chidori(v, "run", "--isolate", hello, env={"CHIDORI_ISOLATE_SELFTEST": mode}, timeout=20)
+        assert code == 1 and words in err and out == "", f"{mode}: exit {code}\n{err}"

@@ -23,6 +23,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -114,6 +115,19 @@ static int spawn_worker(worker *w, char **error)
     w->err.fd = err[0];
     if (pthread_create(&w->err.thread, NULL, relay_main, &w->err) != 0) w->err.fd = -1;
     return 0;
+}
+
+/* The worker has exited (without reaping it). After EOF on its pipe a dying worker may take a
+ * moment to become a zombie, so wait briefly. */
+static bool worker_has_exited(worker *w)
+{
+    for (int i = 0; i < 50; i++) {
+        siginfo_t si = {0};
+        if (waitid(P_PID, (id_t)w->pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == w->pid) return true;
+        struct timespec ts = {0, 2 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+    return false;
 }
 
 static void kill_worker(worker *w)
@@ -226,15 +240,21 @@ int supervisor_run(const engine_config *cfg, host *h, const isolate_options *o, 
         }
         json_free(frame);
     }
+    /* Was the worker already dead when we stopped serving it? Then its own end (a seccomp kill, a
+     * crash, the CPU limit) is the most precise explanation; if we had to kill it, our reason is. */
+    bool died_by_itself = !done && !killed_for_deadline && worker_has_exited(&w);
     if (!done) kill_worker(&w);
     char *why = reap(&w, killed_for_deadline, o->deadline_ms);
     if (!done) {
         engine_result_free(res);
         res->status = RUN_FAILED;
-        /* The process's own end says most precisely what happened (a seccomp kill, the OOM
-         * killer, a crash); a protocol failure is the fallback. */
-        res->error = why ? why : failure ? failure : xstrdup("the worker ended without an outcome");
-        if (why) free(failure);
+        if (killed_for_deadline || (died_by_itself && why)) {
+            res->error = why;
+            free(failure);
+        } else {
+            res->error = failure ? failure : why ? why : xstrdup("the worker ended without an outcome");
+            if (failure) free(why);
+        }
         return -1;
     }
     free(why);

@@ -19,6 +19,7 @@
 #include "util/buf.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -66,6 +67,52 @@ static void fail_early(const char *message)
 {
     engine_result res = {.status = RUN_FAILED, .error = (char *)message};
     send_done(&res);
+}
+
+/* Test-only hostile behaviours (CHIDORI_ISOLATE_SELFTEST=frame_*): each breaks the protocol in
+ * one way; tests/cases_isolation.py checks that the parent fails the run and carries on. */
+static void hostile_frames(const char *mode)
+{
+    static const unsigned char huge[4] = {0xff, 0xff, 0xff, 0xff};       /* a 4 GiB length prefix */
+    static const unsigned char over[4] = {0x01, 0x00, 0x00, 0x04};       /* 64 MiB + 1 */
+    static const unsigned char garbage[] = {9, 0, 0, 0, 'n', 'o', 't', ' ', 'j', 's', 'o', 'n', '!'};
+    static const unsigned char truncated[] = {100, 0, 0, 0, '{', '"', 't'};
+    char *io = NULL;
+    if (!strcmp(mode, "frame_huge_prefix")) {
+        if (write(FD_OUT, huge, sizeof huge) < 0) return;
+    } else if (!strcmp(mode, "frame_over_cap")) {
+        if (write(FD_OUT, over, sizeof over) < 0) return;
+    } else if (!strcmp(mode, "frame_garbage")) {
+        if (write(FD_OUT, garbage, sizeof garbage) < 0) return;
+    } else if (!strcmp(mode, "frame_truncated")) {
+        if (write(FD_OUT, truncated, sizeof truncated) < 0) return;
+    } else if (!strcmp(mode, "frame_unknown_op")) {
+        json_t *args = json_object();
+        json_t *result = NULL;
+        char *err = NULL;
+        int rc = broker_call(NULL, "no_such_op", args, &result, &err);
+        json_free(args);
+        json_free(result);
+        /* the parent answers with an error; a real worker would carry on, this one reports it */
+        engine_result res = {.status = RUN_FAILED, .error = err ? err : xasprintf("rc %d", rc)};
+        send_done(&res);
+        free(res.error);
+        return;
+    } else if (!strcmp(mode, "frame_wrong_order")) {
+        json_t *r = isolate_reply_encode(HOST_OK, NULL, NULL); /* a reply is the parent's to send */
+        frame_write(FD_OUT, r, &io);
+        json_free(r);
+    } else if (!strcmp(mode, "frame_forged_done")) {
+        json_t *d = json_object(); /* a Done whose outcome says nothing sensible */
+        json_object_set(d, "type", json_string("done"));
+        json_object_set(d, "outcome", json_string("completed, trust me"));
+        frame_write(FD_OUT, d, &io);
+        json_free(d);
+    } else if (!strcmp(mode, "frame_crash")) {
+        raise(SIGSEGV);
+    }
+    free(io);
+    pause(); /* stay alive: the parent must not wait on us forever */
 }
 
 int worker_main(void)
@@ -119,6 +166,13 @@ int worker_main(void)
     json_free(ack);
     json_free(hello);
 
+    if (in.selftest && !strncmp(in.selftest, "frame_", 6)) {
+        /* Test-only: behave as a compromised worker would, to prove the parent survives it. */
+        hostile_frames(in.selftest);
+        isolate_init_clear(&in);
+        json_free(init);
+        return 0;
+    }
     if (in.selftest && *in.selftest) {
         /* Test-only: one forbidden act, tried by a confined worker (tests/cases_isolation.py). */
         char *outcome = isolate_selftest(in.selftest);
