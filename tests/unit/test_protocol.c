@@ -1,0 +1,384 @@
+/* test_protocol.c — the worker frame protocol: round trips, partial reads across pipe boundaries,
+ * the 64 MiB cap both ways (before any allocation), truncation, garbage, deadlines, a closed pipe
+ * without SIGPIPE death, the buffer decoder and strict frame classification. */
+#define _GNU_SOURCE
+#include "unit.h"
+#include "isolate/protocol.h"
+#include "util/buf.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static json_t *parse(const char *s)
+{
+    json_error err;
+    return json_parse(s, strlen(s), NULL, &err);
+}
+
+static void put_le32(uint8_t *p, uint32_t n)
+{
+    p[0] = (uint8_t)n;
+    p[1] = (uint8_t)(n >> 8);
+    p[2] = (uint8_t)(n >> 16);
+    p[3] = (uint8_t)(n >> 24);
+}
+
+static int write_all(int fd, const void *p, size_t n)
+{
+    const char *c = p;
+    while (n) {
+        ssize_t w = write(fd, c, n);
+        if (w < 0) {
+            if (errno == EINTR) continue;
+            return -1;
+        }
+        c += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+TEST(frame_round_trips_through_a_pipe)
+{
+    int p[2];
+    CHECK(pipe(p) == 0);
+    const char *frames[] = {
+        "{\"type\":\"call\",\"op\":\"log\",\"args\":{\"msg\":\"h\xc3\xa9\",\"n\":[1,2.5,null]}}",
+        "{\"type\":\"reply\",\"ok\":{\"x\":\"\\ud800\"}}",
+        "{\"type\":\"done\",\"outcome\":{}}",
+    };
+    for (size_t i = 0; i < 3; i++) {
+        json_t *v = parse(frames[i]);
+        CHECK(v);
+        char *err = NULL;
+        CHECK(frame_write(p[1], v, &err) == 0);
+        json_t *got = NULL;
+        CHECK(frame_read(p[0], frame_now_ms() + 2000, &got, &err) == 0);
+        CHECK(json_equal(v, got));
+        char *a = json_dump(got, JSON_COMPACT, NULL);
+        CHECK_STR(a, frames[i]);
+        free(a);
+        json_free(v);
+        json_free(got);
+    }
+    close(p[0]);
+    close(p[1]);
+}
+
+/* A writer that sends a frame one byte at a time (and a big one in odd-sized chunks). */
+TEST(frame_read_assembles_partial_reads)
+{
+    int p[2];
+    CHECK(pipe(p) == 0);
+    buf body = {0};
+    buf_puts(&body, "{\"type\":\"reply\",\"ok\":\"");
+    for (int i = 0; i < 300000; i++) buf_putc(&body, (char)('a' + i % 26));
+    buf_puts(&body, "\"}");
+    fflush(stdout);
+    pid_t pid = fork();
+    CHECK(pid >= 0);
+    if (pid == 0) {
+        close(p[0]);
+        uint8_t hdr[4];
+        const char *small = "{\"type\":\"done\",\"outcome\":{\"ok\":true}}";
+        put_le32(hdr, (uint32_t)strlen(small));
+        for (int i = 0; i < 4; i++) {
+            if (write_all(p[1], hdr + i, 1) < 0) _exit(1);
+            usleep(1000);
+        }
+        for (size_t i = 0; small[i]; i++) {
+            if (write_all(p[1], small + i, 1) < 0) _exit(1);
+            if (i % 7 == 0) usleep(500);
+        }
+        put_le32(hdr, (uint32_t)body.len);
+        if (write_all(p[1], hdr, 3) < 0) _exit(1);
+        usleep(2000);
+        if (write_all(p[1], hdr + 3, 1) < 0) _exit(1);
+        for (size_t off = 0; off < body.len; off += 4093) {
+            size_t n = body.len - off < 4093 ? body.len - off : 4093;
+            if (write_all(p[1], body.data + off, n) < 0) _exit(1);
+        }
+        _exit(0);
+    }
+    close(p[1]);
+    json_t *got = NULL;
+    char *err = NULL;
+    CHECK(frame_read(p[0], frame_now_ms() + 5000, &got, &err) == 0);
+    CHECK(frame_classify(got, NULL) == FRAME_DONE);
+    json_free(got);
+    CHECK(frame_read(p[0], frame_now_ms() + 5000, &got, &err) == 0);
+    CHECK(frame_classify(got, NULL) == FRAME_REPLY);
+    CHECK(json_object_get(got, "ok")->u.string.len == 300000);
+    json_free(got);
+    CHECK(frame_read(p[0], frame_now_ms() + 5000, &got, &err) == -1);
+    CHECK_STR(err, "worker closed the pipe");
+    free(err);
+    int st;
+    waitpid(pid, &st, 0);
+    CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    close(p[0]);
+    buf_free(&body);
+}
+
+static char *read_error_after(const void *bytes, size_t n, int64_t deadline_ms)
+{
+    int p[2];
+    if (pipe(p) != 0) return NULL;
+    if (write_all(p[1], bytes, n) < 0) return NULL;
+    close(p[1]);
+    json_t *got = NULL;
+    char *err = NULL;
+    int rc = frame_read(p[0], deadline_ms, &got, &err);
+    close(p[0]);
+    if (rc == 0) {
+        json_free(got);
+        return strdup("(no error)");
+    }
+    return err;
+}
+
+TEST(frame_read_refuses_length_prefixes_over_the_cap)
+{
+    uint8_t hdr[4];
+    put_le32(hdr, 0xffffffffu); /* 4 GiB */
+    char *err = read_error_after(hdr, 4, 0);
+    CHECK_STR(err, "frame of 4294967295 bytes exceeds the 64 MiB limit");
+    free(err);
+    put_le32(hdr, (uint32_t)FRAME_MAX_BYTES + 1);
+    err = read_error_after(hdr, 4, 0);
+    CHECK_STR(err, "frame of 67108865 bytes exceeds the 64 MiB limit");
+    free(err);
+}
+
+TEST(frame_read_reports_truncation_garbage_and_eof)
+{
+    uint8_t b[64];
+    put_le32(b, 20);
+    memcpy(b + 4, "{\"type\":", 8);
+    char *err = read_error_after(b, 12, 0);
+    CHECK_STR(err, "worker closed the pipe mid-frame (got 8 of 20 bytes)");
+    free(err);
+    err = read_error_after(b, 2, 0);
+    CHECK_STR(err, "worker closed the pipe mid-frame (got 2 of 4 length bytes)");
+    free(err);
+    err = read_error_after(b, 0, 0);
+    CHECK_STR(err, "worker closed the pipe");
+    free(err);
+    put_le32(b, 5);
+    memcpy(b + 4, "{nope", 5);
+    err = read_error_after(b, 9, 0);
+    CHECK(err && strncmp(err, "bad frame: ", 11) == 0);
+    free(err);
+    put_le32(b, 0);
+    err = read_error_after(b, 4, 0);
+    CHECK(err && strncmp(err, "bad frame: ", 11) == 0);
+    free(err);
+    put_le32(b, 4);
+    memcpy(b + 4, "1 2 ", 4);
+    err = read_error_after(b, 8, 0);
+    CHECK(err && strncmp(err, "bad frame: ", 11) == 0);
+    free(err);
+}
+
+TEST(frame_read_depth_limit_is_512)
+{
+    buf body = {0};
+    for (int i = 0; i < 600; i++) buf_putc(&body, '[');
+    for (int i = 0; i < 600; i++) buf_putc(&body, ']');
+    buf f = {0};
+    uint8_t hdr[4];
+    put_le32(hdr, (uint32_t)body.len);
+    buf_append(&f, hdr, 4);
+    buf_append(&f, body.data, body.len);
+    json_t *out = NULL;
+    size_t used;
+    char *err = NULL;
+    CHECK(frame_decode((const uint8_t *)f.data, f.len, &used, &out, &err) == -1);
+    CHECK(err && strncmp(err, "bad frame: ", 11) == 0);
+    free(err);
+    buf_free(&body);
+    buf_free(&f);
+}
+
+TEST(frame_read_times_out_against_a_silent_writer)
+{
+    int p[2];
+    CHECK(pipe(p) == 0);
+    uint8_t partial[6];
+    put_le32(partial, 10);
+    partial[4] = '{';
+    partial[5] = '}';
+    CHECK(write_all(p[1], partial, 6) == 0); /* then silence, with the pipe still open */
+    int64_t t0 = frame_now_ms();
+    json_t *got = NULL;
+    char *err = NULL;
+    CHECK(frame_read(p[0], t0 + 150, &got, &err) == -1);
+    int64_t took = frame_now_ms() - t0;
+    CHECK_STR(err, "timed out");
+    CHECK(took >= 140 && took < 1500);
+    free(err);
+    /* A deadline already in the past fails at once, even with nothing to read. */
+    err = NULL;
+    CHECK(frame_read(p[0], frame_now_ms() - 1, &got, &err) == -1);
+    CHECK_STR(err, "timed out");
+    free(err);
+    close(p[0]);
+    close(p[1]);
+}
+
+static volatile sig_atomic_t got_sigpipe;
+static void on_sigpipe(int s)
+{
+    (void)s;
+    got_sigpipe = 1;
+}
+
+TEST(frame_write_to_a_closed_pipe_does_not_raise_sigpipe)
+{
+    /* Default disposition would kill us: check in a child, then in-process with a handler. */
+    int p[2];
+    CHECK(pipe(p) == 0);
+    close(p[0]);
+    fflush(stdout);
+    pid_t pid = fork();
+    CHECK(pid >= 0);
+    if (pid == 0) {
+        signal(SIGPIPE, SIG_DFL);
+        json_t *v = parse("{\"type\":\"done\",\"outcome\":{}}");
+        char *err = NULL;
+        int rc = frame_write(p[1], v, &err);
+        _exit(rc == -1 && err && strcmp(err, "the other side closed the pipe") == 0 ? 0 : 1);
+    }
+    int st;
+    waitpid(pid, &st, 0);
+    CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+
+    struct sigaction sa = {0}, old;
+    sa.sa_handler = on_sigpipe;
+    sigaction(SIGPIPE, &sa, &old);
+    got_sigpipe = 0;
+    json_t *v = parse("[1]");
+    char *err = NULL;
+    CHECK(frame_write(p[1], v, &err) == -1);
+    json_free(v);
+    free(err);
+    sigset_t pend;
+    sigpending(&pend);
+    CHECK(!sigismember(&pend, SIGPIPE));
+    CHECK(!got_sigpipe);
+    sigaction(SIGPIPE, &old, NULL);
+    close(p[1]);
+}
+
+TEST(frame_write_refuses_bodies_over_the_cap)
+{
+    char *big = malloc(FRAME_MAX_BYTES + 1);
+    CHECK(big);
+    memset(big, ' ', FRAME_MAX_BYTES + 1);
+    int p[2];
+    CHECK(pipe(p) == 0);
+    char *err = NULL;
+    CHECK(frame_write_raw(p[1], big, FRAME_MAX_BYTES + 1, &err) == -1);
+    CHECK_STR(err, "frame of 67108865 bytes exceeds the 64 MiB limit");
+    free(err);
+    free(big);
+    close(p[0]);
+    close(p[1]);
+}
+
+TEST(frame_decode_needs_more_then_completes)
+{
+    const char *body = "{\"type\":\"call\",\"op\":\"tool\",\"args\":{}}";
+    size_t n = strlen(body);
+    uint8_t b[128];
+    put_le32(b, (uint32_t)n);
+    memcpy(b + 4, body, n);
+    memcpy(b + 4 + n, "\x02\x00\x00\x00[]", 6); /* a second frame after it */
+    json_t *out = NULL;
+    size_t used = 99;
+    for (size_t len = 0; len < 4 + n; len++) {
+        CHECK(frame_decode(b, len, &used, &out, NULL) == 0);
+        CHECK(used == 0 && out == NULL);
+    }
+    CHECK(frame_decode(b, 4 + n + 6, &used, &out, NULL) == 1);
+    CHECK(used == 4 + n);
+    CHECK(frame_classify(out, NULL) == FRAME_CALL);
+    json_free(out);
+    CHECK(frame_decode(b + used, 6, &used, &out, NULL) == 1);
+    CHECK(used == 6);
+    json_free(out);
+    uint8_t huge[4] = {0xff, 0xff, 0xff, 0xff};
+    char *err = NULL;
+    CHECK(frame_decode(huge, 4, &used, &out, &err) == -1);
+    CHECK_STR(err, "frame of 4294967295 bytes exceeds the 64 MiB limit");
+    free(err);
+}
+
+static frame_type classify(const char *s, char **err)
+{
+    json_t *v = parse(s);
+    if (!v) return (frame_type)-1;
+    frame_type t = frame_classify(v, err);
+    json_free(v);
+    return t;
+}
+
+TEST(frame_classify_is_strict)
+{
+    struct {
+        const char *json;
+        frame_type want;
+    } cases[] = {
+        {"{\"type\":\"init\",\"entry\":\"main.js\",\"input\":{},\"limits\":{},\"prelude\":\"\"}", FRAME_INIT},
+        {"{\"type\":\"init\"}", FRAME_INIT},
+        {"{\"type\":\"init\",\"entry\":7}", FRAME_INVALID},
+        {"{\"type\":\"init\",\"limits\":[]}", FRAME_INVALID},
+        {"{\"type\":\"call\",\"op\":\"log\",\"args\":{}}", FRAME_CALL},
+        {"{\"type\":\"call\",\"op\":\"workspace:read_file\",\"args\":{\"a\":1}}", FRAME_CALL},
+        {"{\"type\":\"call\",\"op\":\"Log\",\"args\":{}}", FRAME_INVALID},
+        {"{\"type\":\"call\",\"op\":\"\",\"args\":{}}", FRAME_INVALID},
+        {"{\"type\":\"call\",\"op\":\"a.b\",\"args\":{}}", FRAME_INVALID},
+        {"{\"type\":\"call\",\"op\":\"log\\u0000\",\"args\":{}}", FRAME_INVALID},
+        {"{\"type\":\"call\",\"op\":\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\",\"args\":{}}", FRAME_CALL},
+        {"{\"type\":\"call\",\"op\":\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\",\"args\":{}}", FRAME_INVALID},
+        {"{\"type\":\"call\",\"op\":3,\"args\":{}}", FRAME_INVALID},
+        {"{\"type\":\"call\",\"op\":\"log\",\"args\":[]}", FRAME_INVALID},
+        {"{\"type\":\"call\",\"op\":\"log\"}", FRAME_INVALID},
+        {"{\"type\":\"call\",\"op\":\"log\",\"args\":{},\"extra\":1}", FRAME_INVALID},
+        {"{\"type\":\"reply\",\"ok\":null}", FRAME_REPLY},
+        {"{\"type\":\"reply\",\"ok\":[1]}", FRAME_REPLY},
+        {"{\"type\":\"reply\",\"err\":\"boom\"}", FRAME_REPLY},
+        {"{\"type\":\"reply\",\"err\":{}}", FRAME_INVALID},
+        {"{\"type\":\"reply\",\"ok\":1,\"err\":\"x\"}", FRAME_INVALID},
+        {"{\"type\":\"reply\"}", FRAME_INVALID},
+        {"{\"type\":\"reply\",\"ok\":1,\"id\":2}", FRAME_INVALID},
+        {"{\"type\":\"done\",\"outcome\":{\"status\":\"completed\"}}", FRAME_DONE},
+        {"{\"type\":\"done\",\"outcome\":\"completed\"}", FRAME_INVALID},
+        {"{\"type\":\"done\"}", FRAME_INVALID},
+        {"{\"type\":\"done\",\"outcome\":{},\"x\":0}", FRAME_INVALID},
+        {"{\"type\":\"pause\"}", FRAME_INVALID},
+        {"{\"type\":1}", FRAME_INVALID},
+        {"{}", FRAME_INVALID},
+        {"[]", FRAME_INVALID},
+        {"\"call\"", FRAME_INVALID},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *err = NULL;
+        frame_type t = classify(cases[i].json, &err);
+        if (t != cases[i].want) {
+            char m[400];
+            snprintf(m, sizeof m, "%s → %s, want %s", cases[i].json, frame_type_name(t), frame_type_name(cases[i].want));
+            unit_fail(__FILE__, __LINE__, m);
+            free(err);
+            return;
+        }
+        CHECK((t == FRAME_INVALID) == (err != NULL));
+        if (err) CHECK(strncmp(err, "bad frame: ", 11) == 0);
+        free(err);
+    }
+}
