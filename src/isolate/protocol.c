@@ -200,6 +200,11 @@ int frame_read(int fd, int64_t deadline_ms, json_t **out, char **error)
             return -1;
         }
         got += (size_t)r;
+        /* chidori: once a frame has begun, the rest must follow promptly. Between frames a worker
+         * may compute for as long as its limits allow, but a frame left half-written would
+         * otherwise hold the parent forever. */
+        int64_t rest = frame_now_ms() + FRAME_COMPLETION_MS;
+        if (deadline_ms == 0 || rest < deadline_ms) deadline_ms = rest;
     }
     uint32_t n = le32(hdr);
     if ((uint64_t)n > FRAME_MAX_BYTES) {
@@ -221,7 +226,8 @@ int frame_read(int fd, int64_t deadline_ms, json_t **out, char **error)
         ssize_t r = read_some(fd, body + have, cap - have, deadline_ms, &timed_out, &err);
         if (r < 0) {
             free(body);
-            set_error(error, timed_out ? xstrdup("timed out") : xasprintf("read failed: %s", strerror(err)));
+            set_error(error, timed_out ? xasprintf("timed out mid-frame (got %zu of %u bytes)", have, n)
+                                       : xasprintf("read failed: %s", strerror(err)));
             return -1;
         }
         if (r == 0) {

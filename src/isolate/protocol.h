@@ -28,6 +28,8 @@
 #define FRAME_MAX_BYTES ((size_t)64 << 20)
 #define FRAME_MAX_DEPTH 512
 #define FRAME_OP_MAX 64
+/* Once the first byte of a frame has arrived, the whole frame must arrive within this time. */
+#define FRAME_COMPLETION_MS 10000
 
 /* Write one frame (the compact JSON of v). Handles partial writes and EINTR. Never raises SIGPIPE:
  * SIGPIPE is blocked in the calling thread around the write and a SIGPIPE the write generated is
