@@ -109,3 +109,18 @@ def case_a_hostile_worker_fails_its_run_and_the_parent_carries_on(v):
             env["ASAN_OPTIONS"] = "handle_segv=0:detect_leaks=0"
         code, out, err = chidori(v, "run", "--isolate", hello, env=env, timeout=20)
         assert code == 1 and words in err and out == "", f"{mode}: exit {code}\n{err}"
+
+
+def case_every_forbidden_act_of_a_confined_worker_is_stopped(v):
+    """CHIDORI_ISOLATE_SELFTEST=<probe>: a confined worker tries one forbidden act in C; each is
+    killed by the seccomp filter (and named) or refused, never performed."""
+    hello = os.path.join(ROOT, "examples", "hello.js")
+    killed = {"socket": "socket", "connect_unix": "socket", "open_passwd": "openat", "write_file": "openat",
+              "execve": "execve", "ptrace": "ptrace", "fork_bomb": "clone", "mount": "mount",
+              "unshare": "unshare", "keyctl": "keyctl", "bpf": "bpf"}
+    for probe, syscall in killed.items():
+        code, out, err = chidori(v, "run", "--isolate", hello, env={"CHIDORI_ISOLATE_SELFTEST": probe})
+        assert code == 1 and f"sandbox violation: blocked syscall {syscall}" in err and out == "", \
+            f"{probe}: exit {code}\n{err}"
+    code, out, err = chidori(v, "run", "--isolate", hello, env={"CHIDORI_ISOLATE_SELFTEST": "io_uring"})
+    assert code == 0 and json.loads(out) == {"probe": "io_uring", "outcome": "blocked (ENOSYS)"}, (code, out, err)

@@ -1,12 +1,13 @@
 /* confine.c — what the worker does to itself before agent code runs, and how it is reported.
  *
- * Today: no new privileges, and the rlimit floor (core 0, nofile 256, CPU seconds and file size
- * when configured). The namespace, Landlock and seccomp layers of sandbox_linux.c plug in here.
- * Each layer is reported applied or skipped-with-why, for the `Isolation:` banner; with `require`
- * set, a core layer that cannot be applied fails the run instead of degrading.
+ * The layers are sandbox_linux.c's (identity, user/net/mount/ipc/uts/pid namespaces, capabilities,
+ * rlimits, descriptors, Landlock, the seccomp allowlist), applied by sandbox_apply_all in order.
+ * Each is reported applied or skipped-with-why, for the `Isolation:` banner; with `require` set, a
+ * core layer that cannot be applied fails the run instead of degrading.
  */
 #define _GNU_SOURCE
 #include "isolate/isolate.h"
+#include "isolate/sandbox_linux.h"
 #include "util/buf.h"
 
 #include <errno.h>
@@ -18,43 +19,45 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-static void layer(json_t *layers, const char *name, bool applied, const char *detail)
+static void layer(json_t *layers, const char *name, const sandbox_status *st)
 {
     json_t *l = json_object();
     json_object_set(l, "name", json_string(name));
-    json_object_set(l, "applied", json_bool(applied));
-    json_object_set(l, "detail", json_string(detail ? detail : ""));
+    json_object_set(l, "applied", json_bool(st->applied));
+    json_object_set(l, "detail", json_string(st->detail));
     json_array_push(layers, l);
-}
-
-static bool set_limit(int resource, rlim_t value)
-{
-    struct rlimit r = {value, value};
-    return setrlimit(resource, &r) == 0;
 }
 
 int isolate_confine(const isolate_sandbox *cfg, json_t **report, char **error)
 {
+    sandbox_config sc;
+    sandbox_config_default(&sc);
+    sc.require = cfg->require;
+    sc.cpu_secs = cfg->cpu_secs;
+    sc.fsize_bytes = cfg->fsize_bytes;
+    sandbox_report rep;
+    memset(&rep, 0, sizeof rep);
+    int rc = sandbox_apply_all(&sc, &rep);
     json_t *layers = json_array();
-    bool nnp = prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0;
-    layer(layers, "no_new_privs", nnp, nnp ? NULL : strerror(errno));
-    bool rl = set_limit(RLIMIT_CORE, 0) && set_limit(RLIMIT_NOFILE, 256);
-    if (rl && cfg->cpu_secs) { /* SIGXCPU at the soft limit; the hard one (a second later) is SIGKILL */
-        struct rlimit cpu = {(rlim_t)cfg->cpu_secs, (rlim_t)cfg->cpu_secs + 1};
-        rl = setrlimit(RLIMIT_CPU, &cpu) == 0;
-    }
-    if (rl && cfg->fsize_bytes) rl = set_limit(RLIMIT_FSIZE, (rlim_t)cfg->fsize_bytes);
-    char detail[96];
-    snprintf(detail, sizeof detail, "core 0, nofile 256%s%s", cfg->cpu_secs ? ", cpu" : "", cfg->fsize_bytes ? ", fsize" : "");
-    layer(layers, "rlimits", rl, rl ? detail : strerror(errno));
-    layer(layers, "namespaces", false, "not built yet");
-    layer(layers, "landlock", false, "not built yet");
-    layer(layers, "seccomp", false, "not built yet");
+    layer(layers, "identity", &rep.identity);
+    layer(layers, "userns", &rep.userns);
+    layer(layers, "netns", &rep.netns);
+    layer(layers, "mountns", &rep.mountns);
+    layer(layers, "ipc/uts", &rep.ipc_uts_ns);
+    layer(layers, "pidns", &rep.pid_ns);
+    layer(layers, "caps", &rep.caps);
+    layer(layers, "rlimits", &rep.rlimits);
+    layer(layers, "fds", &rep.fds);
+    layer(layers, "landlock", &rep.landlock);
+    layer(layers, "seccomp", &rep.seccomp);
     json_t *r = json_object();
     json_object_set(r, "layers", layers);
+    char *summary = sandbox_report_summary(&rep);
+    json_object_set(r, "summary", json_string(summary));
+    free(summary);
     *report = r;
-    if (cfg->require) {
-        *error = xstrdup("seccomp, landlock and the namespaces are not built yet (CHIDORI_ISOLATE_REQUIRE_SANDBOX=1)");
+    if (rc != 0) {
+        *error = xstrdup(rep.error[0] ? rep.error : "the sandbox could not be applied");
         return -1;
     }
     return 0;
@@ -62,46 +65,25 @@ int isolate_confine(const isolate_sandbox *cfg, json_t **report, char **error)
 
 char *isolate_banner(const json_t *report)
 {
-    buf applied = {0}, skipped = {0};
-    const json_t *layers = json_object_get(report, "layers");
-    for (size_t i = 0; json_is_array(layers) && i < layers->u.array.len && i < 32; i++) {
-        const json_t *l = layers->u.array.items[i];
-        const char *name = json_string_value(json_object_get(l, "name"));
-        const char *detail = json_string_value(json_object_get(l, "detail"));
-        if (!name) continue;
-        bool on = json_object_get(l, "applied") && json_object_get(l, "applied")->type == JSON_TRUE;
-        buf *b = on ? &applied : &skipped;
-        if (b->len) buf_puts(b, ", ");
-        /* names and details come from the worker: print them bounded */
-        buf_printf(b, "%.40s", name);
-        if (detail && *detail) buf_printf(b, " (%.80s)", detail);
+    /* The summary comes from the worker: print it bounded and only if it is plain text. */
+    const json_t *s = json_object_get(report, "summary");
+    if (!json_is_string(s) || s->u.string.len > 1024) return xstrdup("process (the worker sent no summary)");
+    buf b = {0};
+    for (size_t i = 0; i < s->u.string.len; i++) {
+        unsigned char c = (unsigned char)s->u.string.bytes[i];
+        buf_putc(&b, c >= 0x20 && c != 0x7f ? (char)c : '?');
     }
-    char *s = xasprintf("process (worker per run; applied: %s; skipped: %s)", applied.len ? applied.data : "none",
-                        skipped.len ? skipped.data : "none");
-    buf_free(&applied);
-    buf_free(&skipped);
-    return s;
+    return buf_steal(&b);
 }
 
-/* Test-only probes: one forbidden act, reported as JSON text {"probe", "outcome"}. A probe that the
- * sandbox kills never returns; the parent sees the signal. */
+/* Test-only probes: one forbidden act by the confined worker, reported as JSON text {"probe",
+ * "outcome"}. A probe that seccomp kills never returns; the parent names the blocked syscall. */
 char *isolate_selftest(const char *probe)
 {
-    const char *outcome;
-    char buf_[160];
-    if (!strcmp(probe, "open_passwd")) {
-        int fd = open("/etc/passwd", O_RDONLY | O_CLOEXEC);
-        snprintf(buf_, sizeof buf_, "%s", fd >= 0 ? "opened" : strerror(errno));
-        if (fd >= 0) close(fd);
-        outcome = buf_;
-    } else if (!strcmp(probe, "socket")) {
-        int fd = socket(AF_INET, SOCK_STREAM, 0);
-        snprintf(buf_, sizeof buf_, "%s", fd >= 0 ? "created" : strerror(errno));
-        if (fd >= 0) close(fd);
-        outcome = buf_;
-    } else {
-        outcome = "unknown probe";
-    }
+    int rc = sandbox_selftest(probe);
+    char outcome[64];
+    if (rc > 0) snprintf(outcome, sizeof outcome, "blocked (%s)", strerrorname_np(rc) ? strerrorname_np(rc) : "error");
+    else snprintf(outcome, sizeof outcome, "%s", rc == 0 ? "NOT BLOCKED" : "unknown probe");
     json_t *o = json_object();
     json_object_set(o, "probe", json_string(probe));
     json_object_set(o, "outcome", json_string(outcome));

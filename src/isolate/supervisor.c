@@ -16,6 +16,7 @@
 #include "isolate/isolate.h"
 #include "isolate/protocol.h"
 #include "host/host.h"
+#include "isolate/sandbox_linux.h"
 #include "util/buf.h"
 
 #include <errno.h>
@@ -34,6 +35,11 @@
 
 extern char **environ;
 
+/* The worker's cgroup: the engine's own ceiling plus room for the process itself, and a pids
+ * limit (the worker and its pid-namespace stub; seccomp forbids creating more anyway). */
+#define WORKER_MEMORY_SLACK ((uint64_t)64 << 20)
+#define WORKER_PIDS_MAX 8
+
 static int64_t now_ms(void)
 {
     struct timespec ts;
@@ -46,6 +52,8 @@ static int64_t now_ms(void)
 typedef struct relay {
     int fd;
     pthread_t thread;
+    char tail[4096]; /* the last bytes the worker wrote (it names a blocked syscall there) */
+    size_t tail_len;
 } relay;
 
 static void *relay_main(void *p)
@@ -53,8 +61,20 @@ static void *relay_main(void *p)
     relay *r = p;
     char chunk[4096];
     ssize_t n;
-    while ((n = read(r->fd, chunk, sizeof chunk)) > 0 || (n < 0 && errno == EINTR))
-        if (n > 0 && write(STDERR_FILENO, chunk, (size_t)n) < 0) break;
+    while ((n = read(r->fd, chunk, sizeof chunk)) > 0 || (n < 0 && errno == EINTR)) {
+        if (n <= 0) continue;
+        size_t k = (size_t)n;
+        if (k >= sizeof r->tail) {
+            memcpy(r->tail, chunk + k - sizeof r->tail, sizeof r->tail);
+            r->tail_len = sizeof r->tail;
+        } else {
+            size_t keep = r->tail_len + k > sizeof r->tail ? sizeof r->tail - k : r->tail_len;
+            memmove(r->tail, r->tail + r->tail_len - keep, keep);
+            memcpy(r->tail + keep, chunk, k);
+            r->tail_len = keep + k;
+        }
+        if (write(STDERR_FILENO, chunk, k) < 0) break;
+    }
     return NULL;
 }
 
@@ -65,6 +85,7 @@ typedef struct worker {
     int pidfd;
     int to_child, from_child;
     relay err;
+    sandbox_cgroup cgroup;
 } worker;
 
 /* The environment a worker gets: nothing of ours but what a sanitizer build needs to report. */
@@ -157,9 +178,15 @@ static char *reap(worker *w, bool killed_for_deadline, uint64_t deadline_ms)
     } else if (WIFSIGNALED(status)) {
         int sig = WTERMSIG(status);
         if (sig == SIGSYS) {
-            why = xstrdup("sandbox violation: blocked syscall (killed by the seccomp filter)");
+            char name[64];
+            if (sandbox_blocked_syscall_from_stderr(w->err.tail, w->err.tail_len, name, sizeof name))
+                why = xasprintf("sandbox violation: blocked syscall %s", name);
+            else
+                why = xstrdup("sandbox violation: blocked syscall (unnamed: the architecture or x32 check)");
         } else if (sig == SIGXCPU) {
             why = xstrdup("CPU limit exceeded: the worker used its CHIDORI_ISOLATE_CPU_SECS");
+        } else if (sig == SIGKILL && sandbox_cgroup_oom_killed(&w->cgroup)) {
+            why = xstrdup("memory ceiling reached: the worker's cgroup ran out of memory");
         } else if (sig == SIGXFSZ) {
             why = xstrdup("file size limit exceeded (CHIDORI_ISOLATE_FSIZE_BYTES)");
         } else {
@@ -169,6 +196,7 @@ static char *reap(worker *w, bool killed_for_deadline, uint64_t deadline_ms)
     } else if (WIFEXITED(status) && WEXITSTATUS(status) != 0) {
         why = xasprintf("the worker exited with status %d", WEXITSTATUS(status));
     }
+    sandbox_cgroup_destroy(&w->cgroup);
     return why;
 }
 
@@ -185,6 +213,11 @@ int supervisor_run(const engine_config *cfg, host *h, const isolate_options *o, 
         res->error = error;
         return -1;
     }
+
+    /* The cgroup must hold the worker before it confines itself (its pid-namespace child is
+     * forked then and inherits it): the worker waits for Init, which is sent after this. */
+    sandbox_cgroup_create(w.pid, cfg->limits.mem_cap_bytes ? cfg->limits.mem_cap_bytes + WORKER_MEMORY_SLACK : 0,
+                          WORKER_PIDS_MAX, &w.cgroup);
 
     int64_t deadline = o->deadline_ms ? now_ms() + (int64_t)o->deadline_ms : 0;
     bool done = false, killed_for_deadline = false;

@@ -20,6 +20,7 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -109,10 +110,14 @@ static void hostile_frames(const char *mode)
         frame_write(FD_OUT, d, &io);
         json_free(d);
     } else if (!strcmp(mode, "frame_crash")) {
-        raise(SIGSEGV);
+        /* A real fault: the kernel delivers it even to a pid-namespace init, unlike raise(). */
+        static volatile uintptr_t nowhere = 8;
+        *(volatile int *)nowhere = 1;
     }
     free(io);
-    pause(); /* stay alive: the parent must not wait on us forever */
+    char c; /* stay alive (blocked on the pipe; pause() is not allowed): the parent must not wait on us forever */
+    while (read(FD_IN, &c, 1) > 0) {
+    }
 }
 
 int worker_main(void)
