@@ -593,7 +593,7 @@ int json_format_number(double d, char *out)
 {
     if (!isfinite(d)) return (int)(strcpy(out, "null"), 4);
     if (d == 0) return (int)(strcpy(out, "0"), 1); /* also -0, as in JS */
-    if (d == (double)(int64_t)d && d > -9007199254740992.0 && d < 9007199254740992.0)
+    if (d > -9007199254740992.0 && d < 9007199254740992.0 && d == (double)(int64_t)d) /* range first: the cast is UB outside it */
         return sprintf(out, "%lld", (long long)d); /* integers print as themselves (and most are) */
     /* Shortest digits that round-trip, from %.*e. */
     char tmp[40];
