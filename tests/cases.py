@@ -96,6 +96,10 @@ def case_isolation_choices_and_require_sandbox_fail_closed(v):
     code, out, err = chidori(v, "run", hello, env={"CHIDORI_ISOLATE": "process"})
     assert code == 0 and "Isolation: process" in err, (code, err)
     code, out, err = chidori(v, "run", hello)
+    assert code == 0 and "Isolation: process" in err, "isolation is not the CLI's default: " + err
+    code, out, err = chidori(v, "run", hello, "--no-isolate")
+    assert code == 0 and "Isolation: off" in err, (code, err)
+    code, out, err = chidori(v, "run", hello, env={"CHIDORI_ISOLATE": "off"})
     assert code == 0 and "Isolation: off" in err, (code, err)
     code, out, err = chidori(v, "run", hello, env={"CHIDORI_ISOLATE": "bogus"})
     assert code == 2 and "CHIDORI_ISOLATE" in err, (code, err)

@@ -71,9 +71,8 @@ int cli_capture_run_start(uint64_t *seed, int64_t *clock_ms, char **error)
     return 0;
 }
 
-/* Isolation: the flag wins over CHIDORI_ISOLATE. Returns 1 for a worker process per run, 0 for
- * in-process, -1 with *error for a bad CHIDORI_ISOLATE. In-process stays the default until the
- * worker's confinement layers are complete (docs/sandbox-model.md). */
+/* Isolation: the flag wins over CHIDORI_ISOLATE. Returns 1 for a confined worker process per run
+ * (the CLI's default), 0 for in-process, -1 with *error for a bad CHIDORI_ISOLATE. */
 int cli_resolve_isolation(int flag, char **error)
 {
     const char *env = getenv("CHIDORI_ISOLATE");
@@ -82,8 +81,9 @@ int cli_resolve_isolation(int flag, char **error)
         if (strcmp(env, "process") == 0) return 1;
         if (strcmp(env, "off") != 0)
             return *error = xasprintf("CHIDORI_ISOLATE must be `process` or `off`, got `%s`", env), -1;
+        return 0;
     }
-    return 0;
+    return 1;
 }
 
 const char *cli_getenv(const char *name) { return getenv(name); }
