@@ -124,3 +124,13 @@ def case_every_forbidden_act_of_a_confined_worker_is_stopped(v):
             f"{probe}: exit {code}\n{err}"
     code, out, err = chidori(v, "run", "--isolate", hello, env={"CHIDORI_ISOLATE_SELFTEST": "io_uring"})
     assert code == 0 and json.loads(out) == {"probe": "io_uring", "outcome": "blocked (ENOSYS)"}, (code, out, err)
+
+
+def case_chidori_sandbox_prints_a_matrix_where_everything_is_stopped(v):
+    code, out, err = chidori(v, "sandbox", timeout=60)
+    assert code == 0, (code, out, err)
+    assert "Every forbidden act was stopped." in out, out
+    rows = [l for l in out.splitlines() if l.split(" ", 1)[0] in
+            ("socket", "connect_unix", "open_passwd", "write_file", "execve", "ptrace", "fork_bomb", "mount",
+             "unshare", "io_uring", "keyctl", "bpf", "x32", "int80", "getcwd")]
+    assert len(rows) == 15 and all("stopped:" in r for r in rows), out

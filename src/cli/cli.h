@@ -21,5 +21,6 @@ const char *cli_getenv(const char *name);
 int cmd_run(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_resume(int argc, char **argv);
+int cmd_sandbox(int argc, char **argv);
 
 #endif

@@ -23,6 +23,7 @@ const char cli_usage_text[] =
     "  replay FILE RUN_ID [--runs-dir DIR]     re-run a recorded run with zero live effects\n"
     "  resume FILE RUN_ID --response TEXT      answer a paused run's input and continue\n"
     "  eval CODE | eval --file FILE            run a plain script (console.log to stdout)\n"
+    "  sandbox                                 the isolation guarantees of this machine, tested live\n"
     "  version                                 print the version\n"
     "\n"
     "-i/--input takes a JSON object, @file.json, key=value or key=@file; items merge in order.\n"
