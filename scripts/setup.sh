@@ -7,8 +7,8 @@ set -euo pipefail
 
 # Build: compiler, make, xz for the QuickJS tarball, libcurl (provider and http effects).
 # Tests: python3 (runner), nodejs + npm (TypeScript oracle, MCP servers), clang + compiler-rt
-# (libFuzzer and sanitizers), hyperfine (bench).
-PACKAGES=(gcc make xz-utils ca-certificates patch python3 libcurl4-openssl-dev libssl-dev clang libclang-rt-14-dev hyperfine)
+# (libFuzzer and sanitizers), hyperfine and bubblewrap (bench peers).
+PACKAGES=(gcc make xz-utils ca-certificates patch python3 libcurl4-openssl-dev libssl-dev clang libclang-rt-14-dev hyperfine bubblewrap)
 
 missing=()
 for p in "${PACKAGES[@]}"; do

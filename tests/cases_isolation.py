@@ -134,3 +134,41 @@ def case_chidori_sandbox_prints_a_matrix_where_everything_is_stopped(v):
             ("socket", "connect_unix", "open_passwd", "write_file", "execve", "ptrace", "fork_bomb", "mount",
              "unshare", "io_uring", "keyctl", "bpf", "x32", "int80", "getcwd")]
     assert len(rows) == 15 and all("stopped:" in r for r in rows), out
+
+
+def case_when_the_parent_dies_the_worker_is_gone(v):
+    """PR_SET_PDEATHSIG: kill -9 the chidori process mid-run; its worker (and the worker's
+    pid-namespace child) must not outlive it."""
+    import signal
+    import subprocess
+    import time
+    with tempfile.TemporaryDirectory() as d:
+        agent = os.path.join(d, "spin.js")
+        with open(agent, "w") as f:
+            f.write("export default async () => { for (;;) {} };\n")
+        env = v.env({"CHIDORI_JS_OP_BUDGET": "0", "CHIDORI_STATE_DIR": d})
+        p = subprocess.Popen([v.chidori, "run", agent], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            descendants = []
+            for _ in range(100):  # wait for the worker and its child to exist
+                time.sleep(0.05)
+                out = subprocess.run(["ps", "-e", "-o", "pid=,ppid="], capture_output=True, text=True).stdout
+                tree = [tuple(map(int, l.split())) for l in out.splitlines() if l.strip()]
+                kids = {pid for pid, ppid in tree if ppid == p.pid}
+                grandkids = {pid for pid, ppid in tree if ppid in kids}
+                descendants = kids | grandkids
+                if len(descendants) >= 2:
+                    break
+            assert descendants, "no worker process appeared"
+            os.kill(p.pid, signal.SIGKILL)
+            p.wait(timeout=10)
+            for _ in range(100):
+                alive = [pid for pid in descendants if os.path.exists(f"/proc/{pid}") and
+                         open(f"/proc/{pid}/stat").read().split()[2] != "Z"]
+                if not alive:
+                    break
+                time.sleep(0.05)
+            assert not alive, f"workers outlived their parent: {alive}"
+        finally:
+            if p.poll() is None:
+                p.kill()

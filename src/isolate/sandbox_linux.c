@@ -171,9 +171,14 @@ sandbox_status sandbox_drop_identity(const sandbox_config *cfg, bool before_user
     if (geteuid() != 0) return st_skip("not root (uid %u)", (unsigned)geteuid());
     uid_t u = cfg->unprivileged_uid;
     gid_t g = cfg->unprivileged_gid;
+    pid_t parent = getppid();
     if (setgroups(0, NULL) < 0) return st_skip("setgroups: %s", strerror(errno));
     if (setresgid(g, g, g) < 0) return st_skip("setresgid(%u): %s", (unsigned)g, strerror(errno));
     if (setresuid(u, u, u) < 0) return st_skip("setresuid(%u): %s", (unsigned)u, strerror(errno));
+    /* chidori: a credential change clears the parent-death signal the supervisor set; set it
+     * again, and leave at once if the parent already died in between. */
+    prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+    if (getppid() != parent) _exit(127);
     /* A uid change clears "dumpable", which makes /proc/self/{uid,gid}_map root-owned and so
      * unwritable for us; restore it until the maps are written (caps step sets it to 0). */
     if (before_userns) prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
