@@ -8,6 +8,7 @@
 #include "engine/engine.h"
 #include "host/host.h"
 #include "isolate/isolate.h"
+#include "isolate/protocol.h"
 #include "util/buf.h"
 #include "util/files.h"
 #include "util/random.h"
@@ -93,6 +94,7 @@ static int cmd_eval(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    frame_ignore_sigpipe(); /* a worker or MCP server that dies is an error, not our death */
     if (argc < 2) return cli_usage_error("%s", "no command given");
     const char *cmd = argv[1];
     if (strcmp(cmd, "__run-worker") == 0) return worker_main(); /* hidden: the isolated child */

@@ -38,6 +38,13 @@
  * the 64 MiB limit", "write failed: ...". */
 int frame_write(int fd, const json_t *v, char **error);
 
+/* Frames up to this size (header included) go out in a single write. */
+#define FRAME_COALESCE_BYTES 65536
+
+/* Ignore SIGPIPE process-wide (a broken pipe is then just EPIPE): writes skip the per-write signal
+ * masking. For processes that own their signal dispositions (the CLI, the worker). */
+void frame_ignore_sigpipe(void);
+
 /* Write an already-serialized body as one frame (same rules as frame_write). */
 int frame_write_raw(int fd, const char *body, size_t len, char **error);
 
