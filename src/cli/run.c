@@ -50,11 +50,13 @@ typedef struct run_context {
     isolate_options iso;
 } run_context;
 
-/* One engine run, in this process or in a confined worker. banner: print the Isolation: line. */
+/* One engine run, in this process or in a confined worker. banner: print the Isolation: line
+ * (the top-level run); nested runs in-process get a thread, since each engine needs its own stack. */
 static void run_engine(run_context *rc, const engine_config *cfg, host *h, bool banner, engine_result *res)
 {
     if (!rc->isolated) {
-        engine_run_on_thread(cfg, res);
+        if (banner) engine_run(cfg, res);
+        else engine_run_on_thread(cfg, res);
         return;
     }
     char *text = NULL;
