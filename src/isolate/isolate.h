@@ -18,11 +18,13 @@ typedef struct isolate_sandbox {
     bool require;          /* CHIDORI_ISOLATE_REQUIRE_SANDBOX=1: a core layer that fails fails the run */
     uint64_t cpu_secs;     /* CHIDORI_ISOLATE_CPU_SECS: RLIMIT_CPU (0 = not set) */
     uint64_t fsize_bytes;  /* CHIDORI_ISOLATE_FSIZE_BYTES: RLIMIT_FSIZE (0 = not set) */
+    char skip[128];        /* CHIDORI_ISOLATE_SKIP: layers left out, comma-separated (bench/debug only) */
 } isolate_sandbox;
 
 /* Confine the calling process (the worker, after start-up). 0 with *report ({layers: [{name,
  * applied, detail}]}), or -1 with *error when a required layer could not be applied. */
 int isolate_confine(const isolate_sandbox *cfg, json_t **report, char **error);
+bool name_in_list(const char *list, const char *name);
 /* The `Isolation:` banner text for a confinement report. */
 char *isolate_banner(const json_t *report);
 /* Test-only (CHIDORI_ISOLATE_SELFTEST): try one forbidden act; JSON text {probe, outcome}. */

@@ -62,6 +62,7 @@ json_t *isolate_init_encode(const engine_config *cfg, const isolate_options *o)
     json_object_set(sb, "require", json_bool(o->sandbox.require));
     json_object_set(sb, "cpu_secs", u64_json(o->sandbox.cpu_secs));
     json_object_set(sb, "fsize_bytes", u64_json(o->sandbox.fsize_bytes));
+    json_object_set(sb, "skip", json_string(o->sandbox.skip));
     json_object_set(f, "sandbox", sb);
     if (o->selftest) json_object_set(f, "selftest", json_string(o->selftest));
     return f;
@@ -97,8 +98,10 @@ int isolate_init_decode(const json_t *f, isolate_init *in, char **error)
              u64_of(json_object_get(f, "sandbox"), "fsize_bytes", &in->sandbox.fsize_bytes))
         why = "`sandbox` is malformed";
     if (!why) {
-        in->sandbox.require = json_object_get(json_object_get(f, "sandbox"), "require") &&
-                              json_object_get(json_object_get(f, "sandbox"), "require")->type == JSON_TRUE;
+        const json_t *sb = json_object_get(f, "sandbox");
+        in->sandbox.require = json_object_get(sb, "require") && json_object_get(sb, "require")->type == JSON_TRUE;
+        const char *skip = json_string_value(json_object_get(sb, "skip"));
+        snprintf(in->sandbox.skip, sizeof in->sandbox.skip, "%s", skip ? skip : "");
         lim->stack_bytes = (size_t)stack;
         in->config.clock_start_ms = (int64_t)clock;
         in->config.input_json = in->input_json;

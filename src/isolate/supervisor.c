@@ -216,8 +216,9 @@ int supervisor_run(const engine_config *cfg, host *h, const isolate_options *o, 
 
     /* The cgroup must hold the worker before it confines itself (its pid-namespace child is
      * forked then and inherits it): the worker waits for Init, which is sent after this. */
-    sandbox_cgroup_create(w.pid, cfg->limits.mem_cap_bytes ? cfg->limits.mem_cap_bytes + WORKER_MEMORY_SLACK : 0,
-                          WORKER_PIDS_MAX, &w.cgroup);
+    if (!name_in_list(o->sandbox.skip, "cgroup"))
+        sandbox_cgroup_create(w.pid, cfg->limits.mem_cap_bytes ? cfg->limits.mem_cap_bytes + WORKER_MEMORY_SLACK : 0,
+                              WORKER_PIDS_MAX, &w.cgroup);
 
     int64_t deadline = o->deadline_ms ? now_ms() + (int64_t)o->deadline_ms : 0;
     bool done = false, killed_for_deadline = false;
