@@ -247,7 +247,9 @@ def case_workspace_stays_inside_its_root(v):
         assert verdict in ("refused", "ok"), (k, verdict)
     assert got["linkIn"] == "ok" and got["writeRead"] == "ok", got
     assert all(got[k] == "refused" for k in ["dotdot", "absolute", "linkOut", "dirOutRead", "dirOutWrite",
-                                             "stateDir", "nul", "deleteOut"]), got
+                                             "stateDir", "stateDirSlashes", "stateDirDots", "stateDirRead",
+                                             "nul", "deleteOut"]), got
+    assert not os.path.exists(os.path.join(proj, ".chidori", "forged.txt")), "the state folder was written"
     assert os.listdir(outside) == ["secret.txt"], "something was written outside"
     with open(os.path.join(outside, "secret.txt")) as f:
         assert f.read() == "top secret"

@@ -203,7 +203,7 @@ static void print_paused(const run_meta *m, const char *file, const json_t *pend
 /* Parse and pretty-print a run's compact JSON output. */
 static int print_output(const char *compact)
 {
-    json_limits lim = {OUTPUT_MAX_BYTES, JSON_DEFAULT_MAX_DEPTH};
+    json_limits lim = {OUTPUT_MAX_BYTES, JSON_DEFAULT_MAX_DEPTH, 0};
     json_error jerr;
     json_t *out = json_parse(compact, strlen(compact), &lim, &jerr);
     if (!out) {

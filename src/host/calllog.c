@@ -97,7 +97,7 @@ static bool as_seq(const json_t *v, uint64_t *out)
 
 static int parse_record(calllog *log, const char *line, size_t len, int lineno, char **error)
 {
-    json_limits lim = {RECORD_MAX_BYTES, JSON_DEFAULT_MAX_DEPTH};
+    json_limits lim = {RECORD_MAX_BYTES, JSON_DEFAULT_MAX_DEPTH, 0};
     json_error jerr;
     json_t *v = json_parse(line, len, &lim, &jerr);
     if (!v) {

@@ -34,12 +34,33 @@ bool path_is_confined(const char *rel, size_t len)
     return true;
 }
 
+bool path_names_state_dir(const char *rel)
+{
+    /* The first real part, past empty and `.` parts (`.//.chidori/x` is `.chidori/x`). */
+    const char *p = rel;
+    for (;;) {
+        while (*p == '/') p++;
+        if (p[0] == '.' && (p[1] == '/' || p[1] == '\0')) {
+            p++;
+            continue;
+        }
+        break;
+    }
+    size_t n = strlen(STATE_DIR_NAME);
+    return strncmp(p, STATE_DIR_NAME, n) == 0 && (p[n] == '\0' || p[n] == '/');
+}
+
 int open_beneath(int dirfd, const char *dir_path, const char *rel, int flags, int mode)
 {
     if (!path_is_confined(rel, strlen(rel))) {
         errno = EXDEV;
         return -1;
     }
+    if (path_names_state_dir(rel)) { /* the call log and memory are not the agent's to read */
+        errno = EACCES;
+        return -1;
+    }
+    flags |= O_NONBLOCK; /* a FIFO planted in the folder must not hang the host in open() */
     struct open_how how = {
         .flags = (uint64_t)(flags | O_CLOEXEC | O_NOCTTY),
         .mode = (flags & O_CREAT) ? (uint64_t)mode : 0,

@@ -67,6 +67,7 @@ void host_free(host *h)
     json_free(h->pending);
     json_free(h->approvals);
     json_free(h->pending_approval);
+    free(h->abort_reason);
     free(h->project_root);
     free(h->state_dir);
     free(h->workspace_root);
@@ -80,6 +81,7 @@ int host_call_seam(void *h, const char *op, const json_t *args, json_t **result,
     return host_call(h, op, args, result, error);
 }
 bool host_aborted(const host *h) { return h->aborted; }
+const char *host_abort_reason(const host *h) { return h->abort_reason; }
 const json_t *host_pending(const host *h) { return h->pending; }
 const json_t *host_pending_approval(const host *h) { return h->pending_approval; }
 
@@ -132,6 +134,12 @@ int host_call(host *h, const char *name, const json_t *args, json_t **result, ch
 {
     *result = NULL;
     *error = NULL;
+    if (h->aborted || h->pending) {
+        /* The run has ended (a divergence, an unwritable log, a pause): nothing more is performed,
+         * whatever a (possibly compromised) worker still asks for. */
+        *error = xstrdup(h->aborted ? "the run has already been ended by the host" : "the run is paused");
+        return HOST_ABORT;
+    }
     const host_op *op = host_op_find(name);
     if (!op) {
         *error = xasprintf("unknown host operation `%s`", name);
@@ -148,7 +156,11 @@ int host_call(host *h, const char *name, const json_t *args, json_t **result, ch
         const call_record *rec;
         switch (calllog_lookup(h->log, h->parent_seq, name, args, &rec, &seq, error)) {
         case LOOKUP_REPLAYED: return replayed(rec, result, error);
-        case LOOKUP_FAILED: h->aborted = true; return HOST_ABORT;
+        case LOOKUP_FAILED:
+            h->aborted = true;
+            free(h->abort_reason);
+            h->abort_reason = xstrdup(*error);
+            return HOST_ABORT;
         case LOOKUP_LIVE: break;
         }
     }
@@ -194,7 +206,10 @@ int host_call(host *h, const char *name, const json_t *args, json_t **result, ch
             rc = HOST_ABORT;
         }
     }
-    if (rc == HOST_ABORT) h->aborted = true;
+    if (rc == HOST_ABORT && !h->aborted) {
+        h->aborted = true;
+        h->abort_reason = xstrdup(*error ? *error : "the host ended the run");
+    }
     if (rc != HOST_OK) {
         json_free(*result);
         *result = NULL;

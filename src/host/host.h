@@ -74,6 +74,7 @@ int host_resume(host *h, const json_t *pending, const char *response, char **err
 
 /* Some call ended the run (HOST_ABORT): a divergence or an unwritable log. */
 bool host_aborted(const host *h);
+const char *host_abort_reason(const host *h);
 
 size_t host_record_count(const host *h);
 const char *host_project_root(const host *h);

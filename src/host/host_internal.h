@@ -27,6 +27,7 @@ struct host {
     bool interactive;
     json_t *pending;
     bool aborted; /* some call returned HOST_ABORT: the run is over */
+    char *abort_reason;
     uint64_t open_calls[HOST_MAX_NESTING + 1]; /* seqs of call_agent calls in progress, outermost first */
     size_t n_open_calls;
     host_nested_fn *run_nested;
@@ -54,5 +55,8 @@ const char *host_arg_string(const json_t *args, const char *name, char **error);
 int open_beneath(int dirfd, const char *dir_path, const char *rel, int flags, int mode);
 /* A relative path is acceptable to open_beneath (and names no `..` part). */
 bool path_is_confined(const char *rel, size_t len);
+/* The path's first real part (past empty and `.` parts) is the state folder, `.chidori`. */
+#define STATE_DIR_NAME ".chidori"
+bool path_names_state_dir(const char *rel);
 
 #endif

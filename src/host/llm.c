@@ -54,7 +54,7 @@ void llm_config_from_env(llm_config *cfg)
 
 json_t *llm_parse_limited(const char *s, size_t len, size_t max_bytes, json_error *err)
 {
-    json_limits lim = {max_bytes ? max_bytes : LLM_DEFAULT_MAX_RESPONSE_BYTES, LLM_JSON_MAX_DEPTH};
+    json_limits lim = {max_bytes ? max_bytes : LLM_DEFAULT_MAX_RESPONSE_BYTES, LLM_JSON_MAX_DEPTH, 0};
     return json_parse(s, len, &lim, err);
 }
 

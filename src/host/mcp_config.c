@@ -176,7 +176,7 @@ int mcp_config_parse(const char *text, size_t len, mcp_server_config **servers_o
     *servers_out = NULL;
     *count_out = 0;
     *error = NULL;
-    json_limits lim = {MCP_CONFIG_MAX_BYTES, 64};
+    json_limits lim = {MCP_CONFIG_MAX_BYTES, 64, 0};
     json_error jerr;
     json_t *root = json_parse(text, len, &lim, &jerr);
     if (!root) {

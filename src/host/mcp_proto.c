@@ -180,7 +180,7 @@ static int handle_line(mcp_session *s, const char *line, size_t n)
     while (i < n && (line[i] == ' ' || line[i] == '\t')) i++;
     if (i == n) return MCP_FEED_MORE; /* blank line: harmless */
 
-    json_limits lim = {s->max_message_bytes, MCP_JSON_MAX_DEPTH};
+    json_limits lim = {s->max_message_bytes, MCP_JSON_MAX_DEPTH, 0};
     json_error jerr;
     json_t *msg = json_parse(line, n, &lim, &jerr);
     if (!msg) {

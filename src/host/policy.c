@@ -302,7 +302,7 @@ policy *policy_parse(const char *text, size_t len, const char *source, char **er
         fail_at(&c, 1, 1, "policy document of %zu bytes exceeds the %zu-byte limit", c.len, POLICY_MAX_BYTES);
         goto out;
     }
-    json_limits lim = {POLICY_MAX_BYTES, POLICY_MAX_DEPTH};
+    json_limits lim = {POLICY_MAX_BYTES, POLICY_MAX_DEPTH, 0};
     json_error jerr;
     doc = json_parse(c.text, c.len, &lim, &jerr);
     if (!doc) {

@@ -200,7 +200,7 @@ static ssize_t read_some(int fd, void *p, size_t n, int64_t deadline_ms, bool *t
 
 static int parse_body(const char *body, size_t len, json_t **out, char **error)
 {
-    json_limits lim = {FRAME_MAX_BYTES, FRAME_MAX_DEPTH};
+    json_limits lim = {FRAME_MAX_BYTES, FRAME_MAX_DEPTH, 0};
     json_error jerr;
     json_t *v = json_parse(body, len, &lim, &jerr);
     if (!v) {

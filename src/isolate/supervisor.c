@@ -221,6 +221,13 @@ int supervisor_run(const engine_config *cfg, host *h, const isolate_options *o, 
                               WORKER_PIDS_MAX, &w.cgroup);
 
     int64_t deadline = o->deadline_ms ? now_ms() + (int64_t)o->deadline_ms : 0;
+    /* Between frames a worker computes; an honest one is stopped by its own CPU budget, which a
+     * compromised one ignores. So the parent also gives up on a worker that stays quiet for longer
+     * than its budget could last (ticks at a pessimistic 20 ns each, plus a margin). */
+    int64_t quiet_ms = cfg->limits.op_budget ? (int64_t)(cfg->limits.op_budget / 50000) + 30000 : 0;
+    if (cfg->limits.deadline_ms && (!quiet_ms || (int64_t)cfg->limits.deadline_ms + 5000 < quiet_ms))
+        quiet_ms = (int64_t)cfg->limits.deadline_ms + 5000;
+    bool killed_for_quiet = false;
     bool done = false, killed_for_deadline = false;
     char *failure = NULL;
     json_t *init = isolate_init_encode(cfg, o);
@@ -230,9 +237,15 @@ int supervisor_run(const engine_config *cfg, host *h, const isolate_options *o, 
 
     while (!failure && !done) {
         json_t *frame = NULL;
-        if (frame_read(w.from_child, deadline, &frame, &error) != 0) {
+        int64_t wait_until = deadline;
+        if (quiet_ms && (!wait_until || now_ms() + quiet_ms < wait_until)) wait_until = now_ms() + quiet_ms;
+        if (frame_read(w.from_child, wait_until, &frame, &error) != 0) {
             if (deadline && now_ms() >= deadline) killed_for_deadline = true;
-            else failure = xasprintf("the worker failed: %s", error);
+            else if (wait_until && now_ms() >= wait_until) {
+                killed_for_quiet = true;
+                failure = xasprintf("the worker went quiet for %lld s, longer than its CPU budget allows; killed",
+                                    (long long)(quiet_ms / 1000));
+            } else failure = xasprintf("the worker failed: %s", error);
             free(error), error = NULL;
             break;
         }
@@ -276,7 +289,7 @@ int supervisor_run(const engine_config *cfg, host *h, const isolate_options *o, 
     }
     /* Was the worker already dead when we stopped serving it? Then its own end (a seccomp kill, a
      * crash, the CPU limit) is the most precise explanation; if we had to kill it, our reason is. */
-    bool died_by_itself = !done && !killed_for_deadline && worker_has_exited(&w);
+    bool died_by_itself = !done && !killed_for_deadline && !killed_for_quiet && worker_has_exited(&w);
     if (!done) kill_worker(&w);
     char *why = reap(&w, killed_for_deadline, o->deadline_ms);
     if (!done) {
@@ -293,5 +306,15 @@ int supervisor_run(const engine_config *cfg, host *h, const isolate_options *o, 
     }
     free(why);
     free(failure);
+    /* The host decides how the run ended, not the worker's Done: a run the host aborted failed,
+     * a run the host paused is paused, whatever a compromised worker claims. */
+    if (host_aborted(h) && res->status != RUN_FAILED) {
+        engine_result_free(res);
+        res->status = RUN_FAILED;
+        res->error = xstrdup(host_abort_reason(h) ? host_abort_reason(h) : "the host ended the run");
+    } else if (host_pending(h) && res->status != RUN_PAUSED) {
+        engine_result_free(res);
+        res->status = RUN_PAUSED;
+    }
     return 0;
 }

@@ -43,17 +43,21 @@ struct json_t {
         double number;
         struct { char *bytes; size_t len; } string;
         struct { json_t **items; size_t len, cap; } array;
-        struct { json_member *items; size_t len, cap; } object;
+        struct { json_member *items; size_t len, cap; uint32_t *index; size_t index_cap; } object; /* index: hash of keys once large */
     } u;
 };
 
 typedef struct json_limits {
     size_t max_bytes; /* input larger than this is refused */
     int max_depth;    /* nesting of arrays/objects */
+    size_t max_values; /* values (nodes) in one document; 0 = JSON_DEFAULT_MAX_VALUES */
 } json_limits;
 
 #define JSON_DEFAULT_MAX_BYTES ((size_t)64 << 20)
 #define JSON_DEFAULT_MAX_DEPTH 512
+/* Each value costs ~50 bytes of DOM; this bounds what one hostile document can make us allocate
+ * (a 64 MiB `[0,0,…]` would otherwise be 32 M values, gigabytes of tree). */
+#define JSON_DEFAULT_MAX_VALUES ((size_t)2 << 20)
 
 typedef struct json_error {
     int line, col;

@@ -1,6 +1,7 @@
 /* test_json.c — the JSON parser's strictness, limits and positions; the serializer's
  * JSON.stringify compatibility. */
 #include "unit.h"
+#include "util/buf.h"
 #include "util/json.h"
 
 #include <math.h>
@@ -100,7 +101,7 @@ TEST(json_values_remember_their_position)
 TEST(json_limits_size_and_depth)
 {
     json_error err;
-    json_limits lim = {16, 4};
+    json_limits lim = {16, 4, 0};
     CHECK(!json_parse("[\"0123456789abcdef\"]", 20, &lim, &err));
     CHECK(strstr(err.message, "limit"));
     CHECK(!json_parse("[[[[[1]]]]]", 11, &lim, &err));
@@ -146,4 +147,36 @@ TEST(json_build_copy_equal)
     free(s);
     json_free(o);
     json_free(c);
+}
+
+TEST(json_large_objects_are_indexed_and_duplicates_keep_their_place)
+{
+    buf b = {0};
+    buf_putc(&b, '{');
+    for (int i = 0; i < 50000; i++) buf_printf(&b, "%s\"k%d\":%d", i ? "," : "", i % 40000, i);
+    buf_putc(&b, '}');
+    json_error err;
+    json_t *v = json_parse(b.data, b.len, NULL, &err);
+    buf_free(&b);
+    CHECK(v && v->u.object.len == 40000);
+    CHECK(json_number_value(json_object_get(v, "k5")) == 40005); /* the last value wins */
+    CHECK(json_number_value(json_object_get(v, "k39999")) == 39999);
+    CHECK(!json_object_get(v, "k40000"));
+    CHECK_STR(v->u.object.items[5].key, "k5"); /* at its first position */
+    json_t *c = json_copy(v);
+    CHECK(json_equal(v, c));
+    json_free(c);
+    json_free(v);
+}
+
+TEST(json_caps_the_number_of_values)
+{
+    json_limits lim = {1 << 20, 64, 1000};
+    json_error err;
+    char text[4096];
+    size_t n = 0;
+    text[n++] = '[';
+    for (int i = 0; i < 1200; i++) text[n++] = '0', text[n++] = ',';
+    text[n - 1] = ']';
+    CHECK(!json_parse(text, n, &lim, &err) && strstr(err.message, "too many values"));
 }

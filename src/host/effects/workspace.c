@@ -26,7 +26,6 @@
 #define WORKSPACE_MAX_FILE ((size_t)16 << 20)
 #define WORKSPACE_MAX_ENTRIES 10000
 #define WORKSPACE_MAX_DEPTH 32
-#define STATE_DIR_NAME ".chidori"
 
 /* The path argument, checked: relative, no `..`, not inside the state folder. */
 static const char *checked_path(const json_t *args, char **error)
@@ -44,8 +43,8 @@ static const char *checked_path(const json_t *args, char **error)
         return NULL;
     }
     while (p[0] == '.' && p[1] == '/') p += 2;
-    size_t sl = strlen(STATE_DIR_NAME);
-    if (!*p || (strncmp(p, STATE_DIR_NAME, sl) == 0 && (p[sl] == '\0' || p[sl] == '/'))) {
+    while (*p == '/') p++;
+    if (!*p || path_names_state_dir(p)) {
         *error = xasprintf("chidori.workspace: `%s` is not a file of the workspace", v->u.string.bytes);
         return NULL;
     }
@@ -215,7 +214,7 @@ typedef struct lister {
 
 static void hash_file(int dir, const char *name, json_t *entry)
 {
-    int fd = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    int fd = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) return;
     sha256_ctx md;
     sha256_init(&md);
@@ -228,7 +227,7 @@ static void hash_file(int dir, const char *name, json_t *entry)
     json_object_set(entry, "sha256", json_string(hex));
 }
 
-static int by_name(const struct dirent **a, const struct dirent **b) { return strcmp((*a)->d_name, (*b)->d_name); }
+static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 static void list_dir(lister *l, int dir, const char *prefix, int depth)
 {
@@ -241,20 +240,19 @@ static void list_dir(lister *l, int dir, const char *prefix, int depth)
         return;
     }
     /* sorted, so listings are stable */
-    struct dirent **names = NULL;
+    char **names = NULL;
     size_t n = 0, cap = 0;
     struct dirent *de;
     while ((de = readdir(d))) {
         if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..")) continue;
         if (depth == 0 && !strcmp(de->d_name, STATE_DIR_NAME)) continue;
         if (n == cap) names = xrealloc(names, (cap = cap ? cap * 2 : 32) * sizeof *names);
-        size_t sz = sizeof(struct dirent);
-        names[n] = xmalloc(sz);
-        memcpy(names[n++], de, sz);
+        names[n++] = xstrdup(de->d_name);
+        if (n > WORKSPACE_MAX_ENTRIES) break; /* more than a listing may hold: reported below */
     }
-    qsort(names, n, sizeof *names, (int (*)(const void *, const void *))by_name);
+    qsort(names, n, sizeof *names, by_name);
     for (size_t i = 0; i < n; i++) {
-        const char *name = names[i]->d_name;
+        const char *name = names[i];
         if (l->count >= WORKSPACE_MAX_ENTRIES) {
             l->truncated = true;
             break;
