@@ -85,7 +85,11 @@ static int cmd_eval(int argc, char **argv)
     engine_run(&cfg, &res);
     int rc = res.status == RUN_COMPLETED ? 0 : 1;
     fflush(stdout);
-    if (rc) fprintf(stderr, "chidori: run failed: %s\n", res.error);
+    if (rc) {
+        fputs("chidori: run failed: ", stderr);
+        write_for_terminal(stderr, res.error, strlen(res.error));
+        fputc('\n', stderr);
+    }
     engine_result_free(&res);
     host_free(h);
     free(source);

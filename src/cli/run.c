@@ -218,6 +218,14 @@ static int print_output(const char *compact)
     return 0;
 }
 
+/* The run's error (its text may come from the agent) on stderr. */
+static void print_failure(const char *error)
+{
+    fputs("chidori: run failed: ", stderr);
+    write_for_terminal(stderr, error, strlen(error));
+    fputc('\n', stderr);
+}
+
 typedef enum { MODE_RUN, MODE_REPLAY, MODE_RESUME } durable_mode;
 
 /* One durable run in any of the three modes. */
@@ -341,7 +349,7 @@ static int durable_run(durable_mode mode, run_options *o)
             print_paused(&meta, o->file, meta.pending, runs_flag);
             exit_code = 3;
         } else {
-            fprintf(stderr, "chidori: run failed: %s\n", res.error);
+            print_failure(res.error);
             exit_code = 1;
         }
         free(want);
@@ -375,7 +383,7 @@ static int durable_run(durable_mode mode, run_options *o)
             print_paused(&meta, o->file, meta.pending, runs_flag);
             exit_code = 3;
         } else {
-            fprintf(stderr, "chidori: run failed: %s\n", meta.error);
+            print_failure(meta.error);
             exit_code = 1;
         }
     }

@@ -83,7 +83,8 @@ int run_meta_read(const char *dir, run_meta *m, char **error)
         return -1;
     }
     json_error jerr;
-    json_t *o = json_parse(text, len, NULL, &jerr);
+    json_limits lim = {META_MAX_BYTES, JSON_DEFAULT_MAX_DEPTH, 0};
+    json_t *o = json_parse(text, len, &lim, &jerr);
     free(text);
     const char *why = NULL;
     const json_t *id = json_object_get(o, "run_id"), *agent = json_object_get(o, "agent");
@@ -95,7 +96,8 @@ int run_meta_read(const char *dir, run_meta *m, char **error)
     else if (!json_is_string(agent) || !agent->u.string.len) why = "`agent` is missing";
     else if (!json_is_object(input)) why = "`input` must be an object";
     else if (!json_is_string(seed) || (strtoull(seed->u.string.bytes, &end, 10), *end)) why = "`seed` is not a number";
-    else if (!clock || clock->type != JSON_NUMBER || !(clock->u.number >= 0)) why = "`clock_start_ms` is missing";
+    else if (!clock || clock->type != JSON_NUMBER || !(clock->u.number >= 0 && clock->u.number <= 8.64e15))
+        why = "`clock_start_ms` is missing or out of range";
     else if (!json_is_string(status)) why = "`status` is missing";
     if (why) {
         *error = xasprintf("%s is not a chidori run record: %s", path, why);
@@ -109,7 +111,7 @@ int run_meta_read(const char *dir, run_meta *m, char **error)
     m->seed = strtoull(seed->u.string.bytes, NULL, 10);
     m->clock_start_ms = (int64_t)clock->u.number;
     const json_t *created = json_object_get(o, "created_at");
-    m->created_at_ms = created && created->type == JSON_NUMBER ? (int64_t)created->u.number : 0;
+    m->created_at_ms = created && created->type == JSON_NUMBER && fabs(created->u.number) < 9e15 ? (int64_t)created->u.number : 0;
     m->status = xstrdup(status->u.string.bytes);
     if (json_object_get(o, "output")) m->output = json_copy(json_object_get(o, "output"));
     if (json_is_string(json_object_get(o, "error"))) m->error = xstrdup(json_string_value(json_object_get(o, "error")));

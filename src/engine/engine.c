@@ -212,8 +212,12 @@ static JSValue native_host(JSContext *ctx, JSValueConst this_val, int argc, JSVa
         /* The run ends here: halt it (the interrupt handler and the job loop refuse to run any
          * more guest code) and unwind with an uncatchable error. */
         e->limits.halted = true;
-        if (rc == HOST_SUSPEND) e->paused = true;
-        else fail_with_message(e, error ? error : xstrdup("the host ended the run"));
+        if (rc == HOST_SUSPEND) {
+            e->paused = true;
+            free(error);
+        } else {
+            fail_with_message(e, error ? error : xstrdup("the host ended the run"));
+        }
         JSValue err = JS_NewError(ctx);
         if (!JS_IsException(err)) {
             JS_DefinePropertyValueStr(ctx, err, "message", JS_NewString(ctx, rc == HOST_SUSPEND ? "run paused" : "run aborted"),

@@ -120,9 +120,6 @@ static int parse_record(calllog *log, const char *line, size_t len, int lineno, 
     else if (err && err->type != JSON_NULL && !json_is_string(err)) why = "`error` must be a string";
     else if (par && par->type != JSON_NULL && (!as_seq(par, &parent) || parent >= seq))
         why = "`parent_seq` must be the seq of an earlier call";
-    if (!why)
-        for (size_t i = 0; i < log->len; i++)
-            if (log->items[i].seq == seq) why = "duplicate `seq`";
     if (why) {
         *error = xasprintf("line %d: %s", lineno, why);
         json_free(v);
@@ -138,7 +135,7 @@ static int parse_record(calllog *log, const char *line, size_t len, int lineno, 
     r->result = failed ? NULL : json_copy(json_object_get(v, "result") ? json_object_get(v, "result") : NULL);
     if (!failed && !r->result) r->result = json_null();
     r->duration_ms = dur && dur->type == JSON_NUMBER ? dur->u.number : 0;
-    r->timestamp_ms = ts && ts->type == JSON_NUMBER ? (int64_t)ts->u.number : 0;
+    r->timestamp_ms = ts && ts->type == JSON_NUMBER && fabs(ts->u.number) < 9e15 ? (int64_t)ts->u.number : 0;
     if (seq > log->max_seq) log->max_seq = seq;
     json_free(v);
     return 0;
@@ -177,6 +174,11 @@ int calllog_load(calllog *log, const char *path, char **error)
     /* Records are appended when calls complete, so a nested run's records precede its call_agent
      * record in the file; replay walks them in seq order. */
     qsort(log->items, log->len, sizeof(call_record), by_seq);
+    for (size_t i = 1; i < log->len; i++) /* sorted: a duplicate seq sits next to its twin */
+        if (log->items[i].seq == log->items[i - 1].seq) {
+            *error = xasprintf("%s: duplicate `seq` %llu", path, (unsigned long long)log->items[i].seq);
+            return -1;
+        }
     return 0;
 }
 

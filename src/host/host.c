@@ -224,7 +224,9 @@ int host_resume(host *h, const json_t *pending, const char *response, char **err
     const json_t *fn = json_object_get(pending, "function");
     const json_t *args = json_object_get(pending, "args");
     const json_t *open = json_object_get(pending, "open_calls");
-    if (!seq || seq->type != JSON_NUMBER || !(seq->u.number >= 1) || !json_is_string(fn) || !json_is_object(args) ||
+    if (!seq || seq->type != JSON_NUMBER || !(seq->u.number >= 1 && seq->u.number <= 9007199254740991.0) ||
+        (parent && parent->type == JSON_NUMBER && !(parent->u.number >= 0 && parent->u.number <= 9007199254740991.0)) ||
+        !json_is_string(fn) || !json_is_object(args) ||
         (open && !json_is_array(open))) {
         *error = xstrdup("the run's pending call is malformed");
         return -1;
@@ -237,7 +239,7 @@ int host_resume(host *h, const json_t *pending, const char *response, char **err
     size_t n = 0;
     for (size_t i = 0; open && i < open->u.array.len && n <= HOST_MAX_NESTING; i++) {
         const json_t *v = open->u.array.items[i];
-        if (v->type != JSON_NUMBER || !(v->u.number >= 1)) {
+        if (v->type != JSON_NUMBER || !(v->u.number >= 1 && v->u.number <= 9007199254740991.0)) {
             *error = xstrdup("the run's pending call is malformed");
             return -1;
         }

@@ -73,6 +73,10 @@ static void *relay_main(void *p)
             memcpy(r->tail + keep, chunk, k);
             r->tail_len = keep + k;
         }
+        for (size_t i = 0; i < k; i++) { /* the worker's bytes reach a terminal: no escape sequences */
+            unsigned char c = (unsigned char)chunk[i];
+            if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f) chunk[i] = '?';
+        }
         if (write(STDERR_FILENO, chunk, k) < 0) break;
     }
     return NULL;

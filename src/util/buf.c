@@ -120,3 +120,11 @@ void buf_free(buf *b)
     b->data = NULL;
     b->len = b->cap = 0;
 }
+
+void write_for_terminal(FILE *out, const char *text, size_t len)
+{
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)text[i];
+        fputc((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f ? '?' : (int)c, out);
+    }
+}

@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdarg.h>
+#include <stdio.h>
 
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
@@ -30,7 +31,10 @@ void buf_puts(buf *b, const char *s);
 void buf_putc(buf *b, char c);
 void buf_printf(buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void buf_vprintf(buf *b, const char *fmt, va_list ap);
-char *buf_steal(buf *b); /* returns the NUL-terminated data (never NULL) and resets b */
+char *buf_steal(buf *b);
+/* Write text for a terminal: control characters other than newline and tab become '?', so text
+ * that came from an agent cannot move the cursor or recolour the operator's screen. */
+void write_for_terminal(FILE *out, const char *text, size_t len); /* returns the NUL-terminated data (never NULL) and resets b */
 void buf_free(buf *b);
 
 #endif

@@ -22,10 +22,12 @@ int effect_log(host *h, const json_t *args, json_t **result, char **error)
     }
     const json_t *fields = json_object_get(args, "fields");
     fputs("[log] ", h->log_out);
-    fwrite(message->u.string.bytes, 1, message->u.string.len, h->log_out);
+    write_for_terminal(h->log_out, message->u.string.bytes, message->u.string.len);
     if (fields && fields->type != JSON_NULL) {
-        char *f = json_dump(fields, JSON_COMPACT, NULL);
-        fprintf(h->log_out, " %s", f);
+        size_t n;
+        char *f = json_dump(fields, JSON_COMPACT, &n); /* JSON escapes control characters itself */
+        fputc(' ', h->log_out);
+        fwrite(f, 1, n, h->log_out);
         free(f);
     }
     fputc('\n', h->log_out);
