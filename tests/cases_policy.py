@@ -74,3 +74,19 @@ def case_a_malformed_policy_is_an_error_on_run(v):
     code, out, err = chidori(v, "run", agent, env={"CHIDORI_POLICY": "{not json"})
     assert code == 2 and "CHIDORI_POLICY" in err, err
     shutil.rmtree(proj)
+
+
+def case_template_files_are_workspace_reads_for_the_policy(v):
+    with tempfile.TemporaryDirectory() as d:
+        with open(os.path.join(d, "secret.txt"), "w") as f:
+            f.write("secret={{ x }}")
+        agent = os.path.join(d, "t.js")
+        with open(agent, "w") as f:
+            f.write('export default async (i, c) => c.template("secret.txt", {x: 1}).then(v => v, e => "refused: " + e.message);\n')
+        deny = os.path.join(d, "deny-read.json")
+        with open(deny, "w") as f:
+            json.dump({"rules": [{"target": "workspace:read", "decision": "never_allow"}], "default": "always_allow"}, f)
+        code, out, err = chidori(v, "run", agent)
+        assert json.loads(out) == "secret=1", out
+        code, out, err = chidori(v, "run", agent, env={"CHIDORI_POLICY_FILE": deny})
+        assert json.loads(out) == "refused: policy: `workspace:read` denied", out

@@ -3,7 +3,8 @@
  * `template` {template, vars}. A template string that looks like a path (one line, no `{{`, `{%`
  * or `{#`) and names a file inside the agent's folder is read from that file; anything else is
  * the template text itself. `{% include %}` reads files relative to the agent's folder through
- * open_beneath, so neither form can read outside it. Output is capped (TEMPLATE_OUTPUT_MAX).
+ * open_beneath, so neither form can read outside it (nor the .chidori state folder), and each file
+ * read passes the policy gate as workspace:read. Output is capped (TEMPLATE_OUTPUT_MAX).
  */
 #include "host/host_internal.h"
 #include "host/ops.h"
@@ -24,6 +25,17 @@
 /* Read a file of the agent's folder: 0, -1 with errno ENOENT (no such file), or -1 + *error. */
 static int read_confined(host *h, const char *name, char **source, size_t *len, char **error)
 {
+    /* Reading a file is a workspace read as far as the policy is concerned, whichever effect does
+     * it: a policy that denies workspace:read denies template files too. */
+    json_t *as_read = json_object();
+    json_object_set(as_read, "action", json_string("read"));
+    json_object_set(as_read, "path", json_string(name));
+    int gate = host_gate(h, "workspace", as_read, error);
+    json_free(as_read);
+    if (gate != HOST_OK) {
+        if (!*error) *error = xasprintf("template `%s` needs approval to be read", name);
+        return -1;
+    }
     int fd = open_beneath(h->root_fd, h->project_root, name, O_RDONLY, 0);
     if (fd < 0) {
         if (errno == ENOENT) return -1;
