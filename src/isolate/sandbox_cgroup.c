@@ -24,17 +24,7 @@ static int cg_write(const char *dir, const char *file, const char *text)
 {
     char path[512];
     snprintf(path, sizeof path, "%s/%s", dir, file);
-    int fd = open(path, O_WRONLY | O_CLOEXEC);
-    if (fd < 0) return -1;
-    size_t n = strlen(text);
-    ssize_t w = write(fd, text, n);
-    int e = errno;
-    close(fd);
-    if (w != (ssize_t)n) {
-        errno = w < 0 ? e : EIO;
-        return -1;
-    }
-    return 0;
+    return sandbox_write_file(path, text);
 }
 
 static int cg_read(const char *dir, const char *file, char *out, size_t cap)

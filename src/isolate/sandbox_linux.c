@@ -86,7 +86,8 @@ static sandbox_status st_skip(const char *fmt, ...)
     return s;
 }
 
-static int write_file(const char *path, const char *text)
+/* One write of text to an existing kernel file (/proc, cgroupfs); shared with sandbox_cgroup.c. */
+int sandbox_write_file(const char *path, const char *text)
 {
     int fd = open(path, O_WRONLY | O_CLOEXEC);
     if (fd < 0) return -1;
@@ -191,13 +192,13 @@ sandbox_status sandbox_userns(void)
     gid_t gid = getegid();
     if (unshare(CLONE_NEWUSER) < 0) return st_skip("unshare(CLONE_NEWUSER): %s", strerror(errno));
     char map[64];
-    if (write_file("/proc/self/setgroups", "deny") < 0 && errno != ENOENT)
+    if (sandbox_write_file("/proc/self/setgroups", "deny") < 0 && errno != ENOENT)
         return st_ok("in a new user namespace, but setgroups deny failed: %s", strerror(errno));
     snprintf(map, sizeof map, "%u %u 1\n", (unsigned)uid, (unsigned)uid);
-    if (write_file("/proc/self/uid_map", map) < 0)
+    if (sandbox_write_file("/proc/self/uid_map", map) < 0)
         return st_ok("in a new user namespace, but uid_map failed: %s", strerror(errno));
     snprintf(map, sizeof map, "%u %u 1\n", (unsigned)gid, (unsigned)gid);
-    if (write_file("/proc/self/gid_map", map) < 0)
+    if (sandbox_write_file("/proc/self/gid_map", map) < 0)
         return st_ok("in a new user namespace, but gid_map failed: %s", strerror(errno));
     return st_ok("uid %u mapped to itself, setgroups denied", (unsigned)uid);
 }

@@ -182,6 +182,9 @@ const char *syscall_name(long nr);
 
 /* Find the last "chidori-sandbox: blocked syscall NAME (nr N)" line in a child's stderr and copy
  * NAME (checked against the syscall table) into out. Returns true when found. */
+/* Write text to an existing kernel file (/proc, cgroupfs) in one write. 0, or -1 with errno. */
+int sandbox_write_file(const char *path, const char *text);
+
 bool sandbox_blocked_syscall_from_stderr(const char *text, size_t len, char *out, size_t outlen);
 
 /* ---- cgroups (parent side) ---- */
