@@ -549,3 +549,21 @@ json_t *llm_make_response(const char *text, size_t len, json_t *calls, const jso
                                                                                 : json_string(fallback_model ? fallback_model : ""));
     return res;
 }
+
+json_t *llm_tool_spec(const json_t *tl, const char *schema_key)
+{
+    json_t *w = json_object();
+    json_object_set(w, "name", json_copy(json_object_get(tl, "name")));
+    const json_t *d = json_object_get(tl, "description");
+    if (json_is_string(d)) json_object_set(w, "description", json_copy(d));
+    const json_t *p = json_object_get(tl, "parameters");
+    if (json_is_object(p)) {
+        json_object_set(w, schema_key, json_copy(p));
+    } else {
+        json_t *schema = json_object();
+        json_object_set(schema, "type", json_string("object"));
+        json_object_set(schema, "properties", json_object());
+        json_object_set(w, schema_key, schema);
+    }
+    return w;
+}

@@ -145,21 +145,7 @@ json_t *llm_anthropic_body(const json_t *req, const char *model)
     if (json_is_array(tools) && tools->u.array.len > 0) {
         json_t *out = json_array();
         for (size_t i = 0; i < tools->u.array.len; i++) {
-            const json_t *tl = tools->u.array.items[i];
-            json_t *w = json_object();
-            json_object_set(w, "name", json_copy(json_object_get(tl, "name")));
-            const json_t *d = json_object_get(tl, "description");
-            if (json_is_string(d)) json_object_set(w, "description", json_copy(d));
-            const json_t *p = json_object_get(tl, "parameters");
-            if (json_is_object(p)) {
-                json_object_set(w, "input_schema", json_copy(p));
-            } else {
-                json_t *schema = json_object();
-                json_object_set(schema, "type", json_string("object"));
-                json_object_set(schema, "properties", json_object());
-                json_object_set(w, "input_schema", schema);
-            }
-            json_array_push(out, w);
+            json_array_push(out, llm_tool_spec(tools->u.array.items[i], "input_schema"));
         }
         json_object_set(body, "tools", out);
     }

@@ -48,6 +48,10 @@ char *llm_excerpt(const char *s, size_t len, size_t max);
 /* Non-negative finite number, else 0. */
 double llm_count(const json_t *v);
 
+/* A tool as both wire formats describe it: {name, description?, <schema_key>: parameters or an
+ * empty object schema}. */
+json_t *llm_tool_spec(const json_t *tool, const char *schema_key);
+
 /* The response object both wire formats end in: {content, toolCalls (taken), stopReason, usage
  * {inputTokens, outputTokens} read from usage[in_key]/usage[out_key], model (or fallback_model)}. */
 json_t *llm_make_response(const char *text, size_t len, json_t *calls, const json_t *stop_reason, const json_t *usage,

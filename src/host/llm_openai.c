@@ -109,20 +109,7 @@ json_t *llm_openai_body(const json_t *req, const char *model)
     if (json_is_array(tools) && tools->u.array.len > 0) {
         json_t *out = json_array();
         for (size_t i = 0; i < tools->u.array.len; i++) {
-            const json_t *tl = tools->u.array.items[i];
-            json_t *fn = json_object();
-            json_object_set(fn, "name", json_copy(json_object_get(tl, "name")));
-            const json_t *d = json_object_get(tl, "description");
-            if (json_is_string(d)) json_object_set(fn, "description", json_copy(d));
-            const json_t *p = json_object_get(tl, "parameters");
-            if (json_is_object(p)) {
-                json_object_set(fn, "parameters", json_copy(p));
-            } else {
-                json_t *schema = json_object();
-                json_object_set(schema, "type", json_string("object"));
-                json_object_set(schema, "properties", json_object());
-                json_object_set(fn, "parameters", schema);
-            }
+            json_t *fn = llm_tool_spec(tools->u.array.items[i], "parameters");
             json_t *w = json_object();
             json_object_set(w, "type", json_string("function"));
             json_object_set(w, "function", fn);
