@@ -98,7 +98,7 @@ $(OUT)/ts-strip: $(OBJ)/tools/ts_strip_main.o $(OBJ)/src/engine/ts_strip.o $(OBJ
 test-bins: setup $(OUT)/chidori $(OUT)/unit_tests $(OUT)/ts-strip
 
 demo: build
-	build/chidori run --no-isolate examples/hello.js -i '{"name": "Ada"}'
+	build/chidori run examples/hello.js -i '{"name": "Ada"}'
 
 test:
 	@$(MAKE) --no-print-directory VARIANT=release test-bins
