@@ -169,6 +169,13 @@ def case_when_the_parent_dies_the_worker_is_gone(v):
                     break
                 time.sleep(0.05)
             assert not alive, f"workers outlived their parent: {alive}"
+            # the killed supervisor could not remove its run's cgroup; the next run sweeps it
+            chidori(v, "run", os.path.join(ROOT, "examples", "hello.js"))
+            for ctrl in ("memory", "pids"):
+                base = f"/sys/fs/cgroup/{ctrl}/chidori"
+                if os.path.isdir(base):
+                    stale = [n for n in os.listdir(base) if n.startswith("run-") and int(n[4:]) in descendants]
+                    assert not stale, f"stale cgroups left in {base}: {stale}"
         finally:
             if p.poll() is None:
                 p.kill()

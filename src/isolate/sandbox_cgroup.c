@@ -7,6 +7,8 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -19,6 +21,8 @@
 #include <unistd.h>
 
 #define CGROUP2_MAGIC 0x63677270
+
+static void sweep_stale(const char *parent);
 
 static int cg_write(const char *dir, const char *file, const char *text)
 {
@@ -115,6 +119,7 @@ static int try_v2(pid_t pid, uint64_t memory_bytes, int pids_max, sandbox_cgroup
             return -1;
         }
     }
+    sweep_stale(root);
     snprintf(cg->dir, sizeof cg->dir, "%.200s/run-%d", root, (int)pid);
     if (mkdir(cg->dir, 0755) < 0 && errno != EEXIST) {
         snprintf(why, whylen, "mkdir %.150s: %s", cg->dir, strerror(errno));
@@ -141,6 +146,41 @@ fail:
     return -1;
 }
 
+/* chidori: a supervisor killed with SIGKILL cannot remove its run's cgroup. Before creating one,
+ * remove the leftovers: a run-<pid> directory whose worker no longer exists (a live run's worker
+ * does, so its cgroup is never touched; rmdir refuses a cgroup that still holds tasks anyway). */
+/* Alive: exists and is not a zombie (an orphaned zombie may wait a while for its reaper). */
+static bool worker_alive(pid_t pid)
+{
+    if (kill(pid, 0) != 0 && errno == ESRCH) return false;
+    char path[64], stat[256];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    FILE *f = fopen(path, "re");
+    if (!f) return errno != ENOENT;
+    size_t n = fread(stat, 1, sizeof stat - 1, f);
+    fclose(f);
+    stat[n] = 0;
+    const char *close_paren = strrchr(stat, ')'); /* the state follows the command name */
+    return !(close_paren && close_paren[1] == ' ' && close_paren[2] == 'Z');
+}
+
+static void sweep_stale(const char *parent)
+{
+    DIR *d = opendir(parent);
+    if (!d) return;
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        if (strncmp(de->d_name, "run-", 4) != 0) continue;
+        char *end;
+        long pid = strtol(de->d_name + 4, &end, 10);
+        if (*end || pid <= 0 || worker_alive((pid_t)pid)) continue;
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s", parent, de->d_name);
+        rmdir(path);
+    }
+    closedir(d);
+}
+
 static int v1_make(const char *ctrl, pid_t pid, char *out, size_t outlen)
 {
     char base[128];
@@ -150,6 +190,7 @@ static int v1_make(const char *ctrl, pid_t pid, char *out, size_t outlen)
     char parent[160];
     snprintf(parent, sizeof parent, "%s/chidori", base);
     if (mkdir(parent, 0755) < 0 && errno != EEXIST) return -1;
+    sweep_stale(parent);
     snprintf(out, outlen, "%s/run-%d", parent, (int)pid);
     if (mkdir(out, 0755) < 0 && errno != EEXIST) {
         out[0] = 0;
