@@ -315,3 +315,13 @@ void sandbox_cgroup_destroy(sandbox_cgroup *cg)
     cg->version = 0;
     cg->dir[0] = cg->pids_dir[0] = 0;
 }
+
+/* chidori: after a run whose outcome is already known: one rmdir attempt per directory, no
+ * waiting. A cgroup still busy with a dying worker is left for sweep_stale in a later run. */
+void sandbox_cgroup_release(sandbox_cgroup *cg)
+{
+    if (cg->version && cg->dir[0]) rmdir(cg->dir);
+    if (cg->version == 1 && cg->pids_dir[0]) rmdir(cg->pids_dir);
+    cg->version = 0;
+    cg->dir[0] = cg->pids_dir[0] = 0;
+}

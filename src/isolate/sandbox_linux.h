@@ -207,6 +207,8 @@ int sandbox_cgroup_create(pid_t pid, uint64_t memory_bytes, int pids_max, sandbo
 bool sandbox_cgroup_oom_killed(const sandbox_cgroup *cg);
 /* Kill what is left (cgroup.kill on v2), and remove the cgroup directories. */
 void sandbox_cgroup_destroy(sandbox_cgroup *cg);
+/* Remove the cgroup if it is already empty, without waiting; else leave it to a later sweep. */
+void sandbox_cgroup_release(sandbox_cgroup *cg);
 
 /* ---- test-only self-test ---- */
 /* Performed by an already-confined process: attempt ONE forbidden act and return what happened:

@@ -162,7 +162,7 @@ static void kill_worker(worker *w)
 }
 
 /* Reap the worker and say how it ended when that was not a clean exit. */
-static char *reap(worker *w, bool killed_for_deadline, uint64_t deadline_ms)
+static char *reap(worker *w, bool killed_for_deadline, uint64_t deadline_ms, bool outcome_known)
 {
     int status = 0;
     while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR) {
@@ -200,7 +200,8 @@ static char *reap(worker *w, bool killed_for_deadline, uint64_t deadline_ms)
     } else if (WIFEXITED(status) && WEXITSTATUS(status) != 0) {
         why = xasprintf("the worker exited with status %d", WEXITSTATUS(status));
     }
-    sandbox_cgroup_destroy(&w->cgroup);
+    if (outcome_known) sandbox_cgroup_release(&w->cgroup);
+    else sandbox_cgroup_destroy(&w->cgroup); /* needed to read the OOM flag first (above), then clean up */
     return why;
 }
 
@@ -294,8 +295,11 @@ int supervisor_run(const engine_config *cfg, host *h, const isolate_options *o, 
     /* Was the worker already dead when we stopped serving it? Then its own end (a seccomp kill, a
      * crash, the CPU limit) is the most precise explanation; if we had to kill it, our reason is. */
     bool died_by_itself = !done && !killed_for_deadline && !killed_for_quiet && worker_has_exited(&w);
-    if (!done) kill_worker(&w);
-    char *why = reap(&w, killed_for_deadline, o->deadline_ms);
+    /* Once Done has arrived the worker has nothing left to say: stop it now rather than wait for
+     * the kernel to tear its namespaces down (most of an isolated run's cost). Its cgroup is then
+     * removed by reap if it is already empty, else swept by a later run. */
+    kill_worker(&w);
+    char *why = reap(&w, killed_for_deadline, o->deadline_ms, done);
     if (!done) {
         engine_result_free(res);
         res->status = RUN_FAILED;
