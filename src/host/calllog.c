@@ -65,7 +65,6 @@ void calllog_free(calllog *log)
 }
 
 void calllog_set_mode(calllog *log, calllog_mode mode) { log->mode = mode; }
-calllog_mode calllog_get_mode(const calllog *log) { return log->mode; }
 size_t calllog_count(const calllog *log) { return log->len; }
 
 const call_record *calllog_get(const calllog *log, size_t index)

@@ -40,7 +40,6 @@ typedef struct calllog calllog;
 calllog *calllog_new(void);
 void calllog_free(calllog *log);
 void calllog_set_mode(calllog *log, calllog_mode mode);
-calllog_mode calllog_get_mode(const calllog *log);
 
 /* Load records.jsonl for replay. 0, or -1 with *error. */
 int calllog_load(calllog *log, const char *path, char **error);

@@ -94,7 +94,6 @@ void host_approve(host *h, const char *target, const json_t *args)
     json_array_push(h->approvals, a);
 }
 size_t host_record_count(const host *h) { return calllog_count(h->log); }
-const char *host_project_root(const host *h) { return h->project_root; }
 
 const char *host_arg_string(const json_t *args, const char *name, char **error)
 {

@@ -77,6 +77,5 @@ bool host_aborted(const host *h);
 const char *host_abort_reason(const host *h);
 
 size_t host_record_count(const host *h);
-const char *host_project_root(const host *h);
 
 #endif

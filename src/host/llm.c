@@ -567,3 +567,15 @@ json_t *llm_tool_spec(const json_t *tl, const char *schema_key)
     }
     return w;
 }
+
+json_t *llm_parse_reply(const char *body, size_t len, size_t max_bytes, char **error)
+{
+    json_error jerr;
+    json_t *v = llm_parse_limited(body, len, max_bytes, &jerr);
+    if (!v) {
+        char *ex = llm_excerpt(body, len, LLM_EXCERPT_BYTES);
+        *error = xasprintf("invalid JSON in the response (%s at %d:%d): %s", jerr.message, jerr.line, jerr.col, ex);
+        free(ex);
+    }
+    return v;
+}

@@ -161,14 +161,8 @@ static int fail(char **error, char *msg)
 int llm_anthropic_parse(const char *body, size_t len, size_t max_bytes, const char *fallback_model, json_t **out,
                         char **error)
 {
-    json_error jerr;
-    json_t *v = llm_parse_limited(body, len, max_bytes, &jerr);
-    if (!v) {
-        char *ex = llm_excerpt(body, len, LLM_EXCERPT_BYTES);
-        *error = xasprintf("invalid JSON in the response (%s at %d:%d): %s", jerr.message, jerr.line, jerr.col, ex);
-        free(ex);
-        return -1;
-    }
+    json_t *v = llm_parse_reply(body, len, max_bytes, error);
+    if (!v) return -1;
     int r = -1;
     buf text = {0};
     json_t *calls = json_array();

@@ -43,6 +43,8 @@ int llm_parse_json_reply(const char *text, size_t len, size_t max_bytes, json_t 
 
 /* Helpers. */
 json_t *llm_parse_limited(const char *s, size_t len, size_t max_bytes, json_error *err);
+/* A provider's reply body as JSON, or NULL with *error quoting where it broke and an excerpt. */
+json_t *llm_parse_reply(const char *body, size_t len, size_t max_bytes, char **error);
 /* A printable, valid-UTF-8 excerpt of at most max bytes (plus "…" when cut). Caller frees. */
 char *llm_excerpt(const char *s, size_t len, size_t max);
 /* Non-negative finite number, else 0. */

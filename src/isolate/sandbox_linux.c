@@ -127,24 +127,6 @@ void sandbox_config_default(sandbox_config *cfg)
     cfg->unprivileged_gid = 65534;
 }
 
-static uint64_t env_u64(const char *name)
-{
-    const char *s = getenv(name);
-    if (!s || !*s) return 0;
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno || *end || s[0] == '-') return 0;
-    return v;
-}
-
-void sandbox_config_from_env(sandbox_config *cfg)
-{
-    cfg->cpu_secs = env_u64("CHIDORI_ISOLATE_CPU_SECS");
-    cfg->fsize_bytes = env_u64("CHIDORI_ISOLATE_FSIZE_BYTES");
-    const char *r = getenv("CHIDORI_ISOLATE_REQUIRE_SANDBOX");
-    cfg->require = r && strcmp(r, "1") == 0;
-}
 
 /* ---- identity / user namespace ---- */
 
@@ -438,7 +420,7 @@ sandbox_status sandbox_landlock(int *abi_out)
 
 /* ---- seccomp ---- */
 
-#define R(nr, flags, why) {nr, #nr + 4, flags, why}
+#define R(nr, flags, why) {nr, &(#nr)[4] /* the name without "SYS_" */, flags, why}
 const sandbox_syscall_rule sandbox_seccomp_allow[] = {
     R(SYS_read, 0, "broker pipe"),
     R(SYS_write, 0, "broker pipe, stderr"),

@@ -126,11 +126,9 @@ typedef struct sandbox_report {
     char error[256];  /* set when sandbox_apply_all fails */
 } sandbox_report;
 
-/* Every layer on, require off, seccomp naming on, nofile 256, cpu/fsize from
- * CHIDORI_ISOLATE_CPU_SECS / CHIDORI_ISOLATE_FSIZE_BYTES, require from
- * CHIDORI_ISOLATE_REQUIRE_SANDBOX. */
+/* Every layer on, require off, seccomp naming on, nofile 256. The CHIDORI_ISOLATE_* variables are
+ * read once, by isolate_options_from_env (confine.c). */
 void sandbox_config_default(sandbox_config *cfg);
-void sandbox_config_from_env(sandbox_config *cfg);
 
 /* Apply every enabled layer in order to the calling process. 0 on success (skips allowed unless
  * cfg->require), -1 with report->error when a core layer (seccomp; landlock or mountns; netns)
