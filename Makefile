@@ -47,7 +47,7 @@ LIB_OBJS  := $(LIB_SRCS:%.c=$(OBJ)/%.o) $(OBJ)/gen/js_bytecode.o
 QJS_OBJS  := $(QJS_FILES:%.c=$(OBJ)/quickjs/%.o)
 UNIT_SRCS := $(sort $(wildcard tests/unit/*.c))
 UNIT_OBJS := $(UNIT_SRCS:%.c=$(OBJ)/%.o)
-JS_FILES  := $(sort $(wildcard src/engine/js/*.js))
+JS_FILES  := $(sort $(wildcard src/engine/js/*.js src/engine/js/node/*.js))
 
 .PHONY: build setup deps demo test asan unit bench fuzz fuzz-bins test-bins clean FORCE
 build: setup $(OUT)/chidori

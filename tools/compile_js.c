@@ -4,13 +4,23 @@
  * so the bytecode always matches the engine that reads it.
  *
  * Usage: compile-js FILE... > js_bytecode.c
- * Each FILE is compiled as a strict global script named "<chidori NAME>" (NAME = base name
- * without .js); the engine drops frames with such names from agent stack traces. */
+ * Each FILE is compiled as a strict global script named "<chidori NAME>" (NAME = the path below
+ * src/engine/js/ without .js, e.g. "prelude" or "node/buffer"); the engine drops frames with such
+ * names from agent stack traces. The table names each file by that path with its .js. */
 #include "quickjs.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* "src/engine/js/node/buffer.js" → "node/buffer.js" (any other path: its base name). */
+static const char *embedded_name(const char *path)
+{
+    const char *marker = strstr(path, "engine/js/");
+    if (marker) return marker + strlen("engine/js/");
+    const char *base = strrchr(path, '/');
+    return base ? base + 1 : path;
+}
 
 static char *slurp(const char *path, size_t *len)
 {
@@ -43,8 +53,7 @@ int main(int argc, char **argv)
             perror(argv[i]);
             return 1;
         }
-        const char *base = strrchr(argv[i], '/');
-        base = base ? base + 1 : argv[i];
+        const char *base = embedded_name(argv[i]);
         char name[256];
         snprintf(name, sizeof name, "<chidori %.*s>", (int)(strlen(base) > 3 ? strlen(base) - 3 : strlen(base)), base);
         JSValue fn = JS_Eval(ctx, src, len, name, JS_EVAL_TYPE_GLOBAL | JS_EVAL_FLAG_STRICT | JS_EVAL_FLAG_COMPILE_ONLY);
@@ -65,9 +74,7 @@ int main(int argc, char **argv)
     }
     printf("const embedded_file embedded_js[] = {\n");
     for (int i = 1; i < argc; i++) {
-        const char *base = strrchr(argv[i], '/');
-        base = base ? base + 1 : argv[i];
-        printf("  {\"%s\", file_%d, sizeof file_%d},\n", base, i, i);
+        printf("  {\"%s\", file_%d, sizeof file_%d},\n", embedded_name(argv[i]), i, i);
     }
     printf("  {0, 0, 0}\n};\n");
     JS_FreeContext(ctx);

@@ -256,6 +256,21 @@ static JSValue native_advance_to(JSContext *ctx, JSValueConst this_val, int argc
     return JS_UNDEFINED;
 }
 
+/* loadBuiltin(file) → the value of the embedded script node/<file>.js (a factory function). */
+static JSValue native_load_builtin(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv)
+{
+    const char *file = argc > 0 ? JS_ToCString(ctx, argv[0]) : NULL;
+    if (!file) return JS_EXCEPTION;
+    char name[128];
+    snprintf(name, sizeof name, "node/%s.js", file);
+    JS_FreeCString(ctx, file);
+    const embedded_file *f = engine_embedded(name);
+    if (!f) return JS_ThrowReferenceError(ctx, "internal error: built-in %s missing from the binary", name);
+    JSValue code = JS_ReadObject(ctx, f->data, f->len, JS_READ_OBJ_BYTECODE);
+    if (JS_IsException(code)) return code;
+    return JS_EvalFunction(ctx, code);
+}
+
 static int64_t virtual_clock(void *opaque)
 {
     return ((engine *)opaque)->clock_ms;
@@ -300,6 +315,7 @@ static int install_prelude(engine *e)
     JS_SetPropertyStr(ctx, natives, "host", JS_NewCFunction(ctx, native_host, "host", 2));
     JS_SetPropertyStr(ctx, natives, "now", JS_NewCFunction(ctx, native_now, "now", 0));
     JS_SetPropertyStr(ctx, natives, "advanceTo", JS_NewCFunction(ctx, native_advance_to, "advanceTo", 1));
+    JS_SetPropertyStr(ctx, natives, "loadBuiltin", JS_NewCFunction(ctx, native_load_builtin, "loadBuiltin", 1));
     JSValue internals = JS_Call(ctx, fn, JS_UNDEFINED, 1, (JSValueConst *)&natives);
     JS_FreeValue(ctx, natives);
     JS_FreeValue(ctx, fn);

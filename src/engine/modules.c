@@ -1,7 +1,8 @@
 /* modules.c — ES module resolution and loading for a run, through the host seam.
  *
  * QuickJS asks two questions: normalize(importer, specifier) → key, then load(key) → module.
- * Built-in modules (chidori:agent) are answered here. Every other specifier goes to the host op
+ * Built-in modules (chidori:agent, and node:x / bare x for the prelude's shims) are answered here,
+ * without the host. Every other specifier goes to the host op
  * `__module_load`, which resolves it inside the project folder and returns {key, source}; the
  * source waits in a small cache until QuickJS asks to load that key. The engine never opens a
  * file, which is what lets an isolated worker run with no filesystem at all.
@@ -87,10 +88,48 @@ static int fetch_module(engine *e, const char *importer, const char *specifier, 
     return 0;
 }
 
+/* Calls internals[fn](arg); the result (caller frees) or JS_EXCEPTION. */
+static JSValue call_internal(engine *e, const char *fn_name, const char *arg)
+{
+    JSValue fn = JS_GetPropertyStr(e->ctx, e->internals, fn_name);
+    JSValue a = JS_NewString(e->ctx, arg);
+    JSValue r = JS_Call(e->ctx, fn, JS_UNDEFINED, 1, (JSValueConst *)&a);
+    JS_FreeValue(e->ctx, a);
+    JS_FreeValue(e->ctx, fn);
+    return r;
+}
+
+/* "node:fs" or "fs" → the key "node:fs" when it names a built-in; NULL otherwise (or on error,
+ * with the exception pending). */
+static char *builtin_key(engine *e, const char *specifier)
+{
+    if (specifier[0] == '.' || specifier[0] == '/') return NULL;
+    JSValue r = call_internal(e, "builtinName", specifier);
+    char *key = NULL;
+    if (JS_IsString(r)) {
+        const char *name = JS_ToCString(e->ctx, r);
+        if (name) key = xasprintf("node:%s", name);
+        JS_FreeCString(e->ctx, name);
+    }
+    JS_FreeValue(e->ctx, r);
+    return key;
+}
+
 static char *normalize(JSContext *ctx, const char *importer, const char *specifier, void *opaque)
 {
     engine *e = opaque;
     if (strcmp(specifier, AGENT_MODULE) == 0) return js_strdup(ctx, specifier);
+    char *builtin = builtin_key(e, specifier);
+    if (builtin) {
+        char *r = js_strdup(ctx, builtin);
+        free(builtin);
+        return r;
+    }
+    if (JS_HasException(ctx)) return NULL;
+    if (strncmp(specifier, "node:", 5) == 0) {
+        JS_ThrowReferenceError(ctx, "unknown built-in module `%s`", specifier);
+        return NULL;
+    }
     if (strncmp(specifier, "chidori:", 8) == 0) {
         JS_ThrowReferenceError(ctx, "unknown built-in module `%s`", specifier);
         return NULL;
@@ -124,6 +163,66 @@ static JSModuleDef *new_agent_module(JSContext *ctx)
     JS_AddModuleExport(ctx, m, "chidori");
     JS_AddModuleExport(ctx, m, "run");
     JS_AddModuleExport(ctx, m, "defineTool");
+    return m;
+}
+
+/* node:x — a synthetic module whose exports are the own properties of the shim's exports object,
+ * plus `default` (the object itself) unless the shim names its own. */
+static JSValue builtin_exports(JSContext *ctx, const char *key)
+{
+    return call_internal(engine_of(ctx), "requireBuiltin", key);
+}
+
+/* Declares (m not yet linked: declare=true) or sets the exports of module m from `exports`.
+ * 0, or -1 with an exception pending. */
+static int bind_exports(JSContext *ctx, JSModuleDef *m, JSValueConst exports, bool declare)
+{
+    JSPropertyEnum *props;
+    uint32_t n;
+    if (JS_GetOwnPropertyNames(ctx, &props, &n, exports, JS_GPN_STRING_MASK | JS_GPN_ENUM_ONLY) < 0) return -1;
+    int rc = 0;
+    bool has_default = false;
+    for (uint32_t i = 0; i < n; i++) {
+        const char *name = JS_AtomToCString(ctx, props[i].atom);
+        if (!name) rc = -1;
+        else {
+            if (strcmp(name, "default") == 0) has_default = true;
+            if (declare) rc |= JS_AddModuleExport(ctx, m, name);
+            else rc |= JS_SetModuleExport(ctx, m, name, JS_GetProperty(ctx, exports, props[i].atom));
+            JS_FreeCString(ctx, name);
+        }
+        JS_FreeAtom(ctx, props[i].atom);
+    }
+    js_free(ctx, props);
+    if (!has_default) {
+        if (declare) rc |= JS_AddModuleExport(ctx, m, "default");
+        else rc |= JS_SetModuleExport(ctx, m, "default", JS_DupValue(ctx, exports));
+    }
+    return rc < 0 ? -1 : 0;
+}
+
+static int builtin_module_init(JSContext *ctx, JSModuleDef *m)
+{
+    JSAtom name_atom = JS_GetModuleName(ctx, m);
+    const char *key = JS_AtomToCString(ctx, name_atom);
+    JS_FreeAtom(ctx, name_atom);
+    if (!key) return -1;
+    JSValue exports = builtin_exports(ctx, key);
+    JS_FreeCString(ctx, key);
+    if (JS_IsException(exports)) return -1;
+    int rc = bind_exports(ctx, m, exports, false);
+    JS_FreeValue(ctx, exports);
+    return rc;
+}
+
+static JSModuleDef *new_builtin_module(JSContext *ctx, const char *key)
+{
+    JSValue exports = builtin_exports(ctx, key);
+    if (JS_IsException(exports)) return NULL;
+    JSModuleDef *m = NULL;
+    if (!JS_IsObject(exports)) JS_ThrowTypeError(ctx, "internal error: built-in `%s` has no exports object", key);
+    else if ((m = JS_NewCModule(ctx, key, builtin_module_init)) && bind_exports(ctx, m, exports, true) < 0) m = NULL;
+    JS_FreeValue(ctx, exports);
     return m;
 }
 
@@ -179,6 +278,7 @@ static JSModuleDef *load(JSContext *ctx, const char *key, void *opaque)
 {
     engine *e = opaque;
     if (strcmp(key, AGENT_MODULE) == 0) return new_agent_module(ctx);
+    if (strncmp(key, "node:", 5) == 0) return new_builtin_module(ctx, key);
     module_source *s = take_source(e, key);
     if (!s) {
         JS_ThrowReferenceError(ctx, "module `%s` was not resolved", key);

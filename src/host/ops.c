@@ -17,6 +17,10 @@ static const host_op ops[] = {
     {"tool", OP_RECORDED | OP_GATED, effect_tool},
     {"tool_schemas", OP_RECORDED, effect_tool_schemas},
     {"template", OP_RECORDED, effect_template},
+    {"http", OP_RECORDED | OP_GATED, effect_http},
+    {"fs", 0, effect_fs},
+    {"crypto_digest", 0, effect_crypto_digest},
+    {"random_bytes", OP_RECORDED, effect_random_bytes},
     {"console", 0, effect_console},
     {"__module_load", OP_INTERNAL, host_module_load},
 };

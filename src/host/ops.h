@@ -34,6 +34,9 @@ host_perform_fn effect_exec;                                 /* effects/exec.c *
 host_perform_fn effect_prompt;                               /* effects/prompt.c */
 host_perform_fn effect_tool, effect_tool_schemas;            /* effects/tools.c */
 host_perform_fn effect_template;                             /* effects/template.c */
+host_perform_fn effect_http;                                 /* effects/http.c */
+host_perform_fn effect_fs;                                   /* effects/fs.c */
+host_perform_fn effect_crypto_digest, effect_random_bytes;   /* effects/crypto.c */
 host_perform_fn host_module_load;                            /* modules.c */
 
 #endif

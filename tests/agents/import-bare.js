@@ -1,4 +1,4 @@
 //! exit: 1
 //! stderr: only relative imports
-import fs from "fs";
-export default async () => fs;
+import lodash from "lodash";
+export default async () => lodash;

@@ -2,10 +2,12 @@
 //! stdout: no ambient I/O
 // A bare run holds no I/O capability: none of the names other runtimes use for files, network,
 // processes, clocks or native code exist, and what remains cannot block or observe the GC.
+// (Buffer, fetch and setImmediate are captured surface — pure code, the gated `http` effect and a
+// virtual-time timer — and are checked by their own tests.)
 const forbidden = [
-  "require", "process", "module", "exports", "Buffer", "fetch", "XMLHttpRequest", "WebSocket",
+  "require", "process", "module", "exports", "XMLHttpRequest", "WebSocket",
   "print", "std", "os", "scriptArgs", "Deno", "Bun", "navigator", "performance", "importScripts",
-  "WeakRef", "FinalizationRegistry", "Worker", "SharedWorker", "setImmediate", "__filename",
+  "WeakRef", "FinalizationRegistry", "Worker", "SharedWorker", "__filename",
   "__dirname", "global", "chidori", "run", "host", "natives",
 ];
 const present = forbidden.filter((n) => typeof globalThis[n] !== "undefined" || n in globalThis);

@@ -15,6 +15,7 @@
   const hostCall = natives.host;
   const clockNow = natives.now;
   const clockAdvanceTo = natives.advanceTo;
+  const loadBuiltinFile = natives.loadBuiltin;
 
   const JSONStringify = JSON.stringify;
   const JSONParse = JSON.parse;
@@ -22,6 +23,9 @@
   const ObjectDefineProperty = Object.defineProperty;
   const ObjectKeys = Object.keys;
   const ObjectGetPrototypeOf = Object.getPrototypeOf;
+  const ObjectHasOwn = Object.hasOwn;
+  const ObjectCreate = Object.create;
+  const StringSlice = (s, a, b) => String.prototype.slice.call(s, a, b);
   const ArrayIsArray = Array.isArray;
   const PromiseCtor = Promise;
   const PromiseResolve = (v) => PromiseCtor.resolve(v);
@@ -474,6 +478,102 @@
     });
   }
 
+  /* ---- built-in modules (node:*) ----
+   * Each lives in src/engine/js/node/<file>.js as a function (require, natives, name) → exports,
+   * compiled to bytecode with the prelude and evaluated only when first required, so a run that
+   * imports none of them pays nothing. `require` reaches other built-ins (never the agent's files);
+   * `natives` is the shims' narrow view of the seam. Guests import them as `node:x` or bare `x`;
+   * "internal/..." names are reachable from shims only. */
+
+  const BUILTINS = {
+    // importable name: [file, property of its exports or null]
+    "path": ["path", null], "path/posix": ["path", "posix"],
+    "events": ["events", null],
+    "buffer": ["buffer", null],
+    "url": ["url", null],
+    "util": ["util", null], "util/types": ["util", "types"],
+    "assert": ["assert", null], "assert/strict": ["assert", "strict"],
+    "timers": ["timers", null], "timers/promises": ["timers", "promises"],
+    "crypto": ["crypto", null],
+    "fs": ["fs", null], "fs/promises": ["fs", "promises"],
+    "http": ["http", null], "https": ["https", null],
+  };
+  const UNAVAILABLE = ["child_process", "net", "tls", "dns", "dns/promises", "dgram", "worker_threads",
+    "cluster", "vm", "v8", "inspector", "module", "readline", "repl", "http2", "os", "process",
+    "perf_hooks", "async_hooks", "stream", "stream/promises", "zlib", "sqlite", "test", "wasi", "trace_events"];
+  for (let i = 0; i < UNAVAILABLE.length; i++) BUILTINS[UNAVAILABLE[i]] = ["unavailable", null];
+  const INTERNAL = {
+    "internal/text": "internal_text", "internal/clone": "internal_clone",
+    "internal/abort": "internal_abort", "internal/fetch": "internal_fetch",
+  };
+
+  const loadedFiles = ObjectCreate(null); // "file|name" -> exports
+
+  // The canonical name of an importable built-in ("node:fs" and "fs" → "fs"), or null.
+  function builtinName(specifier) {
+    const name = StringSlice(specifier, 0, 5) === "node:" ? StringSlice(specifier, 5) : specifier;
+    return ObjectHasOwn(BUILTINS, name) ? name : null;
+  }
+
+  function evaluateFile(file, name) {
+    const key = file + "|" + name;
+    if (ObjectHasOwn(loadedFiles, key)) return loadedFiles[key];
+    const factory = loadBuiltinFile(file);
+    const exports = factory(requireBuiltin, shimNatives, name);
+    loadedFiles[key] = exports;
+    return exports;
+  }
+
+  // require() for shims: importable names and internal ones.
+  function requireBuiltin(specifier) {
+    if (ObjectHasOwn(INTERNAL, specifier)) return evaluateFile(INTERNAL[specifier], specifier);
+    const name = builtinName(specifier);
+    if (name === null) throw new ErrorCtor("no built-in module `" + specifier + "`");
+    const file = BUILTINS[name][0], prop = BUILTINS[name][1];
+    const exports = evaluateFile(file, file === "unavailable" ? name : file);
+    return prop === null ? exports : exports[prop];
+  }
+
+  const shimNatives = ObjectFreeze({
+    callSync(op, args) { return callSync(op, args); },
+    effect,
+    addTimer,
+    clearTimer,
+    now: () => clockNow(),
+    messageOfError,
+  });
+
+  // Globals that live in built-in modules are defined lazily: the module is evaluated on first
+  // read, then the global becomes a plain writable value.
+  const LAZY_GLOBALS = [
+    ["URL", "url", "URL"], ["URLSearchParams", "url", "URLSearchParams"],
+    ["Buffer", "buffer", "Buffer"],
+    ["TextEncoder", "internal/text", "TextEncoder"], ["TextDecoder", "internal/text", "TextDecoder"],
+    ["atob", "internal/text", "atob"], ["btoa", "internal/text", "btoa"],
+    ["structuredClone", "internal/clone", "structuredClone"],
+    ["AbortController", "internal/abort", "AbortController"], ["AbortSignal", "internal/abort", "AbortSignal"],
+    ["Event", "internal/abort", "Event"], ["EventTarget", "internal/abort", "EventTarget"],
+    ["fetch", "internal/fetch", "fetch"], ["Headers", "internal/fetch", "Headers"],
+    ["Request", "internal/fetch", "Request"], ["Response", "internal/fetch", "Response"],
+    ["setImmediate", "timers", "setImmediate"], ["clearImmediate", "timers", "clearImmediate"],
+    ["crypto", "crypto", "webcrypto"],
+  ];
+
+  function defineLazyGlobal(name, module, prop) {
+    const settle = (value) =>
+      ObjectDefineProperty(globalThis, name, { value, writable: true, configurable: true, enumerable: false });
+    ObjectDefineProperty(globalThis, name, {
+      get() {
+        const value = requireBuiltin(module)[prop];
+        settle(value);
+        return value;
+      },
+      set(value) { settle(value); },
+      configurable: true,
+      enumerable: false,
+    });
+  }
+
   /* ---- guest globals ---- */
 
   function defineGlobal(name, value) {
@@ -486,11 +586,14 @@
   defineGlobal("clearTimeout", clearTimer);
   defineGlobal("clearInterval", clearTimer);
   defineGlobal("queueMicrotask", queueMicrotask);
+  for (let i = 0; i < LAZY_GLOBALS.length; i++) defineLazyGlobal(LAZY_GLOBALS[i][0], LAZY_GLOBALS[i][1], LAZY_GLOBALS[i][2]);
 
   return ObjectFreeze({
     agentExports: ObjectFreeze({ chidori, run, defineTool }),
     start,
     fireNextTimer,
     hasTimers: () => timers.size > 0,
+    builtinName,
+    requireBuiltin,
   });
 })

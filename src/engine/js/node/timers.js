@@ -1,0 +1,45 @@
+/* node/timers.js — node:timers and node:timers/promises on the run's virtual clock (the prelude's
+ * timers: nothing sleeps, a timer fires when the run has nothing else to do, in (deadline, id)
+ * order). setImmediate is a 0 ms timer. */
+(function (require, natives, name) {
+  "use strict";
+  const setTimeout = (fn, ms, ...args) => natives.addTimer(fn, ms, args, false);
+  const setInterval = (fn, ms, ...args) => natives.addTimer(fn, ms, args, true);
+  const setImmediate = (fn, ...args) => natives.addTimer(fn, 0, args, false);
+  const clear = (id) => natives.clearTimer(id);
+
+  function abortError(signal) {
+    const err = new Error("The operation was aborted");
+    err.name = "AbortError";
+    err.code = "ABORT_ERR";
+    if (signal && signal.reason !== undefined) err.cause = signal.reason;
+    return err;
+  }
+
+  // A promise that settles after ms of virtual time, or rejects when options.signal aborts.
+  function delayed(ms, value, options) {
+    const signal = options && options.signal;
+    return new Promise((resolve, reject) => {
+      if (signal && signal.aborted) return reject(abortError(signal));
+      const id = natives.addTimer(() => resolve(value), ms, [], false);
+      if (signal) signal.addEventListener("abort", () => { clear(id); reject(abortError(signal)); }, { once: true });
+    });
+  }
+
+  async function* interval(ms, value, options) {
+    for (;;) yield await delayed(ms, value, options);
+  }
+
+  const promises = Object.freeze({
+    setTimeout: (ms, value, options) => delayed(ms, value, options),
+    setImmediate: (value, options) => delayed(0, value, options),
+    setInterval: interval,
+    scheduler: Object.freeze({ wait: (ms, options) => delayed(ms, undefined, options), yield: () => delayed(0) }),
+  });
+
+  return Object.freeze({
+    setTimeout, setInterval, setImmediate,
+    clearTimeout: clear, clearInterval: clear, clearImmediate: clear,
+    promises,
+  });
+})
