@@ -28,7 +28,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests"))
 
-FIXTURE_DIRS = ["tests/agents", "tests/limits", "tests/cli"]
+FIXTURE_DIRS = ["tests/agents", "tests/limits", "tests/cli", "tests/node"]
 SANITIZER_MARKERS = ("ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "runtime error:", "UndefinedBehaviorSanitizer")
 STRICT = os.environ.get("CHIDORI_TEST_STRICT") == "1"
 
