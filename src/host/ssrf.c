@@ -84,11 +84,15 @@ static ssrf_class classify6(const uint8_t *b, ssrf_addr *carried)
     if (!memcmp(b, nat64_local, 6)) {
         /* RFC 8215 local-use prefix: the translator's prefix length is a local choice, so the
          * address may carry IPv4 after a /96 (last 32 bits) or a /48 (bits 48-63 and 72-87,
-         * around the reserved octet): both readings must be public. */
-        ssrf_class c = carried4(b + 12, carried);
-        if (c != SSRF_PUBLIC) return c;
+         * around the reserved octet). A reading that names a non-public range is reported; the
+         * prefix is refused whatever it carries, being local by definition. */
         uint8_t v4[4] = {b[6], b[7], b[9], b[10]};
-        return carried4(v4, carried);
+        ssrf_class c = carried4(b + 12, carried);
+        if (c != SSRF_PUBLIC && c != SSRF_UNSPECIFIED) return c;
+        c = carried4(v4, carried);
+        if (c != SSRF_PUBLIC && c != SSRF_UNSPECIFIED) return c;
+        if (carried) carried->family = 0;
+        return SSRF_NAT64_LOCAL;
     }
     if (b[0] == 0x20 && b[1] == 0x02) return carried4(b + 2, carried); /* 6to4 */
     if (b[0] == 0x01 && zero(b + 1, 7)) return SSRF_DISCARD;            /* 100::/64 */
@@ -128,6 +132,7 @@ const char *ssrf_class_name(ssrf_class c)
     case SSRF_SITE_LOCAL: return "site-local (deprecated private IPv6)";
     case SSRF_DISCARD: return "discard-only";
     case SSRF_IPV4_COMPATIBLE: return "IPv4-compatible IPv6 (deprecated)";
+    case SSRF_NAT64_LOCAL: return "local-use NAT64 (RFC 8215)";
     case SSRF_CLASS_COUNT: break;
     }
     return "not public";
@@ -284,6 +289,9 @@ static char *parse_name(const char *s, size_t len, allow_entry *e)
                 return entry_error(s, len, i == len && len ? "host names are matched exactly: drop the trailing dot"
                                                             : "empty label");
             if (label > 63) return entry_error(s, len, "a label of a host name is at most 63 characters");
+            if (s[label_start] == '-' || s[i - 1] == '-')
+                return entry_error(s, len, "a label of a host name cannot start or end with '-'");
+            if (i == len) break;
             label = 0;
             label_start = i + 1;
             continue;

@@ -40,13 +40,14 @@ typedef enum ssrf_class {
     SSRF_SITE_LOCAL,       /* fec0::/10 (deprecated, still routed inside some sites) */
     SSRF_DISCARD,          /* 100::/64 */
     SSRF_IPV4_COMPATIBLE,  /* ::/96 holding a public IPv4 address (deprecated form) */
+    SSRF_NAT64_LOCAL,      /* 64:ff9b:1::/48 carrying nothing more specific (local by definition) */
     SSRF_CLASS_COUNT
 } ssrf_class;
 
 /* Classify an address. IPv6 forms that carry an IPv4 address (::ffff:0:0/96 mapped,
  * 64:ff9b::/96 and 64:ff9b:1::/48 NAT64, 2002::/16 6to4, ::/96 compatible) are classified by the
  * IPv4 address they carry; when that decides, *carried (if given) receives it, else its family
- * is set to 0. */
+ * is set to 0. The local-use NAT64 prefix is refused whatever it carries. */
 ssrf_class ssrf_classify(const ssrf_addr *a, ssrf_addr *carried);
 /* "loopback", "private (RFC 1918)", … for messages. */
 const char *ssrf_class_name(ssrf_class c);

@@ -296,6 +296,30 @@ static int check_url(const char *url, size_t len, char **error)
     return 0;
 }
 
+/* A header value from JSON (UTF-8) as the bytes it stands for: each character U+0000-U+00FF is
+ * one byte, as browsers and Node send header values. NULL when a character is beyond U+00FF or
+ * the text is not UTF-8. */
+static char *to_latin1(const char *s, size_t n)
+{
+    char *out = xmalloc(n + 1);
+    size_t o = 0;
+    for (size_t i = 0; i < n;) {
+        unsigned char c = (unsigned char)s[i];
+        if (c < 0x80) {
+            out[o++] = (char)c;
+            i++;
+        } else if ((c == 0xc2 || c == 0xc3) && i + 1 < n && ((unsigned char)s[i + 1] & 0xc0) == 0x80) {
+            out[o++] = (char)(((c & 0x1f) << 6) | ((unsigned char)s[i + 1] & 0x3f));
+            i += 2;
+        } else {
+            free(out);
+            return NULL;
+        }
+    }
+    out[o] = 0;
+    return out;
+}
+
 static int read_request(const http_settings *cfg, const json_t *args, request *r, char **error)
 {
     static const char *const known[] = {"method", "url", "headers", "body", "redirect", "timeout_ms"};
@@ -371,8 +395,14 @@ static int read_request(const http_settings *cfg, const json_t *args, request *r
                 *error = xasprintf("http: the request headers are larger than %d bytes", HTTP_MAX_REQUEST_HEADER_BYTES);
                 return -1;
             }
+            char *latin = to_latin1(v->u.string.bytes, v->u.string.len);
+            if (!latin) {
+                *error = xasprintf("http: the value of header `%s` has a character beyond U+00FF (header values are "
+                                   "bytes; encode it, for example with encodeURIComponent)", n->u.string.bytes);
+                return -1;
+            }
             r->headers[r->n_headers].name = xstrdup(n->u.string.bytes);
-            r->headers[r->n_headers].value = xstrdup(v->u.string.bytes);
+            r->headers[r->n_headers].value = latin;
             r->n_headers++;
         }
     }

@@ -29,13 +29,13 @@
     Emitter = class EventEmitter {
       #events = new Map();
       #list(ev) { let l = this.#events.get(ev); if (!l) { l = []; this.#events.set(ev, l); } return l; }
-      on(ev, fn) { return this.addListener(ev, fn); }
-      addListener(ev, fn) {
+      #add(ev, fn) {
         if (typeof fn !== "function") throw new TypeError("The \"listener\" argument must be a function");
-        if (this.#events.has("newListener") && ev !== "newListener") this.emit("newListener", ev, fn);
         this.#list(ev).push({ fn, once: false });
         return this;
       }
+      on(ev, fn) { return this.#add(ev, fn); }
+      addListener(ev, fn) { return this.#add(ev, fn); }
       prependListener(ev, fn) {
         if (typeof fn !== "function") throw new TypeError("The \"listener\" argument must be a function");
         this.#list(ev).unshift({ fn, once: false });
