@@ -107,6 +107,9 @@ def case_fetch_records_replays_with_no_requests_and_isolation_agrees(v):
     assert got["custom"] == [299, "Custom Reason", "status 299"], got["custom"]
     assert got["clone"] == ["status 200", True, "TypeError", 10], got["clone"]
     assert got["aborted"] == "AbortError", got["aborted"]
+    assert got["roundtrip"] == [True] * 7, got["roundtrip"]
+    # BOM dropped; 0xff → U+FFFD; a truncated 3-byte sequence → one U+FFFD; the emoji whole
+    assert got["decoded"] == ["fffd", "61", "fffd", "62", "1f600"], got["decoded"]
     http_records = [r for r in records if r["function"] == "http"]
     assert len(http_records) >= 20, len(http_records)
     first = http_records[0]
@@ -274,5 +277,17 @@ def case_http_policy_denial_reaches_no_server_and_url_prefix_matches(v):
             assert got[0].get("status") == 200, got
             assert "policy: `http` denied" in got[1]["error"] and "policy: `http` denied" in got[2]["error"], got
             assert counts()["paths"] == {"/echo": 1}, counts()
+            # each redirect hop passes the policy again: an allowed URL cannot redirect elsewhere
+            with open(prefix, "w") as f:
+                json.dump({"rules": [{"target": "http", "decision": "always_allow",
+                                      "match_args": {"url_prefix": b + "/redirect"}}],
+                           "default": "never_allow", "default_reason": "outside the allowed prefix"}, f)
+            reqs = [{"url": f"{b}/redirect?to=/headers"}, {"url": f"{b}/redirect?to=/redirect%3Fto%3D/chain/0"}]
+            got, _, err = run_json(v, os.path.join(proj, "probe.js"), {"requests": reqs, "base": b}, env)
+            assert "policy: `http` denied: outside the allowed prefix (a redirect to BASE/headers)" in got[0]["error"], got
+            assert "a redirect to BASE/chain/0" in got[1]["error"], got
+            assert "chidori: policy: `http` denied" in err, err
+            c = counts()["paths"]
+            assert "/headers" not in c and "/chain/0" not in c and c["/redirect"] == 3, c
     finally:
         shutil.rmtree(proj)

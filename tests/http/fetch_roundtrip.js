@@ -77,6 +77,18 @@ export default async function (input) {
   out.stream = [chunks, r10.bodyUsed];
   out.bytes = Array.from(await (await fetch(base + "/status/202")).bytes()).slice(0, 6);
 
+  // bytes survive both ways at every length mod 3; UTF-8 decoding replaces bad sequences
+  const all = new Uint8Array(256).map((_, i) => i);
+  const lengths = [0, 1, 2, 3, 4, 5, 256];
+  out.roundtrip = [];
+  for (const n of lengths) {
+    const sent = all.slice(0, n).reverse();
+    const back = await (await fetch(base + "/raw", { method: "POST", body: sent })).bytes();
+    out.roundtrip.push(back.length === n && back.every((b, i) => b === sent[i]));
+  }
+  const bad = await (await fetch(base + "/raw", { method: "POST", body: new Uint8Array([0xef, 0xbb, 0xbf, 0xff, 0x61, 0xe2, 0x82, 0x62, 0xf0, 0x9f, 0x98, 0x80]) })).text();
+  out.decoded = Array.from(bad, (c) => c.codePointAt(0).toString(16));
+
   // an already-aborted signal never reaches the host
   let signal;
   try {

@@ -10,6 +10,7 @@ server with it). It never binds anything but loopback.
 Every request is counted (by path, without the query) except GET /__requests, which answers
 {"total": N, "paths": {path: N}}. Routes:
     /echo                 200 JSON {method, path, query, headers (lower-case names), body (text)}
+    /raw                  200 with the request body as it came
     /redirect?to=URL&status=N   a redirect (default 302) to URL
     /loop                 302 to /loop, forever
     /chain/N              302 to /chain/N-1; /chain/0 answers 200 "end of chain"
@@ -66,6 +67,8 @@ class Handler(BaseHTTPRequestHandler):
                     "body": body.decode("utf-8", "replace")}
             return self.reply(200, json.dumps(data, sort_keys=True).encode(),
                               [("Content-Type", "application/json"), ("X-Echo", "yes")])
+        if path == "/raw":
+            return self.reply(200, body, [("Content-Type", "application/octet-stream")])
         if path == "/redirect":
             status = int(query.get("status", ["302"])[0])
             return self.reply(status, b"moved", [("Location", query["to"][0])])

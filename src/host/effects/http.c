@@ -26,6 +26,7 @@
 #include "host/ops.h"
 #include "host/ssrf.h"
 #include "host/llm.h"
+#include "host/policy.h"
 #include "util/buf.h"
 
 #include <curl/curl.h>
@@ -778,6 +779,53 @@ static void rewrite_for_redirect(request *r, long status, const char *next_url)
     r->url = xstrdup(next_url);
 }
 
+/* The policy again for a redirect hop: the gate saw only the first URL, and a url_prefix rule
+ * must not be escaped through a redirect. The hop's args have the op's shape. ask_before is
+ * satisfied by the approval of the first request only while the origin stays the same (or by
+ * CHIDORI_POLICY_AUTO_APPROVE=1): nothing can be asked in the middle of a request. */
+static int gate_hop(host *hst, const request *r, const char *first_url, char **error)
+{
+    if (!hst->policy) return 0;
+    json_t *args = json_object();
+    json_object_set(args, "method", json_string(r->method));
+    json_object_set(args, "url", json_string(r->url));
+    json_t *hs = json_array();
+    for (size_t i = 0; i < r->n_headers; i++) {
+        json_t *pair = json_array();
+        json_array_push(pair, json_string(r->headers[i].name));
+        json_array_push(pair, latin1(r->headers[i].value, strlen(r->headers[i].value)));
+        json_array_push(hs, pair);
+    }
+    json_object_set(args, "headers", hs);
+    if (r->has_body) {
+        size_t n;
+        char *b64 = b64_encode(r->body, r->body_len, &n);
+        json_object_set(args, "body", json_stringn(b64, n));
+        free(b64);
+    } else {
+        json_object_set(args, "body", json_null());
+    }
+    json_object_set(args, "redirect", json_string("follow"));
+    const char *reason = NULL, *session_reason = NULL;
+    policy_decision d = policy_evaluate(hst->policy, "http", args, &reason);
+    if (hst->session_policy) {
+        policy_decision s = policy_evaluate(hst->session_policy, "http", args, &session_reason);
+        if (s > d) d = s, reason = session_reason;
+    }
+    json_free(args);
+    if (d == POLICY_ALLOW || (d == POLICY_ASK && (hst->auto_approve || same_origin(first_url, r->url)))) return 0;
+    char *u = shown_url(r->url);
+    if (d == POLICY_DENY)
+        *error = xasprintf("policy: `http` denied%s%s (a redirect to %s)", reason ? ": " : "", reason ? reason : "", u);
+    else
+        *error = xasprintf("policy: `http` needs approval (ask_before) for a redirect to another origin, %s, which "
+                           "cannot be asked in the middle of a request", u);
+    free(u);
+    fprintf(hst->log_out, "chidori: %s\n", *error);
+    fflush(hst->log_out);
+    return -1;
+}
+
 static bool is_redirect(long status) { return status == 301 || status == 302 || status == 303 || status == 307 || status == 308; }
 
 /* ---- the effect ---- */
@@ -838,7 +886,10 @@ int effect_http(host *hst, const json_t *args, json_t **result, char **error)
                 free(from);
                 stop = true;
             }
-            if (!stop) rewrite_for_redirect(&r, out.status, out.location);
+            if (!stop) {
+                rewrite_for_redirect(&r, out.status, out.location);
+                if (gate_hop(hst, &r, first_url, error) != 0) stop = true;
+            }
             json_free(h.headers);
             free(h.status_text);
             buf_free(&h.body);

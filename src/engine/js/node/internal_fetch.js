@@ -70,6 +70,15 @@
     let i = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
     const n = bytes.length;
     while (i < n) {
+      if (bytes[i] < 0x80) { // a run of ASCII: straight to characters
+        let j = i + 1;
+        const lim = Math.min(n, i + 8192);
+        while (j < lim && bytes[j] < 0x80) j++;
+        if (codes.length) { parts.push(String.fromCharCode.apply(null, codes)); codes = []; }
+        parts.push(String.fromCharCode.apply(null, bytes.subarray(i, j)));
+        i = j;
+        continue;
+      }
       const b = bytes[i];
       let c = 0xfffd, need = 0, lo = 0x80, hi = 0xbf;
       if (b < 0x80) { c = b; i++; }
@@ -96,7 +105,7 @@
   }
 
   const B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  const B64_VALUE = new Int16Array(128).fill(-1);
+  const B64_VALUE = new Int32Array(65536).fill(-1); // indexed by char code: -1 for anything else
   for (let i = 0; i < 64; i++) B64_VALUE[B64.charCodeAt(i)] = i;
 
   function bytesToBase64(bytes) {
@@ -122,22 +131,32 @@
     return parts.join("");
   }
 
+  // The host's base64 (always well-formed; checked anyway): four characters at a time.
   function base64ToBytes(s) {
     const t = text();
     if (t) return t.base64ToBytes(s);
     let n = s.length;
-    while (n > 0 && s.charCodeAt(n - 1) === 61) n--;
-    const out = new Uint8Array((n * 3) >> 2);
-    let o = 0, acc = 0, bits = 0;
-    for (let i = 0; i < n; i++) {
-      const c = s.charCodeAt(i);
-      const v = c < 128 ? B64_VALUE[c] : -1;
+    if (n % 4) throw new TypeError("invalid base64 from the host");
+    let pad = 0;
+    while (pad < 2 && n > 0 && s.charCodeAt(n - 1) === 61) { n--; pad++; }
+    const out = new Uint8Array(((n + pad) / 4) * 3 - pad);
+    const full = n - (n % 4);
+    let o = 0, i = 0;
+    for (; i < full; i += 4) {
+      const v = (B64_VALUE[s.charCodeAt(i)] << 18) | (B64_VALUE[s.charCodeAt(i + 1)] << 12) |
+        (B64_VALUE[s.charCodeAt(i + 2)] << 6) | B64_VALUE[s.charCodeAt(i + 3)];
       if (v < 0) throw new TypeError("invalid base64 from the host");
-      acc = (acc << 6) | v;
-      bits += 6;
-      if (bits >= 8) { bits -= 8; out[o++] = (acc >> bits) & 0xff; }
+      out[o] = v >> 16; out[o + 1] = v >> 8; out[o + 2] = v;
+      o += 3;
     }
-    return o === out.length ? out : out.slice(0, o);
+    if (i < n) { // 2 or 3 characters before the padding
+      let v = 0;
+      for (let k = 0; k < 4; k++) v = (v << 6) | (i + k < n ? B64_VALUE[s.charCodeAt(i + k)] : 0);
+      if (v < 0 || n - i < 2) throw new TypeError("invalid base64 from the host");
+      out[o++] = v >> 16;
+      if (n - i === 3) out[o++] = v >> 8;
+    }
+    return out;
   }
 
   /* ---- URLs ----
