@@ -185,7 +185,7 @@
       try {
         u = new U(s);
       } catch (e) {
-        throw new TypeError(what + ": invalid URL " + JSON.stringify(s));
+        throw new TypeError(what + ": invalid URL " + JSON.stringify(s) + " (an absolute URL is required)");
       }
       if (u.username || u.password) throw new TypeError(what + ": a URL with credentials cannot be fetched: " + JSON.stringify(s));
       return u.href;
@@ -197,6 +197,7 @@
       try { return encodeURIComponent(m); } catch (_) { return encodeURIComponent(m.replace(/[\ud800-\udfff]/g, "\ufffd")); }
     });
     s = s.replace(/^([A-Za-z][A-Za-z0-9+.-]*):/, (m) => m.toLowerCase());
+    s = s.replace(/^(https?:\/\/)([^/?#]*)/, (m, a, b) => a + b.toLowerCase());
     if (/^https?:\/\/[^/?#]*$/.test(s)) s += "/";
     return s;
   }
