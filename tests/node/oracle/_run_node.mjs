@@ -1,0 +1,8 @@
+// tests/node/oracle/_run_node.mjs — runs one oracle module under Node and prints its agent()
+// result the way `chidori run` prints an agent's output (pretty JSON, 2-space indent).
+import { pathToFileURL } from "node:url";
+import { resolve } from "node:path";
+
+const mod = await import(pathToFileURL(resolve(process.argv[2])).href);
+const result = await mod.agent({});
+process.stdout.write(JSON.stringify(result === undefined ? null : result, null, 2) + "\n");
