@@ -745,7 +745,7 @@
     if (size > 4) {
       const bits = size * 8;
       if (min === 0 || min === 0n) return ">= 0" + n + " and < 2" + n + " ** " + bits + n;
-      return ">= -(2" + n + " ** " + (bits - 1) + n + ") and < 2 ** " + (bits - 1) + n;
+      return ">= -(2" + n + " ** " + (bits - 1) + n + ") and < 2" + n + " ** " + (bits - 1) + n;
     }
     return ">= " + min + n + " and <= " + max + n;
   }
