@@ -3,6 +3,8 @@
 import { pathToFileURL } from "node:url";
 import { resolve } from "node:path";
 
-const mod = await import(pathToFileURL(resolve(process.argv[2])).href);
+const file = resolve(process.argv[2]);
+process.chdir("/"); // a chidori run's working directory
+const mod = await import(pathToFileURL(file).href);
 const result = await mod.agent({});
 process.stdout.write(JSON.stringify(result === undefined ? null : result, null, 2) + "\n");
