@@ -12,12 +12,12 @@ function shape(f) {
   } catch (e) {
     const r = { name: e.name, code: e.code, message: e.message, isAssertionError: e instanceof AssertionError };
     if (e instanceof AssertionError) {
-      r.keys = Object.keys(e);
+      r.keys = Object.keys(e).join(",");
       r.generatedMessage = e.generatedMessage;
       r.operator = e.operator;
       r.actual = describe(e.actual);
       r.expected = describe(e.expected);
-      r.toString = String(e);
+      r.toString = String(e) === "AssertionError [ERR_ASSERTION]: " + e.message;
     }
     return r;
   }
