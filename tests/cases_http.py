@@ -97,6 +97,7 @@ def case_fetch_records_replays_with_no_requests_and_isolation_agrees(v):
                            "length": "15"}, got["post"]
     assert got["bodies"]["string"] == ["PUT", "héllo", "text/plain;charset=UTF-8"], got["bodies"]
     assert got["bodies"]["dataView"] == ["PUT", "BC", None], got["bodies"]
+    assert got.get("form") in (None, ["q=a+b&n=1", "application/x-www-form-urlencoded;charset=UTF-8"]), got["form"]
     assert got["headers"] == [["content-length", "2"], ["content-type", "application/json"], ["set-cookie", "a=1"],
                               ["set-cookie", "b=2"], ["x-latin1", "café"], ["x-multi", "one, two"]], got["headers"]
     assert got["follow"] == [200, "BASE/chain/0", True, "end of chain"], got["follow"]

@@ -37,6 +37,14 @@ export default async function (input) {
     out.bodies[k] = [e.method, e.body, e.headers["content-type"] ?? null];
   }
 
+  // URLSearchParams (when node:url is there) goes as a form
+  let params = null;
+  try { params = new URLSearchParams({ q: "a b", n: "1" }); } catch (_) { /* node:url not there yet */ }
+  if (params) {
+    const e = await (await fetch(base + "/echo", { method: "POST", body: params })).json();
+    out.form = [e.body, e.headers["content-type"]];
+  }
+
   // response headers: sorted, combined, set-cookie apart, Latin-1
   const r4 = await fetch(base + "/headers");
   out.headers = [...r4.headers].filter(([n]) => n !== "date" && n !== "server");

@@ -12,132 +12,30 @@
  * friends throw a clear error.
  *
  * node:https (https.js) is the same client for https: URLs, reached through CLIENT below.
+ * Events come from node:events, chunks are Buffers (node:buffer).
  */
 (function (require, natives, name) {
   "use strict";
   const CLIENT = Symbol.for("chidori.http.client");
   const fi = require("internal/fetch").internals;
 
-  /* SWAP: node:events when it is available; this minimal emitter stands in until then. */
-  let Emitter = null;
-  try {
-    const ev = require("events");
-    const E = typeof ev === "function" ? ev : ev && ev.EventEmitter;
-    if (typeof E === "function" && typeof E.prototype.emit === "function") Emitter = E;
-  } catch (_) { /* not there yet */ }
-  if (Emitter === null) {
-    Emitter = class EventEmitter {
-      #events = new Map();
-      #list(ev) { let l = this.#events.get(ev); if (!l) { l = []; this.#events.set(ev, l); } return l; }
-      #add(ev, fn) {
-        if (typeof fn !== "function") throw new TypeError("The \"listener\" argument must be a function");
-        this.#list(ev).push({ fn, once: false });
-        return this;
-      }
-      on(ev, fn) { return this.#add(ev, fn); }
-      addListener(ev, fn) { return this.#add(ev, fn); }
-      prependListener(ev, fn) {
-        if (typeof fn !== "function") throw new TypeError("The \"listener\" argument must be a function");
-        this.#list(ev).unshift({ fn, once: false });
-        return this;
-      }
-      once(ev, fn) {
-        if (typeof fn !== "function") throw new TypeError("The \"listener\" argument must be a function");
-        this.#list(ev).push({ fn, once: true });
-        return this;
-      }
-      prependOnceListener(ev, fn) { this.#list(ev).unshift({ fn, once: true }); return this; }
-      off(ev, fn) { return this.removeListener(ev, fn); }
-      removeListener(ev, fn) {
-        const l = this.#events.get(ev);
-        if (!l) return this;
-        const i = l.findIndex((e) => e.fn === fn);
-        if (i >= 0) l.splice(i, 1);
-        return this;
-      }
-      removeAllListeners(ev) { if (ev === undefined) this.#events.clear(); else this.#events.delete(ev); return this; }
-      emit(ev, ...args) {
-        const l = this.#events.get(ev);
-        if (!l || l.length === 0) {
-          if (ev === "error") throw args[0] instanceof Error ? args[0] : new Error("Unhandled error: " + String(args[0]));
-          return false;
-        }
-        for (const e of l.slice()) {
-          if (e.once) { const i = l.indexOf(e); if (i >= 0) l.splice(i, 1); }
-          e.fn.apply(this, args);
-        }
-        return true;
-      }
-      listeners(ev) { return (this.#events.get(ev) || []).map((e) => e.fn); }
-      rawListeners(ev) { return this.listeners(ev); }
-      listenerCount(ev) { return (this.#events.get(ev) || []).length; }
-      eventNames() { return [...this.#events.keys()].filter((k) => this.#events.get(k).length > 0); }
-      setMaxListeners() { return this; }
-      getMaxListeners() { return 10; }
-    };
-  }
+  const events = require("events");
+  const Emitter = typeof events === "function" ? events : events.EventEmitter;
+  const Buffer = require("buffer").Buffer;
 
-  /* SWAP: Buffer chunks once node:buffer is available; until then a Uint8Array whose toString()
-   * decodes UTF-8, so `body += chunk` works as it does with a Buffer. */
-  let BufferCtor = null;
-  try {
-    const B = require("buffer").Buffer;
-    if (typeof B === "function" && typeof B.from === "function") BufferCtor = B;
-  } catch (_) { /* not there yet */ }
+  const toChunk = (bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
-  class Chunk extends Uint8Array {
-    toString(encoding) { return decodeBytes(this, encoding === undefined ? "utf8" : encoding); }
-  }
-
-  function toChunk(bytes) {
-    if (BufferCtor) return BufferCtor.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    const c = new Chunk(bytes.length);
-    c.set(bytes);
-    return c;
-  }
-
-  const HEX = "0123456789abcdef";
-
+  // Node's encodings, through Buffer (utf8 keeps a BOM, as Node does).
   function normEncoding(enc) {
-    const e = String(enc).toLowerCase();
-    if (e === "utf8" || e === "utf-8") return "utf8";
-    if (e === "latin1" || e === "binary") return "latin1";
-    if (e === "base64" || e === "hex" || e === "ascii") return e;
-    if (e === "base64url") return e;
-    throw new TypeError("Unknown encoding: " + String(enc));
-  }
-
-  function decodeBytes(bytes, enc) {
-    switch (normEncoding(enc)) {
-      case "utf8": return fi.utf8Decode(bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf
-        ? Uint8Array.of(0xef, 0xbb, 0xbf, ...bytes) : bytes); // Node keeps a BOM; the WHATWG decoder drops one
-      case "latin1": { let s = ""; for (let i = 0; i < bytes.length; i++) s += String.fromCharCode(bytes[i]); return s; }
-      case "ascii": { let s = ""; for (let i = 0; i < bytes.length; i++) s += String.fromCharCode(bytes[i] & 0x7f); return s; }
-      case "hex": { let s = ""; for (let i = 0; i < bytes.length; i++) s += HEX[bytes[i] >> 4] + HEX[bytes[i] & 15]; return s; }
-      case "base64": return fi.bytesToBase64(bytes);
-      case "base64url": return fi.bytesToBase64(bytes).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+    if (!Buffer.isEncoding(enc)) {
+      const e = new TypeError("Unknown encoding: " + String(enc));
+      e.code = "ERR_UNKNOWN_ENCODING";
+      throw e;
     }
-    return "";
+    return String(enc).toLowerCase();
   }
-
-  function encodeString(s, enc) {
-    if (BufferCtor) return new Uint8Array(BufferCtor.from(s, enc === undefined ? "utf8" : enc));
-    switch (normEncoding(enc === undefined ? "utf8" : enc)) {
-      case "utf8": return fi.utf8Encode(s);
-      case "latin1": case "ascii": { const b = new Uint8Array(s.length); for (let i = 0; i < s.length; i++) b[i] = s.charCodeAt(i) & 0xff; return b; }
-      case "hex": {
-        const n = s.length >> 1, b = new Uint8Array(n);
-        for (let i = 0; i < n; i++) { const v = parseInt(s.substr(i * 2, 2), 16); if (Number.isNaN(v)) return b.slice(0, i); b[i] = v; }
-        return b;
-      }
-      case "base64": case "base64url": {
-        let t = s.replace(/-/g, "+").replace(/_/g, "/").replace(/[^A-Za-z0-9+/]/g, "");
-        while (t.length % 4) t += "=";
-        return fi.base64ToBytes(t);
-      }
-    }
-    return new Uint8Array(0);
-  }
+  const decodeBytes = (bytes, enc) => toChunk(bytes).toString(enc);
+  const encodeString = (s, enc) => new Uint8Array(Buffer.from(s, enc === undefined ? "utf8" : enc));
 
   function toBytes(chunk, encoding, what) {
     if (typeof chunk === "string") return encodeString(chunk, encoding);
@@ -432,7 +330,7 @@
         for (const k of Object.keys(hs)) if (hs[k] !== undefined) this.setHeader(k, hs[k]);
       }
       if (t.auth !== null && !this.hasHeader("authorization"))
-        this.setHeader("Authorization", "Basic " + fi.bytesToBase64(fi.utf8Encode(t.auth)));
+        this.setHeader("Authorization", "Basic " + Buffer.from(t.auth, "utf8").toString("base64"));
       if (typeof callback === "function") this.once("response", callback);
       requestCounter++;
     }
