@@ -216,6 +216,8 @@ def case_http_caps_timeouts_and_bad_arguments_fail_clearly(v):
                 {"url": f"{b}/echo", "init": {"headers": {"x-bad": "a\r\nInjected: 1"}}},
                 {"url": f"{b}/echo", "init": {"method": "GET", "body": "no"}},
                 {"url": "not a url"},
+                {"url": f"{b}/manyheaders?n=990"},
+                {"url": f"{b}/manyheaders?n=1001"},
             ]
             env = {"CHIDORI_HTTP_ALLOW_HOSTS": "127.0.0.1", "CHIDORI_HTTP_MAX_BYTES": "100000",
                    "CHIDORI_HTTP_MAX_REDIRECTS": "3", "CHIDORI_HTTP_TIMEOUT_MS": "700"}
@@ -235,6 +237,8 @@ def case_http_caps_timeouts_and_bad_arguments_fail_clearly(v):
             assert got[10]["error"].startswith("TypeError: Headers: invalid value"), got[10]
             assert "cannot have a body" in got[11]["error"], got[11]
             assert got[12]["error"].startswith("TypeError:") and "URL" in got[12]["error"], got[12]
+            assert got[13].get("status") == 200, got[13]
+            assert "response headers from BASE/manyheaders?n=1001 are larger than" in got[14]["error"], got[14]
             assert took < 4.5 * v.slow, f"the timeout did not bound the slow request ({took:.1f}s)"
             c = counts()["paths"]
             assert c.get("/loop") == 4 and c.get("/chain/4") == 1, c

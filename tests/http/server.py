@@ -17,6 +17,7 @@ Every request is counted (by path, without the query) except GET /__requests, wh
     /big?n=N              200 with N bytes of 'x' (&unsized: without Content-Length)
     /slow?ms=N            sleeps N ms, then 200 "slow"
     /headers              200 with repeated headers (set-cookie twice, x-multi twice)
+    /manyheaders?n=N      200 with N extra headers
     /status/N             status N with a short body (none for 204/304)
     anything else         404
 """
@@ -97,6 +98,8 @@ class Handler(BaseHTTPRequestHandler):
             return self.reply(200, b"{}", [("Content-Type", "application/json"), ("Set-Cookie", "a=1"),
                                           ("Set-Cookie", "b=2"), ("X-Multi", "one"), ("X-Multi", "two"),
                                           ("X-Latin1", "caf\u00e9")])
+        if path == "/manyheaders":
+            return self.reply(200, b"ok", [(f"X-H{i}", "v") for i in range(int(query["n"][0]))])
         if path.startswith("/status/"):
             status = int(path[8:])
             return self.reply(status, b"" if status in (204, 304) else f"status {status}".encode(),

@@ -697,7 +697,7 @@ static int perform_hop(const request *r, hop *h, long timeout_ms, long total_tim
     for (char *p = errbuf; *p; p++)
         if ((unsigned char)*p < 0x20 || (unsigned char)*p >= 0x7f) *p = '?';
     const char *detail = *errbuf ? errbuf : curl_easy_strerror(rc);
-    if (h->refused) {
+    if (h->refused && rc == CURLE_COULDNT_CONNECT) { /* every address was refused (or the rest failed) */
         char carried[64] = "";
         if (h->carried.family) {
             char a[48];
