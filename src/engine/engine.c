@@ -271,6 +271,20 @@ static JSValue native_load_builtin(JSContext *ctx, JSValueConst this_val, int ar
     return JS_EvalFunction(ctx, code);
 }
 
+/* queueMicrotask's job: calls the callback directly, so an exception it throws escapes the job
+ * and fails the run, as an exception in a timer callback does (and as Node ends the process). */
+static JSValue microtask_job(JSContext *ctx, int argc, JSValueConst *argv)
+{
+    return JS_Call(ctx, argv[0], JS_UNDEFINED, 0, NULL);
+}
+
+static JSValue native_enqueue_microtask(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv)
+{
+    if (argc < 1 || !JS_IsFunction(ctx, argv[0])) return JS_ThrowTypeError(ctx, "queueMicrotask: callback must be a function");
+    if (JS_EnqueueJob(ctx, microtask_job, 1, argv) < 0) return JS_EXCEPTION;
+    return JS_UNDEFINED;
+}
+
 static int64_t virtual_clock(void *opaque)
 {
     return ((engine *)opaque)->clock_ms;
@@ -315,6 +329,7 @@ static int install_prelude(engine *e)
     JS_SetPropertyStr(ctx, natives, "host", JS_NewCFunction(ctx, native_host, "host", 2));
     JS_SetPropertyStr(ctx, natives, "now", JS_NewCFunction(ctx, native_now, "now", 0));
     JS_SetPropertyStr(ctx, natives, "advanceTo", JS_NewCFunction(ctx, native_advance_to, "advanceTo", 1));
+    JS_SetPropertyStr(ctx, natives, "enqueueMicrotask", JS_NewCFunction(ctx, native_enqueue_microtask, "queueMicrotask", 1));
     JS_SetPropertyStr(ctx, natives, "loadBuiltin", JS_NewCFunction(ctx, native_load_builtin, "loadBuiltin", 1));
     JSValue internals = JS_Call(ctx, fn, JS_UNDEFINED, 1, (JSValueConst *)&natives);
     JS_FreeValue(ctx, natives);

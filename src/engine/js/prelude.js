@@ -16,6 +16,7 @@
   const clockNow = natives.now;
   const clockAdvanceTo = natives.advanceTo;
   const loadBuiltinFile = natives.loadBuiltin;
+  const enqueueMicrotask = natives.enqueueMicrotask;
 
   const JSONStringify = JSON.stringify;
   const JSONParse = JSON.parse;
@@ -198,9 +199,10 @@
     return true;
   }
 
+  // A throwing callback fails the run, as a throwing timer callback does (and as in Node).
   function queueMicrotask(fn) {
     if (typeof fn !== "function") throw new TypeErrorCtor("queueMicrotask: callback must be a function");
-    PromiseThen(PromiseResolve(), () => fn());
+    enqueueMicrotask(fn);
   }
 
   /* ---- the chidori object ---- */
