@@ -53,6 +53,14 @@ host *host_new(const host_config *cfg, char **error)
     h->approvals_can_suspend = cfg->approvals_can_suspend;
     const char *auto_approve = getenv("CHIDORI_POLICY_AUTO_APPROVE");
     h->auto_approve = auto_approve && !strcmp(auto_approve, "1");
+    h->vfs_limits.max_bytes = cfg->vfs_max_bytes;
+    h->vfs_clock_ms = cfg->vfs_clock_ms;
+    h->fs_disabled = cfg->fs_disabled;
+    if (cfg->vfs_seed) h->vfs_seed = json_copy(cfg->vfs_seed);
+    if (!h->fs_disabled && h->vfs_seed && !host_vfs(h, error)) { /* a bad seed fails before the run */
+        host_free(h);
+        return NULL;
+    }
     return h;
 }
 
@@ -71,6 +79,8 @@ void host_free(host *h)
     free(h->project_root);
     free(h->state_dir);
     free(h->workspace_root);
+    for (int d = 0; d <= HOST_MAX_NESTING; d++) host_vfs_release(h, d);
+    json_free(h->vfs_seed);
     free(h);
 }
 
