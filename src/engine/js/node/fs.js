@@ -1,5 +1,711 @@
-/* node/fs.js — placeholder: filled in by the captured-surface work (issue 6). */
+/* node/fs.js — node:fs and node:fs/promises on the run's in-memory VFS (docs/vfs.md).
+ *
+ * Every call is one synchronous `fs` host op (src/host/effects/fs.c) carrying the virtual clock
+ * as `now`; the host answers or fails with Node's message ("ENOENT: no such file or directory,
+ * open '/x'"), which becomes an Error with Node's code, errno, syscall and path. The callback API
+ * performs the call at once and calls back from a microtask; fs/promises returns promises of
+ * the same calls. Bytes cross the seam as base64, in chunks of at most CHUNK bytes.
+ *
+ * Trusts nothing it is given: arguments are checked here the way Node checks them, and the host
+ * checks everything again.
+ */
 (function (require, natives, name) {
   "use strict";
-  throw new Error("built-in module `" + name + "` is not implemented yet");
+
+  const CHUNK = 16 * 1024 * 1024; // the host's limit for one read or write (FS_IO_MAX)
+
+  /* ---- errors ---- */
+
+  const ERRNO = {
+    ENOENT: -2, EEXIST: -17, EISDIR: -21, ENOTDIR: -20, ENOTEMPTY: -39, EINVAL: -22, ENOSPC: -28,
+    ENAMETOOLONG: -36, EPERM: -1, EBUSY: -16, EFBIG: -27, ENOSYS: -38, EACCES: -13,
+  };
+
+  function codedError(Ctor, code, message) {
+    const err = new Ctor(message);
+    err.code = code;
+    return err;
+  }
+
+  function describe(value) {
+    if (value === null) return "null";
+    if (value === undefined) return "undefined";
+    if (typeof value === "function") return "function " + (value.name || "<anonymous>");
+    if (typeof value === "object") return "an instance of " + ((value.constructor && value.constructor.name) || "Object");
+    let shown = typeof value === "string" ? "'" + value.slice(0, 28) + (value.length > 28 ? "...'" : "'") : String(value);
+    return "type " + typeof value + " (" + shown + ")";
+  }
+
+  function argTypeError(argName, expected, value) {
+    return codedError(TypeError, "ERR_INVALID_ARG_TYPE",
+      "The \"" + argName + "\" argument must be " + expected + ". Received " + describe(value));
+  }
+
+  // An error thrown by the host for an fs call → a Node-style system error.
+  function systemError(e, path, dest) {
+    const message = natives.messageOfError(e);
+    if (message === "fs is disabled by CHIDORI_TS_FS=none")
+      return codedError(Error, "ERR_CHIDORI_FS_DISABLED", "node:fs is unavailable: fs is disabled by CHIDORI_TS_FS=none");
+    const m = /^(E[A-Z]+): [^,]*, ([a-z]+)/.exec(message);
+    if (!m) return e instanceof Error ? e : new Error(message);
+    const err = new Error(message);
+    err.errno = ERRNO[m[1]] !== undefined ? ERRNO[m[1]] : -22;
+    err.code = m[1];
+    err.syscall = m[2];
+    if (path !== undefined && message.indexOf("'") >= 0) err.path = path;
+    if (dest !== undefined) err.dest = dest;
+    return err;
+  }
+
+  function unsupported(what, why) {
+    return function () {
+      throw codedError(Error, "ERR_CHIDORI_UNSUPPORTED", "fs." + what + " is not supported in chidori: " + why);
+    };
+  }
+  const NO_FD = "there are no file descriptors; use readFile/writeFile/appendFile";
+  const NO_STREAM = "there are no fs streams; use readFile/writeFile/appendFile";
+  const NO_WATCH = "nothing changes the VFS but the agent itself";
+
+  function noLinks(syscall, target, path) {
+    const err = new Error("ENOSYS: function not implemented, " + syscall + " '" + target + "'" +
+      (path !== undefined ? " -> '" + path + "'" : "") + " (chidori's VFS has no links)");
+    err.errno = ERRNO.ENOSYS;
+    err.code = "ENOSYS";
+    err.syscall = syscall;
+    err.path = target;
+    if (path !== undefined) err.dest = path;
+    return err;
+  }
+
+  /* ---- bytes: a private codec until node:buffer lands (then Buffer does the encodings) ---- */
+
+  let BufferCtor; // undefined: not looked up yet; null: node:buffer is not available
+  function getBuffer() {
+    if (BufferCtor === undefined) {
+      try {
+        const b = require("buffer").Buffer;
+        BufferCtor = typeof b === "function" ? b : null;
+      } catch (_) {
+        BufferCtor = null;
+      }
+    }
+    return BufferCtor;
+  }
+  // What Node returns where it returns a Buffer.
+  function asBuffer(bytes) {
+    const B = getBuffer();
+    return B ? B.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) : bytes;
+  }
+
+  const B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  const B64_VALUE = new Int16Array(128).fill(-1);
+  for (let i = 0; i < 64; i++) B64_VALUE[B64.charCodeAt(i)] = i;
+  B64_VALUE[45] = 62; B64_VALUE[95] = 63; // base64url's - and _
+
+  function codesToString(codes, n) {
+    let out = "";
+    for (let i = 0; i < n; i += 8192) out += String.fromCharCode.apply(null, codes.subarray(i, Math.min(n, i + 8192)));
+    return out;
+  }
+
+  function toBase64(bytes, url) {
+    const n = bytes.length, parts = [];
+    const codes = new Uint16Array(4 * 4096);
+    const alphabet = url ? B64.slice(0, 62) + "-_" : B64;
+    const A = new Uint16Array(64);
+    for (let i = 0; i < 64; i++) A[i] = alphabet.charCodeAt(i);
+    for (let start = 0; start < n; start += 3 * 4096) {
+      const end = Math.min(n, start + 3 * 4096);
+      let o = 0, i = start;
+      for (; i + 3 <= end; i += 3) {
+        const v = (bytes[i] << 16) | (bytes[i + 1] << 8) | bytes[i + 2];
+        codes[o++] = A[v >> 18]; codes[o++] = A[(v >> 12) & 63]; codes[o++] = A[(v >> 6) & 63]; codes[o++] = A[v & 63];
+      }
+      if (end - i === 1) {
+        const v = bytes[i] << 16;
+        codes[o++] = A[v >> 18]; codes[o++] = A[(v >> 12) & 63];
+        if (!url) { codes[o++] = 61; codes[o++] = 61; }
+      } else if (end - i === 2) {
+        const v = (bytes[i] << 16) | (bytes[i + 1] << 8);
+        codes[o++] = A[v >> 18]; codes[o++] = A[(v >> 12) & 63]; codes[o++] = A[(v >> 6) & 63];
+        if (!url) codes[o++] = 61;
+      }
+      parts.push(codesToString(codes, o));
+    }
+    return parts.join("");
+  }
+
+  // Lenient as Node's base64 decoder is: skips what is not in either alphabet, stops at "=".
+  function fromBase64(text) {
+    const out = new Uint8Array(Math.floor(text.length * 3 / 4) + 3);
+    let o = 0, acc = 0, bits = 0;
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 61) break;
+      const v = c < 128 ? B64_VALUE[c] : -1;
+      if (v < 0) continue;
+      acc = ((acc << 6) | v) & 0xffffff;
+      bits += 6;
+      if (bits >= 8) {
+        bits -= 8;
+        out[o++] = (acc >> bits) & 255;
+      }
+    }
+    return out.subarray(0, o);
+  }
+
+  function utf8Encode(str) {
+    const out = new Uint8Array(str.length * 3);
+    let o = 0;
+    for (let i = 0; i < str.length; i++) {
+      let c = str.charCodeAt(i);
+      if (c < 0x80) { out[o++] = c; continue; }
+      if (c < 0x800) { out[o++] = 0xc0 | (c >> 6); out[o++] = 0x80 | (c & 63); continue; }
+      if (c >= 0xd800 && c <= 0xdfff) {
+        const d = i + 1 < str.length ? str.charCodeAt(i + 1) : 0;
+        if (c <= 0xdbff && d >= 0xdc00 && d <= 0xdfff) {
+          c = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
+          i++;
+          out[o++] = 0xf0 | (c >> 18); out[o++] = 0x80 | ((c >> 12) & 63);
+          out[o++] = 0x80 | ((c >> 6) & 63); out[o++] = 0x80 | (c & 63);
+          continue;
+        }
+        c = 0xfffd; // a lone surrogate
+      }
+      out[o++] = 0xe0 | (c >> 12); out[o++] = 0x80 | ((c >> 6) & 63); out[o++] = 0x80 | (c & 63);
+    }
+    return out.slice(0, o);
+  }
+
+  // WHATWG UTF-8 decode: each maximal invalid subsequence becomes one U+FFFD.
+  function utf8Decode(bytes) {
+    const n = bytes.length;
+    const codes = new Uint16Array(n + 1);
+    const parts = [];
+    let o = 0;
+    for (let i = 0; i < n;) {
+      if (o > 16384) { parts.push(codesToString(codes, o)); o = 0; }
+      const b = bytes[i];
+      if (b < 0x80) { codes[o++] = b; i++; continue; }
+      let need = 0, cp = 0, lo = 0x80, hi = 0xbf;
+      if (b >= 0xc2 && b <= 0xdf) { need = 1; cp = b & 0x1f; }
+      else if (b >= 0xe0 && b <= 0xef) { need = 2; cp = b & 0x0f; if (b === 0xe0) lo = 0xa0; if (b === 0xed) hi = 0x9f; }
+      else if (b >= 0xf0 && b <= 0xf4) { need = 3; cp = b & 0x07; if (b === 0xf0) lo = 0x90; if (b === 0xf4) hi = 0x8f; }
+      else { codes[o++] = 0xfffd; i++; continue; }
+      let j = i + 1, ok = true;
+      for (let k = 0; k < need; k++, j++) {
+        const c = j < n ? bytes[j] : -1;
+        if (c < lo || c > hi) { ok = false; break; }
+        lo = 0x80; hi = 0xbf;
+        cp = (cp << 6) | (c & 63);
+      }
+      if (!ok) { codes[o++] = 0xfffd; i = j; continue; }
+      i = j;
+      if (cp >= 0x10000) {
+        cp -= 0x10000;
+        codes[o++] = 0xd800 + (cp >> 10);
+        codes[o++] = 0xdc00 + (cp & 0x3ff);
+      } else {
+        codes[o++] = cp;
+      }
+    }
+    parts.push(codesToString(codes, o));
+    return parts.join("");
+  }
+
+  const ENCODINGS = {
+    "utf8": "utf8", "utf-8": "utf8", "ascii": "ascii", "latin1": "latin1", "binary": "latin1",
+    "base64": "base64", "base64url": "base64url", "hex": "hex",
+    "ucs2": "utf16le", "ucs-2": "utf16le", "utf16le": "utf16le", "utf-16le": "utf16le",
+  };
+
+  function normalizeEncoding(enc) {
+    if (enc === undefined || enc === null || enc === "buffer") return null;
+    const e = typeof enc === "string" ? ENCODINGS[enc.toLowerCase()] : undefined;
+    if (!e) throw codedError(TypeError, "ERR_INVALID_ARG_VALUE", "The argument 'encoding' is invalid encoding. Received " + describe(enc));
+    return e;
+  }
+
+  function encodeString(str, enc) {
+    const B = getBuffer();
+    if (B) {
+      const b = B.from(str, enc);
+      return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+    }
+    switch (enc) {
+      case "utf8": return utf8Encode(str);
+      case "base64": case "base64url": return fromBase64(str);
+      case "hex": {
+        const out = new Uint8Array(str.length >> 1);
+        let o = 0;
+        for (; o < out.length; o++) {
+          const v = parseInt(str.substr(o * 2, 2), 16);
+          if (!/^[0-9a-fA-F]{2}$/.test(str.substr(o * 2, 2))) break;
+          out[o] = v;
+        }
+        return out.subarray(0, o);
+      }
+      case "utf16le": {
+        const out = new Uint8Array(str.length * 2);
+        for (let i = 0; i < str.length; i++) { const c = str.charCodeAt(i); out[2 * i] = c & 255; out[2 * i + 1] = c >> 8; }
+        return out;
+      }
+      default: { // latin1, ascii
+        const out = new Uint8Array(str.length);
+        for (let i = 0; i < str.length; i++) out[i] = str.charCodeAt(i) & 255;
+        return out;
+      }
+    }
+  }
+
+  function decodeBytes(bytes, enc) {
+    if (enc === null) return asBuffer(bytes);
+    const B = getBuffer();
+    if (B) return B.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString(enc);
+    switch (enc) {
+      case "utf8": return utf8Decode(bytes);
+      case "base64": return toBase64(bytes, false);
+      case "base64url": return toBase64(bytes, true);
+      case "hex": {
+        let s = "";
+        for (let i = 0; i < bytes.length; i++) s += (bytes[i] < 16 ? "0" : "") + bytes[i].toString(16);
+        return s;
+      }
+      case "utf16le": {
+        const codes = new Uint16Array(bytes.length >> 1);
+        for (let i = 0; i < codes.length; i++) codes[i] = bytes[2 * i] | (bytes[2 * i + 1] << 8);
+        return codesToString(codes, codes.length);
+      }
+      case "ascii": {
+        const codes = new Uint16Array(bytes.length);
+        for (let i = 0; i < bytes.length; i++) codes[i] = bytes[i] & 127;
+        return codesToString(codes, codes.length);
+      }
+      default: return codesToString(Uint16Array.from(bytes), bytes.length); // latin1
+    }
+  }
+
+  /* ---- arguments ---- */
+
+  function toPath(p, argName) {
+    argName = argName || "path";
+    if (typeof p === "string") {
+      if (p.indexOf("\u0000") >= 0)
+        throw codedError(TypeError, "ERR_INVALID_ARG_VALUE", "The argument '" + argName +
+          "' must be a string, Uint8Array, or URL without null bytes. Received " + describe(p));
+      return p;
+    }
+    if (p instanceof Uint8Array) return toPath(utf8Decode(p), argName);
+    if (p !== null && typeof p === "object" && typeof p.href === "string" && typeof p.protocol === "string") {
+      if (p.protocol !== "file:") throw codedError(TypeError, "ERR_INVALID_URL_SCHEME", "The URL must be of scheme file");
+      return toPath(decodeURIComponent(p.pathname), argName);
+    }
+    throw argTypeError(argName, "of type string or an instance of Buffer or URL", p);
+  }
+
+  function optionsOf(options, defaults) {
+    if (options === undefined || options === null) return Object.assign({}, defaults);
+    if (typeof options === "string") return Object.assign({}, defaults, { encoding: options });
+    if (typeof options !== "object") throw argTypeError("options", "of type string or an instance of Object", options);
+    return Object.assign({}, defaults, options);
+  }
+
+  // Data for writeFile / appendFile as bytes.
+  function toBytes(data, encoding) {
+    if (typeof data === "string") return encodeString(data, normalizeEncoding(encoding) || "utf8");
+    if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+    throw argTypeError("data", "of type string or an instance of Buffer, TypedArray, or DataView", data);
+  }
+
+  const O = { O_RDONLY: 0, O_WRONLY: 1, O_RDWR: 2, O_CREAT: 64, O_EXCL: 128, O_TRUNC: 512, O_APPEND: 1024 };
+
+  function writeFlag(flag, def) {
+    if (flag === undefined || flag === null) return def;
+    if (typeof flag === "number") return ((flag & O.O_APPEND) ? "a" : "w") + ((flag & O.O_EXCL) ? "x" : "");
+    if (typeof flag !== "string") throw argTypeError("flag", "of type string or number", flag);
+    return flag;
+  }
+
+  function modeOf(mode, def, argName) {
+    if (mode === undefined || mode === null) return def;
+    if (typeof mode === "string") {
+      if (!/^[0-7]+$/.test(mode))
+        throw codedError(TypeError, "ERR_INVALID_ARG_VALUE", "The argument '" + argName + "' must be a 32-bit unsigned integer or an octal string. Received " + describe(mode));
+      mode = parseInt(mode, 8);
+    }
+    if (typeof mode !== "number" || !Number.isInteger(mode) || mode < 0 || mode > 0xffffffff)
+      throw codedError(RangeError, "ERR_OUT_OF_RANGE", "The value of \"" + argName + "\" is out of range. Received " + String(mode));
+    return mode & 0o7777;
+  }
+
+  /* ---- the seam ---- */
+
+  function call(action, args, path, dest) {
+    args.action = action;
+    args.now = natives.now();
+    try {
+      return natives.callSync("fs", args);
+    } catch (e) {
+      throw systemError(e, path, dest);
+    }
+  }
+
+  function readAll(p) {
+    const chunks = [];
+    let offset = 0, size = 0, total = 0;
+    do {
+      const r = call("read", { path: p, offset }, p);
+      const bytes = fromBase64(r.data);
+      size = r.size;
+      chunks.push(bytes);
+      total += bytes.length;
+      offset += bytes.length;
+      if (bytes.length === 0) break;
+    } while (offset < size);
+    if (chunks.length === 1) return chunks[0];
+    const out = new Uint8Array(total);
+    let o = 0;
+    for (const c of chunks) { out.set(c, o); o += c.length; }
+    return out;
+  }
+
+  function writeAll(p, bytes, flag, mode) {
+    for (let start = 0; ; start += CHUNK) {
+      const part = bytes.subarray(start, Math.min(bytes.length, start + CHUNK));
+      call("write", { path: p, data: toBase64(part, false), flag: start === 0 ? flag : "a", mode }, p);
+      if (start + CHUNK >= bytes.length) break;
+    }
+  }
+
+  /* ---- Stats and Dirent ---- */
+
+  const S_IFMT = 0o170000, S_IFREG = 0o100000, S_IFDIR = 0o040000, S_IFLNK = 0o120000;
+
+  class Stats {
+    constructor(s, bigint) {
+      const num = bigint ? (x) => BigInt(x) : (x) => x;
+      this.dev = num(2049);
+      this.mode = num(s.mode);
+      this.nlink = num(s.nlink);
+      this.uid = num(0);
+      this.gid = num(0);
+      this.rdev = num(0);
+      this.blksize = num(4096);
+      this.ino = num(s.ino);
+      this.size = num(s.size);
+      this.blocks = num(Math.ceil(s.size / 4096) * 8);
+      this.atimeMs = num(s.atimeMs);
+      this.mtimeMs = num(s.mtimeMs);
+      this.ctimeMs = num(s.ctimeMs);
+      this.birthtimeMs = num(s.birthtimeMs);
+      if (bigint) {
+        this.atimeNs = BigInt(s.atimeMs) * 1000000n;
+        this.mtimeNs = BigInt(s.mtimeMs) * 1000000n;
+        this.ctimeNs = BigInt(s.ctimeMs) * 1000000n;
+        this.birthtimeNs = BigInt(s.birthtimeMs) * 1000000n;
+      }
+      this.atime = new Date(s.atimeMs);
+      this.mtime = new Date(s.mtimeMs);
+      this.ctime = new Date(s.ctimeMs);
+      this.birthtime = new Date(s.birthtimeMs);
+    }
+    isFile() { return (Number(this.mode) & S_IFMT) === S_IFREG; }
+    isDirectory() { return (Number(this.mode) & S_IFMT) === S_IFDIR; }
+    isSymbolicLink() { return (Number(this.mode) & S_IFMT) === S_IFLNK; }
+    isBlockDevice() { return false; }
+    isCharacterDevice() { return false; }
+    isFIFO() { return false; }
+    isSocket() { return false; }
+  }
+
+  class Dirent {
+    constructor(name, type, parentPath) {
+      this.name = name;
+      this.parentPath = parentPath;
+      this.path = parentPath;
+      Object.defineProperty(this, "_type", { value: type, enumerable: false });
+    }
+    isFile() { return this._type === "file"; }
+    isDirectory() { return this._type === "directory"; }
+    isSymbolicLink() { return false; }
+    isBlockDevice() { return false; }
+    isCharacterDevice() { return false; }
+    isFIFO() { return false; }
+    isSocket() { return false; }
+  }
+
+  /* ---- the synchronous API ---- */
+
+  function readFileSync(path, options) {
+    const o = optionsOf(options, { encoding: null, flag: "r" });
+    const enc = normalizeEncoding(o.encoding);
+    if (typeof path === "number") return unsupported("readFileSync(fd)", NO_FD)();
+    return decodeBytes(readAll(toPath(path)), enc);
+  }
+
+  function writeFileSync(path, data, options) {
+    const o = optionsOf(options, { encoding: "utf8", mode: 0o666, flag: "w" });
+    if (typeof path === "number") return unsupported("writeFileSync(fd)", NO_FD)();
+    const p = toPath(path);
+    writeAll(p, toBytes(data, o.encoding), writeFlag(o.flag, "w"), modeOf(o.mode, 0o666, "mode"));
+  }
+
+  function appendFileSync(path, data, options) {
+    const o = optionsOf(options, { encoding: "utf8", mode: 0o666, flag: "a" });
+    if (typeof path === "number") return unsupported("appendFileSync(fd)", NO_FD)();
+    const p = toPath(path);
+    writeAll(p, toBytes(data, o.encoding), writeFlag(o.flag, "a"), modeOf(o.mode, 0o666, "mode"));
+  }
+
+  function listDir(p) {
+    return call("readdir", { path: p }, p).entries;
+  }
+
+  function joinPath(dir, name) {
+    return dir.endsWith("/") ? dir + name : dir + "/" + name;
+  }
+
+  function readdirSync(path, options) {
+    const o = optionsOf(options, { encoding: "utf8", withFileTypes: false, recursive: false });
+    const enc = normalizeEncoding(o.encoding);
+    const root = toPath(path);
+    const nameOut = (n) => (enc === "utf8" ? n : decodeBytes(utf8Encode(n), enc));
+    const results = [];
+    const queue = [[root, ""]]; // [path to list, its path relative to root]
+    for (let q = 0; q < queue.length; q++) {
+      const dir = queue[q][0], rel = queue[q][1];
+      const entries = listDir(dir);
+      for (let i = 0; i < entries.length; i++) {
+        const e = entries[i];
+        if (o.withFileTypes) results.push(new Dirent(nameOut(e.name), e.type, dir));
+        else results.push(nameOut(rel ? rel + "/" + e.name : e.name));
+        if (o.recursive && e.type === "directory") queue.push([joinPath(dir, e.name), rel ? rel + "/" + e.name : e.name]);
+      }
+      if (!o.recursive) break;
+    }
+    return results;
+  }
+
+  function mkdirSync(path, options) {
+    let recursive = false, mode = 0o777;
+    if (typeof options === "number" || typeof options === "string") mode = modeOf(options, 0o777, "mode");
+    else if (options !== undefined && options !== null) {
+      if (typeof options !== "object") throw argTypeError("options", "of type object", options);
+      recursive = Boolean(options.recursive);
+      mode = modeOf(options.mode, 0o777, "mode");
+    }
+    const p = toPath(path);
+    const r = call("mkdir", { path: p, recursive, mode }, p);
+    return recursive && r.first !== null ? r.first : undefined;
+  }
+
+  function statCall(kind, path, options) {
+    const o = optionsOf(options, { bigint: false, throwIfNoEntry: true });
+    const p = toPath(path);
+    try {
+      return new Stats(call(kind, { path: p }, p), Boolean(o.bigint));
+    } catch (e) {
+      if (o.throwIfNoEntry === false && (e.code === "ENOENT" || e.code === "ENOTDIR")) return undefined;
+      throw e;
+    }
+  }
+  const statSync = (path, options) => statCall("stat", path, options);
+  const lstatSync = (path, options) => statCall("lstat", path, options);
+
+  function existsSync(path) {
+    let p;
+    try { p = toPath(path); } catch (_) { return false; }
+    try {
+      return call("exists", { path: p }, p) === true;
+    } catch (e) {
+      if (e.code === "ERR_CHIDORI_FS_DISABLED") throw e;
+      return false;
+    }
+  }
+
+  function accessSync(path, mode) {
+    if (mode !== undefined && (typeof mode !== "number" || !Number.isInteger(mode) || mode < 0 || mode > 7))
+      throw codedError(RangeError, "ERR_OUT_OF_RANGE", "The value of \"mode\" is out of range. It must be an integer >= 0 && <= 7. Received " + String(mode));
+    const p = toPath(path);
+    call("access", { path: p }, p);
+  }
+
+  function unlinkSync(path) { const p = toPath(path); call("unlink", { path: p }, p); }
+
+  function rmdirSync(path, options) {
+    const p = toPath(path);
+    call("rmdir", { path: p, recursive: Boolean(options && options.recursive) }, p);
+  }
+
+  function rmSync(path, options) {
+    const o = optionsOf(options, { recursive: false, force: false });
+    const p = toPath(path);
+    call("rm", { path: p, recursive: Boolean(o.recursive), force: Boolean(o.force) }, p);
+  }
+
+  function renameSync(oldPath, newPath) {
+    const a = toPath(oldPath, "oldPath"), b = toPath(newPath, "newPath");
+    call("rename", { from: a, to: b }, a, b);
+  }
+
+  function copyFileSync(src, dest, mode) {
+    const a = toPath(src, "src"), b = toPath(dest, "dest");
+    if (mode !== undefined && (typeof mode !== "number" || !Number.isInteger(mode) || mode < 0 || mode > 7))
+      throw codedError(RangeError, "ERR_OUT_OF_RANGE", "The value of \"mode\" is out of range. It must be an integer >= 0 && <= 7. Received " + String(mode));
+    call("copyFile", { from: a, to: b, exclusive: Boolean(mode & 1) }, a, b);
+  }
+
+  function truncateSync(path, len) {
+    if (typeof path === "number") return unsupported("ftruncateSync", NO_FD)();
+    if (len === undefined || len === null) len = 0;
+    if (typeof len !== "number") throw argTypeError("len", "of type number", len);
+    if (!Number.isInteger(len))
+      throw codedError(RangeError, "ERR_OUT_OF_RANGE", "The value of \"len\" is out of range. It must be an integer. Received " + String(len));
+    const p = toPath(path);
+    call("truncate", { path: p, length: Math.max(0, len) }, p);
+  }
+
+  function realpathSync(path, options) {
+    const o = optionsOf(options, { encoding: "utf8" });
+    const enc = normalizeEncoding(o.encoding);
+    const p = toPath(path);
+    const real = call("realpath", { path: p }, p).path;
+    return enc === "utf8" ? real : decodeBytes(utf8Encode(real), enc);
+  }
+  realpathSync.native = realpathSync;
+
+  function mkdtempSync(prefix, options) {
+    const o = optionsOf(options, { encoding: "utf8" });
+    const enc = normalizeEncoding(o.encoding);
+    const pre = toPath(prefix, "prefix");
+    let made;
+    try {
+      made = natives.callSync("fs", { action: "mkdtemp", prefix: pre, now: natives.now() });
+    } catch (e) {
+      throw systemError(e, pre + "XXXXXX");
+    }
+    return enc === "utf8" ? made.path : decodeBytes(utf8Encode(made.path), enc);
+  }
+
+  function chmodSync(path, mode) {
+    const p = toPath(path);
+    call("chmod", { path: p, mode: modeOf(mode, undefined, "mode") }, p);
+  }
+
+  function timeMs(t, argName) {
+    if (t instanceof Date) return t.getTime();
+    if (typeof t === "string" && t !== "" && Number.isFinite(Number(t))) t = Number(t);
+    if (typeof t === "number" && Number.isFinite(t)) return Math.round(t * 1000);
+    throw argTypeError(argName, "of type number, string, or an instance of Date", t);
+  }
+
+  function utimesSync(path, atime, mtime) {
+    const p = toPath(path);
+    call("utimes", { path: p, atime: timeMs(atime, "atime"), mtime: timeMs(mtime, "mtime") }, p);
+  }
+
+  function chownSync(path, uid, gid) {
+    const p = toPath(path);
+    call("access", { path: p }, p); // ownership is not modelled: only existence is checked
+  }
+
+  function readlinkSync(path) {
+    const p = toPath(path);
+    try {
+      call("lstat", { path: p }, p);
+    } catch (e) {
+      if (e.syscall) { e.syscall = "readlink"; e.message = e.message.replace(/, lstat '/, ", readlink '"); }
+      throw e;
+    }
+    const err = new Error("EINVAL: invalid argument, readlink '" + p + "'"); // nothing is a link
+    err.errno = ERRNO.EINVAL; err.code = "EINVAL"; err.syscall = "readlink"; err.path = p;
+    throw err;
+  }
+
+  function symlinkSync(target, path) { throw noLinks("symlink", String(target), String(path)); }
+  function linkSync(existingPath, newPath) { throw noLinks("link", String(existingPath), String(newPath)); }
+
+  /* ---- callbacks and promises over the same calls ---- */
+
+  function isArgumentError(e) {
+    return e !== null && typeof e === "object" && typeof e.code === "string" &&
+      (e.code.startsWith("ERR_INVALID_ARG") || e.code === "ERR_OUT_OF_RANGE" || e.code === "ERR_INVALID_URL_SCHEME");
+  }
+
+  // fs.x(...args, callback): the call happens now; the callback runs from a microtask.
+  function callbackify(fn) {
+    return function (...args) {
+      const cb = args.pop();
+      if (typeof cb !== "function") throw argTypeError("cb", "of type function", cb);
+      let result, error = null;
+      try {
+        result = fn.apply(undefined, args);
+      } catch (e) {
+        if (isArgumentError(e)) throw e;
+        error = e;
+      }
+      Promise.resolve().then(() => (error ? cb(error) : result === undefined ? cb(null) : cb(null, result)));
+    };
+  }
+
+  function promisify(fn) {
+    return function (...args) {
+      return new Promise((resolve) => resolve(fn.apply(undefined, args)));
+    };
+  }
+
+  const constants = Object.freeze({
+    F_OK: 0, R_OK: 4, W_OK: 2, X_OK: 1,
+    COPYFILE_EXCL: 1, COPYFILE_FICLONE: 2, COPYFILE_FICLONE_FORCE: 4,
+    UV_FS_COPYFILE_EXCL: 1, UV_FS_COPYFILE_FICLONE: 2, UV_FS_COPYFILE_FICLONE_FORCE: 4,
+    O_RDONLY: 0, O_WRONLY: 1, O_RDWR: 2, O_CREAT: 64, O_EXCL: 128, O_NOCTTY: 256, O_TRUNC: 512,
+    O_APPEND: 1024, O_DIRECTORY: 65536, O_NOFOLLOW: 131072, O_SYNC: 1052672, O_DSYNC: 4096,
+    S_IFMT, S_IFREG, S_IFDIR, S_IFCHR: 0o020000, S_IFBLK: 0o060000, S_IFIFO: 0o010000, S_IFLNK, S_IFSOCK: 0o140000,
+    S_IRWXU: 0o700, S_IRUSR: 0o400, S_IWUSR: 0o200, S_IXUSR: 0o100,
+    S_IRWXG: 0o70, S_IRGRP: 0o40, S_IWGRP: 0o20, S_IXGRP: 0o10,
+    S_IRWXO: 0o7, S_IROTH: 0o4, S_IWOTH: 0o2, S_IXOTH: 0o1,
+  });
+
+  const SYNC = {
+    readFile: readFileSync, writeFile: writeFileSync, appendFile: appendFileSync, readdir: readdirSync,
+    mkdir: mkdirSync, rm: rmSync, rmdir: rmdirSync, rename: renameSync, stat: statSync, lstat: lstatSync,
+    unlink: unlinkSync, copyFile: copyFileSync, access: accessSync, truncate: truncateSync,
+    realpath: realpathSync, mkdtemp: mkdtempSync, chmod: chmodSync, utimes: utimesSync, lutimes: utimesSync,
+    chown: chownSync, lchown: chownSync, readlink: readlinkSync, symlink: symlinkSync, link: linkSync,
+  };
+
+  const promises = { constants };
+  const fs = {
+    constants, Stats, Dirent,
+    existsSync,
+    exists(path, cb) {
+      if (typeof cb !== "function") throw argTypeError("cb", "of type function", cb);
+      const found = existsSync(path);
+      Promise.resolve().then(() => cb(found));
+    },
+    promises,
+  };
+  for (const key of Object.keys(SYNC)) {
+    fs[key + "Sync"] = SYNC[key];
+    fs[key] = callbackify(SYNC[key]);
+    promises[key] = promisify(SYNC[key]);
+  }
+  fs.realpath.native = fs.realpath;
+
+  for (const f of ["openSync", "closeSync", "readSync", "writeSync", "fstatSync", "fsyncSync", "ftruncateSync",
+    "futimesSync", "fchmodSync", "fchownSync", "fdatasyncSync", "readvSync", "writevSync", "opendirSync"])
+    fs[f] = unsupported(f, NO_FD);
+  for (const f of ["open", "close", "read", "write", "fstat", "fsync", "ftruncate", "futimes", "fchmod", "fchown",
+    "fdatasync", "readv", "writev", "opendir"])
+    fs[f] = unsupported(f, NO_FD);
+  promises.open = (...a) => new Promise(() => unsupported("promises.open", NO_FD)());
+  promises.opendir = (...a) => new Promise(() => unsupported("promises.opendir", NO_FD)());
+  fs.createReadStream = unsupported("createReadStream", NO_STREAM);
+  fs.createWriteStream = unsupported("createWriteStream", NO_STREAM);
+  for (const f of ["watch", "watchFile", "unwatchFile"]) fs[f] = unsupported(f, NO_WATCH);
+  promises.watch = unsupported("promises.watch", NO_WATCH);
+  fs.F_OK = 0; fs.R_OK = 4; fs.W_OK = 2; fs.X_OK = 1;
+
+  Object.freeze(promises);
+  return Object.freeze(fs);
 })
