@@ -793,6 +793,7 @@ int vfs_seed_from_json(vfs *v, const json_t *seed, int64_t now, char **error)
         if (slash != norm) {
             *slash = '\0';
             e = vfs_mkdir(v, norm, true, 0755, now, NULL);
+            if (e == VFS_EEXIST) e = VFS_ENOTDIR; /* the parent is a file */
             *slash = '/';
         }
         if (!e) e = vfs_write(v, norm, bytes, len, VFS_WRITE_EXCL, mode, now);
