@@ -247,8 +247,9 @@ int effect_fs(host *h, const json_t *args, json_t **result, char **error)
     if (!strcmp(action, "unlink")) {
         if ((e = vfs_unlink(v, path, now))) return fs_error(error, e, "unlink", path, NULL);
     } else if (!strcmp(action, "rmdir")) {
-        e = arg_bool(args, "recursive") ? vfs_rm(v, path, true, false, now) : vfs_rmdir(v, path, now);
-        if (e) return fs_error(error, e, "rmdir", path, NULL);
+        bool recursive = arg_bool(args, "recursive");
+        e = recursive ? vfs_rm(v, path, true, false, now) : vfs_rmdir(v, path, now);
+        if (e) return fs_error(error, e, recursive && e == VFS_ENOENT ? "lstat" : "rmdir", path, NULL);
     } else if (!strcmp(action, "rm")) {
         if ((e = vfs_rm(v, path, arg_bool(args, "recursive"), arg_bool(args, "force"), now)))
             return fs_error(error, e, e == VFS_ENOENT ? "lstat" : "rm", path, NULL);
@@ -279,7 +280,7 @@ int effect_fs(host *h, const json_t *args, json_t **result, char **error)
         if ((e = vfs_utimes(v, path, (int64_t)atime, (int64_t)mtime, now))) return fs_error(error, e, "utime", path, NULL);
     } else if (!strcmp(action, "realpath")) {
         char *real;
-        if ((e = vfs_realpath(v, path, &real))) return fs_error(error, e, "realpath", path, NULL);
+        if ((e = vfs_realpath(v, path, &real))) return fs_error(error, e, "lstat", path, NULL);
         *result = json_object();
         json_object_set(*result, "path", json_string(real));
         free(real);

@@ -48,6 +48,13 @@
       return codedError(Error, "ERR_CHIDORI_FS_DISABLED", "node:fs is unavailable: fs is disabled by CHIDORI_TS_FS=none");
     const m = /^(E[A-Z]+): [^,]*, ([a-z]+)/.exec(message);
     if (!m) return e instanceof Error ? e : new Error(message);
+    if (m[1] === "EISDIR" && m[2] === "rm") { // Node's own wording for rm on a directory
+      const err = codedError(Error, "ERR_FS_EISDIR", "Path is a directory: rm returned EISDIR (is a directory) " + path);
+      err.errno = 21;
+      err.syscall = "rm";
+      err.path = path;
+      return err;
+    }
     const err = new Error(message);
     err.errno = ERRNO[m[1]] !== undefined ? ERRNO[m[1]] : -22;
     err.code = m[1];
@@ -496,7 +503,8 @@
     }
     const p = toPath(path);
     const r = call("mkdir", { path: p, recursive, mode }, p);
-    return recursive && r.first !== null ? r.first : undefined;
+    if (!recursive || r.first === null) return undefined;
+    return p[0] === "/" ? r.first : r.first.slice(1); // Node answers in the form it was asked (cwd is "/")
   }
 
   function statCall(kind, path, options) {
