@@ -4,7 +4,7 @@
  * as `now`; the host answers or fails with Node's message ("ENOENT: no such file or directory,
  * open '/x'"), which becomes an Error with Node's code, errno, syscall and path. The callback API
  * performs the call at once and calls back from a microtask; fs/promises returns promises of
- * the same calls. Bytes cross the seam as base64, in chunks of at most CHUNK bytes.
+ * the same calls. Bytes cross the seam as base64, in chunks of CHUNK bytes.
  *
  * Trusts nothing it is given: arguments are checked here the way Node checks them, and the host
  * checks everything again.
@@ -12,7 +12,9 @@
 (function (require, natives, name) {
   "use strict";
 
-  const CHUNK = 16 * 1024 * 1024; // the host's limit for one read or write (FS_IO_MAX)
+  // Bytes per host call: well under the host's limit (FS_IO_MAX, 16 MiB), so that no single base64
+  // string grows large.
+  const CHUNK = 1024 * 1024;
 
   /* ---- errors ---- */
 
@@ -159,6 +161,28 @@
       }
     }
     return out.subarray(0, o);
+  }
+
+  // The host's base64 (canonical, padded): four characters at a time.
+  function fromHostBase64(text) {
+    const len = text.length;
+    if (len === 0) return new Uint8Array(0);
+    const pad = (text.charCodeAt(len - 1) === 61 ? 1 : 0) + (text.charCodeAt(len - 2) === 61 ? 1 : 0);
+    const out = new Uint8Array((len >> 2) * 3 - pad);
+    const T = B64_VALUE, full = pad ? len - 4 : len;
+    let o = 0, i = 0;
+    for (; i < full; i += 4) {
+      const v = (T[text.charCodeAt(i)] << 18) | (T[text.charCodeAt(i + 1)] << 12) |
+        (T[text.charCodeAt(i + 2)] << 6) | T[text.charCodeAt(i + 3)];
+      out[o] = v >> 16; out[o + 1] = (v >> 8) & 255; out[o + 2] = v & 255;
+      o += 3;
+    }
+    if (pad) {
+      const v = (T[text.charCodeAt(i)] << 18) | (T[text.charCodeAt(i + 1)] << 12) | (pad === 1 ? T[text.charCodeAt(i + 2)] << 6 : 0);
+      out[o++] = v >> 16;
+      if (pad === 1) out[o] = (v >> 8) & 255;
+    }
+    return out;
   }
 
   function utf8Encode(str) {
@@ -361,8 +385,8 @@
     const chunks = [];
     let offset = 0, size = 0, total = 0;
     do {
-      const r = call("read", { path: p, offset }, p);
-      const bytes = fromBase64(r.data);
+      const r = call("read", { path: p, offset, length: CHUNK }, p);
+      const bytes = fromHostBase64(r.data);
       size = r.size;
       chunks.push(bytes);
       total += bytes.length;
