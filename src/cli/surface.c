@@ -76,7 +76,7 @@ int surface_check_seed(const surface_settings *s, char **error)
     if (!s->vfs_seed) return 0;
     /* Applied once to a scratch tree, so a bad entry or a seed too large for the cap stops the
      * run before it starts. */
-    vfs_limits vl = {s->vfs_max_bytes, 0};
+    vfs_limits vl = {s->vfs_max_bytes, VFS_DEFAULT_MAX_NODES};
     vfs *scratch = vfs_new(&vl, 0);
     char *why = NULL;
     int rc = vfs_seed_from_json(scratch, s->vfs_seed, 0, &why);

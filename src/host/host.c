@@ -53,7 +53,8 @@ host *host_new(const host_config *cfg, char **error)
     h->approvals_can_suspend = cfg->approvals_can_suspend;
     const char *auto_approve = getenv("CHIDORI_POLICY_AUTO_APPROVE");
     h->auto_approve = auto_approve && !strcmp(auto_approve, "1");
-    h->vfs_limits.max_bytes = cfg->vfs_max_bytes;
+    h->vfs_limits.max_bytes = cfg->vfs_max_bytes ? cfg->vfs_max_bytes : VFS_DEFAULT_MAX_BYTES;
+    h->vfs_limits.max_nodes = VFS_DEFAULT_MAX_NODES;
     h->vfs_clock_ms = cfg->vfs_clock_ms;
     h->fs_disabled = cfg->fs_disabled;
     if (cfg->vfs_seed) h->vfs_seed = json_copy(cfg->vfs_seed);

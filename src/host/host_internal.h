@@ -47,7 +47,7 @@ struct host {
      * must not have touched a tree that outlives it). Each starts from vfs_seed. */
     vfs *vfs[HOST_MAX_NESTING + 1];
     json_t *vfs_seed;       /* owned copy of the seed document, or NULL */
-    vfs_limits vfs_limits;
+    vfs_limits vfs_limits;  /* shared by all the VFSes alive at once (host_vfs) */
     int64_t vfs_clock_ms;   /* the time stamped on "/" and on seeded entries */
     bool fs_disabled;       /* CHIDORI_TS_FS=none */
 };

@@ -350,8 +350,8 @@ static int resolve_existing(vfs *v, const char *path, resolved *r)
 vfs *vfs_new(const vfs_limits *lim, int64_t now_ms)
 {
     vfs *v = xcalloc(1, sizeof *v);
-    v->lim.max_bytes = lim && lim->max_bytes ? lim->max_bytes : VFS_DEFAULT_MAX_BYTES;
-    v->lim.max_nodes = lim && lim->max_nodes ? lim->max_nodes : VFS_DEFAULT_MAX_NODES;
+    v->lim.max_bytes = lim ? lim->max_bytes : VFS_DEFAULT_MAX_BYTES;
+    v->lim.max_nodes = !lim ? VFS_DEFAULT_MAX_NODES : lim->max_nodes ? lim->max_nodes : 1;
     v->n_buckets = 64;
     v->buckets = xcalloc(v->n_buckets, sizeof *v->buckets);
     v->next_ino = 1;

@@ -71,13 +71,14 @@ typedef struct vfs_dirent {
 } vfs_dirent;
 
 typedef struct vfs_limits {
-    uint64_t max_bytes; /* total bytes of all files; 0 = VFS_DEFAULT_MAX_BYTES */
-    size_t max_nodes;   /* files and directories, "/" included; 0 = VFS_DEFAULT_MAX_NODES */
+    uint64_t max_bytes; /* total bytes of all files (0: only empty files) */
+    size_t max_nodes;   /* files and directories, "/" included (at least 1) */
 } vfs_limits;
 
 typedef struct vfs vfs;
 
-/* An empty tree ("/" only, mode 0755, stamped now_ms). lim may be NULL for the defaults. */
+/* An empty tree ("/" only, mode 0755, stamped now_ms). lim NULL: VFS_DEFAULT_MAX_BYTES and
+ * VFS_DEFAULT_MAX_NODES. */
 vfs *vfs_new(const vfs_limits *lim, int64_t now_ms);
 void vfs_free(vfs *v);
 

@@ -330,7 +330,7 @@ TEST(vfs_seed_documents)
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         doc = json_parse(bad[i][0], strlen(bad[i][0]), NULL, &jerr);
         CHECK(doc);
-        vfs_limits lim = {12, 0};
+        vfs_limits lim = {12, VFS_DEFAULT_MAX_NODES};
         v = vfs_new(&lim, 0);
         rc = vfs_seed_from_json(v, doc, 0, &err);
         json_free(doc);

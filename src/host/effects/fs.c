@@ -9,7 +9,8 @@
  * The op is not recorded: it is performed again on replay and resume, and since the VFS starts
  * from the same seed and sees the same calls, it is rebuilt to the same state (docs/durable-runs.md).
  * Each nesting depth has its own VFS (host_vfs), made on first use and dropped when the nested run
- * ends, because a completed nested run replays as one record without re-running its calls.
+ * ends, because a completed nested run replays as one record without re-running its calls. The
+ * byte and node caps are shared by the VFSes alive at once, so nesting does not multiply them.
  *
  * Trusts nothing in args: every path goes through the VFS's normalizer, numbers are range-checked,
  * and one read or write moves at most FS_IO_MAX bytes (fs.js splits larger ones), so no reply
@@ -33,7 +34,17 @@ vfs *host_vfs(host *h, char **error)
 {
     int d = h->depth;
     if (h->vfs[d]) return h->vfs[d];
-    vfs *v = vfs_new(&h->vfs_limits, h->vfs_clock_ms);
+    /* The caps cover every VFS alive at once: a nested run's gets what its callers leave (their
+     * trees cannot change while it runs, so this is the same on replay). Each has its own "/". */
+    vfs_limits lim = h->vfs_limits;
+    for (int i = 0; i < d; i++) {
+        if (!h->vfs[i]) continue;
+        uint64_t bytes = vfs_bytes_used(h->vfs[i]);
+        size_t nodes = vfs_node_count(h->vfs[i]) - 1;
+        lim.max_bytes = lim.max_bytes > bytes ? lim.max_bytes - bytes : 0;
+        lim.max_nodes = lim.max_nodes > nodes ? lim.max_nodes - nodes : 1;
+    }
+    vfs *v = vfs_new(&lim, h->vfs_clock_ms);
     char *why = NULL;
     if (h->vfs_seed && vfs_seed_from_json(v, h->vfs_seed, h->vfs_clock_ms, &why) < 0) {
         *error = xasprintf("the VFS seed cannot be applied: %s", why);
