@@ -1,5 +1,5 @@
 //! stdout: {
-//! stdout:   "bigSize": 2621443,
+//! stdout:   "bigSize": 1310723,
 //! stdout:   "bigRoundTrip": true,
 //! stdout:   "longName": "ENAMETOOLONG: name too long, open '/nnnnnnnnnn…'",
 //! stdout:   "longPath": "ENAMETOOLONG",
@@ -10,7 +10,7 @@
 // than 255 bytes and paths of 4096 bytes or more are ENAMETOOLONG; NUL is refused.
 import fs from "node:fs";
 export async function agent() {
-  const n = 2.5 * 1024 * 1024 + 3;
+  const n = 1.25 * 1024 * 1024 + 3;
   const big = new Uint8Array(n);
   for (let i = 0; i < n; i += 4099) big[i] = (i >> 12) & 255;
   big[n - 1] = 7;
