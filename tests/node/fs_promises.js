@@ -13,7 +13,7 @@ export async function agent() {
   await fsp.writeFile("/data/in/bin", new Uint8Array([0, 1, 2, 254, 255]));
   await fsp.appendFile("/data/in/bin", "é", "latin1");
   const bin = await fsp.readFile("/data/in/bin");
-  out.bin = { isUint8Array: bin instanceof Uint8Array, bytes: Array.from(bin), hex: await fsp.readFile("/data/in/bin", "hex"),
+  out.bin = { isBuffer: Buffer.isBuffer(bin), isUint8Array: bin instanceof Uint8Array, bytes: Array.from(bin), hex: await fsp.readFile("/data/in/bin", "hex"),
     base64: await fsp.readFile("/data/in/bin", { encoding: "base64" }) };
   await fsp.writeFile("/data/in/u.txt", "héllo \u{1F600} \ud800", "utf8");
   out.utf8 = { text: await fsp.readFile("/data/in/u.txt", "utf8"), size: (await fsp.stat("/data/in/u.txt")).size };

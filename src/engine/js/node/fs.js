@@ -4,7 +4,7 @@
  * as `now`; the host answers or fails with Node's message ("ENOENT: no such file or directory,
  * open '/x'"), which becomes an Error with Node's code, errno, syscall and path. The callback API
  * performs the call at once and calls back from a microtask; fs/promises returns promises of
- * the same calls. Bytes cross the seam as base64, in chunks of CHUNK bytes.
+ * the same calls. Bytes cross the seam as base64, in chunks of CHUNK bytes; reads return Buffers.
  *
  * Trusts nothing it is given: arguments are checked here the way Node checks them, and the host
  * checks everything again.
@@ -86,234 +86,64 @@
     return err;
   }
 
-  /* ---- bytes: a private codec until node:buffer lands (then Buffer does the encodings) ---- */
+  /* ---- bytes: UTF-8 and base64 from internal/text, encodings from node:buffer ---- */
 
-  let BufferCtor; // undefined: not looked up yet; null: node:buffer is not available
+  const text = require("internal/text");
+  let BufferCtor = null; // node:buffer, loaded on first use
   function getBuffer() {
-    if (BufferCtor === undefined) {
-      try {
-        const b = require("buffer").Buffer;
-        BufferCtor = typeof b === "function" ? b : null;
-      } catch (_) {
-        BufferCtor = null;
-      }
-    }
+    if (BufferCtor === null) BufferCtor = require("buffer").Buffer;
     return BufferCtor;
   }
   // What Node returns where it returns a Buffer.
   function asBuffer(bytes) {
-    const B = getBuffer();
-    return B ? B.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) : bytes;
+    return getBuffer().from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
 
-  const B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  // The host's base64 (canonical, padded) four characters at a time: faster than the lenient
+  // decoder Buffer needs for guest strings.
   const B64_VALUE = new Int16Array(128).fill(-1);
-  for (let i = 0; i < 64; i++) B64_VALUE[B64.charCodeAt(i)] = i;
-  B64_VALUE[45] = 62; B64_VALUE[95] = 63; // base64url's - and _
-
-  function codesToString(codes, n) {
-    let out = "";
-    for (let i = 0; i < n; i += 8192) out += String.fromCharCode.apply(null, codes.subarray(i, Math.min(n, i + 8192)));
-    return out;
-  }
-
-  function toBase64(bytes, url) {
-    const n = bytes.length, parts = [];
-    const codes = new Uint16Array(4 * 4096);
-    const alphabet = url ? B64.slice(0, 62) + "-_" : B64;
-    const A = new Uint16Array(64);
-    for (let i = 0; i < 64; i++) A[i] = alphabet.charCodeAt(i);
-    for (let start = 0; start < n; start += 3 * 4096) {
-      const end = Math.min(n, start + 3 * 4096);
-      let o = 0, i = start;
-      for (; i + 3 <= end; i += 3) {
-        const v = (bytes[i] << 16) | (bytes[i + 1] << 8) | bytes[i + 2];
-        codes[o++] = A[v >> 18]; codes[o++] = A[(v >> 12) & 63]; codes[o++] = A[(v >> 6) & 63]; codes[o++] = A[v & 63];
-      }
-      if (end - i === 1) {
-        const v = bytes[i] << 16;
-        codes[o++] = A[v >> 18]; codes[o++] = A[(v >> 12) & 63];
-        if (!url) { codes[o++] = 61; codes[o++] = 61; }
-      } else if (end - i === 2) {
-        const v = (bytes[i] << 16) | (bytes[i + 1] << 8);
-        codes[o++] = A[v >> 18]; codes[o++] = A[(v >> 12) & 63]; codes[o++] = A[(v >> 6) & 63];
-        if (!url) codes[o++] = 61;
-      }
-      parts.push(codesToString(codes, o));
-    }
-    return parts.join("");
-  }
-
-  // Lenient as Node's base64 decoder is: skips what is not in either alphabet, stops at "=".
-  function fromBase64(text) {
-    const out = new Uint8Array(Math.floor(text.length * 3 / 4) + 3);
-    let o = 0, acc = 0, bits = 0;
-    for (let i = 0; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      if (c === 61) break;
-      const v = c < 128 ? B64_VALUE[c] : -1;
-      if (v < 0) continue;
-      acc = ((acc << 6) | v) & 0xffffff;
-      bits += 6;
-      if (bits >= 8) {
-        bits -= 8;
-        out[o++] = (acc >> bits) & 255;
-      }
-    }
-    return out.subarray(0, o);
-  }
-
-  // The host's base64 (canonical, padded): four characters at a time.
-  function fromHostBase64(text) {
-    const len = text.length;
+  for (let i = 0; i < 64; i++) B64_VALUE["ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".charCodeAt(i)] = i;
+  function fromHostBase64(data) {
+    const len = data.length;
     if (len === 0) return new Uint8Array(0);
-    const pad = (text.charCodeAt(len - 1) === 61 ? 1 : 0) + (text.charCodeAt(len - 2) === 61 ? 1 : 0);
+    const pad = (data.charCodeAt(len - 1) === 61 ? 1 : 0) + (data.charCodeAt(len - 2) === 61 ? 1 : 0);
     const out = new Uint8Array((len >> 2) * 3 - pad);
     const T = B64_VALUE, full = pad ? len - 4 : len;
     let o = 0, i = 0;
     for (; i < full; i += 4) {
-      const v = (T[text.charCodeAt(i)] << 18) | (T[text.charCodeAt(i + 1)] << 12) |
-        (T[text.charCodeAt(i + 2)] << 6) | T[text.charCodeAt(i + 3)];
+      const v = (T[data.charCodeAt(i)] << 18) | (T[data.charCodeAt(i + 1)] << 12) |
+        (T[data.charCodeAt(i + 2)] << 6) | T[data.charCodeAt(i + 3)];
       out[o] = v >> 16; out[o + 1] = (v >> 8) & 255; out[o + 2] = v & 255;
       o += 3;
     }
     if (pad) {
-      const v = (T[text.charCodeAt(i)] << 18) | (T[text.charCodeAt(i + 1)] << 12) | (pad === 1 ? T[text.charCodeAt(i + 2)] << 6 : 0);
+      const v = (T[data.charCodeAt(i)] << 18) | (T[data.charCodeAt(i + 1)] << 12) | (pad === 1 ? T[data.charCodeAt(i + 2)] << 6 : 0);
       out[o++] = v >> 16;
       if (pad === 1) out[o] = (v >> 8) & 255;
     }
     return out;
   }
 
-  function utf8Encode(str) {
-    const out = new Uint8Array(str.length * 3);
-    let o = 0;
-    for (let i = 0; i < str.length; i++) {
-      let c = str.charCodeAt(i);
-      if (c < 0x80) { out[o++] = c; continue; }
-      if (c < 0x800) { out[o++] = 0xc0 | (c >> 6); out[o++] = 0x80 | (c & 63); continue; }
-      if (c >= 0xd800 && c <= 0xdfff) {
-        const d = i + 1 < str.length ? str.charCodeAt(i + 1) : 0;
-        if (c <= 0xdbff && d >= 0xdc00 && d <= 0xdfff) {
-          c = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
-          i++;
-          out[o++] = 0xf0 | (c >> 18); out[o++] = 0x80 | ((c >> 12) & 63);
-          out[o++] = 0x80 | ((c >> 6) & 63); out[o++] = 0x80 | (c & 63);
-          continue;
-        }
-        c = 0xfffd; // a lone surrogate
-      }
-      out[o++] = 0xe0 | (c >> 12); out[o++] = 0x80 | ((c >> 6) & 63); out[o++] = 0x80 | (c & 63);
-    }
-    return out.slice(0, o);
-  }
-
-  // WHATWG UTF-8 decode: each maximal invalid subsequence becomes one U+FFFD.
-  function utf8Decode(bytes) {
-    const n = bytes.length;
-    const codes = new Uint16Array(n + 1);
-    const parts = [];
-    let o = 0;
-    for (let i = 0; i < n;) {
-      if (o > 16384) { parts.push(codesToString(codes, o)); o = 0; }
-      const b = bytes[i];
-      if (b < 0x80) { codes[o++] = b; i++; continue; }
-      let need = 0, cp = 0, lo = 0x80, hi = 0xbf;
-      if (b >= 0xc2 && b <= 0xdf) { need = 1; cp = b & 0x1f; }
-      else if (b >= 0xe0 && b <= 0xef) { need = 2; cp = b & 0x0f; if (b === 0xe0) lo = 0xa0; if (b === 0xed) hi = 0x9f; }
-      else if (b >= 0xf0 && b <= 0xf4) { need = 3; cp = b & 0x07; if (b === 0xf0) lo = 0x90; if (b === 0xf4) hi = 0x8f; }
-      else { codes[o++] = 0xfffd; i++; continue; }
-      let j = i + 1, ok = true;
-      for (let k = 0; k < need; k++, j++) {
-        const c = j < n ? bytes[j] : -1;
-        if (c < lo || c > hi) { ok = false; break; }
-        lo = 0x80; hi = 0xbf;
-        cp = (cp << 6) | (c & 63);
-      }
-      if (!ok) { codes[o++] = 0xfffd; i = j; continue; }
-      i = j;
-      if (cp >= 0x10000) {
-        cp -= 0x10000;
-        codes[o++] = 0xd800 + (cp >> 10);
-        codes[o++] = 0xdc00 + (cp & 0x3ff);
-      } else {
-        codes[o++] = cp;
-      }
-    }
-    parts.push(codesToString(codes, o));
-    return parts.join("");
-  }
-
-  const ENCODINGS = {
-    "utf8": "utf8", "utf-8": "utf8", "ascii": "ascii", "latin1": "latin1", "binary": "latin1",
-    "base64": "base64", "base64url": "base64url", "hex": "hex",
-    "ucs2": "utf16le", "ucs-2": "utf16le", "utf16le": "utf16le", "utf-16le": "utf16le",
-  };
-
   function normalizeEncoding(enc) {
     if (enc === undefined || enc === null || enc === "buffer") return null;
-    const e = typeof enc === "string" ? ENCODINGS[enc.toLowerCase()] : undefined;
-    if (!e) throw codedError(TypeError, "ERR_INVALID_ARG_VALUE", "The argument 'encoding' is invalid encoding. Received " + describe(enc));
-    return e;
+    if (typeof enc !== "string" || !getBuffer().isEncoding(enc))
+      throw codedError(TypeError, "ERR_INVALID_ARG_VALUE", "The argument 'encoding' is invalid encoding. Received " + describe(enc));
+    return enc.toLowerCase();
   }
 
   function encodeString(str, enc) {
-    const B = getBuffer();
-    if (B) {
-      const b = B.from(str, enc);
-      return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
-    }
-    switch (enc) {
-      case "utf8": return utf8Encode(str);
-      case "base64": case "base64url": return fromBase64(str);
-      case "hex": {
-        const out = new Uint8Array(str.length >> 1);
-        let o = 0;
-        for (; o < out.length; o++) {
-          const v = parseInt(str.substr(o * 2, 2), 16);
-          if (!/^[0-9a-fA-F]{2}$/.test(str.substr(o * 2, 2))) break;
-          out[o] = v;
-        }
-        return out.subarray(0, o);
-      }
-      case "utf16le": {
-        const out = new Uint8Array(str.length * 2);
-        for (let i = 0; i < str.length; i++) { const c = str.charCodeAt(i); out[2 * i] = c & 255; out[2 * i + 1] = c >> 8; }
-        return out;
-      }
-      default: { // latin1, ascii
-        const out = new Uint8Array(str.length);
-        for (let i = 0; i < str.length; i++) out[i] = str.charCodeAt(i) & 255;
-        return out;
-      }
-    }
+    const b = getBuffer().from(str, enc);
+    return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
   }
 
   function decodeBytes(bytes, enc) {
-    if (enc === null) return asBuffer(bytes);
-    const B = getBuffer();
-    if (B) return B.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString(enc);
-    switch (enc) {
-      case "utf8": return utf8Decode(bytes);
-      case "base64": return toBase64(bytes, false);
-      case "base64url": return toBase64(bytes, true);
-      case "hex": {
-        let s = "";
-        for (let i = 0; i < bytes.length; i++) s += (bytes[i] < 16 ? "0" : "") + bytes[i].toString(16);
-        return s;
-      }
-      case "utf16le": {
-        const codes = new Uint16Array(bytes.length >> 1);
-        for (let i = 0; i < codes.length; i++) codes[i] = bytes[2 * i] | (bytes[2 * i + 1] << 8);
-        return codesToString(codes, codes.length);
-      }
-      case "ascii": {
-        const codes = new Uint16Array(bytes.length);
-        for (let i = 0; i < bytes.length; i++) codes[i] = bytes[i] & 127;
-        return codesToString(codes, codes.length);
-      }
-      default: return codesToString(Uint16Array.from(bytes), bytes.length); // latin1
-    }
+    const b = asBuffer(bytes);
+    return enc === null ? b : b.toString(enc);
+  }
+
+  // A name or path the host gave (a string) in the encoding asked for.
+  function nameIn(name, enc) {
+    return enc === "utf8" || enc === "utf-8" ? name : decodeBytes(text.utf8Encode(name), enc);
   }
 
   /* ---- arguments ---- */
@@ -326,7 +156,7 @@
           "' must be a string, Uint8Array, or URL without null bytes. Received " + describe(p));
       return p;
     }
-    if (p instanceof Uint8Array) return toPath(utf8Decode(p), argName);
+    if (p instanceof Uint8Array) return toPath(text.utf8Decode(p), argName);
     if (p !== null && typeof p === "object" && typeof p.href === "string" && typeof p.protocol === "string") {
       if (p.protocol !== "file:") throw codedError(TypeError, "ERR_INVALID_URL_SCHEME", "The URL must be of scheme file");
       return toPath(decodeURIComponent(p.pathname), argName);
@@ -403,7 +233,7 @@
   function writeAll(p, bytes, flag, mode) {
     for (let start = 0; ; start += CHUNK) {
       const part = bytes.subarray(start, Math.min(bytes.length, start + CHUNK));
-      call("write", { path: p, data: toBase64(part, false), flag: start === 0 ? flag : "a", mode }, p);
+      call("write", { path: p, data: text.bytesToBase64(part, false), flag: start === 0 ? flag : "a", mode }, p);
       if (start + CHUNK >= bytes.length) break;
     }
   }
@@ -500,7 +330,7 @@
     const o = optionsOf(options, { encoding: "utf8", withFileTypes: false, recursive: false });
     const enc = normalizeEncoding(o.encoding);
     const root = toPath(path);
-    const nameOut = (n) => (enc === "utf8" ? n : decodeBytes(utf8Encode(n), enc));
+    const nameOut = (n) => nameIn(n, enc);
     const results = [];
     const queue = [[root, ""]]; // [path to list, its path relative to root]
     for (let q = 0; q < queue.length; q++) {
@@ -602,7 +432,7 @@
     const enc = normalizeEncoding(o.encoding);
     const p = toPath(path);
     const real = call("realpath", { path: p }, p).path;
-    return enc === "utf8" ? real : decodeBytes(utf8Encode(real), enc);
+    return nameIn(real, enc);
   }
   realpathSync.native = realpathSync;
 
@@ -616,7 +446,7 @@
     } catch (e) {
       throw systemError(e, pre + "XXXXXX");
     }
-    return enc === "utf8" ? made.path : decodeBytes(utf8Encode(made.path), enc);
+    return nameIn(made.path, enc);
   }
 
   function chmodSync(path, mode) {
