@@ -149,6 +149,44 @@ def case_vfs_survives_pause_and_resume(v):
     shutil.rmtree(proj)
 
 
+STEP_AGENT = """import fs from "node:fs";
+export async function agent(input, chidori) {
+  fs.writeFileSync("/log.txt", "start\\n");
+  const a = await chidori.step("writes", async () => {
+    const inner = await chidori.step("pure", async () => 40);
+    fs.appendFileSync("/log.txt", "inside the step\\n");
+    return inner + 1;
+  });
+  const b = await chidori.step("reads", async () => fs.readFileSync("/log.txt", "utf8").length);
+  const answer = await chidori.input("Go on?");
+  const c = await chidori.step("after the pause", async () => { fs.appendFileSync("/log.txt", answer + "\\n"); return 3; });
+  return { a, b, c, log: fs.readFileSync("/log.txt", "utf8") };
+}
+"""
+
+
+def case_vfs_writes_inside_steps_replay_and_resume(v):
+    """A chidori.step whose fn changes the VFS is not answered from the log on replay (its fn runs
+    again, so the file is there); steps that only read still are. Across a pause and resume too."""
+    proj = project(agents={"steps.js": STEP_AGENT})
+    state = os.path.join(proj, "state")
+    agent = os.path.join(proj, "steps.js")
+    code, out, err = chidori(v, "run", agent, state=state)
+    assert code == 3, f"wanted paused (3), got {code}: {err}"
+    rid = run_id_of(err)
+    code, out, err = chidori(v, "resume", agent, rid, "--response", "yes", state=state)
+    assert code == 0, f"resume: exit {code}\n{err}"
+    want = {"a": 41, "b": 22, "c": 3, "log": "start\ninside the step\nyes\n"}
+    assert json.loads(out) == want, out
+    code, again, err = chidori(v, "replay", agent, rid, state=state)
+    assert code == 0 and again == out, f"replay: exit {code}\n{again}\n{err}"
+    with open(os.path.join(state, "runs", rid, "records.jsonl")) as f:
+        records = sorted((json.loads(line) for line in f), key=lambda r: r["seq"])
+    names = [r["function"] + (":" + r["args"]["name"] if r["function"] == "step" else "") for r in records]
+    assert names == ["step:pure", "mark", "step:writes", "step:reads", "input", "mark", "step:after the pause"], names
+    shutil.rmtree(proj)
+
+
 def case_vfs_seed_fills_the_tree_and_binds_replay(v):
     """CHIDORI_VFS_SEED seeds text, base64 and directories; run.json records the seed's SHA-256;
     a replay with the same seed agrees, and one with no seed or another seed is refused."""

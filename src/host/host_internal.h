@@ -50,6 +50,8 @@ struct host {
     vfs_limits vfs_limits;  /* shared by all the VFSes alive at once (host_vfs) */
     int64_t vfs_clock_ms;   /* the time stamped on "/" and on seeded entries */
     bool fs_disabled;       /* CHIDORI_TS_FS=none */
+    /* A chidori.step began (at this depth) since the last fs step barrier (effects/fs.c). */
+    bool step_since_fs_barrier[HOST_MAX_NESTING + 1];
 };
 
 /* effects/fs.c: the VFS of the current depth (made and seeded on first use), or NULL + *error;

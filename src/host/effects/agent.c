@@ -39,6 +39,7 @@ int effect_call_agent(host *h, const json_t *args, json_t **result, char **error
     h->parent_seq = h->call_seq;
     h->depth++;
     host_vfs_release(h, h->depth); /* the nested run starts from the seed (docs/vfs.md) */
+    h->step_since_fs_barrier[h->depth] = false;
     h->open_calls[h->n_open_calls++] = h->call_seq;
     char *output = NULL;
     int rc = h->run_nested(h->nested_ctx, h, pv->u.string.bytes, input_json, &output, error);

@@ -93,6 +93,33 @@ static int fs_error(char **error, int e, const char *syscall, const char *path, 
     return HOST_ERROR;
 }
 
+/* A step whose fn changes the VFS must not be answered from the log on replay: its fn would not
+ * run, and the change (not recorded) would be lost. chidori.step answers from the log only when
+ * the step's record is the next one, so the first VFS change after any step began records a
+ * `mark`: inside a step it sits before the step's record and makes the replay run fn again (whose
+ * calls replay as usual); after one it costs a record. step_begin, which sets the flag, runs in
+ * replays too, so a replay meets each mark where the run made it. */
+#define FS_STEP_MARK "chidori: node:fs changed the VFS after a chidori.step began"
+static int fs_step_barrier(host *h, char **error)
+{
+    if (!h->step_since_fs_barrier[h->depth]) return HOST_OK;
+    h->step_since_fs_barrier[h->depth] = false;
+    json_t *args = json_object(), *result = NULL;
+    json_object_set(args, "label", json_string(FS_STEP_MARK));
+    int rc = host_call(h, "mark", args, &result, error);
+    json_free(args);
+    json_free(result);
+    return rc;
+}
+
+static bool mutates(const char *action)
+{
+    static const char *const reads[] = {"read", "readdir", "stat", "lstat", "exists", "access", "realpath"};
+    for (size_t i = 0; i < sizeof reads / sizeof reads[0]; i++)
+        if (!strcmp(action, reads[i])) return false;
+    return true;
+}
+
 static const char *type_name(vfs_type t) { return t == VFS_DIR ? "directory" : "file"; }
 
 static json_t *stat_json(const vfs_stats *st)
@@ -208,7 +235,8 @@ int effect_fs(host *h, const json_t *args, json_t **result, char **error)
     }
     vfs *v = host_vfs(h, error);
     if (!v) return HOST_ERROR;
-    int e;
+    int e = mutates(action) ? fs_step_barrier(h, error) : HOST_OK;
+    if (e != HOST_OK) return e;
 
     if (!strcmp(action, "read")) return do_read(v, args, path, result, error);
     if (!strcmp(action, "write")) return do_write(v, args, path, now, result, error);
