@@ -5,6 +5,7 @@
  */
 #define _GNU_SOURCE
 #include "cli/cli.h"
+#include "cli/surface.h"
 #include "engine/engine.h"
 #include "host/host.h"
 #include "isolate/isolate.h"
@@ -44,10 +45,13 @@ static int cmd_eval(int argc, char **argv)
     if (!!file == !!code) return cli_usage_error("%s", "eval needs CODE or --file FILE");
 
     engine_config cfg = {.mode = ENGINE_SCRIPT};
+    surface_settings surf = {0};
     if (engine_limits_from_env(&cfg.limits, &error) < 0 ||
-        cli_capture_run_start(&cfg.seed, &cfg.clock_start_ms, &error) < 0) {
+        cli_capture_run_start(&cfg.seed, &cfg.clock_start_ms, &error) < 0 ||
+        surface_from_env(&surf, &error) < 0 || surface_check_seed(&surf, &error) < 0) {
         fprintf(stderr, "chidori: %s\n", error);
         free(error);
+        surface_settings_clear(&surf);
         return 2;
     }
     char *source;
@@ -58,6 +62,7 @@ static int cmd_eval(int argc, char **argv)
         if (!source) {
             fprintf(stderr, "chidori: %s\n", error);
             free(error);
+            surface_settings_clear(&surf);
             return 1;
         }
         char *copy = xstrdup(file);
@@ -68,9 +73,12 @@ static int cmd_eval(int argc, char **argv)
         len = strlen(code);
         root = xstrdup(".");
     }
-    host_config hc = {.project_root = root, .log_out = stderr, .console_out = stdout};
+    host_config hc = {.project_root = root, .log_out = stderr, .console_out = stdout,
+                      .vfs_seed = surf.vfs_seed, .vfs_max_bytes = surf.vfs_max_bytes,
+                      .vfs_clock_ms = cfg.clock_start_ms, .fs_disabled = !strcmp(surf.fs, "none")};
     host *h = host_new(&hc, &error);
     free(root);
+    surface_settings_clear(&surf);
     if (!h) {
         fprintf(stderr, "chidori: %s\n", error);
         free(error);

@@ -12,6 +12,7 @@
 #include "cli/cli.h"
 #include "cli/input.h"
 #include "cli/runstore.h"
+#include "cli/surface.h"
 #include "engine/engine.h"
 #include "host/host.h"
 #include "host/policy.h"
@@ -239,6 +240,7 @@ static int durable_run(durable_mode mode, run_options *o)
     int exit_code = 1;
     run_context rctx = {0};
     policy_selection sel = {0};
+    surface_settings surf = {0};
 
     int isolated = cli_resolve_isolation(o->isolate, &error);
     if (isolated < 0) goto fail_usage;
@@ -246,6 +248,7 @@ static int durable_run(durable_mode mode, run_options *o)
     if (policy_select(POLICY_SURFACE_RUN, o->untrusted, o->trusted, cli_getenv, &sel, &error) < 0) goto fail_usage;
     if (engine_limits_from_env(&rctx.base.limits, &error) < 0) goto fail_usage;
     if (rctx.isolated && isolate_options_from_env(&rctx.iso, &rctx.base.limits, &error) < 0) goto fail_usage;
+    if (surface_from_env(&surf, &error) < 0) goto fail_usage;
 
     split_agent_path(o->file, &folder, &key);
     char *real_folder = realpath(folder, NULL);
@@ -266,6 +269,9 @@ static int durable_run(durable_mode mode, run_options *o)
         meta.input = json_copy(o->input);
         meta.created_at_ms = realtime_ms();
         meta.status = xstrdup("running");
+        if (surface_check_seed(&surf, &error) < 0) goto fail_usage;
+        meta.surface = surface_record(&surf);
+        meta.vfs = surface_vfs_record(&surf);
     } else {
         if (strlen(o->run_id) != 36 || strspn(o->run_id, "0123456789abcdef-") != 36) {
             error = xasprintf("`%s` is not a run id", o->run_id);
@@ -281,6 +287,8 @@ static int durable_run(durable_mode mode, run_options *o)
             error = xasprintf("run %s is %s, not paused", meta.run_id, meta.status);
             goto fail;
         }
+        /* the recorded surface settings, and the seed the run started from */
+        if (surface_adopt_recorded(&surf, meta.run_id, meta.surface, meta.vfs, &error) < 0) goto fail_usage;
     }
     if (!dir) dir = run_dir_path(runs_dir, meta.run_id);
     records = xasprintf("%s/records.jsonl", dir);
@@ -298,6 +306,10 @@ static int durable_run(durable_mode mode, run_options *o)
         .run_nested = run_nested,
         .nested_ctx = &rctx,
         .policy = sel.policy,
+        .vfs_seed = surf.vfs_seed,
+        .vfs_max_bytes = surf.vfs_max_bytes,
+        .vfs_clock_ms = meta.clock_start_ms,
+        .fs_disabled = !strcmp(surf.fs, "none"),
     };
     h = host_new(&hc, &error);
     if (!h) goto fail;
@@ -401,6 +413,7 @@ done:
     free(error);
     host_free(h);
     policy_selection_clear(&sel);
+    surface_settings_clear(&surf);
     run_meta_clear(&meta);
     free(folder);
     free(key);

@@ -44,6 +44,8 @@ int run_meta_write(const char *dir, const run_meta *m, bool durable, char **erro
     json_object_set(o, "seed", json_string(seed)); /* a string: 64 bits do not fit a JSON number */
     json_object_set(o, "clock_start_ms", json_number((double)m->clock_start_ms));
     json_object_set(o, "created_at", json_number((double)m->created_at_ms));
+    if (m->surface) json_object_set(o, "surface", json_copy(m->surface));
+    if (m->vfs) json_object_set(o, "vfs", json_copy(m->vfs));
     json_object_set(o, "status", json_string(m->status));
     if (m->output) json_object_set(o, "output", json_copy(m->output));
     if (m->error) json_object_set(o, "error", json_string(m->error));
@@ -69,6 +71,8 @@ void run_meta_clear(run_meta *m)
     json_free(m->output);
     free(m->error);
     json_free(m->pending);
+    json_free(m->surface);
+    json_free(m->vfs);
     memset(m, 0, sizeof *m);
 }
 
@@ -99,6 +103,8 @@ int run_meta_read(const char *dir, run_meta *m, char **error)
     else if (!clock || clock->type != JSON_NUMBER || !(clock->u.number >= 0 && clock->u.number <= 8.64e15))
         why = "`clock_start_ms` is missing or out of range";
     else if (!json_is_string(status)) why = "`status` is missing";
+    else if (json_object_get(o, "surface") && !json_is_object(json_object_get(o, "surface"))) why = "`surface` must be an object";
+    else if (json_object_get(o, "vfs") && !json_is_object(json_object_get(o, "vfs"))) why = "`vfs` must be an object";
     if (why) {
         *error = xasprintf("%s is not a chidori run record: %s", path, why);
         json_free(o);
@@ -116,6 +122,8 @@ int run_meta_read(const char *dir, run_meta *m, char **error)
     if (json_object_get(o, "output")) m->output = json_copy(json_object_get(o, "output"));
     if (json_is_string(json_object_get(o, "error"))) m->error = xstrdup(json_string_value(json_object_get(o, "error")));
     if (json_is_object(json_object_get(o, "pending"))) m->pending = json_copy(json_object_get(o, "pending"));
+    if (json_object_get(o, "surface")) m->surface = json_copy(json_object_get(o, "surface"));
+    if (json_object_get(o, "vfs")) m->vfs = json_copy(json_object_get(o, "vfs"));
     json_free(o);
     free(path);
     return 0;

@@ -1,7 +1,7 @@
 /* runstore.h — a CLI run's folder: <runs dir>/<run id>/{run.json, records.jsonl}.
  *
  * run.json holds what a replay needs besides the call log: the agent, the input, the captured
- * seed and clock start, and the outcome (output, error, or the pending call of a paused run).
+ * seed and clock start, the captured surface's settings and the VFS seed's hash, and the outcome (output, error, or the pending call of a paused run).
  * It is replaced atomically; it is parsed with limits and checked, since a run folder is just
  * files on disk that anything could have edited.
  */
@@ -23,6 +23,8 @@ typedef struct run_meta {
     json_t *output;  /* completed */
     char *error;     /* failed */
     json_t *pending; /* paused: {seq, parent_seq?, function, args, open_calls} */
+    json_t *surface; /* {"fs": "vfs"|"none", ...}: the captured surface's settings (cli/surface.h) */
+    json_t *vfs;     /* {"max_bytes": N, "seed_sha256"?: hex}: the VFS's cap and seed */
 } run_meta;
 
 /* <runs_dir>/<run_id>, created (with parents) when create is set. Caller frees. */

@@ -172,7 +172,7 @@ int calllog_load(calllog *log, const char *path, char **error)
     free(text);
     /* Records are appended when calls complete, so a nested run's records precede its call_agent
      * record in the file; replay walks them in seq order. */
-    qsort(log->items, log->len, sizeof(call_record), by_seq);
+    if (log->len > 1) qsort(log->items, log->len, sizeof(call_record), by_seq); /* items is NULL when empty */
     for (size_t i = 1; i < log->len; i++) /* sorted: a duplicate seq sits next to its twin */
         if (log->items[i].seq == log->items[i - 1].seq) {
             *error = xasprintf("%s: duplicate `seq` %llu", path, (unsigned long long)log->items[i].seq);

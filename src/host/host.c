@@ -58,6 +58,15 @@ host *host_new(const host_config *cfg, char **error)
         host_free(h);
         return NULL;
     }
+    h->vfs_limits.max_bytes = cfg->vfs_max_bytes ? cfg->vfs_max_bytes : VFS_DEFAULT_MAX_BYTES;
+    h->vfs_limits.max_nodes = VFS_DEFAULT_MAX_NODES;
+    h->vfs_clock_ms = cfg->vfs_clock_ms;
+    h->fs_disabled = cfg->fs_disabled;
+    if (cfg->vfs_seed) h->vfs_seed = json_copy(cfg->vfs_seed);
+    if (!h->fs_disabled && h->vfs_seed && !host_vfs(h, error)) { /* a bad seed fails before the run */
+        host_free(h);
+        return NULL;
+    }
     return h;
 }
 
@@ -77,6 +86,8 @@ void host_free(host *h)
     free(h->state_dir);
     free(h->workspace_root);
     http_settings_free(h->http);
+    for (int d = 0; d <= HOST_MAX_NESTING; d++) host_vfs_release(h, d);
+    json_free(h->vfs_seed);
     free(h);
 }
 

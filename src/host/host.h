@@ -46,6 +46,11 @@ typedef struct host_config {
     const struct policy *policy;         /* the gate's policy (not owned; NULL: no gate) */
     const struct policy *session_policy; /* a session profile layered stricter-wins (or NULL) */
     bool approvals_can_suspend;          /* ask_before suspends for an approval (serve) */
+    /* node:fs (docs/vfs.md) */
+    const json_t *vfs_seed;              /* seed document (copied), or NULL for an empty VFS */
+    uint64_t vfs_max_bytes;              /* 0: VFS_DEFAULT_MAX_BYTES */
+    int64_t vfs_clock_ms;                /* time stamped on "/" and seeded entries (the run's clock start) */
+    bool fs_disabled;                    /* CHIDORI_TS_FS=none: every fs call fails */
 } host_config;
 
 /* Returns NULL with *error set (malloc'd) when the configuration cannot be used. */

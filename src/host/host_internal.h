@@ -5,6 +5,7 @@
 #include "host/host.h"
 #include "host/calllog.h"
 #include "host/llm.h"
+#include "host/vfs.h"
 
 typedef struct mcp_hub mcp_hub;
 typedef struct policy policy;
@@ -43,7 +44,22 @@ struct host {
     json_t *approvals;            /* [{target, args}] approved for the rest of the session */
     json_t *pending_approval;     /* {target, args, reason} after an ask_before suspended the run */
     http_settings *http;          /* CHIDORI_HTTP_* (caps, SSRF allowlist), read when the host starts */
+    /* node:fs. One VFS per nesting depth: vfs[0] is the run's, vfs[d] belongs to the nested run
+     * at depth d while it runs (a completed nested run replays as one record, so its fs calls
+     * must not have touched a tree that outlives it). Each starts from vfs_seed. */
+    vfs *vfs[HOST_MAX_NESTING + 1];
+    json_t *vfs_seed;       /* owned copy of the seed document, or NULL */
+    vfs_limits vfs_limits;  /* shared by all the VFSes alive at once (host_vfs) */
+    int64_t vfs_clock_ms;   /* the time stamped on "/" and on seeded entries */
+    bool fs_disabled;       /* CHIDORI_TS_FS=none */
+    /* A chidori.step began (at this depth) since the last fs step barrier (effects/fs.c). */
+    bool step_since_fs_barrier[HOST_MAX_NESTING + 1];
 };
+
+/* effects/fs.c: the VFS of the current depth (made and seeded on first use), or NULL + *error;
+ * host_vfs_release drops the one of a depth (a nested run's, when it ends). */
+vfs *host_vfs(host *h, char **error);
+void host_vfs_release(host *h, int depth);
 
 /* gate.c: HOST_OK to perform, HOST_ERROR (*error) when denied, HOST_SUSPEND to ask. */
 int host_gate(host *h, const char *op, const json_t *args, char **error);

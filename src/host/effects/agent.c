@@ -5,6 +5,7 @@
  * are recorded with parent_seq = this call's seq; once it completes, this call's record answers
  * on replay and the nested run is not re-run (it replays as one unit). Nesting is capped at
  * HOST_MAX_NESTING. The engine is reached through the run_nested callback the CLI provides.
+ * The nested run has its own VFS for its lifetime (host_vfs), fresh from the seed.
  */
 #include "host/host_internal.h"
 #include "host/ops.h"
@@ -37,9 +38,12 @@ int effect_call_agent(host *h, const json_t *args, json_t **result, char **error
     uint64_t outer_parent = h->parent_seq;
     h->parent_seq = h->call_seq;
     h->depth++;
+    host_vfs_release(h, h->depth); /* the nested run starts from the seed (docs/vfs.md) */
+    h->step_since_fs_barrier[h->depth] = false;
     h->open_calls[h->n_open_calls++] = h->call_seq;
     char *output = NULL;
     int rc = h->run_nested(h->nested_ctx, h, pv->u.string.bytes, input_json, &output, error);
+    host_vfs_release(h, h->depth); /* and its files end with it */
     h->n_open_calls--;
     h->depth--;
     h->parent_seq = outer_parent;

@@ -19,6 +19,7 @@ int effect_step_begin(host *h, const json_t *args, json_t **result, char **error
         *error = xstrdup("chidori.step: `name` must be a string");
         return HOST_ERROR;
     }
+    h->step_since_fs_barrier[h->depth] = true; /* see fs_step_barrier in effects/fs.c */
     call_record *next = calllog_peek(h->log, h->parent_seq);
     json_t *out = json_object();
     if (next && strcmp(next->function, "step") == 0 && json_equal(json_object_get(next->args, "name"), name)) {

@@ -1,5 +1,573 @@
-/* node/fs.js — placeholder: filled in by the captured-surface work (issue 6). */
+/* node/fs.js — node:fs and node:fs/promises on the run's in-memory VFS (docs/vfs.md).
+ *
+ * Every call is one synchronous `fs` host op (src/host/effects/fs.c) carrying the virtual clock
+ * as `now`; the host answers or fails with Node's message ("ENOENT: no such file or directory,
+ * open '/x'"), which becomes an Error with Node's code, errno, syscall and path. The callback API
+ * performs the call at once and calls back from a microtask; fs/promises returns promises of
+ * the same calls. Bytes cross the seam as base64, in chunks of CHUNK bytes; reads return Buffers.
+ *
+ * Trusts nothing it is given: arguments are checked here the way Node checks them, and the host
+ * checks everything again.
+ */
 (function (require, natives, name) {
   "use strict";
-  throw new Error("built-in module `" + name + "` is not implemented yet");
+
+  // Bytes per host call: well under the host's limit (FS_IO_MAX, 16 MiB), so that no single base64
+  // string grows large.
+  const CHUNK = 1024 * 1024;
+
+  /* ---- errors ---- */
+
+  const ERRNO = {
+    ENOENT: -2, EEXIST: -17, EISDIR: -21, ENOTDIR: -20, ENOTEMPTY: -39, EINVAL: -22, ENOSPC: -28,
+    ENAMETOOLONG: -36, EPERM: -1, EBUSY: -16, EFBIG: -27, ENOSYS: -38, EACCES: -13,
+  };
+
+  function codedError(Ctor, code, message) {
+    const err = new Ctor(message);
+    err.code = code;
+    return err;
+  }
+
+  function describe(value) {
+    if (value === null) return "null";
+    if (value === undefined) return "undefined";
+    if (typeof value === "function") return "function " + (value.name || "<anonymous>");
+    if (typeof value === "object") return "an instance of " + ((value.constructor && value.constructor.name) || "Object");
+    let shown = typeof value === "string" ? "'" + value.slice(0, 28) + (value.length > 28 ? "...'" : "'") : String(value);
+    return "type " + typeof value + " (" + shown + ")";
+  }
+
+  function argTypeError(argName, expected, value) {
+    return codedError(TypeError, "ERR_INVALID_ARG_TYPE",
+      "The \"" + argName + "\" argument must be " + expected + ". Received " + describe(value));
+  }
+
+  // An error thrown by the host for an fs call → a Node-style system error.
+  function systemError(e, path, dest) {
+    const message = natives.messageOfError(e);
+    if (message === "fs is disabled by CHIDORI_TS_FS=none")
+      return codedError(Error, "ERR_CHIDORI_FS_DISABLED", "node:fs is unavailable: fs is disabled by CHIDORI_TS_FS=none");
+    const m = /^(E[A-Z]+): [^,]*, ([a-z]+)/.exec(message);
+    if (!m) return e instanceof Error ? e : new Error(message);
+    if (m[1] === "EISDIR" && m[2] === "rm") { // Node's own wording for rm on a directory
+      const err = codedError(Error, "ERR_FS_EISDIR", "Path is a directory: rm returned EISDIR (is a directory) " + path);
+      err.errno = 21;
+      err.syscall = "rm";
+      err.path = path;
+      return err;
+    }
+    const err = new Error(message);
+    err.errno = ERRNO[m[1]] !== undefined ? ERRNO[m[1]] : -22;
+    err.code = m[1];
+    err.syscall = m[2];
+    if (path !== undefined && message.indexOf("'") >= 0) err.path = path;
+    if (dest !== undefined) err.dest = dest;
+    return err;
+  }
+
+  function unsupported(what, why) {
+    return function () {
+      throw codedError(Error, "ERR_CHIDORI_UNSUPPORTED", "fs." + what + " is not supported in chidori: " + why);
+    };
+  }
+  const NO_FD = "there are no file descriptors; use readFile/writeFile/appendFile";
+  const NO_STREAM = "there are no fs streams; use readFile/writeFile/appendFile";
+  const NO_WATCH = "nothing changes the VFS but the agent itself";
+
+  function noLinks(syscall, target, path) {
+    const err = new Error("ENOSYS: function not implemented, " + syscall + " '" + target + "'" +
+      (path !== undefined ? " -> '" + path + "'" : "") + " (chidori's VFS has no links)");
+    err.errno = ERRNO.ENOSYS;
+    err.code = "ENOSYS";
+    err.syscall = syscall;
+    err.path = target;
+    if (path !== undefined) err.dest = path;
+    return err;
+  }
+
+  /* ---- bytes: UTF-8 and base64 from internal/text, encodings from node:buffer ---- */
+
+  const text = require("internal/text");
+  let BufferCtor = null; // node:buffer, loaded on first use
+  function getBuffer() {
+    if (BufferCtor === null) BufferCtor = require("buffer").Buffer;
+    return BufferCtor;
+  }
+  // What Node returns where it returns a Buffer.
+  function asBuffer(bytes) {
+    return getBuffer().from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+
+  // The host's base64 (canonical, padded) four characters at a time: faster than the lenient
+  // decoder Buffer needs for guest strings.
+  const B64_VALUE = new Int16Array(128).fill(-1);
+  for (let i = 0; i < 64; i++) B64_VALUE["ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".charCodeAt(i)] = i;
+  function fromHostBase64(data) {
+    const len = data.length;
+    if (len === 0) return new Uint8Array(0);
+    const pad = (data.charCodeAt(len - 1) === 61 ? 1 : 0) + (data.charCodeAt(len - 2) === 61 ? 1 : 0);
+    const out = new Uint8Array((len >> 2) * 3 - pad);
+    const T = B64_VALUE, full = pad ? len - 4 : len;
+    let o = 0, i = 0;
+    for (; i < full; i += 4) {
+      const v = (T[data.charCodeAt(i)] << 18) | (T[data.charCodeAt(i + 1)] << 12) |
+        (T[data.charCodeAt(i + 2)] << 6) | T[data.charCodeAt(i + 3)];
+      out[o] = v >> 16; out[o + 1] = (v >> 8) & 255; out[o + 2] = v & 255;
+      o += 3;
+    }
+    if (pad) {
+      const v = (T[data.charCodeAt(i)] << 18) | (T[data.charCodeAt(i + 1)] << 12) | (pad === 1 ? T[data.charCodeAt(i + 2)] << 6 : 0);
+      out[o++] = v >> 16;
+      if (pad === 1) out[o] = (v >> 8) & 255;
+    }
+    return out;
+  }
+
+  function normalizeEncoding(enc) {
+    if (enc === undefined || enc === null || enc === "buffer") return null;
+    if (typeof enc !== "string" || !getBuffer().isEncoding(enc))
+      throw codedError(TypeError, "ERR_INVALID_ARG_VALUE", "The argument 'encoding' is invalid encoding. Received " + describe(enc));
+    return enc.toLowerCase();
+  }
+
+  function encodeString(str, enc) {
+    const b = getBuffer().from(str, enc);
+    return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+  }
+
+  function decodeBytes(bytes, enc) {
+    const b = asBuffer(bytes);
+    return enc === null ? b : b.toString(enc);
+  }
+
+  // A name or path the host gave (a string) in the encoding asked for.
+  function nameIn(name, enc) {
+    return enc === "utf8" || enc === "utf-8" ? name : decodeBytes(text.utf8Encode(name), enc);
+  }
+
+  /* ---- arguments ---- */
+
+  function toPath(p, argName) {
+    argName = argName || "path";
+    if (typeof p === "string") {
+      if (p.indexOf("\u0000") >= 0)
+        throw codedError(TypeError, "ERR_INVALID_ARG_VALUE", "The argument '" + argName +
+          "' must be a string, Uint8Array, or URL without null bytes. Received " + describe(p));
+      return p;
+    }
+    if (p instanceof Uint8Array) return toPath(text.utf8Decode(p), argName);
+    if (p !== null && typeof p === "object" && typeof p.href === "string" && typeof p.protocol === "string") {
+      if (p.protocol !== "file:") throw codedError(TypeError, "ERR_INVALID_URL_SCHEME", "The URL must be of scheme file");
+      return toPath(decodeURIComponent(p.pathname), argName);
+    }
+    throw argTypeError(argName, "of type string or an instance of Buffer or URL", p);
+  }
+
+  function optionsOf(options, defaults) {
+    if (options === undefined || options === null) return Object.assign({}, defaults);
+    if (typeof options === "string") return Object.assign({}, defaults, { encoding: options });
+    if (typeof options !== "object") throw argTypeError("options", "of type string or an instance of Object", options);
+    return Object.assign({}, defaults, options);
+  }
+
+  // Data for writeFile / appendFile as bytes.
+  function toBytes(data, encoding) {
+    if (typeof data === "string") return encodeString(data, normalizeEncoding(encoding) || "utf8");
+    if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+    throw argTypeError("data", "of type string or an instance of Buffer, TypedArray, or DataView", data);
+  }
+
+  const O = { O_RDONLY: 0, O_WRONLY: 1, O_RDWR: 2, O_CREAT: 64, O_EXCL: 128, O_TRUNC: 512, O_APPEND: 1024 };
+
+  function writeFlag(flag, def) {
+    if (flag === undefined || flag === null) return def;
+    if (typeof flag === "number") return ((flag & O.O_APPEND) ? "a" : "w") + ((flag & O.O_EXCL) ? "x" : "");
+    if (typeof flag !== "string") throw argTypeError("flag", "of type string or number", flag);
+    return flag;
+  }
+
+  function modeOf(mode, def, argName) {
+    if (mode === undefined || mode === null) return def;
+    if (typeof mode === "string") {
+      if (!/^[0-7]+$/.test(mode))
+        throw codedError(TypeError, "ERR_INVALID_ARG_VALUE", "The argument '" + argName + "' must be a 32-bit unsigned integer or an octal string. Received " + describe(mode));
+      mode = parseInt(mode, 8);
+    }
+    if (typeof mode !== "number" || !Number.isInteger(mode) || mode < 0 || mode > 0xffffffff)
+      throw codedError(RangeError, "ERR_OUT_OF_RANGE", "The value of \"" + argName + "\" is out of range. Received " + String(mode));
+    return mode & 0o7777;
+  }
+
+  /* ---- the seam ---- */
+
+  function call(action, args, path, dest) {
+    args.action = action;
+    args.now = natives.now();
+    try {
+      return natives.callSync("fs", args);
+    } catch (e) {
+      throw systemError(e, path, dest);
+    }
+  }
+
+  function readAll(p) {
+    const chunks = [];
+    let offset = 0, size = 0, total = 0;
+    do {
+      const r = call("read", { path: p, offset, length: CHUNK }, p);
+      const bytes = fromHostBase64(r.data);
+      size = r.size;
+      chunks.push(bytes);
+      total += bytes.length;
+      offset += bytes.length;
+      if (bytes.length === 0) break;
+    } while (offset < size);
+    if (chunks.length === 1) return chunks[0];
+    const out = new Uint8Array(total);
+    let o = 0;
+    for (const c of chunks) { out.set(c, o); o += c.length; }
+    return out;
+  }
+
+  function writeAll(p, bytes, flag, mode) {
+    for (let start = 0; ; start += CHUNK) {
+      const part = bytes.subarray(start, Math.min(bytes.length, start + CHUNK));
+      call("write", { path: p, data: text.bytesToBase64(part, false), flag: start === 0 ? flag : "a", mode }, p);
+      if (start + CHUNK >= bytes.length) break;
+    }
+  }
+
+  /* ---- Stats and Dirent ---- */
+
+  const S_IFMT = 0o170000, S_IFREG = 0o100000, S_IFDIR = 0o040000, S_IFLNK = 0o120000;
+
+  class Stats {
+    constructor(s, bigint) {
+      const num = bigint ? (x) => BigInt(x) : (x) => x;
+      this.dev = num(2049);
+      this.mode = num(s.mode);
+      this.nlink = num(s.nlink);
+      this.uid = num(0);
+      this.gid = num(0);
+      this.rdev = num(0);
+      this.blksize = num(4096);
+      this.ino = num(s.ino);
+      this.size = num(s.size);
+      this.blocks = num(Math.ceil(s.size / 4096) * 8);
+      this.atimeMs = num(s.atimeMs);
+      this.mtimeMs = num(s.mtimeMs);
+      this.ctimeMs = num(s.ctimeMs);
+      this.birthtimeMs = num(s.birthtimeMs);
+      if (bigint) {
+        this.atimeNs = BigInt(s.atimeMs) * 1000000n;
+        this.mtimeNs = BigInt(s.mtimeMs) * 1000000n;
+        this.ctimeNs = BigInt(s.ctimeMs) * 1000000n;
+        this.birthtimeNs = BigInt(s.birthtimeMs) * 1000000n;
+      }
+      this.atime = new Date(s.atimeMs);
+      this.mtime = new Date(s.mtimeMs);
+      this.ctime = new Date(s.ctimeMs);
+      this.birthtime = new Date(s.birthtimeMs);
+    }
+    isFile() { return (Number(this.mode) & S_IFMT) === S_IFREG; }
+    isDirectory() { return (Number(this.mode) & S_IFMT) === S_IFDIR; }
+    isSymbolicLink() { return (Number(this.mode) & S_IFMT) === S_IFLNK; }
+    isBlockDevice() { return false; }
+    isCharacterDevice() { return false; }
+    isFIFO() { return false; }
+    isSocket() { return false; }
+  }
+
+  class Dirent {
+    constructor(name, type, parentPath) {
+      this.name = name;
+      this.parentPath = parentPath;
+      this.path = parentPath;
+      Object.defineProperty(this, "_type", { value: type, enumerable: false });
+    }
+    isFile() { return this._type === "file"; }
+    isDirectory() { return this._type === "directory"; }
+    isSymbolicLink() { return false; }
+    isBlockDevice() { return false; }
+    isCharacterDevice() { return false; }
+    isFIFO() { return false; }
+    isSocket() { return false; }
+  }
+
+  /* ---- the synchronous API ---- */
+
+  function readFileSync(path, options) {
+    const o = optionsOf(options, { encoding: null, flag: "r" });
+    const enc = normalizeEncoding(o.encoding);
+    if (typeof path === "number") return unsupported("readFileSync(fd)", NO_FD)();
+    return decodeBytes(readAll(toPath(path)), enc);
+  }
+
+  function writeFileSync(path, data, options) {
+    const o = optionsOf(options, { encoding: "utf8", mode: 0o666, flag: "w" });
+    if (typeof path === "number") return unsupported("writeFileSync(fd)", NO_FD)();
+    const p = toPath(path);
+    writeAll(p, toBytes(data, o.encoding), writeFlag(o.flag, "w"), modeOf(o.mode, 0o666, "mode"));
+  }
+
+  function appendFileSync(path, data, options) {
+    const o = optionsOf(options, { encoding: "utf8", mode: 0o666, flag: "a" });
+    if (typeof path === "number") return unsupported("appendFileSync(fd)", NO_FD)();
+    const p = toPath(path);
+    writeAll(p, toBytes(data, o.encoding), writeFlag(o.flag, "a"), modeOf(o.mode, 0o666, "mode"));
+  }
+
+  function listDir(p) {
+    return call("readdir", { path: p }, p).entries;
+  }
+
+  function joinPath(dir, name) {
+    return dir.endsWith("/") ? dir + name : dir + "/" + name;
+  }
+
+  function readdirSync(path, options) {
+    const o = optionsOf(options, { encoding: "utf8", withFileTypes: false, recursive: false });
+    const enc = normalizeEncoding(o.encoding);
+    const root = toPath(path);
+    const nameOut = (n) => nameIn(n, enc);
+    const results = [];
+    const queue = [[root, ""]]; // [path to list, its path relative to root]
+    for (let q = 0; q < queue.length; q++) {
+      const dir = queue[q][0], rel = queue[q][1];
+      const entries = listDir(dir);
+      for (let i = 0; i < entries.length; i++) {
+        const e = entries[i];
+        if (o.withFileTypes) results.push(new Dirent(nameOut(e.name), e.type, dir));
+        else results.push(nameOut(rel ? rel + "/" + e.name : e.name));
+        if (o.recursive && e.type === "directory") queue.push([joinPath(dir, e.name), rel ? rel + "/" + e.name : e.name]);
+      }
+      if (!o.recursive) break;
+    }
+    return results;
+  }
+
+  function mkdirSync(path, options) {
+    let recursive = false, mode = 0o777;
+    if (typeof options === "number" || typeof options === "string") mode = modeOf(options, 0o777, "mode");
+    else if (options !== undefined && options !== null) {
+      if (typeof options !== "object") throw argTypeError("options", "of type object", options);
+      recursive = Boolean(options.recursive);
+      mode = modeOf(options.mode, 0o777, "mode");
+    }
+    const p = toPath(path);
+    const r = call("mkdir", { path: p, recursive, mode }, p);
+    if (!recursive || r.first === null) return undefined;
+    return p[0] === "/" ? r.first : r.first.slice(1); // Node answers in the form it was asked (cwd is "/")
+  }
+
+  function statCall(kind, path, options) {
+    const o = optionsOf(options, { bigint: false, throwIfNoEntry: true });
+    const p = toPath(path);
+    try {
+      return new Stats(call(kind, { path: p }, p), Boolean(o.bigint));
+    } catch (e) {
+      if (o.throwIfNoEntry === false && (e.code === "ENOENT" || e.code === "ENOTDIR")) return undefined;
+      throw e;
+    }
+  }
+  const statSync = (path, options) => statCall("stat", path, options);
+  const lstatSync = (path, options) => statCall("lstat", path, options);
+
+  function existsSync(path) {
+    let p;
+    try { p = toPath(path); } catch (_) { return false; }
+    try {
+      return call("exists", { path: p }, p) === true;
+    } catch (e) {
+      if (e.code === "ERR_CHIDORI_FS_DISABLED") throw e;
+      return false;
+    }
+  }
+
+  function accessSync(path, mode) {
+    if (mode !== undefined && (typeof mode !== "number" || !Number.isInteger(mode) || mode < 0 || mode > 7))
+      throw codedError(RangeError, "ERR_OUT_OF_RANGE", "The value of \"mode\" is out of range. It must be an integer >= 0 && <= 7. Received " + String(mode));
+    const p = toPath(path);
+    call("access", { path: p }, p);
+  }
+
+  function unlinkSync(path) { const p = toPath(path); call("unlink", { path: p }, p); }
+
+  function rmdirSync(path, options) {
+    const p = toPath(path);
+    call("rmdir", { path: p, recursive: Boolean(options && options.recursive) }, p);
+  }
+
+  function rmSync(path, options) {
+    const o = optionsOf(options, { recursive: false, force: false });
+    const p = toPath(path);
+    call("rm", { path: p, recursive: Boolean(o.recursive), force: Boolean(o.force) }, p);
+  }
+
+  function renameSync(oldPath, newPath) {
+    const a = toPath(oldPath, "oldPath"), b = toPath(newPath, "newPath");
+    call("rename", { from: a, to: b }, a, b);
+  }
+
+  function copyFileSync(src, dest, mode) {
+    const a = toPath(src, "src"), b = toPath(dest, "dest");
+    if (mode !== undefined && (typeof mode !== "number" || !Number.isInteger(mode) || mode < 0 || mode > 7))
+      throw codedError(RangeError, "ERR_OUT_OF_RANGE", "The value of \"mode\" is out of range. It must be an integer >= 0 && <= 7. Received " + String(mode));
+    call("copyFile", { from: a, to: b, exclusive: Boolean(mode & 1) }, a, b);
+  }
+
+  function truncateSync(path, len) {
+    if (typeof path === "number") return unsupported("ftruncateSync", NO_FD)();
+    if (len === undefined || len === null) len = 0;
+    if (typeof len !== "number") throw argTypeError("len", "of type number", len);
+    if (!Number.isInteger(len))
+      throw codedError(RangeError, "ERR_OUT_OF_RANGE", "The value of \"len\" is out of range. It must be an integer. Received " + String(len));
+    const p = toPath(path);
+    call("truncate", { path: p, length: Math.max(0, len) }, p);
+  }
+
+  function realpathSync(path, options) {
+    const o = optionsOf(options, { encoding: "utf8" });
+    const enc = normalizeEncoding(o.encoding);
+    const p = toPath(path);
+    const real = call("realpath", { path: p }, p).path;
+    return nameIn(real, enc);
+  }
+  realpathSync.native = realpathSync;
+
+  function mkdtempSync(prefix, options) {
+    const o = optionsOf(options, { encoding: "utf8" });
+    const enc = normalizeEncoding(o.encoding);
+    const pre = toPath(prefix, "prefix");
+    let made;
+    try {
+      made = natives.callSync("fs", { action: "mkdtemp", prefix: pre, now: natives.now() });
+    } catch (e) {
+      throw systemError(e, pre + "XXXXXX");
+    }
+    return nameIn(made.path, enc);
+  }
+
+  function chmodSync(path, mode) {
+    const p = toPath(path);
+    call("chmod", { path: p, mode: modeOf(mode, undefined, "mode") }, p);
+  }
+
+  function timeMs(t, argName) {
+    if (t instanceof Date) return t.getTime();
+    if (typeof t === "string" && t !== "" && Number.isFinite(Number(t))) t = Number(t);
+    if (typeof t === "number" && Number.isFinite(t)) return Math.round(t * 1000);
+    throw argTypeError(argName, "of type number, string, or an instance of Date", t);
+  }
+
+  function utimesSync(path, atime, mtime) {
+    const p = toPath(path);
+    call("utimes", { path: p, atime: timeMs(atime, "atime"), mtime: timeMs(mtime, "mtime") }, p);
+  }
+
+  function chownSync(path, uid, gid) {
+    const p = toPath(path);
+    call("access", { path: p }, p); // ownership is not modelled: only existence is checked
+  }
+
+  function readlinkSync(path) {
+    const p = toPath(path);
+    try {
+      call("lstat", { path: p }, p);
+    } catch (e) {
+      if (e.syscall) { e.syscall = "readlink"; e.message = e.message.replace(/, lstat '/, ", readlink '"); }
+      throw e;
+    }
+    const err = new Error("EINVAL: invalid argument, readlink '" + p + "'"); // nothing is a link
+    err.errno = ERRNO.EINVAL; err.code = "EINVAL"; err.syscall = "readlink"; err.path = p;
+    throw err;
+  }
+
+  function symlinkSync(target, path) { throw noLinks("symlink", String(target), String(path)); }
+  function linkSync(existingPath, newPath) { throw noLinks("link", String(existingPath), String(newPath)); }
+
+  /* ---- callbacks and promises over the same calls ---- */
+
+  function isArgumentError(e) {
+    return e !== null && typeof e === "object" && typeof e.code === "string" &&
+      (e.code.startsWith("ERR_INVALID_ARG") || e.code === "ERR_OUT_OF_RANGE" || e.code === "ERR_INVALID_URL_SCHEME");
+  }
+
+  // fs.x(...args, callback): the call happens now; the callback runs from a microtask.
+  function callbackify(fn) {
+    return function (...args) {
+      const cb = args.pop();
+      if (typeof cb !== "function") throw argTypeError("cb", "of type function", cb);
+      let result, error = null;
+      try {
+        result = fn.apply(undefined, args);
+      } catch (e) {
+        if (isArgumentError(e)) throw e;
+        error = e;
+      }
+      Promise.resolve().then(() => (error ? cb(error) : result === undefined ? cb(null) : cb(null, result)));
+    };
+  }
+
+  function promisify(fn) {
+    return function (...args) {
+      return new Promise((resolve) => resolve(fn.apply(undefined, args)));
+    };
+  }
+
+  const constants = Object.freeze({
+    F_OK: 0, R_OK: 4, W_OK: 2, X_OK: 1,
+    COPYFILE_EXCL: 1, COPYFILE_FICLONE: 2, COPYFILE_FICLONE_FORCE: 4,
+    UV_FS_COPYFILE_EXCL: 1, UV_FS_COPYFILE_FICLONE: 2, UV_FS_COPYFILE_FICLONE_FORCE: 4,
+    O_RDONLY: 0, O_WRONLY: 1, O_RDWR: 2, O_CREAT: 64, O_EXCL: 128, O_NOCTTY: 256, O_TRUNC: 512,
+    O_APPEND: 1024, O_DIRECTORY: 65536, O_NOFOLLOW: 131072, O_SYNC: 1052672, O_DSYNC: 4096,
+    S_IFMT, S_IFREG, S_IFDIR, S_IFCHR: 0o020000, S_IFBLK: 0o060000, S_IFIFO: 0o010000, S_IFLNK, S_IFSOCK: 0o140000,
+    S_IRWXU: 0o700, S_IRUSR: 0o400, S_IWUSR: 0o200, S_IXUSR: 0o100,
+    S_IRWXG: 0o70, S_IRGRP: 0o40, S_IWGRP: 0o20, S_IXGRP: 0o10,
+    S_IRWXO: 0o7, S_IROTH: 0o4, S_IWOTH: 0o2, S_IXOTH: 0o1,
+  });
+
+  const SYNC = {
+    readFile: readFileSync, writeFile: writeFileSync, appendFile: appendFileSync, readdir: readdirSync,
+    mkdir: mkdirSync, rm: rmSync, rmdir: rmdirSync, rename: renameSync, stat: statSync, lstat: lstatSync,
+    unlink: unlinkSync, copyFile: copyFileSync, access: accessSync, truncate: truncateSync,
+    realpath: realpathSync, mkdtemp: mkdtempSync, chmod: chmodSync, utimes: utimesSync, lutimes: utimesSync,
+    chown: chownSync, lchown: chownSync, readlink: readlinkSync, symlink: symlinkSync, link: linkSync,
+  };
+
+  const promises = { constants };
+  const fs = {
+    constants, Stats, Dirent,
+    existsSync,
+    exists(path, cb) {
+      if (typeof cb !== "function") throw argTypeError("cb", "of type function", cb);
+      const found = existsSync(path);
+      Promise.resolve().then(() => cb(found));
+    },
+    promises,
+  };
+  for (const key of Object.keys(SYNC)) {
+    fs[key + "Sync"] = SYNC[key];
+    fs[key] = callbackify(SYNC[key]);
+    promises[key] = promisify(SYNC[key]);
+  }
+  fs.realpath.native = fs.realpath;
+
+  for (const f of ["openSync", "closeSync", "readSync", "writeSync", "fstatSync", "fsyncSync", "ftruncateSync",
+    "futimesSync", "fchmodSync", "fchownSync", "fdatasyncSync", "readvSync", "writevSync", "opendirSync"])
+    fs[f] = unsupported(f, NO_FD);
+  for (const f of ["open", "close", "read", "write", "fstat", "fsync", "ftruncate", "futimes", "fchmod", "fchown",
+    "fdatasync", "readv", "writev", "opendir"])
+    fs[f] = unsupported(f, NO_FD);
+  promises.open = (...a) => new Promise(() => unsupported("promises.open", NO_FD)());
+  promises.opendir = (...a) => new Promise(() => unsupported("promises.opendir", NO_FD)());
+  fs.createReadStream = unsupported("createReadStream", NO_STREAM);
+  fs.createWriteStream = unsupported("createWriteStream", NO_STREAM);
+  for (const f of ["watch", "watchFile", "unwatchFile"]) fs[f] = unsupported(f, NO_WATCH);
+  promises.watch = unsupported("promises.watch", NO_WATCH);
+  fs.F_OK = 0; fs.R_OK = 4; fs.W_OK = 2; fs.X_OK = 1;
+
+  Object.freeze(promises);
+  return Object.freeze(fs);
 })

@@ -7,7 +7,11 @@
  * Not cloneable, with a DataCloneError (a DOMException, as in Node): functions, symbols, Promise,
  * WeakMap/WeakSet/WeakRef, and the event objects (EventTarget, Event, AbortSignal,
  * AbortController — Node copies those as empty objects; the HTML rule is to refuse them). The
- * `transfer` option is refused when non-empty: QuickJS cannot detach an ArrayBuffer. */
+ * `transfer` option is refused when non-empty: QuickJS cannot detach an ArrayBuffer.
+ *
+ * Kinds are told apart by brand checks, each tried only on an instance of its class or a value
+ * whose tag names it (a failed check throws, and a throw deep in a nested value costs a stack
+ * trace per level). A built-in whose prototype was swapped away is copied as a plain object. */
 (function (require, natives, name) {
   "use strict";
   const text = require("internal/text");
@@ -22,17 +26,25 @@
   const setSize = getter(Set.prototype, "size");
   const regexpSource = getter(RegExp.prototype, "source");
 
-  const is = (check) => (v) => { try { check(v); return true; } catch (_) { return false; } };
-  const isArrayBuffer = is((v) => abByteLength.call(v));
-  const isDataView = is((v) => dvBuffer.call(v));
-  const isMap = is((v) => mapSize.call(v));
-  const isSet = is((v) => setSize.call(v));
-  const isDate = is((v) => Date.prototype.getTime.call(v));
-  const isRegExp = (v) => v !== RegExp.prototype && is((x) => regexpSource.call(x))(v);
-  const isWeakMap = is((v) => WeakMap.prototype.has.call(v, {}));
-  const isWeakSet = is((v) => WeakSet.prototype.has.call(v, {}));
-  const isWeakRef = typeof WeakRef === "function" ? is((v) => WeakRef.prototype.deref.call(v)) : () => false;
-  const isPromise = (v) => v instanceof Promise || is((x) => { if (Promise.resolve(x) !== x) throw 0; })(v);
+  const is = (check, Ctor, tag) => {
+    const tagText = "[object " + tag + "]";
+    return (v) => {
+      if (!(v instanceof Ctor) && objectToString(v) !== tagText) return false;
+      try { check(v); return true; } catch (_) { return false; }
+    };
+  };
+  const isArrayBuffer = is((v) => abByteLength.call(v), ArrayBuffer, "ArrayBuffer");
+  const isDataView = is((v) => dvBuffer.call(v), DataView, "DataView");
+  const isMap = is((v) => mapSize.call(v), Map, "Map");
+  const isSet = is((v) => setSize.call(v), Set, "Set");
+  const isDate = is((v) => Date.prototype.getTime.call(v), Date, "Date");
+  const regexpBrand = is((x) => regexpSource.call(x), RegExp, "RegExp");
+  const isRegExp = (v) => v !== RegExp.prototype && regexpBrand(v);
+  const isWeakMap = is((v) => WeakMap.prototype.has.call(v, {}), WeakMap, "WeakMap");
+  const isWeakSet = is((v) => WeakSet.prototype.has.call(v, {}), WeakSet, "WeakSet");
+  const isWeakRef = typeof WeakRef === "function" ? is((v) => WeakRef.prototype.deref.call(v), WeakRef, "WeakRef") : () => false;
+  const isPromise = (v) => v instanceof Promise || objectToString(v) === "[object Promise]";
+  const BOXES = [[Number, "Number"], [String, "String"], [Boolean, "Boolean"], [BigInt, "BigInt"]];
 
   const ERROR_TYPES = { Error, EvalError, RangeError, ReferenceError, SyntaxError, TypeError, URIError };
 
@@ -161,19 +173,20 @@
     try { return require("buffer").Blob; } catch (_) { return null; }
   }
 
+  // A copy of a boxed primitive (a boxed Symbol is refused), or undefined.
   function unbox(value) {
-    const tries = [
-      [Number, (v) => Number.prototype.valueOf.call(v)], [String, (v) => String.prototype.valueOf.call(v)],
-      [Boolean, (v) => Boolean.prototype.valueOf.call(v)], [BigInt, (v) => BigInt.prototype.valueOf.call(v)],
-    ];
-    for (const [, read] of tries) {
+    const tag = objectToString(value);
+    for (const [Box, boxTag] of BOXES) {
+      if (!(value instanceof Box) && tag !== "[object " + boxTag + "]") continue;
       let prim;
-      try { prim = read(value); } catch (_) { continue; }
+      try { prim = Box.prototype.valueOf.call(value); } catch (_) { continue; }
       return Object(prim);
     }
-    let isSymbolBox = false;
-    try { Symbol.prototype.valueOf.call(value); isSymbolBox = true; } catch (_) { isSymbolBox = false; }
-    if (isSymbolBox) cloneError(objectToString(value));
+    if (value instanceof Symbol || tag === "[object Symbol]") {
+      let isSymbolBox = false;
+      try { Symbol.prototype.valueOf.call(value); isSymbolBox = true; } catch (_) { isSymbolBox = false; }
+      if (isSymbolBox) cloneError(tag);
+    }
     return undefined;
   }
 

@@ -4,7 +4,10 @@
  * isDeepStrictEqual, util.types, and the legacy is* predicates.
  *
  * Pure JavaScript. Types are recognised by brand checks on built-in methods rather than by
- * Object.prototype.toString, so a guest-set Symbol.toStringTag cannot disguise a value. What
+ * Object.prototype.toString, so a guest-set Symbol.toStringTag cannot disguise a value. A brand
+ * check runs only for an instance of the class or a value whose tag names it: a failed check
+ * throws, and a throw costs a stack trace (quadratic in deeply nested data). So a Map whose
+ * prototype was swapped away and whose tag no longer says "Map" is not seen as a Map. What
  * plain JavaScript cannot see is reported as such: a Promise's state ("<unknown>"), a Proxy
  * (formatted as its target), the entries of a Map iterator.
  *
@@ -21,9 +24,11 @@
 
   /* ---- brand checks ---- */
 
-  function brand(fn) {
+  function brand(fn, Ctor, tag) {
+    const tagText = "[object " + tag + "]";
     return (v) => {
       if (v === null || typeof v !== "object") return false;
+      if (!(v instanceof Ctor) && objectToString(v) !== tagText) return false;
       try { fn(v); return true; } catch (_) { return false; }
     };
   }
@@ -39,27 +44,27 @@
   const GeneratorFunction = Object.getPrototypeOf(function* () {}).constructor;
   const AsyncGeneratorFunction = Object.getPrototypeOf(async function* () {}).constructor;
 
-  const isDate = brand((v) => Date.prototype.getTime.call(v));
-  const isRegExp = (v) => v !== null && typeof v === "object" && v !== RegExp.prototype && brand((x) => regexpSource.call(x))(v);
-  const isMap = brand((v) => mapSize.call(v));
-  const isSet = brand((v) => setSize.call(v));
-  const isWeakMap = brand((v) => WeakMap.prototype.has.call(v, {}));
-  const isWeakSet = brand((v) => WeakSet.prototype.has.call(v, {}));
-  const isArrayBuffer = brand((v) => abByteLength.call(v));
-  const isSharedArrayBuffer = sabByteLength ? brand((v) => sabByteLength.call(v)) : () => false;
+  const isDate = brand((v) => Date.prototype.getTime.call(v), Date, "Date");
+  const regexpBrand = brand((x) => regexpSource.call(x), RegExp, "RegExp");
+  const isRegExp = (v) => v !== RegExp.prototype && regexpBrand(v);
+  const isMap = brand((v) => mapSize.call(v), Map, "Map");
+  const isSet = brand((v) => setSize.call(v), Set, "Set");
+  const isWeakMap = brand((v) => WeakMap.prototype.has.call(v, {}), WeakMap, "WeakMap");
+  const isWeakSet = brand((v) => WeakSet.prototype.has.call(v, {}), WeakSet, "WeakSet");
+  const isArrayBuffer = brand((v) => abByteLength.call(v), ArrayBuffer, "ArrayBuffer");
+  const isSharedArrayBuffer = sabByteLength ? brand((v) => sabByteLength.call(v), SharedArrayBuffer, "SharedArrayBuffer") : () => false;
   const isAnyArrayBuffer = (v) => isArrayBuffer(v) || isSharedArrayBuffer(v);
-  const isDataView = brand((v) => dvByteLength.call(v));
+  const isDataView = brand((v) => dvByteLength.call(v), DataView, "DataView");
   const isTypedArray = (v) => typedArrayTag.call(v) !== undefined;
   const typedIs = (tag) => (v) => typedArrayTag.call(v) === tag;
-  const isNumberObject = brand((v) => Number.prototype.valueOf.call(v));
-  const isStringObject = brand((v) => String.prototype.valueOf.call(v));
-  const isBooleanObject = brand((v) => Boolean.prototype.valueOf.call(v));
-  const isSymbolObject = brand((v) => Symbol.prototype.valueOf.call(v));
-  const isBigIntObject = brand((v) => BigInt.prototype.valueOf.call(v));
+  const isNumberObject = brand((v) => Number.prototype.valueOf.call(v), Number, "Number");
+  const isStringObject = brand((v) => String.prototype.valueOf.call(v), String, "String");
+  const isBooleanObject = brand((v) => Boolean.prototype.valueOf.call(v), Boolean, "Boolean");
+  const isSymbolObject = brand((v) => Symbol.prototype.valueOf.call(v), Symbol, "Symbol");
+  const isBigIntObject = brand((v) => BigInt.prototype.valueOf.call(v), BigInt, "BigInt");
   const isBoxedPrimitive = (v) => isNumberObject(v) || isStringObject(v) || isBooleanObject(v) || isSymbolObject(v) || isBigIntObject(v);
-  const isPromise = (v) => v instanceof Promise || (v !== null && typeof v === "object" && (() => {
-    try { return Promise.resolve(v) === v; } catch (_) { return false; }
-  })());
+  const isPromise = (v) => v instanceof Promise || (v !== null && typeof v === "object" && objectToString(v) === "[object Promise]" &&
+    (() => { try { return Promise.resolve(v) === v; } catch (_) { return false; } })());
   const isNativeError = (v) => v instanceof Error || (v !== null && typeof v === "object" && objectToString(v) === "[object Error]" &&
     !hasOwn(v, Symbol.toStringTag) && !(Symbol.toStringTag in v));
   const isAsyncFunction = (v) => typeof v === "function" && (v instanceof AsyncFunction || v instanceof AsyncGeneratorFunction);
