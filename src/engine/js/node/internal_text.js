@@ -10,6 +10,9 @@
 
   const fromCharCode = String.fromCharCode;
   const CHUNK = 8192;
+  // Native helpers used as fast paths for UTF-8 (captured when this module is first loaded).
+  const escape_ = globalThis.escape, unescape_ = globalThis.unescape;
+  const encodeURIComponent_ = globalThis.encodeURIComponent, decodeURIComponent_ = globalThis.decodeURIComponent;
 
   /* ---- errors ---- */
 
@@ -166,15 +169,38 @@
 
   function utf8Encode(str) {
     str = String(str);
+    // Fast path: the engine's own UTF-8 encoder (encodeURIComponent) yields the bytes as %XX and
+    // unescape turns them into one char per byte. It rejects lone surrogates; the loop below
+    // writes those as U+FFFD.
+    let binary = null;
+    try { binary = unescape_(encodeURIComponent_(str)); } catch (_) { binary = null; }
+    if (binary !== null) {
+      const n = binary.length;
+      const out = new Uint8Array(n);
+      for (let i = 0; i < n; i++) out[i] = binary.charCodeAt(i);
+      return out;
+    }
     const out = new Uint8Array(utf8Length(str));
     utf8Write(str, out, 0, out.length);
     return out;
+  }
+
+  // Valid UTF-8 decoded by the engine: the bytes as one char each, escape() to %XX, then
+  // decodeURIComponent, which throws on anything that is not valid UTF-8 (overlong forms,
+  // surrogates, truncation, beyond U+10FFFF). Null then: the WHATWG decoder places the U+FFFDs.
+  function nativeUtf8Decode(bytes, start, end) {
+    const binary = latin1Decode(bytes, start, end, false);
+    try { return decodeURIComponent_(escape_(binary)); } catch (_) { return null; }
   }
 
   // The WHATWG UTF-8 decoder over bytes[start..end). Each maximal invalid subpart becomes one
   // U+FFFD, or throws when fatal. With stream, an incomplete sequence at the end is not an error:
   // its start offset is returned as `pending` (else pending is end).
   function utf8DecodeRange(bytes, start, end, fatal, stream) {
+    if (!stream && end - start > 16) {
+      const text = nativeUtf8Decode(bytes, start, end);
+      if (text !== null) return { text, pending: end };
+    }
     const u16 = new Uint16Array(Math.max(end - start, 1));
     let n = 0;
     let needed = 0, seen = 0, cp = 0, lower = 0x80, upper = 0xbf, seqStart = start;
