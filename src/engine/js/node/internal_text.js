@@ -291,7 +291,13 @@
   const B64_VALUE = new Int8Array(128).fill(-1);
   for (let i = 0; i < 64; i++) { B64_VALUE[B64.charCodeAt(i)] = i; B64_VALUE[B64URL.charCodeAt(i)] = i; }
 
+  // Base64 (or unpadded base64url) of a Uint8Array, or of any ArrayBuffer/view.
   function bytesToBase64(bytes, url) {
+    if (!(bytes instanceof Uint8Array)) {
+      const view = bytesOf(bytes);
+      if (view === null) throw invalidArgType("bytes", "an instance of ArrayBuffer or ArrayBufferView", bytes);
+      bytes = view;
+    }
     const alphabet = url ? B64URL : B64;
     const codes = new Uint16Array(64);
     for (let i = 0; i < 64; i++) codes[i] = alphabet.charCodeAt(i);
@@ -323,7 +329,8 @@
   }
 
   // Lenient decoding, as Node's Buffer does: both alphabets, characters outside them are skipped,
-  // decoding stops at the first "=". A final lone sextet is dropped.
+  // decoding stops at the first "=". A final lone sextet is dropped. The result owns an
+  // ArrayBuffer of exactly its length.
   function base64ToBytes(str) {
     str = String(str);
     const n = str.length;
@@ -341,7 +348,7 @@
         out[p++] = (acc >> bits) & 0xff;
       }
     }
-    return out.subarray(0, p);
+    return p === out.length ? out : out.slice(0, p);
   }
 
   /* ---- atob / btoa ---- */
