@@ -23,6 +23,11 @@
     return err;
   }
 
+  // util.inspect, loaded on demand (util itself requires this module).
+  function inspect(value, options) {
+    try { return require("util").inspect(value, options); } catch (_) { return String(value); }
+  }
+
   // The " Received ..." tail of Node's ERR_INVALID_ARG_TYPE messages.
   function describeReceived(value) {
     if (value === null || value === undefined) return " Received " + value;
@@ -30,13 +35,9 @@
     if (typeof value === "object") {
       const ctor = value.constructor;
       if (ctor && typeof ctor.name === "string" && ctor.name) return " Received an instance of " + ctor.name;
-      return " Received [Object: null prototype]";
+      return " Received " + inspect(value, { depth: -1 });
     }
-    let shown;
-    if (typeof value === "string") shown = "'" + value + "'";
-    else if (typeof value === "bigint") shown = String(value) + "n";
-    else if (typeof value === "symbol") shown = value.toString();
-    else shown = Object.is(value, -0) ? "-0" : String(value);
+    let shown = inspect(value, { colors: false });
     if (shown.length > 28) shown = shown.slice(0, 25) + "...";
     return " Received type " + typeof value + " (" + shown + ")";
   }
@@ -46,22 +47,6 @@
     const noun = what.indexOf(".") >= 0 ? "property" : "argument";
     return codedError(TypeError, "ERR_INVALID_ARG_TYPE",
       "The \"" + what + "\" " + noun + " must be " + expected + "." + describeReceived(value));
-  }
-
-  // RangeError ERR_OUT_OF_RANGE.
-  function outOfRange(what, range, value) {
-    let shown = typeof value === "bigint" ? String(value) + "n" : String(value);
-    if (typeof value === "number" && Number.isInteger(value) && Math.abs(value) > 2 ** 32) shown = groupDigits(String(value));
-    return codedError(RangeError, "ERR_OUT_OF_RANGE",
-      "The value of \"" + what + "\" is out of range. It must be " + range + ". Received " + shown);
-  }
-
-  function groupDigits(s) {
-    let sign = "";
-    if (s[0] === "-") { sign = "-"; s = s.slice(1); }
-    let out = "";
-    while (s.length > 3) { out = "_" + s.slice(-3) + out; s = s.slice(0, -3); }
-    return sign + s + out;
   }
 
   /* ---- DOMException ---- */
@@ -521,6 +506,6 @@
     // for the other shims
     utf8Encode, utf8Decode, utf8Length, utf8Write, utf8DecodeRange, latin1Decode, utf16Units, unitsToString,
     bytesToBase64, base64ToBytes, bytesOf,
-    codedError, invalidArgType, outOfRange, describeReceived, missingArgs,
+    codedError, invalidArgType, describeReceived, missingArgs,
   });
 })
