@@ -31,7 +31,7 @@
   // The " Received ..." tail of Node's ERR_INVALID_ARG_TYPE messages.
   function describeReceived(value) {
     if (value === null || value === undefined) return " Received " + value;
-    if (typeof value === "function") return " Received function " + (value.name || "<anonymous>");
+    if (typeof value === "function") return " Received function " + value.name;
     if (typeof value === "object") {
       const ctor = value.constructor;
       if (ctor && typeof ctor.name === "string" && ctor.name) return " Received an instance of " + ctor.name;
