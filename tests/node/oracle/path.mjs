@@ -39,5 +39,7 @@ export async function agent() {
     attempt(() => path.basename("a", 1)), attempt(() => path.relative(1, "a")), attempt(() => path.format(null)),
     attempt(() => path.format("x")), attempt(() => path.parse({})), attempt(() => path.dirname(undefined)), attempt(() => path.extname(5)),
     attempt(() => path.isAbsolute([]))];
+  out.receivedIn = [Object.create(null), "it's a 'quoted' string that is long", -0, 5n, Symbol("s"), [1], () => {}, function named() {}]
+    .map((v) => attempt(() => path.join(v)).message);
   return out;
 }

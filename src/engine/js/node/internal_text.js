@@ -10,6 +10,9 @@
 
   const fromCharCode = String.fromCharCode;
   const CHUNK = 8192;
+  // Native helpers used as fast paths for UTF-8 (captured when this module is first loaded).
+  const escape_ = globalThis.escape, unescape_ = globalThis.unescape;
+  const encodeURIComponent_ = globalThis.encodeURIComponent, decodeURIComponent_ = globalThis.decodeURIComponent;
 
   /* ---- errors ---- */
 
@@ -20,20 +23,21 @@
     return err;
   }
 
+  // util.inspect, loaded on demand (util itself requires this module).
+  function inspect(value, options) {
+    try { return require("util").inspect(value, options); } catch (_) { return String(value); }
+  }
+
   // The " Received ..." tail of Node's ERR_INVALID_ARG_TYPE messages.
   function describeReceived(value) {
     if (value === null || value === undefined) return " Received " + value;
-    if (typeof value === "function") return " Received function " + (value.name || "<anonymous>");
+    if (typeof value === "function") return " Received function " + value.name;
     if (typeof value === "object") {
       const ctor = value.constructor;
       if (ctor && typeof ctor.name === "string" && ctor.name) return " Received an instance of " + ctor.name;
-      return " Received [Object: null prototype]";
+      return " Received " + inspect(value, { depth: -1 });
     }
-    let shown;
-    if (typeof value === "string") shown = "'" + value + "'";
-    else if (typeof value === "bigint") shown = String(value) + "n";
-    else if (typeof value === "symbol") shown = value.toString();
-    else shown = Object.is(value, -0) ? "-0" : String(value);
+    let shown = inspect(value, { colors: false });
     if (shown.length > 28) shown = shown.slice(0, 25) + "...";
     return " Received type " + typeof value + " (" + shown + ")";
   }
@@ -43,22 +47,6 @@
     const noun = what.indexOf(".") >= 0 ? "property" : "argument";
     return codedError(TypeError, "ERR_INVALID_ARG_TYPE",
       "The \"" + what + "\" " + noun + " must be " + expected + "." + describeReceived(value));
-  }
-
-  // RangeError ERR_OUT_OF_RANGE.
-  function outOfRange(what, range, value) {
-    let shown = typeof value === "bigint" ? String(value) + "n" : String(value);
-    if (typeof value === "number" && Number.isInteger(value) && Math.abs(value) > 2 ** 32) shown = groupDigits(String(value));
-    return codedError(RangeError, "ERR_OUT_OF_RANGE",
-      "The value of \"" + what + "\" is out of range. It must be " + range + ". Received " + shown);
-  }
-
-  function groupDigits(s) {
-    let sign = "";
-    if (s[0] === "-") { sign = "-"; s = s.slice(1); }
-    let out = "";
-    while (s.length > 3) { out = "_" + s.slice(-3) + out; s = s.slice(0, -3); }
-    return sign + s + out;
   }
 
   /* ---- DOMException ---- */
@@ -166,15 +154,38 @@
 
   function utf8Encode(str) {
     str = String(str);
+    // Fast path: the engine's own UTF-8 encoder (encodeURIComponent) yields the bytes as %XX and
+    // unescape turns them into one char per byte. It rejects lone surrogates; the loop below
+    // writes those as U+FFFD.
+    let binary = null;
+    try { binary = unescape_(encodeURIComponent_(str)); } catch (_) { binary = null; }
+    if (binary !== null) {
+      const n = binary.length;
+      const out = new Uint8Array(n);
+      for (let i = 0; i < n; i++) out[i] = binary.charCodeAt(i);
+      return out;
+    }
     const out = new Uint8Array(utf8Length(str));
     utf8Write(str, out, 0, out.length);
     return out;
+  }
+
+  // Valid UTF-8 decoded by the engine: the bytes as one char each, escape() to %XX, then
+  // decodeURIComponent, which throws on anything that is not valid UTF-8 (overlong forms,
+  // surrogates, truncation, beyond U+10FFFF). Null then: the WHATWG decoder places the U+FFFDs.
+  function nativeUtf8Decode(bytes, start, end) {
+    const binary = latin1Decode(bytes, start, end, false);
+    try { return decodeURIComponent_(escape_(binary)); } catch (_) { return null; }
   }
 
   // The WHATWG UTF-8 decoder over bytes[start..end). Each maximal invalid subpart becomes one
   // U+FFFD, or throws when fatal. With stream, an incomplete sequence at the end is not an error:
   // its start offset is returned as `pending` (else pending is end).
   function utf8DecodeRange(bytes, start, end, fatal, stream) {
+    if (!stream && end - start > 16) {
+      const text = nativeUtf8Decode(bytes, start, end);
+      if (text !== null) return { text, pending: end };
+    }
     const u16 = new Uint16Array(Math.max(end - start, 1));
     let n = 0;
     let needed = 0, seen = 0, cp = 0, lower = 0x80, upper = 0xbf, seqStart = start;
@@ -265,7 +276,13 @@
   const B64_VALUE = new Int8Array(128).fill(-1);
   for (let i = 0; i < 64; i++) { B64_VALUE[B64.charCodeAt(i)] = i; B64_VALUE[B64URL.charCodeAt(i)] = i; }
 
+  // Base64 (or unpadded base64url) of a Uint8Array, or of any ArrayBuffer/view.
   function bytesToBase64(bytes, url) {
+    if (!(bytes instanceof Uint8Array)) {
+      const view = bytesOf(bytes);
+      if (view === null) throw invalidArgType("bytes", "an instance of ArrayBuffer or ArrayBufferView", bytes);
+      bytes = view;
+    }
     const alphabet = url ? B64URL : B64;
     const codes = new Uint16Array(64);
     for (let i = 0; i < 64; i++) codes[i] = alphabet.charCodeAt(i);
@@ -297,7 +314,8 @@
   }
 
   // Lenient decoding, as Node's Buffer does: both alphabets, characters outside them are skipped,
-  // decoding stops at the first "=". A final lone sextet is dropped.
+  // decoding stops at the first "=". A final lone sextet is dropped. The result owns an
+  // ArrayBuffer of exactly its length.
   function base64ToBytes(str) {
     str = String(str);
     const n = str.length;
@@ -315,7 +333,7 @@
         out[p++] = (acc >> bits) & 0xff;
       }
     }
-    return out.subarray(0, p);
+    return p === out.length ? out : out.slice(0, p);
   }
 
   /* ---- atob / btoa ---- */
@@ -488,6 +506,6 @@
     // for the other shims
     utf8Encode, utf8Decode, utf8Length, utf8Write, utf8DecodeRange, latin1Decode, utf16Units, unitsToString,
     bytesToBase64, base64ToBytes, bytesOf,
-    codedError, invalidArgType, outOfRange, describeReceived, missingArgs,
+    codedError, invalidArgType, describeReceived, missingArgs,
   });
 })
