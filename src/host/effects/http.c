@@ -27,6 +27,7 @@
 #include "host/ssrf.h"
 #include "host/llm.h"
 #include "host/policy.h"
+#include "util/base64.h"
 #include "util/buf.h"
 
 #include <curl/curl.h>
@@ -115,67 +116,6 @@ void http_settings_free(http_settings *s)
     free(s);
 }
 
-/* ---- base64 (standard alphabet, padded) ---- */
-
-static const char b64chars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-static char *b64_encode(const unsigned char *p, size_t n, size_t *out_len)
-{
-    size_t len = (n + 2) / 3 * 4;
-    char *out = xmalloc(len + 1), *o = out;
-    size_t i = 0;
-    for (; i + 3 <= n; i += 3) {
-        uint32_t v = (uint32_t)p[i] << 16 | (uint32_t)p[i + 1] << 8 | p[i + 2];
-        *o++ = b64chars[v >> 18], *o++ = b64chars[(v >> 12) & 63], *o++ = b64chars[(v >> 6) & 63],
-        *o++ = b64chars[v & 63];
-    }
-    if (n - i == 1) {
-        uint32_t v = (uint32_t)p[i] << 16;
-        *o++ = b64chars[v >> 18], *o++ = b64chars[(v >> 12) & 63], *o++ = '=', *o++ = '=';
-    } else if (n - i == 2) {
-        uint32_t v = (uint32_t)p[i] << 16 | (uint32_t)p[i + 1] << 8;
-        *o++ = b64chars[v >> 18], *o++ = b64chars[(v >> 12) & 63], *o++ = b64chars[(v >> 6) & 63], *o++ = '=';
-    }
-    *o = 0;
-    *out_len = len;
-    return out;
-}
-
-static int b64_value(unsigned char c)
-{
-    if (c >= 'A' && c <= 'Z') return c - 'A';
-    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-    if (c >= '0' && c <= '9') return c - '0' + 52;
-    if (c == '+') return 62;
-    if (c == '/') return 63;
-    return -1;
-}
-
-/* Strict: length a multiple of 4, '=' only as the last one or two characters. */
-static unsigned char *b64_decode(const char *s, size_t n, size_t *out_len)
-{
-    if (n % 4) return NULL;
-    size_t pad = n >= 1 && s[n - 1] == '=' ? (n >= 2 && s[n - 2] == '=' ? 2 : 1) : 0;
-    unsigned char *out = xmalloc(n / 4 * 3 + 1);
-    size_t o = 0;
-    for (size_t i = 0; i < n; i += 4) {
-        int v[4];
-        for (int k = 0; k < 4; k++) {
-            bool padded = i + 4 == n && k >= 4 - (int)pad;
-            v[k] = padded ? 0 : b64_value((unsigned char)s[i + k]);
-            if (v[k] < 0) {
-                free(out);
-                return NULL;
-            }
-        }
-        uint32_t w = (uint32_t)v[0] << 18 | (uint32_t)v[1] << 12 | (uint32_t)v[2] << 6 | (uint32_t)v[3];
-        out[o++] = (unsigned char)(w >> 16);
-        if (!(i + 4 == n && pad == 2)) out[o++] = (unsigned char)(w >> 8);
-        if (!(i + 4 == n && pad >= 1)) out[o++] = (unsigned char)w;
-    }
-    *out_len = o;
-    return out;
-}
 
 /* ---- the request, checked ---- */
 
@@ -419,7 +359,7 @@ static int read_request(const http_settings *cfg, const json_t *args, request *r
                                cfg->max_request_bytes);
             return -1;
         }
-        r->body = b64_decode(b->u.string.bytes, b->u.string.len, &r->body_len);
+        r->body = base64_decode(b->u.string.bytes, b->u.string.len, &r->body_len);
         if (!r->body) {
             *error = xstrdup("http: `body` is not valid base64");
             return -1;
@@ -799,7 +739,7 @@ static int gate_hop(host *hst, const request *r, const char *first_url, char **e
     json_object_set(args, "headers", hs);
     if (r->has_body) {
         size_t n;
-        char *b64 = b64_encode(r->body, r->body_len, &n);
+        char *b64 = base64_encode(r->body, r->body_len, &n);
         json_object_set(args, "body", json_stringn(b64, n));
         free(b64);
     } else {
@@ -900,7 +840,7 @@ int effect_http(host *hst, const json_t *args, json_t **result, char **error)
             continue;
         }
         size_t b64len;
-        char *b64 = b64_encode((const unsigned char *)(h.body.data ? h.body.data : ""), h.body.len, &b64len);
+        char *b64 = base64_encode((const unsigned char *)(h.body.data ? h.body.data : ""), h.body.len, &b64len);
         json_t *res = json_object();
         json_object_set(res, "status", json_number((double)out.status));
         json_object_set(res, "status_text", latin1(h.status_text, strlen(h.status_text)));
