@@ -556,6 +556,8 @@
     ["structuredClone", "internal/clone", "structuredClone"],
     ["AbortController", "internal/abort", "AbortController"], ["AbortSignal", "internal/abort", "AbortSignal"],
     ["Event", "internal/abort", "Event"], ["EventTarget", "internal/abort", "EventTarget"],
+    ["CustomEvent", "internal/abort", "CustomEvent"], ["DOMException", "internal/text", "DOMException"],
+    ["Blob", "buffer", "Blob"], ["File", "buffer", "File"],
     ["fetch", "internal/fetch", "fetch"], ["Headers", "internal/fetch", "Headers"],
     ["Request", "internal/fetch", "Request"], ["Response", "internal/fetch", "Response"],
     ["setImmediate", "timers", "setImmediate"], ["clearImmediate", "timers", "clearImmediate"],
