@@ -185,9 +185,6 @@
           for (let j = 0; j < body.length; j++) if (body.charCodeAt(j) >= 0x80) return null;
           const decoded = punycodeDecode(body);
           if (decoded === null || decoded.length === 0 || !validLabel(decoded)) return null;
-          let allAscii = true;
-          for (let j = 0; j < decoded.length; j++) if (decoded[j] >= 0x80) { allAscii = false; break; }
-          if (allAscii) return null;
           out.push(label);
         } else {
           const cps = codePoints(label);

@@ -210,8 +210,9 @@
       const rec = parseRecord(url, base);
       if (rec === P.FAILURE) throw invalidURL(`${url}`, base === undefined ? undefined : `${base}`);
       this.#rec = rec;
-      this.#params = new URLSearchParams(rec.query === null ? "" : rec.query);
+      this.#params = new URLSearchParams();
       linkParams(this.#params, this);
+      this.#syncParams();
     }
 
     static canParse(url, base = undefined) {
@@ -413,15 +414,20 @@
     return url;
   }
 
+  // Both run the host parser (so "0x7f.1" gives "127.0.0.1", as in Node); "" on failure.
   function domainToASCII(domain) {
     if (arguments.length < 1) throw missingArgs(["domain"]);
-    const r = P.domainToASCII(usv(domain), false);
+    domain = usv(domain);
+    const r = domain === "" ? P.FAILURE : P.parseHost(domain, false);
     return r === P.FAILURE ? "" : r;
   }
 
   function domainToUnicode(domain) {
     if (arguments.length < 1) throw missingArgs(["domain"]);
-    const r = idna.toUnicode(usv(domain));
+    domain = usv(domain);
+    const host = domain === "" ? P.FAILURE : P.parseHost(domain, false);
+    if (host === P.FAILURE) return "";
+    const r = host[0] === "[" ? host : idna.toUnicode(host);
     return r === null ? "" : r;
   }
 
@@ -650,7 +656,9 @@
     const out = new URL(to, base);
     if (out.protocol === PLACEHOLDER) {
       const prefix = out.host !== "" ? "//" + out.host : "";
-      return (base.host === "" ? "" : prefix) + out.pathname + out.search + out.hash;
+      let path = out.pathname;
+      if (base.host === "" && !String(from).startsWith("/") && path.startsWith("/")) path = path.slice(1);
+      return (base.host === "" ? "" : prefix) + path + out.search + out.hash;
     }
     return out.href;
   }
