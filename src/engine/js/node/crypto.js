@@ -60,24 +60,36 @@
   B64_VALUE[0x2d] = 62; // base64url
   B64_VALUE[0x5f] = 63;
 
+  const B64_CODES = new Uint8Array(64);
+  for (let i = 0; i < 64; i++) B64_CODES[i] = B64.charCodeAt(i);
+
+  // Encodes into a byte array of ASCII codes, turned into a string 32 KiB at a time.
   function toBase64(u8, url) {
-    const parts = [];
-    let chunk = "";
     const n = u8.length;
-    let i = 0;
+    const codes = new Uint8Array(Math.ceil(n / 3) * 4);
+    let i = 0, o = 0;
     for (; i + 3 <= n; i += 3) {
       const v = (u8[i] << 16) | (u8[i + 1] << 8) | u8[i + 2];
-      chunk += B64[v >> 18] + B64[(v >> 12) & 63] + B64[(v >> 6) & 63] + B64[v & 63];
-      if (chunk.length >= 8192) { parts.push(chunk); chunk = ""; }
+      codes[o++] = B64_CODES[v >> 18];
+      codes[o++] = B64_CODES[(v >> 12) & 63];
+      codes[o++] = B64_CODES[(v >> 6) & 63];
+      codes[o++] = B64_CODES[v & 63];
     }
     if (n - i === 1) {
       const v = u8[i] << 16;
-      chunk += B64[v >> 18] + B64[(v >> 12) & 63] + "==";
+      codes[o++] = B64_CODES[v >> 18];
+      codes[o++] = B64_CODES[(v >> 12) & 63];
+      codes[o++] = 0x3d;
+      codes[o++] = 0x3d;
     } else if (n - i === 2) {
       const v = (u8[i] << 16) | (u8[i + 1] << 8);
-      chunk += B64[v >> 18] + B64[(v >> 12) & 63] + B64[(v >> 6) & 63] + "=";
+      codes[o++] = B64_CODES[v >> 18];
+      codes[o++] = B64_CODES[(v >> 12) & 63];
+      codes[o++] = B64_CODES[(v >> 6) & 63];
+      codes[o++] = 0x3d;
     }
-    parts.push(chunk);
+    const parts = [];
+    for (let p = 0; p < codes.length; p += 32768) parts.push(String.fromCharCode.apply(null, codes.subarray(p, p + 32768)));
     let s = parts.join("");
     if (url) s = s.replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
     return s;

@@ -14,7 +14,9 @@
  *   - validity: C1 controls, surrogates, private use, non-characters, U+FFFD, line/paragraph
  *     separators and the joiners ZWJ/ZWNJ (CheckJoiners, without the virama exception) are
  *     disallowed; a label may not begin with a combining mark; unassigned code points are not
- *     detected; CheckBidi is not applied.
+ *     detected; a label decoded from Punycode must be stable under the mapping.
+ *   - CheckBidi (RFC 5893) runs on an approximate Bidi_Class derived from scripts and general
+ *     categories (see bidiClass), exact for letters, digits and marks of the common scripts.
  * Trusts nothing: input is guest text; every failure is a `null` result, never a throw.
  */
 (function (require, natives, name) {
@@ -151,13 +153,82 @@
     return kept.normalize("NFC");
   }
 
-  // A Unicode label (code points) is valid for nontransitional processing.
-  function validLabel(cps) {
+  // A Unicode label (code points) is valid for nontransitional processing. A label that came
+  // from Punycode must also be stable under the mapping (no upper case, no compatibility forms).
+  function validLabel(cps, fromPunycode) {
     if (cps.length === 0) return true;
     for (let i = 0; i < cps.length; i++) if (isDisallowed(cps[i]) || isFullStop(cps[i]) || isIgnored(cps[i])) return false;
     const text = String.fromCodePoint(...cps);
     if (text.normalize("NFC") !== text) return false;
     if (LEADING_MARK.test(text)) return false;
+    if (fromPunycode && (mapDomain(text) !== text || text.startsWith("xn--"))) return false;
+    return true;
+  }
+
+  /* CheckBidi (RFC 5893 section 2), on an approximation of Bidi_Class built from Unicode
+   * properties the regexp engine knows: letters of right-to-left scripts are R/AL; Arabic-Indic
+   * digits AN; ASCII and a few other digits EN; nonspacing and enclosing marks NSM; the rest is
+   * L for letters, digits and spacing marks, else ES/CS/ET/ON/BN by a short list. */
+  const RTL = /[\p{Script=Hebrew}\p{Script=Arabic}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}\p{Script=Samaritan}\p{Script=Mandaic}\p{Script=Adlam}\p{Script=Hanifi_Rohingya}\p{Script=Mende_Kikakui}\p{Script=Imperial_Aramaic}\p{Script=Phoenician}\p{Script=Kharoshthi}\p{Script=Old_South_Arabian}\p{Script=Old_North_Arabian}\p{Script=Avestan}\p{Script=Old_Turkic}\p{Script=Nabataean}\p{Script=Palmyrene}\p{Script=Manichaean}\p{Script=Psalter_Pahlavi}\p{Script=Inscriptional_Pahlavi}\p{Script=Inscriptional_Parthian}\p{Script=Hatran}\p{Script=Lydian}\p{Script=Cypriot}\p{Script=Old_Hungarian}\p{Script=Sogdian}\p{Script=Old_Sogdian}\p{Script=Elymaic}\p{Script=Chorasmian}\p{Script=Yezidi}]/u;
+  const NSM = /[\p{Mn}\p{Me}]/u;
+  const LTR = /[\p{L}\p{Mc}\p{Nd}\p{Nl}]/u;
+  function isAN(c) {
+    return (c >= 0x660 && c <= 0x669) || c === 0x66b || c === 0x66c || (c >= 0x600 && c <= 0x605) || c === 0x6dd ||
+      c === 0x8e2 || (c >= 0x10e60 && c <= 0x10e7e);
+  }
+  function isEN(c) {
+    return (c >= 0x30 && c <= 0x39) || (c >= 0x6f0 && c <= 0x6f9) || c === 0xb2 || c === 0xb3 || c === 0xb9;
+  }
+  function bidiClass(c) {
+    if (isEN(c)) return "EN";
+    if (isAN(c)) return "AN";
+    const ch = String.fromCodePoint(c);
+    if (NSM.test(ch)) return "NSM";
+    if (RTL.test(ch)) return (c === 0x60c) ? "CS" : "R";
+    if (LTR.test(ch)) return "L";
+    if (c === 0x2b || c === 0x2d || c === 0x2212) return "ES";
+    if (c === 0x2c || c === 0x2e || c === 0x2f || c === 0x3a || c === 0xa0) return "CS";
+    if (c === 0x23 || c === 0x24 || c === 0x25 || c === 0xb0 || c === 0xb1 || /\p{Sc}/u.test(ch)) return "ET";
+    if (c < 0x20 || (c >= 0x7f && c <= 0x9f) || /\p{Cf}/u.test(ch)) return "BN";
+    return "ON";
+  }
+
+  function bidiLabelOK(cps) {
+    if (cps.length === 0) return true;
+    const classes = cps.map(bidiClass);
+    const first = classes[0];
+    let end = classes.length - 1;
+    while (end >= 0 && classes[end] === "NSM") end--;
+    const last = end >= 0 ? classes[end] : null;
+    if (first === "R") {
+      let en = false, an = false;
+      for (const k of classes) {
+        if (k === "L") return false;
+        if (k === "EN") en = true;
+        if (k === "AN") an = true;
+      }
+      if (en && an) return false;
+      return last === "R" || last === "EN" || last === "AN";
+    }
+    if (first === "L") {
+      for (const k of classes) if (k === "R" || k === "AN") return false;
+      return last === "L" || last === "EN";
+    }
+    return false;
+  }
+
+  // Applies only to a Bidi domain name: one with an R, AL or AN character in some label.
+  function bidiOK(unicodeLabels) {
+    const labels = unicodeLabels.map(codePoints);
+    let bidiDomain = false;
+    for (const cps of labels) {
+      for (const c of cps) {
+        if (c >= 0x590 && (isAN(c) || bidiClass(c) === "R")) { bidiDomain = true; break; }
+      }
+      if (bidiDomain) break;
+    }
+    if (!bidiDomain) return true;
+    for (const cps of labels) if (!bidiLabelOK(cps)) return false;
     return true;
   }
 
@@ -177,26 +248,29 @@
     if (!needsWork) {
       result = mapped;
     } else {
-      const out = [];
+      const out = [], unicode = [];
       for (let i = 0; i < labels.length; i++) {
         const label = labels[i];
         if (label.startsWith("xn--")) {
           const body = label.slice(4);
           for (let j = 0; j < body.length; j++) if (body.charCodeAt(j) >= 0x80) return null;
           const decoded = punycodeDecode(body);
-          if (decoded === null || decoded.length === 0 || !validLabel(decoded)) return null;
+          if (decoded === null || decoded.length === 0 || !validLabel(decoded, true)) return null;
           out.push(label);
+          unicode.push(String.fromCodePoint(...decoded));
         } else {
           const cps = codePoints(label);
+          unicode.push(label);
           let allAscii = true;
           for (let j = 0; j < cps.length; j++) if (cps[j] >= 0x80) { allAscii = false; break; }
           if (allAscii) { out.push(label); continue; }
-          if (!validLabel(cps)) return null;
+          if (!validLabel(cps, false)) return null;
           const enc = punycodeEncode(cps);
           if (enc === null) return null;
           out.push("xn--" + enc);
         }
       }
+      if (!bidiOK(unicode)) return null;
       result = out.join(".");
     }
     if (beStrict) {
@@ -215,12 +289,13 @@
       const label = labels[i];
       if (label.startsWith("xn--")) {
         const decoded = punycodeDecode(label.slice(4));
-        if (decoded === null || decoded.length === 0 || !validLabel(decoded)) return null;
+        if (decoded === null || decoded.length === 0 || !validLabel(decoded, true)) return null;
         labels[i] = String.fromCodePoint(...decoded);
-      } else if (!validLabel(codePoints(label))) {
+      } else if (!validLabel(codePoints(label), false)) {
         return null;
       }
     }
+    if (!bidiOK(labels)) return null;
     return labels.join(".");
   }
 
