@@ -248,5 +248,6 @@ def case_crypto_randomness_is_captured_and_replays(v):
             "lengths": "RangeError/ERR_CRYPTO_TIMING_SAFE_EQUAL_LENGTH",
             "cipher": "Error/ERR_CHIDORI_UNAVAILABLE", "pbkdf2": "Error/ERR_CHIDORI_UNAVAILABLE",
             "badDigest": "Error/ERR_OSSL_EVP_UNSUPPORTED", "sha3": "Error/ERR_CHIDORI_UNAVAILABLE",
+            "hashCap": "RangeError/ERR_CHIDORI_LIMIT", "hmacKeyCap": "RangeError/ERR_CHIDORI_LIMIT",
         }, r["errors"]
         assert r["subtle"] == "ERR_CHIDORI_UNAVAILABLE" and r["equal"] == [True, False], r

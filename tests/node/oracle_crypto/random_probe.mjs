@@ -37,6 +37,8 @@ export async function agent() {
     pbkdf2: codeOf(() => crypto.pbkdf2Sync("p", "s", 1, 32, "sha256")),
     badDigest: codeOf(() => crypto.createHash("not-a-digest")),
     sha3: codeOf(() => crypto.createHash("sha3-256")),
+    hashCap: codeOf(() => createHash("sha256").update(new Uint8Array(16 << 20)).update(new Uint8Array((16 << 20) + 1))),
+    hmacKeyCap: codeOf(() => crypto.createHmac("sha256", new Uint8Array((1 << 20) + 1))),
   };
   out.subtle = await crypto.subtle.sign("HMAC", null, new Uint8Array(1)).then(() => "resolved", (e) => e.code);
   out.equal = [crypto.timingSafeEqual(new Uint8Array([1, 2, 3]), new Uint8Array([1, 2, 3])),
