@@ -9,7 +9,10 @@ For each build variant given (`--variant NAME=DIR`, DIR holding `chidori` and `u
 and, once, the suites that do not depend on the variant (tests/suites.py: the TypeScript oracle).
 
 Fixture keys: mode (run|eval), args, input (repeatable), env (repeatable K=V), exit, stdout,
-stdout-file, stdout-contains, stdout-not, stderr, stderr-not, max-seconds, skip-variant.
+stdout-file, stdout-contains, stdout-not, stderr, stderr-not, max-seconds, skip-variant, and
+isolation (both|process|off): `both` runs the fixture in-process and isolated, asserts every
+expectation of each, and that both print the same stdout (fixtures under tests/hostile/ default to
+`both`).
 Every run must also end without a signal and without a sanitizer report.
 
 A check that cannot run here is skipped with its reason; CHIDORI_TEST_STRICT=1 makes skips fail.
@@ -28,7 +31,8 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests"))
 
-FIXTURE_DIRS = ["tests/agents", "tests/limits", "tests/cli", "tests/node"]
+FIXTURE_DIRS = ["tests/agents", "tests/limits", "tests/cli", "tests/node", "tests/hostile"]
+BOTH_BY_DEFAULT = ("tests/hostile",)
 SANITIZER_MARKERS = ("ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "runtime error:", "UndefinedBehaviorSanitizer")
 STRICT = os.environ.get("CHIDORI_TEST_STRICT") == "1"
 
@@ -36,6 +40,7 @@ STRICT = os.environ.get("CHIDORI_TEST_STRICT") == "1"
 class Result:
     def __init__(self, name, status, detail="", seconds=0.0):
         self.name, self.status, self.detail, self.seconds = name, status, detail, seconds
+        self.stdout = None
 
 
 class Variant:
@@ -89,12 +94,36 @@ def parse_fixture(path):
 
 
 KNOWN_KEYS = {"mode", "args", "input", "env", "exit", "stdout", "stdout-file", "stdout-contains", "stdout-not",
-              "stderr", "stderr-not", "max-seconds", "skip-variant"}
+              "stderr", "stderr-not", "max-seconds", "skip-variant", "isolation"}
 
 
 def run_fixture(variant, path):
+    """Runs a fixture once, or in-process and isolated (isolation: both)."""
     rel = os.path.relpath(path, ROOT)
-    name = f"[{variant.name}] {rel}"
+    try:
+        keys = parse_fixture(path)
+    except (ValueError, UnicodeDecodeError) as e:
+        return Result(f"[{variant.name}] {rel}", "fail", str(e))
+    default = "both" if rel.startswith(BOTH_BY_DEFAULT) else None
+    isolation = keys["isolation"][-1] if "isolation" in keys else default
+    if isolation != "both":
+        return run_fixture_once(variant, path, isolation)
+    results = [run_fixture_once(variant, path, m) for m in ("off", "process")]
+    failed = [r for r in results if r.status == "fail"]
+    name = f"[{variant.name}] {rel} (in-process and isolated)"
+    if failed:
+        return Result(name, "fail", " | ".join(f"{m}: {r.detail}" for m, r in zip(("in-process", "isolated"), results)
+                                              if r.status == "fail"), sum(r.seconds for r in results))
+    if results[0].status == "skip":
+        return results[0]
+    if results[0].stdout != results[1].stdout:
+        return Result(name, "fail", f"in-process stdout {results[0].stdout!r} != isolated {results[1].stdout!r}")
+    return Result(name, "pass", "", sum(r.seconds for r in results))
+
+
+def run_fixture_once(variant, path, isolation=None):
+    rel = os.path.relpath(path, ROOT)
+    name = f"[{variant.name}] {rel}" + (f" [isolation {isolation}]" if isolation else "")
     try:
         keys = parse_fixture(path)
     except (ValueError, UnicodeDecodeError) as e:
@@ -119,6 +148,8 @@ def run_fixture(variant, path):
         return Result(name, "fail", f"unknown mode {mode}")
     argv += shlex.split(one("args", ""))
     extra = dict(kv.split("=", 1) for kv in keys.get("env", []))
+    if isolation in ("off", "process"):
+        extra["CHIDORI_ISOLATE"] = isolation
     limit = float(one("max-seconds", "10")) * variant.slow
     with tempfile.TemporaryDirectory(prefix="chidori-state-") as state:
         extra.setdefault("CHIDORI_STATE_DIR", state)  # runs and memory of this fixture only
@@ -160,7 +191,9 @@ def run_fixture(variant, path):
     if problems:
         tail = err.strip().splitlines()[-12:]
         return Result(name, "fail", "; ".join(problems) + ("\n      stderr: " + "\n      ".join(tail) if tail else ""), secs)
-    return Result(name, "pass", "", secs)
+    r = Result(name, "pass", "", secs)
+    r.stdout = out
+    return r
 
 
 def fixture_paths():

@@ -453,10 +453,17 @@ static int run_agent(engine *e)
     if (rc == 0) rc = settled_value(e, done, &out);
     JS_FreeValue(e->ctx, done);
     if (rc < 0) return -1;
-    const char *text = JS_ToCString(e->ctx, out);
+    size_t len;
+    const char *text = JS_ToCStringLen(e->ctx, &len, out);
     JS_FreeValue(e->ctx, out);
     if (!text) {
         fail_with_exception(e);
+        return -1;
+    }
+    if (len > ENGINE_OUTPUT_MAX_BYTES) {
+        JS_FreeCString(e->ctx, text);
+        fail_with_message(e, xasprintf("the agent's output is too large: %zu bytes of JSON (the limit is %zu MiB)", len,
+                                       ENGINE_OUTPUT_MAX_BYTES >> 20));
         return -1;
     }
     e->output = xstrdup(text);

@@ -69,6 +69,10 @@ typedef enum engine_status {
     RUN_PAUSED, /* the host suspended the run (an input nobody can answer now); see host_pending */
 } engine_status;
 
+/* An agent's output, as compact JSON, is at most this long: it must fit, escaped inside a Done
+ * frame, under the 64 MiB frame cap, and it is stored with the run. */
+#define ENGINE_OUTPUT_MAX_BYTES ((size_t)16 << 20)
+
 typedef struct engine_result {
     engine_status status;
     char *output_json;       /* RUN_COMPLETED in AGENT mode: compact JSON */

@@ -53,6 +53,11 @@ host *host_new(const host_config *cfg, char **error)
     h->approvals_can_suspend = cfg->approvals_can_suspend;
     const char *auto_approve = getenv("CHIDORI_POLICY_AUTO_APPROVE");
     h->auto_approve = auto_approve && !strcmp(auto_approve, "1");
+    h->http = http_settings_from_env(error);
+    if (!h->http) {
+        host_free(h);
+        return NULL;
+    }
     return h;
 }
 
@@ -71,6 +76,7 @@ void host_free(host *h)
     free(h->project_root);
     free(h->state_dir);
     free(h->workspace_root);
+    http_settings_free(h->http);
     free(h);
 }
 

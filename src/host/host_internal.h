@@ -8,6 +8,7 @@
 
 typedef struct mcp_hub mcp_hub;
 typedef struct policy policy;
+typedef struct http_settings http_settings;
 
 #define HOST_MAX_NESTING 8 /* call_agent depth */
 
@@ -41,10 +42,16 @@ struct host {
     bool approvals_can_suspend;   /* serve: ask_before suspends the run for an approval */
     json_t *approvals;            /* [{target, args}] approved for the rest of the session */
     json_t *pending_approval;     /* {target, args, reason} after an ask_before suspended the run */
+    http_settings *http;          /* CHIDORI_HTTP_* (caps, SSRF allowlist), read when the host starts */
 };
 
 /* gate.c: HOST_OK to perform, HOST_ERROR (*error) when denied, HOST_SUSPEND to ask. */
 int host_gate(host *h, const char *op, const json_t *args, char **error);
+
+/* effects/http.c: the `http` effect's settings from CHIDORI_HTTP_MAX_BYTES, _MAX_REQUEST_BYTES,
+ * _MAX_REDIRECTS, _TIMEOUT_MS and _ALLOW_HOSTS; NULL with *error for a bad value. */
+http_settings *http_settings_from_env(char **error);
+void http_settings_free(http_settings *s);
 
 /* Helpers for perform functions: fetch a required string argument or set *error. */
 const char *host_arg_string(const json_t *args, const char *name, char **error);

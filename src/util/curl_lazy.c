@@ -7,11 +7,18 @@
  * (libcurl.so.4) the first time one is called. If the library is missing, calls fail with
  * CURLE_FAILED_INIT and curl_easy_strerror says so.
  *
+ * The URL API (curl_url*, curl_free) is bound when present and not required: without it only
+ * the `http` effect fails (it cannot parse URLs), provider calls still work.
+ *
  * curl_easy_setopt is variadic; its one argument is a long, a pointer (data or function) or a
  * curl_off_t according to the option's number range, exactly as libcurl itself reads it.
  */
 #define CURL_DISABLE_TYPECHECK
+/* curl_url_get's handle became const in later releases: keep the header's declaration out of the
+ * way and define the function with one signature (the ABI is the same either way). */
+#define curl_url_get curl_url_get_as_declared
 #include <curl/curl.h>
+#undef curl_url_get
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -28,6 +35,12 @@ static struct {
     const char *(*easy_strerror)(CURLcode);
     struct curl_slist *(*slist_append)(struct curl_slist *, const char *);
     void (*slist_free_all)(struct curl_slist *);
+    /* the URL API (libcurl >= 7.62), used by the `http` effect; optional: the rest works without */
+    CURLU *(*url)(void);
+    void (*url_cleanup)(CURLU *);
+    CURLUcode (*url_set)(CURLU *, CURLUPart, const char *, unsigned int);
+    CURLUcode (*url_get)(CURLU *, CURLUPart, char **, unsigned int);
+    void (*free)(void *);
     int loaded;
 } api;
 
@@ -47,6 +60,11 @@ static void load(void)
     BIND(easy_strerror, "curl_easy_strerror");
     BIND(slist_append, "curl_slist_append");
     BIND(slist_free_all, "curl_slist_free_all");
+    BIND(url, "curl_url");
+    BIND(url_cleanup, "curl_url_cleanup");
+    BIND(url_set, "curl_url_set");
+    BIND(url_get, "curl_url_get");
+    BIND(free, "curl_free");
 #undef BIND
     api.loaded = api.global_init && api.easy_init && api.easy_setopt && api.easy_perform && api.easy_getinfo &&
                  api.easy_cleanup && api.easy_strerror && api.slist_append && api.slist_free_all;
@@ -80,6 +98,32 @@ struct curl_slist *curl_slist_append(struct curl_slist *list, const char *s)
 void curl_slist_free_all(struct curl_slist *list)
 {
     if (ready() && list) api.slist_free_all(list);
+}
+
+static int url_ready(void) { return ready() && api.url && api.url_cleanup && api.url_set && api.url_get && api.free; }
+
+CURLU *curl_url(void) { return url_ready() ? api.url() : NULL; }
+
+void curl_url_cleanup(CURLU *u)
+{
+    if (url_ready() && u) api.url_cleanup(u);
+}
+
+CURLUcode curl_url_set(CURLU *u, CURLUPart what, const char *part, unsigned int flags)
+{
+    return url_ready() ? api.url_set(u, what, part, flags) : CURLUE_OUT_OF_MEMORY;
+}
+
+CURLUcode curl_url_get(CURLU *u, CURLUPart what, char **part, unsigned int flags);
+CURLUcode curl_url_get(CURLU *u, CURLUPart what, char **part, unsigned int flags)
+{
+    if (part) *part = NULL;
+    return url_ready() ? api.url_get(u, what, part, flags) : CURLUE_OUT_OF_MEMORY;
+}
+
+void curl_free(void *p)
+{
+    if (url_ready() && p) api.free(p);
 }
 
 CURLcode curl_easy_setopt(CURL *c, CURLoption option, ...)

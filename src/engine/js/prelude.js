@@ -24,14 +24,15 @@
   const ObjectKeys = Object.keys;
   const ObjectGetPrototypeOf = Object.getPrototypeOf;
   const ObjectHasOwn = Object.hasOwn;
+  const ReflectApply = Reflect.apply;
   const ObjectCreate = Object.create;
-  const StringSlice = (s, a, b) => String.prototype.slice.call(s, a, b);
+  const StringPrototypeSlice = String.prototype.slice;
+  const StringSlice = (s, a, b) => ReflectApply(StringPrototypeSlice, s, [a, b]);
   const ArrayIsArray = Array.isArray;
   const PromiseCtor = Promise;
   const PromiseResolve = (v) => PromiseCtor.resolve(v);
   const PromiseReject = (e) => PromiseCtor.reject(e);
   const PromiseThen = (p, f, r) => PromiseCtor.prototype.then.call(p, f, r);
-  const ReflectApply = Reflect.apply;
   const StringCtor = String;
   const ErrorCtor = Error;
   const TypeErrorCtor = TypeError;

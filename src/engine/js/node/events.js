@@ -1,5 +1,432 @@
-/* node/events.js — placeholder: filled in by the captured-surface work (issue 6). */
+/* node/events.js — node:events: EventEmitter with Node's observable behaviour (listener order,
+ * once wrappers, 'error' semantics, newListener/removeListener events, max-listener warnings),
+ * the static helpers once/on/getEventListeners/setMaxListeners/addAbortListener, and EventTarget
+ * and Event re-exported from internal/abort.
+ *
+ * Pure JavaScript over guest objects. Listeners are stored the way Node stores them (a function,
+ * or an array once there are two), on `_events`, because libraries read those fields. */
 (function (require, natives, name) {
   "use strict";
-  throw new Error("built-in module `" + name + "` is not implemented yet");
+  const text = require("internal/text");
+  const abort = require("internal/abort");
+  const { codedError, invalidArgType } = text;
+
+  const kCapture = Symbol("kCapture");
+  const kRejection = Symbol.for("nodejs.rejection");
+  const errorMonitor = Symbol("events.errorMonitor");
+  let defaultMaxListeners = 10;
+  let captureRejectionsDefault = false;
+
+  function checkListener(listener) {
+    if (typeof listener !== "function") throw invalidArgType("listener", "of type function", listener);
+  }
+
+  function inspect(value) {
+    try { return require("util").inspect(value); } catch (_) { return String(value); }
+  }
+
+  function EventEmitter(opts) {
+    EventEmitter.init.call(this, opts);
+  }
+
+  function init(opts) {
+    if (this._events === undefined || this._events === Object.getPrototypeOf(this)._events) {
+      this._events = Object.create(null);
+      this._eventsCount = 0;
+    }
+    this._maxListeners = this._maxListeners || undefined;
+    if (opts && opts.captureRejections !== undefined) {
+      if (typeof opts.captureRejections !== "boolean")
+        throw invalidArgType("options.captureRejections", "of type boolean", opts.captureRejections);
+      this[kCapture] = opts.captureRejections;
+    } else {
+      this[kCapture] = EventEmitter.prototype[kCapture];
+    }
+  }
+
+  const proto = EventEmitter.prototype;
+  proto._events = undefined;
+  proto._eventsCount = 0;
+  proto._maxListeners = undefined;
+  Object.defineProperty(proto, kCapture, { value: false, writable: true, enumerable: false });
+
+  function eventsOf(emitter) {
+    let events = emitter._events;
+    if (events === undefined) {
+      events = emitter._events = Object.create(null);
+      emitter._eventsCount = 0;
+    }
+    return events;
+  }
+
+  function maxOf(emitter) {
+    return emitter._maxListeners === undefined ? defaultMaxListeners : emitter._maxListeners;
+  }
+
+  function checkMax(n) {
+    if (typeof n !== "number") throw invalidArgType("setMaxListeners", "of type number", n);
+    if (n < 0 || Number.isNaN(n))
+      throw codedError(RangeError, "ERR_OUT_OF_RANGE",
+        "The value of \"setMaxListeners\" is out of range. It must be >= 0. Received " + String(n));
+  }
+
+  proto.setMaxListeners = function setMaxListeners(n) {
+    checkMax(n);
+    this._maxListeners = n;
+    return this;
+  };
+
+  proto.getMaxListeners = function getMaxListeners() {
+    return maxOf(this);
+  };
+
+  function addListener(target, type, listener, prepend) {
+    checkListener(listener);
+    let events = eventsOf(target);
+    if (events.newListener !== undefined) {
+      target.emit("newListener", type, listener.listener ? listener.listener : listener);
+      events = target._events;
+    }
+    let existing = events[type];
+    if (existing === undefined) {
+      events[type] = listener;
+      target._eventsCount++;
+      return target;
+    }
+    if (typeof existing === "function") existing = events[type] = prepend ? [listener, existing] : [existing, listener];
+    else if (prepend) existing.unshift(listener);
+    else existing.push(listener);
+    const max = maxOf(target);
+    if (max > 0 && existing.length > max && !existing.warned) {
+      existing.warned = true;
+      const what = typeof type === "symbol" ? type.toString() : String(type);
+      const ctorName = (target.constructor && target.constructor.name) || "EventEmitter";
+      globalThis.console.warn("MaxListenersExceededWarning: Possible EventEmitter memory leak detected. " +
+        existing.length + " " + what + " listeners added to [" + ctorName + "]. MaxListeners is " + max +
+        ". Use emitter.setMaxListeners() to increase limit");
+    }
+    return target;
+  }
+
+  proto.addListener = function addListener_(type, listener) { return addListener(this, type, listener, false); };
+  proto.on = proto.addListener;
+  proto.prependListener = function prependListener(type, listener) { return addListener(this, type, listener, true); };
+
+  function onceWrapper(...args) {
+    if (this.fired) return undefined;
+    this.target.removeListener(this.type, this.wrapFn);
+    this.fired = true;
+    return Reflect.apply(this.listener, this.target, args);
+  }
+
+  function onceWrap(target, type, listener) {
+    const state = { fired: false, wrapFn: undefined, target, type, listener };
+    const wrapped = onceWrapper.bind(state);
+    wrapped.listener = listener;
+    state.wrapFn = wrapped;
+    return wrapped;
+  }
+
+  proto.once = function once(type, listener) {
+    checkListener(listener);
+    return this.on(type, onceWrap(this, type, listener));
+  };
+
+  proto.prependOnceListener = function prependOnceListener(type, listener) {
+    checkListener(listener);
+    return this.prependListener(type, onceWrap(this, type, listener));
+  };
+
+  proto.removeListener = function removeListener(type, listener) {
+    checkListener(listener);
+    const events = this._events;
+    if (events === undefined) return this;
+    const list = events[type];
+    if (list === undefined) return this;
+    if (list === listener || list.listener === listener) {
+      this._eventsCount--;
+      if (this._eventsCount === 0) this._events = Object.create(null);
+      else delete events[type];
+      if (events.removeListener !== undefined) this.emit("removeListener", type, list.listener || listener);
+      return this;
+    }
+    if (typeof list === "function") return this;
+    let position = -1;
+    for (let i = list.length - 1; i >= 0; i--) {
+      if (list[i] === listener || list[i].listener === listener) { position = i; break; }
+    }
+    if (position < 0) return this;
+    list.splice(position, 1);
+    if (list.length === 1) events[type] = list[0];
+    if (events.removeListener !== undefined) this.emit("removeListener", type, listener);
+    return this;
+  };
+  proto.off = proto.removeListener;
+
+  proto.removeAllListeners = function removeAllListeners(type) {
+    const events = this._events;
+    if (events === undefined) return this;
+    if (events.removeListener === undefined) {
+      if (arguments.length === 0) {
+        this._events = Object.create(null);
+        this._eventsCount = 0;
+      } else if (events[type] !== undefined) {
+        if (--this._eventsCount === 0) this._events = Object.create(null);
+        else delete events[type];
+      }
+      return this;
+    }
+    if (arguments.length === 0) {
+      for (const key of Reflect.ownKeys(events)) {
+        if (key === "removeListener") continue;
+        this.removeAllListeners(key);
+      }
+      this.removeAllListeners("removeListener");
+      this._events = Object.create(null);
+      this._eventsCount = 0;
+      return this;
+    }
+    const listeners = events[type];
+    if (typeof listeners === "function") this.removeListener(type, listeners);
+    else if (listeners !== undefined) {
+      for (let i = listeners.length - 1; i >= 0; i--) this.removeListener(type, listeners[i]);
+    }
+    return this;
+  };
+
+  function listenersOf(target, type, unwrap) {
+    const events = target._events;
+    if (events === undefined) return [];
+    const list = events[type];
+    if (list === undefined) return [];
+    if (typeof list === "function") return unwrap ? [list.listener || list] : [list];
+    return unwrap ? list.map((l) => l.listener || l) : list.slice();
+  }
+
+  proto.listeners = function listeners(type) { return listenersOf(this, type, true); };
+  proto.rawListeners = function rawListeners(type) { return listenersOf(this, type, false); };
+
+  function listenerCount(type, listener) {
+    const events = this._events;
+    if (events === undefined) return 0;
+    const list = events[type];
+    if (list === undefined) return 0;
+    if (typeof list === "function") {
+      if (listener != null) return listener === list || listener === list.listener ? 1 : 0;
+      return 1;
+    }
+    if (listener == null) return list.length;
+    let n = 0;
+    for (const l of list) if (l === listener || l.listener === listener) n++;
+    return n;
+  }
+  proto.listenerCount = listenerCount;
+
+  proto.eventNames = function eventNames() {
+    return this._eventsCount > 0 ? Reflect.ownKeys(this._events) : [];
+  };
+
+  function addCatch(target, promise, type, args) {
+    try {
+      const then = promise.then;
+      if (typeof then === "function") {
+        Reflect.apply(then, promise, [undefined, (err) => {
+          natives.addTimer(() => emitRejection(target, err, type, args), 0, [], false);
+        }]);
+      }
+    } catch (err) {
+      target.emit("error", err);
+    }
+  }
+
+  function emitRejection(target, err, type, args) {
+    if (typeof target[kRejection] === "function") {
+      Reflect.apply(target[kRejection], target, [err, type, ...args]);
+    } else {
+      const prev = target[kCapture];
+      try {
+        target[kCapture] = false;
+        target.emit("error", err);
+      } finally {
+        target[kCapture] = prev;
+      }
+    }
+  }
+
+  proto.emit = function emit(type, ...args) {
+    const events = this._events;
+    const isError = type === "error";
+    if (isError && events !== undefined && events[errorMonitor] !== undefined) this.emit(errorMonitor, ...args);
+    const handler = events === undefined ? undefined : events[type];
+    if (handler === undefined) {
+      if (!isError) return false;
+      const er = args[0];
+      if (er instanceof Error) throw er;
+      const err = codedError(Error, "ERR_UNHANDLED_ERROR", "Unhandled error. (" + inspect(er) + ")");
+      err.context = er;
+      throw err;
+    }
+    const list = typeof handler === "function" ? [handler] : handler.slice();
+    for (let i = 0; i < list.length; i++) {
+      const result = Reflect.apply(list[i], this, args);
+      if (result !== undefined && result !== null && this[kCapture] === true) addCatch(this, result, type, args);
+    }
+    return true;
+  };
+
+  // EventEmitter.once(emitter, name[, {signal}]) → Promise of the arguments array.
+  function once(emitter, type, options) {
+    const signal = options && options.signal;
+    return new Promise((resolve, reject) => {
+      if (signal && signal.aborted) return reject(abortError(signal));
+      if (typeof emitter.addEventListener === "function" && typeof emitter.on !== "function") {
+        const listener = (...args) => { cleanup(); resolve(args); };
+        const onAbort = () => { emitter.removeEventListener(type, listener); reject(abortError(signal)); };
+        const cleanup = () => { if (signal) signal.removeEventListener("abort", onAbort); };
+        emitter.addEventListener(type, listener, { once: true });
+        if (signal) signal.addEventListener("abort", onAbort, { once: true });
+        return undefined;
+      }
+      const onError = (err) => { cleanup(); reject(err); };
+      const listener = (...args) => { cleanup(); resolve(args); };
+      const onAbort = () => { cleanup(); reject(abortError(signal)); };
+      const cleanup = () => {
+        emitter.removeListener(type, listener);
+        if (type !== "error") emitter.removeListener("error", onError);
+        if (signal) signal.removeEventListener("abort", onAbort);
+      };
+      emitter.on(type, listener);
+      if (type !== "error") emitter.on("error", onError);
+      if (signal) signal.addEventListener("abort", onAbort, { once: true });
+      return undefined;
+    });
+  }
+
+  function abortError(signal) {
+    const err = new Error("The operation was aborted");
+    err.name = "AbortError";
+    err.code = "ABORT_ERR";
+    if (signal && signal.reason !== undefined) err.cause = signal.reason;
+    return err;
+  }
+
+  // EventEmitter.on(emitter, name[, {signal, close}]) → an async iterator of argument arrays.
+  function on(emitter, type, options) {
+    const signal = options && options.signal;
+    if (signal && signal.aborted) throw abortError(signal);
+    const closeOn = (options && options.close) || [];
+    const queue = [];
+    const waiting = [];
+    let error = null;
+    let finished = false;
+
+    const listener = (...args) => {
+      if (waiting.length) waiting.shift().resolve({ value: args, done: false });
+      else queue.push(args);
+    };
+    const onError = (err) => {
+      if (waiting.length) waiting.shift().reject(err);
+      else error = err;
+      finish();
+    };
+    const onClose = () => finish();
+    const onAbort = () => onError(abortError(signal));
+
+    function finish() {
+      if (finished) return;
+      finished = true;
+      emitter.removeListener(type, listener);
+      if (type !== "error") emitter.removeListener("error", onError);
+      for (const c of closeOn) emitter.removeListener(c, onClose);
+      if (signal) signal.removeEventListener("abort", onAbort);
+      while (waiting.length) waiting.shift().resolve({ value: undefined, done: true });
+    }
+
+    emitter.on(type, listener);
+    if (type !== "error") emitter.on("error", onError);
+    for (const c of closeOn) emitter.on(c, onClose);
+    if (signal) signal.addEventListener("abort", onAbort, { once: true });
+
+    const iterator = {
+      next() {
+        if (queue.length) return Promise.resolve({ value: queue.shift(), done: false });
+        if (error) { const e = error; error = null; return Promise.reject(e); }
+        if (finished) return Promise.resolve({ value: undefined, done: true });
+        return new Promise((resolve, reject) => waiting.push({ resolve, reject }));
+      },
+      return() {
+        finish();
+        return Promise.resolve({ value: undefined, done: true });
+      },
+      throw(err) {
+        error = err;
+        finish();
+        return Promise.reject(err);
+      },
+      [Symbol.asyncIterator]() { return this; },
+    };
+    return iterator;
+  }
+
+  function getEventListeners(target, type) {
+    if (target && typeof target.listeners === "function") return target.listeners(type);
+    if (target && typeof abort.getEventListeners === "function") return abort.getEventListeners(target, type);
+    throw invalidArgType("emitter", "an instance of EventEmitter or EventTarget", target);
+  }
+
+  function getMaxListeners(target) {
+    if (target && typeof target.getMaxListeners === "function") return target.getMaxListeners();
+    return defaultMaxListeners;
+  }
+
+  function setMaxListeners(n, ...targets) {
+    checkMax(n);
+    if (targets.length === 0) defaultMaxListeners = n;
+    for (const t of targets) if (t && typeof t.setMaxListeners === "function") t.setMaxListeners(n);
+  }
+
+  function addAbortListener(signal, listener) {
+    if (signal === undefined) throw invalidArgType("signal", "of type AbortSignal", signal);
+    checkListener(listener);
+    let removed = false;
+    const handler = (...args) => { if (!removed) listener(...args); };
+    if (signal.aborted) natives.addTimer(() => handler(), 0, [], false);
+    else signal.addEventListener("abort", handler, { once: true });
+    const dispose = () => { removed = true; signal.removeEventListener("abort", handler); };
+    const disposable = { dispose };
+    if (typeof Symbol.dispose === "symbol") disposable[Symbol.dispose] = dispose;
+    return disposable;
+  }
+
+  const statics = {
+    EventEmitter, once, on, getEventListeners, getMaxListeners, setMaxListeners, addAbortListener,
+    errorMonitor, captureRejectionSymbol: kRejection, usingDomains: false, init,
+    listenerCount: (emitter, type) => listenerCount.call(emitter, type),
+    EventTarget: abort.EventTarget, Event: abort.Event,
+  };
+  for (const k of Object.keys(statics)) {
+    Object.defineProperty(EventEmitter, k, { value: statics[k], enumerable: true, writable: false, configurable: false });
+  }
+  Object.defineProperty(EventEmitter, "defaultMaxListeners", {
+    enumerable: true,
+    get() { return defaultMaxListeners; },
+    set(n) {
+      if (typeof n !== "number" || n < 0 || Number.isNaN(n)) {
+        if (typeof n !== "number") throw invalidArgType("defaultMaxListeners", "of type number", n);
+        throw codedError(RangeError, "ERR_OUT_OF_RANGE", "The value of \"defaultMaxListeners\" is out of range. It must be a non-negative number. Received " + String(n));
+      }
+      defaultMaxListeners = n;
+    },
+  });
+  Object.defineProperty(EventEmitter, "captureRejections", {
+    enumerable: true,
+    get() { return captureRejectionsDefault; },
+    set(v) {
+      if (typeof v !== "boolean") throw invalidArgType("EventEmitter.captureRejections", "of type boolean", v);
+      captureRejectionsDefault = v;
+      EventEmitter.prototype[kCapture] = v;
+    },
+  });
+
+  return Object.freeze(EventEmitter);
 })

@@ -1,5 +1,7 @@
-/* node/https.js — placeholder: filled in by the captured-surface work (issue 6). */
+/* node/https.js — node:https's client: node:http's (http.js) for https: URLs, on the same `http`
+ * host op behind the SSRF guard. Servers and agents throw a clear error, as in node:http. */
 (function (require, natives, name) {
   "use strict";
-  throw new Error("built-in module `" + name + "` is not implemented yet");
+  const makeClient = require("http")[Symbol.for("chidori.http.client")];
+  return Object.freeze(makeClient("https:"));
 })

@@ -1,5 +1,306 @@
-/* node/internal_abort.js — placeholder: filled in by the captured-surface work (issue 6). */
+/* node/internal_abort.js — the DOM event model the Web surface needs: Event, CustomEvent,
+ * EventTarget (capture flag, once/passive/signal options, handleEvent objects), AbortSignal
+ * (abort, timeout on the run's virtual clock, any) and AbortController.
+ *
+ * There is no tree: dispatch reaches only the target. A listener that throws does not stop the
+ * others; the error is reported on the console (Node would crash the process instead). */
 (function (require, natives, name) {
   "use strict";
-  throw new Error("built-in module `" + name + "` is not implemented yet");
+  const text = require("internal/text");
+  const { codedError, invalidArgType, missingArgs, DOMException } = text;
+
+  /* ---- Event ---- */
+
+  const eventState = new WeakMap();
+
+  function stateOf(ev) {
+    const st = eventState.get(ev);
+    if (!st) throw codedError(TypeError, "ERR_INVALID_THIS", "Value of \"this\" must be of type Event");
+    return st;
+  }
+
+  class Event {
+    constructor(type, options) {
+      if (arguments.length === 0) throw missingArgs("type");
+      if (options !== undefined && options !== null && typeof options !== "object")
+        throw invalidArgType("options", "of type object", options);
+      const o = options || {};
+      eventState.set(this, {
+        type: String(type), bubbles: !!o.bubbles, cancelable: !!o.cancelable, composed: !!o.composed,
+        defaultPrevented: false, target: null, currentTarget: null, phase: 0, stop: false, stopNow: false,
+        passive: false, dispatching: false, timeStamp: natives.now(),
+      });
+    }
+    get type() { return stateOf(this).type; }
+    get bubbles() { return stateOf(this).bubbles; }
+    get cancelable() { return stateOf(this).cancelable; }
+    get composed() { return stateOf(this).composed; }
+    get defaultPrevented() { const st = stateOf(this); return st.cancelable && st.defaultPrevented; }
+    get target() { return stateOf(this).target; }
+    get currentTarget() { return stateOf(this).currentTarget; }
+    get srcElement() { return stateOf(this).target; }
+    get eventPhase() { return stateOf(this).phase; }
+    get timeStamp() { return stateOf(this).timeStamp; }
+    get isTrusted() { return false; }
+    get returnValue() { const st = stateOf(this); return !(st.cancelable && st.defaultPrevented); }
+    set returnValue(v) { if (!v) this.preventDefault(); }
+    get cancelBubble() { return stateOf(this).stop; }
+    set cancelBubble(v) { if (v) stateOf(this).stop = true; }
+    preventDefault() { const st = stateOf(this); if (!st.passive) st.defaultPrevented = true; }
+    stopPropagation() { stateOf(this).stop = true; }
+    stopImmediatePropagation() { const st = stateOf(this); st.stop = true; st.stopNow = true; }
+    composedPath() { const st = stateOf(this); return st.dispatching ? [st.currentTarget] : []; }
+    initEvent(type, bubbles, cancelable) {
+      const st = stateOf(this);
+      if (st.dispatching) return;
+      st.type = String(type); st.bubbles = !!bubbles; st.cancelable = !!cancelable;
+    }
+  }
+  const PHASES = { NONE: 0, CAPTURING_PHASE: 1, AT_TARGET: 2, BUBBLING_PHASE: 3 };
+  for (const k of Object.keys(PHASES)) {
+    Object.defineProperty(Event, k, { value: PHASES[k], enumerable: true });
+  }
+  Object.defineProperty(Event.prototype, Symbol.toStringTag, { value: "Event", configurable: true });
+
+  const customDetail = new WeakMap();
+  class CustomEvent extends Event {
+    constructor(type, options) {
+      if (arguments.length === 0) throw missingArgs("type");
+      super(type, options);
+      customDetail.set(this, options && options.detail !== undefined ? options.detail : null);
+    }
+    get detail() { return customDetail.get(this); }
+  }
+  Object.defineProperty(CustomEvent.prototype, Symbol.toStringTag, { value: "CustomEvent", configurable: true });
+
+  /* ---- EventTarget ---- */
+
+  const listenerMaps = new WeakMap(); // target -> Map(type -> [{listener, capture, once, passive, removed}])
+
+  function listenersOf(target, create) {
+    let map = listenerMaps.get(target);
+    if (!map && create) {
+      map = new Map();
+      listenerMaps.set(target, map);
+    }
+    return map;
+  }
+
+  function flags(options) {
+    if (typeof options === "boolean") return { capture: options, once: false, passive: false, signal: undefined };
+    if (options === null || typeof options !== "object") return { capture: false, once: false, passive: false, signal: undefined };
+    return { capture: !!options.capture, once: !!options.once, passive: !!options.passive, signal: options.signal };
+  }
+
+  function validListener(listener) {
+    return typeof listener === "function" || (listener !== null && typeof listener === "object");
+  }
+
+  class EventTarget {
+    constructor() {
+      listenersOf(this, true);
+    }
+    addEventListener(type, listener, options) {
+      if (arguments.length < 2) throw missingArgs(arguments.length === 0 ? "type" : "listener");
+      if (listener === null || listener === undefined) return;
+      if (!validListener(listener)) throw invalidArgType("listener", "an instance of EventListener", listener);
+      const f = flags(options);
+      if (f.signal !== undefined && !(f.signal instanceof AbortSignal))
+        throw invalidArgType("options.signal", "an instance of AbortSignal", f.signal);
+      if (f.signal && f.signal.aborted) return;
+      type = String(type);
+      const map = listenersOf(this, true);
+      let list = map.get(type);
+      if (!list) { list = []; map.set(type, list); }
+      for (const r of list) if (r.listener === listener && r.capture === f.capture) return;
+      const record = { listener, capture: f.capture, once: f.once, passive: f.passive, removed: false };
+      list.push(record);
+      if (f.signal) {
+        f.signal.addEventListener("abort", () => this.removeEventListener(type, listener, { capture: f.capture }), { once: true });
+      }
+    }
+    removeEventListener(type, listener, options) {
+      if (arguments.length < 2) throw missingArgs(arguments.length === 0 ? "type" : "listener");
+      const map = listenersOf(this, false);
+      if (!map) return;
+      type = String(type);
+      const list = map.get(type);
+      if (!list) return;
+      const capture = flags(options).capture;
+      for (let i = 0; i < list.length; i++) {
+        if (list[i].listener === listener && list[i].capture === capture) {
+          list[i].removed = true;
+          list.splice(i, 1);
+          if (list.length === 0) map.delete(type);
+          return;
+        }
+      }
+    }
+    dispatchEvent(event) {
+      if (!(event instanceof Event)) throw invalidArgType("event", "an instance of Event", event);
+      const st = eventState.get(event);
+      if (st.dispatching) throw codedError(Error, "ERR_EVENT_RECURSION", "The event \"" + st.type + "\" is already being dispatched");
+      st.dispatching = true;
+      st.target = this;
+      st.currentTarget = this;
+      st.phase = 2;
+      const map = listenersOf(this, false);
+      const list = map && map.get(st.type);
+      if (list) {
+        const snapshot = list.slice();
+        for (const record of snapshot) {
+          if (record.removed) continue;
+          if (record.once) this.removeEventListener(st.type, record.listener, { capture: record.capture });
+          st.passive = record.passive;
+          try {
+            const l = record.listener;
+            if (typeof l === "function") Reflect.apply(l, this, [event]);
+            else if (typeof l.handleEvent === "function") Reflect.apply(l.handleEvent, l, [event]);
+          } catch (err) {
+            reportListenerError(err);
+          }
+          st.passive = false;
+          if (st.stopNow) break;
+        }
+      }
+      st.dispatching = false;
+      st.currentTarget = null;
+      st.phase = 0;
+      return !(st.cancelable && st.defaultPrevented);
+    }
+  }
+  Object.defineProperty(EventTarget.prototype, Symbol.toStringTag, { value: "EventTarget", configurable: true });
+
+  function reportListenerError(err) {
+    try {
+      globalThis.console.error("Uncaught exception in an event listener:", err);
+    } catch (_) { /* nothing more to do */ }
+  }
+
+  // The listeners of an EventTarget for events.getEventListeners.
+  function getEventListeners(target, type) {
+    const map = listenerMaps.get(target);
+    if (!map) return [];
+    const list = map.get(String(type));
+    return list ? list.map((r) => r.listener) : [];
+  }
+
+  /* ---- AbortSignal / AbortController ---- */
+
+  const signalState = new WeakMap();
+  let constructing = false;
+
+  function signalOf(s) {
+    const st = signalState.get(s);
+    if (!st) throw codedError(TypeError, "ERR_INVALID_THIS", "Value of \"this\" must be of type AbortSignal");
+    return st;
+  }
+
+  function newSignal() {
+    constructing = true;
+    try {
+      return new AbortSignal();
+    } finally {
+      constructing = false;
+    }
+  }
+
+  function abortSignal(signal, reason) {
+    const st = signalOf(signal);
+    if (st.aborted) return;
+    st.aborted = true;
+    st.reason = reason;
+    const followers = st.followers;
+    st.followers = [];
+    const ev = new Event("abort");
+    signal.dispatchEvent(ev);
+    for (const f of followers) {
+      const dependent = f.deref ? f.deref() : f;
+      if (dependent) abortSignal(dependent, reason);
+    }
+  }
+
+  class AbortSignal extends EventTarget {
+    constructor() {
+      if (!constructing) throw codedError(TypeError, "ERR_ILLEGAL_CONSTRUCTOR", "Illegal constructor");
+      super();
+      signalState.set(this, { aborted: false, reason: undefined, onabort: null, followers: [] });
+    }
+    get aborted() { return signalOf(this).aborted; }
+    get reason() { return signalOf(this).reason; }
+    throwIfAborted() {
+      const st = signalOf(this);
+      if (st.aborted) throw st.reason;
+    }
+    get onabort() { return signalOf(this).onabort; }
+    set onabort(fn) {
+      const st = signalOf(this);
+      if (st.onabortListener) this.removeEventListener("abort", st.onabortListener);
+      st.onabort = typeof fn === "function" || (fn !== null && typeof fn === "object") ? fn : null;
+      st.onabortListener = null;
+      if (typeof st.onabort === "function") {
+        const handler = st.onabort;
+        st.onabortListener = function (ev) { return Reflect.apply(handler, this, [ev]); };
+        this.addEventListener("abort", st.onabortListener);
+      }
+    }
+    static abort(reason) {
+      const s = newSignal();
+      const st = signalOf(s);
+      st.aborted = true;
+      st.reason = reason === undefined ? new DOMException("This operation was aborted", "AbortError") : reason;
+      return s;
+    }
+    static timeout(ms) {
+      if (typeof ms !== "number") throw invalidArgType("delay", "of type number", ms);
+      if (!(ms >= 0 && ms <= 4294967295))
+        throw codedError(RangeError, "ERR_OUT_OF_RANGE",
+          "The value of \"delay\" is out of range. It must be >= 0 && <= 4294967295. Received " + String(ms));
+      const s = newSignal();
+      natives.addTimer(() => abortSignal(s, new DOMException("The operation was aborted due to timeout", "TimeoutError")),
+        ms, [], false);
+      return s;
+    }
+    static any(signals) {
+      if (signals === null || typeof signals !== "object" || typeof signals[Symbol.iterator] !== "function")
+        throw invalidArgType("signals", "an instance of Array", signals);
+      const list = Array.from(signals);
+      for (let i = 0; i < list.length; i++) {
+        if (!(list[i] instanceof AbortSignal)) throw invalidArgType("signals[" + i + "]", "an instance of AbortSignal", list[i]);
+      }
+      const s = newSignal();
+      for (const source of list) {
+        if (source.aborted) {
+          const st = signalOf(s);
+          st.aborted = true;
+          st.reason = source.reason;
+          return s;
+        }
+      }
+      for (const source of list) signalOf(source).followers.push(s);
+      return s;
+    }
+  }
+  Object.defineProperty(AbortSignal.prototype, Symbol.toStringTag, { value: "AbortSignal", configurable: true });
+
+  const controllerSignal = new WeakMap();
+
+  class AbortController {
+    constructor() {
+      controllerSignal.set(this, newSignal());
+    }
+    get signal() {
+      const s = controllerSignal.get(this);
+      if (!s) throw codedError(TypeError, "ERR_INVALID_THIS", "Value of \"this\" must be of type AbortController");
+      return s;
+    }
+    abort(reason) {
+      abortSignal(this.signal, reason === undefined ? new DOMException("This operation was aborted", "AbortError") : reason);
+    }
+  }
+  Object.defineProperty(AbortController.prototype, Symbol.toStringTag, { value: "AbortController", configurable: true });
+
+  return Object.freeze({
+    Event, CustomEvent, EventTarget, AbortSignal, AbortController, DOMException, getEventListeners,
+  });
 })
