@@ -171,9 +171,9 @@
 
     toString() { return P.serializeForm(this.#list); }
 
-    get [Symbol.toStringTag]() { return "URLSearchParams"; }
   }
-  URLSearchParams.prototype[Symbol.iterator] = URLSearchParams.prototype.entries;
+  Object.defineProperty(URLSearchParams.prototype, Symbol.iterator,
+    { value: URLSearchParams.prototype.entries, writable: true, enumerable: false, configurable: true });
 
   // The pair iterator: reads the live list by index, as WebIDL iterators do.
   const IteratorPrototype = Object.getPrototypeOf(Object.getPrototypeOf([][Symbol.iterator]()));
@@ -187,9 +187,9 @@
       const value = this.#kind === "keys" ? p[0] : this.#kind === "values" ? p[1] : [p[0], p[1]];
       return { value, done: false };
     }
-    get [Symbol.toStringTag]() { return "URLSearchParams Iterator"; }
   }
   Object.setPrototypeOf(ParamsIterator.prototype, IteratorPrototype);
+  Object.defineProperty(ParamsIterator.prototype, Symbol.toStringTag, { value: "URLSearchParams Iterator", configurable: true });
 
   /* ---- URL ---- */
 
@@ -343,7 +343,6 @@
     toString() { return P.serialize(this.#rec, false); }
     toJSON() { return P.serialize(this.#rec, false); }
 
-    get [Symbol.toStringTag]() { return "URL"; }
 
     // A setter is the basic URL parser with a state override, in place: as the standard says, a
     // failure half-way (a bad port after a good host) keeps what was set before it.
@@ -352,8 +351,9 @@
     }
   }
 
-  // WebIDL attributes and operations are enumerable.
+  // WebIDL attributes and operations are enumerable; the class string is a data property.
   for (const C of [URL, URLSearchParams]) {
+    Object.defineProperty(C.prototype, Symbol.toStringTag, { value: C.name, configurable: true });
     for (const key of Object.getOwnPropertyNames(C.prototype)) {
       if (key === "constructor") continue;
       const d = Object.getOwnPropertyDescriptor(C.prototype, key);
