@@ -10,7 +10,7 @@
  * several calls, and one request is capped at 1 MiB so the call log stays small.
  * Unavailable (throw ERR_CHIDORI_UNAVAILABLE): ciphers, signatures, key generation and KDFs, key
  * objects, certificates, Diffie-Hellman; webcrypto.subtle methods other than digest reject.
- * Hash/Hmac objects are not streams (no write/end/pipe).
+ * Hash/Hmac objects are not streams (no write/end/pipe). Bytes come back as Buffers.
  * Trusts nothing: every argument is guest data; errors mirror Node's names and codes.
  */
 (function (require, natives, name) {
@@ -40,201 +40,14 @@
     };
   }
 
-  /* ---- bytes: a private codec until node:buffer is available (then results become Buffers) ---- */
+  /* ---- bytes: node:buffer for encodings, internal/text for the base64 of the host seam ---- */
 
-  let BufferCtor; // undefined: not looked up yet; null: node:buffer not available
-  function output(u8) {
-    if (BufferCtor === undefined) {
-      try {
-        BufferCtor = require("buffer").Buffer || null;
-      } catch (e) {
-        BufferCtor = null;
-      }
-    }
-    return BufferCtor ? BufferCtor.from(u8.buffer, u8.byteOffset, u8.byteLength) : u8;
-  }
-
-  const B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  const B64_VALUE = new Int16Array(128).fill(-1);
-  for (let i = 0; i < 64; i++) B64_VALUE[B64.charCodeAt(i)] = i;
-  B64_VALUE[0x2d] = 62; // base64url
-  B64_VALUE[0x5f] = 63;
-
-  const B64_CODES = new Uint8Array(64);
-  for (let i = 0; i < 64; i++) B64_CODES[i] = B64.charCodeAt(i);
-
-  // Encodes into a byte array of ASCII codes, turned into a string 32 KiB at a time.
-  function toBase64(u8, url) {
-    const n = u8.length;
-    const codes = new Uint8Array(Math.ceil(n / 3) * 4);
-    let i = 0, o = 0;
-    for (; i + 3 <= n; i += 3) {
-      const v = (u8[i] << 16) | (u8[i + 1] << 8) | u8[i + 2];
-      codes[o++] = B64_CODES[v >> 18];
-      codes[o++] = B64_CODES[(v >> 12) & 63];
-      codes[o++] = B64_CODES[(v >> 6) & 63];
-      codes[o++] = B64_CODES[v & 63];
-    }
-    if (n - i === 1) {
-      const v = u8[i] << 16;
-      codes[o++] = B64_CODES[v >> 18];
-      codes[o++] = B64_CODES[(v >> 12) & 63];
-      codes[o++] = 0x3d;
-      codes[o++] = 0x3d;
-    } else if (n - i === 2) {
-      const v = (u8[i] << 16) | (u8[i + 1] << 8);
-      codes[o++] = B64_CODES[v >> 18];
-      codes[o++] = B64_CODES[(v >> 12) & 63];
-      codes[o++] = B64_CODES[(v >> 6) & 63];
-      codes[o++] = 0x3d;
-    }
-    const parts = [];
-    for (let p = 0; p < codes.length; p += 32768) parts.push(String.fromCharCode.apply(null, codes.subarray(p, p + 32768)));
-    let s = parts.join("");
-    if (url) s = s.replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-    return s;
-  }
-
-  // Lenient like Node's Buffer.from(s, "base64"): skips characters outside the alphabet, stops at "=".
-  function fromBase64(s) {
-    const out = new Uint8Array(Math.floor((s.length * 3) / 4) + 3);
-    let acc = 0, bits = 0, o = 0;
-    for (let i = 0; i < s.length; i++) {
-      const c = s.charCodeAt(i);
-      if (c === 0x3d) break;
-      const v = c < 128 ? B64_VALUE[c] : -1;
-      if (v < 0) continue;
-      acc = (acc << 6) | v;
-      bits += 6;
-      if (bits >= 8) {
-        bits -= 8;
-        out[o++] = (acc >> bits) & 0xff;
-      }
-    }
-    return out.subarray(0, o);
-  }
-
-  function utf8Encode(s) {
-    const out = new Uint8Array(s.length * 3);
-    let o = 0;
-    for (let i = 0; i < s.length; i++) {
-      let c = s.charCodeAt(i);
-      if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
-        const d = s.charCodeAt(i + 1);
-        if (d >= 0xdc00 && d <= 0xdfff) {
-          c = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
-          i++;
-        }
-      }
-      if (c >= 0xd800 && c <= 0xdfff) c = 0xfffd; // a lone surrogate
-      if (c < 0x80) out[o++] = c;
-      else if (c < 0x800) { out[o++] = 0xc0 | (c >> 6); out[o++] = 0x80 | (c & 63); }
-      else if (c < 0x10000) { out[o++] = 0xe0 | (c >> 12); out[o++] = 0x80 | ((c >> 6) & 63); out[o++] = 0x80 | (c & 63); }
-      else {
-        out[o++] = 0xf0 | (c >> 18); out[o++] = 0x80 | ((c >> 12) & 63);
-        out[o++] = 0x80 | ((c >> 6) & 63); out[o++] = 0x80 | (c & 63);
-      }
-    }
-    return out.subarray(0, o);
-  }
-
-  function utf8Decode(u8) {
-    let out = "";
-    for (let i = 0; i < u8.length;) {
-      const b = u8[i];
-      let need = 0, cp = 0, lo = 0x80, hi = 0xbf;
-      if (b < 0x80) { out += String.fromCharCode(b); i++; continue; }
-      if (b >= 0xc2 && b <= 0xdf) { need = 1; cp = b & 0x1f; }
-      else if (b >= 0xe0 && b <= 0xef) { need = 2; cp = b & 0xf; if (b === 0xe0) lo = 0xa0; if (b === 0xed) hi = 0x9f; }
-      else if (b >= 0xf0 && b <= 0xf4) { need = 3; cp = b & 7; if (b === 0xf0) lo = 0x90; if (b === 0xf4) hi = 0x8f; }
-      else { out += "\ufffd"; i++; continue; }
-      let j = i + 1, ok = true;
-      for (let k = 0; k < need; k++, j++) {
-        const t = j < u8.length ? u8[j] : -1;
-        if (t < lo || t > hi) { ok = false; break; }
-        lo = 0x80; hi = 0xbf;
-        cp = (cp << 6) | (t & 63);
-      }
-      out += ok ? String.fromCodePoint(cp) : "\ufffd";
-      i = j;
-    }
-    return out;
-  }
-
-  const HEX = "0123456789abcdef";
-  function toHex(u8) {
-    let s = "";
-    for (let i = 0; i < u8.length; i++) s += HEX[u8[i] >> 4] + HEX[u8[i] & 15];
-    return s;
-  }
-
-  function fromHex(s) {
-    const n = s.length >> 1;
-    const out = new Uint8Array(n);
-    let o = 0;
-    for (; o < n; o++) { // like Node: stops at the first pair that is not hex
-      const v = parseInt(s.substr(o * 2, 2), 16);
-      if (!/^[0-9a-fA-F]{2}$/.test(s.substr(o * 2, 2))) break;
-      out[o] = v;
-    }
-    return out.subarray(0, o);
-  }
-
-  function normalizeEncoding(enc) {
-    if (enc === undefined || enc === null) return undefined;
-    const e = String(enc).toLowerCase();
-    switch (e) {
-      case "utf8": case "utf-8": return "utf8";
-      case "hex": case "base64": case "base64url": case "latin1": case "ascii": return e;
-      case "binary": return "latin1";
-      case "ucs2": case "ucs-2": case "utf16le": case "utf-16le": return "utf16le";
-      case "buffer": return "buffer";
-      default:
-        throw nodeError(TypeError, "ERR_UNKNOWN_ENCODING", `Unknown encoding: ${enc}`);
-    }
-  }
-
-  function stringToBytes(s, enc) {
-    switch (normalizeEncoding(enc) || "utf8") {
-      case "utf8": case "buffer": return utf8Encode(s);
-      case "hex": return fromHex(s);
-      case "base64": case "base64url": return fromBase64(s);
-      case "latin1": case "ascii": {
-        const out = new Uint8Array(s.length);
-        for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i) & 0xff;
-        return out;
-      }
-      case "utf16le": {
-        const out = new Uint8Array(s.length * 2);
-        for (let i = 0; i < s.length; i++) { const c = s.charCodeAt(i); out[2 * i] = c & 0xff; out[2 * i + 1] = c >> 8; }
-        return out;
-      }
-    }
-  }
-
-  function bytesToString(u8, enc) {
-    switch (enc) {
-      case "hex": return toHex(u8);
-      case "base64": return toBase64(u8, false);
-      case "base64url": return toBase64(u8, true);
-      case "utf8": return utf8Decode(u8);
-      case "latin1": {
-        let s = "";
-        for (let i = 0; i < u8.length; i++) s += String.fromCharCode(u8[i]);
-        return s;
-      }
-      case "ascii": {
-        let s = "";
-        for (let i = 0; i < u8.length; i++) s += String.fromCharCode(u8[i] & 0x7f);
-        return s;
-      }
-      case "utf16le": {
-        let s = "";
-        for (let i = 0; i + 1 < u8.length; i += 2) s += String.fromCharCode(u8[i] | (u8[i + 1] << 8));
-        return s;
-      }
-    }
-  }
+  const text = require("internal/text");
+  const { Buffer } = require("buffer");
+  const output = (u8) => Buffer.from(u8.buffer, u8.byteOffset, u8.byteLength);
+  const toBase64 = (u8) => text.bytesToBase64(u8, false);
+  const fromBase64 = (s) => text.base64ToBytes(s);
+  const toHex = (u8) => output(u8).toString("hex");
 
   // ArrayBuffer / TypedArray / DataView → a Uint8Array view of its bytes (no copy), else null.
   function viewOf(v) {
@@ -270,7 +83,10 @@
   }
 
   function dataBytes(data, encoding, argName) {
-    if (typeof data === "string") return stringToBytes(data, encoding);
+    if (typeof data === "string") {
+      const b = Buffer.from(data, encoding === undefined || encoding === null || encoding === "buffer" ? "utf8" : encoding);
+      return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+    }
     const v = ArrayBuffer.isView(data) ? viewOf(data) : null;
     if (v) return v;
     throw nodeError(TypeError, "ERR_INVALID_ARG_TYPE", `The "${argName}" argument must be of type string or an ` +
@@ -284,14 +100,15 @@
   // One host call: digest (or HMAC with key) of bytes → Uint8Array.
   function hostDigest(alg, bytes, key) {
     if (bytes.length > DIGEST_DATA_MAX) throw tooLarge();
-    const args = { algorithm: alg, data: toBase64(bytes, false) };
-    if (key) args.key = toBase64(key, false);
+    const args = { algorithm: alg, data: toBase64(bytes) };
+    if (key) args.key = toBase64(key);
     return fromBase64(natives.callSync("crypto_digest", args).digest);
   }
 
+  // Bytes as a Buffer, or as a string in Buffer's encoding (which throws ERR_UNKNOWN_ENCODING).
   function finish(bytes, encoding) {
-    const enc = normalizeEncoding(encoding);
-    return enc === undefined || enc === "buffer" ? output(bytes) : bytesToString(bytes, enc);
+    return encoding === undefined || encoding === null || encoding === "buffer" ? output(bytes)
+      : output(bytes).toString(encoding);
   }
 
   class Hash {
@@ -339,7 +156,7 @@
   class Hmac extends Hash {
     constructor(algorithm, key, options) {
       let k;
-      if (typeof key === "string") k = utf8Encode(key);
+      if (typeof key === "string") k = new Uint8Array(Buffer.from(key, "utf8"));
       else k = viewOf(key);
       if (!k) {
         throw nodeError(TypeError, "ERR_INVALID_ARG_TYPE", 'The "key" argument must be of type string or an instance ' +
@@ -493,13 +310,7 @@
     return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
   }
 
-  function domException(message, name, code) {
-    if (typeof DOMException === "function") return new DOMException(message, name);
-    const err = new Error(message);
-    err.name = name;
-    Object.defineProperty(err, "code", { value: code, enumerable: false, configurable: true, writable: true });
-    return err;
-  }
+  const domException = (message, name) => new text.DOMException(message, name);
 
   const INTEGER_ARRAYS = ["Int8Array", "Uint8Array", "Uint8ClampedArray", "Int16Array", "Uint16Array", "Int32Array",
     "Uint32Array", "BigInt64Array", "BigUint64Array"];
@@ -513,9 +324,9 @@
     if (arguments.length < 1) {
       throw nodeError(TypeError, "ERR_MISSING_ARGS", 'The "typedArray" argument must be specified');
     }
-    if (!isIntegerArray(array)) throw domException("The data argument must be an integer-type TypedArray", "TypeMismatchError", 17);
+    if (!isIntegerArray(array)) throw domException("The data argument must be an integer-type TypedArray", "TypeMismatchError");
     if (array.byteLength > RANDOM_CALL_MAX) {
-      throw domException("The requested length exceeds 65,536 bytes", "QuotaExceededError", 22);
+      throw domException("The requested length exceeds 65,536 bytes", "QuotaExceededError");
     }
     new Uint8Array(array.buffer, array.byteOffset, array.byteLength).set(hostRandom(array.byteLength));
     return array;
@@ -547,7 +358,7 @@
       return new Promise((resolve) => {
         const algName = typeof algorithm === "string" ? algorithm : algorithm && algorithm.name;
         const alg = typeof algName === "string" ? SUBTLE_DIGESTS[algName.toLowerCase()] : undefined;
-        if (!alg) throw domException("Unrecognized algorithm name", "NotSupportedError", 9);
+        if (!alg) throw domException("Unrecognized algorithm name", "NotSupportedError");
         const v = viewOf(data);
         if (!v) throw nodeError(TypeError, "ERR_INVALID_ARG_TYPE", "The data argument must be a BufferSource");
         const d = hostDigest(alg, v, null);
