@@ -11,6 +11,7 @@
 #include "util/base64.h"
 #include "util/buf.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -777,7 +778,7 @@ int vfs_seed_from_json(vfs *v, const json_t *seed, int64_t now, char **error)
                 bytes = text->u.string.bytes;
                 len = text->u.string.len;
             } else {
-                decoded = base64_decode(b64->u.string.bytes, b64->u.string.len, &len);
+                decoded = base64_decode(b64->u.string.bytes, b64->u.string.len, SIZE_MAX, &len, NULL);
                 if (!decoded) {
                     *error = xasprintf("entry `%.200s`: `base64` is not valid base64", key);
                     return -1;

@@ -508,6 +508,7 @@
   const INTERNAL = {
     "internal/text": "internal_text", "internal/clone": "internal_clone",
     "internal/abort": "internal_abort", "internal/fetch": "internal_fetch",
+    "internal/url": "internal_url", "internal/idna": "internal_idna",
   };
 
   const loadedFiles = ObjectCreate(null); // "file|name" -> exports

@@ -23,6 +23,7 @@
 #include "util/base64.h"
 #include "util/buf.h"
 
+#include <stdint.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -184,7 +185,7 @@ static int do_write(vfs *v, const json_t *args, const char *path, int64_t now, j
         return HOST_ERROR;
     }
     size_t n;
-    unsigned char *bytes = base64_decode(data->u.string.bytes, data->u.string.len, &n);
+    unsigned char *bytes = base64_decode(data->u.string.bytes, data->u.string.len, SIZE_MAX, &n, NULL);
     if (!bytes) {
         *error = xstrdup("fs: `data` is not valid base64");
         return HOST_ERROR;

@@ -30,6 +30,7 @@
 #include "util/base64.h"
 #include "util/buf.h"
 
+#include <stdint.h>
 #include <curl/curl.h>
 #include <ctype.h>
 #include <errno.h>
@@ -359,7 +360,7 @@ static int read_request(const http_settings *cfg, const json_t *args, request *r
                                cfg->max_request_bytes);
             return -1;
         }
-        r->body = base64_decode(b->u.string.bytes, b->u.string.len, &r->body_len);
+        r->body = base64_decode(b->u.string.bytes, b->u.string.len, SIZE_MAX, &r->body_len, NULL);
         if (!r->body) {
             *error = xstrdup("http: `body` is not valid base64");
             return -1;
