@@ -10,6 +10,12 @@ run(async (input, chidori) => {
       await chidori.mark("answered", { answer });
       return { answer };
     }
+    case "input-write": {
+      await chidori.log("asking");
+      const answer = await chidori.input("Ship it?", { choices: ["yes", "no"] });
+      await chidori.workspace.write("shipped.txt", answer);
+      return { answer };
+    }
     case "write": {
       await chidori.log("writing");
       await chidori.workspace.write("out.txt", "hello");
