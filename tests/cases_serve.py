@@ -474,6 +474,35 @@ def case_serve_concurrency_cap(v):
         srv.cleanup()
 
 
+def case_serve_memory_in_the_database(v):
+    """chidori.memory under serve lives in the session database, and concurrent sessions do not
+    lose each other's writes (each operation is one statement)."""
+    with serving(v, env={"CHIDORI_MAX_CONCURRENT_SESSIONS": "32"}) as s:
+        first = create(s, {"input": {"mode": "remember", "key": "a", "n": 1}})
+        assert first["output"] == {"before": None, "got": {"n": 1}, "keys": ["a"], "gone": None}, first
+        views = [None] * 12
+        def one(i):
+            views[i] = s.request("POST", "/sessions", {"input": {"mode": "remember", "key": f"k{i}", "n": i}})[2]
+        threads = [threading.Thread(target=one, args=(i,)) for i in range(len(views))]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(60 * v.slow)
+        assert all(x and x["status"] == "completed" for x in views), views
+        last = create(s, {"input": {"mode": "remember", "key": "a", "n": 2, "forget": True}})
+        out = last["output"]
+        assert out["before"] == {"n": 1} and out["got"] == {"n": 2} and out["gone"] is True, out
+        assert out["keys"][0] == "a" and sorted(out["keys"]) == sorted(["a"] + [f"k{i}" for i in range(12)]), out
+        # a replay answers memory from the log: it does not write again
+        replay = s.request("POST", f"/sessions/{last['id']}/replay")[2]
+        assert replay["output"] == out, replay
+        db = sqlite3.connect(os.path.join(s.folder, "state", "sessions.sqlite3"))
+        rows = db.execute("SELECT key FROM memory WHERE namespace = 'serve-test' ORDER BY key").fetchall()
+        db.close()
+        assert sorted(r[0] for r in rows) == sorted(f"k{i}" for i in range(12)), rows
+        assert not os.path.exists(os.path.join(s.folder, "state", "memory.json")), "memory went to memory.json"
+
+
 def case_serve_in_process_matches_isolated(v):
     """--no-isolate sessions behave as isolated ones: same statuses, outputs and call logs."""
     logs = {}

@@ -36,6 +36,15 @@ run(async (input, chidori) => {
       await chidori.log("spun");
       return { x };
     }
+    case "remember": {
+      const ns = { namespace: "serve-test" };
+      const before = await chidori.memory.get(input.key, ns);
+      await chidori.memory.set(input.key, { n: input.n }, ns);
+      const got = await chidori.memory.get(input.key, ns);
+      const all = await chidori.memory.list(ns);
+      const gone = input.forget ? await chidori.memory.delete(input.key, ns) : null;
+      return { before, got, keys: all.map((e) => e.key), gone };
+    }
     case "fail":
       throw new Error("failed on purpose");
     default: {
