@@ -532,6 +532,17 @@ def mcp_env(log):
 
 
 def case_serve_survives_kill_9(v):
+    crash_and_recover(v, "slow")
+
+
+def case_serve_survives_kill_9_inside_a_nested_agent(v):
+    """The same, with the run killed inside a nested agent (callAgent): the nested agent's
+    recorded call belongs to a call_agent that has no record yet; the re-run gives that call its
+    seq again, so the nested record answers instead of the tool running twice."""
+    crash_and_recover(v, "nested")
+
+
+def crash_and_recover(v, mode):
     """kill -9 of the server with one session paused, one awaiting approval, one completed and one
     running (between two MCP calls); the restarted server keeps the first three as they were and
     re-runs the fourth by replaying its log: the first call is not performed again, the second
@@ -549,8 +560,8 @@ def case_serve_survives_kill_9(v):
         done = create(first, {"input": {"name": "Kim"}})
         assert (paused["status"], waiting["status"], done["status"]) == ("paused", "awaitingapproval", "completed")
         loops = 50000000 if v.name == "release" else 6000000
-        running = create(first, {"input": {"mode": "slow", "loops": loops}, "wait": False})
-        first.wait_for(running["id"], lambda x: x["call_count"] >= 1, "one call in")
+        running = create(first, {"input": {"mode": mode, "loops": loops}, "wait": False})
+        first.wait_for(running["id"], lambda x: x["call_count"] >= (1 if mode == "slow" else 2), "one tool call in")
         view = first.request("GET", f"/sessions/{running['id']}")[2]
         assert view["status"] == "running", f"the slow session finished before the kill: {view}"
         first.kill()
@@ -565,13 +576,18 @@ def case_serve_survives_kill_9(v):
         assert got == done, (got, done)
         got = second.wait_for(running["id"], lambda x: x["status"] != "running", "settled", seconds=60)
         assert got["status"] == "completed", got
-        texts = [got["output"][k]["content"][0]["text"] for k in ("first", "second")]
+        out = got["output"] if mode == "slow" else got["output"]["child"]
+        texts = [out[k]["content"][0]["text"] for k in ("first", "second")]
         assert texts == ["1", "3"], got
         with open(calls) as f:
             performed = [json.loads(line)["n"] for line in f]
         assert performed == [1, 2], f"MCP calls performed: {performed} (wanted each once)"
         _, _, cp = second.request("GET", f"/sessions/{running['id']}/checkpoint")
-        assert [r["seq"] for r in cp["call_log"]] == [1, 2], cp
+        want = [(1, "tool"), (2, "tool")] if mode == "slow" else \
+            [(1, "log"), (2, "call_agent"), (3, "tool"), (4, "tool")]
+        assert sorted((r["seq"], r["function"]) for r in cp["call_log"]) == want, cp
+        if mode == "nested":
+            assert all(r.get("parent_seq") == 2 for r in cp["call_log"] if r["function"] == "tool"), cp
         # and the waiting ones still settle
         got = second.request("POST", f"/sessions/{paused['id']}/resume", {"response": "yes"})[2]
         assert got["status"] == "completed" and got["output"] == {"answer": "yes"}, got

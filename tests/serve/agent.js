@@ -30,6 +30,11 @@ run(async (input, chidori) => {
       const second = await chidori.tool("counter__count", { n: 2 });
       return { first, second, x };
     }
+    case "nested": {
+      await chidori.log("calling the child");
+      const child = await chidori.callAgent("child.js", { loops: input.loops });
+      return { child };
+    }
     case "spin": {
       let x = 0;
       for (let i = 0; i < input.loops; i++) x = (x + i) % 1000003;
