@@ -23,7 +23,7 @@ typedef struct run_meta {
     json_t *output;  /* completed */
     char *error;     /* failed */
     json_t *pending; /* paused: {seq, parent_seq?, function, args, open_calls} */
-    json_t *surface; /* {"fs": "vfs"|"none", ...}: the captured surface's settings (cli/surface.h) */
+    json_t *surface; /* {"fs": "vfs"|"none", ...}: the captured surface's settings (runner/surface.h) */
     json_t *vfs;     /* {"max_bytes": N, "seed_sha256"?: hex}: the VFS's cap and seed */
 } run_meta;
 

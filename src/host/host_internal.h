@@ -54,6 +54,8 @@ struct host {
     bool fs_disabled;       /* CHIDORI_TS_FS=none */
     /* A chidori.step began (at this depth) since the last fs step barrier (effects/fs.c). */
     bool step_since_fs_barrier[HOST_MAX_NESTING + 1];
+    const atomic_int *cancel;     /* the run was cancelled (serve) when it reads non-zero */
+    const host_memory_store *memory; /* chidori.memory elsewhere than memory.json, or NULL */
 };
 
 /* effects/fs.c: the VFS of the current depth (made and seeded on first use), or NULL + *error;

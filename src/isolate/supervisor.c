@@ -93,16 +93,20 @@ typedef struct worker {
 } worker;
 
 /* The environment a worker gets: nothing of ours but what a sanitizer build needs to report. */
-static char **worker_env(void)
+typedef struct worker_environ {
+    char *env[3];
+    char asan[512], ubsan[512];
+} worker_environ;
+
+/* Built per spawn (a server spawns workers from several threads at once). */
+static char **worker_env(worker_environ *we)
 {
-    static char *env[4];
     int n = 0;
-    static char asan[512], ubsan[512];
     const char *a = getenv("ASAN_OPTIONS"), *u = getenv("UBSAN_OPTIONS");
-    if (a) snprintf(asan, sizeof asan, "ASAN_OPTIONS=%s", a), env[n++] = asan;
-    if (u) snprintf(ubsan, sizeof ubsan, "UBSAN_OPTIONS=%s", u), env[n++] = ubsan;
-    env[n] = NULL;
-    return env;
+    if (a) snprintf(we->asan, sizeof we->asan, "ASAN_OPTIONS=%s", a), we->env[n++] = we->asan;
+    if (u) snprintf(we->ubsan, sizeof we->ubsan, "UBSAN_OPTIONS=%s", u), we->env[n++] = we->ubsan;
+    we->env[n] = NULL;
+    return we->env;
 }
 
 static int spawn_worker(worker *w, char **error)
@@ -112,7 +116,8 @@ static int spawn_worker(worker *w, char **error)
         *error = xasprintf("cannot create the worker's pipes: %s", strerror(errno));
         return -1;
     }
-    char **env = worker_env();
+    worker_environ we;
+    char **env = worker_env(&we);
     pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0) {
@@ -205,25 +210,122 @@ static char *reap(worker *w, bool killed_for_deadline, uint64_t deadline_ms, boo
     return why;
 }
 
+/* Wait (until the deadline, 0 = none) for the worker to say something or for the run to be
+ * cancelled; true when it was cancelled. frame_read deals with everything else. */
+static bool wait_for_frame_or_cancel(int from_child, int cancel_fd, int64_t deadline)
+{
+    for (;;) {
+        struct pollfd p[2] = {{.fd = from_child, .events = POLLIN}, {.fd = cancel_fd, .events = POLLIN}};
+        int timeout = -1;
+        if (deadline) {
+            int64_t left = deadline - now_ms();
+            timeout = left > 0 ? (int)(left > 60000 ? 60000 : left) : 0;
+        }
+        int n = poll(p, 2, timeout);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) return false;
+        if (p[1].revents) return true;
+        if (p[0].revents || !deadline || now_ms() >= deadline) return false;
+    }
+}
+
+/* Spawn a worker and put it in its cgroup. The cgroup must hold the worker before it confines
+ * itself (its pid-namespace child is forked then and inherits it): the worker waits for Init,
+ * which is sent after this. */
+static int start_worker(worker *w, const isolate_options *o, uint64_t mem_cap_bytes, char **error)
+{
+    *w = (worker){.pidfd = -1, .err.fd = -1};
+    if (spawn_worker(w, error) != 0) return -1;
+    if (!name_in_list(o->sandbox.skip, "cgroup"))
+        sandbox_cgroup_create(w->pid, mem_cap_bytes ? mem_cap_bytes + WORKER_MEMORY_SLACK : 0, WORKER_PIDS_MAX,
+                              &w->cgroup);
+    return 0;
+}
+
+/* ---------- warm workers ---------- */
+
+struct warm_worker {
+    worker w;
+    char *banner; /* its confinement report, as the Isolation: text */
+};
+
+#define WARM_HANDSHAKE_MS 10000
+
+warm_worker *supervisor_prespawn(const isolate_options *o, const engine_limits *limits, char **error)
+{
+    warm_worker *ww = xcalloc(1, sizeof *ww);
+    if (start_worker(&ww->w, o, limits->mem_cap_bytes, error) != 0) {
+        free(ww);
+        return NULL;
+    }
+    json_t *init = isolate_warm_encode(o), *frame = NULL;
+    char *io = NULL;
+    int rc = frame_write(ww->w.to_child, init, &io);
+    json_free(init);
+    if (rc == 0) rc = frame_read(ww->w.from_child, now_ms() + WARM_HANDSHAKE_MS, &frame, &io);
+    frame_type type = rc == 0 ? frame_classify(frame, &io) : FRAME_INVALID;
+    const char *op = json_string_value(json_object_get(frame, "op"));
+    if (type == FRAME_CALL && op && !strcmp(op, "__isolation")) {
+        ww->banner = isolate_banner(json_object_get(frame, "args"));
+        json_t *ack = isolate_reply_encode(HOST_OK, NULL, NULL);
+        rc = frame_write(ww->w.to_child, ack, &io);
+        json_free(ack);
+    } else if (rc == 0) {
+        /* a worker that could not confine itself says so in a Done */
+        engine_result res;
+        char *why = NULL;
+        if (type == FRAME_DONE && isolate_outcome_decode(json_object_get(frame, "outcome"), &res, &why) == 0) {
+            io = xstrdup(res.error ? res.error : "the worker ended at once");
+            engine_result_free(&res);
+        } else {
+            io = io ? io : xstrdup("it sent something else than its confinement report");
+        }
+        free(why);
+        rc = -1;
+    }
+    json_free(frame);
+    if (rc != 0) {
+        *error = xasprintf("cannot prepare a worker: %s", io ? io : "?");
+        free(io);
+        warm_worker_discard(ww);
+        return NULL;
+    }
+    free(io);
+    return ww;
+}
+
+void warm_worker_discard(warm_worker *ww)
+{
+    if (!ww) return;
+    kill_worker(&ww->w);
+    free(reap(&ww->w, false, 0, true));
+    free(ww->banner);
+    free(ww);
+}
+
 /* ---------- serving ---------- */
 
 int supervisor_run(const engine_config *cfg, host *h, const isolate_options *o, engine_result *res, char **banner)
 {
     memset(res, 0, sizeof *res);
     if (banner) *banner = NULL;
-    worker w = {.pidfd = -1, .err.fd = -1};
+    worker w;
     char *error = NULL;
-    if (spawn_worker(&w, &error) != 0) {
+    warm_worker *ww = o->pool ? worker_pool_take(o->pool) : NULL;
+    if (ww) {
+        /* confined already: its report stands in for the one a cold worker sends first */
+        w = ww->w;
+        if (banner) {
+            *banner = ww->banner, ww->banner = NULL;
+            fprintf(stderr, "Isolation: %s\n", *banner);
+        }
+        free(ww->banner);
+        free(ww);
+    } else if (start_worker(&w, o, cfg->limits.mem_cap_bytes, &error) != 0) {
         res->status = RUN_FAILED;
         res->error = error;
         return -1;
     }
-
-    /* The cgroup must hold the worker before it confines itself (its pid-namespace child is
-     * forked then and inherits it): the worker waits for Init, which is sent after this. */
-    if (!name_in_list(o->sandbox.skip, "cgroup"))
-        sandbox_cgroup_create(w.pid, cfg->limits.mem_cap_bytes ? cfg->limits.mem_cap_bytes + WORKER_MEMORY_SLACK : 0,
-                              WORKER_PIDS_MAX, &w.cgroup);
 
     int64_t deadline = o->deadline_ms ? now_ms() + (int64_t)o->deadline_ms : 0;
     /* Between frames a worker computes; an honest one is stopped by its own CPU budget, which a
@@ -244,6 +346,10 @@ int supervisor_run(const engine_config *cfg, host *h, const isolate_options *o, 
         json_t *frame = NULL;
         int64_t wait_until = deadline;
         if (quiet_ms && (!wait_until || now_ms() + quiet_ms < wait_until)) wait_until = now_ms() + quiet_ms;
+        if (o->watch_cancel && wait_for_frame_or_cancel(w.from_child, o->cancel_fd, wait_until)) {
+            failure = xstrdup("the run was cancelled");
+            break;
+        }
         if (frame_read(w.from_child, wait_until, &frame, &error) != 0) {
             if (deadline && now_ms() >= deadline) killed_for_deadline = true;
             else if (wait_until && now_ms() >= wait_until) {

@@ -1,7 +1,7 @@
 /* surface.c — see surface.h. Trusts the environment only as far as checking it; the seed file is
  * read with a cap and parsed with limits like any other input. */
 #define _GNU_SOURCE
-#include "cli/surface.h"
+#include "runner/surface.h"
 #include "host/vfs.h"
 #include "util/buf.h"
 #include "util/files.h"
