@@ -73,7 +73,8 @@ export interface ClientOptions {
   /** First backoff delay, doubled per attempt. Default 250. */
   retryDelayMs?: number;
   headers?: Record<string, string>;
-  fetch?: typeof fetch;
+  /** A fetch implementation to use instead of the global one. */
+  fetch?: (url: string, init?: any) => Promise<any>;
 }
 
 export interface RunOptions {
