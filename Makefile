@@ -37,7 +37,7 @@ endif
 
 CFLAGS   := -std=gnu11 $(OPTFLAGS) -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare -Wno-cast-function-type -Isrc -I$(QJS_SRC) -MMD -MP
 QJSFLAGS := $(OPTFLAGS) -w -fwrapv $(QJS_DEFS)
-LDLIBS   := -ldl -lm -lpthread
+LDLIBS   := -ldl -lm -lpthread -lmicrohttpd -lsqlite3
 
 OBJ := $(OUT)/obj
 SRCS      := $(sort $(wildcard src/*/*.c src/*/*/*.c))

@@ -5,10 +5,11 @@
 # is missing and stops.
 set -euo pipefail
 
-# Build: compiler, make, xz for the QuickJS tarball, libcurl (provider and http effects).
+# Build: compiler, make, xz for the QuickJS tarball, libcurl (provider and http effects),
+# libmicrohttpd and SQLite (`chidori serve`).
 # Tests: python3 (runner), nodejs + npm (TypeScript oracle, MCP servers), clang + compiler-rt
 # (libFuzzer and sanitizers), hyperfine and bubblewrap (bench peers).
-PACKAGES=(gcc make xz-utils ca-certificates patch python3 libcurl4-openssl-dev libssl-dev clang libclang-rt-14-dev hyperfine bubblewrap)
+PACKAGES=(gcc make xz-utils ca-certificates patch python3 libcurl4-openssl-dev libssl-dev libmicrohttpd-dev libsqlite3-dev clang libclang-rt-14-dev hyperfine bubblewrap)
 
 missing=()
 for p in "${PACKAGES[@]}"; do

@@ -22,5 +22,6 @@ int cmd_run(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_resume(int argc, char **argv);
 int cmd_sandbox(int argc, char **argv);
+int cmd_serve(int argc, char **argv); /* src/serve/serve.c */
 
 #endif

@@ -13,9 +13,9 @@
 #include "cli/input.h"
 #include "cli/runstore.h"
 #include "engine/engine.h"
-#include "host/host.h"
 #include "host/policy.h"
 #include "isolate/isolate.h"
+#include "runner/runner.h"
 #include "util/buf.h"
 #include "util/random.h"
 
@@ -42,27 +42,6 @@ typedef struct run_options {
     bool untrusted, trusted;
     json_t *input;
 } run_options;
-
-/* What nested agents (call_agent) need from the top-level run. */
-typedef struct run_context {
-    engine_config base;
-    bool isolated;
-    isolate_options iso;
-} run_context;
-
-/* One engine run, in this process or in a confined worker. banner: print the Isolation: line
- * (the top-level run); nested runs in-process get a thread, since each engine needs its own stack. */
-static void run_engine(run_context *rc, const engine_config *cfg, host *h, bool banner, engine_result *res)
-{
-    if (!rc->isolated) {
-        if (banner) engine_run(cfg, res);
-        else engine_run_on_thread(cfg, res);
-        return;
-    }
-    char *text = NULL;
-    supervisor_run(cfg, h, &rc->iso, res, banner ? &text : NULL);
-    free(text);
-}
 
 static int64_t realtime_ms(void)
 {
@@ -137,60 +116,6 @@ static char *state_dir_for(const char *project_root)
     return env && *env ? xstrdup(env) : xasprintf("%s/.chidori", project_root);
 }
 
-static uint64_t mix64(uint64_t x)
-{
-    x += 0x9E3779B97F4A7C15ull;
-    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-    return x ^ (x >> 31);
-}
-
-/* A nested agent's seed: a function of the run's seed and what was called, so replay agrees. */
-static uint64_t nested_seed(uint64_t seed, const char *entry, const char *input_json)
-{
-    uint64_t h = seed;
-    for (const char *p = entry; *p; p++) h = mix64(h ^ (unsigned char)*p);
-    for (const char *p = input_json; *p; p++) h = mix64(h ^ (unsigned char)*p);
-    return h;
-}
-
-static int run_nested(void *ctx, host *h, const char *entry, const char *input_json, char **output, char **error)
-{
-    run_context *rc = ctx;
-    engine_config cfg = rc->base;
-    cfg.mode = ENGINE_AGENT;
-    cfg.entry = entry;
-    cfg.input_json = input_json;
-    cfg.seed = nested_seed(rc->base.seed, entry, input_json);
-    cfg.seam = (engine_seam){host_call_seam, h};
-    engine_result res;
-    run_engine(rc, &cfg, h, false, &res);
-    int code;
-    if (res.status == RUN_COMPLETED) {
-        *output = res.output_json;
-        res.output_json = NULL;
-        code = HOST_OK;
-    } else if (res.status == RUN_PAUSED) {
-        code = HOST_SUSPEND;
-    } else {
-        *error = host_aborted(h) ? xstrdup(res.error) : xasprintf("agent %s failed: %s", entry, res.error);
-        code = host_aborted(h) ? HOST_ABORT : HOST_ERROR;
-    }
-    engine_result_free(&res);
-    return code;
-}
-
-/* The agent file → its folder (the project) and its key inside it. */
-static int split_agent_path(const char *file, char **folder, char **key)
-{
-    char *a = xstrdup(file), *b = xstrdup(file);
-    *folder = xstrdup(dirname(a));
-    *key = xstrdup(basename(b));
-    free(a);
-    free(b);
-    return 0;
-}
-
 static void print_paused(const run_meta *m, const char *file, const json_t *pending, const char *runs_flag)
 {
     const json_t *args = json_object_get(pending, "args");
@@ -228,33 +153,46 @@ static void print_failure(const char *error)
 
 typedef enum { MODE_RUN, MODE_REPLAY, MODE_RESUME } durable_mode;
 
+/* The banner, printed once the run is set up and just before the agent starts. */
+typedef struct banner_ctx {
+    bool isolated;
+    const policy_selection *sel;
+    const run_meta *meta;
+} banner_ctx;
+
+static void print_banner(void *ctx)
+{
+    banner_ctx *b = ctx;
+    if (!b->isolated) fprintf(stderr, "Isolation: off (in-process run; --isolate runs it in a worker process)\n");
+    fprintf(stderr, "Policy: %s\n", b->sel->description);
+    fprintf(stderr, "Run id: %s\n", b->meta->run_id);
+}
+
+static const char *status_name(runner_status s)
+{
+    return s == RUNNER_COMPLETED ? "completed" : s == RUNNER_FAILED ? "failed" : "paused";
+}
+
 /* One durable run in any of the three modes. */
 static int durable_run(durable_mode mode, run_options *o)
 {
     char *error = NULL, *folder = NULL, *key = NULL, *runs_dir = NULL, *dir = NULL, *records = NULL;
-    char *state_dir = NULL;
-    char *input_text = NULL, *runs_flag = NULL;
-    host *h = NULL;
+    char *state_dir = NULL, *meta_path = NULL;
+    char *runs_flag = NULL;
     run_meta meta = {0};
     int exit_code = 1;
-    run_context rctx = {0};
     policy_selection sel = {0};
+    runner_request req = {0};
+    runner_outcome res = {0};
 
     int isolated = cli_resolve_isolation(o->isolate, &error);
     if (isolated < 0) goto fail_usage;
-    rctx.isolated = isolated == 1;
+    req.isolated = isolated == 1;
     if (policy_select(POLICY_SURFACE_RUN, o->untrusted, o->trusted, cli_getenv, &sel, &error) < 0) goto fail_usage;
-    if (engine_limits_from_env(&rctx.base.limits, &error) < 0) goto fail_usage;
-    if (rctx.isolated && isolate_options_from_env(&rctx.iso, &rctx.base.limits, &error) < 0) goto fail_usage;
+    if (engine_limits_from_env(&req.limits, &error) < 0) goto fail_usage;
+    if (req.isolated && isolate_options_from_env(&req.iso, &req.limits, &error) < 0) goto fail_usage;
 
-    split_agent_path(o->file, &folder, &key);
-    char *real_folder = realpath(folder, NULL);
-    if (!real_folder) {
-        error = xasprintf("cannot use %s: %s", o->file, strerror(errno));
-        goto fail;
-    }
-    free(folder);
-    folder = real_folder;
+    if (runner_split_agent(o->file, &folder, &key, &error) < 0) goto fail;
     state_dir = state_dir_for(folder);
     runs_dir = o->runs_dir ? xstrdup(o->runs_dir) : xasprintf("%s/runs", state_dir);
     if (o->runs_dir) runs_flag = xasprintf(" --runs-dir %s", o->runs_dir);
@@ -284,73 +222,52 @@ static int durable_run(durable_mode mode, run_options *o)
     }
     if (!dir) dir = run_dir_path(runs_dir, meta.run_id);
     records = xasprintf("%s/records.jsonl", dir);
-
-    rctx.base.seed = meta.seed;
-    rctx.base.clock_start_ms = meta.clock_start_ms;
-    host_config hc = {
-        .project_root = folder,
-        .state_dir = state_dir,
-        .log_out = stderr,
-        .console_out = stderr,
-        .answers = o->answers,
-        .n_answers = o->n_answers,
-        .interactive = mode != MODE_REPLAY && isatty(STDIN_FILENO) && isatty(STDERR_FILENO),
-        .run_nested = run_nested,
-        .nested_ctx = &rctx,
-        .policy = sel.policy,
-    };
-    h = host_new(&hc, &error);
-    if (!h) goto fail;
-    calllog *log = host_calllog(h);
-    if (mode == MODE_RUN) {
-        if (run_dir_create(dir, &error) < 0 || run_meta_write(dir, &meta, false, &error) < 0) goto fail;
-    } else if (calllog_load(log, records, &error) < 0) {
+    meta_path = xasprintf("%s/run.json", dir);
+    if (mode == MODE_RUN && (run_dir_create(dir, &error) < 0 || run_meta_write(dir, &meta, false, &error) < 0))
         goto fail;
-    }
-    if (mode == MODE_REPLAY) {
-        calllog_set_mode(log, LOG_REPLAY_ONLY);
-    } else {
-        if (mode == MODE_RESUME) calllog_set_mode(log, LOG_REPLAY_THEN_LIVE);
-        char *meta_path = xasprintf("%s/run.json", dir);
-        int prc = calllog_persist_to(log, records, meta_path, &error);
-        free(meta_path);
-        if (prc < 0) goto fail;
-        if (mode == MODE_RESUME && host_resume(h, meta.pending, o->response, &error) < 0) goto fail;
-    }
 
-    if (!rctx.isolated) fprintf(stderr, "Isolation: off (in-process run; --isolate runs it in a worker process)\n");
-    fprintf(stderr, "Policy: %s\n", sel.description);
-    fprintf(stderr, "Run id: %s\n", meta.run_id);
-
-    input_text = json_dump(meta.input, JSON_COMPACT, NULL);
-    engine_config cfg = rctx.base;
-    cfg.mode = ENGINE_AGENT;
-    cfg.entry = key;
-    cfg.input_json = input_text;
-    cfg.seam = (engine_seam){host_call_seam, h};
-    engine_result res;
-    run_engine(&rctx, &cfg, h, true, &res);
+    banner_ctx banner = {req.isolated, &sel, &meta};
+    req.project_root = folder;
+    req.entry = key;
+    req.state_dir = state_dir;
+    req.input = meta.input;
+    req.seed = meta.seed;
+    req.clock_start_ms = meta.clock_start_ms;
+    req.mode = mode == MODE_RUN ? LOG_LIVE : mode == MODE_REPLAY ? LOG_REPLAY_ONLY : LOG_REPLAY_THEN_LIVE;
+    req.records_file = mode == MODE_RUN ? NULL : records;
+    req.persist_file = mode == MODE_REPLAY ? NULL : records;
+    req.persist_companion = meta_path;
+    req.pending = mode == MODE_RESUME ? meta.pending : NULL;
+    req.response = o->response;
+    req.answers = o->answers;
+    req.n_answers = o->n_answers;
+    req.interactive = mode != MODE_REPLAY && isatty(STDIN_FILENO) && isatty(STDERR_FILENO);
+    req.policy = sel.policy;
+    req.banner = true;
+    req.ready = print_banner;
+    req.ready_ctx = &banner;
+    if (runner_run(&req, &res, &error) < 0) goto fail;
 
     if (mode == MODE_REPLAY) {
         /* The replay must end as the recording did, to the byte. */
         char *want = meta.output ? json_dump(meta.output, JSON_COMPACT, NULL) : NULL;
-        const char *status = res.status == RUN_COMPLETED ? "completed" : res.status == RUN_PAUSED ? "paused" : "failed";
+        const char *status = status_name(res.status);
         bool same = !strcmp(status, meta.status) &&
-                    (res.status != RUN_COMPLETED || (want && !strcmp(want, res.output_json))) &&
-                    (res.status != RUN_FAILED || (meta.error && !strcmp(meta.error, res.error)));
+                    (res.status != RUNNER_COMPLETED || (want && !strcmp(want, res.output_json))) &&
+                    (res.status != RUNNER_FAILED || (meta.error && !strcmp(meta.error, res.error)));
         if (!same) {
             fprintf(stderr, "chidori: replay of run %s differs from the recording (which %s): the replay %s%s%s\n",
-                    meta.run_id, meta.status, status, res.status == RUN_FAILED ? ": " : "",
-                    res.status == RUN_FAILED ? res.error : "");
+                    meta.run_id, meta.status, status, res.status == RUNNER_FAILED ? ": " : "",
+                    res.status == RUNNER_FAILED ? res.error : "");
             exit_code = 1;
-        } else if (res.status == RUN_COMPLETED) {
+        } else if (res.status == RUNNER_COMPLETED) {
             exit_code = print_output(res.output_json);
-        } else if (res.status == RUN_PAUSED) {
-            print_paused(&meta, o->file, meta.pending, runs_flag);
-            exit_code = 3;
-        } else {
+        } else if (res.status == RUNNER_FAILED) {
             print_failure(res.error);
             exit_code = 1;
+        } else {
+            print_paused(&meta, o->file, meta.pending, runs_flag);
+            exit_code = 3;
         }
         free(want);
     } else {
@@ -358,17 +275,17 @@ static int durable_run(durable_mode mode, run_options *o)
         json_free(meta.output), meta.output = NULL;
         free(meta.error), meta.error = NULL;
         json_free(meta.pending), meta.pending = NULL;
-        if (res.status == RUN_COMPLETED) {
+        if (res.status == RUNNER_COMPLETED) {
             json_error jerr;
             meta.output = json_parse(res.output_json, strlen(res.output_json), NULL, &jerr);
             meta.status = xstrdup(meta.output ? "completed" : "failed");
             if (!meta.output) meta.error = xasprintf("the agent's output cannot be stored: %s", jerr.message);
-        } else if (res.status == RUN_PAUSED) {
-            meta.status = xstrdup("paused");
-            meta.pending = json_copy(host_pending(h));
-        } else {
+        } else if (res.status == RUNNER_FAILED) {
             meta.status = xstrdup("failed");
             meta.error = xstrdup(res.error);
+        } else {
+            meta.status = xstrdup("paused");
+            meta.pending = res.pending, res.pending = NULL;
         }
         /* The flushed call log is the durable truth of a run (an outcome can be recomputed from
          * it by replay), so only a paused run, whose pending call exists nowhere else, pays for a
@@ -387,7 +304,6 @@ static int durable_run(durable_mode mode, run_options *o)
             exit_code = 1;
         }
     }
-    engine_result_free(&res);
     goto done;
 
 fail_usage:
@@ -399,7 +315,7 @@ fail:
     fprintf(stderr, "chidori: %s\n", error);
 done:
     free(error);
-    host_free(h);
+    runner_outcome_clear(&res);
     policy_selection_clear(&sel);
     run_meta_clear(&meta);
     free(folder);
@@ -408,7 +324,7 @@ done:
     free(state_dir);
     free(dir);
     free(records);
-    free(input_text);
+    free(meta_path);
     free(runs_flag);
     return exit_code;
 }

@@ -35,6 +35,8 @@ struct calllog {
     char *companion;  /* flushed before the first record (see calllog_persist_to) */
     uint64_t *queued; /* seqs to hand out before new ones */
     size_t n_queued;
+    calllog_sink_fn *sink; /* told of every appended record (see calllog_set_sink) */
+    void *sink_ctx;
 };
 
 calllog *calllog_new(void)
@@ -94,15 +96,9 @@ static bool as_seq(const json_t *v, uint64_t *out)
     return true;
 }
 
-static int parse_record(calllog *log, const char *line, size_t len, int lineno, char **error)
+/* Check one record's shape and add it. NULL, or what is wrong with it. */
+static const char *add_record(calllog *log, const json_t *v)
 {
-    json_limits lim = {RECORD_MAX_BYTES, JSON_DEFAULT_MAX_DEPTH, 0};
-    json_error jerr;
-    json_t *v = json_parse(line, len, &lim, &jerr);
-    if (!v) {
-        *error = xasprintf("line %d: not JSON (%d:%d: %s)", lineno, jerr.line, jerr.col, jerr.message);
-        return -1;
-    }
     uint64_t seq = 0, parent = 0;
     const json_t *fn = json_object_get(v, "function");
     const json_t *args = json_object_get(v, "args");
@@ -110,20 +106,14 @@ static int parse_record(calllog *log, const char *line, size_t len, int lineno, 
     const json_t *par = json_object_get(v, "parent_seq");
     const json_t *dur = json_object_get(v, "duration_ms");
     const json_t *ts = json_object_get(v, "timestamp");
-    const char *why = NULL;
-    if (!json_is_object(v)) why = "a record must be an object";
-    else if (!as_seq(json_object_get(v, "seq"), &seq)) why = "`seq` must be a positive integer";
-    else if (!json_is_string(fn) || !fn->u.string.len || strlen(fn->u.string.bytes) != fn->u.string.len)
-        why = "`function` must be a name";
-    else if (!json_is_object(args)) why = "`args` must be an object";
-    else if (err && err->type != JSON_NULL && !json_is_string(err)) why = "`error` must be a string";
-    else if (par && par->type != JSON_NULL && (!as_seq(par, &parent) || parent >= seq))
-        why = "`parent_seq` must be the seq of an earlier call";
-    if (why) {
-        *error = xasprintf("line %d: %s", lineno, why);
-        json_free(v);
-        return -1;
-    }
+    if (!json_is_object(v)) return "a record must be an object";
+    if (!as_seq(json_object_get(v, "seq"), &seq)) return "`seq` must be a positive integer";
+    if (!json_is_string(fn) || !fn->u.string.len || strlen(fn->u.string.bytes) != fn->u.string.len)
+        return "`function` must be a name";
+    if (!json_is_object(args)) return "`args` must be an object";
+    if (err && err->type != JSON_NULL && !json_is_string(err)) return "`error` must be a string";
+    if (par && par->type != JSON_NULL && (!as_seq(par, &parent) || parent >= seq))
+        return "`parent_seq` must be the seq of an earlier call";
     call_record *r = push(log);
     r->seq = seq;
     r->parent_seq = parent;
@@ -136,7 +126,24 @@ static int parse_record(calllog *log, const char *line, size_t len, int lineno, 
     r->duration_ms = dur && dur->type == JSON_NUMBER ? dur->u.number : 0;
     r->timestamp_ms = ts && ts->type == JSON_NUMBER && fabs(ts->u.number) < 9e15 ? (int64_t)ts->u.number : 0;
     if (seq > log->max_seq) log->max_seq = seq;
+    return NULL;
+}
+
+static int parse_record(calllog *log, const char *line, size_t len, int lineno, char **error)
+{
+    json_limits lim = {RECORD_MAX_BYTES, JSON_DEFAULT_MAX_DEPTH, 0};
+    json_error jerr;
+    json_t *v = json_parse(line, len, &lim, &jerr);
+    if (!v) {
+        *error = xasprintf("line %d: not JSON (%d:%d: %s)", lineno, jerr.line, jerr.col, jerr.message);
+        return -1;
+    }
+    const char *why = add_record(log, v);
     json_free(v);
+    if (why) {
+        *error = xasprintf("line %d: %s", lineno, why);
+        return -1;
+    }
     return 0;
 }
 
@@ -144,6 +151,19 @@ static int by_seq(const void *a, const void *b)
 {
     const call_record *x = a, *y = b;
     return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Records are appended when calls complete, so a nested run's records precede its call_agent
+ * record; replay walks them in seq order. A seq may appear once. */
+static int finish_load(calllog *log, const char *source, char **error)
+{
+    qsort(log->items, log->len, sizeof(call_record), by_seq);
+    for (size_t i = 1; i < log->len; i++) /* sorted: a duplicate seq sits next to its twin */
+        if (log->items[i].seq == log->items[i - 1].seq) {
+            *error = xasprintf("%s: duplicate `seq` %llu", source, (unsigned long long)log->items[i].seq);
+            return -1;
+        }
+    return 0;
 }
 
 int calllog_load(calllog *log, const char *path, char **error)
@@ -170,15 +190,29 @@ int calllog_load(calllog *log, const char *path, char **error)
         pos += n + 1;
     }
     free(text);
-    /* Records are appended when calls complete, so a nested run's records precede its call_agent
-     * record in the file; replay walks them in seq order. */
-    qsort(log->items, log->len, sizeof(call_record), by_seq);
-    for (size_t i = 1; i < log->len; i++) /* sorted: a duplicate seq sits next to its twin */
-        if (log->items[i].seq == log->items[i - 1].seq) {
-            *error = xasprintf("%s: duplicate `seq` %llu", path, (unsigned long long)log->items[i].seq);
+    return finish_load(log, path, error);
+}
+
+int calllog_load_records(calllog *log, const json_t *records, const char *source, char **error)
+{
+    if (!json_is_array(records)) {
+        *error = xasprintf("%s: the call log must be an array of records", source);
+        return -1;
+    }
+    for (size_t i = 0; i < records->u.array.len; i++) {
+        const char *why = add_record(log, records->u.array.items[i]);
+        if (why) {
+            *error = xasprintf("%s: record %zu: %s", source, i + 1, why);
             return -1;
         }
-    return 0;
+    }
+    return finish_load(log, source, error);
+}
+
+void calllog_set_sink(calllog *log, calllog_sink_fn *fn, void *ctx)
+{
+    log->sink = fn;
+    log->sink_ctx = ctx;
 }
 
 int calllog_persist_to(calllog *log, const char *path, const char *companion, char **error)
@@ -318,6 +352,31 @@ static int sync_parent(const char *path)
     return rc;
 }
 
+/* Append one record to the file, flushed to disk (its companion first, once). */
+static int write_record(calllog *log, const json_t *j, char **io_error)
+{
+    if (log->companion) {
+        if (sync_path(log->companion) != 0 || sync_parent(log->companion) != 0) {
+            *io_error = xasprintf("cannot flush %s to disk: %s", log->companion, strerror(errno));
+            return -1;
+        }
+        free(log->companion);
+        log->companion = NULL;
+    }
+    size_t n;
+    char *line = json_dump(j, JSON_COMPACT, &n);
+    line = xrealloc(line, n + 2);
+    line[n++] = '\n';
+    int rc = write_all(log->fd, line, n);
+    free(line);
+    if (rc == 0 && fdatasync(log->fd) != 0 && errno != EINVAL) rc = -1;
+    if (rc != 0) {
+        *io_error = xasprintf("cannot append to the call log: %s", strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
 int calllog_append(calllog *log, uint64_t seq, uint64_t parent_seq, const char *function, const json_t *args,
                    const json_t *result, const char *error, double duration_ms, int64_t timestamp_ms,
                    char **io_error)
@@ -334,27 +393,10 @@ int calllog_append(calllog *log, uint64_t seq, uint64_t parent_seq, const char *
     r->timestamp_ms = timestamp_ms;
     r->consumed = true;
     if (seq > log->max_seq) log->max_seq = seq;
-    if (log->fd < 0) return 0;
-    if (log->companion) {
-        if (sync_path(log->companion) != 0 || sync_parent(log->companion) != 0) {
-            *io_error = xasprintf("cannot flush %s to disk: %s", log->companion, strerror(errno));
-            return -1;
-        }
-        free(log->companion);
-        log->companion = NULL;
-    }
+    if (log->fd < 0 && !log->sink) return 0;
     json_t *j = call_record_to_json(r);
-    size_t n;
-    char *line = json_dump(j, JSON_COMPACT, &n);
+    int rc = log->fd >= 0 ? write_record(log, j, io_error) : 0;
+    if (rc == 0 && log->sink) rc = log->sink(log->sink_ctx, j, io_error);
     json_free(j);
-    line = xrealloc(line, n + 2);
-    line[n++] = '\n';
-    int rc = write_all(log->fd, line, n);
-    free(line);
-    if (rc == 0 && fdatasync(log->fd) != 0 && errno != EINVAL) rc = -1;
-    if (rc != 0) {
-        *io_error = xasprintf("cannot append to the call log: %s", strerror(errno));
-        return -1;
-    }
-    return 0;
+    return rc;
 }

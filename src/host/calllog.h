@@ -43,10 +43,20 @@ void calllog_set_mode(calllog *log, calllog_mode mode);
 
 /* Load records.jsonl for replay. 0, or -1 with *error. */
 int calllog_load(calllog *log, const char *path, char **error);
+/* Load records given as JSON objects (an array; from a database rather than a file), checked as
+ * strictly as the lines of a file. source names them in errors. 0, or -1 with *error. */
+int calllog_load_records(calllog *log, const json_t *records, const char *source, char **error);
 /* Append every new record to path (created if missing), flushed to disk as it is written.
  * companion (may be NULL) is a file the log depends on (the run's run.json): it is flushed to
  * disk, with its folder, before the first record, so no record is ever durable without it. */
 int calllog_persist_to(calllog *log, const char *path, const char *companion, char **error);
+
+/* A sink is told of every record appended (after it is in the file, if there is one), as the
+ * record's JSON (owned by the log; copy what you keep). It returns 0, or -1 with *error when it
+ * could not keep the record: the append then fails, and with it the run. Loaded records are not
+ * passed to it. */
+typedef int calllog_sink_fn(void *ctx, const json_t *record, char **error);
+void calllog_set_sink(calllog *log, calllog_sink_fn *fn, void *ctx);
 
 size_t calllog_count(const calllog *log);
 const call_record *calllog_get(const calllog *log, size_t index);

@@ -52,7 +52,8 @@ host *host_new(const host_config *cfg, char **error)
     h->session_policy = cfg->session_policy;
     h->approvals_can_suspend = cfg->approvals_can_suspend;
     const char *auto_approve = getenv("CHIDORI_POLICY_AUTO_APPROVE");
-    h->auto_approve = auto_approve && !strcmp(auto_approve, "1");
+    h->auto_approve = auto_approve && !strcmp(auto_approve, "1") && !cfg->approvals_can_suspend;
+    h->cancel = cfg->cancel;
     return h;
 }
 
@@ -133,6 +134,10 @@ int host_call(host *h, const char *name, const json_t *args, json_t **result, ch
 {
     *result = NULL;
     *error = NULL;
+    if (!h->aborted && h->cancel && atomic_load(h->cancel)) {
+        h->aborted = true;
+        h->abort_reason = xstrdup("the run was cancelled");
+    }
     if (h->aborted || h->pending) {
         /* The run has ended (a divergence, an unwritable log, a pause): nothing more is performed,
          * whatever a (possibly compromised) worker still asks for. */

@@ -11,6 +11,7 @@
 #ifndef CHIDORI_HOST_H
 #define CHIDORI_HOST_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdint.h>
@@ -45,7 +46,9 @@ typedef struct host_config {
     void *nested_ctx;
     const struct policy *policy;         /* the gate's policy (not owned; NULL: no gate) */
     const struct policy *session_policy; /* a session profile layered stricter-wins (or NULL) */
-    bool approvals_can_suspend;          /* ask_before suspends for an approval (serve) */
+    bool approvals_can_suspend;          /* ask_before suspends for an approval (serve); then
+                                            CHIDORI_POLICY_AUTO_APPROVE (a CLI setting) is ignored */
+    const atomic_int *cancel;            /* set from another thread: every further call ends the run */
 } host_config;
 
 /* Returns NULL with *error set (malloc'd) when the configuration cannot be used. */

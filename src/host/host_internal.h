@@ -41,6 +41,7 @@ struct host {
     bool approvals_can_suspend;   /* serve: ask_before suspends the run for an approval */
     json_t *approvals;            /* [{target, args}] approved for the rest of the session */
     json_t *pending_approval;     /* {target, args, reason} after an ask_before suspended the run */
+    const atomic_int *cancel;     /* the run was cancelled (serve) when it reads non-zero */
 };
 
 /* gate.c: HOST_OK to perform, HOST_ERROR (*error) when denied, HOST_SUSPEND to ask. */

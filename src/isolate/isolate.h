@@ -34,6 +34,8 @@ typedef struct isolate_options {
     isolate_sandbox sandbox; /* layers the worker applies to itself */
     uint64_t deadline_ms;    /* CHIDORI_ISOLATE_DEADLINE_MS: the parent kills the worker (0 = off) */
     const char *selftest;    /* CHIDORI_ISOLATE_SELFTEST: test-only forbidden act (NULL = none) */
+    bool watch_cancel;       /* cancel_fd becoming readable cancels the run: the worker is killed */
+    int cancel_fd;
 } isolate_options;
 
 /* From CHIDORI_ISOLATE_* (and the engine limits, for the cgroup memory ceiling). 0 or -1 + *error. */

@@ -93,16 +93,20 @@ typedef struct worker {
 } worker;
 
 /* The environment a worker gets: nothing of ours but what a sanitizer build needs to report. */
-static char **worker_env(void)
+typedef struct worker_environ {
+    char *env[3];
+    char asan[512], ubsan[512];
+} worker_environ;
+
+/* Built per spawn (a server spawns workers from several threads at once). */
+static char **worker_env(worker_environ *we)
 {
-    static char *env[4];
     int n = 0;
-    static char asan[512], ubsan[512];
     const char *a = getenv("ASAN_OPTIONS"), *u = getenv("UBSAN_OPTIONS");
-    if (a) snprintf(asan, sizeof asan, "ASAN_OPTIONS=%s", a), env[n++] = asan;
-    if (u) snprintf(ubsan, sizeof ubsan, "UBSAN_OPTIONS=%s", u), env[n++] = ubsan;
-    env[n] = NULL;
-    return env;
+    if (a) snprintf(we->asan, sizeof we->asan, "ASAN_OPTIONS=%s", a), we->env[n++] = we->asan;
+    if (u) snprintf(we->ubsan, sizeof we->ubsan, "UBSAN_OPTIONS=%s", u), we->env[n++] = we->ubsan;
+    we->env[n] = NULL;
+    return we->env;
 }
 
 static int spawn_worker(worker *w, char **error)
@@ -112,7 +116,8 @@ static int spawn_worker(worker *w, char **error)
         *error = xasprintf("cannot create the worker's pipes: %s", strerror(errno));
         return -1;
     }
-    char **env = worker_env();
+    worker_environ we;
+    char **env = worker_env(&we);
     pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0) {
@@ -207,6 +212,25 @@ static char *reap(worker *w, bool killed_for_deadline, uint64_t deadline_ms, boo
 
 /* ---------- serving ---------- */
 
+/* Wait (until the deadline, 0 = none) for the worker to say something or for the run to be
+ * cancelled; true when it was cancelled. frame_read deals with everything else. */
+static bool wait_for_frame_or_cancel(int from_child, int cancel_fd, int64_t deadline)
+{
+    for (;;) {
+        struct pollfd p[2] = {{.fd = from_child, .events = POLLIN}, {.fd = cancel_fd, .events = POLLIN}};
+        int timeout = -1;
+        if (deadline) {
+            int64_t left = deadline - now_ms();
+            timeout = left > 0 ? (int)(left > 60000 ? 60000 : left) : 0;
+        }
+        int n = poll(p, 2, timeout);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) return false;
+        if (p[1].revents) return true;
+        if (p[0].revents || !deadline || now_ms() >= deadline) return false;
+    }
+}
+
 int supervisor_run(const engine_config *cfg, host *h, const isolate_options *o, engine_result *res, char **banner)
 {
     memset(res, 0, sizeof *res);
@@ -244,6 +268,10 @@ int supervisor_run(const engine_config *cfg, host *h, const isolate_options *o, 
         json_t *frame = NULL;
         int64_t wait_until = deadline;
         if (quiet_ms && (!wait_until || now_ms() + quiet_ms < wait_until)) wait_until = now_ms() + quiet_ms;
+        if (o->watch_cancel && wait_for_frame_or_cancel(w.from_child, o->cancel_fd, wait_until)) {
+            failure = xstrdup("the run was cancelled");
+            break;
+        }
         if (frame_read(w.from_child, wait_until, &frame, &error) != 0) {
             if (deadline && now_ms() >= deadline) killed_for_deadline = true;
             else if (wait_until && now_ms() >= wait_until) {

@@ -1,0 +1,286 @@
+/* runner.c — one durable run of an agent (see runner.h).
+ *
+ * Owns, for the length of one run: the host, the engine configuration, and the nested-agent
+ * callback (call_agent runs in the same isolation mode as the top-level agent). The order of the
+ * set-up is the durable-run contract: load the log, choose the mode, attach the persistence
+ * (file and/or sink), restore approvals, answer the pending input — and only then start the agent.
+ */
+#define _GNU_SOURCE
+#include "runner/runner.h"
+#include "host/host.h"
+#include "host/policy.h"
+#include "util/buf.h"
+
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#define MAX_OPEN_CALLS 16
+
+int runner_cancel_init(runner_cancel *c)
+{
+    atomic_init(&c->flag, 0);
+    c->fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+    return c->fd >= 0 ? 0 : -1;
+}
+
+void runner_cancel_now(runner_cancel *c)
+{
+    atomic_store(&c->flag, 1);
+    if (c->fd >= 0) {
+        uint64_t one = 1;
+        if (write(c->fd, &one, sizeof one) < 0) {
+            /* the flag alone still stops the run at its next effect */
+        }
+    }
+}
+
+void runner_cancel_clear(runner_cancel *c)
+{
+    if (c->fd >= 0) close(c->fd);
+    c->fd = -1;
+}
+
+int runner_split_agent(const char *file, char **folder, char **key, char **error)
+{
+    char *a = xstrdup(file), *b = xstrdup(file);
+    char *real = realpath(dirname(a), NULL);
+    if (!real) {
+        *error = xasprintf("cannot use %s: %s", file, strerror(errno));
+        free(a);
+        free(b);
+        return -1;
+    }
+    *folder = real;
+    *key = xstrdup(basename(b));
+    free(a);
+    free(b);
+    return 0;
+}
+
+/* What nested agents (call_agent) need from the top-level run. */
+typedef struct run_context {
+    engine_config base;
+    const runner_request *req;
+} run_context;
+
+/* One engine run, in this process or in a confined worker. top: the top-level agent (it may
+ * print the banner); nested runs in-process get a thread, since each engine needs its own stack. */
+static void run_engine(run_context *rc, const engine_config *cfg, host *h, bool top, engine_result *res)
+{
+    const runner_request *req = rc->req;
+    if (!req->isolated) {
+        if (top && !req->engine_on_thread) engine_run(cfg, res);
+        else engine_run_on_thread(cfg, res);
+        return;
+    }
+    char *text = NULL;
+    supervisor_run(cfg, h, &req->iso, res, top && req->banner ? &text : NULL);
+    free(text);
+}
+
+static uint64_t mix64(uint64_t x)
+{
+    x += 0x9E3779B97F4A7C15ull;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    return x ^ (x >> 31);
+}
+
+/* A nested agent's seed: a function of the run's seed and what was called, so replay agrees. */
+static uint64_t nested_seed(uint64_t seed, const char *entry, const char *input_json)
+{
+    uint64_t h = seed;
+    for (const char *p = entry; *p; p++) h = mix64(h ^ (unsigned char)*p);
+    for (const char *p = input_json; *p; p++) h = mix64(h ^ (unsigned char)*p);
+    return h;
+}
+
+static int run_nested(void *ctx, host *h, const char *entry, const char *input_json, char **output, char **error)
+{
+    run_context *rc = ctx;
+    engine_config cfg = rc->base;
+    cfg.mode = ENGINE_AGENT;
+    cfg.entry = entry;
+    cfg.input_json = input_json;
+    cfg.seed = nested_seed(rc->base.seed, entry, input_json);
+    cfg.seam = (engine_seam){host_call_seam, h};
+    engine_result res;
+    run_engine(rc, &cfg, h, false, &res);
+    int code;
+    if (res.status == RUN_COMPLETED) {
+        *output = res.output_json;
+        res.output_json = NULL;
+        code = HOST_OK;
+    } else if (res.status == RUN_PAUSED) {
+        code = HOST_SUSPEND;
+    } else {
+        *error = host_aborted(h) ? xstrdup(res.error) : xasprintf("agent %s failed: %s", entry, res.error);
+        code = host_aborted(h) ? HOST_ABORT : HOST_ERROR;
+    }
+    engine_result_free(&res);
+    return code;
+}
+
+static bool as_seq(const json_t *v, uint64_t *out)
+{
+    if (!v || v->type != JSON_NUMBER || !(v->u.number >= 1 && v->u.number <= 9007199254740991.0)) return false;
+    *out = (uint64_t)v->u.number;
+    return true;
+}
+
+/* A paused call's open calls (the call_agent calls it was nested in) get their seqs again, so
+ * the replayed nested records line up with them. */
+static int reopen_calls(calllog *log, const json_t *pending, char **error)
+{
+    const json_t *open = json_object_get(pending, "open_calls");
+    if (!open) return 0;
+    uint64_t seqs[MAX_OPEN_CALLS];
+    size_t n = 0;
+    if (!json_is_array(open) || open->u.array.len > MAX_OPEN_CALLS) goto bad;
+    for (size_t i = 0; i < open->u.array.len; i++)
+        if (!as_seq(open->u.array.items[i], &seqs[n++])) goto bad;
+    calllog_queue_seqs(log, seqs, n);
+    return 0;
+bad:
+    *error = xstrdup("the run's pending call is malformed");
+    return -1;
+}
+
+/* After a crash: records whose parent_seq is not in the log belong to call_agent calls that were
+ * still in progress. Those calls are made again by the replay; they take their old seqs
+ * (outermost first), so the nested records answer again instead of running live twice. */
+static void adopt_open_calls(calllog *log)
+{
+    uint64_t seqs[MAX_OPEN_CALLS];
+    size_t n = 0, count = calllog_count(log);
+    for (size_t i = 0; i < count; i++) {
+        uint64_t parent = calllog_get(log, i)->parent_seq;
+        if (!parent) continue;
+        bool known = false;
+        for (size_t j = 0; j < count && !known; j++) known = calllog_get(log, j)->seq == parent;
+        for (size_t j = 0; j < n && !known; j++) known = seqs[j] == parent;
+        if (!known && n < MAX_OPEN_CALLS) seqs[n++] = parent;
+    }
+    for (size_t i = 1; i < n; i++) /* ascending: the outer call was made first */
+        for (size_t j = i; j > 0 && seqs[j - 1] > seqs[j]; j--) {
+            uint64_t t = seqs[j];
+            seqs[j] = seqs[j - 1];
+            seqs[j - 1] = t;
+        }
+    if (n) calllog_queue_seqs(log, seqs, n);
+}
+
+static int restore_approvals(host *h, const json_t *approvals, char **error)
+{
+    if (!approvals) return 0;
+    if (!json_is_array(approvals)) goto bad;
+    for (size_t i = 0; i < approvals->u.array.len; i++) {
+        const json_t *a = approvals->u.array.items[i];
+        const char *target = json_string_value(json_object_get(a, "target"));
+        if (!target || !json_object_get(a, "args")) goto bad;
+        host_approve(h, target, json_object_get(a, "args"));
+    }
+    return 0;
+bad:
+    *error = xstrdup("the session's approvals are malformed");
+    return -1;
+}
+
+int runner_run(const runner_request *req, runner_outcome *out, char **error)
+{
+    memset(out, 0, sizeof *out);
+    run_context rc = {.req = req};
+    rc.base.limits = req->limits;
+    rc.base.seed = req->seed;
+    rc.base.clock_start_ms = req->clock_start_ms;
+    host_config hc = {
+        .project_root = req->project_root,
+        .state_dir = req->state_dir,
+        .log_out = req->log_out ? req->log_out : stderr,
+        .console_out = req->log_out ? req->log_out : stderr,
+        .answers = req->answers,
+        .n_answers = req->n_answers,
+        .interactive = req->interactive,
+        .run_nested = run_nested,
+        .nested_ctx = &rc,
+        .policy = req->policy,
+        .session_policy = req->session_policy,
+        .approvals_can_suspend = req->approvals_can_suspend,
+        .cancel = req->cancel ? &req->cancel->flag : NULL,
+    };
+    host *h = host_new(&hc, error);
+    if (!h) return -1;
+    calllog *log = host_calllog(h);
+    int rc_setup = 0;
+    if (req->records_file) rc_setup = calllog_load(log, req->records_file, error);
+    else if (req->records) rc_setup = calllog_load_records(log, req->records, "the session's call log", error);
+    if (rc_setup == 0) {
+        calllog_set_mode(log, req->mode);
+        if (req->persist_file) rc_setup = calllog_persist_to(log, req->persist_file, req->persist_companion, error);
+    }
+    if (rc_setup == 0) {
+        if (req->sink) calllog_set_sink(log, req->sink, req->sink_ctx);
+        rc_setup = restore_approvals(h, req->approvals, error);
+    }
+    if (rc_setup == 0 && req->adopt_open_calls) adopt_open_calls(log);
+    if (rc_setup == 0 && req->reopen) rc_setup = reopen_calls(log, req->reopen, error);
+    if (rc_setup == 0 && req->pending) rc_setup = host_resume(h, req->pending, req->response, error);
+    if (rc_setup != 0) {
+        host_free(h);
+        return -1;
+    }
+    /* the isolation options are the caller's; this run also watches its cancel descriptor */
+    runner_request local = *req;
+    if (req->isolated && req->cancel && req->cancel->fd >= 0) {
+        local.iso.watch_cancel = true;
+        local.iso.cancel_fd = req->cancel->fd;
+    }
+    rc.req = &local;
+    if (req->ready) req->ready(req->ready_ctx);
+
+    char *input_text = json_dump(req->input, JSON_COMPACT, NULL);
+    engine_config cfg = rc.base;
+    cfg.mode = ENGINE_AGENT;
+    cfg.entry = req->entry;
+    cfg.input_json = input_text;
+    cfg.seam = (engine_seam){host_call_seam, h};
+    engine_result res;
+    run_engine(&rc, &cfg, h, true, &res);
+
+    out->cancelled = req->cancel && atomic_load(&req->cancel->flag);
+    if (res.status == RUN_COMPLETED && !out->cancelled) {
+        out->status = RUNNER_COMPLETED;
+        out->output_json = res.output_json;
+        res.output_json = NULL;
+    } else if (res.status == RUN_PAUSED && !out->cancelled) {
+        out->pending = json_copy(host_pending(h));
+        out->status = RUNNER_PAUSED;
+        if (host_pending_approval(h)) {
+            out->status = RUNNER_AWAITING_APPROVAL;
+            out->pending_approval = json_copy(host_pending_approval(h));
+        }
+    } else {
+        out->status = RUNNER_FAILED;
+        out->error = out->cancelled ? xstrdup("cancelled") : res.error;
+        if (!out->cancelled) res.error = NULL;
+    }
+    out->call_count = host_record_count(h);
+    engine_result_free(&res);
+    free(input_text);
+    host_free(h);
+    return 0;
+}
+
+void runner_outcome_clear(runner_outcome *out)
+{
+    free(out->output_json);
+    free(out->error);
+    json_free(out->pending);
+    json_free(out->pending_approval);
+    memset(out, 0, sizeof *out);
+}

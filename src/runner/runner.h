@@ -1,0 +1,114 @@
+/* runner.h — one durable run of an agent, for every surface that runs agents (the CLI's run,
+ * replay and resume; the server's sessions).
+ *
+ * A run is: a host configured from the request (policy, session profile, approvals, answers),
+ * a call log preloaded with records (replay-then-live, replay-only) or empty (live), an optional
+ * answer to the input the run paused on, then the engine — in this process or in a confined
+ * worker — and finally an outcome: completed (output), failed (error), paused (the pending
+ * input) or awaiting an approval (the pending gated call).
+ *
+ * The runner knows nothing of files or HTTP: where records come from and go to is the caller's
+ * (a records.jsonl for the CLI, SQLite for the server), given as a file to load/append to or as
+ * JSON records plus a sink. Trusts its caller; trusts nothing the agent does (the host and the
+ * isolation layer see to that).
+ */
+#ifndef CHIDORI_RUNNER_H
+#define CHIDORI_RUNNER_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine/engine.h"
+#include "host/calllog.h"
+#include "isolate/isolate.h"
+#include "util/json.h"
+
+struct policy;
+
+/* Cancellation of a run in progress from another thread: runner_cancel_init, then runner_cancel_now
+ * (any time, any thread). The host refuses every further effect and an isolated worker is killed.
+ * An in-process run stops at its next effect (a pure computation runs on until a limit ends it). */
+typedef struct runner_cancel {
+    atomic_int flag;
+    int fd; /* eventfd the supervisor watches; -1 if it could not be made */
+} runner_cancel;
+
+int runner_cancel_init(runner_cancel *c);
+void runner_cancel_now(runner_cancel *c);
+void runner_cancel_clear(runner_cancel *c);
+
+typedef struct runner_request {
+    const char *project_root;   /* the agent's folder (a real path) */
+    const char *entry;          /* the agent's key inside it */
+    const char *state_dir;      /* durable state (memory); NULL: <project_root>/.chidori */
+    const json_t *input;        /* object */
+    uint64_t seed;              /* captured at the run's start (replays reuse it) */
+    int64_t clock_start_ms;
+    engine_limits limits;
+
+    /* the call log */
+    calllog_mode mode;          /* LOG_LIVE, LOG_REPLAY_THEN_LIVE or LOG_REPLAY_ONLY */
+    const char *records_file;   /* load these records first (a records.jsonl), or NULL */
+    const json_t *records;      /* ... or these (an array of record objects), or NULL */
+    const char *persist_file;   /* append new records to this file (see calllog_persist_to) */
+    const char *persist_companion;
+    calllog_sink_fn *sink;      /* and/or hand each new record to this */
+    void *sink_ctx;
+    bool adopt_open_calls;      /* records whose parent is missing belong to calls in progress when
+                                   the log stopped (a crash): give those calls their seqs again */
+
+    /* pause and resume */
+    const json_t *pending;      /* resume: the pending input call the run paused on ... */
+    const char *response;       /* ... and its answer */
+    const json_t *reopen;       /* approval replay: the pending call; its open calls keep their seqs */
+    const char *const *answers; /* input() answers, in order (--answer) */
+    size_t n_answers;
+    bool interactive;           /* input() may ask on the terminal */
+
+    /* policy */
+    const struct policy *policy;
+    const struct policy *session_policy;
+    const json_t *approvals;    /* [{target, args}] approved earlier in the session, or NULL */
+    bool approvals_can_suspend; /* ask_before suspends the run (serve) */
+
+    /* isolation */
+    bool isolated;
+    isolate_options iso;
+    bool banner;                /* the top-level worker prints the `Isolation:` line (CLI) */
+    bool engine_on_thread;      /* in-process: run the engine on a thread of its own (serve) */
+    runner_cancel *cancel;      /* or NULL */
+
+    FILE *log_out;              /* chidori.log and console output; NULL: stderr */
+    /* Called once the run is set up, just before the agent starts (the CLI prints its banner). */
+    void (*ready)(void *ctx);
+    void *ready_ctx;
+} runner_request;
+
+typedef enum runner_status {
+    RUNNER_COMPLETED,
+    RUNNER_FAILED,
+    RUNNER_PAUSED,            /* waiting for an input: pending */
+    RUNNER_AWAITING_APPROVAL, /* waiting for an approval: pending and pending_approval */
+} runner_status;
+
+typedef struct runner_outcome {
+    runner_status status;
+    char *output_json;        /* COMPLETED: compact JSON */
+    char *error;              /* FAILED */
+    json_t *pending;          /* PAUSED / AWAITING_APPROVAL: {seq, parent_seq?, function, args, open_calls} */
+    json_t *pending_approval; /* AWAITING_APPROVAL: {target, args, reason} */
+    size_t call_count;        /* records in the log at the end */
+    bool cancelled;           /* the run was cancelled (it then FAILED) */
+} runner_outcome;
+
+/* Set up and run. -1 with *error when the run could not be set up (the agent's folder, a log that
+ * does not load, a bad pending call): nothing ran. 0 with *out otherwise. */
+int runner_run(const runner_request *req, runner_outcome *out, char **error);
+void runner_outcome_clear(runner_outcome *out);
+
+/* An agent file → its folder (real path) and its key inside it. 0, or -1 with *error. */
+int runner_split_agent(const char *file, char **folder, char **key, char **error);
+
+#endif

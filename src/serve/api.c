@@ -1,0 +1,212 @@
+/* api.c — the route handlers: check the request, call the session operation, answer.
+ *
+ * Trusts nothing of a request (request.c parses bodies strictly; each field's type is checked
+ * here); trusts the session layer. Every error is {"error": "..."} with the status that says what
+ * went wrong: 400 a bad request, 404 no such session, 409 not in a state for that, 503 busy or
+ * stopping (with Retry-After), 500 the store failed.
+ */
+#define _GNU_SOURCE
+#include "serve/serve.h"
+#include "serve/sse.h"
+#include "util/buf.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void reply_failure(http_reply *rep, ss_result r, char *error)
+{
+    int status = r == SS_NOT_FOUND ? 404 : r == SS_CONFLICT ? 409 : r == SS_BUSY || r == SS_STOPPING ? 503 : 500;
+    if (status == 503) rep->retry_after = 1;
+    reply_error(rep, status, "%s", error ? error : "the operation failed");
+    free(error);
+}
+
+/* An optional boolean field (default when absent). false with a 400 in rep when it is not one. */
+static bool bool_field(const json_t *body, const char *name, bool def, bool *out, http_reply *rep)
+{
+    const json_t *v = json_object_get(body, name);
+    *out = def;
+    if (!v) return true;
+    if (v->type != JSON_TRUE && v->type != JSON_FALSE) {
+        reply_error(rep, 400, "`%s` must be true or false", name);
+        return false;
+    }
+    *out = v->type == JSON_TRUE;
+    return true;
+}
+
+/* A string field given under one of two names (snake_case, camelCase). NULL when absent;
+ * false with a 400 when it is not a string, has a NUL, or the two names disagree. */
+static bool alias_string(const json_t *body, const char *name, const char *alias, const char **out, http_reply *rep)
+{
+    const json_t *a = json_object_get(body, name), *b = json_object_get(body, alias);
+    *out = NULL;
+    for (int i = 0; i < 2; i++) {
+        const json_t *v = i ? b : a;
+        if (!v || v->type == JSON_NULL) continue;
+        if (!json_is_string(v) || strlen(v->u.string.bytes) != v->u.string.len) {
+            reply_error(rep, 400, "`%s` must be a string", i ? alias : name);
+            return false;
+        }
+        if (*out && strcmp(*out, v->u.string.bytes) != 0) {
+            reply_error(rep, 400, "`%s` and `%s` disagree", name, alias);
+            return false;
+        }
+        *out = v->u.string.bytes;
+    }
+    return true;
+}
+
+static void reply_view(server *srv, session *s, int status, http_reply *rep)
+{
+    reply_json(rep, status, sessions_view(srv->ss, s));
+}
+
+/* Answer with the session's events as a stream. */
+static void reply_stream(server *srv, session *s, http_reply *rep)
+{
+    session_follower f;
+    char *error = NULL;
+    if (sessions_follow(srv->ss, s, &f, &error) < 0) {
+        reply_failure(rep, SS_ERROR, error);
+        return;
+    }
+    rep->status = 200;
+    rep->stream = sse_new(srv->ss, &f);
+    json_t *v = sessions_view(srv->ss, s);
+    rep->session_id = xstrdup(json_string_value(json_object_get(v, "id")));
+    json_free(v);
+}
+
+void api_create(server *srv, const http_request *req, http_reply *rep, bool stream)
+{
+    static const char *const keys[] = {"input", "policy_profile", "policyProfile", "session_id", "sessionId", "wait", NULL};
+    json_t *body = request_object(req, keys, rep);
+    if (!body) return;
+    const json_t *input = json_object_get(body, "input");
+    const char *profile = NULL, *id = NULL;
+    bool wait = true;
+    json_t *empty = NULL;
+    if (input && !json_is_object(input)) {
+        reply_error(rep, 400, "`input` must be a JSON object");
+        goto out;
+    }
+    if (!input) input = empty = json_object();
+    if (!alias_string(body, "policy_profile", "policyProfile", &profile, rep) ||
+        !alias_string(body, "session_id", "sessionId", &id, rep) || !bool_field(body, "wait", true, &wait, rep))
+        goto out;
+    if (profile && !sessions_profile_known(profile)) {
+        reply_error(rep, 400, "unknown policy_profile `%.64s` (expected permissive, untrusted or supervised)", profile);
+        goto out;
+    }
+    if (id && !request_valid_session_id(id)) {
+        reply_error(rep, 400, "`session_id` must be 1 to 128 letters, digits, `.`, `_` or `-`");
+        goto out;
+    }
+    session *s = NULL;
+    char *error = NULL;
+    ss_result r = sessions_create(srv->ss, input, profile, id, &s, &error);
+    if (r != SS_OK) {
+        reply_failure(rep, r, error);
+        goto out;
+    }
+    if (stream) {
+        reply_stream(srv, s, rep);
+    } else {
+        if (wait) sessions_wait(srv->ss, s);
+        reply_view(srv, s, 201, rep);
+    }
+out:
+    json_free(empty);
+    json_free(body);
+}
+
+void api_list(server *srv, http_reply *rep) { reply_json(rep, 200, sessions_list(srv->ss)); }
+void api_get(server *srv, session *s, http_reply *rep) { reply_view(srv, s, 200, rep); }
+void api_stream(server *srv, session *s, http_reply *rep) { reply_stream(srv, s, rep); }
+
+void api_checkpoint(server *srv, session *s, http_reply *rep)
+{
+    char *error = NULL;
+    json_t *cp = sessions_checkpoint(srv->ss, s, &error);
+    if (!cp) reply_failure(rep, SS_ERROR, error);
+    else reply_json(rep, 200, cp);
+}
+
+/* After an operation that started a run: wait for it to settle (unless asked not to), then the
+ * view; a server that is stopping answers 503. */
+static void reply_after_run(server *srv, session *s, bool wait, int status, http_reply *rep)
+{
+    if (wait) sessions_wait(srv->ss, s);
+    if (wait && sessions_stopping(srv->ss)) {
+        rep->retry_after = 1;
+        reply_error(rep, 503, "the server is shutting down; the session will continue when it is back");
+        return;
+    }
+    reply_view(srv, s, status, rep);
+}
+
+void api_resume(server *srv, session *s, const http_request *req, http_reply *rep)
+{
+    static const char *const keys[] = {"response", "wait", NULL};
+    json_t *body = request_object(req, keys, rep);
+    if (!body) return;
+    const json_t *response = json_object_get(body, "response");
+    bool wait;
+    if (!json_is_string(response) || strlen(response->u.string.bytes) != response->u.string.len) {
+        reply_error(rep, 400, "`response` must be a string (without NUL characters)");
+    } else if (bool_field(body, "wait", true, &wait, rep)) {
+        char *error = NULL;
+        ss_result r = sessions_resume(srv->ss, s, response->u.string.bytes, &error);
+        if (r != SS_OK) reply_failure(rep, r, error);
+        else reply_after_run(srv, s, wait, 200, rep);
+    }
+    json_free(body);
+}
+
+void api_approve(server *srv, session *s, const http_request *req, http_reply *rep)
+{
+    static const char *const keys[] = {"decision", "wait", NULL};
+    json_t *body = request_object(req, keys, rep);
+    if (!body) return;
+    const char *decision = json_string_value(json_object_get(body, "decision"));
+    bool wait;
+    if (!decision || (strcmp(decision, "allow") != 0 && strcmp(decision, "deny") != 0)) {
+        reply_error(rep, 400, "`decision` must be \"allow\" or \"deny\"");
+    } else if (bool_field(body, "wait", true, &wait, rep)) {
+        bool allow = !strcmp(decision, "allow");
+        char *error = NULL;
+        ss_result r = sessions_approve(srv->ss, s, allow, &error);
+        if (r != SS_OK) reply_failure(rep, r, error);
+        else if (allow) reply_after_run(srv, s, wait, 200, rep);
+        else reply_view(srv, s, 200, rep);
+    }
+    json_free(body);
+}
+
+void api_cancel(server *srv, session *s, const http_request *req, http_reply *rep)
+{
+    json_t *body = request_object(req, NULL, rep);
+    if (!body) return;
+    json_free(body);
+    char *error = NULL;
+    ss_result r = sessions_cancel(srv->ss, s, &error);
+    if (r != SS_OK) reply_failure(rep, r, error);
+    else reply_view(srv, s, 200, rep);
+}
+
+void api_replay(server *srv, session *s, const http_request *req, http_reply *rep)
+{
+    static const char *const keys[] = {"wait", NULL};
+    json_t *body = request_object(req, keys, rep);
+    if (!body) return;
+    bool wait;
+    if (bool_field(body, "wait", true, &wait, rep)) {
+        session *copy = NULL;
+        char *error = NULL;
+        ss_result r = sessions_replay(srv->ss, s, &copy, &error);
+        if (r != SS_OK) reply_failure(rep, r, error);
+        else reply_after_run(srv, copy, wait, 201, rep);
+    }
+    json_free(body);
+}

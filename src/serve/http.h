@@ -1,0 +1,60 @@
+/* http.h — the HTTP/1.1 transport of `chidori serve`, on libmicrohttpd.
+ *
+ * http.c owns the listening socket and the daemon (one thread per connection, so a handler may
+ * block: waiting for a run to settle, or for a stream's next event), reads each request with a
+ * body cap, hands a parsed http_request to the router and turns the http_reply it fills into a
+ * response (JSON, or a Server-Sent Events stream). It knows nothing of sessions.
+ */
+#ifndef CHIDORI_SERVE_HTTP_H
+#define CHIDORI_SERVE_HTTP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
+
+#include "util/json.h"
+
+#define HTTP_BODY_MAX ((size_t)1 << 20) /* a request body larger than this is a 413 */
+
+typedef struct http_request {
+    const char *method;
+    const char *path;          /* without the query */
+    const char *authorization; /* header values, or NULL */
+    const char *origin;
+    const char *body;          /* NUL-terminated; "" when there is none */
+    size_t body_len;
+} http_request;
+
+typedef struct sse_stream sse_stream;
+
+typedef struct http_reply {
+    int status;
+    char *body;               /* JSON text (owned), unless stream is set */
+    sse_stream *stream;       /* a Server-Sent Events response (owned) */
+    const char *allow;        /* 405: the Allow header */
+    int retry_after;          /* seconds; 0: no Retry-After */
+    bool www_authenticate;    /* 401 */
+    const char *cors_origin;  /* echo as Access-Control-Allow-Origin (points into the request) */
+    bool preflight;           /* answer a CORS preflight */
+    char *session_id;         /* X-Session-Id on stream responses (owned) */
+} http_reply;
+
+/* Fill a reply: JSON (takes v over), or {"error": message}. */
+void reply_json(http_reply *r, int status, json_t *v);
+void reply_error(http_reply *r, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+typedef void http_handler_fn(void *ctx, const http_request *req, http_reply *rep);
+
+typedef struct http_server http_server;
+
+/* Resolve host (an IP address or a name) and bind a listening socket on port (0: any free one).
+ * *loopback says whether the address is a loopback one. -1 with *error. */
+int http_listen(const char *host, int port, int *fd, bool *loopback, char **error);
+/* The bound address as text for "Listening on http://...": "127.0.0.1:8080", "[::1]:8080". */
+char *http_bound_address(int fd);
+
+http_server *http_start(int listen_fd, http_handler_fn *fn, void *ctx, char **error);
+void http_stop(http_server *srv);
+
+#endif

@@ -1,0 +1,244 @@
+/* serve.c — `chidori serve [--trusted|--untrusted] [--isolate|--no-isolate] [--host H]
+ * [--port P] AGENT`: durable sessions of one agent over HTTP (docs/http-api.md).
+ *
+ * Start-up, in order: the command line; the policy (the `serve` surface: untrusted unless
+ * --trusted or a configured policy; a broken configuration fails closed to untrusted); the
+ * limits and isolation options; the listening socket (a non-loopback address without
+ * CHIDORI_API_KEY is refused); the session database; the `Isolation:` line (a confined worker is
+ * started once and reports its layers) and the `Policy:` line; the stored sessions (those that
+ * were running are re-run); then the HTTP server and `Listening on http://H:P`.
+ *
+ * SIGINT / SIGTERM stop it: no new runs, streams end, running runs are stopped and stay
+ * `running` in the database, so the next server re-runs them.
+ */
+#define _GNU_SOURCE
+#include "serve/serve.h"
+#include "cli/cli.h"
+#include "host/host.h"
+#include "host/policy.h"
+#include "isolate/isolate.h"
+#include "runner/runner.h"
+#include "serve/store.h"
+#include "util/buf.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define DEFAULT_MAX_RUNNING 8
+#define DRAIN_MS 10000
+
+typedef struct serve_options {
+    const char *file;
+    const char *host;
+    int port;
+    int isolate; /* -1 unset */
+    bool untrusted, trusted;
+} serve_options;
+
+static int parse_port(const char *text, int *port)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (errno || *end || !*text || v < 0 || v > 65535) return -1;
+    *port = (int)v;
+    return 0;
+}
+
+static int parse_options(int argc, char **argv, serve_options *o)
+{
+    const char *env_host = getenv("CHIDORI_HOST");
+    o->host = env_host && *env_host ? env_host : "127.0.0.1";
+    o->port = 8080;
+    o->isolate = -1;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--host") || !strcmp(a, "--port") || !strcmp(a, "-p")) {
+            if (++i >= argc) return cli_usage_error("%s needs a value", a);
+            if (!strcmp(a, "--host")) o->host = argv[i];
+            else if (parse_port(argv[i], &o->port) < 0) return cli_usage_error("%s needs a port (0-65535)", a);
+        } else if (!strcmp(a, "--trusted")) {
+            o->trusted = true;
+        } else if (!strcmp(a, "--untrusted")) {
+            o->untrusted = true;
+        } else if (!strcmp(a, "--isolate")) {
+            o->isolate = 1;
+        } else if (!strcmp(a, "--no-isolate")) {
+            o->isolate = 0;
+        } else if (a[0] == '-' && a[1]) {
+            return cli_usage_error("unknown option %s", a);
+        } else if (!o->file) {
+            o->file = a;
+        } else {
+            return cli_usage_error("unexpected argument %s", a);
+        }
+    }
+    if (o->untrusted && o->trusted) return cli_usage_error("%s", "--untrusted and --trusted cannot be used together");
+    if (!o->file) return cli_usage_error("%s", "serve needs an agent file");
+    return 0;
+}
+
+static int max_running_from_env(int *out, char **error)
+{
+    const char *v = getenv("CHIDORI_MAX_CONCURRENT_SESSIONS");
+    *out = DEFAULT_MAX_RUNNING;
+    if (!v) return 0;
+    char *end;
+    errno = 0;
+    long n = strtol(v, &end, 10);
+    if (errno || *end || !*v || n < 1 || n > 100000) {
+        *error = xasprintf("CHIDORI_MAX_CONCURRENT_SESSIONS must be a whole number from 1 to 100000, got `%s`", v);
+        return -1;
+    }
+    *out = (int)n;
+    return 0;
+}
+
+/* The `Isolation:` line: one confined worker is started and reports the layers it applied, so
+ * the banner states what this machine really gives the sessions. */
+static int isolation_banner(bool isolated, const char *folder, const isolate_options *iso, const engine_limits *limits,
+                            char **error)
+{
+    if (!isolated) {
+        fprintf(stderr, "Isolation: off (sessions run in-process; --isolate runs each in a worker process)\n");
+        return 0;
+    }
+    host_config hc = {.project_root = folder, .log_out = stderr, .console_out = stderr};
+    host *h = host_new(&hc, error);
+    if (!h) return -1;
+    engine_config cfg = {.mode = ENGINE_SCRIPT, .script = "", .script_name = "<isolation probe>", .limits = *limits};
+    engine_result res;
+    char *banner = NULL;
+    supervisor_run(&cfg, h, iso, &res, &banner);
+    int rc = 0;
+    if (!banner) { /* a worker that reported its layers confined itself: that is all the probe asks */
+        *error = xasprintf("cannot start an isolated worker: %s", res.error ? res.error : "?");
+        rc = -1;
+    }
+    free(banner);
+    engine_result_free(&res);
+    host_free(h);
+    return rc;
+}
+
+static char *state_dir_for(const char *folder)
+{
+    const char *env = getenv("CHIDORI_STATE_DIR");
+    return env && *env ? xstrdup(env) : xasprintf("%s/.chidori", folder);
+}
+
+int cmd_serve(int argc, char **argv)
+{
+    serve_options o = {0};
+    int code = parse_options(argc, argv, &o);
+    if (code) return code;
+
+    /* Every thread started from here on (runs, connections) leaves these to sigwait below. */
+    sigset_t stop_signals;
+    sigemptyset(&stop_signals);
+    sigaddset(&stop_signals, SIGINT);
+    sigaddset(&stop_signals, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &stop_signals, NULL);
+
+    char *error = NULL, *folder = NULL, *key = NULL, *state_dir = NULL, *db_path = NULL, *address = NULL;
+    policy_selection sel = {0};
+    sessions_config sc = {0};
+    server srv = {0};
+    store *st = NULL;
+    http_server *http = NULL;
+    int listen_fd = -1;
+    bool loopback = false;
+    code = 2;
+
+    int isolated = cli_resolve_isolation(o.isolate, &error);
+    if (isolated < 0) goto fail;
+    if (policy_select(POLICY_SURFACE_SERVE, o.untrusted, o.trusted, cli_getenv, &sel, &error) < 0) goto fail;
+    if (sel.warning) fprintf(stderr, "chidori serve: %s\n", sel.warning);
+    if (engine_limits_from_env(&sc.limits, &error) < 0) goto fail;
+    sc.isolated = isolated == 1;
+    if (sc.isolated && isolate_options_from_env(&sc.iso, &sc.limits, &error) < 0) goto fail;
+    if (max_running_from_env(&sc.max_running, &error) < 0) goto fail;
+    if (auth_from_env(&srv.auth, &error) < 0) goto fail;
+
+    code = 1;
+    struct stat sb;
+    if (stat(o.file, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        error = xasprintf("cannot serve %s: %s", o.file, errno ? strerror(errno) : "not a regular file");
+        goto fail;
+    }
+    if (runner_split_agent(o.file, &folder, &key, &error) < 0) goto fail;
+
+    if (http_listen(o.host, o.port, &listen_fd, &loopback, &error) < 0) goto fail;
+    if (!loopback && !auth_required(&srv.auth)) {
+        error = xasprintf("refusing to listen on %s, which is not a loopback address, without an API key: set "
+                          "CHIDORI_API_KEY (clients then send `Authorization: Bearer <key>`)",
+                          o.host);
+        code = 2;
+        goto fail;
+    }
+
+    state_dir = state_dir_for(folder);
+    const char *env_db = getenv("CHIDORI_DB_PATH");
+    db_path = env_db && *env_db ? xstrdup(env_db) : xasprintf("%s/sessions.sqlite3", state_dir);
+    st = store_open(db_path, &error);
+    if (!st) goto fail;
+
+    if (isolation_banner(sc.isolated, folder, &sc.iso, &sc.limits, &error) < 0) goto fail;
+    fprintf(stderr, "Policy: %s\n", sel.description);
+
+    sc.project_root = folder;
+    sc.entry = key;
+    sc.state_dir = state_dir;
+    sc.policy = sel.policy;
+    srv.ss = sessions_new(&sc, st);
+    size_t total = 0, rerun = 0;
+    if (sessions_load(srv.ss, &total, &rerun, &error) < 0) goto fail;
+    fprintf(stderr, "Sessions: %zu in %s%s", total, db_path, rerun ? "" : "\n");
+    if (rerun) fprintf(stderr, " (%zu were running when the server stopped: re-running them)\n", rerun);
+
+    http = http_start(listen_fd, router_handle, &srv, &error);
+    if (!http) goto fail;
+    address = http_bound_address(listen_fd);
+    fprintf(stderr, "Listening on http://%s\n", address);
+    fflush(stderr);
+
+    int sig = 0;
+    while (sigwait(&stop_signals, &sig) != 0) {
+    }
+    fprintf(stderr, "chidori serve: stopping (signal %d); running sessions continue on the next start\n", sig);
+    sessions_stop(srv.ss);
+    http_stop(http);
+    bool idle = sessions_drain(srv.ss, DRAIN_MS);
+    code = 0;
+    if (!idle) {
+        /* a run that would not stop (an in-process computation): the process ends under it */
+        fflush(stderr);
+        _exit(0);
+    }
+    goto done;
+
+fail:
+    fprintf(stderr, "chidori: %s\n", error);
+    if (srv.ss) {
+        sessions_stop(srv.ss);
+        if (!sessions_drain(srv.ss, DRAIN_MS)) _exit(code);
+    }
+done:
+    free(error);
+    if (srv.ss) sessions_free(srv.ss);
+    store_close(st);
+    if (!http && listen_fd >= 0) close(listen_fd); /* once started, the daemon closes it */
+    auth_clear(&srv.auth);
+    policy_selection_clear(&sel);
+    free(folder);
+    free(key);
+    free(state_dir);
+    free(db_path);
+    free(address);
+    return code;
+}

@@ -1,0 +1,47 @@
+/* serve.h — `chidori serve`: the pieces of the server and how they meet.
+ *
+ *   serve.c     the command: options, policy and isolation banners, start-up and shutdown
+ *   http.c      the transport (libmicrohttpd, one thread per connection)
+ *   router.c    method + path → handler; CORS preflight; authentication
+ *   api.c       the handlers: request checks, session operations, replies
+ *   request.c   request bodies as JSON, strictly
+ *   sessions.c  session lifecycle and run threads;  sse.c  event streams
+ *   store.c     SQLite;  auth.c  API keys and CORS origins
+ *
+ * See docs/http-api.md for the API itself.
+ */
+#ifndef CHIDORI_SERVE_H
+#define CHIDORI_SERVE_H
+
+#include "serve/auth.h"
+#include "serve/http.h"
+#include "serve/sessions.h"
+
+typedef struct server {
+    sessions *ss;
+    auth_config auth;
+} server;
+
+/* router.c: the http_handler_fn of the server (ctx is the server). */
+void router_handle(void *ctx, const http_request *req, http_reply *rep);
+
+/* api.c */
+void api_create(server *srv, const http_request *req, http_reply *rep, bool stream);
+void api_list(server *srv, http_reply *rep);
+void api_get(server *srv, session *s, http_reply *rep);
+void api_stream(server *srv, session *s, http_reply *rep);
+void api_checkpoint(server *srv, session *s, http_reply *rep);
+void api_resume(server *srv, session *s, const http_request *req, http_reply *rep);
+void api_approve(server *srv, session *s, const http_request *req, http_reply *rep);
+void api_cancel(server *srv, session *s, const http_request *req, http_reply *rep);
+void api_replay(server *srv, session *s, const http_request *req, http_reply *rep);
+
+/* request.c: the body as a JSON object ({} for an empty body), checked against the keys it may
+ * hold. NULL with a 400 in rep. */
+json_t *request_object(const http_request *req, const char *const *keys, http_reply *rep);
+/* Session ids: 1..128 of [A-Za-z0-9._-], and not a word the routes use. */
+bool request_valid_session_id(const char *id);
+
+int cmd_serve(int argc, char **argv); /* declared for main.c in cli/cli.h */
+
+#endif

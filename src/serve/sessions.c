@@ -1,0 +1,722 @@
+/* sessions.c — session lifecycle, one thread per running session, stream followers (see
+ * sessions.h).
+ *
+ * Owns every session's state and its run thread. The order of durable writes is what makes a
+ * crash of the server safe at any instant:
+ *   - a session is in the store (status running) before its run starts;
+ *   - each record is in the store before the agent sees the result (the runner's sink);
+ *   - a resume or an approval is stored (status running, the approval remembered) before the
+ *     re-run starts, and the answer of a resume is itself a record;
+ * so a session found `running` at start-up is re-run by replaying its log: recorded calls answer
+ * from the log, the next calls run live. Trusts its callers (api.c validates requests); trusts
+ * nothing read from the store (store.c checks it, the call log is checked again when loaded).
+ */
+#define _GNU_SOURCE
+#include "serve/sessions.h"
+#include "cli/cli.h"
+#include "host/policy.h"
+#include "runner/runner.h"
+#include "util/buf.h"
+#include "util/random.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+struct session {
+    session_row row;
+    json_t *records;       /* the call log in memory while it is running or followed; NULL otherwise */
+    bool running;          /* a run thread owns it */
+    bool cancel_requested;
+    runner_cancel cancel;
+    int followers;
+};
+
+struct sessions {
+    sessions_config cfg;
+    store *st;
+    pthread_mutex_t lock;
+    pthread_cond_t changed;
+    session **items;
+    size_t len, cap;
+    int running;
+    bool stopping;
+};
+
+typedef enum run_kind { RUN_NEW, RUN_RESUME, RUN_APPROVED, RUN_REPLAY, RUN_RECOVER } run_kind;
+
+typedef struct run_job {
+    sessions *ss;
+    session *s;
+    run_kind kind;
+    json_t *pending;  /* RESUME, APPROVED: the call the session waited on */
+    char *response;   /* RESUME */
+} run_job;
+
+static const char *const PROFILES[] = {"permissive", "untrusted", "supervised"};
+
+bool sessions_profile_known(const char *name)
+{
+    for (size_t i = 0; i < sizeof PROFILES / sizeof *PROFILES; i++)
+        if (!strcmp(name, PROFILES[i])) return true;
+    return false;
+}
+
+static int64_t realtime_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static bool is_status(const session *s, const char *status) { return !strcmp(s->row.status, status); }
+
+static void set_status(session *s, const char *status)
+{
+    free(s->row.status);
+    s->row.status = xstrdup(status);
+}
+
+static void clear_outcome(session *s)
+{
+    json_free(s->row.output), s->row.output = NULL;
+    free(s->row.error), s->row.error = NULL;
+    json_free(s->row.pending), s->row.pending = NULL;
+    json_free(s->row.pending_approval), s->row.pending_approval = NULL;
+}
+
+static size_t call_count(const session *s)
+{
+    return s->records ? s->records->u.array.len : s->row.call_count;
+}
+
+/* Store the session's state (called with the lock held). */
+static int save(sessions *ss, session *s, char **error)
+{
+    s->row.call_count = call_count(s);
+    return store_update_session(ss->st, &s->row, error);
+}
+
+static void save_or_report(sessions *ss, session *s)
+{
+    char *error = NULL;
+    if (save(ss, s, &error) < 0) {
+        fprintf(stderr, "chidori serve: session %s: %s\n", s->row.id, error);
+        free(error);
+    }
+}
+
+sessions *sessions_new(const sessions_config *cfg, store *st)
+{
+    sessions *ss = xcalloc(1, sizeof *ss);
+    ss->cfg = *cfg;
+    ss->st = st;
+    pthread_mutex_init(&ss->lock, NULL);
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&ss->changed, &ca);
+    pthread_condattr_destroy(&ca);
+    return ss;
+}
+
+static session *add(sessions *ss, session_row *row)
+{
+    if (ss->len == ss->cap) {
+        ss->cap = ss->cap ? ss->cap * 2 : 64;
+        ss->items = xrealloc(ss->items, ss->cap * sizeof *ss->items);
+    }
+    session *s = xcalloc(1, sizeof *s);
+    s->row = *row;
+    memset(row, 0, sizeof *row);
+    s->cancel.fd = -1;
+    ss->items[ss->len++] = s;
+    return s;
+}
+
+session *sessions_find(sessions *ss, const char *id)
+{
+    pthread_mutex_lock(&ss->lock);
+    session *found = NULL;
+    for (size_t i = 0; i < ss->len && !found; i++)
+        if (!strcmp(ss->items[i]->row.id, id)) found = ss->items[i];
+    pthread_mutex_unlock(&ss->lock);
+    return found;
+}
+
+/* The in-memory log is kept only while something needs it. */
+static void maybe_drop_records(session *s)
+{
+    if (!s->running && s->followers == 0 && s->records) {
+        s->row.call_count = s->records->u.array.len;
+        json_free(s->records);
+        s->records = NULL;
+    }
+}
+
+static int load_records(sessions *ss, session *s, char **error)
+{
+    if (s->records) return 0;
+    s->records = store_load_records(ss->st, s->row.id, error);
+    return s->records ? 0 : -1;
+}
+
+/* ---------- running ---------- */
+
+/* The runner's sink: each new record goes to the store (durable), then to the followers. */
+static int record_sink(void *ctx, const json_t *record, char **error)
+{
+    run_job *job = ctx;
+    sessions *ss = job->ss;
+    session *s = job->s;
+    size_t n;
+    char *text = json_dump(record, JSON_COMPACT, &n);
+    double seq = json_number_value(json_object_get(record, "seq"));
+    int rc = store_append_record(ss->st, s->row.id, (uint64_t)seq, text, error);
+    free(text);
+    if (rc < 0) return -1;
+    pthread_mutex_lock(&ss->lock);
+    json_array_push(s->records, json_copy(record));
+    pthread_cond_broadcast(&ss->changed);
+    pthread_mutex_unlock(&ss->lock);
+    return 0;
+}
+
+/* The session's own profile, layered on the server's policy; a name that no longer resolves
+ * fails closed to untrusted. */
+static struct policy *session_policy(const session *s)
+{
+    if (!s->row.policy_profile) return NULL;
+    struct policy *p = policy_builtin(s->row.policy_profile);
+    if (!p) {
+        fprintf(stderr, "chidori serve: session %s: policy profile `%s` is unknown; running it under untrusted\n",
+                s->row.id, s->row.policy_profile);
+        p = policy_builtin("untrusted");
+    }
+    return p;
+}
+
+static void *run_thread(void *arg)
+{
+    run_job *job = arg;
+    sessions *ss = job->ss;
+    session *s = job->s;
+    const sessions_config *cfg = &ss->cfg;
+    struct policy *profile = session_policy(s);
+
+    /* What the run reads of the session, taken under the lock: the stream threads read the same
+     * records meanwhile (reading only), and nothing but this run's sink appends to them. */
+    pthread_mutex_lock(&ss->lock);
+    json_t *input = json_copy(s->row.input);
+    json_t *approvals = json_copy(s->row.approvals);
+    const json_t *records = s->records;
+    pthread_mutex_unlock(&ss->lock);
+
+    runner_request req = {
+        .project_root = cfg->project_root,
+        .entry = cfg->entry,
+        .state_dir = cfg->state_dir,
+        .input = input,
+        .seed = s->row.seed,
+        .clock_start_ms = s->row.clock_start_ms,
+        .limits = cfg->limits,
+        .mode = LOG_REPLAY_THEN_LIVE,
+        .records = records,
+        .sink = record_sink,
+        .sink_ctx = job,
+        .adopt_open_calls = job->kind == RUN_RECOVER || job->kind == RUN_REPLAY,
+        .pending = job->kind == RUN_RESUME ? job->pending : NULL,
+        .response = job->response,
+        .reopen = job->kind == RUN_APPROVED ? job->pending : NULL,
+        .policy = cfg->policy,
+        .session_policy = profile,
+        .approvals = approvals,
+        .approvals_can_suspend = true,
+        .isolated = cfg->isolated,
+        .iso = cfg->iso,
+        .engine_on_thread = true,
+        .cancel = &s->cancel,
+    };
+    runner_outcome out;
+    char *error = NULL;
+    int rc = runner_run(&req, &out, &error);
+
+    pthread_mutex_lock(&ss->lock);
+    clear_outcome(s);
+    if (s->cancel_requested) {
+        set_status(s, "cancelled");
+        s->row.error = xstrdup("cancelled");
+    } else if (rc < 0) {
+        set_status(s, "failed");
+        s->row.error = error, error = NULL;
+    } else if (out.status == RUNNER_COMPLETED) {
+        json_error jerr;
+        s->row.output = json_parse(out.output_json, strlen(out.output_json), NULL, &jerr);
+        set_status(s, s->row.output ? "completed" : "failed");
+        if (!s->row.output) s->row.error = xasprintf("the agent's output cannot be stored: %s", jerr.message);
+    } else if (out.status == RUNNER_FAILED) {
+        set_status(s, "failed");
+        s->row.error = out.error, out.error = NULL;
+    } else {
+        set_status(s, out.status == RUNNER_PAUSED ? "paused" : "awaitingapproval");
+        s->row.pending = out.pending, out.pending = NULL;
+        s->row.pending_approval = out.pending_approval, out.pending_approval = NULL;
+    }
+    if (rc == 0) runner_outcome_clear(&out);
+    s->running = false;
+    ss->running--;
+    runner_cancel_clear(&s->cancel);
+    if (!ss->stopping) save_or_report(ss, s); /* when stopping, it stays running: the next server re-runs it */
+    maybe_drop_records(s);
+    pthread_cond_broadcast(&ss->changed);
+    pthread_mutex_unlock(&ss->lock);
+
+    free(error);
+    json_free(input);
+    json_free(approvals);
+    policy_free(profile);
+    json_free(job->pending);
+    free(job->response);
+    free(job);
+    return NULL;
+}
+
+/* Start a run of s (lock held). The session is stored as running first (unless store is false:
+ * the caller just inserted it so). Takes pending and response over. */
+static ss_result start_run(sessions *ss, session *s, run_kind kind, json_t *pending, char *response, bool store,
+                           char **error)
+{
+    ss_result r = SS_ERROR;
+    if (load_records(ss, s, error) < 0) goto fail;
+    if (runner_cancel_init(&s->cancel) < 0) {
+        /* without an eventfd, a cancel still stops the run at its next effect */
+    }
+    set_status(s, "running");
+    clear_outcome(s);
+    s->cancel_requested = false;
+    if (store && save(ss, s, error) < 0) goto fail_cancel;
+    run_job *job = xcalloc(1, sizeof *job);
+    *job = (run_job){ss, s, kind, pending, response};
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    pthread_t t;
+    s->running = true;
+    ss->running++;
+    if (pthread_create(&t, &attr, run_thread, job) != 0) {
+        pthread_attr_destroy(&attr);
+        s->running = false;
+        ss->running--;
+        free(job);
+        *error = xstrdup("cannot start a thread for the session");
+        set_status(s, "failed");
+        s->row.error = xstrdup(*error);
+        save_or_report(ss, s);
+        runner_cancel_clear(&s->cancel);
+        return SS_ERROR;
+    }
+    pthread_attr_destroy(&attr);
+    return SS_OK;
+fail_cancel:
+    runner_cancel_clear(&s->cancel);
+fail:
+    json_free(pending);
+    free(response);
+    return r;
+}
+
+static ss_result check_capacity(sessions *ss, char **error)
+{
+    if (ss->stopping) {
+        *error = xstrdup("the server is shutting down");
+        return SS_STOPPING;
+    }
+    if (ss->running >= ss->cfg.max_running) {
+        *error = xasprintf("too many running sessions (%d, CHIDORI_MAX_CONCURRENT_SESSIONS); retry later",
+                           ss->cfg.max_running);
+        return SS_BUSY;
+    }
+    return SS_OK;
+}
+
+/* ---------- loading and stopping ---------- */
+
+typedef struct load_ctx {
+    sessions *ss;
+} load_ctx;
+
+static void load_one(void *ctx, session_row *r)
+{
+    load_ctx *lc = ctx;
+    add(lc->ss, r);
+}
+
+int sessions_load(sessions *ss, size_t *total, size_t *rerun, char **error)
+{
+    load_ctx lc = {ss};
+    *total = *rerun = 0;
+    if (store_load_sessions(ss->st, load_one, &lc, error) < 0) return -1;
+    pthread_mutex_lock(&ss->lock);
+    *total = ss->len;
+    for (size_t i = 0; i < ss->len; i++) {
+        session *s = ss->items[i];
+        if (!is_status(s, "running")) continue;
+        char *why = NULL;
+        if (start_run(ss, s, RUN_RECOVER, NULL, NULL, false, &why) != SS_OK) {
+            fprintf(stderr, "chidori serve: session %s cannot be re-run: %s\n", s->row.id, why);
+            set_status(s, "failed");
+            s->row.error = xasprintf("the server restarted while it was running, and it could not be re-run: %s", why);
+            save_or_report(ss, s);
+            free(why);
+            continue;
+        }
+        (*rerun)++;
+    }
+    pthread_mutex_unlock(&ss->lock);
+    return 0;
+}
+
+void sessions_stop(sessions *ss)
+{
+    pthread_mutex_lock(&ss->lock);
+    ss->stopping = true;
+    for (size_t i = 0; i < ss->len; i++)
+        if (ss->items[i]->running) runner_cancel_now(&ss->items[i]->cancel);
+    pthread_cond_broadcast(&ss->changed);
+    pthread_mutex_unlock(&ss->lock);
+}
+
+bool sessions_drain(sessions *ss, int timeout_ms)
+{
+    struct timespec until;
+    clock_gettime(CLOCK_MONOTONIC, &until);
+    until.tv_sec += timeout_ms / 1000;
+    until.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
+    if (until.tv_nsec >= 1000000000L) until.tv_sec++, until.tv_nsec -= 1000000000L;
+    pthread_mutex_lock(&ss->lock);
+    while (ss->running > 0 && pthread_cond_timedwait(&ss->changed, &ss->lock, &until) == 0) {
+    }
+    bool idle = ss->running == 0;
+    pthread_mutex_unlock(&ss->lock);
+    return idle;
+}
+
+void sessions_free(sessions *ss)
+{
+    if (!ss) return;
+    for (size_t i = 0; i < ss->len; i++) {
+        session_row_clear(&ss->items[i]->row);
+        json_free(ss->items[i]->records);
+        free(ss->items[i]);
+    }
+    free(ss->items);
+    pthread_cond_destroy(&ss->changed);
+    pthread_mutex_destroy(&ss->lock);
+    free(ss);
+}
+
+bool sessions_stopping(sessions *ss)
+{
+    pthread_mutex_lock(&ss->lock);
+    bool stopping = ss->stopping;
+    pthread_mutex_unlock(&ss->lock);
+    return stopping;
+}
+
+void sessions_wait(sessions *ss, session *s)
+{
+    pthread_mutex_lock(&ss->lock);
+    while (s->running && !ss->stopping) pthread_cond_wait(&ss->changed, &ss->lock);
+    pthread_mutex_unlock(&ss->lock);
+}
+
+/* ---------- operations ---------- */
+
+ss_result sessions_create(sessions *ss, const json_t *input, const char *profile, const char *id, session **out,
+                          char **error)
+{
+    session_row row = {0};
+    char fresh[37];
+    if (!id) uuid_v4(fresh);
+    row.id = xstrdup(id ? id : fresh);
+    uuid_v4(row.run_id);
+    row.status = xstrdup("running");
+    row.input = json_copy(input);
+    row.policy_profile = profile ? xstrdup(profile) : NULL;
+    row.approvals = json_array();
+    row.created_at_ms = realtime_ms();
+    if (cli_capture_run_start(&row.seed, &row.clock_start_ms, error) < 0) {
+        session_row_clear(&row);
+        return SS_ERROR;
+    }
+    pthread_mutex_lock(&ss->lock);
+    ss_result r = check_capacity(ss, error);
+    if (r == SS_OK) {
+        for (size_t i = 0; i < ss->len; i++)
+            if (!strcmp(ss->items[i]->row.id, row.id)) {
+                *error = xasprintf("a session with id `%s` already exists", row.id);
+                r = SS_CONFLICT;
+                break;
+            }
+    }
+    bool duplicate = false;
+    if (r == SS_OK && store_insert_session(ss->st, &row, NULL, &duplicate, error) < 0) r = duplicate ? SS_CONFLICT : SS_ERROR;
+    if (r == SS_OK) {
+        session *s = add(ss, &row);
+        s->records = json_array();
+        r = start_run(ss, s, RUN_NEW, NULL, NULL, false, error);
+        *out = s;
+    }
+    pthread_mutex_unlock(&ss->lock);
+    session_row_clear(&row);
+    return r;
+}
+
+ss_result sessions_resume(sessions *ss, session *s, const char *response, char **error)
+{
+    pthread_mutex_lock(&ss->lock);
+    ss_result r = SS_OK;
+    const char *fn = json_string_value(json_object_get(s->row.pending, "function"));
+    if (s->running || !is_status(s, "paused") || !fn || strcmp(fn, "input") != 0) {
+        *error = is_status(s, "failed")
+                     ? xasprintf("session %s failed; it cannot be resumed (POST /sessions/%s/replay runs it again)",
+                                 s->row.id, s->row.id)
+                     : xasprintf("session %s is %s, not paused on an input", s->row.id, s->row.status);
+        r = SS_CONFLICT;
+    }
+    if (r == SS_OK) r = check_capacity(ss, error);
+    if (r == SS_OK) r = start_run(ss, s, RUN_RESUME, json_copy(s->row.pending), xstrdup(response), true, error);
+    pthread_mutex_unlock(&ss->lock);
+    return r;
+}
+
+ss_result sessions_approve(sessions *ss, session *s, bool allow, char **error)
+{
+    pthread_mutex_lock(&ss->lock);
+    ss_result r = SS_OK;
+    const json_t *pa = s->row.pending_approval;
+    const char *target = json_string_value(json_object_get(pa, "target"));
+    if (s->running || !is_status(s, "awaitingapproval") || !target) {
+        *error = xasprintf("session %s is %s, not awaiting an approval", s->row.id, s->row.status);
+        r = SS_CONFLICT;
+    } else if (!allow) {
+        char *message = xasprintf("policy: `%s` denied by operator", target);
+        clear_outcome(s);
+        set_status(s, "failed");
+        s->row.error = message;
+        if (save(ss, s, error) < 0) r = SS_ERROR;
+        pthread_cond_broadcast(&ss->changed);
+    } else if ((r = check_capacity(ss, error)) == SS_OK) {
+        json_t *approval = json_object();
+        json_object_set(approval, "target", json_string(target));
+        json_object_set(approval, "args", json_copy(json_object_get(pa, "args")));
+        json_array_push(s->row.approvals, approval);
+        r = start_run(ss, s, RUN_APPROVED, json_copy(s->row.pending), NULL, true, error);
+    }
+    pthread_mutex_unlock(&ss->lock);
+    return r;
+}
+
+ss_result sessions_cancel(sessions *ss, session *s, char **error)
+{
+    pthread_mutex_lock(&ss->lock);
+    ss_result r = SS_OK;
+    if (s->running && !s->cancel_requested) {
+        s->cancel_requested = true;
+        runner_cancel_now(&s->cancel);
+    } else if (s->running || !(is_status(s, "paused") || is_status(s, "awaitingapproval"))) {
+        *error = xasprintf("session %s is %s; only a running or waiting session can be cancelled", s->row.id,
+                           s->row.status);
+        r = SS_CONFLICT;
+    }
+    if (r == SS_OK) {
+        /* Stored at once: a crash before the run has stopped must not bring the session back. */
+        clear_outcome(s);
+        set_status(s, "cancelled");
+        s->row.error = xstrdup("cancelled");
+        if (save(ss, s, error) < 0) r = SS_ERROR;
+        pthread_cond_broadcast(&ss->changed);
+    }
+    pthread_mutex_unlock(&ss->lock);
+    return r;
+}
+
+ss_result sessions_replay(sessions *ss, session *src, session **out, char **error)
+{
+    pthread_mutex_lock(&ss->lock);
+    ss_result r = SS_OK;
+    if (src->running) {
+        *error = xasprintf("session %s is still running; replay it once it has settled", src->row.id);
+        r = SS_CONFLICT;
+    }
+    if (r == SS_OK) r = check_capacity(ss, error);
+    session_row row = {0};
+    if (r == SS_OK) {
+        char fresh[37];
+        uuid_v4(fresh);
+        row.id = xstrdup(fresh);
+        uuid_v4(row.run_id);
+        row.status = xstrdup("running");
+        row.input = json_copy(src->row.input);
+        row.policy_profile = src->row.policy_profile ? xstrdup(src->row.policy_profile) : NULL;
+        row.approvals = json_copy(src->row.approvals);
+        row.seed = src->row.seed;
+        row.clock_start_ms = src->row.clock_start_ms;
+        row.created_at_ms = realtime_ms();
+        row.replayed_from = xstrdup(src->row.id);
+        row.call_count = call_count(src);
+        bool duplicate;
+        if (store_insert_session(ss->st, &row, src->row.id, &duplicate, error) < 0) r = SS_ERROR;
+    }
+    if (r == SS_OK) {
+        session *s = add(ss, &row);
+        r = start_run(ss, s, RUN_REPLAY, NULL, NULL, false, error);
+        *out = s;
+    }
+    pthread_mutex_unlock(&ss->lock);
+    session_row_clear(&row);
+    return r;
+}
+
+/* ---------- views ---------- */
+
+static json_t *or_null(json_t *v) { return v ? v : json_null(); }
+
+static json_t *iso_time(int64_t ms)
+{
+    time_t secs = (time_t)(ms / 1000);
+    struct tm tm;
+    gmtime_r(&secs, &tm);
+    char text[64];
+    size_t n = strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%S", &tm);
+    snprintf(text + n, sizeof text - n, ".%03dZ", (int)(ms % 1000));
+    return json_string(text);
+}
+
+/* With the lock held. */
+static json_t *view(const session *s)
+{
+    const session_row *r = &s->row;
+    json_t *v = json_object();
+    json_object_set(v, "id", json_string(r->id));
+    json_object_set(v, "run_id", json_string(r->run_id));
+    json_object_set(v, "status", json_string(r->status));
+    json_object_set(v, "input", json_copy(r->input));
+    json_object_set(v, "output", or_null(json_copy(r->output)));
+    json_object_set(v, "error", r->error ? json_string(r->error) : json_null());
+    json_object_set(v, "call_count", json_number((double)call_count(s)));
+    const json_t *prompt = NULL;
+    if (is_status(s, "paused") && !strcmp(json_string_value(json_object_get(r->pending, "function")) ?: "", "input"))
+        prompt = json_object_get(json_object_get(r->pending, "args"), "prompt");
+    json_object_set(v, "pending_prompt", or_null(json_copy(prompt)));
+    json_object_set(v, "pending_approval", or_null(json_copy(r->pending_approval)));
+    json_object_set(v, "policy_profile", r->policy_profile ? json_string(r->policy_profile) : json_null());
+    json_object_set(v, "created_at", iso_time(r->created_at_ms));
+    if (r->replayed_from) json_object_set(v, "replayed_from", json_string(r->replayed_from));
+    return v;
+}
+
+json_t *sessions_view(sessions *ss, session *s)
+{
+    pthread_mutex_lock(&ss->lock);
+    json_t *v = view(s);
+    pthread_mutex_unlock(&ss->lock);
+    return v;
+}
+
+json_t *sessions_list(sessions *ss)
+{
+    json_t *list = json_array();
+    pthread_mutex_lock(&ss->lock);
+    for (size_t i = 0; i < ss->len; i++) json_array_push(list, view(ss->items[i]));
+    pthread_mutex_unlock(&ss->lock);
+    json_t *o = json_object();
+    json_object_set(o, "sessions", list);
+    return o;
+}
+
+json_t *sessions_checkpoint(sessions *ss, session *s, char **error)
+{
+    pthread_mutex_lock(&ss->lock);
+    json_t *log = s->records ? json_copy(s->records) : store_load_records(ss->st, s->row.id, error);
+    json_t *o = NULL;
+    if (log) {
+        o = json_object();
+        json_object_set(o, "id", json_string(s->row.id));
+        json_object_set(o, "run_id", json_string(s->row.run_id));
+        json_object_set(o, "status", json_string(s->row.status));
+        json_object_set(o, "input", json_copy(s->row.input));
+        json_object_set(o, "call_log", log);
+    }
+    pthread_mutex_unlock(&ss->lock);
+    return o;
+}
+
+/* ---------- following ---------- */
+
+int sessions_follow(sessions *ss, session *s, session_follower *f, char **error)
+{
+    memset(f, 0, sizeof *f);
+    f->s = s;
+    pthread_mutex_lock(&ss->lock);
+    int rc = load_records(ss, s, error);
+    if (rc == 0) s->followers++;
+    pthread_mutex_unlock(&ss->lock);
+    return rc;
+}
+
+void sessions_unfollow(sessions *ss, session_follower *f)
+{
+    pthread_mutex_lock(&ss->lock);
+    f->s->followers--;
+    maybe_drop_records(f->s);
+    pthread_mutex_unlock(&ss->lock);
+}
+
+static char *dump(json_t *v)
+{
+    char *text = json_dump(v, JSON_COMPACT, NULL);
+    json_free(v);
+    return text;
+}
+
+int sessions_follow_next(sessions *ss, session_follower *f, int timeout_ms, const char **event, char **data)
+{
+    session *s = f->s;
+    struct timespec until;
+    clock_gettime(CLOCK_MONOTONIC, &until);
+    until.tv_sec += timeout_ms / 1000;
+    until.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
+    if (until.tv_nsec >= 1000000000L) until.tv_sec++, until.tv_nsec -= 1000000000L;
+    int rc = -1;
+    pthread_mutex_lock(&ss->lock);
+    for (;;) {
+        if (f->done || ss->stopping) break;
+        if (s->records && f->next < s->records->u.array.len) {
+            *event = "call";
+            *data = json_dump(s->records->u.array.items[f->next++], JSON_COMPACT, NULL);
+            rc = 1;
+            break;
+        }
+        if (!s->running) {
+            bool waits = is_status(s, "paused") || is_status(s, "awaitingapproval");
+            if (waits && !f->waiting_sent) {
+                *event = is_status(s, "paused") ? "paused" : "awaitingapproval";
+                f->waiting_sent = true;
+            } else {
+                *event = "done";
+                f->done = true;
+            }
+            *data = dump(view(s));
+            rc = 1;
+            break;
+        }
+        if (pthread_cond_timedwait(&ss->changed, &ss->lock, &until) != 0) {
+            rc = 0;
+            break;
+        }
+    }
+    pthread_mutex_unlock(&ss->lock);
+    return rc;
+}

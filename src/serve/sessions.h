@@ -1,0 +1,99 @@
+/* sessions.h — the server's sessions: their lifecycle, their runs, and the events a stream sees.
+ *
+ * A session is one durable run of the served agent, possibly spread over several runs of the
+ * engine: it pauses on input() or on an ask_before approval, and each resume / approval runs the
+ * agent again from the top against its stored call log (replay, then live). Every running
+ * session has a thread of its own that calls the runner; its records go to the store (durable
+ * before the agent sees the result) and to the session's in-memory log, which streams follow.
+ *
+ * Statuses: running, completed, failed, cancelled, paused (an input), awaitingapproval.
+ *
+ * Concurrency: one lock guards every session's state and one condition variable announces every
+ * change (a record, a settled run); the store has its own lock and is called with or without
+ * this one held, never the other way round.
+ */
+#ifndef CHIDORI_SERVE_SESSIONS_H
+#define CHIDORI_SERVE_SESSIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "engine/engine.h"
+#include "isolate/isolate.h"
+#include "serve/store.h"
+#include "util/json.h"
+
+struct policy;
+typedef struct sessions sessions;
+typedef struct session session;
+
+typedef struct sessions_config {
+    const char *project_root; /* the agent's folder */
+    const char *entry;        /* the agent's key in it */
+    const char *state_dir;
+    const struct policy *policy; /* the server's policy */
+    engine_limits limits;
+    bool isolated;
+    isolate_options iso;
+    int max_running;          /* CHIDORI_MAX_CONCURRENT_SESSIONS */
+} sessions_config;
+
+typedef enum ss_result {
+    SS_OK = 0,
+    SS_NOT_FOUND,   /* 404 */
+    SS_CONFLICT,    /* 409: the session is not in a state that allows this */
+    SS_BUSY,        /* 503: too many running sessions */
+    SS_STOPPING,    /* 503: the server is shutting down */
+    SS_ERROR,       /* 500: the store failed */
+} ss_result;
+
+sessions *sessions_new(const sessions_config *cfg, store *st);
+/* Load every stored session. Sessions stored as running were cut off by the end of the previous
+ * server: they are run again (a replay of their log, then live). *rerun says how many. */
+int sessions_load(sessions *ss, size_t *total, size_t *rerun, char **error);
+/* Stop: no more runs start; waiters and streams return; running runs are stopped at their next
+ * effect (an isolated worker at once). They stay `running` in the store, to be re-run (replayed,
+ * then live) by the next server: stopping is, for the sessions, the same as a crash. */
+void sessions_stop(sessions *ss);
+/* Wait up to timeout_ms for every run thread to end; true when none is left (then free). */
+bool sessions_drain(sessions *ss, int timeout_ms);
+void sessions_free(sessions *ss);
+bool sessions_stopping(sessions *ss);
+
+/* Start a new session (status running). id may be NULL (a fresh one). *out is the session. */
+ss_result sessions_create(sessions *ss, const json_t *input, const char *profile, const char *id, session **out,
+                          char **error);
+session *sessions_find(sessions *ss, const char *id);
+/* Block until the session's run has settled (or the server stops). */
+void sessions_wait(sessions *ss, session *s);
+
+ss_result sessions_resume(sessions *ss, session *s, const char *response, char **error);
+ss_result sessions_approve(sessions *ss, session *s, bool allow, char **error);
+ss_result sessions_cancel(sessions *ss, session *s, char **error);
+ss_result sessions_replay(sessions *ss, session *s, session **out, char **error);
+
+/* {id, run_id, status, input, output, error, call_count, pending_prompt, pending_approval,
+ * policy_profile, created_at} (+ replayed_from for a replay). */
+json_t *sessions_view(sessions *ss, session *s);
+json_t *sessions_list(sessions *ss);
+/* {id, run_id, status, call_log: [records]} or NULL with *error. */
+json_t *sessions_checkpoint(sessions *ss, session *s, char **error);
+
+/* A stream's position in a session's events: every record as `call`, then, once the run has
+ * settled, `paused` / `awaitingapproval` when it waits, and `done` with the session view. */
+typedef struct session_follower {
+    session *s;
+    size_t next;
+    bool waiting_sent, done;
+} session_follower;
+
+int sessions_follow(sessions *ss, session *s, session_follower *f, char **error);
+/* 1 with *event and *data (malloc'd JSON text), 0 when nothing happened for timeout_ms (time for
+ * a keep-alive), -1 at the end of the stream. */
+int sessions_follow_next(sessions *ss, session_follower *f, int timeout_ms, const char **event, char **data);
+void sessions_unfollow(sessions *ss, session_follower *f);
+
+/* The built-in profile names a session may ask for. */
+bool sessions_profile_known(const char *name);
+
+#endif

@@ -1,0 +1,30 @@
+/* sse.h — a session's events as a Server-Sent Events body.
+ *
+ * The transport (http.c) pulls bytes with sse_read from the connection's own thread, which may
+ * block there: libmicrohttpd runs one thread per connection, so a stream simply waits on the
+ * sessions' condition variable for the next record (no suspend/resume, no pipe). Every
+ * SSE_KEEPALIVE_MS without an event, a comment line keeps proxies and clients from timing out.
+ *
+ *   event: call               data: <the record>          one per record, past ones first
+ *   event: paused             data: <session view>        the run waits for an input
+ *   event: awaitingapproval   data: <session view>        the run waits for an approval
+ *   event: done               data: <session view>        last; the stream ends
+ */
+#ifndef CHIDORI_SERVE_SSE_H
+#define CHIDORI_SERVE_SSE_H
+
+#include <sys/types.h>
+
+#include "serve/sessions.h"
+
+#define SSE_KEEPALIVE_MS 15000
+
+typedef struct sse_stream sse_stream;
+
+/* A stream of f's events (f already following; the stream unfollows it when freed). */
+sse_stream *sse_new(sessions *ss, const session_follower *f);
+/* Up to max bytes into buf; blocks until there are some. 0 never; -1 at the end of the stream. */
+ssize_t sse_read(sse_stream *st, char *buf, size_t max);
+void sse_free(sse_stream *st);
+
+#endif

@@ -1,0 +1,442 @@
+/* store.c — sessions and call logs in SQLite (see store.h).
+ *
+ * Owns the database connection. Trusts nothing read back from the file beyond SQLite's own
+ * integrity: every JSON column is parsed with limits and checked for type, and a row that does
+ * not hold up is reported, not guessed at.
+ */
+#define _GNU_SOURCE
+#include "serve/store.h"
+#include "util/buf.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define COLUMN_MAX_BYTES ((size_t)64 << 20)
+
+struct store {
+    sqlite3 *db;
+    pthread_mutex_t lock;
+};
+
+static const char SCHEMA[] =
+    "CREATE TABLE sessions ("
+    "  id TEXT PRIMARY KEY,"
+    "  run_id TEXT NOT NULL,"
+    "  status TEXT NOT NULL,"
+    "  input TEXT NOT NULL,"
+    "  output TEXT,"
+    "  error TEXT,"
+    "  pending TEXT,"
+    "  pending_approval TEXT,"
+    "  policy_profile TEXT,"
+    "  approvals TEXT NOT NULL DEFAULT '[]',"
+    "  seed TEXT NOT NULL,"
+    "  clock_start_ms INTEGER NOT NULL,"
+    "  created_at_ms INTEGER NOT NULL,"
+    "  replayed_from TEXT,"
+    "  call_count INTEGER NOT NULL DEFAULT 0"
+    ");"
+    "CREATE TABLE records ("
+    "  session_id TEXT NOT NULL,"
+    "  seq INTEGER NOT NULL,"
+    "  record TEXT NOT NULL,"
+    "  PRIMARY KEY (session_id, seq)"
+    ") WITHOUT ROWID;";
+
+void session_row_clear(session_row *r)
+{
+    free(r->id);
+    free(r->status);
+    json_free(r->input);
+    json_free(r->output);
+    free(r->error);
+    json_free(r->pending);
+    json_free(r->pending_approval);
+    free(r->policy_profile);
+    json_free(r->approvals);
+    free(r->replayed_from);
+    memset(r, 0, sizeof *r);
+}
+
+static int db_error(store *st, const char *what, char **error)
+{
+    *error = xasprintf("database: %s: %s", what, sqlite3_errmsg(st->db));
+    return -1;
+}
+
+static int exec(store *st, const char *sql, char **error)
+{
+    char *msg = NULL;
+    if (sqlite3_exec(st->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+        *error = xasprintf("database: %s", msg ? msg : sqlite3_errmsg(st->db));
+        sqlite3_free(msg);
+        return -1;
+    }
+    return 0;
+}
+
+/* The folder of path, created if missing (the state folder beside the agent). */
+static void make_parent(const char *path)
+{
+    char *dir = xstrdup(path);
+    char *slash = strrchr(dir, '/');
+    if (slash && slash != dir) {
+        *slash = '\0';
+        mkdir(dir, 0700);
+    }
+    free(dir);
+}
+
+static int user_version(store *st, int *version, char **error)
+{
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(st->db, "PRAGMA user_version", -1, &s, NULL) != SQLITE_OK)
+        return db_error(st, "reading the schema version", error);
+    int rc = sqlite3_step(s);
+    *version = rc == SQLITE_ROW ? sqlite3_column_int(s, 0) : -1;
+    sqlite3_finalize(s);
+    return rc == SQLITE_ROW ? 0 : db_error(st, "reading the schema version", error);
+}
+
+store *store_open(const char *path, char **error)
+{
+    if (strcmp(path, ":memory:") != 0) make_parent(path);
+    store *st = xcalloc(1, sizeof *st);
+    pthread_mutex_init(&st->lock, NULL);
+    int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX | SQLITE_OPEN_NOFOLLOW;
+    if (sqlite3_open_v2(path, &st->db, flags, NULL) != SQLITE_OK) {
+        *error = xasprintf("cannot open the session database %s: %s", path,
+                           st->db ? sqlite3_errmsg(st->db) : "out of memory");
+        store_close(st);
+        return NULL;
+    }
+    sqlite3_busy_timeout(st->db, 5000);
+    int version = 0;
+    char *why = NULL;
+    if (exec(st, "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;", &why) < 0 ||
+        user_version(st, &version, &why) < 0)
+        goto fail;
+    if (version == 0) {
+        char *create = xasprintf("BEGIN IMMEDIATE; %s PRAGMA user_version=%d; COMMIT;", SCHEMA, STORE_SCHEMA_VERSION);
+        int rc = exec(st, create, &why);
+        free(create);
+        if (rc < 0) {
+            char *ignored = NULL;
+            exec(st, "ROLLBACK", &ignored);
+            free(ignored);
+            goto fail;
+        }
+    } else if (version != STORE_SCHEMA_VERSION) {
+        why = xasprintf("schema version %d, but this chidori knows version %d only", version, STORE_SCHEMA_VERSION);
+        goto fail;
+    }
+    return st;
+fail:
+    *error = xasprintf("cannot use the session database %s: %s", path, why);
+    free(why);
+    store_close(st);
+    return NULL;
+}
+
+void store_close(store *st)
+{
+    if (!st) return;
+    if (st->db) sqlite3_close(st->db);
+    pthread_mutex_destroy(&st->lock);
+    free(st);
+}
+
+/* ---------- binding and reading columns ---------- */
+
+static void bind_json(sqlite3_stmt *s, int i, const json_t *v)
+{
+    if (!v) {
+        sqlite3_bind_null(s, i);
+        return;
+    }
+    size_t n;
+    char *text = json_dump(v, JSON_COMPACT, &n);
+    sqlite3_bind_text(s, i, text, (int)n, free);
+}
+
+static void bind_text(sqlite3_stmt *s, int i, const char *v)
+{
+    if (v) sqlite3_bind_text(s, i, v, -1, SQLITE_TRANSIENT);
+    else sqlite3_bind_null(s, i);
+}
+
+static char *column_text(sqlite3_stmt *s, int i)
+{
+    const unsigned char *t = sqlite3_column_text(s, i);
+    return t ? xstrndup((const char *)t, (size_t)sqlite3_column_bytes(s, i)) : NULL;
+}
+
+/* A JSON column: NULL stays NULL; anything else must parse and be of the wanted type (JSON_NULL:
+ * any type). */
+static int column_json(sqlite3_stmt *s, int i, json_type want, bool nullable, json_t **out, const char *name,
+                       char **error)
+{
+    *out = NULL;
+    const char *t = (const char *)sqlite3_column_text(s, i);
+    if (!t) {
+        if (nullable) return 0;
+        *error = xasprintf("`%s` is missing", name);
+        return -1;
+    }
+    size_t n = (size_t)sqlite3_column_bytes(s, i);
+    json_limits lim = {COLUMN_MAX_BYTES, JSON_DEFAULT_MAX_DEPTH, 0};
+    json_error jerr;
+    json_t *v = json_parse(t, n, &lim, &jerr);
+    if (!v || (want != JSON_NULL && v->type != want)) {
+        *error = v ? xasprintf("`%s` has the wrong type", name) : xasprintf("`%s` is not JSON: %s", name, jerr.message);
+        json_free(v);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+/* ---------- sessions ---------- */
+
+int store_insert_session(store *st, const session_row *r, const char *copy_records_from, bool *duplicate,
+                         char **error)
+{
+    *duplicate = false;
+    pthread_mutex_lock(&st->lock);
+    int rc = -1;
+    sqlite3_stmt *s = NULL;
+    char *seed = xasprintf("%llu", (unsigned long long)r->seed);
+    if (exec(st, "BEGIN IMMEDIATE", error) < 0) goto out;
+    if (sqlite3_prepare_v2(st->db,
+                           "INSERT INTO sessions (id, run_id, status, input, output, error, pending, pending_approval,"
+                           " policy_profile, approvals, seed, clock_start_ms, created_at_ms, replayed_from, call_count)"
+                           " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+                           -1, &s, NULL) != SQLITE_OK) {
+        db_error(st, "preparing a session", error);
+        goto rollback;
+    }
+    bind_text(s, 1, r->id);
+    bind_text(s, 2, r->run_id);
+    bind_text(s, 3, r->status);
+    bind_json(s, 4, r->input);
+    bind_json(s, 5, r->output);
+    bind_text(s, 6, r->error);
+    bind_json(s, 7, r->pending);
+    bind_json(s, 8, r->pending_approval);
+    bind_text(s, 9, r->policy_profile);
+    bind_json(s, 10, r->approvals);
+    bind_text(s, 11, seed);
+    sqlite3_bind_int64(s, 12, r->clock_start_ms);
+    sqlite3_bind_int64(s, 13, r->created_at_ms);
+    bind_text(s, 14, r->replayed_from);
+    sqlite3_bind_int64(s, 15, (sqlite3_int64)r->call_count);
+    int step = sqlite3_step(s);
+    if (step != SQLITE_DONE) {
+        *duplicate = sqlite3_extended_errcode(st->db) == SQLITE_CONSTRAINT_PRIMARYKEY;
+        db_error(st, "storing a session", error);
+        goto rollback;
+    }
+    sqlite3_finalize(s);
+    s = NULL;
+    if (copy_records_from) {
+        if (sqlite3_prepare_v2(st->db,
+                               "INSERT INTO records (session_id, seq, record)"
+                               " SELECT ?1, seq, record FROM records WHERE session_id = ?2",
+                               -1, &s, NULL) != SQLITE_OK) {
+            db_error(st, "preparing a copy of records", error);
+            goto rollback;
+        }
+        bind_text(s, 1, r->id);
+        bind_text(s, 2, copy_records_from);
+        if (sqlite3_step(s) != SQLITE_DONE) {
+            db_error(st, "copying records", error);
+            goto rollback;
+        }
+    }
+    if (exec(st, "COMMIT", error) < 0) goto rollback;
+    rc = 0;
+    goto out;
+rollback: {
+    char *ignored = NULL;
+    exec(st, "ROLLBACK", &ignored);
+    free(ignored);
+}
+out:
+    sqlite3_finalize(s);
+    free(seed);
+    pthread_mutex_unlock(&st->lock);
+    return rc;
+}
+
+int store_update_session(store *st, const session_row *r, char **error)
+{
+    pthread_mutex_lock(&st->lock);
+    sqlite3_stmt *s = NULL;
+    int rc = -1;
+    if (sqlite3_prepare_v2(st->db,
+                           "UPDATE sessions SET status = ?2, output = ?3, error = ?4, pending = ?5,"
+                           " pending_approval = ?6, approvals = ?7, call_count = ?8 WHERE id = ?1",
+                           -1, &s, NULL) != SQLITE_OK) {
+        db_error(st, "preparing a session update", error);
+        goto out;
+    }
+    bind_text(s, 1, r->id);
+    bind_text(s, 2, r->status);
+    bind_json(s, 3, r->output);
+    bind_text(s, 4, r->error);
+    bind_json(s, 5, r->pending);
+    bind_json(s, 6, r->pending_approval);
+    bind_json(s, 7, r->approvals);
+    sqlite3_bind_int64(s, 8, (sqlite3_int64)r->call_count);
+    if (sqlite3_step(s) != SQLITE_DONE) {
+        db_error(st, "updating a session", error);
+        goto out;
+    }
+    rc = 0;
+out:
+    sqlite3_finalize(s);
+    pthread_mutex_unlock(&st->lock);
+    return rc;
+}
+
+static const char *const STATUSES[] = {"running", "completed", "failed", "cancelled", "paused", "awaitingapproval"};
+
+static int read_row(sqlite3_stmt *s, session_row *r, char **error)
+{
+    memset(r, 0, sizeof *r);
+    char *why = NULL;
+    r->id = column_text(s, 0);
+    char *run_id = column_text(s, 1);
+    r->status = column_text(s, 2);
+    char *seed = column_text(s, 10);
+    bool known = false;
+    for (size_t i = 0; r->status && i < sizeof STATUSES / sizeof *STATUSES; i++) known |= !strcmp(r->status, STATUSES[i]);
+    if (!r->id || !*r->id) why = xstrdup("no id");
+    else if (!run_id || strlen(run_id) != 36) why = xstrdup("a bad run id");
+    else if (!known) why = xasprintf("an unknown status `%s`", r->status ? r->status : "");
+    else if (!seed || !*seed || strspn(seed, "0123456789") != strlen(seed) || strlen(seed) > 20)
+        why = xstrdup("a bad seed");
+    if (!why) {
+        memcpy(r->run_id, run_id, 37);
+        r->seed = strtoull(seed, NULL, 10);
+        r->clock_start_ms = sqlite3_column_int64(s, 11);
+        r->created_at_ms = sqlite3_column_int64(s, 12);
+        r->error = column_text(s, 5);
+        r->policy_profile = column_text(s, 8);
+        r->replayed_from = column_text(s, 13);
+        sqlite3_int64 count = sqlite3_column_int64(s, 14);
+        r->call_count = count > 0 ? (size_t)count : 0;
+        if (column_json(s, 3, JSON_OBJECT, false, &r->input, "input", &why) == 0 &&
+            column_json(s, 4, JSON_NULL, true, &r->output, "output", &why) == 0 &&
+            column_json(s, 6, JSON_OBJECT, true, &r->pending, "pending", &why) == 0 &&
+            column_json(s, 7, JSON_OBJECT, true, &r->pending_approval, "pending_approval", &why) == 0)
+            column_json(s, 9, JSON_ARRAY, false, &r->approvals, "approvals", &why);
+    }
+    free(run_id);
+    free(seed);
+    if (why) {
+        *error = xasprintf("session %s in the database has %s", r->id ? r->id : "(no id)", why);
+        free(why);
+        session_row_clear(r);
+        return -1;
+    }
+    return 0;
+}
+
+int store_load_sessions(store *st, void (*fn)(void *ctx, session_row *r), void *ctx, char **error)
+{
+    pthread_mutex_lock(&st->lock);
+    sqlite3_stmt *s = NULL;
+    int rc = -1;
+    if (sqlite3_prepare_v2(st->db,
+                           "SELECT id, run_id, status, input, output, error, pending, pending_approval,"
+                           " policy_profile, approvals, seed, clock_start_ms, created_at_ms, replayed_from, call_count"
+                           " FROM sessions ORDER BY created_at_ms, rowid",
+                           -1, &s, NULL) != SQLITE_OK) {
+        db_error(st, "reading sessions", error);
+        goto out;
+    }
+    int step;
+    while ((step = sqlite3_step(s)) == SQLITE_ROW) {
+        session_row r;
+        if (read_row(s, &r, error) < 0) goto out;
+        fn(ctx, &r);
+        session_row_clear(&r);
+    }
+    if (step != SQLITE_DONE) {
+        db_error(st, "reading sessions", error);
+        goto out;
+    }
+    rc = 0;
+out:
+    sqlite3_finalize(s);
+    pthread_mutex_unlock(&st->lock);
+    return rc;
+}
+
+/* ---------- records ---------- */
+
+json_t *store_load_records(store *st, const char *session_id, char **error)
+{
+    pthread_mutex_lock(&st->lock);
+    sqlite3_stmt *s = NULL;
+    json_t *out = NULL;
+    if (sqlite3_prepare_v2(st->db, "SELECT seq, record FROM records WHERE session_id = ?1 ORDER BY seq", -1, &s,
+                           NULL) != SQLITE_OK) {
+        db_error(st, "reading records", error);
+        goto done;
+    }
+    bind_text(s, 1, session_id);
+    out = json_array();
+    int step;
+    while ((step = sqlite3_step(s)) == SQLITE_ROW) {
+        json_t *rec = NULL;
+        char *why = NULL;
+        if (column_json(s, 1, JSON_OBJECT, false, &rec, "record", &why) < 0) {
+            *error = xasprintf("session %s: record %lld in the database: %s", session_id,
+                               (long long)sqlite3_column_int64(s, 0), why);
+            free(why);
+            json_free(out);
+            out = NULL;
+            goto done;
+        }
+        json_array_push(out, rec);
+    }
+    if (step != SQLITE_DONE) {
+        db_error(st, "reading records", error);
+        json_free(out);
+        out = NULL;
+    }
+done:
+    sqlite3_finalize(s);
+    pthread_mutex_unlock(&st->lock);
+    return out;
+}
+
+int store_append_record(store *st, const char *session_id, uint64_t seq, const char *record_json, char **error)
+{
+    pthread_mutex_lock(&st->lock);
+    sqlite3_stmt *s = NULL;
+    int rc = -1;
+    if (sqlite3_prepare_v2(st->db, "INSERT INTO records (session_id, seq, record) VALUES (?1, ?2, ?3)", -1, &s,
+                           NULL) != SQLITE_OK) {
+        db_error(st, "preparing a record", error);
+        goto out;
+    }
+    bind_text(s, 1, session_id);
+    sqlite3_bind_int64(s, 2, (sqlite3_int64)seq);
+    bind_text(s, 3, record_json);
+    if (sqlite3_step(s) != SQLITE_DONE) {
+        db_error(st, "storing a record", error);
+        goto out;
+    }
+    rc = 0;
+out:
+    sqlite3_finalize(s);
+    pthread_mutex_unlock(&st->lock);
+    return rc;
+}

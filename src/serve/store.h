@@ -1,0 +1,68 @@
+/* store.h — the server's durable state in SQLite: sessions and their call logs.
+ *
+ * One database file (CHIDORI_DB_PATH, or sessions.sqlite3 in the state folder beside the agent),
+ * in WAL mode with synchronous=FULL, so a record is on disk when store_append_record returns and
+ * a kill -9 of the server loses nothing that was acknowledged. The schema is versioned
+ * (PRAGMA user_version); a database of a newer version is refused rather than misread.
+ *
+ * Tables: sessions (one row per session: everything its view shows plus what a re-run needs —
+ * seed, clock start, run id, policy profile, approvals, the pending call) and records
+ * (session_id, seq, record JSON). JSON columns are stored as compact text and parsed back with
+ * limits: the file is trusted no more than a records.jsonl would be.
+ *
+ * Thread-safe: one connection, used under the store's own lock.
+ */
+#ifndef CHIDORI_SERVE_STORE_H
+#define CHIDORI_SERVE_STORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/json.h"
+
+#define STORE_SCHEMA_VERSION 1
+
+typedef struct store store;
+
+/* A session as stored. Strings and JSON values are owned by the row (session_row_clear). */
+typedef struct session_row {
+    char *id;
+    char run_id[37];
+    char *status;            /* running | completed | failed | cancelled | paused | awaitingapproval */
+    json_t *input;           /* object */
+    json_t *output;          /* or NULL */
+    char *error;             /* or NULL */
+    json_t *pending;         /* the pending call {seq, function, args, open_calls}, or NULL */
+    json_t *pending_approval; /* {target, args, reason}, or NULL */
+    char *policy_profile;    /* or NULL */
+    json_t *approvals;       /* [{target, args}] */
+    uint64_t seed;
+    int64_t clock_start_ms;
+    int64_t created_at_ms;
+    char *replayed_from;     /* or NULL */
+    size_t call_count;       /* records in the log when the session last changed state */
+} session_row;
+
+void session_row_clear(session_row *r);
+
+/* Open (creating it and its folder if needed) and check the schema. NULL with *error. */
+store *store_open(const char *path, char **error);
+void store_close(store *st);
+
+/* Insert a new session; with copy_records_from set, that session's records are copied to it in
+ * the same transaction. -1 with *error (a duplicate id says so: *duplicate is set). */
+int store_insert_session(store *st, const session_row *r, const char *copy_records_from, bool *duplicate,
+                         char **error);
+/* Write every mutable field of a session (status, output, error, pending, approvals ...). */
+int store_update_session(store *st, const session_row *r, char **error);
+/* Every session, oldest first: fn is called with each row (it takes the row's contents over and
+ * must leave *r cleared or owned). A row that cannot be read is reported through *error. */
+int store_load_sessions(store *st, void (*fn)(void *ctx, session_row *r), void *ctx, char **error);
+
+/* The call log of a session: an array of record objects in seq order. NULL with *error. */
+json_t *store_load_records(store *st, const char *session_id, char **error);
+/* Append one record (its JSON text), durable when this returns. */
+int store_append_record(store *st, const char *session_id, uint64_t seq, const char *record_json, char **error);
+
+#endif
