@@ -36,16 +36,18 @@ export interface CallRecord {
   args: JsonValue;
   result: JsonValue;
   duration_ms: number;
-  timestamp: string;
+  /** Milliseconds since the epoch (the run's virtual clock). */
+  timestamp: number;
   error?: string;
   [extra: string]: unknown;
 }
 
 /** GET /sessions/{id}/checkpoint. */
 export interface Checkpoint {
-  id?: string;
-  run_id?: string;
-  status?: SessionStatus;
+  id: string;
+  run_id: string;
+  status: SessionStatus;
+  input: JsonValue;
   call_log: CallRecord[];
   [extra: string]: unknown;
 }
