@@ -157,7 +157,7 @@ static int by_seq(const void *a, const void *b)
  * record; replay walks them in seq order. A seq may appear once. */
 static int finish_load(calllog *log, const char *source, char **error)
 {
-    qsort(log->items, log->len, sizeof(call_record), by_seq);
+    if (log->len > 1) qsort(log->items, log->len, sizeof(call_record), by_seq);
     for (size_t i = 1; i < log->len; i++) /* sorted: a duplicate seq sits next to its twin */
         if (log->items[i].seq == log->items[i - 1].seq) {
             *error = xasprintf("%s: duplicate `seq` %llu", source, (unsigned long long)log->items[i].seq);

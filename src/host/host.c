@@ -54,6 +54,7 @@ host *host_new(const host_config *cfg, char **error)
     const char *auto_approve = getenv("CHIDORI_POLICY_AUTO_APPROVE");
     h->auto_approve = auto_approve && !strcmp(auto_approve, "1") && !cfg->approvals_can_suspend;
     h->cancel = cfg->cancel;
+    h->memory = cfg->memory;
     return h;
 }
 

@@ -33,6 +33,16 @@ enum {
 typedef int host_nested_fn(void *ctx, host *h, const char *entry, const char *input_json, char **output_json,
                            char **error);
 
+/* A store for chidori.memory other than <state dir>/memory.json (the server keeps memory in its
+ * database, shared safely by concurrent sessions). op gets the checked arguments — action (get,
+ * set, delete, list, clear), namespace, key (get/set/delete), value (set), prefix (list, or NULL)
+ * — and answers exactly as the file store does: HOST_OK with *result, or HOST_ERROR with *error. */
+typedef struct host_memory_store {
+    int (*op)(void *ctx, const char *action, const char *ns, const char *key, const json_t *value,
+              const char *prefix, json_t **result, char **error);
+    void *ctx;
+} host_memory_store;
+
 typedef struct host_config {
     const char *project_root;   /* folder the agent's modules and nested agents are confined to */
     const char *state_dir;      /* where durable state lives (memory); default <project>/.chidori */
@@ -49,6 +59,7 @@ typedef struct host_config {
     bool approvals_can_suspend;          /* ask_before suspends for an approval (serve); then
                                             CHIDORI_POLICY_AUTO_APPROVE (a CLI setting) is ignored */
     const atomic_int *cancel;            /* set from another thread: every further call ends the run */
+    const host_memory_store *memory;     /* NULL: <state dir>/memory.json */
 } host_config;
 
 /* Returns NULL with *error set (malloc'd) when the configuration cannot be used. */

@@ -42,6 +42,7 @@ struct host {
     json_t *approvals;            /* [{target, args}] approved for the rest of the session */
     json_t *pending_approval;     /* {target, args, reason} after an ask_before suspended the run */
     const atomic_int *cancel;     /* the run was cancelled (serve) when it reads non-zero */
+    const host_memory_store *memory; /* chidori.memory elsewhere than memory.json, or NULL */
 };
 
 /* gate.c: HOST_OK to perform, HOST_ERROR (*error) when denied, HOST_SUSPEND to ask. */

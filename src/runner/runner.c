@@ -212,6 +212,7 @@ int runner_run(const runner_request *req, runner_outcome *out, char **error)
         .session_policy = req->session_policy,
         .approvals_can_suspend = req->approvals_can_suspend,
         .cancel = req->cancel ? &req->cancel->flag : NULL,
+        .memory = req->memory,
     };
     host *h = host_new(&hc, error);
     if (!h) return -1;

@@ -80,6 +80,7 @@ typedef struct runner_request {
     bool engine_on_thread;      /* in-process: run the engine on a thread of its own (serve) */
     runner_cancel *cancel;      /* or NULL */
 
+    const host_memory_store *memory; /* chidori.memory elsewhere than memory.json, or NULL */
     FILE *log_out;              /* chidori.log and console output; NULL: stderr */
     /* Called once the run is set up, just before the agent starts (the CLI prints its banner). */
     void (*ready)(void *ctx);

@@ -73,7 +73,7 @@ static bool address_is_loopback(const struct sockaddr *sa)
     return false;
 }
 
-int http_listen(const char *host, int port, int *fd_out, bool *loopback, char **error)
+int http_listen(const char *host, int port, bool loopback_only, int *fd_out, char **error)
 {
     struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM, .ai_flags = AI_PASSIVE};
     struct addrinfo *res = NULL;
@@ -86,6 +86,10 @@ int http_listen(const char *host, int port, int *fd_out, bool *loopback, char **
     }
     int fd = -1, err = 0;
     for (struct addrinfo *ai = res; ai; ai = ai->ai_next) {
+        if (loopback_only && !address_is_loopback(ai->ai_addr)) {
+            err = -1;
+            continue;
+        }
         fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
         if (fd < 0) {
             err = errno;
@@ -94,15 +98,18 @@ int http_listen(const char *host, int port, int *fd_out, bool *loopback, char **
         int one = 1;
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
         if (ai->ai_family == AF_INET6) setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof one);
-        if (bind(fd, ai->ai_addr, ai->ai_addrlen) == 0 && listen(fd, 128) == 0) {
-            *loopback = address_is_loopback(ai->ai_addr);
-            break;
-        }
+        if (bind(fd, ai->ai_addr, ai->ai_addrlen) == 0 && listen(fd, 128) == 0) break;
         err = errno;
         close(fd);
         fd = -1;
     }
     freeaddrinfo(res);
+    if (fd < 0 && err == -1) {
+        *error = xasprintf("refusing to listen on %s, which is not a loopback address, without an API key: set "
+                           "CHIDORI_API_KEY (clients then send `Authorization: Bearer <key>`)",
+                           host);
+        return -2;
+    }
     if (fd < 0) {
         *error = xasprintf("cannot listen on %s port %d: %s", host, port, strerror(err));
         return -1;

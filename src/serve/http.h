@@ -49,8 +49,9 @@ typedef void http_handler_fn(void *ctx, const http_request *req, http_reply *rep
 typedef struct http_server http_server;
 
 /* Resolve host (an IP address or a name) and bind a listening socket on port (0: any free one).
- * *loopback says whether the address is a loopback one. -1 with *error. */
-int http_listen(const char *host, int port, int *fd, bool *loopback, char **error);
+ * With loopback_only, an address that is not a loopback one is refused before anything is bound
+ * (-2). -1 with *error when it cannot listen. */
+int http_listen(const char *host, int port, bool loopback_only, int *fd, char **error);
 /* The bound address as text for "Listening on http://...": "127.0.0.1:8080", "[::1]:8080". */
 char *http_bound_address(int fd);
 

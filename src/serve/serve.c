@@ -152,7 +152,6 @@ int cmd_serve(int argc, char **argv)
     store *st = NULL;
     http_server *http = NULL;
     int listen_fd = -1;
-    bool loopback = false;
     code = 2;
 
     int isolated = cli_resolve_isolation(o.isolate, &error);
@@ -173,12 +172,10 @@ int cmd_serve(int argc, char **argv)
     }
     if (runner_split_agent(o.file, &folder, &key, &error) < 0) goto fail;
 
-    if (http_listen(o.host, o.port, &listen_fd, &loopback, &error) < 0) goto fail;
-    if (!loopback && !auth_required(&srv.auth)) {
-        error = xasprintf("refusing to listen on %s, which is not a loopback address, without an API key: set "
-                          "CHIDORI_API_KEY (clients then send `Authorization: Bearer <key>`)",
-                          o.host);
-        code = 2;
+    /* Without a key, only this machine may reach the server. */
+    int lrc = http_listen(o.host, o.port, !auth_required(&srv.auth), &listen_fd, &error);
+    if (lrc < 0) {
+        if (lrc == -2) code = 2;
         goto fail;
     }
 

@@ -14,6 +14,7 @@
 #define _GNU_SOURCE
 #include "serve/sessions.h"
 #include "cli/cli.h"
+#include "host/host.h"
 #include "host/policy.h"
 #include "runner/runner.h"
 #include "util/buf.h"
@@ -36,6 +37,7 @@ struct session {
 struct sessions {
     sessions_config cfg;
     store *st;
+    host_memory_store memory; /* chidori.memory in the store */
     pthread_mutex_t lock;
     pthread_cond_t changed;
     session **items;
@@ -112,6 +114,7 @@ sessions *sessions_new(const sessions_config *cfg, store *st)
     sessions *ss = xcalloc(1, sizeof *ss);
     ss->cfg = *cfg;
     ss->st = st;
+    ss->memory = (host_memory_store){store_memory_op, st};
     pthread_mutex_init(&ss->lock, NULL);
     pthread_condattr_t ca;
     pthread_condattr_init(&ca);
@@ -237,6 +240,7 @@ static void *run_thread(void *arg)
         .iso = cfg->iso,
         .engine_on_thread = true,
         .cancel = &s->cancel,
+        .memory = &ss->memory,
     };
     runner_outcome out;
     char *error = NULL;

@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include "serve/store.h"
+#include "host/host.h"
 #include "util/buf.h"
 
 #include <errno.h>
@@ -45,7 +46,13 @@ static const char SCHEMA[] =
     "  seq INTEGER NOT NULL,"
     "  record TEXT NOT NULL,"
     "  PRIMARY KEY (session_id, seq)"
-    ") WITHOUT ROWID;";
+    ") WITHOUT ROWID;"
+    "CREATE TABLE memory ("
+    "  namespace TEXT NOT NULL,"
+    "  key TEXT NOT NULL,"
+    "  value TEXT NOT NULL,"
+    "  UNIQUE (namespace, key)"
+    ");";
 
 void session_row_clear(session_row *r)
 {
@@ -437,6 +444,84 @@ int store_append_record(store *st, const char *session_id, uint64_t seq, const c
     rc = 0;
 out:
     sqlite3_finalize(s);
+    pthread_mutex_unlock(&st->lock);
+    return rc;
+}
+
+/* ---------- memory ---------- */
+
+static void memory_entry(sqlite3_stmt *s, json_t *out, char **why)
+{
+    json_t *v = NULL;
+    if (*why || column_json(s, 1, JSON_NULL, false, &v, "memory value", why) < 0) return;
+    json_t *e = json_object();
+    json_object_set(e, "key", json_string((const char *)sqlite3_column_text(s, 0)));
+    json_object_set(e, "value", v);
+    json_array_push(out, e);
+}
+
+int store_memory_op(void *ctx, const char *action, const char *ns, const char *key, const json_t *value,
+                    const char *prefix, json_t **result, char **error)
+{
+    store *st = ctx;
+    *result = NULL;
+    pthread_mutex_lock(&st->lock);
+    sqlite3_stmt *s = NULL;
+    char *why = NULL, *text = NULL;
+    int rc = HOST_ERROR;
+    const char *sql;
+    bool set = !strcmp(action, "set");
+    if (!strcmp(action, "get")) sql = "SELECT key, value FROM memory WHERE namespace = ?1 AND key = ?2";
+    else if (set) sql = "INSERT INTO memory (namespace, key, value) VALUES (?1, ?2, ?3)"
+                        " ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value";
+    else if (!strcmp(action, "delete")) sql = "DELETE FROM memory WHERE namespace = ?1 AND key = ?2";
+    else if (!strcmp(action, "list")) sql = "SELECT key, value FROM memory WHERE namespace = ?1"
+                                            " AND (?3 IS NULL OR substr(key, 1, length(?3)) = ?3) ORDER BY rowid";
+    else sql = "DELETE FROM memory WHERE namespace = ?1";
+    if (set) {
+        size_t n;
+        text = json_dump(value, JSON_COMPACT, &n);
+        sqlite3_stmt *total = NULL;
+        double used = 0;
+        if (sqlite3_prepare_v2(st->db, "SELECT total(length(value) + length(key)) FROM memory", -1, &total, NULL) ==
+                SQLITE_OK &&
+            sqlite3_step(total) == SQLITE_ROW)
+            used = sqlite3_column_double(total, 0);
+        sqlite3_finalize(total);
+        if (used + (double)n > (double)STORE_MEMORY_MAX_BYTES) {
+            *error = xasprintf("memory is full: the store would exceed %d MiB", (int)(STORE_MEMORY_MAX_BYTES >> 20));
+            goto out;
+        }
+    }
+    if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK) {
+        db_error(st, "memory", error);
+        goto out;
+    }
+    bind_text(s, 1, ns);
+    if (key) bind_text(s, 2, key);
+    if (set) sqlite3_bind_text(s, 3, text, -1, SQLITE_STATIC);
+    if (!strcmp(action, "list")) bind_text(s, 3, prefix);
+    json_t *out = !strcmp(action, "list") ? json_array() : NULL;
+    int step;
+    while ((step = sqlite3_step(s)) == SQLITE_ROW) {
+        if (out) memory_entry(s, out, &why);
+        else if (!*result && !why) column_json(s, 1, JSON_NULL, false, result, "memory value", &why);
+    }
+    if (step != SQLITE_DONE || why) {
+        json_free(out);
+        json_free(*result), *result = NULL;
+        if (why) *error = xasprintf("memory in the database: %s", why);
+        else db_error(st, "memory", error);
+        goto out;
+    }
+    if (out) *result = out;
+    else if (!strcmp(action, "delete")) *result = json_bool(sqlite3_changes(st->db) > 0);
+    else if (!*result) *result = json_null();
+    rc = HOST_OK;
+out:
+    sqlite3_finalize(s);
+    free(text);
+    free(why);
     pthread_mutex_unlock(&st->lock);
     return rc;
 }

@@ -1,4 +1,4 @@
-/* store.h — the server's durable state in SQLite: sessions and their call logs.
+/* store.h — the server's durable state in SQLite: sessions, their call logs, memory.
  *
  * One database file (CHIDORI_DB_PATH, or sessions.sqlite3 in the state folder beside the agent),
  * in WAL mode with synchronous=FULL, so a record is on disk when store_append_record returns and
@@ -6,8 +6,8 @@
  * (PRAGMA user_version); a database of a newer version is refused rather than misread.
  *
  * Tables: sessions (one row per session: everything its view shows plus what a re-run needs —
- * seed, clock start, run id, policy profile, approvals, the pending call) and records
- * (session_id, seq, record JSON). JSON columns are stored as compact text and parsed back with
+ * seed, clock start, run id, policy profile, approvals, the pending call), records
+ * (session_id, seq, record JSON) and memory (chidori.memory: namespace, key, value JSON). JSON columns are stored as compact text and parsed back with
  * limits: the file is trusted no more than a records.jsonl would be.
  *
  * Thread-safe: one connection, used under the store's own lock.
@@ -64,5 +64,12 @@ int store_load_sessions(store *st, void (*fn)(void *ctx, session_row *r), void *
 json_t *store_load_records(store *st, const char *session_id, char **error);
 /* Append one record (its JSON text), durable when this returns. */
 int store_append_record(store *st, const char *session_id, uint64_t seq, const char *record_json, char **error);
+
+/* chidori.memory in the database (a host_memory_store op; ctx is the store): one table of
+ * (namespace, key, value JSON), listed in insertion order, at most STORE_MEMORY_MAX_BYTES in all.
+ * Each operation is one statement, so concurrent sessions never lose each other's writes. */
+#define STORE_MEMORY_MAX_BYTES ((size_t)64 << 20)
+int store_memory_op(void *ctx, const char *action, const char *ns, const char *key, const json_t *value,
+                    const char *prefix, json_t **result, char **error);
 
 #endif

@@ -10,6 +10,12 @@ run(async (input, chidori) => {
       await chidori.mark("answered", { answer });
       return { answer };
     }
+    case "input-write": {
+      await chidori.log("asking");
+      const answer = await chidori.input("Ship it?", { choices: ["yes", "no"] });
+      await chidori.workspace.write("shipped.txt", answer);
+      return { answer };
+    }
     case "write": {
       await chidori.log("writing");
       await chidori.workspace.write("out.txt", "hello");
@@ -24,11 +30,25 @@ run(async (input, chidori) => {
       const second = await chidori.tool("counter__count", { n: 2 });
       return { first, second, x };
     }
+    case "nested": {
+      await chidori.log("calling the child");
+      const child = await chidori.callAgent("child.js", { loops: input.loops });
+      return { child };
+    }
     case "spin": {
       let x = 0;
       for (let i = 0; i < input.loops; i++) x = (x + i) % 1000003;
       await chidori.log("spun");
       return { x };
+    }
+    case "remember": {
+      const ns = { namespace: "serve-test" };
+      const before = await chidori.memory.get(input.key, ns);
+      await chidori.memory.set(input.key, { n: input.n }, ns);
+      const got = await chidori.memory.get(input.key, ns);
+      const all = await chidori.memory.list(ns);
+      const gone = input.forget ? await chidori.memory.delete(input.key, ns) : null;
+      return { before, got, keys: all.map((e) => e.key), gone };
     }
     case "fail":
       throw new Error("failed on purpose");

@@ -5,6 +5,8 @@
  * (write, fsync, rename) on every change, so a crash leaves the old or the new store, never half
  * of one. Keys, namespaces and the whole store are size-capped; the file is parsed with limits.
  * Recorded like every effect, so replay answers reads from the log and performs no writes.
+ * A host configured with another store (host_config.memory: the server's database) uses it
+ * instead, with the same arguments checked here first.
  */
 #define _GNU_SOURCE
 #include "host/host_internal.h"
@@ -99,6 +101,15 @@ int effect_memory(host *h, const json_t *args, json_t **result, char **error)
     if (!wants_key && strcmp(action, "list") && strcmp(action, "clear")) {
         *error = xasprintf("chidori.memory: unknown action `%s`", action);
         return HOST_ERROR;
+    }
+    if (h->memory) { /* another store (the server's database) */
+        const json_t *value = json_object_get(args, "value");
+        if (!strcmp(action, "set") && !value) {
+            *error = xstrdup("chidori.memory.set: `value` is required (undefined cannot be stored)");
+            return HOST_ERROR;
+        }
+        return h->memory->op(h->memory->ctx, action, ns, key, value,
+                             json_string_value(json_object_get(args, "prefix")), result, error);
     }
     json_t *store = load_store(h, error);
     if (!store) return HOST_ERROR;
