@@ -1,5 +1,6 @@
 """tests/suites.py — suites that run once, not per variant: a tool against an oracle (the
-TypeScript eraser), and the SDKs (sdk/) against the release build's `chidori serve`.
+TypeScript eraser), the SDKs (sdk/) and the dashboard in a browser, against the release build's
+`chidori serve`.
 
 Each suite is a function (variants) -> [Result]. A suite whose tools are missing is skipped with
 the reason (CHIDORI_TEST_STRICT=1 makes that a failure).
@@ -94,7 +95,34 @@ def suite_sdk_python(variants):
                       [f"{t}: {why}" for t, why in skipped_names])
 
 
-ALL = [suite_typescript_oracle, suite_sdk_typescript, suite_sdk_python]
+def suite_dashboard_browser(variants):
+    """The dashboard (/ui) in headless Chromium (Debian's) driven by playwright-core: a session
+    awaiting approval is allowed from the inbox and the page shows it completed
+    (tests/browser/dashboard.mjs; screenshot in build/artifacts/dashboard.png)."""
+    variant = _release(variants)
+    name = f"[{variant.name}] dashboard in Chromium (tests/browser)"
+    if not shutil.which("node"):
+        return [Result(name, "skip", "node is not installed (scripts/test-deps.sh installs it as root)")]
+    if not os.path.isdir(os.path.join(ROOT, "tests", "browser", "node_modules", "playwright-core")):
+        return [Result(name, "skip", "playwright-core is not installed in tests/browser (run scripts/test-deps.sh)")]
+    if not os.path.exists(variant.chidori):
+        return [Result(name, "fail", f"{variant.chidori} is missing (make build)")]
+    code, out, err, secs, timed_out = run_process(
+        ["node", "tests/browser/dashboard.mjs", variant.chidori], variant.env(), timeout=240)
+    if code == 77:
+        why = next((l[6:] for l in reversed(out.splitlines()) if l.startswith("SKIP: ")), "cannot run here")
+        return [Result(name, "skip", why, secs)]
+    m = re.search(r"^(\d+) passed, (\d+) failed$", out, re.M)
+    if timed_out or not m:
+        return [Result(name, "fail", ("timed out" if timed_out else f"no result line; exit {code}") + f"\n{out[-4000:]}{err[-2000:]}", secs)]
+    passed, failed = int(m.group(1)), int(m.group(2))
+    if failed or code != 0:
+        detail = "\n      ".join(l for l in out.splitlines() if not l.startswith("ok "))[:6000]
+        return [Result(name, "fail", f"{failed} of {passed + failed} checks failed\n      {detail}{err[-2000:]}", secs)]
+    return [Result(f"{name}: {passed} checks", "pass", "", secs)]
+
+
+ALL = [suite_typescript_oracle, suite_sdk_typescript, suite_sdk_python, suite_dashboard_browser]
 
 
 def run_suite(suite, variants):
