@@ -23,6 +23,10 @@ const MAX_BACKOFF_MS = 5000;
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
+// `wait: false` is passed on (the server then answers at once); otherwise the server's default
+// (answer once settled) holds and nothing is sent.
+const waitField = (opts) => (opts.wait === false ? { wait: false } : {});
+
 // Every `code` on an error, its causes and (for AggregateError) its members.
 function errorCodes(err, seen = new Set()) {
   const codes = [];
@@ -77,12 +81,13 @@ export class AgentClient {
   }
 
   /**
-   * POST /sessions: starts a session and returns its view. With `wait: true`, a session that is
-   * still running is polled until it settles (completed, failed, cancelled, paused,
-   * awaitingapproval).
+   * POST /sessions: starts a session and returns its view. The server answers once the run has
+   * settled (completed, failed, cancelled, paused, awaitingapproval); `wait: true` also polls a
+   * session that is still running until it settles; `wait: false` asks the server to answer at
+   * once (status "running"). resume, approve and replay take the same option.
    */
   async run(input, opts = {}) {
-    const session = await this.request("POST", "/sessions", this.sessionBody(input, opts));
+    const session = await this.request("POST", "/sessions", { ...this.sessionBody(input, opts), ...waitField(opts) });
     if (opts.wait && session && !SETTLED.has(session.status)) return this.waitFor(session.id, opts);
     return session;
   }
@@ -99,7 +104,7 @@ export class AgentClient {
 
   /** POST /sessions/{id}/resume: answers the pending input of a paused session. */
   async resume(id, response, opts = {}) {
-    const session = await this.request("POST", `/sessions/${this.idPath(id)}/resume`, { response });
+    const session = await this.request("POST", `/sessions/${this.idPath(id)}/resume`, { response, ...waitField(opts) });
     if (opts.wait && session && !SETTLED.has(session.status)) return this.waitFor(session.id, opts);
     return session;
   }
@@ -107,7 +112,7 @@ export class AgentClient {
   /** POST /sessions/{id}/approve: settles a pending approval with "allow" or "deny". */
   async approve(id, decision = "allow", opts = {}) {
     if (decision !== "allow" && decision !== "deny") throw new TypeError('approve: decision must be "allow" or "deny"');
-    const session = await this.request("POST", `/sessions/${this.idPath(id)}/approve`, { decision });
+    const session = await this.request("POST", `/sessions/${this.idPath(id)}/approve`, { decision, ...waitField(opts) });
     if (opts.wait && session && !SETTLED.has(session.status)) return this.waitFor(session.id, opts);
     return session;
   }
@@ -119,7 +124,7 @@ export class AgentClient {
 
   /** POST /sessions/{id}/replay: re-runs the stored input and call log as a new session. */
   async replay(id, opts = {}) {
-    const session = await this.request("POST", `/sessions/${this.idPath(id)}/replay`, {});
+    const session = await this.request("POST", `/sessions/${this.idPath(id)}/replay`, waitField(opts));
     if (opts.wait && session && !SETTLED.has(session.status)) return this.waitFor(session.id, opts);
     return session;
   }

@@ -83,7 +83,10 @@ export interface RunOptions {
   /** A built-in policy profile for this session (stricter-wins over the server's policy). */
   policyProfile?: "permissive" | "untrusted" | "supervised" | (string & {});
   sessionId?: string;
-  /** Poll until the session settles (completed, failed, cancelled, paused, awaitingapproval). */
+  /**
+   * Unset: the server answers once the run settles. true: also poll a session still running
+   * until it settles. false: the server answers at once (status "running").
+   */
   wait?: boolean;
   /** How long `wait` may poll; default timeoutMs. */
   waitTimeoutMs?: number;

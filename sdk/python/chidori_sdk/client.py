@@ -42,6 +42,12 @@ def _parse_body(raw: bytes) -> Any:
         return text
 
 
+def _wait_field(wait: Optional[bool]) -> Dict[str, Any]:
+    """wait=False is passed on (the server then answers at once); otherwise nothing is sent and
+    the server's default (answer once settled) holds."""
+    return {"wait": False} if wait is False else {}
+
+
 def _retry_after(resp: http.client.HTTPResponse) -> Optional[float]:
     h = resp.getheader("Retry-After")
     if not h:
@@ -82,10 +88,13 @@ class AgentClient:
         return self._request("GET", "/health")
 
     def run(self, input: Any = None, policy_profile: Optional[str] = None, session_id: Optional[str] = None,
-            wait: bool = False, wait_timeout: Optional[float] = None) -> Dict[str, Any]:
-        """POST /sessions: starts a session and returns its view. With wait=True a session still
-        running is polled until it settles (completed, failed, cancelled, paused, awaitingapproval)."""
-        session = self._request("POST", "/sessions", self._session_body(input, policy_profile, session_id))
+            wait: Optional[bool] = None, wait_timeout: Optional[float] = None) -> Dict[str, Any]:
+        """POST /sessions: starts a session and returns its view. The server answers once the run
+        has settled (completed, failed, cancelled, paused, awaitingapproval); wait=True also polls
+        a session still running until it settles; wait=False asks the server to answer at once
+        (status "running"). resume, approve and replay take the same argument."""
+        body = self._session_body(input, policy_profile, session_id)
+        session = self._request("POST", "/sessions", {**body, **_wait_field(wait)})
         return self._maybe_wait(session, wait, wait_timeout)
 
     def stream(self, input: Any = None, policy_profile: Optional[str] = None, session_id: Optional[str] = None,
@@ -97,27 +106,30 @@ class AgentClient:
         """GET /sessions/{id}/stream: the session's past events, then live ones until `done`."""
         return self._events("GET", f"/sessions/{self._id(session_id)}/stream", None, timeout)
 
-    def resume(self, session_id: str, response: str, wait: bool = False,
+    def resume(self, session_id: str, response: str, wait: Optional[bool] = None,
                wait_timeout: Optional[float] = None) -> Dict[str, Any]:
         """POST /sessions/{id}/resume: answers the pending input of a paused session."""
-        session = self._request("POST", f"/sessions/{self._id(session_id)}/resume", {"response": response})
+        session = self._request("POST", f"/sessions/{self._id(session_id)}/resume",
+                                {"response": response, **_wait_field(wait)})
         return self._maybe_wait(session, wait, wait_timeout)
 
-    def approve(self, session_id: str, decision: str = "allow", wait: bool = False,
+    def approve(self, session_id: str, decision: str = "allow", wait: Optional[bool] = None,
                 wait_timeout: Optional[float] = None) -> Dict[str, Any]:
         """POST /sessions/{id}/approve with decision "allow" or "deny"."""
         if decision not in ("allow", "deny"):
             raise ValueError('approve: decision must be "allow" or "deny"')
-        session = self._request("POST", f"/sessions/{self._id(session_id)}/approve", {"decision": decision})
+        session = self._request("POST", f"/sessions/{self._id(session_id)}/approve",
+                                {"decision": decision, **_wait_field(wait)})
         return self._maybe_wait(session, wait, wait_timeout)
 
     def cancel(self, session_id: str) -> Any:
         """POST /sessions/{id}/cancel."""
         return self._request("POST", f"/sessions/{self._id(session_id)}/cancel", {})
 
-    def replay(self, session_id: str, wait: bool = False, wait_timeout: Optional[float] = None) -> Dict[str, Any]:
+    def replay(self, session_id: str, wait: Optional[bool] = None,
+               wait_timeout: Optional[float] = None) -> Dict[str, Any]:
         """POST /sessions/{id}/replay: re-runs the stored input and call log as a new session."""
-        session = self._request("POST", f"/sessions/{self._id(session_id)}/replay", {})
+        session = self._request("POST", f"/sessions/{self._id(session_id)}/replay", _wait_field(wait))
         return self._maybe_wait(session, wait, wait_timeout)
 
     def get_session(self, session_id: str) -> Dict[str, Any]:
@@ -153,7 +165,7 @@ class AgentClient:
 
     # ---- plumbing ----
 
-    def _maybe_wait(self, session: Any, wait: bool, wait_timeout: Optional[float]) -> Any:
+    def _maybe_wait(self, session: Any, wait: Optional[bool], wait_timeout: Optional[float]) -> Any:
         if wait and isinstance(session, dict) and session.get("status") not in SETTLED_STATUSES:
             return self.wait_for(session["id"], wait_timeout)
         return session

@@ -99,6 +99,13 @@ class ClientTest(unittest.TestCase):
         self.assertEqual(hit["path"], "/sessions")
         self.assertEqual(hit["headers"]["Authorization"], "Bearer k3y")
         self.assertEqual(json.loads(hit["body"]), {"input": {"a": 1}, "policy_profile": "supervised", "session_id": "s1"})
+        c = AgentClient(srv.url)
+        c.run({}, wait=True)
+        c.run({}, wait=False)
+        c.approve("s1", "deny", wait=False)
+        c.replay("s1")
+        self.assertEqual([json.loads(h["body"]) for h in srv.hits[1:]],
+                         [{"input": {}}, {"input": {}, "wait": False}, {"decision": "deny", "wait": False}, {}])
 
     def test_id_escaped(self):
         srv = self.serve(lambda h, hits: h.send_json(200, {"id": "x", "status": "paused"}))

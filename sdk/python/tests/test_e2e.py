@@ -83,6 +83,14 @@ class EndToEndTest(unittest.TestCase):
         self.assertEqual(self.client.cancel(sid)["status"], "cancelled")
         self.assertEqual(self.client.get_session(sid)["status"], "cancelled")
 
+    def test_wait_false_then_wait_for(self):
+        s = self.client.run({"mode": "ask"}, wait=False)
+        self.assertEqual(s["status"], "running")
+        self.assertEqual(self.client.wait_for(s["id"])["status"], "paused")
+        r = self.client.resume(s["id"], "Lee", wait=False)
+        self.assertEqual(r["status"], "running")
+        self.assertEqual(self.client.wait_for(s["id"])["output"]["greeting"], "Hello, Lee!")
+
     def test_replay(self):
         s = self.client.run({"name": "Kay"})
         r = self.client.replay(s["id"], wait=True)

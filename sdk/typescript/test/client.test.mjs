@@ -75,6 +75,12 @@ test("bearer auth, JSON body, and the session body's field names", async () => {
     assert.equal(h.headers.authorization, "Bearer k3y");
     assert.equal(h.headers["content-type"], "application/json");
     assert.deepEqual(JSON.parse(h.body), { input: { a: 1 }, policy_profile: "supervised", session_id: "s1" });
+    await c.run({}, { wait: true });
+    await c.run({}, { wait: false });
+    await c.approve("s1", "deny", { wait: false });
+    await c.replay("s1");
+    assert.deepEqual(srv.hits.slice(1).map((x) => JSON.parse(x.body)),
+      [{ input: {} }, { input: {}, wait: false }, { decision: "deny", wait: false }, {}]);
   } finally { await srv.close(); }
 });
 

@@ -100,6 +100,18 @@ test("a stream that pauses says so, then done", { skip }, async () => {
   assert.equal((await client.getSession(id)).status, "cancelled");
 });
 
+test("wait: false answers at once; waitFor follows the run to its end", { skip }, async () => {
+  const s = await client.run({ mode: "ask" }, { wait: false });
+  assert.equal(s.status, "running");
+  const settled = await client.waitFor(s.id);
+  assert.equal(settled.status, "paused");
+  const r = await client.resume(s.id, "Lee", { wait: false });
+  assert.equal(r.status, "running");
+  const done = await client.run({ name: "x" }, { wait: true });
+  assert.equal(done.status, "completed");
+  assert.equal((await client.waitFor(s.id)).output.greeting, "Hello, Lee!");
+});
+
 test("replay re-runs a session as a new one with the same output", { skip }, async () => {
   const s = await client.run({ name: "Kay" });
   const r = await client.replay(s.id, { wait: true });
