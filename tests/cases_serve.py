@@ -524,6 +524,34 @@ def case_serve_in_process_matches_isolated(v):
     assert logs["--isolate"] == logs["--no-isolate"], logs
 
 
+def case_serve_warm_workers(v):
+    """Isolated sessions take a warm worker (spawned and confined ahead of time) when one is
+    ready and a cold one otherwise; each worker runs one session. Same results either way."""
+    outputs = {}
+    for warm in ("0", "1", "3"):
+        with serving(v, env={"CHIDORI_SERVE_WARM_WORKERS": warm}) as s:
+            got = []
+            for i in range(4):  # more sessions than workers: the pool refills, or runs start cold
+                view = create(s, {"input": {"name": f"n{i}"}})
+                got.append((view["status"], view["output"], view["call_count"]))
+            view = create(s, {"input": {"mode": "input"}})
+            view = s.request("POST", f"/sessions/{view['id']}/resume", {"response": "yes"})[2]
+            got.append((view["status"], view["output"], view["call_count"]))
+            outputs[warm] = got
+        has_line = "Warm workers: " in s.stderr()
+        assert has_line == (warm != "0"), s.stderr()
+    assert outputs["0"] == outputs["1"] == outputs["3"], outputs
+    assert all(x[0] == "completed" for x in outputs["0"]), outputs
+    srv = Server(v, env={"CHIDORI_SERVE_WARM_WORKERS": "lots"})
+    try:
+        srv.start(expect_listen=False)
+        assert srv.proc.wait(timeout=20 * v.slow) == 2
+        srv.reader.join(timeout=5)
+        assert "CHIDORI_SERVE_WARM_WORKERS must be" in srv.stderr(), srv.stderr()
+    finally:
+        srv.cleanup()
+
+
 # ---------- durability ----------
 
 def mcp_env(log):

@@ -30,12 +30,15 @@ char *isolate_banner(const json_t *report);
 /* Test-only (CHIDORI_ISOLATE_SELFTEST): try one forbidden act; JSON text {probe, outcome}. */
 char *isolate_selftest(const char *probe);
 
+typedef struct worker_pool worker_pool;
+
 typedef struct isolate_options {
     isolate_sandbox sandbox; /* layers the worker applies to itself */
     uint64_t deadline_ms;    /* CHIDORI_ISOLATE_DEADLINE_MS: the parent kills the worker (0 = off) */
     const char *selftest;    /* CHIDORI_ISOLATE_SELFTEST: test-only forbidden act (NULL = none) */
     bool watch_cancel;       /* cancel_fd becoming readable cancels the run: the worker is killed */
     int cancel_fd;
+    worker_pool *pool;       /* take a warm worker from it when one is ready (NULL: always cold) */
 } isolate_options;
 
 /* From CHIDORI_ISOLATE_* (and the engine limits, for the cgroup memory ceiling). 0 or -1 + *error. */
@@ -50,6 +53,10 @@ typedef struct isolate_init {
 } isolate_init;
 
 json_t *isolate_init_encode(const engine_config *cfg, const isolate_options *o);
+/* The first Init of a warm worker: only the sandbox it applies to itself before it waits. */
+json_t *isolate_warm_encode(const isolate_options *o);
+bool isolate_init_is_warm(const json_t *frame);
+int isolate_warm_decode(const json_t *frame, isolate_sandbox *out, char **error);
 int isolate_init_decode(const json_t *frame, isolate_init *out, char **error);
 void isolate_init_clear(isolate_init *in);
 
@@ -64,6 +71,21 @@ int isolate_reply_decode(const json_t *reply, json_t **result, char **error);
 /* Run cfg in a fresh confined worker, serving its host ops through h. With banner non-NULL, the
  * worker's confinement report is printed as the `Isolation:` line and returned (caller frees). */
 int supervisor_run(const engine_config *cfg, host *h, const isolate_options *o, engine_result *res, char **banner);
+
+/* A warm worker: spawned, in its cgroup, confined, waiting for the Init of its one run. */
+typedef struct warm_worker warm_worker;
+/* Start one now (the spawn and the confinement cost move out of a run's path). NULL + *error. */
+warm_worker *supervisor_prespawn(const isolate_options *o, const engine_limits *limits, char **error);
+void warm_worker_discard(warm_worker *ww);
+
+/* pool.c: keeps `size` warm workers ready, refilled by a thread of its own; each is handed out
+ * once (never reused: a worker runs one agent and dies). Workers share the options they were
+ * made with, so a pool serves runs with those options only. */
+worker_pool *worker_pool_start(int size, const isolate_options *o, const engine_limits *limits);
+/* A ready worker (the caller owns it), or NULL when none is ready: run cold then. */
+warm_worker *worker_pool_take(worker_pool *p);
+/* Stop refilling and discard the ready workers. */
+void worker_pool_stop(worker_pool *p);
 int worker_main(void);
 
 #endif

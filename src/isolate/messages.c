@@ -40,6 +40,51 @@ static char *str_of(const json_t *o, const char *key)
 
 /* ---------- init ---------- */
 
+static json_t *sandbox_encode(const isolate_sandbox *sandbox)
+{
+    json_t *sb = json_object();
+    json_object_set(sb, "require", json_bool(sandbox->require));
+    json_object_set(sb, "cpu_secs", u64_json(sandbox->cpu_secs));
+    json_object_set(sb, "fsize_bytes", u64_json(sandbox->fsize_bytes));
+    json_object_set(sb, "skip", json_string(sandbox->skip));
+    return sb;
+}
+
+static int sandbox_decode(const json_t *sb, isolate_sandbox *out)
+{
+    if (!json_is_object(sb) || u64_of(sb, "cpu_secs", &out->cpu_secs) || u64_of(sb, "fsize_bytes", &out->fsize_bytes))
+        return -1;
+    out->require = json_object_get(sb, "require") && json_object_get(sb, "require")->type == JSON_TRUE;
+    const char *skip = json_string_value(json_object_get(sb, "skip"));
+    snprintf(out->skip, sizeof out->skip, "%s", skip ? skip : "");
+    return 0;
+}
+
+json_t *isolate_warm_encode(const isolate_options *o)
+{
+    json_t *f = json_object();
+    json_object_set(f, "type", json_string("init"));
+    json_object_set(f, "warm", json_bool(true));
+    json_object_set(f, "sandbox", sandbox_encode(&o->sandbox));
+    return f;
+}
+
+bool isolate_init_is_warm(const json_t *f)
+{
+    const json_t *w = json_object_get(f, "warm");
+    return w && w->type == JSON_TRUE;
+}
+
+int isolate_warm_decode(const json_t *f, isolate_sandbox *out, char **error)
+{
+    memset(out, 0, sizeof *out);
+    if (sandbox_decode(json_object_get(f, "sandbox"), out) < 0) {
+        *error = xstrdup("`sandbox` is malformed");
+        return -1;
+    }
+    return 0;
+}
+
 json_t *isolate_init_encode(const engine_config *cfg, const isolate_options *o)
 {
     json_t *f = json_object();
@@ -58,12 +103,7 @@ json_t *isolate_init_encode(const engine_config *cfg, const isolate_options *o)
     json_object_set(l, "max_alloc_bytes", u64_json(cfg->limits.max_alloc_bytes));
     json_object_set(l, "stack_bytes", u64_json(cfg->limits.stack_bytes));
     json_object_set(f, "limits", l);
-    json_t *sb = json_object();
-    json_object_set(sb, "require", json_bool(o->sandbox.require));
-    json_object_set(sb, "cpu_secs", u64_json(o->sandbox.cpu_secs));
-    json_object_set(sb, "fsize_bytes", u64_json(o->sandbox.fsize_bytes));
-    json_object_set(sb, "skip", json_string(o->sandbox.skip));
-    json_object_set(f, "sandbox", sb);
+    json_object_set(f, "sandbox", sandbox_encode(&o->sandbox));
     if (o->selftest) json_object_set(f, "selftest", json_string(o->selftest));
     return f;
 }
@@ -93,15 +133,9 @@ int isolate_init_decode(const json_t *f, isolate_init *in, char **error)
         why = "`limits` is malformed";
     else if (u64_of(f, "seed", &in->config.seed) || u64_of(f, "clock_start_ms", &clock)) why = "`seed`/`clock_start_ms` are malformed";
     else if (!(in->input_json = str_of(f, "input"))) why = "`input` must be JSON text";
-    else if (!json_is_object(json_object_get(f, "sandbox")) ||
-             u64_of(json_object_get(f, "sandbox"), "cpu_secs", &in->sandbox.cpu_secs) ||
-             u64_of(json_object_get(f, "sandbox"), "fsize_bytes", &in->sandbox.fsize_bytes))
+    else if (sandbox_decode(json_object_get(f, "sandbox"), &in->sandbox) < 0)
         why = "`sandbox` is malformed";
     if (!why) {
-        const json_t *sb = json_object_get(f, "sandbox");
-        in->sandbox.require = json_object_get(sb, "require") && json_object_get(sb, "require")->type == JSON_TRUE;
-        const char *skip = json_string_value(json_object_get(sb, "skip"));
-        snprintf(in->sandbox.skip, sizeof in->sandbox.skip, "%s", skip ? skip : "");
         lim->stack_bytes = (size_t)stack;
         in->config.clock_start_ms = (int64_t)clock;
         in->config.input_json = in->input_json;

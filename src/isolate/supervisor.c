@@ -210,8 +210,6 @@ static char *reap(worker *w, bool killed_for_deadline, uint64_t deadline_ms, boo
     return why;
 }
 
-/* ---------- serving ---------- */
-
 /* Wait (until the deadline, 0 = none) for the worker to say something or for the run to be
  * cancelled; true when it was cancelled. frame_read deals with everything else. */
 static bool wait_for_frame_or_cancel(int from_child, int cancel_fd, int64_t deadline)
@@ -231,23 +229,103 @@ static bool wait_for_frame_or_cancel(int from_child, int cancel_fd, int64_t dead
     }
 }
 
+/* Spawn a worker and put it in its cgroup. The cgroup must hold the worker before it confines
+ * itself (its pid-namespace child is forked then and inherits it): the worker waits for Init,
+ * which is sent after this. */
+static int start_worker(worker *w, const isolate_options *o, uint64_t mem_cap_bytes, char **error)
+{
+    *w = (worker){.pidfd = -1, .err.fd = -1};
+    if (spawn_worker(w, error) != 0) return -1;
+    if (!name_in_list(o->sandbox.skip, "cgroup"))
+        sandbox_cgroup_create(w->pid, mem_cap_bytes ? mem_cap_bytes + WORKER_MEMORY_SLACK : 0, WORKER_PIDS_MAX,
+                              &w->cgroup);
+    return 0;
+}
+
+/* ---------- warm workers ---------- */
+
+struct warm_worker {
+    worker w;
+    char *banner; /* its confinement report, as the Isolation: text */
+};
+
+#define WARM_HANDSHAKE_MS 10000
+
+warm_worker *supervisor_prespawn(const isolate_options *o, const engine_limits *limits, char **error)
+{
+    warm_worker *ww = xcalloc(1, sizeof *ww);
+    if (start_worker(&ww->w, o, limits->mem_cap_bytes, error) != 0) {
+        free(ww);
+        return NULL;
+    }
+    json_t *init = isolate_warm_encode(o), *frame = NULL;
+    char *io = NULL;
+    int rc = frame_write(ww->w.to_child, init, &io);
+    json_free(init);
+    if (rc == 0) rc = frame_read(ww->w.from_child, now_ms() + WARM_HANDSHAKE_MS, &frame, &io);
+    frame_type type = rc == 0 ? frame_classify(frame, &io) : FRAME_INVALID;
+    const char *op = json_string_value(json_object_get(frame, "op"));
+    if (type == FRAME_CALL && op && !strcmp(op, "__isolation")) {
+        ww->banner = isolate_banner(json_object_get(frame, "args"));
+        json_t *ack = isolate_reply_encode(HOST_OK, NULL, NULL);
+        rc = frame_write(ww->w.to_child, ack, &io);
+        json_free(ack);
+    } else if (rc == 0) {
+        /* a worker that could not confine itself says so in a Done */
+        engine_result res;
+        char *why = NULL;
+        if (type == FRAME_DONE && isolate_outcome_decode(json_object_get(frame, "outcome"), &res, &why) == 0) {
+            io = xstrdup(res.error ? res.error : "the worker ended at once");
+            engine_result_free(&res);
+        } else {
+            io = io ? io : xstrdup("it sent something else than its confinement report");
+        }
+        free(why);
+        rc = -1;
+    }
+    json_free(frame);
+    if (rc != 0) {
+        *error = xasprintf("cannot prepare a worker: %s", io ? io : "?");
+        free(io);
+        warm_worker_discard(ww);
+        return NULL;
+    }
+    free(io);
+    return ww;
+}
+
+void warm_worker_discard(warm_worker *ww)
+{
+    if (!ww) return;
+    kill_worker(&ww->w);
+    free(reap(&ww->w, false, 0, true));
+    free(ww->banner);
+    free(ww);
+}
+
+/* ---------- serving ---------- */
+
 int supervisor_run(const engine_config *cfg, host *h, const isolate_options *o, engine_result *res, char **banner)
 {
     memset(res, 0, sizeof *res);
     if (banner) *banner = NULL;
-    worker w = {.pidfd = -1, .err.fd = -1};
+    worker w;
     char *error = NULL;
-    if (spawn_worker(&w, &error) != 0) {
+    warm_worker *ww = o->pool ? worker_pool_take(o->pool) : NULL;
+    if (ww) {
+        /* confined already: its report stands in for the one a cold worker sends first */
+        w = ww->w;
+        if (banner) {
+            *banner = ww->banner, ww->banner = NULL;
+            fprintf(stderr, "Isolation: %s\n", *banner);
+        }
+        free(ww->banner);
+        free(ww);
+    } else if (start_worker(&w, o, cfg->limits.mem_cap_bytes, &error) != 0) {
         res->status = RUN_FAILED;
         res->error = error;
         return -1;
     }
-
-    /* The cgroup must hold the worker before it confines itself (its pid-namespace child is
-     * forked then and inherits it): the worker waits for Init, which is sent after this. */
-    if (!name_in_list(o->sandbox.skip, "cgroup"))
-        sandbox_cgroup_create(w.pid, cfg->limits.mem_cap_bytes ? cfg->limits.mem_cap_bytes + WORKER_MEMORY_SLACK : 0,
-                              WORKER_PIDS_MAX, &w.cgroup);
 
     int64_t deadline = o->deadline_ms ? now_ms() + (int64_t)o->deadline_ms : 0;
     /* Between frames a worker computes; an honest one is stopped by its own CPU budget, which a

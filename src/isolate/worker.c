@@ -5,7 +5,8 @@
  * death with its parent. It reads the Init frame, confines itself (sandbox_apply_all: namespaces,
  * Landlock, seccomp allowlist, rlimits) BEFORE any agent code exists, then runs the engine with a
  * broker seam: every host op becomes a Call frame and blocks on its Reply. It ends with one Done
- * frame and exits.
+ * frame and exits. A warm worker (a server's pool) gets a first Init holding only its sandbox:
+ * it confines itself at once and then blocks for the Init of its one run.
  *
  * Trusts the parent (it is the parent's child and the parent's frames are the only input); trusts
  * nothing of the agent. It must not open files or sockets after confinement (the filters would
@@ -120,6 +121,33 @@ static void hostile_frames(const char *mode)
     }
 }
 
+/* Confine this process and tell the parent what was applied (the Isolation: banner) before
+ * anything else happens. 0, or -1 after reporting the failure (the worker then ends). */
+static int confine_and_report(const isolate_sandbox *sandbox)
+{
+    json_t *report = NULL;
+    char *error = NULL;
+    if (isolate_confine(sandbox, &report, &error) != 0) {
+        char *m = xasprintf("sandbox: a required layer could not be applied: %s", error);
+        fail_early(m);
+        free(m);
+        free(error);
+        json_free(report);
+        return -1;
+    }
+    json_t *hello = json_object();
+    json_object_set(hello, "type", json_string("call"));
+    json_object_set(hello, "op", json_string("__isolation"));
+    json_object_set(hello, "args", report);
+    char *io = NULL;
+    json_t *ack = NULL;
+    int rc = frame_write(FD_OUT, hello, &io) != 0 || frame_read(FD_IN, 0, &ack, &io) != 0 ? -1 : 0;
+    free(io);
+    json_free(ack);
+    json_free(hello);
+    return rc;
+}
+
 int worker_main(void)
 {
     /* Nothing but the three pipes may stay open (the supervisor already closed the rest; this is
@@ -134,6 +162,28 @@ int worker_main(void)
         free(m);
         return 1;
     }
+    /* A warm worker (a server's pool) confines itself first, then waits for the Init of its run;
+     * the sandbox of that Init is the one already applied. */
+    bool warm = isolate_init_is_warm(init);
+    if (warm) {
+        isolate_sandbox sandbox;
+        if (isolate_warm_decode(init, &sandbox, &error) != 0) {
+            char *m = xasprintf("worker: bad warm Init frame: %s", error);
+            fail_early(m);
+            free(m);
+            free(error);
+            json_free(init);
+            return 1;
+        }
+        json_free(init);
+        init = NULL;
+        if (confine_and_report(&sandbox) != 0) return 1;
+        if (frame_read(FD_IN, 0, &init, &error) != 0) {
+            /* the pool let this worker go without a run: nothing to report */
+            free(error);
+            return 0;
+        }
+    }
     isolate_init in;
     if (isolate_init_decode(init, &in, &error) != 0) {
         char *m = xasprintf("worker: bad Init frame: %s", error);
@@ -142,34 +192,11 @@ int worker_main(void)
         json_free(init);
         return 1;
     }
-
-    json_t *report = NULL;
-    if (isolate_confine(&in.sandbox, &report, &error) != 0) {
-        char *m = xasprintf("sandbox: a required layer could not be applied: %s", error);
-        fail_early(m);
-        free(m);
-        free(error);
-        json_free(report);
+    if (!warm && confine_and_report(&in.sandbox) != 0) {
         isolate_init_clear(&in);
         json_free(init);
         return 1;
     }
-    /* Tell the parent what was applied before anything else happens (the Isolation: banner). */
-    json_t *hello = json_object();
-    json_object_set(hello, "type", json_string("call"));
-    json_object_set(hello, "op", json_string("__isolation"));
-    json_object_set(hello, "args", report);
-    char *io = NULL;
-    json_t *ack = NULL;
-    if (frame_write(FD_OUT, hello, &io) != 0 || frame_read(FD_IN, 0, &ack, &io) != 0) {
-        free(io);
-        json_free(hello);
-        isolate_init_clear(&in);
-        json_free(init);
-        return 1;
-    }
-    json_free(ack);
-    json_free(hello);
 
     if (in.selftest && !strncmp(in.selftest, "frame_", 6)) {
         /* Test-only: behave as a compromised worker would, to prove the parent survives it. */

@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #define DEFAULT_MAX_RUNNING 8
+#define DEFAULT_WARM_WORKERS 2
 #define DRAIN_MS 10000
 
 typedef struct serve_options {
@@ -99,6 +100,23 @@ static int max_running_from_env(int *out, char **error)
     return 0;
 }
 
+/* CHIDORI_SERVE_WARM_WORKERS: confined workers kept ready for new runs (0: none). */
+static int warm_workers_from_env(int *out, char **error)
+{
+    const char *v = getenv("CHIDORI_SERVE_WARM_WORKERS");
+    *out = DEFAULT_WARM_WORKERS;
+    if (!v) return 0;
+    char *end;
+    errno = 0;
+    long n = strtol(v, &end, 10);
+    if (errno || *end || !*v || n < 0 || n > 256) {
+        *error = xasprintf("CHIDORI_SERVE_WARM_WORKERS must be a whole number from 0 to 256, got `%s`", v);
+        return -1;
+    }
+    *out = (int)n;
+    return 0;
+}
+
 /* The `Isolation:` line: one confined worker is started and reports the layers it applied, so
  * the banner states what this machine really gives the sessions. */
 static int isolation_banner(bool isolated, const char *folder, const isolate_options *iso, const engine_limits *limits,
@@ -151,6 +169,7 @@ int cmd_serve(int argc, char **argv)
     server srv = {0};
     store *st = NULL;
     http_server *http = NULL;
+    worker_pool *pool = NULL;
     int listen_fd = -1;
     code = 2;
 
@@ -162,6 +181,8 @@ int cmd_serve(int argc, char **argv)
     sc.isolated = isolated == 1;
     if (sc.isolated && isolate_options_from_env(&sc.iso, &sc.limits, &error) < 0) goto fail;
     if (max_running_from_env(&sc.max_running, &error) < 0) goto fail;
+    int warm = 0;
+    if (warm_workers_from_env(&warm, &error) < 0) goto fail;
     if (auth_from_env(&srv.auth, &error) < 0) goto fail;
 
     code = 1;
@@ -187,6 +208,11 @@ int cmd_serve(int argc, char **argv)
 
     if (isolation_banner(sc.isolated, folder, &sc.iso, &sc.limits, &error) < 0) goto fail;
     fprintf(stderr, "Policy: %s\n", sel.description);
+    if (sc.isolated && warm > 0) {
+        pool = worker_pool_start(warm, &sc.iso, &sc.limits);
+        sc.iso.pool = pool;
+        fprintf(stderr, "Warm workers: %d (confined before they are needed, each used once)\n", warm);
+    }
 
     sc.project_root = folder;
     sc.entry = key;
@@ -227,6 +253,7 @@ fail:
     }
 done:
     free(error);
+    worker_pool_stop(pool); /* after the runs: its workers die with its thread */
     if (srv.ss) sessions_free(srv.ss);
     store_close(st);
     if (!http && listen_fd >= 0) close(listen_fd); /* once started, the daemon closes it */
