@@ -204,5 +204,8 @@ try {
   if (browser) await browser.close();
   await srv.stop();
 }
+await check("the server logged no sanitizer report", async () => {
+  assert(!/ERROR: (Address|Leak)Sanitizer|runtime error:/.test(srv.log()), srv.log().slice(-4000));
+});
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);

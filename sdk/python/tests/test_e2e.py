@@ -20,6 +20,9 @@ class EndToEndTest(unittest.TestCase):
     @classmethod
     def tearDownClass(cls):
         cls.srv.stop()
+        log = "".join(cls.srv.stderr)  # a sanitizer build of the server reports here
+        for marker in ("ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "runtime error:"):
+            assert marker not in log, log[-4000:]
 
     def test_auth(self):
         self.assertEqual(AgentClient(self.srv.url).health(), {"status": "ok"})

@@ -15,7 +15,12 @@ before(async () => {
   srv = await startServer();
   client = new AgentClient(srv.url, { apiKey: srv.apiKey, timeoutMs: 60000 });
 });
-after(async () => { if (srv) await srv.stop(); });
+after(async () => {
+  if (!srv) return;
+  await srv.stop();
+  // a sanitizer build of the server reports here (CHIDORI_BIN=build/asan/chidori)
+  assert.doesNotMatch(srv.stderr(), /ERROR: (Address|Leak)Sanitizer|runtime error:/);
+});
 
 test("health needs no key; everything else does", { skip }, async () => {
   assert.deepEqual(await new AgentClient(srv.url).health(), { status: "ok" });
