@@ -43,11 +43,12 @@ OBJ := $(OUT)/obj
 SRCS      := $(sort $(wildcard src/*/*.c src/*/*/*.c))
 MAIN_SRC  := src/cli/main.c
 LIB_SRCS  := $(filter-out $(MAIN_SRC),$(SRCS))
-LIB_OBJS  := $(LIB_SRCS:%.c=$(OBJ)/%.o) $(OBJ)/gen/js_bytecode.o
+LIB_OBJS  := $(LIB_SRCS:%.c=$(OBJ)/%.o) $(OBJ)/gen/js_bytecode.o $(OBJ)/gen/ui_files.o
 QJS_OBJS  := $(QJS_FILES:%.c=$(OBJ)/quickjs/%.o)
 UNIT_SRCS := $(sort $(wildcard tests/unit/*.c))
 UNIT_OBJS := $(UNIT_SRCS:%.c=$(OBJ)/%.o)
 JS_FILES  := $(sort $(wildcard src/engine/js/*.js src/engine/js/node/*.js))
+UI_FILES  := $(sort $(wildcard ui/*.html ui/*.js ui/*.css))
 
 .PHONY: build setup deps demo test asan unit bench fuzz fuzz-bins test-bins clean FORCE
 build: setup $(OUT)/chidori
@@ -79,6 +80,19 @@ $(OUT)/gen/js_bytecode.c: $(OUT)/tools/compile-js $(JS_FILES)
 	ASAN_OPTIONS=detect_leaks=0 $(OUT)/tools/compile-js $(JS_FILES) > $@.tmp && mv $@.tmp $@
 
 $(OBJ)/gen/js_bytecode.o: $(OUT)/gen/js_bytecode.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+# The dashboard (ui/) is embedded as a C table, served by `chidori serve` at /ui.
+$(OUT)/tools/embed-files: $(OBJ)/tools/embed_files.o
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^
+
+$(OUT)/gen/ui_files.c: $(OUT)/tools/embed-files $(UI_FILES)
+	@mkdir -p $(dir $@)
+	ASAN_OPTIONS=detect_leaks=0 $(OUT)/tools/embed-files ui $(UI_FILES) > $@.tmp && mv $@.tmp $@
+
+$(OBJ)/gen/ui_files.o: $(OUT)/gen/ui_files.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
 

@@ -48,6 +48,7 @@ typedef struct runner_request {
     uint64_t seed;              /* captured at the run's start (replays reuse it) */
     int64_t clock_start_ms;
     engine_limits limits;
+    const surface_settings *surface; /* CHIDORI_TS_* choices, VFS cap and seed; NULL: defaults */
 
     /* the call log */
     calllog_mode mode;          /* LOG_LIVE, LOG_REPLAY_THEN_LIVE or LOG_REPLAY_ONLY */

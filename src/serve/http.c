@@ -161,12 +161,17 @@ static enum MHD_Result send_reply(struct MHD_Connection *conn, http_reply *rep)
         MHD_add_response_header(resp, "Cache-Control", "no-cache");
         MHD_add_response_header(resp, "X-Accel-Buffering", "no");
         if (rep->session_id) MHD_add_response_header(resp, "X-Session-Id", rep->session_id);
+    } else if (rep->static_body) {
+        resp = MHD_create_response_from_buffer(rep->static_len, (void *)rep->static_body, MHD_RESPMEM_PERSISTENT);
+        if (!resp) return MHD_NO;
+        if (rep->content_type) MHD_add_response_header(resp, "Content-Type", rep->content_type);
     } else {
         const char *body = rep->body ? rep->body : "";
         resp = MHD_create_response_from_buffer(strlen(body), (void *)body, MHD_RESPMEM_MUST_COPY);
         if (!resp) return MHD_NO;
         if (rep->body) MHD_add_response_header(resp, "Content-Type", "application/json");
     }
+    for (const char *const *h = rep->headers; h && h[0] && h[1]; h += 2) MHD_add_response_header(resp, h[0], h[1]);
     if (rep->allow) MHD_add_response_header(resp, "Allow", rep->allow);
     if (rep->retry_after > 0) {
         char v[16];

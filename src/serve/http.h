@@ -38,6 +38,10 @@ typedef struct http_reply {
     const char *cors_origin;  /* echo as Access-Control-Allow-Origin (points into the request) */
     bool preflight;           /* answer a CORS preflight */
     char *session_id;         /* X-Session-Id on stream responses (owned) */
+    const void *static_body;  /* a static file (not owned; the dashboard, ui.c) instead of body */
+    size_t static_len;
+    const char *content_type; /* of static_body */
+    const char *const *headers; /* extra header name, value pairs, NULL-terminated (static) */
 } http_reply;
 
 /* Fill a reply: JSON (takes v over), or {"error": message}. */

@@ -1,10 +1,12 @@
 /* router.c — method + path → handler (see serve.h), with CORS and authentication in front.
  *
  * Order: a CORS preflight is answered first (browsers send it without credentials), then
- * GET /health (open to all), then the bearer key, then the route: an unknown path is a 404, a
- * known path with the wrong method a 405 with Allow, an unknown session a 404. */
+ * GET /health and the dashboard's static files under /ui (ui.c; open to all), then the bearer
+ * key, then the route: an unknown path is a 404, a known path with the wrong method a 405 with
+ * Allow, an unknown session a 404. */
 #define _GNU_SOURCE
 #include "serve/serve.h"
+#include "serve/ui.h"
 #include "util/buf.h"
 
 #include <stdlib.h>
@@ -98,6 +100,11 @@ void router_handle(void *ctx, const http_request *req, http_reply *rep)
         json_t *o = json_object();
         json_object_set(o, "status", json_string("ok"));
         reply_json(rep, 200, o);
+        return;
+    }
+    if (ui_path(req->path)) { /* the dashboard's files are public; the API they call is not */
+        ui_reply(req->method, req->path, rep);
+        free(id);
         return;
     }
     if (!auth_check(&srv->auth, req->authorization)) {

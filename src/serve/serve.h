@@ -7,6 +7,7 @@
  *   request.c   request bodies as JSON, strictly
  *   sessions.c  session lifecycle and run threads;  sse.c  event streams
  *   store.c     SQLite;  auth.c  API keys and CORS origins
+ *   ui.c        the dashboard's files (ui/, embedded at build time), at /ui
  *
  * See docs/http-api.md for the API itself.
  */

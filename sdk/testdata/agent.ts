@@ -1,0 +1,37 @@
+/// <reference path="../typescript/agent.d.ts" />
+// agent.ts — the agent the SDK and dashboard tests serve. `input.mode` picks what it does:
+//   (none)  greets: a few records, then completed
+//   "ask"   asks for a name with chidori.input: the session pauses until resumed
+//   "write" writes a workspace file: a gated effect, so under the `supervised` profile the
+//           session waits in awaitingapproval until approved
+//   "fail"  throws
+// It is also type-checked against sdk/typescript/agent.d.ts (sdk/typescript/test/types.test.mjs).
+import { run, type JsonObject } from "chidori:agent";
+
+interface Input {
+  mode?: "ask" | "write" | "fail";
+  name?: string;
+}
+
+run(async (input: Input, chidori): Promise<JsonObject> => {
+  await chidori.log("start", { mode: input.mode ?? "hello" });
+  await chidori.mark("begin");
+  const n = await chidori.step("count", async () => 2);
+  switch (input.mode) {
+    case "ask": {
+      const answer = await chidori.input("Your name?", { default: undefined });
+      await chidori.log("answered", { answer });
+      return { greeting: `Hello, ${answer}!`, n };
+    }
+    case "write": {
+      const written = await chidori.workspace.write("out.txt", "hello from the agent\n");
+      await chidori.log("wrote", { bytes: written.bytes });
+      return { wrote: written.path, bytes: written.bytes };
+    }
+    case "fail":
+      throw new Error("asked to fail");
+    default:
+      await chidori.mark("end", { n });
+      return { greeting: `Hello, ${input.name ?? "world"}!`, n };
+  }
+});

@@ -1,0 +1,385 @@
+// app.js — the dashboard of `chidori serve`: sessions (refreshed), one session's call log live
+// over Server-Sent Events, an inbox of pending approvals and inputs, replay and cancel.
+//
+// Plain JavaScript, no dependencies, served from the binary (ui/ is embedded at build time).
+// Everything shown comes from the API and is untrusted (agent input and output): it is only ever
+// put into the page as text (textContent), never as HTML. The API key lives in sessionStorage
+// (this tab only) and is sent as a bearer header; EventSource cannot send headers, so streams are
+// read with fetch() and a small SSE parser.
+
+const KEY_STORE = "chidori.apiKey";
+const REFRESH_MS = 1500;
+const SETTLED = new Set(["completed", "failed", "cancelled", "paused", "awaitingapproval"]);
+
+const $ = (id) => document.getElementById(id);
+const state = {
+  apiKey: sessionStorage.getItem(KEY_STORE) || "",
+  sessions: [],        // newest first
+  selected: null,      // session id
+  stream: null,        // {id, controller, seen: Set of seq, settledStatus}
+  refreshing: false,
+};
+
+/* ---- the API ---- */
+
+class ApiError extends Error {
+  constructor(status, message) { super(message); this.status = status; }
+}
+
+function authHeaders(extra) {
+  const h = { ...extra };
+  if (state.apiKey) h.authorization = `Bearer ${state.apiKey}`;
+  return h;
+}
+
+async function api(method, path, body) {
+  const headers = authHeaders({ accept: "application/json" });
+  if (body !== undefined) headers["content-type"] = "application/json";
+  const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await res.text();
+  let data = null;
+  try { data = text ? JSON.parse(text) : null; } catch { data = text; }
+  if (!res.ok) throw new ApiError(res.status, (data && typeof data.error === "string" && data.error) || `HTTP ${res.status}`);
+  return data;
+}
+
+const enc = encodeURIComponent;
+
+/* ---- Server-Sent Events over fetch ---- */
+
+// Incremental parser: CRLF/LF/CR line ends, comments, multi-line data, event names.
+function sseParser(onEvent) {
+  let buffer = "", event = "", data = [], sawCR = false;
+  const line = (l) => {
+    if (l === "") {
+      if (data.length) onEvent(event || "message", data.join("\n"));
+      event = ""; data = [];
+      return;
+    }
+    if (l[0] === ":") return;
+    const i = l.indexOf(":");
+    const field = i < 0 ? l : l.slice(0, i);
+    let value = i < 0 ? "" : l.slice(i + 1);
+    if (value[0] === " ") value = value.slice(1);
+    if (field === "event") event = value;
+    else if (field === "data") data.push(value);
+  };
+  return (text) => {
+    if (sawCR && text[0] === "\n") text = text.slice(1);
+    sawCR = false;
+    buffer += text;
+    let start = 0;
+    for (let i = 0; i < buffer.length; i++) {
+      const c = buffer[i];
+      if (c !== "\n" && c !== "\r") continue;
+      line(buffer.slice(start, i));
+      if (c === "\r") {
+        if (i + 1 === buffer.length) sawCR = true;
+        else if (buffer[i + 1] === "\n") i++;
+      }
+      start = i + 1;
+    }
+    buffer = buffer.slice(start);
+  };
+}
+
+async function readStream(path, signal, onEvent) {
+  const res = await fetch(path, { headers: authHeaders({ accept: "text/event-stream" }), signal });
+  if (!res.ok) {
+    let msg = `HTTP ${res.status}`;
+    try { msg = (await res.json()).error || msg; } catch { /* keep the status */ }
+    throw new ApiError(res.status, msg);
+  }
+  const reader = res.body.getReader();
+  const decoder = new TextDecoder();
+  const feed = sseParser((name, text) => {
+    let payload = text;
+    try { payload = JSON.parse(text); } catch { /* not JSON */ }
+    onEvent(name, payload);
+  });
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    feed(decoder.decode(value, { stream: true }));
+  }
+}
+
+/* ---- small view helpers ---- */
+
+function el(tag, props = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(props)) {
+    if (k === "dataset") Object.assign(e.dataset, v);
+    else if (k === "className") e.className = v;
+    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    else e.setAttribute(k, v);
+  }
+  for (const c of children) e.append(c instanceof Node ? c : document.createTextNode(c == null ? "" : String(c)));
+  return e;
+}
+
+function json(v, space = 2) {
+  if (v === undefined || v === null) return "";
+  try { return JSON.stringify(v, null, space); } catch { return String(v); }
+}
+
+function brief(v, max = 160) {
+  const s = typeof v === "string" ? v : json(v, 0);
+  return s.length > max ? s.slice(0, max) + "…" : s;
+}
+
+function statusBadge(status) {
+  return el("span", { className: "status", dataset: { status } }, status);
+}
+
+function shortId(id) {
+  return id.length > 20 ? id.slice(0, 8) + "…" : id;
+}
+
+// Today's times as a time of day; older ones with their date.
+function when(iso) {
+  const d = new Date(iso);
+  if (isNaN(d)) return iso || "";
+  return d.toDateString() === new Date().toDateString() ? d.toLocaleTimeString() : d.toLocaleString();
+}
+
+let messageTimer = null;
+function message(text, isError = false) {
+  const m = $("message");
+  m.textContent = text;
+  m.classList.toggle("error", isError);
+  m.classList.add("shown");
+  clearTimeout(messageTimer);
+  messageTimer = setTimeout(() => m.classList.remove("shown"), isError ? 6000 : 2500);
+}
+
+function connection(stateName, text) {
+  const c = $("conn");
+  c.dataset.state = stateName;
+  c.textContent = text;
+}
+
+/* ---- sessions list and inbox ---- */
+
+async function refresh() {
+  if (state.refreshing) return;
+  state.refreshing = true;
+  try {
+    const body = await api("GET", "/sessions");
+    const list = Array.isArray(body) ? body : body.sessions || [];
+    state.sessions = list.slice().reverse();
+    connection("ok", "connected");
+    renderSessions();
+    renderInbox();
+    followSelected();
+  } catch (e) {
+    connection("error", e.status === 401 ? "API key needed" : "offline");
+    if (e.status !== 401 && !(e instanceof ApiError)) console.warn(e);
+  } finally {
+    state.refreshing = false;
+  }
+}
+
+function renderSessions() {
+  const tbody = $("sessions");
+  tbody.replaceChildren(...state.sessions.map((s) => el("tr", {
+    dataset: { id: s.id, status: s.status },
+    className: s.id === state.selected ? "selected" : "",
+    title: s.id,
+    onclick: () => select(s.id),
+  }, el("td", {}, el("code", {}, shortId(s.id))), el("td", {}, statusBadge(s.status)),
+     el("td", {}, String(s.call_count ?? "")), el("td", {}, when(s.created_at)))));
+  $("sessions-count").textContent = String(state.sessions.length);
+}
+
+// Items are kept (not rebuilt) while their session waits on the same thing, so an answer being
+// typed survives the refresh.
+function inboxKey(s) {
+  return `${s.id}|${s.status}|${s.status === "paused" ? s.pending_prompt : json(s.pending_approval, 0)}`;
+}
+
+function renderInbox() {
+  const waiting = state.sessions.filter((s) =>
+    (s.status === "awaitingapproval" && s.pending_approval) || (s.status === "paused" && s.pending_prompt != null));
+  const ul = $("inbox");
+  const keep = new Map([...ul.children].map((li) => [li.dataset.key, li]));
+  const items = waiting.map((s) => keep.get(inboxKey(s)) || inboxItem(s));
+  ul.replaceChildren(...items);
+  $("inbox-count").textContent = String(items.length);
+  $("inbox-empty").hidden = items.length > 0;
+}
+
+function inboxItem(s) {
+  const li = el("li", { className: "inbox-item", dataset: { id: s.id, key: inboxKey(s), kind: s.status } });
+  const head = el("div", {}, el("a", { href: `#${enc(s.id)}`, onclick: (ev) => { ev.preventDefault(); select(s.id); } },
+    el("code", {}, shortId(s.id))), " ", statusBadge(s.status));
+  li.append(head);
+  if (s.status === "awaitingapproval") {
+    const a = s.pending_approval;
+    li.append(el("div", { className: "what" }, `Approve ${a.target}?`), el("pre", {}, json(a.args)));
+    if (a.reason) li.append(el("div", { className: "muted" }, a.reason));
+    const allow = el("button", { type: "button", className: "allow" }, "Allow");
+    const deny = el("button", { type: "button", className: "deny" }, "Deny");
+    const decide = (decision) => async () => {
+      allow.disabled = deny.disabled = true;
+      try {
+        await api("POST", `/sessions/${enc(s.id)}/approve`, { decision, wait: false });
+        message(`${decision === "allow" ? "Allowed" : "Denied"} ${a.target}`);
+        afterAction(s.id);
+      } catch (e) {
+        allow.disabled = deny.disabled = false;
+        message(e.message, true);
+      }
+    };
+    allow.addEventListener("click", decide("allow"));
+    deny.addEventListener("click", decide("deny"));
+    li.append(el("div", { className: "actions" }, allow, deny));
+  } else {
+    li.append(el("div", { className: "what" }, s.pending_prompt));
+    const input = el("input", { type: "text", className: "answer", placeholder: "Your answer", "aria-label": "answer" });
+    const send = el("button", { type: "submit", className: "send" }, "Send");
+    const form = el("form", { className: "actions" }, input, send);
+    form.addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      send.disabled = true;
+      try {
+        await api("POST", `/sessions/${enc(s.id)}/resume`, { response: input.value, wait: false });
+        message("Answer sent");
+        afterAction(s.id);
+      } catch (e) {
+        send.disabled = false;
+        message(e.message, true);
+      }
+    });
+    li.append(form);
+  }
+  return li;
+}
+
+function afterAction(id) {
+  if (state.selected === id) openStream(id);
+  refresh();
+}
+
+/* ---- one session ---- */
+
+function select(id) {
+  state.selected = id;
+  if (location.hash !== `#${enc(id)}`) history.replaceState(null, "", `#${enc(id)}`);
+  $("detail").hidden = false;
+  $("no-detail").hidden = true;
+  $("calls").replaceChildren();
+  renderSessions();
+  const s = state.sessions.find((x) => x.id === id);
+  if (s) renderFacts(s);
+  else $("detail-id").textContent = id;
+  openStream(id, true);
+}
+
+function renderFacts(s) {
+  $("detail-id").textContent = s.id;
+  $("detail-status").replaceChildren(statusBadge(s.status));
+  $("detail-status").dataset.status = s.status;
+  $("detail-run").textContent = s.run_id || "";
+  $("detail-profile").textContent = s.policy_profile || "(the server's)";
+  $("detail-input").textContent = json(s.input);
+  $("detail-output").textContent = json(s.output);
+  $("detail-error").textContent = s.error || "";
+  $("cancel").disabled = !["running", "paused", "awaitingapproval"].includes(s.status);
+  $("replay").disabled = s.status === "running";
+}
+
+// A record that arrives live (not in the replay of past ones that opens a stream) is highlighted.
+function addCall(rec, live) {
+  const row = el("tr", { className: (live ? "fresh" : "") + (rec.error ? " error" : ""), dataset: { seq: String(rec.seq) } },
+    el("td", {}, String(rec.seq)), el("td", {}, rec.function),
+    el("td", {}, el("pre", {}, brief(rec.args))),
+    el("td", {}, el("pre", {}, rec.error ? `error: ${rec.error}` : brief(rec.result))),
+    el("td", {}, rec.duration_ms == null ? "" : String(Math.round(rec.duration_ms * 10) / 10)));
+  $("calls").append(row);
+}
+
+// (Re)attaches to the session's event stream. The server replays past records first; those
+// already shown (by seq) are skipped, so re-attaching after an approval only adds the new ones.
+function openStream(id, fresh = false) {
+  if (state.stream) state.stream.controller.abort();
+  const seen = fresh || !state.stream || state.stream.id !== id ? new Set() : state.stream.seen;
+  const st = { id, controller: new AbortController(), seen, settledStatus: null, opened: performance.now() };
+  const reattached = seen.size > 0; // then every record not seen yet is new
+  state.stream = st;
+  $("stream-state").textContent = "(live)";
+  readStream(`/sessions/${enc(id)}/stream`, st.controller.signal, (name, data) => {
+    if (state.stream !== st) return;
+    if (name === "call" && data && typeof data === "object") {
+      if (!st.seen.has(data.seq)) { st.seen.add(data.seq); addCall(data, reattached || performance.now() - st.opened > 400); }
+    } else if ((name === "done" || name === "paused" || name === "awaitingapproval") && data && data.id === id) {
+      renderFacts(data);
+      if (name === "done") st.settledStatus = data.status;
+    }
+  }).then(() => {
+    if (state.stream === st) $("stream-state").textContent = st.settledStatus ? `(${st.settledStatus})` : "(ended)";
+  }, (e) => {
+    if (e.name === "AbortError" || state.stream !== st) return;
+    $("stream-state").textContent = "(disconnected)";
+    st.settledStatus = "error";
+  });
+}
+
+// Called after each refresh: keeps the open session's facts current and re-attaches when a run
+// it had seen settle has started again (resumed, approved, or recovered).
+function followSelected() {
+  const id = state.selected;
+  if (!id) return;
+  const s = state.sessions.find((x) => x.id === id);
+  if (!s) return;
+  renderFacts(s);
+  const st = state.stream;
+  if (st && st.id === id && st.settledStatus && st.settledStatus !== s.status) openStream(id);
+}
+
+/* ---- wiring ---- */
+
+function init() {
+  $("api-key").value = state.apiKey;
+  $("key-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    state.apiKey = $("api-key").value.trim();
+    if (state.apiKey) sessionStorage.setItem(KEY_STORE, state.apiKey);
+    else sessionStorage.removeItem(KEY_STORE);
+    message(state.apiKey ? "Key set for this tab" : "Key cleared");
+    refresh();
+    if (state.selected) openStream(state.selected, true);
+  });
+  $("replay").addEventListener("click", async () => {
+    try {
+      const copy = await api("POST", `/sessions/${enc(state.selected)}/replay`, { wait: false });
+      message("Replaying as a new session");
+      await refresh();
+      select(copy.id);
+    } catch (e) { message(e.message, true); }
+  });
+  $("cancel").addEventListener("click", async () => {
+    try {
+      await api("POST", `/sessions/${enc(state.selected)}/cancel`, {});
+      message("Cancelled");
+      afterAction(state.selected);
+    } catch (e) { message(e.message, true); }
+  });
+  $("new-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    let input;
+    try { input = JSON.parse($("new-input").value || "{}"); } catch (e) { return message(`Input is not JSON: ${e.message}`, true); }
+    const body = { input, wait: false };
+    if ($("new-profile").value) body.policy_profile = $("new-profile").value;
+    try {
+      const s = await api("POST", "/sessions", body);
+      await refresh();
+      select(s.id);
+    } catch (e) { message(e.message, true); }
+  });
+  const fromHash = decodeURIComponent(location.hash.slice(1));
+  refresh().then(() => { if (fromHash) select(fromHash); });
+  setInterval(refresh, REFRESH_MS);
+}
+
+init();
