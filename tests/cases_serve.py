@@ -180,6 +180,7 @@ def case_serve_sessions_run_list_view_checkpoint(v):
         assert view["status"] == "running", view
         s.wait_for(view["id"], lambda x: x["status"] == "completed", "completed")
     assert "Policy: untrusted (default for serve; --trusted to allow all)" in s.stderr(), s.stderr()
+    assert f"[session {sid}] [log] hello {{\"name\":\"Ada\"}}\n" in s.stderr(), s.stderr()
     assert re.search(r"^Isolation: ", s.stderr(), re.M), s.stderr()
 
 
