@@ -194,6 +194,15 @@ static int durable_run(durable_mode mode, run_options *o)
     if (engine_limits_from_env(&req.limits, &error) < 0) goto fail_usage;
     if (req.isolated && isolate_options_from_env(&req.iso, &req.limits, &error) < 0) goto fail_usage;
     if (surface_from_env(&surf, &error) < 0) goto fail_usage;
+    /* The worker execs and confines itself while this process prepares the run (the run folder,
+     * run.json, the host): the two set-ups overlap instead of adding up. */
+    warm_worker *early = NULL;
+    if (req.isolated) {
+        char *ignored = NULL;
+        early = supervisor_prespawn_begin(&req.iso, &req.limits, &ignored);
+        free(ignored); /* the run starts a cold worker, which reports the problem itself */
+        req.iso.early = &early;
+    }
 
     if (runner_split_agent(o->file, &folder, &key, &error) < 0) goto fail;
     state_dir = state_dir_for(folder);
@@ -323,6 +332,7 @@ fail:
     exit_code = 1;
     fprintf(stderr, "chidori: %s\n", error);
 done:
+    if (req.iso.early) warm_worker_discard(*req.iso.early); /* the run never started */
     free(error);
     runner_outcome_clear(&res);
     policy_selection_clear(&sel);

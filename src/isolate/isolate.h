@@ -39,6 +39,8 @@ typedef struct isolate_options {
     bool watch_cancel;       /* cancel_fd becoming readable cancels the run: the worker is killed */
     int cancel_fd;
     worker_pool *pool;       /* take a warm worker from it when one is ready (NULL: always cold) */
+    struct warm_worker **early; /* a worker the caller began before its own set-up
+                                   (supervisor_prespawn_begin): the first run takes it, leaving NULL */
 } isolate_options;
 
 /* From CHIDORI_ISOLATE_* (and the engine limits, for the cgroup memory ceiling). 0 or -1 + *error. */
@@ -77,6 +79,10 @@ typedef struct warm_worker warm_worker;
 /* Start one now (the spawn and the confinement cost move out of a run's path). NULL + *error. */
 warm_worker *supervisor_prespawn(const isolate_options *o, const engine_limits *limits, char **error);
 void warm_worker_discard(warm_worker *ww);
+/* The same in two halves, so the caller's own set-up overlaps the worker's exec and confinement:
+ * begin spawns it and tells it to confine itself; finish waits for its report. */
+warm_worker *supervisor_prespawn_begin(const isolate_options *o, const engine_limits *limits, char **error);
+int supervisor_prespawn_finish(warm_worker *ww, char **error);
 
 /* pool.c: keeps `size` warm workers ready, refilled by a thread of its own; each is handed out
  * once (never reused: a worker runs one agent and dies). Workers share the options they were

@@ -88,7 +88,8 @@ typedef struct worker {
     pid_t pid;
     int pidfd;
     int to_child, from_child;
-    relay err;
+    relay *err; /* on the heap: its thread writes to it while the worker struct is copied around
+                   (a warm worker is handed from the pool to a run) */
     sandbox_cgroup cgroup;
 } worker;
 
@@ -142,8 +143,12 @@ static int spawn_worker(worker *w, char **error)
     w->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
     w->to_child = in[1];
     w->from_child = out[0];
-    w->err.fd = err[0];
-    if (pthread_create(&w->err.thread, NULL, relay_main, &w->err) != 0) w->err.fd = -1;
+    w->err = xcalloc(1, sizeof *w->err);
+    w->err->fd = err[0];
+    if (pthread_create(&w->err->thread, NULL, relay_main, w->err) != 0) {
+        close(err[0]);
+        w->err->fd = -1;
+    }
     return 0;
 }
 
@@ -174,9 +179,9 @@ static char *reap(worker *w, bool killed_for_deadline, uint64_t deadline_ms, boo
     }
     close(w->to_child);
     close(w->from_child);
-    if (w->err.fd >= 0) {
-        pthread_join(w->err.thread, NULL);
-        close(w->err.fd);
+    if (w->err && w->err->fd >= 0) {
+        pthread_join(w->err->thread, NULL);
+        close(w->err->fd);
     }
     if (w->pidfd >= 0) close(w->pidfd);
     char *why = NULL;
@@ -188,7 +193,7 @@ static char *reap(worker *w, bool killed_for_deadline, uint64_t deadline_ms, boo
         int sig = WTERMSIG(status);
         if (sig == SIGSYS) {
             char name[64];
-            if (sandbox_blocked_syscall_from_stderr(w->err.tail, w->err.tail_len, name, sizeof name))
+            if (w->err && sandbox_blocked_syscall_from_stderr(w->err->tail, w->err->tail_len, name, sizeof name))
                 why = xasprintf("sandbox violation: blocked syscall %s", name);
             else
                 why = xstrdup("sandbox violation: blocked syscall (unnamed: the architecture or x32 check)");
@@ -207,6 +212,8 @@ static char *reap(worker *w, bool killed_for_deadline, uint64_t deadline_ms, boo
     }
     if (outcome_known) sandbox_cgroup_release(&w->cgroup);
     else sandbox_cgroup_destroy(&w->cgroup); /* needed to read the OOM flag first (above), then clean up */
+    free(w->err);
+    w->err = NULL;
     return why;
 }
 
@@ -234,7 +241,7 @@ static bool wait_for_frame_or_cancel(int from_child, int cancel_fd, int64_t dead
  * which is sent after this. */
 static int start_worker(worker *w, const isolate_options *o, uint64_t mem_cap_bytes, char **error)
 {
-    *w = (worker){.pidfd = -1, .err.fd = -1};
+    *w = (worker){.pidfd = -1};
     if (spawn_worker(w, error) != 0) return -1;
     if (!name_in_list(o->sandbox.skip, "cgroup"))
         sandbox_cgroup_create(w->pid, mem_cap_bytes ? mem_cap_bytes + WORKER_MEMORY_SLACK : 0, WORKER_PIDS_MAX,
@@ -251,18 +258,31 @@ struct warm_worker {
 
 #define WARM_HANDSHAKE_MS 10000
 
-warm_worker *supervisor_prespawn(const isolate_options *o, const engine_limits *limits, char **error)
+warm_worker *supervisor_prespawn_begin(const isolate_options *o, const engine_limits *limits, char **error)
 {
     warm_worker *ww = xcalloc(1, sizeof *ww);
     if (start_worker(&ww->w, o, limits->mem_cap_bytes, error) != 0) {
         free(ww);
         return NULL;
     }
-    json_t *init = isolate_warm_encode(o), *frame = NULL;
+    json_t *init = isolate_warm_encode(o);
     char *io = NULL;
     int rc = frame_write(ww->w.to_child, init, &io);
     json_free(init);
-    if (rc == 0) rc = frame_read(ww->w.from_child, now_ms() + WARM_HANDSHAKE_MS, &frame, &io);
+    if (rc != 0) {
+        *error = xasprintf("cannot prepare a worker: %s", io ? io : "?");
+        free(io);
+        warm_worker_discard(ww);
+        return NULL;
+    }
+    return ww;
+}
+
+int supervisor_prespawn_finish(warm_worker *ww, char **error)
+{
+    json_t *frame = NULL;
+    char *io = NULL;
+    int rc = frame_read(ww->w.from_child, now_ms() + WARM_HANDSHAKE_MS, &frame, &io);
     frame_type type = rc == 0 ? frame_classify(frame, &io) : FRAME_INVALID;
     const char *op = json_string_value(json_object_get(frame, "op"));
     if (type == FRAME_CALL && op && !strcmp(op, "__isolation")) {
@@ -284,13 +304,18 @@ warm_worker *supervisor_prespawn(const isolate_options *o, const engine_limits *
         rc = -1;
     }
     json_free(frame);
-    if (rc != 0) {
-        *error = xasprintf("cannot prepare a worker: %s", io ? io : "?");
-        free(io);
+    if (rc != 0) *error = xasprintf("cannot prepare a worker: %s", io ? io : "?");
+    free(io);
+    return rc;
+}
+
+warm_worker *supervisor_prespawn(const isolate_options *o, const engine_limits *limits, char **error)
+{
+    warm_worker *ww = supervisor_prespawn_begin(o, limits, error);
+    if (ww && supervisor_prespawn_finish(ww, error) != 0) {
         warm_worker_discard(ww);
         return NULL;
     }
-    free(io);
     return ww;
 }
 
@@ -312,6 +337,18 @@ int supervisor_run(const engine_config *cfg, host *h, const isolate_options *o, 
     worker w;
     char *error = NULL;
     warm_worker *ww = o->pool ? worker_pool_take(o->pool) : NULL;
+    if (!ww && o->early && *o->early) {
+        /* started by the caller before its own set-up: finish its handshake now; if it could not
+         * confine itself, a cold worker will say why in the usual way */
+        ww = *o->early;
+        *o->early = NULL;
+        char *why = NULL;
+        if (supervisor_prespawn_finish(ww, &why) != 0) {
+            free(why);
+            warm_worker_discard(ww);
+            ww = NULL;
+        }
+    }
     if (ww) {
         /* confined already: its report stands in for the one a cold worker sends first */
         w = ww->w;
