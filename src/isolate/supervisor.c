@@ -37,8 +37,16 @@ extern char **environ;
 
 /* The worker's cgroup: the engine's own ceiling plus room for the process itself, and a pids
  * limit (the worker and its pid-namespace stub; seccomp forbids creating more anyway). */
-#define WORKER_MEMORY_SLACK ((uint64_t)64 << 20)
 #define WORKER_PIDS_MAX 8
+#if defined(__SANITIZE_ADDRESS__)
+/* An ASan build pays redzones, shadow memory and a quarantine of freed blocks for every byte the
+ * engine allocates: the cgroup, a backstop behind the engine's exact ceiling, leaves room for it. */
+#define WORKER_MEMORY_FACTOR 4
+#define WORKER_MEMORY_SLACK ((uint64_t)512 << 20)
+#else
+#define WORKER_MEMORY_FACTOR 1
+#define WORKER_MEMORY_SLACK ((uint64_t)64 << 20)
+#endif
 
 static int64_t now_ms(void)
 {
@@ -244,7 +252,7 @@ static int start_worker(worker *w, const isolate_options *o, uint64_t mem_cap_by
     *w = (worker){.pidfd = -1};
     if (spawn_worker(w, error) != 0) return -1;
     if (!name_in_list(o->sandbox.skip, "cgroup"))
-        sandbox_cgroup_create(w->pid, mem_cap_bytes ? mem_cap_bytes + WORKER_MEMORY_SLACK : 0, WORKER_PIDS_MAX,
+        sandbox_cgroup_create(w->pid, mem_cap_bytes ? mem_cap_bytes * WORKER_MEMORY_FACTOR + WORKER_MEMORY_SLACK : 0, WORKER_PIDS_MAX,
                               &w->cgroup);
     return 0;
 }
