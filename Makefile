@@ -37,7 +37,9 @@ endif
 
 CFLAGS   := -std=gnu11 $(OPTFLAGS) -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare -Wno-cast-function-type -Isrc -I$(QJS_SRC) -MMD -MP
 QJSFLAGS := $(OPTFLAGS) -w -fwrapv $(QJS_DEFS)
-LDLIBS   := -ldl -lm -lpthread -lmicrohttpd -lsqlite3
+# libmicrohttpd is dlopened by serve (src/serve/mhd_lazy.c); SQLite is linked statically: neither may
+# add shared libraries to the start of every run (the worker is an exec of this binary too).
+LDLIBS   := -l:libsqlite3.a -ldl -lm -lpthread
 
 OBJ := $(OUT)/obj
 SRCS      := $(sort $(wildcard src/*/*.c src/*/*/*.c))
