@@ -91,3 +91,13 @@ int cli_resolve_isolation(int flag, char **error)
 }
 
 const char *cli_getenv(const char *name) { return getenv(name); }
+
+bool cli_posture_flag(const char *a, bool *untrusted, bool *trusted, int *isolate)
+{
+    if (!strcmp(a, "--untrusted")) *untrusted = true;
+    else if (!strcmp(a, "--trusted")) *trusted = true;
+    else if (!strcmp(a, "--isolate")) *isolate = 1;
+    else if (!strcmp(a, "--no-isolate")) *isolate = 0;
+    else return false;
+    return true;
+}

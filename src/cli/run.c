@@ -84,14 +84,8 @@ static int parse_options(int argc, char **argv, int positionals, bool allow_inpu
             o->runs_dir = value;
         } else if (value && !strcmp(a, "--response")) {
             o->response = value;
-        } else if (!strcmp(a, "--untrusted")) {
-            o->untrusted = true;
-        } else if (!strcmp(a, "--trusted")) {
-            o->trusted = true;
-        } else if (!strcmp(a, "--isolate")) {
-            o->isolate = 1;
-        } else if (!strcmp(a, "--no-isolate")) {
-            o->isolate = 0;
+        } else if (cli_posture_flag(a, &o->untrusted, &o->trusted, &o->isolate)) {
+            continue;
         } else if (a[0] == '-' && a[1]) {
             return cli_usage_error("unknown option %s", a);
         } else if (seen < positionals) {

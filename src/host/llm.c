@@ -11,6 +11,7 @@
 #include "host/llm_internal.h"
 
 #include <curl/curl.h>
+#include "util/curl_lazy.h"
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
@@ -321,17 +322,9 @@ static int http_post(const llm_config *cfg, const char *url, struct curl_slist *
     curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, timeout);
     curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, timeout < 30000 ? timeout : 30000L);
     curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
-    curl_easy_setopt(c, CURLOPT_PROXY, ""); /* ignore http_proxy & co.: see llm.h */
+    curl_restrict_to_http(c); /* ignore http_proxy & co.: see llm.h */
     curl_easy_setopt(c, CURLOPT_ERRORBUFFER, errbuf);
     curl_easy_setopt(c, CURLOPT_USERAGENT, "chidori");
-#if LIBCURL_VERSION_NUM >= 0x075500
-    curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
-    curl_easy_setopt(c, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
-#else
-    curl_easy_setopt(c, CURLOPT_PROTOCOLS, (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
-    curl_easy_setopt(c, CURLOPT_REDIR_PROTOCOLS, (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
-#endif
     CURLcode rc = curl_easy_perform(c);
     long os_errno = 0;
     curl_easy_getinfo(c, CURLINFO_OS_ERRNO, &os_errno);

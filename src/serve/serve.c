@@ -63,14 +63,8 @@ static int parse_options(int argc, char **argv, serve_options *o)
             if (++i >= argc) return cli_usage_error("%s needs a value", a);
             if (!strcmp(a, "--host")) o->host = argv[i];
             else if (parse_port(argv[i], &o->port) < 0) return cli_usage_error("%s needs a port (0-65535)", a);
-        } else if (!strcmp(a, "--trusted")) {
-            o->trusted = true;
-        } else if (!strcmp(a, "--untrusted")) {
-            o->untrusted = true;
-        } else if (!strcmp(a, "--isolate")) {
-            o->isolate = 1;
-        } else if (!strcmp(a, "--no-isolate")) {
-            o->isolate = 0;
+        } else if (cli_posture_flag(a, &o->untrusted, &o->trusted, &o->isolate)) {
+            continue;
         } else if (a[0] == '-' && a[1]) {
             return cli_usage_error("unknown option %s", a);
         } else if (!o->file) {

@@ -158,3 +158,17 @@ CURLcode curl_easy_getinfo(CURL *c, CURLINFO info, ...)
     va_end(ap);
     return api.easy_getinfo(c, info, out);
 }
+
+void curl_restrict_to_http(CURL *c)
+{
+#if LIBCURL_VERSION_NUM >= 0x075500
+    curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
+    curl_easy_setopt(c, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+#else
+    curl_easy_setopt(c, CURLOPT_PROTOCOLS, (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
+    curl_easy_setopt(c, CURLOPT_REDIR_PROTOCOLS, (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
+#endif
+    curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
+    curl_easy_setopt(c, CURLOPT_PROXY, ""); /* ignore http_proxy & co. */
+    curl_easy_setopt(c, CURLOPT_NOPROXY, "*");
+}

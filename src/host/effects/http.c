@@ -28,6 +28,7 @@
 #include "host/llm.h"
 #include "host/policy.h"
 #include "util/base64.h"
+#include "util/curl_lazy.h"
 #include "util/buf.h"
 
 #include <stdint.h>
@@ -578,16 +579,7 @@ static int perform_hop(const request *r, hop *h, long timeout_ms, long total_tim
 
     char errbuf[CURL_ERROR_SIZE] = "";
     curl_easy_setopt(c, CURLOPT_URL, r->url);
-#if LIBCURL_VERSION_NUM >= 0x075500
-    curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
-    curl_easy_setopt(c, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
-#else
-    curl_easy_setopt(c, CURLOPT_PROTOCOLS, (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
-    curl_easy_setopt(c, CURLOPT_REDIR_PROTOCOLS, (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
-#endif
-    curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
-    curl_easy_setopt(c, CURLOPT_PROXY, "");
-    curl_easy_setopt(c, CURLOPT_NOPROXY, "*");
+    curl_restrict_to_http(c);
     curl_easy_setopt(c, CURLOPT_NETRC, (long)CURL_NETRC_IGNORED);
     curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(c, CURLOPT_FORBID_REUSE, 1L);

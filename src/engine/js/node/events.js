@@ -9,6 +9,7 @@
   "use strict";
   const text = require("internal/text");
   const abort = require("internal/abort");
+  const abortError = abort.abortError;
   const { codedError, invalidArgType } = text;
 
   const kCapture = Symbol("kCapture");
@@ -300,14 +301,6 @@
       if (signal) signal.addEventListener("abort", onAbort, { once: true });
       return undefined;
     });
-  }
-
-  function abortError(signal) {
-    const err = new Error("The operation was aborted");
-    err.name = "AbortError";
-    err.code = "ABORT_ERR";
-    if (signal && signal.reason !== undefined) err.cause = signal.reason;
-    return err;
   }
 
   // EventEmitter.on(emitter, name[, {signal, close}]) → an async iterator of argument arrays.

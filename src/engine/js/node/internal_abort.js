@@ -300,7 +300,16 @@
   }
   Object.defineProperty(AbortController.prototype, Symbol.toStringTag, { value: "AbortController", configurable: true });
 
+  // Node's AbortError for APIs that take a signal (events.once/on, timers/promises).
+  function abortError(signal) {
+    const err = new Error("The operation was aborted");
+    err.name = "AbortError";
+    err.code = "ABORT_ERR";
+    if (signal && signal.reason !== undefined) err.cause = signal.reason;
+    return err;
+  }
+
   return Object.freeze({
-    Event, CustomEvent, EventTarget, AbortSignal, AbortController, DOMException, getEventListeners,
+    Event, CustomEvent, EventTarget, AbortSignal, AbortController, DOMException, getEventListeners, abortError,
   });
 })

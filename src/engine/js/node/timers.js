@@ -8,13 +8,7 @@
   const setImmediate = (fn, ...args) => natives.addTimer(fn, 0, args, false);
   const clear = (id) => natives.clearTimer(id);
 
-  function abortError(signal) {
-    const err = new Error("The operation was aborted");
-    err.name = "AbortError";
-    err.code = "ABORT_ERR";
-    if (signal && signal.reason !== undefined) err.cause = signal.reason;
-    return err;
-  }
+  const abortError = (signal) => require("internal/abort").abortError(signal);
 
   // A promise that settles after ms of virtual time, or rejects when options.signal aborts.
   function delayed(ms, value, options) {
