@@ -296,3 +296,40 @@ def case_http_policy_denial_reaches_no_server_and_url_prefix_matches(v):
             assert "/headers" not in c and "/chain/0" not in c and c["/redirect"] == 3, c
     finally:
         shutil.rmtree(proj)
+
+
+def case_the_captured_surface_records_and_replays_byte_identically(v):
+    """One agent using fs, path, crypto, URL, Buffer, events, timers and fetch: the run, its replay
+    (zero requests, isolated and in-process) print the same bytes; randomness is in the log."""
+    proj = project("surface_tour.js")
+    state = os.path.join(proj, "state")
+    agent = os.path.join(proj, "surface_tour.js")
+    try:
+        with server() as (port, counts):
+            env = {"CHIDORI_HTTP_ALLOW_HOSTS": "127.0.0.1"}
+            _, out, err = run_json(v, agent, {"base": f"http://127.0.0.1:{port}"}, env, state=state)
+            assert "Isolation: process" in err, err
+            rid = run_id_of(err)
+            sent = counts()["total"]
+            assert sent == 1, counts()
+            for extra in ([], ["--no-isolate"]):
+                code, again, err2 = chidori(v, "replay", agent, rid, *extra, state=state)
+                assert code == 0, f"replay {extra}: exit {code}\n{err2}"
+                assert again == out, f"replay {extra} printed\n{again}\nthe run printed\n{out}"
+            assert counts()["total"] == sent, "a replay sent a request"
+            _, fresh, _ = run_json(v, agent, {"base": f"http://127.0.0.1:{port}"}, env, "--no-isolate", state=state)
+            assert json.loads(fresh)["random"] != json.loads(out)["random"], "random bytes repeat across runs"
+            records = records_of(state, rid)
+    finally:
+        shutil.rmtree(proj)
+    got = json.loads(out)
+    assert got["status"] == 200 and got["echoedMethod"] == "POST", got
+    assert got["searchParams"] == "?from=tour&q=a+b%26c", got["searchParams"]
+    assert got["files"] == ["echo.json"] and got["seen"] == ["fetched", "stored"], got
+    assert got["waited"] == 250, got["waited"]
+    assert len(got["random"]) == 32 and len(got["uuid"]) == 36, got
+    assert got["hmac"] == "EEFSxb/coHvGM+69RhmfAlXJ9J0=", got["hmac"]  # HMAC-SHA1("key", "data")
+    functions = [r["function"] for r in records]
+    assert functions.count("http") == 1, functions
+    assert functions.count("random_bytes") >= 2, functions  # randomBytes and randomUUID, captured
+    assert "fs" not in functions and "crypto_digest" not in functions, functions  # re-derived, not logged

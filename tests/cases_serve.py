@@ -180,6 +180,7 @@ def case_serve_sessions_run_list_view_checkpoint(v):
         assert view["status"] == "running", view
         s.wait_for(view["id"], lambda x: x["status"] == "completed", "completed")
     assert "Policy: untrusted (default for serve; --trusted to allow all)" in s.stderr(), s.stderr()
+    assert f"[session {sid}] [log] hello {{\"name\":\"Ada\"}}\n" in s.stderr(), s.stderr()
     assert re.search(r"^Isolation: ", s.stderr(), re.M), s.stderr()
 
 
@@ -253,7 +254,8 @@ def case_serve_policy_file_ask_before(v):
         policy = os.path.join(folder, "policy.json")
         with open(policy, "w") as f:
             json.dump({"rules": [{"target": "workspace:write", "decision": "ask_before", "reason": "writes are reviewed"}]}, f)
-        with serving(v, env={"CHIDORI_POLICY_FILE": policy}) as s:
+        # CHIDORI_POLICY_AUTO_APPROVE is a command-line setting: the server still asks
+        with serving(v, env={"CHIDORI_POLICY_FILE": policy, "CHIDORI_POLICY_AUTO_APPROVE": "1"}) as s:
             view = create(s, {"input": {"mode": "write"}})
             assert view["status"] == "awaitingapproval", view
             assert view["pending_approval"]["reason"] == "writes are reviewed", view
@@ -644,6 +646,32 @@ def case_serve_stored_profile_that_no_longer_resolves_fails_closed(v):
         got = second.request("POST", f"/sessions/{view['id']}/resume", {"response": "yes"})[2]
         assert got["status"] == "failed" and "policy: `workspace:write` denied" in got["error"], got
         assert "`retired` is unknown; running it under untrusted" in second.stderr(), second.stderr()
+        second.stop()
+    finally:
+        first.cleanup()
+        second.cleanup()
+
+
+def case_serve_damaged_call_log_in_the_database_is_reported(v):
+    """Records read back from the database are checked like the lines of a records.jsonl: a
+    damaged one fails the session with an error naming it, and the server carries on."""
+    folder = tempfile.mkdtemp(prefix="chidori-serve-damaged-")
+    first = Server(v, folder=folder)
+    second = Server(v, folder=folder)
+    try:
+        first.start()
+        view = create(first, {"input": {"mode": "input"}})
+        first.stop()
+        db = sqlite3.connect(os.path.join(folder, "state", "sessions.sqlite3"))
+        db.execute("UPDATE records SET record = ? WHERE session_id = ? AND seq = 1",
+                   (json.dumps({"seq": "one", "function": "log", "args": {}}), view["id"]))
+        db.commit()
+        db.close()
+        second.start()
+        status, _, got = second.request("POST", f"/sessions/{view['id']}/resume", {"response": "yes"})
+        assert status == 200 and got["status"] == "failed", (status, got)
+        assert "record 1: `seq` must be a positive integer" in got["error"], got
+        assert second.request("POST", "/sessions", {"input": {}})[2]["status"] == "completed"
         second.stop()
     finally:
         first.cleanup()

@@ -54,6 +54,7 @@ static int cmd_eval(int argc, char **argv)
         surface_settings_clear(&surf);
         return 2;
     }
+    surface_apply_to_engine(&surf, &cfg);
     char *source;
     size_t len;
     char *root;

@@ -287,7 +287,8 @@ static JSValue native_enqueue_microtask(JSContext *ctx, JSValueConst this_val, i
 
 static int64_t virtual_clock(void *opaque)
 {
-    return ((engine *)opaque)->clock_ms;
+    const engine *e = opaque;
+    return e->cfg->frozen_clock ? e->cfg->clock_start_ms : e->clock_ms;
 }
 
 /* ---------- set-up ---------- */
@@ -535,7 +536,7 @@ int engine_run(const engine_config *cfg, engine_result *res)
         fail_with_exception(&e);
         goto done;
     }
-    JS_SetRandomSeed(e.ctx, cfg->seed); /* after the intrinsics: Math's set-up seeds from the time */
+    JS_SetRandomSeed(e.ctx, cfg->fixed_random ? ENGINE_FIXED_SEED : cfg->seed); /* after the intrinsics: Math's set-up seeds from the time */
     if (install_prelude(&e) < 0) goto done;
     run_limits_arm_memory(&e.limits, e.rt);
 

@@ -51,9 +51,13 @@ typedef struct engine_config {
     const char *input_json;  /* AGENT: the input object as JSON text */
     uint64_t seed;           /* Math.random seed (captured by the host) */
     int64_t clock_start_ms;  /* the virtual clock's start (captured by the host) */
+    bool frozen_clock;       /* CHIDORI_TS_DATE=frozen: Date always reads clock_start_ms */
+    bool fixed_random;       /* CHIDORI_TS_RANDOM=fixed: Math.random from ENGINE_FIXED_SEED, not seed */
     engine_limits limits;
     engine_seam seam;
 } engine_config;
+
+#define ENGINE_FIXED_SEED 0x6368696461726931ull
 
 typedef enum engine_limit_kind {
     LIMIT_NONE = 0,

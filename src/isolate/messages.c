@@ -96,6 +96,8 @@ json_t *isolate_init_encode(const engine_config *cfg, const isolate_options *o)
     json_object_set(f, "input", json_string(cfg->input_json ? cfg->input_json : "{}"));
     json_object_set(f, "seed", u64_json(cfg->seed));
     json_object_set(f, "clock_start_ms", u64_json((uint64_t)cfg->clock_start_ms));
+    if (cfg->frozen_clock) json_object_set(f, "frozen_clock", json_bool(true));
+    if (cfg->fixed_random) json_object_set(f, "fixed_random", json_bool(true));
     json_t *l = json_object();
     json_object_set(l, "op_budget", u64_json(cfg->limits.op_budget));
     json_object_set(l, "mem_cap_bytes", u64_json(cfg->limits.mem_cap_bytes));
@@ -138,6 +140,9 @@ int isolate_init_decode(const json_t *f, isolate_init *in, char **error)
     if (!why) {
         lim->stack_bytes = (size_t)stack;
         in->config.clock_start_ms = (int64_t)clock;
+        const json_t *frozen = json_object_get(f, "frozen_clock"), *fixed = json_object_get(f, "fixed_random");
+        in->config.frozen_clock = frozen && frozen->type == JSON_TRUE;
+        in->config.fixed_random = fixed && fixed->type == JSON_TRUE;
         in->config.input_json = in->input_json;
         if (!strcmp(mode, "agent")) {
             in->config.mode = ENGINE_AGENT;

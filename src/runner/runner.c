@@ -216,6 +216,7 @@ int runner_run(const runner_request *req, runner_outcome *out, char **error)
         .vfs_clock_ms = req->clock_start_ms,
     };
     if (req->surface) {
+        surface_apply_to_engine(req->surface, &rc.base);
         hc.vfs_seed = req->surface->vfs_seed;
         hc.vfs_max_bytes = req->surface->vfs_max_bytes;
         hc.fs_disabled = req->surface->fs && !strcmp(req->surface->fs, "none");

@@ -8,17 +8,41 @@
 #include "util/sha256.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* The non-deterministic sources, one row each: the variable, its choices (the first is the
+ * default), its key in run.json's `surface`, and what to say to someone who asks for "host". */
+static const char *const DATE_CHOICES[] = {"virtual", "frozen", NULL};
+static const char *const RANDOM_CHOICES[] = {"seeded", "fixed", NULL};
+static const char *const TIMERS_CHOICES[] = {"virtual", NULL};
+static const char *const CRYPTO_CHOICES[] = {"captured", NULL};
 static const char *const FS_CHOICES[] = {"vfs", "none", NULL};
 
-/* What to say when someone asks for a source's "host" mode. */
-static const struct {
-    const char *var, *what, *instead;
-} HOST_HINTS[] = {
-    {"CHIDORI_TS_FS", "a host filesystem mode", "chidori.workspace is the audited way to real files"},
+static const struct source {
+    const char *var, *key;
+    const char *const *choices;
+    size_t offset; /* of the choice in surface_settings */
+    const char *host_what, *host_instead;
+} SOURCES[] = {
+    {"CHIDORI_TS_DATE", "date", DATE_CHOICES, offsetof(surface_settings, date), "a host clock",
+     "Date reads a virtual clock that starts at the run's recorded start, so replays see the same times"},
+    {"CHIDORI_TS_RANDOM", "random", RANDOM_CHOICES, offsetof(surface_settings, random), "host randomness for Math.random",
+     "Math.random is seeded from the run's recorded seed; node:crypto's randomBytes is captured in the call log"},
+    {"CHIDORI_TS_TIMERS", "timers", TIMERS_CHOICES, offsetof(surface_settings, timers), "a host timer mode",
+     "timers run on virtual time, so a run never sleeps and replays fire them in the same order"},
+    {"CHIDORI_TS_CRYPTO", "crypto", CRYPTO_CHOICES, offsetof(surface_settings, crypto), "an uncaptured crypto mode",
+     "random bytes are drawn by the host and recorded, so replays get the same bytes"},
+    {"CHIDORI_TS_FS", "fs", FS_CHOICES, offsetof(surface_settings, fs), "a host filesystem mode",
+     "chidori.workspace is the audited way to real files"},
 };
+#define N_SOURCES (sizeof SOURCES / sizeof SOURCES[0])
+
+static const char **choice_slot(surface_settings *s, const struct source *src)
+{
+    return (const char **)((char *)s + src->offset);
+}
 
 int surface_choice(const char *var, const char *const *allowed, const char *def, const char **out, char **error)
 {
@@ -31,9 +55,9 @@ int surface_choice(const char *var, const char *const *allowed, const char *def,
             return 0;
         }
     if (!strcmp(value, "host")) {
-        for (size_t i = 0; i < sizeof HOST_HINTS / sizeof HOST_HINTS[0]; i++)
-            if (!strcmp(var, HOST_HINTS[i].var)) {
-                *error = xasprintf("%s=host: %s does not exist; %s", var, HOST_HINTS[i].what, HOST_HINTS[i].instead);
+        for (size_t i = 0; i < N_SOURCES; i++)
+            if (!strcmp(var, SOURCES[i].var)) {
+                *error = xasprintf("%s=host: %s does not exist; %s", var, SOURCES[i].host_what, SOURCES[i].host_instead);
                 return -1;
             }
         *error = xasprintf("%s=host: a host mode does not exist; the source is captured so that runs replay", var);
@@ -89,11 +113,19 @@ int surface_check_seed(const surface_settings *s, char **error)
     return 0;
 }
 
+void surface_apply_to_engine(const surface_settings *s, engine_config *cfg)
+{
+    cfg->frozen_clock = s->date && !strcmp(s->date, "frozen");
+    cfg->fixed_random = s->random && !strcmp(s->random, "fixed");
+}
+
 int surface_from_env(surface_settings *s, char **error)
 {
     memset(s, 0, sizeof *s);
     s->vfs_max_bytes = VFS_DEFAULT_MAX_BYTES;
-    if (surface_choice("CHIDORI_TS_FS", FS_CHOICES, "vfs", &s->fs, error) < 0) return -1;
+    for (size_t i = 0; i < N_SOURCES; i++)
+        if (surface_choice(SOURCES[i].var, SOURCES[i].choices, SOURCES[i].choices[0], choice_slot(s, &SOURCES[i]), error) < 0)
+            return -1;
     const char *max = getenv("CHIDORI_VFS_MAX_BYTES");
     if (max && *max) {
         char *end;
@@ -114,7 +146,8 @@ int surface_from_env(surface_settings *s, char **error)
 json_t *surface_record(const surface_settings *s)
 {
     json_t *o = json_object();
-    json_object_set(o, "fs", json_string(s->fs));
+    for (size_t i = 0; i < N_SOURCES; i++)
+        json_object_set(o, SOURCES[i].key, json_string(*choice_slot((surface_settings *)s, &SOURCES[i])));
     return o;
 }
 
@@ -128,15 +161,16 @@ json_t *surface_vfs_record(const surface_settings *s)
 
 int surface_adopt_recorded(surface_settings *s, const char *run_id, const json_t *surface, const json_t *vfs, char **error)
 {
-    const json_t *fs = json_object_get(surface, "fs");
-    if (fs) {
-        const char *v = json_string_value(fs);
-        s->fs = NULL;
-        for (size_t i = 0; v && FS_CHOICES[i]; i++)
-            if (!strcmp(v, FS_CHOICES[i])) s->fs = FS_CHOICES[i];
-        if (!s->fs) return *error = xasprintf("run %s records an unknown CHIDORI_TS_FS value", run_id), -1;
-    } else {
-        s->fs = "vfs"; /* runs recorded before the setting existed */
+    for (size_t i = 0; i < N_SOURCES; i++) {
+        const char **slot = choice_slot(s, &SOURCES[i]);
+        const json_t *recorded = json_object_get(surface, SOURCES[i].key);
+        *slot = SOURCES[i].choices[0]; /* runs recorded before the setting existed */
+        if (!recorded) continue;
+        const char *v = json_string_value(recorded);
+        *slot = NULL;
+        for (size_t k = 0; v && SOURCES[i].choices[k]; k++)
+            if (!strcmp(v, SOURCES[i].choices[k])) *slot = SOURCES[i].choices[k];
+        if (!*slot) return *error = xasprintf("run %s records an unknown %s value", run_id, SOURCES[i].var), -1;
     }
     const json_t *max = json_object_get(vfs, "max_bytes");
     if (max) {

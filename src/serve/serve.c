@@ -178,6 +178,7 @@ int cmd_serve(int argc, char **argv)
     if (policy_select(POLICY_SURFACE_SERVE, o.untrusted, o.trusted, cli_getenv, &sel, &error) < 0) goto fail;
     if (sel.warning) fprintf(stderr, "chidori serve: %s\n", sel.warning);
     if (engine_limits_from_env(&sc.limits, &error) < 0) goto fail;
+    if (surface_from_env(&sc.surface, &error) < 0 || surface_check_seed(&sc.surface, &error) < 0) goto fail;
     sc.isolated = isolated == 1;
     if (sc.isolated && isolate_options_from_env(&sc.iso, &sc.limits, &error) < 0) goto fail;
     if (max_running_from_env(&sc.max_running, &error) < 0) goto fail;
@@ -259,6 +260,7 @@ done:
     if (!http && listen_fd >= 0) close(listen_fd); /* once started, the daemon closes it */
     auth_clear(&srv.auth);
     policy_selection_clear(&sel);
+    surface_settings_clear(&sc.surface);
     free(folder);
     free(key);
     free(state_dir);

@@ -5,7 +5,8 @@
  *   router.c    method + path → handler; CORS preflight; authentication
  *   api.c       the handlers: request checks, session operations, replies
  *   request.c   request bodies as JSON, strictly
- *   sessions.c  session lifecycle and run threads;  sse.c  event streams
+ *   sessions.c  session lifecycle and run threads;  sse.c  event streams;
+ *   session_log.c  each session's log lines, prefixed with its id
  *   store.c     SQLite;  auth.c  API keys and CORS origins
  *   ui.c        the dashboard's files (ui/, embedded at build time), at /ui
  *

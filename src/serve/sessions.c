@@ -17,6 +17,7 @@
 #include "host/host.h"
 #include "host/policy.h"
 #include "runner/runner.h"
+#include "serve/session_log.h"
 #include "util/buf.h"
 #include "util/random.h"
 
@@ -224,6 +225,7 @@ static void *run_thread(void *arg)
         .seed = s->row.seed,
         .clock_start_ms = s->row.clock_start_ms,
         .limits = cfg->limits,
+        .surface = &cfg->surface,
         .mode = LOG_REPLAY_THEN_LIVE,
         .records = records,
         .sink = record_sink,
@@ -242,9 +244,12 @@ static void *run_thread(void *arg)
         .cancel = &s->cancel,
         .memory = &ss->memory,
     };
+    FILE *log = session_log_open(s->row.id);
+    req.log_out = log;
     runner_outcome out;
     char *error = NULL;
     int rc = runner_run(&req, &out, &error);
+    if (log) fclose(log);
 
     pthread_mutex_lock(&ss->lock);
     clear_outcome(s);

@@ -20,6 +20,7 @@
 
 #include "engine/engine.h"
 #include "isolate/isolate.h"
+#include "runner/surface.h"
 #include "serve/store.h"
 #include "util/json.h"
 
@@ -33,6 +34,7 @@ typedef struct sessions_config {
     const char *state_dir;
     const struct policy *policy; /* the server's policy */
     engine_limits limits;
+    surface_settings surface; /* CHIDORI_TS_* and the VFS, read once when the server starts */
     bool isolated;
     isolate_options iso;
     int max_running;          /* CHIDORI_MAX_CONCURRENT_SESSIONS */
