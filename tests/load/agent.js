@@ -6,9 +6,15 @@
 // against the load driver's counting server; each answer is how many times that URL has been
 // reached so far. The driver compares those counts, the session's call log and its output after a
 // kill -9 of the server: every call performed exactly once, none missing.
+// input.spin: one log record, then a loop that never ends (with CHIDORI_JS_OP_BUDGET=0), for the
+// tests that kill a session's worker from outside (tests/cases_serve_faults.py).
 import { run } from "chidori:agent";
 
 run(async (input, chidori) => {
+  if (input.spin) {
+    await chidori.log("spinning");
+    for (;;) {}
+  }
   if (!input.hits) {
     await chidori.log("hello", { n: input.n });
     return { greeting: `Hello, ${input.n}!` };
