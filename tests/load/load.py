@@ -48,6 +48,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 AGENT = os.path.join(ROOT, "tests", "load", "agent.js")
+SANITIZER_MARKERS = ("ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "runtime error:", "UndefinedBehaviorSanitizer")
 
 
 # ---------- the server under test ----------
@@ -70,9 +71,14 @@ class Server:
                                      stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                      text=True, errors="replace")
 
+        self.sanitizer = []                              # sanitizer report lines, kept whole
+
         def drain(proc=self.proc):
             for line in proc.stderr:
                 (self.tail if listening.is_set() else self.head).append(line)
+                if any(m in line for m in SANITIZER_MARKERS) or self.sanitizer:
+                    if len(self.sanitizer) < 200:
+                        self.sanitizer.append(line)
                 m = re.match(r"^Listening on http://(.*):(\d+)$", line.strip())
                 if m:
                     self.port = int(m.group(2))
@@ -338,8 +344,8 @@ def rss_bound_kib(sessions_after_warmup, slack_kib, per_session_bytes):
     return slack_kib + sessions_after_warmup * per_session_bytes / 1024.0
 
 
-def run_load(chidori, sessions=10000, concurrency=64, warmup=None, slack_kib=6144, per_session_bytes=1024,
-             env=None, check_rss=True, log=print):
+def run_load(chidori, sessions=10000, concurrency=64, warmup=None, slack_kib=4096, per_session_bytes=1280,
+             env=None, check_rss=True):
     """The load test. Returns a dict of figures; 'failures' lists what did not hold."""
     warmup = warmup if warmup is not None else max(concurrency * 4, sessions // 5)
     folder = tempfile.mkdtemp(prefix="chidori-load-")
@@ -378,6 +384,9 @@ def run_load(chidori, sessions=10000, concurrency=64, warmup=None, slack_kib=614
                                        f"(bound {bound:.0f} KiB): {d.rss}")
         elif check_rss:
             out["failures"].append(f"no RSS sample at {warmup} and {sessions}: {d.rss}")
+        db = os.path.join(folder, "state", "sessions.sqlite3")
+        out["db_kib"] = os.path.getsize(db) // 1024
+        out["wal_kib"] = os.path.getsize(db + "-wal") // 1024 if os.path.exists(db + "-wal") else 0
         status, listing = server.request("GET", "/sessions")
         ids = [v["id"] for v in listing["sessions"]] if status == 200 else []
         if sorted(ids) != [d.session_id(i) for i in range(sessions)] or \
@@ -388,6 +397,8 @@ def run_load(chidori, sessions=10000, concurrency=64, warmup=None, slack_kib=614
         out["exit"] = code
         if code != 0:
             out["failures"].append(f"the server exited {code} on SIGTERM:\n{server.stderr()[-3000:]}")
+        if server.sanitizer:
+            out["failures"].append("sanitizer report:\n" + "".join(server.sanitizer))
         out["stderr"] = server.stderr()
     finally:
         server.cleanup()
@@ -407,7 +418,7 @@ def db_snapshot(path):
         db.close()
 
 
-def run_fault(chidori, sessions=10000, concurrency=64, hits=3, kill_after=None, env=None, log=print):
+def run_fault(chidori, sessions=10000, concurrency=64, hits=3, kill_after=None, env=None, settle_seconds=300):
     """The fault test. Returns a dict of figures; 'failures' lists what did not hold."""
     kill_after = kill_after if kill_after is not None else sessions // 2
     folder = tempfile.mkdtemp(prefix="chidori-fault-")
@@ -505,26 +516,27 @@ def run_fault(chidori, sessions=10000, concurrency=64, hits=3, kill_after=None, 
         out["reposted"] = reposted
 
         # Every session settles; none is missing, none is extra.
-        deadline = time.monotonic() + 300
+        deadline = time.monotonic() + settle_seconds
         while True:
             status, listing = second.request("GET", "/sessions")
             views = {v["id"]: v for v in listing["sessions"]} if status == 200 else {}
             if status == 200 and not any(v["status"] == "running" for v in views.values()):
                 break
             if time.monotonic() > deadline:
-                fail("sessions still running 300 s after the restart")
+                fail(f"sessions still running {settle_seconds} s after the restart")
                 break
             time.sleep(0.2)
         want = {d.session_id(i) for i in range(sessions)}
         if set(views) != want:
             fail(f"GET /sessions: missing {sorted(want - set(views))[:10]}, extra {sorted(set(views) - want)[:10]}")
         repeats = 0
+        conn = second.connection()
         for sid in sorted(want & set(views)):
             v = views[sid]
             if v["status"] != "completed":
                 fail(f"{sid} is {v['status']}: {v.get('error')}")
                 continue
-            status, cp = second.request("GET", f"/sessions/{sid}/checkpoint")
+            status, cp = request(conn, "GET", f"/sessions/{sid}/checkpoint")
             log_urls = [r["args"].get("url") if isinstance(r.get("args"), dict) else None for r in cp["call_log"]]
             want_urls = [f"{counter.base}/hit/{sid}/{k}" for k in range(1, hits + 1)]
             if [r["function"] for r in cp["call_log"]] != ["http"] * hits or log_urls != want_urls:
@@ -547,6 +559,7 @@ def run_fault(chidori, sessions=10000, concurrency=64, hits=3, kill_after=None, 
                      f"{stored} records at the kill, running then: {sid in running_at_kill}, "
                      f"times from the kill {[round(t - kill['time'], 4) for t in times]}, "
                      f"restart at {kill['restart'] - kill['time']:.4f})")
+        conn.close()
         out["in_flight_repeats"] = repeats
         out["completed"] = sum(1 for v in views.values() if v["status"] == "completed")
         extra = set(g for (g, _) in counter.hits) - want
@@ -557,6 +570,9 @@ def run_fault(chidori, sessions=10000, concurrency=64, hits=3, kill_after=None, 
         code = second.stop()
         if code != 0:
             fail(f"the restarted server exited {code} on SIGTERM:\n{second.stderr()[-3000:]}")
+        for server in (first, second):
+            if server.sanitizer:
+                fail("sanitizer report:\n" + "".join(server.sanitizer))
         out["stderr"] = first.stderr() + second.stderr()
     finally:
         first.cleanup()
@@ -586,10 +602,13 @@ def main():
     ap.add_argument("--concurrency", type=int, default=64)
     ap.add_argument("--warmup", type=int, default=None, help="sessions before the RSS reference (load)")
     ap.add_argument("--hits", type=int, default=3, help="fetches per session (fault)")
+    ap.add_argument("--rss-slack-kib", type=int, default=4096, help="RSS growth allowed beyond the sessions' entries")
+    ap.add_argument("--rss-per-session", type=int, default=1280, help="bytes of RSS allowed per session (its entry)")
     ap.add_argument("--no-rss-check", action="store_true")
     a = ap.parse_args()
     if a.what == "load":
-        out = run_load(a.chidori, a.sessions, a.concurrency, a.warmup, check_rss=not a.no_rss_check)
+        out = run_load(a.chidori, a.sessions, a.concurrency, a.warmup, a.rss_slack_kib, a.rss_per_session,
+                       check_rss=not a.no_rss_check)
     else:
         out = run_fault(a.chidori, a.sessions, a.concurrency, a.hits)
     report(a.what, out)
