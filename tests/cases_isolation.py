@@ -179,3 +179,77 @@ def case_when_the_parent_dies_the_worker_is_gone(v):
         finally:
             if p.poll() is None:
                 p.kill()
+
+
+def worker_tree(pid):
+    """[(worker pid, [its children])]: the processes whose parent is pid (the confined workers),
+    each with its own children (the pid-namespace child that runs the engine, when there is one)."""
+    tree = {}
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat") as f:
+                stat = f.read()
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2:].split()
+        if fields[0] != "Z":
+            tree.setdefault(int(fields[1]), []).append(int(name))
+    return [(w, tree.get(w, [])) for w in tree.get(pid, [])]
+
+
+def kill_the_worker_of_a_run(v, pick, sig, env=None):
+    """Starts `chidori run` of an agent that spins forever, waits for its worker (and the worker's
+    pid-namespace child), sends sig to the process pick() chooses from them, and returns what the
+    run said."""
+    import signal
+    import subprocess
+    import time
+    with tempfile.TemporaryDirectory() as d:
+        agent = os.path.join(d, "spin.js")
+        with open(agent, "w") as f:
+            f.write("export default async (input, chidori) => { await chidori.log('spinning'); for (;;) {} };\n")
+        env = v.env({"CHIDORI_JS_OP_BUDGET": "0", "CHIDORI_STATE_DIR": d, **(env or {})})
+        p = subprocess.Popen([v.chidori, "run", agent], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True)
+        try:
+            target = None
+            deadline = time.monotonic() + 20 * v.slow
+            while target is None and time.monotonic() < deadline:
+                time.sleep(0.05)
+                workers = worker_tree(p.pid)
+                if workers and (workers[0][1] or time.monotonic() > deadline - 15 * v.slow):
+                    target = pick(workers[0])
+            assert target, "no worker process appeared"
+            time.sleep(0.2)  # well into the spin
+            os.kill(target, sig)
+            out, err = p.communicate(timeout=20 * v.slow)
+            return p.returncode, out, err
+        finally:
+            if p.poll() is None:
+                p.kill()
+                p.communicate()
+
+
+def case_a_worker_killed_from_outside_fails_its_run_precisely(v):
+    """kill -9 of a running worker, from outside chidori: of the worker process, and of the
+    engine inside its pid namespace. The run fails with exit 1 and names the signal and that
+    chidori did not send it (a SIGKILL is no crash); nothing hangs."""
+    import signal
+    words = "engine killed: SIGKILL from outside chidori (an operator, or the system's OOM killer)"
+    # (without a pid namespace there is no engine child: then the worker is killed twice over)
+    for what, pick in (("the worker", lambda w: w[0]), ("the engine in its pid namespace", lambda w: (w[1] or w)[0])):
+        code, out, err = kill_the_worker_of_a_run(v, pick, signal.SIGKILL)
+        assert code == 1 and out == "" and f"chidori: run failed: {words}" in err, f"{what}: exit {code}\n{err}"
+
+
+def case_a_worker_killed_by_sigsegv_from_outside_is_a_crash(v):
+    """SIGSEGV sent to the worker process (whose default action ends it, as a real fault would):
+    the run fails with `engine crashed: SIGSEGV`. (A fault inside the engine itself is
+    frame_crash, in case_a_hostile_worker_fails_its_run_and_the_parent_carries_on.)"""
+    import signal
+    # a sanitizer build must let the worker die of the signal
+    code, out, err = kill_the_worker_of_a_run(v, lambda w: w[0], signal.SIGSEGV,
+                                              env={"ASAN_OPTIONS": "handle_segv=0:detect_leaks=0"})
+    assert code == 1 and out == "" and "chidori: run failed: engine crashed: SIGSEGV" in err, f"exit {code}\n{err}"

@@ -211,6 +211,10 @@ static char *reap(worker *w, bool killed_for_deadline, uint64_t deadline_ms, boo
             why = xstrdup("memory ceiling reached: the worker's cgroup ran out of memory");
         } else if (sig == SIGXFSZ) {
             why = xstrdup("file size limit exceeded (CHIDORI_ISOLATE_FSIZE_BYTES)");
+        } else if (sig == SIGKILL) {
+            /* not a crash, and not chidori (its own kills are told apart by the caller: the
+             * deadline, a silent worker, a cancel, a worker that had already sent its outcome) */
+            why = xstrdup("engine killed: SIGKILL from outside chidori (an operator, or the system's OOM killer)");
         } else {
             const char *abbrev = sigabbrev_np(sig);
             why = abbrev ? xasprintf("engine crashed: SIG%s", abbrev) : xasprintf("engine crashed: signal %d", sig);

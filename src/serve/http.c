@@ -2,8 +2,9 @@
  *
  * Owns the socket, the daemon, each connection's request buffer. Trusts nothing of a request:
  * the body is capped (HTTP_BODY_MAX; a Content-Length over it is refused before the body is
- * read, a chunked body is counted as it arrives), header values are only passed on, and the
- * router answers everything else.
+ * read, a chunked body is counted as it arrives), the path is decoded here and refused with a
+ * 400 when it hides a NUL, header values are only passed on, and the router answers everything
+ * else.
  */
 #define _GNU_SOURCE
 #include "serve/http.h"
@@ -206,6 +207,52 @@ static enum MHD_Result send_error_now(struct MHD_Connection *conn, int status, c
 
 /* ---------- requests ---------- */
 
+static int hex_digit(char c)
+{
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+int http_decode_path(const char *raw, char **out, const char **why)
+{
+    size_t n = strlen(raw);
+    char *path = xmalloc(n + 1), *o = path;
+    *out = NULL;
+    for (size_t i = 0; i < n; i++) {
+        if (raw[i] != '%') {
+            *o++ = raw[i];
+            continue;
+        }
+        int hi = hex_digit(raw[i + 1]), lo = hi < 0 ? -1 : hex_digit(raw[i + 2]);
+        if (hi < 0 || lo < 0) {
+            *why = "a `%` not followed by two hex digits";
+            free(path);
+            return -1;
+        }
+        if (hi == 0 && lo == 0) {
+            *why = "an encoded NUL (%00)";
+            free(path);
+            return -1;
+        }
+        *o++ = (char)(hi * 16 + lo);
+        i += 2;
+    }
+    *o = '\0';
+    *out = path;
+    return 0;
+}
+
+/* libmicrohttpd would decode the path in place, and a %00 would then cut it short
+ * (`/sessions/abc%00x` reaching the router as `/sessions/abc`): keep it as it came, and let
+ * http_decode_path decode it. (The query, which no route reads, stays encoded too.) */
+static size_t keep_escapes(void *cls, struct MHD_Connection *conn, char *s)
+{
+    (void)cls, (void)conn;
+    return strlen(s);
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url, const char *method,
                                   const char *version, const char *upload_data, size_t *upload_data_size,
                                   void **con_cls)
@@ -239,9 +286,17 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     }
     if (rc->too_large) return send_error_now(conn, 413, "the request body is larger than 1 MiB");
 
+    char *path = NULL;
+    const char *why = NULL;
+    if (http_decode_path(url, &path, &why) < 0) {
+        char *message = xasprintf("bad request path: %s", why);
+        enum MHD_Result ok = send_error_now(conn, 400, message);
+        free(message);
+        return ok;
+    }
     http_request req = {
         .method = method,
-        .path = url,
+        .path = path,
         .authorization = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Authorization"),
         .origin = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Origin"),
         .body = rc->body.data ? rc->body.data : "",
@@ -254,6 +309,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     free(rep.body);
     free(rep.session_id);
     if (rep.stream) sse_free(rep.stream);
+    free(path);
     return ok;
 }
 
@@ -283,7 +339,8 @@ http_server *http_start(int listen_fd, http_handler_fn *fn, void *ctx, char **er
         MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL | MHD_USE_ERROR_LOG, 0, NULL,
         NULL, on_request, srv, MHD_OPTION_EXTERNAL_LOGGER, on_mhd_error, NULL, MHD_OPTION_LISTEN_SOCKET, listen_fd,
         MHD_OPTION_CONNECTION_LIMIT, (unsigned)CONNECTION_LIMIT, MHD_OPTION_CONNECTION_TIMEOUT,
-        (unsigned)CONNECTION_IDLE_SECS, MHD_OPTION_NOTIFY_COMPLETED, on_completed, NULL, MHD_OPTION_END);
+        (unsigned)CONNECTION_IDLE_SECS, MHD_OPTION_NOTIFY_COMPLETED, on_completed, NULL, MHD_OPTION_UNESCAPE_CALLBACK, keep_escapes, NULL,
+        MHD_OPTION_END);
     if (!srv->daemon) {
         *error = xstrdup("cannot start the HTTP server (libmicrohttpd)");
         free(srv);

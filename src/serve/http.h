@@ -19,7 +19,7 @@
 
 typedef struct http_request {
     const char *method;
-    const char *path;          /* without the query */
+    const char *path;          /* decoded (http_decode_path), without the query */
     const char *authorization; /* header values, or NULL */
     const char *origin;
     const char *body;          /* NUL-terminated; "" when there is none */
@@ -47,6 +47,11 @@ typedef struct http_reply {
 /* Fill a reply: JSON (takes v over), or {"error": message}. */
 void reply_json(http_reply *r, int status, json_t *v);
 void reply_error(http_reply *r, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* Percent-decode a request path as it came on the request line (without the query): 0 with
+ * *path (malloc'd), or -1 with *why when it has an encoded NUL (a `/sessions/abc%00x` must not
+ * name session `abc`) or a `%` without two hex digits after it (a 400). */
+int http_decode_path(const char *raw, char **path, const char **why);
 
 typedef void http_handler_fn(void *ctx, const http_request *req, http_reply *rep);
 

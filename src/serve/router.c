@@ -71,6 +71,7 @@ static route match(const char *path, char **id)
 static bool method_allowed(const char *allow, const char *method)
 {
     size_t n = strlen(method);
+    if (n == 0) return false; /* strstr would find "" at every position, for ever */
     for (const char *p = allow; (p = strstr(p, method)); p += n)
         if ((p == allow || p[-1] == ' ') && (p[n] == ',' || p[n] == '\0')) return true;
     return false;

@@ -1,0 +1,41 @@
+"""tests/cases_load.py — small versions of tests/load/load.py in the test command (`make load`
+runs the full size: 10,000 sessions at concurrency 64).
+
+- load: 1,000 sessions at concurrency 16 against one `chidori serve` (isolated runs), zero
+  errors, every session listed and completed, a clean SIGTERM exit, and (release build) the
+  server's RSS growth from the warm-up point to the end within the bound of
+  load.rss_bound_kib. Under ASan the RSS says nothing (the allocator's quarantine grows it by
+  design): there LeakSanitizer, at the server's exit, is the leak check.
+- fault: 600 sessions of three fetches each at concurrency 16 against a counting server; the
+  server is killed with SIGKILL halfway and restarted on the same database; every session
+  completes, none is missing from GET /sessions, each call log holds each fetch once, and each
+  fetch was performed exactly once (but for a call provably in flight at the kill: see load.py).
+"""
+import os
+import sys
+
+from run import ROOT
+
+sys.path.insert(0, os.path.join(ROOT, "tests", "load"))
+import load  # noqa: E402
+
+
+def explain(out):
+    figures = {k: v for k, v in out.items() if k not in ("stderr", "rss", "failures")}
+    return "\n".join(out["failures"]) + f"\nfigures: {figures}\nRSS: {out.get('rss')}"
+
+
+def case_load_sessions_without_errors_and_flat_rss(v):
+    release = v.name == "release"
+    n, c = (1000, 16) if release else (200, 8)
+    out = load.run_load(v.chidori, sessions=n, concurrency=c, warmup=n // 4, slack_kib=3072,
+                        env=v.env(), check_rss=release)
+    assert not out["failures"], explain(out)
+    assert out["completed"] == n and out["errors"] == 0, explain(out)
+
+
+def case_load_kill_9_mid_load_loses_nothing_and_repeats_nothing(v):
+    n, c = (600, 16) if v.name == "release" else (200, 8)
+    out = load.run_fault(v.chidori, sessions=n, concurrency=c, hits=3, env=v.env(), settle_seconds=60 * v.slow)
+    assert not out["failures"], explain(out)
+    assert out["completed"] == n and out["rerun"] > 0, explain(out)
