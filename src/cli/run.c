@@ -192,6 +192,7 @@ static int durable_run(durable_mode mode, run_options *o)
      * run.json, the host): the two set-ups overlap instead of adding up. */
     warm_worker *early = NULL;
     if (req.isolated) {
+        req.iso.pin_cpu = true; /* one run at a time here: the worker and this process take turns */
         char *ignored = NULL;
         early = supervisor_prespawn_begin(&req.iso, &req.limits, &ignored);
         free(ignored); /* the run starts a cold worker, which reports the problem itself */

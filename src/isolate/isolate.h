@@ -39,6 +39,7 @@ typedef struct isolate_options {
     bool watch_cancel;       /* cancel_fd becoming readable cancels the run: the worker is killed */
     int cancel_fd;
     worker_pool *pool;       /* take a warm worker from it when one is ready (NULL: always cold) */
+    bool pin_cpu;            /* worker and calling thread share one CPU (a single run: the CLI) */
     struct warm_worker **early; /* a worker the caller began before its own set-up
                                    (supervisor_prespawn_begin): the first run takes it, leaving NULL */
 } isolate_options;

@@ -23,6 +23,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -118,8 +119,24 @@ static char **worker_env(worker_environ *we)
     return we->env;
 }
 
-static int spawn_worker(worker *w, char **error)
+/* A run is a strict ping-pong between this process and its worker: one of them always waits
+ * for the other. On one CPU each hand-over is a plain context switch; across CPUs it is a wake-up
+ * of an idle CPU, which in a virtual machine costs tens of microseconds (measured here: 76 µs per
+ * brokered effect across vCPUs, 16 µs on one). So a worker spawned with pin_cpu shares the CPU
+ * its parent's thread is on, and that thread stays there. */
+static int pin_here(void)
 {
+    int cpu = sched_getcpu();
+    if (cpu < 0 || cpu >= CPU_SETSIZE) return -1;
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(cpu, &set);
+    return sched_setaffinity(0, sizeof set, &set) == 0 ? cpu : -1;
+}
+
+static int spawn_worker(worker *w, bool pin_cpu, char **error)
+{
+    int cpu = pin_cpu ? pin_here() : -1;
     int in[2], out[2], err[2];
     if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC) || pipe2(err, O_CLOEXEC)) {
         *error = xasprintf("cannot create the worker's pipes: %s", strerror(errno));
@@ -136,6 +153,12 @@ static int spawn_worker(worker *w, char **error)
     if (pid == 0) {
         /* child: only async-signal-safe calls until execve */
         prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (cpu >= 0) {
+            cpu_set_t set;
+            CPU_ZERO(&set);
+            CPU_SET(cpu, &set);
+            sched_setaffinity(0, sizeof set, &set);
+        }
         if (getppid() != parent) _exit(127);
         setsid();
         if (dup2(in[0], 0) < 0 || dup2(out[1], 1) < 0 || dup2(err[1], 2) < 0) _exit(127);
@@ -254,7 +277,7 @@ static bool wait_for_frame_or_cancel(int from_child, int cancel_fd, int64_t dead
 static int start_worker(worker *w, const isolate_options *o, uint64_t mem_cap_bytes, char **error)
 {
     *w = (worker){.pidfd = -1};
-    if (spawn_worker(w, error) != 0) return -1;
+    if (spawn_worker(w, o->pin_cpu, error) != 0) return -1;
     if (!name_in_list(o->sandbox.skip, "cgroup"))
         sandbox_cgroup_create(w->pid, mem_cap_bytes ? mem_cap_bytes * WORKER_MEMORY_FACTOR + WORKER_MEMORY_SLACK : 0, WORKER_PIDS_MAX,
                               &w->cgroup);
