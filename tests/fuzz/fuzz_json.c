@@ -11,7 +11,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     json_error err;
-    json_limits lim = {1 << 20, 64};
+    json_limits lim = {1 << 20, 64, 0};
     json_t *v = json_parse((const char *)data, size, &lim, &err);
     if (!v) return 0;
     size_t n1, n2;
