@@ -253,3 +253,45 @@ def case_a_worker_killed_by_sigsegv_from_outside_is_a_crash(v):
     code, out, err = kill_the_worker_of_a_run(v, lambda w: w[0], signal.SIGSEGV,
                                               env={"ASAN_OPTIONS": "handle_segv=0:detect_leaks=0"})
     assert code == 1 and out == "" and "chidori: run failed: engine crashed: SIGSEGV" in err, f"exit {code}\n{err}"
+
+
+def case_the_worker_and_its_pid_namespace_child_run_inside_the_runs_cgroup(v):
+    """The cgroup layer holds the process that runs the agent: while a run spins, the worker and
+    its pid-namespace child are both in the run's memory and pids cgroups, with the limits set."""
+    import subprocess
+    import time
+    from cases import Skip
+    if os.geteuid() != 0 or not os.path.isdir("/sys/fs/cgroup/memory"):
+        raise Skip("needs root and a v1 memory controller (this machine's cgroup layer)")
+    with tempfile.TemporaryDirectory() as d:
+        agent = os.path.join(d, "spin.js")
+        with open(agent, "w") as f:
+            f.write("export default async () => { for (;;) {} };\n")
+        env = v.env({"CHIDORI_JS_OP_BUDGET": "0", "CHIDORI_JS_MEM_CAP_MB": "100", "CHIDORI_STATE_DIR": d})
+        p = subprocess.Popen([v.chidori, "run", agent], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            found = None
+            for _ in range(200):
+                time.sleep(0.05)
+                out = subprocess.run(["ps", "-e", "-o", "pid=,ppid="], capture_output=True, text=True).stdout
+                tree = [tuple(map(int, l.split())) for l in out.splitlines() if l.strip()]
+                workers = [pid for pid, ppid in tree if ppid == p.pid]
+                children = [pid for pid, ppid in tree if ppid in workers]
+                if workers and children:
+                    found = (workers[0], children[0])
+                    break
+            assert found, "no worker with a pid-namespace child appeared"
+            worker, child = found
+            for ctrl in ("memory", "pids"):
+                run_dir = f"/sys/fs/cgroup/{ctrl}/chidori/run-{worker}"
+                with open(os.path.join(run_dir, "cgroup.procs")) as f:
+                    procs = {int(x) for x in f.read().split()}
+                assert {worker, child} <= procs, f"{ctrl}: {run_dir} holds {procs}, not {found}"
+            with open(f"/sys/fs/cgroup/memory/chidori/run-{worker}/memory.limit_in_bytes") as f:
+                limit = int(f.read())
+            assert 100 << 20 < limit < 4 << 30, limit  # the engine's ceiling plus room, not unlimited
+            with open(f"/sys/fs/cgroup/pids/chidori/run-{worker}/pids.max") as f:
+                assert f.read().strip() == "8"
+        finally:
+            p.kill()
+            p.wait(timeout=10)

@@ -42,10 +42,11 @@ bool name_in_list(const char *list, const char *name)
     return false;
 }
 
-int isolate_confine(const isolate_sandbox *cfg, json_t **report, char **error)
+int isolate_confine(const isolate_sandbox *cfg, int (*await_cgroup)(void), json_t **report, char **error)
 {
     sandbox_config sc;
     sandbox_config_default(&sc);
+    sc.await_cgroup = await_cgroup;
     sc.require = cfg->require;
     sc.cpu_secs = cfg->cpu_secs;
     sc.fsize_bytes = cfg->fsize_bytes;

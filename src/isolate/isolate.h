@@ -23,7 +23,7 @@ typedef struct isolate_sandbox {
 
 /* Confine the calling process (the worker, after start-up). 0 with *report ({layers: [{name,
  * applied, detail}]}), or -1 with *error when a required layer could not be applied. */
-int isolate_confine(const isolate_sandbox *cfg, json_t **report, char **error);
+int isolate_confine(const isolate_sandbox *cfg, int (*await_cgroup)(void), json_t **report, char **error);
 bool name_in_list(const char *list, const char *name);
 /* The `Isolation:` banner text for a confinement report. */
 char *isolate_banner(const json_t *report);

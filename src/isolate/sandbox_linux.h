@@ -117,6 +117,10 @@ typedef struct sandbox_config {
     uint64_t nofile;      /* RLIMIT_NOFILE, default 256 */
     uid_t unprivileged_uid; /* identity for a root caller, default 65534 */
     gid_t unprivileged_gid;
+    /* Called after the user, network and mount namespaces, before the cgroup and pid namespaces:
+     * the worker waits there for its parent to have moved it into its cgroup. Non-zero fails the
+     * confinement. NULL: no wait. */
+    int (*await_cgroup)(void);
 } sandbox_config;
 
 typedef struct sandbox_report {

@@ -271,17 +271,29 @@ static bool wait_for_frame_or_cancel(int from_child, int cancel_fd, int64_t dead
     }
 }
 
-/* Spawn a worker and put it in its cgroup. The cgroup must hold the worker before it confines
- * itself (its pid-namespace child is forked then and inherits it): the worker waits for Init,
- * which is sent after this. */
-static int start_worker(worker *w, const isolate_options *o, uint64_t mem_cap_bytes, char **error)
+/* Spawn a worker. Its cgroup comes after its first Init (place_in_cgroup): moving a process into
+ * a v1 memory cgroup waits for the kernel (an RCU grace period, about a millisecond), and the
+ * worker spends that time creating its user, network and mount namespaces, then waits for
+ * cgroup_ready before it creates the namespaces that must start inside the cgroup (cgroup, and
+ * pid, whose child inherits it). */
+static int start_worker(worker *w, const isolate_options *o, char **error)
 {
     *w = (worker){.pidfd = -1};
-    if (spawn_worker(w, o->pin_cpu, error) != 0) return -1;
+    return spawn_worker(w, o->pin_cpu, error);
+}
+
+/* Create the worker's cgroup (unless skipped), move it in, and tell it so. A worker that died
+ * meanwhile makes the write fail: its own frames (a Done with its error) say why. */
+static void place_in_cgroup(worker *w, const isolate_options *o, uint64_t mem_cap_bytes)
+{
     if (!name_in_list(o->sandbox.skip, "cgroup"))
         sandbox_cgroup_create(w->pid, mem_cap_bytes ? mem_cap_bytes * WORKER_MEMORY_FACTOR + WORKER_MEMORY_SLACK : 0, WORKER_PIDS_MAX,
                               &w->cgroup);
-    return 0;
+    json_t *ready = json_object();
+    json_object_set(ready, "type", json_string("cgroup_ready"));
+    char *io = NULL;
+    if (frame_write(w->to_child, ready, &io) != 0) free(io);
+    json_free(ready);
 }
 
 /* ---------- warm workers ---------- */
@@ -296,7 +308,7 @@ struct warm_worker {
 warm_worker *supervisor_prespawn_begin(const isolate_options *o, const engine_limits *limits, char **error)
 {
     warm_worker *ww = xcalloc(1, sizeof *ww);
-    if (start_worker(&ww->w, o, limits->mem_cap_bytes, error) != 0) {
+    if (start_worker(&ww->w, o, error) != 0) {
         free(ww);
         return NULL;
     }
@@ -304,6 +316,7 @@ warm_worker *supervisor_prespawn_begin(const isolate_options *o, const engine_li
     char *io = NULL;
     int rc = frame_write(ww->w.to_child, init, &io);
     json_free(init);
+    if (rc == 0) place_in_cgroup(&ww->w, o, limits->mem_cap_bytes);
     if (rc != 0) {
         *error = xasprintf("cannot prepare a worker: %s", io ? io : "?");
         free(io);
@@ -384,6 +397,7 @@ int supervisor_run(const engine_config *cfg, host *h, const isolate_options *o, 
             ww = NULL;
         }
     }
+    bool warm_start = ww != NULL;
     if (ww) {
         /* confined already: its report stands in for the one a cold worker sends first */
         w = ww->w;
@@ -393,7 +407,7 @@ int supervisor_run(const engine_config *cfg, host *h, const isolate_options *o, 
         }
         free(ww->banner);
         free(ww);
-    } else if (start_worker(&w, o, cfg->limits.mem_cap_bytes, &error) != 0) {
+    } else if (start_worker(&w, o, &error) != 0) {
         res->status = RUN_FAILED;
         res->error = error;
         return -1;
@@ -411,6 +425,7 @@ int supervisor_run(const engine_config *cfg, host *h, const isolate_options *o, 
     char *failure = NULL;
     json_t *init = isolate_init_encode(cfg, o);
     if (frame_write(w.to_child, init, &error) != 0) failure = xasprintf("cannot start the worker: %s", error);
+    else if (!warm_start) place_in_cgroup(&w, o, cfg->limits.mem_cap_bytes); /* a warm one is in its cgroup */
     json_free(init);
     free(error), error = NULL;
 

@@ -121,13 +121,26 @@ static void hostile_frames(const char *mode)
     }
 }
 
+/* The parent's word that this worker is in its cgroup (see sandbox_config.await_cgroup). */
+static int await_cgroup(void)
+{
+    json_t *f = NULL;
+    char *io = NULL;
+    int rc = frame_read(FD_IN, 0, &f, &io);
+    const char *type = rc == 0 ? json_string_value(json_object_get(f, "type")) : NULL;
+    rc = type && !strcmp(type, "cgroup_ready") ? 0 : -1;
+    free(io);
+    json_free(f);
+    return rc;
+}
+
 /* Confine this process and tell the parent what was applied (the Isolation: banner) before
  * anything else happens. 0, or -1 after reporting the failure (the worker then ends). */
 static int confine_and_report(const isolate_sandbox *sandbox)
 {
     json_t *report = NULL;
     char *error = NULL;
-    if (isolate_confine(sandbox, &report, &error) != 0) {
+    if (isolate_confine(sandbox, await_cgroup, &report, &error) != 0) {
         char *m = xasprintf("sandbox: a required layer could not be applied: %s", error);
         fail_early(m);
         free(m);
