@@ -101,6 +101,7 @@ def case_a_hostile_worker_fails_its_run_and_the_parent_carries_on(v):
         "frame_unknown_op": "unknown host operation `no_such_op`",
         "frame_wrong_order": "the worker sent a frame out of order",
         "frame_forged_done": "done \"outcome\" is not an object",
+        "frame_huge_output": "the worker's output is over the 16 MiB an agent may return",
         "frame_crash": "engine crashed: SIGSEGV",
     }
     for mode, words in expected.items():

@@ -29,7 +29,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#define OUTPUT_MAX_BYTES ((size_t)64 << 20)
 #define MAX_ANSWERS 256
 
 typedef struct run_options {
@@ -123,7 +122,7 @@ static void print_paused(const run_meta *m, const char *file, const json_t *pend
 /* Parse and pretty-print a run's compact JSON output. */
 static int print_output(const char *compact)
 {
-    json_limits lim = {OUTPUT_MAX_BYTES, JSON_DEFAULT_MAX_DEPTH, 0};
+    json_limits lim = {ENGINE_OUTPUT_MAX_BYTES, JSON_DEFAULT_MAX_DEPTH, 0};
     json_error jerr;
     json_t *out = json_parse(compact, strlen(compact), &lim, &jerr);
     if (!out) {

@@ -201,6 +201,13 @@ int isolate_outcome_decode(const json_t *o, engine_result *res, char **error)
             *error = xstrdup("a completed outcome has no output");
             return -1;
         }
+        /* the engine never returns more; a worker that does is not running our engine */
+        if (strlen(res->output_json) > ENGINE_OUTPUT_MAX_BYTES) {
+            *error = xasprintf("the worker's output is over the %zu MiB an agent may return", ENGINE_OUTPUT_MAX_BYTES >> 20);
+            free(res->output_json);
+            res->output_json = NULL;
+            return -1;
+        }
     } else if (!strcmp(status, "paused")) {
         res->status = RUN_PAUSED;
     } else if (!strcmp(status, "failed")) {

@@ -110,6 +110,20 @@ static void hostile_frames(const char *mode)
         json_object_set(d, "outcome", json_string("completed, trust me"));
         frame_write(FD_OUT, d, &io);
         json_free(d);
+    } else if (!strcmp(mode, "frame_huge_output")) {
+        /* a completed run with more output than any engine returns, written piece by piece (one
+         * 16 MiB allocation would go through calls the allowlist does not have, under ASan) */
+        static const char head[] = "{\"type\":\"done\",\"outcome\":{\"status\":\"completed\",\"limit\":0,\"output\":\"";
+        static const char tail[] = "\"}}";
+        static char chunk[1 << 16];
+        size_t n = ENGINE_OUTPUT_MAX_BYTES + sizeof chunk;
+        memset(chunk, 'a', sizeof chunk);
+        uint32_t len = (uint32_t)(sizeof head - 1 + n + sizeof tail - 1);
+        unsigned char prefix[4] = {len & 0xff, (len >> 8) & 0xff, (len >> 16) & 0xff, len >> 24};
+        if (write(FD_OUT, prefix, 4) != 4 || write(FD_OUT, head, sizeof head - 1) < 0) return;
+        for (size_t done = 0; done < n; done += sizeof chunk)
+            if (write(FD_OUT, chunk, sizeof chunk) != (ssize_t)sizeof chunk) return;
+        if (write(FD_OUT, tail, sizeof tail - 1) < 0) return;
     } else if (!strcmp(mode, "frame_crash")) {
         /* A real fault: the kernel delivers it even to a pid-namespace init, unlike raise(). */
         static volatile uintptr_t nowhere = 8;
