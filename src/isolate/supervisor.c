@@ -8,7 +8,8 @@
  * worker asks for go through host_call exactly as in-process ones do, so records and output are
  * the same bytes in both modes.
  *
- * The worker is started with fork + execve of this very binary (/proc/self/exe __run-worker), with
+ * The worker is started with clone(CLONE_VM | CLONE_VFORK) + execve of this very binary
+ * (/proc/self/exe __run-worker), with
  * descriptors 0/1/2 only (frames in, frames out, a stderr pipe relayed by a thread), a clean
  * environment, a new session (no controlling terminal) and PR_SET_PDEATHSIG, so it dies with us.
  */
@@ -134,6 +135,47 @@ static int pin_here(void)
     return sched_setaffinity(0, sizeof set, &set) == 0 ? cpu : -1;
 }
 
+/* What the child of spawn_worker needs, prepared by the parent: the child shares the parent's
+ * memory until it calls execve, so it computes nothing and allocates nothing. */
+typedef struct spawn_plan {
+    int in, out, err; /* the child's ends: become 0, 1, 2 */
+    int cpu;          /* pin to it, or -1 */
+    pid_t parent;
+    char **env;
+} spawn_plan;
+
+/* The child, on its own small stack, in the parent's memory (CLONE_VM | CLONE_VFORK) until
+ * execve: only raw system calls (a failing one sets errno, which the parent does not read after a
+ * successful clone), every signal still blocked (the parent blocked them; execve resets the
+ * handlers and the worker unblocks them first thing). */
+static int spawn_child(void *arg)
+{
+    const spawn_plan *plan = arg;
+    syscall(SYS_prctl, PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+    if (plan->cpu >= 0) {
+        cpu_set_t set;
+        CPU_ZERO(&set);
+        CPU_SET(plan->cpu, &set);
+        syscall(SYS_sched_setaffinity, 0, sizeof set, &set);
+    }
+    if (syscall(SYS_getppid) != plan->parent) syscall(SYS_exit, 127); /* the parent died already */
+    syscall(SYS_setsid);
+    if (syscall(SYS_dup2, plan->in, 0) < 0 || syscall(SYS_dup2, plan->out, 1) < 0 ||
+        syscall(SYS_dup2, plan->err, 2) < 0)
+        syscall(SYS_exit, 127);
+    syscall(SYS_close_range, 3, ~0u, 0);
+    static char *const argv[] = {"chidori", "__run-worker", NULL};
+    syscall(SYS_execve, "/proc/self/exe", argv, plan->env);
+    syscall(SYS_exit, 127);
+    return 127;
+}
+
+/* The child is started with clone(CLONE_VM | CLONE_VFORK) rather than fork: a server is a large
+ * multi-threaded process, and a fork copied its page tables, then every page it wrote took a
+ * copy-on-write fault and a TLB shootdown on every CPU (measured: most of the server's CPU under
+ * load); the child execs at once anyway. The parent thread waits until the execve. */
+#define SPAWN_STACK_BYTES (64 * 1024)
+
 static int spawn_worker(worker *w, bool pin_cpu, char **error)
 {
     int cpu = pin_cpu ? pin_here() : -1;
@@ -143,35 +185,27 @@ static int spawn_worker(worker *w, bool pin_cpu, char **error)
         return -1;
     }
     worker_environ we;
-    char **env = worker_env(&we);
-    pid_t parent = getpid();
-    pid_t pid = fork();
+    spawn_plan plan = {.in = in[0], .out = out[1], .err = err[1], .cpu = cpu, .parent = getpid(), .env = worker_env(&we)};
+    char *stack = xmalloc(SPAWN_STACK_BYTES);
+    sigset_t all, saved;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &saved);
+    int pidfd = -1;
+    pid_t pid = clone(spawn_child, stack + SPAWN_STACK_BYTES, CLONE_VM | CLONE_VFORK | CLONE_PIDFD | SIGCHLD, &plan,
+                      &pidfd);
+    int e = errno;
+    pthread_sigmask(SIG_SETMASK, &saved, NULL);
+    free(stack);
     if (pid < 0) {
-        *error = xasprintf("cannot start a worker: %s", strerror(errno));
+        *error = xasprintf("cannot start a worker: %s", strerror(e));
+        close(in[0]), close(in[1]), close(out[0]), close(out[1]), close(err[0]), close(err[1]);
         return -1;
-    }
-    if (pid == 0) {
-        /* child: only async-signal-safe calls until execve */
-        prctl(PR_SET_PDEATHSIG, SIGKILL);
-        if (cpu >= 0) {
-            cpu_set_t set;
-            CPU_ZERO(&set);
-            CPU_SET(cpu, &set);
-            sched_setaffinity(0, sizeof set, &set);
-        }
-        if (getppid() != parent) _exit(127);
-        setsid();
-        if (dup2(in[0], 0) < 0 || dup2(out[1], 1) < 0 || dup2(err[1], 2) < 0) _exit(127);
-        syscall(SYS_close_range, 3, ~0u, 0);
-        char *argv[] = {"chidori", "__run-worker", NULL};
-        execve("/proc/self/exe", argv, env);
-        _exit(127);
     }
     close(in[0]);
     close(out[1]);
     close(err[1]);
     w->pid = pid;
-    w->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+    w->pidfd = pidfd;
     w->to_child = in[1];
     w->from_child = out[0];
     w->err = xcalloc(1, sizeof *w->err);

@@ -180,6 +180,10 @@ int worker_main(void)
     /* Nothing but the three pipes may stay open (the supervisor already closed the rest; this is
      * belt and braces against a parent that forgot). */
     close_range(3, ~0u, 0);
+    /* The supervisor starts us with every signal blocked (see spawn_child). */
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
 
     json_t *init = NULL;
     char *error = NULL;
