@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -164,8 +165,31 @@ static bool worker_alive(pid_t pid)
     return !(close_paren && close_paren[1] == ' ' && close_paren[2] == 'Z');
 }
 
+/* A server creates a cgroup per run, many per second; its own are removed when each run ends,
+ * so leftovers come only from a supervisor that was killed. Sweep each parent directory when this
+ * process first uses it and then at most every SWEEP_EVERY_S seconds. */
+#define SWEEP_EVERY_S 10
+static bool sweep_due(const char *parent)
+{
+    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    static struct { char parent[160]; time_t last; } seen[4];
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    bool due = true;
+    pthread_mutex_lock(&lock);
+    size_t i = 0;
+    while (i < sizeof seen / sizeof seen[0] && seen[i].parent[0] && strcmp(seen[i].parent, parent) != 0) i++;
+    if (i < sizeof seen / sizeof seen[0]) {
+        if (seen[i].parent[0] && now.tv_sec - seen[i].last < SWEEP_EVERY_S) due = false;
+        else snprintf(seen[i].parent, sizeof seen[i].parent, "%s", parent), seen[i].last = now.tv_sec;
+    }
+    pthread_mutex_unlock(&lock);
+    return due;
+}
+
 static void sweep_stale(const char *parent)
 {
+    if (!sweep_due(parent)) return;
     DIR *d = opendir(parent);
     if (!d) return;
     struct dirent *de;
