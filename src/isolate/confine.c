@@ -47,6 +47,7 @@ int isolate_confine(const isolate_sandbox *cfg, int (*await_cgroup)(void), json_
     sandbox_config sc;
     sandbox_config_default(&sc);
     sc.await_cgroup = await_cgroup;
+    sc.join_cpu = cfg->join_parent_cpu ? cfg->parent_cpu : -1;
     sc.require = cfg->require;
     sc.cpu_secs = cfg->cpu_secs;
     sc.fsize_bytes = cfg->fsize_bytes;

@@ -125,6 +125,7 @@ void sandbox_config_default(sandbox_config *cfg)
     cfg->nofile = 256;
     cfg->unprivileged_uid = 65534;
     cfg->unprivileged_gid = 65534;
+    cfg->join_cpu = -1;
 }
 
 
@@ -708,6 +709,14 @@ int sandbox_apply_all(const sandbox_config *cfg, sandbox_report *r)
         r->identity = sandbox_drop_identity(cfg, false);
     }
     r->caps = sandbox_drop_caps();
+    if (cfg->join_cpu >= 0 && cfg->join_cpu < CPU_SETSIZE) {
+        /* The worker set itself up on whichever CPU was free while its parent prepared the run;
+         * from here the two take turns, which is cheapest on one CPU (see supervisor.c). */
+        cpu_set_t set;
+        CPU_ZERO(&set);
+        CPU_SET(cfg->join_cpu, &set);
+        sched_setaffinity(0, sizeof set, &set);
+    }
     if (cfg->close_fds) r->fds = sandbox_close_fds(cfg);
     if (cfg->landlock) r->landlock = sandbox_landlock(&r->landlock_abi);
     if (cfg->seccomp) r->seccomp = sandbox_seccomp(cfg->seccomp_name_blocked);

@@ -121,6 +121,7 @@ typedef struct sandbox_config {
      * the worker waits there for its parent to have moved it into its cgroup. Non-zero fails the
      * confinement. NULL: no wait. */
     int (*await_cgroup)(void);
+    int join_cpu; /* >= 0: once confined (before Landlock and seccomp), move to this CPU; -1: stay */
 } sandbox_config;
 
 typedef struct sandbox_report {

@@ -101,6 +101,7 @@ typedef struct worker {
     relay *err; /* on the heap: its thread writes to it while the worker struct is copied around
                    (a warm worker is handed from the pool to a run) */
     sandbox_cgroup cgroup;
+    int cpu; /* the CPU this thread and the worker share once it is confined, or -1 */
 } worker;
 
 /* The environment a worker gets: nothing of ours but what a sanitizer build needs to report. */
@@ -123,8 +124,9 @@ static char **worker_env(worker_environ *we)
 /* A run is a strict ping-pong between this process and its worker: one of them always waits
  * for the other. On one CPU each hand-over is a plain context switch; across CPUs it is a wake-up
  * of an idle CPU, which in a virtual machine costs tens of microseconds (measured here: 76 µs per
- * brokered effect across vCPUs, 16 µs on one). So a worker spawned with pin_cpu shares the CPU
- * its parent's thread is on, and that thread stays there. */
+ * brokered effect across vCPUs, 16 µs on one). So with pin_cpu the parent's thread stays on its
+ * CPU and the worker joins it once confined; before that the two set up in parallel (the worker
+ * execs and builds its sandbox while the parent prepares the run). */
 static int pin_here(void)
 {
     int cpu = sched_getcpu();
@@ -139,7 +141,6 @@ static int pin_here(void)
  * memory until it calls execve, so it computes nothing and allocates nothing. */
 typedef struct spawn_plan {
     int in, out, err; /* the child's ends: become 0, 1, 2 */
-    int cpu;          /* pin to it, or -1 */
     pid_t parent;
     char **env;
 } spawn_plan;
@@ -152,12 +153,6 @@ static int spawn_child(void *arg)
 {
     const spawn_plan *plan = arg;
     syscall(SYS_prctl, PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
-    if (plan->cpu >= 0) {
-        cpu_set_t set;
-        CPU_ZERO(&set);
-        CPU_SET(plan->cpu, &set);
-        syscall(SYS_sched_setaffinity, 0, sizeof set, &set);
-    }
     if (syscall(SYS_getppid) != plan->parent) syscall(SYS_exit, 127); /* the parent died already */
     syscall(SYS_setsid);
     if (syscall(SYS_dup2, plan->in, 0) < 0 || syscall(SYS_dup2, plan->out, 1) < 0 ||
@@ -178,14 +173,13 @@ static int spawn_child(void *arg)
 
 static int spawn_worker(worker *w, bool pin_cpu, char **error)
 {
-    int cpu = pin_cpu ? pin_here() : -1;
     int in[2], out[2], err[2];
     if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC) || pipe2(err, O_CLOEXEC)) {
         *error = xasprintf("cannot create the worker's pipes: %s", strerror(errno));
         return -1;
     }
     worker_environ we;
-    spawn_plan plan = {.in = in[0], .out = out[1], .err = err[1], .cpu = cpu, .parent = getpid(), .env = worker_env(&we)};
+    spawn_plan plan = {.in = in[0], .out = out[1], .err = err[1], .parent = getpid(), .env = worker_env(&we)};
     char *stack = xmalloc(SPAWN_STACK_BYTES);
     sigset_t all, saved;
     sigfillset(&all);
@@ -206,6 +200,9 @@ static int spawn_worker(worker *w, bool pin_cpu, char **error)
     close(err[1]);
     w->pid = pid;
     w->pidfd = pidfd;
+    /* Pinned after the clone, so the worker is not: it execs and confines itself on whichever
+     * CPU is free while this thread prepares the run, then joins this CPU (join_parent_cpu). */
+    w->cpu = pin_cpu ? pin_here() : -1;
     w->to_child = in[1];
     w->from_child = out[0];
     w->err = xcalloc(1, sizeof *w->err);
@@ -310,9 +307,18 @@ static bool wait_for_frame_or_cancel(int from_child, int cancel_fd, int64_t dead
  * worker spends that time creating its user, network and mount namespaces, then waits for
  * cgroup_ready before it creates the namespaces that must start inside the cgroup (cgroup, and
  * pid, whose child inherits it). */
+/* The options a worker's first Init carries: the caller's, and the CPU it is to join. */
+static isolate_options worker_options(const isolate_options *o, const worker *w)
+{
+    isolate_options with_cpu = *o;
+    with_cpu.sandbox.join_parent_cpu = w->cpu >= 0;
+    with_cpu.sandbox.parent_cpu = w->cpu >= 0 ? w->cpu : 0;
+    return with_cpu;
+}
+
 static int start_worker(worker *w, const isolate_options *o, char **error)
 {
-    *w = (worker){.pidfd = -1};
+    *w = (worker){.pidfd = -1, .cpu = -1};
     return spawn_worker(w, o->pin_cpu, error);
 }
 
@@ -346,7 +352,8 @@ warm_worker *supervisor_prespawn_begin(const isolate_options *o, const engine_li
         free(ww);
         return NULL;
     }
-    json_t *init = isolate_warm_encode(o);
+    isolate_options with_cpu = worker_options(o, &ww->w);
+    json_t *init = isolate_warm_encode(&with_cpu);
     char *io = NULL;
     int rc = frame_write(ww->w.to_child, init, &io);
     json_free(init);
@@ -457,7 +464,8 @@ int supervisor_run(const engine_config *cfg, host *h, const isolate_options *o, 
     bool killed_for_quiet = false;
     bool done = false, killed_for_deadline = false;
     char *failure = NULL;
-    json_t *init = isolate_init_encode(cfg, o);
+    isolate_options with_cpu = worker_options(o, &w);
+    json_t *init = isolate_init_encode(cfg, &with_cpu);
     if (frame_write(w.to_child, init, &error) != 0) failure = xasprintf("cannot start the worker: %s", error);
     else if (!warm_start) place_in_cgroup(&w, o, cfg->limits.mem_cap_bytes); /* a warm one is in its cgroup */
     json_free(init);
