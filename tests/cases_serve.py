@@ -693,3 +693,50 @@ def case_serve_database_of_a_newer_schema_is_refused(v):
         assert "schema version 99" in srv.stderr(), srv.stderr()
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def descendants(pid):
+    """Every live descendant of pid (from /proc/<pid>/task/*/children)."""
+    found, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        for task in os.listdir(f"/proc/{p}/task") if os.path.isdir(f"/proc/{p}/task") else []:
+            try:
+                kids = open(f"/proc/{p}/task/{task}/children").read().split()
+            except OSError:
+                continue
+            for k in kids:
+                found.append(int(k))
+                todo.append(int(k))
+    return found
+
+
+def case_serve_workers_share_one_empty_network_namespace(v):
+    """A server running as root makes one empty network namespace and its workers join it instead
+    of each making one (src/isolate/shared_netns.c): every worker is in it, it is not the host's,
+    it holds a loopback device and nothing else, and no worker keeps a namespace descriptor."""
+    if os.geteuid() != 0:
+        raise Skip("the shared network namespace is made only by a server running as root")
+    with serving(v, env={"CHIDORI_SERVE_WARM_WORKERS": "2"}) as s:
+        view = create(s, {"input": {"name": "x"}})
+        assert view["status"] == "completed", view
+        host_net = os.readlink("/proc/self/ns/net")
+        deadline = time.time() + 10 * v.slow
+        workers = []
+        while time.time() < deadline and len(workers) < 4:  # 2 warm workers, each a stub + its child
+            workers = [p for p in descendants(s.proc.pid) if os.path.exists(f"/proc/{p}/ns/net")]
+            time.sleep(0.05)
+        assert len(workers) >= 4, workers
+        nets = set()
+        for p in workers:
+            try:
+                nets.add(os.readlink(f"/proc/{p}/ns/net"))
+                fds = [os.readlink(f"/proc/{p}/fd/{fd}") for fd in os.listdir(f"/proc/{p}/fd")]
+                devices = [l.split(":")[0].strip() for l in open(f"/proc/{p}/net/dev").read().splitlines()[2:]]
+            except OSError:
+                continue  # it ended meanwhile
+            assert not any(f.startswith("net:") for f in fds), (p, fds)
+            assert devices == ["lo"], (p, devices)
+        assert len(nets) == 1 and host_net not in nets, (nets, host_net)
+        server_fds = [os.readlink(f"/proc/{s.proc.pid}/fd/{fd}") for fd in os.listdir(f"/proc/{s.proc.pid}/fd")]
+        assert nets <= set(server_fds), (nets, server_fds)  # the one the server holds

@@ -126,6 +126,7 @@ void sandbox_config_default(sandbox_config *cfg)
     cfg->unprivileged_uid = 65534;
     cfg->unprivileged_gid = 65534;
     cfg->join_cpu = -1;
+    cfg->shared_netns_fd = -1;
 }
 
 
@@ -187,6 +188,17 @@ sandbox_status sandbox_userns(void)
 }
 
 /* ---- other namespaces ---- */
+
+/* Join the server's shared empty namespace; done first, while a root worker still has the
+ * capability to (the namespace belongs to the initial user namespace). */
+static sandbox_status join_shared_netns(int fd)
+{
+    int rc = setns(fd, CLONE_NEWNET);
+    int e = errno;
+    close(fd);
+    if (rc < 0) return st_skip("setns(shared network namespace): %s", strerror(e));
+    return st_ok("the server's shared empty namespace, lo down");
+}
 
 sandbox_status sandbox_netns(void)
 {
@@ -677,6 +689,10 @@ int sandbox_apply_all(const sandbox_config *cfg, sandbox_report *r)
 
     bool root = geteuid() == 0;
     bool late_identity = false;
+    if (cfg->shared_netns_fd >= 0) {
+        if (cfg->netns) r->netns = join_shared_netns(cfg->shared_netns_fd);
+        else close(cfg->shared_netns_fd);
+    }
     char why[96] = "";
     if (cfg->userns) {
         if (root) {
@@ -695,7 +711,7 @@ int sandbox_apply_all(const sandbox_config *cfg, sandbox_report *r)
     } else if (root) {
         late_identity = true;
     }
-    if (cfg->netns) r->netns = sandbox_netns();
+    if (cfg->netns && !r->netns.applied) r->netns = sandbox_netns();
     if (cfg->mountns) r->mountns = sandbox_mountns();
     if (cfg->await_cgroup && cfg->await_cgroup() != 0) {
         snprintf(r->error, sizeof r->error, "the parent did not place the worker in its cgroup");

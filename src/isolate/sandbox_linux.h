@@ -122,6 +122,8 @@ typedef struct sandbox_config {
      * confinement. NULL: no wait. */
     int (*await_cgroup)(void);
     int join_cpu; /* >= 0: once confined (before Landlock and seccomp), move to this CPU; -1: stay */
+    int shared_netns_fd; /* >= 0: join this network namespace (a server's, see shared_netns.c) and
+                            close it, instead of making one; -1: make one */
 } sandbox_config;
 
 typedef struct sandbox_report {

@@ -141,6 +141,7 @@ static int pin_here(void)
  * memory until it calls execve, so it computes nothing and allocates nothing. */
 typedef struct spawn_plan {
     int in, out, err; /* the child's ends: become 0, 1, 2 */
+    int netns;        /* a shared network namespace: becomes ISOLATE_SHARED_NETNS_FD, or -1 */
     pid_t parent;
     char **env;
 } spawn_plan;
@@ -158,7 +159,13 @@ static int spawn_child(void *arg)
     if (syscall(SYS_dup2, plan->in, 0) < 0 || syscall(SYS_dup2, plan->out, 1) < 0 ||
         syscall(SYS_dup2, plan->err, 2) < 0)
         syscall(SYS_exit, 127);
-    syscall(SYS_close_range, 3, ~0u, 0);
+    int first_closed = 3;
+    if (plan->netns >= 0) {
+        if (plan->netns == ISOLATE_SHARED_NETNS_FD) syscall(SYS_fcntl, plan->netns, F_SETFD, 0); /* dup2 would keep CLOEXEC */
+        else if (syscall(SYS_dup2, plan->netns, ISOLATE_SHARED_NETNS_FD) < 0) syscall(SYS_exit, 127);
+        first_closed = ISOLATE_SHARED_NETNS_FD + 1;
+    }
+    syscall(SYS_close_range, first_closed, ~0u, 0);
     static char *const argv[] = {"chidori", "__run-worker", NULL};
     syscall(SYS_execve, "/proc/self/exe", argv, plan->env);
     syscall(SYS_exit, 127);
@@ -171,7 +178,7 @@ static int spawn_child(void *arg)
  * load); the child execs at once anyway. The parent thread waits until the execve. */
 #define SPAWN_STACK_BYTES (64 * 1024)
 
-static int spawn_worker(worker *w, bool pin_cpu, char **error)
+static int spawn_worker(worker *w, const isolate_options *o, char **error)
 {
     int in[2], out[2], err[2];
     if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC) || pipe2(err, O_CLOEXEC)) {
@@ -179,7 +186,8 @@ static int spawn_worker(worker *w, bool pin_cpu, char **error)
         return -1;
     }
     worker_environ we;
-    spawn_plan plan = {.in = in[0], .out = out[1], .err = err[1], .parent = getpid(), .env = worker_env(&we)};
+    spawn_plan plan = {.in = in[0], .out = out[1], .err = err[1], .parent = getpid(), .env = worker_env(&we),
+                       .netns = o->has_shared_netns ? o->shared_netns : -1};
     char *stack = xmalloc(SPAWN_STACK_BYTES);
     sigset_t all, saved;
     sigfillset(&all);
@@ -202,7 +210,7 @@ static int spawn_worker(worker *w, bool pin_cpu, char **error)
     w->pidfd = pidfd;
     /* Pinned after the clone, so the worker is not: it execs and confines itself on whichever
      * CPU is free while this thread prepares the run, then joins this CPU (join_parent_cpu). */
-    w->cpu = pin_cpu ? pin_here() : -1;
+    w->cpu = o->pin_cpu ? pin_here() : -1;
     w->to_child = in[1];
     w->from_child = out[0];
     w->err = xcalloc(1, sizeof *w->err);
@@ -319,7 +327,7 @@ static isolate_options worker_options(const isolate_options *o, const worker *w)
 static int start_worker(worker *w, const isolate_options *o, char **error)
 {
     *w = (worker){.pidfd = -1, .cpu = -1};
-    return spawn_worker(w, o->pin_cpu, error);
+    return spawn_worker(w, o, error);
 }
 
 /* Create the worker's cgroup (unless skipped), move it in, and tell it so. A worker that died

@@ -20,6 +20,9 @@
 #include "util/buf.h"
 
 #include <errno.h>
+#include <linux/nsfs.h>
+#include <sched.h>
+#include <sys/ioctl.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -135,6 +138,13 @@ static void hostile_frames(const char *mode)
     }
 }
 
+/* A server hands its workers one shared network namespace on ISOLATE_SHARED_NETNS_FD (see
+ * shared_netns.c); anything else on that descriptor is closed with the rest. */
+static bool is_netns(int fd)
+{
+    return ioctl(fd, NS_GET_NSTYPE) == CLONE_NEWNET;
+}
+
 /* The parent's word that this worker is in its cgroup (see sandbox_config.await_cgroup). */
 static int await_cgroup(void)
 {
@@ -150,11 +160,11 @@ static int await_cgroup(void)
 
 /* Confine this process and tell the parent what was applied (the Isolation: banner) before
  * anything else happens. 0, or -1 after reporting the failure (the worker then ends). */
-static int confine_and_report(const isolate_sandbox *sandbox)
+static int confine_and_report(const isolate_sandbox *sandbox, int shared_netns_fd)
 {
     json_t *report = NULL;
     char *error = NULL;
-    if (isolate_confine(sandbox, await_cgroup, &report, &error) != 0) {
+    if (isolate_confine(sandbox, await_cgroup, shared_netns_fd, &report, &error) != 0) {
         char *m = xasprintf("sandbox: a required layer could not be applied: %s", error);
         fail_early(m);
         free(m);
@@ -178,8 +188,10 @@ static int confine_and_report(const isolate_sandbox *sandbox)
 int worker_main(void)
 {
     /* Nothing but the three pipes may stay open (the supervisor already closed the rest; this is
-     * belt and braces against a parent that forgot). */
-    close_range(3, ~0u, 0);
+     * belt and braces against a parent that forgot), and a server's shared network namespace,
+     * which confinement joins and closes before anything else. */
+    int shared_netns_fd = is_netns(ISOLATE_SHARED_NETNS_FD) ? ISOLATE_SHARED_NETNS_FD : -1;
+    close_range(shared_netns_fd >= 0 ? ISOLATE_SHARED_NETNS_FD + 1 : 3, ~0u, 0);
     /* The supervisor starts us with every signal blocked (see spawn_child). */
     sigset_t none;
     sigemptyset(&none);
@@ -208,7 +220,7 @@ int worker_main(void)
         }
         json_free(init);
         init = NULL;
-        if (confine_and_report(&sandbox) != 0) return 1;
+        if (confine_and_report(&sandbox, shared_netns_fd) != 0) return 1;
         if (frame_read(FD_IN, 0, &init, &error) != 0) {
             /* the pool let this worker go without a run: nothing to report */
             free(error);
@@ -223,7 +235,7 @@ int worker_main(void)
         json_free(init);
         return 1;
     }
-    if (!warm && confine_and_report(&in.sandbox) != 0) {
+    if (!warm && confine_and_report(&in.sandbox, shared_netns_fd) != 0) {
         isolate_init_clear(&in);
         json_free(init);
         return 1;

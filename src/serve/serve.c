@@ -175,6 +175,11 @@ int cmd_serve(int argc, char **argv)
     if (surface_from_env(&sc.surface, &error) < 0 || surface_check_seed(&sc.surface, &error) < 0) goto fail;
     sc.isolated = isolated == 1;
     if (sc.isolated && isolate_options_from_env(&sc.iso, &sc.limits, &error) < 0) goto fail;
+    if (sc.isolated) {
+        /* one empty network namespace for every worker of this server (see shared_netns.c) */
+        sc.iso.shared_netns = isolate_shared_netns_open();
+        sc.iso.has_shared_netns = sc.iso.shared_netns >= 0;
+    }
     if (max_running_from_env(&sc.max_running, &error) < 0) goto fail;
     int warm = 0;
     if (warm_workers_from_env(&warm, &error) < 0) goto fail;
@@ -250,6 +255,7 @@ done:
     free(error);
     worker_pool_stop(pool); /* after the runs: its workers die with its thread */
     if (srv.ss) sessions_free(srv.ss);
+    if (sc.iso.has_shared_netns) close(sc.iso.shared_netns);
     store_close(st);
     if (!http && listen_fd >= 0) close(listen_fd); /* once started, the daemon closes it */
     auth_clear(&srv.auth);
