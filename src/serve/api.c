@@ -116,12 +116,19 @@ void api_create(server *srv, const http_request *req, http_reply *rep, bool stre
         if (wait) sessions_wait(srv->ss, s);
         reply_view(srv, s, 201, rep);
     }
+    sessions_release(srv->ss, s);
 out:
     json_free(empty);
     json_free(body);
 }
 
-void api_list(server *srv, http_reply *rep) { reply_json(rep, 200, sessions_list(srv->ss)); }
+void api_list(server *srv, http_reply *rep)
+{
+    char *error = NULL;
+    json_t *list = sessions_list(srv->ss, &error);
+    if (!list) reply_failure(rep, SS_ERROR, error);
+    else reply_json(rep, 200, list);
+}
 void api_get(server *srv, session *s, http_reply *rep) { reply_view(srv, s, 200, rep); }
 void api_stream(server *srv, session *s, http_reply *rep) { reply_stream(srv, s, rep); }
 
@@ -207,6 +214,7 @@ void api_replay(server *srv, session *s, const http_request *req, http_reply *re
         ss_result r = sessions_replay(srv->ss, s, &copy, &error);
         if (r != SS_OK) reply_failure(rep, r, error);
         else reply_after_run(srv, copy, wait, 201, rep);
+        sessions_release(srv->ss, copy);
     }
     json_free(body);
 }

@@ -124,11 +124,14 @@ void router_handle(void *ctx, const http_request *req, http_reply *rep)
         free(id);
         return;
     }
-    session *s = NULL;
+    session *s = NULL; /* held from here to the end of the handler (a stream takes its own) */
     if (id) {
-        s = sessions_find(srv->ss, id);
+        char *error = NULL;
+        s = sessions_find(srv->ss, id, &error);
         if (!s) {
-            reply_error(rep, 404, "session `%s` not found", id);
+            if (error) reply_error(rep, 500, "%s", error);
+            else reply_error(rep, 404, "session `%s` not found", id);
+            free(error);
             free(id);
             return;
         }
@@ -150,4 +153,5 @@ void router_handle(void *ctx, const http_request *req, http_reply *rep)
     case R_REPLAY: api_replay(srv, s, req, rep); break;
     case R_NONE: break;
     }
+    sessions_release(srv->ss, s);
 }

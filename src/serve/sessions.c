@@ -1,8 +1,22 @@
 /* sessions.c — session lifecycle, one thread per running session, stream followers (see
  * sessions.h).
  *
- * Owns every session's state and its run thread. The order of durable writes is what makes a
- * crash of the server safe at any instant:
+ * Owns the resident sessions (those in memory: see sessions.h for when a session is) and their
+ * run threads. The store holds every session; a resident one is a cache of its row that is also
+ * the truth while it runs (its call count is live). Each resident session counts its references:
+ * its run thread, each stream following it, each handler between sessions_find (or create,
+ * replay) and sessions_release. When the count drops to 0 and it does not run, its state is
+ * already in the store (every change is saved as it happens: save() / save_or_report()), so it is
+ * freed; a session whose last change could not be stored stays resident (memory is then the
+ * truth) until a save succeeds. While the server stops, nothing is dropped: a run stopped then
+ * stays `running` in the store on purpose, and its memory says how it ended.
+ *
+ * A lookup that misses reads the row without the lock (a read of the store can wait behind a
+ * commit); it then checks, under the lock, that no other lookup or creation made the session
+ * resident meanwhile (one struct per id) and that no session was dropped meanwhile — a dropped
+ * session may have been changed after the read, so then it reads again, under the lock.
+ *
+ * The order of durable writes is what makes a crash of the server safe at any instant:
  *   - a session is in the store (status running) before its run starts;
  *   - each record is in the store before the agent sees the result (the runner's sink);
  *   - a resume or an approval is stored (status running, the approval remembered) before the
@@ -20,6 +34,7 @@
 #include "serve/session_log.h"
 #include "util/buf.h"
 #include "util/random.h"
+#include "util/strmap.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -31,8 +46,10 @@ struct session {
     json_t *records;       /* the call log in memory while it is running or followed; NULL otherwise */
     bool running;          /* a run thread owns it */
     bool cancel_requested;
+    bool unsaved;          /* its last change could not be stored: it stays resident */
     runner_cancel cancel;
     int followers;
+    int refs;              /* the run thread, each follower, each handler holding it */
 };
 
 struct sessions {
@@ -41,8 +58,8 @@ struct sessions {
     host_memory_store memory; /* chidori.memory in the store */
     pthread_mutex_t lock;
     pthread_cond_t changed;
-    session **items;
-    size_t len, cap;
+    strmap resident;     /* id → session: the sessions in memory */
+    uint64_t evictions;  /* sessions dropped from memory so far (see sessions_find) */
     int running;
     bool stopping;
 };
@@ -98,7 +115,9 @@ static size_t call_count(const session *s)
 static int save(sessions *ss, session *s, char **error)
 {
     s->row.call_count = call_count(s);
-    return store_update_session(ss->st, &s->row, error);
+    int rc = store_update_session(ss->st, &s->row, error);
+    s->unsaved = rc < 0;
+    return rc;
 }
 
 static void save_or_report(sessions *ss, session *s)
@@ -122,31 +141,93 @@ sessions *sessions_new(const sessions_config *cfg, store *st)
     pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
     pthread_cond_init(&ss->changed, &ca);
     pthread_condattr_destroy(&ca);
+    strmap_init(&ss->resident);
     return ss;
 }
 
+/* Make a stored row resident (lock held; no session of that id is): takes the row's contents
+ * over. No reference yet. */
 static session *add(sessions *ss, session_row *row)
 {
-    if (ss->len == ss->cap) {
-        ss->cap = ss->cap ? ss->cap * 2 : 64;
-        ss->items = xrealloc(ss->items, ss->cap * sizeof *ss->items);
-    }
     session *s = xcalloc(1, sizeof *s);
     s->row = *row;
     memset(row, 0, sizeof *row);
     s->cancel.fd = -1;
-    ss->items[ss->len++] = s;
+    strmap_put(&ss->resident, s->row.id, s);
     return s;
 }
 
-session *sessions_find(sessions *ss, const char *id)
+static void free_session(session *s)
+{
+    session_row_clear(&s->row);
+    json_free(s->records);
+    free(s);
+}
+
+/* Drop s from memory if nothing holds it (lock held). Its state is in the store: every change is
+ * saved as it happens; one whose save failed is tried again here, and stays if it fails again. */
+static void maybe_evict(sessions *ss, session *s)
+{
+    if (s->refs > 0 || s->running || ss->stopping) return;
+    if (s->unsaved) {
+        char *error = NULL;
+        if (save(ss, s, &error) < 0) {
+            free(error);
+            return;
+        }
+    }
+    strmap_remove(&ss->resident, s->row.id);
+    ss->evictions++;
+    free_session(s);
+}
+
+session *sessions_find(sessions *ss, const char *id, char **error)
+{
+    *error = NULL;
+    pthread_mutex_lock(&ss->lock);
+    session *s = strmap_get(&ss->resident, id);
+    if (!s) {
+        uint64_t seen = ss->evictions;
+        pthread_mutex_unlock(&ss->lock);
+        session_row row;
+        int rc = store_get_session(ss->st, id, &row, error);
+        pthread_mutex_lock(&ss->lock);
+        s = strmap_get(&ss->resident, id); /* made resident meanwhile: that one is the session */
+        if (!s && rc >= 0 && ss->evictions != seen) {
+            /* A session dropped meanwhile may be this one, changed after the read (or created and
+             * settled since): read it again, under the lock, where nothing can change it. */
+            session_row_clear(&row);
+            rc = store_get_session(ss->st, id, &row, error);
+        }
+        if (!s && rc > 0) s = add(ss, &row);
+        session_row_clear(&row);
+        if (s && *error) free(*error), *error = NULL;
+    }
+    if (s) s->refs++;
+    pthread_mutex_unlock(&ss->lock);
+    return s;
+}
+
+static void release_locked(sessions *ss, session *s)
+{
+    s->refs--;
+    maybe_evict(ss, s);
+}
+
+void sessions_release(sessions *ss, session *s)
+{
+    if (!s) return;
+    pthread_mutex_lock(&ss->lock);
+    release_locked(ss, s);
+    pthread_mutex_unlock(&ss->lock);
+}
+
+size_t sessions_resident(sessions *ss)
 {
     pthread_mutex_lock(&ss->lock);
-    session *found = NULL;
-    for (size_t i = 0; i < ss->len && !found; i++)
-        if (!strcmp(ss->items[i]->row.id, id)) found = ss->items[i];
+    size_t n = strmap_len(&ss->resident);
     pthread_mutex_unlock(&ss->lock);
-    return found;
+    return n;
 }
 
 /* The in-memory log is kept only while something needs it. */
@@ -279,6 +360,7 @@ static void *run_thread(void *arg)
     if (!ss->stopping) save_or_report(ss, s); /* when stopping, it stays running: the next server re-runs it */
     maybe_drop_records(s);
     pthread_cond_broadcast(&ss->changed);
+    release_locked(ss, s); /* the run's reference: s may be gone after this */
     pthread_mutex_unlock(&ss->lock);
 
     free(error);
@@ -291,20 +373,32 @@ static void *run_thread(void *arg)
     return NULL;
 }
 
-/* Start a run of s (lock held). The session is stored as running first (unless store is false:
- * the caller just inserted it so). Takes pending and response over. */
+/* Start a run of s (lock held). The session is stored as running first, unless store is false:
+ * the caller has just stored it so (a new session, a replay, one found running at start-up).
+ * When it cannot start, a session stored as running is stored as failed, with the reason; one
+ * that was not is left as it was, in memory and in the store. Takes pending and response over. */
 static ss_result start_run(sessions *ss, session *s, run_kind kind, json_t *pending, char *response, bool store,
                            char **error)
 {
-    ss_result r = SS_ERROR;
+    bool stored_running = !store;
     if (load_records(ss, s, error) < 0) goto fail;
-    if (runner_cancel_init(&s->cancel) < 0) {
-        /* without an eventfd, a cancel still stops the run at its next effect */
+    if (store) {
+        /* what the row becomes, stored before the session in memory changes */
+        session_row next = s->row;
+        next.status = (char *)"running";
+        next.output = next.pending = next.pending_approval = NULL;
+        next.error = NULL;
+        next.call_count = call_count(s);
+        if (store_update_session(ss->st, &next, error) < 0) goto fail;
+        stored_running = true;
     }
     set_status(s, "running");
     clear_outcome(s);
     s->cancel_requested = false;
-    if (store && save(ss, s, error) < 0) goto fail_cancel;
+    s->unsaved = false;
+    if (runner_cancel_init(&s->cancel) < 0) {
+        /* without an eventfd, a cancel still stops the run at its next effect */
+    }
     run_job *job = xcalloc(1, sizeof *job);
     *job = (run_job){ss, s, kind, pending, response};
     pthread_attr_t attr;
@@ -312,27 +406,30 @@ static ss_result start_run(sessions *ss, session *s, run_kind kind, json_t *pend
     pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
     pthread_t t;
     s->running = true;
+    s->refs++; /* the run's own, released by run_thread when it has settled */
     ss->running++;
-    if (pthread_create(&t, &attr, run_thread, job) != 0) {
-        pthread_attr_destroy(&attr);
-        s->running = false;
-        ss->running--;
-        free(job);
-        *error = xstrdup("cannot start a thread for the session");
-        set_status(s, "failed");
-        s->row.error = xstrdup(*error);
-        save_or_report(ss, s);
-        runner_cancel_clear(&s->cancel);
-        return SS_ERROR;
-    }
+    int started = pthread_create(&t, &attr, run_thread, job);
     pthread_attr_destroy(&attr);
-    return SS_OK;
-fail_cancel:
+    if (started == 0) return SS_OK;
+    s->running = false;
+    s->refs--;
+    ss->running--;
+    free(job);
     runner_cancel_clear(&s->cancel);
+    *error = xstrdup("cannot start a thread for the session");
 fail:
     json_free(pending);
     free(response);
-    return r;
+    if (stored_running) {
+        clear_outcome(s);
+        set_status(s, "failed");
+        s->row.error = kind == RUN_RECOVER
+                           ? xasprintf("the server restarted while it was running, and it could not be re-run: %s", *error)
+                           : xstrdup(*error);
+        save_or_report(ss, s);
+        pthread_cond_broadcast(&ss->changed);
+    }
+    return SS_ERROR;
 }
 
 static ss_result check_capacity(sessions *ss, char **error)
@@ -351,38 +448,52 @@ static ss_result check_capacity(sessions *ss, char **error)
 
 /* ---------- loading and stopping ---------- */
 
+/* Every row is read (and checked) once and counted; only the running ones are kept. The walk
+ * runs under the store's lock, so they are made resident after it. */
 typedef struct load_ctx {
-    sessions *ss;
+    size_t total;
+    session_row *running;
+    size_t n_running, cap;
 } load_ctx;
 
 static void load_one(void *ctx, session_row *r)
 {
     load_ctx *lc = ctx;
-    add(lc->ss, r);
+    lc->total++;
+    if (strcmp(r->status, "running") != 0) return;
+    if (lc->n_running == lc->cap) {
+        lc->cap = lc->cap ? lc->cap * 2 : 16;
+        lc->running = xrealloc(lc->running, lc->cap * sizeof *lc->running);
+    }
+    lc->running[lc->n_running++] = *r;
+    memset(r, 0, sizeof *r);
 }
 
 int sessions_load(sessions *ss, size_t *total, size_t *rerun, char **error)
 {
-    load_ctx lc = {ss};
+    load_ctx lc = {0};
     *total = *rerun = 0;
-    if (store_load_sessions(ss->st, load_one, &lc, error) < 0) return -1;
+    int rc = store_load_sessions(ss->st, load_one, &lc, error);
     pthread_mutex_lock(&ss->lock);
-    *total = ss->len;
-    for (size_t i = 0; i < ss->len; i++) {
-        session *s = ss->items[i];
-        if (!is_status(s, "running")) continue;
+    for (size_t i = 0; i < lc.n_running; i++) {
+        if (rc < 0 || strmap_get(&ss->resident, lc.running[i].id)) {
+            session_row_clear(&lc.running[i]);
+            continue;
+        }
+        session *s = add(ss, &lc.running[i]);
         char *why = NULL;
         if (start_run(ss, s, RUN_RECOVER, NULL, NULL, false, &why) != SS_OK) {
             fprintf(stderr, "chidori serve: session %s cannot be re-run: %s\n", s->row.id, why);
-            set_status(s, "failed");
-            s->row.error = xasprintf("the server restarted while it was running, and it could not be re-run: %s", why);
-            save_or_report(ss, s);
             free(why);
+            maybe_evict(ss, s);
             continue;
         }
         (*rerun)++;
     }
     pthread_mutex_unlock(&ss->lock);
+    free(lc.running);
+    if (rc < 0) return -1;
+    *total = lc.total;
     return 0;
 }
 
@@ -390,8 +501,13 @@ void sessions_stop(sessions *ss)
 {
     pthread_mutex_lock(&ss->lock);
     ss->stopping = true;
-    for (size_t i = 0; i < ss->len; i++)
-        if (ss->items[i]->running) runner_cancel_now(&ss->items[i]->cancel);
+    size_t pos = 0;
+    const char *id;
+    void *v;
+    while (strmap_next(&ss->resident, &pos, &id, &v)) {
+        session *s = v;
+        if (s->running) runner_cancel_now(&s->cancel);
+    }
     pthread_cond_broadcast(&ss->changed);
     pthread_mutex_unlock(&ss->lock);
 }
@@ -414,12 +530,11 @@ bool sessions_drain(sessions *ss, int timeout_ms)
 void sessions_free(sessions *ss)
 {
     if (!ss) return;
-    for (size_t i = 0; i < ss->len; i++) {
-        session_row_clear(&ss->items[i]->row);
-        json_free(ss->items[i]->records);
-        free(ss->items[i]);
-    }
-    free(ss->items);
+    size_t pos = 0;
+    const char *id;
+    void *v;
+    while (strmap_next(&ss->resident, &pos, &id, &v)) free_session(v);
+    strmap_free(&ss->resident);
     pthread_cond_destroy(&ss->changed);
     pthread_mutex_destroy(&ss->lock);
     free(ss);
@@ -459,23 +574,26 @@ ss_result sessions_create(sessions *ss, const json_t *input, const char *profile
         session_row_clear(&row);
         return SS_ERROR;
     }
+    *out = NULL;
     pthread_mutex_lock(&ss->lock);
     ss_result r = check_capacity(ss, error);
-    if (r == SS_OK) {
-        for (size_t i = 0; i < ss->len; i++)
-            if (!strcmp(ss->items[i]->row.id, row.id)) {
-                *error = xasprintf("a session with id `%s` already exists", row.id);
-                r = SS_CONFLICT;
-                break;
-            }
+    /* A resident session is in the store too; the store's primary key sees the others. */
+    bool duplicate = r == SS_OK && strmap_get(&ss->resident, row.id);
+    if (r == SS_OK && !duplicate && store_insert_session(ss->st, &row, NULL, &duplicate, error) < 0) {
+        r = SS_ERROR;
+        if (duplicate) free(*error), *error = NULL;
     }
-    bool duplicate = false;
-    if (r == SS_OK && store_insert_session(ss->st, &row, NULL, &duplicate, error) < 0) r = duplicate ? SS_CONFLICT : SS_ERROR;
+    if (duplicate) {
+        *error = xasprintf("a session with id `%s` already exists", row.id);
+        r = SS_CONFLICT;
+    }
     if (r == SS_OK) {
         session *s = add(ss, &row);
         s->records = json_array();
+        s->refs++; /* the caller's */
         r = start_run(ss, s, RUN_NEW, NULL, NULL, false, error);
-        *out = s;
+        if (r == SS_OK) *out = s;
+        else release_locked(ss, s);
     }
     pthread_mutex_unlock(&ss->lock);
     session_row_clear(&row);
@@ -522,6 +640,8 @@ ss_result sessions_approve(sessions *ss, session *s, bool allow, char **error)
         json_object_set(approval, "args", json_copy(json_object_get(pa, "args")));
         json_array_push(s->row.approvals, approval);
         r = start_run(ss, s, RUN_APPROVED, json_copy(s->row.pending), NULL, true, error);
+        if (r != SS_OK && is_status(s, "awaitingapproval")) /* not started, nothing stored: as it was */
+            json_free(s->row.approvals->u.array.items[--s->row.approvals->u.array.len]);
     }
     pthread_mutex_unlock(&ss->lock);
     return r;
@@ -578,10 +698,13 @@ ss_result sessions_replay(sessions *ss, session *src, session **out, char **erro
         bool duplicate;
         if (store_insert_session(ss->st, &row, src->row.id, &duplicate, error) < 0) r = SS_ERROR;
     }
+    *out = NULL;
     if (r == SS_OK) {
         session *s = add(ss, &row);
+        s->refs++; /* the caller's */
         r = start_run(ss, s, RUN_REPLAY, NULL, NULL, false, error);
-        *out = s;
+        if (r == SS_OK) *out = s;
+        else release_locked(ss, s);
     }
     pthread_mutex_unlock(&ss->lock);
     session_row_clear(&row);
@@ -603,10 +726,9 @@ static json_t *iso_time(int64_t ms)
     return json_string(text);
 }
 
-/* With the lock held. */
-static json_t *view(const session *s)
+/* The view of a row whose log holds calls records. */
+static json_t *view_row(const session_row *r, size_t calls)
 {
-    const session_row *r = &s->row;
     json_t *v = json_object();
     json_object_set(v, "id", json_string(r->id));
     json_object_set(v, "run_id", json_string(r->run_id));
@@ -614,9 +736,9 @@ static json_t *view(const session *s)
     json_object_set(v, "input", json_copy(r->input));
     json_object_set(v, "output", or_null(json_copy(r->output)));
     json_object_set(v, "error", r->error ? json_string(r->error) : json_null());
-    json_object_set(v, "call_count", json_number((double)call_count(s)));
+    json_object_set(v, "call_count", json_number((double)calls));
     const json_t *prompt = NULL;
-    if (is_status(s, "paused") && !strcmp(json_string_value(json_object_get(r->pending, "function")) ?: "", "input"))
+    if (!strcmp(r->status, "paused") && !strcmp(json_string_value(json_object_get(r->pending, "function")) ?: "", "input"))
         prompt = json_object_get(json_object_get(r->pending, "args"), "prompt");
     json_object_set(v, "pending_prompt", or_null(json_copy(prompt)));
     json_object_set(v, "pending_approval", or_null(json_copy(r->pending_approval)));
@@ -626,6 +748,9 @@ static json_t *view(const session *s)
     return v;
 }
 
+/* With the lock held. */
+static json_t *view(const session *s) { return view_row(&s->row, call_count(s)); }
+
 json_t *sessions_view(sessions *ss, session *s)
 {
     pthread_mutex_lock(&ss->lock);
@@ -634,11 +759,26 @@ json_t *sessions_view(sessions *ss, session *s)
     return v;
 }
 
-json_t *sessions_list(sessions *ss)
+static void list_one(void *ctx, session_row *r) { json_array_push(ctx, view_row(r, r->call_count)); }
+
+json_t *sessions_list(sessions *ss, char **error)
 {
+    /* The rows, in the store's order, read without the sessions' lock (the walk holds the store's);
+     * then the resident sessions' views replace theirs: memory is ahead of the store while a
+     * session runs (its call count), or when a save failed. */
     json_t *list = json_array();
+    if (store_load_sessions(ss->st, list_one, list, error) < 0) {
+        json_free(list);
+        return NULL;
+    }
     pthread_mutex_lock(&ss->lock);
-    for (size_t i = 0; i < ss->len; i++) json_array_push(list, view(ss->items[i]));
+    for (size_t i = 0; strmap_len(&ss->resident) && i < list->u.array.len; i++) {
+        json_t **item = &list->u.array.items[i];
+        session *s = strmap_get(&ss->resident, json_string_value(json_object_get(*item, "id")));
+        if (!s) continue;
+        json_free(*item);
+        *item = view(s);
+    }
     pthread_mutex_unlock(&ss->lock);
     json_t *o = json_object();
     json_object_set(o, "sessions", list);
@@ -670,7 +810,10 @@ int sessions_follow(sessions *ss, session *s, session_follower *f, char **error)
     f->s = s;
     pthread_mutex_lock(&ss->lock);
     int rc = load_records(ss, s, error);
-    if (rc == 0) s->followers++;
+    if (rc == 0) {
+        s->followers++;
+        s->refs++; /* the follower's own: a stream outlives the handler that started it */
+    }
     pthread_mutex_unlock(&ss->lock);
     return rc;
 }
@@ -680,7 +823,9 @@ void sessions_unfollow(sessions *ss, session_follower *f)
     pthread_mutex_lock(&ss->lock);
     f->s->followers--;
     maybe_drop_records(f->s);
+    release_locked(ss, f->s);
     pthread_mutex_unlock(&ss->lock);
+    f->s = NULL;
 }
 
 static char *dump(json_t *v)

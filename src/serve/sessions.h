@@ -8,6 +8,13 @@
  *
  * Statuses: running, completed, failed, cancelled, paused (an input), awaitingapproval.
  *
+ * Memory: every session is in the store; a session is in memory (resident) only while something
+ * uses it — its run, a stream following it, or a handler between sessions_find (or
+ * sessions_create, sessions_replay) and sessions_release — so the server's memory follows the
+ * sessions in use, not the sessions stored. A `session *` is valid only while its holder's
+ * reference is: every one handed out must be given back with sessions_release (a follower gives
+ * its own back in sessions_unfollow).
+ *
  * Concurrency: one lock guards every session's state and one condition variable announces every
  * change (a record, a settled run); the store has its own lock and is called with or without
  * this one held, never the other way round.
@@ -50,8 +57,9 @@ typedef enum ss_result {
 } ss_result;
 
 sessions *sessions_new(const sessions_config *cfg, store *st);
-/* Load every stored session. Sessions stored as running were cut off by the end of the previous
- * server: they are run again (a replay of their log, then live). *rerun says how many. */
+/* Read (and check) every stored session; *total says how many there are. Sessions stored as
+ * running were cut off by the end of the previous server: they are made resident and run again
+ * (a replay of their log, then live); *rerun says how many. The others stay in the store. */
 int sessions_load(sessions *ss, size_t *total, size_t *rerun, char **error);
 /* Stop: no more runs start; waiters and streams return; running runs are stopped at their next
  * effect (an isolated worker at once). They stay `running` in the store, to be re-run (replayed,
@@ -62,27 +70,39 @@ bool sessions_drain(sessions *ss, int timeout_ms);
 void sessions_free(sessions *ss);
 bool sessions_stopping(sessions *ss);
 
-/* Start a new session (status running). id may be NULL (a fresh one). *out is the session. */
+/* Start a new session (status running). id may be NULL (a fresh one). *out is the session, with a
+ * reference for the caller (sessions_release); NULL unless SS_OK. */
 ss_result sessions_create(sessions *ss, const json_t *input, const char *profile, const char *id, session **out,
                           char **error);
-session *sessions_find(sessions *ss, const char *id);
+/* The session of that id, resident (loaded from the store if it was not), with a reference for
+ * the caller (sessions_release). NULL when there is none, or with *error when the store failed
+ * or its row does not hold up. */
+session *sessions_find(sessions *ss, const char *id, char **error);
+/* Give back a reference (NULL: nothing); the session may be dropped from memory. */
+void sessions_release(sessions *ss, session *s);
+/* How many sessions are in memory now. */
+size_t sessions_resident(sessions *ss);
 /* Block until the session's run has settled (or the server stops). */
 void sessions_wait(sessions *ss, session *s);
 
 ss_result sessions_resume(sessions *ss, session *s, const char *response, char **error);
 ss_result sessions_approve(sessions *ss, session *s, bool allow, char **error);
 ss_result sessions_cancel(sessions *ss, session *s, char **error);
+/* *out: the new session, with a reference for the caller; NULL unless SS_OK. */
 ss_result sessions_replay(sessions *ss, session *s, session **out, char **error);
 
 /* {id, run_id, status, input, output, error, call_count, pending_prompt, pending_approval,
  * policy_profile, created_at} (+ replayed_from for a replay). */
 json_t *sessions_view(sessions *ss, session *s);
-json_t *sessions_list(sessions *ss);
+/* {"sessions": [view, ...]}, oldest first: every stored session, a resident one as it is in memory.
+ * NULL with *error when the store fails. */
+json_t *sessions_list(sessions *ss, char **error);
 /* {id, run_id, status, call_log: [records]} or NULL with *error. */
 json_t *sessions_checkpoint(sessions *ss, session *s, char **error);
 
 /* A stream's position in a session's events: every record as `call`, then, once the run has
- * settled, `paused` / `awaitingapproval` when it waits, and `done` with the session view. */
+ * settled, `paused` / `awaitingapproval` when it waits, and `done` with the session view. A
+ * follower holds a reference of its own from sessions_follow to sessions_unfollow. */
 typedef struct session_follower {
     session *s;
     size_t next;

@@ -310,6 +310,11 @@ out:
     return rc;
 }
 
+/* The columns read_row reads, in its order. */
+#define SESSION_COLUMNS                                                                                                \
+    "id, run_id, status, input, output, error, pending, pending_approval,"                                            \
+    " policy_profile, approvals, seed, clock_start_ms, created_at_ms, replayed_from, call_count"
+
 static const char *const STATUSES[] = {"running", "completed", "failed", "cancelled", "paused", "awaitingapproval"};
 
 static int read_row(sqlite3_stmt *s, session_row *r, char **error)
@@ -359,11 +364,8 @@ int store_load_sessions(store *st, void (*fn)(void *ctx, session_row *r), void *
     pthread_mutex_lock(&st->lock);
     sqlite3_stmt *s = NULL;
     int rc = -1;
-    if (sqlite3_prepare_v2(st->db,
-                           "SELECT id, run_id, status, input, output, error, pending, pending_approval,"
-                           " policy_profile, approvals, seed, clock_start_ms, created_at_ms, replayed_from, call_count"
-                           " FROM sessions ORDER BY created_at_ms, rowid",
-                           -1, &s, NULL) != SQLITE_OK) {
+    if (sqlite3_prepare_v2(st->db, "SELECT " SESSION_COLUMNS " FROM sessions ORDER BY created_at_ms, rowid", -1, &s,
+                           NULL) != SQLITE_OK) {
         db_error(st, "reading sessions", error);
         goto out;
     }
@@ -379,6 +381,28 @@ int store_load_sessions(store *st, void (*fn)(void *ctx, session_row *r), void *
         goto out;
     }
     rc = 0;
+out:
+    sqlite3_finalize(s);
+    pthread_mutex_unlock(&st->lock);
+    return rc;
+}
+
+int store_get_session(store *st, const char *id, session_row *out, char **error)
+{
+    memset(out, 0, sizeof *out);
+    pthread_mutex_lock(&st->lock);
+    sqlite3_stmt *s = NULL;
+    int rc = -1;
+    if (sqlite3_prepare_v2(st->db, "SELECT " SESSION_COLUMNS " FROM sessions WHERE id = ?1", -1, &s, NULL) !=
+        SQLITE_OK) {
+        db_error(st, "reading a session", error);
+        goto out;
+    }
+    bind_text(s, 1, id);
+    int step = sqlite3_step(s);
+    if (step == SQLITE_ROW) rc = read_row(s, out, error) < 0 ? -1 : 1;
+    else if (step == SQLITE_DONE) rc = 0;
+    else db_error(st, "reading a session", error);
 out:
     sqlite3_finalize(s);
     pthread_mutex_unlock(&st->lock);

@@ -56,9 +56,16 @@ int store_insert_session(store *st, const session_row *r, const char *copy_recor
                          char **error);
 /* Write every mutable field of a session (status, output, error, pending, approvals ...). */
 int store_update_session(store *st, const session_row *r, char **error);
-/* Every session, oldest first: fn is called with each row (it takes the row's contents over and
- * must leave *r cleared or owned). A row that cannot be read is reported through *error. */
+/* Every session, oldest first (created_at_ms, then insertion order), one row at a time: fn is
+ * called with each row (it may take the row's contents over, leaving *r cleared) and nothing is
+ * kept between rows. fn runs under the store's lock: it must not call the store, nor take a lock
+ * that another thread holds while it calls the store. A row that cannot be read is reported
+ * through *error (and ends the walk). */
 int store_load_sessions(store *st, void (*fn)(void *ctx, session_row *r), void *ctx, char **error);
+
+/* One session by id: 1 with *out (the caller clears it), 0 when there is none, -1 with *error
+ * (the database failed, or the row does not hold up: checked as store_load_sessions checks each). */
+int store_get_session(store *st, const char *id, session_row *out, char **error);
 
 /* The call log of a session: an array of record objects in seq order. NULL with *error. */
 json_t *store_load_records(store *st, const char *session_id, char **error);
