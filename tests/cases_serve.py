@@ -294,6 +294,113 @@ def case_serve_cancel(v):
         assert time.monotonic() - t0 < 10 * v.slow, "the cancelled run went on"
 
 
+def case_serve_settled_sessions_leave_memory_and_come_back_whole(v):
+    """A session stays in the server's memory only while something uses it (its run, a stream, a
+    request); a settled one is read back from the database when asked for. Settled sessions, one
+    paused on input() and a failed one: each is found again by id, in GET /sessions (oldest
+    first) and in its stream, all as they were; the paused one is resumed by id; a reused id is
+    still a conflict; and a restarted server finds everything. That a settled session really left
+    memory shows when its row is edited in the database under the running server: the next GET
+    answers the edit."""
+    folder = tempfile.mkdtemp(prefix="chidori-serve-evict-")
+    first = Server(v, folder=folder)
+    second = Server(v, folder=folder)
+    try:
+        first.start()
+        done = [create(first, {"input": {"name": f"n{i}"}, "session_id": f"done-{i}"}) for i in range(6)]
+        assert all(x["status"] == "completed" for x in done), done
+        paused = create(first, {"input": {"mode": "input"}, "session_id": "waits"})
+        failed = create(first, {"input": {"mode": "fail"}})
+        assert paused["status"] == "paused" and failed["status"] == "failed", (paused, failed)
+        views = done + [paused, failed]
+        for view in views:
+            status, _, got = first.request("GET", f"/sessions/{view['id']}")
+            assert status == 200 and got == view, (status, got, view)
+        _, _, listing = first.request("GET", "/sessions")
+        assert listing["sessions"] == views, listing
+        events = first.events("GET", "/sessions/done-3/stream")
+        assert [e for e, _ in events] == ["call", "call", "done"] and events[-1][1] == done[3], events
+        events = first.events("GET", "/sessions/waits/stream")
+        assert [e for e, _ in events] == ["call", "paused", "done"] and events[-1][1] == paused, events
+        status, _, got = first.request("POST", "/sessions", {"input": {}, "session_id": "done-2"})
+        assert status == 409 and "already exists" in got["error"], (status, got)
+
+        db = sqlite3.connect(os.path.join(folder, "state", "sessions.sqlite3"))
+        db.execute("UPDATE sessions SET output = ? WHERE id = 'done-1'", (json.dumps({"edited": True}),))
+        db.commit()
+        status, _, got = first.request("GET", "/sessions/done-1")
+        assert status == 200 and got["output"] == {"edited": True}, ("still in memory", got)
+        db.execute("UPDATE sessions SET output = ? WHERE id = 'done-1'", (json.dumps(done[1]["output"]),))
+        db.commit()
+        db.close()
+
+        status, _, got = first.request("POST", "/sessions/waits/resume", {"response": "yes"})
+        assert status == 200 and got["status"] == "completed" and got["output"] == {"answer": "yes"}, got
+        assert got["call_count"] == 3 and got["pending_prompt"] is None, got
+        paused = got
+        views = done + [paused, failed]
+        _, _, listing = first.request("GET", "/sessions")
+        assert listing["sessions"] == views, listing
+        first.stop()
+
+        second.start()
+        assert f"Sessions: {len(views)} in " in second.stderr(), second.stderr()
+        for view in views:
+            status, _, got = second.request("GET", f"/sessions/{view['id']}")
+            assert status == 200 and got == view, (status, got, view)
+        _, _, listing = second.request("GET", "/sessions")
+        assert listing["sessions"] == views, listing
+        _, _, cp = second.request("GET", "/sessions/waits/checkpoint")
+        assert [r["function"] for r in cp["call_log"]] == ["log", "input", "mark"], cp
+        second.stop()
+    finally:
+        first.cleanup()
+        second.cleanup()
+
+
+def case_serve_one_session_hammered_while_it_leaves_memory(v):
+    """Several clients at once read the same settled sessions — the view, the stream, the
+    checkpoint, the list — so each is dropped from memory and loaded again many times while other
+    requests hold it: every answer is whole and right (and, under ASan, nothing is used after it
+    was freed)."""
+    with serving(v) as s:
+        done = create(s, {"input": {"name": "Hal"}})
+        paused = create(s, {"input": {"mode": "input"}})
+        want_events = {done["id"]: (["call", "call", "done"], done), paused["id"]: (["call", "paused", "done"], paused)}
+        errors = []
+
+        def client(k):
+            try:
+                for i in range(12):
+                    view = done if (i + k) % 2 else paused
+                    sid = view["id"]
+                    kind = (i + k) % 4
+                    if kind == 0:
+                        status, _, got = s.request("GET", f"/sessions/{sid}")
+                        assert status == 200 and got == view, (status, got)
+                    elif kind == 1:
+                        events = s.events("GET", f"/sessions/{sid}/stream")
+                        names, last = want_events[sid]
+                        assert [e for e, _ in events] == names and events[-1][1] == last, events
+                    elif kind == 2:
+                        status, _, cp = s.request("GET", f"/sessions/{sid}/checkpoint")
+                        assert status == 200 and len(cp["call_log"]) == view["call_count"], (status, cp)
+                    else:
+                        status, _, listing = s.request("GET", "/sessions")
+                        assert status == 200 and listing["sessions"] == [done, paused], (status, listing)
+            except Exception as e:  # noqa: BLE001 - reported below
+                errors.append(f"client {k}: {type(e).__name__}: {e}")
+
+        threads = [threading.Thread(target=client, args=(k,)) for k in range(6)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(120 * v.slow)
+        assert not errors, errors
+        status, _, got = s.request("POST", f"/sessions/{paused['id']}/resume", {"response": "no"})
+        assert status == 200 and got["output"] == {"answer": "no"}, got
+
+
 def case_serve_replay(v):
     with serving(v) as s:
         orig = create(s, {"input": {"name": "Lin"}})
