@@ -765,7 +765,9 @@ json_t *sessions_list(sessions *ss, char **error)
 {
     /* The rows, in the store's order, read without the sessions' lock (the walk holds the store's);
      * then the resident sessions' views replace theirs: memory is ahead of the store while a
-     * session runs (its call count), or when a save failed. */
+     * session runs (its call count), or when a save failed. Like any list of things that change,
+     * it is not one instant: a session that settled and left memory during the walk shows the
+     * state the walk read, one it was in during the request. */
     json_t *list = json_array();
     if (store_load_sessions(ss->st, list_one, list, error) < 0) {
         json_free(list);
