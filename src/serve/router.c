@@ -3,7 +3,8 @@
  * Order: a CORS preflight is answered first (browsers send it without credentials), then
  * GET /health and the dashboard's static files under /ui (ui.c; open to all), then the bearer
  * key, then the route: an unknown path is a 404, a known path with the wrong method a 405 with
- * Allow, an unknown session a 404. */
+ * Allow, an unknown session a 404 (a session the store cannot read back, a 500). The session of a
+ * /sessions/{id}/... route is held from the lookup to the end of the handler, then released. */
 #define _GNU_SOURCE
 #include "serve/serve.h"
 #include "serve/ui.h"
