@@ -701,6 +701,10 @@ def crash_and_recover(v, mode):
         first.wait_for(running["id"], lambda x: x["call_count"] >= (1 if mode == "slow" else 2), "one tool call in")
         view = first.request("GET", f"/sessions/{running['id']}")[2]
         assert view["status"] == "running", f"the slow session finished before the kill: {view}"
+        # the list is read from the database, but a running session's count is live (in memory)
+        listed = {x["id"]: x for x in first.request("GET", "/sessions")[2]["sessions"]}
+        assert listed[running["id"]]["status"] == "running" and listed[running["id"]]["call_count"] >= 1, listed
+        assert [listed[x["id"]] for x in (paused, waiting, done)] == [paused, waiting, done], listed
         first.kill()
 
         second.start()
