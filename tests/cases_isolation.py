@@ -170,16 +170,28 @@ def case_when_the_parent_dies_the_worker_is_gone(v):
                     break
                 time.sleep(0.05)
             assert not alive, f"workers outlived their parent: {alive}"
-            # the killed supervisor could not remove its run's cgroup; the next run sweeps it
-            chidori(v, "run", os.path.join(ROOT, "examples", "hello.js"))
+            # the killed supervisor's cgroup slots were let go with it (their flock), emptied
+            # with its workers, and serve the next runs
+            code, _, err = chidori(v, "run", os.path.join(ROOT, "examples", "hello.js"))
+            assert code == 0, err
             for ctrl in ("memory", "pids"):
                 base = f"/sys/fs/cgroup/{ctrl}/chidori"
                 if os.path.isdir(base):
-                    stale = [n for n in os.listdir(base) if n.startswith("run-") and int(n[4:]) in descendants]
-                    assert not stale, f"stale cgroups left in {base}: {stale}"
+                    held = {n: cgroup_procs(os.path.join(base, n)) for n in os.listdir(base) if n.startswith("slot-")}
+                    left = {n: procs & set(descendants) for n, procs in held.items() if procs & set(descendants)}
+                    assert not left, f"the killed run's workers are still in {base}: {left}"
         finally:
             if p.poll() is None:
                 p.kill()
+
+
+def cgroup_procs(d):
+    """The pids in the cgroup directory d (empty when it is gone)."""
+    try:
+        with open(os.path.join(d, "cgroup.procs")) as f:
+            return {int(x) for x in f.read().split()}
+    except OSError:
+        return set()
 
 
 def worker_tree(pid):
@@ -257,8 +269,9 @@ def case_a_worker_killed_by_sigsegv_from_outside_is_a_crash(v):
 
 
 def case_the_worker_and_its_pid_namespace_child_run_inside_the_runs_cgroup(v):
-    """The cgroup layer holds the process that runs the agent: while a run spins, the worker and
-    its pid-namespace child are both in the run's memory and pids cgroups, with the limits set."""
+    """The cgroup layer holds the process that runs the agent: while two runs spin at once, each
+    worker and its pid-namespace child are in a memory and a pids cgroup slot of their own (held by
+    that run alone), with the limits set."""
     import subprocess
     import time
     from cases import Skip
@@ -269,30 +282,46 @@ def case_the_worker_and_its_pid_namespace_child_run_inside_the_runs_cgroup(v):
         with open(agent, "w") as f:
             f.write("export default async () => { for (;;) {} };\n")
         env = v.env({"CHIDORI_JS_OP_BUDGET": "0", "CHIDORI_JS_MEM_CAP_MB": "100", "CHIDORI_STATE_DIR": d})
-        p = subprocess.Popen([v.chidori, "run", agent], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        errs = [open(os.path.join(d, f"err{i}"), "w+") for i in range(2)]
+        runs = [subprocess.Popen([v.chidori, "run", agent], env=env, stdout=subprocess.DEVNULL,
+                                 stderr=errs[i]) for i in range(2)]
         try:
-            found = None
+            found = {}
             for _ in range(200):
                 time.sleep(0.05)
                 out = subprocess.run(["ps", "-e", "-o", "pid=,ppid="], capture_output=True, text=True).stdout
                 tree = [tuple(map(int, l.split())) for l in out.splitlines() if l.strip()]
-                workers = [pid for pid, ppid in tree if ppid == p.pid]
-                children = [pid for pid, ppid in tree if ppid in workers]
-                if workers and children:
-                    found = (workers[0], children[0])
+                for p in runs:
+                    workers = [pid for pid, ppid in tree if ppid == p.pid]
+                    children = [pid for pid, ppid in tree if ppid in workers]
+                    if workers and children:
+                        found[p.pid] = (workers[0], children[0])
+                if len(found) == 2:
                     break
-            assert found, "no worker with a pid-namespace child appeared"
-            worker, child = found
+            if len(found) != 2:
+                for e in errs:
+                    e.seek(0)
+                raise AssertionError(f"no worker with a pid-namespace child appeared for each run: {found} "
+                                     f"{[p.poll() for p in runs]} {[e.read()[-400:] for e in errs]}")
             for ctrl in ("memory", "pids"):
-                run_dir = f"/sys/fs/cgroup/{ctrl}/chidori/run-{worker}"
-                with open(os.path.join(run_dir, "cgroup.procs")) as f:
-                    procs = {int(x) for x in f.read().split()}
-                assert {worker, child} <= procs, f"{ctrl}: {run_dir} holds {procs}, not {found}"
-            with open(f"/sys/fs/cgroup/memory/chidori/run-{worker}/memory.limit_in_bytes") as f:
-                limit = int(f.read())
-            assert 100 << 20 < limit < 4 << 30, limit  # the engine's ceiling plus room, not unlimited
-            with open(f"/sys/fs/cgroup/pids/chidori/run-{worker}/pids.max") as f:
-                assert f.read().strip() == "8"
+                base = f"/sys/fs/cgroup/{ctrl}/chidori"
+                slots = [os.path.join(base, n) for n in os.listdir(base) if n.startswith("slot-")]
+                used = []
+                for worker, child in found.values():
+                    holding = [s for s in slots if worker in cgroup_procs(s)]
+                    assert len(holding) == 1, f"{ctrl}: the worker {worker} is in {holding}"
+                    procs = cgroup_procs(holding[0])
+                    assert {worker, child} == procs, f"{ctrl}: {holding[0]} holds {procs}, not just {worker, child}"
+                    used.append(holding[0])
+                    if ctrl == "memory":
+                        with open(os.path.join(holding[0], "memory.limit_in_bytes")) as f:
+                            limit = int(f.read())
+                        assert 100 << 20 < limit < 4 << 30, limit  # the engine's ceiling plus room
+                    else:
+                        with open(os.path.join(holding[0], "pids.max")) as f:
+                            assert f.read().strip() == "8"
+                assert used[0] != used[1], f"{ctrl}: two runs share {used[0]}"
         finally:
-            p.kill()
-            p.wait(timeout=10)
+            for p in runs:
+                p.kill()
+                p.wait(timeout=10)

@@ -832,22 +832,34 @@ def case_serve_workers_share_one_empty_network_namespace(v):
         view = create(s, {"input": {"name": "x"}})
         assert view["status"] == "completed", view
         host_net = os.readlink("/proc/self/ns/net")
+
+        def look():
+            """(problem or None, nets): the warm workers (each a stub and its child) as they are."""
+            nets, seen = set(), 0
+            for p in descendants(s.proc.pid):
+                try:
+                    net = os.readlink(f"/proc/{p}/ns/net")
+                    fds = [os.readlink(f"/proc/{p}/fd/{fd}") for fd in os.listdir(f"/proc/{p}/fd")]
+                    devices = [l.split(":")[0].strip() for l in open(f"/proc/{p}/net/dev").read().splitlines()[2:]]
+                except OSError:
+                    continue  # it ended meanwhile
+                seen += 1
+                nets.add(net)
+                if any(f.startswith("net:") for f in fds):
+                    return f"{p} holds a namespace descriptor: {fds}", nets
+                if devices != ["lo"]:
+                    return f"{p} sees the devices {devices}", nets
+            if seen < 4:
+                return f"{seen} worker processes, not 4 yet", nets
+            if len(nets) != 1 or host_net in nets:
+                return f"workers in {nets} (the host's is {host_net})", nets
+            return None, nets
+
         deadline = time.time() + 10 * v.slow
-        workers = []
-        while time.time() < deadline and len(workers) < 4:  # 2 warm workers, each a stub + its child
-            workers = [p for p in descendants(s.proc.pid) if os.path.exists(f"/proc/{p}/ns/net")]
+        problem, nets = look()
+        while problem and time.time() < deadline:  # a worker just started is still confining itself
             time.sleep(0.05)
-        assert len(workers) >= 4, workers
-        nets = set()
-        for p in workers:
-            try:
-                nets.add(os.readlink(f"/proc/{p}/ns/net"))
-                fds = [os.readlink(f"/proc/{p}/fd/{fd}") for fd in os.listdir(f"/proc/{p}/fd")]
-                devices = [l.split(":")[0].strip() for l in open(f"/proc/{p}/net/dev").read().splitlines()[2:]]
-            except OSError:
-                continue  # it ended meanwhile
-            assert not any(f.startswith("net:") for f in fds), (p, fds)
-            assert devices == ["lo"], (p, devices)
-        assert len(nets) == 1 and host_net not in nets, (nets, host_net)
+            problem, nets = look()
+        assert not problem, problem
         server_fds = [os.readlink(f"/proc/{s.proc.pid}/fd/{fd}") for fd in os.listdir(f"/proc/{s.proc.pid}/fd")]
         assert nets <= set(server_fds), (nets, server_fds)  # the one the server holds

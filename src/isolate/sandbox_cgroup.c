@@ -1,29 +1,39 @@
 /* sandbox_cgroup.c — the parent-side per-run cgroup: a memory ceiling (and pids.max) for one
  * worker, v2 when a delegated cgroup2 subtree with the memory and pids controllers exists, else the
  * v1 memory/pids hierarchies, else skipped with the reason (see sandbox_linux.h for the one
- * operator step that delegates a v2 subtree). */
+ * operator step that delegates a v2 subtree).
+ *
+ * A run does not make and remove a cgroup: it claims a slot, a cgroup directory `slot-<n>` under
+ * chidori's, that stays between runs. Removing a cgroup hands its teardown to a kernel worker that
+ * holds the cgroup lock, and the next run's mkdir waited for it (measured: a run's cgroup took
+ * 0.5 ms at the median and 8 ms at p90 back to back). A slot is held by an exclusive flock on its
+ * directory for as long as the run lasts, so two processes never share one and a killed supervisor
+ * lets go of its slot when it dies; a slot that still holds a process (a worker of a killed
+ * supervisor, dying) is skipped. Each claim sets the limits afresh and takes the OOM counter as
+ * its baseline.
+ */
 #define _GNU_SOURCE
 #include "isolate/sandbox_linux.h"
 
-#include <dirent.h>
 #include <errno.h>
-#include <stdbool.h>
-#include <stdio.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
-#include <time.h>
 #include <unistd.h>
 
 #define CGROUP2_MAGIC 0x63677270
 
-static void sweep_stale(const char *parent);
+static long long field(const char *text, const char *key);
+static long long oom_count(const char *dir, int version);
+static int claim_slot(const char *parent, char *dir, size_t dirlen);
+static void unlock(int *lock);
 
 static int cg_write(const char *dir, const char *file, const char *text)
 {
@@ -68,6 +78,49 @@ static void set_status(sandbox_cgroup *cg, bool applied, const char *fmt, ...)
     cg->status.applied = applied;
     vsnprintf(cg->status.detail, sizeof cg->status.detail, fmt, ap);
     va_end(ap);
+}
+
+/* ---------- slots ---------- */
+
+#define SLOTS_MAX 512
+
+static void unlock(int *lock)
+{
+    if (*lock >= 0) close(*lock); /* closing the directory drops its flock */
+    *lock = -1;
+}
+
+/* A slot is free for a run when no process is in it, and none counts against its pids limit: an
+ * exited task that nobody has reaped yet (an orphaned worker of a killed supervisor, waiting for
+ * init) has left cgroup.procs but is still in pids.current. */
+static bool holds_processes(const char *dir)
+{
+    char text[32];
+    if (cg_read(dir, "cgroup.procs", text, sizeof text) != 0) return true; /* not empty, or unreadable */
+    int n = cg_read(dir, "pids.current", text, sizeof text);
+    return n > 0 && atoll(text) != 0;
+}
+
+/* Claim the lowest free slot-<n> under parent (made when missing): the locked directory's
+ * descriptor and its path in dir, or -1 with errno. (Trying a held slot costs an open and a
+ * flock: a few microseconds.) */
+static int claim_slot(const char *parent, char *dir, size_t dirlen)
+{
+    for (unsigned i = 0; i < SLOTS_MAX; i++) {
+        snprintf(dir, dirlen, "%s/slot-%u", parent, i);
+        int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (fd < 0 && errno == ENOENT && (mkdir(dir, 0755) == 0 || errno == EEXIST))
+            fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (fd < 0) {
+            if (errno == ENOENT || errno == EEXIST) continue;
+            return -1;
+        }
+        if (flock(fd, LOCK_EX | LOCK_NB) == 0 && !holds_processes(dir)) return fd;
+        close(fd);
+    }
+    dir[0] = 0;
+    errno = EBUSY;
+    return -1;
 }
 
 /* The cgroup2 mount, or NULL. */
@@ -120,92 +173,32 @@ static int try_v2(pid_t pid, uint64_t memory_bytes, int pids_max, sandbox_cgroup
             return -1;
         }
     }
-    sweep_stale(root);
-    snprintf(cg->dir, sizeof cg->dir, "%.200s/run-%d", root, (int)pid);
-    if (mkdir(cg->dir, 0755) < 0 && errno != EEXIST) {
-        snprintf(why, whylen, "mkdir %.150s: %s", cg->dir, strerror(errno));
-        cg->dir[0] = 0;
+    cg->lock = claim_slot(root, cg->dir, sizeof cg->dir);
+    if (cg->lock < 0) {
+        snprintf(why, whylen, "no free cgroup slot in %.150s (%s)", root, strerror(errno));
         return -1;
     }
     char num[32];
     snprintf(num, sizeof num, "%llu", (unsigned long long)memory_bytes);
-    if (memory_bytes && cg_write(cg->dir, "memory.max", num) < 0) goto fail;
-    if (memory_bytes && file_exists(cg->dir, "memory.swap.max")) cg_write(cg->dir, "memory.swap.max", "0");
+    if (cg_write(cg->dir, "memory.max", memory_bytes ? num : "max") < 0) goto fail;
+    if (file_exists(cg->dir, "memory.swap.max")) cg_write(cg->dir, "memory.swap.max", memory_bytes ? "0" : "max");
     cg_write(cg->dir, "memory.oom.group", "1");
-    if (pids_max > 0) {
-        snprintf(num, sizeof num, "%d", pids_max);
-        if (cg_write(cg->dir, "pids.max", num) < 0) goto fail;
-    }
+    snprintf(num, sizeof num, "%d", pids_max);
+    if (cg_write(cg->dir, "pids.max", pids_max > 0 ? num : "max") < 0) goto fail;
+    cg->oom_base = oom_count(cg->dir, 2);
     snprintf(num, sizeof num, "%d", (int)pid);
     if (cg_write(cg->dir, "cgroup.procs", num) < 0) goto fail;
     cg->version = 2;
     return 0;
 fail:
     snprintf(why, whylen, "cgroup v2 %.150s: %s", cg->dir, strerror(errno));
-    rmdir(cg->dir);
+    unlock(&cg->lock);
     cg->dir[0] = 0;
     return -1;
 }
 
-/* chidori: a supervisor killed with SIGKILL cannot remove its run's cgroup. Before creating one,
- * remove the leftovers: a run-<pid> directory whose worker no longer exists (a live run's worker
- * does, so its cgroup is never touched; rmdir refuses a cgroup that still holds tasks anyway). */
-/* Alive: exists and is not a zombie (an orphaned zombie may wait a while for its reaper). */
-static bool worker_alive(pid_t pid)
-{
-    if (kill(pid, 0) != 0 && errno == ESRCH) return false;
-    char path[64], stat[256];
-    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-    FILE *f = fopen(path, "re");
-    if (!f) return errno != ENOENT;
-    size_t n = fread(stat, 1, sizeof stat - 1, f);
-    fclose(f);
-    stat[n] = 0;
-    const char *close_paren = strrchr(stat, ')'); /* the state follows the command name */
-    return !(close_paren && close_paren[1] == ' ' && close_paren[2] == 'Z');
-}
-
-/* A server creates a cgroup per run, many per second; its own are removed when each run ends,
- * so leftovers come only from a supervisor that was killed. Sweep each parent directory when this
- * process first uses it and then at most every SWEEP_EVERY_S seconds. */
-#define SWEEP_EVERY_S 10
-static bool sweep_due(const char *parent)
-{
-    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-    static struct { char parent[160]; time_t last; } seen[4];
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    bool due = true;
-    pthread_mutex_lock(&lock);
-    size_t i = 0;
-    while (i < sizeof seen / sizeof seen[0] && seen[i].parent[0] && strcmp(seen[i].parent, parent) != 0) i++;
-    if (i < sizeof seen / sizeof seen[0]) {
-        if (seen[i].parent[0] && now.tv_sec - seen[i].last < SWEEP_EVERY_S) due = false;
-        else snprintf(seen[i].parent, sizeof seen[i].parent, "%s", parent), seen[i].last = now.tv_sec;
-    }
-    pthread_mutex_unlock(&lock);
-    return due;
-}
-
-static void sweep_stale(const char *parent)
-{
-    if (!sweep_due(parent)) return;
-    DIR *d = opendir(parent);
-    if (!d) return;
-    struct dirent *de;
-    while ((de = readdir(d))) {
-        if (strncmp(de->d_name, "run-", 4) != 0) continue;
-        char *end;
-        long pid = strtol(de->d_name + 4, &end, 10);
-        if (*end || pid <= 0 || worker_alive((pid_t)pid)) continue;
-        char path[512];
-        snprintf(path, sizeof path, "%s/%s", parent, de->d_name);
-        rmdir(path);
-    }
-    closedir(d);
-}
-
-static int v1_make(const char *ctrl, pid_t pid, char *out, size_t outlen)
+/* chidori/ in the v1 hierarchy of ctrl, and a slot claimed in it: its lock, or -1. */
+static int v1_claim(const char *ctrl, char *out, size_t outlen)
 {
     char base[128];
     snprintf(base, sizeof base, "/sys/fs/cgroup/%s", ctrl);
@@ -214,43 +207,44 @@ static int v1_make(const char *ctrl, pid_t pid, char *out, size_t outlen)
     char parent[160];
     snprintf(parent, sizeof parent, "%s/chidori", base);
     if (mkdir(parent, 0755) < 0 && errno != EEXIST) return -1;
-    sweep_stale(parent);
-    snprintf(out, outlen, "%s/run-%d", parent, (int)pid);
-    if (mkdir(out, 0755) < 0 && errno != EEXIST) {
-        out[0] = 0;
-        return -1;
-    }
-    return 0;
+    return claim_slot(parent, out, outlen);
 }
 
 static int try_v1(pid_t pid, uint64_t memory_bytes, int pids_max, sandbox_cgroup *cg, char *why, size_t whylen)
 {
-    if (v1_make("memory", pid, cg->dir, sizeof cg->dir) < 0) {
+    cg->lock = v1_claim("memory", cg->dir, sizeof cg->dir);
+    if (cg->lock < 0) {
         snprintf(why, whylen, "no writable cgroup v1 memory hierarchy (%s)", strerror(errno));
         return -1;
     }
     char num[32];
     snprintf(num, sizeof num, "%llu", (unsigned long long)memory_bytes);
-    if (memory_bytes && cg_write(cg->dir, "memory.limit_in_bytes", num) < 0) goto fail;
     /* memory+swap = memory: no swapping past the ceiling (the file exists only with swap
-     * accounting). */
-    if (memory_bytes && file_exists(cg->dir, "memory.memsw.limit_in_bytes")) cg_write(cg->dir, "memory.memsw.limit_in_bytes", num);
+     * accounting; it must stay >= the memory limit, so it is raised first and lowered after). */
+    bool memsw = file_exists(cg->dir, "memory.memsw.limit_in_bytes");
+    if (memsw) cg_write(cg->dir, "memory.memsw.limit_in_bytes", "-1");
+    if (cg_write(cg->dir, "memory.limit_in_bytes", memory_bytes ? num : "-1") < 0) goto fail;
+    if (memsw && memory_bytes) cg_write(cg->dir, "memory.memsw.limit_in_bytes", num);
     cg_write(cg->dir, "memory.swappiness", "0");
+    cg_write(cg->dir, "memory.failcnt", "0");
+    cg->oom_base = oom_count(cg->dir, 1);
     snprintf(num, sizeof num, "%d", (int)pid);
     if (cg_write(cg->dir, "cgroup.procs", num) < 0) goto fail;
-    if (pids_max > 0 && v1_make("pids", pid, cg->pids_dir, sizeof cg->pids_dir) == 0) {
+    if (pids_max > 0 && (cg->pids_lock = v1_claim("pids", cg->pids_dir, sizeof cg->pids_dir)) >= 0) {
         char lim[32];
         snprintf(lim, sizeof lim, "%d", pids_max);
         if (cg_write(cg->pids_dir, "pids.max", lim) < 0 || cg_write(cg->pids_dir, "cgroup.procs", num) < 0) {
-            rmdir(cg->pids_dir);
+            unlock(&cg->pids_lock);
             cg->pids_dir[0] = 0;
         }
+    } else {
+        cg->pids_dir[0] = 0;
     }
     cg->version = 1;
     return 0;
 fail:
     snprintf(why, whylen, "cgroup v1 %.150s: %s", cg->dir, strerror(errno));
-    rmdir(cg->dir);
+    unlock(&cg->lock);
     cg->dir[0] = 0;
     return -1;
 }
@@ -258,6 +252,7 @@ fail:
 int sandbox_cgroup_create(pid_t pid, uint64_t memory_bytes, int pids_max, sandbox_cgroup *cg)
 {
     memset(cg, 0, sizeof *cg);
+    cg->lock = cg->pids_lock = -1;
     char why2[200] = "", why1[200] = "";
     if (try_v2(pid, memory_bytes, pids_max, cg, why2, sizeof why2) == 0) {
         set_status(cg, true, "v2 memory=%llu MiB%s", (unsigned long long)(memory_bytes >> 20), pids_max > 0 ? ", pids" : "");
@@ -282,21 +277,22 @@ static long long field(const char *text, const char *key)
     return -1;
 }
 
-bool sandbox_cgroup_oom_killed(const sandbox_cgroup *cg)
+/* The OOM killer's count in a cgroup (memory.events oom_kill on v2, memory.oom_control oom_kill
+ * on v1; -1 when the kernel does not say: then memory.failcnt, reset at each claim, tells). */
+static long long oom_count(const char *dir, int version)
 {
     char text[1024];
-    if (cg->version == 2) {
-        if (cg_read(cg->dir, "memory.events", text, sizeof text) < 0) return false;
-        return field(text, "oom_kill") > 0;
-    }
-    if (cg->version == 1) {
-        if (cg_read(cg->dir, "memory.oom_control", text, sizeof text) >= 0) {
-            long long k = field(text, "oom_kill");
-            if (k >= 0) return k > 0;
-        }
-        if (cg_read(cg->dir, "memory.failcnt", text, sizeof text) >= 0) return atoll(text) > 0;
-    }
-    return false;
+    if (cg_read(dir, version == 2 ? "memory.events" : "memory.oom_control", text, sizeof text) < 0) return -1;
+    return field(text, "oom_kill");
+}
+
+bool sandbox_cgroup_oom_killed(const sandbox_cgroup *cg)
+{
+    if (!cg->version) return false;
+    long long now = oom_count(cg->dir, cg->version);
+    if (now >= 0 && cg->oom_base >= 0) return now > cg->oom_base;
+    char text[64];
+    return cg->version == 1 && cg_read(cg->dir, "memory.failcnt", text, sizeof text) >= 0 && atoll(text) > 0;
 }
 
 static void kill_members(const char *dir)
@@ -311,41 +307,23 @@ static void kill_members(const char *dir)
     }
 }
 
-static void remove_dir(const char *dir)
-{
-    for (int i = 0; i < 200; i++) {
-        if (rmdir(dir) == 0 || errno == ENOENT) return;
-        if (errno != EBUSY) return;
-        struct timespec ts = {0, 5 * 1000 * 1000};
-        nanosleep(&ts, NULL);
-    }
-}
-
 void sandbox_cgroup_destroy(sandbox_cgroup *cg)
 {
     if (cg->version == 2 && cg->dir[0]) {
         if (!file_exists(cg->dir, "cgroup.kill") || cg_write(cg->dir, "cgroup.kill", "1") < 0) kill_members(cg->dir);
-        remove_dir(cg->dir);
     } else if (cg->version == 1) {
-        if (cg->dir[0]) {
-            kill_members(cg->dir);
-            remove_dir(cg->dir);
-        }
-        if (cg->pids_dir[0]) {
-            kill_members(cg->pids_dir);
-            remove_dir(cg->pids_dir);
-        }
+        if (cg->dir[0]) kill_members(cg->dir);
+        if (cg->pids_dir[0]) kill_members(cg->pids_dir);
     }
-    cg->version = 0;
-    cg->dir[0] = cg->pids_dir[0] = 0;
+    sandbox_cgroup_release(cg);
 }
 
-/* chidori: after a run whose outcome is already known: one rmdir attempt per directory, no
- * waiting. A cgroup still busy with a dying worker is left for sweep_stale in a later run. */
+/* After the run: let go of the slots (a process still dying in one makes the next claimer skip
+ * it until it is gone). */
 void sandbox_cgroup_release(sandbox_cgroup *cg)
 {
-    if (cg->version && cg->dir[0]) rmdir(cg->dir);
-    if (cg->version == 1 && cg->pids_dir[0]) rmdir(cg->pids_dir);
+    unlock(&cg->lock);
+    unlock(&cg->pids_lock);
     cg->version = 0;
     cg->dir[0] = cg->pids_dir[0] = 0;
 }

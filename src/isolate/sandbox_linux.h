@@ -195,13 +195,15 @@ bool sandbox_blocked_syscall_from_stderr(const char *text, size_t len, char *out
 /* ---- cgroups (parent side) ---- */
 typedef struct sandbox_cgroup {
     int version; /* 0 none, 1 v1, 2 v2 */
-    char dir[256];      /* v2 run cgroup, or v1 memory cgroup */
-    char pids_dir[256]; /* v1 pids cgroup ("" if not created) */
+    char dir[256];      /* v2 slot, or v1 memory slot */
+    char pids_dir[256]; /* v1 pids slot ("" if none) */
+    int lock, pids_lock; /* the slots' directories, flocked while the run holds them (-1: none) */
+    long long oom_base;  /* the OOM killer's count in the slot when it was claimed (-1: unknown) */
     sandbox_status status;
 } sandbox_cgroup;
 
-/* Create a per-run cgroup for pid with memory.max = memory_bytes (and swap 0) and pids.max =
- * pids_max (0 = leave unset), then move pid into it. v2 when a delegated cgroup2 directory with
+/* Claim a cgroup slot for pid's run (see sandbox_cgroup.c) with memory.max = memory_bytes (and
+ * swap 0) and pids.max = pids_max (0 = no limit), then move pid into it. v2 when a delegated cgroup2 directory with
  * the memory and pids controllers is available (CHIDORI_ISOLATE_CGROUP, else <cgroup2 mount>/chidori,
  * created when we may), else the v1 memory/pids hierarchies (/sys/fs/cgroup/memory/chidori/<id>,
  * /sys/fs/cgroup/pids/chidori/<id>), else skipped with the reason in cg->status. Returns 0 when
@@ -210,9 +212,9 @@ int sandbox_cgroup_create(pid_t pid, uint64_t memory_bytes, int pids_max, sandbo
 /* True when the memory controller's OOM killer fired in this cgroup (memory.events oom_kill,
  * memory.oom_control oom_kill, else memory.failcnt > 0 on v1), so a SIGKILL means "memory ceiling". */
 bool sandbox_cgroup_oom_killed(const sandbox_cgroup *cg);
-/* Kill what is left (cgroup.kill on v2), and remove the cgroup directories. */
+/* Kill what is left (cgroup.kill on v2), and let go of the slots. */
 void sandbox_cgroup_destroy(sandbox_cgroup *cg);
-/* Remove the cgroup if it is already empty, without waiting; else leave it to a later sweep. */
+/* Let go of the slots (the run's worker has been reaped). */
 void sandbox_cgroup_release(sandbox_cgroup *cg);
 
 /* ---- test-only self-test ---- */

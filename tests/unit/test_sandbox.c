@@ -21,6 +21,7 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <sys/file.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -514,5 +515,30 @@ TEST(sandbox_cgroup_memory_ceiling_kills_and_is_reported)
     sandbox_cgroup_destroy(&cg);
     CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
     CHECK(oom);
-    CHECK(access(dir, F_OK) != 0);
+
+    /* The slot stays, let go of: free to claim, and empty. */
+    int fd = open(dir, O_RDONLY | O_DIRECTORY);
+    CHECK(fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0);
+    close(fd);
+
+    /* The next run in that slot starts from the slot's OOM count: a SIGKILL there is not taken
+     * for the memory ceiling. Claims take the lowest free slot, so hold the others until it comes. */
+    pid_t next = fork();
+    if (next == 0) {
+        pause();
+        _exit(0);
+    }
+    sandbox_cgroup held[64];
+    int n = 0;
+    bool same = false;
+    while (n < 64) {
+        if (sandbox_cgroup_create(next, 64u << 20, 16, &held[n]) < 0) break;
+        same = strcmp(held[n++].dir, dir) == 0;
+        if (same) break;
+    }
+    kill(next, SIGKILL);
+    waitpid(next, &st, 0);
+    if (same) CHECK(!sandbox_cgroup_oom_killed(&held[n - 1]));
+    else printf("SKIP cgroup slot reuse: %s stayed claimed by another process\n", dir);
+    for (int i = 0; i < n; i++) sandbox_cgroup_destroy(&held[i]);
 }
