@@ -7,6 +7,7 @@ import json
 import os
 import shutil
 import tempfile
+import time
 
 from cases import chidori
 from cases_effects import run_id_of
@@ -110,6 +111,13 @@ def case_a_hostile_worker_fails_its_run_and_the_parent_carries_on(v):
             env["ASAN_OPTIONS"] = "handle_segv=0:detect_leaks=0"
         code, out, err = chidori(v, "run", "--isolate", hello, env=env, timeout=20)
         assert code == 1 and words in err and out == "", f"{mode}: exit {code}\n{err}"
+    # A worker that sends its outcome and then does not exit is killed after a short grace: the run
+    # has its outcome, and the parent does not wait on the worker.
+    started = time.time()
+    code, out, err = chidori(v, "run", "--isolate", hello, env={"CHIDORI_ISOLATE_SELFTEST": "frame_done_then_linger"},
+                             timeout=20)
+    assert code == 0 and json.loads(out) == "lingered", (code, out, err)
+    assert time.time() - started < 5 * v.slow, time.time() - started
 
 
 def case_every_forbidden_act_of_a_confined_worker_is_stopped(v):

@@ -235,6 +235,21 @@ static bool worker_has_exited(worker *w)
     return false;
 }
 
+/* Whether the worker exits within ms (its pidfd becomes readable when it does). */
+#define DONE_EXIT_GRACE_MS 250
+static bool worker_exits_within(worker *w, int ms)
+{
+    if (w->pidfd < 0) return false;
+    struct pollfd p = {.fd = w->pidfd, .events = POLLIN};
+    int64_t until = now_ms() + ms;
+    for (;;) {
+        int left = (int)(until - now_ms());
+        int rc = poll(&p, 1, left > 0 ? left : 0);
+        if (rc > 0) return true;
+        if (rc == 0 || errno != EINTR) return false;
+    }
+}
+
 static void kill_worker(worker *w)
 {
     if (w->pidfd >= 0) syscall(SYS_pidfd_send_signal, w->pidfd, SIGKILL, NULL, 0);
@@ -538,10 +553,10 @@ int supervisor_run(const engine_config *cfg, host *h, const isolate_options *o, 
     /* Was the worker already dead when we stopped serving it? Then its own end (a seccomp kill, a
      * crash, the CPU limit) is the most precise explanation; if we had to kill it, our reason is. */
     bool died_by_itself = !done && !killed_for_deadline && !killed_for_quiet && worker_has_exited(&w);
-    /* Once Done has arrived the worker has nothing left to say: stop it now rather than wait for
-     * the kernel to tear its namespaces down (most of an isolated run's cost). Its cgroup is then
-     * removed by reap if it is already empty, else swept by a later run. */
-    kill_worker(&w);
+    /* After its Done a worker exits by itself: its stub reaps the engine's process, so nothing of
+     * it is left for init to reap (an orphan counts against its cgroup slot until someone does).
+     * One that lingers is killed; any other end is ours to make now. */
+    if (!done || !worker_exits_within(&w, DONE_EXIT_GRACE_MS)) kill_worker(&w);
     char *why = reap(&w, killed_for_deadline, o->deadline_ms, done);
     if (!done) {
         engine_result_free(res);

@@ -127,6 +127,10 @@ static void hostile_frames(const char *mode)
         for (size_t done = 0; done < n; done += sizeof chunk)
             if (write(FD_OUT, chunk, sizeof chunk) != (ssize_t)sizeof chunk) return;
         if (write(FD_OUT, tail, sizeof tail - 1) < 0) return;
+    } else if (!strcmp(mode, "frame_done_then_linger")) {
+        /* an honest outcome, then no exit: the parent must not wait for us forever */
+        engine_result res = {.status = RUN_COMPLETED, .output_json = "\"lingered\""};
+        send_done(&res);
     } else if (!strcmp(mode, "frame_crash")) {
         /* A real fault: the kernel delivers it even to a pid-namespace init, unlike raise(). */
         static volatile uintptr_t nowhere = 8;
