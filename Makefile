@@ -32,6 +32,9 @@ else ifeq ($(VARIANT),release)
   OUT      := build
   CC       := gcc
   OPTFLAGS := -O2 -g
+  # The worker as a binary of its own, linked statically: no dynamic loader at each run's start
+  # (src/isolate/spawn.c finds it next to chidori; without it, chidori runs itself as the worker).
+  WORKER   := $(OUT)/chidori-worker
 else
   $(error unknown VARIANT $(VARIANT))
 endif
@@ -54,7 +57,7 @@ JS_FILES  := $(sort $(wildcard src/engine/js/*.js src/engine/js/node/*.js))
 UI_FILES  := $(sort $(wildcard ui/*.html ui/*.js ui/*.css))
 
 .PHONY: build setup deps demo test asan unit bench load fuzz fuzz-bins test-bins clean FORCE
-build: setup $(OUT)/chidori
+build: setup $(OUT)/chidori $(WORKER)
 
 setup:
 	@scripts/setup.sh
@@ -99,10 +102,28 @@ $(OBJ)/gen/ui_files.o: $(OUT)/gen/ui_files.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
 
-$(OUT)/chidori: $(OBJ)/src/cli/main.o $(LIB_OBJS) $(QJS_OBJS)
+# What identifies a build: a hash of the code chidori and its worker binary share. The worker
+# refuses a parent of another build (src/isolate/worker.c), so a stale chidori-worker fails loudly.
+$(OUT)/gen/build_id.c: $(LIB_OBJS) $(QJS_OBJS)
+	@mkdir -p $(dir $@)
+	@echo "const char chidori_build_id[] = \"$$(cat $^ | sha256sum | cut -c1-32)\";" > $@.tmp
+	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
+
+$(OBJ)/gen/build_id.o: $(OUT)/gen/build_id.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(OUT)/chidori: $(OBJ)/src/cli/main.o $(LIB_OBJS) $(QJS_OBJS) $(OBJ)/gen/build_id.o
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(OUT)/unit_tests: $(UNIT_OBJS) $(LIB_OBJS) $(QJS_OBJS)
+$(OUT)/libchidori.a: $(LIB_OBJS) $(QJS_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(OUT)/chidori-worker: $(OBJ)/tools/worker_main.o $(OUT)/libchidori.a $(OBJ)/gen/build_id.o
+	$(CC) $(LDFLAGS) -static-pie -o $@ $(OBJ)/tools/worker_main.o $(OBJ)/gen/build_id.o $(OUT)/libchidori.a -lm -lpthread
+
+$(OUT)/unit_tests: $(UNIT_OBJS) $(LIB_OBJS) $(QJS_OBJS) $(OBJ)/gen/build_id.o
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 unit: setup $(OUT)/unit_tests
@@ -112,7 +133,7 @@ $(OUT)/ts-strip: $(OBJ)/tools/ts_strip_main.o $(OBJ)/src/engine/ts_strip.o $(OBJ
 	$(CC) $(LDFLAGS) -o $@ $^
 
 # Everything a test run needs for one variant.
-test-bins: setup $(OUT)/chidori $(OUT)/unit_tests $(OUT)/ts-strip
+test-bins: setup $(OUT)/chidori $(WORKER) $(OUT)/unit_tests $(OUT)/ts-strip
 
 demo: build
 	build/chidori run examples/hello.js -i '{"name": "Ada"}'
@@ -142,7 +163,7 @@ load: build
 
 # libFuzzer targets (tests/fuzz/fuzz_*.c), each linked with the whole trusted side.
 FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,$(OUT)/%,$(sort $(wildcard tests/fuzz/fuzz_*.c)))
-$(OUT)/fuzz_%: $(OBJ)/tests/fuzz/fuzz_%.o $(LIB_OBJS) $(QJS_OBJS)
+$(OUT)/fuzz_%: $(OBJ)/tests/fuzz/fuzz_%.o $(LIB_OBJS) $(QJS_OBJS) $(OBJ)/gen/build_id.o
 	$(CC) $(FUZZ_LDFLAGS) -o $@ $^ $(LDLIBS)
 
 fuzz-bins: setup $(FUZZ_TARGETS)

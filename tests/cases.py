@@ -17,12 +17,13 @@ class Skip(Exception):
     pass
 
 
-def chidori(variant, *args, env=None, timeout=30, stdin=None, state=None):
-    """Run chidori; durable state (runs, memory) goes to `state`, or to a throwaway folder."""
+def chidori(variant, *args, env=None, timeout=30, stdin=None, state=None, exe=None):
+    """Run chidori (the variant's, or exe); durable state (runs, memory) goes to `state`, or to a
+    throwaway folder."""
     env = dict(env or {})
     with tempfile.TemporaryDirectory(prefix="chidori-state-") as scratch:
         env.setdefault("CHIDORI_STATE_DIR", state or scratch)
-        code, out, err, secs, timed_out = run_process([variant.chidori, *args], variant.env(env),
+        code, out, err, secs, timed_out = run_process([exe or variant.chidori, *args], variant.env(env),
                                                       timeout * variant.slow, stdin_data=stdin)
     assert not timed_out, f"chidori {' '.join(args)} timed out"
     assert code is not None and code >= 0, f"chidori {' '.join(args)} killed by signal {-code}"

@@ -333,3 +333,39 @@ def case_the_worker_and_its_pid_namespace_child_run_inside_the_runs_cgroup(v):
             for p in runs:
                 p.kill()
                 p.wait(timeout=10)
+
+
+def case_the_worker_binary_is_found_next_to_chidori_and_must_be_of_its_build(v):
+    """A release build runs its workers as chidori-worker (linked statically) when that file lies
+    next to chidori, and as `chidori __run-worker` otherwise (a sanitizer build always); a
+    chidori-worker from another build refuses to serve and the run fails saying so."""
+    import subprocess
+    hello = os.path.join(ROOT, "examples", "hello.js")
+    version = subprocess.run([v.chidori, "--version"], capture_output=True, text=True, env=v.env()).stdout
+    build = version.split("build ", 1)[1].split()[0]
+    beside = os.path.join(v.dir, "chidori-worker")
+    if v.name != "release":
+        assert not os.path.exists(beside) and "worker (this binary" in version, version
+        return
+    assert f"worker {beside}" in version, version
+    with tempfile.TemporaryDirectory() as d:
+        alone = os.path.join(d, "alone")
+        os.mkdir(alone)
+        shutil.copy(v.chidori, alone)
+        out = subprocess.run([os.path.join(alone, "chidori"), "--version"], capture_output=True, text=True).stdout
+        assert "worker (this binary" in out, out
+        code, out, err = chidori(v, "run", "--isolate", hello, exe=os.path.join(alone, "chidori"))
+        assert code == 0 and json.loads(out)["greeting"] == "Hello, world!", (code, out, err)
+
+        other = os.path.join(d, "other")
+        os.mkdir(other)
+        shutil.copy(v.chidori, other)
+        data = open(beside, "rb").read()
+        assert data.count(build.encode()) == 1, "the build id is not in chidori-worker once"
+        forged = build[:-1] + ("0" if build[-1] != "0" else "1")
+        with open(os.path.join(other, "chidori-worker"), "wb") as f:
+            f.write(data.replace(build.encode(), forged.encode()))
+        os.chmod(os.path.join(other, "chidori-worker"), 0o755)
+        code, out, err = chidori(v, "run", "--isolate", hello, exe=os.path.join(other, "chidori"))
+        assert code == 1 and out == "" and f"this worker (build {forged}) is not from the build of chidori" in err, \
+            (code, out, err)

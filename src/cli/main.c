@@ -10,6 +10,7 @@
 #include "host/host.h"
 #include "isolate/isolate.h"
 #include "isolate/protocol.h"
+#include "isolate/spawn.h"
 #include "util/buf.h"
 #include "util/files.h"
 #include "util/random.h"
@@ -118,7 +119,9 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "resume") == 0) return cmd_resume(argc - 2, argv + 2);
     if (strcmp(cmd, "eval") == 0) return cmd_eval(argc - 2, argv + 2);
     if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
-        printf("chidori %s (QuickJS 2025-04-26)\n", CHIDORI_VERSION);
+        const char *worker = spawn_worker_binary();
+        printf("chidori %s (QuickJS 2025-04-26)\nbuild %s\nworker %s\n", CHIDORI_VERSION, chidori_build_id,
+               worker ? worker : "(this binary: chidori __run-worker)");
         return 0;
     }
     if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {

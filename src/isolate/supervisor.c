@@ -8,8 +8,7 @@
  * worker asks for go through host_call exactly as in-process ones do, so records and output are
  * the same bytes in both modes.
  *
- * The worker is started with clone(CLONE_VM | CLONE_VFORK) + execve of this very binary
- * (/proc/self/exe __run-worker), with
+ * The worker is started by spawn.c (chidori-worker, or this binary's __run-worker), with
  * descriptors 0/1/2 only (frames in, frames out, a stderr pipe relayed by a thread), a clean
  * environment, a new session (no controlling terminal) and PR_SET_PDEATHSIG, so it dies with us.
  */
@@ -18,6 +17,7 @@
 #include "isolate/protocol.h"
 #include "host/host.h"
 #include "isolate/sandbox_linux.h"
+#include "isolate/spawn.h"
 #include "util/buf.h"
 
 #include <errno.h>
@@ -139,45 +139,6 @@ static int pin_here(void)
 
 /* What the child of spawn_worker needs, prepared by the parent: the child shares the parent's
  * memory until it calls execve, so it computes nothing and allocates nothing. */
-typedef struct spawn_plan {
-    int in, out, err; /* the child's ends: become 0, 1, 2 */
-    int netns;        /* a shared network namespace: becomes ISOLATE_SHARED_NETNS_FD, or -1 */
-    pid_t parent;
-    char **env;
-} spawn_plan;
-
-/* The child, on its own small stack, in the parent's memory (CLONE_VM | CLONE_VFORK) until
- * execve: only raw system calls (a failing one sets errno, which the parent does not read after a
- * successful clone), every signal still blocked (the parent blocked them; execve resets the
- * handlers and the worker unblocks them first thing). */
-static int spawn_child(void *arg)
-{
-    const spawn_plan *plan = arg;
-    syscall(SYS_prctl, PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
-    if (syscall(SYS_getppid) != plan->parent) syscall(SYS_exit, 127); /* the parent died already */
-    syscall(SYS_setsid);
-    if (syscall(SYS_dup2, plan->in, 0) < 0 || syscall(SYS_dup2, plan->out, 1) < 0 ||
-        syscall(SYS_dup2, plan->err, 2) < 0)
-        syscall(SYS_exit, 127);
-    int first_closed = 3;
-    if (plan->netns >= 0) {
-        if (plan->netns == ISOLATE_SHARED_NETNS_FD) syscall(SYS_fcntl, plan->netns, F_SETFD, 0); /* dup2 would keep CLOEXEC */
-        else if (syscall(SYS_dup2, plan->netns, ISOLATE_SHARED_NETNS_FD) < 0) syscall(SYS_exit, 127);
-        first_closed = ISOLATE_SHARED_NETNS_FD + 1;
-    }
-    syscall(SYS_close_range, first_closed, ~0u, 0);
-    static char *const argv[] = {"chidori", "__run-worker", NULL};
-    syscall(SYS_execve, "/proc/self/exe", argv, plan->env);
-    syscall(SYS_exit, 127);
-    return 127;
-}
-
-/* The child is started with clone(CLONE_VM | CLONE_VFORK) rather than fork: a server is a large
- * multi-threaded process, and a fork copied its page tables, then every page it wrote took a
- * copy-on-write fault and a TLB shootdown on every CPU (measured: most of the server's CPU under
- * load); the child execs at once anyway. The parent thread waits until the execve. */
-#define SPAWN_STACK_BYTES (64 * 1024)
-
 static int spawn_worker(worker *w, const isolate_options *o, char **error)
 {
     int in[2], out[2], err[2];
@@ -186,18 +147,11 @@ static int spawn_worker(worker *w, const isolate_options *o, char **error)
         return -1;
     }
     worker_environ we;
-    spawn_plan plan = {.in = in[0], .out = out[1], .err = err[1], .parent = getpid(), .env = worker_env(&we),
-                       .netns = o->has_shared_netns ? o->shared_netns : -1};
-    char *stack = xmalloc(SPAWN_STACK_BYTES);
-    sigset_t all, saved;
-    sigfillset(&all);
-    pthread_sigmask(SIG_SETMASK, &all, &saved);
+    spawn_request req = {.in = in[0], .out = out[1], .err = err[1], .env = worker_env(&we),
+                         .netns = o->has_shared_netns ? o->shared_netns : -1};
     int pidfd = -1;
-    pid_t pid = clone(spawn_child, stack + SPAWN_STACK_BYTES, CLONE_VM | CLONE_VFORK | CLONE_PIDFD | SIGCHLD, &plan,
-                      &pidfd);
+    pid_t pid = spawn_worker_process(&req, &pidfd);
     int e = errno;
-    pthread_sigmask(SIG_SETMASK, &saved, NULL);
-    free(stack);
     if (pid < 0) {
         *error = xasprintf("cannot start a worker: %s", strerror(e));
         close(in[0]), close(in[1]), close(out[0]), close(out[1]), close(err[0]), close(err[1]);
@@ -325,11 +279,6 @@ static bool wait_for_frame_or_cancel(int from_child, int cancel_fd, int64_t dead
     }
 }
 
-/* Spawn a worker. Its cgroup comes after its first Init (place_in_cgroup): moving a process into
- * a v1 memory cgroup waits for the kernel (an RCU grace period, about a millisecond), and the
- * worker spends that time creating its user, network and mount namespaces, then waits for
- * cgroup_ready before it creates the namespaces that must start inside the cgroup (cgroup, and
- * pid, whose child inherits it). */
 /* The options a worker's first Init carries: the caller's, and the CPU it is to join. */
 static isolate_options worker_options(const isolate_options *o, const worker *w)
 {
@@ -339,6 +288,11 @@ static isolate_options worker_options(const isolate_options *o, const worker *w)
     return with_cpu;
 }
 
+/* Spawn a worker. Its cgroup comes after its first Init (place_in_cgroup): moving a process into
+ * a v1 memory cgroup waits for the kernel (an RCU grace period, about a millisecond), and the
+ * worker spends that time creating its user, network and mount namespaces, then waits for
+ * cgroup_ready before it creates the namespaces that must start inside the cgroup (cgroup, and
+ * pid, whose child inherits it). */
 static int start_worker(worker *w, const isolate_options *o, char **error)
 {
     *w = (worker){.pidfd = -1, .cpu = -1};

@@ -209,6 +209,15 @@ int worker_main(void)
         free(m);
         return 1;
     }
+    /* chidori-worker is a binary of its own: it serves only the chidori it was built with. */
+    if (!isolate_init_same_build(init)) {
+        char *m = xasprintf("worker: this worker (build %s) is not from the build of chidori that started it; "
+                            "install chidori and chidori-worker from one build", chidori_build_id);
+        fail_early(m);
+        free(m);
+        json_free(init);
+        return 1;
+    }
     /* A warm worker (a server's pool) confines itself first, then waits for the Init of its run;
      * the sandbox of that Init is the one already applied. */
     bool warm = isolate_init_is_warm(init);

@@ -1,0 +1,123 @@
+/* spawn.c — starting a worker process.
+ *
+ * The child is started with clone(CLONE_VM | CLONE_VFORK) rather than fork: a server is a large
+ * multi-threaded process, and a fork copied its page tables, then every page it wrote took a
+ * copy-on-write fault and a TLB shootdown on every CPU (measured: most of the server's CPU under
+ * load); the child execs at once anyway, and the calling thread waits until it has.
+ *
+ * What it execs: chidori-worker, the worker linked statically (no dynamic loader at each run's
+ * start, about 0.3 ms here), when that file lies next to this binary — opened once, by descriptor,
+ * so the file run is the one found; otherwise this very binary (/proc/self/exe __run-worker). Either
+ * way the worker checks that it was built from the same code as its parent (the build id in the
+ * first Init, see worker.c).
+ *
+ * Trusts its caller; owns nothing after the call but the returned pidfd.
+ */
+#define _GNU_SOURCE
+#include "isolate/spawn.h"
+#include "isolate/isolate.h"
+#include "util/buf.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/close_range.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#define WORKER_BINARY_NAME "chidori-worker"
+
+static pthread_once_t binary_once = PTHREAD_ONCE_INIT;
+static int binary_fd = -1;
+static char binary_path[4096];
+
+static void find_binary(void)
+{
+    char self[4096];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0) return;
+    self[n] = 0;
+    char *slash = strrchr(self, '/');
+    if (!slash) return;
+    *slash = 0;
+    if ((size_t)snprintf(binary_path, sizeof binary_path, "%s/%s", self, WORKER_BINARY_NAME) >= sizeof binary_path) return;
+    int fd = open(binary_path, O_PATH | O_CLOEXEC);
+    struct stat st;
+    if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & S_IXUSR)) {
+        binary_fd = fd;
+        return;
+    }
+    if (fd >= 0) close(fd);
+    binary_path[0] = 0;
+}
+
+const char *spawn_worker_binary(void)
+{
+    pthread_once(&binary_once, find_binary);
+    return binary_fd >= 0 ? binary_path : NULL;
+}
+
+typedef struct spawn_plan {
+    const spawn_request *req;
+    pid_t parent;
+    int binary; /* the worker binary's descriptor, or -1 */
+} spawn_plan;
+
+/* The child, on its own small stack, in the parent's memory until execve: only raw system calls
+ * (a failing one sets errno, which the parent does not read after a successful clone), every
+ * signal still blocked (the parent blocked them; execve resets the handlers and the worker unblocks
+ * them first thing). Its descriptor table is its own (no CLONE_FILES). */
+static int spawn_child(void *arg)
+{
+    const spawn_plan *plan = arg;
+    const spawn_request *req = plan->req;
+    syscall(SYS_prctl, PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+    if (syscall(SYS_getppid) != plan->parent) syscall(SYS_exit, 127); /* the parent died already */
+    syscall(SYS_setsid);
+    int binary = plan->binary;
+    if (binary >= 0 && binary <= ISOLATE_SHARED_NETNS_FD) /* keep it clear of the numbers it needs */
+        binary = (int)syscall(SYS_fcntl, binary, F_DUPFD_CLOEXEC, ISOLATE_SHARED_NETNS_FD + 1);
+    if (syscall(SYS_dup2, req->in, 0) < 0 || syscall(SYS_dup2, req->out, 1) < 0 || syscall(SYS_dup2, req->err, 2) < 0)
+        syscall(SYS_exit, 127);
+    unsigned first_closed = 3;
+    if (req->netns >= 0) {
+        if (req->netns == ISOLATE_SHARED_NETNS_FD) syscall(SYS_fcntl, req->netns, F_SETFD, 0); /* dup2 would keep CLOEXEC */
+        else if (syscall(SYS_dup2, req->netns, ISOLATE_SHARED_NETNS_FD) < 0) syscall(SYS_exit, 127);
+        first_closed = ISOLATE_SHARED_NETNS_FD + 1;
+    }
+    static char *const argv[] = {"chidori", "__run-worker", NULL};
+    /* Everything above the handed-on descriptors goes at the exec; the binary's stays open until
+     * then, as execveat needs it. */
+    if (binary >= 0 && syscall(SYS_close_range, first_closed, ~0u, CLOSE_RANGE_CLOEXEC) == 0)
+        syscall(SYS_execveat, binary, "", argv, req->env, AT_EMPTY_PATH);
+    syscall(SYS_close_range, first_closed, ~0u, 0);
+    syscall(SYS_execve, "/proc/self/exe", argv, req->env);
+    syscall(SYS_exit, 127);
+    return 127;
+}
+
+#define SPAWN_STACK_BYTES (64 * 1024)
+
+pid_t spawn_worker_process(const spawn_request *req, int *pidfd)
+{
+    spawn_worker_binary();
+    spawn_plan plan = {.req = req, .parent = getpid(), .binary = binary_fd};
+    char *stack = xmalloc(SPAWN_STACK_BYTES);
+    sigset_t all, saved;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &saved);
+    *pidfd = -1;
+    pid_t pid = clone(spawn_child, stack + SPAWN_STACK_BYTES, CLONE_VM | CLONE_VFORK | CLONE_PIDFD | SIGCHLD, &plan,
+                      pidfd);
+    int e = errno;
+    pthread_sigmask(SIG_SETMASK, &saved, NULL);
+    free(stack);
+    errno = e;
+    return pid;
+}

@@ -1,0 +1,21 @@
+/* spawn.h — starting a worker process: the one way the parent side makes one (spawn.c). */
+#ifndef CHIDORI_ISOLATE_SPAWN_H
+#define CHIDORI_ISOLATE_SPAWN_H
+
+#include <sys/types.h>
+
+typedef struct spawn_request {
+    int in, out, err; /* the child's ends of its pipes: they become its 0, 1 and 2 */
+    int netns;        /* a shared network namespace, handed on as ISOLATE_SHARED_NETNS_FD; or -1 */
+    char **env;       /* its whole environment */
+} spawn_request;
+
+/* Start a worker: the child's pid and *pidfd, or -1 with errno. The child runs chidori-worker
+ * when it lies next to this binary, else this binary's `__run-worker`. */
+pid_t spawn_worker_process(const spawn_request *req, int *pidfd);
+
+/* The path of the worker binary in use, or NULL when workers are this binary (for the banner of
+ * `chidori sandbox` and for tests). */
+const char *spawn_worker_binary(void);
+
+#endif
