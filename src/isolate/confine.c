@@ -42,13 +42,11 @@ bool name_in_list(const char *list, const char *name)
     return false;
 }
 
-int isolate_confine(const isolate_sandbox *cfg, int (*await_cgroup)(void), int shared_netns_fd, json_t **report,
-                    char **error)
+int isolate_confine(const isolate_sandbox *cfg, int shared_netns_fd, json_t **report, char **error)
 {
     sandbox_config sc;
     sandbox_config_default(&sc);
     sc.shared_netns_fd = shared_netns_fd;
-    sc.await_cgroup = await_cgroup;
     sc.join_cpu = cfg->join_parent_cpu ? cfg->parent_cpu : -1;
     sc.require = cfg->require;
     sc.cpu_secs = cfg->cpu_secs;

@@ -25,8 +25,7 @@ typedef struct isolate_sandbox {
 
 /* Confine the calling process (the worker, after start-up). 0 with *report ({layers: [{name,
  * applied, detail}]}), or -1 with *error when a required layer could not be applied. */
-int isolate_confine(const isolate_sandbox *cfg, int (*await_cgroup)(void), int shared_netns_fd, json_t **report,
-                    char **error);
+int isolate_confine(const isolate_sandbox *cfg, int shared_netns_fd, json_t **report, char **error);
 bool name_in_list(const char *list, const char *name);
 /* The `Isolation:` banner text for a confinement report. */
 char *isolate_banner(const json_t *report);
@@ -52,8 +51,10 @@ typedef struct isolate_options {
 /* A server's one empty network namespace for its workers (shared_netns.c): a descriptor, or -1
  * when this process cannot make one without a user namespace of its own (not root). */
 int isolate_shared_netns_open(void);
-/* The descriptor number a worker finds a shared network namespace on, when it is given one. */
+/* The descriptor numbers a worker finds a shared network namespace on, and its cgroup slot's
+ * membership files (memory, pids), when it is given them. */
 #define ISOLATE_SHARED_NETNS_FD 3
+#define ISOLATE_CGROUP_FD 4 /* and 5 */
 
 /* From CHIDORI_ISOLATE_* (and the engine limits, for the cgroup memory ceiling). 0 or -1 + *error. */
 int isolate_options_from_env(isolate_options *o, const engine_limits *limits, char **error);

@@ -713,10 +713,6 @@ int sandbox_apply_all(const sandbox_config *cfg, sandbox_report *r)
     }
     if (cfg->netns && !r->netns.applied) r->netns = sandbox_netns();
     if (cfg->mountns) r->mountns = sandbox_mountns();
-    if (cfg->await_cgroup && cfg->await_cgroup() != 0) {
-        snprintf(r->error, sizeof r->error, "the parent did not place the worker in its cgroup");
-        return -1;
-    }
     if (cfg->ipc_uts_ns) r->ipc_uts_ns = sandbox_ipc_uts_ns();
     if (cfg->rlimits) r->rlimits = sandbox_rlimits(cfg); /* before the fork: the stub needs cpu_secs */
     if (cfg->pid_ns) r->pid_ns = sandbox_pidns_fork();

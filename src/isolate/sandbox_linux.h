@@ -28,12 +28,11 @@
  *                 mirrors its end exactly (same exit code, or re-raises the same signal, so the
  *                 parent still sees WTERMSIG == SIGSYS / SIGKILL / SIGXCPU) and never returns.
  *                 The child has PR_SET_PDEATHSIG(SIGKILL), so the parent's deadline SIGKILL to the
- *                 pid it spawned takes both down. Consequences for the lead: (a) place the
- *                 worker in its cgroup BEFORE it calls sandbox_apply_all (children inherit the
- *                 cgroup at fork) — e.g. call it after the Init frame, which the parent sends
- *                 only after sandbox_cgroup_create; (b) kill the spawned pid (or its process
- *                 group) — the stub's death kills the real worker. Set cfg.pid_ns = false to
- *                 keep one process (and report pid ns as skipped).
+ *                 pid it spawned takes both down. Consequences: (a) the worker enters its
+ *                 cgroup BEFORE it calls sandbox_apply_all (children inherit the cgroup at
+ *                 fork): it does so first thing (sandbox_cgroup_enter); (b) kill the spawned pid
+ *                 (or its process group) — the stub's death kills the real worker. Set
+ *                 cfg.pid_ns = false to keep one process (and report pid ns as skipped).
  *   7. caps       all capabilities dropped (effective/permitted/inheritable, bounding, ambient);
  *                 PR_SET_DUMPABLE 0 (no ptrace attach, no /proc/PID peeking, no core).
  *   8. rlimits    RLIMIT_CORE 0, RLIMIT_NOFILE 256, RLIMIT_MEMLOCK 0, RLIMIT_MSGQUEUE 0,
@@ -83,7 +82,7 @@
  * blocked when the trap fires, the kernel resets it to the default action: death by SIGSYS,
  * unnamed. Treat the name as a diagnostic from an untrusted process, not as evidence.
  *
- * cgroups (parent side): see sandbox_cgroup_create. The one operator step to delegate a cgroup v2
+ * cgroups (parent side): see sandbox_cgroup_claim. The one operator step to delegate a cgroup v2
  * subtree without systemd (as root, once):
  *     mkdir /sys/fs/cgroup/chidori && echo '+memory +pids' > /sys/fs/cgroup/cgroup.subtree_control
  *     && chown -R USER /sys/fs/cgroup/chidori
@@ -117,10 +116,6 @@ typedef struct sandbox_config {
     uint64_t nofile;      /* RLIMIT_NOFILE, default 256 */
     uid_t unprivileged_uid; /* identity for a root caller, default 65534 */
     gid_t unprivileged_gid;
-    /* Called after the user, network and mount namespaces, before the cgroup and pid namespaces:
-     * the worker waits there for its parent to have moved it into its cgroup. Non-zero fails the
-     * confinement. NULL: no wait. */
-    int (*await_cgroup)(void);
     int join_cpu; /* >= 0: once confined (before Landlock and seccomp), move to this CPU; -1: stay */
     int shared_netns_fd; /* >= 0: join this network namespace (a server's, see shared_netns.c) and
                             close it, instead of making one; -1: make one */
@@ -198,17 +193,24 @@ typedef struct sandbox_cgroup {
     char dir[256];      /* v2 slot, or v1 memory slot */
     char pids_dir[256]; /* v1 pids slot ("" if none) */
     int lock, pids_lock; /* the slots' directories, flocked while the run holds them (-1: none) */
+    int join[2];         /* the slots' membership files for the worker to enter by (-1: none) */
     long long oom_base;  /* the OOM killer's count in the slot when it was claimed (-1: unknown) */
     sandbox_status status;
 } sandbox_cgroup;
 
-/* Claim a cgroup slot for pid's run (see sandbox_cgroup.c) with memory.max = memory_bytes (and
- * swap 0) and pids.max = pids_max (0 = no limit), then move pid into it. v2 when a delegated cgroup2 directory with
+/* Claim a cgroup slot for a run (see sandbox_cgroup.c) with memory.max = memory_bytes (and swap 0)
+ * and pids.max = pids_max (0 = no limit), and open its membership files (cg->join) for the worker
+ * to enter by. v2 when a delegated cgroup2 directory with
  * the memory and pids controllers is available (CHIDORI_ISOLATE_CGROUP, else <cgroup2 mount>/chidori,
  * created when we may), else the v1 memory/pids hierarchies (/sys/fs/cgroup/memory/chidori/<id>,
  * /sys/fs/cgroup/pids/chidori/<id>), else skipped with the reason in cg->status. Returns 0 when
  * applied, -1 when skipped. */
-int sandbox_cgroup_create(pid_t pid, uint64_t memory_bytes, int pids_max, sandbox_cgroup *cg);
+int sandbox_cgroup_claim(uint64_t memory_bytes, int pids_max, sandbox_cgroup *cg);
+/* The calling thread enters the cgroup of a membership file (cg->join, handed to it): 0 or -1
+ * with errno. */
+int sandbox_cgroup_enter(int membership_fd);
+/* Close the parent's copies of the membership files (once the worker has them). */
+void sandbox_cgroup_close_join(sandbox_cgroup *cg);
 /* True when the memory controller's OOM killer fired in this cgroup (memory.events oom_kill,
  * memory.oom_control oom_kill, else memory.failcnt > 0 on v1), so a SIGKILL means "memory ceiling". */
 bool sandbox_cgroup_oom_killed(const sandbox_cgroup *cg);

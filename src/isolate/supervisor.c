@@ -139,22 +139,30 @@ static int pin_here(void)
 
 /* What the child of spawn_worker needs, prepared by the parent: the child shares the parent's
  * memory until it calls execve, so it computes nothing and allocates nothing. */
-static int spawn_worker(worker *w, const isolate_options *o, char **error)
+static int spawn_worker(worker *w, const isolate_options *o, uint64_t mem_cap_bytes, char **error)
 {
+    /* Its cgroup slot first: the worker enters it by itself at its start (sandbox_cgroup.c). */
+    if (!name_in_list(o->sandbox.skip, "cgroup"))
+        sandbox_cgroup_claim(mem_cap_bytes ? mem_cap_bytes * WORKER_MEMORY_FACTOR + WORKER_MEMORY_SLACK : 0, WORKER_PIDS_MAX,
+                             &w->cgroup);
     int in[2], out[2], err[2];
     if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC) || pipe2(err, O_CLOEXEC)) {
         *error = xasprintf("cannot create the worker's pipes: %s", strerror(errno));
+        sandbox_cgroup_release(&w->cgroup);
         return -1;
     }
     worker_environ we;
     spawn_request req = {.in = in[0], .out = out[1], .err = err[1], .env = worker_env(&we),
-                         .netns = o->has_shared_netns ? o->shared_netns : -1};
+                         .netns = o->has_shared_netns ? o->shared_netns : -1,
+                         .cgroup = {w->cgroup.join[0], w->cgroup.join[1]}};
     int pidfd = -1;
     pid_t pid = spawn_worker_process(&req, &pidfd);
     int e = errno;
+    sandbox_cgroup_close_join(&w->cgroup);
     if (pid < 0) {
         *error = xasprintf("cannot start a worker: %s", strerror(e));
         close(in[0]), close(in[1]), close(out[0]), close(out[1]), close(err[0]), close(err[1]);
+        sandbox_cgroup_release(&w->cgroup);
         return -1;
     }
     close(in[0]);
@@ -288,29 +296,11 @@ static isolate_options worker_options(const isolate_options *o, const worker *w)
     return with_cpu;
 }
 
-/* Spawn a worker. Its cgroup comes after its first Init (place_in_cgroup): moving a process into
- * a v1 memory cgroup waits for the kernel (an RCU grace period, about a millisecond), and the
- * worker spends that time creating its user, network and mount namespaces, then waits for
- * cgroup_ready before it creates the namespaces that must start inside the cgroup (cgroup, and
- * pid, whose child inherits it). */
-static int start_worker(worker *w, const isolate_options *o, char **error)
+/* Spawn a worker, in a cgroup slot of its own (unless CHIDORI_ISOLATE_SKIP says cgroup). */
+static int start_worker(worker *w, const isolate_options *o, uint64_t mem_cap_bytes, char **error)
 {
-    *w = (worker){.pidfd = -1, .cpu = -1};
-    return spawn_worker(w, o, error);
-}
-
-/* Create the worker's cgroup (unless skipped), move it in, and tell it so. A worker that died
- * meanwhile makes the write fail: its own frames (a Done with its error) say why. */
-static void place_in_cgroup(worker *w, const isolate_options *o, uint64_t mem_cap_bytes)
-{
-    if (!name_in_list(o->sandbox.skip, "cgroup"))
-        sandbox_cgroup_create(w->pid, mem_cap_bytes ? mem_cap_bytes * WORKER_MEMORY_FACTOR + WORKER_MEMORY_SLACK : 0, WORKER_PIDS_MAX,
-                              &w->cgroup);
-    json_t *ready = json_object();
-    json_object_set(ready, "type", json_string("cgroup_ready"));
-    char *io = NULL;
-    if (frame_write(w->to_child, ready, &io) != 0) free(io);
-    json_free(ready);
+    *w = (worker){.pidfd = -1, .cpu = -1, .cgroup = {.lock = -1, .pids_lock = -1, .join = {-1, -1}}};
+    return spawn_worker(w, o, mem_cap_bytes, error);
 }
 
 /* ---------- warm workers ---------- */
@@ -325,7 +315,7 @@ struct warm_worker {
 warm_worker *supervisor_prespawn_begin(const isolate_options *o, const engine_limits *limits, char **error)
 {
     warm_worker *ww = xcalloc(1, sizeof *ww);
-    if (start_worker(&ww->w, o, error) != 0) {
+    if (start_worker(&ww->w, o, limits->mem_cap_bytes, error) != 0) {
         free(ww);
         return NULL;
     }
@@ -334,7 +324,6 @@ warm_worker *supervisor_prespawn_begin(const isolate_options *o, const engine_li
     char *io = NULL;
     int rc = frame_write(ww->w.to_child, init, &io);
     json_free(init);
-    if (rc == 0) place_in_cgroup(&ww->w, o, limits->mem_cap_bytes);
     if (rc != 0) {
         *error = xasprintf("cannot prepare a worker: %s", io ? io : "?");
         free(io);
@@ -415,7 +404,6 @@ int supervisor_run(const engine_config *cfg, host *h, const isolate_options *o, 
             ww = NULL;
         }
     }
-    bool warm_start = ww != NULL;
     if (ww) {
         /* confined already: its report stands in for the one a cold worker sends first */
         w = ww->w;
@@ -425,7 +413,7 @@ int supervisor_run(const engine_config *cfg, host *h, const isolate_options *o, 
         }
         free(ww->banner);
         free(ww);
-    } else if (start_worker(&w, o, &error) != 0) {
+    } else if (start_worker(&w, o, cfg->limits.mem_cap_bytes, &error) != 0) {
         res->status = RUN_FAILED;
         res->error = error;
         return -1;
@@ -444,7 +432,6 @@ int supervisor_run(const engine_config *cfg, host *h, const isolate_options *o, 
     isolate_options with_cpu = worker_options(o, &w);
     json_t *init = isolate_init_encode(cfg, &with_cpu);
     if (frame_write(w.to_child, init, &error) != 0) failure = xasprintf("cannot start the worker: %s", error);
-    else if (!warm_start) place_in_cgroup(&w, o, cfg->limits.mem_cap_bytes); /* a warm one is in its cgroup */
     json_free(init);
     free(error), error = NULL;
 

@@ -15,14 +15,17 @@
 #define _GNU_SOURCE
 #include "isolate/isolate.h"
 #include "isolate/protocol.h"
+#include "isolate/sandbox_linux.h"
 #include "engine/engine.h"
 #include "host/host.h"
 #include "util/buf.h"
 
 #include <errno.h>
+#include <linux/magic.h>
 #include <linux/nsfs.h>
 #include <sched.h>
 #include <sys/ioctl.h>
+#include <sys/statfs.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -149,17 +152,17 @@ static bool is_netns(int fd)
     return ioctl(fd, NS_GET_NSTYPE) == CLONE_NEWNET;
 }
 
-/* The parent's word that this worker is in its cgroup (see sandbox_config.await_cgroup). */
-static int await_cgroup(void)
+/* Enter the cgroups whose membership files the parent handed over (ISOLATE_CGROUP_FD and the
+ * next): NULL, or what failed (the worker then refuses to run: its parent counts on the limits). */
+static char *enter_cgroup(void)
 {
-    json_t *f = NULL;
-    char *io = NULL;
-    int rc = frame_read(FD_IN, 0, &f, &io);
-    const char *type = rc == 0 ? json_string_value(json_object_get(f, "type")) : NULL;
-    rc = type && !strcmp(type, "cgroup_ready") ? 0 : -1;
-    free(io);
-    json_free(f);
-    return rc;
+    for (int fd = ISOLATE_CGROUP_FD; fd < ISOLATE_CGROUP_FD + 2; fd++) {
+        struct statfs sf;
+        if (fstatfs(fd, &sf) != 0) continue; /* not handed over */
+        if ((unsigned long)sf.f_type != CGROUP_SUPER_MAGIC && (unsigned long)sf.f_type != CGROUP2_SUPER_MAGIC) continue;
+        if (sandbox_cgroup_enter(fd) != 0) return xasprintf("worker: cannot enter its cgroup: %s", strerror(errno));
+    }
+    return NULL;
 }
 
 /* Confine this process and tell the parent what was applied (the Isolation: banner) before
@@ -168,7 +171,7 @@ static int confine_and_report(const isolate_sandbox *sandbox, int shared_netns_f
 {
     json_t *report = NULL;
     char *error = NULL;
-    if (isolate_confine(sandbox, await_cgroup, shared_netns_fd, &report, &error) != 0) {
+    if (isolate_confine(sandbox, shared_netns_fd, &report, &error) != 0) {
         char *m = xasprintf("sandbox: a required layer could not be applied: %s", error);
         fail_early(m);
         free(m);
@@ -194,8 +197,11 @@ int worker_main(void)
     /* Nothing but the three pipes may stay open (the supervisor already closed the rest; this is
      * belt and braces against a parent that forgot), and a server's shared network namespace,
      * which confinement joins and closes before anything else. */
+    /* First of all, before it can fork: into the run's cgroup slot, when the parent made one. */
+    char *cgroup_error = enter_cgroup();
     int shared_netns_fd = is_netns(ISOLATE_SHARED_NETNS_FD) ? ISOLATE_SHARED_NETNS_FD : -1;
-    close_range(shared_netns_fd >= 0 ? ISOLATE_SHARED_NETNS_FD + 1 : 3, ~0u, 0);
+    if (shared_netns_fd < 0) close(ISOLATE_SHARED_NETNS_FD);
+    close_range(ISOLATE_CGROUP_FD, ~0u, 0);
     /* The supervisor starts us with every signal blocked (see spawn_child). */
     sigset_t none;
     sigemptyset(&none);
@@ -207,6 +213,12 @@ int worker_main(void)
         char *m = xasprintf("worker: no Init frame: %s", error);
         fail_early(m);
         free(m);
+        return 1;
+    }
+    if (cgroup_error) {
+        fail_early(cgroup_error);
+        free(cgroup_error);
+        json_free(init);
         return 1;
     }
     /* chidori-worker is a binary of its own: it serves only the chidori it was built with. */

@@ -481,30 +481,41 @@ static int do_hog(void *arg)
     return 0;
 }
 
+/* A child that enters the cgroup of membership file fd (as a worker does), then waits for go. */
+static pid_t child_in_cgroup(const sandbox_cgroup *cg, int go, bool hog)
+{
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        for (int i = 0; i < 2; i++)
+            if (cg->join[i] >= 0 && sandbox_cgroup_enter(cg->join[i]) != 0) _exit(42);
+        if (!hog) {
+            pause();
+            _exit(0);
+        }
+        int fds[1] = {go};
+        _exit(do_hog(fds));
+    }
+    return pid;
+}
+
 TEST(sandbox_cgroup_memory_ceiling_kills_and_is_reported)
 {
     if (geteuid() != 0) {
         printf("SKIP cgroup: not root and no delegated cgroup known to this test\n");
         return;
     }
-    int go[2];
-    CHECK(pipe(go) == 0);
-    fflush(stdout);
-    pid_t pid = fork();
-    if (pid == 0) {
-        close(go[1]);
-        _exit(do_hog(&go[0]));
-    }
-    close(go[0]);
     sandbox_cgroup cg;
-    if (sandbox_cgroup_create(pid, 64u << 20, 16, &cg) < 0) {
+    if (sandbox_cgroup_claim(64u << 20, 16, &cg) < 0) {
         printf("SKIP cgroup: %s\n", cg.status.detail);
-        kill(pid, SIGKILL);
-        waitpid(pid, NULL, 0);
-        close(go[1]);
         return;
     }
     printf("  cgroup: %s (%s)\n", cg.status.detail, cg.dir);
+    int go[2];
+    CHECK(pipe(go) == 0);
+    pid_t pid = child_in_cgroup(&cg, go[0], true);
+    close(go[0]);
+    sandbox_cgroup_close_join(&cg);
     CHECK(write(go[1], "g", 1) == 1);
     close(go[1]);
     int st;
@@ -523,22 +534,23 @@ TEST(sandbox_cgroup_memory_ceiling_kills_and_is_reported)
 
     /* The next run in that slot starts from the slot's OOM count: a SIGKILL there is not taken
      * for the memory ceiling. Claims take the lowest free slot, so hold the others until it comes. */
-    pid_t next = fork();
-    if (next == 0) {
-        pause();
-        _exit(0);
-    }
     sandbox_cgroup held[64];
     int n = 0;
     bool same = false;
     while (n < 64) {
-        if (sandbox_cgroup_create(next, 64u << 20, 16, &held[n]) < 0) break;
+        if (sandbox_cgroup_claim(64u << 20, 16, &held[n]) < 0) break;
         same = strcmp(held[n++].dir, dir) == 0;
         if (same) break;
     }
-    kill(next, SIGKILL);
-    waitpid(next, &st, 0);
-    if (same) CHECK(!sandbox_cgroup_oom_killed(&held[n - 1]));
-    else printf("SKIP cgroup slot reuse: %s stayed claimed by another process\n", dir);
+    if (same) {
+        pid_t next = child_in_cgroup(&held[n - 1], -1, false);
+        usleep(20000);
+        kill(next, SIGKILL);
+        waitpid(next, &st, 0);
+        CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
+        CHECK(!sandbox_cgroup_oom_killed(&held[n - 1]));
+    } else {
+        printf("SKIP cgroup slot reuse: %s stayed claimed by another process\n", dir);
+    }
     for (int i = 0; i < n; i++) sandbox_cgroup_destroy(&held[i]);
 }
