@@ -279,7 +279,7 @@ def case_a_worker_killed_by_sigsegv_from_outside_is_a_crash(v):
 def case_the_worker_and_its_pid_namespace_child_run_inside_the_runs_cgroup(v):
     """The cgroup layer holds the process that runs the agent: while two runs spin at once, each
     worker and its pid-namespace child are in a memory and a pids cgroup slot of their own (held by
-    that run alone), with the limits set."""
+    that run alone), with the limits set; and in a network namespace of their own."""
     import subprocess
     import time
     from cases import Skip
@@ -329,6 +329,12 @@ def case_the_worker_and_its_pid_namespace_child_run_inside_the_runs_cgroup(v):
                         with open(os.path.join(holding[0], "pids.max")) as f:
                             assert f.read().strip() == "8"
                 assert used[0] != used[1], f"{ctrl}: two runs share {used[0]}"
+            # and each run's worker is in an empty network namespace of its own, not the host's
+            nets = [os.readlink(f"/proc/{child}/ns/net") for _, child in found.values()]
+            assert nets[0] != nets[1] and os.readlink("/proc/self/ns/net") not in nets, nets
+            for _, child in found.values():
+                devices = [l.split(":")[0].strip() for l in open(f"/proc/{child}/net/dev").read().splitlines()[2:]]
+                assert devices == ["lo"], devices
         finally:
             for p in runs:
                 p.kill()

@@ -231,6 +231,9 @@ def run_unit(variant):
 
 # ---------- main ----------
 
+HUNG_S = 900  # the slowest test takes about a minute under ASan
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--variant", action="append", required=True, help="NAME=DIR")
@@ -251,25 +254,45 @@ def main():
         case_list += [f for name, f in sorted(vars(mod).items()) if name.startswith("case_") and callable(f)]
 
     results = []
-    jobs = []
-    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        for v in variants:
-            if args.filter in "unit" or not args.filter:
-                jobs.append(pool.submit(run_unit, v))
-            for path in fixture_paths():
-                if args.filter and args.filter not in path:
-                    continue
-                jobs.append(pool.submit(lambda v=v, p=path: [run_fixture(v, p)]))
-            for case in case_list:
-                if args.filter and args.filter not in case.__name__:
-                    continue
-                jobs.append(pool.submit(cases.run_case, case, v))
-        for suite in suites.ALL:
-            if args.filter and args.filter not in suite.__name__:
+    jobs = {}  # future -> its name
+    started = {}  # name -> when it began
+    pool = concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs)
+
+    def submit(name, fn, *a):
+        def timed():
+            started[name] = time.monotonic()
+            return fn(*a)
+        jobs[pool.submit(timed)] = name
+
+    for v in variants:
+        if args.filter in "unit" or not args.filter:
+            submit(f"[{v.name}] unit", run_unit, v)
+        for path in fixture_paths():
+            if args.filter and args.filter not in path:
                 continue
-            jobs.append(pool.submit(suites.run_suite, suite, variants))
-        for j in jobs:
+            submit(f"[{v.name}] {path}", lambda v=v, p=path: [run_fixture(v, p)])
+        for case in case_list:
+            if args.filter and args.filter not in case.__name__:
+                continue
+            submit(f"[{v.name}] {case.__name__[5:]}", cases.run_case, case, v)
+    for suite in suites.ALL:
+        if args.filter and args.filter not in suite.__name__:
+            continue
+        submit(suite.__name__, suites.run_suite, suite, variants)
+    # A test that hangs fails after HUNG_S instead of holding the whole run (and CI) hostage.
+    pending, hung = set(jobs), []
+    while pending:
+        done, pending = concurrent.futures.wait(pending, timeout=5)
+        for j in done:
             results.extend(j.result())
+        now = time.monotonic()
+        for j in list(pending):
+            name = jobs[j]
+            if name in started and now - started[name] > HUNG_S:
+                pending.discard(j)
+                hung.append(name)
+                results.append(Result(name, "fail", f"still running after {HUNG_S} s: hung"))
+    pool.shutdown(wait=not hung, cancel_futures=True)
 
     passed = failed = skipped = 0
     for r in sorted(results, key=lambda r: (r.status != "fail", r.name)):
@@ -288,6 +311,9 @@ def main():
             failed += 1
             print(f"FAIL  {r.name}: {r.detail}")
     print(f"{passed} passed, {failed} failed, {skipped} skipped")
+    sys.stdout.flush()
+    if hung:
+        os._exit(1)  # its thread cannot be stopped; nor waited for
     return 1 if failed else 0
 
 

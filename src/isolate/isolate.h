@@ -48,13 +48,15 @@ typedef struct isolate_options {
     int shared_netns;
 } isolate_options;
 
-/* A server's one empty network namespace for its workers (shared_netns.c): a descriptor, or -1
- * when this process cannot make one without a user namespace of its own (not root). */
-int isolate_shared_netns_open(void);
-/* The descriptor numbers a worker finds a shared network namespace on, and its cgroup slot's
- * membership files (memory, pids), when it is given them. */
-#define ISOLATE_SHARED_NETNS_FD 3
-#define ISOLATE_CGROUP_FD 4 /* and 5 */
+/* An empty network namespace for workers to join (shared_netns.c): a descriptor, or -1 when this
+ * process cannot make one without a user namespace of its own (not root). */
+int isolate_netns_open(void);
+/* The same, made by moving the calling thread into it: only for a thread that ends right after. */
+int isolate_netns_open_here(void);
+/* The worker's descriptor 3: a socket on which the parent sends, right after the spawn and before
+ * the first Init, the descriptors the worker starts with — a network namespace to join, its cgroup
+ * slot's membership files — so that the parent prepares them while the worker execs. */
+#define ISOLATE_HANDOFF_FD 3
 
 /* From CHIDORI_ISOLATE_* (and the engine limits, for the cgroup memory ceiling). 0 or -1 + *error. */
 int isolate_options_from_env(isolate_options *o, const engine_limits *limits, char **error);

@@ -189,15 +189,15 @@ sandbox_status sandbox_userns(void)
 
 /* ---- other namespaces ---- */
 
-/* Join the server's shared empty namespace; done first, while a root worker still has the
- * capability to (the namespace belongs to the initial user namespace). */
+/* Join the empty namespace the parent made (shared_netns.c); done first, while a root worker
+ * still has the capability to (the namespace belongs to the initial user namespace). */
 static sandbox_status join_shared_netns(int fd)
 {
     int rc = setns(fd, CLONE_NEWNET);
     int e = errno;
     close(fd);
-    if (rc < 0) return st_skip("setns(shared network namespace): %s", strerror(e));
-    return st_ok("the server's shared empty namespace, lo down");
+    if (rc < 0) return st_skip("setns(the parent's empty network namespace): %s", strerror(e));
+    return st_ok("empty, made by the parent, lo down");
 }
 
 sandbox_status sandbox_netns(void)

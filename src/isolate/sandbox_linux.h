@@ -117,8 +117,8 @@ typedef struct sandbox_config {
     uid_t unprivileged_uid; /* identity for a root caller, default 65534 */
     gid_t unprivileged_gid;
     int join_cpu; /* >= 0: once confined (before Landlock and seccomp), move to this CPU; -1: stay */
-    int shared_netns_fd; /* >= 0: join this network namespace (a server's, see shared_netns.c) and
-                            close it, instead of making one; -1: make one */
+    int shared_netns_fd; /* >= 0: join this network namespace (the parent's, see shared_netns.c)
+                            and close it, instead of making one; -1: make one */
 } sandbox_config;
 
 typedef struct sandbox_report {

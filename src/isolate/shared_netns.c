@@ -1,14 +1,15 @@
-/* shared_netns.c — one empty network namespace for all the workers of a server.
+/* shared_netns.c — empty network namespaces made by the parent for its workers to join.
  *
  * Creating a network namespace is the most expensive layer a worker applies to itself (the
  * loopback device and the per-namespace sysctl tables; tearing it down costs a kernel worker as
- * much again), and a server starts a worker per session. So a server running as root makes one
- * empty namespace at start-up, held only by a descriptor, and each of its workers joins it
- * (setns, while still root, before it drops its identity) instead of making its own. The
- * namespace has no interface but a loopback that is down, the workers cannot create sockets
+ * much again). A parent running as root makes it instead, held only by a descriptor, and hands it
+ * to the worker, which joins it (setns, while still root, before it drops its identity):
+ *   - a server makes one at start-up for all its workers, so a session costs no namespace at all;
+ *   - a single run makes its worker's own while the worker execs, off the run's critical path.
+ * The namespace has no interface but a loopback that is down, the workers cannot create sockets
  * (seccomp) and have no capability over it (it belongs to the initial user namespace), so joining
  * it gives them exactly what a private one would: no network. Without root (a user namespace
- * would have to be shared too) every worker keeps making its own.
+ * would have to be made alongside) every worker makes its own.
  *
  * Trusts nothing; owns the descriptor.
  */
@@ -21,16 +22,21 @@
 #include <stdio.h>
 #include <unistd.h>
 
+int isolate_netns_open_here(void)
+{
+    if (geteuid() != 0 || unshare(CLONE_NEWNET) != 0) return -1;
+    return open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
+}
+
 /* A thread that moves itself to a new network namespace and opens it: only that thread leaves
- * the server's namespace, and it ends at once. */
+ * the caller's namespace, and it ends at once. */
 static void *make_netns(void *arg)
 {
-    int *fd = arg;
-    if (unshare(CLONE_NEWNET) == 0) *fd = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
+    *(int *)arg = isolate_netns_open_here();
     return NULL;
 }
 
-int isolate_shared_netns_open(void)
+int isolate_netns_open(void)
 {
     if (geteuid() != 0) return -1;
     int fd = -1;

@@ -32,7 +32,7 @@
 #include <unistd.h>
 
 #define WORKER_BINARY_NAME "chidori-worker"
-#define HANDED (ISOLATE_CGROUP_FD + 2) /* descriptors 0 .. HANDED-1 go to the worker */
+#define HANDED (ISOLATE_HANDOFF_FD + 1) /* descriptors 0 .. HANDED-1 go to the worker */
 
 static pthread_once_t binary_once = PTHREAD_ONCE_INIT;
 static int binary_fd = -1;
@@ -81,18 +81,15 @@ static int spawn_child(void *arg)
     syscall(SYS_prctl, PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
     if (syscall(SYS_getppid) != plan->parent) syscall(SYS_exit, 127); /* the parent died already */
     syscall(SYS_setsid);
-    /* What the worker gets, by number: 0-2 its pipes, 3 a shared network namespace, 4-5 its
-     * cgroup slot's membership files. Every source is first moved above those numbers (so no dup2
-     * overwrites another source), then put in place. */
-    int from[HANDED] = {req->in, req->out, req->err, req->netns, req->cgroup[0], req->cgroup[1]};
+    /* What the worker gets, by number: 0-2 its pipes, 3 the handoff socket. Every source is first
+     * moved above those numbers (so no dup2 overwrites another source), then put in place. */
+    int from[HANDED] = {req->in, req->out, req->err, req->handoff};
     for (int i = 0; i < HANDED; i++)
-        if (from[i] >= 0 && (from[i] = (int)syscall(SYS_fcntl, from[i], F_DUPFD_CLOEXEC, HANDED)) < 0) syscall(SYS_exit, 127);
+        if ((from[i] = (int)syscall(SYS_fcntl, from[i], F_DUPFD_CLOEXEC, HANDED)) < 0) syscall(SYS_exit, 127);
     int binary = plan->binary;
     if (binary >= 0 && binary < HANDED) binary = (int)syscall(SYS_fcntl, binary, F_DUPFD_CLOEXEC, HANDED);
-    for (int i = 0; i < HANDED; i++) {
-        if (from[i] >= 0 && syscall(SYS_dup2, from[i], i) < 0) syscall(SYS_exit, 127);
-        if (from[i] < 0 && i > 2) syscall(SYS_close, i);
-    }
+    for (int i = 0; i < HANDED; i++)
+        if (syscall(SYS_dup2, from[i], i) < 0) syscall(SYS_exit, 127);
     unsigned first_closed = HANDED;
     static char *const argv[] = {"chidori", "__run-worker", NULL};
     /* Everything above the handed-on descriptors goes at the exec; the binary's stays open until

@@ -6,9 +6,7 @@
 
 typedef struct spawn_request {
     int in, out, err; /* the child's ends of its pipes: they become its 0, 1 and 2 */
-    int netns;        /* a shared network namespace, handed on as ISOLATE_SHARED_NETNS_FD; or -1 */
-    int cgroup[2];    /* its cgroup slot's membership files, handed on as ISOLATE_CGROUP_FD and the
-                         next; or -1 */
+    int handoff;      /* the child's end of a socket for descriptors sent after the spawn: its 3 */
     char **env;       /* its whole environment */
 } spawn_request;
 

@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -139,40 +140,107 @@ static int pin_here(void)
 
 /* What the child of spawn_worker needs, prepared by the parent: the child shares the parent's
  * memory until it calls execve, so it computes nothing and allocates nothing. */
+/* What the worker starts with, prepared while it execs and sent on the handoff socket before its
+ * first Init: an empty network namespace to join (the server's shared one, or one made for this
+ * worker when this process is root), and its cgroup slot's membership files (sandbox_cgroup.c).
+ * The preparation runs on a thread of its own, started before the spawn. */
+typedef struct handoff {
+    const isolate_options *o;
+    uint64_t mem_cap_bytes;
+    sandbox_cgroup cgroup;
+    int own_netns; /* made for this worker, or -1 */
+    pthread_t thread;
+    bool threaded; /* prepared on a thread of its own, which may leave our network namespace */
+} handoff;
+
+static void *prepare_handoff(void *arg)
+{
+    handoff *h = arg;
+    const isolate_options *o = h->o;
+    if (h->threaded && !name_in_list(o->sandbox.skip, "netns") && !o->has_shared_netns)
+        h->own_netns = isolate_netns_open_here(); /* this thread ends when done: it may leave ours */
+    if (!name_in_list(o->sandbox.skip, "cgroup"))
+        sandbox_cgroup_claim(h->mem_cap_bytes ? h->mem_cap_bytes * WORKER_MEMORY_FACTOR + WORKER_MEMORY_SLACK : 0,
+                             WORKER_PIDS_MAX, &h->cgroup);
+    return NULL;
+}
+
+static void handoff_begin(handoff *h, const isolate_options *o, uint64_t mem_cap_bytes)
+{
+    *h = (handoff){.o = o, .mem_cap_bytes = mem_cap_bytes, .own_netns = -1,
+                   .cgroup = {.lock = -1, .pids_lock = -1, .join = {-1, -1}}};
+    h->threaded = true;
+    if (pthread_create(&h->thread, NULL, prepare_handoff, h) != 0) {
+        h->threaded = false; /* then the worker makes its own network namespace */
+        prepare_handoff(h);
+    }
+}
+
+/* Wait for the preparation, send what it made on sock (then closed), and keep the cgroup slot in
+ * w (sock < 0: the spawn failed; only clean up). */
+static void handoff_end(handoff *h, worker *w, int sock)
+{
+    if (h->threaded) pthread_join(h->thread, NULL);
+    int fds[3], n = 0;
+    if (h->o->has_shared_netns && !name_in_list(h->o->sandbox.skip, "netns")) fds[n++] = h->o->shared_netns;
+    else if (h->own_netns >= 0) fds[n++] = h->own_netns;
+    for (int i = 0; i < 2; i++)
+        if (h->cgroup.join[i] >= 0) fds[n++] = h->cgroup.join[i];
+    if (sock >= 0) {
+        char byte = 'h';
+        struct iovec iov = {.iov_base = &byte, .iov_len = 1};
+        union {
+            char buf[CMSG_SPACE(sizeof fds)];
+            struct cmsghdr align;
+        } ctl;
+        struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1};
+        if (n > 0) {
+            m.msg_control = ctl.buf;
+            m.msg_controllen = CMSG_SPACE(sizeof(int) * (size_t)n);
+            struct cmsghdr *c = CMSG_FIRSTHDR(&m);
+            c->cmsg_level = SOL_SOCKET;
+            c->cmsg_type = SCM_RIGHTS;
+            c->cmsg_len = CMSG_LEN(sizeof(int) * (size_t)n);
+            memcpy(CMSG_DATA(c), fds, sizeof(int) * (size_t)n);
+        }
+        if (sendmsg(sock, &m, MSG_NOSIGNAL) != 1) {
+            /* a worker that died at once: its end says why */
+        }
+        close(sock);
+    }
+    if (h->own_netns >= 0) close(h->own_netns);
+    sandbox_cgroup_close_join(&h->cgroup);
+    if (w) w->cgroup = h->cgroup;
+    else sandbox_cgroup_release(&h->cgroup);
+}
+
 static int spawn_worker(worker *w, const isolate_options *o, uint64_t mem_cap_bytes, char **error)
 {
-    /* Its cgroup slot first: the worker enters it by itself at its start (sandbox_cgroup.c). */
-    if (!name_in_list(o->sandbox.skip, "cgroup"))
-        sandbox_cgroup_claim(mem_cap_bytes ? mem_cap_bytes * WORKER_MEMORY_FACTOR + WORKER_MEMORY_SLACK : 0, WORKER_PIDS_MAX,
-                             &w->cgroup);
-    int in[2], out[2], err[2];
-    if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC) || pipe2(err, O_CLOEXEC)) {
+    int in[2], out[2], err[2], hand[2];
+    if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC) || pipe2(err, O_CLOEXEC) ||
+        socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, hand)) {
         *error = xasprintf("cannot create the worker's pipes: %s", strerror(errno));
-        sandbox_cgroup_release(&w->cgroup);
         return -1;
     }
+    handoff h;
+    handoff_begin(&h, o, mem_cap_bytes);
     worker_environ we;
-    spawn_request req = {.in = in[0], .out = out[1], .err = err[1], .env = worker_env(&we),
-                         .netns = o->has_shared_netns ? o->shared_netns : -1,
-                         .cgroup = {w->cgroup.join[0], w->cgroup.join[1]}};
+    spawn_request req = {.in = in[0], .out = out[1], .err = err[1], .handoff = hand[0], .env = worker_env(&we)};
     int pidfd = -1;
     pid_t pid = spawn_worker_process(&req, &pidfd);
     int e = errno;
-    sandbox_cgroup_close_join(&w->cgroup);
-    if (pid < 0) {
-        *error = xasprintf("cannot start a worker: %s", strerror(e));
-        close(in[0]), close(in[1]), close(out[0]), close(out[1]), close(err[0]), close(err[1]);
-        sandbox_cgroup_release(&w->cgroup);
-        return -1;
-    }
     close(in[0]);
     close(out[1]);
     close(err[1]);
+    close(hand[0]);
+    if (pid < 0) {
+        handoff_end(&h, NULL, -1);
+        *error = xasprintf("cannot start a worker: %s", strerror(e));
+        close(in[1]), close(out[0]), close(err[0]), close(hand[1]);
+        return -1;
+    }
     w->pid = pid;
     w->pidfd = pidfd;
-    /* Pinned after the clone, so the worker is not: it execs and confines itself on whichever
-     * CPU is free while this thread prepares the run, then joins this CPU (join_parent_cpu). */
-    w->cpu = o->pin_cpu ? pin_here() : -1;
     w->to_child = in[1];
     w->from_child = out[0];
     w->err = xcalloc(1, sizeof *w->err);
@@ -181,6 +249,11 @@ static int spawn_worker(worker *w, const isolate_options *o, uint64_t mem_cap_by
         close(err[0]);
         w->err->fd = -1;
     }
+    /* Pinned after the clone and the relay thread, which are not: the worker execs and confines
+     * itself on whichever CPU is free while this thread prepares the run, then joins this CPU
+     * (join_parent_cpu). */
+    w->cpu = o->pin_cpu ? pin_here() : -1;
+    handoff_end(&h, w, hand[1]);
     return 0;
 }
 
@@ -296,7 +369,7 @@ static isolate_options worker_options(const isolate_options *o, const worker *w)
     return with_cpu;
 }
 
-/* Spawn a worker, in a cgroup slot of its own (unless CHIDORI_ISOLATE_SKIP says cgroup). */
+/* Spawn a worker, with a cgroup slot of its own (unless CHIDORI_ISOLATE_SKIP says cgroup). */
 static int start_worker(worker *w, const isolate_options *o, uint64_t mem_cap_bytes, char **error)
 {
     *w = (worker){.pidfd = -1, .cpu = -1, .cgroup = {.lock = -1, .pids_lock = -1, .join = {-1, -1}}};

@@ -25,6 +25,7 @@
 #include <linux/nsfs.h>
 #include <sched.h>
 #include <sys/ioctl.h>
+#include <sys/socket.h>
 #include <sys/statfs.h>
 #include <signal.h>
 #include <stdint.h>
@@ -145,24 +146,53 @@ static void hostile_frames(const char *mode)
     }
 }
 
-/* A server hands its workers one shared network namespace on ISOLATE_SHARED_NETNS_FD (see
- * shared_netns.c); anything else on that descriptor is closed with the rest. */
+/* A network namespace the parent made for this worker to join (shared_netns.c). */
 static bool is_netns(int fd)
 {
     return ioctl(fd, NS_GET_NSTYPE) == CLONE_NEWNET;
 }
 
-/* Enter the cgroups whose membership files the parent handed over (ISOLATE_CGROUP_FD and the
- * next): NULL, or what failed (the worker then refuses to run: its parent counts on the limits). */
-static char *enter_cgroup(void)
+static bool is_cgroup_file(int fd)
 {
-    for (int fd = ISOLATE_CGROUP_FD; fd < ISOLATE_CGROUP_FD + 2; fd++) {
-        struct statfs sf;
-        if (fstatfs(fd, &sf) != 0) continue; /* not handed over */
-        if ((unsigned long)sf.f_type != CGROUP_SUPER_MAGIC && (unsigned long)sf.f_type != CGROUP2_SUPER_MAGIC) continue;
-        if (sandbox_cgroup_enter(fd) != 0) return xasprintf("worker: cannot enter its cgroup: %s", strerror(errno));
+    struct statfs sf;
+    return fstatfs(fd, &sf) == 0 &&
+           ((unsigned long)sf.f_type == CGROUP_SUPER_MAGIC || (unsigned long)sf.f_type == CGROUP2_SUPER_MAGIC);
+}
+
+/* Take what the parent handed over on ISOLATE_HANDOFF_FD (sent before the first Init, so here by
+ * now; nothing when run by hand): enter the cgroups of membership files (before anything could
+ * fork), keep a network namespace for confinement to join (*netns_fd), close anything else. NULL,
+ * or what failed: the worker then refuses to run, its parent counting on the limits. */
+static char *receive_handoff(int *netns_fd)
+{
+    *netns_fd = -1;
+    char byte;
+    struct iovec iov = {.iov_base = &byte, .iov_len = 1};
+    union {
+        char buf[CMSG_SPACE(sizeof(int) * 4)];
+        struct cmsghdr align;
+    } ctl;
+    struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl.buf, .msg_controllen = sizeof ctl.buf};
+    ssize_t got = recvmsg(ISOLATE_HANDOFF_FD, &m, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
+    close(ISOLATE_HANDOFF_FD);
+    if (got <= 0) return NULL;
+    char *error = (m.msg_flags & MSG_CTRUNC) ? xstrdup("worker: its parent handed over more than it expects") : NULL;
+    for (struct cmsghdr *c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c)) {
+        if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS) continue;
+        size_t n = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+        int fds[4];
+        memcpy(fds, CMSG_DATA(c), sizeof(int) * (n < 4 ? n : 4));
+        for (size_t i = 0; i < n && i < 4; i++) {
+            if (*netns_fd < 0 && is_netns(fds[i])) {
+                *netns_fd = fds[i];
+                continue;
+            }
+            if (!error && is_cgroup_file(fds[i]) && sandbox_cgroup_enter(fds[i]) != 0)
+                error = xasprintf("worker: cannot enter its cgroup: %s", strerror(errno));
+            close(fds[i]);
+        }
     }
-    return NULL;
+    return error;
 }
 
 /* Confine this process and tell the parent what was applied (the Isolation: banner) before
@@ -194,14 +224,9 @@ static int confine_and_report(const isolate_sandbox *sandbox, int shared_netns_f
 
 int worker_main(void)
 {
-    /* Nothing but the three pipes may stay open (the supervisor already closed the rest; this is
-     * belt and braces against a parent that forgot), and a server's shared network namespace,
-     * which confinement joins and closes before anything else. */
-    /* First of all, before it can fork: into the run's cgroup slot, when the parent made one. */
-    char *cgroup_error = enter_cgroup();
-    int shared_netns_fd = is_netns(ISOLATE_SHARED_NETNS_FD) ? ISOLATE_SHARED_NETNS_FD : -1;
-    if (shared_netns_fd < 0) close(ISOLATE_SHARED_NETNS_FD);
-    close_range(ISOLATE_CGROUP_FD, ~0u, 0);
+    /* Nothing but the three pipes and the handoff socket may stay open (the supervisor already
+     * closed the rest; this is belt and braces against a parent that forgot). */
+    close_range(ISOLATE_HANDOFF_FD + 1, ~0u, 0);
     /* The supervisor starts us with every signal blocked (see spawn_child). */
     sigset_t none;
     sigemptyset(&none);
@@ -215,9 +240,12 @@ int worker_main(void)
         free(m);
         return 1;
     }
-    if (cgroup_error) {
-        fail_early(cgroup_error);
-        free(cgroup_error);
+    /* Before it can fork: into the run's cgroup slot; and the network namespace to join. */
+    int shared_netns_fd;
+    char *handoff_error = receive_handoff(&shared_netns_fd);
+    if (handoff_error) {
+        fail_early(handoff_error);
+        free(handoff_error);
         json_free(init);
         return 1;
     }

@@ -177,7 +177,7 @@ int cmd_serve(int argc, char **argv)
     if (sc.isolated && isolate_options_from_env(&sc.iso, &sc.limits, &error) < 0) goto fail;
     if (sc.isolated) {
         /* one empty network namespace for every worker of this server (see shared_netns.c) */
-        sc.iso.shared_netns = isolate_shared_netns_open();
+        sc.iso.shared_netns = isolate_netns_open();
         sc.iso.has_shared_netns = sc.iso.shared_netns >= 0;
     }
     if (max_running_from_env(&sc.max_running, &error) < 0) goto fail;

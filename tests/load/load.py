@@ -217,6 +217,7 @@ class Driver:
         self.rss = []                 # (completed, kib)
         self.server = None
         self.up = threading.Event()   # cleared while the server is down (fault)
+        self.stopped = False          # set when the fault's restart failed: the clients give up
         self.up.set()
         self.down = False
         self.interrupted = []         # session ids whose POST died with the server
@@ -265,7 +266,11 @@ class Driver:
             sid = self.session_id(i)
             body = {"session_id": sid, "input": self.make_input(i, sid)}
             while True:
-                self.up.wait()
+                while not self.up.wait(1):
+                    if self.stopped:
+                        return
+                if self.stopped:
+                    return
                 if conn is None or conn_server is not self.server:
                     if conn:
                         conn.close()
@@ -476,6 +481,14 @@ def run_fault(chidori, sessions=10000, concurrency=64, hits=3, kill_after=None, 
         d.server = first
 
         def killer():
+            try:
+                restart()
+            except BaseException as e:  # a restart that fails must fail the test, not hang it
+                kill["error"] = f"{type(e).__name__}: {e}"
+                d.stopped = True
+                d.up.set()
+
+        def restart():
             killed.wait()
             d.down = True
             d.up.clear()
@@ -498,6 +511,9 @@ def run_fault(chidori, sessions=10000, concurrency=64, hits=3, kill_after=None, 
         d.run(first)
         k.join(timeout=120)
         out["seconds"] = time.monotonic() - t0
+        if "error" in kill:
+            fail(f"the kill and restart failed: {kill['error']}")
+            return out
         if "restart" not in kill:
             fail(f"the server was never killed ({d.completed} sessions completed)")
             return out
