@@ -559,6 +559,7 @@ done:
     }
     free(e.output);
     free(e.failure);
+    if (cfg->on_result) cfg->on_result(cfg->on_result_ctx, res);
     engine_free_module_cache(&e);
     if (e.ctx) {
         JS_FreeValue(e.ctx, e.internals);

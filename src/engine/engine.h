@@ -42,6 +42,8 @@ typedef struct engine_seam {
     void *ctx;
 } engine_seam;
 
+struct engine_result;
+
 typedef struct engine_config {
     engine_mode mode;
     const char *entry;       /* AGENT: specifier of the entry module, resolved by the host */
@@ -55,6 +57,10 @@ typedef struct engine_config {
     bool fixed_random;       /* CHIDORI_TS_RANDOM=fixed: Math.random from ENGINE_FIXED_SEED, not seed */
     engine_limits limits;
     engine_seam seam;
+    /* Called with the outcome before the runtime is torn down (NULL: none): a disposable worker
+     * sends it at once and need not wait for the teardown at all. */
+    void (*on_result)(void *ctx, const struct engine_result *res);
+    void *on_result_ctx;
 } engine_config;
 
 #define ENGINE_FIXED_SEED 0x6368696461726931ull
