@@ -1,8 +1,10 @@
 /* worker.c — `chidori __run-worker`: the child of an isolated run, holding only the engine.
  *
- * Started by the supervisor with exactly three descriptors: 0 (frames from the parent), 1 (frames
- * to the parent) and 2 (a pipe the parent relays as stderr); no terminal, a clean environment, and
- * death with its parent. It reads the Init frame, confines itself (sandbox_apply_all: namespaces,
+ * Started by the supervisor (as `chidori-worker` or `chidori __run-worker`) with exactly four
+ * descriptors: 0 (frames from the parent), 1 (frames to the parent), 2 (a pipe the parent relays
+ * as stderr) and 3 (the handoff socket: a network namespace to join and its cgroup slot to enter,
+ * sent before the first Init); no terminal, a clean environment, and death with its parent. It
+ * reads the Init frame, enters its cgroup, confines itself (sandbox_apply_all: namespaces,
  * Landlock, seccomp allowlist, rlimits) BEFORE any agent code exists, then runs the engine with a
  * broker seam: every host op becomes a Call frame and blocks on its Reply. It ends with one Done
  * frame and exits. A warm worker (a server's pool) gets a first Init holding only its sandbox:
