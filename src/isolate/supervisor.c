@@ -203,8 +203,11 @@ static void handoff_end(handoff *h, worker *w, int sock)
             c->cmsg_len = CMSG_LEN(sizeof(int) * (size_t)n);
             memcpy(CMSG_DATA(c), fds, sizeof(int) * (size_t)n);
         }
-        if (sendmsg(sock, &m, MSG_NOSIGNAL) != 1) {
-            /* a worker that died at once: its end says why */
+        if (sendmsg(sock, &m, MSG_NOSIGNAL) != 1 && w && w->pidfd >= 0) {
+            /* Never let a worker run without what it was meant to start with (its cgroup above
+             * all): it is stopped, and its run fails as one whose worker ended. (Mostly, it died
+             * at once already, and its own end says why.) */
+            syscall(SYS_pidfd_send_signal, w->pidfd, SIGKILL, NULL, 0);
         }
         close(sock);
     }
