@@ -375,3 +375,33 @@ def case_the_worker_binary_is_found_next_to_chidori_and_must_be_of_its_build(v):
         code, out, err = chidori(v, "run", "--isolate", hello, exe=os.path.join(other, "chidori"))
         assert code == 1 and out == "" and f"this worker (build {forged}) is not from the build of chidori" in err, \
             (code, out, err)
+
+
+def case_a_worker_refuses_to_run_when_its_handoff_did_not_all_arrive(v):
+    """The first Init says how many descriptors the parent sent on the worker's handoff socket (its
+    network namespace, its cgroup slot); a worker that received fewer refuses to run, so it can
+    never run outside its cgroup. Here the worker is started by hand, with no handoff socket."""
+    import struct
+    import subprocess
+    version = subprocess.run([v.chidori, "--version"], capture_output=True, text=True, env=v.env()).stdout
+    build = version.split("build ", 1)[1].split()[0]
+
+    def first_frame(handed):
+        init = {"type": "init", "warm": True, "build": build, "handed": handed,
+                "sandbox": {"require": False, "cpu_secs": "0", "fsize_bytes": "0", "skip": ""}}
+        body = json.dumps(init).encode()
+        return struct.pack("<I", len(body)) + body
+
+    def first_answer(handed):
+        p = subprocess.run([v.chidori, "__run-worker"], input=first_frame(handed), capture_output=True,
+                           timeout=30 * v.slow, env=v.env())
+        assert len(p.stdout) >= 4, (p.returncode, p.stderr[-400:])
+        n = struct.unpack("<I", p.stdout[:4])[0]
+        return json.loads(p.stdout[4:4 + n])
+
+    refused = first_answer(2)
+    assert refused.get("type") == "done", refused
+    assert "0 descriptors came on the handoff socket, its parent sent 2" in refused["outcome"].get("error", ""), refused
+    # the same Init saying nothing was sent: the worker goes on to confine itself and report
+    went_on = first_answer(0)
+    assert went_on.get("type") == "call" and went_on.get("op") == "__isolation", went_on

@@ -77,6 +77,7 @@ json_t *isolate_warm_encode(const isolate_options *o)
     json_object_set(f, "type", json_string("init"));
     json_object_set(f, "warm", json_bool(true));
     json_object_set(f, "build", json_string(chidori_build_id));
+    json_object_set(f, "handed", json_number(o->handed));
     json_object_set(f, "sandbox", sandbox_encode(&o->sandbox));
     return f;
 }
@@ -85,6 +86,13 @@ bool isolate_init_same_build(const json_t *f)
 {
     const char *build = json_string_value(json_object_get(f, "build"));
     return build && !strcmp(build, chidori_build_id);
+}
+
+int isolate_init_handed(const json_t *f)
+{
+    const json_t *n = json_object_get(f, "handed");
+    double v = n && n->type == JSON_NUMBER ? json_number_value(n) : -1;
+    return v >= 0 && v <= 8 && v == (int)v ? (int)v : -1;
 }
 
 bool isolate_init_is_warm(const json_t *f)
@@ -108,6 +116,7 @@ json_t *isolate_init_encode(const engine_config *cfg, const isolate_options *o)
     json_t *f = json_object();
     json_object_set(f, "type", json_string("init"));
     json_object_set(f, "build", json_string(chidori_build_id));
+    json_object_set(f, "handed", json_number(o->handed));
     json_object_set(f, "mode", json_string(cfg->mode == ENGINE_AGENT ? "agent" : "script"));
     if (cfg->entry) json_object_set(f, "entry", json_string(cfg->entry));
     if (cfg->script) json_object_set(f, "script", json_stringn(cfg->script, cfg->script_len));

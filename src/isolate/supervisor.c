@@ -103,6 +103,7 @@ typedef struct worker {
                    (a warm worker is handed from the pool to a run) */
     sandbox_cgroup cgroup;
     int cpu; /* the CPU this thread and the worker share once it is confined, or -1 */
+    int handed; /* descriptors sent on its handoff socket */
 } worker;
 
 /* The environment a worker gets: nothing of ours but what a sanitizer build needs to report. */
@@ -144,6 +145,8 @@ static int pin_here(void)
  * first Init: an empty network namespace to join (the server's shared one, or one made for this
  * worker when this process is root), and its cgroup slot's membership files (sandbox_cgroup.c).
  * The preparation runs on a thread of its own, started before the spawn. */
+static void kill_worker(worker *w);
+
 typedef struct handoff {
     const isolate_options *o;
     uint64_t mem_cap_bytes;
@@ -203,11 +206,15 @@ static void handoff_end(handoff *h, worker *w, int sock)
             c->cmsg_len = CMSG_LEN(sizeof(int) * (size_t)n);
             memcpy(CMSG_DATA(c), fds, sizeof(int) * (size_t)n);
         }
-        if (sendmsg(sock, &m, MSG_NOSIGNAL) != 1 && w && w->pidfd >= 0) {
+        if (sendmsg(sock, &m, MSG_NOSIGNAL) == 1) {
+            if (w) w->handed = n;
+        } else if (w) {
             /* Never let a worker run without what it was meant to start with (its cgroup above
              * all): it is stopped, and its run fails as one whose worker ended. (Mostly, it died
-             * at once already, and its own end says why.) */
-            syscall(SYS_pidfd_send_signal, w->pidfd, SIGKILL, NULL, 0);
+             * at once already, and its own end says why.) The worker also refuses to run when
+             * fewer descriptors came than its first Init says. */
+            w->handed = n;
+            kill_worker(w);
         }
         close(sock);
     }
@@ -219,10 +226,14 @@ static void handoff_end(handoff *h, worker *w, int sock)
 
 static int spawn_worker(worker *w, const isolate_options *o, uint64_t mem_cap_bytes, char **error)
 {
-    int in[2], out[2], err[2], hand[2];
+    int in[2] = {-1, -1}, out[2] = {-1, -1}, err[2] = {-1, -1}, hand[2] = {-1, -1};
     if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC) || pipe2(err, O_CLOEXEC) ||
         socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, hand)) {
         *error = xasprintf("cannot create the worker's pipes: %s", strerror(errno));
+        int *all[] = {in, out, err, hand};
+        for (int i = 0; i < 4; i++)
+            for (int j = 0; j < 2; j++)
+                if (all[i][j] >= 0) close(all[i][j]);
         return -1;
     }
     handoff h;
@@ -367,6 +378,7 @@ static bool wait_for_frame_or_cancel(int from_child, int cancel_fd, int64_t dead
 static isolate_options worker_options(const isolate_options *o, const worker *w)
 {
     isolate_options with_cpu = *o;
+    with_cpu.handed = w->handed;
     with_cpu.sandbox.join_parent_cpu = w->cpu >= 0;
     with_cpu.sandbox.parent_cpu = w->cpu >= 0 ? w->cpu : 0;
     return with_cpu;

@@ -76,9 +76,12 @@ static void send_done(const engine_result *res)
 
 /* The outcome goes to the parent before the engine is torn down; a worker is disposable, so
  * outside sanitizer builds (whose leak check wants the teardown) it ends right there. */
+static bool done_sent;
+
 static void done_before_teardown(void *ctx, const engine_result *res)
 {
     (void)ctx;
+    done_sent = true;
     send_done(res);
 #if !defined(__SANITIZE_ADDRESS__)
     _exit(0);
@@ -176,9 +179,10 @@ static bool is_cgroup_file(int fd)
  * now; nothing when run by hand): enter the cgroups of membership files (before anything could
  * fork), keep a network namespace for confinement to join (*netns_fd), close anything else. NULL,
  * or what failed: the worker then refuses to run, its parent counting on the limits. */
-static char *receive_handoff(int *netns_fd)
+static char *receive_handoff(int *netns_fd, int *received)
 {
     *netns_fd = -1;
+    *received = 0;
     char byte;
     struct iovec iov = {.iov_base = &byte, .iov_len = 1};
     union {
@@ -193,6 +197,7 @@ static char *receive_handoff(int *netns_fd)
     for (struct cmsghdr *c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c)) {
         if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS) continue;
         size_t n = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+        *received += (int)n;
         int fds[4];
         memcpy(fds, CMSG_DATA(c), sizeof(int) * (n < 4 ? n : 4));
         for (size_t i = 0; i < n && i < 4; i++) {
@@ -254,8 +259,8 @@ int worker_main(void)
         return 1;
     }
     /* Before it can fork: into the run's cgroup slot; and the network namespace to join. */
-    int shared_netns_fd;
-    char *handoff_error = receive_handoff(&shared_netns_fd);
+    int shared_netns_fd, received;
+    char *handoff_error = receive_handoff(&shared_netns_fd, &received);
     if (handoff_error) {
         fail_early(handoff_error);
         free(handoff_error);
@@ -266,6 +271,15 @@ int worker_main(void)
     if (!isolate_init_same_build(init)) {
         char *m = xasprintf("worker: this worker (build %s) is not from the build of chidori that started it; "
                             "install chidori and chidori-worker from one build", chidori_build_id);
+        fail_early(m);
+        free(m);
+        json_free(init);
+        return 1;
+    }
+    /* Everything the parent handed over arrived (its cgroup above all), or the worker does not run. */
+    int handed = isolate_init_handed(init);
+    if (handed != received) {
+        char *m = xasprintf("worker: %d descriptors came on the handoff socket, its parent sent %d", received, handed);
         fail_early(m);
         free(m);
         json_free(init);
@@ -329,6 +343,7 @@ int worker_main(void)
     in.config.on_result = done_before_teardown;
     engine_result res;
     engine_run(&in.config, &res);
+    if (!done_sent) send_done(&res); /* it ended before it had a runtime to tear down */
     engine_result_free(&res);
     isolate_init_clear(&in);
     json_free(init);
