@@ -71,13 +71,20 @@ static int sandbox_decode(const json_t *sb, isolate_sandbox *out)
     return 0;
 }
 
+/* What any first Init carries beside its kind: the build it comes from and how many descriptors
+ * went on the handoff socket (checked by the worker before anything else). */
+static void set_first_frame_fields(json_t *f, const isolate_options *o)
+{
+    json_object_set(f, "build", json_string(chidori_build_id));
+    json_object_set(f, "handed", json_number(o->handed));
+}
+
 json_t *isolate_warm_encode(const isolate_options *o)
 {
     json_t *f = json_object();
     json_object_set(f, "type", json_string("init"));
     json_object_set(f, "warm", json_bool(true));
-    json_object_set(f, "build", json_string(chidori_build_id));
-    json_object_set(f, "handed", json_number(o->handed));
+    set_first_frame_fields(f, o);
     json_object_set(f, "sandbox", sandbox_encode(&o->sandbox));
     return f;
 }
@@ -115,8 +122,7 @@ json_t *isolate_init_encode(const engine_config *cfg, const isolate_options *o)
 {
     json_t *f = json_object();
     json_object_set(f, "type", json_string("init"));
-    json_object_set(f, "build", json_string(chidori_build_id));
-    json_object_set(f, "handed", json_number(o->handed));
+    set_first_frame_fields(f, o);
     json_object_set(f, "mode", json_string(cfg->mode == ENGINE_AGENT ? "agent" : "script"));
     if (cfg->entry) json_object_set(f, "entry", json_string(cfg->entry));
     if (cfg->script) json_object_set(f, "script", json_stringn(cfg->script, cfg->script_len));

@@ -29,14 +29,11 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-
-extern char **environ;
 
 /* The worker's cgroup: the engine's own ceiling plus room for the process itself, and a pids
  * limit (the worker and its pid-namespace stub; seccomp forbids creating more anyway). */
@@ -139,8 +136,6 @@ static int pin_here(void)
     return sched_setaffinity(0, sizeof set, &set) == 0 ? cpu : -1;
 }
 
-/* What the child of spawn_worker needs, prepared by the parent: the child shares the parent's
- * memory until it calls execve, so it computes nothing and allocates nothing. */
 /* What the worker starts with, prepared while it execs and sent on the handoff socket before its
  * first Init: an empty network namespace to join (the server's shared one, or one made for this
  * worker when this process is root), and its cgroup slot's membership files (sandbox_cgroup.c).
@@ -374,14 +369,15 @@ static bool wait_for_frame_or_cancel(int from_child, int cancel_fd, int64_t dead
     }
 }
 
-/* The options a worker's first Init carries: the caller's, and the CPU it is to join. */
+/* The options a worker's first Init carries: the caller's, the CPU it is to join and how many
+ * descriptors it was handed. */
 static isolate_options worker_options(const isolate_options *o, const worker *w)
 {
-    isolate_options with_cpu = *o;
-    with_cpu.handed = w->handed;
-    with_cpu.sandbox.join_parent_cpu = w->cpu >= 0;
-    with_cpu.sandbox.parent_cpu = w->cpu >= 0 ? w->cpu : 0;
-    return with_cpu;
+    isolate_options first = *o;
+    first.handed = w->handed;
+    first.sandbox.join_parent_cpu = w->cpu >= 0;
+    first.sandbox.parent_cpu = w->cpu >= 0 ? w->cpu : 0;
+    return first;
 }
 
 /* Spawn a worker, with a cgroup slot of its own (unless CHIDORI_ISOLATE_SKIP says cgroup). */
@@ -407,8 +403,8 @@ warm_worker *supervisor_prespawn_begin(const isolate_options *o, const engine_li
         free(ww);
         return NULL;
     }
-    isolate_options with_cpu = worker_options(o, &ww->w);
-    json_t *init = isolate_warm_encode(&with_cpu);
+    isolate_options first = worker_options(o, &ww->w);
+    json_t *init = isolate_warm_encode(&first);
     char *io = NULL;
     int rc = frame_write(ww->w.to_child, init, &io);
     json_free(init);
@@ -517,8 +513,8 @@ int supervisor_run(const engine_config *cfg, host *h, const isolate_options *o, 
     bool killed_for_quiet = false;
     bool done = false, killed_for_deadline = false;
     char *failure = NULL;
-    isolate_options with_cpu = worker_options(o, &w);
-    json_t *init = isolate_init_encode(cfg, &with_cpu);
+    isolate_options first = worker_options(o, &w);
+    json_t *init = isolate_init_encode(cfg, &first);
     if (frame_write(w.to_child, init, &error) != 0) failure = xasprintf("cannot start the worker: %s", error);
     json_free(init);
     free(error), error = NULL;
