@@ -202,10 +202,14 @@ def cgroup_procs(d):
         return set()
 
 
+FORKSERVER_NAME = "chidori-forksrv"  # a server's fork server (src/isolate/forkserver.c): no worker
+
+
 def worker_tree(pid):
     """[(worker pid, [its children])]: the processes whose parent is pid (the confined workers),
-    each with its own children (the pid-namespace child that runs the engine, when there is one)."""
-    tree = {}
+    each with its own children (the pid-namespace child that runs the engine, when there is one).
+    A server's fork server is its child too, and no worker: it is left out."""
+    tree, names = {}, {}
     for name in os.listdir("/proc"):
         if not name.isdigit():
             continue
@@ -215,9 +219,10 @@ def worker_tree(pid):
         except OSError:
             continue
         fields = stat[stat.rindex(")") + 2:].split()
+        names[int(name)] = stat[stat.index("(") + 1:stat.rindex(")")]
         if fields[0] != "Z":
             tree.setdefault(int(fields[1]), []).append(int(name))
-    return [(w, tree.get(w, [])) for w in tree.get(pid, [])]
+    return [(w, tree.get(w, [])) for w in tree.get(pid, []) if names.get(w) != FORKSERVER_NAME]
 
 
 def kill_the_worker_of_a_run(v, pick, sig, env=None):

@@ -22,6 +22,7 @@ import threading
 import time
 
 from cases import Skip
+from cases_isolation import FORKSERVER_NAME
 from run import ROOT, sanitizer_report
 
 AGENT = os.path.join(ROOT, "tests", "serve", "agent.js")
@@ -838,10 +839,11 @@ def case_serve_workers_share_one_empty_network_namespace(v):
         host_net = os.readlink("/proc/self/ns/net")
 
         def look():
-            """(problem or None, nets): the warm workers (each a stub and its child) as they are."""
-            nets, seen = set(), 0
+            """(problem or None, nets): the fork server and the warm workers it forked as they are."""
+            nets, seen, forkservers = set(), 0, 0
             for p in descendants(s.proc.pid):
                 try:
+                    forkservers += open(f"/proc/{p}/comm").read().strip() == FORKSERVER_NAME
                     net = os.readlink(f"/proc/{p}/ns/net")
                     fds = [os.readlink(f"/proc/{p}/fd/{fd}") for fd in os.listdir(f"/proc/{p}/fd")]
                     devices = [l.split(":")[0].strip() for l in open(f"/proc/{p}/net/dev").read().splitlines()[2:]]
@@ -853,8 +855,8 @@ def case_serve_workers_share_one_empty_network_namespace(v):
                     return f"{p} holds a namespace descriptor: {fds}", nets
                 if devices != ["lo"]:
                     return f"{p} sees the devices {devices}", nets
-            if seen < 4:
-                return f"{seen} worker processes, not 4 yet", nets
+            if seen < 3 or forkservers != 1:
+                return f"{seen} processes ({forkservers} fork servers), not the fork server and 2 workers yet", nets
             if len(nets) != 1 or host_net in nets:
                 return f"workers in {nets} (the host's is {host_net})", nets
             return None, nets

@@ -37,10 +37,12 @@ def case_serve_a_worker_killed_or_crashed_fails_its_session_and_the_server_carri
     try:
         srv.start()
         outcomes = []
+        # A server's workers are forked by its fork server, each pid 1 of its own pid namespace:
+        # from outside, only SIGKILL (and SIGSTOP) reach such a process. A real crash is the next
+        # case; a SIGSEGV sent to an exec'd worker, tests/cases_isolation.py.
         for what, pick, sig, words in (
                 ("kill -9 of the worker", lambda w: w[0], signal.SIGKILL, KILLED),
-                ("kill -9 of the engine in its pid namespace", lambda w: (w[1] or w)[0], signal.SIGKILL, KILLED),
-                ("SIGSEGV of the worker", lambda w: w[0], signal.SIGSEGV, "engine crashed: SIGSEGV")):
+                ("kill -9 of the engine in its pid namespace", lambda w: (w[1] or w)[0], signal.SIGKILL, KILLED)):
             view = create(srv, {"input": {"spin": True}, "wait": False})
             os.kill(pick(spinning_worker(srv, view["id"])), sig)
             got = srv.wait_for(view["id"], lambda x: x["status"] != "running", "settled")

@@ -42,15 +42,14 @@ bool name_in_list(const char *list, const char *name)
     return false;
 }
 
-int isolate_confine(const isolate_sandbox *cfg, int shared_netns_fd, json_t **report, char **error)
+static void config_from(const isolate_sandbox *cfg, int shared_netns_fd, sandbox_config *sc)
 {
-    sandbox_config sc;
-    sandbox_config_default(&sc);
-    sc.shared_netns_fd = shared_netns_fd;
-    sc.join_cpu = cfg->join_parent_cpu ? cfg->parent_cpu : -1;
-    sc.require = cfg->require;
-    sc.cpu_secs = cfg->cpu_secs;
-    sc.fsize_bytes = cfg->fsize_bytes;
+    sandbox_config_default(sc);
+    sc->shared_netns_fd = shared_netns_fd;
+    sc->join_cpu = cfg->join_parent_cpu ? cfg->parent_cpu : -1;
+    sc->require = cfg->require;
+    sc->cpu_secs = cfg->cpu_secs;
+    sc->fsize_bytes = cfg->fsize_bytes;
     /* CHIDORI_ISOLATE_SKIP (bench/isolation measures each layer's cost this way): a weaker
      * sandbox on request, reported as skipped; under require, a skipped core layer still fails. */
     static const struct { const char *name; size_t offset; } optional[] = {
@@ -60,10 +59,45 @@ int isolate_confine(const isolate_sandbox *cfg, int shared_netns_fd, json_t **re
         {"seccomp", offsetof(sandbox_config, seccomp)}, {"rlimits", offsetof(sandbox_config, rlimits)},
     };
     for (size_t i = 0; i < sizeof optional / sizeof optional[0]; i++)
-        if (name_in_list(cfg->skip, optional[i].name)) *(bool *)((char *)&sc + optional[i].offset) = false;
+        if (name_in_list(cfg->skip, optional[i].name)) *(bool *)((char *)sc + optional[i].offset) = false;
+}
+
+/* In a fork server and, by inheritance, in every worker it forks: the namespaces it entered once
+ * for all of them, and for which sandbox (a worker of another sandbox is never forked from it). */
+static bool shared_applied;
+static sandbox_report shared_report;
+
+int isolate_confine_shared(const isolate_sandbox *cfg, int shared_netns_fd, char **error)
+{
+    sandbox_config sc;
+    config_from(cfg, shared_netns_fd, &sc);
+    sandbox_apply_shared(&sc, &shared_report);
+    if (shared_report.late_identity) {
+        /* it would stay host root for as long as it serves: workers are exec'd one by one */
+        *error = xstrdup("a fork server would keep root's identity here (no unprivileged user namespaces)");
+        return -1;
+    }
+    shared_applied = true;
+    return 0;
+}
+
+int isolate_confine(const isolate_sandbox *cfg, int shared_netns_fd, json_t **report, char **error)
+{
+    sandbox_config sc;
+    config_from(cfg, shared_netns_fd, &sc);
     sandbox_report rep;
     memset(&rep, 0, sizeof rep);
-    int rc = sandbox_apply_all(&sc, &rep);
+    int rc;
+    if (shared_applied) {
+        /* forked by a fork server: in its namespaces already, and pid 1 of a pid namespace of
+         * its own (it was cloned into one) */
+        if (shared_netns_fd >= 0) close(shared_netns_fd);
+        rep = shared_report;
+        sc.pid1_given = true;
+        rc = sandbox_apply_own(&sc, &rep);
+    } else {
+        rc = sandbox_apply_all(&sc, &rep);
+    }
     json_t *layers = json_array();
     layer(layers, "identity", &rep.identity);
     layer(layers, "userns", &rep.userns);

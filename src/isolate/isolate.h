@@ -26,6 +26,10 @@ typedef struct isolate_sandbox {
 /* Confine the calling process (the worker, after start-up). 0 with *report ({layers: [{name,
  * applied, detail}]}), or -1 with *error when a required layer could not be applied. */
 int isolate_confine(const isolate_sandbox *cfg, int shared_netns_fd, json_t **report, char **error);
+/* In a fork server: enter once the namespaces every worker it forks shares (sandbox_apply_shared);
+ * isolate_confine in such a worker then applies only the rest. -1 with *error when a fork server
+ * must not serve here (it would keep root's identity). */
+int isolate_confine_shared(const isolate_sandbox *cfg, int shared_netns_fd, char **error);
 bool name_in_list(const char *list, const char *name);
 /* The `Isolation:` banner text for a confinement report. */
 char *isolate_banner(const json_t *report);
@@ -41,6 +45,7 @@ typedef struct isolate_options {
     bool watch_cancel;       /* cancel_fd becoming readable cancels the run: the worker is killed */
     int cancel_fd;
     worker_pool *pool;       /* take a warm worker from it when one is ready (NULL: always cold) */
+    struct forkserver *forkserver; /* fork workers from it when it is ready (forkserver.h; NULL: exec each) */
     bool pin_cpu;            /* worker and calling thread share one CPU (a single run: the CLI) */
     struct warm_worker **early; /* a worker the caller began before its own set-up
                                    (supervisor_prespawn_begin): the first run takes it, leaving NULL */
@@ -75,6 +80,8 @@ json_t *isolate_init_encode(const engine_config *cfg, const isolate_options *o);
 /* The first Init of a warm worker: only the sandbox it applies to itself before it waits. */
 json_t *isolate_warm_encode(const isolate_options *o);
 bool isolate_init_is_warm(const json_t *frame);
+json_t *isolate_forkserver_encode(const isolate_options *o);
+bool isolate_init_is_forkserver(const json_t *frame);
 /* How many descriptors the first Init says were handed over (-1: it does not say). */
 int isolate_init_handed(const json_t *frame);
 /* Whether the first Init comes from a parent built from the same code as this worker. */

@@ -89,6 +89,21 @@ json_t *isolate_warm_encode(const isolate_options *o)
     return f;
 }
 
+/* The first Init of a fork server (forkserver.c): a warm Init that also says so. */
+json_t *isolate_forkserver_encode(const isolate_options *o)
+{
+    json_t *f = isolate_warm_encode(o);
+    json_object_set(f, "forkserver", json_bool(true));
+    if (o->selftest && !strncmp(o->selftest, "forkserver_", 11)) json_object_set(f, "selftest", json_string(o->selftest));
+    return f;
+}
+
+bool isolate_init_is_forkserver(const json_t *f)
+{
+    const json_t *w = json_object_get(f, "forkserver");
+    return w && w->type == JSON_TRUE && isolate_init_is_warm(f);
+}
+
 bool isolate_init_same_build(const json_t *f)
 {
     const char *build = json_string_value(json_object_get(f, "build"));

@@ -680,7 +680,10 @@ static bool set_error(sandbox_report *r, const char *layer, const sandbox_status
     return true;
 }
 
-int sandbox_apply_all(const sandbox_config *cfg, sandbox_report *r)
+/* The layers a fork server applies once for all the workers it forks (forkserver.c): identity,
+ * the user, network, mount, ipc/uts namespaces. r->late_identity says whether root still has to
+ * drop its identity (unprivileged user namespaces disabled here): sandbox_apply_own does it. */
+void sandbox_apply_shared(const sandbox_config *cfg, sandbox_report *r)
 {
     memset(r, 0, sizeof *r);
     sandbox_status off = st_skip("disabled");
@@ -688,7 +691,6 @@ int sandbox_apply_all(const sandbox_config *cfg, sandbox_report *r)
     r->caps = r->rlimits = r->fds = r->landlock = r->seccomp = off;
 
     bool root = geteuid() == 0;
-    bool late_identity = false;
     if (cfg->shared_netns_fd >= 0) {
         if (cfg->netns) r->netns = join_shared_netns(cfg->shared_netns_fd);
         else close(cfg->shared_netns_fd);
@@ -699,24 +701,33 @@ int sandbox_apply_all(const sandbox_config *cfg, sandbox_report *r)
             if (unprivileged_userns_allowed(why, sizeof why)) {
                 r->identity = sandbox_drop_identity(cfg, true);
             } else {
-                late_identity = true;
+                r->late_identity = true;
             }
         }
-        if (late_identity) {
+        if (r->late_identity) {
             r->userns = st_skip("unprivileged user namespaces disabled (%s); root creates the namespaces, then drops to uid %u", why,
                                 (unsigned)cfg->unprivileged_uid);
         } else {
             r->userns = sandbox_userns();
         }
     } else if (root) {
-        late_identity = true;
+        r->late_identity = true;
     }
     if (cfg->netns && !r->netns.applied) r->netns = sandbox_netns();
     if (cfg->mountns) r->mountns = sandbox_mountns();
     if (cfg->ipc_uts_ns) r->ipc_uts_ns = sandbox_ipc_uts_ns();
+}
+
+/* The layers each worker applies to itself, after the shared ones (r holds their statuses). */
+int sandbox_apply_own(const sandbox_config *cfg, sandbox_report *r)
+{
+    bool root = geteuid() == 0;
     if (cfg->rlimits) r->rlimits = sandbox_rlimits(cfg); /* before the fork: the stub needs cpu_secs */
-    if (cfg->pid_ns) r->pid_ns = sandbox_pidns_fork();
-    if (late_identity) {
+    if (cfg->pid_ns && cfg->pid1_given)
+        r->pid_ns = st_ok("worker is pid 1 of a new pid namespace (cloned into it by the fork server)");
+    else if (cfg->pid_ns)
+        r->pid_ns = sandbox_pidns_fork();
+    if (r->late_identity) {
         drop_bounding_set(); /* still root: CAP_SETPCAP */
         r->identity = sandbox_drop_identity(cfg, false);
     }
@@ -748,6 +759,12 @@ int sandbox_apply_all(const sandbox_config *cfg, sandbox_report *r)
         return -1;
     }
     return 0;
+}
+
+int sandbox_apply_all(const sandbox_config *cfg, sandbox_report *r)
+{
+    sandbox_apply_shared(cfg, r);
+    return sandbox_apply_own(cfg, r);
 }
 
 char *sandbox_report_summary(const sandbox_report *r)

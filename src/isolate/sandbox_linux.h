@@ -119,12 +119,14 @@ typedef struct sandbox_config {
     int join_cpu; /* >= 0: once confined (before Landlock and seccomp), move to this CPU; -1: stay */
     int shared_netns_fd; /* >= 0: join this network namespace (the parent's, see shared_netns.c)
                             and close it, instead of making one; -1: make one */
+    bool pid1_given; /* already pid 1 of a pid namespace of its own (a fork server's child): no fork */
 } sandbox_config;
 
 typedef struct sandbox_report {
     sandbox_status identity, userns, netns, mountns, ipc_uts_ns, pid_ns, caps, rlimits, fds,
         landlock, seccomp;
     int landlock_abi; /* 0 when unavailable */
+    bool late_identity; /* root makes the namespaces, then drops its identity in sandbox_apply_own */
     char error[256];  /* set when sandbox_apply_all fails */
 } sandbox_report;
 
@@ -137,6 +139,11 @@ void sandbox_config_default(sandbox_config *cfg);
  * failed under require, or when a step failed in a way that leaves the process unusable. With
  * pid_ns, the caller that returns is the new pid-1 child (see the header comment). */
 int sandbox_apply_all(const sandbox_config *cfg, sandbox_report *report);
+/* sandbox_apply_all in two halves: the namespaces a fork server shares with every worker it forks
+ * (identity, user, network, mount, ipc/uts), then what each worker applies to itself (rlimits, pid
+ * namespace, capabilities, descriptors, Landlock, seccomp) and the require checks. */
+void sandbox_apply_shared(const sandbox_config *cfg, sandbox_report *report);
+int sandbox_apply_own(const sandbox_config *cfg, sandbox_report *report);
 
 /* The individual layers (applied by sandbox_apply_all in this order). */
 sandbox_status sandbox_drop_identity(const sandbox_config *cfg, bool before_userns);

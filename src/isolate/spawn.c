@@ -24,6 +24,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -62,6 +63,16 @@ const char *spawn_worker_binary(void)
 {
     pthread_once(&binary_once, find_binary);
     return binary_fd >= 0 ? binary_path : NULL;
+}
+
+char **spawn_worker_env(spawn_environ *se)
+{
+    int n = 0;
+    const char *a = getenv("ASAN_OPTIONS"), *u = getenv("UBSAN_OPTIONS");
+    if (a) snprintf(se->asan, sizeof se->asan, "ASAN_OPTIONS=%s", a), se->env[n++] = se->asan;
+    if (u) snprintf(se->ubsan, sizeof se->ubsan, "UBSAN_OPTIONS=%s", u), se->env[n++] = se->ubsan;
+    se->env[n] = NULL;
+    return se->env;
 }
 
 typedef struct spawn_plan {

@@ -10,6 +10,14 @@ typedef struct spawn_request {
     char **env;       /* its whole environment */
 } spawn_request;
 
+/* The environment a worker gets: nothing of ours but what a sanitizer build needs to report. Built
+ * per spawn in *se (a server spawns workers from several threads at once). */
+typedef struct spawn_environ {
+    char *env[3];
+    char asan[512], ubsan[512];
+} spawn_environ;
+char **spawn_worker_env(spawn_environ *se);
+
 /* Start a worker: the child's pid and *pidfd, or -1 with errno. The child runs chidori-worker
  * when it lies next to this binary, else this binary's `__run-worker`. */
 pid_t spawn_worker_process(const spawn_request *req, int *pidfd);

@@ -18,6 +18,7 @@
 #include "host/host.h"
 #include "isolate/sandbox_linux.h"
 #include "isolate/spawn.h"
+#include "isolate/forkserver.h"
 #include "util/buf.h"
 
 #include <errno.h>
@@ -29,6 +30,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -101,24 +103,8 @@ typedef struct worker {
     sandbox_cgroup cgroup;
     int cpu; /* the CPU this thread and the worker share once it is confined, or -1 */
     int handed; /* descriptors sent on its handoff socket */
+    uint64_t cpu_secs; /* its RLIMIT_CPU (0: none) */
 } worker;
-
-/* The environment a worker gets: nothing of ours but what a sanitizer build needs to report. */
-typedef struct worker_environ {
-    char *env[3];
-    char asan[512], ubsan[512];
-} worker_environ;
-
-/* Built per spawn (a server spawns workers from several threads at once). */
-static char **worker_env(worker_environ *we)
-{
-    int n = 0;
-    const char *a = getenv("ASAN_OPTIONS"), *u = getenv("UBSAN_OPTIONS");
-    if (a) snprintf(we->asan, sizeof we->asan, "ASAN_OPTIONS=%s", a), we->env[n++] = we->asan;
-    if (u) snprintf(we->ubsan, sizeof we->ubsan, "UBSAN_OPTIONS=%s", u), we->env[n++] = we->ubsan;
-    we->env[n] = NULL;
-    return we->env;
-}
 
 /* A run is a strict ping-pong between this process and its worker: one of them always waits
  * for the other. On one CPU each hand-over is a plain context switch; across CPUs it is a wake-up
@@ -233,10 +219,12 @@ static int spawn_worker(worker *w, const isolate_options *o, uint64_t mem_cap_by
     }
     handoff h;
     handoff_begin(&h, o, mem_cap_bytes);
-    worker_environ we;
-    spawn_request req = {.in = in[0], .out = out[1], .err = err[1], .handoff = hand[0], .env = worker_env(&we)};
+    spawn_environ we;
+    spawn_request req = {.in = in[0], .out = out[1], .err = err[1], .handoff = hand[0], .env = spawn_worker_env(&we)};
     int pidfd = -1;
-    pid_t pid = spawn_worker_process(&req, &pidfd);
+    bool no_child = true;
+    pid_t pid = o->forkserver ? forkserver_spawn(o->forkserver, o, &req, &pidfd, &no_child) : -1;
+    if (pid < 0 && no_child) pid = spawn_worker_process(&req, &pidfd);
     int e = errno;
     close(in[0]);
     close(out[1]);
@@ -250,6 +238,7 @@ static int spawn_worker(worker *w, const isolate_options *o, uint64_t mem_cap_by
     }
     w->pid = pid;
     w->pidfd = pidfd;
+    w->cpu_secs = o->sandbox.cpu_secs;
     w->to_child = in[1];
     w->from_child = out[0];
     w->err = xcalloc(1, sizeof *w->err);
@@ -304,8 +293,13 @@ static void kill_worker(worker *w)
 static char *reap(worker *w, bool killed_for_deadline, uint64_t deadline_ms, bool outcome_known)
 {
     int status = 0;
-    while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR) {
+    struct rusage ru;
+    memset(&ru, 0, sizeof ru);
+    while (wait4(w->pid, &status, 0, &ru) < 0 && errno == EINTR) {
     }
+    /* A pid-namespace init ignores SIGXCPU, so a worker that is one (forked by a fork server, with
+     * no stub to say so) meets its CPU limit as the hard limit's SIGKILL. */
+    bool out_of_cpu = w->cpu_secs && (uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) >= w->cpu_secs;
     close(w->to_child);
     close(w->from_child);
     if (w->err && w->err->fd >= 0) {
@@ -326,7 +320,7 @@ static char *reap(worker *w, bool killed_for_deadline, uint64_t deadline_ms, boo
                 why = xasprintf("sandbox violation: blocked syscall %s", name);
             else
                 why = xstrdup("sandbox violation: blocked syscall (unnamed: the architecture or x32 check)");
-        } else if (sig == SIGXCPU) {
+        } else if (sig == SIGXCPU || (sig == SIGKILL && out_of_cpu)) {
             why = xstrdup("CPU limit exceeded: the worker used its CHIDORI_ISOLATE_CPU_SECS");
         } else if (sig == SIGKILL && sandbox_cgroup_oom_killed(&w->cgroup)) {
             why = xstrdup("memory ceiling reached: the worker's cgroup ran out of memory");

@@ -16,6 +16,7 @@
  */
 #define _GNU_SOURCE
 #include "isolate/isolate.h"
+#include "isolate/forkserver.h"
 #include "isolate/protocol.h"
 #include "isolate/sandbox_linux.h"
 #include "engine/engine.h"
@@ -179,7 +180,7 @@ static bool is_cgroup_file(int fd)
  * now; nothing when run by hand): enter the cgroups of membership files (before anything could
  * fork), keep a network namespace for confinement to join (*netns_fd), close anything else. NULL,
  * or what failed: the worker then refuses to run, its parent counting on the limits. */
-static char *receive_handoff(int *netns_fd, int *received)
+static char *receive_handoff(int *netns_fd, int *received, bool keep_socket)
 {
     *netns_fd = -1;
     *received = 0;
@@ -191,7 +192,7 @@ static char *receive_handoff(int *netns_fd, int *received)
     } ctl;
     struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl.buf, .msg_controllen = sizeof ctl.buf};
     ssize_t got = recvmsg(ISOLATE_HANDOFF_FD, &m, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
-    close(ISOLATE_HANDOFF_FD);
+    if (!keep_socket) close(ISOLATE_HANDOFF_FD); /* a fork server takes its requests there */
     if (got <= 0) return NULL;
     char *error = (m.msg_flags & MSG_CTRUNC) ? xstrdup("worker: its parent handed over more than it expects") : NULL;
     for (struct cmsghdr *c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c)) {
@@ -260,7 +261,8 @@ int worker_main(void)
     }
     /* Before it can fork: into the run's cgroup slot; and the network namespace to join. */
     int shared_netns_fd, received;
-    char *handoff_error = receive_handoff(&shared_netns_fd, &received);
+    bool forkserver = isolate_init_is_forkserver(init);
+    char *handoff_error = receive_handoff(&shared_netns_fd, &received, forkserver);
     if (handoff_error) {
         fail_early(handoff_error);
         free(handoff_error);
@@ -284,6 +286,24 @@ int worker_main(void)
         free(m);
         json_free(init);
         return 1;
+    }
+    if (forkserver) {
+        /* A fork server (forkserver.c): it returns here in each worker it forks, which then
+         * starts over as a worker in its own right. */
+        isolate_sandbox sandbox;
+        int rc = isolate_warm_decode(init, &sandbox, &error);
+        const char *selftest = json_string_value(json_object_get(init, "selftest"));
+        if (rc == 0) rc = forkserver_serve(&sandbox, shared_netns_fd, selftest, &error);
+        json_free(init);
+        if (rc == FORKSERVER_CHILD) return worker_main();
+        if (rc != FORKSERVER_DONE) {
+            char *m = xasprintf("fork server: %s", error);
+            fail_early(m);
+            free(m);
+            free(error);
+            return 1;
+        }
+        return 0;
     }
     /* A warm worker (a server's pool) confines itself first, then waits for the Init of its run;
      * the sandbox of that Init is the one already applied. */

@@ -17,6 +17,7 @@
 #include "host/host.h"
 #include "host/policy.h"
 #include "isolate/isolate.h"
+#include "isolate/forkserver.h"
 #include "runner/runner.h"
 #include "serve/store.h"
 #include "util/buf.h"
@@ -111,6 +112,24 @@ static int warm_workers_from_env(int *out, char **error)
     return 0;
 }
 
+/* CHIDORI_SERVE_FORKSERVER_FORKS: workers one fork server forks before a fresh one replaces it
+ * (0 or unset: FORKSERVER_MAX_FORKS). */
+static int forkserver_forks_from_env(int *out, char **error)
+{
+    const char *v = getenv("CHIDORI_SERVE_FORKSERVER_FORKS");
+    *out = 0;
+    if (!v) return 0;
+    char *end;
+    errno = 0;
+    long n = strtol(v, &end, 10);
+    if (errno || *end || !*v || n < 0 || n > 1000000) {
+        *error = xasprintf("CHIDORI_SERVE_FORKSERVER_FORKS must be a whole number from 0 to 1000000, got `%s`", v);
+        return -1;
+    }
+    *out = (int)n;
+    return 0;
+}
+
 /* The `Isolation:` line: one confined worker is started and reports the layers it applied, so
  * the banner states what this machine really gives the sessions. */
 static int isolation_banner(bool isolated, const char *folder, const isolate_options *iso, const engine_limits *limits,
@@ -164,6 +183,7 @@ int cmd_serve(int argc, char **argv)
     store *st = NULL;
     http_server *http = NULL;
     worker_pool *pool = NULL;
+    forkserver *fs = NULL;
     int listen_fd = -1;
     code = 2;
 
@@ -206,6 +226,12 @@ int cmd_serve(int argc, char **argv)
     st = store_open(db_path, &error);
     if (!st) goto fail;
 
+    /* Workers forked from one confined process rather than exec'd one by one (forkserver.h);
+     * CHIDORI_SERVE_FORKSERVER=0 turns that off (a benchmark's comparison, a debugging aid). */
+    const char *fsv = getenv("CHIDORI_SERVE_FORKSERVER");
+    int max_forks = 0;
+    if (forkserver_forks_from_env(&max_forks, &error) < 0) goto fail;
+    if (sc.isolated && !(fsv && !strcmp(fsv, "0"))) sc.iso.forkserver = fs = forkserver_open(&sc.iso, max_forks);
     if (isolation_banner(sc.isolated, folder, &sc.iso, &sc.limits, &error) < 0) goto fail;
     fprintf(stderr, "Policy: %s\n", sel.description);
     if (sc.isolated && warm > 0) {
@@ -254,6 +280,7 @@ fail:
 done:
     free(error);
     worker_pool_stop(pool); /* after the runs: its workers die with its thread */
+    forkserver_close(fs);   /* the same */
     if (srv.ss) sessions_free(srv.ss);
     if (sc.iso.has_shared_netns) close(sc.iso.shared_netns);
     store_close(st);

@@ -1,0 +1,167 @@
+"""tests/cases_forkserver.py — a server's workers forked from its fork server
+(src/isolate/forkserver.c): each worker is a child of the server and pid 1 of a pid namespace of its
+own, in the namespaces the fork server entered; the fork server runs no run and is replaced after
+its quota of forks or when it dies; a worker's CPU limit is still named; a fork server that names a
+process which is not the server's child is refused (the server then does not start: fail closed);
+with CHIDORI_SERVE_FORKSERVER=0 workers are exec'd one by one.
+"""
+import os
+import time
+
+from cases_isolation import FORKSERVER_NAME
+from cases_serve import Server, create
+from run import ROOT
+
+AGENT = os.path.join(ROOT, "tests", "load", "agent.js")
+
+
+def processes():
+    """{pid: (name, ppid, [NSpid...], pid ns, user ns)} of every live, non-zombie process."""
+    out = {}
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            stat = open(f"/proc/{name}/stat").read()
+            status = open(f"/proc/{name}/status").read()
+            pidns, userns = os.readlink(f"/proc/{name}/ns/pid"), os.readlink(f"/proc/{name}/ns/user")
+        except OSError:
+            continue  # it ended meanwhile
+        fields = stat[stat.rindex(")") + 2:].split()
+        if fields[0] == "Z":
+            continue
+        nspid = next(l.split()[1:] for l in status.splitlines() if l.startswith("NSpid:"))
+        out[int(name)] = (stat[stat.index("(") + 1:stat.rindex(")")], int(fields[1]), nspid, pidns, userns)
+    return out
+
+
+def children_of(pid):
+    return {p: info for p, info in processes().items() if info[1] == pid}
+
+
+def fork_servers(srv):
+    return [p for p, info in children_of(srv.proc.pid).items() if info[0] == FORKSERVER_NAME]
+
+
+def wait_until(v, what, probe, seconds=10):
+    deadline = time.monotonic() + seconds * v.slow
+    while time.monotonic() < deadline:
+        got = probe()
+        if got:
+            return got
+        time.sleep(0.05)
+    raise AssertionError(f"never: {what}")
+
+
+def case_serve_forks_each_worker_into_a_pid_namespace_of_its_own(v):
+    srv = Server(v, "--trusted", env={"CHIDORI_SERVE_WARM_WORKERS": "2"}, agent=AGENT)
+    try:
+        srv.start()
+        for n in range(3):
+            got = create(srv, {"input": {"n": n}})
+            assert got["status"] == "completed" and got["output"] == {"greeting": f"Hello, {n}!"}, got
+        me = processes()[os.getpid()]
+
+        def settled():
+            kids = children_of(srv.proc.pid)
+            servers = [p for p, i in kids.items() if i[0] == FORKSERVER_NAME]
+            workers = {p: i for p, i in kids.items() if i[0] != FORKSERVER_NAME}
+            return (servers, workers, kids) if len(servers) == 1 and len(workers) == 2 else None
+        servers, workers, kids = wait_until(v, "one fork server and two warm workers", settled)
+        fs = kids[servers[0]]
+        # the fork server: in the server's pid namespace, in a user namespace of its own
+        assert len(fs[2]) == 1 and fs[3] == me[3] and fs[4] != me[4], (fs, me)
+        pid_namespaces = set()
+        for pid, (name, ppid, nspid, pidns, userns) in workers.items():
+            # a child of the server (not of the fork server), pid 1 of its own pid namespace, in the
+            # fork server's user namespace, with no child of its own (no pid-namespace stub)
+            assert name == "chidori-worker" and ppid == srv.proc.pid, (pid, name, ppid)
+            assert len(nspid) == 2 and nspid[-1] == "1", (pid, nspid)
+            assert pidns not in (me[3], fs[3]) and userns == fs[4], (pid, pidns, userns, fs)
+            assert not children_of(pid), (pid, children_of(pid))
+            pid_namespaces.add(pidns)
+        assert len(pid_namespaces) == 2, pid_namespaces
+        srv.stop()
+    finally:
+        srv.cleanup()
+
+
+def case_serve_replaces_its_fork_server_after_its_quota_and_when_it_dies(v):
+    """CHIDORI_SERVE_FORKSERVER_FORKS=3: a fresh fork server (a fresh memory layout) every three
+    workers. A fork server killed from outside is replaced too, and no session notices."""
+    env = {"CHIDORI_SERVE_WARM_WORKERS": "0", "CHIDORI_SERVE_FORKSERVER_FORKS": "3"}
+    srv = Server(v, "--trusted", env=env, agent=AGENT)
+    try:
+        srv.start()
+        seen = set()
+        for n in range(8):
+            seen.update(fork_servers(srv))
+            got = create(srv, {"input": {"n": n}})
+            assert got["status"] == "completed", got
+        # the banner's probe and 8 sessions: 9 workers, so at least 3 fork servers
+        seen.update(wait_until(v, "a fork server", lambda: fork_servers(srv)))
+        assert len(seen) >= 3, seen
+        before = wait_until(v, "a fork server", lambda: fork_servers(srv))
+        os.kill(before[0], 9)
+        for n in range(3):
+            got = create(srv, {"input": {"n": n}})
+            assert got["status"] == "completed", (got, srv.stderr())
+        after = wait_until(v, "a new fork server", lambda: [p for p in fork_servers(srv) if p != before[0]])
+        assert after and before[0] not in fork_servers(srv), (before, after)
+        srv.stop()
+    finally:
+        srv.cleanup()
+
+
+def case_serve_names_the_cpu_limit_of_a_forked_worker(v):
+    """A forked worker is pid 1 of its pid namespace, which ignores SIGXCPU: its CPU limit ends it
+    with the hard limit's SIGKILL, and the server still says which limit it was."""
+    env = {"CHIDORI_SERVE_WARM_WORKERS": "0", "CHIDORI_JS_OP_BUDGET": "0", "CHIDORI_ISOLATE_CPU_SECS": "1"}
+    srv = Server(v, "--trusted", env=env, agent=AGENT)
+    try:
+        srv.start()
+        assert fork_servers(srv), "no fork server"
+        view = create(srv, {"input": {"spin": True}, "wait": False})
+        got = srv.wait_for(view["id"], lambda x: x["status"] != "running", "settled", seconds=30)
+        assert got["status"] == "failed" and "CPU limit exceeded" in got["error"], got
+        srv.stop()
+    finally:
+        srv.cleanup()
+
+
+def case_serve_refuses_a_fork_server_that_names_a_stranger(v):
+    """A fork server that answers with a pid which is not the server's own child (test-only
+    CHIDORI_ISOLATE_SELFTEST=forkserver_foreign_pid: its parent's) is not believed: no worker is
+    assumed, nothing is signalled or waited for, and the server refuses to start rather than run
+    sessions on a worker it cannot account for."""
+    env = {"CHIDORI_ISOLATE_SELFTEST": "forkserver_foreign_pid", "CHIDORI_SERVE_WARM_WORKERS": "0"}
+    srv = Server(v, "--trusted", env=env, agent=AGENT)
+    try:
+        srv.start(expect_listen=False)
+        code = srv.proc.wait(timeout=30 * v.slow)
+        srv.reader.join(timeout=5)
+        assert code != 0 and "cannot start an isolated worker" in srv.stderr(), (code, srv.stderr())
+        assert "is not this server's child" in srv.stderr(), srv.stderr()
+    finally:
+        srv.cleanup()
+
+
+def case_serve_without_a_fork_server_execs_each_worker(v):
+    env = {"CHIDORI_SERVE_FORKSERVER": "0", "CHIDORI_SERVE_WARM_WORKERS": "1"}
+    srv = Server(v, "--trusted", env=env, agent=AGENT)
+    try:
+        srv.start()
+        got = create(srv, {"input": {"n": 1}})
+        assert got["status"] == "completed", got
+
+        def one_warm_worker():
+            kids = children_of(srv.proc.pid)
+            return kids if len(kids) == 1 else None
+        kids = wait_until(v, "one warm worker", one_warm_worker)
+        assert not fork_servers(srv), kids
+        # an exec'd worker: a stub in the server's pid namespace, the engine pid 1 under it
+        (stub,) = kids
+        assert len(kids[stub][2]) == 1 and len(children_of(stub)) == 1, (kids, children_of(stub))
+        srv.stop()
+    finally:
+        srv.cleanup()
