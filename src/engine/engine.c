@@ -503,71 +503,117 @@ static int run_script(engine *e)
     return drive(e, JS_UNDEFINED);
 }
 
+/* Everything of a run that does not depend on it: the runtime (metered through e->limits), the
+ * context with its intrinsics, the prelude. No garbage collection meanwhile (nothing there is
+ * garbage); run_limits_arm_memory sets the threshold guest code runs under. 0, or -1 with
+ * e->failure. */
+static int build(engine *e)
+{
+    e->rt = JS_NewRuntime2(&metered_malloc_functions, &e->limits);
+    if (!e->rt) {
+        e->failure = xstrdup("could not create a JavaScript runtime");
+        return -1;
+    }
+    JS_SetGCThreshold(e->rt, (size_t)-1);
+    JS_SetCanBlock(e->rt, 0); /* Atomics.wait may never block the run */
+    JS_SetInterruptHandler(e->rt, run_limits_interrupt, &e->limits);
+    JS_SetDateNowFunc(e->rt, virtual_clock, e);
+    JS_SetHostPromiseRejectionTracker(e->rt, track_rejection, e);
+    engine_install_module_loader(e);
+    e->ctx = JS_NewContextRaw(e->rt);
+    if (!e->ctx) {
+        e->failure = xstrdup("could not create a JavaScript context");
+        return -1;
+    }
+    JS_SetContextOpaque(e->ctx, e);
+    if (add_intrinsics(e->ctx) < 0) {
+        fail_with_exception(e);
+        return -1;
+    }
+    return install_prelude(e);
+}
+
+/* engine_prepare's engine, taken by the next engine_run (only ever set in a fork server, which is
+ * single-threaded, and so in each worker it forks). */
+static engine *prepared;
+static const engine_config prepare_config = {.mode = ENGINE_SCRIPT};
+
+int engine_prepare(void)
+{
+    engine *e = xcalloc(1, sizeof *e);
+    e->cfg = &prepare_config;
+    e->internals = JS_UNDEFINED;
+    run_limits_init(&e->limits, &prepare_config.limits);
+    if (build(e) < 0) {
+        free(e->failure);
+        if (e->ctx) {
+            JS_FreeValue(e->ctx, e->internals);
+            JS_FreeContext(e->ctx);
+        }
+        if (e->rt) JS_FreeRuntime(e->rt);
+        free(e);
+        return -1;
+    }
+    prepared = e;
+    return 0;
+}
+
 int engine_run(const engine_config *cfg, engine_result *res)
 {
     memset(res, 0, sizeof *res);
-    engine e = {.cfg = cfg, .seam = cfg->seam, .clock_ms = cfg->clock_start_ms, .internals = JS_UNDEFINED};
-    run_limits_init(&e.limits, &cfg->limits);
-
-    e.rt = JS_NewRuntime2(&metered_malloc_functions, &e.limits);
-    if (!e.rt) {
-        res->status = RUN_FAILED;
-        res->error = xstrdup("could not create a JavaScript runtime");
-        return -1;
-    }
-    JS_SetMaxStackSize(e.rt, cfg->limits.stack_bytes ? cfg->limits.stack_bytes : ENGINE_DEFAULT_STACK_BYTES);
-    /* No garbage collection while the context and prelude are built (nothing there is garbage);
-     * run_limits_arm_memory sets the threshold guest code runs under. */
-    JS_SetGCThreshold(e.rt, (size_t)-1);
-    JS_SetCanBlock(e.rt, 0); /* Atomics.wait may never block the run */
-    JS_SetInterruptHandler(e.rt, run_limits_interrupt, &e.limits);
-    JS_SetDateNowFunc(e.rt, virtual_clock, &e);
-    JS_SetHostPromiseRejectionTracker(e.rt, track_rejection, &e);
-    engine_install_module_loader(&e);
-
+    engine *e = prepared;
+    prepared = NULL;
     int rc = -1;
-    e.ctx = JS_NewContextRaw(e.rt);
-    if (!e.ctx) {
-        e.failure = xstrdup("could not create a JavaScript context");
-        goto done;
+    if (e) {
+        /* Built before the run by engine_prepare: this run's limits, clock and seam from here on
+         * (the runtime's allocation counters stay where set-up left them, as they would). */
+        const JSMallocState *heap = e->limits.heap;
+        run_limits_init(&e->limits, &cfg->limits);
+        e->limits.heap = heap;
+    } else {
+        e = xcalloc(1, sizeof *e);
+        e->internals = JS_UNDEFINED;
+        run_limits_init(&e->limits, &cfg->limits);
     }
-    JS_SetContextOpaque(e.ctx, &e);
-    if (add_intrinsics(e.ctx) < 0) {
-        fail_with_exception(&e);
-        goto done;
-    }
-    JS_SetRandomSeed(e.ctx, cfg->fixed_random ? ENGINE_FIXED_SEED : cfg->seed); /* after the intrinsics: Math's set-up seeds from the time */
-    if (install_prelude(&e) < 0) goto done;
-    run_limits_arm_memory(&e.limits, e.rt);
+    e->cfg = cfg;
+    e->seam = cfg->seam;
+    e->clock_ms = cfg->clock_start_ms;
+    if (!e->rt && build(e) < 0) goto done;
+    /* The stack the run has is measured from here (a prepared runtime was made further up). */
+    JS_UpdateStackTop(e->rt);
+    JS_SetMaxStackSize(e->rt, cfg->limits.stack_bytes ? cfg->limits.stack_bytes : ENGINE_DEFAULT_STACK_BYTES);
+    JS_SetRandomSeed(e->ctx, cfg->fixed_random ? ENGINE_FIXED_SEED : cfg->seed); /* after the intrinsics: Math's set-up seeds from the time */
+    run_limits_arm_memory(&e->limits, e->rt);
 
-    rc = cfg->mode == ENGINE_AGENT ? run_agent(&e) : run_script(&e);
+    rc = cfg->mode == ENGINE_AGENT ? run_agent(e) : run_script(e);
 
 done:
-    res->limit = e.limits.tripped;
-    if (e.paused && !e.failure) {
+    res->limit = e->limits.tripped;
+    if (e->paused && !e->failure) {
         res->status = RUN_PAUSED;
         rc = 0;
     } else if (rc == 0) {
         res->status = RUN_COMPLETED;
-        res->output_json = e.output;
-        e.output = NULL;
+        res->output_json = e->output;
+        e->output = NULL;
     } else {
         res->status = RUN_FAILED;
-        if (!e.failure && e.limits.tripped) e.failure = run_limits_message(&e.limits);
-        res->error = e.failure ? e.failure : xstrdup("the run failed");
-        e.failure = NULL;
+        if (!e->failure && e->limits.tripped) e->failure = run_limits_message(&e->limits);
+        res->error = e->failure ? e->failure : xstrdup("the run failed");
+        e->failure = NULL;
     }
-    free(e.output);
-    free(e.failure);
+    free(e->output);
+    free(e->failure);
     if (cfg->on_result) cfg->on_result(cfg->on_result_ctx, res);
-    engine_free_module_cache(&e);
-    if (e.ctx) {
-        JS_FreeValue(e.ctx, e.internals);
+    engine_free_module_cache(e);
+    if (e->ctx) {
+        JS_FreeValue(e->ctx, e->internals);
         /* Lift the ceiling so teardown can never fail for lack of memory. */
-        JS_SetMemoryLimit(e.rt, (size_t)-1);
-        JS_FreeContext(e.ctx);
+        JS_SetMemoryLimit(e->rt, (size_t)-1);
+        JS_FreeContext(e->ctx);
     }
-    JS_FreeRuntime(e.rt);
+    if (e->rt) JS_FreeRuntime(e->rt);
+    free(e);
     return rc;
 }
 

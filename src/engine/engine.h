@@ -91,6 +91,11 @@ typedef struct engine_result {
 } engine_result;
 
 int engine_run(const engine_config *cfg, engine_result *result);
+/* Build a runtime, context and prelude ahead of any run, for the next engine_run of this process
+ * to take (a fork server prepares one before it forks: each worker starts its run on its copy).
+ * 0, or -1 when it could not (engine_run then builds its own). Not thread-safe: single-threaded
+ * processes only. */
+int engine_prepare(void);
 /* The same, on a thread of its own with a stack sized for the engine's limit: for nested agents
  * (each needs its own native stack) and for callers whose stack is small. */
 int engine_run_on_thread(const engine_config *cfg, engine_result *result);

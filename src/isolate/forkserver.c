@@ -14,6 +14,8 @@
  * like any other: worker_main reads its Init, enters its cgroup slot, and applies the layers that
  * are its own (rlimits, capabilities, descriptors, a Landlock domain, the seccomp allowlist) before
  * any agent code exists; isolate_confine reports the shared layers as the fork server applied them.
+ * The fork server also builds the engine's runtime, context and prelude once (engine_prepare),
+ * which is the same for every run: each worker starts its run on its own copy of it.
  *
  * The fork server runs no agent code and holds nothing of any run: its only input is its parent's
  * Init and requests, and it trusts its parent. Every worker forked from one shares its memory
@@ -28,6 +30,7 @@
 #define _GNU_SOURCE
 #include "isolate/forkserver.h"
 #include "isolate/isolate.h"
+#include "engine/engine.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -102,6 +105,8 @@ int forkserver_serve(const isolate_sandbox *sandbox, int shared_netns_fd, const 
      * itself) instead of forking; the parent must refuse the answer. */
     bool lie = selftest && !strcmp(selftest, "forkserver_foreign_pid");
     int ctl = ISOLATE_HANDOFF_FD;
+    /* The engine's runtime, context and prelude, built once: each worker runs on its copy. */
+    engine_prepare();
     close(0); /* its Init came; nothing more will */
     close(1);
     if (answer(ctl, 0) != 0) return FORKSERVER_DONE;

@@ -23,6 +23,7 @@
 #include "isolate/sandbox_linux.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -41,6 +42,8 @@ static long long field(const char *text, const char *key);
 static long long oom_count(const char *dir, int version);
 static int claim_slot(const char *parent, char *dir, size_t dirlen);
 static void unlock(int *lock);
+static void sandbox_cgroup_close_join(sandbox_cgroup *cg);
+static int set_limits(sandbox_cgroup *cg, uint64_t memory_bytes, int pids_max);
 
 static int cg_write(const char *dir, const char *file, const char *text)
 {
@@ -138,7 +141,7 @@ static int cg_open_membership(const char *dir, const char *file)
     return open(path, O_WRONLY | O_CLOEXEC);
 }
 
-void sandbox_cgroup_close_join(sandbox_cgroup *cg)
+static void sandbox_cgroup_close_join(sandbox_cgroup *cg)
 {
     for (int i = 0; i < 2; i++) {
         if (cg->join[i] >= 0) close(cg->join[i]);
@@ -149,6 +152,53 @@ void sandbox_cgroup_close_join(sandbox_cgroup *cg)
 int sandbox_cgroup_enter(int membership_fd)
 {
     return write(membership_fd, "0", 1) == 1 ? 0 : -1;
+}
+
+/* Set a claimed slot's limits (cg->version says which files), skipping those this process already
+ * wrote into it (a slot it kept between runs, see the cache below: nobody else can have used it
+ * meanwhile), and take the OOM count as the run's baseline. 0, or -1 with errno when the memory
+ * ceiling cannot be set. */
+static int set_limits(sandbox_cgroup *cg, uint64_t memory_bytes, int pids_max)
+{
+    char num[32];
+    snprintf(num, sizeof num, "%llu", (unsigned long long)memory_bytes);
+    bool memory_new = !cg->limits_set || cg->memory_set != memory_bytes;
+    bool pids_new = !cg->limits_set || cg->pids_set != pids_max;
+    cg->limits_set = false;
+    if (cg->version == 2) {
+        if (memory_new) {
+            if (cg_write(cg->dir, "memory.max", memory_bytes ? num : "max") < 0) return -1;
+            if (file_exists(cg->dir, "memory.swap.max")) cg_write(cg->dir, "memory.swap.max", memory_bytes ? "0" : "max");
+            cg_write(cg->dir, "memory.oom.group", "1");
+        }
+        snprintf(num, sizeof num, "%d", pids_max);
+        if (pids_new && cg_write(cg->dir, "pids.max", pids_max > 0 ? num : "max") < 0) return -1;
+    } else {
+        if (memory_new) {
+            /* memory+swap = memory: no swapping past the ceiling (the file exists only with swap
+             * accounting; it must stay >= the memory limit, so it is raised first and lowered after). */
+            bool memsw = file_exists(cg->dir, "memory.memsw.limit_in_bytes");
+            if (memsw) cg_write(cg->dir, "memory.memsw.limit_in_bytes", "-1");
+            if (cg_write(cg->dir, "memory.limit_in_bytes", memory_bytes ? num : "-1") < 0) return -1;
+            if (memsw && memory_bytes) cg_write(cg->dir, "memory.memsw.limit_in_bytes", num);
+            cg_write(cg->dir, "memory.swappiness", "0");
+        }
+        if (pids_new && cg->pids_dir[0]) {
+            snprintf(num, sizeof num, "%d", pids_max);
+            if (cg_write(cg->pids_dir, "pids.max", num) < 0) {
+                close(cg->join[1]);
+                cg->join[1] = -1;
+                unlock(&cg->pids_lock);
+                cg->pids_dir[0] = 0;
+            }
+        }
+    }
+    cg->oom_base = oom_count(cg->dir, cg->version);
+    if (cg->oom_base < 0 && cg->version == 1) cg_write(cg->dir, "memory.failcnt", "0"); /* what tells then */
+    cg->memory_set = memory_bytes;
+    cg->pids_set = pids_max;
+    cg->limits_set = true;
+    return 0;
 }
 
 /* The cgroup2 mount, or NULL. */
@@ -206,18 +256,12 @@ static int try_v2(uint64_t memory_bytes, int pids_max, sandbox_cgroup *cg, char 
         snprintf(why, whylen, "no free cgroup slot in %.150s (%s)", root, strerror(errno));
         return -1;
     }
-    char num[32];
-    snprintf(num, sizeof num, "%llu", (unsigned long long)memory_bytes);
-    if (cg_write(cg->dir, "memory.max", memory_bytes ? num : "max") < 0) goto fail;
-    if (file_exists(cg->dir, "memory.swap.max")) cg_write(cg->dir, "memory.swap.max", memory_bytes ? "0" : "max");
-    cg_write(cg->dir, "memory.oom.group", "1");
-    snprintf(num, sizeof num, "%d", pids_max);
-    if (cg_write(cg->dir, "pids.max", pids_max > 0 ? num : "max") < 0) goto fail;
-    cg->oom_base = oom_count(cg->dir, 2);
-    if ((cg->join[0] = cg_open_membership(cg->dir, "cgroup.procs")) < 0) goto fail;
     cg->version = 2;
+    if (set_limits(cg, memory_bytes, pids_max) < 0) goto fail;
+    if ((cg->join[0] = cg_open_membership(cg->dir, "cgroup.procs")) < 0) goto fail;
     return 0;
 fail:
+    cg->version = 0;
     snprintf(why, whylen, "cgroup v2 %.150s: %s", cg->dir, strerror(errno));
     sandbox_cgroup_close_join(cg);
     unlock(&cg->lock);
@@ -245,31 +289,22 @@ static int try_v1(uint64_t memory_bytes, int pids_max, sandbox_cgroup *cg, char 
         snprintf(why, whylen, "no writable cgroup v1 memory hierarchy (%s)", strerror(errno));
         return -1;
     }
-    char num[32];
-    snprintf(num, sizeof num, "%llu", (unsigned long long)memory_bytes);
-    /* memory+swap = memory: no swapping past the ceiling (the file exists only with swap
-     * accounting; it must stay >= the memory limit, so it is raised first and lowered after). */
-    bool memsw = file_exists(cg->dir, "memory.memsw.limit_in_bytes");
-    if (memsw) cg_write(cg->dir, "memory.memsw.limit_in_bytes", "-1");
-    if (cg_write(cg->dir, "memory.limit_in_bytes", memory_bytes ? num : "-1") < 0) goto fail;
-    if (memsw && memory_bytes) cg_write(cg->dir, "memory.memsw.limit_in_bytes", num);
-    cg_write(cg->dir, "memory.swappiness", "0");
-    cg_write(cg->dir, "memory.failcnt", "0");
-    cg->oom_base = oom_count(cg->dir, 1);
-    if ((cg->join[0] = cg_open_membership(cg->dir, "tasks")) < 0) goto fail;
+    cg->version = 1;
     if (pids_max > 0 && (cg->pids_lock = v1_claim("pids", cg->pids_dir, sizeof cg->pids_dir)) >= 0) {
-        char lim[32];
-        snprintf(lim, sizeof lim, "%d", pids_max);
-        if (cg_write(cg->pids_dir, "pids.max", lim) < 0 || (cg->join[1] = cg_open_membership(cg->pids_dir, "tasks")) < 0) {
+        if ((cg->join[1] = cg_open_membership(cg->pids_dir, "tasks")) < 0) {
             unlock(&cg->pids_lock);
             cg->pids_dir[0] = 0;
         }
     } else {
         cg->pids_dir[0] = 0;
     }
-    cg->version = 1;
+    if (set_limits(cg, memory_bytes, pids_max) < 0) goto fail;
+    if ((cg->join[0] = cg_open_membership(cg->dir, "tasks")) < 0) goto fail;
     return 0;
 fail:
+    cg->version = 0;
+    unlock(&cg->pids_lock);
+    cg->pids_dir[0] = 0;
     snprintf(why, whylen, "cgroup v1 %.150s: %s", cg->dir, strerror(errno));
     sandbox_cgroup_close_join(cg);
     unlock(&cg->lock);
@@ -277,8 +312,45 @@ fail:
     return -1;
 }
 
+/* ---------- slots kept between runs ---------- */
+
+/* A process that runs one worker after another (a server) keeps the slots it lets go of, locked
+ * and with their membership files open, and claims from them first: finding a free slot (a scan
+ * from slot-0 of an open and an flock per held slot, in each hierarchy), setting its limits and
+ * opening its files had become most of the server's own work per session. A kept slot stays this
+ * process's (its flock held) until reused or this process ends; one a dying worker still occupies
+ * is passed over until it is empty. */
+#define KEPT_MAX 128
+static pthread_mutex_t kept_lock = PTHREAD_MUTEX_INITIALIZER;
+static sandbox_cgroup kept[KEPT_MAX];
+static int kept_n;
+
+static bool slot_is_empty(const sandbox_cgroup *cg)
+{
+    return !holds_processes(cg->dir) && !(cg->pids_dir[0] && holds_processes(cg->pids_dir));
+}
+
+static bool claim_kept(uint64_t memory_bytes, int pids_max, sandbox_cgroup *cg)
+{
+    pthread_mutex_lock(&kept_lock);
+    for (int i = kept_n - 1; i >= 0; i--) {
+        if (!slot_is_empty(&kept[i])) continue;
+        *cg = kept[i];
+        kept[i] = kept[--kept_n];
+        pthread_mutex_unlock(&kept_lock);
+        if (set_limits(cg, memory_bytes, pids_max) == 0) return true;
+        sandbox_cgroup_forget(cg); /* a slot whose ceiling cannot be set is let go for good */
+        return false;
+    }
+    pthread_mutex_unlock(&kept_lock);
+    return false;
+}
+
 int sandbox_cgroup_claim(uint64_t memory_bytes, int pids_max, sandbox_cgroup *cg)
 {
+    memset(cg, 0, sizeof *cg);
+    cg->lock = cg->pids_lock = cg->join[0] = cg->join[1] = -1;
+    if (claim_kept(memory_bytes, pids_max, cg)) return 0;
     memset(cg, 0, sizeof *cg);
     cg->lock = cg->pids_lock = cg->join[0] = cg->join[1] = -1;
     char why2[200] = "", why1[200] = "";
@@ -346,13 +418,31 @@ void sandbox_cgroup_destroy(sandbox_cgroup *cg)
     sandbox_cgroup_release(cg);
 }
 
-/* After the run: let go of the slots (a process still dying in one makes the next claimer skip
- * it until it is gone). */
-void sandbox_cgroup_release(sandbox_cgroup *cg)
+/* Let go of the slots for good (a process still dying in one makes the next claimer skip it
+ * until it is gone). */
+void sandbox_cgroup_forget(sandbox_cgroup *cg)
 {
     sandbox_cgroup_close_join(cg);
     unlock(&cg->lock);
     unlock(&cg->pids_lock);
     cg->version = 0;
+    cg->limits_set = false;
     cg->dir[0] = cg->pids_dir[0] = 0;
+}
+
+/* After the run: keep the slots for this process's next run (see above), or let go of them. */
+void sandbox_cgroup_release(sandbox_cgroup *cg)
+{
+    if (cg->version && cg->join[0] >= 0) {
+        pthread_mutex_lock(&kept_lock);
+        bool keep = kept_n < KEPT_MAX;
+        if (keep) kept[kept_n++] = *cg;
+        pthread_mutex_unlock(&kept_lock);
+        if (keep) {
+            memset(cg, 0, sizeof *cg);
+            cg->lock = cg->pids_lock = cg->join[0] = cg->join[1] = -1;
+            return;
+        }
+    }
+    sandbox_cgroup_forget(cg);
 }

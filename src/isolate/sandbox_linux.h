@@ -202,12 +202,15 @@ typedef struct sandbox_cgroup {
     int lock, pids_lock; /* the slots' directories, flocked while the run holds them (-1: none) */
     int join[2];         /* the slots' membership files for the worker to enter by (-1: none) */
     long long oom_base;  /* the OOM killer's count in the slot when it was claimed (-1: unknown) */
+    bool limits_set;     /* memory_set and pids_set are what this process last wrote into the slot */
+    uint64_t memory_set;
+    int pids_set;
     sandbox_status status;
 } sandbox_cgroup;
 
 /* Claim a cgroup slot for a run (see sandbox_cgroup.c) with memory.max = memory_bytes (and swap 0)
- * and pids.max = pids_max (0 = no limit), and open its membership files (cg->join) for the worker
- * to enter by. v2 when a delegated cgroup2 directory with
+ * and pids.max = pids_max (0 = no limit), and open its membership files (cg->join, open as long as
+ * the slot is held) for the worker to enter by. v2 when a delegated cgroup2 directory with
  * the memory and pids controllers is available (CHIDORI_ISOLATE_CGROUP, else <cgroup2 mount>/chidori,
  * created when we may), else the v1 memory/pids hierarchies (/sys/fs/cgroup/memory/chidori/<id>,
  * /sys/fs/cgroup/pids/chidori/<id>), else skipped with the reason in cg->status. Returns 0 when
@@ -216,15 +219,16 @@ int sandbox_cgroup_claim(uint64_t memory_bytes, int pids_max, sandbox_cgroup *cg
 /* The calling thread enters the cgroup of a membership file (cg->join, handed to it): 0 or -1
  * with errno. */
 int sandbox_cgroup_enter(int membership_fd);
-/* Close the parent's copies of the membership files (once the worker has them). */
-void sandbox_cgroup_close_join(sandbox_cgroup *cg);
 /* True when the memory controller's OOM killer fired in this cgroup (memory.events oom_kill,
  * memory.oom_control oom_kill, else memory.failcnt > 0 on v1), so a SIGKILL means "memory ceiling". */
 bool sandbox_cgroup_oom_killed(const sandbox_cgroup *cg);
 /* Kill what is left (cgroup.kill on v2), and let go of the slots. */
 void sandbox_cgroup_destroy(sandbox_cgroup *cg);
-/* Let go of the slots (the run's worker has been reaped). */
+/* After the run (its worker reaped): keep the slots, membership files open, for this process's
+ * next claim, or let go of them when it keeps enough. */
 void sandbox_cgroup_release(sandbox_cgroup *cg);
+/* Let go of the slots for good. */
+void sandbox_cgroup_forget(sandbox_cgroup *cg);
 
 /* ---- test-only self-test ---- */
 /* Performed by an already-confined process: attempt ONE forbidden act and return what happened:

@@ -153,8 +153,9 @@ static void handoff_begin(handoff *h, const isolate_options *o, uint64_t mem_cap
 {
     *h = (handoff){.o = o, .mem_cap_bytes = mem_cap_bytes, .own_netns = -1,
                    .cgroup = {.lock = -1, .pids_lock = -1, .join = {-1, -1}}};
-    h->threaded = true;
-    if (pthread_create(&h->thread, NULL, prepare_handoff, h) != 0) {
+    /* A worker from a fork server starts in microseconds: nothing to overlap with, so no thread. */
+    h->threaded = !o->forkserver;
+    if (!h->threaded || pthread_create(&h->thread, NULL, prepare_handoff, h) != 0) {
         h->threaded = false; /* then the worker makes its own network namespace */
         prepare_handoff(h);
     }
@@ -200,7 +201,6 @@ static void handoff_end(handoff *h, worker *w, int sock)
         close(sock);
     }
     if (h->own_netns >= 0) close(h->own_netns);
-    sandbox_cgroup_close_join(&h->cgroup);
     if (w) w->cgroup = h->cgroup;
     else sandbox_cgroup_release(&h->cgroup);
 }
