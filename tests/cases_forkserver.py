@@ -6,9 +6,10 @@ process which is not the server's child is refused (the server then does not sta
 with CHIDORI_SERVE_FORKSERVER=0 workers are exec'd one by one.
 """
 import os
+import threading
 import time
 
-from cases_isolation import FORKSERVER_NAME
+from cases_isolation import FORKSERVER_NAME, KILLED_PROBES, REFUSED_PROBES
 from cases_serve import Server, create
 from run import ROOT
 
@@ -33,6 +34,24 @@ def processes():
         nspid = next(l.split()[1:] for l in status.splitlines() if l.startswith("NSpid:"))
         out[int(name)] = (stat[stat.index("(") + 1:stat.rindex(")")], int(fields[1]), nspid, pidns, userns)
     return out
+
+
+def status_field(pid, name):
+    for line in open(f"/proc/{pid}/status"):
+        if line.startswith(name + ":"):
+            return line.split()[1]
+    raise AssertionError(f"no {name} in /proc/{pid}/status")
+
+
+def shut_off(pid):
+    """(problem or None) for a process that must hold no capability (none it could regain by exec
+    either) and not be dumpable (its /proc files belong to root, not to its own uid)."""
+    uid = int(status_field(pid, "Uid"))
+    caps = {name: int(status_field(pid, name), 16) for name in ("CapEff", "CapPrm", "CapBnd")}
+    owner = os.stat(f"/proc/{pid}/mem").st_uid
+    if caps["CapBnd"] or owner == uid:
+        return f"{pid}: {caps}, /proc/{pid}/mem owned by {owner} (its uid {uid})"
+    return None
 
 
 def children_of(pid):
@@ -81,6 +100,11 @@ def case_serve_forks_each_worker_into_a_pid_namespace_of_its_own(v):
             assert not children_of(pid), (pid, children_of(pid))
             pid_namespaces.add(pidns)
         assert len(pid_namespaces) == 2, pid_namespaces
+        # no capability left to regain, no memory any process of their uid could reach
+        problems = [shut_off(p) for p in [servers[0], *workers]]
+        assert not any(problems), problems
+        for pid in workers:
+            assert int(status_field(pid, "CapEff"), 16) == 0, (pid, status_field(pid, "CapEff"))
         srv.stop()
     finally:
         srv.cleanup()
@@ -165,3 +189,36 @@ def case_serve_without_a_fork_server_execs_each_worker(v):
         srv.stop()
     finally:
         srv.cleanup()
+
+
+def case_every_forbidden_act_of_a_forked_worker_is_stopped(v):
+    """The probes of tests/cases_isolation.py, tried by workers a fork server forked (one server
+    per probe, CHIDORI_ISOLATE_SELFTEST being the server's): the same kills, the same refusals."""
+    problems = []
+
+    def one(probe, expect):
+        srv = Server(v, "--trusted", env={"CHIDORI_ISOLATE_SELFTEST": probe, "CHIDORI_SERVE_WARM_WORKERS": "0"},
+                     agent=AGENT)
+        try:
+            srv.start()
+            if not fork_servers(srv):
+                problems.append(f"{probe}: no fork server")
+            got = create(srv, {"input": {"n": 1}})
+            if got["status"] != expect[0] or (got["error"] if expect[0] == "failed" else got["output"]) != expect[1]:
+                problems.append(f"{probe}: {got}")
+            srv.stop()
+        except Exception as e:  # noqa: BLE001 - reported below, with the others
+            problems.append(f"{probe}: {e}")
+        finally:
+            srv.cleanup()
+
+    expected = {p: ("failed", f"sandbox violation: blocked syscall {s}") for p, s in KILLED_PROBES.items()}
+    expected.update({p: ("completed", {"probe": p, "outcome": o}) for p, o in REFUSED_PROBES.items()})
+    probes = list(expected.items())
+    for start in range(0, len(probes), 4):  # four servers at a time
+        threads = [threading.Thread(target=one, args=item) for item in probes[start:start + 4]]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    assert not problems, "\n".join(problems)

@@ -72,9 +72,10 @@ int isolate_confine_shared(const isolate_sandbox *cfg, int shared_netns_fd, char
     sandbox_config sc;
     config_from(cfg, shared_netns_fd, &sc);
     sandbox_apply_shared(&sc, &shared_report);
-    if (shared_report.late_identity) {
+    if (shared_report.late_identity || (geteuid() == 0 && !shared_report.identity.applied)) {
         /* it would stay host root for as long as it serves: workers are exec'd one by one */
-        *error = xstrdup("a fork server would keep root's identity here (no unprivileged user namespaces)");
+        *error = xasprintf("a fork server would keep root's identity here (%s)",
+                           shared_report.late_identity ? "no unprivileged user namespaces" : shared_report.identity.detail);
         return -1;
     }
     shared_applied = true;

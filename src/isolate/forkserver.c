@@ -87,13 +87,36 @@ static int read_request(int ctl, int fds[WORKER_FDS])
  * parent, 3 here, goes with them). */
 static void become_worker(int fds[WORKER_FDS])
 {
+    /* Armed after the clone: had the server's thread gone already, the worker still ends, at the
+     * end of file of its first read. getppid() cannot tell (0 from inside its pid namespace). */
     prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
     prctl(PR_SET_NAME, "chidori-worker", 0, 0, 0);
+    setsid(); /* a session and process group of its own, as an exec'd worker has */
     for (int i = 0; i < WORKER_FDS; i++)
         if ((fds[i] = fcntl(fds[i], F_DUPFD_CLOEXEC, WORKER_FDS)) < 0) _exit(127);
     for (int i = 0; i < WORKER_FDS; i++)
         if (dup2(fds[i], i) < 0) _exit(127);
     if (syscall(SYS_close_range, WORKER_FDS, ~0u, 0) < 0) _exit(127);
+}
+
+/* A raw clone, like fork() without glibc's bookkeeping: nothing here needs it (the fork server is
+ * single-threaded and holds no lock; the child's cached thread id is stale, which nothing it calls
+ * reads: raise() asks the kernel). clone3 where the kernel (or a container's filter) has it,
+ * else clone, which takes the same flags. */
+static long clone_worker(bool own_pidns)
+{
+    static bool no_clone3;
+    unsigned long flags = CLONE_PARENT | (own_pidns ? CLONE_NEWPID : 0);
+    if (!no_clone3) {
+        struct clone_args a;
+        memset(&a, 0, sizeof a);
+        a.flags = flags;
+        a.exit_signal = 0; /* none with CLONE_PARENT: the child gets ours, SIGCHLD */
+        long pid = syscall(SYS_clone3, &a, sizeof a);
+        if (pid >= 0 || errno != ENOSYS) return pid;
+        no_clone3 = true;
+    }
+    return syscall(SYS_clone, flags, NULL, NULL, NULL, 0UL);
 }
 
 int forkserver_serve(const isolate_sandbox *sandbox, int shared_netns_fd, const char *selftest, char **error)
@@ -123,11 +146,7 @@ int forkserver_serve(const isolate_sandbox *sandbox, int shared_netns_fd, const 
             if (answer(ctl, (int32_t)getppid()) != 0) return FORKSERVER_DONE;
             continue;
         }
-        struct clone_args a;
-        memset(&a, 0, sizeof a);
-        a.flags = CLONE_PARENT | (own_pidns ? CLONE_NEWPID : 0);
-        a.exit_signal = 0; /* clone3 wants none with CLONE_PARENT: the child gets ours, SIGCHLD */
-        long pid = syscall(SYS_clone3, &a, sizeof a);
+        long pid = clone_worker(own_pidns);
         if (pid == 0) {
             become_worker(fds);
             return FORKSERVER_CHILD;

@@ -136,7 +136,9 @@ static int start_process(const isolate_options *o, pid_t *pid_out, int *ctl_out,
         *ctl_out = ctl[1];
         return 0;
     }
-    /* A worker that cannot even start says why in a Done frame. */
+    /* A worker that cannot even start says why in a Done frame: read what it wrote, once it is
+     * surely gone (so the read ends). */
+    stop_process(pid, ctl[1]);
     json_t *done = NULL;
     char *why = NULL;
     if (frame_read(out[0], 0, &done, &why) == 0) {
@@ -152,7 +154,6 @@ static int start_process(const isolate_options *o, pid_t *pid_out, int *ctl_out,
     free(io);
     json_free(done);
     close(out[0]);
-    stop_process(pid, ctl[1]);
     return -1;
 }
 
@@ -249,7 +250,7 @@ pid_t forkserver_spawn(forkserver *fs, const isolate_options *o, const spawn_req
         return -1;
     }
     pthread_mutex_lock(&fs->lock);
-    if (fs->ctl < 0 || fs->retire || fs->stopping) {
+    if (fs->ctl < 0 || fs->retire || fs->stopping || fs->disabled) {
         pthread_mutex_unlock(&fs->lock);
         errno = EAGAIN;
         return -1;
@@ -266,20 +267,40 @@ pid_t forkserver_spawn(forkserver *fs, const isolate_options *o, const spawn_req
     if (rc == 0 && answer < 0) {
         *no_child = true; /* it says so: the clone failed */
         e = -answer;
-    } else if (rc == 0 && answer > 0) {
-        /* A pid we can open and wait for is our own child: nothing else is accepted. */
+        if (e == EPERM || e == ENOSYS) {
+            /* refused here for good (a container's filter, say): no point in a fresh one */
+            fprintf(stderr, "chidori: fork server: it may not clone (%s); workers start one by one instead\n",
+                    strerror(e));
+            fs->disabled = true;
+        }
+    } else if (rc == 0 && answer > 0 && answer != fs->pid) {
+        /* A pid we can open and wait for is our own child (and not the fork server): nothing else
+         * is accepted. */
         int fd = (int)syscall(SYS_pidfd_open, (pid_t)answer, 0);
+        int open_errno = errno;
         siginfo_t si;
         memset(&si, 0, sizeof si);
         if (fd >= 0 && waitid(P_PIDFD, (id_t)fd, &si, WEXITED | WNOHANG | WNOWAIT) == 0) {
             pid = (pid_t)answer;
             *pidfd = fd;
+        } else if (fd < 0 && open_errno != ESRCH &&
+                   waitid(P_PID, (id_t)answer, &si, WEXITED | WNOHANG | WNOWAIT) == 0) {
+            /* our worker, but no descriptor for it (out of descriptors): it must not run */
+            kill((pid_t)answer, SIGKILL);
+            while (waitpid((pid_t)answer, NULL, 0) < 0 && errno == EINTR) {
+            }
+            e = open_errno;
         } else {
             if (fd >= 0) close(fd);
             fprintf(stderr, "chidori: fork server: it named pid %d, which is not this server's child; replacing it\n",
                     (int)answer);
         }
-    } else if (rc != 0 && !*no_child) {
+    } else if (rc == 0) {
+        fprintf(stderr, "chidori: fork server: it named pid %d, which is not this server's child; replacing it\n",
+                (int)answer);
+    } else if (!*no_child) {
+        /* If it forked a worker after all, that one ends at the end of file of its first read,
+         * but stays a zombie (a child of the keeper thread nobody waits for) until we exit. */
         fprintf(stderr, "chidori: fork server: no answer; replacing it\n");
     }
     if (pid > 0 && ++fs->forks < fs->max_forks) {

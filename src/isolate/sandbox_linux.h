@@ -127,6 +127,7 @@ typedef struct sandbox_report {
         landlock, seccomp;
     int landlock_abi; /* 0 when unavailable */
     bool late_identity; /* root makes the namespaces, then drops its identity in sandbox_apply_own */
+    bool bounding_dropped; /* the capability bounding set is empty already */
     char error[256];  /* set when sandbox_apply_all fails */
 } sandbox_report;
 
@@ -152,7 +153,7 @@ sandbox_status sandbox_netns(void);
 sandbox_status sandbox_mountns(void);
 sandbox_status sandbox_ipc_uts_ns(void);
 sandbox_status sandbox_pidns_fork(void); /* returns in the child only (or skipped) */
-sandbox_status sandbox_drop_caps(void);
+sandbox_status sandbox_drop_caps(bool bounding_dropped);
 sandbox_status sandbox_rlimits(const sandbox_config *cfg);
 sandbox_status sandbox_close_fds(const sandbox_config *cfg);
 sandbox_status sandbox_landlock(int *abi_out);

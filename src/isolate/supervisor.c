@@ -299,7 +299,9 @@ static char *reap(worker *w, bool killed_for_deadline, uint64_t deadline_ms, boo
     }
     /* A pid-namespace init ignores SIGXCPU, so a worker that is one (forked by a fork server, with
      * no stub to say so) meets its CPU limit as the hard limit's SIGKILL. */
-    bool out_of_cpu = w->cpu_secs && (uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) >= w->cpu_secs;
+    uint64_t cpu_us = (uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000u +
+                      (uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
+    bool out_of_cpu = w->cpu_secs && cpu_us >= w->cpu_secs * 1000000u;
     close(w->to_child);
     close(w->from_child);
     if (w->err && w->err->fd >= 0) {
@@ -320,10 +322,10 @@ static char *reap(worker *w, bool killed_for_deadline, uint64_t deadline_ms, boo
                 why = xasprintf("sandbox violation: blocked syscall %s", name);
             else
                 why = xstrdup("sandbox violation: blocked syscall (unnamed: the architecture or x32 check)");
-        } else if (sig == SIGXCPU || (sig == SIGKILL && out_of_cpu)) {
-            why = xstrdup("CPU limit exceeded: the worker used its CHIDORI_ISOLATE_CPU_SECS");
         } else if (sig == SIGKILL && sandbox_cgroup_oom_killed(&w->cgroup)) {
             why = xstrdup("memory ceiling reached: the worker's cgroup ran out of memory");
+        } else if (sig == SIGXCPU || (sig == SIGKILL && out_of_cpu)) {
+            why = xstrdup("CPU limit exceeded: the worker used its CHIDORI_ISOLATE_CPU_SECS");
         } else if (sig == SIGXFSZ) {
             why = xstrdup("file size limit exceeded (CHIDORI_ISOLATE_FSIZE_BYTES)");
         } else if (sig == SIGKILL) {
