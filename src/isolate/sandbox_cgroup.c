@@ -325,9 +325,14 @@ static pthread_mutex_t kept_lock = PTHREAD_MUTEX_INITIALIZER;
 static sandbox_cgroup kept[KEPT_MAX];
 static int kept_n;
 
+/* A kept slot is empty when its pids count is 0 (which counts every process in it, unreaped ones
+ * too: one read); without a pids controller, when its cgroup.procs is. */
 static bool slot_is_empty(const sandbox_cgroup *cg)
 {
-    return !holds_processes(cg->dir) && !(cg->pids_dir[0] && holds_processes(cg->pids_dir));
+    char text[32];
+    const char *pids = cg->pids_dir[0] ? cg->pids_dir : cg->version == 2 ? cg->dir : NULL;
+    if (pids && cg_read(pids, "pids.current", text, sizeof text) > 0) return atoll(text) == 0;
+    return !holds_processes(cg->dir);
 }
 
 static bool claim_kept(uint64_t memory_bytes, int pids_max, sandbox_cgroup *cg)

@@ -18,9 +18,18 @@
 
 #define COLUMN_MAX_BYTES ((size_t)64 << 20)
 
+/* Statements are prepared once per store and reused (parsing and planning each one again was a
+ * good part of the server's own work per session). */
+#define STATEMENTS_MAX 32
+
 struct store {
     sqlite3 *db;
     pthread_mutex_t lock;
+    struct {
+        const char *sql; /* a string literal: its address is the key */
+        sqlite3_stmt *stmt;
+    } prepared[STATEMENTS_MAX];
+    int n_prepared;
 };
 
 static const char SCHEMA[] =
@@ -73,6 +82,50 @@ static int db_error(store *st, const char *what, char **error)
 {
     *error = xasprintf("database: %s: %s", what, sqlite3_errmsg(st->db));
     return -1;
+}
+
+/* The statement for sql (a string literal), prepared on first use; st->lock held. Give it back
+ * with done(). SQLITE_OK or SQLite's error code. */
+static int prepare(store *st, const char *sql, sqlite3_stmt **s)
+{
+    for (int i = 0; i < st->n_prepared; i++) {
+        if (st->prepared[i].sql == sql) {
+            *s = st->prepared[i].stmt;
+            return SQLITE_OK;
+        }
+    }
+    int rc = sqlite3_prepare_v2(st->db, sql, -1, s, NULL);
+    if (rc == SQLITE_OK && st->n_prepared < STATEMENTS_MAX) {
+        st->prepared[st->n_prepared].sql = sql;
+        st->prepared[st->n_prepared++].stmt = *s;
+    }
+    return rc;
+}
+
+/* After a statement's use: reset for the next (no bound value outlives the call), or finalized
+ * when it is not one of the kept ones. */
+static void done(store *st, sqlite3_stmt *s)
+{
+    if (!s) return;
+    for (int i = 0; i < st->n_prepared; i++) {
+        if (st->prepared[i].stmt == s) {
+            sqlite3_reset(s);
+            sqlite3_clear_bindings(s);
+            return;
+        }
+    }
+    sqlite3_finalize(s);
+}
+
+/* One statement without results (BEGIN, COMMIT, ROLLBACK), prepared once. */
+static int step_once(store *st, const char *sql, char **error)
+{
+    sqlite3_stmt *s = NULL;
+    int rc = prepare(st, sql, &s);
+    if (rc == SQLITE_OK) rc = sqlite3_step(s);
+    if (rc != SQLITE_DONE) *error = xasprintf("database: %s", sqlite3_errmsg(st->db));
+    done(st, s);
+    return rc == SQLITE_DONE ? 0 : -1;
 }
 
 static int exec(store *st, const char *sql, char **error)
@@ -152,6 +205,7 @@ fail:
 void store_close(store *st)
 {
     if (!st) return;
+    for (int i = 0; i < st->n_prepared; i++) sqlite3_finalize(st->prepared[i].stmt);
     if (st->db) sqlite3_close(st->db);
     pthread_mutex_destroy(&st->lock);
     free(st);
@@ -217,12 +271,10 @@ int store_insert_session(store *st, const session_row *r, const char *copy_recor
     int rc = -1;
     sqlite3_stmt *s = NULL;
     char *seed = xasprintf("%llu", (unsigned long long)r->seed);
-    if (exec(st, "BEGIN IMMEDIATE", error) < 0) goto out;
-    if (sqlite3_prepare_v2(st->db,
-                           "INSERT INTO sessions (id, run_id, status, input, output, error, pending, pending_approval,"
+    if (step_once(st, "BEGIN IMMEDIATE", error) < 0) goto out;
+    if (prepare(st, "INSERT INTO sessions (id, run_id, status, input, output, error, pending, pending_approval,"
                            " policy_profile, approvals, seed, clock_start_ms, created_at_ms, replayed_from, call_count)"
-                           " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
-                           -1, &s, NULL) != SQLITE_OK) {
+                           " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)", &s) != SQLITE_OK) {
         db_error(st, "preparing a session", error);
         goto rollback;
     }
@@ -247,13 +299,11 @@ int store_insert_session(store *st, const session_row *r, const char *copy_recor
         db_error(st, "storing a session", error);
         goto rollback;
     }
-    sqlite3_finalize(s);
+    done(st, s);
     s = NULL;
     if (copy_records_from) {
-        if (sqlite3_prepare_v2(st->db,
-                               "INSERT INTO records (session_id, seq, record)"
-                               " SELECT ?1, seq, record FROM records WHERE session_id = ?2",
-                               -1, &s, NULL) != SQLITE_OK) {
+        if (prepare(st, "INSERT INTO records (session_id, seq, record)"
+                               " SELECT ?1, seq, record FROM records WHERE session_id = ?2", &s) != SQLITE_OK) {
             db_error(st, "preparing a copy of records", error);
             goto rollback;
         }
@@ -264,16 +314,16 @@ int store_insert_session(store *st, const session_row *r, const char *copy_recor
             goto rollback;
         }
     }
-    if (exec(st, "COMMIT", error) < 0) goto rollback;
+    if (step_once(st, "COMMIT", error) < 0) goto rollback;
     rc = 0;
     goto out;
 rollback: {
     char *ignored = NULL;
-    exec(st, "ROLLBACK", &ignored);
+    step_once(st, "ROLLBACK", &ignored);
     free(ignored);
 }
 out:
-    sqlite3_finalize(s);
+    done(st, s);
     free(seed);
     pthread_mutex_unlock(&st->lock);
     return rc;
@@ -284,10 +334,8 @@ int store_update_session(store *st, const session_row *r, char **error)
     pthread_mutex_lock(&st->lock);
     sqlite3_stmt *s = NULL;
     int rc = -1;
-    if (sqlite3_prepare_v2(st->db,
-                           "UPDATE sessions SET status = ?2, output = ?3, error = ?4, pending = ?5,"
-                           " pending_approval = ?6, approvals = ?7, call_count = ?8 WHERE id = ?1",
-                           -1, &s, NULL) != SQLITE_OK) {
+    if (prepare(st, "UPDATE sessions SET status = ?2, output = ?3, error = ?4, pending = ?5,"
+                           " pending_approval = ?6, approvals = ?7, call_count = ?8 WHERE id = ?1", &s) != SQLITE_OK) {
         db_error(st, "preparing a session update", error);
         goto out;
     }
@@ -305,7 +353,7 @@ int store_update_session(store *st, const session_row *r, char **error)
     }
     rc = 0;
 out:
-    sqlite3_finalize(s);
+    done(st, s);
     pthread_mutex_unlock(&st->lock);
     return rc;
 }
@@ -364,8 +412,7 @@ int store_load_sessions(store *st, void (*fn)(void *ctx, session_row *r), void *
     pthread_mutex_lock(&st->lock);
     sqlite3_stmt *s = NULL;
     int rc = -1;
-    if (sqlite3_prepare_v2(st->db, "SELECT " SESSION_COLUMNS " FROM sessions ORDER BY created_at_ms, rowid", -1, &s,
-                           NULL) != SQLITE_OK) {
+    if (prepare(st, "SELECT " SESSION_COLUMNS " FROM sessions ORDER BY created_at_ms, rowid", &s) != SQLITE_OK) {
         db_error(st, "reading sessions", error);
         goto out;
     }
@@ -382,7 +429,7 @@ int store_load_sessions(store *st, void (*fn)(void *ctx, session_row *r), void *
     }
     rc = 0;
 out:
-    sqlite3_finalize(s);
+    done(st, s);
     pthread_mutex_unlock(&st->lock);
     return rc;
 }
@@ -393,7 +440,7 @@ int store_get_session(store *st, const char *id, session_row *out, char **error)
     pthread_mutex_lock(&st->lock);
     sqlite3_stmt *s = NULL;
     int rc = -1;
-    if (sqlite3_prepare_v2(st->db, "SELECT " SESSION_COLUMNS " FROM sessions WHERE id = ?1", -1, &s, NULL) !=
+    if (prepare(st, "SELECT " SESSION_COLUMNS " FROM sessions WHERE id = ?1", &s) !=
         SQLITE_OK) {
         db_error(st, "reading a session", error);
         goto out;
@@ -404,7 +451,7 @@ int store_get_session(store *st, const char *id, session_row *out, char **error)
     else if (step == SQLITE_DONE) rc = 0;
     else db_error(st, "reading a session", error);
 out:
-    sqlite3_finalize(s);
+    done(st, s);
     pthread_mutex_unlock(&st->lock);
     return rc;
 }
@@ -416,8 +463,7 @@ json_t *store_load_records(store *st, const char *session_id, char **error)
     pthread_mutex_lock(&st->lock);
     sqlite3_stmt *s = NULL;
     json_t *out = NULL;
-    if (sqlite3_prepare_v2(st->db, "SELECT seq, record FROM records WHERE session_id = ?1 ORDER BY seq", -1, &s,
-                           NULL) != SQLITE_OK) {
+    if (prepare(st, "SELECT seq, record FROM records WHERE session_id = ?1 ORDER BY seq", &s) != SQLITE_OK) {
         db_error(st, "reading records", error);
         goto done;
     }
@@ -443,7 +489,7 @@ json_t *store_load_records(store *st, const char *session_id, char **error)
         out = NULL;
     }
 done:
-    sqlite3_finalize(s);
+    done(st, s);
     pthread_mutex_unlock(&st->lock);
     return out;
 }
@@ -453,8 +499,7 @@ int store_append_record(store *st, const char *session_id, uint64_t seq, const c
     pthread_mutex_lock(&st->lock);
     sqlite3_stmt *s = NULL;
     int rc = -1;
-    if (sqlite3_prepare_v2(st->db, "INSERT INTO records (session_id, seq, record) VALUES (?1, ?2, ?3)", -1, &s,
-                           NULL) != SQLITE_OK) {
+    if (prepare(st, "INSERT INTO records (session_id, seq, record) VALUES (?1, ?2, ?3)", &s) != SQLITE_OK) {
         db_error(st, "preparing a record", error);
         goto out;
     }
@@ -467,7 +512,7 @@ int store_append_record(store *st, const char *session_id, uint64_t seq, const c
     }
     rc = 0;
 out:
-    sqlite3_finalize(s);
+    done(st, s);
     pthread_mutex_unlock(&st->lock);
     return rc;
 }
@@ -507,17 +552,17 @@ int store_memory_op(void *ctx, const char *action, const char *ns, const char *k
         text = json_dump(value, JSON_COMPACT, &n);
         sqlite3_stmt *total = NULL;
         double used = 0;
-        if (sqlite3_prepare_v2(st->db, "SELECT total(length(value) + length(key)) FROM memory", -1, &total, NULL) ==
+        if (prepare(st, "SELECT total(length(value) + length(key)) FROM memory", &total) ==
                 SQLITE_OK &&
             sqlite3_step(total) == SQLITE_ROW)
             used = sqlite3_column_double(total, 0);
-        sqlite3_finalize(total);
+        done(st, total);
         if (used + (double)n > (double)STORE_MEMORY_MAX_BYTES) {
             *error = xasprintf("memory is full: the store would exceed %d MiB", (int)(STORE_MEMORY_MAX_BYTES >> 20));
             goto out;
         }
     }
-    if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK) {
+    if (prepare(st, sql, &s) != SQLITE_OK) {
         db_error(st, "memory", error);
         goto out;
     }
@@ -543,7 +588,7 @@ int store_memory_op(void *ctx, const char *action, const char *ns, const char *k
     else if (!*result) *result = json_null();
     rc = HOST_OK;
 out:
-    sqlite3_finalize(s);
+    done(st, s);
     free(text);
     free(why);
     pthread_mutex_unlock(&st->lock);

@@ -543,8 +543,23 @@ TEST(sandbox_cgroup_memory_ceiling_kills_and_is_reported)
     CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
     CHECK(!sandbox_cgroup_oom_killed(&next_cg));
 
+    /* A kept slot something still lives in (a worker that has not finished dying) is passed over
+     * until it is empty. */
+    pid_t lingering = child_in_cgroup(&next_cg, -1, false);
+    usleep(20000);
+    sandbox_cgroup_release(&next_cg);
+    sandbox_cgroup other;
+    CHECK(sandbox_cgroup_claim(64u << 20, 16, &other) == 0);
+    CHECK(strcmp(other.dir, dir) != 0);
+    kill(lingering, SIGKILL);
+    waitpid(lingering, &st, 0);
+    sandbox_cgroup again;
+    CHECK(sandbox_cgroup_claim(64u << 20, 16, &again) == 0);
+    CHECK(strcmp(again.dir, dir) == 0);
+    sandbox_cgroup_forget(&other);
+
     /* Forgotten, the slot is free for any process again. */
-    sandbox_cgroup_forget(&next_cg);
+    sandbox_cgroup_forget(&again);
     fd = open(dir, O_RDONLY | O_DIRECTORY);
     CHECK(fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0);
     close(fd);
