@@ -5,8 +5,9 @@
  * and never returns: no state of one agent can reach another. When the pool is empty a run
  * starts a cold worker as usual, so the pool only ever saves time.
  *
- * The workers die with the thread that spawned them (PR_SET_PDEATHSIG follows the spawning
- * thread), which is the filler: it lives until worker_pool_stop.
+ * The workers die with the thread that is their parent (PR_SET_PDEATHSIG follows a thread): the
+ * filler for a worker it spawned, the fork server's keeper for one it forked (forkserver.h); both
+ * live until the server stops, after its runs.
  */
 #define _GNU_SOURCE
 #include "isolate/isolate.h"

@@ -232,8 +232,15 @@ static int spawn_worker(worker *w, const isolate_options *o, uint64_t mem_cap_by
     close(hand[0]);
     if (pid < 0) {
         handoff_end(&h, NULL, -1);
-        *error = xasprintf("cannot start a worker: %s", strerror(e));
         close(in[1]), close(out[0]), close(err[0]), close(hand[1]);
+        if (!no_child) {
+            /* The fork server died or misbehaved mid-request: a worker of its may hold those
+             * pipes (it ends at their end of file, now). This run's worker is exec'd on new ones. */
+            isolate_options exec_only = *o;
+            exec_only.forkserver = NULL;
+            return spawn_worker(w, &exec_only, mem_cap_bytes, error);
+        }
+        *error = xasprintf("cannot start a worker: %s", strerror(e));
         return -1;
     }
     w->pid = pid;
