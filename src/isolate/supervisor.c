@@ -20,6 +20,7 @@
 #include "isolate/spawn.h"
 #include "isolate/forkserver.h"
 #include "util/buf.h"
+#include "util/threads.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -61,7 +62,7 @@ static int64_t now_ms(void)
 
 typedef struct relay {
     int fd;
-    pthread_t thread;
+    thread_task *task; /* the thread relaying it (threads.h) */
     char tail[4096]; /* the last bytes the worker wrote (it names a blocked syscall there) */
     size_t tail_len;
 } relay;
@@ -250,7 +251,7 @@ static int spawn_worker(worker *w, const isolate_options *o, uint64_t mem_cap_by
     w->from_child = out[0];
     w->err = xcalloc(1, sizeof *w->err);
     w->err->fd = err[0];
-    if (pthread_create(&w->err->thread, NULL, relay_main, w->err) != 0) {
+    if (!(w->err->task = threads_run(relay_main, w->err))) {
         close(err[0]);
         w->err->fd = -1;
     }
@@ -312,7 +313,7 @@ static char *reap(worker *w, bool killed_for_deadline, uint64_t deadline_ms, boo
     close(w->to_child);
     close(w->from_child);
     if (w->err && w->err->fd >= 0) {
-        pthread_join(w->err->thread, NULL);
+        threads_wait(w->err->task);
         close(w->err->fd);
     }
     if (w->pidfd >= 0) close(w->pidfd);

@@ -33,6 +33,7 @@
 #include "runner/runner.h"
 #include "serve/session_log.h"
 #include "util/buf.h"
+#include "util/threads.h"
 #include "util/random.h"
 #include "util/strmap.h"
 
@@ -401,16 +402,10 @@ static ss_result start_run(sessions *ss, session *s, run_kind kind, json_t *pend
     }
     run_job *job = xcalloc(1, sizeof *job);
     *job = (run_job){ss, s, kind, pending, response};
-    pthread_attr_t attr;
-    pthread_attr_init(&attr);
-    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-    pthread_t t;
     s->running = true;
     s->refs++; /* the run's own, released by run_thread when it has settled */
     ss->running++;
-    int started = pthread_create(&t, &attr, run_thread, job);
-    pthread_attr_destroy(&attr);
-    if (started == 0) return SS_OK;
+    if (threads_run_detached(run_thread, job) == 0) return SS_OK; /* a thread kept between runs */
     s->running = false;
     s->refs--;
     ss->running--;
