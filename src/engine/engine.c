@@ -564,21 +564,26 @@ int engine_run(const engine_config *cfg, engine_result *res)
     engine *e = prepared;
     prepared = NULL;
     int rc = -1;
-    if (e) {
-        /* Built before the run by engine_prepare: this run's limits, clock and seam from here on
-         * (the runtime's allocation counters stay where set-up left them, as they would). */
-        const JSMallocState *heap = e->limits.heap;
-        run_limits_init(&e->limits, &cfg->limits);
-        e->limits.heap = heap;
-    } else {
+    if (!e) {
+        /* Built here exactly as engine_prepare builds it (no limits during set-up), so that a run
+         * starts from the same state either way: replay depends on it. */
         e = xcalloc(1, sizeof *e);
+        e->cfg = &prepare_config;
         e->internals = JS_UNDEFINED;
-        run_limits_init(&e->limits, &cfg->limits);
+        run_limits_init(&e->limits, &prepare_config.limits);
+        if (build(e) < 0) {
+            e->cfg = cfg;
+            goto done;
+        }
     }
+    /* This run's limits, clock and seam from here on (the runtime's allocation counters stay
+     * where set-up left them). */
+    const JSMallocState *heap = e->limits.heap;
+    run_limits_init(&e->limits, &cfg->limits);
+    e->limits.heap = heap;
     e->cfg = cfg;
     e->seam = cfg->seam;
     e->clock_ms = cfg->clock_start_ms;
-    if (!e->rt && build(e) < 0) goto done;
     /* The stack the run has is measured from here (a prepared runtime was made further up). */
     JS_UpdateStackTop(e->rt);
     JS_SetMaxStackSize(e->rt, cfg->limits.stack_bytes ? cfg->limits.stack_bytes : ENGINE_DEFAULT_STACK_BYTES);
