@@ -3,7 +3,9 @@
 #include "engine/engine.h"
 #include "util/buf.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static engine_result run_script(const char *src, const engine_limits *limits)
 {
@@ -70,4 +72,41 @@ TEST(engine_internal_ops_are_not_callable_from_js)
         NULL);
     CHECK(r.status == RUN_COMPLETED);
     engine_result_free(&r);
+}
+
+/* What a script prints (console), run fresh or on an engine prepared ahead (engine_prepare, as a
+ * fork server does before it forks). */
+static char *printed(const char *src, const engine_limits *limits, bool prepared)
+{
+    char *error = NULL, *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    host_config hc = {.project_root = "/tmp", .log_out = out, .console_out = out};
+    host *h = host_new(&hc, &error);
+    engine_config cfg = {.mode = ENGINE_SCRIPT, .script = src, .script_len = strlen(src), .script_name = "t.js",
+                         .seed = 7, .clock_start_ms = 1000, .seam = {host_call_seam, h}};
+    engine_limits_from_env(&cfg.limits, &error);
+    if (limits) cfg.limits = *limits;
+    if (prepared && engine_prepare() != 0) fprintf(out, "engine_prepare failed\n");
+    engine_result res;
+    engine_run(&cfg, &res);
+    if (res.error) fprintf(out, "error: %s\n", res.error);
+    engine_result_free(&res);
+    host_free(h);
+    fclose(out);
+    return text;
+}
+
+TEST(engine_a_prepared_run_starts_where_a_fresh_one_does)
+{
+    /* seeded randomness, the virtual clock, and where the CPU budget runs out */
+    const char *src = "console.log(JSON.stringify([Math.random(), Math.random(), Date.now(), typeof setTimeout]));"
+                      "let n = 0; for (;;) { if (++n % 2000 === 0) console.log(n); }";
+    engine_limits l = {.op_budget = 3000000, .stack_bytes = 1 << 20};
+    char *fresh = printed(src, &l, false);
+    char *prepared = printed(src, &l, true);
+    CHECK(strstr(fresh, "CPU budget exhausted") && strstr(fresh, "2000\n"));
+    CHECK(strcmp(fresh, prepared) == 0);
+    free(fresh);
+    free(prepared);
 }
