@@ -561,8 +561,11 @@ int engine_prepare(void)
 int engine_run(const engine_config *cfg, engine_result *res)
 {
     memset(res, 0, sizeof *res);
-    engine *e = prepared;
-    prepared = NULL;
+    engine *e = NULL;
+    if (prepared) { /* only ever set in a single-threaded fork server (and its workers) */
+        e = prepared;
+        prepared = NULL;
+    }
     int rc = -1;
     if (!e) {
         /* Built here exactly as engine_prepare builds it (no limits during set-up), so that a run

@@ -44,6 +44,8 @@ static int claim_slot(const char *parent, char *dir, size_t dirlen);
 static void unlock(int *lock);
 static void sandbox_cgroup_close_join(sandbox_cgroup *cg);
 static int set_limits(sandbox_cgroup *cg, uint64_t memory_bytes, int pids_max);
+static int v1_claim(const char *ctrl, char *out, size_t outlen);
+static int cg_open_membership(const char *dir, const char *file);
 
 static int cg_write(const char *dir, const char *file, const char *text)
 {
@@ -155,8 +157,9 @@ int sandbox_cgroup_enter(int membership_fd)
 }
 
 /* Set a claimed slot's limits (cg->version says which files), skipping those this process already
- * wrote into it (a slot it kept between runs, see the cache below: nobody else can have used it
- * meanwhile), and take the OOM count as the run's baseline. 0, or -1 with errno when the memory
+ * wrote into it (a slot it kept between runs, see below: no other chidori can have used it
+ * meanwhile, and only root can write a cgroup's files, no worker), and take the OOM count as the
+ * run's baseline. 0, or -1 with errno when the memory
  * ceiling cannot be set. */
 static int set_limits(sandbox_cgroup *cg, uint64_t memory_bytes, int pids_max)
 {
@@ -183,9 +186,18 @@ static int set_limits(sandbox_cgroup *cg, uint64_t memory_bytes, int pids_max)
             if (memsw && memory_bytes) cg_write(cg->dir, "memory.memsw.limit_in_bytes", num);
             cg_write(cg->dir, "memory.swappiness", "0");
         }
+        if (pids_max > 0 && !cg->pids_dir[0]) {
+            /* none was free when this slot was first claimed (or it was let go): try again */
+            if ((cg->pids_lock = v1_claim("pids", cg->pids_dir, sizeof cg->pids_dir)) >= 0 &&
+                (cg->join[1] = cg_open_membership(cg->pids_dir, "tasks")) < 0) {
+                unlock(&cg->pids_lock);
+            }
+            if (cg->pids_lock < 0) cg->pids_dir[0] = 0;
+            pids_new = true;
+        }
         if (pids_new && cg->pids_dir[0]) {
             snprintf(num, sizeof num, "%d", pids_max);
-            if (cg_write(cg->pids_dir, "pids.max", num) < 0) {
+            if (cg_write(cg->pids_dir, "pids.max", pids_max > 0 ? num : "max") < 0) {
                 close(cg->join[1]);
                 cg->join[1] = -1;
                 unlock(&cg->pids_lock);
@@ -331,15 +343,28 @@ static bool slot_is_empty(const sandbox_cgroup *cg)
 {
     char text[32];
     const char *pids = cg->pids_dir[0] ? cg->pids_dir : cg->version == 2 ? cg->dir : NULL;
+    errno = 0;
     if (pids && cg_read(pids, "pids.current", text, sizeof text) > 0) return atoll(text) == 0;
+    if (pids && errno == ENOENT) return false;
     return !holds_processes(cg->dir);
 }
+
+#define KEPT_BUSY_MAX 100 /* claims a kept slot may be found occupied before it is let go */
 
 static bool claim_kept(uint64_t memory_bytes, int pids_max, sandbox_cgroup *cg)
 {
     pthread_mutex_lock(&kept_lock);
     for (int i = kept_n - 1; i >= 0; i--) {
-        if (!slot_is_empty(&kept[i])) continue;
+        if (!slot_is_empty(&kept[i])) {
+            /* still dying, or gone from under us (removed, or a process nobody reaps): after a
+             * while it is let go, and a fresh scan passes over it for as long as it is busy */
+            if (errno == ENOENT || ++kept[i].busy_claims >= KEPT_BUSY_MAX) {
+                sandbox_cgroup_forget(&kept[i]);
+                kept[i] = kept[--kept_n];
+            }
+            continue;
+        }
+        kept[i].busy_claims = 0;
         *cg = kept[i];
         kept[i] = kept[--kept_n];
         pthread_mutex_unlock(&kept_lock);

@@ -204,6 +204,7 @@ typedef struct sandbox_cgroup {
     int join[2];         /* the slots' membership files for the worker to enter by (-1: none) */
     long long oom_base;  /* the OOM killer's count in the slot when it was claimed (-1: unknown) */
     bool limits_set;     /* memory_set and pids_set are what this process last wrote into the slot */
+    int busy_claims;     /* kept between runs: claims that found it still occupied, in a row */
     uint64_t memory_set;
     int pids_set;
     sandbox_status status;

@@ -23,6 +23,7 @@
 #include "util/buf.h"
 
 #include <errno.h>
+#include <sys/resource.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -163,6 +164,20 @@ static char *state_dir_for(const char *folder)
     return env && *env ? xstrdup(env) : xasprintf("%s/.chidori", folder);
 }
 
+/* A server holds per running session its worker's pipes and pidfd, per connection a socket, and
+ * keeps cgroup slots between runs: more than a default soft limit of 1024 allows at full load.
+ * The soft limit is raised towards the hard one (what any process may do). */
+static void raise_descriptor_limit(void)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0) return;
+    rlim_t want = rl.rlim_max == RLIM_INFINITY || rl.rlim_max > 65536 ? 65536 : rl.rlim_max;
+    if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < want) {
+        rl.rlim_cur = want;
+        setrlimit(RLIMIT_NOFILE, &rl);
+    }
+}
+
 int cmd_serve(int argc, char **argv)
 {
     serve_options o = {0};
@@ -175,6 +190,7 @@ int cmd_serve(int argc, char **argv)
     sigaddset(&stop_signals, SIGINT);
     sigaddset(&stop_signals, SIGTERM);
     pthread_sigmask(SIG_BLOCK, &stop_signals, NULL);
+    raise_descriptor_limit();
 
     char *error = NULL, *folder = NULL, *key = NULL, *state_dir = NULL, *db_path = NULL, *address = NULL;
     policy_selection sel = {0};
