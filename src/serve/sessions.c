@@ -51,6 +51,8 @@ struct session {
     runner_cancel cancel;
     int followers;
     int refs;              /* the run thread, each follower, each handler holding it */
+    pthread_cond_t changed; /* broadcast when it changes: its waiters are only its own (a handler
+                               waiting for its run, its stream followers), not every session's */
 };
 
 struct sessions {
@@ -58,7 +60,7 @@ struct sessions {
     store *st;
     host_memory_store memory; /* chidori.memory in the store */
     pthread_mutex_t lock;
-    pthread_cond_t changed;
+    pthread_cond_t changed; /* a run ended, or the server is stopping (what a drain waits for) */
     strmap resident;     /* id → session: the sessions in memory */
     uint64_t evictions;  /* sessions dropped from memory so far (see sessions_find) */
     int running;
@@ -154,12 +156,18 @@ static session *add(sessions *ss, session_row *row)
     s->row = *row;
     memset(row, 0, sizeof *row);
     s->cancel.fd = -1;
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC); /* followers wait with a deadline */
+    pthread_cond_init(&s->changed, &ca);
+    pthread_condattr_destroy(&ca);
     strmap_put(&ss->resident, s->row.id, s);
     return s;
 }
 
 static void free_session(session *s)
 {
+    pthread_cond_destroy(&s->changed);
     session_row_clear(&s->row);
     json_free(s->records);
     free(s);
@@ -264,7 +272,7 @@ static int record_sink(void *ctx, const json_t *record, char **error)
     if (rc < 0) return -1;
     pthread_mutex_lock(&ss->lock);
     json_array_push(s->records, json_copy(record));
-    pthread_cond_broadcast(&ss->changed);
+    pthread_cond_broadcast(&s->changed);
     pthread_mutex_unlock(&ss->lock);
     return 0;
 }
@@ -360,7 +368,8 @@ static void *run_thread(void *arg)
     runner_cancel_clear(&s->cancel);
     if (!ss->stopping) save_or_report(ss, s); /* when stopping, it stays running: the next server re-runs it */
     maybe_drop_records(s);
-    pthread_cond_broadcast(&ss->changed);
+    pthread_cond_broadcast(&s->changed);
+    pthread_cond_broadcast(&ss->changed); /* ss->running changed */
     release_locked(ss, s); /* the run's reference: s may be gone after this */
     pthread_mutex_unlock(&ss->lock);
 
@@ -422,7 +431,7 @@ fail:
                            ? xasprintf("the server restarted while it was running, and it could not be re-run: %s", *error)
                            : xstrdup(*error);
         save_or_report(ss, s);
-        pthread_cond_broadcast(&ss->changed);
+        pthread_cond_broadcast(&s->changed);
     }
     return SS_ERROR;
 }
@@ -502,6 +511,7 @@ void sessions_stop(sessions *ss)
     while (strmap_next(&ss->resident, &pos, &id, &v)) {
         session *s = v;
         if (s->running) runner_cancel_now(&s->cancel);
+        pthread_cond_broadcast(&s->changed); /* its waiters see `stopping` */
     }
     pthread_cond_broadcast(&ss->changed);
     pthread_mutex_unlock(&ss->lock);
@@ -546,7 +556,7 @@ bool sessions_stopping(sessions *ss)
 void sessions_wait(sessions *ss, session *s)
 {
     pthread_mutex_lock(&ss->lock);
-    while (s->running && !ss->stopping) pthread_cond_wait(&ss->changed, &ss->lock);
+    while (s->running && !ss->stopping) pthread_cond_wait(&s->changed, &ss->lock);
     pthread_mutex_unlock(&ss->lock);
 }
 
@@ -628,7 +638,7 @@ ss_result sessions_approve(sessions *ss, session *s, bool allow, char **error)
         set_status(s, "failed");
         s->row.error = message;
         if (save(ss, s, error) < 0) r = SS_ERROR;
-        pthread_cond_broadcast(&ss->changed);
+        pthread_cond_broadcast(&s->changed);
     } else if ((r = check_capacity(ss, error)) == SS_OK) {
         json_t *approval = json_object();
         json_object_set(approval, "target", json_string(target));
@@ -660,7 +670,7 @@ ss_result sessions_cancel(sessions *ss, session *s, char **error)
         set_status(s, "cancelled");
         s->row.error = xstrdup("cancelled");
         if (save(ss, s, error) < 0) r = SS_ERROR;
-        pthread_cond_broadcast(&ss->changed);
+        pthread_cond_broadcast(&s->changed);
     }
     pthread_mutex_unlock(&ss->lock);
     return r;
@@ -863,7 +873,7 @@ int sessions_follow_next(sessions *ss, session_follower *f, int timeout_ms, cons
             rc = 1;
             break;
         }
-        if (pthread_cond_timedwait(&ss->changed, &ss->lock, &until) != 0) {
+        if (pthread_cond_timedwait(&s->changed, &ss->lock, &until) != 0) {
             rc = 0;
             break;
         }
