@@ -429,10 +429,7 @@ int supervisor_prespawn_finish(warm_worker *ww, char **error)
     frame_type type = rc == 0 ? frame_classify(frame, &io) : FRAME_INVALID;
     const char *op = json_string_value(json_object_get(frame, "op"));
     if (type == FRAME_CALL && op && !strcmp(op, "__isolation")) {
-        ww->banner = isolate_banner(json_object_get(frame, "args"));
-        json_t *ack = isolate_reply_encode(HOST_OK, NULL, NULL);
-        rc = frame_write(ww->w.to_child, ack, &io);
-        json_free(ack);
+        ww->banner = isolate_banner(json_object_get(frame, "args")); /* no reply: it is one way */
     } else if (rc == 0) {
         /* a worker that could not confine itself says so in a Done */
         engine_result res;
@@ -547,11 +544,13 @@ int supervisor_run(const engine_config *cfg, host *h, const isolate_options *o, 
             const json_t *args = json_object_get(frame, "args");
             json_t *reply;
             if (!strcmp(op, "__isolation")) {
+                /* the worker's confinement report: one way, no reply */
                 if (banner && !*banner) {
                     *banner = isolate_banner(args);
                     fprintf(stderr, "Isolation: %s\n", *banner); /* before anything the agent logs */
                 }
-                reply = isolate_reply_encode(HOST_OK, NULL, NULL);
+                json_free(frame);
+                continue;
             } else {
                 json_t *result = NULL;
                 char *err = NULL;
