@@ -39,7 +39,8 @@
 #define CGROUP2_MAGIC 0x63677270
 
 static long long field(const char *text, const char *key);
-static long long oom_count(const char *dir, int version);
+static long long oom_count(const sandbox_cgroup *cg);
+static void open_counters(sandbox_cgroup *cg);
 static int claim_slot(const char *parent, char *dir, size_t dirlen);
 static void unlock(int *lock);
 static void sandbox_cgroup_close_join(sandbox_cgroup *cg);
@@ -200,12 +201,15 @@ static int set_limits(sandbox_cgroup *cg, uint64_t memory_bytes, int pids_max)
             if (cg_write(cg->pids_dir, "pids.max", pids_max > 0 ? num : "max") < 0) {
                 close(cg->join[1]);
                 cg->join[1] = -1;
+                if (cg->count_fd >= 0) close(cg->count_fd); /* that slot's */
+                cg->count_fd = -1;
                 unlock(&cg->pids_lock);
                 cg->pids_dir[0] = 0;
             }
         }
     }
-    cg->oom_base = oom_count(cg->dir, cg->version);
+    open_counters(cg);
+    cg->oom_base = oom_count(cg);
     if (cg->oom_base < 0 && cg->version == 1) cg_write(cg->dir, "memory.failcnt", "0"); /* what tells then */
     cg->memory_set = memory_bytes;
     cg->pids_set = pids_max;
@@ -273,11 +277,8 @@ static int try_v2(uint64_t memory_bytes, int pids_max, sandbox_cgroup *cg, char 
     if ((cg->join[0] = cg_open_membership(cg->dir, "cgroup.procs")) < 0) goto fail;
     return 0;
 fail:
-    cg->version = 0;
     snprintf(why, whylen, "cgroup v2 %.150s: %s", cg->dir, strerror(errno));
-    sandbox_cgroup_close_join(cg);
-    unlock(&cg->lock);
-    cg->dir[0] = 0;
+    sandbox_cgroup_forget(cg);
     return -1;
 }
 
@@ -314,13 +315,8 @@ static int try_v1(uint64_t memory_bytes, int pids_max, sandbox_cgroup *cg, char 
     if ((cg->join[0] = cg_open_membership(cg->dir, "tasks")) < 0) goto fail;
     return 0;
 fail:
-    cg->version = 0;
-    unlock(&cg->pids_lock);
-    cg->pids_dir[0] = 0;
     snprintf(why, whylen, "cgroup v1 %.150s: %s", cg->dir, strerror(errno));
-    sandbox_cgroup_close_join(cg);
-    unlock(&cg->lock);
-    cg->dir[0] = 0;
+    sandbox_cgroup_forget(cg);
     return -1;
 }
 
@@ -332,7 +328,7 @@ fail:
  * opening its files had become most of the server's own work per session. A kept slot stays this
  * process's (its flock held) until reused or this process ends; one a dying worker still occupies
  * is passed over until it is empty. */
-#define KEPT_MAX 128
+#define KEPT_MAX 64
 static pthread_mutex_t kept_lock = PTHREAD_MUTEX_INITIALIZER;
 static sandbox_cgroup kept[KEPT_MAX];
 static int kept_n;
@@ -342,10 +338,16 @@ static int kept_n;
 static bool slot_is_empty(const sandbox_cgroup *cg)
 {
     char text[32];
-    const char *pids = cg->pids_dir[0] ? cg->pids_dir : cg->version == 2 ? cg->dir : NULL;
     errno = 0;
-    if (pids && cg_read(pids, "pids.current", text, sizeof text) > 0) return atoll(text) == 0;
-    if (pids && errno == ENOENT) return false;
+    if (cg->count_fd >= 0) {
+        ssize_t n = pread(cg->count_fd, text, sizeof text - 1, 0);
+        if (n > 0) {
+            text[n] = 0;
+            return atoll(text) == 0;
+        }
+        if (n == 0 || errno == ENODEV) errno = ENOENT; /* its cgroup was removed */
+        return false;
+    }
     return !holds_processes(cg->dir);
 }
 
@@ -378,11 +380,9 @@ static bool claim_kept(uint64_t memory_bytes, int pids_max, sandbox_cgroup *cg)
 
 int sandbox_cgroup_claim(uint64_t memory_bytes, int pids_max, sandbox_cgroup *cg)
 {
-    memset(cg, 0, sizeof *cg);
-    cg->lock = cg->pids_lock = cg->join[0] = cg->join[1] = -1;
+    *cg = (sandbox_cgroup)SANDBOX_CGROUP_NONE;
     if (claim_kept(memory_bytes, pids_max, cg)) return 0;
-    memset(cg, 0, sizeof *cg);
-    cg->lock = cg->pids_lock = cg->join[0] = cg->join[1] = -1;
+    *cg = (sandbox_cgroup)SANDBOX_CGROUP_NONE;
     char why2[200] = "", why1[200] = "";
     if (try_v2(memory_bytes, pids_max, cg, why2, sizeof why2) == 0) {
         set_status(cg, true, "v2 memory=%llu MiB%s", (unsigned long long)(memory_bytes >> 20), pids_max > 0 ? ", pids" : "");
@@ -409,17 +409,35 @@ static long long field(const char *text, const char *key)
 
 /* The OOM killer's count in a cgroup (memory.events oom_kill on v2, memory.oom_control oom_kill
  * on v1; -1 when the kernel does not say: then memory.failcnt, reset at each claim, tells). */
-static long long oom_count(const char *dir, int version)
+static long long oom_count(const sandbox_cgroup *cg)
 {
     char text[1024];
-    if (cg_read(dir, version == 2 ? "memory.events" : "memory.oom_control", text, sizeof text) < 0) return -1;
+    ssize_t n = cg->oom_fd >= 0 ? pread(cg->oom_fd, text, sizeof text - 1, 0) : -1;
+    if (n < 0) return -1;
+    text[n] = 0;
     return field(text, "oom_kill");
+}
+
+/* The slot's files read at every claim, opened once while it is held (a read of an open kernfs
+ * file at offset 0 is fresh each time; opening one is the costly part). */
+static void open_counters(sandbox_cgroup *cg)
+{
+    char path[512];
+    if (cg->oom_fd < 0) {
+        snprintf(path, sizeof path, "%s/%s", cg->dir, cg->version == 2 ? "memory.events" : "memory.oom_control");
+        cg->oom_fd = open(path, O_RDONLY | O_CLOEXEC);
+    }
+    const char *pids = cg->pids_dir[0] ? cg->pids_dir : cg->version == 2 ? cg->dir : NULL;
+    if (cg->count_fd < 0 && pids) {
+        snprintf(path, sizeof path, "%s/pids.current", pids);
+        cg->count_fd = open(path, O_RDONLY | O_CLOEXEC);
+    }
 }
 
 bool sandbox_cgroup_oom_killed(const sandbox_cgroup *cg)
 {
     if (!cg->version) return false;
-    long long now = oom_count(cg->dir, cg->version);
+    long long now = oom_count(cg);
     if (now >= 0 && cg->oom_base >= 0) return now > cg->oom_base;
     char text[64];
     return cg->version == 1 && cg_read(cg->dir, "memory.failcnt", text, sizeof text) >= 0 && atoll(text) > 0;
@@ -452,6 +470,9 @@ void sandbox_cgroup_destroy(sandbox_cgroup *cg)
  * until it is gone). */
 void sandbox_cgroup_forget(sandbox_cgroup *cg)
 {
+    if (cg->count_fd >= 0) close(cg->count_fd);
+    if (cg->oom_fd >= 0) close(cg->oom_fd);
+    cg->count_fd = cg->oom_fd = -1;
     sandbox_cgroup_close_join(cg);
     unlock(&cg->lock);
     unlock(&cg->pids_lock);
@@ -469,8 +490,7 @@ void sandbox_cgroup_release(sandbox_cgroup *cg)
         if (keep) kept[kept_n++] = *cg;
         pthread_mutex_unlock(&kept_lock);
         if (keep) {
-            memset(cg, 0, sizeof *cg);
-            cg->lock = cg->pids_lock = cg->join[0] = cg->join[1] = -1;
+            *cg = (sandbox_cgroup)SANDBOX_CGROUP_NONE;
             return;
         }
     }

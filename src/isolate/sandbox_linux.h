@@ -202,6 +202,8 @@ typedef struct sandbox_cgroup {
     char pids_dir[256]; /* v1 pids slot ("" if none) */
     int lock, pids_lock; /* the slots' directories, flocked while the run holds them (-1: none) */
     int join[2];         /* the slots' membership files for the worker to enter by (-1: none) */
+    int count_fd;        /* its pids.current, read again and again (-1: none yet) */
+    int oom_fd;          /* its memory.events (v2) or memory.oom_control (v1) (-1: none yet) */
     long long oom_base;  /* the OOM killer's count in the slot when it was claimed (-1: unknown) */
     bool limits_set;     /* memory_set and pids_set are what this process last wrote into the slot */
     int busy_claims;     /* kept between runs: claims that found it still occupied, in a row */
@@ -209,6 +211,8 @@ typedef struct sandbox_cgroup {
     int pids_set;
     sandbox_status status;
 } sandbox_cgroup;
+/* A sandbox_cgroup that holds nothing (every descriptor -1). */
+#define SANDBOX_CGROUP_NONE {.lock = -1, .pids_lock = -1, .join = {-1, -1}, .count_fd = -1, .oom_fd = -1}
 
 /* Claim a cgroup slot for a run (see sandbox_cgroup.c) with memory.max = memory_bytes (and swap 0)
  * and pids.max = pids_max (0 = no limit), and open its membership files (cg->join, open as long as

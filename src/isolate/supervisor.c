@@ -153,7 +153,7 @@ static void *prepare_handoff(void *arg)
 static void handoff_begin(handoff *h, const isolate_options *o, uint64_t mem_cap_bytes)
 {
     *h = (handoff){.o = o, .mem_cap_bytes = mem_cap_bytes, .own_netns = -1,
-                   .cgroup = {.lock = -1, .pids_lock = -1, .join = {-1, -1}}};
+                   .cgroup = SANDBOX_CGROUP_NONE};
     /* A worker from a fork server starts in microseconds: nothing to overlap with, so no thread. */
     h->threaded = !o->forkserver;
     if (!h->threaded || pthread_create(&h->thread, NULL, prepare_handoff, h) != 0) {
@@ -387,7 +387,7 @@ static isolate_options worker_options(const isolate_options *o, const worker *w)
 /* Spawn a worker, with a cgroup slot of its own (unless CHIDORI_ISOLATE_SKIP says cgroup). */
 static int start_worker(worker *w, const isolate_options *o, uint64_t mem_cap_bytes, char **error)
 {
-    *w = (worker){.pidfd = -1, .cpu = -1, .cgroup = {.lock = -1, .pids_lock = -1, .join = {-1, -1}}};
+    *w = (worker){.pidfd = -1, .cpu = -1, .cgroup = SANDBOX_CGROUP_NONE};
     return spawn_worker(w, o, mem_cap_bytes, error);
 }
 
