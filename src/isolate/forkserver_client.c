@@ -59,26 +59,6 @@ static int recv_int(int fd, int ms, int32_t *v)
     return n == (ssize_t)sizeof *v ? 0 : -1;
 }
 
-static int send_with_fds(int fd, char byte, const int *fds, int n)
-{
-    struct iovec iov = {.iov_base = &byte, .iov_len = 1};
-    union {
-        char buf[CMSG_SPACE(sizeof(int) * 4)];
-        struct cmsghdr align;
-    } ctl;
-    struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1};
-    if (n > 0) {
-        m.msg_control = ctl.buf;
-        m.msg_controllen = CMSG_SPACE(sizeof(int) * (size_t)n);
-        struct cmsghdr *c = CMSG_FIRSTHDR(&m);
-        c->cmsg_level = SOL_SOCKET;
-        c->cmsg_type = SCM_RIGHTS;
-        c->cmsg_len = CMSG_LEN(sizeof(int) * (size_t)n);
-        memcpy(CMSG_DATA(c), fds, sizeof(int) * (size_t)n);
-    }
-    return sendmsg(fd, &m, MSG_NOSIGNAL) == 1 ? 0 : -1;
-}
-
 static void stop_process(pid_t pid, int ctl)
 {
     if (ctl >= 0) close(ctl); /* end of file: it exits */
@@ -120,7 +100,7 @@ static int start_process(const isolate_options *o, pid_t *pid_out, int *ctl_out,
     first.sandbox.join_parent_cpu = false;
     int netns = -1;
     if (o->has_shared_netns && !name_in_list(o->sandbox.skip, "netns")) netns = o->shared_netns, first.handed = 1;
-    int rc = send_with_fds(ctl[1], 'h', &netns, first.handed);
+    int rc = spawn_send_fds(ctl[1], 'h', &netns, first.handed);
     char *io = NULL;
     if (rc == 0) {
         json_t *init = isolate_forkserver_encode(&first);
@@ -257,7 +237,7 @@ pid_t forkserver_spawn(forkserver *fs, const isolate_options *o, const spawn_req
     }
     int fds[4] = {req->in, req->out, req->err, req->handoff};
     int32_t answer = 0;
-    int rc = send_with_fds(fs->ctl, 'f', fds, 4);
+    int rc = spawn_send_fds(fs->ctl, 'f', fds, 4);
     if (rc == 0) {
         *no_child = false; /* it may have forked one from here on */
         rc = recv_int(fs->ctl, FORKSERVER_ANSWER_MS, &answer);

@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -63,6 +64,30 @@ const char *spawn_worker_binary(void)
 {
     pthread_once(&binary_once, find_binary);
     return binary_fd >= 0 ? binary_path : NULL;
+}
+
+int spawn_send_fds(int sock, char byte, const int *fds, int n)
+{
+    if (n < 0 || n > SPAWN_SEND_FDS_MAX) {
+        errno = EINVAL;
+        return -1;
+    }
+    struct iovec iov = {.iov_base = &byte, .iov_len = 1};
+    union {
+        char buf[CMSG_SPACE(sizeof(int) * SPAWN_SEND_FDS_MAX)];
+        struct cmsghdr align;
+    } ctl;
+    struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1};
+    if (n > 0) {
+        m.msg_control = ctl.buf;
+        m.msg_controllen = CMSG_SPACE(sizeof(int) * (size_t)n);
+        struct cmsghdr *c = CMSG_FIRSTHDR(&m);
+        c->cmsg_level = SOL_SOCKET;
+        c->cmsg_type = SCM_RIGHTS;
+        c->cmsg_len = CMSG_LEN(sizeof(int) * (size_t)n);
+        memcpy(CMSG_DATA(c), fds, sizeof(int) * (size_t)n);
+    }
+    return sendmsg(sock, &m, MSG_NOSIGNAL) == 1 ? 0 : -1;
 }
 
 char **spawn_worker_env(spawn_environ *se)

@@ -18,6 +18,11 @@ typedef struct spawn_environ {
 } spawn_environ;
 char **spawn_worker_env(spawn_environ *se);
 
+/* One byte on a Unix socket with n descriptors (at most SPAWN_SEND_FDS_MAX) attached: the handoff
+ * to a new worker, a request to a fork server. 0, or -1 with errno. */
+#define SPAWN_SEND_FDS_MAX 4
+int spawn_send_fds(int sock, char byte, const int *fds, int n);
+
 /* Start a worker: the child's pid and *pidfd, or -1 with errno. The child runs chidori-worker
  * when it lies next to this binary, else this binary's `__run-worker`. */
 pid_t spawn_worker_process(const spawn_request *req, int *pidfd);

@@ -173,23 +173,7 @@ static void handoff_end(handoff *h, worker *w, int sock)
     for (int i = 0; i < 2; i++)
         if (h->cgroup.join[i] >= 0) fds[n++] = h->cgroup.join[i];
     if (sock >= 0) {
-        char byte = 'h';
-        struct iovec iov = {.iov_base = &byte, .iov_len = 1};
-        union {
-            char buf[CMSG_SPACE(sizeof fds)];
-            struct cmsghdr align;
-        } ctl;
-        struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1};
-        if (n > 0) {
-            m.msg_control = ctl.buf;
-            m.msg_controllen = CMSG_SPACE(sizeof(int) * (size_t)n);
-            struct cmsghdr *c = CMSG_FIRSTHDR(&m);
-            c->cmsg_level = SOL_SOCKET;
-            c->cmsg_type = SCM_RIGHTS;
-            c->cmsg_len = CMSG_LEN(sizeof(int) * (size_t)n);
-            memcpy(CMSG_DATA(c), fds, sizeof(int) * (size_t)n);
-        }
-        if (sendmsg(sock, &m, MSG_NOSIGNAL) == 1) {
+        if (spawn_send_fds(sock, 'h', fds, n) == 0) {
             if (w) w->handed = n;
         } else if (w) {
             /* Never let a worker run without what it was meant to start with (its cgroup above

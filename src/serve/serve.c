@@ -80,51 +80,17 @@ static int parse_options(int argc, char **argv, serve_options *o)
     return 0;
 }
 
-static int max_running_from_env(int *out, char **error)
+/* A whole-number setting from the environment: def when unset, else a number from min to max. */
+static int env_whole_number(const char *name, int def, long min, long max, int *out, char **error)
 {
-    const char *v = getenv("CHIDORI_MAX_CONCURRENT_SESSIONS");
-    *out = DEFAULT_MAX_RUNNING;
+    const char *v = getenv(name);
+    *out = def;
     if (!v) return 0;
     char *end;
     errno = 0;
     long n = strtol(v, &end, 10);
-    if (errno || *end || !*v || n < 1 || n > 100000) {
-        *error = xasprintf("CHIDORI_MAX_CONCURRENT_SESSIONS must be a whole number from 1 to 100000, got `%s`", v);
-        return -1;
-    }
-    *out = (int)n;
-    return 0;
-}
-
-/* CHIDORI_SERVE_WARM_WORKERS: confined workers kept ready for new runs (0: none). */
-static int warm_workers_from_env(int *out, char **error)
-{
-    const char *v = getenv("CHIDORI_SERVE_WARM_WORKERS");
-    *out = DEFAULT_WARM_WORKERS;
-    if (!v) return 0;
-    char *end;
-    errno = 0;
-    long n = strtol(v, &end, 10);
-    if (errno || *end || !*v || n < 0 || n > 256) {
-        *error = xasprintf("CHIDORI_SERVE_WARM_WORKERS must be a whole number from 0 to 256, got `%s`", v);
-        return -1;
-    }
-    *out = (int)n;
-    return 0;
-}
-
-/* CHIDORI_SERVE_FORKSERVER_FORKS: workers one fork server forks before a fresh one replaces it
- * (0 or unset: FORKSERVER_MAX_FORKS). */
-static int forkserver_forks_from_env(int *out, char **error)
-{
-    const char *v = getenv("CHIDORI_SERVE_FORKSERVER_FORKS");
-    *out = 0;
-    if (!v) return 0;
-    char *end;
-    errno = 0;
-    long n = strtol(v, &end, 10);
-    if (errno || *end || !*v || n < 0 || n > 1000000) {
-        *error = xasprintf("CHIDORI_SERVE_FORKSERVER_FORKS must be a whole number from 0 to 1000000, got `%s`", v);
+    if (errno || *end || !*v || n < min || n > max) {
+        *error = xasprintf("%s must be a whole number from %ld to %ld, got `%s`", name, min, max, v);
         return -1;
     }
     *out = (int)n;
@@ -216,9 +182,11 @@ int cmd_serve(int argc, char **argv)
         sc.iso.shared_netns = isolate_netns_open();
         sc.iso.has_shared_netns = sc.iso.shared_netns >= 0;
     }
-    if (max_running_from_env(&sc.max_running, &error) < 0) goto fail;
+    if (env_whole_number("CHIDORI_MAX_CONCURRENT_SESSIONS", DEFAULT_MAX_RUNNING, 1, 100000, &sc.max_running, &error) < 0)
+        goto fail;
     int warm = 0;
-    if (warm_workers_from_env(&warm, &error) < 0) goto fail;
+    /* confined workers kept ready for new runs (0: none) */
+    if (env_whole_number("CHIDORI_SERVE_WARM_WORKERS", DEFAULT_WARM_WORKERS, 0, 256, &warm, &error) < 0) goto fail;
     if (auth_from_env(&srv.auth, &error) < 0) goto fail;
 
     code = 1;
@@ -246,7 +214,8 @@ int cmd_serve(int argc, char **argv)
      * CHIDORI_SERVE_FORKSERVER=0 turns that off (a benchmark's comparison, a debugging aid). */
     const char *fsv = getenv("CHIDORI_SERVE_FORKSERVER");
     int max_forks = 0;
-    if (forkserver_forks_from_env(&max_forks, &error) < 0) goto fail;
+    /* workers one fork server forks before a fresh one replaces it (0: FORKSERVER_MAX_FORKS) */
+    if (env_whole_number("CHIDORI_SERVE_FORKSERVER_FORKS", 0, 0, 1000000, &max_forks, &error) < 0) goto fail;
     if (sc.isolated && !(fsv && !strcmp(fsv, "0"))) sc.iso.forkserver = fs = forkserver_open(&sc.iso, max_forks);
     if (isolation_banner(sc.isolated, folder, &sc.iso, &sc.limits, &error) < 0) goto fail;
     fprintf(stderr, "Policy: %s\n", sel.description);
