@@ -225,3 +225,18 @@ def case_every_forbidden_act_of_a_forked_worker_is_stopped(v):
         for t in threads:
             t.join()
     assert not problems, "\n".join(problems)
+
+
+def case_serve_refuses_a_bad_fork_server_quota(v):
+    """CHIDORI_SERVE_FORKSERVER_FORKS that is not a whole number from 0 to 1000000: a usage
+    error (exit 2) naming the setting, before anything starts."""
+    for bad in ("x", "-1", "1000001", ""):
+        srv = Server(v, "--trusted", env={"CHIDORI_SERVE_FORKSERVER_FORKS": bad}, agent=AGENT)
+        try:
+            srv.start(expect_listen=False)
+            code = srv.proc.wait(timeout=20 * v.slow)
+            srv.reader.join(timeout=5)
+            assert code == 2 and f"CHIDORI_SERVE_FORKSERVER_FORKS must be a whole number from 0 to 1000000, got `{bad}`" \
+                in srv.stderr(), (bad, code, srv.stderr())
+        finally:
+            srv.cleanup()

@@ -184,9 +184,11 @@ int cmd_serve(int argc, char **argv)
     }
     if (env_whole_number("CHIDORI_MAX_CONCURRENT_SESSIONS", DEFAULT_MAX_RUNNING, 1, 100000, &sc.max_running, &error) < 0)
         goto fail;
-    int warm = 0;
+    int warm = 0, max_forks = 0;
     /* confined workers kept ready for new runs (0: none) */
     if (env_whole_number("CHIDORI_SERVE_WARM_WORKERS", DEFAULT_WARM_WORKERS, 0, 256, &warm, &error) < 0) goto fail;
+    /* workers one fork server forks before a fresh one replaces it (0: FORKSERVER_MAX_FORKS) */
+    if (env_whole_number("CHIDORI_SERVE_FORKSERVER_FORKS", 0, 0, 1000000, &max_forks, &error) < 0) goto fail;
     if (auth_from_env(&srv.auth, &error) < 0) goto fail;
 
     code = 1;
@@ -213,9 +215,6 @@ int cmd_serve(int argc, char **argv)
     /* Workers forked from one confined process rather than exec'd one by one (forkserver.h);
      * CHIDORI_SERVE_FORKSERVER=0 turns that off (a benchmark's comparison, a debugging aid). */
     const char *fsv = getenv("CHIDORI_SERVE_FORKSERVER");
-    int max_forks = 0;
-    /* workers one fork server forks before a fresh one replaces it (0: FORKSERVER_MAX_FORKS) */
-    if (env_whole_number("CHIDORI_SERVE_FORKSERVER_FORKS", 0, 0, 1000000, &max_forks, &error) < 0) goto fail;
     if (sc.isolated && !(fsv && !strcmp(fsv, "0"))) sc.iso.forkserver = fs = forkserver_open(&sc.iso, max_forks);
     if (isolation_banner(sc.isolated, folder, &sc.iso, &sc.limits, &error) < 0) goto fail;
     fprintf(stderr, "Policy: %s\n", sel.description);
