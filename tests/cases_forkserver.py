@@ -100,6 +100,9 @@ def case_serve_forks_each_worker_into_a_pid_namespace_of_its_own(v):
             assert not children_of(pid), (pid, children_of(pid))
             pid_namespaces.add(pidns)
         assert len(pid_namespaces) == 2, pid_namespaces
+        # each worker made its own cgroup namespace (once in its slot), not the fork server
+        cgroup_ns = [os.readlink(f"/proc/{p}/ns/cgroup") for p in [servers[0], *workers]]
+        assert len(set(cgroup_ns)) == 3, cgroup_ns
         # no capability left to regain, no memory any process of their uid could reach
         problems = [shut_off(p) for p in [servers[0], *workers]]
         assert not any(problems), problems
