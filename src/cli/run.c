@@ -185,6 +185,7 @@ static int durable_run(durable_mode mode, run_options *o)
     req.isolated = isolated == 1;
     if (policy_select(POLICY_SURFACE_RUN, o->untrusted, o->trusted, cli_getenv, &sel, &error) < 0) goto fail_usage;
     if (engine_limits_from_env(&req.limits, &error) < 0) goto fail_usage;
+    if (calllog_caps_from_env(&req.log_caps, &error) < 0) goto fail_usage;
     if (req.isolated && isolate_options_from_env(&req.iso, &req.limits, &error) < 0) goto fail_usage;
     if (surface_from_env(&surf, &error) < 0) goto fail_usage;
     /* The worker execs and confines itself while this process prepares the run (the run folder,
@@ -230,6 +231,15 @@ static int durable_run(durable_mode mode, run_options *o)
         }
         /* the recorded surface settings, and the seed the run started from */
         if (surface_adopt_recorded(&surf, meta.run_id, meta.surface, meta.vfs, &error) < 0) goto fail_usage;
+        /* a replay runs under the caps the run ran under, so it stops where the run stopped */
+        if (mode == MODE_REPLAY && meta.log_max_records && meta.log_max_bytes) {
+            req.log_caps.max_records = meta.log_max_records;
+            req.log_caps.max_bytes = meta.log_max_bytes;
+        }
+    }
+    if (mode != MODE_REPLAY) {
+        meta.log_max_records = req.log_caps.max_records;
+        meta.log_max_bytes = req.log_caps.max_bytes;
     }
     if (!dir) dir = run_dir_path(runs_dir, meta.run_id);
     records = xasprintf("%s/records.jsonl", dir);

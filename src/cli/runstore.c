@@ -1,6 +1,8 @@
-/* runstore.c — see runstore.h. */
+/* runstore.c — see runstore.h. run.json is opened as a regular file only (util/files.c): a FIFO,
+ * symbolic link or directory in its place is an error, never a hang. */
 #define _GNU_SOURCE
 #include "cli/runstore.h"
+#include "host/calllog.h"
 #include "util/buf.h"
 #include "util/files.h"
 
@@ -46,6 +48,12 @@ int run_meta_write(const char *dir, const run_meta *m, bool durable, char **erro
     json_object_set(o, "created_at", json_number((double)m->created_at_ms));
     if (m->surface) json_object_set(o, "surface", json_copy(m->surface));
     if (m->vfs) json_object_set(o, "vfs", json_copy(m->vfs));
+    if (m->log_max_records && m->log_max_bytes) {
+        json_t *caps = json_object();
+        json_object_set(caps, "max_records", json_number((double)m->log_max_records));
+        json_object_set(caps, "max_bytes", json_number((double)m->log_max_bytes));
+        json_object_set(o, "log_caps", caps);
+    }
     json_object_set(o, "status", json_string(m->status));
     if (m->output) json_object_set(o, "output", json_copy(m->output));
     if (m->error) json_object_set(o, "error", json_string(m->error));
@@ -76,12 +84,24 @@ void run_meta_clear(run_meta *m)
     memset(m, 0, sizeof *m);
 }
 
+static bool whole_in(const json_t *v, double min, double max)
+{
+    return v && v->type == JSON_NUMBER && v->u.number >= min && v->u.number <= max && floor(v->u.number) == v->u.number;
+}
+
+/* {max_records, max_bytes} within the ranges calllog_caps_from_env accepts */
+static bool log_caps_ok(const json_t *caps)
+{
+    return json_is_object(caps) && whole_in(json_object_get(caps, "max_records"), 1, CALLLOG_MAX_RECORDS_LIMIT) &&
+           whole_in(json_object_get(caps, "max_bytes"), 1024, (double)CALLLOG_MAX_BYTES_LIMIT);
+}
+
 int run_meta_read(const char *dir, run_meta *m, char **error)
 {
     memset(m, 0, sizeof *m);
     char *path = xasprintf("%s/run.json", dir);
     size_t len;
-    char *text = read_file_capped(path, META_MAX_BYTES, &len, error);
+    char *text = read_regular_file_capped(path, META_MAX_BYTES, &len, error);
     if (!text) {
         free(path);
         return -1;
@@ -105,6 +125,8 @@ int run_meta_read(const char *dir, run_meta *m, char **error)
     else if (!json_is_string(status)) why = "`status` is missing";
     else if (json_object_get(o, "surface") && !json_is_object(json_object_get(o, "surface"))) why = "`surface` must be an object";
     else if (json_object_get(o, "vfs") && !json_is_object(json_object_get(o, "vfs"))) why = "`vfs` must be an object";
+    else if (json_object_get(o, "log_caps") && !log_caps_ok(json_object_get(o, "log_caps")))
+        why = "`log_caps` must be {max_records, max_bytes}, whole numbers within the settings' ranges";
     if (why) {
         *error = xasprintf("%s is not a chidori run record: %s", path, why);
         json_free(o);
@@ -124,6 +146,10 @@ int run_meta_read(const char *dir, run_meta *m, char **error)
     if (json_is_object(json_object_get(o, "pending"))) m->pending = json_copy(json_object_get(o, "pending"));
     if (json_object_get(o, "surface")) m->surface = json_copy(json_object_get(o, "surface"));
     if (json_object_get(o, "vfs")) m->vfs = json_copy(json_object_get(o, "vfs"));
+    if (json_object_get(o, "log_caps")) {
+        m->log_max_records = (uint64_t)json_number_value(json_object_get(json_object_get(o, "log_caps"), "max_records"));
+        m->log_max_bytes = (uint64_t)json_number_value(json_object_get(json_object_get(o, "log_caps"), "max_bytes"));
+    }
     json_free(o);
     free(path);
     return 0;

@@ -1,7 +1,9 @@
 /* runstore.h — a CLI run's folder: <runs dir>/<run id>/{run.json, records.jsonl}.
  *
  * run.json holds what a replay needs besides the call log: the agent, the input, the captured
- * seed and clock start, the captured surface's settings and the VFS seed's hash, and the outcome (output, error, or the pending call of a paused run).
+ * seed and clock start, the captured surface's settings and the VFS seed's hash, the call log's caps
+ * (so a replay stops where the run did), and the outcome (output, error, or the pending call of a
+ * paused run).
  * It is replaced atomically; it is parsed with limits and checked, since a run folder is just
  * files on disk that anything could have edited.
  */
@@ -25,6 +27,7 @@ typedef struct run_meta {
     json_t *pending; /* paused: {seq, parent_seq?, function, args, open_calls} */
     json_t *surface; /* {"fs": "vfs"|"none", ...}: the captured surface's settings (runner/surface.h) */
     json_t *vfs;     /* {"max_bytes": N, "seed_sha256"?: hex}: the VFS's cap and seed */
+    uint64_t log_max_records, log_max_bytes; /* the call log's caps the run ran under; 0: not recorded */
 } run_meta;
 
 /* <runs_dir>/<run_id>, created (with parents) when create is set. Caller frees. */

@@ -1,7 +1,8 @@
-/* calllog.c — records, persistence, replay cursors, divergence (see calllog.h).
+/* calllog.c — records, persistence, replay cursors, divergence, caps (see calllog.h).
  *
- * Owns the records of one run and the append-only file they are written to. Trusts its callers
- * (host.c); trusts nothing in a file it loads.
+ * Owns the records of one run loaded for replay and the append-only file new ones are written to
+ * (new records are not kept: memory is bounded by what replay needs, which the load limit bounds).
+ * Trusts its callers (host.c); trusts nothing in a file it loads nor what sits at its path.
  */
 #define _GNU_SOURCE
 #include "host/calllog.h"
@@ -13,10 +14,12 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
-#define LOG_MAX_BYTES ((size_t)1 << 30)   /* a records.jsonl larger than this is refused */
-#define RECORD_MAX_BYTES ((size_t)64 << 20)
+#define LOG_MAX_BYTES ((size_t)CALLLOG_LOAD_MAX_BYTES)
+#define RECORD_MAX_BYTES ((size_t)CALLLOG_RECORD_MAX_BYTES)
+#define LOAD_CHUNK ((size_t)1 << 20)
 #define DIVERGENCE_EXCERPT 400
 
 typedef struct cursor {
@@ -25,8 +28,11 @@ typedef struct cursor {
 } cursor;
 
 struct calllog {
-    call_record *items;
+    call_record *items; /* loaded records (sorted by seq) and a resume's answer */
     size_t len, cap;
+    size_t n_sorted; /* items[0..n_sorted) are the loaded records, sorted by seq */
+    uint64_t total_records, total_bytes; /* in the log: loaded plus appended (lines, newline included) */
+    calllog_caps caps;
     uint64_t max_seq;
     calllog_mode mode;
     int fd; /* append target, -1 when in memory only */
@@ -43,7 +49,62 @@ calllog *calllog_new(void)
 {
     calllog *log = xcalloc(1, sizeof *log);
     log->fd = -1;
+    log->caps = (calllog_caps){CALLLOG_DEFAULT_MAX_RECORDS, CALLLOG_DEFAULT_MAX_BYTES};
     return log;
+}
+
+/* ---------- caps ---------- */
+
+static int env_whole(const char *name, uint64_t def, uint64_t min, uint64_t max, uint64_t *out, char **error)
+{
+    const char *v = getenv(name);
+    if (!v || !*v) {
+        *out = def;
+        return 0;
+    }
+    char *end;
+    errno = 0;
+    unsigned long long n = strtoull(v, &end, 10);
+    if (*v < '0' || *v > '9' || *end || errno || n < min || n > max) {
+        *error = xasprintf("%s must be a whole number from %llu to %llu, got `%s`", name, (unsigned long long)min,
+                           (unsigned long long)max, v);
+        return -1;
+    }
+    *out = n;
+    return 0;
+}
+
+int calllog_caps_from_env(calllog_caps *caps, char **error)
+{
+    if (env_whole("CHIDORI_LOG_MAX_RECORDS", CALLLOG_DEFAULT_MAX_RECORDS, 1, CALLLOG_MAX_RECORDS_LIMIT,
+                  &caps->max_records, error) < 0 ||
+        env_whole("CHIDORI_LOG_MAX_BYTES", CALLLOG_DEFAULT_MAX_BYTES, 1024, CALLLOG_MAX_BYTES_LIMIT, &caps->max_bytes,
+                  error) < 0)
+        return -1;
+    return 0;
+}
+
+void calllog_set_caps(calllog *log, const calllog_caps *caps)
+{
+    log->caps.max_records = caps && caps->max_records ? caps->max_records : CALLLOG_DEFAULT_MAX_RECORDS;
+    log->caps.max_bytes = caps && caps->max_bytes ? caps->max_bytes : CALLLOG_DEFAULT_MAX_BYTES;
+    if (log->caps.max_records > CALLLOG_MAX_RECORDS_LIMIT) log->caps.max_records = CALLLOG_MAX_RECORDS_LIMIT;
+    if (log->caps.max_bytes > CALLLOG_MAX_BYTES_LIMIT) log->caps.max_bytes = CALLLOG_MAX_BYTES_LIMIT;
+}
+
+/* The error of a log that is full, or NULL. It depends only on the log's contents, so a replay
+ * reaches it at the same call with the same words. */
+static char *cap_reached(const calllog *log)
+{
+    if (log->total_records >= log->caps.max_records)
+        return xasprintf("call log limit reached: the run has recorded %llu calls, the most CHIDORI_LOG_MAX_RECORDS "
+                         "allows (%llu); make fewer recorded calls, or raise the setting",
+                         (unsigned long long)log->total_records, (unsigned long long)log->caps.max_records);
+    if (log->total_bytes >= log->caps.max_bytes)
+        return xasprintf("call log limit reached: the run's records take %llu bytes, at or over CHIDORI_LOG_MAX_BYTES "
+                         "(%llu); record less (smaller arguments and results, fewer calls), or raise the setting",
+                         (unsigned long long)log->total_bytes, (unsigned long long)log->caps.max_bytes);
+    return NULL;
 }
 
 static void record_clear(call_record *r)
@@ -67,7 +128,8 @@ void calllog_free(calllog *log)
 }
 
 void calllog_set_mode(calllog *log, calllog_mode mode) { log->mode = mode; }
-size_t calllog_count(const calllog *log) { return log->len; }
+size_t calllog_count(const calllog *log) { return (size_t)log->total_records; }
+size_t calllog_held(const calllog *log) { return log->len; }
 
 const call_record *calllog_get(const calllog *log, size_t index)
 {
@@ -97,7 +159,7 @@ static bool as_seq(const json_t *v, uint64_t *out)
 }
 
 /* Check one record's shape and add it. NULL, or what is wrong with it. */
-static const char *add_record(calllog *log, const json_t *v)
+static const char *add_record(calllog *log, const json_t *v, size_t line_bytes)
 {
     uint64_t seq = 0, parent = 0;
     const json_t *fn = json_object_get(v, "function");
@@ -126,6 +188,8 @@ static const char *add_record(calllog *log, const json_t *v)
     r->duration_ms = dur && dur->type == JSON_NUMBER ? dur->u.number : 0;
     r->timestamp_ms = ts && ts->type == JSON_NUMBER && fabs(ts->u.number) < 9e15 ? (int64_t)ts->u.number : 0;
     if (seq > log->max_seq) log->max_seq = seq;
+    log->total_records++;
+    log->total_bytes += line_bytes;
     return NULL;
 }
 
@@ -138,7 +202,7 @@ static int parse_record(calllog *log, const char *line, size_t len, int lineno, 
         *error = xasprintf("line %d: not JSON (%d:%d: %s)", lineno, jerr.line, jerr.col, jerr.message);
         return -1;
     }
-    const char *why = add_record(log, v);
+    const char *why = add_record(log, v, len + 1);
     json_free(v);
     if (why) {
         *error = xasprintf("line %d: %s", lineno, why);
@@ -165,33 +229,85 @@ static int finish_load(calllog *log, const char *source, char **error)
             *error = xasprintf("%s: duplicate `seq` %llu", source, (unsigned long long)log->items[i].seq);
             return -1;
         }
+    log->n_sorted = log->len;
+    return 0;
+}
+
+/* Parse the complete lines at the start of text[0..len); *used is how many bytes they take. */
+static int parse_lines(calllog *log, const char *path, const char *text, size_t len, size_t *used, int *lineno,
+                       char **error)
+{
+    size_t pos = 0;
+    for (;;) {
+        const char *nl = memchr(text + pos, '\n', len - pos);
+        if (!nl) break;
+        (*lineno)++;
+        size_t n = (size_t)(nl - (text + pos));
+        if (n > 0) {
+            char *msg = NULL;
+            if (parse_record(log, text + pos, n, *lineno, &msg) < 0) {
+                *error = xasprintf("%s: %s", path, msg);
+                free(msg);
+                return -1;
+            }
+        } else {
+            log->total_bytes++; /* an empty line: not a record, but bytes of the file */
+        }
+        pos += n + 1;
+    }
+    *used = pos;
     return 0;
 }
 
 int calllog_load(calllog *log, const char *path, char **error)
 {
-    size_t len;
-    char *text = read_file_capped(path, LOG_MAX_BYTES, &len, error);
-    if (!text) return -1;
-    size_t pos = 0;
-    int lineno = 0;
-    while (pos < len) {
-        lineno++;
-        char *nl = memchr(text + pos, '\n', len - pos);
-        if (!nl) break; /* a last line without its newline was cut short by a crash: not a record */
-        size_t n = (size_t)(nl - (text + pos));
-        if (n > 0) {
-            char *msg = NULL;
-            if (parse_record(log, text + pos, n, lineno, &msg) < 0) {
-                *error = xasprintf("%s: %s", path, msg);
-                free(msg);
-                free(text);
-                return -1;
-            }
-        }
-        pos += n + 1;
+    *error = NULL;
+    int fd = open_regular_file(path, O_RDONLY, 0, error);
+    if (fd < 0) return -1;
+    struct stat st;
+    if (fstat(fd, &st) != 0 || (uint64_t)st.st_size > LOG_MAX_BYTES) {
+        *error = xasprintf("%s is larger than the %zu-byte limit of a call log", path, LOG_MAX_BYTES);
+        close(fd);
+        return -1;
     }
-    free(text);
+    /* Read in chunks and parse the complete lines as they arrive: the whole text is never held. */
+    buf b = {0};
+    size_t total = 0;
+    int lineno = 0, rc = 0;
+    for (;;) {
+        buf_reserve(&b, LOAD_CHUNK);
+        ssize_t n = read(fd, b.data + b.len, LOAD_CHUNK);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) {
+            *error = xasprintf("cannot read %s: %s", path, strerror(errno));
+            rc = -1;
+            break;
+        }
+        if (n == 0) break; /* what is left has no newline: cut short by a crash, not a record */
+        total += (size_t)n;
+        if (total > LOG_MAX_BYTES) {
+            *error = xasprintf("%s is larger than the %zu-byte limit of a call log", path, LOG_MAX_BYTES);
+            rc = -1;
+            break;
+        }
+        b.len += (size_t)n;
+        size_t used = 0;
+        if (parse_lines(log, path, b.data, b.len, &used, &lineno, error) < 0) {
+            rc = -1;
+            break;
+        }
+        if (b.len - used > RECORD_MAX_BYTES) {
+            *error = xasprintf("%s: line %d is longer than the %zu-byte limit of one record", path, lineno + 1,
+                               RECORD_MAX_BYTES);
+            rc = -1;
+            break;
+        }
+        memmove(b.data, b.data + used, b.len - used);
+        b.len -= used;
+    }
+    close(fd);
+    buf_free(&b);
+    if (rc < 0) return -1;
     return finish_load(log, path, error);
 }
 
@@ -202,7 +318,11 @@ int calllog_load_records(calllog *log, const json_t *records, const char *source
         return -1;
     }
     for (size_t i = 0; i < records->u.array.len; i++) {
-        const char *why = add_record(log, records->u.array.items[i]);
+        const json_t *rec = records->u.array.items[i];
+        size_t bytes = 0;
+        char *line = json_is_object(rec) ? json_dump(rec, JSON_COMPACT, &bytes) : NULL;
+        free(line);
+        const char *why = add_record(log, rec, bytes + 1);
         if (why) {
             *error = xasprintf("%s: record %zu: %s", source, i + 1, why);
             return -1;
@@ -217,13 +337,61 @@ void calllog_set_sink(calllog *log, calllog_sink_fn *fn, void *ctx)
     log->sink_ctx = ctx;
 }
 
+/* The length of fd's content up to and including its last newline (0 if it has none). */
+static int complete_length(int fd, off_t size, off_t *out)
+{
+    char chunk[65536];
+    off_t end = size;
+    while (end > 0) {
+        size_t n = end > (off_t)sizeof chunk ? sizeof chunk : (size_t)end;
+        ssize_t r = pread(fd, chunk, n, end - (off_t)n);
+        if (r < 0 && errno == EINTR) continue;
+        if (r != (ssize_t)n) {
+            if (r >= 0) errno = EIO;
+            return -1;
+        }
+        for (size_t i = n; i-- > 0;)
+            if (chunk[i] == '\n') {
+                *out = end - (off_t)n + (off_t)i + 1;
+                return 0;
+            }
+        end -= (off_t)n;
+    }
+    *out = 0;
+    return 0;
+}
+
+/* A last line without its newline is a record cut short by a crash: load skipped it, so it is cut
+ * off before anything is appended after it (a record glued to it would make the log unloadable). */
+static int cut_torn_tail(int fd, const char *path, char **error)
+{
+    struct stat st;
+    off_t keep = 0;
+    char last = '\n';
+    if (fstat(fd, &st) != 0) goto fail;
+    if (st.st_size == 0) return 0;
+    if (pread(fd, &last, 1, st.st_size - 1) != 1) goto fail;
+    if (last == '\n') return 0;
+    if (complete_length(fd, st.st_size, &keep) != 0 || ftruncate(fd, keep) != 0 || fsync(fd) != 0) goto fail;
+    return 0;
+fail:
+    *error = xasprintf("cannot cut the torn last record off the call log %s: %s", path, strerror(errno));
+    return -1;
+}
+
 int calllog_persist_to(calllog *log, const char *path, const char *companion, char **error)
 {
     free(log->companion);
     log->companion = companion ? xstrdup(companion) : NULL;
-    int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0600);
+    char *why = NULL;
+    int fd = open_regular_file(path, O_RDWR | O_CREAT | O_APPEND, 0600, &why);
     if (fd < 0) {
-        *error = xasprintf("cannot write the call log %s: %s", path, strerror(errno));
+        *error = xasprintf("cannot write the call log: %s", why);
+        free(why);
+        return -1;
+    }
+    if (cut_torn_tail(fd, path, error) != 0) {
+        close(fd);
         return -1;
     }
     if (log->fd >= 0) close(log->fd);
@@ -295,6 +463,11 @@ lookup_outcome calllog_lookup(calllog *log, uint64_t parent_seq, const char *fun
         free(got);
         return LOOKUP_FAILED;
     }
+    char *full = cap_reached(log);
+    if (full) {
+        *error = full;
+        return LOOKUP_FAILED;
+    }
     if (log->mode == LOG_REPLAY_ONLY) {
         char *got = excerpt_json(args);
         *error = xasprintf("replay: the agent made a call the log does not have: `%s` %s (the log ends at seq %llu)",
@@ -336,7 +509,7 @@ static int write_all(int fd, const char *p, size_t n)
 
 static int sync_path(const char *path)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
     if (fd < 0) return -1;
     int rc = fsync(fd);
     close(fd);
@@ -354,8 +527,8 @@ static int sync_parent(const char *path)
     return rc;
 }
 
-/* Append one record to the file, flushed to disk (its companion first, once). */
-static int write_record(calllog *log, const json_t *j, char **io_error)
+/* Append one line to the file, flushed to disk (its companion first, once). */
+static int write_record(calllog *log, const char *line, size_t n, char **io_error)
 {
     if (log->companion) {
         if (sync_path(log->companion) != 0 || sync_parent(log->companion) != 0) {
@@ -365,12 +538,7 @@ static int write_record(calllog *log, const json_t *j, char **io_error)
         free(log->companion);
         log->companion = NULL;
     }
-    size_t n;
-    char *line = json_dump(j, JSON_COMPACT, &n);
-    line = xrealloc(line, n + 2);
-    line[n++] = '\n';
     int rc = write_all(log->fd, line, n);
-    free(line);
     if (rc == 0 && fdatasync(log->fd) != 0 && errno != EINVAL) rc = -1;
     if (rc != 0) {
         *io_error = xasprintf("cannot append to the call log: %s", strerror(errno));
@@ -379,11 +547,12 @@ static int write_record(calllog *log, const json_t *j, char **io_error)
     return 0;
 }
 
-int calllog_append(calllog *log, uint64_t seq, uint64_t parent_seq, const char *function, const json_t *args,
-                   const json_t *result, const char *error, double duration_ms, int64_t timestamp_ms,
-                   char **io_error)
+static int append(calllog *log, bool keep, uint64_t seq, uint64_t parent_seq, const char *function,
+                  const json_t *args, const json_t *result, const char *error, double duration_ms,
+                  int64_t timestamp_ms, char **io_error)
 {
-    call_record *r = push(log);
+    call_record tmp = {0};
+    call_record *r = keep ? push(log) : &tmp;
     r->seq = seq;
     r->parent_seq = parent_seq;
     r->function = xstrdup(function);
@@ -393,12 +562,100 @@ int calllog_append(calllog *log, uint64_t seq, uint64_t parent_seq, const char *
     r->error = error ? xstrdup(error) : NULL;
     r->duration_ms = duration_ms;
     r->timestamp_ms = timestamp_ms;
-    r->consumed = true;
-    if (seq > log->max_seq) log->max_seq = seq;
-    if (log->fd < 0 && !log->sink) return 0;
+    r->consumed = !keep;
     json_t *j = call_record_to_json(r);
-    int rc = log->fd >= 0 ? write_record(log, j, io_error) : 0;
-    if (rc == 0 && log->sink) rc = log->sink(log->sink_ctx, j, io_error);
+    size_t n;
+    char *line = json_dump(j, JSON_COMPACT, &n);
+    int rc = 0;
+    if (n + 1 > RECORD_MAX_BYTES) {
+        *io_error = xasprintf("cannot record `%s`: its record takes %zu bytes, over the %zu-byte limit of one record "
+                              "(a log holding it could not be loaded again); pass and return less data per call",
+                              function, n + 1, RECORD_MAX_BYTES);
+        rc = -1;
+        if (keep) record_clear(&log->items[--log->len]); /* not written: not in the log */
+        keep = false;
+    } else {
+        if (seq > log->max_seq) log->max_seq = seq;
+        line = xrealloc(line, n + 2);
+        line[n++] = '\n';
+        if (log->fd >= 0) rc = write_record(log, line, n, io_error);
+        if (rc == 0 && log->sink) rc = log->sink(log->sink_ctx, j, io_error);
+        log->total_records++;
+        log->total_bytes += n;
+    }
+    free(line);
     json_free(j);
+    if (!keep) record_clear(&tmp);
     return rc;
+}
+
+int calllog_append(calllog *log, uint64_t seq, uint64_t parent_seq, const char *function, const json_t *args,
+                   const json_t *result, const char *error, double duration_ms, int64_t timestamp_ms,
+                   char **io_error)
+{
+    return append(log, false, seq, parent_seq, function, args, result, error, duration_ms, timestamp_ms, io_error);
+}
+
+int calllog_append_for_replay(calllog *log, uint64_t seq, uint64_t parent_seq, const char *function,
+                              const json_t *args, const json_t *result, int64_t timestamp_ms, char **io_error)
+{
+    return append(log, true, seq, parent_seq, function, args, result, NULL, 0, timestamp_ms, io_error);
+}
+
+/* ---------- pending state ---------- */
+
+bool calllog_has_seq(const calllog *log, uint64_t seq)
+{
+    for (size_t i = log->n_sorted; i < log->len; i++) /* past the sorted loaded ones: a resume's answer */
+        if (log->items[i].seq == seq) return true;
+    size_t lo = 0, hi = log->n_sorted;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (log->items[mid].seq == seq) return true;
+        if (log->items[mid].seq < seq) lo = mid + 1;
+        else hi = mid;
+    }
+    return false;
+}
+
+int calllog_check_pending(const calllog *log, uint64_t seq, uint64_t parent_seq, const uint64_t *open, size_t n_open,
+                          char **error)
+{
+    const char *fix = "the run folder was changed since the run paused; restore run.json from a backup, or start a new run";
+    if (seq <= log->max_seq || calllog_has_seq(log, seq)) {
+        *error = xasprintf("the run's pending call is not consistent with its call log: its seq %llu is not newer than "
+                           "the log's last record (seq %llu); %s",
+                           (unsigned long long)seq, (unsigned long long)log->max_seq, fix);
+        return -1;
+    }
+    for (size_t i = 0; i < n_open; i++) {
+        const char *why = NULL;
+        if (open[i] >= seq) why = "is not older than the pending call";
+        else if (i && open[i] <= open[i - 1]) why = "is out of order (open calls go outermost first, seqs growing)";
+        else if (calllog_has_seq(log, open[i])) why = "already has a record (it completed; it is not open)";
+        if (why) {
+            *error = xasprintf("the run's pending call is not consistent with its call log: open call %llu %s; %s",
+                               (unsigned long long)open[i], why, fix);
+            return -1;
+        }
+    }
+    if (parent_seq != (n_open ? open[n_open - 1] : 0)) {
+        *error = xasprintf("the run's pending call is not consistent with its call log: its parent_seq %llu is not "
+                           "the innermost open call; %s",
+                           (unsigned long long)parent_seq, fix);
+        return -1;
+    }
+    for (size_t i = 0; i < log->n_sorted; i++) {
+        uint64_t p = log->items[i].parent_seq;
+        if (!p || calllog_has_seq(log, p)) continue;
+        bool open_call = false;
+        for (size_t k = 0; k < n_open && !open_call; k++) open_call = open[k] == p;
+        if (!open_call) {
+            *error = xasprintf("the run's pending call is not consistent with its call log: records of call %llu "
+                               "are in the log, but that call neither completed nor is open; %s",
+                               (unsigned long long)p, fix);
+            return -1;
+        }
+    }
+    return 0;
 }

@@ -7,7 +7,15 @@
  * its own records.
  *
  * Trusts nothing in a loaded file: every line is parsed with limits and checked for shape; a
- * truncated last line (a crash mid-append) is dropped, anything else malformed is an error.
+ * truncated last line (a crash mid-append) is dropped, anything else malformed is an error. Before
+ * the first append to a file, a torn last line is cut off (and the cut flushed), so a new record
+ * never follows a fragment.
+ *
+ * Bounded: a run's log holds at most caps.max_records records and about caps.max_bytes bytes
+ * (CHIDORI_LOG_MAX_RECORDS, CHIDORI_LOG_MAX_BYTES): once either is reached no further live call
+ * starts, and the run fails with an error naming the setting (the same error at the same call on
+ * replay). Only the records loaded for replay are held in memory; new records go to the file and
+ * the sink and are not kept.
  */
 #ifndef CHIDORI_CALLLOG_H
 #define CHIDORI_CALLLOG_H
@@ -37,6 +45,25 @@ typedef enum calllog_mode {
 
 typedef struct calllog calllog;
 
+/* Caps on one run's log (a nested agent's records count in its root run's log). 0 = the default. */
+#define CALLLOG_DEFAULT_MAX_RECORDS 100000u
+#define CALLLOG_DEFAULT_MAX_BYTES ((uint64_t)256 << 20)
+#define CALLLOG_LOAD_MAX_BYTES ((uint64_t)1 << 30)  /* a records.jsonl larger than this is refused */
+#define CALLLOG_RECORD_MAX_BYTES ((uint64_t)64 << 20) /* one record (one line) */
+/* The largest allowed max_bytes: a log that reached it, plus its last record and a resume's
+ * answer, still loads. */
+#define CALLLOG_MAX_BYTES_LIMIT (CALLLOG_LOAD_MAX_BYTES - 2 * CALLLOG_RECORD_MAX_BYTES)
+#define CALLLOG_MAX_RECORDS_LIMIT 10000000u
+typedef struct calllog_caps {
+    uint64_t max_records;
+    uint64_t max_bytes;
+} calllog_caps;
+
+/* CHIDORI_LOG_MAX_RECORDS and CHIDORI_LOG_MAX_BYTES (unset: the defaults). 0, or -1 with *error
+ * (a usage error: the value is not a whole number in range). */
+int calllog_caps_from_env(calllog_caps *caps, char **error);
+void calllog_set_caps(calllog *log, const calllog_caps *caps);
+
 calllog *calllog_new(void);
 void calllog_free(calllog *log);
 void calllog_set_mode(calllog *log, calllog_mode mode);
@@ -46,7 +73,9 @@ int calllog_load(calllog *log, const char *path, char **error);
 /* Load records given as JSON objects (an array; from a database rather than a file), checked as
  * strictly as the lines of a file. source names them in errors. 0, or -1 with *error. */
 int calllog_load_records(calllog *log, const json_t *records, const char *source, char **error);
-/* Append every new record to path (created if missing), flushed to disk as it is written.
+/* Append every new record to path (created if missing; it must be a regular file), flushed to disk
+ * as it is written. A torn last line (no newline: a crash mid-append) is cut off first and the
+ * file flushed, so the next record starts on a line of its own; complete lines are never cut.
  * companion (may be NULL) is a file the log depends on (the run's run.json): it is flushed to
  * disk, with its folder, before the first record, so no record is ever durable without it. */
 int calllog_persist_to(calllog *log, const char *path, const char *companion, char **error);
@@ -58,8 +87,21 @@ int calllog_persist_to(calllog *log, const char *path, const char *companion, ch
 typedef int calllog_sink_fn(void *ctx, const json_t *record, char **error);
 void calllog_set_sink(calllog *log, calllog_sink_fn *fn, void *ctx);
 
+/* Records in the log: loaded plus appended. */
 size_t calllog_count(const calllog *log);
+/* The records held in memory (the loaded ones, in seq order, and a resume's answer): index <
+ * calllog_held. Appended records are not held. */
+size_t calllog_held(const calllog *log);
 const call_record *calllog_get(const calllog *log, size_t index);
+/* Whether the log has a record of seq (binary search over the loaded records). */
+bool calllog_has_seq(const calllog *log, uint64_t seq);
+
+/* Check a paused run's pending call against the loaded log before it is resumed: seq is newer
+ * than every record and not recorded; each open call (outermost first, strictly ascending, older
+ * than seq) has no record of its own; parent_seq is the innermost open call (0 with none); and every
+ * record whose parent call has no record belongs to one of the open calls. 0, or -1 with *error. */
+int calllog_check_pending(const calllog *log, uint64_t seq, uint64_t parent_seq, const uint64_t *open, size_t n_open,
+                          char **error);
 
 typedef enum lookup_outcome { LOOKUP_LIVE, LOOKUP_REPLAYED, LOOKUP_FAILED } lookup_outcome;
 
@@ -78,11 +120,17 @@ call_record *calllog_peek(calllog *log, uint64_t parent_seq);
 uint64_t calllog_reserve_seq(calllog *log);
 void calllog_queue_seqs(calllog *log, const uint64_t *seqs, size_t n);
 
-/* Append a performed call (copies args/result/error) and persist it. 0, or -1 with *error when
- * it cannot be written (the run must then fail: an unrecorded effect cannot be replayed). */
+/* Append a performed call and persist it (to the file and the sink; it is not kept in memory).
+ * 0, or -1 with *error when it cannot be written, or when the record alone is over
+ * CALLLOG_RECORD_MAX_BYTES (it would make the log unloadable); the run must then fail: an
+ * unrecorded effect cannot be replayed. */
 int calllog_append(calllog *log, uint64_t seq, uint64_t parent_seq, const char *function, const json_t *args,
                    const json_t *result, const char *error, double duration_ms, int64_t timestamp_ms,
                    char **io_error);
+/* The same, for a record the run itself must then replay (a resumed input's answer): it is also
+ * held in memory, unconsumed. */
+int calllog_append_for_replay(calllog *log, uint64_t seq, uint64_t parent_seq, const char *function,
+                              const json_t *args, const json_t *result, int64_t timestamp_ms, char **io_error);
 
 /* The record as JSON (caller frees). */
 json_t *call_record_to_json(const call_record *r);

@@ -247,7 +247,10 @@ int host_resume(host *h, const json_t *pending, const char *response, char **err
     const json_t *args = json_object_get(pending, "args");
     const json_t *open = json_object_get(pending, "open_calls");
     if (!seq || seq->type != JSON_NUMBER || !(seq->u.number >= 1 && seq->u.number <= 9007199254740991.0) ||
-        (parent && parent->type == JSON_NUMBER && !(parent->u.number >= 0 && parent->u.number <= 9007199254740991.0)) ||
+        seq->u.number != (double)(uint64_t)seq->u.number ||
+        (parent && parent->type != JSON_NULL &&
+         (parent->type != JSON_NUMBER || !(parent->u.number >= 0 && parent->u.number <= 9007199254740991.0) ||
+          parent->u.number != (double)(uint64_t)parent->u.number)) ||
         !json_is_string(fn) || !json_is_object(args) ||
         (open && !json_is_array(open))) {
         *error = xstrdup("the run's pending call is malformed");
@@ -259,27 +262,26 @@ int host_resume(host *h, const json_t *pending, const char *response, char **err
     }
     uint64_t queued[HOST_MAX_NESTING + 1];
     size_t n = 0;
-    for (size_t i = 0; open && i < open->u.array.len && n <= HOST_MAX_NESTING; i++) {
+    if (open && open->u.array.len > HOST_MAX_NESTING) {
+        *error = xstrdup("the run's pending call is malformed: more open calls than agents can be nested");
+        return -1;
+    }
+    for (size_t i = 0; open && i < open->u.array.len; i++) {
         const json_t *v = open->u.array.items[i];
-        if (v->type != JSON_NUMBER || !(v->u.number >= 1 && v->u.number <= 9007199254740991.0)) {
+        if (v->type != JSON_NUMBER || !(v->u.number >= 1 && v->u.number <= 9007199254740991.0) ||
+            v->u.number != (double)(uint64_t)v->u.number) {
             *error = xstrdup("the run's pending call is malformed");
             return -1;
         }
         queued[n++] = (uint64_t)v->u.number;
     }
+    uint64_t pseq = (uint64_t)seq->u.number, pparent = parent && parent->type == JSON_NUMBER ? (uint64_t)parent->u.number : 0;
+    /* pending state is a file anyone could have edited: it must agree with the log */
+    if (calllog_check_pending(h->log, pseq, pparent, queued, n, error) < 0) return -1;
     calllog_queue_seqs(h->log, queued, n);
     json_t *answer = json_string(response);
-    int rc = calllog_append(h->log, (uint64_t)seq->u.number,
-                            parent && parent->type == JSON_NUMBER ? (uint64_t)parent->u.number : 0, "input", args,
-                            answer, NULL, 0, realtime_ms(), error);
+    /* the answer is replayed like any record: it is kept, unconsumed */
+    int rc = calllog_append_for_replay(h->log, pseq, pparent, "input", args, answer, realtime_ms(), error);
     json_free(answer);
-    /* the answer is replayed like any record: mark it unconsumed */
-    for (size_t i = calllog_count(h->log); i-- > 0;) {
-        call_record *r = (call_record *)calllog_get(h->log, i);
-        if (r->seq == (uint64_t)seq->u.number) {
-            r->consumed = false;
-            break;
-        }
-    }
     return rc;
 }

@@ -157,12 +157,11 @@ bad:
 static void adopt_open_calls(calllog *log)
 {
     uint64_t seqs[MAX_OPEN_CALLS];
-    size_t n = 0, count = calllog_count(log);
+    size_t n = 0, count = calllog_held(log);
     for (size_t i = 0; i < count; i++) {
         uint64_t parent = calllog_get(log, i)->parent_seq;
         if (!parent) continue;
-        bool known = false;
-        for (size_t j = 0; j < count && !known; j++) known = calllog_get(log, j)->seq == parent;
+        bool known = calllog_has_seq(log, parent);
         for (size_t j = 0; j < n && !known; j++) known = seqs[j] == parent;
         if (!known && n < MAX_OPEN_CALLS) seqs[n++] = parent;
     }
@@ -228,6 +227,7 @@ int runner_run(const runner_request *req, runner_outcome *out, char **error)
     if (req->records_file) rc_setup = calllog_load(log, req->records_file, error);
     else if (req->records) rc_setup = calllog_load_records(log, req->records, "the session's call log", error);
     if (rc_setup == 0) {
+        calllog_set_caps(log, &req->log_caps);
         calllog_set_mode(log, req->mode);
         if (req->persist_file) rc_setup = calllog_persist_to(log, req->persist_file, req->persist_companion, error);
     }

@@ -54,6 +54,7 @@ typedef struct runner_request {
     calllog_mode mode;          /* LOG_LIVE, LOG_REPLAY_THEN_LIVE or LOG_REPLAY_ONLY */
     const char *records_file;   /* load these records first (a records.jsonl), or NULL */
     const json_t *records;      /* ... or these (an array of record objects), or NULL */
+    calllog_caps log_caps;      /* caps on the run's records (calllog_caps_from_env); 0s: defaults */
     const char *persist_file;   /* append new records to this file (see calllog_persist_to) */
     const char *persist_companion;
     calllog_sink_fn *sink;      /* and/or hand each new record to this */

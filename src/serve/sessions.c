@@ -315,6 +315,7 @@ static void *run_thread(void *arg)
         .seed = s->row.seed,
         .clock_start_ms = s->row.clock_start_ms,
         .limits = cfg->limits,
+        .log_caps = cfg->log_caps,
         .surface = &cfg->surface,
         .mode = LOG_REPLAY_THEN_LIVE,
         .records = records,

@@ -26,6 +26,7 @@
 #include <stddef.h>
 
 #include "engine/engine.h"
+#include "host/calllog.h"
 #include "isolate/isolate.h"
 #include "runner/surface.h"
 #include "serve/store.h"
@@ -41,6 +42,7 @@ typedef struct sessions_config {
     const char *state_dir;
     const struct policy *policy; /* the server's policy */
     engine_limits limits;
+    calllog_caps log_caps;    /* CHIDORI_LOG_MAX_RECORDS / _BYTES: caps on each run's records */
     surface_settings surface; /* CHIDORI_TS_* and the VFS, read once when the server starts */
     bool isolated;
     isolate_options iso;
