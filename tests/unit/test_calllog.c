@@ -1,8 +1,10 @@
-/* test_calllog.c — the call log's sink and its loading from JSON records (the server's path). */
+/* test_calllog.c — the call log's sink and its loading from JSON records (the server's path); its
+ * caps, torn-tail cut, refusal of non-regular files and the pending-call check. */
 #define _GNU_SOURCE
 #include "unit.h"
 #include "host/calllog.h"
 #include "util/buf.h"
+#include "util/files.h"
 
 #include <stdlib.h>
 
@@ -77,4 +79,213 @@ TEST(calllog_loads_json_records_checked_like_lines)
         json_free(v);
         calllog_free(log);
     }
+}
+
+/* ---- caps, memory, torn tails, run files, pending calls (issue 23: findings 3, 9, 11) ---- */
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char *temp_dir(void)
+{
+    char tmpl[] = "/tmp/chidori-unit-calllog-XXXXXX";
+    char *d = mkdtemp(tmpl);
+    return d ? xstrdup(d) : NULL;
+}
+
+static void put_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    if (f) {
+        fputs(text, f);
+        fclose(f);
+    }
+}
+
+static char *get_file(const char *path)
+{
+    size_t len;
+    char *err = NULL;
+    char *text = read_file_capped(path, 1 << 20, &len, &err);
+    free(err);
+    return text;
+}
+
+#define REC(seq, extra) "{\"seq\":" #seq extra ",\"function\":\"mark\",\"args\":{\"label\":\"m\"},\"result\":null}\n"
+
+TEST(calllog_caps_stop_live_calls_and_replay_stops_at_the_same_place)
+{
+    calllog *log = calllog_new();
+    calllog_caps caps = {3, 1 << 20};
+    calllog_set_caps(log, &caps);
+    json_t *args = json_object();
+    const call_record *rec;
+    uint64_t seq;
+    char *error = NULL;
+    for (int i = 0; i < 3; i++) {
+        CHECK(calllog_lookup(log, 0, "mark", args, &rec, &seq, &error) == LOOKUP_LIVE);
+        CHECK(calllog_append(log, seq, 0, "mark", args, NULL, NULL, 0, 0, &error) == 0);
+    }
+    CHECK(calllog_count(log) == 3 && calllog_held(log) == 0); /* appended records are not kept */
+    CHECK(calllog_lookup(log, 0, "mark", args, &rec, &seq, &error) == LOOKUP_FAILED);
+    CHECK(strstr(error, "call log limit reached") && strstr(error, "CHIDORI_LOG_MAX_RECORDS"));
+    free(error), error = NULL;
+    calllog_free(log);
+
+    /* the same records loaded for a replay: the next call fails with the same words */
+    char *dir = temp_dir();
+    CHECK(dir);
+    char *path = xasprintf("%s/records.jsonl", dir);
+    put_file(path, REC(1, "") REC(2, "") REC(3, ""));
+    log = calllog_new();
+    calllog_set_caps(log, &caps);
+    calllog_set_mode(log, LOG_REPLAY_ONLY);
+    CHECK(calllog_load(log, path, &error) == 0);
+    json_t *recorded = parse("{\"label\":\"m\"}");
+    for (int i = 0; i < 3; i++) CHECK(calllog_lookup(log, 0, "mark", recorded, &rec, &seq, &error) == LOOKUP_REPLAYED);
+    CHECK(calllog_lookup(log, 0, "mark", recorded, &rec, &seq, &error) == LOOKUP_FAILED);
+    CHECK(strstr(error, "call log limit reached: the run has recorded 3 calls") != NULL);
+    free(error), error = NULL;
+    json_free(recorded);
+    calllog_free(log);
+
+    /* bytes: a log at or over max_bytes starts no live call */
+    log = calllog_new();
+    calllog_caps small = {1000, 1024};
+    calllog_set_caps(log, &small);
+    CHECK(calllog_load(log, path, &error) == 0);
+    CHECK(calllog_lookup(log, 0, "mark", args, &rec, &seq, &error) == LOOKUP_LIVE);
+    json_t *big = json_string("................................................................................................");
+    for (int i = 0; i < 12; i++) CHECK(calllog_append(log, 4 + (uint64_t)i, 0, "mark", args, big, NULL, 0, 0, &error) == 0);
+    CHECK(calllog_lookup(log, 0, "mark", args, &rec, &seq, &error) == LOOKUP_FAILED);
+    CHECK(strstr(error, "CHIDORI_LOG_MAX_BYTES") != NULL);
+    free(error), error = NULL;
+    json_free(big);
+    calllog_free(log);
+    unlink(path);
+    rmdir(dir);
+    free(path);
+    free(dir);
+    json_free(args);
+}
+
+TEST(calllog_caps_from_env_validates)
+{
+    calllog_caps caps;
+    char *error = NULL;
+    unsetenv("CHIDORI_LOG_MAX_RECORDS");
+    unsetenv("CHIDORI_LOG_MAX_BYTES");
+    CHECK(calllog_caps_from_env(&caps, &error) == 0);
+    CHECK(caps.max_records == CALLLOG_DEFAULT_MAX_RECORDS && caps.max_bytes == CALLLOG_DEFAULT_MAX_BYTES);
+    CHECK(caps.max_bytes + 2 * CALLLOG_RECORD_MAX_BYTES <= CALLLOG_LOAD_MAX_BYTES); /* what is written loads */
+    const char *bad[][2] = {{"CHIDORI_LOG_MAX_RECORDS", "0"}, {"CHIDORI_LOG_MAX_RECORDS", "-1"},
+                            {"CHIDORI_LOG_MAX_RECORDS", "1e5"}, {"CHIDORI_LOG_MAX_RECORDS", " 5"},
+                            {"CHIDORI_LOG_MAX_BYTES", "1073741824"}, {"CHIDORI_LOG_MAX_BYTES", "1023"},
+                            {"CHIDORI_LOG_MAX_BYTES", "99999999999999999999999"}};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        setenv(bad[i][0], bad[i][1], 1);
+        CHECK(calllog_caps_from_env(&caps, &error) == -1);
+        CHECK(strstr(error, bad[i][0]) != NULL);
+        free(error), error = NULL;
+        unsetenv(bad[i][0]);
+    }
+    setenv("CHIDORI_LOG_MAX_RECORDS", "7", 1);
+    setenv("CHIDORI_LOG_MAX_BYTES", "4096", 1);
+    CHECK(calllog_caps_from_env(&caps, &error) == 0 && caps.max_records == 7 && caps.max_bytes == 4096);
+    unsetenv("CHIDORI_LOG_MAX_RECORDS");
+    unsetenv("CHIDORI_LOG_MAX_BYTES");
+}
+
+TEST(calllog_persist_cuts_a_torn_tail_and_keeps_every_complete_record)
+{
+    char *dir = temp_dir();
+    CHECK(dir);
+    char *path = xasprintf("%s/records.jsonl", dir);
+    char *error = NULL;
+    const char *cases[][2] = {
+        {REC(1, "") REC(2, "") "{\"seq\":3,\"func", REC(1, "") REC(2, "")},
+        {"{\"seq\":1,\"function\":\"mark\",\"args\":{}", ""}, /* nothing but a fragment */
+        {REC(1, "") REC(2, ""), REC(1, "") REC(2, "")},        /* nothing to cut */
+        {"", ""},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        put_file(path, cases[i][0]);
+        calllog *log = calllog_new();
+        CHECK(calllog_load(log, path, &error) == 0);
+        CHECK(calllog_persist_to(log, path, NULL, &error) == 0);
+        char *now = get_file(path);
+        CHECK_STR(now, cases[i][1]);
+        free(now);
+        json_t *args = json_object();
+        CHECK(calllog_append(log, 9, 0, "mark", args, NULL, NULL, 0, 0, &error) == 0);
+        json_free(args);
+        calllog_free(log);
+        log = calllog_new(); /* the log loads again, with the new record on a line of its own */
+        CHECK(calllog_load(log, path, &error) == 0);
+        CHECK(calllog_has_seq(log, 9));
+        calllog_free(log);
+    }
+    unlink(path);
+    rmdir(dir);
+    free(path);
+    free(dir);
+}
+
+TEST(calllog_refuses_a_fifo_symlink_or_directory_in_place_of_the_log)
+{
+    char *dir = temp_dir();
+    CHECK(dir);
+    char *path = xasprintf("%s/records.jsonl", dir), *real = xasprintf("%s/real.jsonl", dir);
+    char *error = NULL;
+    put_file(real, REC(1, ""));
+    const char *kinds[] = {"FIFO", "symbolic link", "directory"};
+    for (int k = 0; k < 3; k++) {
+        int made = k == 0 ? mkfifo(path, 0600) : k == 1 ? symlink(real, path) : mkdir(path, 0700);
+        CHECK(made == 0);
+        calllog *log = calllog_new();
+        CHECK(calllog_load(log, path, &error) == -1); /* would block forever on a FIFO */
+        CHECK(strstr(error, kinds[k]) != NULL);
+        free(error), error = NULL;
+        CHECK(calllog_persist_to(log, path, NULL, &error) == -1);
+        CHECK(strstr(error, kinds[k]) != NULL);
+        free(error), error = NULL;
+        calllog_free(log);
+        if (k == 2) rmdir(path);
+        else unlink(path);
+    }
+    unlink(real);
+    rmdir(dir);
+    free(path);
+    free(real);
+    free(dir);
+}
+
+TEST(calllog_pending_call_must_agree_with_the_log)
+{
+    calllog *log = calllog_new();
+    char *error = NULL;
+    /* 1 mark; 2 call_agent (open); 3 its mark; the pending input would be 4 under 2 */
+    json_t *recs = parse("[{\"seq\":1,\"function\":\"mark\",\"args\":{}},"
+                         "{\"seq\":3,\"parent_seq\":2,\"function\":\"mark\",\"args\":{}}]");
+    CHECK(calllog_load_records(log, recs, "db", &error) == 0);
+    uint64_t open2[] = {2}, open1[] = {1}, open12[] = {1, 2}, open5[] = {5}, open22[] = {2, 2};
+    CHECK(calllog_check_pending(log, 4, 2, open2, 1, &error) == 0);
+    struct { uint64_t seq, parent; const uint64_t *open; size_t n; const char *why; } bad[] = {
+        {3, 2, open2, 1, "not newer"},            /* a recorded seq */
+        {1, 2, open2, 1, "not newer"},
+        {4, 1, open1, 1, "already has a record"}, /* reopening a completed call: a second seq 1 */
+        {4, 2, open12, 2, "already has a record"},
+        {4, 5, open5, 1, "not older"},
+        {4, 2, open22, 2, "out of order"},
+        {4, 0, NULL, 0, "neither completed nor is open"}, /* 3's parent is not open */
+        {4, 0, open2, 1, "innermost"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        CHECK(calllog_check_pending(log, bad[i].seq, bad[i].parent, bad[i].open, bad[i].n, &error) == -1);
+        CHECK(strstr(error, bad[i].why) != NULL);
+        free(error), error = NULL;
+    }
+    calllog_free(log);
+    json_free(recs);
 }
