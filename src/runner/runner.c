@@ -138,12 +138,16 @@ static bool as_seq(const json_t *v, uint64_t *out)
 static int reopen_calls(calllog *log, const json_t *pending, char **error)
 {
     const json_t *open = json_object_get(pending, "open_calls");
-    if (!open) return 0;
-    uint64_t seqs[MAX_OPEN_CALLS];
+    const json_t *parent = json_object_get(pending, "parent_seq");
+    uint64_t seqs[MAX_OPEN_CALLS], seq = 0, parent_seq = 0;
     size_t n = 0;
-    if (!json_is_array(open) || open->u.array.len > MAX_OPEN_CALLS) goto bad;
-    for (size_t i = 0; i < open->u.array.len; i++)
+    if (!as_seq(json_object_get(pending, "seq"), &seq)) goto bad;
+    if (parent && parent->type != JSON_NULL && !as_seq(parent, &parent_seq)) goto bad;
+    if (open && (!json_is_array(open) || open->u.array.len > MAX_OPEN_CALLS)) goto bad;
+    for (size_t i = 0; open && i < open->u.array.len; i++)
         if (!as_seq(open->u.array.items[i], &seqs[n++])) goto bad;
+    /* stored state anyone with the database could have edited: it must agree with the log */
+    if (calllog_check_pending(log, seq, parent_seq, seqs, n, error) < 0) return -1;
     calllog_queue_seqs(log, seqs, n);
     return 0;
 bad:
