@@ -32,7 +32,8 @@ const char cli_usage_text[] =
     "-i/--input takes a JSON object, @file.json, key=value or key=@file; items merge in order.\n"
     "Exit codes: 0 completed, 1 failed, 2 wrong command line, 3 paused (waiting for input).\n"
     "Limits come from CHIDORI_JS_OP_BUDGET, CHIDORI_JS_MEM_CAP_MB, CHIDORI_JS_DEADLINE_MS and\n"
-    "CHIDORI_JS_MAX_ALLOC_MB (see docs/limits.md).\n";
+    "CHIDORI_JS_MAX_ALLOC_MB; a run's call log is capped by CHIDORI_LOG_MAX_RECORDS and\n"
+    "CHIDORI_LOG_MAX_BYTES (see docs/limits.md).\n";
 
 int cli_usage_error(const char *fmt, const char *arg)
 {
