@@ -326,3 +326,21 @@ def case_calllog_tampered_pending_call_is_refused_and_the_log_is_untouched(v):
         assert replay_loads(v, agent, rid, state, paused=code == 3) == (out if code == 0 else "")
         shutil.rmtree(proj)
     shutil.rmtree(state)
+
+
+def case_calllog_fifo_in_place_of_the_memory_store_is_refused(v):
+    """memory.json is read like a run file: a FIFO in its place used to hang `chidori.memory.get`
+    on open; it is now refused at once with an error naming the file, isolated and in-process."""
+    state = fast_state()
+    proj = project({"mem.js": """export default async (input, chidori) => {
+  return await chidori.memory.get("k");
+};
+"""})
+    try:
+        os.mkfifo(os.path.join(state, "memory.json"))
+        for iso in ("--no-isolate", "--isolate"):
+            code, out, err = chidori(v, "run", iso, os.path.join(proj, "mem.js"), state=state, timeout=15)
+            assert code == 1 and "memory.json" in err and "FIFO" in err, (iso, code, err)
+    finally:
+        shutil.rmtree(proj)
+        shutil.rmtree(state)

@@ -36,7 +36,7 @@ static json_t *load_store(host *h, char **error)
         return json_object();
     }
     size_t len;
-    char *text = read_file_capped(path, MEMORY_MAX_BYTES, &len, error);
+    char *text = read_regular_file_capped(path, MEMORY_MAX_BYTES, &len, error);
     if (!text) {
         free(path);
         return NULL;
