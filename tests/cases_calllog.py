@@ -101,12 +101,12 @@ def check_loadable(path):
 
 
 def replay_loads(v, agent, rid, state, paused):
-    """Replay the run; the log must load. (A replay of a paused run stops at the input it paused
-    on, reported as a call the log does not have: the log loaded.)"""
+    """Replay the run; the log must load, and the replay end as the run did (a paused run's replay
+    pauses again at the input it paused on, exit 3)."""
     code, out, err = chidori(v, "replay", agent, rid, state=state)
     assert "records.jsonl" not in err, err
     if paused:
-        assert code == 1 and "the log does not have: `input`" in err, err
+        assert code == 3 and "waiting for input" in err and "differs" not in err, err
     else:
         assert code == 0 and "differs" not in err, err
     return out
@@ -344,3 +344,33 @@ def case_calllog_fifo_in_place_of_the_memory_store_is_refused(v):
     finally:
         shutil.rmtree(proj)
         shutil.rmtree(state)
+
+
+def case_calllog_replay_of_a_paused_run_pauses_where_the_run_did(v):
+    """A paused run replays to its pause (exit 3, the same question), top-level and inside a nested
+    agent, isolated and in-process; it used to fail as a call the log does not have. An agent that
+    asks something else there still diverges (exit 1), and the run still resumes afterwards."""
+    state = fast_state()
+    for agents, entry, question in (({"pauses.js": PAUSES}, "pauses.js", "first?"),
+                                    ({"parent.js": NESTED_PARENT, "ask.js": NESTED_ASK}, "parent.js", "child asks?")):
+        proj, agent, rid, folder = paused_run(v, agents, entry, state)
+        with open(os.path.join(folder, "records.jsonl")) as f:
+            before = f.read()
+        for iso in ("--no-isolate", "--isolate"):
+            code, out, err = chidori(v, "replay", iso, agent, rid, state=state)
+            assert code == 3 and f"waiting for input: {question}" in err and "differs" not in err, (entry, iso, code, err)
+        with open(os.path.join(folder, "records.jsonl")) as f:
+            assert f.read() == before, "a replay wrote to the log"
+        changed = os.path.join(proj, "ask.js" if "ask.js" in agents else entry)
+        with open(changed) as f:
+            text = f.read()
+        with open(changed, "w") as f:
+            f.write(text.replace(question, "something else?"))
+        code, out, err = chidori(v, "replay", agent, rid, state=state)
+        assert code == 1 and "differs from the recording" in err, (entry, code, err)
+        with open(changed, "w") as f:
+            f.write(text)
+        code, out, err = chidori(v, "resume", agent, rid, "--response", "x", state=state)
+        assert code in (0, 3) and "differs" not in err, (entry, code, err)
+        shutil.rmtree(proj)
+    shutil.rmtree(state)

@@ -259,6 +259,7 @@ static int durable_run(durable_mode mode, run_options *o)
     req.persist_file = mode == MODE_REPLAY ? NULL : records;
     req.persist_companion = meta_path;
     req.pending = mode == MODE_RESUME ? meta.pending : NULL;
+    req.recorded_pause = mode == MODE_REPLAY && meta.status && !strcmp(meta.status, "paused") ? meta.pending : NULL;
     req.response = o->response;
     req.answers = o->answers;
     req.n_answers = o->n_answers;

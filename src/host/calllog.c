@@ -43,6 +43,7 @@ struct calllog {
     size_t n_queued;
     calllog_sink_fn *sink; /* told of every appended record (see calllog_set_sink) */
     void *sink_ctx;
+    json_t *pause; /* replay of a paused run: the call it paused on (see calllog_expect_pause) */
 };
 
 calllog *calllog_new(void)
@@ -123,6 +124,7 @@ void calllog_free(calllog *log)
     free(log->cursors);
     free(log->queued);
     free(log->companion);
+    json_free(log->pause);
     if (log->fd >= 0) close(log->fd);
     free(log);
 }
@@ -447,6 +449,39 @@ void calllog_queue_seqs(calllog *log, const uint64_t *seqs, size_t n)
     log->n_queued += n;
 }
 
+void calllog_expect_pause(calllog *log, const json_t *pending)
+{
+    json_free(log->pause);
+    log->pause = json_copy(pending);
+    const json_t *open = json_object_get(pending, "open_calls");
+    uint64_t seqs[64];
+    size_t n = 0;
+    for (size_t i = 0; json_is_array(open) && i < open->u.array.len && n < 64; i++)
+        if (open->u.array.items[i]->type == JSON_NUMBER) seqs[n++] = (uint64_t)json_number_value(open->u.array.items[i]);
+    if (n) calllog_queue_seqs(log, seqs, n);
+}
+
+/* A replay-only call past the end of the log that the recording also made before it paused: a
+ * nested agent that was still running (one of the open calls, in order) or the paused call itself. */
+static lookup_outcome past_end_of_paused(calllog *log, uint64_t parent_seq, const char *function,
+                                         const json_t *args, uint64_t *seq)
+{
+    if (log->n_queued) {
+        if (strcmp(function, "call_agent")) return LOOKUP_FAILED;
+        *seq = calllog_reserve_seq(log);
+        return LOOKUP_LIVE;
+    }
+    const json_t *p = log->pause;
+    const char *fn = json_string_value(json_object_get(p, "function"));
+    const json_t *ps = json_object_get(p, "parent_seq");
+    uint64_t want_parent = ps && ps->type == JSON_NUMBER ? (uint64_t)json_number_value(ps) : 0;
+    if (!fn || strcmp(fn, function) || !json_equal(json_object_get(p, "args"), args) || want_parent != parent_seq ||
+        json_number_value(json_object_get(p, "seq")) != (double)(log->max_seq + 1))
+        return LOOKUP_FAILED;
+    *seq = calllog_reserve_seq(log);
+    return LOOKUP_PAUSED;
+}
+
 lookup_outcome calllog_lookup(calllog *log, uint64_t parent_seq, const char *function, const json_t *args,
                               const call_record **rec, uint64_t *seq, char **error)
 {
@@ -469,6 +504,10 @@ lookup_outcome calllog_lookup(calllog *log, uint64_t parent_seq, const char *fun
     if (full) {
         *error = full;
         return LOOKUP_FAILED;
+    }
+    if (log->mode == LOG_REPLAY_ONLY && log->pause) {
+        lookup_outcome o = past_end_of_paused(log, parent_seq, function, args, seq);
+        if (o != LOOKUP_FAILED) return o;
     }
     if (log->mode == LOG_REPLAY_ONLY) {
         char *got = excerpt_json(args);

@@ -103,10 +103,17 @@ bool calllog_has_seq(const calllog *log, uint64_t seq);
 int calllog_check_pending(const calllog *log, uint64_t seq, uint64_t parent_seq, const uint64_t *open, size_t n_open,
                           char **error);
 
-typedef enum lookup_outcome { LOOKUP_LIVE, LOOKUP_REPLAYED, LOOKUP_FAILED } lookup_outcome;
+typedef enum lookup_outcome { LOOKUP_LIVE, LOOKUP_REPLAYED, LOOKUP_FAILED, LOOKUP_PAUSED } lookup_outcome;
+
+/* Replay (replay-only mode) of a run that paused: pending is the call it paused on ({seq,
+ * parent_seq?, function, args, open_calls}). Past the end of the log, the nested agents that were
+ * still running are started again (their records replay) and that very call pauses the replay as it
+ * paused the run (LOOKUP_PAUSED); any other call is still an error. */
+void calllog_expect_pause(calllog *log, const json_t *pending);
 
 /* Replay lookup for one call made under parent_seq. LOOKUP_REPLAYED: *rec is the recorded call
  * (now consumed). LOOKUP_LIVE: perform it; *seq is the seq reserved for its record.
+ * LOOKUP_PAUSED: the replay of a paused run reached the call it paused on (*seq is its seq).
  * LOOKUP_FAILED: *error says why (divergence, or a live call in replay-only mode). */
 lookup_outcome calllog_lookup(calllog *log, uint64_t parent_seq, const char *function, const json_t *args,
                               const call_record **rec, uint64_t *seq, char **error);

@@ -148,6 +148,23 @@ static int replayed(const call_record *rec, json_t **result, char **error)
     return HOST_OK;
 }
 
+/* The run pauses at this call (an input nobody can answer, or the replay of a paused run reaching
+ * the call it paused on): pending says where, for resume. */
+static int suspend_at(host *h, uint64_t seq, const char *name, const json_t *args)
+{
+    if (!h->pending) { /* the innermost call that paused (a nested agent's input) */
+        h->pending = json_object();
+        json_object_set(h->pending, "seq", json_number((double)seq));
+        if (h->parent_seq) json_object_set(h->pending, "parent_seq", json_number((double)h->parent_seq));
+        json_object_set(h->pending, "function", json_string(name));
+        json_object_set(h->pending, "args", json_copy(args));
+        json_t *open = json_array();
+        for (size_t i = 0; i < h->n_open_calls; i++) json_array_push(open, json_number((double)h->open_calls[i]));
+        json_object_set(h->pending, "open_calls", open);
+    }
+    return HOST_SUSPEND;
+}
+
 int host_call(host *h, const char *name, const json_t *args, json_t **result, char **error)
 {
     *result = NULL;
@@ -183,6 +200,7 @@ int host_call(host *h, const char *name, const json_t *args, json_t **result, ch
             free(h->abort_reason);
             h->abort_reason = xstrdup(*error);
             return HOST_ABORT;
+        case LOOKUP_PAUSED: return suspend_at(h, seq, name, args);
         case LOOKUP_LIVE: break;
         }
     }
@@ -203,17 +221,7 @@ int host_call(host *h, const char *name, const json_t *args, json_t **result, ch
     if (rc == HOST_SUSPEND) {
         json_free(*result);
         *result = NULL;
-        if (!h->pending) { /* the innermost call that paused (a nested agent's input) */
-            h->pending = json_object();
-            json_object_set(h->pending, "seq", json_number((double)seq));
-            if (h->parent_seq) json_object_set(h->pending, "parent_seq", json_number((double)h->parent_seq));
-            json_object_set(h->pending, "function", json_string(name));
-            json_object_set(h->pending, "args", json_copy(args));
-            json_t *open = json_array();
-            for (size_t i = 0; i < h->n_open_calls; i++) json_array_push(open, json_number((double)h->open_calls[i]));
-            json_object_set(h->pending, "open_calls", open);
-        }
-        return HOST_SUSPEND;
+        return suspend_at(h, seq, name, args);
     }
     if (rc == HOST_OK && !*result) *result = json_null();
     if (rc != HOST_OK && !*error) *error = xasprintf("host operation `%s` failed", name);

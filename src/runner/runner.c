@@ -233,6 +233,7 @@ int runner_run(const runner_request *req, runner_outcome *out, char **error)
     if (rc_setup == 0) {
         calllog_set_caps(log, &req->log_caps);
         calllog_set_mode(log, req->mode);
+        if (req->mode == LOG_REPLAY_ONLY && req->recorded_pause) calllog_expect_pause(log, req->recorded_pause);
         if (req->persist_file) rc_setup = calllog_persist_to(log, req->persist_file, req->persist_companion, error);
     }
     if (rc_setup == 0) {
