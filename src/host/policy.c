@@ -469,6 +469,28 @@ policy_decision policy_evaluate(const policy *p, const char *target, const json_
     return p->fallback;
 }
 
+policy_decision policy_best_case(const policy *p, const char *target, const char **reason)
+{
+    if (reason) *reason = NULL;
+    if (!p) return POLICY_DENY;
+    if (!target) target = "";
+    policy_decision best = POLICY_DENY;
+    const char *best_reason = NULL;
+    bool any = false;
+    for (size_t i = 0; i < p->n_rules; i++) {
+        const policy_rule *r = &p->rules[i];
+        if (strcmp(r->target, "*") != 0 && strcmp(r->target, target) != 0) continue;
+        if (!any || r->decision < best) best = r->decision, best_reason = r->reason, any = true;
+        if (!r->match_args) { /* every call still unmatched stops here */
+            if (reason) *reason = best_reason;
+            return best;
+        }
+    }
+    if (!any || p->fallback < best) best = p->fallback, best_reason = p->default_reason;
+    if (reason) *reason = best_reason;
+    return best;
+}
+
 policy_decision policy_stricter(policy_decision a, policy_decision b)
 {
     /* Out-of-range values count as the strictest. */
