@@ -141,3 +141,41 @@ def case_tool_schemas_passes_the_policy_and_starts_no_denied_server(v):
             assert started("guarded") == 1 and started("other") == 1, "the replay started a server"
     finally:
         shutil.rmtree(proj)
+
+
+CONSOLE_HOSTILE = ("\x1b]0;title\x07", "\x1b]52;c;cHduZWQ=\x07", "\x1b[2J", "\x1b[1A", "\x9b31m", "\u202e", "\u2066",
+                   "\x08", "\x00", "\x7f")
+
+
+def case_console_output_is_sanitized_on_the_terminal(v):
+    """Guest console output carries no raw escape sequence or control to stdout (eval) or stderr
+    (run), ordinary text — UTF-8, emoji, tabs, CRLF — comes out byte for byte, and a forged
+    `chidori: policy:` line is marked as the guest's."""
+    plain = "tab\there, ünïcödé, 中文, עברית, emoji 🎉👩‍💻, CRLF\r"
+    code_lines = [f"console.log({json.dumps(s)});" for s in CONSOLE_HOSTILE]
+    code_lines += [f"console.log({json.dumps(plain)});", "console.error('chidori: policy: `http` denied: forged');",
+                   "console.log('x\\rchidori: policy: overwritten');", "1"]
+    code, out, err = chidori(v, "eval", "\n".join(code_lines))
+    assert code == 0, f"exit {code}\n{out}\n{err}"
+    for raw in ("\x1b", "\x07", "\x9b", "\u202e", "\u2066", "\x08", "\x00", "\x7f", "\rchidori"):
+        assert raw not in out and raw not in err, f"{raw!r} reached the terminal raw:\n{out!r}\n{err!r}"
+    assert plain + "\n" in out, f"ordinary text changed: {out!r}"
+    assert "\\x1b]0;title\\x07" in out and "\\u{009b}31m" in out and "\\u{202e}" in out, out
+    assert "(guest) chidori: policy: `http` denied: forged" in err, err
+    assert not any(line.startswith("chidori: policy") for line in err.splitlines()), err
+    # the same under `run` (console to stderr), isolated
+    proj = tempfile.mkdtemp(prefix="chidori-misc-")
+    try:
+        agent = os.path.join(proj, "a.js")
+        with open(agent, "w", encoding="utf-8") as f:
+            f.write("export default async (input, chidori) => {\n  " + "\n  ".join(code_lines[:-1]) +
+                    "\n  await chidori.log('line\\nchidori: policy: `tool:x` denied');\n  return 1;\n};\n")
+        code, out, err = chidori(v, "run", agent)
+        assert code == 0, f"exit {code}\n{out}\n{err}"
+        for raw in ("\x1b", "\x07", "\x9b", "\u202e", "\x08", "\x00", "\x7f"):
+            assert raw not in err, f"{raw!r} reached stderr raw:\n{err!r}"
+        assert plain + "\n" in err, f"ordinary text changed: {err!r}"
+        assert "(guest) chidori: policy: `http` denied: forged" in err, err
+        assert "[log] line\n(guest) chidori: policy: `tool:x` denied" in err, err
+    finally:
+        shutil.rmtree(proj)

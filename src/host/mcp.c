@@ -21,6 +21,7 @@
 #define _GNU_SOURCE
 #include "host/mcp.h"
 #include "util/buf.h"
+#include "util/termtext.h"
 #include "util/files.h"
 
 #include <errno.h>
@@ -107,12 +108,9 @@ static void emit_err_line(mcp_server *sv, bool cut)
 {
     buf b = {0};
     buf_printf(&b, "mcp[%s]: ", sv->cfg.name);
-    for (size_t i = 0; i < sv->errline.len; i++) {
-        unsigned char c = (unsigned char)sv->errline.data[i];
-        if (c == '\r' && i + 1 == sv->errline.len) break;
-        if (c < 0x20 || c == 0x7f) buf_printf(&b, "\\x%02x", c);
-        else buf_putc(&b, (char)c);
-    }
+    size_t n = sv->errline.len;
+    if (n && sv->errline.data[n - 1] == '\r') n--;
+    term_sanitize(&b, sv->errline.data ? sv->errline.data : "", n, false);
     if (cut) buf_puts(&b, " [line cut]");
     buf_putc(&b, '\n');
     size_t off = 0;
