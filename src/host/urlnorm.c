@@ -143,7 +143,7 @@ static bool forbidden_in_domain(unsigned char c)
 /* The host (between the authority's start and its port), appended normalized to out. */
 static const char *put_host(buf *out, const char *h, size_t n)
 {
-    if (n == 0) return "has no host";
+    if (n == 0) return "is not a valid absolute URL: it has no host";
     if (h[0] == '[') {
         if (n < 3 || h[n - 1] != ']') return "has an IPv6 host without its closing `]`";
         ssrf_addr a;
@@ -170,7 +170,7 @@ static const char *put_host(buf *out, const char *h, size_t n)
         if (c >= 0x80) why = "has a non-ASCII host (write it in its xn-- form)";
         else if (forbidden_in_domain(c)) why = "has a character in its host that no host name can have";
     }
-    if (!why && m == 0) why = "has no host";
+    if (!why && m == 0) why = "is not a valid absolute URL: it has no host";
     if (!why && ends_in_number(d, m)) {
         uint32_t v;
         if (!parse_ipv4(d, m, &v)) why = "has a host that ends in a number but is not a valid IPv4 address";
