@@ -3,9 +3,11 @@
  * backslashes and percent-encoding; the refusals (credentials, hidden dot segments, bad hosts and
  * ports, garbage); idempotence of every accepted row. Table-driven; a failing row names itself. */
 #include "unit.h"
+#include "host/policy.h"
 #include "host/urlnorm.h"
 #include "util/buf.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
@@ -176,4 +178,34 @@ TEST(urlnorm_caps_the_length_in_and_out)
     char *ok = url_normalize("http://h/\0x", 11, &err);
     CHECK(!ok && err);
     free(err);
+}
+
+TEST(urlnorm_policy_url_prefix_must_be_in_the_normalized_form)
+{
+    static const struct { const char *prefix; const char *want; } rows[] = {
+        {"https://api.example.com/", NULL}, {"https://api.example.com/v1", NULL}, {"https://api.example.com", NULL},
+        {"http://127.0.0.1:8080/public/", NULL}, {"/relative/", NULL}, {"", NULL},
+        {"HTTPS://API.example.com/", "\"https://api.example.com/\""},
+        {"http://h:80/x", "\"http://h/x\""},
+        {"http://h/a/../b/", "\"http://h/b/\""},
+        {"http://0x7f.1/", "\"http://127.0.0.1/\""},
+    };
+    for (size_t i = 0; i < N(rows); i++) {
+        char *doc = xasprintf("{\"rules\": [{\"target\": \"http\", \"decision\": \"always_allow\", "
+                              "\"match_args\": {\"url_prefix\": \"%s\"}}], \"default\": \"never_allow\"}",
+                              rows[i].prefix);
+        char *err = NULL;
+        policy *p = policy_parse(doc, strlen(doc), "test", &err);
+        bool ok = rows[i].want ? (!p && err && strstr(err, rows[i].want) && strstr(err, "normalized"))
+                               : (p && !err);
+        if (!ok) {
+            char m[600];
+            snprintf(m, sizeof m, "row %zu (%s): %s", i, rows[i].prefix, err ? err : "accepted");
+            unit_fail(__FILE__, __LINE__, m);
+        }
+        policy_free(p);
+        free(err);
+        free(doc);
+        if (!ok) return;
+    }
 }
