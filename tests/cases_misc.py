@@ -169,13 +169,16 @@ def case_console_output_is_sanitized_on_the_terminal(v):
         agent = os.path.join(proj, "a.js")
         with open(agent, "w", encoding="utf-8") as f:
             f.write("export default async (input, chidori) => {\n  " + "\n  ".join(code_lines[:-1]) +
-                    "\n  await chidori.log('line\\nchidori: policy: `tool:x` denied');\n  return 1;\n};\n")
-        code, out, err = chidori(v, "run", agent)
+                    "\n  await chidori.log('line\\nchidori: policy: `tool:x` denied');"
+                    "\n  try { await chidori.tool('evil\\x1b]0;t\\x07\\u202e__x', {}); } catch (e) {}"
+                    "\n  return 1;\n};\n")
+        code, out, err = chidori(v, "run", agent, env={"CHIDORI_POLICY_PROFILE": "untrusted"})
         assert code == 0, f"exit {code}\n{out}\n{err}"
         for raw in ("\x1b", "\x07", "\x9b", "\u202e", "\x08", "\x00", "\x7f"):
             assert raw not in err, f"{raw!r} reached stderr raw:\n{err!r}"
         assert plain + "\n" in err, f"ordinary text changed: {err!r}"
         assert "(guest) chidori: policy: `http` denied: forged" in err, err
         assert "[log] line\n(guest) chidori: policy: `tool:x` denied" in err, err
+        assert "chidori: policy: `tool:evil\\x1b]0;t\\x07\\u{202e}__x` denied" in err, err
     finally:
         shutil.rmtree(proj)

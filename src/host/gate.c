@@ -86,7 +86,9 @@ int host_gate(host *h, const char *op, const json_t *args, char **error)
         rc = HOST_ERROR;
     }
     if (rc == HOST_ERROR) {
-        fprintf(h->log_out, "chidori: %s\n", *error);
+        fputs("chidori: ", h->log_out);
+        write_for_terminal(h->log_out, *error, strlen(*error)); /* a tool name is the agent's text */
+        fputc('\n', h->log_out);
         fflush(h->log_out);
     }
     json_free(none);

@@ -766,7 +766,9 @@ static int gate_hop(host *hst, const request *r, const char *first_url, char **e
         *error = xasprintf("policy: `http` needs approval (ask_before) for a redirect to another origin, %s, which "
                            "cannot be asked in the middle of a request", u);
     free(u);
-    fprintf(hst->log_out, "chidori: %s\n", *error);
+    fputs("chidori: ", hst->log_out);
+    write_for_terminal(hst->log_out, *error, strlen(*error));
+    fputc('\n', hst->log_out);
     fflush(hst->log_out);
     return -1;
 }
