@@ -182,3 +182,22 @@ def case_console_output_is_sanitized_on_the_terminal(v):
         assert "chidori: policy: `tool:evil\\x1b]0;t\\x07\\u{202e}__x` denied" in err, err
     finally:
         shutil.rmtree(proj)
+
+
+def case_serve_session_log_is_sanitized(v):
+    """The same sanitizer holds in `serve`'s session log lines (the server's stderr)."""
+    from cases_serve import Server, create
+    s = Server(v, agent=os.path.join(ROOT, "tests", "effects", "console_hostile.js")).start()
+    try:
+        view = create(s, {"input": {}})
+        assert view["status"] == "completed", view
+        sid = view["id"]
+        s.stop()
+    finally:
+        s.cleanup()
+    err = s.stderr()
+    for raw in ("\x1b", "\x07", "\u202e"):
+        assert raw not in err, f"{raw!r} reached the server's stderr raw:\n{err!r}"
+    assert f"[session {sid}] title \\x1b]0;pwned\\x07 clip \\x1b]52;c;cHduZWQ=\\x07 \\u{{202e}}evil\n" in err, err
+    assert f"[session {sid}] (guest) chidori: policy: `http` denied: forged\n" in err, err
+    assert f"[session {sid}] [log] hello\n[session {sid}] (guest) [session fake] chidori: forged \\x1b[2J\n" in err, err
