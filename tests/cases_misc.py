@@ -34,7 +34,9 @@ def case_url_prefix_cannot_be_escaped_with_dot_segments(v):
             policy = os.path.join(proj, "policy.json")
             with open(policy, "w") as f:
                 json.dump({"rules": [{"target": "http", "decision": "always_allow",
-                                      "match_args": {"url_prefix": b + "/public/"}}],
+                                      "match_args": {"url_prefix": b + "/public/"}},
+                                     {"target": "http", "decision": "always_allow",
+                                      "match_args": {"url_prefix": b + "/redirect?"}}],
                            "default": "never_allow", "default_reason": "outside /public/"}, f)
             escapes = ["/public/../admin/secret", "/public/%2e%2e/admin/secret", "/public/%2E./admin/secret",
                        "/public/.%2e/admin/secret", "/public\\..\\admin\\secret", "/public/..\\admin/secret",
@@ -45,7 +47,11 @@ def case_url_prefix_cannot_be_escaped_with_dot_segments(v):
                        "/public//e": "/public//e", "/public/%7e%2f": "/public/%7E%2F"}
             reqs = [{"path": p} for p in escapes + refused + list(allowed)]
             reqs += [{"url": b + "/public/../admin/secret"}, {"url": b + "/public/%2e%2e/admin/secret"},
-                     {"url": b.upper().replace("HTTP", "http", 1) + "/public/%2E%2E/admin/secret"}]
+                     {"url": b.upper().replace("HTTP", "http", 1) + "/public/%2E%2E/admin/secret"},
+                     # a redirect's target passes the policy in its normalized form too
+                     {"url": b + "/redirect?to=/public/../admin/secret"},
+                     {"url": b + "/redirect?to=/public/%252e%252e/admin/secret"},
+                     {"url": b + "/redirect?to=/public/.%252E\\admin/secret"}]
             env = {"CHIDORI_HTTP_ALLOW_HOSTS": "127.0.0.1", "CHIDORI_POLICY_FILE": policy}
             code, out, err = chidori(v, "run", os.path.join(proj, "dotdot.js"), "-i",
                                      json.dumps({"host": "127.0.0.1", "port": port, "requests": reqs}),
@@ -61,14 +67,19 @@ def case_url_prefix_cannot_be_escaped_with_dot_segments(v):
                 assert "dot segment" in g.get("error", ""), (refused[i], g)
             for g in got[n_esc + n_ref:n_esc + n_ref + len(allowed)]:
                 assert g.get("status") == 404, got
-            for g in got[n_esc + n_ref + len(allowed):]:
+            for g in got[n_esc + n_ref + len(allowed):-3]:
                 assert "policy: `http` denied" in g.get("error", ""), got
+            for g in got[-3:]:
+                assert "policy: `http` denied: outside /public/ (a redirect to " + b + "/admin/secret)" in g.get("error", ""), got
+            assert seen.pop("/redirect") == 3, seen
             assert sorted(seen) == sorted(allowed.values()), f"the server saw {seen}, wanted {sorted(allowed.values())}"
             # the log holds exactly the URLs the server saw (and the normalized form of the refused ones)
             recs = [r for r in records_of(state, run_id_of(err)) if r["function"] == "http"]
             sent = [r["args"]["url"] for r in recs if "result" in r and r["result"] is not None]
+            sent = [u for u in sent if "/redirect?" not in u]
             assert sorted(sent) == sorted(b + p for p in allowed.values()), sent
-            denied = [r["args"]["url"] for r in recs if r.get("error", "").startswith("policy:")]
+            denied = [r["args"]["url"] for r in recs if r.get("error", "").startswith("policy:")
+                      and "/redirect?" not in r["args"]["url"]]
             assert all("/admin/secret" in u and ".." not in u and "%2" not in u.lower() for u in denied), denied
             # and the replay answers all of it from the log
             total = counts()["total"]
