@@ -17,6 +17,11 @@
  * reused across hops) whose host is checked again. Caps: response body (CHIDORI_HTTP_MAX_BYTES),
  * request body, redirects, one timeout for all hops together, response header bytes.
  *
+ * One URL: http_prepare_args (the op's prepare step, run by host_call before the replay lookup)
+ * puts args.url in its normalized form (urlnorm.h), so the gate checks, libcurl sends
+ * (CURLOPT_PATH_AS_IS: no second normalization) and the log records the same string; the effect
+ * normalizes again (idempotent) and so does every redirect target before its hop is gated.
+ *
  * Recorded (OP_RECORDED): a replay answers from the call log and this file is not reached.
  * Provider calls (llm*.c) do not come through here.
  */
