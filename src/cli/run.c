@@ -114,7 +114,10 @@ static void print_paused(const run_meta *m, const char *file, const json_t *pend
 {
     const json_t *args = json_object_get(pending, "args");
     const char *prompt = json_string_value(json_object_get(args, "prompt"));
-    fprintf(stderr, "Run %s paused, waiting for input: %s\n", m->run_id, prompt ? prompt : "(no prompt)");
+    fprintf(stderr, "Run %s paused, waiting for input: ", m->run_id);
+    if (!prompt) prompt = "(no prompt)";
+    write_for_terminal(stderr, prompt, strlen(prompt)); /* the agent's text */
+    fputc('\n', stderr);
     fprintf(stderr, "Resume with: chidori resume %s %s%s --response '<answer>'\n", file, m->run_id,
             runs_flag ? runs_flag : "");
 }
@@ -279,9 +282,10 @@ static int durable_run(durable_mode mode, run_options *o)
                     (res.status != RUNNER_COMPLETED || (want && !strcmp(want, res.output_json))) &&
                     (res.status != RUNNER_FAILED || (meta.error && !strcmp(meta.error, res.error)));
         if (!same) {
-            fprintf(stderr, "chidori: replay of run %s differs from the recording (which %s): the replay %s%s%s\n",
-                    meta.run_id, meta.status, status, res.status == RUNNER_FAILED ? ": " : "",
-                    res.status == RUNNER_FAILED ? res.error : "");
+            fprintf(stderr, "chidori: replay of run %s differs from the recording (which %s): the replay %s%s",
+                    meta.run_id, meta.status, status, res.status == RUNNER_FAILED ? ": " : "");
+            if (res.status == RUNNER_FAILED) write_for_terminal(stderr, res.error, strlen(res.error));
+            fputc('\n', stderr);
             exit_code = 1;
         } else if (res.status == RUNNER_COMPLETED) {
             exit_code = print_output(res.output_json);

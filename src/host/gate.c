@@ -11,6 +11,10 @@
  * earlier in the session or CHIDORI_POLICY_AUTO_APPROVE=1; under `serve` the run suspends for an
  * approval; on the CLI, where nothing can answer, it is an error. A session profile is layered on
  * the server policy and the stricter decision wins.
+ *
+ * `tool_schemas` (the tools a prompt offers the model) is not one call but a list: each named tool
+ * is offered only when some call of tool:<name> could pass (host_gate_may_offer, from
+ * policy_best_case), so a server whose every tool is denied is never started (effects/tools.c).
  */
 #include "host/host_internal.h"
 #include "host/policy.h"
@@ -82,10 +86,27 @@ int host_gate(host *h, const char *op, const json_t *args, char **error)
         rc = HOST_ERROR;
     }
     if (rc == HOST_ERROR) {
-        fprintf(h->log_out, "chidori: %s\n", *error);
+        fputs("chidori: ", h->log_out);
+        write_for_terminal(h->log_out, *error, strlen(*error)); /* a tool name is the agent's text */
+        fputc('\n', h->log_out);
         fflush(h->log_out);
     }
     json_free(none);
     free(target);
     return rc;
+}
+
+bool host_gate_may_offer(host *h, const char *target, char **why)
+{
+    *why = NULL;
+    if (!h->policy) return true;
+    const char *reason = NULL, *session_reason = NULL;
+    policy_decision d = policy_best_case(h->policy, target, &reason);
+    if (h->session_policy) {
+        policy_decision s = policy_best_case(h->session_policy, target, &session_reason);
+        if (s > d) d = s, reason = session_reason;
+    }
+    if (d != POLICY_DENY) return true;
+    *why = xasprintf("policy: `%s` denied%s%s", target, reason ? ": " : "", reason ? reason : "");
+    return false;
 }

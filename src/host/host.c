@@ -1,4 +1,5 @@
-/* host.c — the seam (see host.h): replay lookup → policy gate → perform → append.
+/* host.c — the seam (see host.h): args in their one form → replay lookup → policy gate → perform
+ * → append.
  *
  * Owns the run context (project root, call log, answers, nesting). Trusts nothing in op names or
  * args: both come from guest code (or, under isolation, from a worker that may be compromised).
@@ -165,6 +166,9 @@ static int suspend_at(host *h, uint64_t seq, const char *name, const json_t *arg
     return HOST_SUSPEND;
 }
 
+static int call_op(host *h, const host_op *op, const char *name, const json_t *args, const json_t *raw,
+                   char *invalid, json_t **result, char **error);
+
 int host_call(host *h, const char *name, const json_t *args, json_t **result, char **error)
 {
     *result = NULL;
@@ -188,19 +192,45 @@ int host_call(host *h, const char *name, const json_t *args, json_t **result, ch
         *error = xasprintf("host operation `%s` takes an object of arguments", name);
         return HOST_ERROR;
     }
+    /* 0. the args in their one form (e.g. the normalized URL): looked up, gated, performed and
+     *    recorded as such; args that have none fail the call (recorded) */
+    json_t *prepared = NULL;
+    char *invalid = NULL;
+    if (op->prepare) prepared = op->prepare(args, &invalid);
+    int rc = call_op(h, op, name, prepared ? prepared : args, args, invalid, result, error);
+    json_free(prepared);
+    return rc;
+}
 
+static int call_op(host *h, const host_op *op, const char *name, const json_t *args, const json_t *raw,
+                   char *invalid, json_t **result, char **error)
+{
     /* 1. replay lookup */
     uint64_t seq = 0;
     if (op->flags & OP_RECORDED) {
         const call_record *rec;
         switch (calllog_lookup(h->log, h->parent_seq, name, args, &rec, &seq, error)) {
-        case LOOKUP_REPLAYED: return replayed(rec, result, error);
+        case LOOKUP_REPLAYED: free(invalid); return replayed(rec, result, error);
         case LOOKUP_FAILED:
+            /* a log recorded before the args had their one form (an http URL as the agent spelled
+             * it) still replays: the record of the agent's own args answers */
+            if (raw != args && calllog_peek(h->log, h->parent_seq)) { /* a divergence, not past the end */
+                char *again = NULL;
+                lookup_outcome o = calllog_lookup(h->log, h->parent_seq, name, raw, &rec, &seq, &again);
+                free(again);
+                if (o == LOOKUP_REPLAYED) {
+                    free(*error);
+                    *error = NULL;
+                    free(invalid);
+                    return replayed(rec, result, error);
+                }
+            }
+            free(invalid);
             h->aborted = true;
             free(h->abort_reason);
             h->abort_reason = xstrdup(*error);
             return HOST_ABORT;
-        case LOOKUP_PAUSED: return suspend_at(h, seq, name, args);
+        case LOOKUP_PAUSED: free(invalid); return suspend_at(h, seq, name, args);
         case LOOKUP_LIVE: break;
         }
     }
@@ -208,7 +238,7 @@ int host_call(host *h, const char *name, const json_t *args, json_t **result, ch
     /* 2. policy gate (a denial is recorded like any failed call, below) */
     int64_t started_at = realtime_ms();
     double t0 = monotonic_ms();
-    int rc = (op->flags & OP_GATED) ? host_gate(h, name, args, error) : HOST_OK;
+    int rc = invalid ? (*error = invalid, HOST_ERROR) : (op->flags & OP_GATED) ? host_gate(h, name, args, error) : HOST_OK;
 
     /* 3. perform */
     if (rc == HOST_OK) {

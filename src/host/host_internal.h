@@ -65,6 +65,9 @@ void host_vfs_release(host *h, int depth);
 
 /* gate.c: HOST_OK to perform, HOST_ERROR (*error) when denied, HOST_SUSPEND to ask. */
 int host_gate(host *h, const char *op, const json_t *args, char **error);
+/* gate.c: may any call of target be made (allowed or after asking), whatever its args? false with
+ * *why (malloc'd, "policy: `tool:x` denied: reason") when every such call would be denied. */
+bool host_gate_may_offer(host *h, const char *target, char **why);
 
 /* effects/http.c: the `http` effect's settings from CHIDORI_HTTP_MAX_BYTES, _MAX_REQUEST_BYTES,
  * _MAX_REDIRECTS, _TIMEOUT_MS and _ALLOW_HOSTS; NULL with *error for a bad value. */

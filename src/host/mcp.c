@@ -21,6 +21,7 @@
 #define _GNU_SOURCE
 #include "host/mcp.h"
 #include "util/buf.h"
+#include "util/termtext.h"
 #include "util/files.h"
 
 #include <errno.h>
@@ -107,12 +108,9 @@ static void emit_err_line(mcp_server *sv, bool cut)
 {
     buf b = {0};
     buf_printf(&b, "mcp[%s]: ", sv->cfg.name);
-    for (size_t i = 0; i < sv->errline.len; i++) {
-        unsigned char c = (unsigned char)sv->errline.data[i];
-        if (c == '\r' && i + 1 == sv->errline.len) break;
-        if (c < 0x20 || c == 0x7f) buf_printf(&b, "\\x%02x", c);
-        else buf_putc(&b, (char)c);
-    }
+    size_t n = sv->errline.len;
+    if (n && sv->errline.data[n - 1] == '\r') n--;
+    term_sanitize(&b, sv->errline.data ? sv->errline.data : "", n, false);
     if (cut) buf_puts(&b, " [line cut]");
     buf_putc(&b, '\n');
     size_t off = 0;
@@ -699,49 +697,65 @@ int mcp_hub_server_pid(mcp_hub *hub, const char *server)
     return sv ? (int)sv->pid : 0;
 }
 
+/* One server's tools appended to tools (the cap is per server). */
+static int list_server(mcp_hub *hub, mcp_server *sv, json_t *tools, char **error)
+{
+    if (ensure_started(hub, sv, error) < 0) return -1;
+    if (!sv->has_tools) return 0;
+    char *cursor = NULL;
+    int pages = 0;
+    size_t first = tools->u.array.len;
+    for (;;) {
+        if (++pages > hub->lim.max_list_pages) {
+            *error = xasprintf("MCP server '%s': tools/list has more than %d pages", sv->cfg.name, hub->lim.max_list_pages);
+            free(cursor);
+            return -1;
+        }
+        json_t *params = json_object();
+        if (cursor) json_object_set(params, "cursor", json_string(cursor));
+        free(cursor);
+        cursor = NULL;
+        json_t *result;
+        if (rpc(hub, sv, "tools/list", params, &result, error) != RPC_OK) return -1;
+        char *err = NULL;
+        buf notes = {0};
+        int rc = mcp_collect_tools(sv->cfg.name, result, tools, first + hub->lim.max_tools, &cursor, &notes, &err);
+        json_free(result);
+        if (notes.len) fputs(notes.data, stderr);
+        buf_free(&notes);
+        if (rc < 0) {
+            *error = xasprintf("MCP server '%s': %s", sv->cfg.name, err);
+            free(err);
+            return -1;
+        }
+        if (!cursor) return 0;
+    }
+}
+
 int mcp_hub_list_tools(mcp_hub *hub, json_t **tools_out, char **error)
 {
     *tools_out = NULL;
     *error = NULL;
     json_t *tools = json_array();
     for (size_t i = 0; i < hub->count; i++) {
-        mcp_server *sv = &hub->servers[i];
-        if (ensure_started(hub, sv, error) < 0) goto fail;
-        if (!sv->has_tools) continue;
-        char *cursor = NULL;
-        int pages = 0;
-        size_t first = tools->u.array.len; /* the cap is per server */
-        for (;;) {
-            if (++pages > hub->lim.max_list_pages) {
-                *error = xasprintf("MCP server '%s': tools/list has more than %d pages", sv->cfg.name, hub->lim.max_list_pages);
-                free(cursor);
-                goto fail;
-            }
-            json_t *params = json_object();
-            if (cursor) json_object_set(params, "cursor", json_string(cursor));
-            free(cursor);
-            cursor = NULL;
-            json_t *result;
-            if (rpc(hub, sv, "tools/list", params, &result, error) != RPC_OK) goto fail;
-            char *err = NULL;
-            buf notes = {0};
-            int rc = mcp_collect_tools(sv->cfg.name, result, tools, first + hub->lim.max_tools, &cursor, &notes, &err);
-            json_free(result);
-            if (notes.len) fputs(notes.data, stderr);
-            buf_free(&notes);
-            if (rc < 0) {
-                *error = xasprintf("MCP server '%s': %s", sv->cfg.name, err);
-                free(err);
-                goto fail;
-            }
-            if (!cursor) break;
+        if (list_server(hub, &hub->servers[i], tools, error) != 0) {
+            json_free(tools);
+            return -1;
         }
     }
     *tools_out = tools;
     return 0;
-fail:
-    json_free(tools);
-    return -1;
+}
+
+int mcp_hub_list_server_tools(mcp_hub *hub, const char *server, size_t len, json_t *tools, char **error)
+{
+    *error = NULL;
+    mcp_server *sv = find_server(hub, server, len);
+    if (!sv) {
+        *error = xasprintf("no MCP server '%.*s' is configured", (int)(len > 64 ? 64 : len), server);
+        return -1;
+    }
+    return list_server(hub, sv, tools, error);
 }
 
 int mcp_hub_call_tool(mcp_hub *hub, const char *qualified_name, const json_t *arguments, json_t **result_out,

@@ -48,6 +48,9 @@ mcp_hub *mcp_hub_from_env(char **error);
 /* All tools as [{name: "<server>__<tool>", description, inputSchema}] (starts every server).
  * Tools whose names are not 1..128 of [A-Za-z0-9_.-] are skipped with a note on stderr. */
 int mcp_hub_list_tools(mcp_hub *hub, json_t **tools, char **error);
+/* The same for one server (server[0..len)), starting only that one; its tools are appended to
+ * `tools` (an array). -1 with *error, also for a server that is not configured. */
+int mcp_hub_list_server_tools(mcp_hub *hub, const char *server, size_t len, json_t *tools, char **error);
 
 /* Call "<server>__<tool>" with arguments (an object; NULL means {}). On success *result is a new
  * object {content: [...], isError: bool, structuredContent?: object} built from the server's

@@ -14,11 +14,16 @@ enum {
 
 /* Returns a HOST_* code (host.h). */
 typedef int host_perform_fn(host *h, const json_t *args, json_t **result, char **error);
+/* The args in the one form that the replay lookup, the gate, the effect and the record all see
+ * (for `http`: the URL normalized). A new object; NULL when args are fine as they are; NULL with
+ * *error when they cannot be put in that form (the call then fails, and is recorded). */
+typedef json_t *host_prepare_fn(const json_t *args, char **error);
 
 typedef struct host_op {
     const char *name;
     unsigned flags;
     host_perform_fn *perform;
+    host_prepare_fn *prepare; /* NULL: args are used as given */
 } host_op;
 
 const host_op *host_op_find(const char *name);
@@ -35,6 +40,7 @@ host_perform_fn effect_prompt;                               /* effects/prompt.c
 host_perform_fn effect_tool, effect_tool_schemas;            /* effects/tools.c */
 host_perform_fn effect_template;                             /* effects/template.c */
 host_perform_fn effect_http;                                 /* effects/http.c */
+host_prepare_fn http_prepare_args;                           /* effects/http.c */
 host_perform_fn effect_fs;                                   /* effects/fs.c */
 host_perform_fn effect_crypto_digest, effect_random_bytes;   /* effects/crypto.c */
 host_perform_fn host_module_load;                            /* modules.c */

@@ -16,6 +16,7 @@
  */
 #define _GNU_SOURCE
 #include "host/policy.h"
+#include "host/urlnorm.h"
 
 #include "util/buf.h"
 #include "util/files.h"
@@ -216,6 +217,36 @@ static bool valid_target(const char *t)
     return false;
 }
 
+/* A url_prefix is compared with the normalized URL (urlnorm.h), so one that could never match a
+ * normalized URL ("HTTP://Host/", "http://h:80/", "http://h/a/../b") is an error naming the form
+ * to write. A prefix that is not an http(s) URL with a host is left alone. */
+static bool prefix_is_normalized(vctx *c, const json_t *v)
+{
+    const char *p = v->u.string.bytes;
+    size_t n = v->u.string.len;
+    if (!(n > 7 && !strncasecmp(p, "http://", 7)) && !(n > 8 && !strncasecmp(p, "https://", 8))) return true;
+    char *why = NULL;
+    char *norm = url_normalize(p, n, &why);
+    bool ok = true;
+    if (norm) {
+        size_t k = strlen(norm);
+        /* "https://host" (no path) is the prefix of its own normalized "https://host/" */
+        ok = (k == n && !memcmp(norm, p, n)) || (k == n + 1 && norm[n] == '/' && !memcmp(norm, p, n) &&
+                                                   !memchr(p + (p[4] == ':' ? 7 : 8), '/', n - (p[4] == ':' ? 7 : 8)));
+        if (!ok) {
+            buf b = {0};
+            put_quoted(&b, norm, k);
+            ok = FAIL_AT_VALUE(c, v, "\"url_prefix\" is compared with normalized URLs (lower-case scheme and host, "
+                                     "no default port, no dot segments), so this one never matches; write it %s",
+                               b.data);
+            buf_free(&b);
+        }
+    }
+    free(norm);
+    free(why);
+    return ok;
+}
+
 /* match_args patterns: objects all the way down are fine; the reserved key url_prefix (at any
  * object level) must hold a string, since it is compared as a prefix. */
 static bool check_pattern(vctx *c, const json_t *pat)
@@ -226,6 +257,7 @@ static bool check_pattern(vctx *c, const json_t *pat)
             if (key_eq(m, "url_prefix") && m->value->type != JSON_STRING)
                 return FAIL_AT_VALUE(c, m->value, "\"url_prefix\" in match_args must be a string, not %s",
                                      type_name(m->value));
+            if (key_eq(m, "url_prefix") && !prefix_is_normalized(c, m->value)) return false;
             if (!check_pattern(c, m->value)) return false;
         }
     }
@@ -467,6 +499,28 @@ policy_decision policy_evaluate(const policy *p, const char *target, const json_
     }
     if (reason) *reason = p->default_reason;
     return p->fallback;
+}
+
+policy_decision policy_best_case(const policy *p, const char *target, const char **reason)
+{
+    if (reason) *reason = NULL;
+    if (!p) return POLICY_DENY;
+    if (!target) target = "";
+    policy_decision best = POLICY_DENY;
+    const char *best_reason = NULL;
+    bool any = false;
+    for (size_t i = 0; i < p->n_rules; i++) {
+        const policy_rule *r = &p->rules[i];
+        if (strcmp(r->target, "*") != 0 && strcmp(r->target, target) != 0) continue;
+        if (!any || r->decision < best) best = r->decision, best_reason = r->reason, any = true;
+        if (!r->match_args) { /* every call still unmatched stops here */
+            if (reason) *reason = best_reason;
+            return best;
+        }
+    }
+    if (!any || p->fallback < best) best = p->fallback, best_reason = p->default_reason;
+    if (reason) *reason = best_reason;
+    return best;
 }
 
 policy_decision policy_stricter(policy_decision a, policy_decision b)

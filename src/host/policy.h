@@ -35,6 +35,11 @@ const char *policy_name(const policy *p);   /* profile name, or the source for p
    when args.url is a string that STARTS WITH the value; other JSON values by equality; arrays by equality).
    No match → the default. *reason gets the rule's reason or default_reason (or NULL); owned by the policy. */
 policy_decision policy_evaluate(const policy *p, const char *target, const json_t *args, const char **reason);
+/* The least strict decision any call of target could get, whatever its args: what a rule with
+   match_args decides counts (some args may match it), a rule without match_args decides for every
+   args left. For offering tools before any call is made (`tool_schemas`). *reason as above: the
+   reason of the rule or default that gives that decision. */
+policy_decision policy_best_case(const policy *p, const char *target, const char **reason);
 void policy_free(policy *p);
 
 /* Selection order (seed): the --untrusted flag first; then CHIDORI_POLICY_FILE (a path), CHIDORI_POLICY (inline JSON),

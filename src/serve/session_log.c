@@ -5,6 +5,7 @@
 #define _GNU_SOURCE
 #include "serve/session_log.h"
 #include "util/buf.h"
+#include "util/termtext.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +20,10 @@ typedef struct session_log {
 static void emit(session_log *sl)
 {
     buf out = {0};
-    buf_printf(&out, "%s%.*s\n", sl->prefix, (int)sl->line.len, sl->line.data ? sl->line.data : "");
+    buf_puts(&out, sl->prefix);
+    /* the host already sanitized guest text; this catches anything else on the way (idempotent) */
+    term_sanitize(&out, sl->line.data ? sl->line.data : "", sl->line.len, false);
+    buf_putc(&out, '\n');
     fwrite(out.data, 1, out.len, stderr); /* one call: stdio locks the stream around it */
     fflush(stderr);
     buf_free(&out);

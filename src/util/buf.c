@@ -1,5 +1,6 @@
 /* buf.c — growable byte buffers and checked allocation (see buf.h). */
 #include "buf.h"
+#include "termtext.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -123,8 +124,5 @@ void buf_free(buf *b)
 
 void write_for_terminal(FILE *out, const char *text, size_t len)
 {
-    for (size_t i = 0; i < len; i++) {
-        unsigned char c = (unsigned char)text[i];
-        fputc((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f ? '?' : (int)c, out);
-    }
+    term_write(out, text, len, false);
 }

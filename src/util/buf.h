@@ -32,8 +32,9 @@ void buf_putc(buf *b, char c);
 void buf_printf(buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void buf_vprintf(buf *b, const char *fmt, va_list ap);
 char *buf_steal(buf *b);
-/* Write text for a terminal: control characters other than newline and tab become '?', so text
- * that came from an agent cannot move the cursor or recolour the operator's screen. */
+/* Write text for a terminal after a prefix chidori wrote ("[log] ", "chidori: "): sanitized by
+ * util/termtext.h (control characters escaped, later lines that look like chidori's marked), so
+ * text that came from an agent cannot move the cursor, recolour the screen or forge a line. */
 void write_for_terminal(FILE *out, const char *text, size_t len); /* returns the NUL-terminated data (never NULL) and resets b */
 void buf_free(buf *b);
 

@@ -17,6 +17,11 @@
  * reused across hops) whose host is checked again. Caps: response body (CHIDORI_HTTP_MAX_BYTES),
  * request body, redirects, one timeout for all hops together, response header bytes.
  *
+ * One URL: http_prepare_args (the op's prepare step, run by host_call before the replay lookup)
+ * puts args.url in its normalized form (urlnorm.h), so the gate checks, libcurl sends
+ * (CURLOPT_PATH_AS_IS: no second normalization) and the log records the same string; the effect
+ * normalizes again (idempotent) and so does every redirect target before its hop is gated.
+ *
  * Recorded (OP_RECORDED): a replay answers from the call log and this file is not reached.
  * Provider calls (llm*.c) do not come through here.
  */
@@ -27,6 +32,7 @@
 #include "host/ssrf.h"
 #include "host/llm.h"
 #include "host/policy.h"
+#include "host/urlnorm.h"
 #include "util/base64.h"
 #include "util/curl_lazy.h"
 #include "util/buf.h"
@@ -46,7 +52,6 @@
 #define HTTP_BYTES_LIMIT ((size_t)32 << 20) /* base64 of it still fits a 64 MiB worker frame */
 #define HTTP_DEFAULT_MAX_REDIRECTS 10
 #define HTTP_DEFAULT_TIMEOUT_MS 30000
-#define HTTP_URL_MAX 16384
 #define HTTP_METHOD_MAX 32
 #define HTTP_MAX_REQUEST_HEADERS 256
 #define HTTP_MAX_REQUEST_HEADER_BYTES (256 * 1024)
@@ -213,30 +218,41 @@ static int parse_url(const char *url, char **scheme, char **hostname, long *port
     return rc;
 }
 
-static int check_url(const char *url, size_t len, char **error)
+/* The URL in its one normalized form (urlnorm.h), which libcurl must also be able to parse:
+ * malloc'd, or NULL with *error. */
+static char *normalized_url(const char *url, size_t len, char **error)
 {
-    if (len > HTTP_URL_MAX) {
-        *error = xasprintf("http: the URL is longer than %d bytes", HTTP_URL_MAX);
-        return -1;
-    }
-    for (size_t i = 0; i < len; i++) {
-        unsigned char c = (unsigned char)url[i];
-        if (c <= 0x20 || c >= 0x7f) {
-            char *shown = shown_url(url);
-            for (char *p = shown; *p; p++)
-                if ((unsigned char)*p < 0x20 || (unsigned char)*p >= 0x7f) *p = '?';
-            *error = xasprintf("http: the URL `%s` contains a space, control or non-ASCII character "
-                               "(percent-encode it)", shown);
-            free(shown);
-            return -1;
-        }
+    char *why = NULL;
+    char *norm = url_normalize(url, len, &why);
+    if (!norm) {
+        *error = xasprintf("http: %s", why);
+        free(why);
+        return NULL;
     }
     char *scheme, *host;
     long port;
-    if (parse_url(url, &scheme, &host, &port, error) != 0) return -1;
+    if (parse_url(norm, &scheme, &host, &port, error) != 0) {
+        free(norm);
+        return NULL;
+    }
     free(scheme);
     free(host);
-    return 0;
+    return norm;
+}
+
+json_t *http_prepare_args(const json_t *args, char **error)
+{
+    const json_t *u = json_object_get(args, "url");
+    if (!json_is_string(u)) return NULL; /* the effect reports it */
+    char *norm = normalized_url(u->u.string.bytes, u->u.string.len, error);
+    if (!norm) return NULL;
+    json_t *out = NULL;
+    if (strlen(norm) != u->u.string.len || memcmp(norm, u->u.string.bytes, u->u.string.len) != 0) {
+        out = json_copy(args);
+        json_object_set(out, "url", json_string(norm));
+    }
+    free(norm);
+    return out;
 }
 
 /* A header value from JSON (UTF-8) as the bytes it stands for: each character U+0000-U+00FF is
@@ -292,8 +308,8 @@ static int read_request(const http_settings *cfg, const json_t *args, request *r
         *error = xstrdup("http: `url` must be a string");
         return -1;
     }
-    if (check_url(u->u.string.bytes, u->u.string.len, error) != 0) return -1;
-    r->url = xstrdup(u->u.string.bytes);
+    r->url = normalized_url(u->u.string.bytes, u->u.string.len, error); /* already so after host_call */
+    if (!r->url) return -1;
 
     const json_t *hs = json_object_get(args, "headers");
     if (hs && hs->type != JSON_NULL) {
@@ -579,6 +595,7 @@ static int perform_hop(const request *r, hop *h, long timeout_ms, long total_tim
 
     char errbuf[CURL_ERROR_SIZE] = "";
     curl_easy_setopt(c, CURLOPT_URL, r->url);
+    curl_easy_setopt(c, CURLOPT_PATH_AS_IS, 1L); /* r->url is normalized already: send it as checked */
     curl_restrict_to_http(c);
     curl_easy_setopt(c, CURLOPT_NETRC, (long)CURL_NETRC_IGNORED);
     curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
@@ -754,7 +771,9 @@ static int gate_hop(host *hst, const request *r, const char *first_url, char **e
         *error = xasprintf("policy: `http` needs approval (ask_before) for a redirect to another origin, %s, which "
                            "cannot be asked in the middle of a request", u);
     free(u);
-    fprintf(hst->log_out, "chidori: %s\n", *error);
+    fputs("chidori: ", hst->log_out);
+    write_for_terminal(hst->log_out, *error, strlen(*error));
+    fputc('\n', hst->log_out);
     fflush(hst->log_out);
     return -1;
 }
@@ -811,7 +830,8 @@ int effect_http(host *hst, const json_t *args, json_t **result, char **error)
                                    u, cfg->max_redirects);
             free(u);
             bool stop = r.redirect == REDIRECT_ERROR || hops >= cfg->max_redirects;
-            if (!stop && check_url(out.location, strlen(out.location), error) != 0) {
+            char *next = stop ? NULL : normalized_url(out.location, strlen(out.location), error);
+            if (!stop && !next) {
                 char *why = *error, *from = shown_url(r.url);
                 *error = xasprintf("http: the redirect from %s cannot be followed: %s", from,
                                    !strncmp(why, "http: ", 6) ? why + 6 : why);
@@ -820,9 +840,10 @@ int effect_http(host *hst, const json_t *args, json_t **result, char **error)
                 stop = true;
             }
             if (!stop) {
-                rewrite_for_redirect(&r, out.status, out.location);
+                rewrite_for_redirect(&r, out.status, next);
                 if (gate_hop(hst, &r, first_url, error) != 0) stop = true;
             }
+            free(next);
             json_free(h.headers);
             free(h.status_text);
             buf_free(&h.body);
@@ -837,7 +858,7 @@ int effect_http(host *hst, const json_t *args, json_t **result, char **error)
         json_t *res = json_object();
         json_object_set(res, "status", json_number((double)out.status));
         json_object_set(res, "status_text", latin1(h.status_text, strlen(h.status_text)));
-        json_object_set(res, "url", json_string(out.effective_url));
+        json_object_set(res, "url", json_string(r.url)); /* what was checked and sent */
         json_object_set(res, "redirected", json_bool(redirected));
         json_object_set(res, "headers", h.headers);
         json_object_set(res, "body", json_stringn(b64, b64len));

@@ -4,11 +4,14 @@
  * `mark` {label, data?}: a trace marker in the call log; prints nothing.
  * `console` {level, text}: guest console output; not recorded (a view of the run, not an input
  * to it), so replay prints it again.
+ * Guest text reaches the operator only through util/termtext.h: escape sequences and other
+ * controls are escaped, and a line that looks like one of chidori's own is marked "(guest) ".
  * All trust only that args is an object; everything else is checked.
  */
 #include "host/host_internal.h"
 #include "host/ops.h"
 #include "util/buf.h"
+#include "util/termtext.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -25,9 +28,9 @@ int effect_log(host *h, const json_t *args, json_t **result, char **error)
     write_for_terminal(h->log_out, message->u.string.bytes, message->u.string.len);
     if (fields && fields->type != JSON_NULL) {
         size_t n;
-        char *f = json_dump(fields, JSON_COMPACT, &n); /* JSON escapes control characters itself */
+        char *f = json_dump(fields, JSON_COMPACT, &n); /* JSON escapes control characters; bidi controls are not */
         fputc(' ', h->log_out);
-        fwrite(f, 1, n, h->log_out);
+        term_write(h->log_out, f, n, false);
         free(f);
     }
     fputc('\n', h->log_out);
@@ -54,8 +57,12 @@ int effect_console(host *h, const json_t *args, json_t **result, char **error)
     }
     bool to_err = strcmp(level, "error") == 0 || strcmp(level, "warn") == 0 || strcmp(level, "trace") == 0;
     FILE *out = to_err ? h->log_out : h->console_out;
-    fwrite(text->u.string.bytes, 1, text->u.string.len, out);
-    fputc('\n', out);
+    /* sanitized, forged lines marked; the newline goes with it so a CRLF at the end stays one */
+    char *line = xmalloc(text->u.string.len + 1);
+    memcpy(line, text->u.string.bytes, text->u.string.len);
+    line[text->u.string.len] = '\n';
+    term_write(out, line, text->u.string.len + 1, true);
+    free(line);
     fflush(out);
     *result = json_null();
     return HOST_OK;

@@ -4,7 +4,9 @@
  * `tool` {name, args} → the MCP result {content, isError, structuredContent?}; a tool that fails
  *   reports isError: true, a server that fails is an error. Gated: the policy sees `tool:<name>`.
  * `tool_schemas` {names} → [{name, description, parameters}] for the named tools, which the
- *   prompt tool loop hands to the model. Recorded, so replay needs no server.
+ *   prompt tool loop hands to the model. Recorded, so replay needs no server. Filtered by the
+ *   policy: a tool no call of which could pass the gate is withheld (a line on the log stream
+ *   says so), and only the servers of offered tools are started.
  * Servers start on first use and are shut down cleanly when the run's host is freed.
  */
 #include "host/host_internal.h"
@@ -49,6 +51,9 @@ int effect_tool(host *h, const json_t *args, json_t **result, char **error)
     return rc == 0 ? HOST_OK : HOST_ERROR;
 }
 
+/* The named tools' schemas, for the tools the policy lets some call of through (tool:<name>
+ * allowed or ask_before for some args); the others are withheld with a line on the log stream,
+ * and a server none of whose named tools is offered is not started. */
 int effect_tool_schemas(host *h, const json_t *args, json_t **result, char **error)
 {
     const json_t *names = json_object_get(args, "names");
@@ -56,22 +61,64 @@ int effect_tool_schemas(host *h, const json_t *args, json_t **result, char **err
         *error = xstrdup("tool_schemas: `names` must be an array");
         return HOST_ERROR;
     }
-    mcp_hub *m = hub(h, error);
-    if (!m) return HOST_ERROR;
-    json_t *all = NULL;
-    if (mcp_hub_list_tools(m, &all, error) != 0) return HOST_ERROR;
-    json_t *out = json_array();
     for (size_t i = 0; i < names->u.array.len; i++) {
-        const char *want = json_string_value(names->u.array.items[i]);
+        const json_t *n = names->u.array.items[i];
+        if (!json_is_string(n) || strlen(n->u.string.bytes) != n->u.string.len) {
+            *error = xasprintf("tool_schemas: name %zu is not a string (tools are named <server>__<tool>)", i);
+            return HOST_ERROR;
+        }
+    }
+    bool *offered = xcalloc(names->u.array.len + 1, sizeof *offered);
+    size_t n_offered = 0;
+    for (size_t i = 0; i < names->u.array.len; i++) {
+        const char *want = names->u.array.items[i]->u.string.bytes;
+        char *target = xasprintf("tool:%s", want), *why = NULL;
+        offered[i] = host_gate_may_offer(h, target, &why);
+        if (offered[i]) {
+            n_offered++;
+        } else {
+            fputs("chidori: ", h->log_out);
+            write_for_terminal(h->log_out, why, strlen(why));
+            fputs("; the tool is not offered to the model\n", h->log_out);
+            fflush(h->log_out);
+        }
+        free(target);
+        free(why);
+    }
+    json_t *out = json_array();
+    if (n_offered == 0) { /* nothing to ask any server: none is started (nor needs configuring) */
+        free(offered);
+        *result = out;
+        return HOST_OK;
+    }
+    mcp_hub *m = hub(h, error);
+    json_t *all = json_array();
+    int rc = m ? HOST_OK : HOST_ERROR;
+    /* list each server that an offered tool names, once */
+    for (size_t i = 0; rc == HOST_OK && i < names->u.array.len; i++) {
+        if (!offered[i]) continue;
+        const char *want = names->u.array.items[i]->u.string.bytes;
+        const char *sep = strstr(want, "__");
+        bool listed = false;
+        for (size_t k = 0; sep && k < i && !listed; k++) {
+            const char *other = names->u.array.items[k]->u.string.bytes;
+            const char *osep = strstr(other, "__");
+            listed = offered[k] && osep && osep - other == sep - want && !memcmp(other, want, (size_t)(sep - want));
+        }
+        if (sep && sep != want && !listed && mcp_hub_list_server_tools(m, want, (size_t)(sep - want), all, error) != 0)
+            rc = HOST_ERROR;
+    }
+    for (size_t i = 0; rc == HOST_OK && i < names->u.array.len; i++) {
+        if (!offered[i]) continue;
+        const char *want = names->u.array.items[i]->u.string.bytes;
         const json_t *found = NULL;
-        for (size_t j = 0; want && j < all->u.array.len; j++)
+        for (size_t j = 0; j < all->u.array.len; j++)
             if (!strcmp(json_string_value(json_object_get(all->u.array.items[j], "name")) ?: "", want))
                 found = all->u.array.items[j];
         if (!found) {
-            *error = xasprintf("no tool named `%s` (tools are named <server>__<tool>)", want ? want : "?");
-            json_free(out);
-            json_free(all);
-            return HOST_ERROR;
+            *error = xasprintf("no tool named `%s` (tools are named <server>__<tool>)", want);
+            rc = HOST_ERROR;
+            break;
         }
         json_t *t = json_object();
         json_object_set(t, "name", json_string(want));
@@ -81,7 +128,12 @@ int effect_tool_schemas(host *h, const json_t *args, json_t **result, char **err
         json_object_set(t, "parameters", json_is_object(schema) ? json_copy(schema) : json_object());
         json_array_push(out, t);
     }
+    free(offered);
     json_free(all);
+    if (rc != HOST_OK) {
+        json_free(out);
+        return rc;
+    }
     *result = out;
     return HOST_OK;
 }
