@@ -34,8 +34,13 @@
 #define DEFAULT_MAX_RUNNING 8
 #define DEFAULT_WARM_WORKERS 2
 #define DRAIN_MS 10000
+/* A session's stored log: the defaults and ranges of the host's caps on one run's log, which in a
+ * session is the whole log (each run loads it all): 1 GiB is what a log may be to load again, less
+ * room for a last record and a resume's answer (64 MiB each). */
 #define DEFAULT_LOG_MAX_RECORDS 100000ull
 #define DEFAULT_LOG_MAX_BYTES (256ull << 20)
+#define LOG_MAX_RECORDS_LIMIT 10000000ull
+#define LOG_MAX_BYTES_LIMIT ((1ull << 30) - (128ull << 20))
 
 typedef struct serve_options {
     const char *file;
@@ -99,17 +104,19 @@ static int env_whole_number(const char *name, int def, long min, long max, int *
     return 0;
 }
 
-/* A size setting (a count or bytes, as a whole number): def when unset, else from 1 to max. */
-static int env_size(const char *name, uint64_t def, uint64_t max, uint64_t *out, char **error)
+/* A size setting (a count or bytes, a whole number): def when unset or empty, else from min to max.
+ * The same rule and words as the host's own reading of the call log caps (calllog.c). */
+static int env_size(const char *name, uint64_t def, uint64_t min, uint64_t max, uint64_t *out, char **error)
 {
     const char *v = getenv(name);
     *out = def;
-    if (!v) return 0;
+    if (!v || !*v) return 0;
     char *end;
     errno = 0;
     unsigned long long n = strtoull(v, &end, 10);
-    if (errno || *end || !*v || *v == '-' || *v == '+' || n < 1 || n > max) {
-        *error = xasprintf("%s must be a whole number from 1 to %llu, got `%s`", name, (unsigned long long)max, v);
+    if (*v < '0' || *v > '9' || *end || errno || n < min || n > max) {
+        *error = xasprintf("%s must be a whole number from %llu to %llu, got `%s`", name, (unsigned long long)min,
+                           (unsigned long long)max, v);
         return -1;
     }
     *out = n;
@@ -209,8 +216,9 @@ int cmd_serve(int argc, char **argv)
     /* workers one fork server forks before a fresh one replaces it (0: FORKSERVER_MAX_FORKS) */
     if (env_whole_number("CHIDORI_SERVE_FORKSERVER_FORKS", 0, 0, 1000000, &max_forks, &error) < 0) goto fail;
     /* a session's stored log, across all its runs (sessions.h) */
-    if (env_size("CHIDORI_LOG_MAX_RECORDS", DEFAULT_LOG_MAX_RECORDS, 1000000000ull, &sc.log_max_records, &error) < 0 ||
-        env_size("CHIDORI_LOG_MAX_BYTES", DEFAULT_LOG_MAX_BYTES, 1ull << 40, &sc.log_max_bytes, &error) < 0)
+    if (env_size("CHIDORI_LOG_MAX_RECORDS", DEFAULT_LOG_MAX_RECORDS, 1, LOG_MAX_RECORDS_LIMIT, &sc.log_max_records,
+                 &error) < 0 ||
+        env_size("CHIDORI_LOG_MAX_BYTES", DEFAULT_LOG_MAX_BYTES, 1024, LOG_MAX_BYTES_LIMIT, &sc.log_max_bytes, &error) < 0)
         goto fail;
     if (auth_from_env(&srv.auth, &error) < 0) goto fail;
 

@@ -255,14 +255,17 @@ static int count_records(sessions *ss, session *s, char **error)
 
 /* ---------- running ---------- */
 
-/* What a session's log may not outgrow: the record that would pass a cap is refused, and the run
- * ends failed with this error. The log stays as it is, to be read and replayed. */
-static char *log_full(const session *s, const char *what, uint64_t limit, const char *variable)
+/* A session's log is full once it holds the most records, or at least the most bytes, its cap
+ * allows (the same rule as the host's cap on one run's log: the record that reaches a cap is kept,
+ * the next is refused). The run then ends failed with this error; the log stays as it is, to be
+ * read, streamed and replayed. */
+static char *log_full(const session *s, const char *what, uint64_t held, uint64_t limit, const char *variable)
 {
-    return xasprintf("session %s: its call log is full (%llu %s, the limit set by %s); the run ends here. "
+    return xasprintf("session %s: its call log is full: it holds %llu %s, and %s allows %llu; the run ends here. "
                      "The session can still be read, streamed and replayed; to let it go further, raise %s "
                      "and replay it (POST /sessions/%s/replay)",
-                     s->row.id, (unsigned long long)limit, what, variable, variable, s->row.id);
+                     s->row.id, (unsigned long long)held, what, variable, (unsigned long long)limit, variable,
+                     s->row.id);
 }
 
 /* The runner's sink: each new record is checked against the caps, goes to the store (durable),
@@ -278,9 +281,9 @@ static int record_sink(void *ctx, const json_t *record, char **error)
     pthread_mutex_lock(&ss->lock);
     int64_t pos = 0;
     if (s->log.records >= ss->cfg.log_max_records)
-        *error = log_full(s, "records", ss->cfg.log_max_records, "CHIDORI_LOG_MAX_RECORDS");
-    else if (s->log.bytes + n + 1 > ss->cfg.log_max_bytes)
-        *error = log_full(s, "bytes", ss->cfg.log_max_bytes, "CHIDORI_LOG_MAX_BYTES");
+        *error = log_full(s, "records", s->log.records, ss->cfg.log_max_records, "CHIDORI_LOG_MAX_RECORDS");
+    else if (s->log.bytes >= ss->cfg.log_max_bytes)
+        *error = log_full(s, "bytes", s->log.bytes, ss->cfg.log_max_bytes, "CHIDORI_LOG_MAX_BYTES");
     else
         pos = ++s->log.last_pos; /* the sink is the session's only writer, one call at a time */
     pthread_mutex_unlock(&ss->lock);
