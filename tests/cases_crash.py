@@ -44,7 +44,8 @@ PY = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executabl
 SCALE = max(1, int(os.environ.get("CHIDORI_CRASH_POINTS", "100"))) / 100.0
 CLI_POINTS = int(round(60 * SCALE))
 SERVE_POINTS = int(round(40 * SCALE))
-CLI_INPUT = {"n": 24, "pause_at": 11, "big_every": 8}
+# a big record now and then: a kill that lands while it is being written leaves a torn last line
+CLI_INPUT = {"n": 24, "pause_at": 11, "big_every": 8, "big": 300000}
 ANSWER = "onward"
 # what a failed replay of a log that loaded may say: the run was cut off before its outcome
 CUT_SHORT = ("differs from the recording", "the log does not have")
@@ -116,16 +117,35 @@ def kill_at(p, point, pt):
         while time.monotonic() < end and p.poll() is None:
             time.sleep(min(0.002, max(0.0, end - time.monotonic())))
     else:
+        records = None
         while p.poll() is None and time.monotonic() < deadline:
-            ids = pt.run_ids()
-            if ids and pt.log_size(ids[0]) >= amount:
-                break
+            if records is None:
+                ids = pt.run_ids()
+                records = os.path.join(pt.runs, ids[0], "records.jsonl") if ids else None
+                continue
+            try:
+                if os.stat(records).st_size >= amount:
+                    break
+            except OSError:
+                pass
     if p.poll() is not None:
         p.communicate()
         return False
     p.send_signal(signal.SIGKILL)
     p.communicate()
     return True
+
+
+def torn_tail(path):
+    try:
+        with open(path, "rb") as f:
+            f.seek(0, os.SEEK_END)
+            if f.tell() == 0:
+                return False
+            f.seek(-1, os.SEEK_END)
+            return f.read(1) != b"\n"
+    except OSError:
+        return False
 
 
 def check_replay(pt, rid, reference, where):
@@ -183,7 +203,7 @@ def case_crash_cli_run_and_resume_killed_at_random_points(v):
         assert code == 0, f"the reference resume: {code} {err}"
         reference = json.loads(out)
         full_log = ref.log_size(rid)
-        outcomes, failures = {}, []
+        outcomes, failures, torn = {}, [], 0
         for i in range(CLI_POINTS):
             during_resume = i % 2 == 1
             isolated = i % 5 == 4
@@ -206,6 +226,7 @@ def case_crash_cli_run_and_resume_killed_at_random_points(v):
                      f"{'killed' if killed else 'ended first'}) in {folder}")
             try:
                 ids = pt.run_ids()
+                torn += bool(ids) and torn_tail(os.path.join(pt.runs, ids[0], "records.jsonl"))
                 if not ids or not os.path.exists(os.path.join(pt.runs, ids[0], "run.json")):
                     assert not during_resume, where
                     assert not ids or pt.log_size(ids[0]) == 0, f"{where}: records without a run.json"
@@ -217,7 +238,8 @@ def case_crash_cli_run_and_resume_killed_at_random_points(v):
                 failures.append(re.sub(r"(.)\1{80,}", r"\1\1\1…", str(e)))
                 status = "failed: " + failure_kind(str(e))
             outcomes[status] = outcomes.get(status, 0) + 1
-        print(f"crash test (chidori run/resume): {CLI_POINTS} points; after the kill: {outcomes}")
+        print(f"crash test (chidori run/resume): {CLI_POINTS} points; after the kill: {outcomes}; "
+              f"{torn} left a torn last record")
         assert not failures, f"{len(failures)} of {CLI_POINTS} points failed (seed {seed}): {outcomes}; the first:\n" + \
             "\n".join(f[:1500] for f in failures[:3])
     finally:
