@@ -129,7 +129,10 @@ def case_serve_memory_does_not_grow_with_a_sessions_log(v):
         after_stream = rss_kib(s.proc.pid, "VmHWM")
         run_growth, stream_growth = after_run - before, after_stream - after_run
         print(f"serve memory: {n} marks: peak +{run_growth} KiB during the run, +{stream_growth} KiB for a stream")
-        assert run_growth < n * MAX_KIB_PER_RECORD, f"peak grew {run_growth} KiB over {n} records"
+        if v.name == "release":
+            assert run_growth < n * MAX_KIB_PER_RECORD, f"peak grew {run_growth} KiB over {n} records"
+        else:  # a sanitizer's redzones and shadow swell every allocation: the figure is the release build's
+            print(f"serve memory: the per-record bound is checked on the release build only ({v.name})")
         assert stream_growth < 4096, f"a stream of {n} records grew the peak by {stream_growth} KiB"
         s.stop()
     finally:
