@@ -19,7 +19,8 @@ A run killed while running (not paused) has no CLI continuation (`resume` takes 
 its log must load and replay as far as it goes (docs/reliability.md, current gaps).
 
 serve: sessions of the same agent (with an MCP counter tool, each call logged with the server's
-generation) are started, resumed and left running; the server is SIGKILLed at a random moment and
+generation; a quarter under the supervised profile, which asks before each effect) are started,
+resumed, approved and left running; the server is SIGKILLed at a random moment and
 restarted on the same database, again and again. After each kill the database is read directly:
 every session's row and records parse, no seq repeats. At the end every session settles — paused
 ones are resumed — and completes with the expected output, its replay agrees, and no tool call
@@ -330,6 +331,8 @@ def case_crash_serve_killed_at_random_points(v):
                 body = {"input": {"n": SERVE_ROUNDS, "tool": True, "tag": tag,
                                   "pause_at": rng.randrange(SERVE_ROUNDS) if pause else -1},
                         "session_id": tag, "wait": False}
+                if rng.random() < 0.25:  # asks before each effect: approvals, and re-runs after them
+                    body["policy_profile"] = "supervised"
                 status, _, view = s.request("POST", "/sessions", body)
                 assert status in (201, 503), f"{where}: POST /sessions: {status} {view}"
                 if status == 201:
@@ -340,6 +343,8 @@ def case_crash_serve_killed_at_random_points(v):
                 if view["status"] == "paused" and rng.random() < 0.7:
                     s.request("POST", f"/sessions/{view['id']}/resume", {"response": answers[view["id"]],
                                                                          "wait": False})
+                elif view["status"] == "awaitingapproval" and rng.random() < 0.7:
+                    s.request("POST", f"/sessions/{view['id']}/approve", {"decision": "allow", "wait": False})
             time.sleep(rng.uniform(0, 0.4))
             s.kill()
             stored = read_database(db_path, where)
@@ -354,13 +359,15 @@ def case_crash_serve_killed_at_random_points(v):
         deadline = time.monotonic() + 120 * v.slow
         while True:
             listing = s.request("GET", "/sessions")[2]["sessions"]
-            pending = [x for x in listing if x["status"] in ("running", "paused")]
+            pending = [x for x in listing if x["status"] in ("running", "paused", "awaitingapproval")]
             if not pending:
                 break
             assert time.monotonic() < deadline, f"{where}: never settled: {pending}\n{s.stderr()}"
             for x in pending:
                 if x["status"] == "paused":
-                    s.request("POST", f"/sessions/{x['id']}/resume", {"response": answers[x["id"]]})
+                    s.request("POST", f"/sessions/{x['id']}/resume", {"response": answers[x["id"]], "wait": False})
+                elif x["status"] == "awaitingapproval":
+                    s.request("POST", f"/sessions/{x['id']}/approve", {"decision": "allow", "wait": False})
             time.sleep(0.05)
         assert len(listing) == len(answers), f"{where}: {len(listing)} sessions stored, {len(answers)} made"
         for x in listing:
