@@ -3,7 +3,7 @@
  *
  * Start-up, in order: the command line; the policy (the `serve` surface: untrusted unless
  * --trusted or a configured policy; a broken configuration fails closed to untrusted); the
- * limits and isolation options; the listening socket (a non-loopback address without
+ * limits (the engine's, and the caps on a session's stored log) and isolation options; the listening socket (a non-loopback address without
  * CHIDORI_API_KEY is refused); the session database; the `Isolation:` line (a confined worker is
  * started once and reports its layers) and the `Policy:` line; the stored sessions (those that
  * were running are re-run); then the HTTP server and `Listening on http://H:P`.
@@ -34,6 +34,13 @@
 #define DEFAULT_MAX_RUNNING 8
 #define DEFAULT_WARM_WORKERS 2
 #define DRAIN_MS 10000
+/* A session's stored log: the defaults and ranges of the host's caps on one run's log, which in a
+ * session is the whole log (each run loads it all): 1 GiB is what a log may be to load again, less
+ * room for a last record and a resume's answer (64 MiB each). */
+#define DEFAULT_LOG_MAX_RECORDS 100000ull
+#define DEFAULT_LOG_MAX_BYTES (256ull << 20)
+#define LOG_MAX_RECORDS_LIMIT 10000000ull
+#define LOG_MAX_BYTES_LIMIT ((1ull << 30) - (128ull << 20))
 
 typedef struct serve_options {
     const char *file;
@@ -94,6 +101,25 @@ static int env_whole_number(const char *name, int def, long min, long max, int *
         return -1;
     }
     *out = (int)n;
+    return 0;
+}
+
+/* A size setting (a count or bytes, a whole number): def when unset or empty, else from min to max.
+ * The same rule and words as the host's own reading of the call log caps (calllog.c). */
+static int env_size(const char *name, uint64_t def, uint64_t min, uint64_t max, uint64_t *out, char **error)
+{
+    const char *v = getenv(name);
+    *out = def;
+    if (!v || !*v) return 0;
+    char *end;
+    errno = 0;
+    unsigned long long n = strtoull(v, &end, 10);
+    if (*v < '0' || *v > '9' || *end || errno || n < min || n > max) {
+        *error = xasprintf("%s must be a whole number from %llu to %llu, got `%s`", name, (unsigned long long)min,
+                           (unsigned long long)max, v);
+        return -1;
+    }
+    *out = n;
     return 0;
 }
 
@@ -190,6 +216,11 @@ int cmd_serve(int argc, char **argv)
     if (env_whole_number("CHIDORI_SERVE_WARM_WORKERS", DEFAULT_WARM_WORKERS, 0, 256, &warm, &error) < 0) goto fail;
     /* workers one fork server forks before a fresh one replaces it (0: FORKSERVER_MAX_FORKS) */
     if (env_whole_number("CHIDORI_SERVE_FORKSERVER_FORKS", 0, 0, 1000000, &max_forks, &error) < 0) goto fail;
+    /* a session's stored log, across all its runs (sessions.h) */
+    if (env_size("CHIDORI_LOG_MAX_RECORDS", DEFAULT_LOG_MAX_RECORDS, 1, LOG_MAX_RECORDS_LIMIT, &sc.log_max_records,
+                 &error) < 0 ||
+        env_size("CHIDORI_LOG_MAX_BYTES", DEFAULT_LOG_MAX_BYTES, 1024, LOG_MAX_BYTES_LIMIT, &sc.log_max_bytes, &error) < 0)
+        goto fail;
     if (auth_from_env(&srv.auth, &error) < 0) goto fail;
 
     code = 1;

@@ -44,7 +44,11 @@
 
 struct session {
     session_row row;
-    json_t *records;       /* the call log in memory while it is running or followed; NULL otherwise */
+    /* Its stored log measured (counted: read from the store, then kept up by the run's sink). The
+     * records themselves stay in the store: streams read them a page at a time, a run loads them
+     * for its replay, so the server's memory does not grow with a session's log. */
+    bool counted;
+    store_log_stats log;
     bool running;          /* a run thread owns it */
     bool cancel_requested;
     bool unsaved;          /* its last change could not be stored: it stays resident */
@@ -75,6 +79,7 @@ typedef struct run_job {
     run_kind kind;
     json_t *pending;  /* RESUME, APPROVED: the call the session waited on */
     char *response;   /* RESUME */
+    json_t *records;  /* the stored log, read for the run's replay; freed once the host holds it */
 } run_job;
 
 static const char *const PROFILES[] = {"permissive", "untrusted", "supervised"};
@@ -111,7 +116,7 @@ static void clear_outcome(session *s)
 
 static size_t call_count(const session *s)
 {
-    return s->records ? s->records->u.array.len : s->row.call_count;
+    return s->counted ? s->log.records : s->row.call_count;
 }
 
 /* Store the session's state (called with the lock held). */
@@ -169,7 +174,6 @@ static void free_session(session *s)
 {
     pthread_cond_destroy(&s->changed);
     session_row_clear(&s->row);
-    json_free(s->records);
     free(s);
 }
 
@@ -239,26 +243,33 @@ size_t sessions_resident(sessions *ss)
     return n;
 }
 
-/* The in-memory log is kept only while something needs it. */
-static void maybe_drop_records(session *s)
+/* Measure the session's stored log, once while it is resident (lock held): from then on its run's
+ * sink keeps the figures, and nothing else appends to a session's log. */
+static int count_records(sessions *ss, session *s, char **error)
 {
-    if (!s->running && s->followers == 0 && s->records) {
-        s->row.call_count = s->records->u.array.len;
-        json_free(s->records);
-        s->records = NULL;
-    }
-}
-
-static int load_records(sessions *ss, session *s, char **error)
-{
-    if (s->records) return 0;
-    s->records = store_load_records(ss->st, s->row.id, error);
-    return s->records ? 0 : -1;
+    if (s->counted) return 0;
+    if (store_record_stats(ss->st, s->row.id, &s->log, error) < 0) return -1;
+    s->counted = true;
+    return 0;
 }
 
 /* ---------- running ---------- */
 
-/* The runner's sink: each new record goes to the store (durable), then to the followers. */
+/* A session's log is full once it holds the most records, or at least the most bytes, its cap
+ * allows (the same rule as the host's cap on one run's log: the record that reaches a cap is kept,
+ * the next is refused). The run then ends failed with this error; the log stays as it is, to be
+ * read, streamed and replayed. */
+static char *log_full(const session *s, const char *what, uint64_t held, uint64_t limit, const char *variable)
+{
+    return xasprintf("session %s: its call log is full: it holds %llu %s, and %s allows %llu; the run ends here. "
+                     "The session can still be read, streamed and replayed; to let it go further, raise %s "
+                     "and replay it (POST /sessions/%s/replay)",
+                     s->row.id, (unsigned long long)held, what, variable, (unsigned long long)limit, variable,
+                     s->row.id);
+}
+
+/* The runner's sink: each new record is checked against the caps, goes to the store (durable),
+ * and is counted; followers read it from the store. Nothing of it is kept in memory. */
 static int record_sink(void *ctx, const json_t *record, char **error)
 {
     run_job *job = ctx;
@@ -267,14 +278,34 @@ static int record_sink(void *ctx, const json_t *record, char **error)
     size_t n;
     char *text = json_dump(record, JSON_COMPACT, &n);
     double seq = json_number_value(json_object_get(record, "seq"));
-    int rc = store_append_record(ss->st, s->row.id, (uint64_t)seq, text, error);
+    pthread_mutex_lock(&ss->lock);
+    int64_t pos = 0;
+    if (s->log.records >= ss->cfg.log_max_records)
+        *error = log_full(s, "records", s->log.records, ss->cfg.log_max_records, "CHIDORI_LOG_MAX_RECORDS");
+    else if (s->log.bytes >= ss->cfg.log_max_bytes)
+        *error = log_full(s, "bytes", s->log.bytes, ss->cfg.log_max_bytes, "CHIDORI_LOG_MAX_BYTES");
+    else
+        pos = ++s->log.last_pos; /* the sink is the session's only writer, one call at a time */
+    pthread_mutex_unlock(&ss->lock);
+    int rc = pos ? store_append_record(ss->st, s->row.id, (uint64_t)seq, pos, text, error) : -1;
     free(text);
     if (rc < 0) return -1;
     pthread_mutex_lock(&ss->lock);
-    json_array_push(s->records, json_copy(record));
+    s->log.records++;
+    s->log.bytes += n + 1;
     pthread_cond_broadcast(&s->changed);
     pthread_mutex_unlock(&ss->lock);
     return 0;
+}
+
+/* Called by the runner once the log is loaded into the run's host, before the agent starts: the
+ * records read from the store for the replay are no longer needed (the request's pointer to them
+ * is not used after this point). */
+static void replay_loaded(void *ctx)
+{
+    run_job *job = ctx;
+    json_free(job->records);
+    job->records = NULL;
 }
 
 /* The session's own profile, layered on the server's policy; a name that no longer resolves
@@ -299,13 +330,19 @@ static void *run_thread(void *arg)
     const sessions_config *cfg = &ss->cfg;
     struct policy *profile = session_policy(s);
 
-    /* What the run reads of the session, taken under the lock: the stream threads read the same
-     * records meanwhile (reading only), and nothing but this run's sink appends to them. */
+    /* What the run reads of the session, taken under the lock; its log is read from the store
+     * (nothing but this run's sink appends to it meanwhile). */
     pthread_mutex_lock(&ss->lock);
     json_t *input = json_copy(s->row.input);
     json_t *approvals = json_copy(s->row.approvals);
-    const json_t *records = s->records;
+    bool has_records = s->log.records > 0;
     pthread_mutex_unlock(&ss->lock);
+    char *error = NULL;
+    int rc = 0;
+    runner_outcome out = {0};
+    /* read here, not under the sessions' lock: a long log takes a while */
+    if (has_records) job->records = store_load_records(ss->st, s->row.id, &error);
+    if (has_records && !job->records) rc = -1;
 
     runner_request req = {
         .project_root = cfg->project_root,
@@ -318,7 +355,7 @@ static void *run_thread(void *arg)
         .log_caps = cfg->log_caps,
         .surface = &cfg->surface,
         .mode = LOG_REPLAY_THEN_LIVE,
-        .records = records,
+        .records = job->records,
         .sink = record_sink,
         .sink_ctx = job,
         .adopt_open_calls = job->kind == RUN_RECOVER || job->kind == RUN_REPLAY,
@@ -334,13 +371,16 @@ static void *run_thread(void *arg)
         .engine_on_thread = true,
         .cancel = &s->cancel,
         .memory = &ss->memory,
+        .ready = replay_loaded,
+        .ready_ctx = job,
     };
-    FILE *log = session_log_open(s->row.id);
-    req.log_out = log;
-    runner_outcome out;
-    char *error = NULL;
-    int rc = runner_run(&req, &out, &error);
-    if (log) fclose(log);
+    if (rc == 0) {
+        FILE *log = session_log_open(s->row.id);
+        req.log_out = log;
+        rc = runner_run(&req, &out, &error);
+        if (log) fclose(log);
+    }
+    json_free(job->records);
 
     pthread_mutex_lock(&ss->lock);
     clear_outcome(s);
@@ -368,7 +408,6 @@ static void *run_thread(void *arg)
     ss->running--;
     runner_cancel_clear(&s->cancel);
     if (!ss->stopping) save_or_report(ss, s); /* when stopping, it stays running: the next server re-runs it */
-    maybe_drop_records(s);
     pthread_cond_broadcast(&s->changed);
     pthread_cond_broadcast(&ss->changed); /* ss->running changed */
     release_locked(ss, s); /* the run's reference: s may be gone after this */
@@ -392,7 +431,7 @@ static ss_result start_run(sessions *ss, session *s, run_kind kind, json_t *pend
                            char **error)
 {
     bool stored_running = !store;
-    if (load_records(ss, s, error) < 0) goto fail;
+    if (count_records(ss, s, error) < 0) goto fail;
     if (store) {
         /* what the row becomes, stored before the session in memory changes */
         session_row next = s->row;
@@ -411,7 +450,7 @@ static ss_result start_run(sessions *ss, session *s, run_kind kind, json_t *pend
         /* without an eventfd, a cancel still stops the run at its next effect */
     }
     run_job *job = xcalloc(1, sizeof *job);
-    *job = (run_job){ss, s, kind, pending, response};
+    *job = (run_job){ss, s, kind, pending, response, NULL};
     s->running = true;
     s->refs++; /* the run's own, released by run_thread when it has settled */
     ss->running++;
@@ -595,7 +634,7 @@ ss_result sessions_create(sessions *ss, const json_t *input, const char *profile
     }
     if (r == SS_OK) {
         session *s = add(ss, &row);
-        s->records = json_array();
+        s->counted = true; /* a new session's log is empty */
         s->refs++; /* the caller's */
         r = start_run(ss, s, RUN_NEW, NULL, NULL, false, error);
         if (r == SS_OK) *out = s;
@@ -795,18 +834,21 @@ json_t *sessions_list(sessions *ss, char **error)
 
 json_t *sessions_checkpoint(sessions *ss, session *s, char **error)
 {
+    /* the view first, the log after, read without the sessions' lock (a long log takes a while):
+     * a running session's log may then hold records the view does not count yet */
     pthread_mutex_lock(&ss->lock);
-    json_t *log = s->records ? json_copy(s->records) : store_load_records(ss->st, s->row.id, error);
-    json_t *o = NULL;
-    if (log) {
-        o = json_object();
-        json_object_set(o, "id", json_string(s->row.id));
-        json_object_set(o, "run_id", json_string(s->row.run_id));
-        json_object_set(o, "status", json_string(s->row.status));
-        json_object_set(o, "input", json_copy(s->row.input));
-        json_object_set(o, "call_log", log);
-    }
+    json_t *o = json_object();
+    json_object_set(o, "id", json_string(s->row.id));
+    json_object_set(o, "run_id", json_string(s->row.run_id));
+    json_object_set(o, "status", json_string(s->row.status));
+    json_object_set(o, "input", json_copy(s->row.input));
     pthread_mutex_unlock(&ss->lock);
+    json_t *log = store_load_records(ss->st, json_string_value(json_object_get(o, "id")), error);
+    if (!log) {
+        json_free(o);
+        return NULL;
+    }
+    json_object_set(o, "call_log", log);
     return o;
 }
 
@@ -817,7 +859,7 @@ int sessions_follow(sessions *ss, session *s, session_follower *f, char **error)
     memset(f, 0, sizeof *f);
     f->s = s;
     pthread_mutex_lock(&ss->lock);
-    int rc = load_records(ss, s, error);
+    int rc = count_records(ss, s, error);
     if (rc == 0) {
         s->followers++;
         s->refs++; /* the follower's own: a stream outlives the handler that started it */
@@ -830,11 +872,14 @@ void sessions_unfollow(sessions *ss, session_follower *f)
 {
     pthread_mutex_lock(&ss->lock);
     f->s->followers--;
-    maybe_drop_records(f->s);
     release_locked(ss, f->s);
     pthread_mutex_unlock(&ss->lock);
+    json_free(f->page);
+    f->page = NULL;
     f->s = NULL;
 }
+
+#define FOLLOW_PAGE 64 /* records a stream reads from the store at a time */
 
 static char *dump(json_t *v)
 {
@@ -855,11 +900,30 @@ int sessions_follow_next(sessions *ss, session_follower *f, int timeout_ms, cons
     pthread_mutex_lock(&ss->lock);
     for (;;) {
         if (f->done || ss->stopping) break;
-        if (s->records && f->next < s->records->u.array.len) {
+        if (f->page && f->page_next < f->page->u.array.len) {
             *event = "call";
-            *data = json_dump(s->records->u.array.items[f->next++], JSON_COMPACT, NULL);
+            *data = json_dump(f->page->u.array.items[f->page_next++], JSON_COMPACT, NULL);
+            f->next++;
             rc = 1;
             break;
+        }
+        if (f->next < call_count(s)) {
+            /* the next page from the store, read without the sessions' lock */
+            json_free(f->page);
+            f->page = NULL;
+            f->page_next = 0;
+            pthread_mutex_unlock(&ss->lock);
+            char *error = NULL;
+            json_t *page = store_load_records_page(ss->st, s->row.id, f->last_pos, FOLLOW_PAGE, &f->last_pos, &error);
+            pthread_mutex_lock(&ss->lock);
+            if (!page) {
+                fprintf(stderr, "chidori serve: a stream of session %s ends: %s\n", s->row.id, error);
+                free(error);
+                break;
+            }
+            if (!page->u.array.len) f->next = call_count(s); /* a stored count ahead of its log: nothing to send */
+            f->page = page;
+            continue;
         }
         if (!s->running) {
             bool waits = is_status(s, "paused") || is_status(s, "awaitingapproval");

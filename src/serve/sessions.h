@@ -4,14 +4,17 @@
  * engine: it pauses on input() or on an ask_before approval, and each resume / approval runs the
  * agent again from the top against its stored call log (replay, then live). Every running
  * session has a thread of its own that calls the runner; its records go to the store (durable
- * before the agent sees the result) and to the session's in-memory log, which streams follow.
+ * before the agent sees the result), where streams read them. A session's stored log is capped
+ * (log_max_records, log_max_bytes, across all its runs): the record that would pass a cap is
+ * refused and the run ends failed, saying which limit and which variable.
  *
  * Statuses: running, completed, failed, cancelled, paused (an input), awaitingapproval.
  *
  * Memory: every session is in the store; a session is in memory (resident) only while something
  * uses it — its run, a stream following it, or a handler between sessions_find (or
  * sessions_create, sessions_replay) and sessions_release — so the server's memory follows the
- * sessions in use, not the sessions stored. A `session *` is valid only while its holder's
+ * sessions in use, not the sessions stored. A resident session's records stay in the store: it
+ * keeps only their count and size, so its memory does not grow with its log either. A `session *` is valid only while its holder's
  * reference is: every one handed out must be given back with sessions_release (a follower gives
  * its own back in sessions_unfollow).
  *
@@ -24,6 +27,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "engine/engine.h"
 #include "host/calllog.h"
@@ -47,6 +51,8 @@ typedef struct sessions_config {
     bool isolated;
     isolate_options iso;
     int max_running;          /* CHIDORI_MAX_CONCURRENT_SESSIONS */
+    uint64_t log_max_records; /* CHIDORI_LOG_MAX_RECORDS: a session's stored log, all its runs */
+    uint64_t log_max_bytes;   /* CHIDORI_LOG_MAX_BYTES: the same, in bytes of record JSON lines */
 } sessions_config;
 
 typedef enum ss_result {
@@ -107,7 +113,10 @@ json_t *sessions_checkpoint(sessions *ss, session *s, char **error);
  * follower holds a reference of its own from sessions_follow to sessions_unfollow. */
 typedef struct session_follower {
     session *s;
-    size_t next;
+    size_t next;           /* records sent */
+    int64_t last_pos;      /* the append position of the last record read from the store */
+    json_t *page;          /* records read, not all sent yet (at most a page: see sessions.c) */
+    size_t page_next;
     bool waiting_sent, done;
 } session_follower;
 

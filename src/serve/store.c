@@ -54,8 +54,10 @@ static const char SCHEMA[] =
     "  session_id TEXT NOT NULL,"
     "  seq INTEGER NOT NULL,"
     "  record TEXT NOT NULL,"
+    "  pos INTEGER,"
     "  PRIMARY KEY (session_id, seq)"
     ") WITHOUT ROWID;"
+    "CREATE INDEX records_by_pos ON records (session_id, pos);"
     "CREATE TABLE memory ("
     "  namespace TEXT NOT NULL,"
     "  key TEXT NOT NULL,"
@@ -190,6 +192,19 @@ store *store_open(const char *path, char **error)
             free(ignored);
             goto fail;
         }
+    } else if (version == 1) {
+        /* Version 1 had no append position: a record's place in a stream is its seq there (the
+         * order a version-1 server loaded them in); new records go after the largest. */
+        int rc = exec(st,
+                      "BEGIN IMMEDIATE; ALTER TABLE records ADD COLUMN pos INTEGER; UPDATE records SET pos = seq;"
+                      " CREATE INDEX records_by_pos ON records (session_id, pos); PRAGMA user_version=2; COMMIT;",
+                      &why);
+        if (rc < 0) {
+            char *ignored = NULL;
+            exec(st, "ROLLBACK", &ignored);
+            free(ignored);
+            goto fail;
+        }
     } else if (version != STORE_SCHEMA_VERSION) {
         why = xasprintf("schema version %d, but this chidori knows version %d only", version, STORE_SCHEMA_VERSION);
         goto fail;
@@ -302,8 +317,8 @@ int store_insert_session(store *st, const session_row *r, const char *copy_recor
     done(st, s);
     s = NULL;
     if (copy_records_from) {
-        if (prepare(st, "INSERT INTO records (session_id, seq, record)"
-                               " SELECT ?1, seq, record FROM records WHERE session_id = ?2", &s) != SQLITE_OK) {
+        if (prepare(st, "INSERT INTO records (session_id, seq, record, pos)"
+                               " SELECT ?1, seq, record, pos FROM records WHERE session_id = ?2", &s) != SQLITE_OK) {
             db_error(st, "preparing a copy of records", error);
             goto rollback;
         }
@@ -494,18 +509,89 @@ done:
     return out;
 }
 
-int store_append_record(store *st, const char *session_id, uint64_t seq, const char *record_json, char **error)
+int store_record_stats(store *st, const char *session_id, store_log_stats *out, char **error)
+{
+    memset(out, 0, sizeof *out);
+    pthread_mutex_lock(&st->lock);
+    sqlite3_stmt *s = NULL;
+    int rc = -1;
+    if (prepare(st, "SELECT count(*), total(length(CAST(record AS BLOB)) + 1), coalesce(max(pos), 0)"
+                    " FROM records WHERE session_id = ?1", &s) != SQLITE_OK) {
+        db_error(st, "measuring a call log", error);
+        goto out;
+    }
+    bind_text(s, 1, session_id);
+    if (sqlite3_step(s) != SQLITE_ROW) {
+        db_error(st, "measuring a call log", error);
+        goto out;
+    }
+    sqlite3_int64 n = sqlite3_column_int64(s, 0), last = sqlite3_column_int64(s, 2);
+    double bytes = sqlite3_column_double(s, 1);
+    out->records = n > 0 ? (size_t)n : 0;
+    out->bytes = bytes > 0 ? (uint64_t)bytes : 0;
+    out->last_pos = last > 0 ? last : 0;
+    rc = 0;
+out:
+    done(st, s);
+    pthread_mutex_unlock(&st->lock);
+    return rc;
+}
+
+json_t *store_load_records_page(store *st, const char *session_id, int64_t after_pos, size_t limit, int64_t *last_pos,
+                                char **error)
+{
+    pthread_mutex_lock(&st->lock);
+    sqlite3_stmt *s = NULL;
+    json_t *out = NULL;
+    if (prepare(st, "SELECT seq, record, pos FROM records WHERE session_id = ?1 AND pos > ?2 ORDER BY pos LIMIT ?3",
+                &s) != SQLITE_OK) {
+        db_error(st, "reading records", error);
+        goto done;
+    }
+    bind_text(s, 1, session_id);
+    sqlite3_bind_int64(s, 2, (sqlite3_int64)after_pos);
+    sqlite3_bind_int64(s, 3, (sqlite3_int64)limit);
+    out = json_array();
+    int step;
+    while ((step = sqlite3_step(s)) == SQLITE_ROW) {
+        json_t *rec = NULL;
+        char *why = NULL;
+        if (column_json(s, 1, JSON_OBJECT, false, &rec, "record", &why) < 0) {
+            *error = xasprintf("session %s: record %lld in the database: %s", session_id,
+                               (long long)sqlite3_column_int64(s, 0), why);
+            free(why);
+            json_free(out);
+            out = NULL;
+            goto done;
+        }
+        json_array_push(out, rec);
+        *last_pos = sqlite3_column_int64(s, 2);
+    }
+    if (step != SQLITE_DONE) {
+        db_error(st, "reading records", error);
+        json_free(out);
+        out = NULL;
+    }
+done:
+    done(st, s);
+    pthread_mutex_unlock(&st->lock);
+    return out;
+}
+
+int store_append_record(store *st, const char *session_id, uint64_t seq, int64_t pos, const char *record_json,
+                        char **error)
 {
     pthread_mutex_lock(&st->lock);
     sqlite3_stmt *s = NULL;
     int rc = -1;
-    if (prepare(st, "INSERT INTO records (session_id, seq, record) VALUES (?1, ?2, ?3)", &s) != SQLITE_OK) {
+    if (prepare(st, "INSERT INTO records (session_id, seq, record, pos) VALUES (?1, ?2, ?3, ?4)", &s) != SQLITE_OK) {
         db_error(st, "preparing a record", error);
         goto out;
     }
     bind_text(s, 1, session_id);
     sqlite3_bind_int64(s, 2, (sqlite3_int64)seq);
     bind_text(s, 3, record_json);
+    sqlite3_bind_int64(s, 4, (sqlite3_int64)pos);
     if (sqlite3_step(s) != SQLITE_DONE) {
         db_error(st, "storing a record", error);
         goto out;

@@ -7,7 +7,7 @@
  *
  * Tables: sessions (one row per session: everything its view shows plus what a re-run needs —
  * seed, clock start, run id, policy profile, approvals, the pending call), records
- * (session_id, seq, record JSON) and memory (chidori.memory: namespace, key, value JSON). JSON columns are stored as compact text and parsed back with
+ * (session_id, seq, record JSON, pos: its place in the order records were appended) and memory (chidori.memory: namespace, key, value JSON). JSON columns are stored as compact text and parsed back with
  * limits: the file is trusted no more than a records.jsonl would be.
  *
  * Thread-safe: one connection, used under the store's own lock.
@@ -21,7 +21,7 @@
 
 #include "util/json.h"
 
-#define STORE_SCHEMA_VERSION 1
+#define STORE_SCHEMA_VERSION 2 /* 2: records.pos, the append position (a version-1 file is upgraded) */
 
 typedef struct store store;
 
@@ -69,8 +69,25 @@ int store_get_session(store *st, const char *id, session_row *out, char **error)
 
 /* The call log of a session: an array of record objects in seq order. NULL with *error. */
 json_t *store_load_records(store *st, const char *session_id, char **error);
-/* Append one record (its JSON text), durable when this returns. */
-int store_append_record(store *st, const char *session_id, uint64_t seq, const char *record_json, char **error);
+/* Append one record (its JSON text) at append position pos (larger than any of the session's
+ * before), durable when this returns. */
+int store_append_record(store *st, const char *session_id, uint64_t seq, int64_t pos, const char *record_json,
+                        char **error);
+
+/* A session's stored log measured: records, bytes (each record's JSON text and a newline, as it
+ * would be a line of records.jsonl) and the largest append position (0: none). */
+typedef struct store_log_stats {
+    size_t records;
+    uint64_t bytes;
+    int64_t last_pos;
+} store_log_stats;
+int store_record_stats(store *st, const char *session_id, store_log_stats *out, char **error);
+
+/* At most limit records of a session appended after position after_pos, in the order they were
+ * appended (a stream's next page); *last_pos is set to the position of the last one returned
+ * (untouched when none is). NULL with *error. */
+json_t *store_load_records_page(store *st, const char *session_id, int64_t after_pos, size_t limit, int64_t *last_pos,
+                                char **error);
 
 /* chidori.memory in the database (a host_memory_store op; ctx is the store): one table of
  * (namespace, key, value JSON), listed in insertion order, at most STORE_MEMORY_MAX_BYTES in all.

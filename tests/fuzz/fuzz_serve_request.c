@@ -57,7 +57,7 @@ static void setup(void)
         bool duplicate;
         if (store_insert_session(st, &r, NULL, &duplicate, &error) < 0) abort();
         const char *rec = "{\"seq\":1,\"function\":\"log\",\"args\":{\"message\":\"hi\"},\"result\":null}";
-        if (store_append_record(st, r.id, 1, rec, &error) < 0) abort();
+        if (store_append_record(st, r.id, 1, 1, rec, &error) < 0) abort();
         session_row_clear(&r);
     }
     sessions_config sc = {.project_root = "/nonexistent", .entry = "agent.js", .state_dir = "/nonexistent",

@@ -31,7 +31,7 @@ static void insert(store *st, const char *id, const char *status, int64_t create
     bool duplicate;
     if (store_insert_session(st, &r, NULL, &duplicate, &error) < 0) abort();
     const char *rec = "{\"seq\":1,\"function\":\"log\",\"args\":{\"message\":\"hi\"},\"result\":null}";
-    if (store_append_record(st, r.id, 1, rec, &error) < 0) abort();
+    if (store_append_record(st, r.id, 1, 1, rec, &error) < 0) abort();
     session_row_clear(&r);
 }
 
