@@ -34,13 +34,6 @@
 #define DEFAULT_MAX_RUNNING 8
 #define DEFAULT_WARM_WORKERS 2
 #define DRAIN_MS 10000
-/* A session's stored log: the defaults and ranges of the host's caps on one run's log, which in a
- * session is the whole log (each run loads it all): 1 GiB is what a log may be to load again, less
- * room for a last record and a resume's answer (64 MiB each). */
-#define DEFAULT_LOG_MAX_RECORDS 100000ull
-#define DEFAULT_LOG_MAX_BYTES (256ull << 20)
-#define LOG_MAX_RECORDS_LIMIT 10000000ull
-#define LOG_MAX_BYTES_LIMIT ((1ull << 30) - (128ull << 20))
 
 typedef struct serve_options {
     const char *file;
@@ -101,25 +94,6 @@ static int env_whole_number(const char *name, int def, long min, long max, int *
         return -1;
     }
     *out = (int)n;
-    return 0;
-}
-
-/* A size setting (a count or bytes, a whole number): def when unset or empty, else from min to max.
- * The same rule and words as the host's own reading of the call log caps (calllog.c). */
-static int env_size(const char *name, uint64_t def, uint64_t min, uint64_t max, uint64_t *out, char **error)
-{
-    const char *v = getenv(name);
-    *out = def;
-    if (!v || !*v) return 0;
-    char *end;
-    errno = 0;
-    unsigned long long n = strtoull(v, &end, 10);
-    if (*v < '0' || *v > '9' || *end || errno || n < min || n > max) {
-        *error = xasprintf("%s must be a whole number from %llu to %llu, got `%s`", name, (unsigned long long)min,
-                           (unsigned long long)max, v);
-        return -1;
-    }
-    *out = n;
     return 0;
 }
 
@@ -200,6 +174,7 @@ int cmd_serve(int argc, char **argv)
     if (policy_select(POLICY_SURFACE_SERVE, o.untrusted, o.trusted, cli_getenv, &sel, &error) < 0) goto fail;
     if (sel.warning) fprintf(stderr, "chidori serve: %s\n", sel.warning);
     if (engine_limits_from_env(&sc.limits, &error) < 0) goto fail;
+    /* caps on a run's log, which in a session is the session's whole log (each run loads it all) */
     if (calllog_caps_from_env(&sc.log_caps, &error) < 0) goto fail;
     if (surface_from_env(&sc.surface, &error) < 0 || surface_check_seed(&sc.surface, &error) < 0) goto fail;
     sc.isolated = isolated == 1;
@@ -216,11 +191,6 @@ int cmd_serve(int argc, char **argv)
     if (env_whole_number("CHIDORI_SERVE_WARM_WORKERS", DEFAULT_WARM_WORKERS, 0, 256, &warm, &error) < 0) goto fail;
     /* workers one fork server forks before a fresh one replaces it (0: FORKSERVER_MAX_FORKS) */
     if (env_whole_number("CHIDORI_SERVE_FORKSERVER_FORKS", 0, 0, 1000000, &max_forks, &error) < 0) goto fail;
-    /* a session's stored log, across all its runs (sessions.h) */
-    if (env_size("CHIDORI_LOG_MAX_RECORDS", DEFAULT_LOG_MAX_RECORDS, 1, LOG_MAX_RECORDS_LIMIT, &sc.log_max_records,
-                 &error) < 0 ||
-        env_size("CHIDORI_LOG_MAX_BYTES", DEFAULT_LOG_MAX_BYTES, 1024, LOG_MAX_BYTES_LIMIT, &sc.log_max_bytes, &error) < 0)
-        goto fail;
     if (auth_from_env(&srv.auth, &error) < 0) goto fail;
 
     code = 1;

@@ -280,10 +280,10 @@ static int record_sink(void *ctx, const json_t *record, char **error)
     double seq = json_number_value(json_object_get(record, "seq"));
     pthread_mutex_lock(&ss->lock);
     int64_t pos = 0;
-    if (s->log.records >= ss->cfg.log_max_records)
-        *error = log_full(s, "records", s->log.records, ss->cfg.log_max_records, "CHIDORI_LOG_MAX_RECORDS");
-    else if (s->log.bytes >= ss->cfg.log_max_bytes)
-        *error = log_full(s, "bytes", s->log.bytes, ss->cfg.log_max_bytes, "CHIDORI_LOG_MAX_BYTES");
+    if (s->log.records >= ss->cfg.log_caps.max_records)
+        *error = log_full(s, "records", s->log.records, ss->cfg.log_caps.max_records, "CHIDORI_LOG_MAX_RECORDS");
+    else if (s->log.bytes >= ss->cfg.log_caps.max_bytes)
+        *error = log_full(s, "bytes", s->log.bytes, ss->cfg.log_caps.max_bytes, "CHIDORI_LOG_MAX_BYTES");
     else
         pos = ++s->log.last_pos; /* the sink is the session's only writer, one call at a time */
     pthread_mutex_unlock(&ss->lock);

@@ -5,7 +5,7 @@
  * agent again from the top against its stored call log (replay, then live). Every running
  * session has a thread of its own that calls the runner; its records go to the store (durable
  * before the agent sees the result), where streams read them. A session's stored log is capped
- * (log_max_records, log_max_bytes, across all its runs): the record that would pass a cap is
+ * (log_caps, across all its runs): the record that would pass a cap is
  * refused and the run ends failed, saying which limit and which variable.
  *
  * Statuses: running, completed, failed, cancelled, paused (an input), awaitingapproval.
@@ -46,13 +46,12 @@ typedef struct sessions_config {
     const char *state_dir;
     const struct policy *policy; /* the server's policy */
     engine_limits limits;
-    calllog_caps log_caps;    /* CHIDORI_LOG_MAX_RECORDS / _BYTES: caps on each run's records */
+    calllog_caps log_caps;    /* CHIDORI_LOG_MAX_RECORDS / _BYTES: caps on each run's records; in a
+                               * session, its whole stored log across all its runs */
     surface_settings surface; /* CHIDORI_TS_* and the VFS, read once when the server starts */
     bool isolated;
     isolate_options iso;
     int max_running;          /* CHIDORI_MAX_CONCURRENT_SESSIONS */
-    uint64_t log_max_records; /* CHIDORI_LOG_MAX_RECORDS: a session's stored log, all its runs */
-    uint64_t log_max_bytes;   /* CHIDORI_LOG_MAX_BYTES: the same, in bytes of record JSON lines */
 } sessions_config;
 
 typedef enum ss_result {
