@@ -6,7 +6,8 @@
  * stopping (with Retry-After), 500 the store failed.
  *
  * No handler blocks (the HTTP threads are shared by every connection, see http.h): an answer that
- * waits for a run to settle is handed back as later work (reply_after_run).
+ * waits for a run to settle is handed back as a reply that waits (reply_after_run), told by the
+ * run's thread when it has settled.
  */
 #define _GNU_SOURCE
 #include "serve/serve.h"
@@ -86,13 +87,20 @@ typedef struct run_wait {
     session *s; /* a reference of its own */
     int status;
     bool stopping_is_503;
+    session_waiter waiter;
 } run_wait;
 
-/* Later work (http_reply.later): wait for the run to settle, then the view. */
-static void finish_after_run(void *arg, http_reply *rep)
+/* A reply that waits (http_reply.wait): for the run to settle, then the view. */
+static bool wait_for_run(void *arg, void (*done)(void *), void *done_arg)
 {
     run_wait *w = arg;
-    sessions_wait(w->srv->ss, w->s);
+    w->waiter = (session_waiter){done, done_arg, NULL};
+    return sessions_notify_settled(w->srv->ss, w->s, &w->waiter);
+}
+
+static void reply_after_wait(void *arg, http_reply *rep)
+{
+    run_wait *w = arg;
     if (w->stopping_is_503 && sessions_stopping(w->srv->ss)) {
         rep->retry_after = 1;
         reply_error(rep, 503, "the server is shutting down; the session will continue when it is back");
@@ -113,8 +121,9 @@ static void reply_after_run(server *srv, session *s, bool wait, int status, bool
         return;
     }
     run_wait *w = xmalloc(sizeof *w);
-    *w = (run_wait){srv, s, status, stopping_is_503};
-    rep->later = finish_after_run;
+    *w = (run_wait){srv, s, status, stopping_is_503, {0}};
+    rep->wait = wait_for_run;
+    rep->later = reply_after_wait;
     rep->later_arg = w;
 }
 

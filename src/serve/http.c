@@ -1,7 +1,7 @@
 /* http.c — the listening socket and libmicrohttpd (see http.h).
  *
- * Owns the socket, the daemon, each connection's request buffer, and the threads that wait for a
- * suspended connection (later work, a stream's next event). Trusts nothing of a request:
+ * Owns the socket, the daemon, each connection's request buffer, the suspension of a connection
+ * whose reply waits, and the threads that wait for a stream's next event. Trusts nothing of a request:
  * the body is capped (HTTP_BODY_MAX; a Content-Length over it is refused before the body is
  * read, a chunked body is counted as it arrives), the path is decoded here and refused with a
  * 400 when it hides a NUL, header values are only passed on, and the router answers everything
@@ -45,8 +45,10 @@ struct http_server {
 typedef struct request_ctx {
     buf body;
     bool too_large;
-    bool later_done; /* rep holds the reply that later work filled */
+    bool waiting;    /* rep holds a reply that waits (http_reply.wait) */
     http_reply rep;
+    http_server *srv;
+    struct MHD_Connection *conn;
 } request_ctx;
 
 /* A stream response's reader. */
@@ -275,6 +277,7 @@ static enum MHD_Result send_reply(http_server *srv, struct MHD_Connection *conn,
 
 static void reply_clear(http_reply *rep)
 {
+    if (rep->later) rep->later(rep->later_arg, rep); /* never answered: let it free its arg */
     free(rep->body);
     free(rep->session_id);
     if (rep->stream) sse_free(rep->stream);
@@ -290,16 +293,29 @@ static enum MHD_Result send_error_now(struct MHD_Connection *conn, int status, c
     return ok;
 }
 
-/* A later reply's thread: fill the reply, then the connection is resumed and answered. */
-static void run_later(void *arg)
+/* A reply that waits (http_reply.wait) is told it is time: resume its connection. From any
+ * thread; the connection may be answered and gone as soon as it is resumed. */
+static void resume_waiting(void *arg)
 {
     request_ctx *rc = arg;
+    http_server *srv = rc->srv;
+    MHD_resume_connection(rc->conn);
+    pthread_mutex_lock(&srv->lock);
+    srv->suspended--;
+    pthread_cond_broadcast(&srv->resumed);
+    pthread_mutex_unlock(&srv->lock);
+}
+
+/* Then its reply, on the HTTP thread. */
+static void fill_later(request_ctx *rc, http_reply *out)
+{
     void (*later)(void *, http_reply *) = rc->rep.later;
-    rc->rep.later = NULL;
-    later(rc->rep.later_arg, &rc->rep);
-    rc->rep.later_arg = NULL;
-    if (!rc->rep.status) reply_error(&rc->rep, 500, "the request was not answered");
-    rc->later_done = true;
+    void *arg = rc->rep.later_arg;
+    *out = rc->rep;
+    out->wait = NULL, out->later = NULL, out->later_arg = NULL;
+    memset(&rc->rep, 0, sizeof rc->rep);
+    rc->waiting = false;
+    later(arg, out);
 }
 
 /* ---------- requests ---------- */
@@ -357,10 +373,12 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     (void)version;
     http_server *srv = cls;
     request_ctx *rc = *con_cls;
-    if (rc && rc->later_done) { /* resumed: the later work has filled the reply */
-        enum MHD_Result ok = send_reply(srv, conn, &rc->rep);
-        reply_clear(&rc->rep);
-        rc->later_done = false;
+    if (rc && rc->waiting) { /* resumed: its wait is over */
+        http_reply rep;
+        fill_later(rc, &rep);
+        if (!rep.status) reply_error(&rep, 500, "the request was not answered");
+        enum MHD_Result ok = send_reply(srv, conn, &rep);
+        reply_clear(&rep);
         return ok;
     }
     if (!rc) {
@@ -411,13 +429,18 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     http_reply rep = {0};
     srv->fn(srv->ctx, &req, &rep);
     free(path);
-    if (rep.later) {
+    if (rep.wait) {
         rc->rep = rep;
-        if (park(srv, conn, run_later, rc)) return MHD_YES; /* answered when resumed */
-        run_later(rc);
-        rep = rc->rep;
-        memset(&rc->rep, 0, sizeof rc->rep);
-        rc->later_done = false;
+        rc->waiting = true;
+        rc->srv = srv;
+        rc->conn = conn;
+        pthread_mutex_lock(&srv->lock);
+        srv->suspended++;
+        pthread_mutex_unlock(&srv->lock);
+        MHD_suspend_connection(conn); /* before wait: its done may come at once, from another thread */
+        if (rep.wait(rep.later_arg, resume_waiting, rc)) return MHD_YES; /* answered when resumed */
+        resume_waiting(rc);
+        fill_later(rc, &rep);
     }
     if (!rep.status) reply_error(&rep, 500, "the request was not answered");
     enum MHD_Result ok = send_reply(srv, conn, &rep);

@@ -6,9 +6,10 @@
  *
  * Threads: libmicrohttpd runs event-driven (epoll) on a small pool of threads shared by every
  * connection, so an idle or slow connection costs a socket and a little memory, not a thread.
- * A handler must therefore not block: work that waits (for a run to settle, for a stream's next
- * event) is handed back as http_reply.later (or sse_wait), which http.c runs on a thread of its
- * own while the connection is suspended, then resumes it. Connections are capped in all and per
+ * A handler must therefore not block: a reply that waits for a run to settle is handed back as
+ * http_reply.wait/later (the connection suspended until the run's thread says it has settled, no
+ * thread waiting), and a stream with nothing to send waits in sse_wait on a thread of its own, the
+ * connection suspended meanwhile. Connections are capped in all and per
  * client address, and closed after an idle timeout (http_settings).
  */
 #ifndef CHIDORI_SERVE_HTTP_H
@@ -52,9 +53,12 @@ struct http_reply {
     size_t static_len;
     const char *content_type; /* of static_body */
     const char *const *headers; /* extra header name, value pairs, NULL-terminated (static) */
-    /* Work that blocks: set by a handler (and nothing else but cors_origin), later(later_arg, r)
-     * runs on a thread of its own, the connection suspended meanwhile, and fills the reply. It
-     * owns later_arg. */
+    /* A reply that must wait, without holding a thread: set by a handler (with nothing else
+     * but cors_origin). http.c suspends the connection and calls wait(arg, done, done_arg), which
+     * arranges for done(done_arg) to be called once, from any thread, when it is time to answer
+     * (true), or says that it is time already (false). Then, on an HTTP thread, later(arg, r)
+     * fills the reply and frees arg. */
+    bool (*wait)(void *later_arg, void (*done)(void *), void *done_arg);
     void (*later)(void *later_arg, http_reply *r);
     void *later_arg;
 };
