@@ -120,6 +120,14 @@ def case_serve_browser_dns_rebinding_host_is_refused(v):
     with serving(v, env={"CHIDORI_ALLOWED_HOSTS": "*", "CHIDORI_API_KEY": "k"}) as s:
         status, _, got = s.request("GET", "/sessions", headers={"Host": "anything.example", "Authorization": "Bearer k"})
         assert status == 200, (status, got)
+    srv = Server(v, env={"CHIDORI_CORS_ORIGINS": "http://app.test,*"})  # any origin, without a key
+    try:
+        srv.start(expect_listen=False)
+        code = srv.proc.wait(timeout=20 * v.slow)
+        srv.reader.join(timeout=5)
+        assert code == 2 and "CHIDORI_CORS_ORIGINS=* needs CHIDORI_API_KEY" in srv.stderr(), (code, srv.stderr())
+    finally:
+        srv.cleanup()
     for value, words in (("*", "needs CHIDORI_API_KEY"), ("http://myhost.lan/", "is not a host name"),
                          ("myhost.lan:8080", "is not a host name"), (" , ", "names no host"),
                          ("a b", "is not a host name")):

@@ -59,6 +59,12 @@ int auth_from_env(auth_config *a, char **error)
         a->n_origins = split_list(origins, &a->origins);
         for (size_t i = 0; i < a->n_origins; i++)
             if (!strcmp(a->origins[i], "*")) a->any_origin = true;
+        if (a->any_origin && !a->n_keys) {
+            *error = xstrdup("CHIDORI_CORS_ORIGINS=* needs CHIDORI_API_KEY: without a key, every web page could "
+                             "start and approve sessions; list the origins instead");
+            auth_clear(a);
+            return -1;
+        }
     }
     return 0;
 }

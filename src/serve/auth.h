@@ -6,7 +6,8 @@
  * listen on a loopback address only (serve.c refuses anything else at start).
  *
  * CORS: off unless CHIDORI_CORS_ORIGINS lists the exact origins a browser may call from
- * (comma-separated, e.g. `https://app.example.com,http://localhost:5173`; `*` allows any).
+ * (comma-separated, e.g. `https://app.example.com,http://localhost:5173`; `*` allows any, and is
+ * accepted only with an API key).
  *
  * Host names (against DNS rebinding: a page of evil.example whose name is made to resolve to
  * 127.0.0.1 reaches the server with `Host: evil.example`): a request is answered only when its

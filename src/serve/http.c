@@ -499,7 +499,7 @@ http_server *http_start(int listen_fd, const http_settings *hs, http_handler_fn 
     srv->daemon = MHD_start_daemon(
         MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG, 0, NULL, NULL,
         on_request, srv, MHD_OPTION_EXTERNAL_LOGGER, on_mhd_error, srv, MHD_OPTION_LISTEN_SOCKET, listen_fd,
-        MHD_OPTION_THREAD_POOL_SIZE, (unsigned)hs->threads, MHD_OPTION_CONNECTION_LIMIT, (unsigned)hs->max_connections,
+        MHD_OPTION_THREAD_POOL_SIZE, (unsigned)(hs->threads > 1 ? hs->threads : 0) /* 0: the one polling thread */, MHD_OPTION_CONNECTION_LIMIT, (unsigned)hs->max_connections,
         MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)hs->max_per_client, MHD_OPTION_CONNECTION_TIMEOUT,
         (unsigned)hs->idle_timeout_s, MHD_OPTION_NOTIFY_COMPLETED, on_completed, NULL, MHD_OPTION_UNESCAPE_CALLBACK,
         keep_escapes, NULL, MHD_OPTION_END);
