@@ -26,6 +26,11 @@
 #include <unistd.h>
 
 #define SSE_BLOCK_BYTES (64 * 1024)
+/* Each connection's memory pool (its request's headers and read buffer, its reply's headers).
+ * Over 32 KiB, libmicrohttpd maps it rather than taking it from malloc, so it goes back to the
+ * system when the connection closes instead of staying in the arena of whichever thread of the
+ * pool accepted the connection. */
+#define CONNECTION_POOL_BYTES (48 * 1024)
 #define STOP_WAIT_MS 15000     /* for suspended connections to be resumed, at shutdown */
 #define LOG_BURST 20           /* libmicrohttpd messages printed per LOG_WINDOW_S; the rest counted */
 #define LOG_WINDOW_S 10
@@ -500,7 +505,8 @@ http_server *http_start(int listen_fd, const http_settings *hs, http_handler_fn 
         MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG, 0, NULL, NULL,
         on_request, srv, MHD_OPTION_EXTERNAL_LOGGER, on_mhd_error, srv, MHD_OPTION_LISTEN_SOCKET, listen_fd,
         MHD_OPTION_THREAD_POOL_SIZE, (unsigned)(hs->threads > 1 ? hs->threads : 0) /* 0: the one polling thread */, MHD_OPTION_CONNECTION_LIMIT, (unsigned)hs->max_connections,
-        MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)hs->max_per_client, MHD_OPTION_CONNECTION_TIMEOUT,
+        MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)hs->max_per_client, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
+        (size_t)CONNECTION_POOL_BYTES, MHD_OPTION_CONNECTION_TIMEOUT,
         (unsigned)hs->idle_timeout_s, MHD_OPTION_NOTIFY_COMPLETED, on_completed, NULL, MHD_OPTION_UNESCAPE_CALLBACK,
         keep_escapes, NULL, MHD_OPTION_END);
     if (!srv->daemon) {

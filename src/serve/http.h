@@ -84,7 +84,7 @@ typedef struct http_settings {
     int idle_timeout_s;   /* CHIDORI_SERVE_IDLE_TIMEOUT: a connection silent this long is closed */
 } http_settings;
 
-#define HTTP_DEFAULT_THREADS 4
+#define HTTP_DEFAULT_THREADS 2
 #define HTTP_DEFAULT_MAX_CONNECTIONS 1024
 #define HTTP_DEFAULT_MAX_PER_CLIENT 128
 #define HTTP_DEFAULT_IDLE_TIMEOUT_S 15
