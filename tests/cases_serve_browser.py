@@ -117,6 +117,7 @@ def case_serve_browser_dns_rebinding_host_is_refused(v):
                            ("other.lan", 421), ("10.1.2.4", 421)):
             status, _, got = s.request("GET", "/sessions", headers={"Host": host})
             assert status == want, (host, status, got)
+    assert "Hosts: localhost, 127.x.y.z, [::1], myhost.lan, 10.1.2.3, [fd00::1] (" in s.stderr(), s.stderr()
     with serving(v, env={"CHIDORI_ALLOWED_HOSTS": "*", "CHIDORI_API_KEY": "k"}) as s:
         status, _, got = s.request("GET", "/sessions", headers={"Host": "anything.example", "Authorization": "Bearer k"})
         assert status == 200, (status, got)

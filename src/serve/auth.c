@@ -260,3 +260,14 @@ const char *auth_origin_refusal(const auth_config *a, const char *origin, const 
         return "it comes from a page of another site (Sec-Fetch-Site)";
     return NULL;
 }
+
+char *auth_hosts_describe(const auth_config *a)
+{
+    if (a->any_host) return xstrdup("any name (CHIDORI_ALLOWED_HOSTS=*; the API key guards every route)");
+    buf b = {0};
+    buf_puts(&b, "localhost, 127.x.y.z, [::1]");
+    for (size_t i = 0; i < a->n_hosts; i++)
+        buf_printf(&b, strchr(a->hosts[i], ':') ? ", [%s]" : ", %s", a->hosts[i]);
+    buf_puts(&b, " (CHIDORI_ALLOWED_HOSTS adds names; other Host headers get a 421)");
+    return b.data;
+}

@@ -50,6 +50,8 @@ bool auth_check(const auth_config *a, const char *authorization);
 /* CORS is on and origin may call. */
 bool auth_origin_allowed(const auth_config *a, const char *origin);
 bool auth_cors_enabled(const auth_config *a);
+/* The names it answers to, for the start-up banner (malloc'd). */
+char *auth_hosts_describe(const auth_config *a);
 /* The Host header value (NULL: absent, as HTTP/1.0 allows; no browser omits it) names this
  * server. */
 bool auth_host_allowed(const auth_config *a, const char *host);

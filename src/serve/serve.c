@@ -231,6 +231,9 @@ int cmd_serve(int argc, char **argv)
     if (sc.isolated && !(fsv && !strcmp(fsv, "0"))) sc.iso.forkserver = fs = forkserver_open(&sc.iso, max_forks);
     if (isolation_banner(sc.isolated, folder, &sc.iso, &sc.limits, &error) < 0) goto fail;
     fprintf(stderr, "Policy: %s\n", sel.description);
+    char *hosts = auth_hosts_describe(&srv.auth);
+    fprintf(stderr, "Hosts: %s\n", hosts);
+    free(hosts);
     if (sc.isolated && warm > 0) {
         pool = worker_pool_start(warm, &sc.iso, &sc.limits);
         sc.iso.pool = pool;
