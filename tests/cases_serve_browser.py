@@ -11,7 +11,7 @@ exhaustion (issue 23, findings 5 and 6), each exploit replayed as it was found:
   threads): /health and an authorized client on another address are answered at once, and the
   idle connections are closed after CHIDORI_SERVE_IDLE_TIMEOUT;
 - requests that wait (for a run, for a stream's events) do not hold the HTTP threads: a server with
-  one such thread still answers while several wait.
+  one such thread still answers while several wait, and they outlive the idle timeout.
 """
 import http.client
 import json
@@ -215,7 +215,8 @@ def case_serve_browser_waiting_requests_do_not_hold_the_http_threads(v):
     """With one HTTP thread, requests that wait for a run (wait: true) and event streams are
     suspended off it: /health and other requests are still answered while they wait, and each
     waiter gets its answer when the run ends."""
-    env = {"CHIDORI_SERVE_HTTP_THREADS": "1", "CHIDORI_JS_OP_BUDGET": "0", "CHIDORI_SERVE_WARM_WORKERS": "0"}
+    env = {"CHIDORI_SERVE_HTTP_THREADS": "1", "CHIDORI_JS_OP_BUDGET": "0", "CHIDORI_SERVE_WARM_WORKERS": "0",
+           "CHIDORI_SERVE_IDLE_TIMEOUT": "2"}
     with serving(v, env=env) as s:
         ids = [f"spin-{i}" for i in range(2)]
         results, streams = {}, {}
@@ -241,6 +242,7 @@ def case_serve_browser_waiting_requests_do_not_hold_the_http_threads(v):
             assert status == 200 and took < 2 * v.slow, (status, took)
             status, got, took = timed_request(s, "GET", f"/sessions/{ids[0]}", source="127.0.0.1")
             assert status == 200 and got["status"] == "running" and took < 2 * v.slow, (got, took)
+        time.sleep(3)  # past the idle timeout: a suspended connection does not time out
         assert not results and not streams, "a waiter returned before its run ended"
         for sid in ids:
             status, _, got = s.request("POST", f"/sessions/{sid}/cancel")
