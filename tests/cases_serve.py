@@ -31,6 +31,15 @@ VIEW_KEYS = {"id", "run_id", "status", "input", "output", "error", "call_count",
              "pending_approval", "policy_profile", "created_at"}
 
 
+def json_headers(data, headers):
+    """The request's headers: a body is declared JSON (the server answers 415 otherwise) unless the
+    caller says what it is."""
+    out = dict(headers or {})
+    if data is not None and not any(k.lower() == "content-type" for k in out):
+        out["Content-Type"] = "application/json"
+    return out
+
+
 class Server:
     """A `chidori serve` process: start() waits for its `Listening on` line."""
 
@@ -76,7 +85,7 @@ class Server:
         data = body
         if isinstance(body, (dict, list)):
             data = json.dumps(body)
-        conn.request(method, path, body=data, headers=headers or {})
+        conn.request(method, path, body=data, headers=json_headers(data, headers))
         r = conn.getresponse()
         raw = r.read().decode("utf-8", "replace")
         hdrs = {k.lower(): v for k, v in r.getheaders()}
@@ -90,7 +99,8 @@ class Server:
     def events(self, method, path, body=None, headers=None, timeout=30):
         """An SSE response as [(event, data)], read until the stream ends."""
         conn = http.client.HTTPConnection(self.host, self.port, timeout=timeout * self.v.slow)
-        conn.request(method, path, body=json.dumps(body) if body is not None else None, headers=headers or {})
+        data = json.dumps(body) if body is not None else None
+        conn.request(method, path, body=data, headers=json_headers(data, headers))
         r = conn.getresponse()
         assert r.status == 200, (r.status, r.read())
         assert r.getheader("Content-Type") == "text/event-stream", r.getheaders()

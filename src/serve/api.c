@@ -4,6 +4,10 @@
  * here); trusts the session layer. Every error is {"error": "..."} with the status that says what
  * went wrong: 400 a bad request, 404 no such session, 409 not in a state for that, 503 busy or
  * stopping (with Retry-After), 500 the store failed.
+ *
+ * No handler blocks (the HTTP threads are shared by every connection, see http.h): an answer that
+ * waits for a run to settle is handed back as a reply that waits (reply_after_run), told by the
+ * run's thread when it has settled.
  */
 #define _GNU_SOURCE
 #include "serve/serve.h"
@@ -78,6 +82,51 @@ static void reply_stream(server *srv, session *s, http_reply *rep)
     json_free(v);
 }
 
+typedef struct run_wait {
+    server *srv;
+    session *s; /* a reference of its own */
+    int status;
+    bool stopping_is_503;
+    session_waiter waiter;
+} run_wait;
+
+/* A reply that waits (http_reply.wait): for the run to settle, then the view. */
+static bool wait_for_run(void *arg, void (*done)(void *), void *done_arg)
+{
+    run_wait *w = arg;
+    w->waiter = (session_waiter){done, done_arg, NULL};
+    return sessions_notify_settled(w->srv->ss, w->s, &w->waiter);
+}
+
+static void reply_after_wait(void *arg, http_reply *rep)
+{
+    run_wait *w = arg;
+    if (w->stopping_is_503 && sessions_stopping(w->srv->ss)) {
+        rep->retry_after = 1;
+        reply_error(rep, 503, "the server is shutting down; the session will continue when it is back");
+    } else {
+        reply_view(w->srv, w->s, w->status, rep);
+    }
+    sessions_release(w->srv->ss, w->s);
+    free(w);
+}
+
+/* After an operation that started a run: the view once the run has settled (wait; a server that
+ * stops meanwhile answers 503 when stopping_is_503), or at once. Takes the reference to s over. */
+static void reply_after_run(server *srv, session *s, bool wait, int status, bool stopping_is_503, http_reply *rep)
+{
+    if (!wait) {
+        reply_view(srv, s, status, rep);
+        sessions_release(srv->ss, s);
+        return;
+    }
+    run_wait *w = xmalloc(sizeof *w);
+    *w = (run_wait){srv, s, status, stopping_is_503, {0}};
+    rep->wait = wait_for_run;
+    rep->later = reply_after_wait;
+    rep->later_arg = w;
+}
+
 void api_create(server *srv, const http_request *req, http_reply *rep, bool stream)
 {
     static const char *const keys[] = {"input", "policy_profile", "policyProfile", "session_id", "sessionId", "wait", NULL};
@@ -112,11 +161,10 @@ void api_create(server *srv, const http_request *req, http_reply *rep, bool stre
     }
     if (stream) {
         reply_stream(srv, s, rep);
+        sessions_release(srv->ss, s);
     } else {
-        if (wait) sessions_wait(srv->ss, s);
-        reply_view(srv, s, 201, rep);
+        reply_after_run(srv, s, wait, 201, false, rep);
     }
-    sessions_release(srv->ss, s);
 out:
     json_free(empty);
     json_free(body);
@@ -140,44 +188,32 @@ void api_checkpoint(server *srv, session *s, http_reply *rep)
     else reply_json(rep, 200, cp);
 }
 
-/* After an operation that started a run: wait for it to settle (unless asked not to), then the
- * view; a server that is stopping answers 503. */
-static void reply_after_run(server *srv, session *s, bool wait, int status, http_reply *rep)
-{
-    if (wait) sessions_wait(srv->ss, s);
-    if (wait && sessions_stopping(srv->ss)) {
-        rep->retry_after = 1;
-        reply_error(rep, 503, "the server is shutting down; the session will continue when it is back");
-        return;
-    }
-    reply_view(srv, s, status, rep);
-}
-
-void api_resume(server *srv, session *s, const http_request *req, http_reply *rep)
+bool api_resume(server *srv, session *s, const http_request *req, http_reply *rep)
 {
     static const char *const keys[] = {"response", "wait", NULL};
     json_t *body = request_object(req, keys, rep);
-    if (!body) return;
+    if (!body) return false;
     const json_t *response = json_object_get(body, "response");
-    bool wait;
+    bool wait, kept = false;
     if (!json_is_string(response) || strlen(response->u.string.bytes) != response->u.string.len) {
         reply_error(rep, 400, "`response` must be a string (without NUL characters)");
     } else if (bool_field(body, "wait", true, &wait, rep)) {
         char *error = NULL;
         ss_result r = sessions_resume(srv->ss, s, response->u.string.bytes, &error);
         if (r != SS_OK) reply_failure(rep, r, error);
-        else reply_after_run(srv, s, wait, 200, rep);
+        else reply_after_run(srv, s, wait, 200, true, rep), kept = true;
     }
     json_free(body);
+    return kept;
 }
 
-void api_approve(server *srv, session *s, const http_request *req, http_reply *rep)
+bool api_approve(server *srv, session *s, const http_request *req, http_reply *rep)
 {
     static const char *const keys[] = {"decision", "wait", NULL};
     json_t *body = request_object(req, keys, rep);
-    if (!body) return;
+    if (!body) return false;
     const char *decision = json_string_value(json_object_get(body, "decision"));
-    bool wait;
+    bool wait, kept = false;
     if (!decision || (strcmp(decision, "allow") != 0 && strcmp(decision, "deny") != 0)) {
         reply_error(rep, 400, "`decision` must be \"allow\" or \"deny\"");
     } else if (bool_field(body, "wait", true, &wait, rep)) {
@@ -185,10 +221,11 @@ void api_approve(server *srv, session *s, const http_request *req, http_reply *r
         char *error = NULL;
         ss_result r = sessions_approve(srv->ss, s, allow, &error);
         if (r != SS_OK) reply_failure(rep, r, error);
-        else if (allow) reply_after_run(srv, s, wait, 200, rep);
+        else if (allow) reply_after_run(srv, s, wait, 200, true, rep), kept = true;
         else reply_view(srv, s, 200, rep);
     }
     json_free(body);
+    return kept;
 }
 
 void api_cancel(server *srv, session *s, const http_request *req, http_reply *rep)
@@ -213,8 +250,7 @@ void api_replay(server *srv, session *s, const http_request *req, http_reply *re
         char *error = NULL;
         ss_result r = sessions_replay(srv->ss, s, &copy, &error);
         if (r != SS_OK) reply_failure(rep, r, error);
-        else reply_after_run(srv, copy, wait, 201, rep);
-        sessions_release(srv->ss, copy);
+        else reply_after_run(srv, copy, wait, 201, true, rep); /* takes copy's reference over */
     }
     json_free(body);
 }

@@ -1,6 +1,7 @@
 /* http.c — the listening socket and libmicrohttpd (see http.h).
  *
- * Owns the socket, the daemon, each connection's request buffer. Trusts nothing of a request:
+ * Owns the socket, the daemon, each connection's request buffer, the suspension of a connection
+ * whose reply waits, and the threads that wait for a stream's next event. Trusts nothing of a request:
  * the body is capped (HTTP_BODY_MAX; a Content-Length over it is refused before the body is
  * read, a chunked body is counted as it arrives), the path is decoded here and refused with a
  * 400 when it hides a NUL, header values are only passed on, and the router answers everything
@@ -10,32 +11,57 @@
 #include "serve/http.h"
 #include "serve/sse.h"
 #include "util/buf.h"
+#include "util/threads.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
 #include <microhttpd.h>
 #include <netdb.h>
 #include <netinet/in.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
-#define CONNECTION_LIMIT 512
-#define CONNECTION_IDLE_SECS 300
 #define SSE_BLOCK_BYTES (64 * 1024)
+/* Each connection's memory pool (its request's headers and read buffer, its reply's headers).
+ * Over 32 KiB, libmicrohttpd maps it rather than taking it from malloc, so it goes back to the
+ * system when the connection closes instead of staying in the arena of whichever thread of the
+ * pool accepted the connection. */
+#define CONNECTION_POOL_BYTES (48 * 1024)
+#define STOP_WAIT_MS 15000     /* for suspended connections to be resumed, at shutdown */
+#define LOG_BURST 20           /* libmicrohttpd messages printed per LOG_WINDOW_S; the rest counted */
+#define LOG_WINDOW_S 10
 
 struct http_server {
     struct MHD_Daemon *daemon;
     http_handler_fn *fn;
     void *ctx;
+    pthread_mutex_t lock;
+    pthread_cond_t resumed;
+    int suspended; /* connections suspended and not yet resumed */
+    time_t log_window;
+    int log_count, log_dropped;
 };
 
-/* One request being read. */
+/* One request being read, then (when its reply is later work) answered. */
 typedef struct request_ctx {
     buf body;
     bool too_large;
+    bool waiting;    /* rep holds a reply that waits (http_reply.wait) */
+    http_reply rep;
+    http_server *srv;
+    struct MHD_Connection *conn;
 } request_ctx;
+
+/* A stream response's reader. */
+typedef struct stream_ctx {
+    sse_stream *st;
+    http_server *srv;
+    struct MHD_Connection *conn;
+} stream_ctx;
 
 void reply_json(http_reply *r, int status, json_t *v)
 {
@@ -135,29 +161,87 @@ char *http_bound_address(int fd)
     return xasprintf("%s:%d", host, ntohs(in->sin_port));
 }
 
+/* ---------- suspended connections ---------- */
+
+typedef struct parked {
+    http_server *srv;
+    struct MHD_Connection *conn;
+    void (*wait)(void *arg);
+    void *arg;
+} parked;
+
+static void *parked_main(void *p)
+{
+    parked *pk = p;
+    pk->wait(pk->arg);
+    MHD_resume_connection(pk->conn);
+    pthread_mutex_lock(&pk->srv->lock);
+    pk->srv->suspended--;
+    pthread_cond_broadcast(&pk->srv->resumed);
+    pthread_mutex_unlock(&pk->srv->lock);
+    free(pk);
+    return NULL;
+}
+
+/* Suspend conn (from its access handler or content reader) and run wait(arg) on a thread of its
+ * own, which resumes it after. false when no thread could be had: nothing is suspended, and the
+ * caller runs wait itself (blocking one of the pool's threads, which is slower but correct). */
+static bool park(http_server *srv, struct MHD_Connection *conn, void (*wait)(void *), void *arg)
+{
+    parked *pk = xmalloc(sizeof *pk);
+    *pk = (parked){srv, conn, wait, arg};
+    pthread_mutex_lock(&srv->lock);
+    srv->suspended++;
+    pthread_mutex_unlock(&srv->lock);
+    MHD_suspend_connection(conn);
+    if (threads_run_detached(parked_main, pk) == 0) return true;
+    MHD_resume_connection(conn);
+    pthread_mutex_lock(&srv->lock);
+    srv->suspended--;
+    pthread_cond_broadcast(&srv->resumed);
+    pthread_mutex_unlock(&srv->lock);
+    free(pk);
+    return false;
+}
+
 /* ---------- responses ---------- */
+
+static void stream_wait(void *arg) { sse_wait(((stream_ctx *)arg)->st); }
 
 static ssize_t sse_callback(void *cls, uint64_t pos, char *out, size_t max)
 {
     (void)pos;
-    ssize_t n = sse_read(cls, out, max);
+    stream_ctx *sc = cls;
+    ssize_t n = sse_read(sc->st, out, max);
+    if (n == 0) {
+        /* nothing yet: wait off the pool's threads, then MHD calls again */
+        if (park(sc->srv, sc->conn, stream_wait, sc)) return 0;
+        sse_wait(sc->st);
+        n = sse_read(sc->st, out, max);
+    }
     return n < 0 ? MHD_CONTENT_READER_END_OF_STREAM : n;
 }
 
-static void sse_free_callback(void *cls) { sse_free(cls); }
+static void sse_free_callback(void *cls)
+{
+    stream_ctx *sc = cls;
+    sse_free(sc->st);
+    free(sc);
+}
 
-static enum MHD_Result send_reply(struct MHD_Connection *conn, http_reply *rep)
+static enum MHD_Result send_reply(http_server *srv, struct MHD_Connection *conn, http_reply *rep)
 {
     struct MHD_Response *resp;
     if (rep->stream) {
-        resp = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, SSE_BLOCK_BYTES, sse_callback, rep->stream,
+        stream_ctx *sc = xmalloc(sizeof *sc);
+        *sc = (stream_ctx){rep->stream, srv, conn};
+        rep->stream = NULL; /* the response owns it now */
+        resp = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, SSE_BLOCK_BYTES, sse_callback, sc,
                                                  sse_free_callback);
         if (!resp) {
-            sse_free(rep->stream);
-            rep->stream = NULL;
+            sse_free_callback(sc);
             return MHD_NO;
         }
-        rep->stream = NULL; /* the response owns it now */
         MHD_add_response_header(resp, "Content-Type", "text/event-stream");
         MHD_add_response_header(resp, "Cache-Control", "no-cache");
         MHD_add_response_header(resp, "X-Accel-Buffering", "no");
@@ -196,13 +280,47 @@ static enum MHD_Result send_reply(struct MHD_Connection *conn, http_reply *rep)
     return ok;
 }
 
+static void reply_clear(http_reply *rep)
+{
+    if (rep->later) rep->later(rep->later_arg, rep); /* never answered: let it free its arg */
+    free(rep->body);
+    free(rep->session_id);
+    if (rep->stream) sse_free(rep->stream);
+    memset(rep, 0, sizeof *rep);
+}
+
 static enum MHD_Result send_error_now(struct MHD_Connection *conn, int status, const char *message)
 {
     http_reply rep = {0};
     reply_error(&rep, status, "%s", message);
-    enum MHD_Result ok = send_reply(conn, &rep);
+    enum MHD_Result ok = send_reply(NULL, conn, &rep);
     free(rep.body);
     return ok;
+}
+
+/* A reply that waits (http_reply.wait) is told it is time: resume its connection. From any
+ * thread; the connection may be answered and gone as soon as it is resumed. */
+static void resume_waiting(void *arg)
+{
+    request_ctx *rc = arg;
+    http_server *srv = rc->srv;
+    MHD_resume_connection(rc->conn);
+    pthread_mutex_lock(&srv->lock);
+    srv->suspended--;
+    pthread_cond_broadcast(&srv->resumed);
+    pthread_mutex_unlock(&srv->lock);
+}
+
+/* Then its reply, on the HTTP thread. */
+static void fill_later(request_ctx *rc, http_reply *out)
+{
+    void (*later)(void *, http_reply *) = rc->rep.later;
+    void *arg = rc->rep.later_arg;
+    *out = rc->rep;
+    out->wait = NULL, out->later = NULL, out->later_arg = NULL;
+    memset(&rc->rep, 0, sizeof rc->rep);
+    rc->waiting = false;
+    later(arg, out);
 }
 
 /* ---------- requests ---------- */
@@ -260,6 +378,14 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     (void)version;
     http_server *srv = cls;
     request_ctx *rc = *con_cls;
+    if (rc && rc->waiting) { /* resumed: its wait is over */
+        http_reply rep;
+        fill_later(rc, &rep);
+        if (!rep.status) reply_error(&rep, 500, "the request was not answered");
+        enum MHD_Result ok = send_reply(srv, conn, &rep);
+        reply_clear(&rep);
+        return ok;
+    }
     if (!rc) {
         rc = xcalloc(1, sizeof *rc);
         *con_cls = rc;
@@ -299,17 +425,31 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         .path = path,
         .authorization = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Authorization"),
         .origin = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Origin"),
+        .host = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Host"),
+        .sec_fetch_site = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Sec-Fetch-Site"),
+        .content_type = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Content-Type"),
         .body = rc->body.data ? rc->body.data : "",
         .body_len = rc->body.len,
     };
     http_reply rep = {0};
     srv->fn(srv->ctx, &req, &rep);
-    if (!rep.status) reply_error(&rep, 500, "the request was not answered");
-    enum MHD_Result ok = send_reply(conn, &rep);
-    free(rep.body);
-    free(rep.session_id);
-    if (rep.stream) sse_free(rep.stream);
     free(path);
+    if (rep.wait) {
+        rc->rep = rep;
+        rc->waiting = true;
+        rc->srv = srv;
+        rc->conn = conn;
+        pthread_mutex_lock(&srv->lock);
+        srv->suspended++;
+        pthread_mutex_unlock(&srv->lock);
+        MHD_suspend_connection(conn); /* before wait: its done may come at once, from another thread */
+        if (rep.wait(rep.later_arg, resume_waiting, rc)) return MHD_YES; /* answered when resumed */
+        resume_waiting(rc);
+        fill_later(rc, &rep);
+    }
+    if (!rep.status) reply_error(&rep, 500, "the request was not answered");
+    enum MHD_Result ok = send_reply(srv, conn, &rep);
+    reply_clear(&rep);
     return ok;
 }
 
@@ -319,30 +459,60 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     request_ctx *rc = *con_cls;
     if (!rc) return;
     buf_free(&rc->body);
+    reply_clear(&rc->rep);
     free(rc);
     *con_cls = NULL;
 }
 
+/* libmicrohttpd's messages (a refused connection, a client that broke the protocol), at most
+ * LOG_BURST per LOG_WINDOW_S: a flood of connections must not flood the operator's log too. */
 static void on_mhd_error(void *cls, const char *fmt, va_list ap)
 {
-    (void)cls;
-    fputs("chidori serve: http: ", stderr);
-    vfprintf(stderr, fmt, ap);
+    http_server *srv = cls;
+    time_t now = time(NULL);
+    pthread_mutex_lock(&srv->lock);
+    if (now - srv->log_window >= LOG_WINDOW_S) {
+        if (srv->log_dropped)
+            fprintf(stderr, "chidori serve: http: %d more messages in the last %d s not shown\n", srv->log_dropped,
+                    LOG_WINDOW_S);
+        srv->log_window = now;
+        srv->log_count = srv->log_dropped = 0;
+    }
+    if (srv->log_count++ < LOG_BURST) {
+        fputs("chidori serve: http: ", stderr);
+        vfprintf(stderr, fmt, ap);
+    } else {
+        srv->log_dropped++;
+    }
+    pthread_mutex_unlock(&srv->lock);
 }
 
-http_server *http_start(int listen_fd, http_handler_fn *fn, void *ctx, char **error)
+http_server *http_start(int listen_fd, const http_settings *hs, http_handler_fn *fn, void *ctx, char **error)
 {
     http_server *srv = xcalloc(1, sizeof *srv);
     srv->fn = fn;
     srv->ctx = ctx;
+    pthread_mutex_init(&srv->lock, NULL);
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&srv->resumed, &ca);
+    pthread_condattr_destroy(&ca);
+    /* Event-driven on a pool of threads: each thread of the pool accepts and serves connections
+     * with epoll; a suspended connection is off every thread until it is resumed. The connection
+     * limit is shared out among the pool's threads, the per-address one counted across them. */
     srv->daemon = MHD_start_daemon(
-        MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL | MHD_USE_ERROR_LOG, 0, NULL,
-        NULL, on_request, srv, MHD_OPTION_EXTERNAL_LOGGER, on_mhd_error, NULL, MHD_OPTION_LISTEN_SOCKET, listen_fd,
-        MHD_OPTION_CONNECTION_LIMIT, (unsigned)CONNECTION_LIMIT, MHD_OPTION_CONNECTION_TIMEOUT,
-        (unsigned)CONNECTION_IDLE_SECS, MHD_OPTION_NOTIFY_COMPLETED, on_completed, NULL, MHD_OPTION_UNESCAPE_CALLBACK, keep_escapes, NULL,
-        MHD_OPTION_END);
+        MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG, 0, NULL, NULL,
+        on_request, srv, MHD_OPTION_EXTERNAL_LOGGER, on_mhd_error, srv, MHD_OPTION_LISTEN_SOCKET, listen_fd,
+        MHD_OPTION_THREAD_POOL_SIZE, (unsigned)(hs->threads > 1 ? hs->threads : 0) /* 0: the one polling thread */, MHD_OPTION_CONNECTION_LIMIT, (unsigned)hs->max_connections,
+        MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)hs->max_per_client, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
+        (size_t)CONNECTION_POOL_BYTES, MHD_OPTION_CONNECTION_TIMEOUT,
+        (unsigned)hs->idle_timeout_s, MHD_OPTION_NOTIFY_COMPLETED, on_completed, NULL, MHD_OPTION_UNESCAPE_CALLBACK,
+        keep_escapes, NULL, MHD_OPTION_END);
     if (!srv->daemon) {
         *error = xstrdup("cannot start the HTTP server (libmicrohttpd)");
+        pthread_cond_destroy(&srv->resumed);
+        pthread_mutex_destroy(&srv->lock);
         free(srv);
         return NULL;
     }
@@ -352,6 +522,24 @@ http_server *http_start(int listen_fd, http_handler_fn *fn, void *ctx, char **er
 void http_stop(http_server *srv)
 {
     if (!srv) return;
+    /* libmicrohttpd must not be stopped with a connection suspended: their threads, told to stop
+     * by now, resume them first. One that does not within STOP_WAIT_MS leaves the daemon running
+     * (the process is about to end). */
+    struct timespec until;
+    clock_gettime(CLOCK_MONOTONIC, &until);
+    until.tv_sec += STOP_WAIT_MS / 1000;
+    pthread_mutex_lock(&srv->lock);
+    while (srv->suspended > 0 && pthread_cond_timedwait(&srv->resumed, &srv->lock, &until) == 0) {
+    }
+    bool idle = srv->suspended == 0;
+    pthread_mutex_unlock(&srv->lock);
+    if (!idle) {
+        fprintf(stderr, "chidori serve: http: %d connections still waiting at shutdown; not stopping the HTTP "
+                        "server under them\n", srv->suspended);
+        return;
+    }
     MHD_stop_daemon(srv->daemon);
+    pthread_cond_destroy(&srv->resumed);
+    pthread_mutex_destroy(&srv->lock);
     free(srv);
 }

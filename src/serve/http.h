@@ -1,9 +1,16 @@
 /* http.h — the HTTP/1.1 transport of `chidori serve`, on libmicrohttpd.
  *
- * http.c owns the listening socket and the daemon (one thread per connection, so a handler may
- * block: waiting for a run to settle, or for a stream's next event), reads each request with a
- * body cap, hands a parsed http_request to the router and turns the http_reply it fills into a
- * response (JSON, or a Server-Sent Events stream). It knows nothing of sessions.
+ * http.c owns the listening socket and the daemon, reads each request with a body cap, hands a
+ * parsed http_request to the router and turns the http_reply it fills into a response (JSON, or a
+ * Server-Sent Events stream). It knows nothing of sessions.
+ *
+ * Threads: libmicrohttpd runs event-driven (epoll) on a small pool of threads shared by every
+ * connection, so an idle or slow connection costs a socket and a little memory, not a thread.
+ * A handler must therefore not block: a reply that waits for a run to settle is handed back as
+ * http_reply.wait/later (the connection suspended until the run's thread says it has settled, no
+ * thread waiting), and a stream with nothing to send waits in sse_wait on a thread of its own, the
+ * connection suspended meanwhile. Connections are capped in all and per
+ * client address, and closed after an idle timeout (http_settings).
  */
 #ifndef CHIDORI_SERVE_HTTP_H
 #define CHIDORI_SERVE_HTTP_H
@@ -22,13 +29,17 @@ typedef struct http_request {
     const char *path;          /* decoded (http_decode_path), without the query */
     const char *authorization; /* header values, or NULL */
     const char *origin;
+    const char *host;
+    const char *sec_fetch_site;
+    const char *content_type;
     const char *body;          /* NUL-terminated; "" when there is none */
     size_t body_len;
 } http_request;
 
 typedef struct sse_stream sse_stream;
+typedef struct http_reply http_reply;
 
-typedef struct http_reply {
+struct http_reply {
     int status;
     char *body;               /* JSON text (owned), unless stream is set */
     sse_stream *stream;       /* a Server-Sent Events response (owned) */
@@ -42,7 +53,15 @@ typedef struct http_reply {
     size_t static_len;
     const char *content_type; /* of static_body */
     const char *const *headers; /* extra header name, value pairs, NULL-terminated (static) */
-} http_reply;
+    /* A reply that must wait, without holding a thread: set by a handler (with nothing else
+     * but cors_origin). http.c suspends the connection and calls wait(arg, done, done_arg), which
+     * arranges for done(done_arg) to be called once, from any thread, when it is time to answer
+     * (true), or says that it is time already (false). Then, on an HTTP thread, later(arg, r)
+     * fills the reply and frees arg. */
+    bool (*wait)(void *later_arg, void (*done)(void *), void *done_arg);
+    void (*later)(void *later_arg, http_reply *r);
+    void *later_arg;
+};
 
 /* Fill a reply: JSON (takes v over), or {"error": message}. */
 void reply_json(http_reply *r, int status, json_t *v);
@@ -57,6 +76,19 @@ typedef void http_handler_fn(void *ctx, const http_request *req, http_reply *rep
 
 typedef struct http_server http_server;
 
+/* The transport's limits (serve.c reads them from the environment). */
+typedef struct http_settings {
+    int threads;          /* CHIDORI_SERVE_HTTP_THREADS: the event loop's threads */
+    int max_connections;  /* CHIDORI_SERVE_MAX_CONNECTIONS: open connections in all */
+    int max_per_client;   /* CHIDORI_SERVE_MAX_CONNECTIONS_PER_CLIENT: from one IP address */
+    int idle_timeout_s;   /* CHIDORI_SERVE_IDLE_TIMEOUT: a connection silent this long is closed */
+} http_settings;
+
+#define HTTP_DEFAULT_THREADS 2
+#define HTTP_DEFAULT_MAX_CONNECTIONS 1024
+#define HTTP_DEFAULT_MAX_PER_CLIENT 128
+#define HTTP_DEFAULT_IDLE_TIMEOUT_S 15
+
 /* Resolve host (an IP address or a name) and bind a listening socket on port (0: any free one).
  * With loopback_only, an address that is not a loopback one is refused before anything is bound
  * (-2). -1 with *error when it cannot listen. */
@@ -64,7 +96,10 @@ int http_listen(const char *host, int port, bool loopback_only, int *fd, char **
 /* The bound address as text for "Listening on http://...": "127.0.0.1:8080", "[::1]:8080". */
 char *http_bound_address(int fd);
 
-http_server *http_start(int listen_fd, http_handler_fn *fn, void *ctx, char **error);
+http_server *http_start(int listen_fd, const http_settings *settings, http_handler_fn *fn, void *ctx,
+                        char **error);
+/* Stop the daemon. Call after whatever later work waits for has been told to stop (sessions_stop):
+ * suspended connections are resumed by their threads first, waited for up to a few seconds. */
 void http_stop(http_server *srv);
 
 #endif

@@ -27,6 +27,8 @@ static struct {
     struct MHD_Response *(*create_response_from_buffer)(size_t, void *, enum MHD_ResponseMemoryMode);
     void (*destroy_response)(struct MHD_Response *);
     enum MHD_Result (*add_response_header)(struct MHD_Response *, const char *, const char *);
+    void (*suspend_connection)(struct MHD_Connection *);
+    void (*resume_connection)(struct MHD_Connection *);
     int loaded;
 } api;
 
@@ -45,10 +47,12 @@ static void load(void)
     BIND(create_response_from_buffer, "MHD_create_response_from_buffer");
     BIND(destroy_response, "MHD_destroy_response");
     BIND(add_response_header, "MHD_add_response_header");
+    BIND(suspend_connection, "MHD_suspend_connection");
+    BIND(resume_connection, "MHD_resume_connection");
 #undef BIND
     api.loaded = api.start_daemon_va && api.stop_daemon && api.lookup_connection_value && api.queue_response &&
                  api.create_response_from_callback && api.create_response_from_buffer && api.destroy_response &&
-                 api.add_response_header;
+                 api.add_response_header && api.suspend_connection && api.resume_connection;
 }
 
 static int ready(void)
@@ -99,3 +103,7 @@ enum MHD_Result MHD_add_response_header(struct MHD_Response *r, const char *head
 {
     return api.add_response_header(r, header, content);
 }
+
+void MHD_suspend_connection(struct MHD_Connection *c) { api.suspend_connection(c); }
+
+void MHD_resume_connection(struct MHD_Connection *c) { api.resume_connection(c); }

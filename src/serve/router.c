@@ -1,10 +1,14 @@
-/* router.c — method + path → handler (see serve.h), with CORS and authentication in front.
+/* router.c — method + path → handler (see serve.h), with the browser checks, CORS and
+ * authentication in front. Trusts nothing of a request.
  *
- * Order: a CORS preflight is answered first (browsers send it without credentials), then
- * GET /health and the dashboard's static files under /ui (ui.c; open to all), then the bearer
- * key, then the route: an unknown path is a 404, a known path with the wrong method a 405 with
- * Allow, an unknown session a 404 (a session the store cannot read back, a 500). The session of a
- * /sessions/{id}/... route is held from the lookup to the end of the handler, then released. */
+ * Order: the Host header must name this server (421 otherwise; auth.h), except for /health; a
+ * CORS preflight is answered (browsers send it without credentials); GET /health; a
+ * state-changing request (POST, PUT, PATCH, DELETE) from another site's page is refused (403,
+ * key or not); the dashboard's static files under /ui (ui.c; open to all); the bearer key; the
+ * route: an unknown path is a 404, a known path with the wrong method a 405 with Allow; a body
+ * that is not declared JSON a 415; an unknown session a 404 (a session the store cannot read
+ * back, a 500). The session of a /sessions/{id}/... route is held from the lookup to the end of
+ * the handler, then released (or handed to the handler's later work, api_resume/api_approve). */
 #define _GNU_SOURCE
 #include "serve/serve.h"
 #include "serve/ui.h"
@@ -12,6 +16,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 typedef enum route_id {
     R_NONE,
@@ -78,12 +83,37 @@ static bool method_allowed(const char *allow, const char *method)
     return false;
 }
 
+static bool state_changing(const char *method)
+{
+    return !strcmp(method, "POST") || !strcmp(method, "PUT") || !strcmp(method, "PATCH") || !strcmp(method, "DELETE");
+}
+
+/* `application/json`, any case, with or without parameters (`; charset=utf-8`). */
+static bool declared_json(const char *content_type)
+{
+    if (!content_type) return false;
+    while (*content_type == ' ' || *content_type == '\t') content_type++;
+    size_t n = strlen("application/json");
+    if (strncasecmp(content_type, "application/json", n) != 0) return false;
+    char next = content_type[n];
+    return next == '\0' || next == ';' || next == ' ' || next == '\t';
+}
+
 void router_handle(void *ctx, const http_request *req, http_reply *rep)
 {
     server *srv = ctx;
-    if (auth_origin_allowed(&srv->auth, req->origin)) rep->cors_origin = req->origin;
     char *id = NULL;
     route r = match(req->path, &id);
+    if (r.id != R_HEALTH && !auth_host_allowed(&srv->auth, req->host)) {
+        /* a name of another site resolved to this server (DNS rebinding), or a typo */
+        reply_error(rep, 421,
+                    "this server does not answer to the host name `%.200s`: use localhost or 127.0.0.1, or "
+                    "add the name to CHIDORI_ALLOWED_HOSTS",
+                    req->host);
+        free(id);
+        return;
+    }
+    if (auth_origin_allowed(&srv->auth, req->origin)) rep->cors_origin = req->origin;
 
     if (!strcmp(req->method, "OPTIONS")) {
         if (rep->cors_origin) {
@@ -102,6 +132,16 @@ void router_handle(void *ctx, const http_request *req, http_reply *rep)
         json_t *o = json_object();
         json_object_set(o, "status", json_string("ok"));
         reply_json(rep, 200, o);
+        return;
+    }
+    const char *refusal = NULL;
+    if (state_changing(req->method) &&
+        (refusal = auth_origin_refusal(&srv->auth, req->origin, req->sec_fetch_site, req->host))) {
+        reply_error(rep, 403,
+                    "cross-site request refused: %s (a page of another site may not change sessions; list its "
+                    "origin in CHIDORI_CORS_ORIGINS to let it)",
+                    refusal);
+        free(id);
         return;
     }
     if (ui_path(req->path)) { /* the dashboard's files are public; the API they call is not */
@@ -125,6 +165,13 @@ void router_handle(void *ctx, const http_request *req, http_reply *rep)
         free(id);
         return;
     }
+    if (req->body_len > 0 && !declared_json(req->content_type)) {
+        reply_error(rep, 415, "the request body must be JSON, sent with `Content-Type: application/json` (got %s%.100s%s)",
+                    req->content_type ? "`" : "", req->content_type ? req->content_type : "none",
+                    req->content_type ? "`" : "");
+        free(id);
+        return;
+    }
     session *s = NULL; /* held from here to the end of the handler (a stream takes its own) */
     if (id) {
         char *error = NULL;
@@ -138,6 +185,7 @@ void router_handle(void *ctx, const http_request *req, http_reply *rep)
         }
         free(id);
     }
+    bool kept = false; /* s handed to the handler's later work */
     switch (r.id) {
     case R_HEALTH: break; /* answered above */
     case R_SESSIONS:
@@ -148,11 +196,11 @@ void router_handle(void *ctx, const http_request *req, http_reply *rep)
     case R_SESSION: api_get(srv, s, rep); break;
     case R_SESSION_STREAM: api_stream(srv, s, rep); break;
     case R_CHECKPOINT: api_checkpoint(srv, s, rep); break;
-    case R_RESUME: api_resume(srv, s, req, rep); break;
-    case R_APPROVE: api_approve(srv, s, req, rep); break;
+    case R_RESUME: kept = api_resume(srv, s, req, rep); break;
+    case R_APPROVE: kept = api_approve(srv, s, req, rep); break;
     case R_CANCEL: api_cancel(srv, s, req, rep); break;
     case R_REPLAY: api_replay(srv, s, req, rep); break;
     case R_NONE: break;
     }
-    sessions_release(srv->ss, s);
+    if (!kept) sessions_release(srv->ss, s);
 }

@@ -192,6 +192,19 @@ int cmd_serve(int argc, char **argv)
     /* workers one fork server forks before a fresh one replaces it (0: FORKSERVER_MAX_FORKS) */
     if (env_whole_number("CHIDORI_SERVE_FORKSERVER_FORKS", 0, 0, 1000000, &max_forks, &error) < 0) goto fail;
     if (auth_from_env(&srv.auth, &error) < 0) goto fail;
+    /* the names the server answers to (auth.h): loopback ones, --host, CHIDORI_ALLOWED_HOSTS */
+    if (auth_hosts_from_env(&srv.auth, o.host, &error) < 0) goto fail;
+    /* the HTTP transport's limits (http.h): threads of its event loop, connections in all and
+     * from one address, and how long a silent connection is kept */
+    http_settings hs;
+    if (env_whole_number("CHIDORI_SERVE_HTTP_THREADS", HTTP_DEFAULT_THREADS, 1, 64, &hs.threads, &error) < 0 ||
+        env_whole_number("CHIDORI_SERVE_MAX_CONNECTIONS", HTTP_DEFAULT_MAX_CONNECTIONS, 64, 1000000,
+                         &hs.max_connections, &error) < 0 ||
+        env_whole_number("CHIDORI_SERVE_MAX_CONNECTIONS_PER_CLIENT", HTTP_DEFAULT_MAX_PER_CLIENT, 1, 1000000,
+                         &hs.max_per_client, &error) < 0 ||
+        env_whole_number("CHIDORI_SERVE_IDLE_TIMEOUT", HTTP_DEFAULT_IDLE_TIMEOUT_S, 1, 3600, &hs.idle_timeout_s,
+                         &error) < 0)
+        goto fail;
 
     code = 1;
     struct stat sb;
@@ -220,6 +233,9 @@ int cmd_serve(int argc, char **argv)
     if (sc.isolated && !(fsv && !strcmp(fsv, "0"))) sc.iso.forkserver = fs = forkserver_open(&sc.iso, max_forks);
     if (isolation_banner(sc.isolated, folder, &sc.iso, &sc.limits, &error) < 0) goto fail;
     fprintf(stderr, "Policy: %s\n", sel.description);
+    char *hosts = auth_hosts_describe(&srv.auth);
+    fprintf(stderr, "Hosts: %s\n", hosts);
+    free(hosts);
     if (sc.isolated && warm > 0) {
         pool = worker_pool_start(warm, &sc.iso, &sc.limits);
         sc.iso.pool = pool;
@@ -236,7 +252,7 @@ int cmd_serve(int argc, char **argv)
     fprintf(stderr, "Sessions: %zu in %s%s", total, db_path, rerun ? "" : "\n");
     if (rerun) fprintf(stderr, " (%zu were running when the server stopped: re-running them)\n", rerun);
 
-    http = http_start(listen_fd, router_handle, &srv, &error);
+    http = http_start(listen_fd, &hs, router_handle, &srv, &error);
     if (!http) goto fail;
     address = http_bound_address(listen_fd);
     fprintf(stderr, "Listening on http://%s\n", address);

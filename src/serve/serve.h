@@ -1,13 +1,13 @@
 /* serve.h — `chidori serve`: the pieces of the server and how they meet.
  *
  *   serve.c     the command: options, policy and isolation banners, start-up and shutdown
- *   http.c      the transport (libmicrohttpd, one thread per connection)
- *   router.c    method + path → handler; CORS preflight; authentication
+ *   http.c      the transport (libmicrohttpd, event-driven on a small pool of threads)
+ *   router.c    method + path → handler; Host, Origin and content-type checks; CORS; authentication
  *   api.c       the handlers: request checks, session operations, replies
  *   request.c   request bodies as JSON, strictly
  *   sessions.c  session lifecycle and run threads;  sse.c  event streams;
  *   session_log.c  each session's log lines, prefixed with its id
- *   store.c     SQLite;  auth.c  API keys and CORS origins
+ *   store.c     SQLite;  auth.c  API keys, CORS origins, allowed host names
  *   ui.c        the dashboard's files (ui/, embedded at build time), at /ui
  *
  * See docs/http-api.md for the API itself.
@@ -33,8 +33,10 @@ void api_list(server *srv, http_reply *rep);
 void api_get(server *srv, session *s, http_reply *rep);
 void api_stream(server *srv, session *s, http_reply *rep);
 void api_checkpoint(server *srv, session *s, http_reply *rep);
-void api_resume(server *srv, session *s, const http_request *req, http_reply *rep);
-void api_approve(server *srv, session *s, const http_request *req, http_reply *rep);
+/* These two return true when they keep the caller's reference to s (their reply waits for the
+ * run, as later work that releases it): the caller then must not release it. */
+bool api_resume(server *srv, session *s, const http_request *req, http_reply *rep);
+bool api_approve(server *srv, session *s, const http_request *req, http_reply *rep);
 void api_cancel(server *srv, session *s, const http_request *req, http_reply *rep);
 void api_replay(server *srv, session *s, const http_request *req, http_reply *rep);
 

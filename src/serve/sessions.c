@@ -57,6 +57,7 @@ struct session {
     int refs;              /* the run thread, each follower, each handler holding it */
     pthread_cond_t changed; /* broadcast when it changes: its waiters are only its own (a handler
                                waiting for its run, its stream followers), not every session's */
+    session_waiter *waiters; /* told when its run settles (sessions_notify_settled) */
 };
 
 struct sessions {
@@ -322,6 +323,16 @@ static struct policy *session_policy(const session *s)
     return p;
 }
 
+/* Tell waiters taken off a session (sessions_notify_settled), the lock not held. */
+static void notify_waiters(session_waiter *w)
+{
+    while (w) {
+        session_waiter *next = w->next; /* w may be freed by its fn */
+        w->fn(w->arg);
+        w = next;
+    }
+}
+
 static void *run_thread(void *arg)
 {
     run_job *job = arg;
@@ -410,8 +421,11 @@ static void *run_thread(void *arg)
     if (!ss->stopping) save_or_report(ss, s); /* when stopping, it stays running: the next server re-runs it */
     pthread_cond_broadcast(&s->changed);
     pthread_cond_broadcast(&ss->changed); /* ss->running changed */
+    session_waiter *waiters = s->waiters;
+    s->waiters = NULL;
     release_locked(ss, s); /* the run's reference: s may be gone after this */
     pthread_mutex_unlock(&ss->lock);
+    notify_waiters(waiters);
 
     free(error);
     json_free(input);
@@ -548,13 +562,21 @@ void sessions_stop(sessions *ss)
     size_t pos = 0;
     const char *id;
     void *v;
+    session_waiter *waiters = NULL;
     while (strmap_next(&ss->resident, &pos, &id, &v)) {
         session *s = v;
         if (s->running) runner_cancel_now(&s->cancel);
         pthread_cond_broadcast(&s->changed); /* its waiters see `stopping` */
+        while (s->waiters) { /* and so do those that do not wait on a thread */
+            session_waiter *w = s->waiters;
+            s->waiters = w->next;
+            w->next = waiters;
+            waiters = w;
+        }
     }
     pthread_cond_broadcast(&ss->changed);
     pthread_mutex_unlock(&ss->lock);
+    notify_waiters(waiters);
 }
 
 bool sessions_drain(sessions *ss, int timeout_ms)
@@ -598,6 +620,18 @@ void sessions_wait(sessions *ss, session *s)
     pthread_mutex_lock(&ss->lock);
     while (s->running && !ss->stopping) pthread_cond_wait(&s->changed, &ss->lock);
     pthread_mutex_unlock(&ss->lock);
+}
+
+bool sessions_notify_settled(sessions *ss, session *s, session_waiter *w)
+{
+    pthread_mutex_lock(&ss->lock);
+    bool kept = s->running && !ss->stopping;
+    if (kept) {
+        w->next = s->waiters;
+        s->waiters = w;
+    }
+    pthread_mutex_unlock(&ss->lock);
+    return kept;
 }
 
 /* ---------- operations ---------- */

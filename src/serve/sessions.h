@@ -91,6 +91,16 @@ void sessions_release(sessions *ss, session *s);
 size_t sessions_resident(sessions *ss);
 /* Block until the session's run has settled (or the server stops). */
 void sessions_wait(sessions *ss, session *s);
+/* The same without a thread that waits (an HTTP request suspended meanwhile, http.h): w->fn(w->arg)
+ * is called once, when the run has settled or the server stops, from the thread that did it and
+ * without the lock held. true when w is kept so; false, w not kept, when the run has settled
+ * already (or the server is stopping). The caller keeps its reference to s until then. */
+typedef struct session_waiter {
+    void (*fn)(void *arg);
+    void *arg;
+    struct session_waiter *next;
+} session_waiter;
+bool sessions_notify_settled(sessions *ss, session *s, session_waiter *w);
 
 ss_result sessions_resume(sessions *ss, session *s, const char *response, char **error);
 ss_result sessions_approve(sessions *ss, session *s, bool allow, char **error);

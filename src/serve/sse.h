@@ -1,9 +1,10 @@
 /* sse.h — a session's events as a Server-Sent Events body.
  *
- * The transport (http.c) pulls bytes with sse_read from the connection's own thread, which may
- * block there: libmicrohttpd runs one thread per connection, so a stream simply waits on the
- * sessions' condition variable for the next record (no suspend/resume, no pipe). Every
- * SSE_KEEPALIVE_MS without an event, a comment line keeps proxies and clients from timing out.
+ * The transport (http.c) pulls bytes with sse_read, which never blocks: the HTTP threads are a
+ * small pool shared by every connection. When nothing is ready, http.c suspends the connection
+ * and calls sse_wait on a thread of its own, which waits on the session's condition variable for
+ * the next record, then resumes the connection. Every SSE_KEEPALIVE_MS without an event, a
+ * comment line keeps proxies and clients from timing out.
  *
  *   event: call               data: <the record>          one per record, past ones first
  *   event: paused             data: <session view>        the run waits for an input
@@ -23,8 +24,11 @@ typedef struct sse_stream sse_stream;
 
 /* A stream of f's events (f already following; the stream unfollows it when freed). */
 sse_stream *sse_new(sessions *ss, const session_follower *f);
-/* Up to max bytes into buf; blocks until there are some. 0 never; -1 at the end of the stream. */
+/* Up to max bytes into buf, without waiting: 0 when nothing is ready yet (sse_wait, then read
+ * again); -1 at the end of the stream. */
 ssize_t sse_read(sse_stream *st, char *buf, size_t max);
+/* Block until sse_read has something to give: the next event, a keep-alive, or the end. */
+void sse_wait(sse_stream *st);
 void sse_free(sse_stream *st);
 
 #endif

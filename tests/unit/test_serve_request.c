@@ -57,3 +57,136 @@ TEST(serve_router_answers_a_method_it_does_not_know)
     sessions_free(srv.ss);
     store_close(st);
 }
+
+static auth_config browser_auth(const char *allowed_hosts, const char *bound)
+{
+    auth_config a;
+    char *error = NULL;
+    unsetenv("CHIDORI_API_KEY");
+    setenv("CHIDORI_CORS_ORIGINS", "http://app.test", 1);
+    if (allowed_hosts) setenv("CHIDORI_ALLOWED_HOSTS", allowed_hosts, 1);
+    else unsetenv("CHIDORI_ALLOWED_HOSTS");
+    if (auth_from_env(&a, &error) < 0 || auth_hosts_from_env(&a, bound, &error) < 0) {
+        fprintf(stderr, "%s\n", error);
+        abort();
+    }
+    unsetenv("CHIDORI_CORS_ORIGINS");
+    unsetenv("CHIDORI_ALLOWED_HOSTS");
+    return a;
+}
+
+TEST(serve_host_allowlist_names_loopback_bound_and_listed_hosts_only)
+{
+    auth_config a = browser_auth("MyHost.lan, 10.1.2.3,[fd00::1]", "192.0.2.7");
+    static const char *const good[] = {NULL, "localhost", "LocalHost:8080", "localhost.", "127.0.0.1", "127.0.0.1:1",
+                                       "127.255.0.9:65535", "[::1]", "[::1]:8080", "[::ffff:127.0.0.1]:80",
+                                       "myhost.lan", "MYHOST.LAN:9", "10.1.2.3", "[fd00::1]:80", "192.0.2.7:8080",
+                                       "localhost:"};
+    for (size_t i = 0; i < sizeof good / sizeof *good; i++) CHECK(auth_host_allowed(&a, good[i]));
+    char longname[400];
+    memset(longname, 'a', sizeof longname - 1);
+    longname[sizeof longname - 1] = '\0';
+    static const char *const bad[] = {"", "evil.example", "evil.example:8080", "127.0.0.1.evil.example",
+                                      "localhost.evil.example", "127.0.0.1:8080:1", "127.0.0.1:123456", "127.0.0.1:x",
+                                      "[::2]", "[::1", "::1", "[127.0.0.1]", "[::1]x", "127.1", "0.0.0.0",
+                                      "a b", "localhost\t", "localhost/x", "other.lan", "10.1.2.4", "[fd00::2]",
+                                      "myhost.lan..", "..", "."};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        bool allowed = auth_host_allowed(&a, bad[i]);
+        if (allowed) fprintf(stderr, "allowed: `%s`\n", bad[i]);
+        CHECK(!allowed);
+    }
+    CHECK(!auth_host_allowed(&a, longname));
+    auth_clear(&a);
+    /* a wildcard --host adds nothing */
+    a = browser_auth(NULL, "0.0.0.0");
+    CHECK(a.n_hosts == 0 && !auth_host_allowed(&a, "0.0.0.0"));
+    auth_clear(&a);
+}
+
+TEST(serve_allowed_hosts_setting_is_checked)
+{
+    static const char *const bad[] = {"http://x/", "x:80", " , ", "a b", "[::1", "*"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        auth_config a;
+        char *error = NULL;
+        unsetenv("CHIDORI_API_KEY");
+        unsetenv("CHIDORI_CORS_ORIGINS");
+        setenv("CHIDORI_ALLOWED_HOSTS", bad[i], 1);
+        CHECK(auth_from_env(&a, &error) == 0);
+        CHECK(auth_hosts_from_env(&a, NULL, &error) < 0 && error && strstr(error, "CHIDORI_ALLOWED_HOSTS"));
+        free(error);
+        auth_clear(&a);
+    }
+    /* `*` with a key: any name */
+    auth_config a;
+    char *error = NULL;
+    setenv("CHIDORI_API_KEY", "k", 1);
+    setenv("CHIDORI_ALLOWED_HOSTS", "*", 1);
+    CHECK(auth_from_env(&a, &error) == 0 && auth_hosts_from_env(&a, NULL, &error) == 0);
+    CHECK(auth_host_allowed(&a, "anything.example:1"));
+    auth_clear(&a);
+    unsetenv("CHIDORI_API_KEY");
+    unsetenv("CHIDORI_ALLOWED_HOSTS");
+}
+
+TEST(serve_origin_check_refuses_other_sites_state_changes)
+{
+    auth_config a = browser_auth(NULL, NULL);
+    CHECK(auth_origin_refusal(&a, NULL, NULL, "127.0.0.1:8080") == NULL);       /* curl, an SDK */
+    CHECK(auth_origin_refusal(&a, NULL, "same-origin", "127.0.0.1:8080") == NULL);
+    CHECK(auth_origin_refusal(&a, NULL, "none", "127.0.0.1:8080") == NULL);
+    CHECK(auth_origin_refusal(&a, "http://127.0.0.1:8080", NULL, "127.0.0.1:8080") == NULL);
+    CHECK(auth_origin_refusal(&a, "HTTP://LOCALHOST:8080", NULL, "localhost:8080") == NULL);
+    CHECK(auth_origin_refusal(&a, "http://app.test", "cross-site", "127.0.0.1:8080") == NULL); /* CORS */
+    CHECK(auth_origin_refusal(&a, "http://evil.example", "cross-site", "127.0.0.1:8080") != NULL);
+    CHECK(auth_origin_refusal(&a, "http://localhost:8080", NULL, "127.0.0.1:8080") != NULL);
+    CHECK(auth_origin_refusal(&a, "http://127.0.0.1:8081", NULL, "127.0.0.1:8080") != NULL);
+    CHECK(auth_origin_refusal(&a, "https://127.0.0.1:8080", NULL, "127.0.0.1:8080") != NULL);
+    CHECK(auth_origin_refusal(&a, "null", NULL, "127.0.0.1:8080") != NULL);
+    CHECK(auth_origin_refusal(&a, "http://127.0.0.1:8080", NULL, NULL) != NULL);
+    CHECK(auth_origin_refusal(&a, NULL, "cross-site", "127.0.0.1:8080") != NULL);
+    CHECK(auth_origin_refusal(&a, NULL, "Same-Site", "127.0.0.1:8080") != NULL);
+    auth_clear(&a);
+}
+
+TEST(serve_router_refuses_the_browser_before_the_route)
+{
+    char *error = NULL;
+    store *st = store_open(":memory:", &error);
+    CHECK(st != NULL);
+    sessions_config sc = {.project_root = "/nonexistent", .entry = "agent.js", .state_dir = "/nonexistent"};
+    server srv = {.ss = sessions_new(&sc, st), .auth = browser_auth(NULL, NULL)};
+    static const struct {
+        const char *method, *path, *host, *origin, *site, *ctype, *body;
+        int want;
+    } cases[] = {
+        {"GET", "/sessions", "evil.example", NULL, NULL, NULL, "", 421},
+        {"GET", "/ui/", "evil.example:80", NULL, NULL, NULL, "", 421},
+        {"GET", "/health", "evil.example", NULL, NULL, NULL, "", 200},
+        {"GET", "/sessions", "127.0.0.1:1", "http://evil.example", NULL, NULL, "", 200},
+        {"POST", "/sessions", "127.0.0.1:1", "http://evil.example", "cross-site", "text/plain", "{}", 403},
+        {"POST", "/sessions/x/cancel", "127.0.0.1:1", NULL, "cross-site", NULL, "", 403},
+        {"DELETE", "/sessions", "127.0.0.1:1", "http://evil.example", NULL, NULL, "", 403},
+        {"POST", "/sessions", "127.0.0.1:1", NULL, NULL, "text/plain", "{}", 415},
+        {"POST", "/sessions", "127.0.0.1:1", NULL, NULL, NULL, "{}", 415},
+        {"POST", "/sessions", "127.0.0.1:1", NULL, NULL, "application/json-seq", "{}", 415},
+        {"POST", "/sessions", "127.0.0.1:1", "http://127.0.0.1:1", NULL, "application/json;charset=utf-8", "[]", 400},
+        {"POST", "/sessions/nosuch/cancel", "127.0.0.1:1", NULL, NULL, NULL, "", 404},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        http_request req = {.method = cases[i].method, .path = cases[i].path, .host = cases[i].host,
+                            .origin = cases[i].origin, .sec_fetch_site = cases[i].site,
+                            .content_type = cases[i].ctype, .body = cases[i].body, .body_len = strlen(cases[i].body)};
+        http_reply rep = {0};
+        router_handle(&srv, &req, &rep);
+        if (rep.status != cases[i].want)
+            fprintf(stderr, "%s %s: %d, not %d: %s\n", cases[i].method, cases[i].path, rep.status, cases[i].want,
+                    rep.body ? rep.body : "");
+        CHECK(rep.status == cases[i].want);
+        free(rep.body);
+    }
+    auth_clear(&srv.auth);
+    sessions_free(srv.ss);
+    store_close(st);
+}
