@@ -282,7 +282,7 @@ static void kill_worker(worker *w)
 }
 
 /* Reap the worker and say how it ended when that was not a clean exit. */
-static char *reap(worker *w, bool killed_for_deadline, uint64_t deadline_ms, bool outcome_known)
+static char *reap(worker *w, bool outcome_known)
 {
     int status = 0;
     struct rusage ru;
@@ -302,11 +302,7 @@ static char *reap(worker *w, bool killed_for_deadline, uint64_t deadline_ms, boo
     }
     if (w->pidfd >= 0) close(w->pidfd);
     char *why = NULL;
-    if (killed_for_deadline) {
-        why = xasprintf("isolation deadline exceeded: the worker was killed after %llu ms "
-                        "(CHIDORI_ISOLATE_DEADLINE_MS)",
-                        (unsigned long long)deadline_ms);
-    } else if (WIFSIGNALED(status)) {
+    if (WIFSIGNALED(status)) {
         int sig = WTERMSIG(status);
         if (sig == SIGSYS) {
             char name[64];
@@ -338,23 +334,143 @@ static char *reap(worker *w, bool killed_for_deadline, uint64_t deadline_ms, boo
     return why;
 }
 
-/* Wait (until the deadline, 0 = none) for the worker to say something or for the run to be
- * cancelled; true when it was cancelled. frame_read deals with everything else. */
-static bool wait_for_frame_or_cancel(int from_child, int cancel_fd, int64_t deadline)
+/* Wait until the worker says something, the run is cancelled (cancel_fd >= 0 becoming readable)
+ * or `until` passes (0 = no limit). Only waits: the frame itself is read by frame_read. */
+typedef enum { WAIT_READY, WAIT_CANCELLED, WAIT_TIMEOUT } wait_outcome;
+static wait_outcome wait_for_frame(int from_child, int cancel_fd, int64_t until)
 {
     for (;;) {
         struct pollfd p[2] = {{.fd = from_child, .events = POLLIN}, {.fd = cancel_fd, .events = POLLIN}};
         int timeout = -1;
-        if (deadline) {
-            int64_t left = deadline - now_ms();
-            timeout = left > 0 ? (int)(left > 60000 ? 60000 : left) : 0;
+        if (until) {
+            int64_t left = until - now_ms();
+            if (left <= 0) return WAIT_TIMEOUT;
+            timeout = left > 60000 ? 60000 : (int)left;
         }
-        int n = poll(p, 2, timeout);
+        int n = poll(p, cancel_fd >= 0 ? 2 : 1, timeout);
         if (n < 0 && errno == EINTR) continue;
-        if (n < 0) return false;
-        if (p[1].revents) return true;
-        if (p[0].revents || !deadline || now_ms() >= deadline) return false;
+        if (n < 0) return WAIT_READY; /* frame_read reports the error */
+        if (cancel_fd >= 0 && p[1].revents) return WAIT_CANCELLED;
+        if (p[0].revents) return WAIT_READY;
     }
+}
+
+/* ---------- the backstop: the run's limits, enforced on the worker from outside ----------
+ *
+ * The engine stops a run at its own CPU budget and deadline, but only when it polls; a builtin
+ * that never polls (or a compromised worker) would run on. So the supervisor derives from the
+ * run's limits a wall-clock deadline (CHIDORI_JS_DEADLINE_MS plus BACKSTOP_GRACE_MS) and a
+ * CPU-time limit (CHIDORI_JS_OP_BUDGET at BACKSTOP_NS_PER_TICK, plus BACKSTOP_CPU_SLACK_MS), and
+ * kills the worker itself when either passes (docs/limits.md). CHIDORI_ISOLATE_DEADLINE_MS and
+ * CHIDORI_ISOLATE_CPU_SECS, when set, replace them.
+ *
+ * No cost on the hot path: the supervisor only wakes when a limit could have passed. The worker
+ * is single-threaded (seccomp forbids threads), so it cannot use more CPU time than wall time:
+ * the supervisor sleeps until the CPU limit could be reached at the earliest, reads the worker's
+ * CPU clock, and sleeps again for what is left. CPU time does not advance while the worker waits
+ * for a host effect; wall time does, as the engine's deadline does by design. */
+#define BACKSTOP_GRACE_MS 500        /* the engine's own deadline error comes first when it polls */
+#define BACKSTOP_NS_PER_TICK 100     /* measured: 15 ns (a tight loop) to 520 ns (small builtins) */
+#define BACKSTOP_CPU_SLACK_MS 1000   /* the worker's start-up, before its first tick */
+
+typedef struct backstop {
+    int64_t wall_at;        /* kill at (0: none) */
+    uint64_t deadline_ms;   /* the engine's deadline it backs (0: an explicit CHIDORI_ISOLATE_DEADLINE_MS) */
+    bool wall_extended;     /* a host effect ended past the deadline: the engine got one grace for it */
+    uint64_t cpu_limit_us;  /* CPU time the worker may use in this run (0: none) */
+    uint64_t cpu_base_us;   /* what it had used before the run began (a warm worker's start-up) */
+    int64_t cpu_check_at;   /* when the limit could first be reached (0: no check) */
+    uint64_t op_budget;
+} backstop;
+
+/* The worker's CPU time so far: its own and its child's (the engine's process, when the worker
+ * is a pid-namespace stub), read from their CPU clocks. */
+static uint64_t process_cpu_us(pid_t pid)
+{
+    clockid_t clk;
+    struct timespec ts;
+    if (clock_getcpuclockid(pid, &clk) != 0 || clock_gettime(clk, &ts) != 0) return 0;
+    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+static uint64_t worker_cpu_us(const worker *w)
+{
+    uint64_t us = process_cpu_us(w->pid);
+    char path[64], text[128];
+    snprintf(path, sizeof path, "/proc/%d/task/%d/children", (int)w->pid, (int)w->pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return us;
+    ssize_t n = read(fd, text, sizeof text - 1);
+    close(fd);
+    if (n <= 0) return us;
+    text[n] = 0;
+    for (char *p = text, *end; *p; p = end) {
+        long child = strtol(p, &end, 10);
+        if (end == p) break;
+        if (child > 0) us += process_cpu_us((pid_t)child);
+    }
+    return us;
+}
+
+static void backstop_start(backstop *b, const engine_limits *lim, const isolate_options *o, const worker *w)
+{
+    *b = (backstop){.op_budget = lim->op_budget};
+    int64_t now = now_ms();
+    if (o->deadline_ms_set) {
+        if (o->deadline_ms) b->wall_at = now + (int64_t)o->deadline_ms;
+    } else if (lim->deadline_ms) {
+        b->deadline_ms = lim->deadline_ms;
+        b->wall_at = now + (int64_t)lim->deadline_ms + BACKSTOP_GRACE_MS;
+    }
+    /* An explicit CHIDORI_ISOLATE_CPU_SECS is the worker's RLIMIT_CPU: the kernel enforces it. */
+    if (!o->cpu_secs_set && lim->op_budget) {
+        uint64_t ms = lim->op_budget / (1000000 / BACKSTOP_NS_PER_TICK) + BACKSTOP_CPU_SLACK_MS;
+        b->cpu_limit_us = ms * 1000;
+        b->cpu_base_us = worker_cpu_us(w);
+        b->cpu_check_at = now + (int64_t)ms;
+    }
+}
+
+/* After a host effect: one that ended past the deadline leaves the engine one grace to notice it
+ * (it could not poll while it waited), so the outcome is the engine's own, as in-process. */
+static void backstop_after_effect(backstop *b)
+{
+    if (!b->deadline_ms || b->wall_extended) return;
+    int64_t now = now_ms();
+    if (now + BACKSTOP_GRACE_MS > b->wall_at) {
+        b->wall_at = now + BACKSTOP_GRACE_MS;
+        b->wall_extended = true;
+    }
+}
+
+/* At b->cpu_check_at: true when the worker used up its CPU time; else the next check is set. */
+static bool backstop_cpu_spent(backstop *b, const worker *w)
+{
+    uint64_t used = worker_cpu_us(w) - b->cpu_base_us;
+    if (used >= b->cpu_limit_us) return true;
+    uint64_t left_ms = (b->cpu_limit_us - used) / 1000 + 1;
+    b->cpu_check_at = now_ms() + (int64_t)left_ms;
+    return false;
+}
+
+static char *backstop_wall_message(const backstop *b, const isolate_options *o)
+{
+    if (!b->deadline_ms)
+        return xasprintf("isolation deadline exceeded: the worker was killed after %llu ms "
+                         "(CHIDORI_ISOLATE_DEADLINE_MS)",
+                         (unsigned long long)o->deadline_ms);
+    return xasprintf("wall-clock deadline exceeded: the run passed %llu ms (CHIDORI_JS_DEADLINE_MS) and its "
+                     "worker did not stop; the supervisor stopped it",
+                     (unsigned long long)b->deadline_ms);
+}
+
+static char *backstop_cpu_message(const backstop *b)
+{
+    return xasprintf("CPU budget exhausted: the run used %llu ms of CPU time, what its %llu ticks "
+                     "(CHIDORI_JS_OP_BUDGET) allow at %d ns a tick, and its worker did not stop; the "
+                     "supervisor stopped it",
+                     (unsigned long long)(b->cpu_limit_us / 1000), (unsigned long long)b->op_budget,
+                     BACKSTOP_NS_PER_TICK);
 }
 
 /* The options a worker's first Init carries: the caller's, the CPU it is to join and how many
@@ -447,7 +563,7 @@ void warm_worker_discard(warm_worker *ww)
 {
     if (!ww) return;
     kill_worker(&ww->w);
-    free(reap(&ww->w, false, 0, true));
+    free(reap(&ww->w, true));
     free(ww->banner);
     free(ww);
 }
@@ -488,33 +604,60 @@ int supervisor_run(const engine_config *cfg, host *h, const isolate_options *o, 
         return -1;
     }
 
-    int64_t deadline = o->deadline_ms ? now_ms() + (int64_t)o->deadline_ms : 0;
     /* Between frames a worker computes; an honest one is stopped by its own CPU budget, which a
      * compromised one ignores. So the parent also gives up on a worker that stays quiet for longer
      * than its budget could last (ticks at a pessimistic 20 ns each, plus a margin). */
     int64_t quiet_ms = cfg->limits.op_budget ? (int64_t)(cfg->limits.op_budget / 50000) + 30000 : 0;
     if (cfg->limits.deadline_ms && (!quiet_ms || (int64_t)cfg->limits.deadline_ms + 5000 < quiet_ms))
         quiet_ms = (int64_t)cfg->limits.deadline_ms + 5000;
-    bool killed_for_quiet = false;
-    bool done = false, killed_for_deadline = false;
+    bool killed_for_quiet = false, killed_by_backstop = false;
+    bool done = false;
     char *failure = NULL;
     isolate_options first = worker_options(o, &w);
     json_t *init = isolate_init_encode(cfg, &first);
     if (frame_write(w.to_child, init, &error) != 0) failure = xasprintf("cannot start the worker: %s", error);
     json_free(init);
     free(error), error = NULL;
+    backstop bs;
+    backstop_start(&bs, &cfg->limits, o, &w);
 
     while (!failure && !done) {
         json_t *frame = NULL;
-        int64_t wait_until = deadline;
-        if (quiet_ms && (!wait_until || now_ms() + quiet_ms < wait_until)) wait_until = now_ms() + quiet_ms;
-        if (o->watch_cancel && wait_for_frame_or_cancel(w.from_child, o->cancel_fd, wait_until)) {
+        int64_t quiet_at = quiet_ms ? now_ms() + quiet_ms : 0;
+        /* the earliest of the wall deadline and the quiet limit: either kills */
+        int64_t kill_at = bs.wall_at && (!quiet_at || bs.wall_at < quiet_at) ? bs.wall_at : quiet_at;
+        wait_outcome wo;
+        for (;;) {
+            int64_t wake = bs.cpu_check_at && (!kill_at || bs.cpu_check_at < kill_at) ? bs.cpu_check_at : kill_at;
+            wo = wait_for_frame(w.from_child, o->watch_cancel ? o->cancel_fd : -1, wake);
+            if (wo != WAIT_TIMEOUT || (kill_at && now_ms() >= kill_at)) break;
+            if (bs.cpu_check_at && now_ms() >= bs.cpu_check_at && backstop_cpu_spent(&bs, &w)) break;
+        }
+        if (wo == WAIT_CANCELLED) {
             failure = xstrdup("the run was cancelled");
             break;
         }
-        if (frame_read(w.from_child, wait_until, &frame, &error) != 0) {
-            if (deadline && now_ms() >= deadline) killed_for_deadline = true;
-            else if (wait_until && now_ms() >= wait_until) {
+        if (wo == WAIT_TIMEOUT) {
+            killed_by_backstop = true;
+            if (bs.wall_at && now_ms() >= bs.wall_at) {
+                failure = backstop_wall_message(&bs, o);
+                res->limit = LIMIT_DEADLINE;
+            } else if (kill_at && now_ms() >= kill_at) {
+                killed_for_quiet = true;
+                failure = xasprintf("the worker went quiet for %lld s, longer than its CPU budget allows; killed",
+                                    (long long)(quiet_ms / 1000));
+            } else {
+                failure = backstop_cpu_message(&bs);
+                res->limit = LIMIT_BUDGET;
+            }
+            break;
+        }
+        if (frame_read(w.from_child, kill_at, &frame, &error) != 0) {
+            if (bs.wall_at && now_ms() >= bs.wall_at) {
+                killed_by_backstop = true;
+                failure = backstop_wall_message(&bs, o);
+                res->limit = LIMIT_DEADLINE;
+            } else if (kill_at && now_ms() >= kill_at) {
                 killed_for_quiet = true;
                 failure = xasprintf("the worker went quiet for %lld s, longer than its CPU budget allows; killed",
                                     (long long)(quiet_ms / 1000));
@@ -542,6 +685,7 @@ int supervisor_run(const engine_config *cfg, host *h, const isolate_options *o, 
                 reply = isolate_reply_encode(rc, result, err);
                 json_free(result);
                 free(err);
+                backstop_after_effect(&bs);
             }
             if (frame_write(w.to_child, reply, &error) != 0) {
                 failure = xasprintf("the worker stopped listening: %s", error);
@@ -564,16 +708,18 @@ int supervisor_run(const engine_config *cfg, host *h, const isolate_options *o, 
     }
     /* Was the worker already dead when we stopped serving it? Then its own end (a seccomp kill, a
      * crash, the CPU limit) is the most precise explanation; if we had to kill it, our reason is. */
-    bool died_by_itself = !done && !killed_for_deadline && !killed_for_quiet && worker_has_exited(&w);
+    bool died_by_itself = !done && !killed_by_backstop && !killed_for_quiet && worker_has_exited(&w);
     /* After its Done a worker exits by itself: its stub reaps the engine's process, so nothing of
      * it is left for init to reap (an orphan counts against its cgroup slot until someone does).
      * One that lingers is killed; any other end is ours to make now. */
     if (!done || !worker_exits_within(&w, DONE_EXIT_GRACE_MS)) kill_worker(&w);
-    char *why = reap(&w, killed_for_deadline, o->deadline_ms, done);
+    char *why = reap(&w, done);
     if (!done) {
+        engine_limit_kind limit = killed_by_backstop ? res->limit : LIMIT_NONE;
         engine_result_free(res);
         res->status = RUN_FAILED;
-        if (killed_for_deadline || (died_by_itself && why)) {
+        res->limit = limit;
+        if (died_by_itself && why) {
             res->error = why;
             free(failure);
         } else {
