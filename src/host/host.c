@@ -55,6 +55,10 @@ host *host_new(const host_config *cfg, char **error)
     h->auto_approve = auto_approve && !strcmp(auto_approve, "1") && !cfg->approvals_can_suspend;
     h->cancel = cfg->cancel;
     h->memory = cfg->memory;
+    if (host_max_nested_runs_from_env(&h->max_nested_runs, error) != 0) {
+        host_free(h);
+        return NULL;
+    }
     h->http = http_settings_from_env(error);
     if (!h->http) {
         host_free(h);

@@ -24,6 +24,9 @@ struct host {
     uint64_t parent_seq; /* seq of the call_agent whose nested run is calling now; 0 at top level */
     uint64_t call_seq;   /* seq reserved for the call being performed */
     int depth;           /* nesting of call_agent */
+    int max_nested_runs; /* CHIDORI_MAX_NESTED_RUNS: call_agent runs per root run, all depths */
+    uint64_t nested_runs; /* call_agent runs this root run has started, the logged ones included */
+    bool nested_runs_counted; /* the logged ones were counted (at the first live call_agent) */
     char **answers;
     size_t n_answers, next_answer;
     bool interactive;

@@ -412,7 +412,7 @@ static uint64_t worker_cpu_us(const worker *w)
     return us;
 }
 
-static void backstop_start(backstop *b, const engine_limits *lim, const isolate_options *o, const worker *w)
+static void backstop_start(backstop *b, const engine_limits *lim, const isolate_options *o, const worker *w, bool warm)
 {
     *b = (backstop){.op_budget = lim->op_budget};
     int64_t now = now_ms();
@@ -426,7 +426,7 @@ static void backstop_start(backstop *b, const engine_limits *lim, const isolate_
     if (!o->cpu_secs_set && lim->op_budget) {
         uint64_t ms = lim->op_budget / (1000000 / BACKSTOP_NS_PER_TICK) + BACKSTOP_CPU_SLACK_MS;
         b->cpu_limit_us = ms * 1000;
-        b->cpu_base_us = worker_cpu_us(w);
+        b->cpu_base_us = warm ? worker_cpu_us(w) : 0; /* a new worker's start-up is in the slack */
         b->cpu_check_at = now + (int64_t)ms;
     }
 }
@@ -589,6 +589,7 @@ int supervisor_run(const engine_config *cfg, host *h, const isolate_options *o, 
             ww = NULL;
         }
     }
+    bool was_warm = ww != NULL;
     if (ww) {
         /* confined already: its report stands in for the one a cold worker sends first */
         w = ww->w;
@@ -619,7 +620,7 @@ int supervisor_run(const engine_config *cfg, host *h, const isolate_options *o, 
     json_free(init);
     free(error), error = NULL;
     backstop bs;
-    backstop_start(&bs, &cfg->limits, o, &w);
+    backstop_start(&bs, &cfg->limits, o, &w, was_warm);
 
     while (!failure && !done) {
         json_t *frame = NULL;

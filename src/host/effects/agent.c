@@ -4,15 +4,55 @@
  * it (the nested run's modules resolve through the same confined loader). The nested run's calls
  * are recorded with parent_seq = this call's seq; once it completes, this call's record answers
  * on replay and the nested run is not re-run (it replays as one unit). Nesting is capped at
- * HOST_MAX_NESTING. The engine is reached through the run_nested callback the CLI provides.
+ * HOST_MAX_NESTING, and the number of nested runs one root run starts (over the whole tree) at
+ * CHIDORI_MAX_NESTED_RUNS: each nested run gets a fresh CPU budget, so without that cap a loop of
+ * callAgent would run without bound. The count is replay-consistent: it is the number of
+ * call_agent records of the log that came before (replayed ones, and the nested ones inside them
+ * that replay does not re-run) plus the ones performed live, so a run that met the cap meets it at
+ * the same call again. The engine is reached through the run_nested callback the CLI provides.
  * The nested run has its own VFS for its lifetime (host_vfs), fresh from the seed.
  */
 #include "host/host_internal.h"
 #include "host/ops.h"
 #include "util/buf.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+
+#define MAX_NESTED_RUNS_LIMIT 1000000
+
+int host_max_nested_runs_from_env(int *out, char **error)
+{
+    const char *v = getenv("CHIDORI_MAX_NESTED_RUNS");
+    *out = HOST_DEFAULT_MAX_NESTED_RUNS;
+    if (!v || !*v) return 0;
+    char *end;
+    errno = 0;
+    long n = strtol(v, &end, 10);
+    if (errno || *end || *v < '0' || *v > '9' || n > MAX_NESTED_RUNS_LIMIT) {
+        *error = xasprintf("CHIDORI_MAX_NESTED_RUNS must be a whole number from 0 to %d, got `%.40s`",
+                           MAX_NESTED_RUNS_LIMIT, v);
+        return -1;
+    }
+    *out = (int)n;
+    return 0;
+}
+
+/* The nested runs started so far in this root run: at the first live call_agent, the call_agent
+ * records of the loaded log (at every depth), then one more per live call_agent. */
+static uint64_t nested_runs_so_far(host *h)
+{
+    if (!h->nested_runs_counted) {
+        h->nested_runs_counted = true;
+        size_t n = calllog_count(h->log);
+        for (size_t i = 0; i < n; i++) {
+            const call_record *r = calllog_get(h->log, i);
+            if (r && r->function && !strcmp(r->function, "call_agent")) h->nested_runs++;
+        }
+    }
+    return h->nested_runs;
+}
 
 int effect_call_agent(host *h, const json_t *args, json_t **result, char **error)
 {
@@ -34,6 +74,14 @@ int effect_call_agent(host *h, const json_t *args, json_t **result, char **error
         *error = xasprintf("chidori.callAgent: agents nested more than %d deep", HOST_MAX_NESTING);
         return HOST_ERROR;
     }
+    if (nested_runs_so_far(h) >= (uint64_t)h->max_nested_runs) {
+        *error = xasprintf("chidori.callAgent: this run has started %llu nested agent runs, its cap "
+                           "(CHIDORI_MAX_NESTED_RUNS=%d, counted over every depth); raise the cap or call "
+                           "fewer agents",
+                           (unsigned long long)h->nested_runs, h->max_nested_runs);
+        return HOST_ERROR;
+    }
+    h->nested_runs++;
     char *input_json = input && input->type != JSON_NULL ? json_dump(input, JSON_COMPACT, NULL) : xstrdup("{}");
     uint64_t outer_parent = h->parent_seq;
     h->parent_seq = h->call_seq;
