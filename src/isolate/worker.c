@@ -316,7 +316,9 @@ int worker_main(void)
             free(error);
             return 1;
         }
-        return 0;
+        /* Done: it ends at once (under its filter, no exit-time work such as a leak check,
+         * which would clone a tracer, may run). */
+        _exit(0);
     }
     /* A warm worker (a server's pool) confines itself first, then waits for the Init of its run;
      * the sandbox of that Init is the one already applied. */
