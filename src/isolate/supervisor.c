@@ -627,8 +627,11 @@ int supervisor_run(const engine_config *cfg, host *h, const isolate_options *o, 
         int64_t quiet_at = quiet_ms ? now_ms() + quiet_ms : 0;
         /* the earliest of the wall deadline and the quiet limit: either kills */
         int64_t kill_at = bs.wall_at && (!quiet_at || bs.wall_at < quiet_at) ? bs.wall_at : quiet_at;
-        wait_outcome wo;
-        for (;;) {
+        wait_outcome wo = WAIT_READY;
+        /* A wait of its own only when a cancel or a CPU check could come before the kill: else
+         * frame_read's own wait until kill_at is all (no extra syscall per frame). */
+        bool check_first = o->watch_cancel || (bs.cpu_check_at && (!kill_at || bs.cpu_check_at < kill_at));
+        while (check_first) {
             int64_t wake = bs.cpu_check_at && (!kill_at || bs.cpu_check_at < kill_at) ? bs.cpu_check_at : kill_at;
             wo = wait_for_frame(w.from_child, o->watch_cancel ? o->cancel_fd : -1, wake);
             if (wo != WAIT_TIMEOUT || (kill_at && now_ms() >= kill_at)) break;
