@@ -377,6 +377,7 @@ typedef struct backstop {
     int64_t wall_at;        /* kill at (0: none) */
     uint64_t deadline_ms;   /* the engine's deadline it backs (0: an explicit CHIDORI_ISOLATE_DEADLINE_MS) */
     bool wall_extended;     /* a host effect ended past the deadline: the engine got one grace for it */
+    bool awaiting_report;   /* a new worker: its engine starts once it has reported its confinement */
     uint64_t cpu_limit_us;  /* CPU time the worker may use in this run (0: none) */
     uint64_t cpu_base_us;   /* what it had used before the run began (a warm worker's start-up) */
     int64_t cpu_check_at;   /* when the limit could first be reached (0: no check) */
@@ -421,6 +422,7 @@ static void backstop_start(backstop *b, const engine_limits *lim, const isolate_
     } else if (lim->deadline_ms) {
         b->deadline_ms = lim->deadline_ms;
         b->wall_at = now + (int64_t)lim->deadline_ms + BACKSTOP_GRACE_MS;
+        b->awaiting_report = !warm;
     }
     /* An explicit CHIDORI_ISOLATE_CPU_SECS is the worker's RLIMIT_CPU: the kernel enforces it. */
     if (!o->cpu_secs_set && lim->op_budget) {
@@ -429,6 +431,16 @@ static void backstop_start(backstop *b, const engine_limits *lim, const isolate_
         b->cpu_base_us = warm ? worker_cpu_us(w) : 0; /* a new worker's start-up is in the slack */
         b->cpu_check_at = now + (int64_t)ms;
     }
+}
+
+/* A new worker's confinement report, its first frame: its engine's deadline starts now (its exec
+ * and confinement, slow on a loaded machine, must not eat into the run's time). Once only, and
+ * only as the first frame: nothing the agent's code can send moves it. */
+static void backstop_reported(backstop *b)
+{
+    if (!b->awaiting_report) return;
+    b->awaiting_report = false;
+    b->wall_at = now_ms() + (int64_t)b->deadline_ms + BACKSTOP_GRACE_MS;
 }
 
 /* After a host effect: one that ended past the deadline leaves the engine one grace to notice it
@@ -670,6 +682,9 @@ int supervisor_run(const engine_config *cfg, host *h, const isolate_options *o, 
             break;
         }
         frame_type type = frame_classify(frame, &error);
+        if (type == FRAME_CALL && !strcmp(json_string_value(json_object_get(frame, "op")), "__isolation"))
+            backstop_reported(&bs);
+        bs.awaiting_report = false; /* only the first frame counts */
         if (type == FRAME_CALL) {
             const char *op = json_string_value(json_object_get(frame, "op"));
             const json_t *args = json_object_get(frame, "args");
