@@ -190,6 +190,7 @@ int host_call(host *h, const char *name, const json_t *args, json_t **result, ch
         case LOOKUP_LIVE: break;
         }
     }
+    if (!strcmp(name, "call_agent")) host_count_call_agent(h); /* the nested-run cap (effects/agent.c) */
 
     /* 2. policy gate (a denial is recorded like any failed call, below) */
     int64_t started_at = realtime_ms();

@@ -7,9 +7,10 @@
  * HOST_MAX_NESTING, and the number of nested runs one root run starts (over the whole tree) at
  * CHIDORI_MAX_NESTED_RUNS: each nested run gets a fresh CPU budget, so without that cap a loop of
  * callAgent would run without bound. The count is replay-consistent: it is the number of
- * call_agent records of the log that came before (replayed ones, and the nested ones inside them
- * that replay does not re-run) plus the ones performed live, so a run that met the cap meets it at
- * the same call again. The engine is reached through the run_nested callback the CLI provides.
+ * call_agent calls the run made, refused ones included — the records of the loaded log (replayed
+ * ones, and the nested ones inside them that replay does not re-run) plus each live one, counted
+ * by host_call before the gate (host_count_call_agent) — so a run that met the cap meets it at the
+ * same call again, on replay and after a resume. The engine is reached through the run_nested callback the CLI provides.
  * The nested run has its own VFS for its lifetime (host_vfs), fresh from the seed.
  */
 #include "host/host_internal.h"
@@ -39,10 +40,11 @@ int host_max_nested_runs_from_env(int *out, char **error)
     return 0;
 }
 
-/* The nested runs started so far in this root run: at the first live call_agent, the call_agent
- * records of the loaded log (at every depth), then one more per live call_agent. */
-static uint64_t nested_runs_so_far(host *h)
+void host_count_call_agent(host *h)
 {
+    /* At the first live call_agent (nothing of this process's own is in the log yet), every
+     * call_agent record of the loaded log, at every depth, whatever its outcome; then each live
+     * one, whatever its outcome (a denial or a refusal included), this one too. */
     if (!h->nested_runs_counted) {
         h->nested_runs_counted = true;
         size_t n = calllog_count(h->log);
@@ -51,7 +53,7 @@ static uint64_t nested_runs_so_far(host *h)
             if (r && r->function && !strcmp(r->function, "call_agent")) h->nested_runs++;
         }
     }
-    return h->nested_runs;
+    h->nested_runs++;
 }
 
 int effect_call_agent(host *h, const json_t *args, json_t **result, char **error)
@@ -74,14 +76,13 @@ int effect_call_agent(host *h, const json_t *args, json_t **result, char **error
         *error = xasprintf("chidori.callAgent: agents nested more than %d deep", HOST_MAX_NESTING);
         return HOST_ERROR;
     }
-    if (nested_runs_so_far(h) >= (uint64_t)h->max_nested_runs) {
-        *error = xasprintf("chidori.callAgent: this run has started %llu nested agent runs, its cap "
+    if (h->nested_runs > (uint64_t)h->max_nested_runs) {
+        *error = xasprintf("chidori.callAgent: this run has started %d nested agent runs, its cap "
                            "(CHIDORI_MAX_NESTED_RUNS=%d, counted over every depth); raise the cap or call "
                            "fewer agents",
-                           (unsigned long long)h->nested_runs, h->max_nested_runs);
+                           h->max_nested_runs, h->max_nested_runs);
         return HOST_ERROR;
     }
-    h->nested_runs++;
     char *input_json = input && input->type != JSON_NULL ? json_dump(input, JSON_COMPACT, NULL) : xstrdup("{}");
     uint64_t outer_parent = h->parent_seq;
     h->parent_seq = h->call_seq;
