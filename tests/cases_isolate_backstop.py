@@ -99,3 +99,22 @@ def case_serve_backstop_ends_warm_workers_at_the_deadline(v):
 
 def case_serve_backstop_ends_execd_workers_at_the_deadline(v):
     serve_hung(v, {"CHIDORI_SERVE_FORKSERVER": "0", "CHIDORI_SERVE_WARM_WORKERS": "0"})
+
+
+def case_serve_backstop_ends_a_spinning_worker_at_its_cpu_budget(v):
+    """Serve's default: no deadline, the CPU backstop from the tick budget (10^7 ticks: 2 s)."""
+    env = {"CHIDORI_ISOLATE_SELFTEST": "hang_spin", "CHIDORI_JS_OP_BUDGET": "10000000",
+           "CHIDORI_SERVE_WARM_WORKERS": "0"}
+    srv = Server(v, "--trusted", env=env, agent=AGENT)
+    try:
+        srv.start()
+        start = time.monotonic()
+        view = create(srv, {"input": {"n": 1}, "wait": False})
+        got = srv.wait_for(view["id"], lambda x: x["status"] != "running", "settled", seconds=30)
+        secs = time.monotonic() - start
+        assert got["status"] == "failed" and "CPU budget exhausted: the run used 2000 ms of CPU time" in got["error"] \
+            and "the supervisor stopped it" in got["error"], got
+        assert secs < 25, f"settled after {secs:.2f} s"
+        srv.stop()
+    finally:
+        srv.cleanup()
