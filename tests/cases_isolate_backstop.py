@@ -8,6 +8,7 @@ end by the deadline + 1 s with the engine's own leading text (`wall-clock deadli
 `chidori serve` (fork-server, warm and exec'd workers alike).
 """
 import os
+import subprocess
 import tempfile
 import time
 
@@ -118,3 +119,50 @@ def case_serve_backstop_ends_a_spinning_worker_at_its_cpu_budget(v):
         srv.stop()
     finally:
         srv.cleanup()
+
+
+def descendants(pid):
+    kids, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        try:
+            with open(f"/proc/{p}/task/{p}/children") as f:
+                found = [int(x) for x in f.read().split()]
+        except OSError:
+            continue
+        kids += found
+        todo += found
+    return kids
+
+
+def cpu_rlimit(pid):
+    try:
+        with open(f"/proc/{pid}/limits") as f:
+            for line in f:
+                if line.startswith("Max cpu time"):
+                    return line.split()[3:5]
+    except OSError:
+        return None
+
+
+def case_backstop_gives_the_engine_a_cpu_rlimit_for_while_an_effect_runs(v):
+    """The supervisor checks nothing while it performs an effect, so the engine's process also gets
+    an RLIMIT_CPU from the parent: 10^7 ticks = 2 s of CPU, whole seconds + 2 → soft 4, hard 5."""
+    with tempfile.TemporaryDirectory() as d, tempfile.TemporaryDirectory() as state:
+        env = v.env({"CHIDORI_ISOLATE_SELFTEST": "hang_block", "CHIDORI_JS_OP_BUDGET": "10000000",
+                     "CHIDORI_JS_DEADLINE_MS": "3000", "CHIDORI_STATE_DIR": state})
+        p = subprocess.Popen([v.chidori, "run", "--isolate", hello_agent(d)], env=env,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        try:
+            seen = []
+            until = time.monotonic() + 2.5 * v.slow
+            while time.monotonic() < until and ["4", "5"] not in seen:
+                seen = [cpu_rlimit(k) for k in descendants(p.pid)]
+                time.sleep(0.05)
+            err = p.communicate(timeout=30 * v.slow)[1]
+        finally:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+        assert ["4", "5"] in seen, seen
+        assert "wall-clock deadline exceeded:" in err, err

@@ -105,6 +105,8 @@ typedef struct worker {
     int cpu; /* the CPU this thread and the worker share once it is confined, or -1 */
     int handed; /* descriptors sent on its handoff socket */
     uint64_t cpu_secs; /* its RLIMIT_CPU (0: none) */
+    uint64_t cpu_used_us; /* what it used, once reaped (its engine's process included) */
+    int term_sig;         /* the signal that ended it, once reaped (0: it exited) */
 } worker;
 
 /* A run is a strict ping-pong between this process and its worker: one of them always waits
@@ -294,6 +296,8 @@ static char *reap(worker *w, bool outcome_known)
     uint64_t cpu_us = (uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000u +
                       (uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
     bool out_of_cpu = w->cpu_secs && cpu_us >= w->cpu_secs * 1000000u;
+    w->cpu_used_us = cpu_us;
+    w->term_sig = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
     close(w->to_child);
     close(w->from_child);
     if (w->err && w->err->fd >= 0) {
@@ -394,23 +398,40 @@ static uint64_t process_cpu_us(pid_t pid)
     return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
 }
 
-static uint64_t worker_cpu_us(const worker *w)
+/* The engine's process: the worker's child when the worker is a pid-namespace stub, else the
+ * worker itself (forked by a fork server, or with pid namespaces skipped). */
+static pid_t engine_pid(const worker *w)
 {
-    uint64_t us = process_cpu_us(w->pid);
-    char path[64], text[128];
+    char path[64], text[64];
     snprintf(path, sizeof path, "/proc/%d/task/%d/children", (int)w->pid, (int)w->pid);
     int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return us;
+    if (fd < 0) return w->pid;
     ssize_t n = read(fd, text, sizeof text - 1);
     close(fd);
-    if (n <= 0) return us;
+    if (n <= 0) return w->pid;
     text[n] = 0;
-    for (char *p = text, *end; *p; p = end) {
-        long child = strtol(p, &end, 10);
-        if (end == p) break;
-        if (child > 0) us += process_cpu_us((pid_t)child);
-    }
-    return us;
+    long child = strtol(text, NULL, 10);
+    return child > 0 ? (pid_t)child : w->pid;
+}
+
+static uint64_t worker_cpu_us(const worker *w)
+{
+    pid_t engine = engine_pid(w);
+    return process_cpu_us(w->pid) + (engine != w->pid ? process_cpu_us(engine) : 0);
+}
+
+/* The kernel's share of the CPU backstop: while the supervisor performs a host effect it checks
+ * nothing, so each worker also sets on itself, with its other rlimits and before any agent code,
+ * an RLIMIT_CPU a little above the limit, in whole seconds (SIGKILL at the hard limit, one second
+ * on: pid 1 of a pid namespace ignores SIGXCPU). A warm worker sets its rlimits before it knows its
+ * run: it is given those of the limits it was made for (the CLI's early worker and a server's
+ * pool are made with the runs' limits). 0: none (no budget, or CHIDORI_ISOLATE_CPU_SECS given). */
+static uint64_t backstop_rlimit_secs(const isolate_options *o, const engine_limits *lim)
+{
+    if (o->cpu_secs_set) return o->sandbox.cpu_secs;
+    if (!lim->op_budget) return 0;
+    uint64_t ms = lim->op_budget / (1000000 / BACKSTOP_NS_PER_TICK) + BACKSTOP_CPU_SLACK_MS;
+    return ms / 1000 + 2;
 }
 
 static void backstop_start(backstop *b, const engine_limits *lim, const isolate_options *o, const worker *w, bool warm)
@@ -520,6 +541,7 @@ warm_worker *supervisor_prespawn_begin(const isolate_options *o, const engine_li
         return NULL;
     }
     isolate_options first = worker_options(o, &ww->w);
+    first.sandbox.cpu_secs = backstop_rlimit_secs(o, limits);
     json_t *init = isolate_warm_encode(&first);
     char *io = NULL;
     int rc = frame_write(ww->w.to_child, init, &io);
@@ -626,13 +648,14 @@ int supervisor_run(const engine_config *cfg, host *h, const isolate_options *o, 
     bool killed_for_quiet = false, killed_by_backstop = false;
     bool done = false;
     char *failure = NULL;
+    backstop bs;
+    backstop_start(&bs, &cfg->limits, o, &w, was_warm);
     isolate_options first = worker_options(o, &w);
+    if (!was_warm) first.sandbox.cpu_secs = backstop_rlimit_secs(o, &cfg->limits);
     json_t *init = isolate_init_encode(cfg, &first);
     if (frame_write(w.to_child, init, &error) != 0) failure = xasprintf("cannot start the worker: %s", error);
     json_free(init);
     free(error), error = NULL;
-    backstop bs;
-    backstop_start(&bs, &cfg->limits, o, &w, was_warm);
 
     while (!failure && !done) {
         json_t *frame = NULL;
@@ -738,7 +761,14 @@ int supervisor_run(const engine_config *cfg, host *h, const isolate_options *o, 
         engine_result_free(res);
         res->status = RUN_FAILED;
         res->limit = limit;
-        if (died_by_itself && why) {
+        if (died_by_itself && (w.term_sig == SIGKILL || w.term_sig == SIGXCPU) && bs.cpu_limit_us &&
+            w.cpu_used_us >= bs.cpu_base_us + bs.cpu_limit_us && !w.cpu_secs) {
+            /* killed by the RLIMIT_CPU backstop_arm_rlimit set (SIGKILL, or SIGXCPU when not pid 1) */
+            free(why);
+            free(failure);
+            res->error = backstop_cpu_message(&bs);
+            res->limit = LIMIT_BUDGET;
+        } else if (died_by_itself && why) {
             res->error = why;
             free(failure);
         } else {
