@@ -36,8 +36,8 @@
  *   7. caps       all capabilities dropped (effective/permitted/inheritable, bounding, ambient);
  *                 PR_SET_DUMPABLE 0 (no ptrace attach, no /proc/PID peeking, no core).
  *   8. rlimits    RLIMIT_CORE 0, RLIMIT_NOFILE 256, RLIMIT_MEMLOCK 0, RLIMIT_MSGQUEUE 0,
- *                 optional RLIMIT_CPU / RLIMIT_FSIZE (CHIDORI_ISOLATE_CPU_SECS,
- *                 CHIDORI_ISOLATE_FSIZE_BYTES).
+ *                 RLIMIT_CPU (the supervisor's CPU backstop + 2 s, or CHIDORI_ISOLATE_CPU_SECS),
+ *                 optional RLIMIT_FSIZE (CHIDORI_ISOLATE_FSIZE_BYTES).
  *   9. fds        every fd except 0, 1, 2 and cfg.keep_fds is closed (Landlock rights are
  *                 checked at open, so stray inherited fds would keep their rights).
  *  10. landlock   PR_SET_NO_NEW_PRIVS, then a ruleset handling every filesystem right of the
