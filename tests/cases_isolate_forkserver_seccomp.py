@@ -39,6 +39,9 @@ def case_forkserver_forbidden_syscall_is_killed(v):
         # the exec'd worker that runs the session instead knows no such probe: it says so
         assert got["status"] == "completed" and \
             got["output"] == {"probe": "forkserver_forbidden_syscall", "outcome": "unknown probe"}, got
+        # the server tries a few fork servers before it gives up on them: wait for its verdict
+        wait_until(v, "the server's verdict", lambda: "killed by SIGSYS: its seccomp filter refused a syscall"
+                   in srv.stderr() and not fork_servers(srv), seconds=20)
         err = srv.stderr()
         assert "chidori-sandbox: blocked syscall socket" in err, err
         assert "killed by SIGSYS: its seccomp filter refused a syscall" in err, err
