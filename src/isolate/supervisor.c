@@ -1,5 +1,6 @@
 /* supervisor.c — the parent side of an isolated run: spawn the worker, serve its frames, enforce
- * the deadline, map its end to a precise error.
+ * the run's deadline and CPU budget on it from outside (the backstop, below), map its end to a
+ * precise error.
  *
  * Owns the worker process (until it is reaped), its pipes, its cgroup. Treats every frame from the
  * worker as hostile: frames are size-capped and parsed with limits (protocol.c), classified
