@@ -189,6 +189,8 @@ static int durable_run(durable_mode mode, run_options *o)
     if (policy_select(POLICY_SURFACE_RUN, o->untrusted, o->trusted, cli_getenv, &sel, &error) < 0) goto fail_usage;
     if (engine_limits_from_env(&req.limits, &error) < 0) goto fail_usage;
     if (calllog_caps_from_env(&req.log_caps, &error) < 0) goto fail_usage;
+    int max_nested;
+    if (host_max_nested_runs_from_env(&max_nested, &error) < 0) goto fail_usage;
     if (req.isolated && isolate_options_from_env(&req.iso, &req.limits, &error) < 0) goto fail_usage;
     if (surface_from_env(&surf, &error) < 0) goto fail_usage;
     /* The worker execs and confines itself while this process prepares the run (the run folder,

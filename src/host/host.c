@@ -56,6 +56,10 @@ host *host_new(const host_config *cfg, char **error)
     h->auto_approve = auto_approve && !strcmp(auto_approve, "1") && !cfg->approvals_can_suspend;
     h->cancel = cfg->cancel;
     h->memory = cfg->memory;
+    if (host_max_nested_runs_from_env(&h->max_nested_runs, error) != 0) {
+        host_free(h);
+        return NULL;
+    }
     h->http = http_settings_from_env(error);
     if (!h->http) {
         host_free(h);
@@ -234,6 +238,7 @@ static int call_op(host *h, const host_op *op, const char *name, const json_t *a
         case LOOKUP_LIVE: break;
         }
     }
+    if (!strcmp(name, "call_agent")) host_count_call_agent(h); /* the nested-run cap (effects/agent.c) */
 
     /* 2. policy gate (a denial is recorded like any failed call, below) */
     int64_t started_at = realtime_ms();

@@ -24,6 +24,9 @@ struct host {
     uint64_t parent_seq; /* seq of the call_agent whose nested run is calling now; 0 at top level */
     uint64_t call_seq;   /* seq reserved for the call being performed */
     int depth;           /* nesting of call_agent */
+    int max_nested_runs; /* CHIDORI_MAX_NESTED_RUNS: call_agent runs per root run, all depths */
+    uint64_t nested_runs; /* call_agent calls this root run made, the logged ones included */
+    bool nested_runs_counted; /* the logged ones were counted (at the first live call_agent) */
     char **answers;
     size_t n_answers, next_answer;
     bool interactive;
@@ -62,6 +65,8 @@ struct host {
  * host_vfs_release drops the one of a depth (a nested run's, when it ends). */
 vfs *host_vfs(host *h, char **error);
 void host_vfs_release(host *h, int depth);
+/* effects/agent.c: count a live call_agent call, before its gate (the nested-run cap). */
+void host_count_call_agent(host *h);
 
 /* gate.c: HOST_OK to perform, HOST_ERROR (*error) when denied, HOST_SUSPEND to ask. */
 int host_gate(host *h, const char *op, const json_t *args, char **error);

@@ -183,9 +183,14 @@ int isolate_options_from_env(isolate_options *o, const engine_limits *limits, ch
     snprintf(o->sandbox.skip, sizeof o->sandbox.skip, "%s", skip ? skip : "");
     const char *st = getenv("CHIDORI_ISOLATE_SELFTEST");
     o->selftest = st && *st ? st : NULL;
-    return env_u64("CHIDORI_ISOLATE_DEADLINE_MS", &o->deadline_ms, error) ||
-                   env_u64("CHIDORI_ISOLATE_CPU_SECS", &o->sandbox.cpu_secs, error) ||
-                   env_u64("CHIDORI_ISOLATE_FSIZE_BYTES", &o->sandbox.fsize_bytes, error)
-               ? -1
-               : 0;
+    if (env_u64("CHIDORI_ISOLATE_DEADLINE_MS", &o->deadline_ms, error) ||
+        env_u64("CHIDORI_ISOLATE_CPU_SECS", &o->sandbox.cpu_secs, error) ||
+        env_u64("CHIDORI_ISOLATE_FSIZE_BYTES", &o->sandbox.fsize_bytes, error))
+        return -1;
+    /* Given (even as 0, which turns them off), they replace the supervisor's backstop derived from
+     * the run's own limits (supervisor.c, docs/limits.md). */
+    const char *d = getenv("CHIDORI_ISOLATE_DEADLINE_MS"), *c = getenv("CHIDORI_ISOLATE_CPU_SECS");
+    o->deadline_ms_set = d && *d;
+    o->cpu_secs_set = c && *c;
+    return 0;
 }

@@ -31,6 +31,8 @@
 #include "isolate/forkserver.h"
 #include "isolate/isolate.h"
 #include "engine/engine.h"
+#include "isolate/sandbox_linux.h"
+#include "util/buf.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -130,6 +132,22 @@ int forkserver_serve(const isolate_sandbox *sandbox, int shared_netns_fd, const 
     int ctl = ISOLATE_HANDOFF_FD;
     /* The engine's runtime, context and prelude, built once: each worker runs on its copy. */
     engine_prepare();
+    /* From here on, its own seccomp filter (sandbox_seccomp_forkserver): what it and its workers
+     * do until each installs its own, nothing else. A fork server that was meant to have one and
+     * cannot install it does not serve (workers are then exec'd one by one). */
+    if (!name_in_list(sandbox->skip, "seccomp")) {
+        sandbox_status st = sandbox_seccomp_forkserver();
+        if (!st.applied) {
+            *error = xasprintf("its seccomp filter: %s", st.detail);
+            return FORKSERVER_FAILED;
+        }
+    }
+    if (selftest && !strcmp(selftest, "forkserver_forbidden_syscall")) {
+        /* Test-only: a syscall its filter refuses (a socket), which must end it by SIGSYS. */
+        syscall(SYS_socket, AF_INET, SOCK_STREAM, 0);
+        *error = xstrdup("its seccomp filter let a socket through");
+        return FORKSERVER_FAILED;
+    }
     close(0); /* its Init came; nothing more will */
     close(1);
     if (answer(ctl, 0) != 0) return FORKSERVER_DONE;

@@ -59,14 +59,17 @@ static int recv_int(int fd, int ms, int32_t *v)
     return n == (ssize_t)sizeof *v ? 0 : -1;
 }
 
-static void stop_process(pid_t pid, int ctl)
+/* Stop it and reap it: its wait status (0 when there was none). */
+static int stop_process(pid_t pid, int ctl)
 {
     if (ctl >= 0) close(ctl); /* end of file: it exits */
+    int status = 0;
     if (pid > 0) {
         kill(pid, SIGKILL);
-        while (waitpid(pid, NULL, 0) < 0 && errno == EINTR) {
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
         }
     }
+    return status;
 }
 
 /* Start a fork server (on the keeper thread). 0 with *pid, *ctl; -1 with *error. */
@@ -118,7 +121,7 @@ static int start_process(const isolate_options *o, pid_t *pid_out, int *ctl_out,
     }
     /* A worker that cannot even start says why in a Done frame: read what it wrote, once it is
      * surely gone (so the read ends). */
-    stop_process(pid, ctl[1]);
+    int status = stop_process(pid, ctl[1]);
     json_t *done = NULL;
     char *why = NULL;
     if (frame_read(out[0], 0, &done, &why) == 0) {
@@ -128,6 +131,10 @@ static int start_process(const isolate_options *o, pid_t *pid_out, int *ctl_out,
             why = xstrdup(res.error ? res.error : "it ended at once");
             engine_result_free(&res);
         }
+    }
+    if (WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS) {
+        free(why);
+        why = xstrdup("killed by SIGSYS: its seccomp filter refused a syscall");
     }
     *error = xasprintf("it did not start: %s", why ? why : io ? io : "no answer");
     free(why);

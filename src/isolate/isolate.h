@@ -41,6 +41,8 @@ typedef struct worker_pool worker_pool;
 typedef struct isolate_options {
     isolate_sandbox sandbox; /* layers the worker applies to itself */
     uint64_t deadline_ms;    /* CHIDORI_ISOLATE_DEADLINE_MS: the parent kills the worker (0 = off) */
+    bool deadline_ms_set;    /* it was given: it replaces the deadline derived from the run's limits */
+    bool cpu_secs_set;       /* CHIDORI_ISOLATE_CPU_SECS was given: it replaces the derived CPU limit */
     const char *selftest;    /* CHIDORI_ISOLATE_SELFTEST: test-only forbidden act (NULL = none) */
     bool watch_cancel;       /* cancel_fd becoming readable cancels the run: the worker is killed */
     int cancel_fd;

@@ -566,6 +566,111 @@ static void build_worker_filter(bpf_prog *p, uint32_t deflt, pid_t self)
     emit(p, (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, deflt));
 }
 
+/* ---- the fork server's filter ---- */
+
+/* A syscall the fork server's filter lets through only when argument `arg` is one of `values`
+ * (the upper half 0); nvalues 0: any arguments. */
+typedef struct forkserver_rule {
+    int nr;
+    int arg;
+    uint32_t values[6];
+    int nvalues;
+    const char *why;
+} forkserver_rule;
+
+#ifndef NS_GET_NSTYPE
+#define NS_GET_NSTYPE 0xb703 /* _IO(0xb7, 0x3) */
+#endif
+
+static const forkserver_rule forkserver_rules[] = {
+    /* the fork server itself (forkserver.c) */
+    {SYS_recvmsg, 0, {0}, 0, "its requests; a worker's handoff"},
+    {SYS_sendto, 0, {0}, 0, "its answers (send)"},
+    {SYS_clone, 0, {CLONE_PARENT | CLONE_NEWPID, CLONE_PARENT}, 2, "one worker per request, these flags only"},
+    {SYS_getppid, 0, {0}, 0, "test-only forkserver_foreign_pid"},
+    /* each worker it forks, before its own filter (become_worker, worker_main, sandbox_apply_own) */
+    {SYS_prctl, 0, {PR_SET_PDEATHSIG, PR_SET_NAME, PR_CAP_AMBIENT, PR_SET_DUMPABLE, PR_SET_NO_NEW_PRIVS}, 5,
+     "death signal, name, capabilities, no_new_privs"},
+    {SYS_setsid, 0, {0}, 0, "a session of its own"},
+    {SYS_fcntl, 1, {F_DUPFD_CLOEXEC}, 1, "its descriptors moved above 3"},
+    {SYS_dup2, 0, {0}, 0, "its descriptors put in place as 0-3"},
+    {SYS_close_range, 0, {0}, 0, "nothing else stays open"},
+    {SYS_ioctl, 1, {TCGETS, NS_GET_NSTYPE}, 2, "isatty; is a handed descriptor a network namespace"},
+    {SYS_fstatfs, 0, {0}, 0, "is a handed descriptor a cgroup file"},
+    {SYS_geteuid, 0, {0}, 0, "root checks"},
+    {SYS_unshare, 0, {CLONE_NEWCGROUP}, 1, "its cgroup namespace"},
+    {SYS_prlimit64, 0, {0}, 1, "its rlimits (setrlimit: pid 0, itself)"},
+    {SYS_capset, 0, {0}, 0, "drop every capability"},
+    {SYS_sched_setaffinity, 0, {0}, 1, "join its parent's CPU (pid 0, itself)"},
+    {SYS_landlock_create_ruleset, 0, {0}, 0, "its Landlock domain"},
+    {SYS_landlock_add_rule, 0, {0}, 0, "its Landlock domain"},
+    {SYS_landlock_restrict_self, 0, {0}, 0, "its Landlock domain"},
+    {SYS_rt_sigaction, 0, {SIGSYS}, 1, "its SIGSYS handler (sandbox_seccomp)"},
+    {SYS_seccomp, 0, {SECCOMP_SET_MODE_FILTER}, 1, "its own filter"},
+};
+
+static void emit_arg_in(bpf_prog *p, int nr, int arg, const uint32_t *values, int n, uint32_t deflt)
+{
+    /* nr? then: upper half of args[arg] 0 and lower half one of values, else deflt */
+    emit(p, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)nr, 0, (uint8_t)(n + 5)));
+    emit(p, (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, OFF_ARG_HI(arg)));
+    emit(p, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, (uint8_t)(n + 1)));
+    emit(p, (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, OFF_ARG_LO(arg)));
+    for (int i = 0; i < n; i++)
+        emit(p, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, values[i], (uint8_t)(n - i), 0));
+    emit(p, (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, deflt));
+    emit(p, (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
+}
+
+static void build_forkserver_filter(bpf_prog *p, uint32_t deflt)
+{
+    emit(p, (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, OFF_ARCH));
+    emit(p, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0));
+    emit(p, (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS));
+    emit(p, (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, OFF_NR));
+    emit(p, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, 0x40000000, 0, 1));
+    emit(p, (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS));
+    emit(p, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SANDBOX_SECCOMP_DIE_NR, 0, 1));
+    emit(p, (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS));
+    /* clone3 too: its flags are behind a pointer; the fork server falls back to clone */
+    for (size_t i = 0; i < sandbox_seccomp_enosys_count; i++) {
+        emit(p, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)sandbox_seccomp_enosys[i].nr, 0, 1));
+        emit(p, (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (ENOSYS & SECCOMP_RET_DATA)));
+    }
+    for (size_t i = 0; i < sizeof forkserver_rules / sizeof forkserver_rules[0]; i++) {
+        const forkserver_rule *r = &forkserver_rules[i];
+        bool open_in_worker = false; /* the worker's allowlist has it with no argument check (ASan's) */
+        for (size_t j = 0; j < sandbox_seccomp_allow_count; j++)
+            if (sandbox_seccomp_allow[j].nr == r->nr && !sandbox_seccomp_allow[j].flags) open_in_worker = true;
+        if (r->nvalues && !open_in_worker) {
+            emit_arg_in(p, r->nr, r->arg, r->values, r->nvalues, deflt);
+        } else {
+            emit(p, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)r->nr, 0, 1));
+            emit(p, (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
+        }
+    }
+    /* Everything a worker's own filter allows (ioctl is above, with the worker's TCGETS), with
+     * the same argument checks but for tgkill: a worker's pid is not known yet (its own filter
+     * narrows tgkill to itself). */
+    for (size_t i = 0; i < sandbox_seccomp_allow_count; i++) {
+        const sandbox_syscall_rule *r = &sandbox_seccomp_allow[i];
+        if (r->flags & SANDBOX_ARG_TCGETS) continue;
+        if (r->flags & SANDBOX_ARG_NO_EXEC) {
+            emit(p, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)r->nr, 0, 4));
+            emit(p, (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, OFF_ARG_LO(2)));
+            emit(p, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, PROT_EXEC, 0, 1));
+            emit(p, (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, deflt));
+            emit(p, (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
+            /* the rules that follow compare the syscall number again */
+            emit(p, (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, OFF_NR));
+            continue;
+        }
+        emit(p, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)r->nr, 0, 1));
+        emit(p, (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
+    }
+    emit(p, (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, deflt));
+}
+
 static int install_filter(bpf_prog *p)
 {
     struct sock_fprog prog = {.len = (unsigned short)p->n, .filter = p->ins};
@@ -653,6 +758,31 @@ sandbox_status sandbox_seccomp(bool name_blocked)
     if (rc < 0) return st_skip("seccomp(SET_MODE_FILTER): %s", strerror(e));
     return st_ok("allowlist of %zu syscalls, %zu ENOSYS, %zu BPF insns, default %s", sandbox_seccomp_allow_count,
                  sandbox_seccomp_enosys_count, ninsn, deflt == SECCOMP_RET_TRAP ? "trap→kill (named)" : "kill");
+}
+
+sandbox_status sandbox_seccomp_forkserver(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = sigsys_handler;
+    sa.sa_flags = SA_SIGINFO;
+    sigemptyset(&sa.sa_mask);
+    uint32_t deflt = SECCOMP_RET_KILL_PROCESS;
+    if (sigaction(SIGSYS, &sa, NULL) == 0) {
+        sigset_t set;
+        sigemptyset(&set);
+        sigaddset(&set, SIGSYS);
+        sigprocmask(SIG_UNBLOCK, &set, NULL);
+        deflt = SECCOMP_RET_TRAP;
+    }
+    bpf_prog p = {0};
+    build_forkserver_filter(&p, deflt);
+    int rc = install_filter(&p);
+    int e = errno;
+    size_t ninsn = p.n;
+    free(p.ins);
+    if (rc < 0) return st_skip("seccomp(SET_MODE_FILTER): %s", strerror(e));
+    return st_ok("fork server allowlist, %zu BPF insns", ninsn);
 }
 
 bool sandbox_blocked_syscall_from_stderr(const char *text, size_t len, char *out, size_t outlen)

@@ -36,8 +36,8 @@
  *   7. caps       all capabilities dropped (effective/permitted/inheritable, bounding, ambient);
  *                 PR_SET_DUMPABLE 0 (no ptrace attach, no /proc/PID peeking, no core).
  *   8. rlimits    RLIMIT_CORE 0, RLIMIT_NOFILE 256, RLIMIT_MEMLOCK 0, RLIMIT_MSGQUEUE 0,
- *                 optional RLIMIT_CPU / RLIMIT_FSIZE (CHIDORI_ISOLATE_CPU_SECS,
- *                 CHIDORI_ISOLATE_FSIZE_BYTES).
+ *                 RLIMIT_CPU (the supervisor's CPU backstop + 2 s, or CHIDORI_ISOLATE_CPU_SECS),
+ *                 optional RLIMIT_FSIZE (CHIDORI_ISOLATE_FSIZE_BYTES).
  *   9. fds        every fd except 0, 1, 2 and cfg.keep_fds is closed (Landlock rights are
  *                 checked at open, so stray inherited fds would keep their rights).
  *  10. landlock   PR_SET_NO_NEW_PRIVS, then a ruleset handling every filesystem right of the
@@ -158,6 +158,13 @@ sandbox_status sandbox_rlimits(const sandbox_config *cfg);
 sandbox_status sandbox_close_fds(const sandbox_config *cfg);
 sandbox_status sandbox_landlock(int *abi_out);
 sandbox_status sandbox_seccomp(bool name_blocked);
+/* The fork server's own filter (forkserver.c), installed once it has entered the shared namespaces
+ * and prepared the engine: what it does from then on (take requests, clone a worker with exactly
+ * CLONE_PARENT[|CLONE_NEWPID], answer) and what each worker it forks does before its own filter
+ * (its descriptors, its cgroup, its layers), with every syscall of the worker's allowlist, so that
+ * the two filters stacked in a worker leave the worker's as it is. Default: trap, named like the
+ * worker's (sandbox_seccomp); x32, other architectures and SANDBOX_SECCOMP_DIE_NR kill. */
+sandbox_status sandbox_seccomp_forkserver(void);
 
 /* Landlock ABI of the running kernel (0 = unavailable). */
 int sandbox_landlock_abi(void);

@@ -1,5 +1,6 @@
 /* supervisor.c — the parent side of an isolated run: spawn the worker, serve its frames, enforce
- * the deadline, map its end to a precise error.
+ * the run's deadline and CPU budget on it from outside (the backstop, below), map its end to a
+ * precise error.
  *
  * Owns the worker process (until it is reaped), its pipes, its cgroup. Treats every frame from the
  * worker as hostile: frames are size-capped and parsed with limits (protocol.c), classified
@@ -105,6 +106,8 @@ typedef struct worker {
     int cpu; /* the CPU this thread and the worker share once it is confined, or -1 */
     int handed; /* descriptors sent on its handoff socket */
     uint64_t cpu_secs; /* its RLIMIT_CPU (0: none) */
+    uint64_t cpu_used_us; /* what it used, once reaped (its engine's process included) */
+    int term_sig;         /* the signal that ended it, once reaped (0: it exited) */
 } worker;
 
 /* A run is a strict ping-pong between this process and its worker: one of them always waits
@@ -282,7 +285,7 @@ static void kill_worker(worker *w)
 }
 
 /* Reap the worker and say how it ended when that was not a clean exit. */
-static char *reap(worker *w, bool killed_for_deadline, uint64_t deadline_ms, bool outcome_known)
+static char *reap(worker *w, bool outcome_known)
 {
     int status = 0;
     struct rusage ru;
@@ -294,6 +297,8 @@ static char *reap(worker *w, bool killed_for_deadline, uint64_t deadline_ms, boo
     uint64_t cpu_us = (uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000u +
                       (uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
     bool out_of_cpu = w->cpu_secs && cpu_us >= w->cpu_secs * 1000000u;
+    w->cpu_used_us = cpu_us;
+    w->term_sig = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
     close(w->to_child);
     close(w->from_child);
     if (w->err && w->err->fd >= 0) {
@@ -302,11 +307,7 @@ static char *reap(worker *w, bool killed_for_deadline, uint64_t deadline_ms, boo
     }
     if (w->pidfd >= 0) close(w->pidfd);
     char *why = NULL;
-    if (killed_for_deadline) {
-        why = xasprintf("isolation deadline exceeded: the worker was killed after %llu ms "
-                        "(CHIDORI_ISOLATE_DEADLINE_MS)",
-                        (unsigned long long)deadline_ms);
-    } else if (WIFSIGNALED(status)) {
+    if (WIFSIGNALED(status)) {
         int sig = WTERMSIG(status);
         if (sig == SIGSYS) {
             char name[64];
@@ -338,23 +339,172 @@ static char *reap(worker *w, bool killed_for_deadline, uint64_t deadline_ms, boo
     return why;
 }
 
-/* Wait (until the deadline, 0 = none) for the worker to say something or for the run to be
- * cancelled; true when it was cancelled. frame_read deals with everything else. */
-static bool wait_for_frame_or_cancel(int from_child, int cancel_fd, int64_t deadline)
+/* Wait until the worker says something, the run is cancelled (cancel_fd >= 0 becoming readable)
+ * or `until` passes (0 = no limit). Only waits: the frame itself is read by frame_read. */
+typedef enum { WAIT_READY, WAIT_CANCELLED, WAIT_TIMEOUT } wait_outcome;
+static wait_outcome wait_for_frame(int from_child, int cancel_fd, int64_t until)
 {
     for (;;) {
         struct pollfd p[2] = {{.fd = from_child, .events = POLLIN}, {.fd = cancel_fd, .events = POLLIN}};
         int timeout = -1;
-        if (deadline) {
-            int64_t left = deadline - now_ms();
-            timeout = left > 0 ? (int)(left > 60000 ? 60000 : left) : 0;
+        if (until) {
+            int64_t left = until - now_ms();
+            if (left <= 0) return WAIT_TIMEOUT;
+            timeout = left > 60000 ? 60000 : (int)left;
         }
-        int n = poll(p, 2, timeout);
+        int n = poll(p, cancel_fd >= 0 ? 2 : 1, timeout);
         if (n < 0 && errno == EINTR) continue;
-        if (n < 0) return false;
-        if (p[1].revents) return true;
-        if (p[0].revents || !deadline || now_ms() >= deadline) return false;
+        if (n < 0) return WAIT_READY; /* frame_read reports the error */
+        if (cancel_fd >= 0 && p[1].revents) return WAIT_CANCELLED;
+        if (p[0].revents) return WAIT_READY;
     }
+}
+
+/* ---------- the backstop: the run's limits, enforced on the worker from outside ----------
+ *
+ * The engine stops a run at its own CPU budget and deadline, but only when it polls; a builtin
+ * that never polls (or a compromised worker) would run on. So the supervisor derives from the
+ * run's limits a wall-clock deadline (CHIDORI_JS_DEADLINE_MS plus BACKSTOP_GRACE_MS) and a
+ * CPU-time limit (CHIDORI_JS_OP_BUDGET at BACKSTOP_NS_PER_TICK, plus BACKSTOP_CPU_SLACK_MS), and
+ * kills the worker itself when either passes (docs/limits.md). CHIDORI_ISOLATE_DEADLINE_MS and
+ * CHIDORI_ISOLATE_CPU_SECS, when set, replace them.
+ *
+ * No cost on the hot path: the supervisor only wakes when a limit could have passed. The worker
+ * is single-threaded (seccomp forbids threads), so it cannot use more CPU time than wall time:
+ * the supervisor sleeps until the CPU limit could be reached at the earliest, reads the worker's
+ * CPU clock, and sleeps again for what is left. CPU time does not advance while the worker waits
+ * for a host effect; wall time does, as the engine's deadline does by design. */
+#define BACKSTOP_GRACE_MS 500        /* the engine's own deadline error comes first when it polls */
+#define BACKSTOP_NS_PER_TICK 100     /* measured: 15 ns (a tight loop) to 520 ns (small builtins) */
+#define BACKSTOP_CPU_SLACK_MS 1000   /* the worker's start-up, before its first tick */
+
+typedef struct backstop {
+    int64_t wall_at;        /* kill at (0: none) */
+    uint64_t deadline_ms;   /* the engine's deadline it backs (0: an explicit CHIDORI_ISOLATE_DEADLINE_MS) */
+    bool wall_extended;     /* a host effect ended past the deadline: the engine got one grace for it */
+    bool awaiting_report;   /* a new worker: its engine starts once it has reported its confinement */
+    uint64_t cpu_limit_us;  /* CPU time the worker may use in this run (0: none) */
+    uint64_t cpu_base_us;   /* what it had used before the run began (a warm worker's start-up) */
+    int64_t cpu_check_at;   /* when the limit could first be reached (0: no check) */
+    uint64_t op_budget;
+} backstop;
+
+/* The worker's CPU time so far: its own and its child's (the engine's process, when the worker
+ * is a pid-namespace stub), read from their CPU clocks. */
+static uint64_t process_cpu_us(pid_t pid)
+{
+    clockid_t clk;
+    struct timespec ts;
+    if (clock_getcpuclockid(pid, &clk) != 0 || clock_gettime(clk, &ts) != 0) return 0;
+    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+/* The engine's process: the worker's child when the worker is a pid-namespace stub, else the
+ * worker itself (forked by a fork server, or with pid namespaces skipped). */
+static pid_t engine_pid(const worker *w)
+{
+    char path[64], text[64];
+    snprintf(path, sizeof path, "/proc/%d/task/%d/children", (int)w->pid, (int)w->pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return w->pid;
+    ssize_t n = read(fd, text, sizeof text - 1);
+    close(fd);
+    if (n <= 0) return w->pid;
+    text[n] = 0;
+    long child = strtol(text, NULL, 10);
+    return child > 0 ? (pid_t)child : w->pid;
+}
+
+static uint64_t worker_cpu_us(const worker *w)
+{
+    pid_t engine = engine_pid(w);
+    return process_cpu_us(w->pid) + (engine != w->pid ? process_cpu_us(engine) : 0);
+}
+
+/* The kernel's share of the CPU backstop: while the supervisor performs a host effect it checks
+ * nothing, so each worker also sets on itself, with its other rlimits and before any agent code,
+ * an RLIMIT_CPU a little above the limit, in whole seconds (SIGKILL at the hard limit, one second
+ * on: pid 1 of a pid namespace ignores SIGXCPU). A warm worker sets its rlimits before it knows its
+ * run: it is given those of the limits it was made for (the CLI's early worker and a server's
+ * pool are made with the runs' limits). 0: none (no budget, or CHIDORI_ISOLATE_CPU_SECS given). */
+static uint64_t backstop_rlimit_secs(const isolate_options *o, const engine_limits *lim)
+{
+    if (o->cpu_secs_set) return o->sandbox.cpu_secs;
+    if (!lim->op_budget) return 0;
+    uint64_t ms = lim->op_budget / (1000000 / BACKSTOP_NS_PER_TICK) + BACKSTOP_CPU_SLACK_MS;
+    return ms / 1000 + 2;
+}
+
+static void backstop_start(backstop *b, const engine_limits *lim, const isolate_options *o, const worker *w, bool warm)
+{
+    *b = (backstop){.op_budget = lim->op_budget};
+    int64_t now = now_ms();
+    if (o->deadline_ms_set) {
+        if (o->deadline_ms) b->wall_at = now + (int64_t)o->deadline_ms;
+    } else if (lim->deadline_ms) {
+        b->deadline_ms = lim->deadline_ms;
+        b->wall_at = now + (int64_t)lim->deadline_ms + BACKSTOP_GRACE_MS;
+        b->awaiting_report = !warm;
+    }
+    /* An explicit CHIDORI_ISOLATE_CPU_SECS is the worker's RLIMIT_CPU: the kernel enforces it. */
+    if (!o->cpu_secs_set && lim->op_budget) {
+        uint64_t ms = lim->op_budget / (1000000 / BACKSTOP_NS_PER_TICK) + BACKSTOP_CPU_SLACK_MS;
+        b->cpu_limit_us = ms * 1000;
+        b->cpu_base_us = warm ? worker_cpu_us(w) : 0; /* a new worker's start-up is in the slack */
+        b->cpu_check_at = now + (int64_t)ms;
+    }
+}
+
+/* A new worker's confinement report, its first frame: its engine's deadline starts now (its exec
+ * and confinement, slow on a loaded machine, must not eat into the run's time). Once only, and
+ * only as the first frame: nothing the agent's code can send moves it. */
+static void backstop_reported(backstop *b)
+{
+    if (!b->awaiting_report) return;
+    b->awaiting_report = false;
+    b->wall_at = now_ms() + (int64_t)b->deadline_ms + BACKSTOP_GRACE_MS;
+}
+
+/* After a host effect: one that ended past the deadline leaves the engine one grace to notice it
+ * (it could not poll while it waited), so the outcome is the engine's own, as in-process. */
+static void backstop_after_effect(backstop *b)
+{
+    if (!b->deadline_ms || b->wall_extended) return;
+    int64_t now = now_ms();
+    if (now + BACKSTOP_GRACE_MS > b->wall_at) {
+        b->wall_at = now + BACKSTOP_GRACE_MS;
+        b->wall_extended = true;
+    }
+}
+
+/* At b->cpu_check_at: true when the worker used up its CPU time; else the next check is set. */
+static bool backstop_cpu_spent(backstop *b, const worker *w)
+{
+    uint64_t used = worker_cpu_us(w) - b->cpu_base_us;
+    if (used >= b->cpu_limit_us) return true;
+    uint64_t left_ms = (b->cpu_limit_us - used) / 1000 + 1;
+    b->cpu_check_at = now_ms() + (int64_t)left_ms;
+    return false;
+}
+
+static char *backstop_wall_message(const backstop *b, const isolate_options *o)
+{
+    if (!b->deadline_ms)
+        return xasprintf("isolation deadline exceeded: the worker was killed after %llu ms "
+                         "(CHIDORI_ISOLATE_DEADLINE_MS)",
+                         (unsigned long long)o->deadline_ms);
+    return xasprintf("wall-clock deadline exceeded: the run passed %llu ms (CHIDORI_JS_DEADLINE_MS) and its "
+                     "worker did not stop; the supervisor stopped it",
+                     (unsigned long long)b->deadline_ms);
+}
+
+static char *backstop_cpu_message(const backstop *b)
+{
+    return xasprintf("CPU budget exhausted: the run used %llu ms of CPU time, what its %llu ticks "
+                     "(CHIDORI_JS_OP_BUDGET) allow at %d ns a tick, and its worker did not stop; the "
+                     "supervisor stopped it",
+                     (unsigned long long)(b->cpu_limit_us / 1000), (unsigned long long)b->op_budget,
+                     BACKSTOP_NS_PER_TICK);
 }
 
 /* The options a worker's first Init carries: the caller's, the CPU it is to join and how many
@@ -392,6 +542,7 @@ warm_worker *supervisor_prespawn_begin(const isolate_options *o, const engine_li
         return NULL;
     }
     isolate_options first = worker_options(o, &ww->w);
+    first.sandbox.cpu_secs = backstop_rlimit_secs(o, limits);
     json_t *init = isolate_warm_encode(&first);
     char *io = NULL;
     int rc = frame_write(ww->w.to_child, init, &io);
@@ -447,7 +598,7 @@ void warm_worker_discard(warm_worker *ww)
 {
     if (!ww) return;
     kill_worker(&ww->w);
-    free(reap(&ww->w, false, 0, true));
+    free(reap(&ww->w, true));
     free(ww->banner);
     free(ww);
 }
@@ -473,6 +624,7 @@ int supervisor_run(const engine_config *cfg, host *h, const isolate_options *o, 
             ww = NULL;
         }
     }
+    bool was_warm = ww != NULL;
     if (ww) {
         /* confined already: its report stands in for the one a cold worker sends first */
         w = ww->w;
@@ -488,17 +640,19 @@ int supervisor_run(const engine_config *cfg, host *h, const isolate_options *o, 
         return -1;
     }
 
-    int64_t deadline = o->deadline_ms ? now_ms() + (int64_t)o->deadline_ms : 0;
     /* Between frames a worker computes; an honest one is stopped by its own CPU budget, which a
      * compromised one ignores. So the parent also gives up on a worker that stays quiet for longer
      * than its budget could last (ticks at a pessimistic 20 ns each, plus a margin). */
     int64_t quiet_ms = cfg->limits.op_budget ? (int64_t)(cfg->limits.op_budget / 50000) + 30000 : 0;
     if (cfg->limits.deadline_ms && (!quiet_ms || (int64_t)cfg->limits.deadline_ms + 5000 < quiet_ms))
         quiet_ms = (int64_t)cfg->limits.deadline_ms + 5000;
-    bool killed_for_quiet = false;
-    bool done = false, killed_for_deadline = false;
+    bool killed_for_quiet = false, killed_by_backstop = false;
+    bool done = false;
     char *failure = NULL;
+    backstop bs;
+    backstop_start(&bs, &cfg->limits, o, &w, was_warm);
     isolate_options first = worker_options(o, &w);
+    if (!was_warm) first.sandbox.cpu_secs = backstop_rlimit_secs(o, &cfg->limits);
     json_t *init = isolate_init_encode(cfg, &first);
     if (frame_write(w.to_child, init, &error) != 0) failure = xasprintf("cannot start the worker: %s", error);
     json_free(init);
@@ -506,15 +660,44 @@ int supervisor_run(const engine_config *cfg, host *h, const isolate_options *o, 
 
     while (!failure && !done) {
         json_t *frame = NULL;
-        int64_t wait_until = deadline;
-        if (quiet_ms && (!wait_until || now_ms() + quiet_ms < wait_until)) wait_until = now_ms() + quiet_ms;
-        if (o->watch_cancel && wait_for_frame_or_cancel(w.from_child, o->cancel_fd, wait_until)) {
+        int64_t quiet_at = quiet_ms ? now_ms() + quiet_ms : 0;
+        /* the earliest of the wall deadline and the quiet limit: either kills */
+        int64_t kill_at = bs.wall_at && (!quiet_at || bs.wall_at < quiet_at) ? bs.wall_at : quiet_at;
+        wait_outcome wo = WAIT_READY;
+        /* A wait of its own only when a cancel or a CPU check could come before the kill: else
+         * frame_read's own wait until kill_at is all (no extra syscall per frame). */
+        bool check_first = o->watch_cancel || (bs.cpu_check_at && (!kill_at || bs.cpu_check_at < kill_at));
+        while (check_first) {
+            int64_t wake = bs.cpu_check_at && (!kill_at || bs.cpu_check_at < kill_at) ? bs.cpu_check_at : kill_at;
+            wo = wait_for_frame(w.from_child, o->watch_cancel ? o->cancel_fd : -1, wake);
+            if (wo != WAIT_TIMEOUT || (kill_at && now_ms() >= kill_at)) break;
+            if (bs.cpu_check_at && now_ms() >= bs.cpu_check_at && backstop_cpu_spent(&bs, &w)) break;
+        }
+        if (wo == WAIT_CANCELLED) {
             failure = xstrdup("the run was cancelled");
             break;
         }
-        if (frame_read(w.from_child, wait_until, &frame, &error) != 0) {
-            if (deadline && now_ms() >= deadline) killed_for_deadline = true;
-            else if (wait_until && now_ms() >= wait_until) {
+        if (wo == WAIT_TIMEOUT) {
+            killed_by_backstop = true;
+            if (bs.wall_at && now_ms() >= bs.wall_at) {
+                failure = backstop_wall_message(&bs, o);
+                res->limit = LIMIT_DEADLINE;
+            } else if (kill_at && now_ms() >= kill_at) {
+                killed_for_quiet = true;
+                failure = xasprintf("the worker went quiet for %lld s, longer than its CPU budget allows; killed",
+                                    (long long)(quiet_ms / 1000));
+            } else {
+                failure = backstop_cpu_message(&bs);
+                res->limit = LIMIT_BUDGET;
+            }
+            break;
+        }
+        if (frame_read(w.from_child, kill_at, &frame, &error) != 0) {
+            if (bs.wall_at && now_ms() >= bs.wall_at) {
+                killed_by_backstop = true;
+                failure = backstop_wall_message(&bs, o);
+                res->limit = LIMIT_DEADLINE;
+            } else if (kill_at && now_ms() >= kill_at) {
                 killed_for_quiet = true;
                 failure = xasprintf("the worker went quiet for %lld s, longer than its CPU budget allows; killed",
                                     (long long)(quiet_ms / 1000));
@@ -523,6 +706,9 @@ int supervisor_run(const engine_config *cfg, host *h, const isolate_options *o, 
             break;
         }
         frame_type type = frame_classify(frame, &error);
+        if (type == FRAME_CALL && !strcmp(json_string_value(json_object_get(frame, "op")), "__isolation"))
+            backstop_reported(&bs);
+        bs.awaiting_report = false; /* only the first frame counts */
         if (type == FRAME_CALL) {
             const char *op = json_string_value(json_object_get(frame, "op"));
             const json_t *args = json_object_get(frame, "args");
@@ -542,6 +728,7 @@ int supervisor_run(const engine_config *cfg, host *h, const isolate_options *o, 
                 reply = isolate_reply_encode(rc, result, err);
                 json_free(result);
                 free(err);
+                backstop_after_effect(&bs);
             }
             if (frame_write(w.to_child, reply, &error) != 0) {
                 failure = xasprintf("the worker stopped listening: %s", error);
@@ -564,16 +751,25 @@ int supervisor_run(const engine_config *cfg, host *h, const isolate_options *o, 
     }
     /* Was the worker already dead when we stopped serving it? Then its own end (a seccomp kill, a
      * crash, the CPU limit) is the most precise explanation; if we had to kill it, our reason is. */
-    bool died_by_itself = !done && !killed_for_deadline && !killed_for_quiet && worker_has_exited(&w);
+    bool died_by_itself = !done && !killed_by_backstop && !killed_for_quiet && worker_has_exited(&w);
     /* After its Done a worker exits by itself: its stub reaps the engine's process, so nothing of
      * it is left for init to reap (an orphan counts against its cgroup slot until someone does).
      * One that lingers is killed; any other end is ours to make now. */
     if (!done || !worker_exits_within(&w, DONE_EXIT_GRACE_MS)) kill_worker(&w);
-    char *why = reap(&w, killed_for_deadline, o->deadline_ms, done);
+    char *why = reap(&w, done);
     if (!done) {
+        engine_limit_kind limit = killed_by_backstop ? res->limit : LIMIT_NONE;
         engine_result_free(res);
         res->status = RUN_FAILED;
-        if (killed_for_deadline || (died_by_itself && why)) {
+        res->limit = limit;
+        if (died_by_itself && (w.term_sig == SIGKILL || w.term_sig == SIGXCPU) && bs.cpu_limit_us &&
+            w.cpu_used_us >= bs.cpu_base_us + bs.cpu_limit_us && !w.cpu_secs) {
+            /* killed by the RLIMIT_CPU backstop_arm_rlimit set (SIGKILL, or SIGXCPU when not pid 1) */
+            free(why);
+            free(failure);
+            res->error = backstop_cpu_message(&bs);
+            res->limit = LIMIT_BUDGET;
+        } else if (died_by_itself && why) {
             res->error = why;
             free(failure);
         } else {

@@ -163,6 +163,19 @@ static void hostile_frames(const char *mode)
     }
 }
 
+/* Test-only (CHIDORI_ISOLATE_SELFTEST=hang_*): hang_spin burns CPU in C and never checks the
+ * interrupt; hang_block waits on its pipe and uses none. Neither ever answers. */
+static void hang(const char *mode)
+{
+    if (!strcmp(mode, "hang_spin")) {
+        for (volatile unsigned long i = 0;; i++) {
+        }
+    }
+    char c;
+    while (read(FD_IN, &c, 1) > 0) {
+    }
+}
+
 /* A network namespace the parent made for this worker to join (shared_netns.c). */
 static bool is_netns(int fd)
 {
@@ -303,7 +316,9 @@ int worker_main(void)
             free(error);
             return 1;
         }
-        return 0;
+        /* Done: it ends at once (under its filter, no exit-time work such as a leak check,
+         * which would clone a tracer, may run). */
+        _exit(0);
     }
     /* A warm worker (a server's pool) confines itself first, then waits for the Init of its run;
      * the sandbox of that Init is the one already applied. */
@@ -344,6 +359,14 @@ int worker_main(void)
     if (in.selftest && !strncmp(in.selftest, "frame_", 6)) {
         /* Test-only: behave as a compromised worker would, to prove the parent survives it. */
         hostile_frames(in.selftest);
+        isolate_init_clear(&in);
+        json_free(init);
+        return 0;
+    }
+    if (in.selftest && !strncmp(in.selftest, "hang_", 5)) {
+        /* Test-only: a run whose engine never polls, as one stuck in a builtin would be (or a
+         * compromised worker): only the supervisor's backstop can end it (tests/cases_isolate_backstop.py). */
+        hang(in.selftest);
         isolate_init_clear(&in);
         json_free(init);
         return 0;

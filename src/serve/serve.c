@@ -176,6 +176,8 @@ int cmd_serve(int argc, char **argv)
     if (engine_limits_from_env(&sc.limits, &error) < 0) goto fail;
     /* caps on a run's log, which in a session is the session's whole log (each run loads it all) */
     if (calllog_caps_from_env(&sc.log_caps, &error) < 0) goto fail;
+    int max_nested;
+    if (host_max_nested_runs_from_env(&max_nested, &error) < 0) goto fail;
     if (surface_from_env(&sc.surface, &error) < 0 || surface_check_seed(&sc.surface, &error) < 0) goto fail;
     sc.isolated = isolated == 1;
     if (sc.isolated && isolate_options_from_env(&sc.iso, &sc.limits, &error) < 0) goto fail;

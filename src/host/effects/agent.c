@@ -4,15 +4,57 @@
  * it (the nested run's modules resolve through the same confined loader). The nested run's calls
  * are recorded with parent_seq = this call's seq; once it completes, this call's record answers
  * on replay and the nested run is not re-run (it replays as one unit). Nesting is capped at
- * HOST_MAX_NESTING. The engine is reached through the run_nested callback the CLI provides.
+ * HOST_MAX_NESTING, and the number of nested runs one root run starts (over the whole tree) at
+ * CHIDORI_MAX_NESTED_RUNS: each nested run gets a fresh CPU budget, so without that cap a loop of
+ * callAgent would run without bound. The count is replay-consistent: it is the number of
+ * call_agent calls the run made, refused ones included — the records of the loaded log (replayed
+ * ones, and the nested ones inside them that replay does not re-run) plus each live one, counted
+ * by host_call before the gate (host_count_call_agent) — so a run that met the cap meets it at the
+ * same call again, on replay and after a resume. The engine is reached through the run_nested callback the CLI provides.
  * The nested run has its own VFS for its lifetime (host_vfs), fresh from the seed.
  */
 #include "host/host_internal.h"
 #include "host/ops.h"
 #include "util/buf.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+
+#define MAX_NESTED_RUNS_LIMIT 1000000
+
+int host_max_nested_runs_from_env(int *out, char **error)
+{
+    const char *v = getenv("CHIDORI_MAX_NESTED_RUNS");
+    *out = HOST_DEFAULT_MAX_NESTED_RUNS;
+    if (!v || !*v) return 0;
+    char *end;
+    errno = 0;
+    long n = strtol(v, &end, 10);
+    if (errno || *end || *v < '0' || *v > '9' || n > MAX_NESTED_RUNS_LIMIT) {
+        *error = xasprintf("CHIDORI_MAX_NESTED_RUNS must be a whole number from 0 to %d, got `%.40s`",
+                           MAX_NESTED_RUNS_LIMIT, v);
+        return -1;
+    }
+    *out = (int)n;
+    return 0;
+}
+
+void host_count_call_agent(host *h)
+{
+    /* At the first live call_agent (nothing of this process's own is in the log yet), every
+     * call_agent record of the loaded log, at every depth, whatever its outcome; then each live
+     * one, whatever its outcome (a denial or a refusal included), this one too. */
+    if (!h->nested_runs_counted) {
+        h->nested_runs_counted = true;
+        size_t n = calllog_count(h->log);
+        for (size_t i = 0; i < n; i++) {
+            const call_record *r = calllog_get(h->log, i);
+            if (r && r->function && !strcmp(r->function, "call_agent")) h->nested_runs++;
+        }
+    }
+    h->nested_runs++;
+}
 
 int effect_call_agent(host *h, const json_t *args, json_t **result, char **error)
 {
@@ -32,6 +74,13 @@ int effect_call_agent(host *h, const json_t *args, json_t **result, char **error
     }
     if (h->depth >= HOST_MAX_NESTING) {
         *error = xasprintf("chidori.callAgent: agents nested more than %d deep", HOST_MAX_NESTING);
+        return HOST_ERROR;
+    }
+    if (h->nested_runs > (uint64_t)h->max_nested_runs) {
+        *error = xasprintf("chidori.callAgent: this run has started %d nested agent runs, its cap "
+                           "(CHIDORI_MAX_NESTED_RUNS=%d, counted over every depth); raise the cap or call "
+                           "fewer agents",
+                           h->max_nested_runs, h->max_nested_runs);
         return HOST_ERROR;
     }
     char *input_json = input && input->type != JSON_NULL ? json_dump(input, JSON_COMPACT, NULL) : xstrdup("{}");

@@ -1,0 +1,188 @@
+"""tests/cases_isolate_backstop.py — the supervisor's backstop (src/isolate/supervisor.c,
+docs/limits.md): an isolated run ends at its own limits even when its engine never polls.
+
+The workers here really do not poll: CHIDORI_ISOLATE_SELFTEST=hang_spin spins in C and
+hang_block waits on its pipe (src/isolate/worker.c), so only the parent can end the run. It must
+end by the deadline + 1 s with the engine's own leading text (`wall-clock deadline exceeded:`,
+`CPU budget exhausted:`) and say that the supervisor stopped the worker; in `chidori run` and in
+`chidori serve` (fork-server, warm and exec'd workers alike).
+"""
+import os
+import subprocess
+import tempfile
+import time
+
+from cases import chidori
+from cases_serve import Server, create
+from run import ROOT, sanitizer_report
+
+AGENT = os.path.join(ROOT, "tests", "load", "agent.js")
+DEADLINE_MS = 1000
+
+
+def startup_allowance(v):
+    """What a sanitizer build adds to a process's end, and a session's start in serve (not to the
+    limit)."""
+    return 0.3 * v.slow
+
+
+def hello_agent(d):
+    path = os.path.join(d, "agent.js")
+    with open(path, "w") as f:
+        f.write("export default async () => 1;\n")
+    return path
+
+
+def run_hung(v, mode, env):
+    """(exit code, stderr, seconds from the `Isolation:` line to the end): that line is printed when
+    the worker is confined and its run starts, which is when the run's deadline starts too (the
+    process's own start-up before it is not the run's time)."""
+    with tempfile.TemporaryDirectory() as d, tempfile.TemporaryDirectory() as state:
+        full = {"CHIDORI_ISOLATE_SELFTEST": mode, "CHIDORI_STATE_DIR": state}
+        full.update(env)
+        p = subprocess.Popen([v.chidori, "run", "--isolate", hello_agent(d)], env=v.env(full),
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        lines, started = [], None
+        try:
+            for line in p.stderr:
+                if started is None and line.startswith("Isolation: "):
+                    started = time.monotonic()
+                lines.append(line)
+            p.wait(timeout=60 * v.slow)
+        finally:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+        ended = time.monotonic()
+        err = "".join(lines)
+        assert started is not None, err
+        assert not sanitizer_report(err), err[-3000:]
+        return p.returncode, err, ended - started
+
+
+def case_backstop_ends_a_worker_that_spins_without_polling_at_the_deadline(v):
+    code, err, secs = run_hung(v, "hang_spin", {"CHIDORI_JS_DEADLINE_MS": str(DEADLINE_MS)})
+    assert code == 1 and "wall-clock deadline exceeded: the run passed 1000 ms (CHIDORI_JS_DEADLINE_MS)" in err \
+        and "the supervisor stopped it" in err, err
+    assert secs <= DEADLINE_MS / 1000 + 1 + startup_allowance(v), f"ended after {secs:.2f} s"
+
+
+def case_backstop_ends_a_worker_that_blocks_at_the_deadline(v):
+    code, err, secs = run_hung(v, "hang_block", {"CHIDORI_JS_DEADLINE_MS": str(DEADLINE_MS)})
+    assert code == 1 and "wall-clock deadline exceeded:" in err and "the supervisor stopped it" in err, err
+    assert secs <= DEADLINE_MS / 1000 + 1 + startup_allowance(v), f"ended after {secs:.2f} s"
+
+
+def case_backstop_ends_a_worker_that_spins_at_its_cpu_budget(v):
+    """10^7 ticks at 100 ns + 1 s of start-up: 2 s of CPU time. Without the backstop the only end
+    would be the `went quiet` limit (30 s)."""
+    code, err, secs = run_hung(v, "hang_spin", {"CHIDORI_JS_OP_BUDGET": "10000000"})
+    assert code == 1 and "CPU budget exhausted: the run used 2000 ms of CPU time" in err \
+        and "(CHIDORI_JS_OP_BUDGET)" in err and "the supervisor stopped it" in err, err
+    assert secs < 25, f"ended after {secs:.2f} s"
+
+
+def case_backstop_explicit_isolate_settings_still_override(v):
+    """CHIDORI_ISOLATE_DEADLINE_MS replaces the derived deadline (and keeps its own message)."""
+    code, err, secs = run_hung(v, "hang_block", {"CHIDORI_JS_DEADLINE_MS": "60000",
+                                                 "CHIDORI_ISOLATE_DEADLINE_MS": "300"})
+    assert code == 1 and "isolation deadline exceeded" in err and "300 ms" in err, err
+    assert secs < 10, f"ended after {secs:.2f} s"
+
+
+def serve_hung(v, env, mode="hang_spin"):
+    full = {"CHIDORI_ISOLATE_SELFTEST": mode, "CHIDORI_JS_DEADLINE_MS": str(DEADLINE_MS)}
+    full.update(env)
+    srv = Server(v, "--trusted", env=full, agent=AGENT)
+    try:
+        srv.start()
+        for n in range(2):
+            start = time.monotonic()
+            view = create(srv, {"input": {"n": n}, "wait": False})
+            got = srv.wait_for(view["id"], lambda x: x["status"] != "running", "settled", seconds=30)
+            secs = time.monotonic() - start
+            assert got["status"] == "failed" and "wall-clock deadline exceeded:" in got["error"] \
+                and "the supervisor stopped it" in got["error"], got
+            # from the request: the session's start (its worker's exec, for exec'd ones) comes first
+            assert secs <= DEADLINE_MS / 1000 + 1 + 0.5 * v.slow, f"settled after {secs:.2f} s"
+        srv.stop()
+    finally:
+        srv.cleanup()
+
+
+def case_serve_backstop_ends_forked_workers_at_the_deadline(v):
+    serve_hung(v, {"CHIDORI_SERVE_WARM_WORKERS": "0"})
+
+
+def case_serve_backstop_ends_warm_workers_at_the_deadline(v):
+    serve_hung(v, {"CHIDORI_SERVE_FORKSERVER": "0", "CHIDORI_SERVE_WARM_WORKERS": "2"}, mode="hang_block")
+
+
+def case_serve_backstop_ends_execd_workers_at_the_deadline(v):
+    serve_hung(v, {"CHIDORI_SERVE_FORKSERVER": "0", "CHIDORI_SERVE_WARM_WORKERS": "0"})
+
+
+def case_serve_backstop_ends_a_spinning_worker_at_its_cpu_budget(v):
+    """Serve's default: no deadline, the CPU backstop from the tick budget (10^7 ticks: 2 s)."""
+    env = {"CHIDORI_ISOLATE_SELFTEST": "hang_spin", "CHIDORI_JS_OP_BUDGET": "10000000",
+           "CHIDORI_SERVE_WARM_WORKERS": "0"}
+    srv = Server(v, "--trusted", env=env, agent=AGENT)
+    try:
+        srv.start()
+        start = time.monotonic()
+        view = create(srv, {"input": {"n": 1}, "wait": False})
+        got = srv.wait_for(view["id"], lambda x: x["status"] != "running", "settled", seconds=30)
+        secs = time.monotonic() - start
+        assert got["status"] == "failed" and "CPU budget exhausted: the run used 2000 ms of CPU time" in got["error"] \
+            and "the supervisor stopped it" in got["error"], got
+        assert secs < 25, f"settled after {secs:.2f} s"
+        srv.stop()
+    finally:
+        srv.cleanup()
+
+
+def descendants(pid):
+    kids, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        try:
+            with open(f"/proc/{p}/task/{p}/children") as f:
+                found = [int(x) for x in f.read().split()]
+        except OSError:
+            continue
+        kids += found
+        todo += found
+    return kids
+
+
+def cpu_rlimit(pid):
+    try:
+        with open(f"/proc/{pid}/limits") as f:
+            for line in f:
+                if line.startswith("Max cpu time"):
+                    return line.split()[3:5]
+    except OSError:
+        return None
+
+
+def case_backstop_gives_the_engine_a_cpu_rlimit_for_while_an_effect_runs(v):
+    """The supervisor checks nothing while it performs an effect, so the engine's process also gets
+    an RLIMIT_CPU from the parent: 10^7 ticks = 2 s of CPU, whole seconds + 2 → soft 4, hard 5."""
+    with tempfile.TemporaryDirectory() as d, tempfile.TemporaryDirectory() as state:
+        env = v.env({"CHIDORI_ISOLATE_SELFTEST": "hang_block", "CHIDORI_JS_OP_BUDGET": "10000000",
+                     "CHIDORI_JS_DEADLINE_MS": "3000", "CHIDORI_STATE_DIR": state})
+        p = subprocess.Popen([v.chidori, "run", "--isolate", hello_agent(d)], env=env,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        try:
+            seen = []
+            until = time.monotonic() + 2.5 * v.slow
+            while time.monotonic() < until and ["4", "5"] not in seen:
+                seen = [cpu_rlimit(k) for k in descendants(p.pid)]
+                time.sleep(0.05)
+            err = p.communicate(timeout=30 * v.slow)[1]
+        finally:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+        assert ["4", "5"] in seen, seen
+        assert "wall-clock deadline exceeded:" in err, err
