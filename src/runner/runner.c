@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <libgen.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
@@ -178,6 +179,36 @@ static void adopt_open_calls(calllog *log)
     if (n) calllog_queue_seqs(log, seqs, n);
 }
 
+/* A resume whose answer is already in the log: an earlier resume recorded it and was stopped
+ * (killed) before it ended. The record at the pending seq must be the very input the run paused
+ * on; the run then goes on from the log as a recovery does (the answer replays, nothing is appended
+ * twice), and a different answer given now is not used (said on out). 0, or -1 with *error. */
+static int take_recorded_answer(calllog *log, const json_t *pending, const call_record *rec, const char *response,
+                                bool adopted, FILE *out, char **error)
+{
+    const json_t *parent = json_object_get(pending, "parent_seq");
+    uint64_t parent_seq = 0;
+    if (parent && parent->type != JSON_NULL && !as_seq(parent, &parent_seq)) {
+        *error = xstrdup("the run's pending call is malformed");
+        return -1;
+    }
+    if (strcmp(rec->function, "input") != 0 || rec->parent_seq != parent_seq ||
+        !json_equal(rec->args, json_object_get(pending, "args"))) {
+        *error = xasprintf("the run's pending call is not consistent with its call log: seq %llu in the log is a "
+                           "`%s` call, not the input the run paused on; the run folder was changed since the run "
+                           "paused; restore run.json from a backup, or start a new run",
+                           (unsigned long long)rec->seq, rec->function);
+        return -1;
+    }
+    const char *recorded = json_string_value(rec->result);
+    if (response && (!recorded || strcmp(recorded, response) != 0))
+        fprintf(out, "chidori: the input at seq %llu was already answered in the call log by an earlier resume "
+                     "that was interrupted; that recorded answer is used, not the --response given now\n",
+                (unsigned long long)rec->seq);
+    if (!adopted) adopt_open_calls(log);
+    return 0;
+}
+
 static int restore_approvals(host *h, const json_t *approvals, char **error)
 {
     if (!approvals) return 0;
@@ -242,7 +273,14 @@ int runner_run(const runner_request *req, runner_outcome *out, char **error)
     }
     if (rc_setup == 0 && req->adopt_open_calls) adopt_open_calls(log);
     if (rc_setup == 0 && req->reopen) rc_setup = reopen_calls(log, req->reopen, error);
-    if (rc_setup == 0 && req->pending) rc_setup = host_resume(h, req->pending, req->response, error);
+    if (rc_setup == 0 && req->pending) {
+        uint64_t pseq = 0;
+        const call_record *answered =
+            as_seq(json_object_get(req->pending, "seq"), &pseq) ? calllog_find_seq(log, pseq) : NULL;
+        rc_setup = answered ? take_recorded_answer(log, req->pending, answered, req->response, req->adopt_open_calls,
+                                                   hc.log_out, error)
+                            : host_resume(h, req->pending, req->response, error);
+    }
     if (rc_setup != 0) {
         host_free(h);
         return -1;
