@@ -61,6 +61,17 @@ def meta(folder):
         return json.load(f)
 
 
+def tree(root):
+    """Every file under root: its bytes and modification time (a replay must change none)."""
+    found = {}
+    for folder, _, names in os.walk(root):
+        for name in names:
+            path = os.path.join(folder, name)
+            with open(path, "rb") as f:
+                found[os.path.relpath(path, root)] = (f.read(), os.stat(path).st_mtime_ns)
+    return found
+
+
 def start(v, *args, state, extra=None):
     env = {"CHIDORI_STATE_DIR": state, **(extra or {})}
     return subprocess.Popen([v.chidori, *args, *FLAGS], env=v.env(env), stdout=subprocess.PIPE,
@@ -155,7 +166,7 @@ def case_resume_crash_run_killed_mid_run_is_continued_without_redoing_its_effect
     --response continues it from its log, replaying what was recorded and running the rest live.
     The workspace files whose writes were recorded are changed by the test after the kill and must
     stay changed (their writes replay, they are not performed again); the later rounds are written.
-    Before: `resume needs --response TEXT` / `run … is running, not paused`."""
+    The replay afterwards changes no file (it takes no lock because it writes nothing). Before: `resume needs --response TEXT` / `run … is running, not paused`."""
     state, ws = fast_state(), fast_state()
     proj = project({"writer.js": WRITER})
     agent = os.path.join(proj, "writer.js")
@@ -187,8 +198,10 @@ def case_resume_crash_run_killed_mid_run_is_continued_without_redoing_its_effect
     recs = check_loadable(os.path.join(folder(), "records.jsonl"))
     assert len([r for r in recs if r["function"] == "workspace"]) == n, recs
     assert meta(folder())["status"] == "completed"
+    before = tree(state), tree(ws)
     code, again, err = chidori(v, "replay", agent, rid, *FLAGS, state=state, env={"CHIDORI_WORKSPACE_ROOT": ws})
     assert code == 0 and again == out, (code, err)
+    assert (tree(state), tree(ws)) == before, "the replay wrote to the run folder, the state or the workspace"
     shutil.rmtree(proj)
     shutil.rmtree(state)
     shutil.rmtree(ws)
