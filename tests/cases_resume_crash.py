@@ -45,6 +45,25 @@ WRITER = """export default async (input, chidori) => {
 };
 """
 
+# a nested agent whose first call is another nested agent, which pauses: two open calls, the
+# outer one with no record of its own
+OUTER = """export default async (input, chidori) => {
+  await chidori.mark("outer", {});
+  const out = await chidori.callAgent("mid.js", {});
+  await chidori.mark("outer done", { out });
+  return { answer: out.answer, x: 0 };
+};
+"""
+MID = """export default async (input, chidori) => await chidori.callAgent("inner.js", {});
+"""
+INNER = """export default async (input, chidori) => {
+  await chidori.mark("inner", {});
+  const answer = await chidori.input("inner asks?");
+  await chidori.mark("inner done", { answer });
+  return { answer };
+};
+"""
+
 FLAGS = ("--no-isolate",)
 
 
@@ -119,20 +138,31 @@ def case_resume_crash_answer_already_in_the_log_replays_and_is_not_appended_twic
     """A paused run whose log already holds the answer (a resume killed right after recording it,
     before run.json changed: what every killed resume used to leave) resumes from the log: the
     recorded answer is used, not the --response given now (said on stderr), nothing is appended
-    twice, and the run completes and replays. Before: refused (`its seq N is not newer than the
+    twice, and the run completes and replays; also when it paused two nested agents deep, the outer
+    one with no record of its own (its seq comes from the pending call's open calls). Before: refused (`its seq N is not newer than the
     log's last record … the run folder was changed`), and the run could never finish."""
     state = fast_state()
-    proj, agent, rid, folder = paused_ask(v, state)
-    pending = meta(folder)["pending"]
-    with open(os.path.join(folder, "records.jsonl"), "a") as f:
-        f.write(json.dumps({"seq": pending["seq"], "function": "input", "args": pending["args"],
-                            "result": "recorded", "duration_ms": 0, "timestamp": 1700000000000}) + "\n")
-    code, out, err = chidori(v, "resume", agent, rid, "--response", "given now", *FLAGS, state=state)
-    assert code == 0, f"resume exited {code}:\n{err}"
-    assert json.loads(out)["answer"] == "recorded", out
-    assert "already answered" in err and "not the --response given now" in err, err
-    finishes_and_replays(v, agent, rid, folder, state, "recorded")
-    shutil.rmtree(proj)
+    nested = project({"outer.js": OUTER, "mid.js": MID, "inner.js": INNER})
+    code, _, err = chidori(v, "run", os.path.join(nested, "outer.js"), *FLAGS, state=state)
+    assert code == 3, err
+    rid = run_id_of(err)
+    paused = [paused_ask(v, state),
+              (nested, os.path.join(nested, "outer.js"), rid, os.path.join(state, "runs", rid))]
+    assert len(meta(paused[1][3])["pending"]["open_calls"]) == 2, meta(paused[1][3])
+    for proj, agent, rid, folder in paused:
+        pending = meta(folder)["pending"]
+        answer = {"seq": pending["seq"], "function": "input", "args": pending["args"],
+                  "result": "recorded", "duration_ms": 0, "timestamp": 1700000000000}
+        if pending.get("parent_seq"):
+            answer["parent_seq"] = pending["parent_seq"]
+        with open(os.path.join(folder, "records.jsonl"), "a") as f:
+            f.write(json.dumps(answer) + "\n")
+        code, out, err = chidori(v, "resume", agent, rid, "--response", "given now", *FLAGS, state=state)
+        assert code == 0, f"resume of {agent} exited {code}:\n{err}"
+        assert json.loads(out)["answer"] == "recorded", out
+        assert "already answered" in err and "not the --response given now" in err, err
+        finishes_and_replays(v, agent, rid, folder, state, "recorded")
+        shutil.rmtree(proj)
     shutil.rmtree(state)
 
 

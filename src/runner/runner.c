@@ -158,11 +158,21 @@ bad:
 
 /* After a crash: records whose parent_seq is not in the log belong to call_agent calls that were
  * still in progress. Those calls are made again by the replay; they take their old seqs
- * (outermost first), so the nested records answer again instead of running live twice. */
-static void adopt_open_calls(calllog *log)
+ * (outermost first), so the nested records answer again instead of running live twice. known_open
+ * (may be NULL) lists calls known to have been open (a paused run's open calls): those still
+ * without a record are adopted too, even if no record names them as its parent (an agent whose
+ * only call so far is the nested agent still open). */
+static void adopt_open_calls(calllog *log, const json_t *known_open)
 {
     uint64_t seqs[MAX_OPEN_CALLS];
     size_t n = 0, count = calllog_held(log);
+    for (size_t i = 0; json_is_array(known_open) && i < known_open->u.array.len && n < MAX_OPEN_CALLS; i++) {
+        uint64_t seq;
+        if (!as_seq(known_open->u.array.items[i], &seq) || calllog_has_seq(log, seq)) continue;
+        bool known = false;
+        for (size_t j = 0; j < n && !known; j++) known = seqs[j] == seq;
+        if (!known) seqs[n++] = seq;
+    }
     for (size_t i = 0; i < count; i++) {
         uint64_t parent = calllog_get(log, i)->parent_seq;
         if (!parent) continue;
@@ -205,7 +215,7 @@ static int take_recorded_answer(calllog *log, const json_t *pending, const call_
         fprintf(out, "chidori: the input at seq %llu was already answered in the call log by an earlier resume "
                      "that was interrupted; that recorded answer is used, not the --response given now\n",
                 (unsigned long long)rec->seq);
-    if (!adopted) adopt_open_calls(log);
+    if (!adopted) adopt_open_calls(log, json_object_get(pending, "open_calls"));
     return 0;
 }
 
@@ -271,7 +281,7 @@ int runner_run(const runner_request *req, runner_outcome *out, char **error)
         if (req->sink) calllog_set_sink(log, req->sink, req->sink_ctx);
         rc_setup = restore_approvals(h, req->approvals, error);
     }
-    if (rc_setup == 0 && req->adopt_open_calls) adopt_open_calls(log);
+    if (rc_setup == 0 && req->adopt_open_calls) adopt_open_calls(log, NULL);
     if (rc_setup == 0 && req->reopen) rc_setup = reopen_calls(log, req->reopen, error);
     if (rc_setup == 0 && req->pending) {
         uint64_t pseq = 0;
