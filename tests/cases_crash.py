@@ -15,8 +15,8 @@ or a random size the log must reach first. After the kill:
     duplicated record, never on a divergence;
   - a run that is paused (run.json) is resumed and must complete with the uninterrupted output;
     a completed run's replay must print that output.
-A run killed while running (not paused) has no CLI continuation (`resume` takes paused runs):
-its log must load and replay as far as it goes (docs/reliability.md, current gaps).
+A run killed while running (a run, or a resume: run.json says `running`) must replay as far as its
+log goes, and `resume` (no --response) must continue it from its log, to the pause or to the end.
 
 serve: sessions of the same agent (with an MCP counter tool, each call logged with the server's
 generation; a quarter under the supervised profile, which asks before each effect) are started,
@@ -166,14 +166,28 @@ def check_replay(pt, rid, reference, where):
 
 
 def finish(pt, rid, reference, where):
-    """A paused run resumes to the uninterrupted output; every completed run replays to it."""
+    """An interrupted run (killed while running: its run or its resume) resumes from its log, to a
+    pause or to the end; a paused run resumes to the uninterrupted output; every completed run
+    replays to it."""
     status = check_replay(pt, rid, reference, where)
+    if status == "running":
+        code, out, err = pt.run("resume", AGENT, rid)
+        assert not any(b in err for b in BROKEN), f"{where}: resume of the interrupted run:\n{err[-2000:]}"
+        assert code in (0, 3), f"{where}: resume of the interrupted run exited {code}:\n{err[-2000:]}"
+        if code == 0:
+            assert json.loads(out) == reference, f"{where}: resume of the interrupted run printed {out}"
+        status = check_replay(pt, rid, reference, where + ", after continuing the interrupted run")
+        assert status in ("paused", "completed"), f"{where}: the interrupted run ended {status}"
+        label = "interrupted, then " + status
+    else:
+        label = status
     if status == "paused":
         code, out, err = pt.run("resume", AGENT, rid, "--response", ANSWER)
         assert not any(b in err for b in BROKEN), f"{where}: resume after the kill:\n{err[-2000:]}"
         assert code == 0 and json.loads(out) == reference, f"{where}: resume after the kill exited {code}:\n{err[-2000:]}"
         status = check_replay(pt, rid, reference, where + ", after the resume")
-    return status
+        assert status == "completed", f"{where}: the resumed run ended {status}"
+    return label
 
 
 def failure_kind(message):

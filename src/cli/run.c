@@ -4,7 +4,16 @@
  *         the outcome to run.json. A run that waits for an input nobody can give ends paused.
  * replay: the same agent, input, seed and clock against the recorded log with zero live effects;
  *         it must print what the run printed, or fail naming the divergence.
- * resume: answer the paused input, replay up to it, continue live, recording as run does.
+ * resume: answer the paused input, replay up to it, continue live, recording as run does; or
+ *         continue an interrupted run (status `running`, its lock free: the process was killed)
+ *         from its log, replay then live, as serve recovers a session.
+ *
+ * run and resume hold the run folder's lock (run.lock) until they end, so a run is driven by one
+ * process at a time, and a `running` run whose lock is free is known to be interrupted. A resume
+ * marks run.json `running`, keeping the pending call and the answer, before it appends anything:
+ * wherever it is killed, the next resume finds either no answer in the log (it appends the kept
+ * one) or the answer (which then replays; nothing is appended twice). replay writes nothing and
+ * takes no lock.
  *
  * Exit codes: 0 completed, 1 failed, 2 command line, 3 paused.
  */
@@ -177,6 +186,8 @@ static int durable_run(durable_mode mode, run_options *o)
     char *state_dir = NULL, *meta_path = NULL;
     char *runs_flag = NULL;
     run_meta meta = {0};
+    int lock_fd = -1;
+    bool was_paused = false;
     int exit_code = 1;
     policy_selection sel = {0};
     surface_settings surf = {0};
@@ -226,13 +237,40 @@ static int durable_run(durable_mode mode, run_options *o)
         }
         dir = run_dir_path(runs_dir, o->run_id);
         if (run_meta_read(dir, &meta, &error) < 0) goto fail;
+        if (mode == MODE_RESUME) { /* lock, then read again: the state cannot change under the lock */
+            if ((lock_fd = run_lock(dir, meta.run_id, &error)) < 0) goto fail;
+            run_meta_clear(&meta);
+            if (run_meta_read(dir, &meta, &error) < 0) goto fail;
+        }
         if (strcmp(meta.agent, key) != 0) {
             error = xasprintf("run %s is a run of %s, not of %s", meta.run_id, meta.agent, key);
             goto fail;
         }
-        if (mode == MODE_RESUME && (strcmp(meta.status, "paused") != 0 || !meta.pending)) {
-            error = xasprintf("run %s is %s, not paused", meta.run_id, meta.status);
-            goto fail;
+        if (mode == MODE_RESUME) {
+            was_paused = !strcmp(meta.status, "paused") && meta.pending;
+            bool interrupted = !strcmp(meta.status, "running"); /* and nobody holds its lock */
+            if (!was_paused && !interrupted) {
+                error = xasprintf("run %s is %s: only a paused run, or one interrupted while running, can be resumed",
+                                  meta.run_id, meta.status);
+                goto fail;
+            }
+            if (was_paused && !o->response) {
+                error = xasprintf("run %s is paused, waiting for an input: resume it with --response TEXT", meta.run_id);
+                goto fail_usage;
+            }
+            if (interrupted && o->response) {
+                error = xasprintf("run %s is not paused: it was interrupted while running (no process holds its "
+                                  "lock); resume it without --response, and it continues from its call log",
+                                  meta.run_id);
+                goto fail_usage;
+            }
+            if (interrupted) {
+                fprintf(stderr, "chidori: run %s was interrupted while running; continuing it from its call log\n",
+                        meta.run_id);
+                if (!meta.response) json_free(meta.pending), meta.pending = NULL; /* no answer kept: a recovery */
+            } else {
+                meta.response = xstrdup(o->response);
+            }
         }
         /* the recorded surface settings, and the seed the run started from */
         if (surface_adopt_recorded(&surf, meta.run_id, meta.surface, meta.vfs, &error) < 0) goto fail_usage;
@@ -249,8 +287,16 @@ static int durable_run(durable_mode mode, run_options *o)
     if (!dir) dir = run_dir_path(runs_dir, meta.run_id);
     records = xasprintf("%s/records.jsonl", dir);
     meta_path = xasprintf("%s/run.json", dir);
-    if (mode == MODE_RUN && (run_dir_create(dir, &error) < 0 || run_meta_write(dir, &meta, false, &error) < 0))
+    if (mode == MODE_RUN && (run_dir_create(dir, &error) < 0 || (lock_fd = run_lock(dir, meta.run_id, &error)) < 0 ||
+                             run_meta_write(dir, &meta, false, &error) < 0))
         goto fail;
+    if (mode == MODE_RESUME) {
+        /* running, with the pending call and its answer kept, before anything is appended (the log
+         * flushes run.json to disk before its first record) */
+        free(meta.status);
+        meta.status = xstrdup("running");
+        if (run_meta_write(dir, &meta, false, &error) < 0) goto fail;
+    }
 
     banner_ctx banner = {req.isolated, &sel, &meta};
     req.project_root = folder;
@@ -260,12 +306,15 @@ static int durable_run(durable_mode mode, run_options *o)
     req.seed = meta.seed;
     req.clock_start_ms = meta.clock_start_ms;
     req.mode = mode == MODE_RUN ? LOG_LIVE : mode == MODE_REPLAY ? LOG_REPLAY_ONLY : LOG_REPLAY_THEN_LIVE;
-    req.records_file = mode == MODE_RUN ? NULL : records;
+    /* a run killed before its log was opened has no records.jsonl */
+    req.records_file = mode == MODE_RUN || (mode == MODE_RESUME && access(records, F_OK) != 0 && errno == ENOENT)
+                           ? NULL : records;
     req.persist_file = mode == MODE_REPLAY ? NULL : records;
     req.persist_companion = meta_path;
     req.pending = mode == MODE_RESUME ? meta.pending : NULL;
+    req.adopt_open_calls = mode == MODE_RESUME && !meta.pending; /* a recovery: no pending call */
     req.recorded_pause = mode == MODE_REPLAY && meta.status && !strcmp(meta.status, "paused") ? meta.pending : NULL;
-    req.response = o->response;
+    req.response = mode == MODE_RESUME ? meta.response : NULL;
     req.answers = o->answers;
     req.n_answers = o->n_answers;
     req.interactive = mode != MODE_REPLAY && isatty(STDIN_FILENO) && isatty(STDERR_FILENO);
@@ -274,7 +323,16 @@ static int durable_run(durable_mode mode, run_options *o)
     req.banner = true;
     req.ready = print_banner;
     req.ready_ctx = &banner;
-    if (runner_run(&req, &res, &error) < 0) goto fail;
+    if (runner_run(&req, &res, &error) < 0) {
+        if (was_paused) { /* nothing was appended: the run is paused as it was */
+            free(meta.status);
+            meta.status = xstrdup("paused");
+            free(meta.response), meta.response = NULL;
+            char *ignored = NULL;
+            if (run_meta_write(dir, &meta, true, &ignored) < 0) free(ignored);
+        }
+        goto fail;
+    }
 
     if (mode == MODE_REPLAY) {
         /* The replay must end as the recording did, to the byte. */
@@ -304,6 +362,7 @@ static int durable_run(durable_mode mode, run_options *o)
         json_free(meta.output), meta.output = NULL;
         free(meta.error), meta.error = NULL;
         json_free(meta.pending), meta.pending = NULL;
+        free(meta.response), meta.response = NULL;
         if (res.status == RUNNER_COMPLETED) {
             json_error jerr;
             meta.output = json_parse(res.output_json, strlen(res.output_json), NULL, &jerr);
@@ -357,6 +416,7 @@ done:
     free(records);
     free(meta_path);
     free(runs_flag);
+    if (lock_fd >= 0) close(lock_fd); /* the run folder's lock */
     return exit_code;
 }
 
@@ -364,7 +424,6 @@ static int command(durable_mode mode, int argc, char **argv)
 {
     run_options o = {0};
     int rc = parse_options(argc, argv, mode == MODE_RUN ? 1 : 2, mode == MODE_RUN, &o);
-    if (rc == 0 && mode == MODE_RESUME && !o.response) rc = cli_usage_error("%s", "resume needs --response TEXT");
     if (rc == 0 && mode != MODE_RESUME && o.response) rc = cli_usage_error("%s", "--response goes with resume");
     if (rc == 0) rc = durable_run(mode, &o);
     json_free(o.input);

@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -58,6 +59,7 @@ int run_meta_write(const char *dir, const run_meta *m, bool durable, char **erro
     if (m->output) json_object_set(o, "output", json_copy(m->output));
     if (m->error) json_object_set(o, "error", json_string(m->error));
     if (m->pending) json_object_set(o, "pending", json_copy(m->pending));
+    if (m->response) json_object_set(o, "response", json_string(m->response));
     size_t len;
     char *text = json_dump(o, JSON_PRETTY, &len);
     json_free(o);
@@ -79,6 +81,7 @@ void run_meta_clear(run_meta *m)
     json_free(m->output);
     free(m->error);
     json_free(m->pending);
+    free(m->response);
     json_free(m->surface);
     json_free(m->vfs);
     memset(m, 0, sizeof *m);
@@ -144,6 +147,7 @@ int run_meta_read(const char *dir, run_meta *m, char **error)
     if (json_object_get(o, "output")) m->output = json_copy(json_object_get(o, "output"));
     if (json_is_string(json_object_get(o, "error"))) m->error = xstrdup(json_string_value(json_object_get(o, "error")));
     if (json_is_object(json_object_get(o, "pending"))) m->pending = json_copy(json_object_get(o, "pending"));
+    if (json_is_string(json_object_get(o, "response"))) m->response = xstrdup(json_string_value(json_object_get(o, "response")));
     if (json_object_get(o, "surface")) m->surface = json_copy(json_object_get(o, "surface"));
     if (json_object_get(o, "vfs")) m->vfs = json_copy(json_object_get(o, "vfs"));
     if (json_object_get(o, "log_caps")) {
@@ -153,4 +157,43 @@ int run_meta_read(const char *dir, run_meta *m, char **error)
     json_free(o);
     free(path);
     return 0;
+}
+
+int run_lock(const char *dir, const char *run_id, char **error)
+{
+    char *path = xasprintf("%s/run.lock", dir), *why = NULL;
+    int fd = open_regular_file(path, O_RDWR | O_CREAT, 0600, &why);
+    if (fd < 0) {
+        *error = xasprintf("cannot lock run %s: %s", run_id, why);
+        free(why);
+        free(path);
+        return -1;
+    }
+    int rc;
+    while ((rc = flock(fd, LOCK_EX | LOCK_NB)) != 0 && errno == EINTR) {
+    }
+    if (rc != 0) {
+        int err = errno;
+        char held[24] = {0};
+        ssize_t n = err == EWOULDBLOCK ? pread(fd, held, sizeof held - 1, 0) : -1;
+        long pid = n > 0 ? strtol(held, NULL, 10) : 0;
+        if (err != EWOULDBLOCK)
+            *error = xasprintf("cannot lock run %s (%s): %s", run_id, path, strerror(err));
+        else if (pid > 0)
+            *error = xasprintf("run %s is in progress: process %ld holds its lock (%s); wait for it to end, "
+                               "or stop that process first", run_id, pid, path);
+        else
+            *error = xasprintf("run %s is in progress: another process holds its lock (%s); wait for it to end, "
+                               "or stop that process first", run_id, path);
+        close(fd);
+        free(path);
+        return -1;
+    }
+    char pid[24];
+    int len = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
+    if (ftruncate(fd, 0) != 0 || pwrite(fd, pid, (size_t)len, 0) != len) {
+        /* the lock holds without the pid; only the refusal's text is poorer */
+    }
+    free(path);
+    return fd;
 }

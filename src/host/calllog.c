@@ -645,19 +645,21 @@ int calllog_append_for_replay(calllog *log, uint64_t seq, uint64_t parent_seq, c
 
 /* ---------- pending state ---------- */
 
-bool calllog_has_seq(const calllog *log, uint64_t seq)
+const call_record *calllog_find_seq(const calllog *log, uint64_t seq)
 {
     for (size_t i = log->n_sorted; i < log->len; i++) /* past the sorted loaded ones: a resume's answer */
-        if (log->items[i].seq == seq) return true;
+        if (log->items[i].seq == seq) return &log->items[i];
     size_t lo = 0, hi = log->n_sorted;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (log->items[mid].seq == seq) return true;
+        if (log->items[mid].seq == seq) return &log->items[mid];
         if (log->items[mid].seq < seq) lo = mid + 1;
         else hi = mid;
     }
-    return false;
+    return NULL;
 }
+
+bool calllog_has_seq(const calllog *log, uint64_t seq) { return calllog_find_seq(log, seq) != NULL; }
 
 int calllog_check_pending(const calllog *log, uint64_t seq, uint64_t parent_seq, const uint64_t *open, size_t n_open,
                           char **error)

@@ -95,6 +95,8 @@ size_t calllog_held(const calllog *log);
 const call_record *calllog_get(const calllog *log, size_t index);
 /* Whether the log has a record of seq (binary search over the loaded records). */
 bool calllog_has_seq(const calllog *log, uint64_t seq);
+/* The held record of seq, or NULL. */
+const call_record *calllog_find_seq(const calllog *log, uint64_t seq);
 
 /* Check a paused run's pending call against the loaded log before it is resumed: seq is newer
  * than every record and not recorded; each open call (outermost first, strictly ascending, older

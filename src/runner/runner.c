@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <libgen.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
@@ -157,11 +158,21 @@ bad:
 
 /* After a crash: records whose parent_seq is not in the log belong to call_agent calls that were
  * still in progress. Those calls are made again by the replay; they take their old seqs
- * (outermost first), so the nested records answer again instead of running live twice. */
-static void adopt_open_calls(calllog *log)
+ * (outermost first), so the nested records answer again instead of running live twice. known_open
+ * (may be NULL) lists calls known to have been open (a paused run's open calls): those still
+ * without a record are adopted too, even if no record names them as its parent (an agent whose
+ * only call so far is the nested agent still open). */
+static void adopt_open_calls(calllog *log, const json_t *known_open)
 {
     uint64_t seqs[MAX_OPEN_CALLS];
     size_t n = 0, count = calllog_held(log);
+    for (size_t i = 0; json_is_array(known_open) && i < known_open->u.array.len && n < MAX_OPEN_CALLS; i++) {
+        uint64_t seq;
+        if (!as_seq(known_open->u.array.items[i], &seq) || calllog_has_seq(log, seq)) continue;
+        bool known = false;
+        for (size_t j = 0; j < n && !known; j++) known = seqs[j] == seq;
+        if (!known) seqs[n++] = seq;
+    }
     for (size_t i = 0; i < count; i++) {
         uint64_t parent = calllog_get(log, i)->parent_seq;
         if (!parent) continue;
@@ -176,6 +187,36 @@ static void adopt_open_calls(calllog *log)
             seqs[j - 1] = t;
         }
     if (n) calllog_queue_seqs(log, seqs, n);
+}
+
+/* A resume whose answer is already in the log: an earlier resume recorded it and was stopped
+ * (killed) before it ended. The record at the pending seq must be the very input the run paused
+ * on; the run then goes on from the log as a recovery does (the answer replays, nothing is appended
+ * twice), and a different answer given now is not used (said on out). 0, or -1 with *error. */
+static int take_recorded_answer(calllog *log, const json_t *pending, const call_record *rec, const char *response,
+                                bool adopted, FILE *out, char **error)
+{
+    const json_t *parent = json_object_get(pending, "parent_seq");
+    uint64_t parent_seq = 0;
+    if (parent && parent->type != JSON_NULL && !as_seq(parent, &parent_seq)) {
+        *error = xstrdup("the run's pending call is malformed");
+        return -1;
+    }
+    if (strcmp(rec->function, "input") != 0 || rec->parent_seq != parent_seq ||
+        !json_equal(rec->args, json_object_get(pending, "args"))) {
+        *error = xasprintf("the run's pending call is not consistent with its call log: seq %llu in the log is a "
+                           "`%s` call, not the input the run paused on; the run folder was changed since the run "
+                           "paused; restore run.json from a backup, or start a new run",
+                           (unsigned long long)rec->seq, rec->function);
+        return -1;
+    }
+    const char *recorded = json_string_value(rec->result);
+    if (response && (!recorded || strcmp(recorded, response) != 0))
+        fprintf(out, "chidori: the input at seq %llu was already answered in the call log by an earlier resume "
+                     "that was interrupted; that recorded answer is used, not the --response given now\n",
+                (unsigned long long)rec->seq);
+    if (!adopted) adopt_open_calls(log, json_object_get(pending, "open_calls"));
+    return 0;
 }
 
 static int restore_approvals(host *h, const json_t *approvals, char **error)
@@ -240,9 +281,16 @@ int runner_run(const runner_request *req, runner_outcome *out, char **error)
         if (req->sink) calllog_set_sink(log, req->sink, req->sink_ctx);
         rc_setup = restore_approvals(h, req->approvals, error);
     }
-    if (rc_setup == 0 && req->adopt_open_calls) adopt_open_calls(log);
+    if (rc_setup == 0 && req->adopt_open_calls) adopt_open_calls(log, NULL);
     if (rc_setup == 0 && req->reopen) rc_setup = reopen_calls(log, req->reopen, error);
-    if (rc_setup == 0 && req->pending) rc_setup = host_resume(h, req->pending, req->response, error);
+    if (rc_setup == 0 && req->pending) {
+        uint64_t pseq = 0;
+        const call_record *answered =
+            as_seq(json_object_get(req->pending, "seq"), &pseq) ? calllog_find_seq(log, pseq) : NULL;
+        rc_setup = answered ? take_recorded_answer(log, req->pending, answered, req->response, req->adopt_open_calls,
+                                                   hc.log_out, error)
+                            : host_resume(h, req->pending, req->response, error);
+    }
     if (rc_setup != 0) {
         host_free(h);
         return -1;

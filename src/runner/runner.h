@@ -64,7 +64,9 @@ typedef struct runner_request {
 
     /* pause and resume */
     const json_t *pending;      /* resume: the pending input call the run paused on ... */
-    const char *response;       /* ... and its answer */
+    const char *response;       /* ... and its answer. When the log already holds the answer (a
+                                   resume stopped after recording it), that record answers, nothing
+                                   is appended, and open calls are adopted as after a crash */
     const json_t *recorded_pause; /* replay of a paused run: the call it paused on (its pending) */
     const json_t *reopen;       /* approval replay: the pending call; its open calls keep their seqs */
     const char *const *answers; /* input() answers, in order (--answer) */
