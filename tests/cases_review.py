@@ -1,0 +1,102 @@
+"""tests/cases_review.py — issue 23, the hostile review of the round-2 fixes: agent text that still
+reached the operator's terminal raw.
+
+  * the interactive question of `chidori.input` (prompt, choices, default) at a terminal;
+  * the run's pretty-printed output JSON (C1 controls and bidi overrides, which JSON leaves raw).
+"""
+import json
+import os
+import pty
+import select
+import shutil
+import subprocess
+import tempfile
+import time
+
+from cases import chidori
+
+HOSTILE = "\x1b]0;PWNED-TITLE\x07\x1b]52;c;cHduZWQ=\x07\x1b[2J\x1b[H\u009b31m\u202e"
+
+
+def _run_on_pty(v, args, env, answer, timeout):
+    """Run chidori with stdin, stdout and stderr on a pseudo-terminal; type answer once it asks.
+    (exit code, everything the terminal received)."""
+    master, slave = pty.openpty()
+    p = subprocess.Popen([v.chidori, *args], stdin=slave, stdout=slave, stderr=slave, env=v.env(env),
+                         close_fds=True)
+    os.close(slave)
+    got = b""
+    sent = False
+    deadline = time.monotonic() + timeout
+    try:
+        while time.monotonic() < deadline:
+            r, _, _ = select.select([master], [], [], 0.2)
+            if r:
+                try:
+                    chunk = os.read(master, 65536)
+                except OSError:
+                    break
+                if not chunk:
+                    break
+                got += chunk
+            if not sent and b"): " in got:
+                os.write(master, answer)
+                sent = True
+            if p.poll() is not None and not r:
+                break
+        else:
+            raise AssertionError(f"chidori on a terminal timed out; it printed {got!r}")
+    finally:
+        if p.poll() is None:
+            p.kill()
+        p.wait()
+        os.close(master)
+    return p.returncode, got
+
+
+def case_input_question_is_sanitized_on_the_terminal(v):
+    """The question chidori.input asks at a terminal is the agent's text: no escape sequence of
+    it (window title, OSC 52 clipboard, screen clear, C1 CSI, bidi override) reaches the terminal
+    raw, in the prompt, the choices or the default."""
+    proj = tempfile.mkdtemp(prefix="chidori-review-")
+    try:
+        agent = os.path.join(proj, "ask.js")
+        with open(agent, "w", encoding="utf-8") as f:
+            f.write("export default async (input, chidori) => {\n"
+                    f"  const h = {json.dumps(HOSTILE)};\n"
+                    "  const a = await chidori.input(h + 'Approve?\\nchidori: policy: forged', "
+                    "{choices: ['yes' + h, 'no'], default: h + 'no'});\n"
+                    "  return {a};\n};\n")
+        env = {"CHIDORI_STATE_DIR": os.path.join(proj, "state")}
+        code, got = _run_on_pty(v, ["run", agent], env, b"yes\n", 30 * v.slow)
+        text = got.decode("utf-8", "replace")
+        assert code == 0 and '"a": "yes"' in text, f"exit {code}: {text!r}"
+        question = text[text.index("? "):]
+        for raw in ("\x1b", "\x07", "\x9b", "\u202e"):
+            assert raw not in question, f"{raw!r} reached the terminal raw in the question: {question!r}"
+        assert "\\x1b]0;PWNED-TITLE\\x07" in question and "(guest) chidori: policy: forged" in question, question
+    finally:
+        shutil.rmtree(proj, ignore_errors=True)
+
+
+def case_output_json_carries_no_c1_or_bidi_control(v):
+    """The output JSON printed by `run` (and `replay`) escapes C1 controls and bidi overrides as
+    \\u escapes: the same JSON value, which no longer drives the terminal."""
+    proj = tempfile.mkdtemp(prefix="chidori-review-")
+    try:
+        agent = os.path.join(proj, "out.js")
+        value = "a\u009b31mb\u202ec\u2066d\u0085e ünïcödé 🎉"
+        with open(agent, "w", encoding="utf-8") as f:
+            f.write(f"export default async () => ({{ [{json.dumps(value)}]: {json.dumps(value)} }});\n")
+        state = os.path.join(proj, "state")
+        code, out, err = chidori(v, "run", agent, state=state)
+        assert code == 0, f"exit {code}\n{out}\n{err}"
+        for raw in ("\x9b", "\u202e", "\u2066", "\x85"):
+            assert raw not in out, f"{raw!r} reached stdout raw: {out!r}"
+        assert json.loads(out) == {value: value}, out
+        assert "ünïcödé 🎉" in out, f"ordinary text changed: {out!r}"
+        rid = next(line.split(": ", 1)[1] for line in err.splitlines() if line.startswith("Run id: "))
+        code, out2, err2 = chidori(v, "replay", agent, rid, state=state)
+        assert code == 0 and out2 == out, f"replay exit {code}: {out2!r}\n{err2}"
+    finally:
+        shutil.rmtree(proj, ignore_errors=True)
