@@ -100,3 +100,43 @@ def case_output_json_carries_no_c1_or_bidi_control(v):
         assert code == 0 and out2 == out, f"replay exit {code}: {out2!r}\n{err2}"
     finally:
         shutil.rmtree(proj, ignore_errors=True)
+
+
+def case_state_folder_is_not_readable_through_a_symlink_of_the_agent_folder(v):
+    """An agent folder may ship a symlink to its own `.chidori` (`s -> .chidori`): it stays beneath
+    the folder, so the kernel follows it, but the call logs and memory behind it are no more the
+    agent's to read than `.chidori/...` itself (workspace reads, templates). A symlink to an
+    ordinary file of the folder still reads."""
+    proj = tempfile.mkdtemp(prefix="chidori-review-")
+    try:
+        with open(os.path.join(proj, "secret.js"), "w") as f:
+            f.write('export default async (i, c) => { await c.step("s", () => "SECRET-ANSWER-42"); '
+                    'await c.memory.set("k", "SECRET-MEMORY-42"); return 1; };\n')
+        os.symlink(".chidori", os.path.join(proj, "s"))
+        os.mkdir(os.path.join(proj, "data"))
+        with open(os.path.join(proj, "data", "ok.txt"), "w") as f:
+            f.write("plain data")
+        os.symlink("data/ok.txt", os.path.join(proj, "ok-link.txt"))
+        state = os.path.join(proj, ".chidori")  # where it is by default: next to the agent
+        code, out, err = chidori(v, "run", os.path.join(proj, "secret.js"), state=state)
+        assert code == 0, f"exit {code}\n{out}\n{err}"
+        rid = next(line.split(": ", 1)[1] for line in err.splitlines() if line.startswith("Run id: "))
+        assert os.path.exists(os.path.join(state, "runs", rid, "records.jsonl")), os.listdir(proj)
+        assert os.path.exists(os.path.join(state, "memory.json")), os.listdir(state)
+        with open(os.path.join(proj, "peek.js"), "w") as f:
+            f.write("export default async (input, chidori) => {\n  const out = {};\n"
+                    f"  for (const p of ['s/runs/{rid}/records.jsonl', 's/memory.json', 'ok-link.txt']) {{\n"
+                    "    try { out['read ' + p] = await chidori.workspace.read(p); } catch (e) { out['read ' + p] = 'refused: ' + e; }\n"
+                    "    try { out['template ' + p] = await chidori.template(p, {}); } catch (e) { out['template ' + p] = 'refused: ' + e; }\n"
+                    "  }\n  return out;\n};\n")
+        code, out, err = chidori(v, "run", os.path.join(proj, "peek.js"), state=state)
+        assert code == 0, f"exit {code}\n{out}\n{err}"
+        assert "SECRET-ANSWER-42" not in out and "SECRET-MEMORY-42" not in out, f"the state folder was read:\n{out}"
+        got = json.loads(out)
+        for k, val in got.items():
+            if "ok-link" in k:
+                assert val == "plain data", (k, val)
+            else:
+                assert val.startswith("refused: "), (k, val)
+    finally:
+        shutil.rmtree(proj, ignore_errors=True)
