@@ -140,3 +140,39 @@ def case_state_folder_is_not_readable_through_a_symlink_of_the_agent_folder(v):
                 assert val.startswith("refused: "), (k, val)
     finally:
         shutil.rmtree(proj, ignore_errors=True)
+
+
+def case_resume_after_a_lost_record_is_refused_and_the_log_kept(v):
+    """A paused run whose last record lost its newline (a torn write, an editor): the record is
+    not part of the log, so the run's pending call (seq 2) comes after a call the log does not
+    have. Resume used to cut the line and append the answer as seq 2 after nothing, leaving a log
+    that diverges on every replay; now it is refused, the file is left as it was, and once the
+    line is whole again the resume completes."""
+    proj = tempfile.mkdtemp(prefix="chidori-review-")
+    try:
+        agent = os.path.join(proj, "p.js")
+        with open(agent, "w") as f:
+            f.write('export default async (i, c) => { const a = await c.step("a", () => "A"); '
+                    'const x = await c.input("q?"); const b = await c.step("b", () => "B"); return {a, x, b}; };\n')
+        state = os.path.join(proj, "state")
+        code, out, err = chidori(v, "run", agent, state=state)
+        assert code == 3, f"exit {code}\n{out}\n{err}"
+        rid = next(line.split(": ", 1)[1] for line in err.splitlines() if line.startswith("Run id: "))
+        path = os.path.join(state, "runs", rid, "records.jsonl")
+        with open(path, "rb") as f:
+            whole = f.read()
+        assert whole.count(b"\n") == 1 and whole.endswith(b"\n"), whole
+        with open(path, "wb") as f:
+            f.write(whole[:-1])
+        code, out, err = chidori(v, "resume", agent, rid, "--response", "yes", state=state)
+        assert code != 0 and "no complete record of call 1" in err, f"exit {code}\n{out}\n{err}"
+        with open(path, "rb") as f:
+            assert f.read() == whole[:-1], "the refused resume changed the log"
+        with open(path, "ab") as f:
+            f.write(b"\n")
+        code, out, err = chidori(v, "resume", agent, rid, "--response", "yes", state=state)
+        assert code == 0 and json.loads(out) == {"a": "A", "x": "yes", "b": "B"}, f"exit {code}\n{out}\n{err}"
+        code, out2, err = chidori(v, "replay", agent, rid, state=state)
+        assert code == 0 and out2 == out, f"replay exit {code}\n{out2}\n{err}"
+    finally:
+        shutil.rmtree(proj, ignore_errors=True)
