@@ -176,3 +176,43 @@ def case_resume_after_a_lost_record_is_refused_and_the_log_kept(v):
         assert code == 0 and out2 == out, f"replay exit {code}\n{out2}\n{err}"
     finally:
         shutil.rmtree(proj, ignore_errors=True)
+
+
+def case_resume_interrupted_after_recording_the_answer_resumes_again(v):
+    """A resume killed after it recorded the answer but before run.json said so (the crash test
+    hit it at 12-17 of 60 points): the next resume used to be refused for good ("its seq is not
+    newer than the log's last record"). It now goes on with the recorded answer — later records
+    may depend on it — and completes; also inside a nested agent, whose call was still open."""
+    proj = tempfile.mkdtemp(prefix="chidori-review-")
+    try:
+        with open(os.path.join(proj, "flat.js"), "w") as f:
+            f.write('export default async (i, c) => { const a = await c.step("a", () => "A"); '
+                    'const x = await c.input("q?"); for (let k = 0; k < 3; k++) await c.mark("m" + k); '
+                    'const y = await c.input("q2?"); return {a, x, y}; };\n')
+        with open(os.path.join(proj, "ask.js"), "w") as f:
+            f.write('export default async (i, c) => { await c.mark("in"); const x = await c.input("q?"); '
+                    'await c.mark("after " + x); return x; };\n')
+        with open(os.path.join(proj, "nested.js"), "w") as f:
+            f.write('export default async (i, c) => { await c.mark("root"); const x = await c.callAgent("ask.js", {}); '
+                    'await c.mark("back"); const y = await c.input("q2?"); return {x, y}; };\n')
+        for entry, want in (("flat.js", {"a": "A", "x": "yes", "y": "two"}), ("nested.js", {"x": "yes", "y": "two"})):
+            state = os.path.join(proj, "state-" + entry)
+            agent = os.path.join(proj, entry)
+            code, out, err = chidori(v, "run", agent, state=state)
+            assert code == 3, f"{entry}: exit {code}\n{err}"
+            rid = next(line.split(": ", 1)[1] for line in err.splitlines() if line.startswith("Run id: "))
+            meta = os.path.join(state, "runs", rid, "run.json")
+            with open(meta, "rb") as f:
+                paused_meta = f.read()
+            code, out, err = chidori(v, "resume", agent, rid, "--response", "yes", state=state)
+            assert code == 3 and "q2?" in err, f"{entry}: exit {code}\n{err}"
+            with open(meta, "wb") as f:  # as if killed before run.json was rewritten
+                f.write(paused_meta)
+            code, out, err = chidori(v, "resume", agent, rid, "--response", "no", state=state)
+            assert code == 3 and "q2?" in err and "already recorded the answer" in err, f"{entry}: exit {code}\n{err}"
+            code, out, err = chidori(v, "resume", agent, rid, "--response", "two", state=state)
+            assert code == 0 and json.loads(out) == want, f"{entry}: exit {code}\n{out}\n{err}"
+            code, out2, err = chidori(v, "replay", agent, rid, state=state)
+            assert code == 0 and out2 == out, f"{entry}: replay exit {code}\n{out2}\n{err}"
+    finally:
+        shutil.rmtree(proj, ignore_errors=True)
