@@ -216,3 +216,37 @@ def case_resume_interrupted_after_recording_the_answer_resumes_again(v):
             assert code == 0 and out2 == out, f"{entry}: replay exit {code}\n{out2}\n{err}"
     finally:
         shutil.rmtree(proj, ignore_errors=True)
+
+
+def case_serve_http11_request_without_a_readable_host_is_refused(v):
+    """The Host check lets a request without Host through (an HTTP/1.0 client); an HTTP/1.1
+    request must carry one, and one spelt so that it is not read as Host (`Host : x`, a folded
+    line) used to pass as absent. Now such requests are a 400; HTTP/1.0 without Host still works."""
+    import socket
+    from cases_serve import serving
+
+    def raw(s, text):
+        sock = socket.create_connection((s.host, s.port), timeout=10 * v.slow)
+        try:
+            sock.sendall(text.encode())
+            got = b""
+            while True:
+                chunk = sock.recv(65536)
+                if not chunk:
+                    break
+                got += chunk
+            return got.decode("latin-1")
+        finally:
+            sock.close()
+
+    with serving(v) as s:
+        for hidden in ("GET /sessions HTTP/1.1\r\nConnection: close\r\n\r\n",
+                       "GET /sessions HTTP/1.1\r\nHost : evil.example\r\nConnection: close\r\n\r\n",
+                       "GET /sessions HTTP/1.1\r\nHost: evil.example\r\n x\r\nConnection: close\r\n\r\n"):
+            reply = raw(s, hidden)
+            assert reply.startswith("HTTP/1.1 400") and "Host header" in reply, f"{hidden!r}: {reply[:300]!r}"
+            assert '"sessions"' not in reply, reply
+        reply = raw(s, "GET /sessions HTTP/1.0\r\n\r\n")
+        assert reply.split(" ", 2)[1] == "200" and '"sessions"' in reply, reply[:300]
+        reply = raw(s, "GET /sessions HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+        assert reply.startswith("HTTP/1.1 200"), reply[:300]
