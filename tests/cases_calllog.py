@@ -231,15 +231,19 @@ def case_calllog_torn_tail_is_cut_before_resume_appends(v):
     assert code == 0 and json.loads(out) == {"first": "one", "second": "two"}, err
     check_loadable(records)
     assert replay_loads(v, agent, rid, state, paused=False) == out
-    # a log that is only a fragment: cut to nothing, the run still resumes from its pending call
+    # a log that is only a fragment: its records are lost, so the pending call comes after calls
+    # the log does not have; the resume is refused (an answer appended after nothing would make a
+    # log no replay can follow) and the file is left as it was, for the operator to restore
     code, out, err = chidori(v, "run", agent, "--no-isolate", state=state)
     rid = run_id_of(err)
     records = os.path.join(state, "runs", rid, "records.jsonl")
+    fragment = '{"seq":1,"function":"mark","args":{"label":"a","data":{"i":0}},"resu'
     with open(records, "w") as f:
-        f.write('{"seq":1,"function":"mark","args":{"label":"a","data":{"i":0}},"resu')
-    chidori(v, "resume", agent, rid, "--response", "x", "--no-isolate", state=state)
-    # whatever the resumed run made of a log without its records, the log loads afterwards
-    check_loadable(records)
+        f.write(fragment)
+    code, out, err = chidori(v, "resume", agent, rid, "--response", "x", "--no-isolate", state=state)
+    assert code != 0 and "no complete record of call 1" in err, f"exit {code}\n{out}\n{err}"
+    with open(records) as f:
+        assert f.read() == fragment, "a refused resume changed the log"
     shutil.rmtree(proj)
     shutil.rmtree(state)
 

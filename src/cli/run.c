@@ -28,6 +28,7 @@
 #include "runner/runner.h"
 #include "util/buf.h"
 #include "util/random.h"
+#include "util/termtext.h"
 
 #include <errno.h>
 #include <libgen.h>
@@ -141,9 +142,14 @@ static int print_output(const char *compact)
         fprintf(stderr, "chidori: run failed: the agent's output cannot be printed: %s\n", jerr.message);
         return 1;
     }
-    char *pretty = json_dump(out, JSON_PRETTY, NULL);
-    puts(pretty);
+    size_t len;
+    char *pretty = json_dump(out, JSON_PRETTY, &len);
+    buf shown = {0}; /* the same JSON, with C1 and bidi controls as \u escapes (util/termtext.h) */
+    term_json_escape(&shown, pretty, len);
+    buf_putc(&shown, '\n');
+    fwrite(shown.data, 1, shown.len, stdout);
     fflush(stdout);
+    buf_free(&shown);
     free(pretty);
     json_free(out);
     return 0;

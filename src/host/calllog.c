@@ -36,6 +36,7 @@ struct calllog {
     uint64_t max_seq;
     calllog_mode mode;
     int fd; /* append target, -1 when in memory only */
+    char *path; /* its path, while its torn tail (if any) is still to be cut (see write_record) */
     cursor *cursors;
     size_t n_cursors;
     char *companion;  /* flushed before the first record (see calllog_persist_to) */
@@ -124,6 +125,7 @@ void calllog_free(calllog *log)
     free(log->cursors);
     free(log->queued);
     free(log->companion);
+    free(log->path);
     json_free(log->pause);
     if (log->fd >= 0) close(log->fd);
     free(log);
@@ -394,12 +396,12 @@ int calllog_persist_to(calllog *log, const char *path, const char *companion, ch
         free(why);
         return -1;
     }
-    if (cut_torn_tail(fd, path, error) != 0) {
-        close(fd);
-        return -1;
-    }
     if (log->fd >= 0) close(log->fd);
     log->fd = fd;
+    free(log->path);
+    log->path = xstrdup(path); /* the torn tail is cut right before the first append, not now: the
+                                  run's pending state is checked against the log first, and a
+                                  resume refused for a lost record leaves the file as it found it */
     return 0;
 }
 
@@ -579,6 +581,11 @@ static int write_record(calllog *log, const char *line, size_t n, char **io_erro
         free(log->companion);
         log->companion = NULL;
     }
+    if (log->path) {
+        if (cut_torn_tail(log->fd, log->path, io_error) != 0) return -1;
+        free(log->path);
+        log->path = NULL;
+    }
     int rc = write_all(log->fd, line, n);
     if (rc == 0 && fdatasync(log->fd) != 0 && errno != EINVAL) rc = -1;
     if (rc != 0) {
@@ -699,6 +706,23 @@ int calllog_check_pending(const calllog *log, uint64_t seq, uint64_t parent_seq,
                                (unsigned long long)p, fix);
             return -1;
         }
+    }
+    /* every call before the pending one completed (a record) or is still open: a gap is a record
+     * lost from the log (a torn last line, an edit), and an answer appended after it would leave a
+     * log that no replay can follow */
+    uint64_t missing = 0; /* found within len + n_open + 1 steps: no more seqs than that are accounted for */
+    for (uint64_t s = 1; s < seq && !missing; s++) {
+        bool open_call = calllog_has_seq(log, s);
+        for (size_t k = 0; k < n_open && !open_call; k++) open_call = open[k] == s;
+        if (!open_call) missing = s;
+    }
+    if (missing) {
+        *error = xasprintf("the run's pending call (seq %llu) is not consistent with its call log: the log has no "
+                           "complete record of call %llu, which came before it (records were lost since the run "
+                           "paused, or the last line is cut short); restore records.jsonl from a backup, or start "
+                           "a new run",
+                           (unsigned long long)seq, (unsigned long long)missing);
+        return -1;
     }
     return 0;
 }

@@ -15,6 +15,7 @@
 #include <fcntl.h>
 #include <linux/openat2.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -50,6 +51,25 @@ bool path_names_state_dir(const char *rel)
     return strncmp(p, STATE_DIR_NAME, n) == 0 && (p[n] == '\0' || p[n] == '/');
 }
 
+/* Did the open of fd, beneath dirfd, end in the folder's state folder? A symlink of the folder
+ * (`s -> .chidori`, shipped with the agent) stays beneath it, so the kernel follows it, and the
+ * name check above sees only `s/...`: the paths the two descriptors stand for say where it led.
+ * When /proc cannot say, the file is refused (the state folder is the one thing to protect). */
+static bool opened_in_state_dir(int dirfd, int fd)
+{
+    char link[64], dir[PATH_MAX], file[PATH_MAX];
+    snprintf(link, sizeof link, "/proc/self/fd/%d", dirfd);
+    ssize_t dn = readlink(link, dir, sizeof dir - 1);
+    snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+    ssize_t fn = readlink(link, file, sizeof file - 1);
+    if (dn <= 0 || fn <= 0 || (size_t)dn >= sizeof dir - 1 || (size_t)fn >= sizeof file - 1) return true;
+    dir[dn] = file[fn] = '\0';
+    size_t n = (size_t)dn;
+    if (n == 1 && dir[0] == '/') n = 0; /* the folder is / itself */
+    if (strncmp(file, dir, n) != 0 || file[n] != '/') return false; /* not beneath it (RESOLVE_BENEATH says it is) */
+    return path_names_state_dir(file + n + 1);
+}
+
 int open_beneath(int dirfd, const char *dir_path, const char *rel, int flags, int mode)
 {
     if (!path_is_confined(rel, strlen(rel))) {
@@ -67,6 +87,11 @@ int open_beneath(int dirfd, const char *dir_path, const char *rel, int flags, in
         .resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS,
     };
     int fd = (int)syscall(SYS_openat2, dirfd, rel, &how, sizeof how);
+    if (fd >= 0 && opened_in_state_dir(dirfd, fd)) {
+        close(fd);
+        errno = EACCES;
+        return -1;
+    }
     if (fd >= 0 || errno != ENOSYS) return fd;
     /* No openat2: resolve and check the prefix ourselves (the parent must exist for creation). */
     char *full = xasprintf("%s/%s", dir_path, rel);

@@ -454,6 +454,13 @@ static const json_t *member(const json_t *obj, const char *key, size_t key_len)
     return NULL;
 }
 
+/* Is an http(s) url_prefix an origin without a path ("https://h", "http://h:8080")? */
+static bool origin_only(const char *p, size_t n)
+{
+    size_t k = n > 7 && !strncasecmp(p, "http://", 7) ? 7 : n > 8 && !strncasecmp(p, "https://", 8) ? 8 : 0;
+    return k && !memchr(p + k, '/', n - k) && !memchr(p + k, '?', n - k) && !memchr(p + k, '#', n - k);
+}
+
 /* Does the call's value match the pattern? Recurses over the pattern only. */
 static bool matches(const json_t *pat, const json_t *val)
 {
@@ -468,6 +475,9 @@ static bool matches(const json_t *pat, const json_t *val)
                 size_t n = m->value->u.string.len;
                 if (url->u.string.len < n || memcmp(url->u.string.bytes, m->value->u.string.bytes, n) != 0)
                     return false;
+                /* a prefix that is a whole origin ("http://h", "http://h:1808") ends at its
+                 * authority: "http://h.evil.example/" and "http://h:18081/" do not start with it */
+                if (origin_only(m->value->u.string.bytes, n) && url->u.string.bytes[n] != '/') return false;
                 continue;
             }
             const json_t *v = member(val, m->key, m->key_len);

@@ -375,7 +375,6 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
                                   const char *version, const char *upload_data, size_t *upload_data_size,
                                   void **con_cls)
 {
-    (void)version;
     http_server *srv = cls;
     request_ctx *rc = *con_cls;
     if (rc && rc->waiting) { /* resumed: its wait is over */
@@ -412,6 +411,11 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     }
     if (rc->too_large) return send_error_now(conn, 413, "the request body is larger than 1 MiB");
 
+    /* HTTP/1.1 requires a Host header (RFC 9112, 3.2): one that is missing here was left out or
+     * hidden (`Host : x`, a folded `Host:` line), and the router answers a request without one
+     * as it would an HTTP/1.0 one, past the Host check */
+    if (version && !strcmp(version, MHD_HTTP_VERSION_1_1) && !MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Host"))
+        return send_error_now(conn, 400, "an HTTP/1.1 request needs one Host header naming the server");
     char *path = NULL;
     const char *why = NULL;
     if (http_decode_path(url, &path, &why) < 0) {

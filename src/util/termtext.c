@@ -94,3 +94,20 @@ void term_write(FILE *f, const char *text, size_t len, bool at_line_start)
     if (b.len) fwrite(b.data, 1, b.len, f);
     buf_free(&b);
 }
+
+void term_json_escape(buf *out, const char *json, size_t len)
+{
+    const unsigned char *s = (const unsigned char *)json;
+    size_t plain = 0; /* start of the bytes not yet written */
+    for (size_t i = 0; i < len;) {
+        uint32_t cp;
+        size_t n = s[i] < 0x80 ? 1 : utf8_char(s + i, len - i, &cp);
+        if (n > 1 && escaped_code_point(cp)) {
+            buf_append(out, json + plain, i - plain);
+            buf_printf(out, "\\u%04x", (unsigned)cp);
+            plain = i + n;
+        }
+        i += n ? n : 1;
+    }
+    buf_append(out, json + plain, len - plain);
+}

@@ -1,5 +1,6 @@
 /* termtext.h — the one sanitizer for text that came from an agent (or an MCP server) and is shown
- * to the operator: on the terminal (console.log/error, chidori.log, error messages) and in
+ * to the operator: on the terminal (console.log/error, chidori.log, error messages, the question
+ * of chidori.input, the output JSON of a run through term_json_escape) and in
  * `serve`'s session log lines.
  *
  * Such text must not drive the terminal nor pass for chidori's own lines. So:
@@ -33,5 +34,10 @@
 void term_sanitize(buf *out, const char *text, size_t len, bool at_line_start);
 /* The same, written to f. */
 void term_write(FILE *f, const char *text, size_t len, bool at_line_start);
+
+/* Append JSON text (as json_dump writes it: C0 controls already escaped) to out with each of the
+ * code points term_sanitize escapes (C1, bidi controls) written as a JSON \uHHHH escape instead:
+ * the same JSON value, which no longer drives a terminal when it is printed (a run's output). */
+void term_json_escape(buf *out, const char *json, size_t len);
 
 #endif

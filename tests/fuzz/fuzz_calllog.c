@@ -1,6 +1,6 @@
 /* fuzz_calllog.c — loading a records.jsonl and appending to it. The input is the file's bytes.
  * Properties: no crash, hang or leak; a log that loads holds its records in seq order without
- * duplicates; opening it for appending cuts exactly what follows its last newline (never a
+ * duplicates; its first append cuts exactly what follows its last newline (never a
  * complete line); after one append the file loads again with one more record, the new one on a
  * line of its own; the pending-call check answers without crashing for seqs around the log's. */
 #define _GNU_SOURCE
@@ -63,11 +63,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (calllog_persist_to(log, path, NULL, &error) != 0) abort();
     size_t len;
     char *now = read_file_capped(path, size + 1, &len, &error);
-    if (!now || len != keep || memcmp(now, data, keep) != 0) abort(); /* only the torn tail is cut */
+    if (!now || len != size || memcmp(now, data, size) != 0) abort(); /* nothing is cut before an append */
     free(now);
     json_t *args = json_object();
     if (calllog_append(log, last + 1, 0, "mark", args, NULL, NULL, 0, 0, &error) != 0) abort();
     json_free(args);
+    now = read_file_capped(path, CALLLOG_LOAD_MAX_BYTES, &len, &error);
+    if (!now || len <= keep || memcmp(now, data, keep) != 0 || now[len - 1] != '\n' || memchr(now + keep, '\n', len - keep) != now + len - 1)
+        abort(); /* only the torn tail was cut, then the one new line written */
+    free(now);
     calllog_free(log);
     log = calllog_new();
     if (calllog_load(log, path, &error) != 0 || calllog_held(log) != n + 1 || !calllog_has_seq(log, last + 1)) abort();

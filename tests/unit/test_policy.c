@@ -246,6 +246,25 @@ TEST(policy_match_args_url_prefix_is_anchored)
     CHECK_EVAL_CASES(cases);
 }
 
+TEST(policy_match_args_origin_prefix_ends_at_its_authority)
+{
+    /* A url_prefix without a path is accepted when the policy loads (it is the prefix of its own
+     * normalized form), so it must not also be the prefix of another host or port. */
+    const char *origin = RULE("{\"url_prefix\": \"https://api.example.com\"}");
+    const char *port = RULE("{\"url_prefix\": \"http://127.0.0.1:1808\"}");
+    eval_case cases[] = {
+        {origin, "http", "{\"url\": \"https://api.example.com/\"}", YES},
+        {origin, "http", "{\"url\": \"https://api.example.com/v1?q=1\"}", YES},
+        {origin, "http", "{\"url\": \"https://api.example.com.evil.example/\"}", NO},
+        {origin, "http", "{\"url\": \"https://api.example.community/\"}", NO},
+        {origin, "http", "{\"url\": \"https://api.example.com:8443/\"}", NO},
+        {port, "http", "{\"url\": \"http://127.0.0.1:1808/x\"}", YES},
+        {port, "http", "{\"url\": \"http://127.0.0.1:18081/x\"}", NO},
+        {port, "http", "{\"url\": \"http://127.0.0.1:1808\"}", NO},
+    };
+    CHECK_EVAL_CASES(cases);
+}
+
 TEST(policy_match_args_other_values_by_equality)
 {
     eval_case cases[] = {

@@ -3,7 +3,8 @@
  * Answered, in order, by the next `--answer` given on the command line, or by the person at the
  * terminal when there is one; otherwise the run pauses (HOST_SUSPEND) and is resumed later with
  * the answer (`chidori resume`, or POST /sessions/{id}/resume under serve). A blank answer takes
- * opts.default when there is one. Trusts nothing in prompt or opts.
+ * opts.default when there is one. Trusts nothing in prompt or opts: what of them reaches the
+ * terminal goes through write_for_terminal (util/termtext.h).
  */
 #include "host/host_internal.h"
 #include "host/ops.h"
@@ -16,15 +17,23 @@
 
 static char *ask_terminal(host *h, const char *prompt, const json_t *opts)
 {
-    fprintf(stderr, "? %s", prompt);
+    /* the prompt, choices and default are the agent's text: sanitized like its console */
+    fputs("? ", stderr);
+    write_for_terminal(stderr, prompt, strlen(prompt));
     const json_t *choices = json_object_get(opts, "choices");
     if (json_is_array(choices) && choices->u.array.len) {
-        char *c = json_dump(choices, JSON_COMPACT, NULL);
-        fprintf(stderr, " %s", c);
+        size_t n;
+        char *c = json_dump(choices, JSON_COMPACT, &n);
+        fputc(' ', stderr);
+        write_for_terminal(stderr, c, n);
         free(c);
     }
     const char *def = json_string_value(json_object_get(opts, "default"));
-    if (def) fprintf(stderr, " (default: %s)", def);
+    if (def) {
+        fputs(" (default: ", stderr);
+        write_for_terminal(stderr, def, strlen(def));
+        fputc(')', stderr);
+    }
     fputs(": ", stderr);
     fflush(stderr);
     buf b = {0};
