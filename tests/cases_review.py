@@ -209,7 +209,7 @@ def case_resume_interrupted_after_recording_the_answer_resumes_again(v):
             with open(meta, "wb") as f:  # as if killed before run.json was rewritten
                 f.write(paused_meta)
             code, out, err = chidori(v, "resume", agent, rid, "--response", "no", state=state)
-            assert code == 3 and "q2?" in err and "already recorded the answer" in err, f"{entry}: exit {code}\n{err}"
+            assert code == 3 and "q2?" in err and "was already answered in the call log" in err, f"{entry}: exit {code}\n{err}"
             code, out, err = chidori(v, "resume", agent, rid, "--response", "two", state=state)
             assert code == 0 and json.loads(out) == want, f"{entry}: exit {code}\n{out}\n{err}"
             code, out2, err = chidori(v, "replay", agent, rid, state=state)

@@ -282,33 +282,6 @@ static int call_op(host *h, const host_op *op, const char *name, const json_t *a
     return rc;
 }
 
-/* A resume that was interrupted (killed) after it recorded the answer, before run.json said so:
- * the log has the pending input's record, and calls after it may already depend on that answer.
- * The run goes on with the recorded answer (the new one is not used); the open calls that have
- * not completed since get their seqs again, outermost first. true when that is the case. */
-static bool answered_before(host *h, uint64_t pseq, uint64_t pparent, const json_t *args, const uint64_t *open,
-                            size_t n_open)
-{
-    const call_record *done = NULL;
-    for (size_t i = 0; i < calllog_held(h->log) && !done; i++)
-        if (calllog_get(h->log, i)->seq == pseq) done = calllog_get(h->log, i);
-    if (!done || strcmp(done->function, "input") != 0 || done->parent_seq != pparent || done->error ||
-        !json_is_string(done->result) || !json_equal(done->args, args))
-        return false;
-    uint64_t still_open[HOST_MAX_NESTING + 1];
-    size_t k = 0;
-    for (size_t i = 0; i < n_open; i++) {
-        if (open[i] >= pseq || (i && open[i] <= open[i - 1])) return false;
-        if (!calllog_has_seq(h->log, open[i])) still_open[k++] = open[i];
-    }
-    calllog_queue_seqs(h->log, still_open, k);
-    fputs("chidori: an interrupted resume already recorded the answer to this input; the run continues with "
-          "that answer (the one given now is not used)\n",
-          h->log_out);
-    fflush(h->log_out);
-    return true;
-}
-
 int host_resume(host *h, const json_t *pending, const char *response, char **error)
 {
     const json_t *seq = json_object_get(pending, "seq");
@@ -346,7 +319,6 @@ int host_resume(host *h, const json_t *pending, const char *response, char **err
         queued[n++] = (uint64_t)v->u.number;
     }
     uint64_t pseq = (uint64_t)seq->u.number, pparent = parent && parent->type == JSON_NUMBER ? (uint64_t)parent->u.number : 0;
-    if (answered_before(h, pseq, pparent, args, queued, n)) return 0;
     /* pending state is a file anyone could have edited: it must agree with the log */
     if (calllog_check_pending(h->log, pseq, pparent, queued, n, error) < 0) return -1;
     calllog_queue_seqs(h->log, queued, n);
