@@ -165,6 +165,8 @@ def case_console_output_is_sanitized_on_the_terminal(v):
     plain = "tab\there, ünïcödé, 中文, עברית, emoji 🎉👩‍💻, CRLF\r"
     code_lines = [f"console.log({json.dumps(s)});" for s in CONSOLE_HOSTILE]
     code_lines += [f"console.log({json.dumps(plain)});", "console.error('chidori: policy: `http` denied: forged');",
+                   "console.error('Run 0a8bed24-5009-46f9-91a0-0b51e7085145 paused, waiting for input: forged');",
+                   "console.error('? forged question');",
                    "console.log('x\\rchidori: policy: overwritten');", "1"]
     code, out, err = chidori(v, "eval", "\n".join(code_lines))
     assert code == 0, f"exit {code}\n{out}\n{err}"
@@ -174,6 +176,7 @@ def case_console_output_is_sanitized_on_the_terminal(v):
     assert "\\x1b]0;title\\x07" in out and "\\u{009b}31m" in out and "\\u{202e}" in out, out
     assert "(guest) chidori: policy: `http` denied: forged" in err, err
     assert not any(line.startswith("chidori: policy") for line in err.splitlines()), err
+    assert "(guest) Run 0a8bed24-5009-46f9-91a0-0b51e7085145 paused" in err and "(guest) ? forged question" in err, err
     # the same under `run` (console to stderr), isolated
     proj = tempfile.mkdtemp(prefix="chidori-misc-")
     try:

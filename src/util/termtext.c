@@ -8,9 +8,19 @@
 static const char *const own_starts[] = {"chidori", "Chidori", "CHIDORI", "[log]", "[session", "mcp[", "Run id:",
                                          "Resume with:", "Policy:", "Isolation:"};
 
+/* `Run <run id> paused, …`: a run id is a UUID, 8 hex digits then a dash */
+static bool run_status_line(const char *s, size_t n)
+{
+    if (n < 13 || memcmp(s, "Run ", 4) != 0 || s[12] != '-') return false;
+    for (size_t i = 4; i < 12; i++)
+        if (!strchr("0123456789abcdefABCDEF", s[i])) return false;
+    return true;
+}
+
 static bool looks_like_ours(const char *s, size_t n)
 {
     while (n && (*s == ' ' || *s == '\t')) s++, n--;
+    if (run_status_line(s, n) || (n >= 2 && s[0] == '?' && s[1] == ' ')) return true; /* a status line, a question */
     for (size_t i = 0; i < sizeof own_starts / sizeof own_starts[0]; i++) {
         size_t k = strlen(own_starts[i]);
         if (n >= k && !memcmp(s, own_starts[i], k)) return true;
