@@ -11,7 +11,13 @@ exhaustion (issue 23, findings 5 and 6), each exploit replayed as it was found:
   threads): /health and an authorized client on another address are answered at once, and the
   idle connections are closed after CHIDORI_SERVE_IDLE_TIMEOUT;
 - requests that wait (for a run, for a stream's events) do not hold the HTTP threads: a server with
-  one such thread still answers while several wait, and they outlive the idle timeout.
+  one such thread still answers while several wait, and they outlive the idle timeout;
+- slowloris: more connections than the per-client cap from one address, each sending a header line
+  every second (never silent, so the idle timeout never comes): closed once their headers are late
+  (CHIDORI_SERVE_HEADER_TIMEOUT), then /health and an authorized client on that address are
+  answered; a kept-alive connection's next request is due within the same time;
+- a request refused by the Host, Origin, content-type or key check closes its connection, so a
+  refused client cannot keep it.
 """
 import http.client
 import json
@@ -256,6 +262,8 @@ def case_serve_browser_waiting_requests_do_not_hold_the_http_threads(v):
 
 def case_serve_browser_transport_settings_are_checked_at_start(v):
     for name, value in (("CHIDORI_SERVE_IDLE_TIMEOUT", "0"), ("CHIDORI_SERVE_IDLE_TIMEOUT", "ten"),
+                        ("CHIDORI_SERVE_HEADER_TIMEOUT", "0"), ("CHIDORI_SERVE_HEADER_TIMEOUT", "2s"),
+                        ("CHIDORI_SERVE_HEADER_TIMEOUT", "3601"),
                         ("CHIDORI_SERVE_HTTP_THREADS", "0"), ("CHIDORI_SERVE_MAX_CONNECTIONS", "10"),
                         ("CHIDORI_SERVE_MAX_CONNECTIONS_PER_CLIENT", "-1")):
         srv = Server(v, env={name: value})
@@ -266,3 +274,110 @@ def case_serve_browser_transport_settings_are_checked_at_start(v):
             assert code == 2 and f"{name} must be a whole number" in srv.stderr(), (name, value, code, srv.stderr())
         finally:
             srv.cleanup()
+
+
+def case_serve_browser_slowloris_headers_are_due_in_time(v):
+    """The exploit: 128 connections from 127.0.0.1, each sending one header line every 5 s, stayed
+    open for ever (the idle timeout measures silence only), and every other client on 127.0.0.1 got
+    a reset. Here 30 connections over a cap of 20 drip a line a second against a 2 s header deadline
+    and a 60 s idle timeout."""
+    env = {"CHIDORI_API_KEY": "k1", "CHIDORI_SERVE_HEADER_TIMEOUT": "2", "CHIDORI_SERVE_IDLE_TIMEOUT": "60",
+           "CHIDORI_SERVE_MAX_CONNECTIONS_PER_CLIENT": "20"}
+    with serving(v, env=env) as s:
+        drips = open_idle(s.host, s.port, 30, "127.0.0.1")
+        try:
+            assert len(drips) == 30, len(drips)
+            for x in drips:
+                try:
+                    x.sendall(b"GET /health HTTP/1.1\r\nHost: localhost\r\n")
+                except OSError:
+                    pass  # one over the cap, closed at once
+            deadline = time.monotonic() + 2 + 8 * v.slow
+            while time.monotonic() < deadline:
+                open_ = [x for x in drips if not closed_by_server(x)]
+                if not open_:
+                    break
+                for x in open_:
+                    try:
+                        x.send(b"X-Drip: 1\r\n")
+                    except OSError:
+                        pass
+                time.sleep(1)
+            left = sum(not closed_by_server(x) for x in drips)
+            assert left == 0, f"{left} connections dripping header lines still open past the header deadline"
+            status, got, took = timed_request(s, "GET", "/health", source="127.0.0.1")
+            assert status == 200 and got == {"status": "ok"}, (status, got)
+            status, got, _ = timed_request(s, "POST", "/sessions", {"input": {"name": "through"}},
+                                           {"Authorization": "Bearer k1"}, source="127.0.0.1")
+            assert status == 201 and got["status"] == "completed", (status, got)
+        finally:
+            for x in drips:
+                x.close()
+        # kept alive after a reply, a connection's next request is due within the same 2 s
+        conn = http.client.HTTPConnection(s.host, s.port, timeout=10 * v.slow)
+        conn.request("GET", "/health")
+        r = conn.getresponse()
+        assert r.status == 200 and not r.will_close, (r.status, r.getheaders())
+        r.read()
+        t0 = time.monotonic()
+        conn.sock.settimeout(2 + 8 * v.slow)
+        try:
+            end = conn.sock.recv(1)
+        except OSError as e:
+            end = e
+        took = time.monotonic() - t0
+        conn.close()
+        assert end == b"" and 1 <= took < 2 + 8 * v.slow, (end, took)
+
+
+def read_until_closed(sock, limit):
+    """Everything the server sends until it closes (b"" from recv), or None if it keeps the
+    connection open for `limit` seconds."""
+    sock.settimeout(limit)
+    got = b""
+    t_end = time.monotonic() + limit
+    while time.monotonic() < t_end:
+        try:
+            chunk = sock.recv(65536)
+        except socket.timeout:
+            return None
+        except OSError:
+            return got  # a reset: closed all the same
+        if not chunk:
+            return got
+        got += chunk
+    return None
+
+
+def case_serve_browser_refused_requests_close_their_connection(v):
+    """A request refused before the API (Host 421, Origin 403, key 401, content type 415) used to
+    be answered on a connection kept alive, which the refused client could then hold for free."""
+    with serving(v, env={"CHIDORI_API_KEY": "k1"}) as s:
+        auth = "Authorization: Bearer k1\r\n"
+        body = '{"input": {}}'
+        refusals = (
+            ("421", "GET /sessions HTTP/1.1\r\nHost: evil.example\r\n" + auth + "\r\n"),
+            ("403", "POST /sessions HTTP/1.1\r\nHost: localhost\r\nOrigin: http://evil.example\r\n" + auth +
+             f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n{body}"),
+            ("401", "GET /sessions HTTP/1.1\r\nHost: localhost\r\n\r\n"),
+            ("401", "GET /sessions HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer nope\r\n\r\n"),
+            ("415", "POST /sessions HTTP/1.1\r\nHost: localhost\r\n" + auth +
+             f"Content-Type: text/plain\r\nContent-Length: {len(body)}\r\n\r\n{body}"),
+        )
+        for status, raw in refusals:
+            sock = socket.create_connection((s.host, s.port), timeout=10 * v.slow)
+            try:
+                sock.sendall(raw.encode())
+                got = read_until_closed(sock, 5 * v.slow)
+                assert got is not None, f"the connection of a refused request ({status}) was kept open"
+                assert got.startswith(f"HTTP/1.1 {status} ".encode()), got[:200]
+                assert b"\r\nconnection: close\r\n" in got.lower(), got[:400]
+            finally:
+                sock.close()
+        # an accepted request keeps its connection (keep-alive as before)
+        sock = socket.create_connection((s.host, s.port), timeout=10 * v.slow)
+        try:
+            sock.sendall(("GET /sessions HTTP/1.1\r\nHost: localhost\r\n" + auth + "\r\n").encode())
+            assert read_until_closed(sock, 1) is None, "an accepted request's connection was closed"
+        finally:
+            sock.close()

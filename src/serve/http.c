@@ -5,10 +5,12 @@
  * the body is capped (HTTP_BODY_MAX; a Content-Length over it is refused before the body is
  * read, a chunked body is counted as it arrives), the path is decoded here and refused with a
  * 400 when it hides a NUL, header values are only passed on, and the router answers everything
- * else.
+ * else. A connection's request headers must be complete within the header timeout
+ * (header_deadline.h); a reply the router marks `close` ends its connection.
  */
 #define _GNU_SOURCE
 #include "serve/http.h"
+#include "serve/header_deadline.h"
 #include "serve/sse.h"
 #include "util/buf.h"
 #include "util/threads.h"
@@ -37,6 +39,7 @@
 
 struct http_server {
     struct MHD_Daemon *daemon;
+    header_deadlines *deadlines; /* each connection's request headers are due in time */
     http_handler_fn *fn;
     void *ctx;
     pthread_mutex_t lock;
@@ -264,6 +267,8 @@ static enum MHD_Result send_reply(http_server *srv, struct MHD_Connection *conn,
         MHD_add_response_header(resp, "Retry-After", v);
     }
     if (rep->www_authenticate) MHD_add_response_header(resp, "WWW-Authenticate", "Bearer");
+    /* libmicrohttpd closes the connection once this reply is sent */
+    if (rep->close) MHD_add_response_header(resp, "Connection", "close");
     if (rep->cors_origin) {
         MHD_add_response_header(resp, "Access-Control-Allow-Origin", rep->cors_origin);
         MHD_add_response_header(resp, "Vary", "Origin");
@@ -324,6 +329,26 @@ static void fill_later(request_ctx *rc, http_reply *out)
 }
 
 /* ---------- requests ---------- */
+
+/* The header deadline's slot of a connection (set when it was accepted), or NULL. */
+static hd_slot *slot_of(struct MHD_Connection *conn)
+{
+    const union MHD_ConnectionInfo *ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return ci ? ci->socket_context : NULL;
+}
+
+static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_context,
+                          enum MHD_ConnectionNotificationCode toe)
+{
+    http_server *srv = cls;
+    if (toe == MHD_CONNECTION_NOTIFY_STARTED) {
+        const union MHD_ConnectionInfo *ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+        *socket_context = ci ? header_deadlines_add(srv->deadlines, ci->connect_fd) : NULL;
+    } else if (toe == MHD_CONNECTION_NOTIFY_CLOSED) {
+        header_deadlines_remove(srv->deadlines, *socket_context); /* before libmicrohttpd closes the socket */
+        *socket_context = NULL;
+    }
+}
 
 static int hex_digit(char c)
 {
@@ -386,6 +411,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         return ok;
     }
     if (!rc) {
+        /* the first call for a request comes once its headers are in */
+        header_deadlines_met(slot_of(conn));
         rc = xcalloc(1, sizeof *rc);
         *con_cls = rc;
         const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Content-Length");
@@ -459,7 +486,9 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 
 static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls, enum MHD_RequestTerminationCode why)
 {
-    (void)cls, (void)conn, (void)why;
+    http_server *srv = cls;
+    /* a reply sent on a connection kept open: the next request's headers are due in time */
+    if (why == MHD_REQUEST_TERMINATED_COMPLETED_OK) header_deadlines_rearm(srv->deadlines, slot_of(conn));
     request_ctx *rc = *con_cls;
     if (!rc) return;
     buf_free(&rc->body);
@@ -502,6 +531,15 @@ http_server *http_start(int listen_fd, const http_settings *hs, http_handler_fn 
     pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
     pthread_cond_init(&srv->resumed, &ca);
     pthread_condattr_destroy(&ca);
+    /* room for every connection the daemon keeps, and a few it may be closing */
+    srv->deadlines = header_deadlines_start(hs->max_connections + 64, hs->header_timeout_s);
+    if (!srv->deadlines) {
+        *error = xstrdup("cannot start the HTTP server: no thread for its header deadlines");
+        pthread_cond_destroy(&srv->resumed);
+        pthread_mutex_destroy(&srv->lock);
+        free(srv);
+        return NULL;
+    }
     /* Event-driven on a pool of threads: each thread of the pool accepts and serves connections
      * with epoll; a suspended connection is off every thread until it is resumed. The connection
      * limit is shared out among the pool's threads, the per-address one counted across them. */
@@ -511,10 +549,12 @@ http_server *http_start(int listen_fd, const http_settings *hs, http_handler_fn 
         MHD_OPTION_THREAD_POOL_SIZE, (unsigned)(hs->threads > 1 ? hs->threads : 0) /* 0: the one polling thread */, MHD_OPTION_CONNECTION_LIMIT, (unsigned)hs->max_connections,
         MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)hs->max_per_client, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
         (size_t)CONNECTION_POOL_BYTES, MHD_OPTION_CONNECTION_TIMEOUT,
-        (unsigned)hs->idle_timeout_s, MHD_OPTION_NOTIFY_COMPLETED, on_completed, NULL, MHD_OPTION_UNESCAPE_CALLBACK,
+        (unsigned)hs->idle_timeout_s, MHD_OPTION_NOTIFY_COMPLETED, on_completed, srv,
+        MHD_OPTION_NOTIFY_CONNECTION, on_connection, srv, MHD_OPTION_UNESCAPE_CALLBACK,
         keep_escapes, NULL, MHD_OPTION_END);
     if (!srv->daemon) {
         *error = xstrdup("cannot start the HTTP server (libmicrohttpd)");
+        header_deadlines_stop(srv->deadlines);
         pthread_cond_destroy(&srv->resumed);
         pthread_mutex_destroy(&srv->lock);
         free(srv);
@@ -543,6 +583,7 @@ void http_stop(http_server *srv)
         return;
     }
     MHD_stop_daemon(srv->daemon);
+    header_deadlines_stop(srv->deadlines);
     pthread_cond_destroy(&srv->resumed);
     pthread_mutex_destroy(&srv->lock);
     free(srv);

@@ -10,7 +10,8 @@
  * http_reply.wait/later (the connection suspended until the run's thread says it has settled, no
  * thread waiting), and a stream with nothing to send waits in sse_wait on a thread of its own, the
  * connection suspended meanwhile. Connections are capped in all and per
- * client address, and closed after an idle timeout (http_settings).
+ * client address, and closed after an idle timeout, or when their request headers are not complete
+ * within the header timeout of their acceptance or of their previous reply (http_settings).
  */
 #ifndef CHIDORI_SERVE_HTTP_H
 #define CHIDORI_SERVE_HTTP_H
@@ -53,6 +54,7 @@ struct http_reply {
     size_t static_len;
     const char *content_type; /* of static_body */
     const char *const *headers; /* extra header name, value pairs, NULL-terminated (static) */
+    bool close;               /* `Connection: close`: the connection ends after this reply */
     /* A reply that must wait, without holding a thread: set by a handler (with nothing else
      * but cors_origin). http.c suspends the connection and calls wait(arg, done, done_arg), which
      * arranges for done(done_arg) to be called once, from any thread, when it is time to answer
@@ -82,12 +84,14 @@ typedef struct http_settings {
     int max_connections;  /* CHIDORI_SERVE_MAX_CONNECTIONS: open connections in all */
     int max_per_client;   /* CHIDORI_SERVE_MAX_CONNECTIONS_PER_CLIENT: from one IP address */
     int idle_timeout_s;   /* CHIDORI_SERVE_IDLE_TIMEOUT: a connection silent this long is closed */
+    int header_timeout_s; /* CHIDORI_SERVE_HEADER_TIMEOUT: a request's headers are due within this */
 } http_settings;
 
 #define HTTP_DEFAULT_THREADS 2
 #define HTTP_DEFAULT_MAX_CONNECTIONS 1024
 #define HTTP_DEFAULT_MAX_PER_CLIENT 128
 #define HTTP_DEFAULT_IDLE_TIMEOUT_S 15
+#define HTTP_DEFAULT_HEADER_TIMEOUT_S 10
 
 /* Resolve host (an IP address or a name) and bind a listening socket on port (0: any free one).
  * With loopback_only, an address that is not a loopback one is refused before anything is bound

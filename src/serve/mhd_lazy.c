@@ -8,6 +8,8 @@
  * returns NULL and serve reports that it cannot start; nothing else is reached before that.
  *
  * MHD_start_daemon is variadic: it forwards its options through MHD_start_daemon_va.
+ * MHD_get_connection_info is too, but the kinds chidori asks for (the socket, the socket context)
+ * take no extra argument, so it forwards none.
  */
 #include <microhttpd.h>
 
@@ -29,6 +31,7 @@ static struct {
     enum MHD_Result (*add_response_header)(struct MHD_Response *, const char *, const char *);
     void (*suspend_connection)(struct MHD_Connection *);
     void (*resume_connection)(struct MHD_Connection *);
+    const union MHD_ConnectionInfo *(*get_connection_info)(struct MHD_Connection *, enum MHD_ConnectionInfoType, ...);
     int loaded;
 } api;
 
@@ -49,10 +52,12 @@ static void load(void)
     BIND(add_response_header, "MHD_add_response_header");
     BIND(suspend_connection, "MHD_suspend_connection");
     BIND(resume_connection, "MHD_resume_connection");
+    BIND(get_connection_info, "MHD_get_connection_info");
 #undef BIND
     api.loaded = api.start_daemon_va && api.stop_daemon && api.lookup_connection_value && api.queue_response &&
                  api.create_response_from_callback && api.create_response_from_buffer && api.destroy_response &&
-                 api.add_response_header && api.suspend_connection && api.resume_connection;
+                 api.add_response_header && api.suspend_connection && api.resume_connection &&
+                 api.get_connection_info;
 }
 
 static int ready(void)
@@ -107,3 +112,8 @@ enum MHD_Result MHD_add_response_header(struct MHD_Response *r, const char *head
 void MHD_suspend_connection(struct MHD_Connection *c) { api.suspend_connection(c); }
 
 void MHD_resume_connection(struct MHD_Connection *c) { api.resume_connection(c); }
+
+const union MHD_ConnectionInfo *MHD_get_connection_info(struct MHD_Connection *c, enum MHD_ConnectionInfoType kind, ...)
+{
+    return api.get_connection_info(c, kind);
+}

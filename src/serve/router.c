@@ -8,7 +8,9 @@
  * route: an unknown path is a 404, a known path with the wrong method a 405 with Allow; a body
  * that is not declared JSON a 415; an unknown session a 404 (a session the store cannot read
  * back, a 500). The session of a /sessions/{id}/... route is held from the lookup to the end of
- * the handler, then released (or handed to the handler's later work, api_resume/api_approve). */
+ * the handler, then released (or handed to the handler's later work, api_resume/api_approve).
+ * Every refusal of those checks (421, 403, 401, 415) closes its connection (`Connection: close`),
+ * so a page or a process that is refused cannot keep the connection for later requests. */
 #define _GNU_SOURCE
 #include "serve/serve.h"
 #include "serve/ui.h"
@@ -110,6 +112,7 @@ void router_handle(void *ctx, const http_request *req, http_reply *rep)
                     "this server does not answer to the host name `%.200s`: use localhost or 127.0.0.1, or "
                     "add the name to CHIDORI_ALLOWED_HOSTS",
                     req->host);
+        rep->close = true;
         free(id);
         return;
     }
@@ -121,6 +124,7 @@ void router_handle(void *ctx, const http_request *req, http_reply *rep)
             rep->preflight = true;
         } else if (auth_cors_enabled(&srv->auth)) {
             reply_error(rep, 403, "CORS: origin `%.200s` is not allowed", req->origin ? req->origin : "");
+            rep->close = true;
         } else {
             rep->allow = r.allow ? r.allow : NULL;
             reply_error(rep, r.id == R_NONE ? 404 : 405, "%s", r.id == R_NONE ? "no such route" : "method not allowed");
@@ -141,6 +145,7 @@ void router_handle(void *ctx, const http_request *req, http_reply *rep)
                     "cross-site request refused: %s (a page of another site may not change sessions; list its "
                     "origin in CHIDORI_CORS_ORIGINS to let it)",
                     refusal);
+        rep->close = true;
         free(id);
         return;
     }
@@ -152,6 +157,7 @@ void router_handle(void *ctx, const http_request *req, http_reply *rep)
     if (!auth_check(&srv->auth, req->authorization)) {
         rep->www_authenticate = true;
         reply_error(rep, 401, "missing or invalid bearer token");
+        rep->close = true;
         free(id);
         return;
     }
@@ -169,6 +175,7 @@ void router_handle(void *ctx, const http_request *req, http_reply *rep)
         reply_error(rep, 415, "the request body must be JSON, sent with `Content-Type: application/json` (got %s%.100s%s)",
                     req->content_type ? "`" : "", req->content_type ? req->content_type : "none",
                     req->content_type ? "`" : "");
+        rep->close = true;
         free(id);
         return;
     }

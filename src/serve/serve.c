@@ -197,7 +197,7 @@ int cmd_serve(int argc, char **argv)
     /* the names the server answers to (auth.h): loopback ones, --host, CHIDORI_ALLOWED_HOSTS */
     if (auth_hosts_from_env(&srv.auth, o.host, &error) < 0) goto fail;
     /* the HTTP transport's limits (http.h): threads of its event loop, connections in all and
-     * from one address, and how long a silent connection is kept */
+     * from one address, how long a silent connection is kept, and how long a request's headers may take */
     http_settings hs;
     if (env_whole_number("CHIDORI_SERVE_HTTP_THREADS", HTTP_DEFAULT_THREADS, 1, 64, &hs.threads, &error) < 0 ||
         env_whole_number("CHIDORI_SERVE_MAX_CONNECTIONS", HTTP_DEFAULT_MAX_CONNECTIONS, 64, 1000000,
@@ -205,7 +205,9 @@ int cmd_serve(int argc, char **argv)
         env_whole_number("CHIDORI_SERVE_MAX_CONNECTIONS_PER_CLIENT", HTTP_DEFAULT_MAX_PER_CLIENT, 1, 1000000,
                          &hs.max_per_client, &error) < 0 ||
         env_whole_number("CHIDORI_SERVE_IDLE_TIMEOUT", HTTP_DEFAULT_IDLE_TIMEOUT_S, 1, 3600, &hs.idle_timeout_s,
-                         &error) < 0)
+                         &error) < 0 ||
+        env_whole_number("CHIDORI_SERVE_HEADER_TIMEOUT", HTTP_DEFAULT_HEADER_TIMEOUT_S, 1, 3600,
+                         &hs.header_timeout_s, &error) < 0)
         goto fail;
 
     code = 1;
