@@ -246,6 +246,9 @@ def case_serve_http11_request_without_a_readable_host_is_refused(v):
             reply = raw(s, hidden)
             assert reply.startswith("HTTP/1.1 400") and "Host header" in reply, f"{hidden!r}: {reply[:300]!r}"
             assert '"sessions"' not in reply, reply
+        # a kept-alive request without Host: the 400 ends the connection (raw() reads to the end)
+        reply = raw(s, "GET /sessions HTTP/1.1\r\nConnection: keep-alive\r\n\r\n")
+        assert reply.startswith("HTTP/1.1 400") and "close" in reply.lower(), reply[:300]
         reply = raw(s, "GET /sessions HTTP/1.0\r\n\r\n")
         assert reply.split(" ", 2)[1] == "200" and '"sessions"' in reply, reply[:300]
         reply = raw(s, "GET /sessions HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")

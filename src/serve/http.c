@@ -296,7 +296,7 @@ static void reply_clear(http_reply *rep)
 
 static enum MHD_Result send_error_now(struct MHD_Connection *conn, int status, const char *message)
 {
-    http_reply rep = {0};
+    http_reply rep = {.close = true}; /* a malformed or oversized request: its connection is not kept */
     reply_error(&rep, status, "%s", message);
     enum MHD_Result ok = send_reply(NULL, conn, &rep);
     free(rep.body);
