@@ -4,7 +4,8 @@ Owns: running tests/builtins/corpus-driver.js once per builtin of the engine, in
 (--no-isolate) and isolated (the worker process), each under a small wall-clock deadline, and
 asserting that every run ends within deadline + 1 s with exit 1 and one of the documented limit
 messages (deadline, CPU budget, memory ceiling, allocation cap): never a signal, a hang or a
-sanitizer report. Trusts: the driver's list of builtin names (it is asked first, and the list
+sanitizer report. A small CPU budget ends well-metered runs early and at the same call every time;
+the deadline is the backstop that catches a builtin whose work is not charged. Trusts: the driver's list of builtin names (it is asked first, and the list
 must be long enough to be the real one).
 
 The release variant hammers every builtin in both modes; a sanitizer variant (3x slower) takes a
@@ -19,11 +20,14 @@ import tempfile
 from run import ROOT, run_process, sanitizer_report
 
 DRIVER = os.path.join(ROOT, "tests", "builtins", "corpus-driver.js")
-DEADLINE_MS = 100
+DEADLINE_MS = 200
 GRACE_S = 1.0  # the spec: each run ends within deadline + 1 s
+# A small CPU budget ends a well-metered run at the same call every time (about 40 ms of pure
+# interpretation on an idle machine); the deadline is the backstop on a loaded one.
+OP_BUDGET = 20_000_000
 LIMIT_MESSAGES = ("wall-clock deadline exceeded", "CPU budget exhausted", "memory ceiling reached",
                   "allocation cap reached")
-ENV = {"CHIDORI_JS_DEADLINE_MS": str(DEADLINE_MS), "CHIDORI_JS_MEM_CAP_MB": "1024", "CHIDORI_JS_MAX_ALLOC_MB": "256",
+ENV = {"CHIDORI_JS_DEADLINE_MS": str(DEADLINE_MS), "CHIDORI_JS_OP_BUDGET": str(OP_BUDGET), "CHIDORI_JS_MEM_CAP_MB": "1024", "CHIDORI_JS_MAX_ALLOC_MB": "256",
        "CHIDORI_SEED": "1", "CHIDORI_CLOCK_START_MS": "1700000000000"}
 SAMPLE_EVERY = 8  # sanitizer variants
 
@@ -39,7 +43,7 @@ def corpus_run(v, extra_args, env=None, timeout=30.0):
 
 def list_builtins(v):
     code, out, err, _, timed_out = corpus_run(v, ["--no-isolate", "-i", "list=true"],
-                                              env={"CHIDORI_JS_DEADLINE_MS": "0"}, timeout=60 * v.slow)
+                                              env={"CHIDORI_JS_DEADLINE_MS": "0", "CHIDORI_JS_OP_BUDGET": "0"}, timeout=60 * v.slow)
     assert not timed_out and code == 0, f"listing the builtins failed (exit {code}): {err[-2000:]}"
     names = json.loads(out)
     assert len(names) >= 500 and len(set(names)) == len(names), f"implausible builtin list ({len(names)} names)"
