@@ -1,5 +1,5 @@
 //! mode: eval
-//! env: CHIDORI_JS_OP_BUDGET=20000000
+//! env: CHIDORI_JS_OP_BUDGET=10000000
 //! env: CHIDORI_JS_MEM_CAP_MB=1024
 //! exit: 1
 //! stderr: CPU budget
