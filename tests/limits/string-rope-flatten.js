@@ -1,0 +1,9 @@
+//! mode: eval
+//! env: CHIDORI_JS_DEADLINE_MS=1000
+//! env: CHIDORI_JS_MEM_CAP_MB=1024
+//! exit: 1
+//! stderr: deadline
+//! max-seconds: 4
+// Each new rope is flattened into a fresh string: charged per byte built.
+const a = "x".repeat(2 ** 23);
+for (let i = 0; ; i++) (a + i).charCodeAt(0);
