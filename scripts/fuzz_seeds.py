@@ -10,7 +10,7 @@ Engine seeds are programs as fuzz_engine reads them: plain scripts, or "//mod\\n
 test262 tests get a small stand-in harness of our own (assert, Test262Error, $DONE, ...) in front,
 so they run past their first assertion instead of stopping at a ReferenceError.
 
-Regexp seeds are fuzz_regexp inputs ([flags][mode][pattern length, 2 bytes LE][pattern][subject]),
+Regexp seeds are fuzz_regexp inputs ([flags][mode: 6, through the engine too][pattern length, 2 bytes LE][pattern][subject]),
 made from the regular expression literals found in the same files.
 
   scripts/fuzz_seeds.py OUT_DIR [TEST262_DIR] [MAX_TEST262_FILES]
@@ -64,7 +64,7 @@ def regexp_seeds(text):
         bits = sum(FLAG_BITS.get(c, 0) for c in flags)
         subject = strings[i % len(strings)] if strings else pattern
         p = pattern.encode("utf-8", "surrogatepass")
-        out.append(bytes([bits, 2]) + struct.pack("<H", len(p)) + p + subject.encode("utf-8", "surrogatepass"))
+        out.append(bytes([bits, 6]) + struct.pack("<H", len(p)) + p + subject.encode("utf-8", "surrogatepass"))
     return out
 
 
