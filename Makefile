@@ -169,6 +169,7 @@ $(OUT)/fuzz_%: $(OBJ)/tests/fuzz/fuzz_%.o $(LIB_OBJS) $(QJS_OBJS) $(OBJ)/gen/bui
 fuzz-bins: setup $(FUZZ_TARGETS)
 
 # Runs every fuzz target for FUZZ_SECONDS (default 60) and reports executions and findings.
+# FUZZ_ONLY, FUZZ_TIMEOUT, FUZZ_TEST262_DIR, FUZZ_TEST262_MAX: see scripts/fuzz.sh.
 fuzz:
 	@$(MAKE) --no-print-directory VARIANT=fuzz fuzz-bins
 	@scripts/fuzz.sh $(FUZZ_SECONDS)
