@@ -210,7 +210,7 @@ def case_damaged_logs_are_refused_and_a_torn_last_line_is_tolerated(v):
     code, out, err = chidori(v, "replay", agent, "00000000-0000-4000-8000-000000000000", state=state)
     assert code == 1 and "run.json" in err, err
     code, out, err = chidori(v, "resume", agent, rid, "--response", "x", state=state)
-    assert code == 1 and "not paused" in err, err
+    assert code == 1 and "is completed: only a paused run" in err, err
     code, out, err = chidori(v, "replay", agent, "../../etc", state=state)
     assert code == 2 and "not a run id" in err, err
     shutil.rmtree(proj)

@@ -64,12 +64,20 @@ def run_node(node, name):
     return p.stdout
 
 
+def term_escaped(text):
+    """What chidori prints for Node's output: the same JSON, with the C1 controls and the bidi
+    embedding/override/isolate characters written as \\u escapes, so a result cannot drive the
+    operator's terminal (src/util/termtext.c); every other byte as Node printed it."""
+    return re.sub("[\u0080-\u009f\u202a-\u202e\u2066-\u2069]", lambda m: "\\u%04x" % ord(m.group(0)), text)
+
+
 def _check_module(v, name):
     path = os.path.join(ORACLE_DIR, name + ".mjs")
     with open(os.path.join(EXPECTED_DIR, name + ".json"), encoding="utf-8") as f:
         expected = f.read()
     code, out, err = chidori(v, "run", path, "--no-isolate")
     assert code == 0, f"{name}.mjs --no-isolate: exit {code}: {err[-2000:]}"
+    expected = term_escaped(expected)
     assert out == expected, f"{name}.mjs differs from Node:\n" + _diff(out, expected, "chidori")
     code, isolated, err = chidori(v, "run", path)
     assert code == 0, f"{name}.mjs isolated: exit {code}: {err[-2000:]}"
