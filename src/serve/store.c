@@ -473,17 +473,12 @@ out:
 
 /* ---------- records ---------- */
 
-json_t *store_load_records(store *st, const char *session_id, char **error)
+/* The records of a prepared statement's rows (column 0 seq, 1 record, 2 pos when has_pos): a JSON
+ * array, or NULL with *error. *last_pos is the last row's pos. */
+static json_t *rows_of_records(store *st, sqlite3_stmt *s, const char *session_id, bool has_pos, int64_t *last_pos,
+                               char **error)
 {
-    pthread_mutex_lock(&st->lock);
-    sqlite3_stmt *s = NULL;
-    json_t *out = NULL;
-    if (prepare(st, "SELECT seq, record FROM records WHERE session_id = ?1 ORDER BY seq", &s) != SQLITE_OK) {
-        db_error(st, "reading records", error);
-        goto done;
-    }
-    bind_text(s, 1, session_id);
-    out = json_array();
+    json_t *out = json_array();
     int step;
     while ((step = sqlite3_step(s)) == SQLITE_ROW) {
         json_t *rec = NULL;
@@ -493,17 +488,30 @@ json_t *store_load_records(store *st, const char *session_id, char **error)
                                (long long)sqlite3_column_int64(s, 0), why);
             free(why);
             json_free(out);
-            out = NULL;
-            goto done;
+            return NULL;
         }
         json_array_push(out, rec);
+        if (has_pos) *last_pos = sqlite3_column_int64(s, 2);
     }
     if (step != SQLITE_DONE) {
         db_error(st, "reading records", error);
         json_free(out);
-        out = NULL;
+        return NULL;
     }
-done:
+    return out;
+}
+
+json_t *store_load_records(store *st, const char *session_id, char **error)
+{
+    pthread_mutex_lock(&st->lock);
+    sqlite3_stmt *s = NULL;
+    json_t *out = NULL;
+    if (prepare(st, "SELECT seq, record FROM records WHERE session_id = ?1 ORDER BY seq", &s) != SQLITE_OK) {
+        db_error(st, "reading records", error);
+    } else {
+        bind_text(s, 1, session_id);
+        out = rows_of_records(st, s, session_id, false, NULL, error);
+    }
     done(st, s);
     pthread_mutex_unlock(&st->lock);
     return out;
@@ -546,33 +554,12 @@ json_t *store_load_records_page(store *st, const char *session_id, int64_t after
     if (prepare(st, "SELECT seq, record, pos FROM records WHERE session_id = ?1 AND pos > ?2 ORDER BY pos LIMIT ?3",
                 &s) != SQLITE_OK) {
         db_error(st, "reading records", error);
-        goto done;
+    } else {
+        bind_text(s, 1, session_id);
+        sqlite3_bind_int64(s, 2, (sqlite3_int64)after_pos);
+        sqlite3_bind_int64(s, 3, (sqlite3_int64)limit);
+        out = rows_of_records(st, s, session_id, true, last_pos, error);
     }
-    bind_text(s, 1, session_id);
-    sqlite3_bind_int64(s, 2, (sqlite3_int64)after_pos);
-    sqlite3_bind_int64(s, 3, (sqlite3_int64)limit);
-    out = json_array();
-    int step;
-    while ((step = sqlite3_step(s)) == SQLITE_ROW) {
-        json_t *rec = NULL;
-        char *why = NULL;
-        if (column_json(s, 1, JSON_OBJECT, false, &rec, "record", &why) < 0) {
-            *error = xasprintf("session %s: record %lld in the database: %s", session_id,
-                               (long long)sqlite3_column_int64(s, 0), why);
-            free(why);
-            json_free(out);
-            out = NULL;
-            goto done;
-        }
-        json_array_push(out, rec);
-        *last_pos = sqlite3_column_int64(s, 2);
-    }
-    if (step != SQLITE_DONE) {
-        db_error(st, "reading records", error);
-        json_free(out);
-        out = NULL;
-    }
-done:
     done(st, s);
     pthread_mutex_unlock(&st->lock);
     return out;
