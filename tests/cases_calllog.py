@@ -15,6 +15,7 @@ import sys
 import tempfile
 
 from cases import chidori
+from cases_effects import run_id_of
 from run import ROOT
 
 MARKS = """export default async (input, chidori) => {
@@ -69,13 +70,6 @@ def project(agents):
         with open(os.path.join(tmp, name), "w") as f:
             f.write(text)
     return tmp
-
-
-def run_id_of(err):
-    for line in err.splitlines():
-        if line.startswith("Run id: "):
-            return line[8:].strip()
-    raise AssertionError("no Run id line:\n" + err)
 
 
 def fast_state():

@@ -502,6 +502,23 @@ static char *backstop_wall_message(const backstop *b, const isolate_options *o)
                      (unsigned long long)b->deadline_ms);
 }
 
+/* The wall-clock backstop or the "went quiet" limit has passed: the failure (res->limit set for the
+ * deadline, *quiet for the latter), or NULL when neither has. */
+static char *time_limit_passed(const backstop *b, const isolate_options *o, int64_t kill_at, int64_t quiet_ms,
+                               engine_result *res, bool *quiet)
+{
+    if (b->wall_at && now_ms() >= b->wall_at) {
+        res->limit = LIMIT_DEADLINE;
+        return backstop_wall_message(b, o);
+    }
+    if (kill_at && now_ms() >= kill_at) {
+        *quiet = true;
+        return xasprintf("the worker went quiet for %lld s, longer than its CPU budget allows; killed",
+                         (long long)(quiet_ms / 1000));
+    }
+    return NULL;
+}
+
 static char *backstop_cpu_message(const backstop *b)
 {
     return xasprintf("CPU budget exhausted: the run used %llu ms of CPU time, what its %llu ticks "
@@ -683,29 +700,17 @@ int supervisor_run(const engine_config *cfg, host *h, const isolate_options *o, 
         }
         if (wo == WAIT_TIMEOUT) {
             killed_by_backstop = true;
-            if (bs.wall_at && now_ms() >= bs.wall_at) {
-                failure = backstop_wall_message(&bs, o);
-                res->limit = LIMIT_DEADLINE;
-            } else if (kill_at && now_ms() >= kill_at) {
-                killed_for_quiet = true;
-                failure = xasprintf("the worker went quiet for %lld s, longer than its CPU budget allows; killed",
-                                    (long long)(quiet_ms / 1000));
-            } else {
+            failure = time_limit_passed(&bs, o, kill_at, quiet_ms, res, &killed_for_quiet);
+            if (!failure) {
                 failure = backstop_cpu_message(&bs);
                 res->limit = LIMIT_BUDGET;
             }
             break;
         }
         if (frame_read(w.from_child, kill_at, &frame, &error) != 0) {
-            if (bs.wall_at && now_ms() >= bs.wall_at) {
-                killed_by_backstop = true;
-                failure = backstop_wall_message(&bs, o);
-                res->limit = LIMIT_DEADLINE;
-            } else if (kill_at && now_ms() >= kill_at) {
-                killed_for_quiet = true;
-                failure = xasprintf("the worker went quiet for %lld s, longer than its CPU budget allows; killed",
-                                    (long long)(quiet_ms / 1000));
-            } else failure = xasprintf("the worker failed: %s", error);
+            failure = time_limit_passed(&bs, o, kill_at, quiet_ms, res, &killed_for_quiet);
+            if (failure && !killed_for_quiet) killed_by_backstop = true;
+            if (!failure) failure = xasprintf("the worker failed: %s", error);
             free(error), error = NULL;
             break;
         }
