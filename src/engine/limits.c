@@ -135,6 +135,17 @@ int run_limits_interrupt(JSRuntime *rt, void *opaque)
     return run_limits_check(l);
 }
 
+int run_limits_charge(run_limits *l, uint64_t ticks)
+{
+    l->loop_ticks += ticks;
+    if (l->loop_ticks >= TICKS_PER_POLL) {
+        l->polls += l->loop_ticks / TICKS_PER_POLL;
+        l->loop_ticks %= TICKS_PER_POLL;
+        if (l->budget_polls && l->polls > l->budget_polls && !l->tripped) l->tripped = LIMIT_BUDGET;
+    }
+    return run_limits_check(l);
+}
+
 char *run_limits_message(const run_limits *l)
 {
     switch (l->tripped) {

@@ -13,6 +13,7 @@ typedef struct run_limits {
     engine_limits cfg;
     uint64_t polls;        /* interrupt-handler calls so far */
     uint64_t budget_polls; /* polls allowed (op_budget / ticks per poll), 0 = no budget */
+    uint64_t loop_ticks;   /* ticks charged by the engine's own loop, not yet a whole poll */
     uint64_t deadline_ns;  /* CLOCK_MONOTONIC deadline, 0 = none */
     engine_limit_kind tripped;
     bool halted;           /* the host ended the run (pause, divergence): no more guest code */
@@ -32,6 +33,9 @@ void run_limits_arm_memory(run_limits *l, JSRuntime *rt);
 int run_limits_interrupt(JSRuntime *rt, void *opaque);
 /* Also checked between jobs by the engine's loop; returns nonzero once a limit has tripped. */
 int run_limits_check(run_limits *l);
+/* Charges the engine's loop for work it does in C between guest calls (a timer turn), so the
+ * budget measures that work too; returns nonzero once the budget is spent. */
+int run_limits_charge(run_limits *l, uint64_t ticks);
 /* The precise message for the limit that tripped. */
 char *run_limits_message(const run_limits *l);
 
