@@ -376,7 +376,7 @@ static wait_outcome wait_for_frame(int from_child, int cancel_fd, int64_t until)
  * for a host effect; wall time does, as the engine's deadline does by design. */
 #define BACKSTOP_GRACE_MS 500        /* the engine's own deadline error comes first when it polls */
 #if defined(__SANITIZE_ADDRESS__)
-#define BACKSTOP_NS_PER_TICK 400     /* sanitizer builds run each tick 3-5 times slower */
+#define BACKSTOP_NS_PER_TICK 800     /* sanitizer builds run each tick 3-7 times slower */
 #else
 #define BACKSTOP_NS_PER_TICK 100     /* measured: 15 ns (a tight loop) to 520 ns (small builtins) */
 #endif
