@@ -2,6 +2,7 @@
  * isolation choice. */
 #define _GNU_SOURCE
 #include "cli/cli.h"
+#include "util/clock.h"
 #include "util/buf.h"
 #include "util/random.h"
 
@@ -45,12 +46,6 @@ int cli_usage_error(const char *fmt, const char *arg)
     return 2;
 }
 
-static int64_t realtime_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 /* The values a run's determinism starts from. They are captured here, on the host; a replay
  * will read them back from the run's record instead. CHIDORI_SEED / CHIDORI_CLOCK_START_MS pin
@@ -61,7 +56,7 @@ int cli_capture_run_start(uint64_t *seed, int64_t *clock_ms, char **error)
     const char *c = getenv("CHIDORI_CLOCK_START_MS");
     char *end;
     *seed = random_u64();
-    *clock_ms = realtime_ms();
+    *clock_ms = clock_realtime_ms();
     if (s && *s) {
         errno = 0;
         *seed = strtoull(s, &end, 10);

@@ -19,6 +19,7 @@
  */
 #define _GNU_SOURCE
 #include "cli/cli.h"
+#include "util/clock.h"
 #include "cli/input.h"
 #include "cli/runstore.h"
 #include "runner/surface.h"
@@ -53,12 +54,6 @@ typedef struct run_options {
     json_t *input;
 } run_options;
 
-static int64_t realtime_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 /* ---------- options ---------- */
 
@@ -231,7 +226,7 @@ static int durable_run(durable_mode mode, run_options *o)
         if (cli_capture_run_start(&meta.seed, &meta.clock_start_ms, &error) < 0) goto fail_usage;
         meta.agent = xstrdup(key);
         meta.input = json_copy(o->input);
-        meta.created_at_ms = realtime_ms();
+        meta.created_at_ms = clock_realtime_ms();
         meta.status = xstrdup("running");
         if (surface_check_seed(&surf, &error) < 0) goto fail_usage;
         meta.surface = surface_record(&surf);

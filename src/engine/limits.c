@@ -16,6 +16,7 @@
  */
 #define _GNU_SOURCE
 #include "engine/limits.h"
+#include "util/clock.h"
 #include "util/buf.h"
 
 #include <errno.h>
@@ -86,12 +87,6 @@ const JSMallocFunctions metered_malloc_functions = {
     usable,
 };
 
-static uint64_t monotonic_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 void run_limits_init(run_limits *l, const engine_limits *cfg)
 {
@@ -100,7 +95,7 @@ void run_limits_init(run_limits *l, const engine_limits *cfg)
         l->budget_polls = cfg->op_budget / TICKS_PER_POLL;
         if (!l->budget_polls) l->budget_polls = 1;
     }
-    if (cfg->deadline_ms) l->deadline_ns = monotonic_ns() + cfg->deadline_ms * 1000000ull;
+    if (cfg->deadline_ms) l->deadline_ns = clock_monotonic_ns() + cfg->deadline_ms * 1000000ull;
 }
 
 void run_limits_arm_memory(run_limits *l, JSRuntime *rt)
@@ -116,7 +111,7 @@ void run_limits_arm_memory(run_limits *l, JSRuntime *rt)
 int run_limits_check(run_limits *l)
 {
     if (l->halted || l->tripped == LIMIT_BUDGET || l->tripped == LIMIT_DEADLINE) return 1;
-    if (l->deadline_ns && monotonic_ns() >= l->deadline_ns) {
+    if (l->deadline_ns && clock_monotonic_ns() >= l->deadline_ns) {
         l->tripped = LIMIT_DEADLINE;
         return 1;
     }

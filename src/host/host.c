@@ -7,6 +7,7 @@
  */
 #define _GNU_SOURCE
 #include "host/host_internal.h"
+#include "util/clock.h"
 #include "host/ops.h"
 #include "host/mcp.h"
 #include "util/buf.h"
@@ -128,19 +129,7 @@ const char *host_arg_string(const json_t *args, const char *name, char **error)
     return s;
 }
 
-static double monotonic_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
 
-static int64_t realtime_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 /* A recorded outcome handed back as if performed. */
 static int replayed(const call_record *rec, json_t **result, char **error)
@@ -241,8 +230,8 @@ static int call_op(host *h, const host_op *op, const char *name, const json_t *a
     if (!strcmp(name, "call_agent")) host_count_call_agent(h); /* the nested-run cap (effects/agent.c) */
 
     /* 2. policy gate (a denial is recorded like any failed call, below) */
-    int64_t started_at = realtime_ms();
-    double t0 = monotonic_ms();
+    int64_t started_at = clock_realtime_ms();
+    double t0 = clock_monotonic_ns() / 1e6;
     int rc = invalid ? (*error = invalid, HOST_ERROR) : (op->flags & OP_GATED) ? host_gate(h, name, args, error) : HOST_OK;
 
     /* 3. perform */
@@ -252,7 +241,7 @@ static int call_op(host *h, const host_op *op, const char *name, const json_t *a
         rc = op->perform(h, args, result, error);
         h->call_seq = outer_call;
     }
-    double duration = monotonic_ms() - t0;
+    double duration = clock_monotonic_ns() / 1e6 - t0;
     if (rc == HOST_SUSPEND) {
         json_free(*result);
         *result = NULL;
@@ -324,7 +313,7 @@ int host_resume(host *h, const json_t *pending, const char *response, char **err
     calllog_queue_seqs(h->log, queued, n);
     json_t *answer = json_string(response);
     /* the answer is replayed like any record: it is kept, unconsumed */
-    int rc = calllog_append_for_replay(h->log, pseq, pparent, "input", args, answer, realtime_ms(), error);
+    int rc = calllog_append_for_replay(h->log, pseq, pparent, "input", args, answer, clock_realtime_ms(), error);
     json_free(answer);
     return rc;
 }

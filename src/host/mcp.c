@@ -20,6 +20,7 @@
  */
 #define _GNU_SOURCE
 #include "host/mcp.h"
+#include "util/clock.h"
 #include "util/buf.h"
 #include "util/termtext.h"
 #include "util/files.h"
@@ -61,12 +62,6 @@ struct mcp_hub {
     mcp_limits lim;
 };
 
-static int64_t now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static void sleep_ms(int ms)
 {
@@ -194,10 +189,10 @@ static bool child_exited(pid_t pid, int *status)
 
 static bool wait_exit(pid_t pid, int ms, int *status)
 {
-    int64_t end = now_ms() + ms;
+    int64_t end = clock_monotonic_ms() + ms;
     for (;;) {
         if (child_exited(pid, status)) return true;
-        if (now_ms() >= end) return false;
+        if (clock_monotonic_ms() >= end) return false;
         sleep_ms(5);
     }
 }
@@ -229,12 +224,12 @@ static void stop_servers(mcp_server **list, size_t n, int close_wait_ms, int ter
                 }
             }
         }
-        int64_t end = now_ms() + ms;
+        int64_t end = clock_monotonic_ms() + ms;
         for (;;) {
             bool all = true;
             for (size_t i = 0; i < n; i++)
                 if (list[i]->pid > 0 && !child_exited(list[i]->pid, NULL)) all = false;
-            if (all || now_ms() >= end) break;
+            if (all || clock_monotonic_ms() >= end) break;
             sleep_ms(5);
         }
     }
@@ -454,7 +449,7 @@ static int rpc(mcp_hub *hub, mcp_server *sv, const char *method, json_t *params,
     int64_t id = mcp_session_request(s, method, params);
     sv->err_forwarded = 0;
     sv->err_cut_noted = false;
-    int64_t deadline = now_ms() + sv->cfg.timeout_ms;
+    int64_t deadline = clock_monotonic_ms() + sv->cfg.timeout_ms;
     int st = mcp_session_feed(s, NULL, 0); /* lines already buffered */
     char chunk[65536];
     while (st == MCP_FEED_MORE) {
@@ -473,7 +468,7 @@ static int rpc(mcp_hub *hub, mcp_server *sv, const char *method, json_t *params,
             }
             break;
         }
-        int64_t left = deadline - now_ms();
+        int64_t left = deadline - clock_monotonic_ms();
         if (left <= 0) {
             /* Best effort: tell it, then stop it. */
             json_t *p = json_object();

@@ -1,6 +1,7 @@
 /* protocol.c — length-prefixed JSON frames over pipes (see protocol.h). */
 #define _GNU_SOURCE
 #include "isolate/protocol.h"
+#include "util/clock.h"
 
 #include "util/buf.h"
 
@@ -31,9 +32,7 @@ static char *cap_message(uint64_t n)
 
 int64_t frame_now_ms(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+    return clock_monotonic_ms();
 }
 
 static uint32_t le32(const uint8_t *p)

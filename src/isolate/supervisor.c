@@ -15,6 +15,7 @@
  */
 #define _GNU_SOURCE
 #include "isolate/isolate.h"
+#include "util/clock.h"
 #include "isolate/protocol.h"
 #include "host/host.h"
 #include "isolate/sandbox_linux.h"
@@ -52,12 +53,6 @@
 #define WORKER_MEMORY_SLACK ((uint64_t)64 << 20)
 #endif
 
-static int64_t now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 /* ---------- stderr relay ---------- */
 
@@ -269,9 +264,9 @@ static bool worker_exits_within(worker *w, int ms)
 {
     if (w->pidfd < 0) return false;
     struct pollfd p = {.fd = w->pidfd, .events = POLLIN};
-    int64_t until = now_ms() + ms;
+    int64_t until = clock_monotonic_ms() + ms;
     for (;;) {
-        int left = (int)(until - now_ms());
+        int left = (int)(until - clock_monotonic_ms());
         int rc = poll(&p, 1, left > 0 ? left : 0);
         if (rc > 0) return true;
         if (rc == 0 || errno != EINTR) return false;
@@ -348,7 +343,7 @@ static wait_outcome wait_for_frame(int from_child, int cancel_fd, int64_t until)
         struct pollfd p[2] = {{.fd = from_child, .events = POLLIN}, {.fd = cancel_fd, .events = POLLIN}};
         int timeout = -1;
         if (until) {
-            int64_t left = until - now_ms();
+            int64_t left = until - clock_monotonic_ms();
             if (left <= 0) return WAIT_TIMEOUT;
             timeout = left > 60000 ? 60000 : (int)left;
         }
@@ -442,7 +437,7 @@ static uint64_t backstop_rlimit_secs(const isolate_options *o, const engine_limi
 static void backstop_start(backstop *b, const engine_limits *lim, const isolate_options *o, const worker *w, bool warm)
 {
     *b = (backstop){.op_budget = lim->op_budget};
-    int64_t now = now_ms();
+    int64_t now = clock_monotonic_ms();
     if (o->deadline_ms_set) {
         if (o->deadline_ms) b->wall_at = now + (int64_t)o->deadline_ms;
     } else if (lim->deadline_ms) {
@@ -466,7 +461,7 @@ static void backstop_reported(backstop *b)
 {
     if (!b->awaiting_report) return;
     b->awaiting_report = false;
-    b->wall_at = now_ms() + (int64_t)b->deadline_ms + BACKSTOP_GRACE_MS;
+    b->wall_at = clock_monotonic_ms() + (int64_t)b->deadline_ms + BACKSTOP_GRACE_MS;
 }
 
 /* After a host effect: one that ended past the deadline leaves the engine one grace to notice it
@@ -474,7 +469,7 @@ static void backstop_reported(backstop *b)
 static void backstop_after_effect(backstop *b)
 {
     if (!b->deadline_ms || b->wall_extended) return;
-    int64_t now = now_ms();
+    int64_t now = clock_monotonic_ms();
     if (now + BACKSTOP_GRACE_MS > b->wall_at) {
         b->wall_at = now + BACKSTOP_GRACE_MS;
         b->wall_extended = true;
@@ -487,7 +482,7 @@ static bool backstop_cpu_spent(backstop *b, const worker *w)
     uint64_t used = worker_cpu_us(w) - b->cpu_base_us;
     if (used >= b->cpu_limit_us) return true;
     uint64_t left_ms = (b->cpu_limit_us - used) / 1000 + 1;
-    b->cpu_check_at = now_ms() + (int64_t)left_ms;
+    b->cpu_check_at = clock_monotonic_ms() + (int64_t)left_ms;
     return false;
 }
 
@@ -507,11 +502,11 @@ static char *backstop_wall_message(const backstop *b, const isolate_options *o)
 static char *time_limit_passed(const backstop *b, const isolate_options *o, int64_t kill_at, int64_t quiet_ms,
                                engine_result *res, bool *quiet)
 {
-    if (b->wall_at && now_ms() >= b->wall_at) {
+    if (b->wall_at && clock_monotonic_ms() >= b->wall_at) {
         res->limit = LIMIT_DEADLINE;
         return backstop_wall_message(b, o);
     }
-    if (kill_at && now_ms() >= kill_at) {
+    if (kill_at && clock_monotonic_ms() >= kill_at) {
         *quiet = true;
         return xasprintf("the worker went quiet for %lld s, longer than its CPU budget allows; killed",
                          (long long)(quiet_ms / 1000));
@@ -581,7 +576,7 @@ int supervisor_prespawn_finish(warm_worker *ww, char **error)
 {
     json_t *frame = NULL;
     char *io = NULL;
-    int rc = frame_read(ww->w.from_child, now_ms() + WARM_HANDSHAKE_MS, &frame, &io);
+    int rc = frame_read(ww->w.from_child, clock_monotonic_ms() + WARM_HANDSHAKE_MS, &frame, &io);
     frame_type type = rc == 0 ? frame_classify(frame, &io) : FRAME_INVALID;
     const char *op = json_string_value(json_object_get(frame, "op"));
     if (type == FRAME_CALL && op && !strcmp(op, "__isolation")) {
@@ -681,7 +676,7 @@ int supervisor_run(const engine_config *cfg, host *h, const isolate_options *o, 
 
     while (!failure && !done) {
         json_t *frame = NULL;
-        int64_t quiet_at = quiet_ms ? now_ms() + quiet_ms : 0;
+        int64_t quiet_at = quiet_ms ? clock_monotonic_ms() + quiet_ms : 0;
         /* the earliest of the wall deadline and the quiet limit: either kills */
         int64_t kill_at = bs.wall_at && (!quiet_at || bs.wall_at < quiet_at) ? bs.wall_at : quiet_at;
         wait_outcome wo = WAIT_READY;
@@ -691,8 +686,8 @@ int supervisor_run(const engine_config *cfg, host *h, const isolate_options *o, 
         while (check_first) {
             int64_t wake = bs.cpu_check_at && (!kill_at || bs.cpu_check_at < kill_at) ? bs.cpu_check_at : kill_at;
             wo = wait_for_frame(w.from_child, o->watch_cancel ? o->cancel_fd : -1, wake);
-            if (wo != WAIT_TIMEOUT || (kill_at && now_ms() >= kill_at)) break;
-            if (bs.cpu_check_at && now_ms() >= bs.cpu_check_at && backstop_cpu_spent(&bs, &w)) break;
+            if (wo != WAIT_TIMEOUT || (kill_at && clock_monotonic_ms() >= kill_at)) break;
+            if (bs.cpu_check_at && clock_monotonic_ms() >= bs.cpu_check_at && backstop_cpu_spent(&bs, &w)) break;
         }
         if (wo == WAIT_CANCELLED) {
             failure = xstrdup("the run was cancelled");

@@ -7,6 +7,7 @@
  */
 #define _GNU_SOURCE
 #include "serve/header_deadline.h"
+#include "util/clock.h"
 #include "util/buf.h"
 
 #include <pthread.h>
@@ -34,24 +35,16 @@ struct header_deadlines {
     hd_slot *slots;
 };
 
-static int64_t now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static void *sweeper_main(void *p)
 {
     header_deadlines *hd = p;
     pthread_mutex_lock(&hd->lock);
     while (!hd->stopping) {
-        struct timespec until;
-        clock_gettime(CLOCK_MONOTONIC, &until);
-        until.tv_sec += SWEEP_MS / 1000;
+        struct timespec until = clock_monotonic_after_ms(SWEEP_MS);
         pthread_cond_timedwait(&hd->wake, &hd->lock, &until);
         if (hd->stopping) break;
-        int64_t now = now_ms();
+        int64_t now = clock_monotonic_ms();
         for (int i = 0; i < hd->used; i++) {
             hd_slot *s = &hd->slots[i];
             int64_t due = __atomic_load_n(&s->deadline_ms, __ATOMIC_RELAXED);
@@ -114,7 +107,7 @@ hd_slot *header_deadlines_add(header_deadlines *hd, int fd)
     }
     if (s) {
         s->fd = fd;
-        __atomic_store_n(&s->deadline_ms, now_ms() + hd->timeout_ms, __ATOMIC_RELAXED);
+        __atomic_store_n(&s->deadline_ms, clock_monotonic_ms() + hd->timeout_ms, __ATOMIC_RELAXED);
     }
     pthread_mutex_unlock(&hd->lock);
     return s;
@@ -127,7 +120,7 @@ void header_deadlines_met(hd_slot *slot)
 
 void header_deadlines_rearm(header_deadlines *hd, hd_slot *slot)
 {
-    if (slot) __atomic_store_n(&slot->deadline_ms, now_ms() + hd->timeout_ms, __ATOMIC_RELAXED);
+    if (slot) __atomic_store_n(&slot->deadline_ms, clock_monotonic_ms() + hd->timeout_ms, __ATOMIC_RELAXED);
 }
 
 void header_deadlines_remove(header_deadlines *hd, hd_slot *slot)

@@ -10,6 +10,7 @@
  */
 #define _GNU_SOURCE
 #include "serve/http.h"
+#include "util/clock.h"
 #include "serve/header_deadline.h"
 #include "serve/sse.h"
 #include "util/buf.h"
@@ -569,9 +570,7 @@ void http_stop(http_server *srv)
     /* libmicrohttpd must not be stopped with a connection suspended: their threads, told to stop
      * by now, resume them first. One that does not within STOP_WAIT_MS leaves the daemon running
      * (the process is about to end). */
-    struct timespec until;
-    clock_gettime(CLOCK_MONOTONIC, &until);
-    until.tv_sec += STOP_WAIT_MS / 1000;
+    struct timespec until = clock_monotonic_after_ms(STOP_WAIT_MS);
     pthread_mutex_lock(&srv->lock);
     while (srv->suspended > 0 && pthread_cond_timedwait(&srv->resumed, &srv->lock, &until) == 0) {
     }

@@ -27,6 +27,7 @@
  */
 #define _GNU_SOURCE
 #include "serve/sessions.h"
+#include "util/clock.h"
 #include "cli/cli.h"
 #include "host/host.h"
 #include "host/policy.h"
@@ -92,12 +93,6 @@ bool sessions_profile_known(const char *name)
     return false;
 }
 
-static int64_t realtime_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static bool is_status(const session *s, const char *status) { return !strcmp(s->row.status, status); }
 
@@ -581,11 +576,7 @@ void sessions_stop(sessions *ss)
 
 bool sessions_drain(sessions *ss, int timeout_ms)
 {
-    struct timespec until;
-    clock_gettime(CLOCK_MONOTONIC, &until);
-    until.tv_sec += timeout_ms / 1000;
-    until.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
-    if (until.tv_nsec >= 1000000000L) until.tv_sec++, until.tv_nsec -= 1000000000L;
+    struct timespec until = clock_monotonic_after_ms(timeout_ms);
     pthread_mutex_lock(&ss->lock);
     while (ss->running > 0 && pthread_cond_timedwait(&ss->changed, &ss->lock, &until) == 0) {
     }
@@ -648,7 +639,7 @@ ss_result sessions_create(sessions *ss, const json_t *input, const char *profile
     row.input = json_copy(input);
     row.policy_profile = profile ? xstrdup(profile) : NULL;
     row.approvals = json_array();
-    row.created_at_ms = realtime_ms();
+    row.created_at_ms = clock_realtime_ms();
     if (cli_capture_run_start(&row.seed, &row.clock_start_ms, error) < 0) {
         session_row_clear(&row);
         return SS_ERROR;
@@ -771,7 +762,7 @@ ss_result sessions_replay(sessions *ss, session *src, session **out, char **erro
         row.approvals = json_copy(src->row.approvals);
         row.seed = src->row.seed;
         row.clock_start_ms = src->row.clock_start_ms;
-        row.created_at_ms = realtime_ms();
+        row.created_at_ms = clock_realtime_ms();
         row.replayed_from = xstrdup(src->row.id);
         row.call_count = call_count(src);
         bool duplicate;
@@ -925,11 +916,7 @@ static char *dump(json_t *v)
 int sessions_follow_next(sessions *ss, session_follower *f, int timeout_ms, const char **event, char **data)
 {
     session *s = f->s;
-    struct timespec until;
-    clock_gettime(CLOCK_MONOTONIC, &until);
-    until.tv_sec += timeout_ms / 1000;
-    until.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
-    if (until.tv_nsec >= 1000000000L) until.tv_sec++, until.tv_nsec -= 1000000000L;
+    struct timespec until = clock_monotonic_after_ms(timeout_ms);
     int rc = -1;
     pthread_mutex_lock(&ss->lock);
     for (;;) {

@@ -10,6 +10,7 @@
  */
 #define _GNU_SOURCE
 #include "util/threads.h"
+#include "util/clock.h"
 #include "util/buf.h"
 
 #include <errno.h>
@@ -69,11 +70,7 @@ static void *thread_main(void *p)
         self->next = idle;
         idle = self;
         idle_count++;
-        struct timespec until;
-        clock_gettime(CLOCK_MONOTONIC, &until);
-        until.tv_sec += THREADS_IDLE_MS / 1000;
-        until.tv_nsec += (long)(THREADS_IDLE_MS % 1000) * 1000000L;
-        if (until.tv_nsec >= 1000000000L) until.tv_sec++, until.tv_nsec -= 1000000000L;
+        struct timespec until = clock_monotonic_after_ms(THREADS_IDLE_MS);
         while (!self->fn) {
             if (pthread_cond_timedwait(&self->wake, &lock, &until) == ETIMEDOUT && !self->fn) break;
         }
