@@ -59,13 +59,7 @@ static int cg_read(const char *dir, const char *file, char *out, size_t cap)
 {
     char path[512];
     snprintf(path, sizeof path, "%s/%s", dir, file);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return -1;
-    ssize_t n = read(fd, out, cap - 1);
-    close(fd);
-    if (n < 0) return -1;
-    out[n] = 0;
-    return (int)n;
+    return sandbox_read_file(path, out, cap);
 }
 
 static bool has_word(const char *list, const char *word)

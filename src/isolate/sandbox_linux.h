@@ -1,86 +1,38 @@
 /* sandbox_linux.h — confine the calling process (the `chidori __run-worker` child) on Linux, one
  * layer at a time, and the parent-side per-run cgroup.
  *
- * Every layer function returns a sandbox_status {applied, detail}: applied, or skipped and why, so
+ * Every layer returns a sandbox_status {applied, detail}: applied, or skipped and why, so
  * the banner can print `Isolation: process (userns, netns, mountns, pid/ipc/uts, landlock abi 7,
  * seccomp allowlist, rlimits, cgroup memory=…)` and `chidori sandbox` can print a matrix.
  *
- * Order applied by sandbox_apply_all (all to the CALLING process, which must be single-threaded):
- *   1. identity   root only: drop supplementary groups and switch to uid/gid 65534 (nobody) so
- *                 the worker is not host root inside or outside any namespace. Skipped when
- *                 unprivileged user namespaces are disabled: then the namespaces below are
- *                 created with root's own capabilities and the switch to 65534 happens after them.
- *   2. userns     unshare(CLONE_NEWUSER); setgroups "deny"; uid_map/gid_map map our own ids
- *                 (identity, one id). Works rootless; gives the capabilities the next steps need
- *                 inside the namespace only.
- *   3. netns      unshare(CLONE_NEWNET): no interfaces except `lo`, which stays down.
- *   4. mountns    unshare(CLONE_NEWNS); everything made private; a 4 KiB read-only tmpfs is
- *                 mounted and pivot_root'ed into; the old root is detached (MNT_DETACH).
- *                 What remains: an empty read-only `/` (no /proc, /dev, /tmp, no host file);
- *                 already-open fds (the broker pipes, stderr) and the mapped executable and
- *                 libraries (already in memory). dlopen, getpwnam, locale/iconv loading and
- *                 ASan symbolization therefore cannot work after this point.
- *   5. ipc, uts, cgroup namespaces: unshare(CLONE_NEWIPC|CLONE_NEWUTS|CLONE_NEWCGROUP).
- *   6. pidns      CLONE_NEWPID only affects children, so sandbox_apply_all unshares it and
- *                 FORKS: the child becomes pid 1 of the new pid namespace and is the process
- *                 that returns from sandbox_apply_all; the original process becomes a small
- *                 stub (own seccomp filter: wait4/exit/kill-self only) that waits for it and
- *                 mirrors its end exactly (same exit code, or re-raises the same signal, so the
- *                 parent still sees WTERMSIG == SIGSYS / SIGKILL / SIGXCPU) and never returns.
- *                 The child has PR_SET_PDEATHSIG(SIGKILL), so the parent's deadline SIGKILL to the
- *                 pid it spawned takes both down. Consequences: (a) the worker enters its
- *                 cgroup BEFORE it calls sandbox_apply_all (children inherit the cgroup at
- *                 fork): it does so first thing (sandbox_cgroup_enter); (b) kill the spawned pid
- *                 (or its process group) — the stub's death kills the real worker. Set
- *                 cfg.pid_ns = false to keep one process (and report pid ns as skipped).
- *   7. caps       all capabilities dropped (effective/permitted/inheritable, bounding, ambient);
- *                 PR_SET_DUMPABLE 0 (no ptrace attach, no /proc/PID peeking, no core).
- *   8. rlimits    RLIMIT_CORE 0, RLIMIT_NOFILE 256, RLIMIT_MEMLOCK 0, RLIMIT_MSGQUEUE 0,
- *                 RLIMIT_CPU (the supervisor's CPU backstop + 2 s, or CHIDORI_ISOLATE_CPU_SECS),
- *                 optional RLIMIT_FSIZE (CHIDORI_ISOLATE_FSIZE_BYTES).
- *   9. fds        every fd except 0, 1, 2 and cfg.keep_fds is closed (Landlock rights are
- *                 checked at open, so stray inherited fds would keep their rights).
- *  10. landlock   PR_SET_NO_NEW_PRIVS, then a ruleset handling every filesystem right of the
- *                 running ABI with NO rule (so every path access is denied), TCP bind/connect
- *                 (ABI >= 4) with no port rule, and scoping of signals and abstract unix sockets
- *                 (ABI >= 6).
- *  11. seccomp    the allowlist below, installed last (see sandbox_seccomp_allow[]).
+ * The layers, one file each (declared in sandbox_layers.h), applied to the CALLING process, which
+ * must be single-threaded, in the order written out in apply_layers (sandbox_linux.c), each step
+ * with the reason it stands where it does:
+ *   shared  (a fork server applies these once for all its workers; sandbox_apply_shared)
+ *     netns join  the parent's empty network namespace, when it made one (shared_netns.c)
+ *     identity    root only: drop supplementary groups and switch to uid/gid 65534 (nobody) so the
+ *                 worker is not host root inside or outside any namespace (sandbox_caps.c).
+ *                 Skipped when unprivileged user namespaces are disabled: then the namespaces
+ *                 below are created with root's own capabilities and the switch happens later.
+ *     userns, netns, mountns, ipc/uts   (sandbox_ns.c; mountns leaves an empty read-only `/`:
+ *                 dlopen, getpwnam, locale/iconv loading and ASan symbolization cannot work after)
+ *     bounding set emptied, not dumpable
+ *   own     (each worker; sandbox_apply_own)
+ *     cgroup ns, rlimits (sandbox_rlimits.c: core 0, nofile 256, memlock 0, msgqueue 0, RLIMIT_CPU
+ *                 = the supervisor's CPU backstop + 2 s or CHIDORI_ISOLATE_CPU_SECS, optional
+ *                 RLIMIT_FSIZE), pid namespace, late identity, capabilities, CPU, descriptors,
+ *                 Landlock (sandbox_landlock.c), seccomp (sandbox_seccomp.c: how its allowlist was
+ *                 derived and how a refused syscall gets its name).
  *
- * The seccomp allowlist and how it was derived. `strace -f` of `build/chidori eval --file F` for
- * each of the 37 fixtures in tests/limits/NAME.js and tests/cli/NAME.js (incl. the memory-ceiling,
- * CPU-budget, stack-overflow and OOM failure paths) shows 22 distinct syscalls over the whole
- * process life: access arch_prctl brk close execve exit_group getrandom ioctl mmap mprotect
- * mremap munmap newfstatat openat pread64 prlimit64 read readlink rseq set_robust_list
- * set_tid_address write. Start-up (loader, libc init, reading the script, resolving its
- * directory: everything up to the O_PATH open of the script's directory) accounts for execve,
- * access, openat, pread64, read, readlink, close, arch_prctl, set_tid_address, set_robust_list,
- * rseq, prlimit64, mprotect (RELRO) and getrandom. After it, over all 37 runs, the engine does
- * only: brk (105,088 calls), mremap (30,042), mmap (494), munmap (486), write (38, fd 1/2),
- * exit_group, and newfstatat(1, "") + ioctl(1, TCGETS) once, from stdio's first printf on
- * stdout. No threads (no clone, no futex). The worker adds its pipe I/O (read, write, poll/ppoll)
- * and frame_write's SIGPIPE handling (rt_sigprocmask, rt_sigpending, rt_sigtimedwait); the C
- * library's unavoidable paths add clock_gettime/gettimeofday (vDSO fallback on clocksources
- * without a vDSO, e.g. some VMs), madvise (free), fstat/newfstatat, lseek, close, rt_sigreturn,
- * exit, getpid/gettid and tgkill-to-self (abort()). Argument checks: mmap and mprotect never with
- * PROT_EXEC (the engine has no JIT); tgkill only to our own pid; ioctl only TCGETS (isatty).
- * getrandom stays for engine instances created after confinement. Everything else: the default
- * action. Explicitly returning ENOSYS (so libc falls back and nothing dies): clone3, openat2,
- * io_uring_setup/enter/register. The ASan build adds a few (see sandbox_seccomp_allow[]).
- *
- * How a blocked syscall gets its name. With SECCOMP_RET_KILL_PROCESS the kernel kills the
- * process before any user code runs and the parent sees only WTERMSIG == SIGSYS (a zombie's
- * /proc/PID/syscall is empty — checked). So, when cfg.seccomp_name_blocked is set (the default),
- * the default action is SECCOMP_RET_TRAP: the kernel still refuses the syscall (it is never
- * executed), raises SIGSYS, and an async-signal-safe handler installed here writes
- *   "chidori-sandbox: blocked syscall NAME (nr N)\n"
- * to fd 2 and then issues a reserved, nonexistent syscall number (SANDBOX_SECCOMP_DIE_NR) that
- * the filter maps to SECCOMP_RET_KILL_PROCESS — so the process still dies by SIGSYS and the
- * parent reads the name from the child's stderr (sandbox_blocked_syscall_from_stderr). The
- * architecture check and the x32 check stay KILL_PROCESS. Trapping is no weaker: the syscall is
- * refused either way; a compromised child that replaced the handler (rt_sigaction is not
- * allowed, so it cannot) would only survive without the syscall having happened. If SIGSYS is
- * blocked when the trap fires, the kernel resets it to the default action: death by SIGSYS,
- * unnamed. Treat the name as a diagnostic from an untrusted process, not as evidence.
+ * The pid namespace FORKS: the child becomes pid 1 of the new pid namespace and is the process
+ * that returns from sandbox_apply_all; the original process becomes a small stub that mirrors the
+ * child's end exactly (same exit code, or the same signal, so the parent still sees WTERMSIG ==
+ * SIGSYS / SIGKILL / SIGXCPU) and never returns. The child has PR_SET_PDEATHSIG(SIGKILL), so the
+ * parent's deadline SIGKILL to the pid it spawned takes both down. Consequences: (a) the worker
+ * enters its cgroup BEFORE it calls sandbox_apply_all (children inherit the cgroup at fork): it
+ * does so first thing (sandbox_cgroup_enter); (b) kill the spawned pid (or its process group) —
+ * the stub's death kills the real worker. Set cfg.pid_ns = false to keep one process (and report
+ * pid ns as skipped).
  *
  * cgroups (parent side): see sandbox_cgroup_claim. The one operator step to delegate a cgroup v2
  * subtree without systemd (as root, once):
@@ -146,18 +98,6 @@ int sandbox_apply_all(const sandbox_config *cfg, sandbox_report *report);
 void sandbox_apply_shared(const sandbox_config *cfg, sandbox_report *report);
 int sandbox_apply_own(const sandbox_config *cfg, sandbox_report *report);
 
-/* The individual layers (applied by sandbox_apply_all in this order). */
-sandbox_status sandbox_drop_identity(const sandbox_config *cfg, bool before_userns);
-sandbox_status sandbox_userns(void);
-sandbox_status sandbox_netns(void);
-sandbox_status sandbox_mountns(void);
-sandbox_status sandbox_ipc_uts_ns(void);
-sandbox_status sandbox_pidns_fork(void); /* returns in the child only (or skipped) */
-sandbox_status sandbox_drop_caps(bool bounding_dropped);
-sandbox_status sandbox_rlimits(const sandbox_config *cfg);
-sandbox_status sandbox_close_fds(const sandbox_config *cfg);
-sandbox_status sandbox_landlock(int *abi_out);
-sandbox_status sandbox_seccomp(bool name_blocked);
 /* The fork server's own filter (forkserver.c), installed once it has entered the shared namespaces
  * and prepared the engine: what it does from then on (take requests, clone a worker with exactly
  * CLONE_PARENT[|CLONE_NEWPID], answer) and what each worker it forks does before its own filter
@@ -173,34 +113,17 @@ int sandbox_landlock_abi(void);
  * seccomp allowlist, rlimits)" plus "; skipped: …" reasons. Returns a malloc'd string. */
 char *sandbox_report_summary(const sandbox_report *r);
 
-/* ---- seccomp data ---- */
-enum {
-    SANDBOX_ARG_NO_EXEC = 1,  /* args[2] (prot) must not contain PROT_EXEC */
-    SANDBOX_ARG_SELF_PID = 2, /* args[0] must be our own pid */
-    SANDBOX_ARG_TCGETS = 4,   /* args[1] must be TCGETS */
-};
-typedef struct sandbox_syscall_rule {
-    int nr;
-    const char *name;
-    unsigned flags;
-    const char *why;
-} sandbox_syscall_rule;
-extern const sandbox_syscall_rule sandbox_seccomp_allow[];
-extern const size_t sandbox_seccomp_allow_count;
-extern const sandbox_syscall_rule sandbox_seccomp_enosys[];
-extern const size_t sandbox_seccomp_enosys_count;
-#define SANDBOX_SECCOMP_DIE_NR 1023 /* nonexistent; the filter kills the process on it */
-#define SANDBOX_SIGSYS_MARKER "chidori-sandbox: blocked syscall "
-
 /* x86_64 syscall name for nr ("?" for unknown). Async-signal-safe. */
 const char *syscall_name(long nr);
 
 /* Find the last "chidori-sandbox: blocked syscall NAME (nr N)" line in a child's stderr and copy
  * NAME (checked against the syscall table) into out. Returns true when found. */
+bool sandbox_blocked_syscall_from_stderr(const char *text, size_t len, char *out, size_t outlen);
+
 /* Write text to an existing kernel file (/proc, cgroupfs) in one write. 0, or -1 with errno. */
 int sandbox_write_file(const char *path, const char *text);
-
-bool sandbox_blocked_syscall_from_stderr(const char *text, size_t len, char *out, size_t outlen);
+/* Read a small kernel file into out (at most cap - 1 bytes, NUL-terminated): bytes read, or -1. */
+int sandbox_read_file(const char *path, char *out, size_t cap);
 
 /* ---- cgroups (parent side) ---- */
 typedef struct sandbox_cgroup {
