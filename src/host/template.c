@@ -60,14 +60,13 @@ typedef enum ekind {
 enum { CMP_EQ, CMP_NE, CMP_LT, CMP_GT, CMP_LE, CMP_GE };
 enum { M_ITEMS, M_KEYS, M_VALUES };
 enum { T_DEFINED, T_UNDEFINED, T_NONE, T_STRING, T_NUMBER, T_BOOLEAN, T_MAPPING };
-enum { F_UPPER, F_LOWER, F_TRIM, F_DEFAULT, F_JOIN, F_LENGTH, F_TOJSON, F_REPLACE, F_ROUND };
 
 #define MAX_FILTER_ARGS 3
 
 typedef struct expr expr;
 struct expr {
     ekind kind;
-    int op;           /* CMP_*, M_*, T_* (negated when `neg`), F_* */
+    int op;           /* CMP_*, M_*, T_* (negated when `neg`); E_FILTER: its index in filters[] */
     bool neg;
     size_t start, end; /* source span, for messages */
     int height;
@@ -260,6 +259,16 @@ static void describe_tok(parser *p, buf *b)
     }
 }
 
+/* perr "expected WHAT, found <the current token>". Returns -1. */
+static int perr_expected(parser *p, size_t pos, const char *what)
+{
+    buf b = {0};
+    describe_tok(p, &b);
+    perr(p, pos, "expected %s, found %s", what, b.data);
+    buf_free(&b);
+    return -1;
+}
+
 static int lex(parser *p)
 {
     const char *s = p->src;
@@ -350,11 +359,9 @@ static bool tok_kw(parser *p, const char *kw)
 static int expect_op(parser *p, const char *op)
 {
     if (!tok_op(p, op)) {
-        buf b = {0};
-        describe_tok(p, &b);
-        perr(p, p->t.start, "expected '%s', found %s", op, b.data);
-        buf_free(&b);
-        return -1;
+        char what[32];
+        snprintf(what, sizeof what, "'%s'", op);
+        return perr_expected(p, p->t.start, what);
     }
     return lex(p);
 }
@@ -581,10 +588,7 @@ static expr *parse_primary(parser *p)
         }
         return e;
     } else {
-        buf b = {0};
-        describe_tok(p, &b);
-        perr(p, t.start, "expected an expression, found %s", b.data);
-        buf_free(&b);
+        perr_expected(p, t.start, "an expression");
         return NULL;
     }
     e->end = t.start + t.len;
@@ -602,10 +606,7 @@ static expr *parse_postfix(parser *p)
         if (tok_op(p, ".")) {
             if (lex(p) < 0) goto fail;
             if (p->t.type != K_NAME) {
-                buf b = {0};
-                describe_tok(p, &b);
-                perr(p, p->t.start, "expected a name after '.', found %s", b.data);
-                buf_free(&b);
+                perr_expected(p, p->t.start, "a name after '.'");
                 goto fail;
             }
             tok nt = p->t;
@@ -661,26 +662,38 @@ fail:
     return NULL;
 }
 
+/* The filters: a name, its arguments, and the function that applies it (defined with the
+ * evaluator, below). apply gets the defined input and the evaluated arguments; raw, for `default`
+ * only, gets the input even when it is undefined and evaluates its own arguments. */
+struct ctx;
+struct val;
+typedef int filter_fn(struct ctx *c, const expr *e, const json_t *in, const struct val *args, struct val *out);
+typedef int raw_filter_fn(struct ctx *c, const expr *e, struct val *in, struct val *out);
+static filter_fn filter_upper, filter_lower, filter_trim, filter_join, filter_length, filter_tojson, filter_replace,
+    filter_round;
+static raw_filter_fn filter_default;
+
 typedef struct filter_def {
     const char *name;
-    int id;
     int min_args, max_args;
     const char *params[MAX_FILTER_ARGS];
     const char *alias[MAX_FILTER_ARGS];
+    filter_fn *apply;
+    raw_filter_fn *raw;
 } filter_def;
 
 static const filter_def filters[] = {
-    {"upper", F_UPPER, 0, 0, {0}, {0}},
-    {"lower", F_LOWER, 0, 0, {0}, {0}},
-    {"trim", F_TRIM, 0, 0, {0}, {0}},
-    {"default", F_DEFAULT, 0, 2, {"default_value", "boolean"}, {"value", 0}},
-    {"d", F_DEFAULT, 0, 2, {"default_value", "boolean"}, {"value", 0}},
-    {"join", F_JOIN, 0, 1, {"d"}, {"sep"}},
-    {"length", F_LENGTH, 0, 0, {0}, {0}},
-    {"count", F_LENGTH, 0, 0, {0}, {0}},
-    {"tojson", F_TOJSON, 0, 1, {"indent"}, {0}},
-    {"replace", F_REPLACE, 2, 3, {"old", "new", "count"}, {0}},
-    {"round", F_ROUND, 0, 2, {"precision", "method"}, {"ndigits", 0}},
+    {"upper", 0, 0, {0}, {0}, filter_upper, NULL},
+    {"lower", 0, 0, {0}, {0}, filter_lower, NULL},
+    {"trim", 0, 0, {0}, {0}, filter_trim, NULL},
+    {"default", 0, 2, {"default_value", "boolean"}, {"value", 0}, NULL, filter_default},
+    {"d", 0, 2, {"default_value", "boolean"}, {"value", 0}, NULL, filter_default},
+    {"join", 0, 1, {"d"}, {"sep"}, filter_join, NULL},
+    {"length", 0, 0, {0}, {0}, filter_length, NULL},
+    {"count", 0, 0, {0}, {0}, filter_length, NULL},
+    {"tojson", 0, 1, {"indent"}, {0}, filter_tojson, NULL},
+    {"replace", 2, 3, {"old", "new", "count"}, {0}, filter_replace, NULL},
+    {"round", 0, 2, {"precision", "method"}, {"ndigits", 0}, filter_round, NULL},
 };
 
 static expr *parse_filtered(parser *p)
@@ -689,10 +702,7 @@ static expr *parse_filtered(parser *p)
     while (e && tok_op(p, "|")) {
         if (lex(p) < 0) goto fail;
         if (p->t.type != K_NAME) {
-            buf b = {0};
-            describe_tok(p, &b);
-            perr(p, p->t.start, "expected a filter name after '|', found %s", b.data);
-            buf_free(&b);
+            perr_expected(p, p->t.start, "a filter name after '|'");
             goto fail;
         }
         tok nt = p->t;
@@ -705,7 +715,7 @@ static expr *parse_filtered(parser *p)
             goto fail;
         }
         expr *f = mk(p, E_FILTER, e->start, e, NULL);
-        f->op = fd->id;
+        f->op = (int)(fd - filters);
         f->items = xcalloc(MAX_FILTER_ARGS, sizeof *f->items);
         f->nitems = MAX_FILTER_ARGS;
         f->end = nt.start + nt.len;
@@ -785,43 +795,70 @@ fail:
     return NULL;
 }
 
+/* A prefix operator's operand: skip the operator and parse the operand with self, one level
+ * deeper. NULL on failure. */
+static expr *prefix_operand(parser *p, expr *(*self)(parser *))
+{
+    if (enter(p) < 0 || lex(p) < 0) return NULL;
+    expr *a = self(p);
+    if (!a) return NULL;
+    p->edepth--;
+    return a;
+}
+
+/* e, or NULL (e freed) when it is too deep. */
+static expr *height_checked(parser *p, expr *e)
+{
+    if (check_height(p, e) == 0) return e;
+    expr_free(e);
+    return NULL;
+}
+
 static expr *parse_unary(parser *p)
 {
     if (tok_op(p, "-")) {
         size_t start = p->t.start;
-        if (enter(p) < 0 || lex(p) < 0) return NULL;
-        expr *a = parse_unary(p);
+        expr *a = prefix_operand(p, parse_unary);
         if (!a) return NULL;
-        p->edepth--;
         if (a->kind == E_LIT && a->lit->type == JSON_NUMBER) {
             a->lit->u.number = -a->lit->u.number;
             a->start = start;
             return a;
         }
-        expr *e = mk(p, E_NEG, start, a, NULL);
-        if (check_height(p, e) < 0) {
-            expr_free(e);
-            return NULL;
-        }
-        return e;
+        return height_checked(p, mk(p, E_NEG, start, a, NULL));
     }
     return parse_filtered(p);
 }
 
-static expr *parse_concat(parser *p)
+/* After a binary operator's token: skip it, parse the right operand with next, and join the two
+ * into kind. NULL on failure, with left still the caller's to free. */
+static expr *join_next(parser *p, expr *left, expr *(*next)(parser *), ekind kind)
 {
-    expr *e = parse_unary(p);
-    while (e && tok_op(p, "~")) {
-        if (lex(p) < 0) goto fail;
-        expr *b = parse_unary(p);
-        if (!b) goto fail;
-        e = mk(p, E_CONCAT, e->start, e, b);
+    if (lex(p) < 0) return NULL;
+    expr *right = next(p);
+    if (!right) return NULL;
+    return mk(p, kind, left->start, left, right);
+}
+
+/* next (word next)*, left-associative: the levels `~`, `and` and `or`. */
+static expr *parse_binary(parser *p, expr *(*next)(parser *), const char *word, bool keyword, ekind kind)
+{
+    expr *e = next(p);
+    while (e && (keyword ? tok_kw(p, word) : tok_op(p, word))) {
+        expr *joined = join_next(p, e, next, kind);
+        if (!joined) goto fail;
+        e = joined;
         if (check_height(p, e) < 0) goto fail;
     }
     return e;
 fail:
     expr_free(e);
     return NULL;
+}
+
+static expr *parse_concat(parser *p)
+{
+    return parse_binary(p, parse_unary, "~", false, E_CONCAT);
 }
 
 static expr *parse_cmp(parser *p)
@@ -833,31 +870,23 @@ static expr *parse_cmp(parser *p)
         int cmp = -1;
         for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
             if (tok_op(p, ops[i].op)) cmp = ops[i].id;
+        expr *joined = NULL;
         if (cmp >= 0) {
-            if (lex(p) < 0) goto fail;
-            expr *b = parse_concat(p);
-            if (!b) goto fail;
-            e = mk(p, E_CMP, e->start, e, b);
+            if (!(joined = join_next(p, e, parse_concat, E_CMP))) goto fail;
+            e = joined;
             e->op = cmp;
         } else if (tok_kw(p, "in")) {
-            if (lex(p) < 0) goto fail;
-            expr *b = parse_concat(p);
-            if (!b) goto fail;
-            e = mk(p, E_IN, e->start, e, b);
+            if (!(joined = join_next(p, e, parse_concat, E_IN))) goto fail;
+            e = joined;
         } else if (tok_kw(p, "not")) {
             /* `a not in b` */
             if (lex(p) < 0) goto fail;
             if (!tok_kw(p, "in")) {
-                buf bb = {0};
-                describe_tok(p, &bb);
-                perr(p, p->t.start, "expected 'in' after 'not', found %s", bb.data);
-                buf_free(&bb);
+                perr_expected(p, p->t.start, "'in' after 'not'");
                 goto fail;
             }
-            if (lex(p) < 0) goto fail;
-            expr *b = parse_concat(p);
-            if (!b) goto fail;
-            e = mk(p, E_NOTIN, e->start, e, b);
+            if (!(joined = join_next(p, e, parse_concat, E_NOTIN))) goto fail;
+            e = joined;
         } else if (tok_kw(p, "is")) {
             if (lex(p) < 0) goto fail;
             bool neg = false;
@@ -900,50 +929,21 @@ static expr *parse_not(parser *p)
 {
     if (tok_kw(p, "not")) {
         size_t start = p->t.start;
-        if (enter(p) < 0 || lex(p) < 0) return NULL;
-        expr *a = parse_not(p);
+        expr *a = prefix_operand(p, parse_not);
         if (!a) return NULL;
-        p->edepth--;
-        expr *e = mk(p, E_NOT, start, a, NULL);
-        if (check_height(p, e) < 0) {
-            expr_free(e);
-            return NULL;
-        }
-        return e;
+        return height_checked(p, mk(p, E_NOT, start, a, NULL));
     }
     return parse_cmp(p);
 }
 
 static expr *parse_and(parser *p)
 {
-    expr *e = parse_not(p);
-    while (e && tok_kw(p, "and")) {
-        if (lex(p) < 0) goto fail;
-        expr *b = parse_not(p);
-        if (!b) goto fail;
-        e = mk(p, E_AND, e->start, e, b);
-        if (check_height(p, e) < 0) goto fail;
-    }
-    return e;
-fail:
-    expr_free(e);
-    return NULL;
+    return parse_binary(p, parse_not, "and", true, E_AND);
 }
 
 static expr *parse_or(parser *p)
 {
-    expr *e = parse_and(p);
-    while (e && tok_kw(p, "or")) {
-        if (lex(p) < 0) goto fail;
-        expr *b = parse_and(p);
-        if (!b) goto fail;
-        e = mk(p, E_OR, e->start, e, b);
-        if (check_height(p, e) < 0) goto fail;
-    }
-    return e;
-fail:
-    expr_free(e);
-    return NULL;
+    return parse_binary(p, parse_and, "or", true, E_OR);
 }
 
 /* a if cond else b */
@@ -958,10 +958,7 @@ static expr *parse_expr(parser *p)
         e = mk(p, E_COND, e->start, e, NULL);
         e->c = cond;
         if (!tok_kw(p, "else")) {
-            buf b = {0};
-            describe_tok(p, &b);
-            perr(p, p->t.start, "expected 'else' in a conditional expression, found %s", b.data);
-            buf_free(&b);
+            perr_expected(p, p->t.start, "'else' in a conditional expression");
             goto fail;
         }
         if (lex(p) < 0) goto fail;
@@ -1085,11 +1082,7 @@ static int parse_if(parser *p, node *n, int depth)
 static int parse_name(parser *p, char **name, size_t *len)
 {
     if (p->t.type != K_NAME || is_reserved(p->src + p->t.start, p->t.len)) {
-        buf b = {0};
-        describe_tok(p, &b);
-        perr(p, p->t.start, "expected a loop variable name, found %s", b.data);
-        buf_free(&b);
-        return -1;
+        return perr_expected(p, p->t.start, "a loop variable name");
     }
     *name = xstrndup(p->src + p->t.start, p->t.len);
     *len = p->t.len;
@@ -1104,11 +1097,7 @@ static int parse_for(parser *p, node *n, int depth)
         if (lex(p) < 0 || parse_name(p, &n->t2, &n->t2len) < 0) return -1;
     }
     if (!tok_kw(p, "in")) {
-        buf b = {0};
-        describe_tok(p, &b);
-        perr(p, p->t.start, "expected 'in' in {%% for %%}, found %s", b.data);
-        buf_free(&b);
-        return -1;
+        return perr_expected(p, p->t.start, "'in' in {% for %}");
     }
     if (lex(p) < 0) return -1;
     n->e = parse_expr(p);
@@ -1190,11 +1179,7 @@ static int parse_body(parser *p, body *out, int depth, term *tm)
         if (open_tag(p, open, '%') < 0) return -1;
         if (p->t.type != K_NAME) {
             if (p->t.type == K_EOF) return expect_end(p);
-            buf b = {0};
-            describe_tok(p, &b);
-            perr(p, p->t.start, "expected a tag name after '{%%', found %s", b.data);
-            buf_free(&b);
-            return -1;
+            return perr_expected(p, p->t.start, "a tag name after '{%'");
         }
         size_t kw = p->t.start;
         static const struct { const char *name; int kind; } terms[] = {
@@ -1739,194 +1724,215 @@ static double round_common(double x, long long nd)
     return nearbyint(x / p) * p;
 }
 
+/* ---- the filters (see filters[]) ---- */
+
+static int filter_default(ctx *c, const expr *e, val *in, val *out)
+{
+    bool use = !in->j || in->j->type == JSON_NULL;
+    if (!use && e->items[1]) {
+        bool b;
+        if (eval_truth(c, e->items[1], &b) < 0) {
+            val_free(in);
+            return -1;
+        }
+        use = b && !truthy(in->j);
+    }
+    if (!use) {
+        *out = *in;
+        return 0;
+    }
+    val_free(in);
+    if (e->items[0]) return eval_defined(c, e->items[0], out);
+    *out = owned(json_stringn("", 0));
+    return 0;
+}
+
+/* b's bytes as a new string value; frees b. */
+static int text_result(buf *b, val *out)
+{
+    *out = owned(json_stringn(b->data ? b->data : "", b->len));
+    buf_free(b);
+    return 0;
+}
+
+static int change_case(ctx *c, const expr *e, const json_t *in, val *out, bool upper)
+{
+    buf b = {0};
+    if (to_text(c, in, &b, e->start) < 0) {
+        buf_free(&b);
+        return -1;
+    }
+    for (size_t i = 0; i < b.len; i++) {
+        char ch = b.data[i];
+        if (upper && ch >= 'a' && ch <= 'z') b.data[i] = (char)(ch - 32);
+        if (!upper && ch >= 'A' && ch <= 'Z') b.data[i] = (char)(ch + 32);
+    }
+    return text_result(&b, out);
+}
+
+static int filter_upper(ctx *c, const expr *e, const json_t *in, const val *args, val *out)
+{
+    return change_case(c, e, in, out, true);
+}
+
+static int filter_lower(ctx *c, const expr *e, const json_t *in, const val *args, val *out)
+{
+    return change_case(c, e, in, out, false);
+}
+
+static int filter_trim(ctx *c, const expr *e, const json_t *in, const val *args, val *out)
+{
+    buf b = {0};
+    if (to_text(c, in, &b, e->start) < 0) {
+        buf_free(&b);
+        return -1;
+    }
+    size_t s = 0, n = b.len;
+    while (s < n && is_space(b.data[s])) s++;
+    while (n > s && is_space(b.data[n - 1])) n--;
+    *out = owned(json_stringn(b.data ? b.data + s : "", n - s));
+    buf_free(&b);
+    return 0;
+}
+
+static int filter_join(ctx *c, const expr *e, const json_t *in, const val *args, val *out)
+{
+    if (in->type != JSON_ARRAY) return fail(c, e->start, "join needs a list, not a %s", type_name(in));
+    buf sep = {0}, b = {0};
+    bool ok = !args[0].j || to_text(c, args[0].j, &sep, e->items[0]->start) == 0;
+    for (size_t i = 0; i < in->u.array.len && ok; i++) {
+        if (i && sep.len) buf_append(&b, sep.data, sep.len);
+        ok = to_text(c, in->u.array.items[i], &b, e->start) == 0 && charge(c, 1, e->start) == 0;
+    }
+    buf_free(&sep);
+    if (!ok) {
+        buf_free(&b);
+        return -1;
+    }
+    return text_result(&b, out);
+}
+
+static int filter_length(ctx *c, const expr *e, const json_t *in, const val *args, val *out)
+{
+    size_t n;
+    if (in->type == JSON_STRING) {
+        n = 0;
+        for (size_t i = 0; i < in->u.string.len; i++) n += ((unsigned char)in->u.string.bytes[i] & 0xC0) != 0x80;
+        if (charge(c, in->u.string.len / BYTES_PER_STEP, e->start) < 0) return -1;
+    } else if (in->type == JSON_ARRAY) {
+        n = in->u.array.len;
+    } else if (in->type == JSON_OBJECT) {
+        n = in->u.object.len;
+    } else {
+        return fail(c, e->start, "length needs a string, list or object, not a %s", type_name(in));
+    }
+    *out = owned(json_number((double)n));
+    return 0;
+}
+
+static int filter_tojson(ctx *c, const expr *e, const json_t *in, const val *args, val *out)
+{
+    int flags = JSON_COMPACT;
+    const json_t *indent = args[0].j;
+    if (indent && indent->type != JSON_NULL) {
+        if (indent->type != JSON_NUMBER || (indent->u.number != 2 && indent->u.number != 0))
+            return fail(c, e->items[0]->start, "tojson supports indent=2 only");
+        if (indent->u.number == 2) flags = JSON_PRETTY;
+    }
+    size_t n;
+    char *s = json_dump(in, flags, &n);
+    if (n > c->max_output) {
+        free(s);
+        return fail(c, e->start, "value larger than the output limit (%zu bytes)", c->max_output);
+    }
+    if (charge(c, print_cost(in, n) + (in->type == JSON_NUMBER ? 100 : 0), e->start) < 0) {
+        free(s);
+        return -1;
+    }
+    *out = owned(json_stringn(s, n));
+    free(s);
+    return 0;
+}
+
+/* src with old replaced by rep, count times at most (-1: every time), into b. */
+static int replace_into(ctx *c, const expr *e, const buf *src, const buf *old, const buf *rep, long long count, buf *b)
+{
+    size_t i = 0;
+    while (i < src->len) {
+        const char *q = count != 0 ? memmem(src->data + i, src->len - i, old->data, old->len) : NULL;
+        if (!q) {
+            buf_append(b, src->data + i, src->len - i);
+            break;
+        }
+        size_t at = (size_t)(q - src->data);
+        buf_append(b, src->data + i, at - i);
+        buf_append(b, rep->data ? rep->data : "", rep->len);
+        i = at + old->len;
+        if (count > 0) count--;
+        if (b->len > c->max_output) return fail(c, e->start, "value larger than the output limit (%zu bytes)", c->max_output);
+    }
+    return charge(c, b->len / BYTES_PER_STEP, e->start);
+}
+
+static int filter_replace(ctx *c, const expr *e, const json_t *in, const val *args, val *out)
+{
+    buf src = {0}, old = {0}, rep = {0}, b = {0};
+    long long count = -1;
+    int rc = -1;
+    if (to_text(c, in, &src, e->start) == 0 && to_text(c, args[0].j, &old, e->items[0]->start) == 0 &&
+        to_text(c, args[1].j, &rep, e->items[1]->start) == 0 &&
+        (!args[2].j || args[2].j->type == JSON_NULL ||
+         int_arg(c, e->items[2], args[2].j, "replace count", -1, 1LL << 53, &count) == 0)) {
+        if (old.len == 0) fail(c, e->items[0]->start, "replace: the string to replace is empty");
+        else if (replace_into(c, e, &src, &old, &rep, count, &b) == 0) rc = text_result(&b, out);
+    }
+    buf_free(&src), buf_free(&old), buf_free(&rep), buf_free(&b);
+    return rc;
+}
+
+static int filter_round(ctx *c, const expr *e, const json_t *in, const val *args, val *out)
+{
+    if (in->type != JSON_NUMBER) return fail(c, e->start, "round needs a number, not a %s", type_name(in));
+    long long nd = 0;
+    if (args[0].j && args[0].j->type != JSON_NULL && int_arg(c, e->items[0], args[0].j, "round precision", -400, 100, &nd) < 0)
+        return -1;
+    int method = 0;
+    if (args[1].j) {
+        const char *m = json_string_value(args[1].j);
+        if (m && !strcmp(m, "common")) method = 0;
+        else if (m && !strcmp(m, "ceil")) method = 1;
+        else if (m && !strcmp(m, "floor")) method = 2;
+        else return fail(c, e->items[1]->start, "round method must be \"common\", \"ceil\" or \"floor\"");
+    }
+    if (charge(c, 16, e->start) < 0) return -1;
+    double x = in->u.number, r;
+    if (method == 0) {
+        r = round_common(x, nd);
+    } else {
+        double p = pow(10.0, (double)nd);
+        double y = x * p;
+        if (!isfinite(p) || !isfinite(y) || p == 0) r = method == 1 ? ceil(x) : floor(x);
+        else r = (method == 1 ? ceil(y) : floor(y)) / p;
+    }
+    if (r == 0) r = 0; /* no "-0" surprises (prints as 0 anyway) */
+    *out = owned(json_number(r));
+    return 0;
+}
+
+/* input | filter(args): the input first, then (for every filter but default) its arguments, then
+ * the filter's function. */
 static int eval_filter(ctx *c, const expr *e, val *out)
 {
+    const filter_def *fd = &filters[e->op];
     val in, args[MAX_FILTER_ARGS];
     memset(args, 0, sizeof args);
     if (eval(c, e->a, &in) < 0) return -1;
-    int rc = -1;
-    if (e->op == F_DEFAULT) {
-        bool use = !in.j || in.j->type == JSON_NULL;
-        if (!use && e->items[1]) {
-            bool b;
-            if (eval_truth(c, e->items[1], &b) < 0) goto done;
-            use = b && !truthy(in.j);
-        }
-        if (!use) {
-            *out = in;
-            return 0;
-        }
-        val_free(&in);
-        if (e->items[0]) return eval_defined(c, e->items[0], out);
-        *out = owned(json_stringn("", 0));
-        return 0;
-    }
+    if (fd->raw) return fd->raw(c, e, &in, out);
     if (!in.j) return fail_undefined(c, &in);
+    int rc = -1;
     for (int i = 0; i < MAX_FILTER_ARGS; i++)
         if (e->items[i] && eval_defined(c, e->items[i], &args[i]) < 0) goto done;
-    const json_t *j = in.j;
-    buf b = {0};
-    switch (e->op) {
-    case F_UPPER:
-    case F_LOWER:
-        if (to_text(c, j, &b, e->start) < 0) break;
-        for (size_t i = 0; i < b.len; i++) {
-            char ch = b.data[i];
-            if (e->op == F_UPPER && ch >= 'a' && ch <= 'z') b.data[i] = (char)(ch - 32);
-            if (e->op == F_LOWER && ch >= 'A' && ch <= 'Z') b.data[i] = (char)(ch + 32);
-        }
-        *out = owned(json_stringn(b.data ? b.data : "", b.len));
-        rc = 0;
-        break;
-    case F_TRIM: {
-        if (to_text(c, j, &b, e->start) < 0) break;
-        size_t s = 0, n = b.len;
-        while (s < n && is_space(b.data[s])) s++;
-        while (n > s && is_space(b.data[n - 1])) n--;
-        *out = owned(json_stringn(b.data ? b.data + s : "", n - s));
-        rc = 0;
-        break;
-    }
-    case F_JOIN: {
-        if (j->type != JSON_ARRAY) {
-            fail(c, e->start, "join needs a list, not a %s", type_name(j));
-            break;
-        }
-        buf sep = {0};
-        if (args[0].j && to_text(c, args[0].j, &sep, e->items[0]->start) < 0) {
-            buf_free(&sep);
-            break;
-        }
-        bool ok = true;
-        for (size_t i = 0; i < j->u.array.len && ok; i++) {
-            if (i && sep.len) buf_append(&b, sep.data, sep.len);
-            ok = to_text(c, j->u.array.items[i], &b, e->start) == 0 && charge(c, 1, e->start) == 0;
-        }
-        buf_free(&sep);
-        if (!ok) break;
-        *out = owned(json_stringn(b.data ? b.data : "", b.len));
-        rc = 0;
-        break;
-    }
-    case F_LENGTH: {
-        size_t n;
-        if (j->type == JSON_STRING) {
-            n = 0;
-            for (size_t i = 0; i < j->u.string.len; i++) n += ((unsigned char)j->u.string.bytes[i] & 0xC0) != 0x80;
-            if (charge(c, j->u.string.len / BYTES_PER_STEP, e->start) < 0) break;
-        } else if (j->type == JSON_ARRAY) {
-            n = j->u.array.len;
-        } else if (j->type == JSON_OBJECT) {
-            n = j->u.object.len;
-        } else {
-            fail(c, e->start, "length needs a string, list or object, not a %s", type_name(j));
-            break;
-        }
-        *out = owned(json_number((double)n));
-        rc = 0;
-        break;
-    }
-    case F_TOJSON: {
-        int flags = JSON_COMPACT;
-        if (args[0].j && args[0].j->type != JSON_NULL) {
-            if (args[0].j->type != JSON_NUMBER || (args[0].j->u.number != 2 && args[0].j->u.number != 0)) {
-                fail(c, e->items[0]->start, "tojson supports indent=2 only");
-                break;
-            }
-            if (args[0].j->u.number == 2) flags = JSON_PRETTY;
-        }
-        size_t n;
-        char *s = json_dump(j, flags, &n);
-        if (n > c->max_output) {
-            free(s);
-            fail(c, e->start, "value larger than the output limit (%zu bytes)", c->max_output);
-            break;
-        }
-        if (charge(c, print_cost(j, n) + (j->type == JSON_NUMBER ? 100 : 0), e->start) < 0) {
-            free(s);
-            break;
-        }
-        *out = owned(json_stringn(s, n));
-        free(s);
-        rc = 0;
-        break;
-    }
-    case F_REPLACE: {
-        buf src = {0}, old = {0}, rep = {0};
-        long long count = -1;
-        if (to_text(c, j, &src, e->start) < 0 || to_text(c, args[0].j, &old, e->items[0]->start) < 0 ||
-            to_text(c, args[1].j, &rep, e->items[1]->start) < 0 ||
-            (args[2].j && args[2].j->type != JSON_NULL &&
-             int_arg(c, e->items[2], args[2].j, "replace count", -1, 1LL << 53, &count) < 0)) {
-            buf_free(&src), buf_free(&old), buf_free(&rep);
-            break;
-        }
-        if (old.len == 0) {
-            buf_free(&src), buf_free(&old), buf_free(&rep);
-            fail(c, e->items[0]->start, "replace: the string to replace is empty");
-            break;
-        }
-        bool ok = true;
-        size_t i = 0;
-        while (i < src.len) {
-            const char *q = count != 0 ? memmem(src.data + i, src.len - i, old.data, old.len) : NULL;
-            if (!q) {
-                buf_append(&b, src.data + i, src.len - i);
-                break;
-            }
-            size_t at = (size_t)(q - src.data);
-            buf_append(&b, src.data + i, at - i);
-            buf_append(&b, rep.data ? rep.data : "", rep.len);
-            i = at + old.len;
-            if (count > 0) count--;
-            if (b.len > c->max_output) {
-                fail(c, e->start, "value larger than the output limit (%zu bytes)", c->max_output);
-                ok = false;
-                break;
-            }
-        }
-        buf_free(&src), buf_free(&old), buf_free(&rep);
-        if (!ok || charge(c, b.len / BYTES_PER_STEP, e->start) < 0) break;
-        *out = owned(json_stringn(b.data ? b.data : "", b.len));
-        rc = 0;
-        break;
-    }
-    case F_ROUND: {
-        if (j->type != JSON_NUMBER) {
-            fail(c, e->start, "round needs a number, not a %s", type_name(j));
-            break;
-        }
-        long long nd = 0;
-        if (args[0].j && args[0].j->type != JSON_NULL && int_arg(c, e->items[0], args[0].j, "round precision", -400, 100, &nd) < 0)
-            break;
-        int method = 0;
-        if (args[1].j) {
-            const char *m = json_string_value(args[1].j);
-            if (m && !strcmp(m, "common")) method = 0;
-            else if (m && !strcmp(m, "ceil")) method = 1;
-            else if (m && !strcmp(m, "floor")) method = 2;
-            else {
-                fail(c, e->items[1]->start, "round method must be \"common\", \"ceil\" or \"floor\"");
-                break;
-            }
-        }
-        if (charge(c, 16, e->start) < 0) break;
-        double x = j->u.number, r;
-        if (method == 0) {
-            r = round_common(x, nd);
-        } else {
-            double p = pow(10.0, (double)nd);
-            double y = x * p;
-            if (!isfinite(p) || !isfinite(y) || p == 0) r = method == 1 ? ceil(x) : floor(x);
-            else r = (method == 1 ? ceil(y) : floor(y)) / p;
-        }
-        if (r == 0) r = 0; /* no "-0" surprises (prints as 0 anyway) */
-        *out = owned(json_number(r));
-        rc = 0;
-        break;
-    }
-    }
-    buf_free(&b);
+    rc = fd->apply(c, e, in.j, args, out);
 done:
     val_free(&in);
     for (int i = 0; i < MAX_FILTER_ARGS; i++) val_free(&args[i]);
