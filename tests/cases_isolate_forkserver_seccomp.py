@@ -1,5 +1,5 @@
 """tests/cases_isolate_forkserver_seccomp.py — the fork server's own seccomp filter
-(sandbox_seccomp_forkserver in src/isolate/sandbox_linux.c): the fork server runs under a filter
+(sandbox_seccomp_forkserver in src/isolate/sandbox_seccomp.c): the fork server runs under a filter
 (/proc/PID/status `Seccomp: 2`), a syscall outside it ends the fork server by SIGSYS (test-only
 CHIDORI_ISOLATE_SELFTEST=forkserver_forbidden_syscall tries a socket) and the server says so and
 goes on with exec'd workers, and workers forked under it still run (their stacked filter names a

@@ -11,8 +11,9 @@
 #include "isolate/sandbox_linux.h"
 
 /* ---- statuses (sandbox_linux.c) ---- */
-sandbox_status sandbox_ok(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-sandbox_status sandbox_skip(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+sandbox_status sandbox_status_of(bool applied, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+#define sandbox_ok(...) sandbox_status_of(true, __VA_ARGS__)
+#define sandbox_skip(...) sandbox_status_of(false, __VA_ARGS__)
 
 /* ---- namespaces (sandbox_ns.c) ---- */
 /* Whether an unprivileged process may create a user namespace here; false with the sysctl that

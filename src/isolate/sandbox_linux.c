@@ -22,27 +22,12 @@
 
 /* ---- statuses and kernel files ---- */
 
-static sandbox_status vstatus(bool applied, const char *fmt, va_list ap)
+sandbox_status sandbox_status_of(bool applied, const char *fmt, ...)
 {
     sandbox_status s = {.applied = applied};
+    va_list ap;
+    va_start(ap, fmt);
     vsnprintf(s.detail, sizeof s.detail, fmt, ap);
-    return s;
-}
-
-sandbox_status sandbox_ok(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    sandbox_status s = vstatus(true, fmt, ap);
-    va_end(ap);
-    return s;
-}
-
-sandbox_status sandbox_skip(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    sandbox_status s = vstatus(false, fmt, ap);
     va_end(ap);
     return s;
 }
