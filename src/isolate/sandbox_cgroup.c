@@ -222,6 +222,18 @@ static const char *cgroup2_mount(void)
     return NULL;
 }
 
+/* A claimed slot's limits and its membership file (membership: "cgroup.procs" or "tasks") for the
+ * worker to enter by; on failure the slot is let go and why says so. */
+static int set_up_slot(sandbox_cgroup *cg, uint64_t memory_bytes, int pids_max, const char *membership, char *why,
+                       size_t whylen)
+{
+    if (set_limits(cg, memory_bytes, pids_max) == 0 && (cg->join[0] = cg_open_membership(cg->dir, membership)) >= 0)
+        return 0;
+    snprintf(why, whylen, "cgroup v%d %.150s: %s", cg->version, cg->dir, strerror(errno));
+    sandbox_cgroup_forget(cg);
+    return -1;
+}
+
 static int try_v2(uint64_t memory_bytes, int pids_max, sandbox_cgroup *cg, char *why, size_t whylen)
 {
     const char *mnt = cgroup2_mount();
@@ -267,13 +279,7 @@ static int try_v2(uint64_t memory_bytes, int pids_max, sandbox_cgroup *cg, char 
         return -1;
     }
     cg->version = 2;
-    if (set_limits(cg, memory_bytes, pids_max) < 0) goto fail;
-    if ((cg->join[0] = cg_open_membership(cg->dir, "cgroup.procs")) < 0) goto fail;
-    return 0;
-fail:
-    snprintf(why, whylen, "cgroup v2 %.150s: %s", cg->dir, strerror(errno));
-    sandbox_cgroup_forget(cg);
-    return -1;
+    return set_up_slot(cg, memory_bytes, pids_max, "cgroup.procs", why, whylen);
 }
 
 /* chidori/ in the v1 hierarchy of ctrl, and a slot claimed in it: its lock, or -1. */
@@ -305,13 +311,7 @@ static int try_v1(uint64_t memory_bytes, int pids_max, sandbox_cgroup *cg, char 
     } else {
         cg->pids_dir[0] = 0;
     }
-    if (set_limits(cg, memory_bytes, pids_max) < 0) goto fail;
-    if ((cg->join[0] = cg_open_membership(cg->dir, "tasks")) < 0) goto fail;
-    return 0;
-fail:
-    snprintf(why, whylen, "cgroup v1 %.150s: %s", cg->dir, strerror(errno));
-    sandbox_cgroup_forget(cg);
-    return -1;
+    return set_up_slot(cg, memory_bytes, pids_max, "tasks", why, whylen);
 }
 
 /* ---------- slots kept between runs ---------- */
