@@ -1,7 +1,8 @@
 /* confine.c — what the worker does to itself before agent code runs, and how it is reported.
  *
- * The layers are sandbox_linux.c's (identity, user/net/mount/ipc/uts/pid namespaces, capabilities,
- * rlimits, descriptors, Landlock, the seccomp allowlist), applied by sandbox_apply_all in order.
+ * The layers are the sandbox_*.c files' (identity, user/net/mount/ipc/uts/pid namespaces,
+ * capabilities, rlimits, descriptors, Landlock, the seccomp allowlist), applied by sandbox_apply_all
+ * in the order of apply_layers (sandbox_linux.c).
  * Each is reported applied or skipped-with-why, for the `Isolation:` banner; with `require` set, a
  * core layer that cannot be applied fails the run instead of degrading.
  */
