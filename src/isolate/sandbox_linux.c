@@ -175,9 +175,10 @@ static int apply_layers(const sandbox_config *cfg, sandbox_report *r, unsigned p
         /* The parent's empty network namespace first: it belongs to the initial user namespace, so
          * joining it takes a capability a root worker has only before the steps below. */
         if (cfg->shared_netns_fd >= 0) join_parent_netns(cfg, r);
-        /* Identity, then the user namespace, whose capabilities the next namespaces need. */
+        /* Identity, then the user namespace: root becomes nobody before making it, so it is root in
+         * neither; the user namespace gives the capabilities the next namespaces need. */
         identity_then_userns(cfg, r);
-        /* Network, mount (the empty read-only root), ipc/uts. */
+        /* Network, mount (the empty read-only root), ipc/uts: with those capabilities. */
         if (cfg->netns && !r->netns.applied) r->netns = sandbox_netns();
         if (cfg->mountns) r->mountns = sandbox_mountns();
         if (cfg->ipc_uts_ns) r->ipc_uts_ns = sandbox_ipc_uts_ns();
@@ -194,13 +195,13 @@ static int apply_layers(const sandbox_config *cfg, sandbox_report *r, unsigned p
      * limit to report a CPU kill as SIGXCPU. */
     uint64_t cpu_secs = 0;
     if (cfg->rlimits) r->rlimits = sandbox_rlimits(cfg, &cpu_secs);
-    /* The pid namespace: the caller that goes on is pid 1 of a new one (a fork server's child was
-     * cloned into it already). */
+    /* The pid namespace, while the capability to make one is still there: the caller that goes on
+     * is pid 1 of a new one (a fork server's child was cloned into it already). */
     if (cfg->pid_ns && cfg->pid1_given)
         r->pid_ns = sandbox_ok("worker is pid 1 of a new pid namespace (cloned into it by the fork server)");
     else if (cfg->pid_ns)
         r->pid_ns = sandbox_pidns_fork(cpu_secs);
-    /* Root that had to make the namespaces as root drops its identity now. */
+    /* Root that had to make the namespaces as root drops its identity now that they exist. */
     if (r->late_identity) late_identity(cfg, r);
     /* Capabilities: after every step that needed one. */
     r->caps = sandbox_drop_caps(r->bounding_dropped);

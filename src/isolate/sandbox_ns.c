@@ -51,18 +51,23 @@
 
 bool sandbox_userns_allowed(char *why, size_t whylen)
 {
-    char b[32];
-    if (sandbox_read_file("/proc/sys/kernel/unprivileged_userns_clone", b, sizeof b) > 0 && atoi(b) == 0) {
-        snprintf(why, whylen, "kernel.unprivileged_userns_clone=0");
-        return false;
-    }
-    if (sandbox_read_file("/proc/sys/user/max_user_namespaces", b, sizeof b) > 0 && atoi(b) == 0) {
-        snprintf(why, whylen, "user.max_user_namespaces=0");
-        return false;
-    }
-    if (sandbox_read_file("/proc/sys/kernel/apparmor_restrict_unprivileged_userns", b, sizeof b) > 0 && atoi(b) == 1) {
-        snprintf(why, whylen, "kernel.apparmor_restrict_unprivileged_userns=1");
-        return false;
+    static const struct {
+        const char *sysctl;
+        int forbids; /* the value that forbids them */
+    } knobs[] = {
+        {"kernel.unprivileged_userns_clone", 0},
+        {"user.max_user_namespaces", 0},
+        {"kernel.apparmor_restrict_unprivileged_userns", 1},
+    };
+    for (size_t i = 0; i < sizeof knobs / sizeof knobs[0]; i++) {
+        char path[96], b[32];
+        snprintf(path, sizeof path, "/proc/sys/%s", knobs[i].sysctl);
+        for (char *c = path + 10; *c; c++)
+            if (*c == '.') *c = '/';
+        if (sandbox_read_file(path, b, sizeof b) > 0 && atoi(b) == knobs[i].forbids) {
+            snprintf(why, whylen, "%s=%d", knobs[i].sysctl, knobs[i].forbids);
+            return false;
+        }
     }
     return true;
 }
