@@ -66,11 +66,7 @@ header_deadlines *header_deadlines_start(int capacity, int timeout_s)
     hd->slots = xcalloc((size_t)capacity, sizeof *hd->slots);
     hd->free_head = -1;
     pthread_mutex_init(&hd->lock, NULL);
-    pthread_condattr_t ca;
-    pthread_condattr_init(&ca);
-    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-    pthread_cond_init(&hd->wake, &ca);
-    pthread_condattr_destroy(&ca);
+    clock_monotonic_cond_init(&hd->wake);
     if (pthread_create(&hd->thread, NULL, sweeper_main, hd) != 0) {
         pthread_cond_destroy(&hd->wake);
         pthread_mutex_destroy(&hd->lock);

@@ -527,11 +527,7 @@ http_server *http_start(int listen_fd, const http_settings *hs, http_handler_fn 
     srv->fn = fn;
     srv->ctx = ctx;
     pthread_mutex_init(&srv->lock, NULL);
-    pthread_condattr_t ca;
-    pthread_condattr_init(&ca);
-    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-    pthread_cond_init(&srv->resumed, &ca);
-    pthread_condattr_destroy(&ca);
+    clock_monotonic_cond_init(&srv->resumed);
     /* room for every connection the daemon keeps, and a few it may be closing */
     srv->deadlines = header_deadlines_start(hs->max_connections + 64, hs->header_timeout_s);
     if (!srv->deadlines) {

@@ -140,11 +140,7 @@ sessions *sessions_new(const sessions_config *cfg, store *st)
     ss->st = st;
     ss->memory = (host_memory_store){store_memory_op, st};
     pthread_mutex_init(&ss->lock, NULL);
-    pthread_condattr_t ca;
-    pthread_condattr_init(&ca);
-    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-    pthread_cond_init(&ss->changed, &ca);
-    pthread_condattr_destroy(&ca);
+    clock_monotonic_cond_init(&ss->changed);
     strmap_init(&ss->resident);
     return ss;
 }
@@ -157,11 +153,7 @@ static session *add(sessions *ss, session_row *row)
     s->row = *row;
     memset(row, 0, sizeof *row);
     s->cancel.fd = -1;
-    pthread_condattr_t ca;
-    pthread_condattr_init(&ca);
-    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC); /* followers wait with a deadline */
-    pthread_cond_init(&s->changed, &ca);
-    pthread_condattr_destroy(&ca);
+    clock_monotonic_cond_init(&s->changed); /* followers wait with a deadline */
     strmap_put(&ss->resident, s->row.id, s);
     return s;
 }

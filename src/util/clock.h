@@ -4,6 +4,7 @@
 #ifndef CHIDORI_CLOCK_H
 #define CHIDORI_CLOCK_H
 
+#include <pthread.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -13,7 +14,10 @@ int64_t clock_monotonic_ms(void);
 /* CLOCK_REALTIME in whole milliseconds since the Unix epoch. */
 int64_t clock_realtime_ms(void);
 /* CLOCK_MONOTONIC now plus ms, as a timespec: the absolute deadline for pthread_cond_timedwait on a
- * condition variable set to that clock (pthread_condattr_setclock). */
+ * condition variable made by clock_monotonic_cond_init. */
 struct timespec clock_monotonic_after_ms(int64_t ms);
+/* A condition variable whose timed waits are measured on CLOCK_MONOTONIC (a wall-clock step moves
+ * no deadline). */
+void clock_monotonic_cond_init(pthread_cond_t *cv);
 
 #endif

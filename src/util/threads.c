@@ -99,11 +99,7 @@ static int start(void *(*fn)(void *), void *arg, thread_task *task)
     }
     pthread_mutex_unlock(&lock);
     t = xcalloc(1, sizeof *t);
-    pthread_condattr_t ca;
-    pthread_condattr_init(&ca);
-    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-    pthread_cond_init(&t->wake, &ca);
-    pthread_condattr_destroy(&ca);
+    clock_monotonic_cond_init(&t->wake);
     t->fn = fn, t->arg = arg, t->task = task;
     pthread_attr_t attr;
     pthread_attr_init(&attr);
