@@ -26,6 +26,8 @@
 #include "host/policy.h"
 #include "isolate/isolate.h"
 #include "runner/runner.h"
+#include "runner/start.h"
+#include "settings/settings.h"
 #include "util/buf.h"
 #include "util/random.h"
 #include "util/termtext.h"
@@ -113,13 +115,6 @@ static int parse_options(int argc, char **argv, int positionals, bool allow_inpu
 
 /* ---------- shared pieces ---------- */
 
-/* Durable state (runs, memory) lives in CHIDORI_STATE_DIR, or .chidori next to the agent. */
-static char *state_dir_for(const char *project_root)
-{
-    const char *env = getenv("CHIDORI_STATE_DIR");
-    return env && *env ? xstrdup(env) : xasprintf("%s/.chidori", project_root);
-}
-
 static void print_paused(const run_meta *m, const char *file, const json_t *pending, const char *runs_flag)
 {
     const json_t *args = json_object_get(pending, "args");
@@ -186,7 +181,7 @@ static const char *status_name(runner_status s)
 }
 
 /* One durable run in any of the three modes. */
-static int durable_run(durable_mode mode, run_options *o)
+static int durable_run(durable_mode mode, run_options *o, const settings *set)
 {
     char *error = NULL, *folder = NULL, *key = NULL, *runs_dir = NULL, *dir = NULL, *records = NULL;
     char *state_dir = NULL, *meta_path = NULL;
@@ -200,16 +195,13 @@ static int durable_run(durable_mode mode, run_options *o)
     runner_request req = {0};
     runner_outcome res = {0};
 
-    int isolated = cli_resolve_isolation(o->isolate, &error);
-    if (isolated < 0) goto fail_usage;
-    req.isolated = isolated == 1;
-    if (policy_select(POLICY_SURFACE_RUN, o->untrusted, o->trusted, cli_getenv, &sel, &error) < 0) goto fail_usage;
-    if (engine_limits_from_env(&req.limits, &error) < 0) goto fail_usage;
-    if (calllog_caps_from_env(&req.log_caps, &error) < 0) goto fail_usage;
-    int max_nested;
-    if (host_max_nested_runs_from_env(&max_nested, &error) < 0) goto fail_usage;
-    if (req.isolated && isolate_options_from_env(&req.iso, &req.limits, &error) < 0) goto fail_usage;
-    if (surface_from_env(&surf, &error) < 0) goto fail_usage;
+    req.isolated = run_start_isolated(o->isolate, set);
+    req.settings = set;
+    if (policy_select(POLICY_SURFACE_RUN, o->untrusted, o->trusted, set, &sel, &error) < 0) goto fail_usage;
+    engine_limits_from_settings(&req.limits, set);
+    calllog_caps_from_settings(&req.log_caps, set);
+    if (req.isolated) isolate_options_from_settings(&req.iso, set);
+    if (surface_from_settings(&surf, set, &error) < 0) goto fail_usage;
     /* The worker execs and confines itself while this process prepares the run (the run folder,
      * run.json, the host): the two set-ups overlap instead of adding up. */
     warm_worker *early = NULL;
@@ -222,13 +214,13 @@ static int durable_run(durable_mode mode, run_options *o)
     }
 
     if (runner_split_agent(o->file, &folder, &key, &error) < 0) goto fail;
-    state_dir = state_dir_for(folder);
+    state_dir = run_start_state_dir(set, folder);
     runs_dir = o->runs_dir ? xstrdup(o->runs_dir) : xasprintf("%s/runs", state_dir);
     if (o->runs_dir) runs_flag = xasprintf(" --runs-dir %s", o->runs_dir);
 
     if (mode == MODE_RUN) {
         uuid_v4(meta.run_id);
-        if (cli_capture_run_start(&meta.seed, &meta.clock_start_ms, &error) < 0) goto fail_usage;
+        run_start_capture(set, &meta.seed, &meta.clock_start_ms);
         meta.agent = xstrdup(key);
         meta.input = json_copy(o->input);
         meta.created_at_ms = realtime_ms();
@@ -426,16 +418,16 @@ done:
     return exit_code;
 }
 
-static int command(durable_mode mode, int argc, char **argv)
+static int command(durable_mode mode, int argc, char **argv, const settings *set)
 {
     run_options o = {0};
     int rc = parse_options(argc, argv, mode == MODE_RUN ? 1 : 2, mode == MODE_RUN, &o);
     if (rc == 0 && mode != MODE_RESUME && o.response) rc = cli_usage_error("%s", "--response goes with resume");
-    if (rc == 0) rc = durable_run(mode, &o);
+    if (rc == 0) rc = durable_run(mode, &o, set);
     json_free(o.input);
     return rc;
 }
 
-int cmd_run(int argc, char **argv) { return command(MODE_RUN, argc, argv); }
-int cmd_replay(int argc, char **argv) { return command(MODE_REPLAY, argc, argv); }
-int cmd_resume(int argc, char **argv) { return command(MODE_RESUME, argc, argv); }
+int cmd_run(int argc, char **argv, const settings *s) { return command(MODE_RUN, argc, argv, s); }
+int cmd_replay(int argc, char **argv, const settings *s) { return command(MODE_REPLAY, argc, argv, s); }
+int cmd_resume(int argc, char **argv, const settings *s) { return command(MODE_RESUME, argc, argv, s); }

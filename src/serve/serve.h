@@ -46,6 +46,7 @@ json_t *request_object(const http_request *req, const char *const *keys, http_re
 /* Session ids: 1..128 of [A-Za-z0-9._-], and not a word the routes use. */
 bool request_valid_session_id(const char *id);
 
-int cmd_serve(int argc, char **argv); /* declared for main.c in cli/cli.h */
+struct settings;
+int cmd_serve(int argc, char **argv, const struct settings *s); /* declared for main.c in cli/cli.h */
 
 #endif

@@ -59,7 +59,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         mcp_server_config *servers;
         size_t count;
         char *error = NULL;
-        if (mcp_config_parse((const char *)data + 1, size - 1, &servers, &count, &error) == 0) {
+        if (mcp_config_parse((const char *)data + 1, size - 1, NULL, &servers, &count, &error) == 0) {
             for (size_t i = 0; i < count; i++)
                 if (!servers[i].args || !servers[i].args[0] || !servers[i].env || servers[i].timeout_ms < 1) abort();
             mcp_config_free(servers, count);
