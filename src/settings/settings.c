@@ -52,6 +52,10 @@ static int check_skip(const char *value, char **why)
 
 #define NUM(n, lo, hi, d, dt, cmds, what) \
     {.name = n, .kind = SETTING_NUMBER, .min = lo, .max = hi, .def = d, .default_text = dt, .commands = cmds, .meaning = what}
+/* serve's own numbers refuse an empty value (they always have; the others take it as unset) */
+#define SERVE_NUM(n, lo, hi, d, dt, what) \
+    {.name = n, .kind = SETTING_NUMBER, .min = lo, .max = hi, .def = d, .default_text = dt, .commands = SERVE, \
+     .meaning = what, .empty_refused = true}
 #define TEXT(n, dt, acc, cmds, what) \
     {.name = n, .kind = SETTING_TEXT, .default_text = dt, .accepted = acc, .commands = cmds, .meaning = what}
 #define FLAG(n, d, cmds, what) \
@@ -132,7 +136,7 @@ static const setting_def TABLE[] = {
     TEXT("CHIDORI_POLICY", "unset", "a policy as JSON", DURABLE, "the policy, inline"),
     TEXT("CHIDORI_POLICY_PROFILE", "unset", "`permissive`, `untrusted` or `supervised`", DURABLE,
          "a built-in policy profile"),
-    FLAG("CHIDORI_POLICY_AUTO_APPROVE", 0, "run, resume",
+    FLAG("CHIDORI_POLICY_AUTO_APPROVE", 0, "run, replay, resume",
          "1: `ask_before` calls are approved without asking (the command line only; serve ignores it)"),
     /* effects (docs/effects.md, docs/network.md) */
     NUM("CHIDORI_MAX_NESTED_RUNS", 0, 1000000, 64, "64", RUNS,
@@ -161,16 +165,16 @@ static const setting_def TABLE[] = {
          "web origins allowed to call the API"),
     TEXT("CHIDORI_ALLOWED_HOSTS", "unset", "host names or addresses, comma-separated, or `*` (with a key)", SERVE,
          "Host header names serve answers to besides loopback ones and --host"),
-    NUM("CHIDORI_MAX_CONCURRENT_SESSIONS", 1, 100000, 8, "8", SERVE, "sessions running at once"),
-    NUM("CHIDORI_SERVE_WARM_WORKERS", 0, 256, 2, "2", SERVE, "confined workers kept ready for new runs"),
+    SERVE_NUM("CHIDORI_MAX_CONCURRENT_SESSIONS", 1, 100000, 8, "8", "sessions running at once"),
+    SERVE_NUM("CHIDORI_SERVE_WARM_WORKERS", 0, 256, 2, "2", "confined workers kept ready for new runs"),
     FLAG("CHIDORI_SERVE_FORKSERVER", 1, SERVE, "0: exec each worker instead of forking it from a fork server"),
-    NUM("CHIDORI_SERVE_FORKSERVER_FORKS", 0, 1000000, 0, "0", SERVE,
+    SERVE_NUM("CHIDORI_SERVE_FORKSERVER_FORKS", 0, 1000000, 0, "0",
         "workers one fork server forks before a fresh one replaces it; 0: the built-in number"),
-    NUM("CHIDORI_SERVE_HTTP_THREADS", 1, 64, 2, "2", SERVE, "threads of the HTTP event loop"),
-    NUM("CHIDORI_SERVE_MAX_CONNECTIONS", 64, 1000000, 1024, "1024", SERVE, "HTTP connections at once"),
-    NUM("CHIDORI_SERVE_MAX_CONNECTIONS_PER_CLIENT", 1, 1000000, 128, "128", SERVE, "HTTP connections from one address"),
-    NUM("CHIDORI_SERVE_IDLE_TIMEOUT", 1, 3600, 15, "15", SERVE, "seconds a silent connection is kept"),
-    NUM("CHIDORI_SERVE_HEADER_TIMEOUT", 1, 3600, 10, "10", SERVE, "seconds a request's headers may take"),
+    SERVE_NUM("CHIDORI_SERVE_HTTP_THREADS", 1, 64, 2, "2", "threads of the HTTP event loop"),
+    SERVE_NUM("CHIDORI_SERVE_MAX_CONNECTIONS", 64, 1000000, 1024, "1024", "HTTP connections at once"),
+    SERVE_NUM("CHIDORI_SERVE_MAX_CONNECTIONS_PER_CLIENT", 1, 1000000, 128, "128", "HTTP connections from one address"),
+    SERVE_NUM("CHIDORI_SERVE_IDLE_TIMEOUT", 1, 3600, 15, "15", "seconds a silent connection is kept"),
+    SERVE_NUM("CHIDORI_SERVE_HEADER_TIMEOUT", 1, 3600, 10, "10", "seconds a request's headers may take"),
 };
 #define N_TABLE (sizeof TABLE / sizeof TABLE[0])
 
@@ -244,6 +248,7 @@ char *settings_describe_accepted(const setting_def *d)
     case SETTING_NUMBER:
         if (d->max == UINT64_MAX) buf_printf(&b, "%llu or more", (unsigned long long)d->min);
         else buf_printf(&b, "%llu to %llu", (unsigned long long)d->min, (unsigned long long)d->max);
+        if (d->empty_refused) buf_puts(&b, " (not empty)");
         break;
     case SETTING_WORD:
         for (size_t i = 0; d->words[i]; i++)
@@ -300,6 +305,11 @@ static int parse_one(const setting_def *d, const char *raw, value *v, char **err
     v->given = raw && *raw;
     v->number = d->def;
     v->word = d->kind == SETTING_WORD ? d->words[0] : NULL;
+    if (raw && !*raw && d->empty_refused) {
+        *error = xasprintf("%s must be a whole number from %llu to %llu, got ``", d->name, (unsigned long long)d->min,
+                           (unsigned long long)d->max);
+        return -1;
+    }
     if (!v->given) return 0; /* unset, or empty: the default (a TEXT setting keeps "" in raw) */
     switch (d->kind) {
     case SETTING_TEXT:

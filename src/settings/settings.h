@@ -41,6 +41,7 @@ typedef struct setting_def {
     uint64_t min, max, def;     /* NUMBER: the range and the default; FLAG: def is 0 or 1 */
     const char *const *words;   /* WORD: the accepted words, NULL-terminated; the first is the default */
     const char *noun;           /* NUMBER: what the number is ("a number of bytes"); NULL: "a whole number" */
+    bool empty_refused;         /* NUMBER: an empty value is an error, not the default */
     const char *host_note;      /* WORD: what `host` is told (a captured source has no host mode) */
     int (*check)(const char *value, char **why); /* TEXT: a further check at start, or NULL */
     const char *default_text;   /* the default as the docs say it */
@@ -52,7 +53,7 @@ typedef struct setting_def {
 /* Parse and check every setting of the table from envp (NULL-terminated "NAME=value" strings;
  * the first occurrence of a name counts, as with getenv). NULL with *error naming the variable,
  * the value and what is accepted. An empty value of a NUMBER, WORD or FLAG setting is the same as
- * unset; a TEXT setting keeps it (its reader decides). Variables the table does not list are
+ * unset (unless the row refuses it); a TEXT setting keeps it (its reader decides). Variables the table does not list are
  * ignored, except the ones settings_passthrough names, which are copied. */
 settings *settings_from_environ(char *const *envp, char **error);
 void settings_free(settings *s);
