@@ -33,3 +33,21 @@ char *run_start_state_dir(const settings *s, const char *agent_folder)
     const char *dir = settings_nonempty(s, "CHIDORI_STATE_DIR");
     return dir ? xstrdup(dir) : xasprintf("%s/.chidori", agent_folder);
 }
+
+int run_setup_from_settings(run_setup *rs, const settings *s, policy_surface surface, bool untrusted, bool trusted,
+                            int isolate_flag, char **error)
+{
+    memset(rs, 0, sizeof *rs);
+    rs->isolated = run_start_isolated(isolate_flag, s);
+    if (policy_select(surface, untrusted, trusted, s, &rs->policy, error) < 0) return -1;
+    engine_limits_from_settings(&rs->limits, s);
+    calllog_caps_from_settings(&rs->log_caps, s);
+    if (rs->isolated) isolate_options_from_settings(&rs->iso, s);
+    return surface_from_settings(&rs->surface, s, error);
+}
+
+void run_setup_clear(run_setup *rs)
+{
+    policy_selection_clear(&rs->policy);
+    surface_settings_clear(&rs->surface);
+}

@@ -1,7 +1,8 @@
 /* serve.c — `chidori serve [--trusted|--untrusted] [--isolate|--no-isolate] [--host H]
- * [--port P] AGENT`: durable sessions of one agent over HTTP (docs/http-api.md).
+ * [--port P] AGENT`: durable sessions of one agent over HTTP (docs/http-api.md). The command line
+ * and the settings are read by src/cli/ (serve_cmd.c, main.c); this file starts from them.
  *
- * Start-up, in order: the command line; the policy (the `serve` surface: untrusted unless
+ * Start-up, in order: the policy (the `serve` surface: untrusted unless
  * --trusted or a configured policy; a broken configuration fails closed to untrusted); the
  * limits (the engine's, and the caps on a session's stored log) and isolation options; the listening socket (a non-loopback address without
  * CHIDORI_API_KEY is refused); the session database; the `Isolation:` line (a confined worker is
@@ -13,7 +14,6 @@
  */
 #define _GNU_SOURCE
 #include "serve/serve.h"
-#include "cli/cli.h"
 #include "host/host.h"
 #include "host/policy.h"
 #include "isolate/isolate.h"
@@ -34,51 +34,6 @@
 #include <unistd.h>
 
 #define DRAIN_MS 10000
-
-typedef struct serve_options {
-    const char *file;
-    const char *host;
-    int port;
-    int isolate; /* -1 unset */
-    bool untrusted, trusted;
-} serve_options;
-
-static int parse_port(const char *text, int *port)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(text, &end, 10);
-    if (errno || *end || !*text || v < 0 || v > 65535) return -1;
-    *port = (int)v;
-    return 0;
-}
-
-static int parse_options(int argc, char **argv, const settings *set, serve_options *o)
-{
-    const char *env_host = settings_nonempty(set, "CHIDORI_HOST");
-    o->host = env_host ? env_host : "127.0.0.1";
-    o->port = 8080;
-    o->isolate = -1;
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--host") || !strcmp(a, "--port") || !strcmp(a, "-p")) {
-            if (++i >= argc) return cli_usage_error("%s needs a value", a);
-            if (!strcmp(a, "--host")) o->host = argv[i];
-            else if (parse_port(argv[i], &o->port) < 0) return cli_usage_error("%s needs a port (0-65535)", a);
-        } else if (cli_posture_flag(a, &o->untrusted, &o->trusted, &o->isolate)) {
-            continue;
-        } else if (a[0] == '-' && a[1]) {
-            return cli_usage_error("unknown option %s", a);
-        } else if (!o->file) {
-            o->file = a;
-        } else {
-            return cli_usage_error("unexpected argument %s", a);
-        }
-    }
-    if (o->untrusted && o->trusted) return cli_usage_error("%s", "--untrusted and --trusted cannot be used together");
-    if (!o->file) return cli_usage_error("%s", "serve needs an agent file");
-    return 0;
-}
 
 /* The `Isolation:` line: one confined worker is started and reports the layers it applied, so
  * the banner states what this machine really gives the sessions. */
@@ -121,11 +76,10 @@ static void raise_descriptor_limit(void)
     }
 }
 
-int cmd_serve(int argc, char **argv, const settings *set)
+int serve_run(const serve_options *opts, const settings *set)
 {
-    serve_options o = {0};
-    int code = parse_options(argc, argv, set, &o);
-    if (code) return code;
+    serve_options o = *opts;
+    int code;
 
     /* Every thread started from here on (runs, connections) leaves these to sigwait below. */
     sigset_t stop_signals;
@@ -136,7 +90,7 @@ int cmd_serve(int argc, char **argv, const settings *set)
     raise_descriptor_limit();
 
     char *error = NULL, *folder = NULL, *key = NULL, *state_dir = NULL, *db_path = NULL, *address = NULL;
-    policy_selection sel = {0};
+    run_setup rs = {0};
     sessions_config sc = {0};
     server srv = {0};
     store *st = NULL;
@@ -149,14 +103,16 @@ int cmd_serve(int argc, char **argv, const settings *set)
     /* the settings were read and checked before this command started (main.c): each session reads
      * them from here */
     sc.settings = set;
-    if (policy_select(POLICY_SURFACE_SERVE, o.untrusted, o.trusted, set, &sel, &error) < 0) goto fail;
-    if (sel.warning) fprintf(stderr, "chidori serve: %s\n", sel.warning);
-    engine_limits_from_settings(&sc.limits, set);
-    /* caps on a run's log, which in a session is the session's whole log (each run loads it all) */
-    calllog_caps_from_settings(&sc.log_caps, set);
-    if (surface_from_settings(&sc.surface, set, &error) < 0 || surface_check_seed(&sc.surface, &error) < 0) goto fail;
-    sc.isolated = run_start_isolated(o.isolate, set);
-    if (sc.isolated) isolate_options_from_settings(&sc.iso, set);
+    /* the policy (the `serve` surface fails closed: never an error), the limits, the caps on a run's
+     * log (in a session, the session's whole log: each run loads it all), isolation, the surface */
+    int setup = run_setup_from_settings(&rs, set, POLICY_SURFACE_SERVE, o.untrusted, o.trusted, o.isolate, &error);
+    if (rs.policy.warning) fprintf(stderr, "chidori serve: %s\n", rs.policy.warning);
+    if (setup < 0 || surface_check_seed(&rs.surface, &error) < 0) goto fail;
+    sc.limits = rs.limits;
+    sc.log_caps = rs.log_caps;
+    sc.surface = rs.surface; /* a copy: rs keeps owning the seed */
+    sc.isolated = rs.isolated;
+    sc.iso = rs.iso;
     if (sc.isolated) {
         /* one empty network namespace for every worker of this server (see shared_netns.c) */
         sc.iso.shared_netns = isolate_netns_open();
@@ -206,7 +162,7 @@ int cmd_serve(int argc, char **argv, const settings *set)
     if (sc.isolated && settings_flag(set, "CHIDORI_SERVE_FORKSERVER"))
         sc.iso.forkserver = fs = forkserver_open(&sc.iso, max_forks);
     if (isolation_banner(sc.isolated, folder, set, &sc.iso, &sc.limits, &error) < 0) goto fail;
-    fprintf(stderr, "Policy: %s\n", sel.description);
+    fprintf(stderr, "Policy: %s\n", rs.policy.description);
     char *hosts = auth_hosts_describe(&srv.auth);
     fprintf(stderr, "Hosts: %s\n", hosts);
     free(hosts);
@@ -219,7 +175,7 @@ int cmd_serve(int argc, char **argv, const settings *set)
     sc.project_root = folder;
     sc.entry = key;
     sc.state_dir = state_dir;
-    sc.policy = sel.policy;
+    sc.policy = rs.policy.policy;
     srv.ss = sessions_new(&sc, st);
     size_t total = 0, rerun = 0;
     if (sessions_load(srv.ss, &total, &rerun, &error) < 0) goto fail;
@@ -262,8 +218,7 @@ done:
     store_close(st);
     if (!http && listen_fd >= 0) close(listen_fd); /* once started, the daemon closes it */
     auth_clear(&srv.auth);
-    policy_selection_clear(&sel);
-    surface_settings_clear(&sc.surface);
+    run_setup_clear(&rs);
     free(folder);
     free(key);
     free(state_dir);

@@ -7,9 +7,9 @@
  *         session queues for the server is one valid JSON object, and the buffers respect the caps.
  *   odd:  the bytes are a CHIDORI_MCP_CONFIG document.
  *
- * Build: clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc src/util/json.c src/util/buf.c \
- *        src/host/mcp_proto.c src/host/mcp_config.c tests/fuzz/fuzz_mcp.c -o build/fuzz_mcp
- * Run:   build/fuzz_mcp tests/fuzz/corpus/mcp
+ * Build: make VARIANT=fuzz build/fuzz/fuzz_mcp (it links the whole trusted side: the config
+ *        parser reads the settings, src/settings/)
+ * Run:   build/fuzz/fuzz_mcp tests/fuzz/corpus/mcp
  */
 #include "host/mcp.h"
 #include "util/buf.h"
