@@ -132,7 +132,7 @@ typedef struct sandbox_report {
 } sandbox_report;
 
 /* Every layer on, require off, seccomp naming on, nofile 256. The CHIDORI_ISOLATE_* variables are
- * read once, by isolate_options_from_env (confine.c). */
+ * settings reach it through isolate_options_from_settings (confine.c). */
 void sandbox_config_default(sandbox_config *cfg);
 
 /* Apply every enabled layer in order to the calling process. 0 on success (skips allowed unless
