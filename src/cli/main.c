@@ -2,10 +2,13 @@
  *
  * Exit codes: 0 success, 1 the run failed, 2 the command line was wrong.
  * Owns nothing long-lived: each command builds a host and an engine config, runs once, reports.
+ * The edge: the environment is read here, once (settings_from_environ), and nowhere below.
  */
 #define _GNU_SOURCE
 #include "cli/cli.h"
+#include "runner/start.h"
 #include "runner/surface.h"
+#include "settings/settings.h"
 #include "engine/engine.h"
 #include "host/host.h"
 #include "isolate/isolate.h"
@@ -23,11 +26,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #define CHIDORI_VERSION "0.1.0"
 #define SCRIPT_MAX_BYTES ((size_t)16 << 20)
 
-static int cmd_eval(int argc, char **argv)
+static int cmd_eval(int argc, char **argv, const settings *set)
 {
     const char *file = NULL, *code = NULL;
     char *error = NULL;
@@ -47,9 +51,9 @@ static int cmd_eval(int argc, char **argv)
 
     engine_config cfg = {.mode = ENGINE_SCRIPT};
     surface_settings surf = {0};
-    if (engine_limits_from_env(&cfg.limits, &error) < 0 ||
-        cli_capture_run_start(&cfg.seed, &cfg.clock_start_ms, &error) < 0 ||
-        surface_from_env(&surf, &error) < 0 || surface_check_seed(&surf, &error) < 0) {
+    engine_limits_from_settings(&cfg.limits, set);
+    run_start_capture(set, &cfg.seed, &cfg.clock_start_ms);
+    if (surface_from_settings(&surf, set, &error) < 0 || surface_check_seed(&surf, &error) < 0) {
         fprintf(stderr, "chidori: %s\n", error);
         free(error);
         surface_settings_clear(&surf);
@@ -75,7 +79,7 @@ static int cmd_eval(int argc, char **argv)
         len = strlen(code);
         root = xstrdup(".");
     }
-    host_config hc = {.project_root = root, .log_out = stderr, .console_out = stdout,
+    host_config hc = {.project_root = root, .log_out = stderr, .console_out = stdout, .settings = set,
                       .vfs_seed = surf.vfs_seed, .vfs_max_bytes = surf.vfs_max_bytes,
                       .vfs_clock_ms = cfg.clock_start_ms, .fs_disabled = !strcmp(surf.fs, "none")};
     host *h = host_new(&hc, &error);
@@ -106,18 +110,36 @@ static int cmd_eval(int argc, char **argv)
     return rc;
 }
 
+/* The commands that run something: each gets the settings, read once from the environment before
+ * anything else happens (a bad value: exit 2, nothing started, nothing written). */
+static const struct {
+    const char *name;
+    int (*fn)(int argc, char **argv, const settings *s);
+} RUNNING[] = {
+    {"run", cmd_run}, {"replay", cmd_replay}, {"resume", cmd_resume}, {"eval", cmd_eval},
+    {"sandbox", cmd_sandbox}, {"serve", cmd_serve},
+};
+
 int main(int argc, char **argv)
 {
     frame_ignore_sigpipe(); /* a worker or MCP server that dies is an error, not our death */
     if (argc < 2) return cli_usage_error("%s", "no command given");
     const char *cmd = argv[1];
     if (strcmp(cmd, "__run-worker") == 0) return worker_main(); /* hidden: the isolated child */
-    if (strcmp(cmd, "run") == 0) return cmd_run(argc - 2, argv + 2);
-    if (strcmp(cmd, "replay") == 0) return cmd_replay(argc - 2, argv + 2);
-    if (strcmp(cmd, "sandbox") == 0) return cmd_sandbox(argc - 2, argv + 2);
-    if (strcmp(cmd, "serve") == 0) return cmd_serve(argc - 2, argv + 2);
-    if (strcmp(cmd, "resume") == 0) return cmd_resume(argc - 2, argv + 2);
-    if (strcmp(cmd, "eval") == 0) return cmd_eval(argc - 2, argv + 2);
+    for (size_t i = 0; i < sizeof RUNNING / sizeof RUNNING[0]; i++) {
+        if (strcmp(cmd, RUNNING[i].name) != 0) continue;
+        char *error = NULL;
+        settings *s = settings_from_environ(environ, &error);
+        if (!s) {
+            fprintf(stderr, "chidori: %s (docs/settings.md lists every setting)\n", error);
+            free(error);
+            return 2;
+        }
+        int rc = RUNNING[i].fn(argc - 2, argv + 2, s);
+        settings_free(s);
+        return rc;
+    }
+    if (strcmp(cmd, "settings") == 0) return cmd_settings(argc - 2, argv + 2); /* hidden: the table */
     if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
         const char *worker = spawn_worker_binary();
         printf("chidori %s (QuickJS 2025-04-26)\nbuild %s\nworker %s\n", CHIDORI_VERSION, chidori_build_id,

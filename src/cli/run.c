@@ -27,6 +27,8 @@
 #include "host/policy.h"
 #include "isolate/isolate.h"
 #include "runner/runner.h"
+#include "runner/start.h"
+#include "settings/settings.h"
 #include "util/buf.h"
 #include "util/random.h"
 #include "util/termtext.h"
@@ -108,13 +110,6 @@ static int parse_options(int argc, char **argv, int positionals, bool allow_inpu
 
 /* ---------- shared pieces ---------- */
 
-/* Durable state (runs, memory) lives in CHIDORI_STATE_DIR, or .chidori next to the agent. */
-static char *state_dir_for(const char *project_root)
-{
-    const char *env = getenv("CHIDORI_STATE_DIR");
-    return env && *env ? xstrdup(env) : xasprintf("%s/.chidori", project_root);
-}
-
 static void print_paused(const run_meta *m, const char *file, const json_t *pending, const char *runs_flag)
 {
     const json_t *args = json_object_get(pending, "args");
@@ -180,257 +175,324 @@ static const char *status_name(runner_status s)
     return s == RUNNER_COMPLETED ? "completed" : s == RUNNER_FAILED ? "failed" : "paused";
 }
 
-/* One durable run in any of the three modes. */
-static int durable_run(durable_mode mode, run_options *o)
+/* One durable run in any of the three modes, as the steps below see it. */
+typedef struct durable {
+    durable_mode mode;
+    const run_options *o;
+    run_setup setup;             /* policy, limits, caps, isolation, surface (runner/start.h) */
+    warm_worker *early;          /* the worker begun before the set-up (setup.iso.early points here) */
+    char *folder, *key;          /* the agent's folder (real path) and its key in it */
+    char *state_dir, *runs_dir;
+    char *runs_flag;             /* " --runs-dir DIR" for the resume hint, or NULL */
+    char *dir, *records, *meta_path; /* the run folder, its records.jsonl and run.json */
+    run_meta meta;
+    int lock_fd;                 /* run.lock, held by run and resume */
+    bool was_paused;             /* resume of a paused run (not of an interrupted one) */
+    char *error;
+} durable;
+
+/* What a step returns: go on, or the exit code of a run that failed (1) or of a usage error (2). */
+enum { STEP_OK = 0, STEP_FAILED = 1, STEP_USAGE = 2 };
+
+/* The set-up from the settings; then the worker is begun: it execs and confines itself while this
+ * process prepares the run (the run folder, run.json, the host), so the two overlap. */
+static int step_setup(durable *d, const settings *set)
 {
-    char *error = NULL, *folder = NULL, *key = NULL, *runs_dir = NULL, *dir = NULL, *records = NULL;
-    char *state_dir = NULL, *meta_path = NULL;
-    char *runs_flag = NULL;
-    run_meta meta = {0};
-    int lock_fd = -1;
-    bool was_paused = false;
-    int exit_code = 1;
-    policy_selection sel = {0};
-    surface_settings surf = {0};
-    runner_request req = {0};
-    runner_outcome res = {0};
-
-    int isolated = cli_resolve_isolation(o->isolate, &error);
-    if (isolated < 0) goto fail_usage;
-    req.isolated = isolated == 1;
-    if (policy_select(POLICY_SURFACE_RUN, o->untrusted, o->trusted, cli_getenv, &sel, &error) < 0) goto fail_usage;
-    if (engine_limits_from_env(&req.limits, &error) < 0) goto fail_usage;
-    if (calllog_caps_from_env(&req.log_caps, &error) < 0) goto fail_usage;
-    int max_nested;
-    if (host_max_nested_runs_from_env(&max_nested, &error) < 0) goto fail_usage;
-    if (req.isolated && isolate_options_from_env(&req.iso, &req.limits, &error) < 0) goto fail_usage;
-    if (surface_from_env(&surf, &error) < 0) goto fail_usage;
-    /* The worker execs and confines itself while this process prepares the run (the run folder,
-     * run.json, the host): the two set-ups overlap instead of adding up. */
-    warm_worker *early = NULL;
-    if (req.isolated) {
-        req.iso.pin_cpu = true; /* one run at a time here: the worker and this process take turns */
+    if (run_setup_from_settings(&d->setup, set, POLICY_SURFACE_RUN, d->o->untrusted, d->o->trusted, d->o->isolate,
+                                &d->error) < 0)
+        return STEP_USAGE;
+    if (d->setup.isolated) {
+        d->setup.iso.pin_cpu = true; /* one run at a time here: the worker and this process take turns */
         char *ignored = NULL;
-        early = supervisor_prespawn_begin(&req.iso, &req.limits, &ignored);
+        d->early = supervisor_prespawn_begin(&d->setup.iso, &d->setup.limits, &ignored);
         free(ignored); /* the run starts a cold worker, which reports the problem itself */
-        req.iso.early = &early;
+        d->setup.iso.early = &d->early;
     }
+    return STEP_OK;
+}
 
-    if (runner_split_agent(o->file, &folder, &key, &error) < 0) goto fail;
-    state_dir = state_dir_for(folder);
-    runs_dir = o->runs_dir ? xstrdup(o->runs_dir) : xasprintf("%s/runs", state_dir);
-    if (o->runs_dir) runs_flag = xasprintf(" --runs-dir %s", o->runs_dir);
+/* The agent's folder and key, where the runs are. */
+static int step_locate(durable *d, const settings *set)
+{
+    if (runner_split_agent(d->o->file, &d->folder, &d->key, &d->error) < 0) return STEP_FAILED;
+    d->state_dir = run_start_state_dir(set, d->folder);
+    d->runs_dir = d->o->runs_dir ? xstrdup(d->o->runs_dir) : xasprintf("%s/runs", d->state_dir);
+    if (d->o->runs_dir) d->runs_flag = xasprintf(" --runs-dir %s", d->o->runs_dir);
+    return STEP_OK;
+}
 
-    if (mode == MODE_RUN) {
-        uuid_v4(meta.run_id);
-        if (cli_capture_run_start(&meta.seed, &meta.clock_start_ms, &error) < 0) goto fail_usage;
-        meta.agent = xstrdup(key);
-        meta.input = json_copy(o->input);
-        meta.created_at_ms = clock_realtime_ms();
-        meta.status = xstrdup("running");
-        if (surface_check_seed(&surf, &error) < 0) goto fail_usage;
-        meta.surface = surface_record(&surf);
-        meta.vfs = surface_vfs_record(&surf);
+/* run: a new record, its determinism captured now. */
+static int step_new_run(durable *d, const settings *set)
+{
+    run_meta *m = &d->meta;
+    uuid_v4(m->run_id);
+    run_start_capture(set, &m->seed, &m->clock_start_ms);
+    m->agent = xstrdup(d->key);
+    m->input = json_copy(d->o->input);
+    m->created_at_ms = clock_realtime_ms();
+    m->status = xstrdup("running");
+    if (surface_check_seed(&d->setup.surface, &d->error) < 0) return STEP_USAGE;
+    m->surface = surface_record(&d->setup.surface);
+    m->vfs = surface_vfs_record(&d->setup.surface);
+    return STEP_OK;
+}
+
+/* resume: the recorded run must be paused (then a --response answers it) or interrupted while
+ * running (then it continues from its log, without --response). */
+static int check_resumable(durable *d)
+{
+    run_meta *m = &d->meta;
+    d->was_paused = !strcmp(m->status, "paused") && m->pending;
+    bool interrupted = !strcmp(m->status, "running"); /* and nobody holds its lock */
+    if (!d->was_paused && !interrupted) {
+        d->error = xasprintf("run %s is %s: only a paused run, or one interrupted while running, can be resumed",
+                             m->run_id, m->status);
+        return STEP_FAILED;
+    }
+    if (d->was_paused && !d->o->response) {
+        d->error = xasprintf("run %s is paused, waiting for an input: resume it with --response TEXT", m->run_id);
+        return STEP_USAGE;
+    }
+    if (interrupted && d->o->response) {
+        d->error = xasprintf("run %s is not paused: it was interrupted while running (no process holds its "
+                             "lock); resume it without --response, and it continues from its call log",
+                             m->run_id);
+        return STEP_USAGE;
+    }
+    if (interrupted) {
+        fprintf(stderr, "chidori: run %s was interrupted while running; continuing it from its call log\n", m->run_id);
+        if (!m->response) json_free(m->pending), m->pending = NULL; /* no answer kept: a recovery */
     } else {
-        if (strlen(o->run_id) != 36 || strspn(o->run_id, "0123456789abcdef-") != 36) {
-            error = xasprintf("`%s` is not a run id", o->run_id);
-            goto fail_usage;
-        }
-        dir = run_dir_path(runs_dir, o->run_id);
-        if (run_meta_read(dir, &meta, &error) < 0) goto fail;
-        if (mode == MODE_RESUME) { /* lock, then read again: the state cannot change under the lock */
-            if ((lock_fd = run_lock(dir, meta.run_id, &error)) < 0) goto fail;
-            run_meta_clear(&meta);
-            if (run_meta_read(dir, &meta, &error) < 0) goto fail;
-        }
-        if (strcmp(meta.agent, key) != 0) {
-            error = xasprintf("run %s is a run of %s, not of %s", meta.run_id, meta.agent, key);
-            goto fail;
-        }
-        if (mode == MODE_RESUME) {
-            was_paused = !strcmp(meta.status, "paused") && meta.pending;
-            bool interrupted = !strcmp(meta.status, "running"); /* and nobody holds its lock */
-            if (!was_paused && !interrupted) {
-                error = xasprintf("run %s is %s: only a paused run, or one interrupted while running, can be resumed",
-                                  meta.run_id, meta.status);
-                goto fail;
-            }
-            if (was_paused && !o->response) {
-                error = xasprintf("run %s is paused, waiting for an input: resume it with --response TEXT", meta.run_id);
-                goto fail_usage;
-            }
-            if (interrupted && o->response) {
-                error = xasprintf("run %s is not paused: it was interrupted while running (no process holds its "
-                                  "lock); resume it without --response, and it continues from its call log",
-                                  meta.run_id);
-                goto fail_usage;
-            }
-            if (interrupted) {
-                fprintf(stderr, "chidori: run %s was interrupted while running; continuing it from its call log\n",
-                        meta.run_id);
-                if (!meta.response) json_free(meta.pending), meta.pending = NULL; /* no answer kept: a recovery */
-            } else {
-                meta.response = xstrdup(o->response);
-            }
-        }
-        /* the recorded surface settings, and the seed the run started from */
-        if (surface_adopt_recorded(&surf, meta.run_id, meta.surface, meta.vfs, &error) < 0) goto fail_usage;
-        /* a replay runs under the caps the run ran under, so it stops where the run stopped */
-        if (mode == MODE_REPLAY && meta.log_max_records && meta.log_max_bytes) {
-            req.log_caps.max_records = meta.log_max_records;
-            req.log_caps.max_bytes = meta.log_max_bytes;
-        }
+        m->response = xstrdup(d->o->response);
     }
-    if (mode != MODE_REPLAY) {
-        meta.log_max_records = req.log_caps.max_records;
-        meta.log_max_bytes = req.log_caps.max_bytes;
-    }
-    if (!dir) dir = run_dir_path(runs_dir, meta.run_id);
-    records = xasprintf("%s/records.jsonl", dir);
-    meta_path = xasprintf("%s/run.json", dir);
-    if (mode == MODE_RUN && (run_dir_create(dir, &error) < 0 || (lock_fd = run_lock(dir, meta.run_id, &error)) < 0 ||
-                             run_meta_write(dir, &meta, false, &error) < 0))
-        goto fail;
-    if (mode == MODE_RESUME) {
-        /* running, with the pending call and its answer kept, before anything is appended (the log
-         * flushes run.json to disk before its first record) */
-        free(meta.status);
-        meta.status = xstrdup("running");
-        if (run_meta_write(dir, &meta, false, &error) < 0) goto fail;
-    }
+    return STEP_OK;
+}
 
-    banner_ctx banner = {req.isolated, &sel, &meta};
-    req.project_root = folder;
-    req.entry = key;
-    req.state_dir = state_dir;
-    req.input = meta.input;
-    req.seed = meta.seed;
-    req.clock_start_ms = meta.clock_start_ms;
-    req.mode = mode == MODE_RUN ? LOG_LIVE : mode == MODE_REPLAY ? LOG_REPLAY_ONLY : LOG_REPLAY_THEN_LIVE;
+/* replay and resume: the recorded run, read (resume: under its lock) and checked. */
+static int step_open_recorded(durable *d)
+{
+    const char *id = d->o->run_id;
+    if (strlen(id) != 36 || strspn(id, "0123456789abcdef-") != 36) {
+        d->error = xasprintf("`%s` is not a run id", id);
+        return STEP_USAGE;
+    }
+    d->dir = run_dir_path(d->runs_dir, id);
+    if (run_meta_read(d->dir, &d->meta, &d->error) < 0) return STEP_FAILED;
+    if (d->mode == MODE_RESUME) { /* lock, then read again: the state cannot change under the lock */
+        if ((d->lock_fd = run_lock(d->dir, d->meta.run_id, &d->error)) < 0) return STEP_FAILED;
+        run_meta_clear(&d->meta);
+        if (run_meta_read(d->dir, &d->meta, &d->error) < 0) return STEP_FAILED;
+    }
+    if (strcmp(d->meta.agent, d->key) != 0) {
+        d->error = xasprintf("run %s is a run of %s, not of %s", d->meta.run_id, d->meta.agent, d->key);
+        return STEP_FAILED;
+    }
+    if (d->mode == MODE_RESUME) {
+        int rc = check_resumable(d);
+        if (rc) return rc;
+    }
+    /* the recorded surface settings, and the seed the run started from */
+    if (surface_adopt_recorded(&d->setup.surface, d->meta.run_id, d->meta.surface, d->meta.vfs, &d->error) < 0)
+        return STEP_USAGE;
+    /* a replay runs under the caps the run ran under, so it stops where the run stopped */
+    if (d->mode == MODE_REPLAY && d->meta.log_max_records && d->meta.log_max_bytes) {
+        d->setup.log_caps.max_records = d->meta.log_max_records;
+        d->setup.log_caps.max_bytes = d->meta.log_max_bytes;
+    }
+    return STEP_OK;
+}
+
+/* Before the agent starts: run creates the run folder, takes its lock and writes run.json; resume
+ * marks it running, with the pending call and its answer kept, before anything is appended (the
+ * log flushes run.json to disk before its first record). replay writes nothing. */
+static int step_write_start(durable *d)
+{
+    if (d->mode != MODE_REPLAY) {
+        d->meta.log_max_records = d->setup.log_caps.max_records;
+        d->meta.log_max_bytes = d->setup.log_caps.max_bytes;
+    }
+    if (!d->dir) d->dir = run_dir_path(d->runs_dir, d->meta.run_id);
+    d->records = xasprintf("%s/records.jsonl", d->dir);
+    d->meta_path = xasprintf("%s/run.json", d->dir);
+    if (d->mode == MODE_RUN &&
+        (run_dir_create(d->dir, &d->error) < 0 || (d->lock_fd = run_lock(d->dir, d->meta.run_id, &d->error)) < 0 ||
+         run_meta_write(d->dir, &d->meta, false, &d->error) < 0))
+        return STEP_FAILED;
+    if (d->mode == MODE_RESUME) {
+        free(d->meta.status);
+        d->meta.status = xstrdup("running");
+        if (run_meta_write(d->dir, &d->meta, false, &d->error) < 0) return STEP_FAILED;
+    }
+    return STEP_OK;
+}
+
+/* The runner's request for this run. */
+static void fill_request(const durable *d, const settings *set, banner_ctx *banner, runner_request *req)
+{
+    durable_mode mode = d->mode;
+    const run_meta *m = &d->meta;
+    req->isolated = d->setup.isolated;
+    req->iso = d->setup.iso;
+    req->limits = d->setup.limits;
+    req->log_caps = d->setup.log_caps;
+    req->settings = set;
+    req->project_root = d->folder;
+    req->entry = d->key;
+    req->state_dir = d->state_dir;
+    req->input = m->input;
+    req->seed = m->seed;
+    req->clock_start_ms = m->clock_start_ms;
+    req->mode = mode == MODE_RUN ? LOG_LIVE : mode == MODE_REPLAY ? LOG_REPLAY_ONLY : LOG_REPLAY_THEN_LIVE;
     /* a run killed before its log was opened has no records.jsonl */
-    req.records_file = mode == MODE_RUN || (mode == MODE_RESUME && access(records, F_OK) != 0 && errno == ENOENT)
-                           ? NULL : records;
-    req.persist_file = mode == MODE_REPLAY ? NULL : records;
-    req.persist_companion = meta_path;
-    req.pending = mode == MODE_RESUME ? meta.pending : NULL;
-    req.adopt_open_calls = mode == MODE_RESUME && !meta.pending; /* a recovery: no pending call */
-    req.recorded_pause = mode == MODE_REPLAY && meta.status && !strcmp(meta.status, "paused") ? meta.pending : NULL;
-    req.response = mode == MODE_RESUME ? meta.response : NULL;
-    req.answers = o->answers;
-    req.n_answers = o->n_answers;
-    req.interactive = mode != MODE_REPLAY && isatty(STDIN_FILENO) && isatty(STDERR_FILENO);
-    req.policy = sel.policy;
-    req.surface = &surf;
-    req.banner = true;
-    req.ready = print_banner;
-    req.ready_ctx = &banner;
-    if (runner_run(&req, &res, &error) < 0) {
-        if (was_paused) { /* nothing was appended: the run is paused as it was */
-            free(meta.status);
-            meta.status = xstrdup("paused");
-            free(meta.response), meta.response = NULL;
-            char *ignored = NULL;
-            if (run_meta_write(dir, &meta, true, &ignored) < 0) free(ignored);
-        }
-        goto fail;
-    }
+    req->records_file = mode == MODE_RUN || (mode == MODE_RESUME && access(d->records, F_OK) != 0 && errno == ENOENT)
+                            ? NULL : d->records;
+    req->persist_file = mode == MODE_REPLAY ? NULL : d->records;
+    req->persist_companion = d->meta_path;
+    req->pending = mode == MODE_RESUME ? m->pending : NULL;
+    req->adopt_open_calls = mode == MODE_RESUME && !m->pending; /* a recovery: no pending call */
+    req->recorded_pause = mode == MODE_REPLAY && m->status && !strcmp(m->status, "paused") ? m->pending : NULL;
+    req->response = mode == MODE_RESUME ? m->response : NULL;
+    req->answers = d->o->answers;
+    req->n_answers = d->o->n_answers;
+    req->interactive = mode != MODE_REPLAY && isatty(STDIN_FILENO) && isatty(STDERR_FILENO);
+    req->policy = d->setup.policy.policy;
+    req->surface = &d->setup.surface;
+    req->banner = true;
+    *banner = (banner_ctx){d->setup.isolated, &d->setup.policy, m};
+    req->ready = print_banner;
+    req->ready_ctx = banner;
+}
 
-    if (mode == MODE_REPLAY) {
-        /* The replay must end as the recording did, to the byte. */
-        char *want = meta.output ? json_dump(meta.output, JSON_COMPACT, NULL) : NULL;
-        const char *status = status_name(res.status);
-        bool same = !strcmp(status, meta.status) &&
-                    (res.status != RUNNER_COMPLETED || (want && !strcmp(want, res.output_json))) &&
-                    (res.status != RUNNER_FAILED || (meta.error && !strcmp(meta.error, res.error)));
-        if (!same) {
-            fprintf(stderr, "chidori: replay of run %s differs from the recording (which %s): the replay %s%s",
-                    meta.run_id, meta.status, status, res.status == RUNNER_FAILED ? ": " : "");
-            if (res.status == RUNNER_FAILED) write_for_terminal(stderr, res.error, strlen(res.error));
-            fputc('\n', stderr);
-            exit_code = 1;
-        } else if (res.status == RUNNER_COMPLETED) {
-            exit_code = print_output(res.output_json);
-        } else if (res.status == RUNNER_FAILED) {
-            print_failure(res.error);
-            exit_code = 1;
-        } else {
-            print_paused(&meta, o->file, meta.pending, runs_flag);
-            exit_code = 3;
-        }
-        free(want);
+/* replay: it must end as the recording did, to the byte. The exit code. */
+static int report_replay(durable *d, const runner_outcome *res)
+{
+    const run_meta *m = &d->meta;
+    char *want = m->output ? json_dump(m->output, JSON_COMPACT, NULL) : NULL;
+    const char *status = status_name(res->status);
+    bool same = !strcmp(status, m->status) &&
+                (res->status != RUNNER_COMPLETED || (want && !strcmp(want, res->output_json))) &&
+                (res->status != RUNNER_FAILED || (m->error && !strcmp(m->error, res->error)));
+    int exit_code;
+    if (!same) {
+        fprintf(stderr, "chidori: replay of run %s differs from the recording (which %s): the replay %s%s",
+                m->run_id, m->status, status, res->status == RUNNER_FAILED ? ": " : "");
+        if (res->status == RUNNER_FAILED) write_for_terminal(stderr, res->error, strlen(res->error));
+        fputc('\n', stderr);
+        exit_code = 1;
+    } else if (res->status == RUNNER_COMPLETED) {
+        exit_code = print_output(res->output_json);
+    } else if (res->status == RUNNER_FAILED) {
+        print_failure(res->error);
+        exit_code = 1;
     } else {
-        free(meta.status);
-        json_free(meta.output), meta.output = NULL;
-        free(meta.error), meta.error = NULL;
-        json_free(meta.pending), meta.pending = NULL;
-        free(meta.response), meta.response = NULL;
-        if (res.status == RUNNER_COMPLETED) {
-            json_error jerr;
-            meta.output = json_parse(res.output_json, strlen(res.output_json), NULL, &jerr);
-            meta.status = xstrdup(meta.output ? "completed" : "failed");
-            if (!meta.output) meta.error = xasprintf("the agent's output cannot be stored: %s", jerr.message);
-        } else if (res.status == RUNNER_FAILED) {
-            meta.status = xstrdup("failed");
-            meta.error = xstrdup(res.error);
-        } else {
-            meta.status = xstrdup("paused");
-            meta.pending = res.pending, res.pending = NULL;
-        }
-        /* The flushed call log is the durable truth of a run (an outcome can be recomputed from
-         * it by replay), so only a paused run, whose pending call exists nowhere else, pays for a
-         * flush of run.json here. */
-        if (run_meta_write(dir, &meta, !strcmp(meta.status, "paused"), &error) < 0) {
-            fprintf(stderr, "chidori: %s\n", error);
-            free(error), error = NULL;
-        }
-        if (!strcmp(meta.status, "completed")) {
-            exit_code = print_output(res.output_json);
-        } else if (!strcmp(meta.status, "paused")) {
-            print_paused(&meta, o->file, meta.pending, runs_flag);
-            exit_code = 3;
-        } else {
-            print_failure(meta.error);
-            exit_code = 1;
-        }
+        print_paused(m, d->o->file, m->pending, d->runs_flag);
+        exit_code = 3;
     }
-    goto done;
-
-fail_usage:
-    exit_code = 2;
-    fprintf(stderr, "chidori: %s\n", error);
-    goto done;
-fail:
-    exit_code = 1;
-    fprintf(stderr, "chidori: %s\n", error);
-done:
-    if (req.iso.early) warm_worker_discard(*req.iso.early); /* the run never started */
-    free(error);
-    runner_outcome_clear(&res);
-    policy_selection_clear(&sel);
-    surface_settings_clear(&surf);
-    run_meta_clear(&meta);
-    free(folder);
-    free(key);
-    free(runs_dir);
-    free(state_dir);
-    free(dir);
-    free(records);
-    free(meta_path);
-    free(runs_flag);
-    if (lock_fd >= 0) close(lock_fd); /* the run folder's lock */
+    free(want);
     return exit_code;
 }
 
-static int command(durable_mode mode, int argc, char **argv)
+/* run and resume: the outcome into run.json, then printed. The exit code. */
+static int record_outcome(durable *d, runner_outcome *res)
+{
+    run_meta *m = &d->meta;
+    free(m->status);
+    json_free(m->output), m->output = NULL;
+    free(m->error), m->error = NULL;
+    json_free(m->pending), m->pending = NULL;
+    free(m->response), m->response = NULL;
+    if (res->status == RUNNER_COMPLETED) {
+        json_error jerr;
+        m->output = json_parse(res->output_json, strlen(res->output_json), NULL, &jerr);
+        m->status = xstrdup(m->output ? "completed" : "failed");
+        if (!m->output) m->error = xasprintf("the agent's output cannot be stored: %s", jerr.message);
+    } else if (res->status == RUNNER_FAILED) {
+        m->status = xstrdup("failed");
+        m->error = xstrdup(res->error);
+    } else {
+        m->status = xstrdup("paused");
+        m->pending = res->pending, res->pending = NULL;
+    }
+    /* The flushed call log is the durable truth of a run (an outcome can be recomputed from
+     * it by replay), so only a paused run, whose pending call exists nowhere else, pays for a
+     * flush of run.json here. */
+    char *error = NULL;
+    if (run_meta_write(d->dir, m, !strcmp(m->status, "paused"), &error) < 0) {
+        fprintf(stderr, "chidori: %s\n", error);
+        free(error);
+    }
+    if (!strcmp(m->status, "completed")) return print_output(res->output_json);
+    if (!strcmp(m->status, "paused")) {
+        print_paused(m, d->o->file, m->pending, d->runs_flag);
+        return 3;
+    }
+    print_failure(m->error);
+    return 1;
+}
+
+/* A resume that could not be set up appended nothing: the run is paused as it was. */
+static void restore_paused(durable *d)
+{
+    free(d->meta.status);
+    d->meta.status = xstrdup("paused");
+    free(d->meta.response), d->meta.response = NULL;
+    char *ignored = NULL;
+    if (run_meta_write(d->dir, &d->meta, true, &ignored) < 0) free(ignored);
+}
+
+static void durable_clear(durable *d)
+{
+    if (d->setup.iso.early) warm_worker_discard(d->early); /* the run never started */
+    free(d->error);
+    run_setup_clear(&d->setup);
+    run_meta_clear(&d->meta);
+    free(d->folder);
+    free(d->key);
+    free(d->runs_dir);
+    free(d->state_dir);
+    free(d->dir);
+    free(d->records);
+    free(d->meta_path);
+    free(d->runs_flag);
+    if (d->lock_fd >= 0) close(d->lock_fd); /* the run folder's lock */
+}
+
+/* One durable run in any of the three modes: the steps above, in order. */
+static int durable_run(durable_mode mode, const run_options *o, const settings *set)
+{
+    durable d = {.mode = mode, .o = o, .lock_fd = -1};
+    runner_request req = {0};
+    runner_outcome res = {0};
+    banner_ctx banner;
+    int rc = step_setup(&d, set);
+    if (!rc) rc = step_locate(&d, set);
+    if (!rc) rc = mode == MODE_RUN ? step_new_run(&d, set) : step_open_recorded(&d);
+    if (!rc) rc = step_write_start(&d);
+    if (!rc) {
+        fill_request(&d, set, &banner, &req);
+        if (runner_run(&req, &res, &d.error) == 0)
+            rc = mode == MODE_REPLAY ? report_replay(&d, &res) : record_outcome(&d, &res);
+        else {
+            if (d.was_paused) restore_paused(&d);
+            rc = STEP_FAILED;
+        }
+    }
+    if (d.error) fprintf(stderr, "chidori: %s\n", d.error);
+    runner_outcome_clear(&res);
+    durable_clear(&d);
+    return rc;
+}
+
+static int command(durable_mode mode, int argc, char **argv, const settings *set)
 {
     run_options o = {0};
     int rc = parse_options(argc, argv, mode == MODE_RUN ? 1 : 2, mode == MODE_RUN, &o);
     if (rc == 0 && mode != MODE_RESUME && o.response) rc = cli_usage_error("%s", "--response goes with resume");
-    if (rc == 0) rc = durable_run(mode, &o);
+    if (rc == 0) rc = durable_run(mode, &o, set);
     json_free(o.input);
     return rc;
 }
 
-int cmd_run(int argc, char **argv) { return command(MODE_RUN, argc, argv); }
-int cmd_replay(int argc, char **argv) { return command(MODE_REPLAY, argc, argv); }
-int cmd_resume(int argc, char **argv) { return command(MODE_RESUME, argc, argv); }
+int cmd_run(int argc, char **argv, const settings *s) { return command(MODE_RUN, argc, argv, s); }
+int cmd_replay(int argc, char **argv, const settings *s) { return command(MODE_REPLAY, argc, argv, s); }
+int cmd_resume(int argc, char **argv, const settings *s) { return command(MODE_RESUME, argc, argv, s); }

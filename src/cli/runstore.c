@@ -92,7 +92,7 @@ static bool whole_in(const json_t *v, double min, double max)
     return v && v->type == JSON_NUMBER && v->u.number >= min && v->u.number <= max && floor(v->u.number) == v->u.number;
 }
 
-/* {max_records, max_bytes} within the ranges calllog_caps_from_env accepts */
+/* {max_records, max_bytes} within the ranges the settings accept (CHIDORI_LOG_MAX_*) */
 static bool log_caps_ok(const json_t *caps)
 {
     return json_is_object(caps) && whole_in(json_object_get(caps, "max_records"), 1, CALLLOG_MAX_RECORDS_LIMIT) &&

@@ -11,29 +11,22 @@
 #include "host/host.h"
 #include "isolate/isolate.h"
 #include "isolate/sandbox_linux.h"
+#include "settings/settings.h"
 #include "util/buf.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-int cmd_sandbox(int argc, char **argv)
+int cmd_sandbox(int argc, char **argv, const settings *set)
 {
     if (argc > 0) return cli_usage_error("%s", "sandbox takes no arguments");
     char *error = NULL;
     engine_config cfg = {.mode = ENGINE_SCRIPT, .script = "", .script_len = 0, .script_name = "<sandbox>"};
-    if (engine_limits_from_env(&cfg.limits, &error) < 0) {
-        fprintf(stderr, "chidori: %s\n", error);
-        free(error);
-        return 2;
-    }
+    engine_limits_from_settings(&cfg.limits, set);
     isolate_options iso;
-    if (isolate_options_from_env(&iso, &cfg.limits, &error) < 0) {
-        fprintf(stderr, "chidori: %s\n", error);
-        free(error);
-        return 2;
-    }
-    host_config hc = {.project_root = ".", .log_out = stderr, .console_out = stderr};
+    isolate_options_from_settings(&iso, set);
+    host_config hc = {.project_root = ".", .log_out = stderr, .console_out = stderr, .settings = set};
     host *h = host_new(&hc, &error);
     if (!h) {
         fprintf(stderr, "chidori: %s\n", error);

@@ -25,9 +25,9 @@ typedef struct engine_limits {
 #define ENGINE_DEFAULT_MAX_ALLOC_MB 1024ull
 #define ENGINE_DEFAULT_STACK_BYTES ((size_t)1 << 20)
 
-/* Defaults, then the CHIDORI_JS_* environment variables. Returns 0, or -1 with *error set when a
- * variable is not a non-negative integer. */
-int engine_limits_from_env(engine_limits *limits, char **error);
+/* The CHIDORI_JS_* settings (checked when the settings were built; NULL: the defaults). */
+struct settings;
+void engine_limits_from_settings(engine_limits *limits, const struct settings *s);
 
 typedef enum engine_mode {
     ENGINE_AGENT,  /* an ES module with an entrypoint; output is the handler's result */

@@ -17,6 +17,7 @@
 #define _GNU_SOURCE
 #include "engine/limits.h"
 #include "util/clock.h"
+#include "settings/settings.h"
 #include "util/buf.h"
 
 #include <errno.h>
@@ -164,38 +165,11 @@ char *run_limits_message(const run_limits *l)
 
 /* ---- configuration ---- */
 
-static int env_u64(const char *name, uint64_t def, uint64_t *out, char **error)
+void engine_limits_from_settings(engine_limits *l, const settings *s)
 {
-    const char *v = getenv(name);
-    if (!v || !*v) {
-        *out = def;
-        return 0;
-    }
-    char *end;
-    errno = 0;
-    unsigned long long n = strtoull(v, &end, 10);
-    if (*v == '-' || *end || errno) {
-        *error = xasprintf("%s must be a non-negative integer, got `%s`", name, v);
-        return -1;
-    }
-    *out = n;
-    return 0;
-}
-
-int engine_limits_from_env(engine_limits *l, char **error)
-{
-    uint64_t mem_mb, alloc_mb;
-    if (env_u64("CHIDORI_JS_OP_BUDGET", ENGINE_DEFAULT_OP_BUDGET, &l->op_budget, error) ||
-        env_u64("CHIDORI_JS_MEM_CAP_MB", ENGINE_DEFAULT_MEM_CAP_MB, &mem_mb, error) ||
-        env_u64("CHIDORI_JS_DEADLINE_MS", 0, &l->deadline_ms, error) ||
-        env_u64("CHIDORI_JS_MAX_ALLOC_MB", ENGINE_DEFAULT_MAX_ALLOC_MB, &alloc_mb, error))
-        return -1;
-    if (mem_mb > (1ull << 40) || alloc_mb > (1ull << 40)) {
-        *error = xstrdup("CHIDORI_JS_MEM_CAP_MB / CHIDORI_JS_MAX_ALLOC_MB are too large");
-        return -1;
-    }
-    l->mem_cap_bytes = mem_mb << 20;
-    l->max_alloc_bytes = alloc_mb << 20;
+    l->op_budget = settings_u64(s, "CHIDORI_JS_OP_BUDGET");
+    l->mem_cap_bytes = settings_u64(s, "CHIDORI_JS_MEM_CAP_MB") << 20; /* at most 2^40 MiB (the table's range) */
+    l->deadline_ms = settings_u64(s, "CHIDORI_JS_DEADLINE_MS");
+    l->max_alloc_bytes = settings_u64(s, "CHIDORI_JS_MAX_ALLOC_MB") << 20;
     l->stack_bytes = ENGINE_DEFAULT_STACK_BYTES;
-    return 0;
 }

@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include "host/calllog.h"
+#include "settings/settings.h"
 #include "util/buf.h"
 #include "util/files.h"
 
@@ -57,33 +58,10 @@ calllog *calllog_new(void)
 
 /* ---------- caps ---------- */
 
-static int env_whole(const char *name, uint64_t def, uint64_t min, uint64_t max, uint64_t *out, char **error)
+void calllog_caps_from_settings(calllog_caps *caps, const settings *s)
 {
-    const char *v = getenv(name);
-    if (!v || !*v) {
-        *out = def;
-        return 0;
-    }
-    char *end;
-    errno = 0;
-    unsigned long long n = strtoull(v, &end, 10);
-    if (*v < '0' || *v > '9' || *end || errno || n < min || n > max) {
-        *error = xasprintf("%s must be a whole number from %llu to %llu, got `%s`", name, (unsigned long long)min,
-                           (unsigned long long)max, v);
-        return -1;
-    }
-    *out = n;
-    return 0;
-}
-
-int calllog_caps_from_env(calllog_caps *caps, char **error)
-{
-    if (env_whole("CHIDORI_LOG_MAX_RECORDS", CALLLOG_DEFAULT_MAX_RECORDS, 1, CALLLOG_MAX_RECORDS_LIMIT,
-                  &caps->max_records, error) < 0 ||
-        env_whole("CHIDORI_LOG_MAX_BYTES", CALLLOG_DEFAULT_MAX_BYTES, 1024, CALLLOG_MAX_BYTES_LIMIT, &caps->max_bytes,
-                  error) < 0)
-        return -1;
-    return 0;
+    caps->max_records = settings_u64(s, "CHIDORI_LOG_MAX_RECORDS");
+    caps->max_bytes = settings_u64(s, "CHIDORI_LOG_MAX_BYTES");
 }
 
 void calllog_set_caps(calllog *log, const calllog_caps *caps)

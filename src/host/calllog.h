@@ -59,9 +59,10 @@ typedef struct calllog_caps {
     uint64_t max_bytes;
 } calllog_caps;
 
-/* CHIDORI_LOG_MAX_RECORDS and CHIDORI_LOG_MAX_BYTES (unset: the defaults). 0, or -1 with *error
- * (a usage error: the value is not a whole number in range). */
-int calllog_caps_from_env(calllog_caps *caps, char **error);
+/* CHIDORI_LOG_MAX_RECORDS and CHIDORI_LOG_MAX_BYTES (checked when the settings were built; NULL:
+ * the defaults). */
+struct settings;
+void calllog_caps_from_settings(calllog_caps *caps, const struct settings *s);
 void calllog_set_caps(calllog *log, const calllog_caps *caps);
 
 calllog *calllog_new(void);

@@ -10,6 +10,7 @@
 #include "util/clock.h"
 #include "host/ops.h"
 #include "host/mcp.h"
+#include "settings/settings.h"
 #include "util/buf.h"
 
 #include <errno.h>
@@ -37,7 +38,8 @@ host *host_new(const host_config *cfg, char **error)
     h->project_root = root;
     h->root_fd = fd;
     h->state_dir = cfg->state_dir ? xstrdup(cfg->state_dir) : xasprintf("%s/.chidori", root);
-    const char *ws = cfg->workspace_root ? cfg->workspace_root : getenv("CHIDORI_WORKSPACE_ROOT");
+    h->settings = cfg->settings;
+    const char *ws = cfg->workspace_root ? cfg->workspace_root : settings_text(cfg->settings, "CHIDORI_WORKSPACE_ROOT");
     h->workspace_root = ws && *ws ? realpath(ws, NULL) : xstrdup(root);
     if (!h->workspace_root) h->workspace_root = xstrdup(ws); /* reported when first used */
     h->log_out = cfg->log_out ? cfg->log_out : stderr;
@@ -49,19 +51,15 @@ host *host_new(const host_config *cfg, char **error)
     h->interactive = cfg->interactive;
     h->run_nested = cfg->run_nested;
     h->nested_ctx = cfg->nested_ctx;
-    llm_config_from_env(&h->llm);
+    llm_config_from_settings(&h->llm, cfg->settings);
     h->policy = cfg->policy;
     h->session_policy = cfg->session_policy;
     h->approvals_can_suspend = cfg->approvals_can_suspend;
-    const char *auto_approve = getenv("CHIDORI_POLICY_AUTO_APPROVE");
-    h->auto_approve = auto_approve && !strcmp(auto_approve, "1") && !cfg->approvals_can_suspend;
+    h->auto_approve = settings_flag(cfg->settings, "CHIDORI_POLICY_AUTO_APPROVE") && !cfg->approvals_can_suspend;
     h->cancel = cfg->cancel;
     h->memory = cfg->memory;
-    if (host_max_nested_runs_from_env(&h->max_nested_runs, error) != 0) {
-        host_free(h);
-        return NULL;
-    }
-    h->http = http_settings_from_env(error);
+    h->max_nested_runs = (int)settings_u64(cfg->settings, "CHIDORI_MAX_NESTED_RUNS");
+    h->http = http_settings_new(cfg->settings, error);
     if (!h->http) {
         host_free(h);
         return NULL;

@@ -47,6 +47,7 @@ typedef struct host_config {
     const char *project_root;   /* folder the agent's modules and nested agents are confined to */
     const char *state_dir;      /* where durable state lives (memory); default <project>/.chidori */
     const char *workspace_root; /* chidori.workspace root; default CHIDORI_WORKSPACE_ROOT or the project */
+    const struct settings *settings; /* the settings the edge read (settings.h; not owned); NULL: defaults */
     FILE *log_out;              /* chidori.log lines and console.warn/error (stderr) */
     FILE *console_out;          /* console.log/info/debug (stdout for `eval`, stderr for `run`) */
     const char *const *answers; /* answers for input(), used in order (--answer) */
@@ -69,11 +70,6 @@ typedef struct host_config {
 
 /* Returns NULL with *error set (malloc'd) when the configuration cannot be used. */
 host *host_new(const host_config *cfg, char **error);
-/* CHIDORI_MAX_NESTED_RUNS: how many nested runs (chidori.callAgent, at every depth) one root run
- * may start, HOST_DEFAULT_MAX_NESTED_RUNS when unset. 0, or -1 with *error for a bad value (the
- * CLI and serve check it at start; host_new reads it again). */
-#define HOST_DEFAULT_MAX_NESTED_RUNS 64
-int host_max_nested_runs_from_env(int *out, char **error);
 void host_free(host *h);
 
 /* The seam. HOST_OK with *result (caller frees), or another HOST_* code with *error (malloc'd,

@@ -37,7 +37,8 @@ struct host {
     size_t n_open_calls;
     host_nested_fn *run_nested;
     void *nested_ctx;
-    llm_config llm;   /* providers for `prompt`, from the environment */
+    const struct settings *settings; /* the edge's settings (not owned; NULL: defaults) */
+    llm_config llm;   /* providers for `prompt`, from the settings */
     mcp_hub *mcp;     /* tools of CHIDORI_MCP_CONFIG, started on first use */
     bool mcp_loaded;
     const policy *policy;         /* the gate's policy (not owned); NULL lets everything through */
@@ -75,8 +76,8 @@ int host_gate(host *h, const char *op, const json_t *args, char **error);
 bool host_gate_may_offer(host *h, const char *target, char **why);
 
 /* effects/http.c: the `http` effect's settings from CHIDORI_HTTP_MAX_BYTES, _MAX_REQUEST_BYTES,
- * _MAX_REDIRECTS, _TIMEOUT_MS and _ALLOW_HOSTS; NULL with *error for a bad value. */
-http_settings *http_settings_from_env(char **error);
+ * _MAX_REDIRECTS, _TIMEOUT_MS and _ALLOW_HOSTS (checked when s was built); NULL with *error if not. */
+http_settings *http_settings_new(const struct settings *s, char **error);
 void http_settings_free(http_settings *s);
 
 /* Helpers for perform functions: fetch a required string argument or set *error. */

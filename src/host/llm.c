@@ -1,7 +1,7 @@
 /* llm.c — provider choice, request validation, the HTTP transport and the test provider for
  * `chidori.prompt` (see llm.h). The wire formats live in llm_openai.c and llm_anthropic.c.
  *
- * Owns: llm_complete and llm_config_from_env; the libcurl call (one easy handle per call, capped
+ * Owns: llm_complete and llm_config_from_settings; the libcurl call (one easy handle per call, capped
  * body, bounded time, no redirects, no environment proxies, http/https only); error messages.
  * Trusts: the llm_config (operator input). Not the request (guest-derived: every field is
  * type-checked by llm_validate_request) and NOTHING the provider answers: the body is capped while
@@ -9,6 +9,7 @@
  * body goes through the limited parsers. Every error is scrubbed of both API keys before return.
  */
 #include "host/llm_internal.h"
+#include "settings/settings.h"
 
 #include <curl/curl.h>
 #include "util/curl_lazy.h"
@@ -24,30 +25,24 @@ const char LLM_JSON_INSTRUCTION[] =
 
 /* ---------- configuration ---------- */
 
-static const char *env_nonempty(const char *name)
+static const char *env_nonempty(const settings *s, const char *name)
 {
-    const char *v = getenv(name);
+    const char *v = settings_env(s, name);
     return v && *v ? v : NULL;
 }
 
-void llm_config_from_env(llm_config *cfg)
+void llm_config_from_settings(llm_config *cfg, const settings *s)
 {
     memset(cfg, 0, sizeof *cfg);
-    cfg->openai_api_key = env_nonempty("OPENAI_API_KEY");
-    cfg->openai_base_url = env_nonempty("OPENAI_BASE_URL");
+    cfg->openai_api_key = env_nonempty(s, "OPENAI_API_KEY");
+    cfg->openai_base_url = env_nonempty(s, "OPENAI_BASE_URL");
     if (!cfg->openai_base_url) cfg->openai_base_url = LLM_DEFAULT_OPENAI_BASE_URL;
-    cfg->anthropic_api_key = env_nonempty("ANTHROPIC_API_KEY");
-    cfg->anthropic_base_url = env_nonempty("ANTHROPIC_BASE_URL");
+    cfg->anthropic_api_key = env_nonempty(s, "ANTHROPIC_API_KEY");
+    cfg->anthropic_base_url = env_nonempty(s, "ANTHROPIC_BASE_URL");
     if (!cfg->anthropic_base_url) cfg->anthropic_base_url = LLM_DEFAULT_ANTHROPIC_BASE_URL;
-    cfg->test_response = getenv("CHIDORI_TEST_LLM_RESPONSE"); /* "" is a valid (empty) reply */
-    cfg->default_model = env_nonempty("CHIDORI_MODEL");
-    cfg->timeout_ms = LLM_DEFAULT_TIMEOUT_MS;
-    const char *t = env_nonempty("CHIDORI_LLM_TIMEOUT_MS");
-    if (t) {
-        char *end;
-        long v = strtol(t, &end, 10);
-        if (*end == '\0' && v > 0) cfg->timeout_ms = v;
-    }
+    cfg->test_response = settings_text(s, "CHIDORI_TEST_LLM_RESPONSE"); /* "" is a valid (empty) reply */
+    cfg->default_model = settings_nonempty(s, "CHIDORI_MODEL");
+    cfg->timeout_ms = (long)settings_u64(s, "CHIDORI_LLM_TIMEOUT_MS");
     cfg->max_response_bytes = LLM_DEFAULT_MAX_RESPONSE_BYTES;
 }
 

@@ -46,10 +46,11 @@ typedef struct llm_config {
     size_t max_response_bytes;                          /* default 16 MiB */
 } llm_config;
 
-/* Fill cfg from the environment. Empty variables count as unset. The strings point into the
- * environment (valid until it is modified). CHIDORI_LLM_TIMEOUT_MS overrides timeout_ms. NULL
+/* Fill cfg from the settings (settings.h; NULL: nothing set). Empty variables count as unset. The
+ * strings point into s (valid while it is). CHIDORI_LLM_TIMEOUT_MS overrides timeout_ms. NULL
  * base URLs / zero timeout / zero cap passed to llm_complete also mean the defaults. */
-void llm_config_from_env(llm_config *cfg);
+struct settings;
+void llm_config_from_settings(llm_config *cfg, const struct settings *s);
 
 /* request: {"messages": [{"role": "user"|"assistant"|"tool"|"system", "content": "...",
  *                          "toolCalls"?: [{"id", "name", "input"}],   (assistant only)

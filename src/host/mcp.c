@@ -21,6 +21,7 @@
 #define _GNU_SOURCE
 #include "host/mcp.h"
 #include "util/clock.h"
+#include "settings/settings.h"
 #include "util/buf.h"
 #include "util/termtext.h"
 #include "util/files.h"
@@ -619,12 +620,12 @@ static int ensure_started(mcp_hub *hub, mcp_server *sv, char **error)
 
 /* ---- the hub ---- */
 
-mcp_hub *mcp_hub_new(const char *config_text, size_t len, char **error)
+mcp_hub *mcp_hub_new(const char *config_text, size_t len, const settings *set, char **error)
 {
     *error = NULL;
     mcp_server_config *cfgs;
     size_t count;
-    if (mcp_config_parse(config_text, len, &cfgs, &count, error) < 0) return NULL;
+    if (mcp_config_parse(config_text, len, set, &cfgs, &count, error) < 0) return NULL;
     mcp_hub *hub = xcalloc(1, sizeof *hub);
     mcp_limits_default(&hub->lim);
     hub->count = count;
@@ -639,17 +640,17 @@ mcp_hub *mcp_hub_new(const char *config_text, size_t len, char **error)
     return hub;
 }
 
-mcp_hub *mcp_hub_from_env(char **error)
+mcp_hub *mcp_hub_from_settings(const settings *set, char **error)
 {
     *error = NULL;
-    const char *v = getenv("CHIDORI_MCP_CONFIG");
-    if (!v || !*v) return NULL;
+    const char *v = settings_nonempty(set, "CHIDORI_MCP_CONFIG");
+    if (!v) return NULL;
     const char *p = v;
     while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') p++;
     char *err = NULL;
     mcp_hub *hub;
     if (*p == '{') {
-        hub = mcp_hub_new(v, strlen(v), &err);
+        hub = mcp_hub_new(v, strlen(v), set, &err);
         if (!hub) *error = xasprintf("CHIDORI_MCP_CONFIG: %s", err);
     } else {
         size_t len;
@@ -659,7 +660,7 @@ mcp_hub *mcp_hub_from_env(char **error)
             free(err);
             return NULL;
         }
-        hub = mcp_hub_new(text, len, &err);
+        hub = mcp_hub_new(text, len, set, &err);
         if (!hub) *error = xasprintf("CHIDORI_MCP_CONFIG %s: %s", v, err);
         free(text);
     }

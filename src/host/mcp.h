@@ -39,11 +39,13 @@ typedef struct mcp_hub mcp_hub;
  *                              "timeoutMs": N, "stderr": "forward"|"discard"}}}
  * Strict: unknown keys, wrong types, server names that are not [A-Za-z0-9_-]+, contain "__" or
  * end in "_" are errors naming line:col. Servers start lazily on first use. NULL with *error. */
-mcp_hub *mcp_hub_new(const char *config_text, size_t len, char **error);
+struct settings;
+/* Servers inherit PATH, HOME and LANG from s (settings_env; NULL: none). */
+mcp_hub *mcp_hub_new(const char *config_text, size_t len, const struct settings *s, char **error);
 
-/* CHIDORI_MCP_CONFIG may be inline JSON (first non-blank character '{') or a path to a JSON file.
- * NULL with *error == NULL when the variable is unset or empty. */
-mcp_hub *mcp_hub_from_env(char **error);
+/* CHIDORI_MCP_CONFIG (from s) may be inline JSON (first non-blank character '{') or a path to a
+ * JSON file, read now. NULL with *error == NULL when the setting is unset or empty. */
+mcp_hub *mcp_hub_from_settings(const struct settings *s, char **error);
 
 /* All tools as [{name: "<server>__<tool>", description, inputSchema}] (starts every server).
  * Tools whose names are not 1..128 of [A-Za-z0-9_.-] are skipped with a note on stderr. */
@@ -143,7 +145,8 @@ typedef struct mcp_server_config {
     int timeout_ms;
     bool discard_stderr;
 } mcp_server_config;
-int mcp_config_parse(const char *text, size_t len, mcp_server_config **servers, size_t *count, char **error);
+int mcp_config_parse(const char *text, size_t len, const struct settings *s, mcp_server_config **servers,
+                     size_t *count, char **error);
 void mcp_config_free(mcp_server_config *servers, size_t count);
 
 #endif

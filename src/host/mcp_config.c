@@ -5,6 +5,7 @@
  * the configuration's intent is the operator's: the commands it names are run as given.
  */
 #include "host/mcp.h"
+#include "settings/settings.h"
 #include "util/buf.h"
 
 #include <stdlib.h>
@@ -78,7 +79,7 @@ static void free_strv(char **v)
     free(v);
 }
 
-static int parse_server(const char *name, const json_t *obj, mcp_server_config *sc, char **error)
+static int parse_server(const char *name, const json_t *obj, const settings *set, mcp_server_config *sc, char **error)
 {
     memset(sc, 0, sizeof *sc);
     sc->name = xstrdup(name);
@@ -147,7 +148,7 @@ static int parse_server(const char *name, const json_t *obj, mcp_server_config *
     sc->env = xcalloc(nenv + 4, sizeof(char *));
     size_t k = 0;
     for (size_t j = 0; j < 3; j++) {
-        const char *val = getenv(inherit[j]);
+        const char *val = settings_env(set, inherit[j]);
         if (!val || (env && json_object_get(env, inherit[j]))) continue;
         sc->env[k++] = xasprintf("%s=%s", inherit[j], val);
     }
@@ -171,7 +172,8 @@ void mcp_config_free(mcp_server_config *servers, size_t count)
     free(servers);
 }
 
-int mcp_config_parse(const char *text, size_t len, mcp_server_config **servers_out, size_t *count_out, char **error)
+int mcp_config_parse(const char *text, size_t len, const settings *set, mcp_server_config **servers_out, size_t *count_out,
+                     char **error)
 {
     *servers_out = NULL;
     *count_out = 0;
@@ -223,7 +225,7 @@ int mcp_config_parse(const char *text, size_t len, mcp_server_config **servers_o
             goto out;
         }
         count++;
-        if (parse_server(m->key, m->value, &servers[i], error) < 0) goto out;
+        if (parse_server(m->key, m->value, set, &servers[i], error) < 0) goto out;
     }
     *servers_out = servers;
     *count_out = count;

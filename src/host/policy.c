@@ -17,6 +17,7 @@
 #define _GNU_SOURCE
 #include "host/policy.h"
 #include "host/urlnorm.h"
+#include "settings/settings.h"
 
 #include "util/buf.h"
 #include "util/files.h"
@@ -553,11 +554,6 @@ const char *policy_decision_name(policy_decision d)
 
 /* ---------- selection ---------- */
 
-static const char *default_get_env(const char *name)
-{
-    return getenv(name);
-}
-
 void policy_selection_clear(policy_selection *s)
 {
     if (!s) return;
@@ -567,12 +563,11 @@ void policy_selection_clear(policy_selection *s)
     memset(s, 0, sizeof *s);
 }
 
-int policy_select(policy_surface surface, int untrusted_flag, int trusted_flag, const char *(*get_env)(const char *),
+int policy_select(policy_surface surface, int untrusted_flag, int trusted_flag, const settings *set,
                   policy_selection *out, char **error)
 {
     if (error) *error = NULL;
     memset(out, 0, sizeof *out);
-    if (!get_env) get_env = default_get_env;
     bool serve = surface == POLICY_SURFACE_SERVE;
 
     if (untrusted_flag) {
@@ -582,9 +577,9 @@ int policy_select(policy_surface surface, int untrusted_flag, int trusted_flag, 
     }
 
     /* The first configured source decides; a broken one is not skipped in favour of the next. */
-    const char *file = get_env("CHIDORI_POLICY_FILE");
-    const char *inline_json = file ? NULL : get_env("CHIDORI_POLICY");
-    const char *profile = file || inline_json ? NULL : get_env("CHIDORI_POLICY_PROFILE");
+    const char *file = settings_text(set, "CHIDORI_POLICY_FILE");
+    const char *inline_json = file ? NULL : settings_text(set, "CHIDORI_POLICY");
+    const char *profile = file || inline_json ? NULL : settings_text(set, "CHIDORI_POLICY_PROFILE");
     const char *var = NULL;
     char *problem = NULL;
     if (file) {

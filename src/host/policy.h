@@ -49,11 +49,12 @@ void policy_free(policy *p);
    profile") and fails closed to untrusted; on `run` it is an error (return -1, *error, malloc'd).
    An empty or truncated file is malformed. *description is the banner text, e.g.
    "untrusted (--untrusted)", "custom (CHIDORI_POLICY_FILE=/path/p.json)", "permissive (default for run)",
-   "untrusted (default for serve; --trusted to allow all)". getenv is read through the given function so tests
-   can pass their own environment. */
+   "untrusted (default for serve; --trusted to allow all)". The three settings are read from s (settings.h;
+   NULL: none set); a set but empty one counts as set. */
 typedef enum policy_surface { POLICY_SURFACE_RUN, POLICY_SURFACE_SERVE } policy_surface;
 typedef struct policy_selection { policy *policy; char *description; char *warning; } policy_selection;
-int policy_select(policy_surface surface, int untrusted_flag, int trusted_flag, const char *(*get_env)(const char *),
+struct settings;
+int policy_select(policy_surface surface, int untrusted_flag, int trusted_flag, const struct settings *s,
                   policy_selection *out, char **error);
 void policy_selection_clear(policy_selection *s);
 /* The stricter of two decisions (never_allow > ask_before > always_allow), for per-session profiles. */

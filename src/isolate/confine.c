@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 #include "isolate/isolate.h"
 #include "isolate/sandbox_linux.h"
+#include "settings/settings.h"
 #include "util/buf.h"
 
 #include <errno.h>
@@ -154,44 +155,21 @@ char *isolate_selftest(const char *probe)
     return text;
 }
 
-static int env_u64(const char *name, uint64_t *out, char **error)
+void isolate_options_from_settings(isolate_options *o, const settings *s)
 {
-    const char *v = getenv(name);
-    *out = 0;
-    if (!v || !*v) return 0;
-    char *end;
-    errno = 0;
-    unsigned long long n = strtoull(v, &end, 10);
-    if (*end || errno || *v == '-') {
-        *error = xasprintf("%s must be a non-negative integer, got `%s`", name, v);
-        return -1;
-    }
-    *out = n;
-    return 0;
-}
-
-int isolate_options_from_env(isolate_options *o, const engine_limits *limits, char **error)
-{
-    (void)limits;
     memset(o, 0, sizeof *o);
-    const char *req = getenv("CHIDORI_ISOLATE_REQUIRE_SANDBOX");
-    o->sandbox.require = req && !strcmp(req, "1");
-    const char *skip = getenv("CHIDORI_ISOLATE_SKIP");
-    if (skip && strlen(skip) >= sizeof o->sandbox.skip) {
-        *error = xstrdup("CHIDORI_ISOLATE_SKIP is too long");
-        return -1;
-    }
+    o->sandbox.require = settings_flag(s, "CHIDORI_ISOLATE_REQUIRE_SANDBOX");
+    const char *skip = settings_text(s, "CHIDORI_ISOLATE_SKIP"); /* its length was checked */
     snprintf(o->sandbox.skip, sizeof o->sandbox.skip, "%s", skip ? skip : "");
-    const char *st = getenv("CHIDORI_ISOLATE_SELFTEST");
-    o->selftest = st && *st ? st : NULL;
-    if (env_u64("CHIDORI_ISOLATE_DEADLINE_MS", &o->deadline_ms, error) ||
-        env_u64("CHIDORI_ISOLATE_CPU_SECS", &o->sandbox.cpu_secs, error) ||
-        env_u64("CHIDORI_ISOLATE_FSIZE_BYTES", &o->sandbox.fsize_bytes, error))
-        return -1;
+    o->selftest = settings_nonempty(s, "CHIDORI_ISOLATE_SELFTEST");
+    o->deadline_ms = settings_u64(s, "CHIDORI_ISOLATE_DEADLINE_MS");
+    o->sandbox.cpu_secs = settings_u64(s, "CHIDORI_ISOLATE_CPU_SECS");
+    o->sandbox.fsize_bytes = settings_u64(s, "CHIDORI_ISOLATE_FSIZE_BYTES");
     /* Given (even as 0, which turns them off), they replace the supervisor's backstop derived from
      * the run's own limits (supervisor.c, docs/limits.md). */
-    const char *d = getenv("CHIDORI_ISOLATE_DEADLINE_MS"), *c = getenv("CHIDORI_ISOLATE_CPU_SECS");
-    o->deadline_ms_set = d && *d;
-    o->cpu_secs_set = c && *c;
-    return 0;
+    o->deadline_ms_set = settings_given(s, "CHIDORI_ISOLATE_DEADLINE_MS");
+    o->cpu_secs_set = settings_given(s, "CHIDORI_ISOLATE_CPU_SECS");
+    o->cgroup_root = settings_nonempty(s, "CHIDORI_ISOLATE_CGROUP");
+    o->asan_options = settings_env(s, "ASAN_OPTIONS");
+    o->ubsan_options = settings_env(s, "UBSAN_OPTIONS");
 }

@@ -84,7 +84,7 @@ static int start_process(const isolate_options *o, pid_t *pid_out, int *ctl_out,
         return -1;
     }
     spawn_environ se;
-    spawn_request req = {.in = in[0], .out = out[1], .err = STDERR_FILENO, .handoff = ctl[0], .env = spawn_worker_env(&se)};
+    spawn_request req = {.in = in[0], .out = out[1], .err = STDERR_FILENO, .handoff = ctl[0], .env = spawn_worker_env(&se, o->asan_options, o->ubsan_options)};
     int pidfd = -1;
     pid_t pid = spawn_worker_process(&req, &pidfd);
     int e = errno;

@@ -55,6 +55,8 @@ typedef struct isolate_options {
     int handed;              /* descriptors sent on the worker's handoff socket (set per worker): its
                                 first Init says how many, and it refuses to run on fewer */
     int shared_netns;
+    const char *cgroup_root; /* CHIDORI_ISOLATE_CGROUP: the delegated cgroup v2 directory (NULL: the default) */
+    const char *asan_options, *ubsan_options; /* what a worker of a sanitizer build gets (NULL: none) */
 } isolate_options;
 
 /* An empty network namespace for workers to join (shared_netns.c): a descriptor, or -1 when this
@@ -67,8 +69,10 @@ int isolate_netns_open_here(void);
  * slot's membership files — so that the parent prepares them while the worker execs. */
 #define ISOLATE_HANDOFF_FD 3
 
-/* From CHIDORI_ISOLATE_* (and the engine limits, for the cgroup memory ceiling). 0 or -1 + *error. */
-int isolate_options_from_env(isolate_options *o, const engine_limits *limits, char **error);
+/* From the CHIDORI_ISOLATE_* settings (checked when s was built; NULL: the defaults), and the
+ * sanitizer options a worker is given. The strings point into s. */
+struct settings;
+void isolate_options_from_settings(isolate_options *o, const struct settings *s);
 
 /* Init: everything the worker needs to run (no file is opened by it). */
 typedef struct isolate_init {

@@ -234,7 +234,7 @@ static int set_up_slot(sandbox_cgroup *cg, uint64_t memory_bytes, int pids_max, 
     return -1;
 }
 
-static int try_v2(uint64_t memory_bytes, int pids_max, sandbox_cgroup *cg, char *why, size_t whylen)
+static int try_v2(const char *delegated, uint64_t memory_bytes, int pids_max, sandbox_cgroup *cg, char *why, size_t whylen)
 {
     const char *mnt = cgroup2_mount();
     if (!mnt) {
@@ -242,9 +242,8 @@ static int try_v2(uint64_t memory_bytes, int pids_max, sandbox_cgroup *cg, char 
         return -1;
     }
     char root[256];
-    const char *env = getenv("CHIDORI_ISOLATE_CGROUP");
-    if (env && *env) {
-        snprintf(root, sizeof root, "%s", env);
+    if (delegated && *delegated) {
+        snprintf(root, sizeof root, "%s", delegated);
     } else {
         snprintf(root, sizeof root, "%s/chidori", mnt);
     }
@@ -372,13 +371,13 @@ static bool claim_kept(uint64_t memory_bytes, int pids_max, sandbox_cgroup *cg)
     return false;
 }
 
-int sandbox_cgroup_claim(uint64_t memory_bytes, int pids_max, sandbox_cgroup *cg)
+int sandbox_cgroup_claim(const char *delegated, uint64_t memory_bytes, int pids_max, sandbox_cgroup *cg)
 {
     *cg = (sandbox_cgroup)SANDBOX_CGROUP_NONE;
     if (claim_kept(memory_bytes, pids_max, cg)) return 0;
     *cg = (sandbox_cgroup)SANDBOX_CGROUP_NONE;
     char why2[200] = "", why1[200] = "";
-    if (try_v2(memory_bytes, pids_max, cg, why2, sizeof why2) == 0) {
+    if (try_v2(delegated, memory_bytes, pids_max, cg, why2, sizeof why2) == 0) {
         set_status(cg, true, "v2 memory=%llu MiB%s", (unsigned long long)(memory_bytes >> 20), pids_max > 0 ? ", pids" : "");
         return 0;
     }

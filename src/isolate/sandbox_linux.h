@@ -84,7 +84,7 @@ typedef struct sandbox_report {
 } sandbox_report;
 
 /* Every layer on, require off, seccomp naming on, nofile 256. The CHIDORI_ISOLATE_* variables are
- * read once, by isolate_options_from_env (confine.c). */
+ * settings reach it through isolate_options_from_settings (confine.c). */
 void sandbox_config_default(sandbox_config *cfg);
 
 /* Apply every enabled layer in order to the calling process. 0 on success (skips allowed unless
@@ -147,11 +147,11 @@ typedef struct sandbox_cgroup {
 /* Claim a cgroup slot for a run (see sandbox_cgroup.c) with memory.max = memory_bytes (and swap 0)
  * and pids.max = pids_max (0 = no limit), and open its membership files (cg->join, open as long as
  * the slot is held) for the worker to enter by. v2 when a delegated cgroup2 directory with
- * the memory and pids controllers is available (CHIDORI_ISOLATE_CGROUP, else <cgroup2 mount>/chidori,
+ * the memory and pids controllers is available (delegated: CHIDORI_ISOLATE_CGROUP; NULL: <cgroup2 mount>/chidori,
  * created when we may), else the v1 memory/pids hierarchies (/sys/fs/cgroup/memory/chidori/<id>,
  * /sys/fs/cgroup/pids/chidori/<id>), else skipped with the reason in cg->status. Returns 0 when
  * applied, -1 when skipped. */
-int sandbox_cgroup_claim(uint64_t memory_bytes, int pids_max, sandbox_cgroup *cg);
+int sandbox_cgroup_claim(const char *delegated, uint64_t memory_bytes, int pids_max, sandbox_cgroup *cg);
 /* The calling thread enters the cgroup of a membership file (cg->join, handed to it): 0 or -1
  * with errno. */
 int sandbox_cgroup_enter(int membership_fd);

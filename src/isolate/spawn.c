@@ -90,10 +90,9 @@ int spawn_send_fds(int sock, char byte, const int *fds, int n)
     return sendmsg(sock, &m, MSG_NOSIGNAL) == 1 ? 0 : -1;
 }
 
-char **spawn_worker_env(spawn_environ *se)
+char **spawn_worker_env(spawn_environ *se, const char *a, const char *u)
 {
     int n = 0;
-    const char *a = getenv("ASAN_OPTIONS"), *u = getenv("UBSAN_OPTIONS");
     if (a) snprintf(se->asan, sizeof se->asan, "ASAN_OPTIONS=%s", a), se->env[n++] = se->asan;
     if (u) snprintf(se->ubsan, sizeof se->ubsan, "UBSAN_OPTIONS=%s", u), se->env[n++] = se->ubsan;
     se->env[n] = NULL;

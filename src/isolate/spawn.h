@@ -10,13 +10,14 @@ typedef struct spawn_request {
     char **env;       /* its whole environment */
 } spawn_request;
 
-/* The environment a worker gets: nothing of ours but what a sanitizer build needs to report. Built
- * per spawn in *se (a server spawns workers from several threads at once). */
+/* The environment a worker gets: nothing of ours but what a sanitizer build needs to report (the
+ * ASAN_OPTIONS and UBSAN_OPTIONS values the edge read, each NULL when unset). Built per spawn in
+ * *se (a server spawns workers from several threads at once). */
 typedef struct spawn_environ {
     char *env[3];
     char asan[512], ubsan[512];
 } spawn_environ;
-char **spawn_worker_env(spawn_environ *se);
+char **spawn_worker_env(spawn_environ *se, const char *asan_options, const char *ubsan_options);
 
 /* One byte on a Unix socket with n descriptors (at most SPAWN_SEND_FDS_MAX) attached: the handoff
  * to a new worker, a request to a fork server. 0, or -1 with errno. */

@@ -143,7 +143,7 @@ static void *prepare_handoff(void *arg)
     if (h->threaded && !name_in_list(o->sandbox.skip, "netns") && !o->has_shared_netns)
         h->own_netns = isolate_netns_open_here(); /* this thread ends when done: it may leave ours */
     if (!name_in_list(o->sandbox.skip, "cgroup"))
-        sandbox_cgroup_claim(h->mem_cap_bytes ? h->mem_cap_bytes * WORKER_MEMORY_FACTOR + WORKER_MEMORY_SLACK : 0,
+        sandbox_cgroup_claim(o->cgroup_root, h->mem_cap_bytes ? h->mem_cap_bytes * WORKER_MEMORY_FACTOR + WORKER_MEMORY_SLACK : 0,
                              WORKER_PIDS_MAX, &h->cgroup);
     return NULL;
 }
@@ -203,7 +203,7 @@ static int spawn_worker(worker *w, const isolate_options *o, uint64_t mem_cap_by
     handoff h;
     handoff_begin(&h, o, mem_cap_bytes);
     spawn_environ we;
-    spawn_request req = {.in = in[0], .out = out[1], .err = err[1], .handoff = hand[0], .env = spawn_worker_env(&we)};
+    spawn_request req = {.in = in[0], .out = out[1], .err = err[1], .handoff = hand[0], .env = spawn_worker_env(&we, o->asan_options, o->ubsan_options)};
     int pidfd = -1;
     bool no_child = true;
     pid_t pid = o->forkserver ? forkserver_spawn(o->forkserver, o, &req, &pidfd, &no_child) : -1;

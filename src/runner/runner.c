@@ -245,6 +245,7 @@ int runner_run(const runner_request *req, runner_outcome *out, char **error)
     host_config hc = {
         .project_root = req->project_root,
         .state_dir = req->state_dir,
+        .settings = req->settings,
         .log_out = req->log_out ? req->log_out : stderr,
         .console_out = req->log_out ? req->log_out : stderr,
         .answers = req->answers,

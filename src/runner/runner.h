@@ -48,13 +48,15 @@ typedef struct runner_request {
     uint64_t seed;              /* captured at the run's start (replays reuse it) */
     int64_t clock_start_ms;
     engine_limits limits;
+    const struct settings *settings; /* what the edge read (settings.h; not owned): the host's effects
+                                        read theirs from it. NULL: the defaults */
     const surface_settings *surface; /* CHIDORI_TS_* choices, VFS cap and seed; NULL: defaults */
 
     /* the call log */
     calllog_mode mode;          /* LOG_LIVE, LOG_REPLAY_THEN_LIVE or LOG_REPLAY_ONLY */
     const char *records_file;   /* load these records first (a records.jsonl), or NULL */
     const json_t *records;      /* ... or these (an array of record objects), or NULL */
-    calllog_caps log_caps;      /* caps on the run's records (calllog_caps_from_env); 0s: defaults */
+    calllog_caps log_caps;      /* caps on the run's records (calllog_caps_from_settings); 0s: defaults */
     const char *persist_file;   /* append new records to this file (see calllog_persist_to) */
     const char *persist_companion;
     calllog_sink_fn *sink;      /* and/or hand each new record to this */

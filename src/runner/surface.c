@@ -1,8 +1,9 @@
-/* surface.c — see surface.h. Trusts the environment only as far as checking it; the seed file is
+/* surface.c — see surface.h. Trusts the settings (checked when they were built); the seed file is
  * read with a cap and parsed with limits like any other input. */
 #define _GNU_SOURCE
 #include "runner/surface.h"
 #include "host/vfs.h"
+#include "settings/settings.h"
 #include "util/buf.h"
 #include "util/files.h"
 #include "util/sha256.h"
@@ -12,62 +13,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The non-deterministic sources, one row each: the variable, its choices (the first is the
- * default), its key in run.json's `surface`, and what to say to someone who asks for "host". */
-static const char *const DATE_CHOICES[] = {"virtual", "frozen", NULL};
-static const char *const RANDOM_CHOICES[] = {"seeded", "fixed", NULL};
-static const char *const TIMERS_CHOICES[] = {"virtual", NULL};
-static const char *const CRYPTO_CHOICES[] = {"captured", NULL};
-static const char *const FS_CHOICES[] = {"vfs", "none", NULL};
-
+/* The non-deterministic sources, one row each: the setting (its choices, default and what "host"
+ * is told are in the settings table, src/settings/settings.c) and its key in run.json's `surface`. */
 static const struct source {
     const char *var, *key;
-    const char *const *choices;
     size_t offset; /* of the choice in surface_settings */
-    const char *host_what, *host_instead;
 } SOURCES[] = {
-    {"CHIDORI_TS_DATE", "date", DATE_CHOICES, offsetof(surface_settings, date), "a host clock",
-     "Date reads a virtual clock that starts at the run's recorded start, so replays see the same times"},
-    {"CHIDORI_TS_RANDOM", "random", RANDOM_CHOICES, offsetof(surface_settings, random), "host randomness for Math.random",
-     "Math.random is seeded from the run's recorded seed; node:crypto's randomBytes is captured in the call log"},
-    {"CHIDORI_TS_TIMERS", "timers", TIMERS_CHOICES, offsetof(surface_settings, timers), "a host timer mode",
-     "timers run on virtual time, so a run never sleeps and replays fire them in the same order"},
-    {"CHIDORI_TS_CRYPTO", "crypto", CRYPTO_CHOICES, offsetof(surface_settings, crypto), "an uncaptured crypto mode",
-     "random bytes are drawn by the host and recorded, so replays get the same bytes"},
-    {"CHIDORI_TS_FS", "fs", FS_CHOICES, offsetof(surface_settings, fs), "a host filesystem mode",
-     "chidori.workspace is the audited way to real files"},
+    {"CHIDORI_TS_DATE", "date", offsetof(surface_settings, date)},
+    {"CHIDORI_TS_RANDOM", "random", offsetof(surface_settings, random)},
+    {"CHIDORI_TS_TIMERS", "timers", offsetof(surface_settings, timers)},
+    {"CHIDORI_TS_CRYPTO", "crypto", offsetof(surface_settings, crypto)},
+    {"CHIDORI_TS_FS", "fs", offsetof(surface_settings, fs)},
 };
 #define N_SOURCES (sizeof SOURCES / sizeof SOURCES[0])
 
 static const char **choice_slot(surface_settings *s, const struct source *src)
 {
     return (const char **)((char *)s + src->offset);
-}
-
-int surface_choice(const char *var, const char *const *allowed, const char *def, const char **out, char **error)
-{
-    const char *value = getenv(var);
-    *out = def;
-    if (!value || !*value) return 0;
-    for (size_t i = 0; allowed[i]; i++)
-        if (!strcmp(value, allowed[i])) {
-            *out = allowed[i];
-            return 0;
-        }
-    if (!strcmp(value, "host")) {
-        for (size_t i = 0; i < N_SOURCES; i++)
-            if (!strcmp(var, SOURCES[i].var)) {
-                *error = xasprintf("%s=host: %s does not exist; %s", var, SOURCES[i].host_what, SOURCES[i].host_instead);
-                return -1;
-            }
-        *error = xasprintf("%s=host: a host mode does not exist; the source is captured so that runs replay", var);
-        return -1;
-    }
-    buf b = {0};
-    for (size_t i = 0; allowed[i]; i++) buf_printf(&b, "%s`%s`", i ? ", " : "", allowed[i]);
-    *error = xasprintf("%s must be one of %s, got `%.100s`", var, b.data ? b.data : "", value);
-    buf_free(&b);
-    return -1;
 }
 
 static int load_seed(surface_settings *s, const char *path, char **error)
@@ -119,27 +81,13 @@ void surface_apply_to_engine(const surface_settings *s, engine_config *cfg)
     cfg->fixed_random = s->random && !strcmp(s->random, "fixed");
 }
 
-int surface_from_env(surface_settings *s, char **error)
+int surface_from_settings(surface_settings *s, const settings *set, char **error)
 {
     memset(s, 0, sizeof *s);
-    s->vfs_max_bytes = VFS_DEFAULT_MAX_BYTES;
-    for (size_t i = 0; i < N_SOURCES; i++)
-        if (surface_choice(SOURCES[i].var, SOURCES[i].choices, SOURCES[i].choices[0], choice_slot(s, &SOURCES[i]), error) < 0)
-            return -1;
-    const char *max = getenv("CHIDORI_VFS_MAX_BYTES");
-    if (max && *max) {
-        char *end;
-        errno = 0;
-        unsigned long long v = strtoull(max, &end, 10);
-        if (*end || errno || *max == '-' || v == 0 || v > VFS_MAX_MAX_BYTES) {
-            *error = xasprintf("CHIDORI_VFS_MAX_BYTES must be a number of bytes from 1 to %llu, got `%.100s`",
-                               (unsigned long long)VFS_MAX_MAX_BYTES, max);
-            return -1;
-        }
-        s->vfs_max_bytes = v;
-    }
-    const char *seed = getenv("CHIDORI_VFS_SEED");
-    if (seed && *seed && load_seed(s, seed, error) < 0) return -1;
+    for (size_t i = 0; i < N_SOURCES; i++) *choice_slot(s, &SOURCES[i]) = settings_word(set, SOURCES[i].var);
+    s->vfs_max_bytes = settings_u64(set, "CHIDORI_VFS_MAX_BYTES");
+    const char *seed = settings_nonempty(set, "CHIDORI_VFS_SEED");
+    if (seed && load_seed(s, seed, error) < 0) return -1;
     return 0;
 }
 
@@ -164,12 +112,13 @@ int surface_adopt_recorded(surface_settings *s, const char *run_id, const json_t
     for (size_t i = 0; i < N_SOURCES; i++) {
         const char **slot = choice_slot(s, &SOURCES[i]);
         const json_t *recorded = json_object_get(surface, SOURCES[i].key);
-        *slot = SOURCES[i].choices[0]; /* runs recorded before the setting existed */
+        const char *const *choices = settings_find(SOURCES[i].var)->words;
+        *slot = choices[0]; /* runs recorded before the setting existed */
         if (!recorded) continue;
         const char *v = json_string_value(recorded);
         *slot = NULL;
-        for (size_t k = 0; v && SOURCES[i].choices[k]; k++)
-            if (!strcmp(v, SOURCES[i].choices[k])) *slot = SOURCES[i].choices[k];
+        for (size_t k = 0; v && choices[k]; k++)
+            if (!strcmp(v, choices[k])) *slot = choices[k];
         if (!*slot) return *error = xasprintf("run %s records an unknown %s value", run_id, SOURCES[i].var), -1;
     }
     const json_t *max = json_object_get(vfs, "max_bytes");

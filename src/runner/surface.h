@@ -1,7 +1,7 @@
 /* surface.h — the captured surface's settings for a run: which implementation each CHIDORI_TS_*
  * source uses, and the VFS's cap and seed (docs/vfs.md).
  *
- * A run reads them from the environment once, at its start, and records them in run.json; a
+ * A run takes them from the settings once, at its start, and records them in run.json; a
  * replay or resume takes them from run.json instead (the environment's values are still checked,
  * so a bad one is an error in every mode), and refuses to start when the VFS seed it is given is
  * not the one the run started from.
@@ -15,11 +15,6 @@
 
 #define VFS_SEED_MAX_BYTES ((size_t)16 << 20)
 
-/* The value of environment variable var, which must be one of allowed (NULL-terminated); def when
- * unset or empty. *out points into allowed (or is def). A value of "host" gets an error saying no
- * host mode exists (every captured source is captured so that runs replay). 0, or -1 + *error. */
-int surface_choice(const char *var, const char *const *allowed, const char *def, const char **out, char **error);
-
 typedef struct surface_settings {
     const char *date;            /* CHIDORI_TS_DATE: "virtual" (default) or "frozen" */
     const char *random;          /* CHIDORI_TS_RANDOM: "seeded" (default) or "fixed" */
@@ -32,9 +27,11 @@ typedef struct surface_settings {
     char vfs_seed_sha256[65];    /* of the file's bytes; "" without a seed */
 } surface_settings;
 
-/* Read and check every CHIDORI_TS_* source, CHIDORI_VFS_MAX_BYTES and CHIDORI_VFS_SEED (the seed file is read
- * with a size cap and parsed). 0 or -1 with *error. */
-int surface_from_env(surface_settings *s, char **error);
+/* Every CHIDORI_TS_* source and CHIDORI_VFS_MAX_BYTES from set (checked when it was built; a word
+ * points into the settings table), and CHIDORI_VFS_SEED's file, read now with a size cap and
+ * parsed. 0 or -1 with *error. */
+struct settings;
+int surface_from_settings(surface_settings *s, const struct settings *set, char **error);
 /* Apply the seed to a scratch VFS under s's cap, so any fault in it is reported before the run. */
 int surface_check_seed(const surface_settings *s, char **error);
 

@@ -2,6 +2,7 @@
  * a Host value is parsed with a length cap and refused when it is not a well-formed name. */
 #define _GNU_SOURCE
 #include "serve/auth.h"
+#include "settings/settings.h"
 #include "util/buf.h"
 
 #include <arpa/inet.h>
@@ -37,10 +38,10 @@ static size_t split_list(const char *text, char ***out)
     return n;
 }
 
-int auth_from_env(auth_config *a, char **error)
+int auth_from_settings(auth_config *a, const settings *s, char **error)
 {
     memset(a, 0, sizeof *a);
-    const char *keys = getenv("CHIDORI_API_KEY");
+    const char *keys = settings_text(s, "CHIDORI_API_KEY");
     if (keys) {
         a->n_keys = split_list(keys, &a->keys);
         if (a->n_keys == 0) {
@@ -54,7 +55,7 @@ int auth_from_env(auth_config *a, char **error)
                 return -1;
             }
     }
-    const char *origins = getenv("CHIDORI_CORS_ORIGINS");
+    const char *origins = settings_text(s, "CHIDORI_CORS_ORIGINS");
     if (origins) {
         a->n_origins = split_list(origins, &a->origins);
         for (size_t i = 0; i < a->n_origins; i++)
@@ -194,12 +195,12 @@ static void add_host(auth_config *a, const char *name)
     a->hosts[a->n_hosts++] = xstrdup(name);
 }
 
-int auth_hosts_from_env(auth_config *a, const char *bound_host, char **error)
+int auth_hosts_from_settings(auth_config *a, const settings *s, const char *bound_host, char **error)
 {
     char name[HOST_NAME_MAX_BYTES + 1];
     if (bound_host && parse_host(bound_host, false, name) && !is_wildcard_address(name) && !is_loopback_name(name))
         add_host(a, name);
-    const char *env = getenv("CHIDORI_ALLOWED_HOSTS");
+    const char *env = settings_text(s, "CHIDORI_ALLOWED_HOSTS");
     if (!env) return 0;
     char **items = NULL;
     size_t n = split_list(env, &items);

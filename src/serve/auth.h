@@ -36,12 +36,14 @@ typedef struct auth_config {
     bool any_host;
 } auth_config;
 
-/* From CHIDORI_API_KEY and CHIDORI_CORS_ORIGINS. -1 with *error for a set but unusable value. */
-int auth_from_env(auth_config *a, char **error);
+/* From the settings CHIDORI_API_KEY and CHIDORI_CORS_ORIGINS (settings.h; NULL: unset). -1 with
+ * *error for a set but unusable value. */
+struct settings;
+int auth_from_settings(auth_config *a, const struct settings *s, char **error);
 /* The host names to answer to, from CHIDORI_ALLOWED_HOSTS and the --host value bound_host (added
- * unless it is a wildcard address). Call after auth_from_env. -1 with *error for a bad entry, or
- * `*` without an API key. */
-int auth_hosts_from_env(auth_config *a, const char *bound_host, char **error);
+ * unless it is a wildcard address). Call after auth_from_settings. -1 with *error for a bad entry,
+ * or `*` without an API key. */
+int auth_hosts_from_settings(auth_config *a, const struct settings *s, const char *bound_host, char **error);
 void auth_clear(auth_config *a);
 
 bool auth_required(const auth_config *a);

@@ -1,7 +1,8 @@
 /* serve.c — `chidori serve [--trusted|--untrusted] [--isolate|--no-isolate] [--host H]
- * [--port P] AGENT`: durable sessions of one agent over HTTP (docs/http-api.md).
+ * [--port P] AGENT`: durable sessions of one agent over HTTP (docs/http-api.md). The command line
+ * and the settings are read by src/cli/ (serve_cmd.c, main.c); this file starts from them.
  *
- * Start-up, in order: the command line; the policy (the `serve` surface: untrusted unless
+ * Start-up, in order: the policy (the `serve` surface: untrusted unless
  * --trusted or a configured policy; a broken configuration fails closed to untrusted); the
  * limits (the engine's, and the caps on a session's stored log) and isolation options; the listening socket (a non-loopback address without
  * CHIDORI_API_KEY is refused); the session database; the `Isolation:` line (a confined worker is
@@ -13,12 +14,13 @@
  */
 #define _GNU_SOURCE
 #include "serve/serve.h"
-#include "cli/cli.h"
 #include "host/host.h"
 #include "host/policy.h"
 #include "isolate/isolate.h"
 #include "isolate/forkserver.h"
 #include "runner/runner.h"
+#include "runner/start.h"
+#include "settings/settings.h"
 #include "serve/store.h"
 #include "util/buf.h"
 
@@ -31,82 +33,18 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define DEFAULT_MAX_RUNNING 8
-#define DEFAULT_WARM_WORKERS 2
 #define DRAIN_MS 10000
-
-typedef struct serve_options {
-    const char *file;
-    const char *host;
-    int port;
-    int isolate; /* -1 unset */
-    bool untrusted, trusted;
-} serve_options;
-
-static int parse_port(const char *text, int *port)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(text, &end, 10);
-    if (errno || *end || !*text || v < 0 || v > 65535) return -1;
-    *port = (int)v;
-    return 0;
-}
-
-static int parse_options(int argc, char **argv, serve_options *o)
-{
-    const char *env_host = getenv("CHIDORI_HOST");
-    o->host = env_host && *env_host ? env_host : "127.0.0.1";
-    o->port = 8080;
-    o->isolate = -1;
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--host") || !strcmp(a, "--port") || !strcmp(a, "-p")) {
-            if (++i >= argc) return cli_usage_error("%s needs a value", a);
-            if (!strcmp(a, "--host")) o->host = argv[i];
-            else if (parse_port(argv[i], &o->port) < 0) return cli_usage_error("%s needs a port (0-65535)", a);
-        } else if (cli_posture_flag(a, &o->untrusted, &o->trusted, &o->isolate)) {
-            continue;
-        } else if (a[0] == '-' && a[1]) {
-            return cli_usage_error("unknown option %s", a);
-        } else if (!o->file) {
-            o->file = a;
-        } else {
-            return cli_usage_error("unexpected argument %s", a);
-        }
-    }
-    if (o->untrusted && o->trusted) return cli_usage_error("%s", "--untrusted and --trusted cannot be used together");
-    if (!o->file) return cli_usage_error("%s", "serve needs an agent file");
-    return 0;
-}
-
-/* A whole-number setting from the environment: def when unset, else a number from min to max. */
-static int env_whole_number(const char *name, int def, long min, long max, int *out, char **error)
-{
-    const char *v = getenv(name);
-    *out = def;
-    if (!v) return 0;
-    char *end;
-    errno = 0;
-    long n = strtol(v, &end, 10);
-    if (errno || *end || !*v || n < min || n > max) {
-        *error = xasprintf("%s must be a whole number from %ld to %ld, got `%s`", name, min, max, v);
-        return -1;
-    }
-    *out = (int)n;
-    return 0;
-}
 
 /* The `Isolation:` line: one confined worker is started and reports the layers it applied, so
  * the banner states what this machine really gives the sessions. */
-static int isolation_banner(bool isolated, const char *folder, const isolate_options *iso, const engine_limits *limits,
-                            char **error)
+static int isolation_banner(bool isolated, const char *folder, const settings *set, const isolate_options *iso,
+                            const engine_limits *limits, char **error)
 {
     if (!isolated) {
         fprintf(stderr, "Isolation: off (sessions run in-process; --isolate runs each in a worker process)\n");
         return 0;
     }
-    host_config hc = {.project_root = folder, .log_out = stderr, .console_out = stderr};
+    host_config hc = {.project_root = folder, .log_out = stderr, .console_out = stderr, .settings = set};
     host *h = host_new(&hc, error);
     if (!h) return -1;
     engine_config cfg = {.mode = ENGINE_SCRIPT, .script = "", .script_name = "<isolation probe>", .limits = *limits};
@@ -124,12 +62,6 @@ static int isolation_banner(bool isolated, const char *folder, const isolate_opt
     return rc;
 }
 
-static char *state_dir_for(const char *folder)
-{
-    const char *env = getenv("CHIDORI_STATE_DIR");
-    return env && *env ? xstrdup(env) : xasprintf("%s/.chidori", folder);
-}
-
 /* A server holds per running session its worker's pipes and pidfd, per connection a socket, and
  * keeps cgroup slots between runs: more than a default soft limit of 1024 allows at full load.
  * The soft limit is raised towards the hard one (what any process may do). */
@@ -144,11 +76,10 @@ static void raise_descriptor_limit(void)
     }
 }
 
-int cmd_serve(int argc, char **argv)
+int serve_run(const serve_options *opts, const settings *set)
 {
-    serve_options o = {0};
-    int code = parse_options(argc, argv, &o);
-    if (code) return code;
+    serve_options o = *opts;
+    int code;
 
     /* Every thread started from here on (runs, connections) leaves these to sigwait below. */
     sigset_t stop_signals;
@@ -159,7 +90,7 @@ int cmd_serve(int argc, char **argv)
     raise_descriptor_limit();
 
     char *error = NULL, *folder = NULL, *key = NULL, *state_dir = NULL, *db_path = NULL, *address = NULL;
-    policy_selection sel = {0};
+    run_setup rs = {0};
     sessions_config sc = {0};
     server srv = {0};
     store *st = NULL;
@@ -169,46 +100,41 @@ int cmd_serve(int argc, char **argv)
     int listen_fd = -1;
     code = 2;
 
-    int isolated = cli_resolve_isolation(o.isolate, &error);
-    if (isolated < 0) goto fail;
-    if (policy_select(POLICY_SURFACE_SERVE, o.untrusted, o.trusted, cli_getenv, &sel, &error) < 0) goto fail;
-    if (sel.warning) fprintf(stderr, "chidori serve: %s\n", sel.warning);
-    if (engine_limits_from_env(&sc.limits, &error) < 0) goto fail;
-    /* caps on a run's log, which in a session is the session's whole log (each run loads it all) */
-    if (calllog_caps_from_env(&sc.log_caps, &error) < 0) goto fail;
-    int max_nested;
-    if (host_max_nested_runs_from_env(&max_nested, &error) < 0) goto fail;
-    if (surface_from_env(&sc.surface, &error) < 0 || surface_check_seed(&sc.surface, &error) < 0) goto fail;
-    sc.isolated = isolated == 1;
-    if (sc.isolated && isolate_options_from_env(&sc.iso, &sc.limits, &error) < 0) goto fail;
+    /* the settings were read and checked before this command started (main.c): each session reads
+     * them from here */
+    sc.settings = set;
+    /* the policy (the `serve` surface fails closed: never an error), the limits, the caps on a run's
+     * log (in a session, the session's whole log: each run loads it all), isolation, the surface */
+    int setup = run_setup_from_settings(&rs, set, POLICY_SURFACE_SERVE, o.untrusted, o.trusted, o.isolate, &error);
+    if (rs.policy.warning) fprintf(stderr, "chidori serve: %s\n", rs.policy.warning);
+    if (setup < 0 || surface_check_seed(&rs.surface, &error) < 0) goto fail;
+    sc.limits = rs.limits;
+    sc.log_caps = rs.log_caps;
+    sc.surface = rs.surface; /* a copy: rs keeps owning the seed */
+    sc.isolated = rs.isolated;
+    sc.iso = rs.iso;
     if (sc.isolated) {
         /* one empty network namespace for every worker of this server (see shared_netns.c) */
         sc.iso.shared_netns = isolate_netns_open();
         sc.iso.has_shared_netns = sc.iso.shared_netns >= 0;
     }
-    if (env_whole_number("CHIDORI_MAX_CONCURRENT_SESSIONS", DEFAULT_MAX_RUNNING, 1, 100000, &sc.max_running, &error) < 0)
-        goto fail;
-    int warm = 0, max_forks = 0;
+    sc.max_running = (int)settings_u64(set, "CHIDORI_MAX_CONCURRENT_SESSIONS");
     /* confined workers kept ready for new runs (0: none) */
-    if (env_whole_number("CHIDORI_SERVE_WARM_WORKERS", DEFAULT_WARM_WORKERS, 0, 256, &warm, &error) < 0) goto fail;
+    int warm = (int)settings_u64(set, "CHIDORI_SERVE_WARM_WORKERS");
     /* workers one fork server forks before a fresh one replaces it (0: FORKSERVER_MAX_FORKS) */
-    if (env_whole_number("CHIDORI_SERVE_FORKSERVER_FORKS", 0, 0, 1000000, &max_forks, &error) < 0) goto fail;
-    if (auth_from_env(&srv.auth, &error) < 0) goto fail;
+    int max_forks = (int)settings_u64(set, "CHIDORI_SERVE_FORKSERVER_FORKS");
+    if (auth_from_settings(&srv.auth, set, &error) < 0) goto fail;
     /* the names the server answers to (auth.h): loopback ones, --host, CHIDORI_ALLOWED_HOSTS */
-    if (auth_hosts_from_env(&srv.auth, o.host, &error) < 0) goto fail;
+    if (auth_hosts_from_settings(&srv.auth, set, o.host, &error) < 0) goto fail;
     /* the HTTP transport's limits (http.h): threads of its event loop, connections in all and
      * from one address, how long a silent connection is kept, and how long a request's headers may take */
-    http_settings hs;
-    if (env_whole_number("CHIDORI_SERVE_HTTP_THREADS", HTTP_DEFAULT_THREADS, 1, 64, &hs.threads, &error) < 0 ||
-        env_whole_number("CHIDORI_SERVE_MAX_CONNECTIONS", HTTP_DEFAULT_MAX_CONNECTIONS, 64, 1000000,
-                         &hs.max_connections, &error) < 0 ||
-        env_whole_number("CHIDORI_SERVE_MAX_CONNECTIONS_PER_CLIENT", HTTP_DEFAULT_MAX_PER_CLIENT, 1, 1000000,
-                         &hs.max_per_client, &error) < 0 ||
-        env_whole_number("CHIDORI_SERVE_IDLE_TIMEOUT", HTTP_DEFAULT_IDLE_TIMEOUT_S, 1, 3600, &hs.idle_timeout_s,
-                         &error) < 0 ||
-        env_whole_number("CHIDORI_SERVE_HEADER_TIMEOUT", HTTP_DEFAULT_HEADER_TIMEOUT_S, 1, 3600,
-                         &hs.header_timeout_s, &error) < 0)
-        goto fail;
+    http_settings hs = {
+        .threads = (int)settings_u64(set, "CHIDORI_SERVE_HTTP_THREADS"),
+        .max_connections = (int)settings_u64(set, "CHIDORI_SERVE_MAX_CONNECTIONS"),
+        .max_per_client = (int)settings_u64(set, "CHIDORI_SERVE_MAX_CONNECTIONS_PER_CLIENT"),
+        .idle_timeout_s = (int)settings_u64(set, "CHIDORI_SERVE_IDLE_TIMEOUT"),
+        .header_timeout_s = (int)settings_u64(set, "CHIDORI_SERVE_HEADER_TIMEOUT"),
+    };
 
     code = 1;
     struct stat sb;
@@ -225,18 +151,18 @@ int cmd_serve(int argc, char **argv)
         goto fail;
     }
 
-    state_dir = state_dir_for(folder);
-    const char *env_db = getenv("CHIDORI_DB_PATH");
-    db_path = env_db && *env_db ? xstrdup(env_db) : xasprintf("%s/sessions.sqlite3", state_dir);
+    state_dir = run_start_state_dir(set, folder);
+    const char *env_db = settings_nonempty(set, "CHIDORI_DB_PATH");
+    db_path = env_db ? xstrdup(env_db) : xasprintf("%s/sessions.sqlite3", state_dir);
     st = store_open(db_path, &error);
     if (!st) goto fail;
 
     /* Workers forked from one confined process rather than exec'd one by one (forkserver.h);
      * CHIDORI_SERVE_FORKSERVER=0 turns that off (a benchmark's comparison, a debugging aid). */
-    const char *fsv = getenv("CHIDORI_SERVE_FORKSERVER");
-    if (sc.isolated && !(fsv && !strcmp(fsv, "0"))) sc.iso.forkserver = fs = forkserver_open(&sc.iso, max_forks);
-    if (isolation_banner(sc.isolated, folder, &sc.iso, &sc.limits, &error) < 0) goto fail;
-    fprintf(stderr, "Policy: %s\n", sel.description);
+    if (sc.isolated && settings_flag(set, "CHIDORI_SERVE_FORKSERVER"))
+        sc.iso.forkserver = fs = forkserver_open(&sc.iso, max_forks);
+    if (isolation_banner(sc.isolated, folder, set, &sc.iso, &sc.limits, &error) < 0) goto fail;
+    fprintf(stderr, "Policy: %s\n", rs.policy.description);
     char *hosts = auth_hosts_describe(&srv.auth);
     fprintf(stderr, "Hosts: %s\n", hosts);
     free(hosts);
@@ -249,7 +175,7 @@ int cmd_serve(int argc, char **argv)
     sc.project_root = folder;
     sc.entry = key;
     sc.state_dir = state_dir;
-    sc.policy = sel.policy;
+    sc.policy = rs.policy.policy;
     srv.ss = sessions_new(&sc, st);
     size_t total = 0, rerun = 0;
     if (sessions_load(srv.ss, &total, &rerun, &error) < 0) goto fail;
@@ -292,8 +218,7 @@ done:
     store_close(st);
     if (!http && listen_fd >= 0) close(listen_fd); /* once started, the daemon closes it */
     auth_clear(&srv.auth);
-    policy_selection_clear(&sel);
-    surface_settings_clear(&sc.surface);
+    run_setup_clear(&rs);
     free(folder);
     free(key);
     free(state_dir);

@@ -1,6 +1,6 @@
 /* serve.h — `chidori serve`: the pieces of the server and how they meet.
  *
- *   serve.c     the command: options, policy and isolation banners, start-up and shutdown
+ *   serve.c     start-up (policy and isolation banners) and shutdown; the command line is cli/'s
  *   http.c      the transport (libmicrohttpd, event-driven on a small pool of threads)
  *   router.c    method + path → handler; Host, Origin and content-type checks; CORS; authentication
  *   api.c       the handlers: request checks, session operations, replies
@@ -46,6 +46,17 @@ json_t *request_object(const http_request *req, const char *const *keys, http_re
 /* Session ids: 1..128 of [A-Za-z0-9._-], and not a word the routes use. */
 bool request_valid_session_id(const char *id);
 
-int cmd_serve(int argc, char **argv); /* declared for main.c in cli/cli.h */
+/* serve.c: the server, from its command line (parsed by src/cli/serve_cmd.c) and the settings
+ * (settings.h): runs until SIGINT or SIGTERM; the exit code (0 stopped, 1 failed, 2 a usage
+ * error found at start, such as a non-loopback address without an API key). */
+typedef struct serve_options {
+    const char *file;
+    const char *host; /* --host, else CHIDORI_HOST, else 127.0.0.1 */
+    int port;
+    int isolate;      /* --isolate 1, --no-isolate 0, -1 unset */
+    bool untrusted, trusted;
+} serve_options;
+struct settings;
+int serve_run(const serve_options *o, const struct settings *s);
 
 #endif

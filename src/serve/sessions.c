@@ -28,10 +28,10 @@
 #define _GNU_SOURCE
 #include "serve/sessions.h"
 #include "util/clock.h"
-#include "cli/cli.h"
 #include "host/host.h"
 #include "host/policy.h"
 #include "runner/runner.h"
+#include "runner/start.h"
 #include "serve/session_log.h"
 #include "util/buf.h"
 #include "util/threads.h"
@@ -350,6 +350,7 @@ static void *run_thread(void *arg)
         .seed = s->row.seed,
         .clock_start_ms = s->row.clock_start_ms,
         .limits = cfg->limits,
+        .settings = cfg->settings,
         .log_caps = cfg->log_caps,
         .surface = &cfg->surface,
         .mode = LOG_REPLAY_THEN_LIVE,
@@ -632,10 +633,7 @@ ss_result sessions_create(sessions *ss, const json_t *input, const char *profile
     row.policy_profile = profile ? xstrdup(profile) : NULL;
     row.approvals = json_array();
     row.created_at_ms = clock_realtime_ms();
-    if (cli_capture_run_start(&row.seed, &row.clock_start_ms, error) < 0) {
-        session_row_clear(&row);
-        return SS_ERROR;
-    }
+    run_start_capture(ss->cfg.settings, &row.seed, &row.clock_start_ms);
     *out = NULL;
     pthread_mutex_lock(&ss->lock);
     ss_result r = check_capacity(ss, error);

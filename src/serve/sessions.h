@@ -46,6 +46,7 @@ typedef struct sessions_config {
     const char *state_dir;
     const struct policy *policy; /* the server's policy */
     engine_limits limits;
+    const struct settings *settings; /* read once when the server starts (settings.h; not owned) */
     calllog_caps log_caps;    /* CHIDORI_LOG_MAX_RECORDS / _BYTES: caps on each run's records; in a
                                * session, its whole stored log across all its runs */
     surface_settings surface; /* CHIDORI_TS_* and the VFS, read once when the server starts */

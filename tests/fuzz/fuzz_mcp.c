@@ -7,9 +7,9 @@
  *         session queues for the server is one valid JSON object, and the buffers respect the caps.
  *   odd:  the bytes are a CHIDORI_MCP_CONFIG document.
  *
- * Build: clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc src/util/json.c src/util/buf.c \
- *        src/host/mcp_proto.c src/host/mcp_config.c tests/fuzz/fuzz_mcp.c -o build/fuzz_mcp
- * Run:   build/fuzz_mcp tests/fuzz/corpus/mcp
+ * Build: make VARIANT=fuzz build/fuzz/fuzz_mcp (it links the whole trusted side: the config
+ *        parser reads the settings, src/settings/)
+ * Run:   build/fuzz/fuzz_mcp tests/fuzz/corpus/mcp
  */
 #include "host/mcp.h"
 #include "util/buf.h"
@@ -59,7 +59,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         mcp_server_config *servers;
         size_t count;
         char *error = NULL;
-        if (mcp_config_parse((const char *)data + 1, size - 1, &servers, &count, &error) == 0) {
+        if (mcp_config_parse((const char *)data + 1, size - 1, NULL, &servers, &count, &error) == 0) {
             for (size_t i = 0; i < count; i++)
                 if (!servers[i].args || !servers[i].args[0] || !servers[i].env || servers[i].timeout_ms < 1) abort();
             mcp_config_free(servers, count);

@@ -5,6 +5,7 @@
  * range; and policy_select with the document as CHIDORI_POLICY never fails on `serve` (it fails
  * closed to untrusted, which denies http) and fails on `run` exactly when the parser refuses. */
 #include "host/policy.h"
+#include "settings/settings.h"
 #include "util/buf.h"
 
 #include <stdint.h>
@@ -12,12 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *inline_policy;
-
-static const char *fuzz_env(const char *name)
-{
-    return strcmp(name, "CHIDORI_POLICY") == 0 ? inline_policy : NULL;
-}
 
 static void check_error(const char *err, const char *text, size_t len)
 {
@@ -76,19 +71,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
 
     /* Selection with the document as CHIDORI_POLICY. */
-    char *doc = xstrndup(text, plen);
-    inline_policy = doc;
+    char *doc = xasprintf("CHIDORI_POLICY=%.*s", (int)plen, text);
+    settings *set = settings_from_environ((char *[]){doc, NULL}, &err);
+    if (!set) abort();
     policy_selection sel;
     err = NULL;
-    if (policy_select(POLICY_SURFACE_SERVE, 0, 0, fuzz_env, &sel, &err) != 0 || err || !sel.policy) abort();
+    if (policy_select(POLICY_SURFACE_SERVE, 0, 0, set, &sel, &err) != 0 || err || !sel.policy) abort();
     if (!p && (policy_evaluate(sel.policy, "http", NULL, NULL) != POLICY_DENY || !sel.warning)) abort();
     if (p && sel.warning) abort();
     policy_selection_clear(&sel);
-    int rc = policy_select(POLICY_SURFACE_RUN, 0, 0, fuzz_env, &sel, &err);
+    int rc = policy_select(POLICY_SURFACE_RUN, 0, 0, set, &sel, &err);
     if ((rc != 0) != (p == NULL)) abort();
     if (rc != 0 && (!err || sel.policy)) abort();
     free(err);
     policy_selection_clear(&sel);
+    settings_free(set);
     free(doc);
     policy_free(p);
     return 0;

@@ -18,6 +18,7 @@
 #include "serve/serve.h"
 #include "serve/sse.h"
 #include "serve/store.h"
+#include "settings/settings.h"
 #include "util/buf.h"
 
 #include <stdint.h>
@@ -31,10 +32,12 @@ static server srv;
 static void setup(void)
 {
     char *error = NULL;
-    unsetenv("CHIDORI_API_KEY");
-    setenv("CHIDORI_CORS_ORIGINS", "http://app.test", 1);
-    setenv("CHIDORI_ALLOWED_HOSTS", "myhost.lan,[fd00::1]", 1);
-    if (auth_from_env(&srv.auth, &error) < 0 || auth_hosts_from_env(&srv.auth, "127.0.0.1", &error) < 0) abort();
+    settings *set = settings_from_environ(
+        (char *[]){"CHIDORI_CORS_ORIGINS=http://app.test", "CHIDORI_ALLOWED_HOSTS=myhost.lan,[fd00::1]", NULL}, &error);
+    if (!set || auth_from_settings(&srv.auth, set, &error) < 0 ||
+        auth_hosts_from_settings(&srv.auth, set, "127.0.0.1", &error) < 0)
+        abort();
+    settings_free(set);
     store *st = store_open(":memory:", &error);
     if (!st) abort();
     session_row r = {0};

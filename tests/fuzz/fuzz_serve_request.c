@@ -21,6 +21,7 @@
 #include "serve/serve.h"
 #include "serve/sse.h"
 #include "serve/store.h"
+#include "settings/settings.h"
 #include "util/buf.h"
 
 #include <stdint.h>
@@ -33,9 +34,10 @@ static server srv;
 static void setup(void)
 {
     char *error = NULL;
-    setenv("CHIDORI_API_KEY", "fuzz-key,other", 1);
-    setenv("CHIDORI_CORS_ORIGINS", "http://localhost:5173", 1);
-    if (auth_from_env(&srv.auth, &error) < 0) abort();
+    settings *set = settings_from_environ(
+        (char *[]){"CHIDORI_API_KEY=fuzz-key,other", "CHIDORI_CORS_ORIGINS=http://localhost:5173", NULL}, &error);
+    if (!set || auth_from_settings(&srv.auth, set, &error) < 0) abort();
+    settings_free(set);
     store *st = store_open(":memory:", &error);
     if (!st) abort();
     static const char *const rows[][3] = {

@@ -5,6 +5,7 @@
 #include "host/calllog.h"
 #include "util/buf.h"
 #include "util/files.h"
+#include "settings/settings.h"
 
 #include <stdlib.h>
 
@@ -170,13 +171,14 @@ TEST(calllog_caps_stop_live_calls_and_replay_stops_at_the_same_place)
     json_free(args);
 }
 
-TEST(calllog_caps_from_env_validates)
+TEST(calllog_caps_from_settings_validates)
 {
     calllog_caps caps;
     char *error = NULL;
-    unsetenv("CHIDORI_LOG_MAX_RECORDS");
-    unsetenv("CHIDORI_LOG_MAX_BYTES");
-    CHECK(calllog_caps_from_env(&caps, &error) == 0);
+    settings *none = settings_from_environ((char *[]){NULL}, &error);
+    CHECK(none != NULL);
+    calllog_caps_from_settings(&caps, none);
+    settings_free(none);
     CHECK(caps.max_records == CALLLOG_DEFAULT_MAX_RECORDS && caps.max_bytes == CALLLOG_DEFAULT_MAX_BYTES);
     CHECK(caps.max_bytes + 2 * CALLLOG_RECORD_MAX_BYTES <= CALLLOG_LOAD_MAX_BYTES); /* what is written loads */
     const char *bad[][2] = {{"CHIDORI_LOG_MAX_RECORDS", "0"}, {"CHIDORI_LOG_MAX_RECORDS", "-1"},
@@ -184,17 +186,17 @@ TEST(calllog_caps_from_env_validates)
                             {"CHIDORI_LOG_MAX_BYTES", "1073741824"}, {"CHIDORI_LOG_MAX_BYTES", "1023"},
                             {"CHIDORI_LOG_MAX_BYTES", "99999999999999999999999"}};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        setenv(bad[i][0], bad[i][1], 1);
-        CHECK(calllog_caps_from_env(&caps, &error) == -1);
-        CHECK(strstr(error, bad[i][0]) != NULL);
+        char *kv = xasprintf("%s=%s", bad[i][0], bad[i][1]);
+        CHECK(settings_from_environ((char *[]){kv, NULL}, &error) == NULL);
+        CHECK(error && strstr(error, bad[i][0]) != NULL);
         free(error), error = NULL;
-        unsetenv(bad[i][0]);
+        free(kv);
     }
-    setenv("CHIDORI_LOG_MAX_RECORDS", "7", 1);
-    setenv("CHIDORI_LOG_MAX_BYTES", "4096", 1);
-    CHECK(calllog_caps_from_env(&caps, &error) == 0 && caps.max_records == 7 && caps.max_bytes == 4096);
-    unsetenv("CHIDORI_LOG_MAX_RECORDS");
-    unsetenv("CHIDORI_LOG_MAX_BYTES");
+    settings *set = settings_from_environ((char *[]){"CHIDORI_LOG_MAX_RECORDS=7", "CHIDORI_LOG_MAX_BYTES=4096", NULL}, &error);
+    CHECK(set != NULL);
+    calllog_caps_from_settings(&caps, set);
+    CHECK(caps.max_records == 7 && caps.max_bytes == 4096);
+    settings_free(set);
 }
 
 TEST(calllog_persist_cuts_a_torn_tail_and_keeps_every_complete_record)

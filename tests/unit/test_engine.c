@@ -15,7 +15,7 @@ static engine_result run_script(const char *src, const engine_limits *limits)
     host *h = host_new(&hc, &error);
     engine_config cfg = {.mode = ENGINE_SCRIPT, .script = src, .script_len = strlen(src), .script_name = "t.js",
                          .seed = 7, .clock_start_ms = 1000, .seam = {host_call_seam, h}};
-    engine_limits_from_env(&cfg.limits, &error);
+    engine_limits_from_settings(&cfg.limits, NULL);
     if (limits) cfg.limits = *limits;
     engine_result res;
     engine_run(&cfg, &res);
@@ -85,7 +85,7 @@ static char *printed(const char *src, const engine_limits *limits, bool prepared
     host *h = host_new(&hc, &error);
     engine_config cfg = {.mode = ENGINE_SCRIPT, .script = src, .script_len = strlen(src), .script_name = "t.js",
                          .seed = 7, .clock_start_ms = 1000, .seam = {host_call_seam, h}};
-    engine_limits_from_env(&cfg.limits, &error);
+    engine_limits_from_settings(&cfg.limits, NULL);
     if (limits) cfg.limits = *limits;
     if (prepared && engine_prepare() != 0) fprintf(out, "engine_prepare failed\n");
     engine_result res;

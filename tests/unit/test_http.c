@@ -4,17 +4,26 @@
 #define _GNU_SOURCE
 #include "unit.h"
 #include "host/host.h"
+#include "settings/settings.h"
 #include "util/buf.h"
 
 #include <stdlib.h>
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
-static host *new_host(char **error)
+/* A host under the settings of env (NULL-terminated NAME=value strings), built as the command line
+ * builds them: a bad value fails here, as it fails a command at start. */
+static settings *host_settings; /* of the last host made (a host keeps a reference) */
+static host *new_host_env(char *const *env, char **error)
 {
-    host_config cfg = {.project_root = "/tmp", .log_out = stderr, .console_out = stderr};
+    settings_free(host_settings);
+    host_settings = settings_from_environ(env, error);
+    if (!host_settings) return NULL;
+    host_config cfg = {.project_root = "/tmp", .log_out = stderr, .console_out = stderr, .settings = host_settings};
     return host_new(&cfg, error);
 }
+
+static host *new_host(char **error) { return new_host_env((char *[]){NULL}, error); }
 
 /* host_call("http", args as JSON text): HOST_* code, *error kept for the caller. */
 static int call(host *h, const char *args_json, char **error)
@@ -74,7 +83,6 @@ TEST(http_arguments_are_checked_with_clear_errors)
         {"{\"method\":\"GET\",\"url\":\"http://example.com/\",\"proxy\":\"http://evil/\"}", "unknown argument `proxy`"},
     };
     char *error = NULL;
-    unsetenv("CHIDORI_HTTP_ALLOW_HOSTS");
     host *h = new_host(&error);
     CHECK(h);
     for (size_t i = 0; i < N(rows); i++) {
@@ -105,10 +113,8 @@ TEST(http_arguments_are_checked_with_clear_errors)
 
 TEST(http_request_body_cap_is_enforced)
 {
-    setenv("CHIDORI_HTTP_MAX_REQUEST_BYTES", "4", 1);
     char *error = NULL;
-    host *h = new_host(&error);
-    unsetenv("CHIDORI_HTTP_MAX_REQUEST_BYTES");
+    host *h = new_host_env((char *[]){"CHIDORI_HTTP_MAX_REQUEST_BYTES=4", NULL}, &error);
     CHECK(h);
     /* 6 bytes: over; checked before anything is sent */
     CHECK(call(h, "{\"method\":\"POST\",\"url\":\"http://127.0.0.1:1/\",\"body\":\"aGVsbG8h\"}", &error) == HOST_ERROR);
@@ -119,7 +125,6 @@ TEST(http_request_body_cap_is_enforced)
 
 TEST(http_guard_refuses_loopback_and_metadata_before_connecting)
 {
-    unsetenv("CHIDORI_HTTP_ALLOW_HOSTS");
     char *error = NULL;
     host *h = new_host(&error);
     CHECK(h);
@@ -166,10 +171,10 @@ TEST(http_settings_from_the_environment_are_checked_at_start)
         {"CHIDORI_HTTP_MAX_REQUEST_BYTES", "x", "CHIDORI_HTTP_MAX_REQUEST_BYTES must be"},
     };
     for (size_t i = 0; i < N(rows); i++) {
-        setenv(rows[i].name, rows[i].value, 1);
+        char *kv = xasprintf("%s=%s", rows[i].name, rows[i].value);
         char *error = NULL;
-        host *h = new_host(&error);
-        unsetenv(rows[i].name);
+        host *h = new_host_env((char *[]){kv, NULL}, &error);
+        free(kv);
         if (h || !error || !strstr(error, rows[i].words)) {
             char m[600];
             snprintf(m, sizeof m, "row %zu: %s", i, error ? error : "(host started)");
@@ -180,12 +185,9 @@ TEST(http_settings_from_the_environment_are_checked_at_start)
         }
         free(error);
     }
-    setenv("CHIDORI_HTTP_ALLOW_HOSTS", "localhost, 127.0.0.0/8 ::1", 1);
-    setenv("CHIDORI_HTTP_MAX_REDIRECTS", "0", 1);
     char *error = NULL;
-    host *h = new_host(&error);
-    unsetenv("CHIDORI_HTTP_ALLOW_HOSTS");
-    unsetenv("CHIDORI_HTTP_MAX_REDIRECTS");
+    host *h = new_host_env((char *[]){"CHIDORI_HTTP_ALLOW_HOSTS=localhost, 127.0.0.0/8 ::1", "CHIDORI_HTTP_MAX_REDIRECTS=0", NULL},
+                           &error);
     CHECK(h && !error);
     host_free(h);
 }

@@ -8,6 +8,7 @@
 #include "host/llm.h"
 #include "host/llm_internal.h"
 #include "util/buf.h"
+#include "settings/settings.h"
 
 #include <arpa/inet.h>
 #include <curl/curl.h>
@@ -607,36 +608,26 @@ TEST(llm_provider_choice_by_model_and_keys)
     CHECK(ok);
 }
 
-TEST(llm_config_reads_the_environment)
+TEST(llm_config_reads_the_settings)
 {
-    const char *names[] = {"OPENAI_API_KEY", "OPENAI_BASE_URL", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL",
-                           "CHIDORI_TEST_LLM_RESPONSE", "CHIDORI_MODEL", "CHIDORI_LLM_TIMEOUT_MS"};
-    char *saved[7];
-    for (int i = 0; i < 7; i++) {
-        const char *v = getenv(names[i]);
-        saved[i] = v ? xstrdup(v) : NULL;
-        unsetenv(names[i]);
-    }
+    char *error = NULL;
+    settings *none = settings_from_environ((char *[]){NULL}, &error);
     llm_config cfg;
-    llm_config_from_env(&cfg);
+    llm_config_from_settings(&cfg, none);
     bool ok1 = !cfg.openai_api_key && !cfg.anthropic_api_key && !cfg.test_response && !cfg.default_model &&
                strcmp(cfg.openai_base_url, LLM_DEFAULT_OPENAI_BASE_URL) == 0 &&
                strcmp(cfg.anthropic_base_url, LLM_DEFAULT_ANTHROPIC_BASE_URL) == 0 &&
                cfg.timeout_ms == LLM_DEFAULT_TIMEOUT_MS && cfg.max_response_bytes == LLM_DEFAULT_MAX_RESPONSE_BYTES;
-    setenv("OPENAI_API_KEY", "k1", 1);
-    setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1", 1);
-    setenv("ANTHROPIC_API_KEY", "", 1); /* empty = unset */
-    setenv("CHIDORI_MODEL", "m", 1);
-    setenv("CHIDORI_LLM_TIMEOUT_MS", "2500", 1);
-    llm_config_from_env(&cfg);
+    settings *set = settings_from_environ((char *[]){"OPENAI_API_KEY=k1", "OPENAI_BASE_URL=http://127.0.0.1:9/v1",
+                                                     "ANTHROPIC_API_KEY=" /* empty = unset */, "CHIDORI_MODEL=m",
+                                                     "CHIDORI_LLM_TIMEOUT_MS=2500", NULL},
+                                         &error);
+    llm_config_from_settings(&cfg, set);
     bool ok2 = cfg.openai_api_key && strcmp(cfg.openai_api_key, "k1") == 0 && !cfg.anthropic_api_key &&
                strcmp(cfg.openai_base_url, "http://127.0.0.1:9/v1") == 0 && strcmp(cfg.default_model, "m") == 0 &&
                cfg.timeout_ms == 2500;
-    for (int i = 0; i < 7; i++) {
-        if (saved[i]) setenv(names[i], saved[i], 1);
-        else unsetenv(names[i]);
-        free(saved[i]);
-    }
+    settings_free(set);
+    settings_free(none);
     CHECK(ok1);
     CHECK(ok2);
 }

@@ -4,6 +4,7 @@
 #include "unit.h"
 #include "host/mcp.h"
 #include "util/buf.h"
+#include "settings/settings.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -17,10 +18,16 @@
 
 #define EVERYTHING "tests/mcp/node_modules/.bin/mcp-server-everything"
 
+/* Servers inherit PATH, HOME and LANG from the settings, built here from this process's
+ * environment as the command line builds them. */
+extern char **environ;
 static mcp_hub *hub_text(const char *cfg)
 {
     char *err = NULL;
-    mcp_hub *hub = mcp_hub_new(cfg, strlen(cfg), &err);
+    settings *set = settings_from_environ(environ, &err);
+    if (!set) fprintf(stderr, "settings error: %s\n", err), abort();
+    mcp_hub *hub = mcp_hub_new(cfg, strlen(cfg), set, &err);
+    settings_free(set);
     if (!hub) fprintf(stderr, "config error: %s\n", err);
     free(err);
     return hub;
@@ -133,7 +140,7 @@ TEST(mcp_config_rejects_bad_documents_with_positions)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char *err = NULL;
-        mcp_hub *hub = mcp_hub_new(cases[i].cfg, strlen(cases[i].cfg), &err);
+        mcp_hub *hub = mcp_hub_new(cases[i].cfg, strlen(cases[i].cfg), NULL, &err);
         if (hub || !contains(err, cases[i].want)) {
             char m[600];
             snprintf(m, sizeof m, "case %zu: got \"%.300s\", want \"%s\"", i, err ? err : "(hub)", cases[i].want);
@@ -150,13 +157,23 @@ TEST(mcp_config_rejects_bad_documents_with_positions)
     mcp_hub_free(ok);
 }
 
-TEST(mcp_config_from_env_inline_file_and_unset)
+/* The settings of one variable (freed by the caller). */
+static settings *one_setting(const char *name, const char *value)
+{
+    char *kv = xasprintf("%s=%s", name, value), *error = NULL;
+    settings *s = settings_from_environ((char *[]){kv, NULL}, &error);
+    free(kv);
+    free(error);
+    return s;
+}
+
+TEST(mcp_config_from_settings_inline_file_and_unset)
 {
     char *err = NULL;
-    unsetenv("CHIDORI_MCP_CONFIG");
-    CHECK(mcp_hub_from_env(&err) == NULL && err == NULL);
-    setenv("CHIDORI_MCP_CONFIG", " {\"mcpServers\": {\"a\": {\"command\": \"x\"}}}", 1);
-    mcp_hub *hub = mcp_hub_from_env(&err);
+    CHECK(mcp_hub_from_settings(NULL, &err) == NULL && err == NULL);
+    settings *set = one_setting("CHIDORI_MCP_CONFIG", " {\"mcpServers\": {\"a\": {\"command\": \"x\"}}}");
+    mcp_hub *hub = mcp_hub_from_settings(set, &err);
+    settings_free(set);
     CHECK(hub != NULL && err == NULL);
     mcp_hub_free(hub);
 
@@ -166,17 +183,17 @@ TEST(mcp_config_from_env_inline_file_and_unset)
     const char *text = "{\"mcpServers\": {\n  \"a\": {\"command\": \"x\", \"bogus\": 1}}}";
     CHECK(write(fd, text, strlen(text)) == (ssize_t)strlen(text));
     close(fd);
-    setenv("CHIDORI_MCP_CONFIG", path, 1);
-    hub = mcp_hub_from_env(&err);
+    set = one_setting("CHIDORI_MCP_CONFIG", path);
+    hub = mcp_hub_from_settings(set, &err);
+    settings_free(set);
     unlink(path);
-    unsetenv("CHIDORI_MCP_CONFIG");
     CHECK(hub == NULL);
     CHECK(contains(err, path) && contains(err, "line 2:34: mcpServers.a: unknown key 'bogus'"));
     free(err);
 
-    setenv("CHIDORI_MCP_CONFIG", "/nonexistent/mcp.json", 1);
-    hub = mcp_hub_from_env(&err);
-    unsetenv("CHIDORI_MCP_CONFIG");
+    set = one_setting("CHIDORI_MCP_CONFIG", "/nonexistent/mcp.json");
+    hub = mcp_hub_from_settings(set, &err);
+    settings_free(set);
     CHECK(hub == NULL && contains(err, "CHIDORI_MCP_CONFIG"));
     free(err);
 }

@@ -6,6 +6,7 @@
 #include "unit.h"
 #include "host/policy.h"
 #include "util/buf.h"
+#include "settings/settings.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -658,15 +659,20 @@ TEST(policy_parse_survives_garbage)
 /* ---------- selection ---------- */
 
 static const char *fake_env[3]; /* CHIDORI_POLICY_FILE, CHIDORI_POLICY, CHIDORI_POLICY_PROFILE */
-static int env_reads_other;
 
-static const char *get_fake_env(const char *name)
+/* The settings of an environment holding the fake_env values that are not NULL. */
+static settings *fake_settings(void)
 {
-    if (!strcmp(name, "CHIDORI_POLICY_FILE")) return fake_env[0];
-    if (!strcmp(name, "CHIDORI_POLICY")) return fake_env[1];
-    if (!strcmp(name, "CHIDORI_POLICY_PROFILE")) return fake_env[2];
-    env_reads_other++;
-    return NULL;
+    static const char *const names[3] = {"CHIDORI_POLICY_FILE", "CHIDORI_POLICY", "CHIDORI_POLICY_PROFILE"};
+    char *env[4] = {NULL};
+    size_t n = 0;
+    for (size_t i = 0; i < 3; i++)
+        if (fake_env[i]) env[n++] = xasprintf("%s=%s", names[i], fake_env[i]);
+    char *error = NULL;
+    settings *s = settings_from_environ(env, &error);
+    for (size_t i = 0; i < n; i++) free(env[i]);
+    if (!s) fprintf(stderr, "%s\n", error), abort();
+    return s;
 }
 
 static char test_dir[64];
@@ -833,7 +839,9 @@ TEST(policy_select_follows_the_seed_order)
         policy_selection sel;
         memset(&sel, 0xAB, sizeof sel); /* policy_select must initialise it */
         char *err = (char *)1;
-        int rc = policy_select((policy_surface)c->surface, c->untrusted, c->trusted, get_fake_env, &sel, &err);
+        settings *set = fake_settings();
+        int rc = policy_select((policy_surface)c->surface, c->untrusted, c->trusted, set, &sel, &err);
+        settings_free(set);
         CHECK_ROW(rc == c->want_rc, i);
         if (rc != 0) {
             CHECK_ROW(sel.policy == NULL && sel.description == NULL && sel.warning == NULL, i);
@@ -868,19 +876,21 @@ TEST(policy_select_follows_the_seed_order)
         }
         free(warning);
     }
-    CHECK(env_reads_other == 0);
     remove_files();
     policy_selection_clear(NULL);
 }
 
-TEST(policy_select_reads_the_real_environment_by_default)
+TEST(policy_select_reads_the_settings_the_edge_built)
 {
-    unsetenv("CHIDORI_POLICY_FILE");
-    unsetenv("CHIDORI_POLICY_PROFILE");
-    setenv("CHIDORI_POLICY", "{\"default\": \"ask_before\"}", 1);
+    char *error = NULL;
+    settings *set = settings_from_environ((char *[]){"CHIDORI_POLICY={\"default\": \"ask_before\"}", NULL}, &error);
     policy_selection sel;
-    CHECK(policy_select(POLICY_SURFACE_RUN, 0, 0, NULL, &sel, NULL) == 0);
-    unsetenv("CHIDORI_POLICY");
+    CHECK(set && policy_select(POLICY_SURFACE_RUN, 0, 0, set, &sel, NULL) == 0);
+    settings_free(set);
     CHECK(sel.policy && policy_evaluate(sel.policy, "http", NULL, NULL) == POLICY_ASK);
+    policy_selection_clear(&sel);
+    /* no settings at all: nothing is set, the surface's default */
+    CHECK(policy_select(POLICY_SURFACE_RUN, 0, 0, NULL, &sel, NULL) == 0);
+    CHECK(sel.policy && policy_evaluate(sel.policy, "http", NULL, NULL) == POLICY_ALLOW);
     policy_selection_clear(&sel);
 }

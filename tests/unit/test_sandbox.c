@@ -506,7 +506,7 @@ TEST(sandbox_cgroup_memory_ceiling_kills_and_is_reported)
         return;
     }
     sandbox_cgroup cg;
-    if (sandbox_cgroup_claim(64u << 20, 16, &cg) < 0) {
+    if (sandbox_cgroup_claim(NULL, 64u << 20, 16, &cg) < 0) {
         printf("SKIP cgroup: %s\n", cg.status.detail);
         return;
     }
@@ -534,7 +534,7 @@ TEST(sandbox_cgroup_memory_ceiling_kills_and_is_reported)
     /* ... and is what it claims next, starting from the slot's OOM count: a SIGKILL there is not
      * taken for the memory ceiling. */
     sandbox_cgroup next_cg;
-    CHECK(sandbox_cgroup_claim(64u << 20, 16, &next_cg) == 0);
+    CHECK(sandbox_cgroup_claim(NULL, 64u << 20, 16, &next_cg) == 0);
     CHECK(strcmp(next_cg.dir, dir) == 0);
     pid_t next = child_in_cgroup(&next_cg, -1, false);
     usleep(20000);
@@ -549,12 +549,12 @@ TEST(sandbox_cgroup_memory_ceiling_kills_and_is_reported)
     usleep(20000);
     sandbox_cgroup_release(&next_cg);
     sandbox_cgroup other;
-    CHECK(sandbox_cgroup_claim(64u << 20, 16, &other) == 0);
+    CHECK(sandbox_cgroup_claim(NULL, 64u << 20, 16, &other) == 0);
     CHECK(strcmp(other.dir, dir) != 0);
     kill(lingering, SIGKILL);
     waitpid(lingering, &st, 0);
     sandbox_cgroup again;
-    CHECK(sandbox_cgroup_claim(64u << 20, 16, &again) == 0);
+    CHECK(sandbox_cgroup_claim(NULL, 64u << 20, 16, &again) == 0);
     CHECK(strcmp(again.dir, dir) == 0);
     sandbox_cgroup_forget(&other);
 

@@ -5,6 +5,8 @@
 #define _GNU_SOURCE
 #include "unit.h"
 #include "serve/serve.h"
+#include "settings/settings.h"
+#include "util/buf.h"
 #include "serve/store.h"
 
 #include <stdlib.h>
@@ -62,16 +64,14 @@ static auth_config browser_auth(const char *allowed_hosts, const char *bound)
 {
     auth_config a;
     char *error = NULL;
-    unsetenv("CHIDORI_API_KEY");
-    setenv("CHIDORI_CORS_ORIGINS", "http://app.test", 1);
-    if (allowed_hosts) setenv("CHIDORI_ALLOWED_HOSTS", allowed_hosts, 1);
-    else unsetenv("CHIDORI_ALLOWED_HOSTS");
-    if (auth_from_env(&a, &error) < 0 || auth_hosts_from_env(&a, bound, &error) < 0) {
+    char *hosts = allowed_hosts ? xasprintf("CHIDORI_ALLOWED_HOSTS=%s", allowed_hosts) : NULL;
+    settings *set = settings_from_environ((char *[]){"CHIDORI_CORS_ORIGINS=http://app.test", hosts, NULL}, &error);
+    if (!set || auth_from_settings(&a, set, &error) < 0 || auth_hosts_from_settings(&a, set, bound, &error) < 0) {
         fprintf(stderr, "%s\n", error);
         abort();
     }
-    unsetenv("CHIDORI_CORS_ORIGINS");
-    unsetenv("CHIDORI_ALLOWED_HOSTS");
+    settings_free(set);
+    free(hosts);
     return a;
 }
 
@@ -110,24 +110,24 @@ TEST(serve_allowed_hosts_setting_is_checked)
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         auth_config a;
         char *error = NULL;
-        unsetenv("CHIDORI_API_KEY");
-        unsetenv("CHIDORI_CORS_ORIGINS");
-        setenv("CHIDORI_ALLOWED_HOSTS", bad[i], 1);
-        CHECK(auth_from_env(&a, &error) == 0);
-        CHECK(auth_hosts_from_env(&a, NULL, &error) < 0 && error && strstr(error, "CHIDORI_ALLOWED_HOSTS"));
+        char *kv = xasprintf("CHIDORI_ALLOWED_HOSTS=%s", bad[i]);
+        settings *set = settings_from_environ((char *[]){kv, NULL}, &error);
+        CHECK(set != NULL);
+        CHECK(auth_from_settings(&a, set, &error) == 0);
+        CHECK(auth_hosts_from_settings(&a, set, NULL, &error) < 0 && error && strstr(error, "CHIDORI_ALLOWED_HOSTS"));
         free(error);
         auth_clear(&a);
+        settings_free(set);
+        free(kv);
     }
     /* `*` with a key: any name */
     auth_config a;
     char *error = NULL;
-    setenv("CHIDORI_API_KEY", "k", 1);
-    setenv("CHIDORI_ALLOWED_HOSTS", "*", 1);
-    CHECK(auth_from_env(&a, &error) == 0 && auth_hosts_from_env(&a, NULL, &error) == 0);
+    settings *set = settings_from_environ((char *[]){"CHIDORI_API_KEY=k", "CHIDORI_ALLOWED_HOSTS=*", NULL}, &error);
+    CHECK(set && auth_from_settings(&a, set, &error) == 0 && auth_hosts_from_settings(&a, set, NULL, &error) == 0);
     CHECK(auth_host_allowed(&a, "anything.example:1"));
     auth_clear(&a);
-    unsetenv("CHIDORI_API_KEY");
-    unsetenv("CHIDORI_ALLOWED_HOSTS");
+    settings_free(set);
 }
 
 TEST(serve_origin_check_refuses_other_sites_state_changes)

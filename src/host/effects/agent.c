@@ -21,25 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_NESTED_RUNS_LIMIT 1000000
-
-int host_max_nested_runs_from_env(int *out, char **error)
-{
-    const char *v = getenv("CHIDORI_MAX_NESTED_RUNS");
-    *out = HOST_DEFAULT_MAX_NESTED_RUNS;
-    if (!v || !*v) return 0;
-    char *end;
-    errno = 0;
-    long n = strtol(v, &end, 10);
-    if (errno || *end || *v < '0' || *v > '9' || n > MAX_NESTED_RUNS_LIMIT) {
-        *error = xasprintf("CHIDORI_MAX_NESTED_RUNS must be a whole number from 0 to %d, got `%.40s`",
-                           MAX_NESTED_RUNS_LIMIT, v);
-        return -1;
-    }
-    *out = (int)n;
-    return 0;
-}
-
 void host_count_call_agent(host *h)
 {
     /* At the first live call_agent (nothing of this process's own is in the log yet), every

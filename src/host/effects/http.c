@@ -34,6 +34,7 @@
 #include "host/llm.h"
 #include "host/policy.h"
 #include "host/urlnorm.h"
+#include "settings/settings.h"
 #include "util/base64.h"
 #include "util/curl_lazy.h"
 #include "util/buf.h"
@@ -48,11 +49,6 @@
 #include <sys/socket.h>
 #include <time.h>
 
-#define HTTP_DEFAULT_MAX_BYTES ((size_t)16 << 20)
-#define HTTP_DEFAULT_MAX_REQUEST_BYTES ((size_t)16 << 20)
-#define HTTP_BYTES_LIMIT ((size_t)32 << 20) /* base64 of it still fits a 64 MiB worker frame */
-#define HTTP_DEFAULT_MAX_REDIRECTS 10
-#define HTTP_DEFAULT_TIMEOUT_MS 30000
 #define HTTP_METHOD_MAX 32
 #define HTTP_MAX_REQUEST_HEADERS 256
 #define HTTP_MAX_REQUEST_HEADER_BYTES (256 * 1024)
@@ -69,50 +65,20 @@ struct http_settings {
 
 /* ---- settings ---- */
 
-static int env_number(const char *name, unsigned long long def, unsigned long long min, unsigned long long max,
-                      unsigned long long *out, char **error)
+http_settings *http_settings_new(const settings *set, char **error)
 {
-    const char *s = getenv(name);
-    *out = def;
-    if (!s || !*s) return 0;
-    unsigned long long v = 0;
-    size_t n = strlen(s);
-    for (size_t i = 0; i < n; i++) {
-        if (s[i] < '0' || s[i] > '9' || n > 12) {
-            *error = xasprintf("%s must be a whole number from %llu to %llu, not `%.40s`", name, min, max, s);
-            return -1;
-        }
-        v = v * 10 + (unsigned long long)(s[i] - '0');
-    }
-    if (v < min || v > max) {
-        *error = xasprintf("%s must be a whole number from %llu to %llu, not `%.40s`", name, min, max, s);
-        return -1;
-    }
-    *out = v;
-    return 0;
-}
-
-http_settings *http_settings_from_env(char **error)
-{
-    unsigned long long max_bytes, max_req, redirects, timeout;
-    if (env_number("CHIDORI_HTTP_MAX_BYTES", HTTP_DEFAULT_MAX_BYTES, 1, HTTP_BYTES_LIMIT, &max_bytes, error) ||
-        env_number("CHIDORI_HTTP_MAX_REQUEST_BYTES", HTTP_DEFAULT_MAX_REQUEST_BYTES, 0, HTTP_BYTES_LIMIT, &max_req,
-                   error) ||
-        env_number("CHIDORI_HTTP_MAX_REDIRECTS", HTTP_DEFAULT_MAX_REDIRECTS, 0, 100, &redirects, error) ||
-        env_number("CHIDORI_HTTP_TIMEOUT_MS", HTTP_DEFAULT_TIMEOUT_MS, 1, 86400000, &timeout, error))
-        return NULL;
     char *why = NULL;
-    ssrf_allow *allow = ssrf_allow_parse(getenv("CHIDORI_HTTP_ALLOW_HOSTS"), &why);
+    ssrf_allow *allow = ssrf_allow_parse(settings_nonempty(set, "CHIDORI_HTTP_ALLOW_HOSTS"), &why);
     if (!allow) {
         *error = xasprintf("CHIDORI_HTTP_ALLOW_HOSTS: %s", why);
         free(why);
         return NULL;
     }
     http_settings *s = xcalloc(1, sizeof *s);
-    s->max_bytes = (size_t)max_bytes;
-    s->max_request_bytes = (size_t)max_req;
-    s->max_redirects = (long)redirects;
-    s->timeout_ms = (long)timeout;
+    s->max_bytes = (size_t)settings_u64(set, "CHIDORI_HTTP_MAX_BYTES");
+    s->max_request_bytes = (size_t)settings_u64(set, "CHIDORI_HTTP_MAX_REQUEST_BYTES");
+    s->max_redirects = (long)settings_u64(set, "CHIDORI_HTTP_MAX_REDIRECTS");
+    s->timeout_ms = (long)settings_u64(set, "CHIDORI_HTTP_TIMEOUT_MS");
     s->allow = allow;
     return s;
 }

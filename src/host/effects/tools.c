@@ -21,7 +21,7 @@ static mcp_hub *hub(host *h, char **error)
 {
     if (!h->mcp_loaded) {
         char *err = NULL;
-        h->mcp = mcp_hub_from_env(&err);
+        h->mcp = mcp_hub_from_settings(h->settings, &err);
         if (err) {
             *error = xasprintf("CHIDORI_MCP_CONFIG: %s", err);
             free(err);

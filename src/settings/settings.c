@@ -1,0 +1,415 @@
+/* settings.c — the table of every CHIDORI_* setting, its one parser, and the accessors (see
+ * settings.h). docs/settings.md holds the same table for people; `chidori settings` prints this one
+ * and tests/cases_settings.py checks that the two agree.
+ *
+ * Owns: the table, the copies of the values it was given. Trusts nothing in the values.
+ */
+#define _GNU_SOURCE
+#include "settings/settings.h"
+#include "engine/engine.h"
+#include "host/calllog.h"
+#include "host/ssrf.h"
+#include "host/vfs.h"
+#include "util/buf.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define U64_MAX_ UINT64_MAX
+#define MiB(n) ((uint64_t)(n) << 20)
+
+/* The commands that read a setting, as the table says them. */
+#define RUNS "run, replay, resume, eval, serve"     /* wherever an agent's host runs */
+#define ENGINE "run, replay, resume, eval, sandbox, serve"
+#define ISOLATED "run, replay, resume, sandbox, serve" /* wherever a worker is started */
+#define DURABLE "run, replay, resume, serve"
+#define SERVE "serve"
+
+static const char *const ISOLATE_WORDS[] = {"process", "off", NULL};
+static const char *const DATE_WORDS[] = {"virtual", "frozen", NULL};
+static const char *const RANDOM_WORDS[] = {"seeded", "fixed", NULL};
+static const char *const TIMERS_WORDS[] = {"virtual", NULL};
+static const char *const CRYPTO_WORDS[] = {"captured", NULL};
+static const char *const FS_WORDS[] = {"vfs", "none", NULL};
+
+static int check_allow_hosts(const char *value, char **why)
+{
+    ssrf_allow *a = ssrf_allow_parse(value, why);
+    if (!a) return -1;
+    ssrf_allow_free(a);
+    return 0;
+}
+
+#define ISOLATE_SKIP_MAX 127 /* isolate_sandbox.skip holds it with its NUL */
+
+static int check_skip(const char *value, char **why)
+{
+    if (strlen(value) <= ISOLATE_SKIP_MAX) return 0;
+    *why = xasprintf("is too long (at most %d bytes)", ISOLATE_SKIP_MAX);
+    return -1;
+}
+
+#define NUM(n, lo, hi, d, dt, cmds, what) \
+    {.name = n, .kind = SETTING_NUMBER, .min = lo, .max = hi, .def = d, .default_text = dt, .commands = cmds, .meaning = what}
+/* serve's own numbers refuse an empty value (they always have; the others take it as unset) */
+#define SERVE_NUM(n, lo, hi, d, dt, what) \
+    {.name = n, .kind = SETTING_NUMBER, .min = lo, .max = hi, .def = d, .default_text = dt, .commands = SERVE, \
+     .meaning = what, .empty_refused = true}
+#define TEXT(n, dt, acc, cmds, what) \
+    {.name = n, .kind = SETTING_TEXT, .default_text = dt, .accepted = acc, .commands = cmds, .meaning = what}
+#define FLAG(n, d, cmds, what) \
+    {.name = n, .kind = SETTING_FLAG, .def = d, .default_text = d ? "1" : "0", .commands = cmds, .meaning = what}
+#define WORD(n, w, note, cmds, what) \
+    {.name = n, .kind = SETTING_WORD, .words = w, .host_note = note, .default_text = NULL, .commands = cmds, .meaning = what}
+
+static const setting_def TABLE[] = {
+    /* the engine's limits (docs/limits.md) */
+    NUM("CHIDORI_JS_OP_BUDGET", 0, U64_MAX_, ENGINE_DEFAULT_OP_BUDGET, "5000000000", ENGINE,
+        "CPU budget of a run in ticks (function calls, backward jumps, poll points); 0 turns it off"),
+    NUM("CHIDORI_JS_MEM_CAP_MB", 0, (uint64_t)1 << 40, ENGINE_DEFAULT_MEM_CAP_MB, "4096", ENGINE,
+        "ceiling of the engine's live heap, in MiB; 0 turns it off"),
+    NUM("CHIDORI_JS_DEADLINE_MS", 0, U64_MAX_, 0, "0", ENGINE,
+        "wall-clock deadline of a run from its start, in ms (time in effects included); 0: none"),
+    NUM("CHIDORI_JS_MAX_ALLOC_MB", 0, (uint64_t)1 << 40, ENGINE_DEFAULT_MAX_ALLOC_MB, "1024", ENGINE,
+        "largest single engine allocation, in MiB; 0 turns it off"),
+    /* the call log (docs/durable-runs.md) */
+    NUM("CHIDORI_LOG_MAX_RECORDS", 1, CALLLOG_MAX_RECORDS_LIMIT, CALLLOG_DEFAULT_MAX_RECORDS, "100000", DURABLE,
+        "most records a run's call log (a session's whole log under serve) may hold"),
+    NUM("CHIDORI_LOG_MAX_BYTES", 1024, CALLLOG_MAX_BYTES_LIMIT, CALLLOG_DEFAULT_MAX_BYTES, "268435456", DURABLE,
+        "most bytes a run's call log (a session's whole log under serve) may hold"),
+    /* the determinism a run starts from (docs/durable-runs.md) */
+    {.name = "CHIDORI_SEED", .kind = SETTING_NUMBER, .min = 0, .max = U64_MAX_, .def = 0,
+     .default_text = "random", .commands = "run, eval, serve",
+     .meaning = "pins the seed a new run (a new session) starts from; replay and resume use the recorded one"},
+    {.name = "CHIDORI_CLOCK_START_MS", .kind = SETTING_NUMBER, .min = 0, .max = 8640000000000000ull, .def = 0,
+     .noun = "a number of milliseconds since 1970", .default_text = "now", .commands = "run, eval, serve",
+     .meaning = "pins the virtual clock's start of a new run (a new session); replay and resume use the recorded one"},
+    /* the captured surface (docs/captured-surface.md, docs/vfs.md) */
+    WORD("CHIDORI_TS_DATE", DATE_WORDS,
+         "a host clock does not exist; Date reads a virtual clock that starts at the run's recorded start, so "
+         "replays see the same times", RUNS,
+         "`Date`: a virtual clock that moves with virtual time, or frozen at the run's start"),
+    WORD("CHIDORI_TS_RANDOM", RANDOM_WORDS,
+         "host randomness for Math.random does not exist; Math.random is seeded from the run's recorded seed; "
+         "node:crypto's randomBytes is captured in the call log", RUNS,
+         "`Math.random`: seeded from the run's seed, or a fixed seed"),
+    WORD("CHIDORI_TS_TIMERS", TIMERS_WORDS,
+         "a host timer mode does not exist; timers run on virtual time, so a run never sleeps and replays fire "
+         "them in the same order", RUNS, "timers run on virtual time"),
+    WORD("CHIDORI_TS_CRYPTO", CRYPTO_WORDS,
+         "an uncaptured crypto mode does not exist; random bytes are drawn by the host and recorded, so replays "
+         "get the same bytes", RUNS, "random bytes are drawn by the host and recorded"),
+    WORD("CHIDORI_TS_FS", FS_WORDS,
+         "a host filesystem mode does not exist; chidori.workspace is the audited way to real files", RUNS,
+         "`node:fs`: the in-memory VFS, or none (every call fails)"),
+    {.name = "CHIDORI_VFS_MAX_BYTES", .kind = SETTING_NUMBER, .min = 1, .max = VFS_MAX_MAX_BYTES,
+     .def = VFS_DEFAULT_MAX_BYTES, .noun = "a number of bytes", .default_text = "67108864", .commands = RUNS,
+     .meaning = "size cap of the VFS (file contents and names)"},
+    TEXT("CHIDORI_VFS_SEED", "unset", "a path to a JSON file", RUNS,
+         "files the VFS starts with; a replay or resume needs the same file"),
+    /* isolation (docs/sandbox-model.md, docs/limits.md) */
+    WORD("CHIDORI_ISOLATE", ISOLATE_WORDS, NULL, "run, replay, resume, serve",
+         "run agents in a confined worker process, or in-process (--isolate / --no-isolate win)"),
+    FLAG("CHIDORI_ISOLATE_REQUIRE_SANDBOX", 0, ISOLATED,
+         "1: a core confinement layer that cannot be applied fails the run instead of being reported skipped"),
+    {.name = "CHIDORI_ISOLATE_SKIP", .kind = SETTING_TEXT, .check = check_skip, .default_text = "unset",
+     .accepted = "layer names, comma-separated (at most 127 bytes)", .commands = ISOLATED,
+     .meaning = "confinement layers left out (userns, netns, mountns, ipc_uts, pidns, landlock, seccomp, rlimits, "
+                "cgroup): benchmarks and debugging only"},
+    NUM("CHIDORI_ISOLATE_DEADLINE_MS", 0, U64_MAX_, 0, "derived", ISOLATED,
+        "the supervisor kills the worker after this many ms (0: never); unset: derived from the run's limits"),
+    NUM("CHIDORI_ISOLATE_CPU_SECS", 0, U64_MAX_, 0, "derived", ISOLATED,
+        "the worker's RLIMIT_CPU in seconds (0: none); unset: derived from the run's limits"),
+    NUM("CHIDORI_ISOLATE_FSIZE_BYTES", 0, U64_MAX_, 0, "0", ISOLATED, "the worker's RLIMIT_FSIZE in bytes; 0: none"),
+    TEXT("CHIDORI_ISOLATE_CGROUP", "<cgroup2 mount>/chidori", "a path", ISOLATED,
+         "the delegated cgroup v2 directory whose slots workers run in"),
+    TEXT("CHIDORI_ISOLATE_SELFTEST", "unset", "a probe name", ISOLATED,
+         "tests only: the worker tries this one forbidden act and reports what stopped it"),
+    /* where things live */
+    TEXT("CHIDORI_STATE_DIR", "<agent folder>/.chidori", "a path", DURABLE,
+         "durable state: runs/, memory.json, serve's database"),
+    TEXT("CHIDORI_WORKSPACE_ROOT", "the agent's folder", "a path", RUNS, "the folder chidori.workspace works in"),
+    /* policy (docs/policy.md) */
+    TEXT("CHIDORI_POLICY_FILE", "unset", "a path to a policy file", DURABLE,
+         "the policy, from a file (first of the three policy settings that is set)"),
+    TEXT("CHIDORI_POLICY", "unset", "a policy as JSON", DURABLE, "the policy, inline"),
+    TEXT("CHIDORI_POLICY_PROFILE", "unset", "`permissive`, `untrusted` or `supervised`", DURABLE,
+         "a built-in policy profile"),
+    FLAG("CHIDORI_POLICY_AUTO_APPROVE", 0, "run, replay, resume",
+         "1: `ask_before` calls are approved without asking (the command line only; serve ignores it)"),
+    /* effects (docs/effects.md, docs/network.md) */
+    NUM("CHIDORI_MAX_NESTED_RUNS", 0, 1000000, 64, "64", RUNS,
+        "most nested runs (chidori.callAgent, all depths) one root run may start"),
+    {.name = "CHIDORI_HTTP_ALLOW_HOSTS", .kind = SETTING_TEXT, .check = check_allow_hosts, .default_text = "unset",
+     .accepted = "host names, addresses and CIDR blocks, comma-separated", .commands = RUNS,
+     .meaning = "non-public hosts and addresses fetch may reach"},
+    /* 32 MiB at most: its base64 still fits a 64 MiB worker frame */
+    NUM("CHIDORI_HTTP_MAX_BYTES", 1, MiB(32), MiB(16), "16777216", RUNS, "cap on one HTTP response body, in bytes"),
+    NUM("CHIDORI_HTTP_MAX_REQUEST_BYTES", 0, MiB(32), MiB(16), "16777216", RUNS,
+        "cap on one HTTP request body, in bytes"),
+    NUM("CHIDORI_HTTP_MAX_REDIRECTS", 0, 100, 10, "10", RUNS, "redirects one fetch follows"),
+    NUM("CHIDORI_HTTP_TIMEOUT_MS", 1, 86400000, 30000, "30000", RUNS, "time for one fetch, all its hops together, in ms"),
+    TEXT("CHIDORI_MODEL", "the provider's default", "a model name", RUNS, "the model chidori.prompt uses when the call names none"),
+    NUM("CHIDORI_LLM_TIMEOUT_MS", 1, 86400000, 120000, "120000", RUNS, "time for one provider call, in ms"),
+    TEXT("CHIDORI_TEST_LLM_RESPONSE", "unset", "any text (empty too)", RUNS,
+         "tests only: chidori.prompt answers this text without calling a provider"),
+    TEXT("CHIDORI_MCP_CONFIG", "unset", "a path to a JSON file, or the JSON itself", RUNS,
+         "the MCP servers whose tools chidori.tool calls (read at the first tool call)"),
+    /* serve (docs/http-api.md) */
+    TEXT("CHIDORI_HOST", "127.0.0.1", "a host name or address", SERVE, "the address serve listens on (--host wins)"),
+    TEXT("CHIDORI_DB_PATH", "<state dir>/sessions.sqlite3", "a path", SERVE, "serve's session database"),
+    TEXT("CHIDORI_API_KEY", "unset", "keys, comma-separated (not empty)", SERVE,
+         "keys a client must send as `Authorization: Bearer <key>`; without one, serve listens on loopback only"),
+    TEXT("CHIDORI_CORS_ORIGINS", "unset", "origins, comma-separated, or `*` (with a key)", SERVE,
+         "web origins allowed to call the API"),
+    TEXT("CHIDORI_ALLOWED_HOSTS", "unset", "host names or addresses, comma-separated, or `*` (with a key)", SERVE,
+         "Host header names serve answers to besides loopback ones and --host"),
+    SERVE_NUM("CHIDORI_MAX_CONCURRENT_SESSIONS", 1, 100000, 8, "8", "sessions running at once"),
+    SERVE_NUM("CHIDORI_SERVE_WARM_WORKERS", 0, 256, 2, "2", "confined workers kept ready for new runs"),
+    FLAG("CHIDORI_SERVE_FORKSERVER", 1, SERVE, "0: exec each worker instead of forking it from a fork server"),
+    SERVE_NUM("CHIDORI_SERVE_FORKSERVER_FORKS", 0, 1000000, 0, "0",
+        "workers one fork server forks before a fresh one replaces it; 0: the built-in number"),
+    SERVE_NUM("CHIDORI_SERVE_HTTP_THREADS", 1, 64, 2, "2", "threads of the HTTP event loop"),
+    SERVE_NUM("CHIDORI_SERVE_MAX_CONNECTIONS", 64, 1000000, 1024, "1024", "HTTP connections at once"),
+    SERVE_NUM("CHIDORI_SERVE_MAX_CONNECTIONS_PER_CLIENT", 1, 1000000, 128, "128", "HTTP connections from one address"),
+    SERVE_NUM("CHIDORI_SERVE_IDLE_TIMEOUT", 1, 3600, 15, "15", "seconds a silent connection is kept"),
+    SERVE_NUM("CHIDORI_SERVE_HEADER_TIMEOUT", 1, 3600, 10, "10", "seconds a request's headers may take"),
+};
+#define N_TABLE (sizeof TABLE / sizeof TABLE[0])
+
+static const setting_passthrough PASSTHROUGH[] = {
+    {"OPENAI_API_KEY", "chidori.prompt: the OpenAI-compatible provider's key"},
+    {"OPENAI_BASE_URL", "chidori.prompt: that provider's address"},
+    {"ANTHROPIC_API_KEY", "chidori.prompt: the Anthropic provider's key"},
+    {"ANTHROPIC_BASE_URL", "chidori.prompt: that provider's address"},
+    {"PATH", "inherited by MCP servers"},
+    {"HOME", "inherited by MCP servers"},
+    {"LANG", "inherited by MCP servers"},
+    {"ASAN_OPTIONS", "given to workers of a sanitizer build"},
+    {"UBSAN_OPTIONS", "given to workers of a sanitizer build"},
+};
+#define N_PASSTHROUGH (sizeof PASSTHROUGH / sizeof PASSTHROUGH[0])
+
+typedef struct value {
+    char *raw;        /* as given, or NULL */
+    uint64_t number;  /* NUMBER, FLAG */
+    const char *word; /* WORD */
+    bool given;       /* set and not empty */
+} value;
+
+struct settings {
+    value values[N_TABLE];
+    char *env[N_PASSTHROUGH];
+};
+
+const setting_def *settings_table(size_t *count)
+{
+    *count = N_TABLE;
+    return TABLE;
+}
+
+const setting_passthrough *settings_passthrough(size_t *count)
+{
+    *count = N_PASSTHROUGH;
+    return PASSTHROUGH;
+}
+
+const setting_def *settings_find(const char *name)
+{
+    for (size_t i = 0; i < N_TABLE; i++)
+        if (!strcmp(TABLE[i].name, name)) return &TABLE[i];
+    return NULL;
+}
+
+static size_t index_of(const char *name, setting_kind want, bool any_kind)
+{
+    for (size_t i = 0; i < N_TABLE; i++)
+        if (!strcmp(TABLE[i].name, name)) {
+            if (!any_kind && TABLE[i].kind != want) break;
+            return i;
+        }
+    fprintf(stderr, "chidori: internal error: %s is not a setting of that kind in src/settings/settings.c\n", name);
+    abort();
+}
+
+static const char *lookup(char *const *envp, const char *name)
+{
+    size_t n = strlen(name);
+    for (size_t i = 0; envp && envp[i]; i++)
+        if (!strncmp(envp[i], name, n) && envp[i][n] == '=') return envp[i] + n + 1;
+    return NULL;
+}
+
+char *settings_describe_accepted(const setting_def *d)
+{
+    buf b = {0};
+    switch (d->kind) {
+    case SETTING_NUMBER:
+        if (d->max == UINT64_MAX) buf_printf(&b, "%llu or more", (unsigned long long)d->min);
+        else buf_printf(&b, "%llu to %llu", (unsigned long long)d->min, (unsigned long long)d->max);
+        if (d->empty_refused) buf_puts(&b, " (not empty)");
+        break;
+    case SETTING_WORD:
+        for (size_t i = 0; d->words[i]; i++)
+            buf_printf(&b, "%s`%s`", i == 0 ? "" : d->words[i + 1] ? ", " : " or ", d->words[i]);
+        break;
+    case SETTING_FLAG:
+        buf_puts(&b, "`0` or `1`");
+        break;
+    case SETTING_TEXT:
+        buf_puts(&b, d->accepted ? d->accepted : "any text");
+        break;
+    }
+    return buf_steal(&b);
+}
+
+/* The one parser of a number from the environment: decimal digits only, within [min, max]. */
+static int parse_number(const char *text, uint64_t min, uint64_t max, uint64_t *out)
+{
+    uint64_t v = 0;
+    if (!*text) return -1;
+    for (const char *p = text; *p; p++) {
+        if (*p < '0' || *p > '9') return -1;
+        unsigned d = (unsigned)(*p - '0');
+        if (v > (UINT64_MAX - d) / 10) return -1;
+        v = v * 10 + d;
+    }
+    if (v < min || v > max) return -1;
+    *out = v;
+    return 0;
+}
+
+static char *bad_value(const setting_def *d, const char *raw)
+{
+    char *accepted = settings_describe_accepted(d);
+    char *e;
+    if (d->kind == SETTING_NUMBER)
+        e = d->max == UINT64_MAX
+                ? xasprintf("%s must be %s (%s), got `%.100s`", d->name, d->noun ? d->noun : "a whole number", accepted, raw)
+                : xasprintf("%s must be %s from %llu to %llu, got `%.100s`", d->name, d->noun ? d->noun : "a whole number",
+                            (unsigned long long)d->min, (unsigned long long)d->max, raw);
+    else if (d->kind == SETTING_WORD) {
+        buf words = {0};
+        for (size_t i = 0; d->words[i]; i++) buf_printf(&words, "%s`%s`", i ? ", " : "", d->words[i]);
+        e = xasprintf("%s must be one of %s, got `%.100s`", d->name, words.data, raw);
+        buf_free(&words);
+    } else e = xasprintf("%s must be %s, got `%.100s`", d->name, accepted, raw);
+    free(accepted);
+    return e;
+}
+
+static int parse_one(const setting_def *d, const char *raw, value *v, char **error)
+{
+    v->raw = raw ? xstrdup(raw) : NULL;
+    v->given = raw && *raw;
+    v->number = d->def;
+    v->word = d->kind == SETTING_WORD ? d->words[0] : NULL;
+    if (raw && !*raw && d->empty_refused) {
+        *error = xasprintf("%s must be a whole number from %llu to %llu, got ``", d->name, (unsigned long long)d->min,
+                           (unsigned long long)d->max);
+        return -1;
+    }
+    if (!v->given) return 0; /* unset, or empty: the default (a TEXT setting keeps "" in raw) */
+    switch (d->kind) {
+    case SETTING_TEXT:
+        if (d->check) {
+            char *why = NULL;
+            if (d->check(raw, &why) < 0) {
+                *error = xasprintf("%s: %s", d->name, why ? why : "not accepted");
+                free(why);
+                return -1;
+            }
+        }
+        return 0;
+    case SETTING_NUMBER:
+        if (parse_number(raw, d->min, d->max, &v->number) == 0) return 0;
+        break;
+    case SETTING_FLAG:
+        if (!strcmp(raw, "0") || !strcmp(raw, "1")) {
+            v->number = raw[0] == '1';
+            return 0;
+        }
+        break;
+    case SETTING_WORD:
+        for (size_t i = 0; d->words[i]; i++)
+            if (!strcmp(raw, d->words[i])) {
+                v->word = d->words[i];
+                return 0;
+            }
+        if (d->host_note && !strcmp(raw, "host")) {
+            *error = xasprintf("%s=host: %s", d->name, d->host_note);
+            return -1;
+        }
+        break;
+    }
+    *error = bad_value(d, raw);
+    return -1;
+}
+
+settings *settings_from_environ(char *const *envp, char **error)
+{
+    settings *s = xcalloc(1, sizeof *s);
+    for (size_t i = 0; i < N_TABLE; i++)
+        if (parse_one(&TABLE[i], lookup(envp, TABLE[i].name), &s->values[i], error) < 0) {
+            settings_free(s);
+            return NULL;
+        }
+    for (size_t i = 0; i < N_PASSTHROUGH; i++) {
+        const char *v = lookup(envp, PASSTHROUGH[i].name);
+        s->env[i] = v ? xstrdup(v) : NULL;
+    }
+    return s;
+}
+
+void settings_free(settings *s)
+{
+    if (!s) return;
+    for (size_t i = 0; i < N_TABLE; i++) free(s->values[i].raw);
+    for (size_t i = 0; i < N_PASSTHROUGH; i++) free(s->env[i]);
+    free(s);
+}
+
+const char *settings_text(const settings *s, const char *name)
+{
+    size_t i = index_of(name, SETTING_TEXT, true);
+    return s ? s->values[i].raw : NULL;
+}
+
+const char *settings_nonempty(const settings *s, const char *name)
+{
+    size_t i = index_of(name, SETTING_TEXT, true);
+    return s && s->values[i].given ? s->values[i].raw : NULL;
+}
+
+bool settings_given(const settings *s, const char *name)
+{
+    size_t i = index_of(name, SETTING_TEXT, true);
+    return s && s->values[i].given;
+}
+
+uint64_t settings_u64(const settings *s, const char *name)
+{
+    size_t i = index_of(name, SETTING_NUMBER, false);
+    return s ? s->values[i].number : TABLE[i].def;
+}
+
+const char *settings_word(const settings *s, const char *name)
+{
+    size_t i = index_of(name, SETTING_WORD, false);
+    return s ? s->values[i].word : TABLE[i].words[0];
+}
+
+bool settings_flag(const settings *s, const char *name)
+{
+    size_t i = index_of(name, SETTING_FLAG, false);
+    return (s ? s->values[i].number : TABLE[i].def) != 0;
+}
+
+const char *settings_env(const settings *s, const char *name)
+{
+    for (size_t i = 0; i < N_PASSTHROUGH; i++)
+        if (!strcmp(PASSTHROUGH[i].name, name)) return s ? s->env[i] : NULL;
+    fprintf(stderr, "chidori: internal error: %s is not a variable src/settings/settings.c keeps\n", name);
+    abort();
+}
