@@ -123,11 +123,15 @@ static void hostile_frames(const char *mode)
         if (write(FD_OUT, garbage, sizeof garbage) < 0) return;
     } else if (!strcmp(mode, "frame_truncated")) {
         if (write(FD_OUT, truncated, sizeof truncated) < 0) return;
-    } else if (!strcmp(mode, "frame_unknown_op")) {
+    } else if (!strcmp(mode, "frame_unknown_op") || !strcmp(mode, "frame_forged_module_load")) {
+        /* an op nobody has; or a module load as a Call frame, the agent's entry, which must not
+         * reach chidori's own ops (the loader's entry is the Internal frame) */
+        bool forged = !strcmp(mode, "frame_forged_module_load");
         json_t *args = json_object();
+        if (forged) json_object_set(args, "specifier", json_string("./hello.js"));
         json_t *result = NULL;
         char *err = NULL;
-        int rc = broker_call(NULL, "no_such_op", args, &result, &err);
+        int rc = broker_call(NULL, forged ? "__module_load" : "no_such_op", args, &result, &err);
         json_free(args);
         json_free(result);
         /* the parent answers with an error; a real worker would carry on, this one reports it */
