@@ -10,6 +10,11 @@
 
 #include <string.h>
 
+/* One line per module here and in the list: the modules are defined in their own files. */
+extern const effect_module log_module, step_module, input_module, memory_module, agent_module, exec_module,
+    prompt_module, http_module, workspace_module, tools_module, template_module, fs_module, crypto_module,
+    module_loader_module;
+
 const effect_module *const effect_modules[] = {
     &log_module,  &step_module,   &input_module, &memory_module,    &agent_module,
     &exec_module, &prompt_module, &http_module,  &workspace_module, &tools_module,

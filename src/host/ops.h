@@ -7,7 +7,7 @@
  * reads. ops.c lists the modules; host_call (host.c), the gate (gate.c) and the policy validator
  * (policy.c) find everything through that list, so nothing in the host core names an op.
  *
- * Adding an effect: its module file, a line in ops.c's list, its JS surface (prelude.js,
+ * Adding an effect: its module file, its line in ops.c's list, its JS surface (prelude.js,
  * agent.d.ts), its tests and docs. See docs/adding-an-effect.md.
  */
 #ifndef CHIDORI_OPS_H
@@ -76,12 +76,7 @@ char *effect_targets_describe(void);
 /* The state of a module for this run (what its init made), or NULL. */
 void *host_module_state(host *h, const effect_module *m);
 
-/* The modules, one per family. */
-extern const effect_module log_module, step_module, input_module, memory_module, workspace_module,
-    agent_module, exec_module, prompt_module, tools_module, template_module, http_module, fs_module,
-    crypto_module, module_loader_module;
-
-/* perform functions some tests call directly */
+/* perform functions the unit tests call directly */
 host_perform_fn effect_crypto_digest, effect_random_bytes; /* effects/crypto.c */
 
 #endif

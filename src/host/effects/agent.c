@@ -23,6 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+extern const effect_module agent_module; /* defined at the end of this file */
+
 #define MAX_NESTED_RUNS_LIMIT 1000000
 
 int host_max_nested_runs_from_env(int *out, char **error)

@@ -28,6 +28,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+extern const effect_module fs_module; /* defined at the end of this file */
+
 #define FS_IO_MAX ((size_t)16 << 20)
 #define FS_UMASK 022
 

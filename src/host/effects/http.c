@@ -47,6 +47,8 @@
 #include <sys/socket.h>
 #include <time.h>
 
+extern const effect_module http_module; /* defined at the end of this file */
+
 #define HTTP_DEFAULT_MAX_BYTES ((size_t)16 << 20)
 #define HTTP_DEFAULT_MAX_REQUEST_BYTES ((size_t)16 << 20)
 #define HTTP_BYTES_LIMIT ((size_t)32 << 20) /* base64 of it still fits a 64 MiB worker frame */

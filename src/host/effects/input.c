@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+extern const effect_module input_module; /* defined at the end of this file */
+
 #define ANSWER_MAX_BYTES 65536
 
 /* The answers given up front (--answer), used in order, and whether a terminal may be asked. */

@@ -21,6 +21,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+extern const effect_module memory_module; /* defined at the end of this file */
+
 #define MEMORY_MAX_BYTES ((size_t)64 << 20)
 #define MEMORY_KEY_MAX 1024
 #define MEMORY_NAMESPACE_MAX 256

@@ -13,6 +13,8 @@
 
 #include <stdlib.h>
 
+extern const effect_module prompt_module; /* defined at the end of this file */
+
 /* The providers, from the environment when the host starts (llm.c). */
 static int prompt_init(host *h, const host_config *cfg, void **state, char **error)
 {

@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+extern const effect_module tools_module; /* defined at the end of this file */
+
 /* The MCP servers of CHIDORI_MCP_CONFIG, read and started on first use. */
 typedef struct tools_state {
     mcp_hub *mcp;

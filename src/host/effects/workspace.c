@@ -23,6 +23,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+extern const effect_module workspace_module; /* defined at the end of this file */
+
 #define WORKSPACE_MAX_FILE ((size_t)16 << 20)
 #define WORKSPACE_MAX_ENTRIES 10000
 #define WORKSPACE_MAX_DEPTH 32
