@@ -60,3 +60,22 @@ def case_a_policy_naming_an_unknown_target_lists_the_modules_targets(v):
         assert code == 2 and out == "", (code, err)
         assert (f'unknown target "{target}" (expected http, workspace:list|read|write|delete|manifest, '
                 "tool:<name> or *)") in err, err
+
+
+def case_the_engine_and_the_host_include_nothing_of_each_other(v):
+    """The seam's result codes and call type are src/seam.h's: the engine (untrusted side)
+    includes nothing from src/host/, and the host nothing from src/engine/."""
+    import re
+    include = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
+    found = []
+    for side, other in (("engine", "host/"), ("host", "engine/")):
+        for folder, _, files in os.walk(os.path.join(ROOT, "src", side)):
+            for name in files:
+                if not name.endswith((".c", ".h")):
+                    continue
+                path = os.path.join(folder, name)
+                with open(path, encoding="utf-8") as f:
+                    for header in include.findall(f.read()):
+                        if header.startswith(other):
+                            found.append(f"{os.path.relpath(path, ROOT)} includes {header}")
+    assert not found, "\n".join(found)
