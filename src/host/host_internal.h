@@ -58,10 +58,8 @@ int host_gate_decide(host *h, const char *target, const json_t *match, const cha
 /* gate.c: CHIDORI_POLICY_AUTO_APPROVE=1 approves every ask_before. */
 bool host_gate_auto_approves(const host *h);
 
-/* effects/fs.c: the VFS of the current depth (made and seeded on first use), or NULL + *error. */
-struct vfs;
-struct vfs *host_vfs(host *h, char **error);
-/* effects/fs.c: a chidori.step began at the current depth (effects/step.c tells it). */
+/* effects/fs.c: a chidori.step began at the current depth (effects/step.c tells it: the fs
+ * module's step barrier depends on it). */
 void fs_note_step_begin(host *h);
 
 /* effects/http.c: the `http` effect's settings from CHIDORI_HTTP_MAX_BYTES, _MAX_REQUEST_BYTES,

@@ -74,7 +74,8 @@ static vfs *vfs_at(fs_state *s, int d, char **error)
     return v;
 }
 
-vfs *host_vfs(host *h, char **error) { return vfs_at(state_of(h), h->depth, error); }
+/* The VFS of the current depth. */
+static vfs *host_vfs(host *h, char **error) { return vfs_at(state_of(h), h->depth, error); }
 
 void fs_note_step_begin(host *h) { state_of(h)->step_since_fs_barrier[h->depth] = true; }
 
