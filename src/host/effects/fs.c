@@ -9,8 +9,10 @@
  * The op is not recorded: it is performed again on replay and resume, and since the VFS starts
  * from the same seed and sees the same calls, it is rebuilt to the same state (docs/durable-runs.md).
  * Each nesting depth has its own VFS (host_vfs), made on first use and dropped when the nested run
- * starts and ends (the module's nest hook), because a completed nested run replays as one record without re-running its calls. The
- * byte and node caps are shared by the VFSes alive at once, so nesting does not multiply them.
+ * starts and ends (the module's nest hook), because a completed nested run replays as one record
+ * without re-running its calls. The byte and node caps are shared by the VFSes alive at once, so
+ * nesting does not multiply them. The VFSes, the seed and the step-barrier flags are this module's
+ * state (fs_state), made by fs_init from host_config.
  *
  * Trusts nothing in args: every path goes through the VFS's normalizer, numbers are range-checked,
  * and one read or write moves at most FS_IO_MAX bytes (fs.js splits larger ones), so no reply
@@ -382,7 +384,8 @@ static int effect_fs(host *h, const json_t *args, json_t **result, char **error)
 }
 
 static const op_def fs_ops[] = {
-    {.name = "fs", .flags = 0, .perform = effect_fs}, /* not recorded: the VFS is rebuilt by performing the calls again */
+    /* not recorded: the VFS is rebuilt by performing the calls again */
+    {.name = "fs", .flags = 0, .perform = effect_fs},
     {0},
 };
 
