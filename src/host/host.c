@@ -330,7 +330,8 @@ int host_resume(host *h, const json_t *pending, const char *response, char **err
         *error = xstrdup("the run's pending call is malformed");
         return -1;
     }
-    if (strcmp(fn->u.string.bytes, "input") != 0) {
+    const op_def *paused = host_op_find(fn->u.string.bytes, NULL);
+    if (!paused || !(paused->flags & OP_ANSWERABLE)) { /* only an input is answered */
         *error = xasprintf("the run is waiting for `%s`, not for an input", fn->u.string.bytes);
         return -1;
     }
@@ -351,7 +352,7 @@ int host_resume(host *h, const json_t *pending, const char *response, char **err
     }
     uint64_t pseq = (uint64_t)seq->u.number, pparent = parent && parent->type == JSON_NUMBER ? (uint64_t)parent->u.number : 0;
     json_t *answer = json_string(response);
-    int rc = calllog_answer_pending(h->log, pseq, pparent, queued, n, "input", args, answer, realtime_ms(), error);
+    int rc = calllog_answer_pending(h->log, pseq, pparent, queued, n, paused->name, args, answer, realtime_ms(), error);
     json_free(answer);
     return rc;
 }

@@ -27,6 +27,8 @@ TEST(effect_modules_declare_each_op_once_and_gated_ops_name_targets)
             /* the engine refuses "__" ops from JavaScript; the host refuses internal ops from
              * host_call: both must mean the same ops */
             CHECK(((op->flags & OP_INTERNAL) != 0) == (strncmp(op->name, "__", 2) == 0));
+            /* a resume appends the answer as the call's record */
+            CHECK(!(op->flags & OP_ANSWERABLE) || (op->flags & OP_RECORDED));
         }
         CHECK(gated == (m->targets != NULL));
         CHECK(!m->free || m->init); /* only what init made is freed */

@@ -105,7 +105,7 @@ static int effect_input(host *h, const json_t *args, json_t **result, char **err
 }
 
 static const op_def input_ops[] = {
-    {.name = "input", .flags = OP_RECORDED, .perform = effect_input},
+    {.name = "input", .flags = OP_RECORDED | OP_ANSWERABLE, .perform = effect_input},
     {0},
 };
 
