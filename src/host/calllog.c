@@ -459,7 +459,7 @@ uint64_t calllog_reserve_seq(calllog *log)
 void calllog_queue_seqs(calllog *log, const uint64_t *seqs, size_t n)
 {
     log->queued = xrealloc(log->queued, (log->n_queued + n + 1) * sizeof(uint64_t));
-    memcpy(log->queued + log->n_queued, seqs, n * sizeof(uint64_t));
+    if (n) memcpy(log->queued + log->n_queued, seqs, n * sizeof(uint64_t));
     log->n_queued += n;
 }
 

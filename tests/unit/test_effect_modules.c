@@ -52,9 +52,8 @@ TEST(policy_targets_are_the_modules_targets)
     size_t n = 0;
     for (size_t i = 0; effect_modules[i]; i++) {
         for (const char *const *t = effect_modules[i]->targets; t && *t; t++, n++) {
-            char *as_written = xstrdup(*t);
-            char *lt = strchr(as_written, '<');
-            if (lt) strcpy(lt, "some.name");
+            const char *lt = strchr(*t, '<');
+            char *as_written = lt ? xasprintf("%.*ssome.name", (int)(lt - *t), *t) : xstrdup(*t);
             if (!policy_accepts(as_written)) {
                 char m[200];
                 snprintf(m, sizeof m, "a policy naming %s (module %s) does not parse", as_written, effect_modules[i]->name);
