@@ -52,7 +52,7 @@ typedef struct effect_module {
      * non-empty rest). NULL when it has no gated op. */
     const char *const *targets;
     /* Its state for one run: 0 with *state (may stay NULL), or -1 with *error (the host is not
-     * made). NULL: the module keeps no state. */
+     * made; what *state holds by then is given to free). NULL: the module keeps no state. */
     int (*init)(host *h, const host_config *cfg, void **state, char **error);
     void (*free)(void *state);
     /* A nested run (call_agent) starts or ends at depth: drop what belongs to that depth. */
