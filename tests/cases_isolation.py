@@ -415,4 +415,4 @@ def case_a_worker_refuses_to_run_when_its_handoff_did_not_all_arrive(v):
     assert "0 descriptors came on the handoff socket, its parent sent 2" in refused["outcome"].get("error", ""), refused
     # the same Init saying nothing was sent: the worker goes on to confine itself and report
     went_on = first_answer(0)
-    assert went_on.get("type") == "call" and went_on.get("op") == "__isolation", went_on
+    assert went_on.get("type") == "isolation" and isinstance(went_on.get("report"), dict), went_on

@@ -94,7 +94,7 @@ static int cmd_eval(int argc, char **argv, const settings *set)
     cfg.script = source;
     cfg.script_len = len;
     cfg.script_name = file ? file : "<eval>";
-    cfg.seam = (engine_seam){host_call_seam, h};
+    cfg.seam = host_seam(h);
     engine_result res;
     engine_run(&cfg, &res);
     int rc = res.status == RUN_COMPLETED ? 0 : 1;

@@ -9,8 +9,9 @@
 #define CHIDORI_ENGINE_H
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
-#include "host/host.h"
+#include "seam.h"
 
 typedef struct engine_limits {
     uint64_t op_budget;       /* ticks (see docs/limits.md); 0 = off. CHIDORI_JS_OP_BUDGET */
@@ -34,13 +35,9 @@ typedef enum engine_mode {
     ENGINE_SCRIPT, /* a plain script (chidori eval); no entrypoint, no output */
 } engine_mode;
 
-/* The engine's only way out. Same contract as host_call (host.h): HOST_OK with *result, or another
- * HOST_* code with *error. */
-typedef int engine_call_fn(void *ctx, const char *op, const json_t *args, json_t **result, char **error);
-typedef struct engine_seam {
-    engine_call_fn *call;
-    void *ctx;
-} engine_seam;
+/* The engine's only way out (seam.h): `call` for the agent's ops, `internal` for module loads. */
+typedef seam_call_fn engine_call_fn;
+typedef seam engine_seam;
 
 struct engine_result;
 

@@ -2,8 +2,9 @@
  *
  * QuickJS asks two questions: normalize(importer, specifier) → key, then load(key) → module.
  * Built-in modules (chidori:agent, and node:x / bare x for the prelude's shims) are answered here,
- * without the host. Every other specifier goes to the host op
- * `__module_load`, which resolves it inside the project folder and returns {key, source}; the
+ * without the host. Every other specifier goes to the host op `__module_load` through the seam's
+ * internal entry (seam.h: the one agent code cannot reach), which resolves it inside the project
+ * folder and returns {key, source}; the
  * source waits in a small cache until QuickJS asks to load that key. The engine never opens a
  * file, which is what lets an isolated worker run with no filesystem at all.
  */
@@ -57,7 +58,8 @@ static int fetch_module(engine *e, const char *importer, const char *specifier, 
     json_object_set(args, "importer", importer ? json_string(importer) : json_null());
     json_t *res = NULL;
     char *error = NULL;
-    int rc = e->seam.call(e->seam.ctx, "__module_load", args, &res, &error);
+    int rc = e->seam.internal ? e->seam.internal(e->seam.ctx, "__module_load", args, &res, &error)
+                              : (error = xstrdup("module load: this run has no module loader"), HOST_ERROR);
     json_free(args);
     if (rc != 0) {
         JS_ThrowReferenceError(e->ctx, "%s", error);

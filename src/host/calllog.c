@@ -394,7 +394,8 @@ static cursor *cursor_for(calllog *log, uint64_t parent)
     return &log->cursors[log->n_cursors++];
 }
 
-call_record *calllog_peek(calllog *log, uint64_t parent_seq)
+/* The cursor's next record (mutable: this file alone consumes records). */
+static call_record *next_record(calllog *log, uint64_t parent_seq)
 {
     if (log->mode == LOG_LIVE) return NULL;
     cursor *c = cursor_for(log, parent_seq);
@@ -402,6 +403,17 @@ call_record *calllog_peek(calllog *log, uint64_t parent_seq)
            (log->items[c->next].consumed || log->items[c->next].parent_seq != parent_seq))
         c->next++;
     return c->next < log->len ? &log->items[c->next] : NULL;
+}
+
+const call_record *calllog_peek(calllog *log, uint64_t parent_seq) { return next_record(log, parent_seq); }
+
+const call_record *calllog_take_step(calllog *log, uint64_t parent_seq, const char *function, const json_t *name)
+{
+    call_record *next = next_record(log, parent_seq);
+    if (!next || strcmp(next->function, function) != 0 || !json_equal(json_object_get(next->args, "name"), name))
+        return NULL;
+    next->consumed = true;
+    return next;
 }
 
 static char *excerpt_json(const json_t *v)
@@ -425,7 +437,7 @@ uint64_t calllog_reserve_seq(calllog *log)
 void calllog_queue_seqs(calllog *log, const uint64_t *seqs, size_t n)
 {
     log->queued = xrealloc(log->queued, (log->n_queued + n + 1) * sizeof(uint64_t));
-    memcpy(log->queued + log->n_queued, seqs, n * sizeof(uint64_t));
+    if (n) memcpy(log->queued + log->n_queued, seqs, n * sizeof(uint64_t));
     log->n_queued += n;
 }
 
@@ -466,7 +478,7 @@ lookup_outcome calllog_lookup(calllog *log, uint64_t parent_seq, const char *fun
                               const call_record **rec, uint64_t *seq, char **error)
 {
     *rec = NULL;
-    call_record *next = calllog_peek(log, parent_seq);
+    call_record *next = next_record(log, parent_seq);
     if (next) {
         if (strcmp(next->function, function) == 0 && json_equal(next->args, args)) {
             next->consumed = true;
@@ -703,4 +715,15 @@ int calllog_check_pending(const calllog *log, uint64_t seq, uint64_t parent_seq,
         return -1;
     }
     return 0;
+}
+
+int calllog_answer_pending(calllog *log, uint64_t seq, uint64_t parent_seq, const uint64_t *open, size_t n_open,
+                           const char *function, const json_t *args, const json_t *answer, int64_t timestamp_ms,
+                           char **error)
+{
+    /* pending state is a file anyone could have edited: it must agree with the log */
+    if (calllog_check_pending(log, seq, parent_seq, open, n_open, error) < 0) return -1;
+    calllog_queue_seqs(log, open, n_open);
+    /* the answer is replayed like any record: it is kept, unconsumed */
+    return calllog_append_for_replay(log, seq, parent_seq, function, args, answer, timestamp_ms, error);
 }

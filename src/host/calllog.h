@@ -121,8 +121,14 @@ void calllog_expect_pause(calllog *log, const json_t *pending);
 lookup_outcome calllog_lookup(calllog *log, uint64_t parent_seq, const char *function, const json_t *args,
                               const call_record **rec, uint64_t *seq, char **error);
 
-/* The next unconsumed record under parent_seq, or NULL (for chidori.step's cache check). */
-call_record *calllog_peek(calllog *log, uint64_t parent_seq);
+/* The next unconsumed record under parent_seq, or NULL. Looking does not consume it: only the
+ * functions of this file move the replay cursor (calllog_lookup, calllog_take_step). */
+const call_record *calllog_peek(calllog *log, uint64_t parent_seq);
+
+/* chidori.step's cache: when the next unconsumed record under parent_seq is a record of function
+ * (the step op) whose args name `name`, it is consumed and returned; otherwise NULL, and nothing
+ * is consumed. */
+const call_record *calllog_take_step(calllog *log, uint64_t parent_seq, const char *function, const json_t *name);
 
 /* Reserve the seq of a live call. Seqs queued with calllog_queue_seqs are handed out first:
  * a resumed run gives the calls that were in progress when it paused (nested agents) the seqs
@@ -141,6 +147,13 @@ int calllog_append(calllog *log, uint64_t seq, uint64_t parent_seq, const char *
  * held in memory, unconsumed. */
 int calllog_append_for_replay(calllog *log, uint64_t seq, uint64_t parent_seq, const char *function,
                               const json_t *args, const json_t *result, int64_t timestamp_ms, char **io_error);
+/* Answer a paused run's pending call before it is resumed: check the call against the log
+ * (calllog_check_pending), queue the seqs of the calls that were open (calllog_queue_seqs), and
+ * append the answer as the record of seq that the resumed run then replays
+ * (calllog_append_for_replay). 0, or -1 with *error (nothing is queued when the check fails). */
+int calllog_answer_pending(calllog *log, uint64_t seq, uint64_t parent_seq, const uint64_t *open, size_t n_open,
+                           const char *function, const json_t *args, const json_t *answer, int64_t timestamp_ms,
+                           char **error);
 
 /* The record as JSON (caller frees). */
 json_t *call_record_to_json(const call_record *r);

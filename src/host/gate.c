@@ -1,9 +1,10 @@
 /* gate.c — the policy gate of host_call: which target a gated op is, and what the policy says.
  *
- * Only the powerful ops reach it (OP_GATED in ops.c): `workspace` → workspace:<action>, `tool` →
- * tool:<name>, `http` → http, `app_data` → app_data:<action>. Pure effects never do. The
- * arguments matched against a rule's match_args are the effect's own: the tool's arguments for
- * tool:<name>, the call's {action, path, content} for the workspace, {url, method, …} for http.
+ * Only the powerful ops reach it (OP_GATED in their module, ops.h), and each names its own target
+ * through its op's `target` function: `workspace` → workspace:<action>, `tool` → tool:<name>,
+ * `http` → http. Pure effects never do. The arguments matched against a rule's match_args are
+ * the ones the target function gives: the tool's arguments for tool:<name>, the call's {action,
+ * path, content} for the workspace, {url, method, …} for http.
  *
  * Decisions: allow → perform. never_allow → the call fails with ``policy: `<target>` denied``
  * (and the reason), reported on stderr, and recorded like any failed call (so a replay re-throws
@@ -17,28 +18,20 @@
  * policy_best_case), so a server whose every tool is denied is never started (effects/tools.c).
  */
 #include "host/host_internal.h"
+#include "host/ops.h"
 #include "host/policy.h"
 #include "util/buf.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* The target and the arguments the policy sees; NULL target for an op the gate ignores. */
+/* The target and the arguments the policy sees, from the op's module. */
 static char *gate_target(const char *op, const json_t *args, const json_t **match)
 {
     *match = args;
-    if (!strcmp(op, "tool")) {
-        const char *name = json_string_value(json_object_get(args, "name"));
-        const json_t *targs = json_object_get(args, "args");
-        *match = json_is_object(targs) ? targs : NULL;
-        return name ? xasprintf("tool:%s", name) : xstrdup("tool:");
-    }
-    if (!strcmp(op, "workspace") || !strcmp(op, "app_data")) {
-        const char *action = json_string_value(json_object_get(args, "action"));
-        return xasprintf("%s:%s", op, action ? action : "");
-    }
-    if (!strcmp(op, "http")) return xstrdup("http");
-    return xasprintf("%s", op);
+    const op_def *def = host_op_find(op, NULL);
+    if (def && def->target) return def->target(args, match);
+    return xstrdup(op); /* a gated op always names its target; this is only a safe default */
 }
 
 static bool approved_before(host *h, const char *target, const json_t *args)
@@ -59,12 +52,8 @@ int host_gate(host *h, const char *op, const json_t *args, char **error)
     char *target = gate_target(op, args, &match);
     json_t *none = NULL;
     if (!match) match = none = json_object();
-    const char *reason = NULL, *session_reason = NULL;
-    policy_decision d = policy_evaluate(h->policy, target, match, &reason);
-    if (h->session_policy) {
-        policy_decision s = policy_evaluate(h->session_policy, target, match, &session_reason);
-        if (s > d) d = s, reason = session_reason;
-    }
+    const char *reason = NULL;
+    policy_decision d = host_gate_decide(h, target, match, &reason);
     int rc = HOST_OK;
     if (d == POLICY_ASK && !(approved_before(h, target, args) || h->auto_approve)) {
         if (h->approvals_can_suspend) {
@@ -110,3 +99,18 @@ bool host_gate_may_offer(host *h, const char *target, char **why)
     *why = xasprintf("policy: `%s` denied%s%s", target, reason ? ": " : "", reason ? reason : "");
     return false;
 }
+
+int host_gate_decide(host *h, const char *target, const json_t *match, const char **reason)
+{
+    *reason = NULL;
+    if (!h->policy) return POLICY_ALLOW;
+    const char *session_reason = NULL;
+    policy_decision d = policy_evaluate(h->policy, target, match, reason);
+    if (h->session_policy) {
+        policy_decision s = policy_evaluate(h->session_policy, target, match, &session_reason);
+        if (s > d) d = s, *reason = session_reason;
+    }
+    return d;
+}
+
+bool host_gate_auto_approves(const host *h) { return h->auto_approve; }

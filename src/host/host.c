@@ -1,17 +1,18 @@
 /* host.c — the seam (see host.h): args in their one form → replay lookup → policy gate → perform
  * → append.
  *
- * Owns the run context (project root, call log, answers, nesting). Trusts nothing in op names or
- * args: both come from guest code (or, under isolation, from a worker that may be compromised).
- * Unknown ops and non-object args are errors, never crashes.
+ * Owns the seam's own state (host_internal.h): the run's folder and streams, the call log, the
+ * nesting, the end of the run, and one state per effect module, made and freed through the module
+ * list (ops.h) without knowing any module. Trusts nothing in op names or args: both come from
+ * guest code (or, under isolation, from a worker that may be compromised). Unknown ops and
+ * non-object args are errors, never crashes; an internal op (module loads) is performed only when
+ * it comes through host_internal_call, never through host_call.
  */
 #define _GNU_SOURCE
 #include "host/host_internal.h"
-#include "util/clock.h"
 #include "host/ops.h"
-#include "host/mcp.h"
-#include "settings/settings.h"
 #include "util/buf.h"
+#include "settings/settings.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -37,41 +38,23 @@ host *host_new(const host_config *cfg, char **error)
     host *h = xcalloc(1, sizeof *h);
     h->project_root = root;
     h->root_fd = fd;
-    h->state_dir = cfg->state_dir ? xstrdup(cfg->state_dir) : xasprintf("%s/.chidori", root);
-    h->settings = cfg->settings;
-    const char *ws = cfg->workspace_root ? cfg->workspace_root : settings_text(cfg->settings, "CHIDORI_WORKSPACE_ROOT");
-    h->workspace_root = ws && *ws ? realpath(ws, NULL) : xstrdup(root);
-    if (!h->workspace_root) h->workspace_root = xstrdup(ws); /* reported when first used */
     h->log_out = cfg->log_out ? cfg->log_out : stderr;
     h->console_out = cfg->console_out ? cfg->console_out : stderr;
     h->log = calllog_new();
-    h->n_answers = cfg->n_answers;
-    h->answers = xcalloc(cfg->n_answers + 1, sizeof(char *));
-    for (size_t i = 0; i < cfg->n_answers; i++) h->answers[i] = xstrdup(cfg->answers[i]);
-    h->interactive = cfg->interactive;
-    h->run_nested = cfg->run_nested;
-    h->nested_ctx = cfg->nested_ctx;
-    llm_config_from_settings(&h->llm, cfg->settings);
+    h->settings = cfg->settings;
     h->policy = cfg->policy;
     h->session_policy = cfg->session_policy;
     h->approvals_can_suspend = cfg->approvals_can_suspend;
     h->auto_approve = settings_flag(cfg->settings, "CHIDORI_POLICY_AUTO_APPROVE") && !cfg->approvals_can_suspend;
     h->cancel = cfg->cancel;
-    h->memory = cfg->memory;
-    h->max_nested_runs = (int)settings_u64(cfg->settings, "CHIDORI_MAX_NESTED_RUNS");
-    h->http = http_settings_new(cfg->settings, error);
-    if (!h->http) {
-        host_free(h);
-        return NULL;
-    }
-    h->vfs_limits.max_bytes = cfg->vfs_max_bytes ? cfg->vfs_max_bytes : VFS_DEFAULT_MAX_BYTES;
-    h->vfs_limits.max_nodes = VFS_DEFAULT_MAX_NODES;
-    h->vfs_clock_ms = cfg->vfs_clock_ms;
-    h->fs_disabled = cfg->fs_disabled;
-    if (cfg->vfs_seed) h->vfs_seed = json_copy(cfg->vfs_seed);
-    if (!h->fs_disabled && h->vfs_seed && !host_vfs(h, error)) { /* a bad seed fails before the run */
-        host_free(h);
-        return NULL;
+    /* each module's own state, in the list's order (a bad setting of one fails the host) */
+    h->module_states = xcalloc(effect_module_count() + 1, sizeof *h->module_states);
+    for (size_t i = 0; effect_modules[i]; i++) {
+        const effect_module *m = effect_modules[i];
+        if (m->init && m->init(h, cfg, &h->module_states[i], error) != 0) {
+            host_free(h);
+            return NULL;
+        }
     }
     return h;
 }
@@ -80,21 +63,43 @@ void host_free(host *h)
 {
     if (!h) return;
     calllog_free(h->log);
-    mcp_hub_free(h->mcp); /* clean shutdown of every MCP server this run started */
+    /* modules in reverse order (the MCP servers of the run are shut down cleanly here) */
+    for (size_t i = effect_module_count(); h->module_states && i-- > 0;)
+        if (effect_modules[i]->free && h->module_states[i]) effect_modules[i]->free(h->module_states[i]);
+    free(h->module_states);
     if (h->root_fd >= 0) close(h->root_fd);
-    for (size_t i = 0; i < h->n_answers; i++) free(h->answers[i]);
-    free(h->answers);
     json_free(h->pending);
     json_free(h->approvals);
     json_free(h->pending_approval);
     free(h->abort_reason);
     free(h->project_root);
-    free(h->state_dir);
-    free(h->workspace_root);
-    http_settings_free(h->http);
-    for (int d = 0; d <= HOST_MAX_NESTING; d++) host_vfs_release(h, d);
-    json_free(h->vfs_seed);
     free(h);
+}
+
+void *host_module_state(host *h, const effect_module *m)
+{
+    if (!h || !h->module_states) return NULL;
+    for (size_t i = 0; effect_modules[i]; i++)
+        if (effect_modules[i] == m) return h->module_states[i];
+    return NULL;
+}
+
+void host_nest_enter(host *h)
+{
+    h->parent_seq = h->call_seq;
+    h->depth++;
+    for (size_t i = 0; effect_modules[i]; i++)
+        if (effect_modules[i]->nest) effect_modules[i]->nest(h->module_states[i], h->depth);
+    h->open_calls[h->n_open_calls++] = h->call_seq;
+}
+
+void host_nest_leave(host *h)
+{
+    for (size_t i = 0; effect_modules[i]; i++)
+        if (effect_modules[i]->nest) effect_modules[i]->nest(h->module_states[i], h->depth);
+    h->n_open_calls--;
+    h->depth--;
+    h->parent_seq = h->n_open_calls ? h->open_calls[h->n_open_calls - 1] : 0;
 }
 
 calllog *host_calllog(host *h) { return h->log; }
@@ -103,6 +108,13 @@ int host_call_seam(void *h, const char *op, const json_t *args, json_t **result,
 {
     return host_call(h, op, args, result, error);
 }
+
+static int internal_call_seam(void *h, const char *op, const json_t *args, json_t **result, char **error)
+{
+    return host_internal_call(h, op, args, result, error);
+}
+
+seam host_seam(host *h) { return (seam){.call = host_call_seam, .ctx = h, .internal = internal_call_seam}; }
 bool host_aborted(const host *h) { return h->aborted; }
 const char *host_abort_reason(const host *h) { return h->abort_reason; }
 const json_t *host_pending(const host *h) { return h->pending; }
@@ -127,7 +139,19 @@ const char *host_arg_string(const json_t *args, const char *name, char **error)
     return s;
 }
 
+static double monotonic_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
 
+static int64_t realtime_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
 
 /* A recorded outcome handed back as if performed. */
 static int replayed(const call_record *rec, json_t **result, char **error)
@@ -157,10 +181,11 @@ static int suspend_at(host *h, uint64_t seq, const char *name, const json_t *arg
     return HOST_SUSPEND;
 }
 
-static int call_op(host *h, const host_op *op, const char *name, const json_t *args, const json_t *raw,
+static int call_op(host *h, const op_def *op, const char *name, const json_t *args, const json_t *raw,
                    char *invalid, json_t **result, char **error);
 
-int host_call(host *h, const char *name, const json_t *args, json_t **result, char **error)
+/* Both entries: `internal` says which one the call came through. */
+static int dispatch(host *h, const char *name, const json_t *args, bool internal, json_t **result, char **error)
 {
     *result = NULL;
     *error = NULL;
@@ -174,9 +199,19 @@ int host_call(host *h, const char *name, const json_t *args, json_t **result, ch
         *error = xstrdup(h->aborted ? "the run has already been ended by the host" : "the run is paused");
         return HOST_ABORT;
     }
-    const host_op *op = host_op_find(name);
+    const op_def *op = host_op_find(name, NULL);
     if (!op) {
         *error = xasprintf("unknown host operation `%s`", name);
+        return HOST_ERROR;
+    }
+    /* chidori's own ops only through its own entry: whatever reaches host_call came from the
+     * agent (or from a worker that may be compromised), never from the module loader */
+    if (!internal && (op->flags & OP_INTERNAL)) {
+        *error = xasprintf("host operation `%s` is chidori's own and cannot be called by an agent", name);
+        return HOST_ERROR;
+    }
+    if (internal && !(op->flags & OP_INTERNAL)) {
+        *error = xasprintf("host operation `%s` is not one of chidori's own", name);
         return HOST_ERROR;
     }
     if (!json_is_object(args)) {
@@ -193,7 +228,17 @@ int host_call(host *h, const char *name, const json_t *args, json_t **result, ch
     return rc;
 }
 
-static int call_op(host *h, const host_op *op, const char *name, const json_t *args, const json_t *raw,
+int host_call(host *h, const char *name, const json_t *args, json_t **result, char **error)
+{
+    return dispatch(h, name, args, false, result, error);
+}
+
+int host_internal_call(host *h, const char *name, const json_t *args, json_t **result, char **error)
+{
+    return dispatch(h, name, args, true, result, error);
+}
+
+static int call_op(host *h, const op_def *op, const char *name, const json_t *args, const json_t *raw,
                    char *invalid, json_t **result, char **error)
 {
     /* 1. replay lookup */
@@ -225,11 +270,11 @@ static int call_op(host *h, const host_op *op, const char *name, const json_t *a
         case LOOKUP_LIVE: break;
         }
     }
-    if (!strcmp(name, "call_agent")) host_count_call_agent(h); /* the nested-run cap (effects/agent.c) */
+    if (op->before_gate) op->before_gate(h); /* e.g. call_agent counts its runs (effects/agent.c) */
 
     /* 2. policy gate (a denial is recorded like any failed call, below) */
-    int64_t started_at = clock_realtime_ms();
-    double t0 = clock_monotonic_ns() / 1e6;
+    int64_t started_at = realtime_ms();
+    double t0 = monotonic_ms();
     int rc = invalid ? (*error = invalid, HOST_ERROR) : (op->flags & OP_GATED) ? host_gate(h, name, args, error) : HOST_OK;
 
     /* 3. perform */
@@ -239,7 +284,7 @@ static int call_op(host *h, const host_op *op, const char *name, const json_t *a
         rc = op->perform(h, args, result, error);
         h->call_seq = outer_call;
     }
-    double duration = clock_monotonic_ns() / 1e6 - t0;
+    double duration = monotonic_ms() - t0;
     if (rc == HOST_SUSPEND) {
         json_free(*result);
         *result = NULL;
@@ -286,7 +331,8 @@ int host_resume(host *h, const json_t *pending, const char *response, char **err
         *error = xstrdup("the run's pending call is malformed");
         return -1;
     }
-    if (strcmp(fn->u.string.bytes, "input") != 0) {
+    const op_def *paused = host_op_find(fn->u.string.bytes, NULL);
+    if (!paused || !(paused->flags & OP_ANSWERABLE)) { /* only an input is answered */
         *error = xasprintf("the run is waiting for `%s`, not for an input", fn->u.string.bytes);
         return -1;
     }
@@ -306,12 +352,8 @@ int host_resume(host *h, const json_t *pending, const char *response, char **err
         queued[n++] = (uint64_t)v->u.number;
     }
     uint64_t pseq = (uint64_t)seq->u.number, pparent = parent && parent->type == JSON_NUMBER ? (uint64_t)parent->u.number : 0;
-    /* pending state is a file anyone could have edited: it must agree with the log */
-    if (calllog_check_pending(h->log, pseq, pparent, queued, n, error) < 0) return -1;
-    calllog_queue_seqs(h->log, queued, n);
     json_t *answer = json_string(response);
-    /* the answer is replayed like any record: it is kept, unconsumed */
-    int rc = calllog_append_for_replay(h->log, pseq, pparent, "input", args, answer, clock_realtime_ms(), error);
+    int rc = calllog_answer_pending(h->log, pseq, pparent, queued, n, paused->name, args, answer, realtime_ms(), error);
     json_free(answer);
     return rc;
 }

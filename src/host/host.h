@@ -6,7 +6,8 @@
  *
  * For every op host_call does, in this order and in this one place:
  *   replay lookup → policy gate → perform → append to the call log.
- * Ops are declared in ops.c with flags saying whether they are recorded and gated.
+ * Ops are declared by the effect modules (ops.h), each with flags saying whether it is recorded,
+ * gated or internal; the result codes and the call type are seam.h's.
  */
 #ifndef CHIDORI_HOST_H
 #define CHIDORI_HOST_H
@@ -15,18 +16,11 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdint.h>
+#include "seam.h"
 #include "util/json.h"
 #include "host/calllog.h"
 
 typedef struct host host;
-
-/* host_call results. */
-enum {
-    HOST_OK = 0,      /* *result holds the answer */
-    HOST_ERROR = 1,   /* *error: the effect failed; the agent sees a thrown Error it may catch */
-    HOST_SUSPEND = 2, /* the run must pause here (an input nobody can answer now); see host_pending */
-    HOST_ABORT = 3,   /* *error: the run must end now, uncatchably (divergence, a log that cannot be written) */
-};
 
 /* Runs a nested agent for call_agent: the CLI provides it, since the host knows nothing of the
  * engine. Returns HOST_OK with *output_json (compact), or another HOST_* code with *error. */
@@ -76,8 +70,16 @@ void host_free(host *h);
  * caller frees; NULL for HOST_SUSPEND). args must be an object. */
 int host_call(host *h, const char *op, const json_t *args, json_t **result, char **error);
 
-/* host_call with the host as a void pointer: the engine's seam (engine_seam) for in-process runs. */
+/* The entry for chidori's own ops (OP_INTERNAL: module loads), which host_call refuses: only the
+ * engine's module loader reaches it (in process through host_seam, from a worker through its own
+ * frame type). Same contract as host_call; an op that is not internal is refused. */
+int host_internal_call(host *h, const char *op, const json_t *args, json_t **result, char **error);
+
+/* host_call with the host as a void pointer (seam_call_fn). */
 int host_call_seam(void *host, const char *op, const json_t *args, json_t **result, char **error);
+/* The engine's seam for an in-process run: host_call for the agent's ops, host_internal_call for
+ * module loads. */
+seam host_seam(host *h);
 
 /* The call log of this host's run (load it before the run to replay). */
 calllog *host_calllog(host *h);

@@ -1,4 +1,5 @@
-/* modules.c — `__module_load` {specifier, importer} → {key, source}.
+/* modules.c — `__module_load` {specifier, importer} → {key, source}: the module loader, an
+ * internal op (ops.h) that only the engine's own loader reaches (host_internal_call).
  *
  * The engine never opens files: every import of an agent resolves here. Keys are paths relative
  * to the project folder (the entry file's folder), so guest code never learns host paths and the
@@ -112,7 +113,7 @@ static int open_module(host *h, const char *key, char **key_out, int *last_errno
     return fd;
 }
 
-int host_module_load(host *h, const json_t *args, json_t **result, char **error)
+static int host_module_load(host *h, const json_t *args, json_t **result, char **error)
 {
     const json_t *spec_v = json_object_get(args, "specifier");
     const json_t *imp_v = json_object_get(args, "importer");
@@ -196,3 +197,12 @@ int host_module_load(host *h, const json_t *args, json_t **result, char **error)
     *result = o;
     return 0;
 }
+
+/* Internal: only host_internal_call performs it (the engine's module loader, in process or through
+ * a worker's module-load frame); host_call refuses it, whoever names it. */
+static const op_def module_loader_ops[] = {
+    {.name = "__module_load", .flags = OP_INTERNAL, .perform = host_module_load},
+    {0},
+};
+
+const effect_module module_loader_module = {.name = "modules", .ops = module_loader_ops};

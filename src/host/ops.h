@@ -1,6 +1,15 @@
-/* ops.h — the table of host operations: one row per op, naming how it is performed and whether
- * it is recorded in the call log and/or passes the policy gate. Adding an effect means adding a
- * perform function in effects/, a row here, and its JS surface — nothing else. */
+/* ops.h — the effect module descriptor, and the op table made of the list of modules.
+ *
+ * Each effect family declares, in its own file under effects/ (module loads in modules.c), one
+ * `effect_module`: its ops with their flags, how each gated op names its policy target, the
+ * policy targets it can name (the policy validator accepts exactly these), the functions that
+ * perform its ops, the state it keeps for a run (made by init, freed by free) and the settings it
+ * reads. ops.c lists the modules; host_call (host.c), the gate (gate.c) and the policy validator
+ * (policy.c) find everything through that list, so nothing in the host core names an op.
+ *
+ * Adding an effect: its module file, its line in ops.c's list, its JS surface (prelude.js,
+ * agent.d.ts), its tests and docs. See docs/adding-an-effect.md.
+ */
 #ifndef CHIDORI_OPS_H
 #define CHIDORI_OPS_H
 
@@ -8,41 +17,67 @@
 
 enum {
     OP_RECORDED = 1u << 0, /* written to the call log; replayed from it */
-    OP_GATED = 1u << 1,    /* checked by the policy gate before it is performed */
-    OP_INTERNAL = 1u << 2, /* engine plumbing (module loads); guest JS cannot name it */
+    OP_GATED = 1u << 1,    /* checked by the policy gate before it is performed (needs `target`) */
+    OP_INTERNAL = 1u << 2, /* chidori's own plumbing (module loads): only host_internal_call performs it */
+    OP_ANSWERABLE = 1u << 3, /* a run paused at a call of it is resumed with an answer, its result (input) */
 };
 
-/* Returns a HOST_* code (host.h). */
+/* Performs the op: a HOST_* code; HOST_OK with *result, another code with *error. The module's
+ * state is host_module_state(h, &its_module). */
 typedef int host_perform_fn(host *h, const json_t *args, json_t **result, char **error);
 /* The args in the one form that the replay lookup, the gate, the effect and the record all see
  * (for `http`: the URL normalized). A new object; NULL when args are fine as they are; NULL with
  * *error when they cannot be put in that form (the call then fails, and is recorded). */
 typedef json_t *host_prepare_fn(const json_t *args, char **error);
+/* A gated op's policy target for these args (malloc'd, e.g. "tool:github__search"), and in *match
+ * the arguments a rule's match_args see (NULL: none, matched as an empty object). */
+typedef char *host_target_fn(const json_t *args, const json_t **match);
+/* A live call of the op (the log did not answer it) is about to pass the gate. */
+typedef void host_before_gate_fn(host *h);
 
-typedef struct host_op {
+typedef struct op_def {
     const char *name;
     unsigned flags;
     host_perform_fn *perform;
-    host_prepare_fn *prepare; /* NULL: args are used as given */
-} host_op;
+    host_prepare_fn *prepare;         /* NULL: args are used as given */
+    host_target_fn *target;           /* OP_GATED ops: the policy target of a call */
+    host_before_gate_fn *before_gate; /* NULL: nothing to do (call_agent counts its runs here) */
+} op_def;
 
-const host_op *host_op_find(const char *name);
+typedef struct effect_module {
+    const char *name;
+    const op_def *ops;                    /* ended by an entry whose name is NULL */
+    /* The policy targets this module's gated ops can name, as a policy file writes them: exact
+     * ("http", "workspace:read") or a family ending in "<...>" ("tool:<name>": the prefix and any
+     * non-empty rest). NULL when it has no gated op. */
+    const char *const *targets;
+    /* Its state for one run: 0 with *state (may stay NULL), or -1 with *error (the host is not
+     * made; what *state holds by then is given to free). NULL: the module keeps no state. */
+    int (*init)(host *h, const host_config *cfg, void **state, char **error);
+    void (*free)(void *state);
+    /* A nested run (call_agent) starts or ends at depth: drop what belongs to that depth. */
+    void (*nest)(void *state, int depth);
+    /* The environment variables the module reads (NULL-terminated list, or NULL). */
+    const char *const *settings;
+} effect_module;
 
-/* perform functions, one family per file under effects/ */
-host_perform_fn effect_log, effect_mark, effect_console;     /* effects/log.c */
-host_perform_fn effect_step_begin, effect_step;              /* effects/step.c */
-host_perform_fn effect_input;                                /* effects/input.c */
-host_perform_fn effect_memory;                               /* effects/memory.c */
-host_perform_fn effect_workspace;                            /* effects/workspace.c */
-host_perform_fn effect_call_agent;                           /* effects/agent.c */
-host_perform_fn effect_exec;                                 /* effects/exec.c */
-host_perform_fn effect_prompt;                               /* effects/prompt.c */
-host_perform_fn effect_tool, effect_tool_schemas;            /* effects/tools.c */
-host_perform_fn effect_template;                             /* effects/template.c */
-host_perform_fn effect_http;                                 /* effects/http.c */
-host_prepare_fn http_prepare_args;                           /* effects/http.c */
-host_perform_fn effect_fs;                                   /* effects/fs.c */
-host_perform_fn effect_crypto_digest, effect_random_bytes;   /* effects/crypto.c */
-host_perform_fn host_module_load;                            /* modules.c */
+/* The list of modules (ops.c), ended by NULL. */
+extern const effect_module *const effect_modules[];
+size_t effect_module_count(void);
+
+/* The op of that name and its module, or NULL. */
+const op_def *host_op_find(const char *name, const effect_module **module);
+
+/* Is target one a policy rule may name (a module's target, or "*")? */
+bool effect_target_known(const char *target);
+/* The targets a policy may name, for an error message: "http, workspace:list|read|…, tool:<name>
+ * or *" (malloc'd). */
+char *effect_targets_describe(void);
+
+/* The state of a module for this run (what its init made), or NULL. */
+void *host_module_state(host *h, const effect_module *m);
+
+/* perform functions the unit tests call directly */
+host_perform_fn effect_crypto_digest, effect_random_bytes; /* effects/crypto.c */
 
 #endif

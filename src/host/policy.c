@@ -1,6 +1,7 @@
 /* policy.c — the permission policy engine (see policy.h and docs/policy.md).
  *
- * This file owns: the policy document's validation (policy_parse), the three built-in profiles,
+ * This file owns: the policy document's validation (policy_parse; the targets a rule may name
+ * are the effect modules', ops.h), the three built-in profiles,
  * rule matching (policy_evaluate), and the seed's selection order for `run` and `serve`
  * (policy_select), including reading CHIDORI_POLICY_FILE.
  *
@@ -16,6 +17,7 @@
  */
 #define _GNU_SOURCE
 #include "host/policy.h"
+#include "host/ops.h"
 #include "host/urlnorm.h"
 #include "settings/settings.h"
 
@@ -205,19 +207,6 @@ static bool parse_cstring(vctx *c, const json_t *v, const char *what, char **out
     return true;
 }
 
-static bool valid_target(const char *t)
-{
-    if (!strcmp(t, "*") || !strcmp(t, "http")) return true;
-    if (!strncmp(t, "workspace:", 10)) {
-        const char *a = t + 10;
-        return !strcmp(a, "list") || !strcmp(a, "read") || !strcmp(a, "write") || !strcmp(a, "delete") ||
-               !strcmp(a, "manifest");
-    }
-    if (!strncmp(t, "tool:", 5)) return t[5] != '\0';
-    if (!strncmp(t, "app_data:", 9)) return t[9] != '\0';
-    return false;
-}
-
 /* A url_prefix is compared with the normalized URL (urlnorm.h), so one that could never match a
  * normalized URL ("HTTP://Host/", "http://h:80/", "http://h/a/../b") is an error naming the form
  * to write. A prefix that is not an http(s) URL with a host is left alone. */
@@ -287,13 +276,13 @@ static bool parse_rule(vctx *c, const json_t *r, size_t index, policy_rule *out)
     if (!decision) return FAIL_AT_VALUE(c, r, "rules[%zu] has no \"decision\"", index);
     if (target->type != JSON_STRING)
         return FAIL_AT_VALUE(c, target, "\"target\" must be a string, not %s", type_name(target));
-    if (memchr(target->u.string.bytes, '\0', target->u.string.len) || !valid_target(target->u.string.bytes)) {
+    if (memchr(target->u.string.bytes, '\0', target->u.string.len) || !effect_target_known(target->u.string.bytes)) {
+        /* the targets are the effect modules' (ops.h), listed from them */
         buf b = {0};
         put_quoted(&b, target->u.string.bytes, target->u.string.len);
-        FAIL_AT_VALUE(c, target,
-                      "unknown target %s (expected http, workspace:list|read|write|delete|manifest, tool:<name>, "
-                      "app_data:<action> or *)",
-                      b.data);
+        char *expected = effect_targets_describe();
+        FAIL_AT_VALUE(c, target, "unknown target %s (expected %s)", b.data, expected);
+        free(expected);
         buf_free(&b);
         return false;
     }

@@ -1,5 +1,6 @@
-/* policy.h — the permission policy: which gated effects (http, workspace:*, tool:<name>,
- * app_data:<action>) an agent may perform, may perform after asking, or may not perform at all.
+/* policy.h — the permission policy: which gated effects (the targets the effect modules name,
+ * ops.h: http, workspace:*, tool:<name>) an agent may perform, may perform after asking, or may
+ * not perform at all.
  *
  * A policy is an ordered list of rules plus a default. policy_parse turns a JSON document (a
  * CHIDORI_POLICY_FILE or inline CHIDORI_POLICY) into one, rejecting anything it does not fully

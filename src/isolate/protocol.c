@@ -296,6 +296,8 @@ const char *frame_type_name(frame_type t)
     case FRAME_CALL: return "call";
     case FRAME_REPLY: return "reply";
     case FRAME_DONE: return "done";
+    case FRAME_INTERNAL: return "internal";
+    case FRAME_ISOLATION: return "isolation";
     default: return "invalid";
     }
 }
@@ -355,16 +357,28 @@ frame_type frame_classify(const json_t *frame, char **error)
         if (l && l->type != JSON_OBJECT) return invalid(error, xstrdup("bad frame: init \"limits\" is not an object"));
         return FRAME_INIT;
     }
-    if (tl == 4 && memcmp(t, "call", 4) == 0) {
+    bool is_call = tl == 4 && memcmp(t, "call", 4) == 0;
+    if (is_call || (tl == 8 && memcmp(t, "internal", 8) == 0)) {
         static const char *const allowed[] = {"type", "op", "args", NULL};
+        const char *kind = is_call ? "call" : "internal";
         const json_t *op = json_object_get(frame, "op"), *args = json_object_get(frame, "args");
-        if (!op) return invalid(error, xstrdup("bad frame: call without \"op\""));
-        if (!op_valid(op)) return invalid(error, xstrdup("bad frame: call \"op\" is not a string of [a-z_:]{1,64}"));
-        if (!args) return invalid(error, xstrdup("bad frame: call without \"args\""));
-        if (args->type != JSON_OBJECT) return invalid(error, xstrdup("bad frame: call \"args\" is not an object"));
+        if (!op) return invalid(error, xasprintf("bad frame: %s without \"op\"", kind));
+        if (!op_valid(op))
+            return invalid(error, xasprintf("bad frame: %s \"op\" is not a string of [a-z_:]{1,64}", kind));
+        if (!args) return invalid(error, xasprintf("bad frame: %s without \"args\"", kind));
+        if (args->type != JSON_OBJECT) return invalid(error, xasprintf("bad frame: %s \"args\" is not an object", kind));
         if ((extra = extra_member(frame, allowed)))
-            return invalid(error, xasprintf("bad frame: call has an unexpected member \"%.64s\"", extra));
-        return FRAME_CALL;
+            return invalid(error, xasprintf("bad frame: %s has an unexpected member \"%.64s\"", kind, extra));
+        return is_call ? FRAME_CALL : FRAME_INTERNAL;
+    }
+    if (tl == 9 && memcmp(t, "isolation", 9) == 0) {
+        static const char *const allowed[] = {"type", "report", NULL};
+        const json_t *report = json_object_get(frame, "report");
+        if (!report) return invalid(error, xstrdup("bad frame: isolation without \"report\""));
+        if (report->type != JSON_OBJECT) return invalid(error, xstrdup("bad frame: isolation \"report\" is not an object"));
+        if ((extra = extra_member(frame, allowed)))
+            return invalid(error, xasprintf("bad frame: isolation has an unexpected member \"%.64s\"", extra));
+        return FRAME_ISOLATION;
     }
     if (tl == 5 && memcmp(t, "reply", 5) == 0) {
         static const char *const allowed[] = {"type", "ok", "err", NULL};

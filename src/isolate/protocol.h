@@ -10,7 +10,11 @@
  *   {"type":"init", ...}                          parent → worker, once (entry, input, limits,
  *                                                 prelude: its other members belong to the worker,
  *                                                 which validates them; see frame_classify)
- *   {"type":"call","op":"<[a-z_:]{1,64}>","args":{...}}   worker → parent, one host op
+ *   {"type":"isolation","report":{...}}          worker → parent, once, first: what confinement
+ *                                                 applied (the Isolation: banner); no reply
+ *   {"type":"call","op":"<[a-z_:]{1,64}>","args":{...}}   worker → parent, one host op of the agent
+ *   {"type":"internal","op":"<[a-z_:]{1,64}>","args":{...}}   worker → parent, one of chidori's own
+ *                                                 ops (a module load); same shape as a call
  *   {"type":"reply","ok":<any>} | {"type":"reply","err":"<string>"}   parent → worker
  *   {"type":"done","outcome":{...}}               worker → parent, last frame of a run
  *
@@ -70,12 +74,13 @@ int64_t frame_now_ms(void);
  * not valid JSON. */
 int frame_decode(const uint8_t *buf, size_t len, size_t *consumed, json_t **out, char **error);
 
-typedef enum { FRAME_INVALID, FRAME_INIT, FRAME_CALL, FRAME_REPLY, FRAME_DONE } frame_type;
+typedef enum { FRAME_INVALID, FRAME_INIT, FRAME_CALL, FRAME_REPLY, FRAME_DONE, FRAME_INTERNAL, FRAME_ISOLATION } frame_type;
 
 /* Validate a decoded frame strictly and return its kind, or FRAME_INVALID with *error (malloc'd)
  * naming what is wrong: not an object, missing/unknown "type", a missing member, a member of the
- * wrong type, an unexpected extra member (call, reply and done have a fixed shape), an op that is
- * not [a-z_:]{1,64}, args that are not an object, a reply with both or neither of ok/err.
+ * wrong type, an unexpected extra member (call, internal, reply, done and isolation have a fixed
+ * shape), an op that is not [a-z_:]{1,64}, args or a report that are not an object, a reply with
+ * both or neither of ok/err.
  * An init frame must be an object whose "type" is "init"; its other members are the worker's to
  * validate, but where present "entry" and "prelude" must be strings and "limits" an object. */
 frame_type frame_classify(const json_t *frame, char **error);

@@ -578,9 +578,8 @@ int supervisor_prespawn_finish(warm_worker *ww, char **error)
     char *io = NULL;
     int rc = frame_read(ww->w.from_child, clock_monotonic_ms() + WARM_HANDSHAKE_MS, &frame, &io);
     frame_type type = rc == 0 ? frame_classify(frame, &io) : FRAME_INVALID;
-    const char *op = json_string_value(json_object_get(frame, "op"));
-    if (type == FRAME_CALL && op && !strcmp(op, "__isolation")) {
-        ww->banner = isolate_banner(json_object_get(frame, "args")); /* no reply: it is one way */
+    if (type == FRAME_ISOLATION) {
+        ww->banner = isolate_banner(json_object_get(frame, "report")); /* no reply: it is one way */
     } else if (rc == 0) {
         /* a worker that could not confine itself says so in a Done */
         engine_result res;
@@ -710,30 +709,27 @@ int supervisor_run(const engine_config *cfg, host *h, const isolate_options *o, 
             break;
         }
         frame_type type = frame_classify(frame, &error);
-        if (type == FRAME_CALL && !strcmp(json_string_value(json_object_get(frame, "op")), "__isolation"))
-            backstop_reported(&bs);
+        if (type == FRAME_ISOLATION) backstop_reported(&bs);
         bs.awaiting_report = false; /* only the first frame counts */
-        if (type == FRAME_CALL) {
+        if (type == FRAME_ISOLATION) {
+            /* the worker's confinement report: one way, no reply */
+            if (banner && !*banner) {
+                *banner = isolate_banner(json_object_get(frame, "report"));
+                fprintf(stderr, "Isolation: %s\n", *banner); /* before anything the agent logs */
+            }
+        } else if (type == FRAME_CALL || type == FRAME_INTERNAL) {
             const char *op = json_string_value(json_object_get(frame, "op"));
             const json_t *args = json_object_get(frame, "args");
-            json_t *reply;
-            if (!strcmp(op, "__isolation")) {
-                /* the worker's confinement report: one way, no reply */
-                if (banner && !*banner) {
-                    *banner = isolate_banner(args);
-                    fprintf(stderr, "Isolation: %s\n", *banner); /* before anything the agent logs */
-                }
-                json_free(frame);
-                continue;
-            } else {
-                json_t *result = NULL;
-                char *err = NULL;
-                int rc = host_call(h, op, args, &result, &err);
-                reply = isolate_reply_encode(rc, result, err);
-                json_free(result);
-                free(err);
-                backstop_after_effect(&bs);
-            }
+            /* the agent's ops through host_call, which refuses chidori's own; a module load
+             * through the internal entry, which performs nothing else */
+            json_t *result = NULL;
+            char *err = NULL;
+            int rc = type == FRAME_CALL ? host_call(h, op, args, &result, &err)
+                                        : host_internal_call(h, op, args, &result, &err);
+            json_t *reply = isolate_reply_encode(rc, result, err);
+            json_free(result);
+            free(err);
+            backstop_after_effect(&bs);
             if (frame_write(w.to_child, reply, &error) != 0) {
                 failure = xasprintf("the worker stopped listening: %s", error);
                 free(error), error = NULL;

@@ -6,9 +6,10 @@
  * sent before the first Init); no terminal, a clean environment, and death with its parent. It
  * reads the Init frame, enters its cgroup, confines itself (sandbox_apply_all: namespaces,
  * Landlock, seccomp allowlist, rlimits) BEFORE any agent code exists, then runs the engine with a
- * broker seam: every host op becomes a Call frame and blocks on its Reply. It ends with one Done
- * frame and exits. A warm worker (a server's pool) gets a first Init holding only its sandbox:
- * it confines itself at once and then blocks for the Init of its one run.
+ * broker seam: every host op becomes a Call frame (a module load an Internal frame) and blocks on
+ * its Reply. It ends with one Done frame and exits. A warm worker (a server's pool) gets a first
+ * Init holding only its sandbox: it confines itself at once and then blocks for the Init of its
+ * one run.
  *
  * Trusts the parent (it is the parent's child and the parent's frames are the only input); trusts
  * nothing of the agent. It must not open files or sockets after confinement (the filters would
@@ -39,15 +40,15 @@
 #define FD_IN 0
 #define FD_OUT 1
 
-/* The broker client: one Call frame out, one Reply frame back. A broken pipe means the parent is
- * gone or misbehaving: the run ends (HOST_ABORT). */
-static int broker_call(void *ctx, const char *op, const json_t *args, json_t **result, char **error)
+/* The broker client: one frame out (a Call for the agent's ops, an Internal for module loads:
+ * seam.h's two entries), one Reply frame back. A broken pipe means the parent is gone or
+ * misbehaving: the run ends (HOST_ABORT). */
+static int broker_send(const char *type, const char *op, const json_t *args, json_t **result, char **error)
 {
-    (void)ctx;
     *result = NULL;
     *error = NULL;
     json_t *call = json_object();
-    json_object_set(call, "type", json_string("call"));
+    json_object_set(call, "type", json_string(type));
     json_object_set(call, "op", json_string(op));
     json_object_set(call, "args", json_copy(args));
     char *io = NULL;
@@ -63,6 +64,16 @@ static int broker_call(void *ctx, const char *op, const json_t *args, json_t **r
     rc = isolate_reply_decode(reply, result, error);
     json_free(reply);
     return rc;
+}
+
+static int broker_call(void *ctx, const char *op, const json_t *args, json_t **result, char **error)
+{
+    return broker_send("call", op, args, result, error);
+}
+
+static int broker_internal(void *ctx, const char *op, const json_t *args, json_t **result, char **error)
+{
+    return broker_send("internal", op, args, result, error);
 }
 
 static void send_done(const engine_result *res)
@@ -112,11 +123,15 @@ static void hostile_frames(const char *mode)
         if (write(FD_OUT, garbage, sizeof garbage) < 0) return;
     } else if (!strcmp(mode, "frame_truncated")) {
         if (write(FD_OUT, truncated, sizeof truncated) < 0) return;
-    } else if (!strcmp(mode, "frame_unknown_op")) {
+    } else if (!strcmp(mode, "frame_unknown_op") || !strcmp(mode, "frame_forged_module_load")) {
+        /* an op nobody has; or a module load as a Call frame, the agent's entry, which must not
+         * reach chidori's own ops (the loader's entry is the Internal frame) */
+        bool forged = !strcmp(mode, "frame_forged_module_load");
         json_t *args = json_object();
+        if (forged) json_object_set(args, "specifier", json_string("./hello.js"));
         json_t *result = NULL;
         char *err = NULL;
-        int rc = broker_call(NULL, "no_such_op", args, &result, &err);
+        int rc = broker_call(NULL, forged ? "__module_load" : "no_such_op", args, &result, &err);
         json_free(args);
         json_free(result);
         /* the parent answers with an error; a real worker would carry on, this one reports it */
@@ -227,8 +242,8 @@ static char *receive_handoff(int *netns_fd, int *received, bool keep_socket)
     return error;
 }
 
-/* Confine this process and tell the parent what was applied (the Isolation: banner, a Call frame
- * of op __isolation that gets no reply) before anything else happens. 0, or -1 after reporting the failure (the worker then ends). */
+/* Confine this process and tell the parent what was applied (the Isolation: banner, an Isolation
+ * frame that gets no reply) before anything else happens. 0, or -1 after reporting the failure (the worker then ends). */
 static int confine_and_report(const isolate_sandbox *sandbox, int shared_netns_fd)
 {
     json_t *report = NULL;
@@ -242,9 +257,8 @@ static int confine_and_report(const isolate_sandbox *sandbox, int shared_netns_f
         return -1;
     }
     json_t *hello = json_object();
-    json_object_set(hello, "type", json_string("call"));
-    json_object_set(hello, "op", json_string("__isolation"));
-    json_object_set(hello, "args", report);
+    json_object_set(hello, "type", json_string("isolation"));
+    json_object_set(hello, "report", report);
     /* One way: frames are read in order, so the report comes before anything else the worker
      * sends whether or not it waits (a round trip less per run). */
     char *io = NULL;
@@ -382,7 +396,7 @@ int worker_main(void)
         return 0;
     }
 
-    in.config.seam = (engine_seam){broker_call, NULL};
+    in.config.seam = (engine_seam){.call = broker_call, .internal = broker_internal};
     in.config.on_result = done_before_teardown;
     engine_result res;
     engine_run(&in.config, &res);

@@ -109,7 +109,7 @@ static int run_nested(void *ctx, host *h, const char *entry, const char *input_j
     cfg.entry = entry;
     cfg.input_json = input_json;
     cfg.seed = nested_seed(rc->base.seed, entry, input_json);
-    cfg.seam = (engine_seam){host_call_seam, h};
+    cfg.seam = host_seam(h);
     engine_result res;
     run_engine(rc, &cfg, h, false, &res);
     int code;
@@ -310,7 +310,7 @@ int runner_run(const runner_request *req, runner_outcome *out, char **error)
     cfg.mode = ENGINE_AGENT;
     cfg.entry = req->entry;
     cfg.input_json = input_text;
-    cfg.seam = (engine_seam){host_call_seam, h};
+    cfg.seam = host_seam(h);
     engine_result res;
     run_engine(&rc, &cfg, h, true, &res);
 

@@ -102,7 +102,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         .fixed_random = true,
         .limits = {.op_budget = OP_BUDGET, .mem_cap_bytes = MEM_CAP, .max_alloc_bytes = MAX_ALLOC,
                    .stack_bytes = ENGINE_DEFAULT_STACK_BYTES},
-        .seam = {fuzz_call, &h},
+        .seam = {.call = fuzz_call, .ctx = &h, .internal = fuzz_call}, /* module loads come through internal */
     };
     engine_result res;
     engine_run(&cfg, &res);

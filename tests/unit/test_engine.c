@@ -1,6 +1,7 @@
 /* test_engine.c — engine runs are fresh, limited, and reach nothing but the host. */
 #include "unit.h"
 #include "engine/engine.h"
+#include "host/host.h"
 #include "util/buf.h"
 
 #include <stdio.h>
@@ -14,7 +15,7 @@ static engine_result run_script(const char *src, const engine_limits *limits)
     host_config hc = {.project_root = "/tmp", .log_out = sink, .console_out = sink};
     host *h = host_new(&hc, &error);
     engine_config cfg = {.mode = ENGINE_SCRIPT, .script = src, .script_len = strlen(src), .script_name = "t.js",
-                         .seed = 7, .clock_start_ms = 1000, .seam = {host_call_seam, h}};
+                         .seed = 7, .clock_start_ms = 1000, .seam = host_seam(h)};
     engine_limits_from_settings(&cfg.limits, NULL);
     if (limits) cfg.limits = *limits;
     engine_result res;
@@ -84,7 +85,7 @@ static char *printed(const char *src, const engine_limits *limits, bool prepared
     host_config hc = {.project_root = "/tmp", .log_out = out, .console_out = out};
     host *h = host_new(&hc, &error);
     engine_config cfg = {.mode = ENGINE_SCRIPT, .script = src, .script_len = strlen(src), .script_name = "t.js",
-                         .seed = 7, .clock_start_ms = 1000, .seam = {host_call_seam, h}};
+                         .seed = 7, .clock_start_ms = 1000, .seam = host_seam(h)};
     engine_limits_from_settings(&cfg.limits, NULL);
     if (limits) cfg.limits = *limits;
     if (prepared && engine_prepare() != 0) fprintf(out, "engine_prepare failed\n");

@@ -69,7 +69,7 @@ static char *load(host *h, const char *spec, const char *importer, char **error)
     json_object_set(args, "importer", importer ? json_string(importer) : json_null());
     json_t *res = NULL;
     *error = NULL;
-    int rc = host_call(h, "__module_load", args, &res, error);
+    int rc = host_internal_call(h, "__module_load", args, &res, error);
     json_free(args);
     if (rc != 0) return NULL;
     char *key = xstrdup(json_string_value(json_object_get(res, "key")));

@@ -437,7 +437,7 @@ TEST(policy_parse_accepts_the_documented_shape)
         "{\"target\": \"workspace:manifest\", \"decision\": \"always_allow\"},"
         "{\"target\": \"tool:x\", \"decision\": \"always_allow\", \"match_args\": {}},"
         "{\"target\": \"tool:mcp.server/tool-name with spaces\", \"decision\": \"always_allow\"},"
-        "{\"target\": \"app_data:get\", \"decision\": \"always_allow\", \"reason\": \"r\"},"
+        "{\"target\": \"tool:search\", \"decision\": \"always_allow\", \"reason\": \"r\"},"
         "{\"target\": \"http\", \"decision\": \"ask_before\", \"match_args\": {\"url_prefix\": \"\", \"n\": [1, {}]}}]}",
     };
     for (size_t i = 0; i < N(good); i++) {
@@ -466,7 +466,7 @@ TEST(policy_parse_errors_name_source_line_and_col)
         /* unknown targets point at the target's value */
         {"{\"rules\": [\n  {\"target\": \"network\", \"decision\": \"never_allow\"}\n]}",
          "p.json:2:14: unknown target \"network\" (expected http, workspace:list|read|write|delete|manifest, "
-         "tool:<name>, app_data:<action> or *)"},
+         "tool:<name> or *)"},
         /* unknown decisions point at the decision's value */
         {"{\"rules\": [{\"target\": \"http\",\n\t\"decision\": \"allow\"}]}",
          "p.json:2:14: unknown decision \"allow\" for \"decision\" (expected always_allow, ask_before or never_allow)"},
@@ -516,7 +516,7 @@ TEST(policy_parse_rejects_unknown_target_forms)
     const char *targets[] = {"",           "HTTP",          "http ",          " http",          "https",
                              "network",    "workspace",     "workspace:",     "workspace:*",    "workspace:exec",
                              "workspace:READ", "workspace:read ", "workspace:list:x", "tool:",       "tool",
-                             "app_data:",  "app_data",      "*:*",            "**",             "* ",
+                             "app_data:",  "app_data",      "app_data:get",   "*:*",            "**",             "* ",
                              "prompt",     "log",           "memory:set",     "tool:a\\u0000b", "http\\u0000",
                              "workspace:read\\u0000x"};
     for (size_t i = 0; i < N(targets); i++) {

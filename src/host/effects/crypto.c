@@ -96,3 +96,11 @@ int effect_random_bytes(host *h, const json_t *args, json_t **result, char **err
     free(b64);
     return HOST_OK;
 }
+
+static const op_def crypto_ops[] = {
+    {.name = "crypto_digest", .flags = 0, .perform = effect_crypto_digest}, /* pure: performed again on replay */
+    {.name = "random_bytes", .flags = OP_RECORDED, .perform = effect_random_bytes},
+    {0},
+};
+
+const effect_module crypto_module = {.name = "crypto", .ops = crypto_ops};

@@ -6,7 +6,7 @@
 
 #include <string.h>
 
-int effect_exec(host *h, const json_t *args, json_t **result, char **error)
+static int effect_exec(host *h, const json_t *args, json_t **result, char **error)
 {
     const char *lang = json_string_value(json_object_get(args, "language"));
     *error = xasprintf("chidori.exec%s is not supported: chidori does not run nested code sandboxes; "
@@ -14,3 +14,10 @@ int effect_exec(host *h, const json_t *args, json_t **result, char **error)
                        lang && !strcmp(lang, "python") ? "Python" : lang && !strcmp(lang, "wasm") ? "Wasm" : "Js");
     return HOST_ERROR;
 }
+
+static const op_def exec_ops[] = {
+    {.name = "exec", .flags = OP_RECORDED, .perform = effect_exec},
+    {0},
+};
+
+const effect_module exec_module = {.name = "exec", .ops = exec_ops};

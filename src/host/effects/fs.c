@@ -9,8 +9,10 @@
  * The op is not recorded: it is performed again on replay and resume, and since the VFS starts
  * from the same seed and sees the same calls, it is rebuilt to the same state (docs/durable-runs.md).
  * Each nesting depth has its own VFS (host_vfs), made on first use and dropped when the nested run
- * ends, because a completed nested run replays as one record without re-running its calls. The
- * byte and node caps are shared by the VFSes alive at once, so nesting does not multiply them.
+ * starts and ends (the module's nest hook), because a completed nested run replays as one record
+ * without re-running its calls. The byte and node caps are shared by the VFSes alive at once, so
+ * nesting does not multiply them. The VFSes, the seed and the step-barrier flags are this module's
+ * state (fs_state), made by fs_init from host_config.
  *
  * Trusts nothing in args: every path goes through the VFS's normalizer, numbers are range-checked,
  * and one read or write moves at most FS_IO_MAX bytes (fs.js splits larger ones), so no reply
@@ -28,39 +30,86 @@
 #include <stdlib.h>
 #include <string.h>
 
+extern const effect_module fs_module; /* defined at the end of this file */
+
 #define FS_IO_MAX ((size_t)16 << 20)
 #define FS_UMASK 022
 
-vfs *host_vfs(host *h, char **error)
+/* One VFS per nesting depth: vfs[0] is the run's, vfs[d] belongs to the nested run at depth d
+ * while it runs (a completed nested run replays as one record, so its fs calls must not have
+ * touched a tree that outlives it). Each starts from the seed. */
+typedef struct fs_state {
+    vfs *vfs[HOST_MAX_NESTING + 1];
+    json_t *vfs_seed;      /* owned copy of the seed document, or NULL */
+    vfs_limits vfs_limits; /* shared by all the VFSes alive at once */
+    int64_t vfs_clock_ms;  /* the time stamped on "/" and on seeded entries */
+    bool fs_disabled;      /* CHIDORI_TS_FS=none */
+    /* A chidori.step began (at this depth) since the last fs step barrier (fs_step_barrier). */
+    bool step_since_fs_barrier[HOST_MAX_NESTING + 1];
+} fs_state;
+
+static fs_state *state_of(host *h) { return host_module_state(h, &fs_module); }
+
+/* The VFS of depth d, made and seeded on first use. */
+static vfs *vfs_at(fs_state *s, int d, char **error)
 {
-    int d = h->depth;
-    if (h->vfs[d]) return h->vfs[d];
+    if (s->vfs[d]) return s->vfs[d];
     /* The caps cover every VFS alive at once: a nested run's gets what its callers leave (their
      * trees cannot change while it runs, so this is the same on replay). Each has its own "/". */
-    vfs_limits lim = h->vfs_limits;
+    vfs_limits lim = s->vfs_limits;
     for (int i = 0; i < d; i++) {
-        if (!h->vfs[i]) continue;
-        uint64_t bytes = vfs_bytes_used(h->vfs[i]);
-        size_t nodes = vfs_node_count(h->vfs[i]) - 1;
+        if (!s->vfs[i]) continue;
+        uint64_t bytes = vfs_bytes_used(s->vfs[i]);
+        size_t nodes = vfs_node_count(s->vfs[i]) - 1;
         lim.max_bytes = lim.max_bytes > bytes ? lim.max_bytes - bytes : 0;
         lim.max_nodes = lim.max_nodes > nodes ? lim.max_nodes - nodes : 1;
     }
-    vfs *v = vfs_new(&lim, h->vfs_clock_ms);
+    vfs *v = vfs_new(&lim, s->vfs_clock_ms);
     char *why = NULL;
-    if (h->vfs_seed && vfs_seed_from_json(v, h->vfs_seed, h->vfs_clock_ms, &why) < 0) {
+    if (s->vfs_seed && vfs_seed_from_json(v, s->vfs_seed, s->vfs_clock_ms, &why) < 0) {
         *error = xasprintf("the VFS seed cannot be applied: %s", why);
         free(why);
         vfs_free(v);
         return NULL;
     }
-    h->vfs[d] = v;
+    s->vfs[d] = v;
     return v;
 }
 
-void host_vfs_release(host *h, int depth)
+/* The VFS of the current depth. */
+static vfs *host_vfs(host *h, char **error) { return vfs_at(state_of(h), h->depth, error); }
+
+void fs_note_step_begin(host *h) { state_of(h)->step_since_fs_barrier[h->depth] = true; }
+
+/* A nested run starts or ends at depth: it starts from the seed (docs/vfs.md), and its files end
+ * with it. */
+static void fs_nest(void *state, int depth)
 {
-    vfs_free(h->vfs[depth]);
-    h->vfs[depth] = NULL;
+    fs_state *s = state;
+    vfs_free(s->vfs[depth]);
+    s->vfs[depth] = NULL;
+    s->step_since_fs_barrier[depth] = false;
+}
+
+static int fs_init(host *h, const host_config *cfg, void **state, char **error)
+{
+    fs_state *s = xcalloc(1, sizeof *s);
+    *state = s;
+    s->vfs_limits.max_bytes = cfg->vfs_max_bytes ? cfg->vfs_max_bytes : VFS_DEFAULT_MAX_BYTES;
+    s->vfs_limits.max_nodes = VFS_DEFAULT_MAX_NODES;
+    s->vfs_clock_ms = cfg->vfs_clock_ms;
+    s->fs_disabled = cfg->fs_disabled;
+    if (cfg->vfs_seed) s->vfs_seed = json_copy(cfg->vfs_seed);
+    if (!s->fs_disabled && s->vfs_seed && !vfs_at(s, 0, error)) return -1; /* a bad seed fails before the run */
+    return 0;
+}
+
+static void fs_free(void *state)
+{
+    fs_state *s = state;
+    for (int d = 0; d <= HOST_MAX_NESTING; d++) vfs_free(s->vfs[d]);
+    json_free(s->vfs_seed);
+    free(s);
 }
 
 /* An optional number argument: def when absent; false when present but not an integer in range. */
@@ -103,8 +152,9 @@ static int fs_error(char **error, int e, const char *syscall, const char *path, 
 #define FS_STEP_MARK "chidori: node:fs changed the VFS after a chidori.step began"
 static int fs_step_barrier(host *h, char **error)
 {
-    if (!h->step_since_fs_barrier[h->depth]) return HOST_OK;
-    h->step_since_fs_barrier[h->depth] = false;
+    fs_state *s = state_of(h);
+    if (!s->step_since_fs_barrier[h->depth]) return HOST_OK;
+    s->step_since_fs_barrier[h->depth] = false;
     json_t *args = json_object(), *result = NULL;
     json_object_set(args, "label", json_string(FS_STEP_MARK));
     int rc = host_call(h, "mark", args, &result, error);
@@ -216,9 +266,9 @@ static int do_readdir(vfs *v, const char *path, json_t **result, char **error)
     return HOST_OK;
 }
 
-int effect_fs(host *h, const json_t *args, json_t **result, char **error)
+static int effect_fs(host *h, const json_t *args, json_t **result, char **error)
 {
-    if (h->fs_disabled) {
+    if (state_of(h)->fs_disabled) {
         *error = xstrdup("fs is disabled by CHIDORI_TS_FS=none");
         return HOST_ERROR;
     }
@@ -332,3 +382,17 @@ int effect_fs(host *h, const json_t *args, json_t **result, char **error)
     *result = json_null();
     return HOST_OK;
 }
+
+static const op_def fs_ops[] = {
+    /* not recorded: the VFS is rebuilt by performing the calls again */
+    {.name = "fs", .flags = 0, .perform = effect_fs},
+    {0},
+};
+
+const effect_module fs_module = {
+    .name = "fs",
+    .ops = fs_ops,
+    .init = fs_init,
+    .free = fs_free,
+    .nest = fs_nest,
+};

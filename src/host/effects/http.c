@@ -28,16 +28,15 @@
 #define _GNU_SOURCE
 #define CURL_DISABLE_TYPECHECK
 #include "host/host_internal.h"
-#include "util/clock.h"
 #include "host/ops.h"
 #include "host/ssrf.h"
 #include "host/llm.h"
 #include "host/policy.h"
 #include "host/urlnorm.h"
-#include "settings/settings.h"
 #include "util/base64.h"
 #include "util/curl_lazy.h"
 #include "util/buf.h"
+#include "settings/settings.h"
 
 #include <stdint.h>
 #include <curl/curl.h>
@@ -48,6 +47,8 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <time.h>
+
+extern const effect_module http_module; /* defined at the end of this file */
 
 #define HTTP_METHOD_MAX 32
 #define HTTP_MAX_REQUEST_HEADERS 256
@@ -207,7 +208,7 @@ static char *normalized_url(const char *url, size_t len, char **error)
     return norm;
 }
 
-json_t *http_prepare_args(const json_t *args, char **error)
+static json_t *http_prepare_args(const json_t *args, char **error)
 {
     const json_t *u = json_object_get(args, "url");
     if (!json_is_string(u)) return NULL; /* the effect reports it */
@@ -520,6 +521,12 @@ static size_t on_header(char *ptr, size_t size, size_t nmemb, void *ud)
     return n;
 }
 
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
 
 typedef struct hop_result {
     long status;
@@ -696,7 +703,6 @@ static void rewrite_for_redirect(request *r, long status, const char *next_url)
  * CHIDORI_POLICY_AUTO_APPROVE=1): nothing can be asked in the middle of a request. */
 static int gate_hop(host *hst, const request *r, const char *first_url, char **error)
 {
-    if (!hst->policy) return 0;
     json_t *args = json_object();
     json_object_set(args, "method", json_string(r->method));
     json_object_set(args, "url", json_string(r->url));
@@ -717,14 +723,11 @@ static int gate_hop(host *hst, const request *r, const char *first_url, char **e
         json_object_set(args, "body", json_null());
     }
     json_object_set(args, "redirect", json_string("follow"));
-    const char *reason = NULL, *session_reason = NULL;
-    policy_decision d = policy_evaluate(hst->policy, "http", args, &reason);
-    if (hst->session_policy) {
-        policy_decision s = policy_evaluate(hst->session_policy, "http", args, &session_reason);
-        if (s > d) d = s, reason = session_reason;
-    }
+    const char *reason = NULL;
+    policy_decision d = host_gate_decide(hst, "http", args, &reason); /* always_allow with no policy */
     json_free(args);
-    if (d == POLICY_ALLOW || (d == POLICY_ASK && (hst->auto_approve || same_origin(first_url, r->url)))) return 0;
+    if (d == POLICY_ALLOW || (d == POLICY_ASK && (host_gate_auto_approves(hst) || same_origin(first_url, r->url))))
+        return 0;
     char *u = shown_url(r->url);
     if (d == POLICY_DENY)
         *error = xasprintf("policy: `http` denied%s%s (a redirect to %s)", reason ? ": " : "", reason ? reason : "", u);
@@ -743,15 +746,15 @@ static bool is_redirect(long status) { return status == 301 || status == 302 || 
 
 /* ---- the effect ---- */
 
-int effect_http(host *hst, const json_t *args, json_t **result, char **error)
+static int effect_http(host *hst, const json_t *args, json_t **result, char **error)
 {
-    const http_settings *cfg = hst->http;
+    const http_settings *cfg = host_module_state(hst, &http_module);
     request r = {0};
     if (read_request(cfg, args, &r, error) != 0) {
         request_clear(&r);
         return HOST_ERROR;
     }
-    double deadline = clock_monotonic_ns() / 1e6 + (double)r.timeout_ms;
+    double deadline = now_ms() + (double)r.timeout_ms;
     char *first_url = xstrdup(r.url);
     int rc = HOST_ERROR;
     bool redirected = false;
@@ -760,7 +763,7 @@ int effect_http(host *hst, const json_t *args, json_t **result, char **error)
         long port;
         if (parse_url(r.url, &scheme, &hostname, &port, error) != 0) break;
         free(scheme);
-        double left = deadline - clock_monotonic_ns() / 1e6;
+        double left = deadline - now_ms();
         if (left < 1) {
             char *u = shown_url(r.url);
             *error = xasprintf("http: %s timed out after %ld ms (CHIDORI_HTTP_TIMEOUT_MS or the request's timeout)",
@@ -836,3 +839,43 @@ int effect_http(host *hst, const json_t *args, json_t **result, char **error)
     request_clear(&r);
     return rc;
 }
+
+/* ---- the module ---- */
+
+static int http_init(host *h, const host_config *cfg, void **state, char **error)
+{
+    *state = http_settings_new(cfg->settings, error); /* from the settings the edge read */
+    return *state ? 0 : -1;
+}
+
+static void http_free(void *state) { http_settings_free(state); }
+
+/* The policy sees `http` and the call's args (with the URL in its normalized form). */
+static char *http_target(const json_t *args, const json_t **match)
+{
+    *match = args;
+    return xstrdup("http");
+}
+
+static const op_def http_ops[] = {
+    {.name = "http",
+     .flags = OP_RECORDED | OP_GATED,
+     .perform = effect_http,
+     .prepare = http_prepare_args,
+     .target = http_target},
+    {0},
+};
+
+static const char *const http_targets[] = {"http", NULL};
+static const char *const http_settings_read[] = {"CHIDORI_HTTP_MAX_BYTES",  "CHIDORI_HTTP_MAX_REQUEST_BYTES",
+                                                 "CHIDORI_HTTP_MAX_REDIRECTS", "CHIDORI_HTTP_TIMEOUT_MS",
+                                                 "CHIDORI_HTTP_ALLOW_HOSTS", NULL};
+
+const effect_module http_module = {
+    .name = "http",
+    .ops = http_ops,
+    .targets = http_targets,
+    .init = http_init,
+    .free = http_free,
+    .settings = http_settings_read,
+};

@@ -13,7 +13,35 @@
 #include <stdlib.h>
 #include <string.h>
 
+extern const effect_module input_module; /* defined at the end of this file */
+
 #define ANSWER_MAX_BYTES 65536
+
+/* The answers given up front (--answer), used in order, and whether a terminal may be asked. */
+typedef struct input_state {
+    char **answers;
+    size_t n_answers, next_answer;
+    bool interactive;
+} input_state;
+
+static int input_init(host *h, const host_config *cfg, void **state, char **error)
+{
+    input_state *s = xcalloc(1, sizeof *s);
+    s->n_answers = cfg->n_answers;
+    s->answers = xcalloc(cfg->n_answers + 1, sizeof(char *));
+    for (size_t i = 0; i < cfg->n_answers; i++) s->answers[i] = xstrdup(cfg->answers[i]);
+    s->interactive = cfg->interactive;
+    *state = s;
+    return 0;
+}
+
+static void input_free(void *state)
+{
+    input_state *s = state;
+    for (size_t i = 0; i < s->n_answers; i++) free(s->answers[i]);
+    free(s->answers);
+    free(s);
+}
 
 static char *ask_terminal(host *h, const char *prompt, const json_t *opts)
 {
@@ -48,15 +76,16 @@ static char *ask_terminal(host *h, const char *prompt, const json_t *opts)
     return buf_steal(&b);
 }
 
-int effect_input(host *h, const json_t *args, json_t **result, char **error)
+static int effect_input(host *h, const json_t *args, json_t **result, char **error)
 {
+    input_state *s = host_module_state(h, &input_module);
     const char *prompt = host_arg_string(args, "prompt", error);
     if (!prompt) return HOST_ERROR;
     const json_t *opts = json_object_get(args, "opts");
     char *answer = NULL;
-    if (h->next_answer < h->n_answers) {
-        answer = xstrdup(h->answers[h->next_answer++]);
-    } else if (h->interactive) {
+    if (s->next_answer < s->n_answers) {
+        answer = xstrdup(s->answers[s->next_answer++]);
+    } else if (s->interactive) {
         answer = ask_terminal(h, prompt, opts);
         if (!answer && !json_string_value(json_object_get(opts, "default"))) {
             *error = xasprintf("input: no answer to `%s` (end of input)", prompt);
@@ -74,3 +103,10 @@ int effect_input(host *h, const json_t *args, json_t **result, char **error)
     free(answer);
     return HOST_OK;
 }
+
+static const op_def input_ops[] = {
+    {.name = "input", .flags = OP_RECORDED | OP_ANSWERABLE, .perform = effect_input},
+    {0},
+};
+
+const effect_module input_module = {.name = "input", .ops = input_ops, .init = input_init, .free = input_free};

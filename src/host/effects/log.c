@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int effect_log(host *h, const json_t *args, json_t **result, char **error)
+static int effect_log(host *h, const json_t *args, json_t **result, char **error)
 {
     const json_t *message = json_object_get(args, "message");
     if (!json_is_string(message)) {
@@ -39,14 +39,14 @@ int effect_log(host *h, const json_t *args, json_t **result, char **error)
     return HOST_OK;
 }
 
-int effect_mark(host *h, const json_t *args, json_t **result, char **error)
+static int effect_mark(host *h, const json_t *args, json_t **result, char **error)
 {
     if (!host_arg_string(args, "label", error)) return HOST_ERROR;
     *result = json_null();
     return HOST_OK;
 }
 
-int effect_console(host *h, const json_t *args, json_t **result, char **error)
+static int effect_console(host *h, const json_t *args, json_t **result, char **error)
 {
     const char *level = host_arg_string(args, "level", error);
     if (!level) return HOST_ERROR;
@@ -67,3 +67,12 @@ int effect_console(host *h, const json_t *args, json_t **result, char **error)
     *result = json_null();
     return HOST_OK;
 }
+
+static const op_def log_ops[] = {
+    {.name = "log", .flags = OP_RECORDED, .perform = effect_log},
+    {.name = "mark", .flags = OP_RECORDED, .perform = effect_mark},
+    {.name = "console", .flags = 0, .perform = effect_console},
+    {0},
+};
+
+const effect_module log_module = {.name = "log", .ops = log_ops};

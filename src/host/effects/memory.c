@@ -21,11 +21,38 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+extern const effect_module memory_module; /* defined at the end of this file */
+
 #define MEMORY_MAX_BYTES ((size_t)64 << 20)
 #define MEMORY_KEY_MAX 1024
 #define MEMORY_NAMESPACE_MAX 256
 
-static char *store_path(host *h) { return xasprintf("%s/memory.json", h->state_dir); }
+/* Where the store is: <state dir>/memory.json, or another store (host_config.memory). */
+typedef struct memory_state {
+    char *state_dir;
+    const host_memory_store *store; /* NULL: the file */
+} memory_state;
+
+static int memory_init(host *h, const host_config *cfg, void **state, char **error)
+{
+    memory_state *s = xcalloc(1, sizeof *s);
+    s->state_dir = cfg->state_dir ? xstrdup(cfg->state_dir) : xasprintf("%s/.chidori", h->project_root);
+    s->store = cfg->memory;
+    *state = s;
+    return 0;
+}
+
+static void memory_free(void *state)
+{
+    memory_state *s = state;
+    free(s->state_dir);
+    free(s);
+}
+
+static char *store_path(host *h)
+{
+    return xasprintf("%s/memory.json", ((memory_state *)host_module_state(h, &memory_module))->state_dir);
+}
 
 static json_t *load_store(host *h, char **error)
 {
@@ -64,7 +91,7 @@ static int save_store(host *h, const json_t *store, char **error)
         *error = xasprintf("memory is full: the store would exceed %zu MiB", MEMORY_MAX_BYTES >> 20);
         return -1;
     }
-    mkdir(h->state_dir, 0700);
+    mkdir(((memory_state *)host_module_state(h, &memory_module))->state_dir, 0700);
     char *path = store_path(h);
     int rc = write_file_atomic(path, text, len, true, error);
     free(path);
@@ -89,8 +116,9 @@ static const char *checked_string(const json_t *args, const char *name, size_t m
     return v->u.string.bytes;
 }
 
-int effect_memory(host *h, const json_t *args, json_t **result, char **error)
+static int effect_memory(host *h, const json_t *args, json_t **result, char **error)
 {
+    const host_memory_store *other = ((memory_state *)host_module_state(h, &memory_module))->store;
     const char *action = host_arg_string(args, "action", error);
     if (!action) return HOST_ERROR;
     const char *ns = checked_string(args, "namespace", MEMORY_NAMESPACE_MAX, "default", error);
@@ -102,13 +130,13 @@ int effect_memory(host *h, const json_t *args, json_t **result, char **error)
         *error = xasprintf("chidori.memory: unknown action `%s`", action);
         return HOST_ERROR;
     }
-    if (h->memory) { /* another store (the server's database) */
+    if (other) { /* another store (the server's database) */
         const json_t *value = json_object_get(args, "value");
         if (!strcmp(action, "set") && !value) {
             *error = xstrdup("chidori.memory.set: `value` is required (undefined cannot be stored)");
             return HOST_ERROR;
         }
-        return h->memory->op(h->memory->ctx, action, ns, key, value,
+        return other->op(other->ctx, action, ns, key, value,
                              json_string_value(json_object_get(args, "prefix")), result, error);
     }
     json_t *store = load_store(h, error);
@@ -168,3 +196,10 @@ int effect_memory(host *h, const json_t *args, json_t **result, char **error)
     json_free(store);
     return rc;
 }
+
+static const op_def memory_ops[] = {
+    {.name = "memory", .flags = OP_RECORDED, .perform = effect_memory},
+    {0},
+};
+
+const effect_module memory_module = {.name = "memory", .ops = memory_ops, .init = memory_init, .free = memory_free};

@@ -12,18 +12,17 @@
 
 #include <string.h>
 
-int effect_step_begin(host *h, const json_t *args, json_t **result, char **error)
+static int effect_step_begin(host *h, const json_t *args, json_t **result, char **error)
 {
     const json_t *name = json_object_get(args, "name");
     if (!json_is_string(name)) {
         *error = xstrdup("chidori.step: `name` must be a string");
         return HOST_ERROR;
     }
-    h->step_since_fs_barrier[h->depth] = true; /* see fs_step_barrier in effects/fs.c */
-    call_record *next = calllog_peek(h->log, h->parent_seq);
+    fs_note_step_begin(h); /* see fs_step_barrier in effects/fs.c */
+    const call_record *next = calllog_take_step(h->log, h->parent_seq, "step", name);
     json_t *out = json_object();
-    if (next && strcmp(next->function, "step") == 0 && json_equal(json_object_get(next->args, "name"), name)) {
-        next->consumed = true;
+    if (next) {
         json_object_set(out, "cached", json_bool(true));
         if (next->error) json_object_set(out, "error", json_string(next->error));
         else json_object_set(out, "value", json_copy(next->result));
@@ -34,7 +33,7 @@ int effect_step_begin(host *h, const json_t *args, json_t **result, char **error
     return HOST_OK;
 }
 
-int effect_step(host *h, const json_t *args, json_t **result, char **error)
+static int effect_step(host *h, const json_t *args, json_t **result, char **error)
 {
     if (!host_arg_string(args, "name", error)) return HOST_ERROR;
     const json_t *err = json_object_get(args, "error");
@@ -46,3 +45,11 @@ int effect_step(host *h, const json_t *args, json_t **result, char **error)
     *result = value ? json_copy(value) : json_null();
     return HOST_OK;
 }
+
+static const op_def step_ops[] = {
+    {.name = "step_begin", .flags = 0, .perform = effect_step_begin},
+    {.name = "step", .flags = OP_RECORDED, .perform = effect_step},
+    {0},
+};
+
+const effect_module step_module = {.name = "step", .ops = step_ops};

@@ -76,7 +76,7 @@ static bool looks_like_path(const json_t *t)
            !strstr(s, "{{") && !strstr(s, "{%") && !strstr(s, "{#") && path_is_confined(s, t->u.string.len);
 }
 
-int effect_template(host *h, const json_t *args, json_t **result, char **error)
+static int effect_template(host *h, const json_t *args, json_t **result, char **error)
 {
     const json_t *t = json_object_get(args, "template");
     if (!json_is_string(t)) {
@@ -116,3 +116,10 @@ int effect_template(host *h, const json_t *args, json_t **result, char **error)
     free(out);
     return HOST_OK;
 }
+
+static const op_def template_ops[] = {
+    {.name = "template", .flags = OP_RECORDED, .perform = effect_template},
+    {0},
+};
+
+const effect_module template_module = {.name = "template", .ops = template_ops};

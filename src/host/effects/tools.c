@@ -17,23 +17,45 @@
 #include <stdlib.h>
 #include <string.h>
 
+extern const effect_module tools_module; /* defined at the end of this file */
+
+/* The MCP servers of CHIDORI_MCP_CONFIG, read and started on first use. */
+typedef struct tools_state {
+    mcp_hub *mcp;
+    bool mcp_loaded;
+} tools_state;
+
+static int tools_init(host *h, const host_config *cfg, void **state, char **error)
+{
+    *state = xcalloc(1, sizeof(tools_state));
+    return 0;
+}
+
+static void tools_free(void *state)
+{
+    tools_state *s = state;
+    mcp_hub_free(s->mcp); /* clean shutdown of every MCP server this run started */
+    free(s);
+}
+
 static mcp_hub *hub(host *h, char **error)
 {
-    if (!h->mcp_loaded) {
+    tools_state *s = host_module_state(h, &tools_module);
+    if (!s->mcp_loaded) {
         char *err = NULL;
-        h->mcp = mcp_hub_from_settings(h->settings, &err);
+        s->mcp = mcp_hub_from_settings(h->settings, &err);
         if (err) {
             *error = xasprintf("CHIDORI_MCP_CONFIG: %s", err);
             free(err);
             return NULL; /* stays unloaded: the next call reports the same configuration error */
         }
-        h->mcp_loaded = true;
+        s->mcp_loaded = true;
     }
-    if (!h->mcp) *error = xstrdup("no tools are configured: set CHIDORI_MCP_CONFIG to a file or JSON naming MCP servers");
-    return h->mcp;
+    if (!s->mcp) *error = xstrdup("no tools are configured: set CHIDORI_MCP_CONFIG to a file or JSON naming MCP servers");
+    return s->mcp;
 }
 
-int effect_tool(host *h, const json_t *args, json_t **result, char **error)
+static int effect_tool(host *h, const json_t *args, json_t **result, char **error)
 {
     const char *name = host_arg_string(args, "name", error);
     if (!name) return HOST_ERROR;
@@ -54,7 +76,7 @@ int effect_tool(host *h, const json_t *args, json_t **result, char **error)
 /* The named tools' schemas, for the tools the policy lets some call of through (tool:<name>
  * allowed or ask_before for some args); the others are withheld with a line on the log stream,
  * and a server none of whose named tools is offered is not started. */
-int effect_tool_schemas(host *h, const json_t *args, json_t **result, char **error)
+static int effect_tool_schemas(host *h, const json_t *args, json_t **result, char **error)
 {
     const json_t *names = json_object_get(args, "names");
     if (!json_is_array(names)) {
@@ -137,3 +159,32 @@ int effect_tool_schemas(host *h, const json_t *args, json_t **result, char **err
     *result = out;
     return HOST_OK;
 }
+
+/* The policy sees tool:<name> and the tool's own arguments. */
+static char *tool_target(const json_t *args, const json_t **match)
+{
+    const char *name = json_string_value(json_object_get(args, "name"));
+    const json_t *targs = json_object_get(args, "args");
+    *match = json_is_object(targs) ? targs : NULL;
+    return name ? xasprintf("tool:%s", name) : xstrdup("tool:");
+}
+
+static const op_def tools_ops[] = {
+    {.name = "tool", .flags = OP_RECORDED | OP_GATED, .perform = effect_tool, .target = tool_target},
+    {.name = "tool_schemas", .flags = OP_RECORDED, .perform = effect_tool_schemas},
+    {0},
+};
+
+static const char *const tools_targets[] = {"tool:<name>", NULL};
+/* CHIDORI_MCP_CONFIG is read at the first tool call (mcp.c); each server it starts inherits
+ * PATH, HOME and LANG (mcp_config.c) */
+static const char *const tools_settings[] = {"CHIDORI_MCP_CONFIG", "PATH", "HOME", "LANG", NULL};
+
+const effect_module tools_module = {
+    .name = "tools",
+    .ops = tools_ops,
+    .targets = tools_targets,
+    .init = tools_init,
+    .free = tools_free,
+    .settings = tools_settings,
+};

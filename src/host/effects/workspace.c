@@ -14,6 +14,7 @@
 #include "host/ops.h"
 #include "util/buf.h"
 #include "util/sha256.h"
+#include "settings/settings.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -22,6 +23,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+extern const effect_module workspace_module; /* defined at the end of this file */
 
 #define WORKSPACE_MAX_FILE ((size_t)16 << 20)
 #define WORKSPACE_MAX_ENTRIES 10000
@@ -51,9 +54,24 @@ static const char *checked_path(const json_t *args, char **error)
     return p;
 }
 
+/* The module's state is the root: a real path (or, when it cannot be resolved, the path as
+ * configured, reported when first used). */
+static int workspace_init(host *h, const host_config *cfg, void **state, char **error)
+{
+    const char *ws = cfg->workspace_root ? cfg->workspace_root : settings_text(cfg->settings, "CHIDORI_WORKSPACE_ROOT");
+    char *root = ws && *ws ? realpath(ws, NULL) : xstrdup(h->project_root);
+    if (!root) root = xstrdup(ws); /* reported when first used */
+    *state = root;
+    return 0;
+}
+
+static void workspace_free(void *state) { free(state); }
+
+static const char *workspace_root(host *h) { return host_module_state(h, &workspace_module); }
+
 static int open_root(host *h, char **error)
 {
-    int fd = open(h->workspace_root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+    int fd = open(workspace_root(h), O_PATH | O_DIRECTORY | O_CLOEXEC);
     if (fd < 0) *error = xasprintf("chidori.workspace: cannot open the workspace root: %s", strerror(errno));
     return fd;
 }
@@ -103,7 +121,7 @@ static int walk_parent(int root, const char *rel, bool create, const char **leaf
 
 static int do_read(host *h, int root, const char *path, json_t **result, char **error)
 {
-    int fd = open_beneath(root, h->workspace_root, path, O_RDONLY, 0);
+    int fd = open_beneath(root, workspace_root(h), path, O_RDONLY, 0);
     if (fd < 0) {
         *error = describe_errno("cannot read", path);
         return HOST_ERROR;
@@ -284,7 +302,7 @@ static void list_dir(lister *l, int dir, const char *prefix, int depth)
     closedir(d);
 }
 
-int effect_workspace(host *h, const json_t *args, json_t **result, char **error)
+static int effect_workspace(host *h, const json_t *args, json_t **result, char **error)
 {
     const char *action = host_arg_string(args, "action", error);
     if (!action) return HOST_ERROR;
@@ -316,3 +334,29 @@ int effect_workspace(host *h, const json_t *args, json_t **result, char **error)
     close(root);
     return rc;
 }
+
+/* The policy sees workspace:<action> and the call's own args. */
+static char *workspace_target(const json_t *args, const json_t **match)
+{
+    const char *action = json_string_value(json_object_get(args, "action"));
+    *match = args;
+    return xasprintf("workspace:%s", action ? action : "");
+}
+
+static const op_def workspace_ops[] = {
+    {.name = "workspace", .flags = OP_RECORDED | OP_GATED, .perform = effect_workspace, .target = workspace_target},
+    {0},
+};
+
+static const char *const workspace_targets[] = {"workspace:list",   "workspace:read",     "workspace:write",
+                                                "workspace:delete", "workspace:manifest", NULL};
+static const char *const workspace_settings[] = {"CHIDORI_WORKSPACE_ROOT", NULL};
+
+const effect_module workspace_module = {
+    .name = "workspace",
+    .ops = workspace_ops,
+    .targets = workspace_targets,
+    .init = workspace_init,
+    .free = workspace_free,
+    .settings = workspace_settings,
+};
