@@ -344,7 +344,7 @@ static void fill_request(const durable *d, const settings *set, banner_ctx *bann
     req->clock_start_ms = m->clock_start_ms;
     req->mode = mode == MODE_RUN ? LOG_LIVE : mode == MODE_REPLAY ? LOG_REPLAY_ONLY : LOG_REPLAY_THEN_LIVE;
     /* a run killed before its log was opened has no records.jsonl */
-    req->records_file = mode == MODE_RUN || (mode == MODE_RESUME && access(d->records, F_OK) != 0 && errno == ENOENT)
+    req->records_file = mode == MODE_RUN || (access(d->records, F_OK) != 0 && errno == ENOENT)
                             ? NULL : d->records;
     req->persist_file = mode == MODE_REPLAY ? NULL : d->records;
     req->persist_companion = d->meta_path;
@@ -375,7 +375,8 @@ static int report_replay(durable *d, const runner_outcome *res)
     int exit_code;
     if (!same) {
         fprintf(stderr, "chidori: replay of run %s differs from the recording (which %s): the replay %s%s",
-                m->run_id, m->status, status, res->status == RUNNER_FAILED ? ": " : "");
+                m->run_id, !strcmp(m->status, "running") ? "was cut off while running" : m->status, status,
+                res->status == RUNNER_FAILED ? ": " : "");
         if (res->status == RUNNER_FAILED) write_for_terminal(stderr, res->error, strlen(res->error));
         fputc('\n', stderr);
         exit_code = 1;
