@@ -455,11 +455,11 @@ void calllog_expect_pause(calllog *log, const json_t *pending)
 
 /* A replay-only call past the end of the log that the recording also made before it paused: a
  * nested agent that was still running (one of the open calls, in order) or the paused call itself. */
-static lookup_outcome past_end_of_paused(calllog *log, uint64_t parent_seq, const char *function,
+static lookup_outcome past_end_of_paused(calllog *log, uint64_t parent_seq, const char *function, bool nests,
                                          const json_t *args, uint64_t *seq)
 {
     if (log->n_queued) {
-        if (strcmp(function, "call_agent")) return LOOKUP_FAILED;
+        if (!nests) return LOOKUP_FAILED;
         *seq = calllog_reserve_seq(log);
         return LOOKUP_LIVE;
     }
@@ -474,8 +474,8 @@ static lookup_outcome past_end_of_paused(calllog *log, uint64_t parent_seq, cons
     return LOOKUP_PAUSED;
 }
 
-lookup_outcome calllog_lookup(calllog *log, uint64_t parent_seq, const char *function, const json_t *args,
-                              const call_record **rec, uint64_t *seq, char **error)
+lookup_outcome calllog_lookup(calllog *log, uint64_t parent_seq, const char *function, bool nests,
+                              const json_t *args, const call_record **rec, uint64_t *seq, char **error)
 {
     *rec = NULL;
     call_record *next = next_record(log, parent_seq);
@@ -498,7 +498,7 @@ lookup_outcome calllog_lookup(calllog *log, uint64_t parent_seq, const char *fun
         return LOOKUP_FAILED;
     }
     if (log->mode == LOG_REPLAY_ONLY && log->pause) {
-        lookup_outcome o = past_end_of_paused(log, parent_seq, function, args, seq);
+        lookup_outcome o = past_end_of_paused(log, parent_seq, function, nests, args, seq);
         if (o != LOOKUP_FAILED) return o;
     }
     if (log->mode == LOG_REPLAY_ONLY) {

@@ -114,12 +114,13 @@ typedef enum lookup_outcome { LOOKUP_LIVE, LOOKUP_REPLAYED, LOOKUP_FAILED, LOOKU
  * paused the run (LOOKUP_PAUSED); any other call is still an error. */
 void calllog_expect_pause(calllog *log, const json_t *pending);
 
-/* Replay lookup for one call made under parent_seq. LOOKUP_REPLAYED: *rec is the recorded call
+/* Replay lookup for one call made under parent_seq (nests: the op starts a nested run, whose
+ * calls a paused run's replay may meet past the end of its log). LOOKUP_REPLAYED: *rec is the recorded call
  * (now consumed). LOOKUP_LIVE: perform it; *seq is the seq reserved for its record.
  * LOOKUP_PAUSED: the replay of a paused run reached the call it paused on (*seq is its seq).
  * LOOKUP_FAILED: *error says why (divergence, or a live call in replay-only mode). */
-lookup_outcome calllog_lookup(calllog *log, uint64_t parent_seq, const char *function, const json_t *args,
-                              const call_record **rec, uint64_t *seq, char **error);
+lookup_outcome calllog_lookup(calllog *log, uint64_t parent_seq, const char *function, bool nests,
+                              const json_t *args, const call_record **rec, uint64_t *seq, char **error);
 
 /* The next unconsumed record under parent_seq, or NULL. Looking does not consume it: only the
  * functions of this file move the replay cursor (calllog_lookup, calllog_take_step). */

@@ -245,14 +245,14 @@ static int call_op(host *h, const op_def *op, const char *name, const json_t *ar
     uint64_t seq = 0;
     if (op->flags & OP_RECORDED) {
         const call_record *rec;
-        switch (calllog_lookup(h->log, h->parent_seq, name, args, &rec, &seq, error)) {
+        switch (calllog_lookup(h->log, h->parent_seq, name, op->flags & OP_NESTS, args, &rec, &seq, error)) {
         case LOOKUP_REPLAYED: free(invalid); return replayed(rec, result, error);
         case LOOKUP_FAILED:
             /* a log recorded before the args had their one form (an http URL as the agent spelled
              * it) still replays: the record of the agent's own args answers */
             if (raw != args && calllog_peek(h->log, h->parent_seq)) { /* a divergence, not past the end */
                 char *again = NULL;
-                lookup_outcome o = calllog_lookup(h->log, h->parent_seq, name, raw, &rec, &seq, &again);
+                lookup_outcome o = calllog_lookup(h->log, h->parent_seq, name, op->flags & OP_NESTS, raw, &rec, &seq, &again);
                 free(again);
                 if (o == LOOKUP_REPLAYED) {
                     free(*error);

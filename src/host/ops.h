@@ -20,6 +20,7 @@ enum {
     OP_GATED = 1u << 1,    /* checked by the policy gate before it is performed (needs `target`) */
     OP_INTERNAL = 1u << 2, /* chidori's own plumbing (module loads): only host_internal_call performs it */
     OP_ANSWERABLE = 1u << 3, /* a run paused at a call of it is resumed with an answer, its result (input) */
+    OP_NESTS = 1u << 4,      /* it runs a nested agent, whose calls come before its own record (call_agent) */
 };
 
 /* Performs the op: a HOST_* code; HOST_OK with *result, another code with *error. The module's

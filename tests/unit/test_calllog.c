@@ -125,11 +125,11 @@ TEST(calllog_caps_stop_live_calls_and_replay_stops_at_the_same_place)
     uint64_t seq;
     char *error = NULL;
     for (int i = 0; i < 3; i++) {
-        CHECK(calllog_lookup(log, 0, "mark", args, &rec, &seq, &error) == LOOKUP_LIVE);
+        CHECK(calllog_lookup(log, 0, "mark", false, args, &rec, &seq, &error) == LOOKUP_LIVE);
         CHECK(calllog_append(log, seq, 0, "mark", args, NULL, NULL, 0, 0, &error) == 0);
     }
     CHECK(calllog_count(log) == 3 && calllog_held(log) == 0); /* appended records are not kept */
-    CHECK(calllog_lookup(log, 0, "mark", args, &rec, &seq, &error) == LOOKUP_FAILED);
+    CHECK(calllog_lookup(log, 0, "mark", false, args, &rec, &seq, &error) == LOOKUP_FAILED);
     CHECK(strstr(error, "call log limit reached") && strstr(error, "CHIDORI_LOG_MAX_RECORDS"));
     free(error), error = NULL;
     calllog_free(log);
@@ -144,8 +144,8 @@ TEST(calllog_caps_stop_live_calls_and_replay_stops_at_the_same_place)
     calllog_set_mode(log, LOG_REPLAY_ONLY);
     CHECK(calllog_load(log, path, &error) == 0);
     json_t *recorded = parse("{\"label\":\"m\"}");
-    for (int i = 0; i < 3; i++) CHECK(calllog_lookup(log, 0, "mark", recorded, &rec, &seq, &error) == LOOKUP_REPLAYED);
-    CHECK(calllog_lookup(log, 0, "mark", recorded, &rec, &seq, &error) == LOOKUP_FAILED);
+    for (int i = 0; i < 3; i++) CHECK(calllog_lookup(log, 0, "mark", false, recorded, &rec, &seq, &error) == LOOKUP_REPLAYED);
+    CHECK(calllog_lookup(log, 0, "mark", false, recorded, &rec, &seq, &error) == LOOKUP_FAILED);
     CHECK(strstr(error, "call log limit reached: the run has recorded 3 calls") != NULL);
     free(error), error = NULL;
     json_free(recorded);
@@ -156,10 +156,10 @@ TEST(calllog_caps_stop_live_calls_and_replay_stops_at_the_same_place)
     calllog_caps small = {1000, 1024};
     calllog_set_caps(log, &small);
     CHECK(calllog_load(log, path, &error) == 0);
-    CHECK(calllog_lookup(log, 0, "mark", args, &rec, &seq, &error) == LOOKUP_LIVE);
+    CHECK(calllog_lookup(log, 0, "mark", false, args, &rec, &seq, &error) == LOOKUP_LIVE);
     json_t *big = json_string("................................................................................................");
     for (int i = 0; i < 12; i++) CHECK(calllog_append(log, 4 + (uint64_t)i, 0, "mark", args, big, NULL, 0, 0, &error) == 0);
-    CHECK(calllog_lookup(log, 0, "mark", args, &rec, &seq, &error) == LOOKUP_FAILED);
+    CHECK(calllog_lookup(log, 0, "mark", false, args, &rec, &seq, &error) == LOOKUP_FAILED);
     CHECK(strstr(error, "CHIDORI_LOG_MAX_BYTES") != NULL);
     free(error), error = NULL;
     json_free(big);

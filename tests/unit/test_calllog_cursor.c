@@ -54,10 +54,10 @@ TEST(calllog_answer_pending_checks_then_queues_and_appends)
     const call_record *rec = NULL;
     uint64_t seq = 0;
     json_t *logged = parse("{\"message\":\"m\"}");
-    CHECK(calllog_lookup(log, 0, "log", logged, &rec, &seq, &error) == LOOKUP_REPLAYED);
+    CHECK(calllog_lookup(log, 0, "log", false, logged, &rec, &seq, &error) == LOOKUP_REPLAYED);
     json_free(logged);
     /* the answer is held unconsumed and answers the resumed run's input */
-    CHECK(calllog_lookup(log, 0, "input", args, &rec, &seq, &error) == LOOKUP_REPLAYED);
+    CHECK(calllog_lookup(log, 0, "input", false, args, &rec, &seq, &error) == LOOKUP_REPLAYED);
     CHECK(rec && json_is_string(rec->result) && !strcmp(rec->result->u.string.bytes, "Ada"));
     json_free(args);
     json_free(answer);

@@ -5,6 +5,7 @@
 #include "host/host.h"
 #include "host/ops.h"
 #include "host/policy.h"
+#include "settings/settings.h"
 #include "util/buf.h"
 
 #include <stdlib.h>
@@ -34,6 +35,29 @@ TEST(effect_modules_declare_each_op_once_and_gated_ops_name_targets)
         CHECK(!m->free || m->init); /* only what init made is freed */
     }
     CHECK(host_op_find("no_such_op", NULL) == NULL);
+}
+
+/* A module's settings list names what the edge reads: a row of the settings table, or a variable
+ * the settings pass through from the environment (a provider's key, what MCP servers inherit). */
+static bool known_setting(const char *name)
+{
+    if (settings_find(name)) return true;
+    size_t n;
+    const setting_passthrough *p = settings_passthrough(&n);
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(p[i].name, name)) return true;
+    return false;
+}
+
+TEST(effect_modules_list_only_settings_the_edge_reads)
+{
+    for (size_t i = 0; effect_modules[i]; i++) {
+        const effect_module *m = effect_modules[i];
+        for (const char *const *name = m->settings; name && *name; name++) {
+            if (!known_setting(*name)) fprintf(stderr, "module %s lists unknown setting %s\n", m->name, *name);
+            CHECK(known_setting(*name));
+        }
+    }
 }
 
 /* A policy naming target parses (a family's "<...>" written as a name). */

@@ -115,7 +115,7 @@ static int effect_call_agent(host *h, const json_t *args, json_t **result, char 
 }
 
 static const op_def agent_ops[] = {
-    {.name = "call_agent", .flags = OP_RECORDED, .perform = effect_call_agent, .before_gate = count_call_agent},
+    {.name = "call_agent", .flags = OP_RECORDED | OP_NESTS, .perform = effect_call_agent, .before_gate = count_call_agent},
     {0},
 };
 
