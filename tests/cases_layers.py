@@ -4,13 +4,14 @@ the trust boundary and the data flow).
 - src/serve/ includes nothing from src/cli/: what both need (a run's set-up from the settings, the
   captured start, the isolation choice, the state folder) is in src/runner/.
 - src/engine/ includes nothing from src/host/: the seam's result codes and call type are in a
-  neutral header. (Skipped, saying why, until that header exists.)
+  neutral header (src/seam.h).
+- No two source files of src/ share a name, so a name in a message, a header comment or a stack
+  trace points at one file.
 """
 import os
 import re
 import tempfile
 
-from cases import Skip
 from run import ROOT
 
 SRC = os.path.join(ROOT, "src")
@@ -51,9 +52,27 @@ def case_layers_serve_includes_nothing_from_cli(v):
 
 def case_layers_engine_includes_nothing_from_host(v):
     found = includes_across(SRC, "engine", "host")
-    has_seam_h = any("seam.h" in files for _, _, files in os.walk(SRC))
-    if found and not has_seam_h:
-        raise Skip("src/engine/ still includes from src/host/ (" + ", ".join(f"{p}: {i}" for p, i in found) +
-                   "): the neutral seam.h of issue 16 item 7 is not on this branch yet")
+    assert os.path.exists(os.path.join(SRC, "seam.h")), "src/seam.h, the seam's neutral header, is missing"
     assert not found, "src/engine/ includes from src/host/ (use the neutral seam header):\n" + \
         "\n".join(f"  {p}: {i}" for p, i in found)
+
+
+def files_sharing_a_name(src_root):
+    """{name: [relative paths]} of the .c and .h names used more than once under src_root."""
+    seen = {}
+    for d, _, files in os.walk(src_root):
+        for name in files:
+            if name.endswith((".c", ".h")):
+                seen.setdefault(name, []).append(os.path.relpath(os.path.join(d, name), src_root))
+    return {n: sorted(p) for n, p in seen.items() if len(p) > 1}
+
+
+def case_layers_no_two_source_files_share_a_name(v):
+    with tempfile.TemporaryDirectory() as tmp:
+        for sub in ("a", "b"):
+            os.makedirs(os.path.join(tmp, sub))
+            open(os.path.join(tmp, sub, "x.c"), "w").close()
+        assert files_sharing_a_name(tmp) == {"x.c": [os.path.join("a", "x.c"), os.path.join("b", "x.c")]}
+    shared = files_sharing_a_name(SRC)
+    assert not shared, "source files share a name (rename one of each):\n" + \
+        "\n".join(f"  {n}: {', '.join(p)}" for n, p in sorted(shared.items()))

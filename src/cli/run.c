@@ -20,7 +20,7 @@
 #define _GNU_SOURCE
 #include "cli/cli.h"
 #include "util/clock.h"
-#include "cli/input.h"
+#include "cli/input_items.h"
 #include "cli/runstore.h"
 #include "runner/surface.h"
 #include "engine/engine.h"

@@ -1,6 +1,6 @@
 /* ops.h — the effect module descriptor, and the op table made of the list of modules.
  *
- * Each effect family declares, in its own file under effects/ (module loads in modules.c), one
+ * Each effect family declares, in its own file under effects/ (module loads in effects/module_load.c), one
  * `effect_module`: its ops with their flags, how each gated op names its policy target, the
  * policy targets it can name (the policy validator accepts exactly these), the functions that
  * perform its ops, the state it keeps for a run (made by init, freed by free) and the settings it

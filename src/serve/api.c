@@ -5,7 +5,7 @@
  * went wrong: 400 a bad request, 404 no such session, 409 not in a state for that, 503 busy or
  * stopping (with Retry-After), 500 the store failed.
  *
- * No handler blocks (the HTTP threads are shared by every connection, see http.h): an answer that
+ * No handler blocks (the HTTP threads are shared by every connection, see httpd.h): an answer that
  * waits for a run to settle is handed back as a reply that waits (reply_after_run), told by the
  * run's thread when it has settled.
  */

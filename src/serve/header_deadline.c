@@ -1,7 +1,7 @@
 /* header_deadline.c — the per-connection deadline for request headers (see header_deadline.h).
  *
  * Owns a fixed table of slots (a socket and a deadline in monotonic milliseconds, 0 for none), a
- * free list through it, and the sweeping thread. Trusts http.c to remove a slot before the
+ * free list through it, and the sweeping thread. Trusts httpd.c to remove a slot before the
  * connection's socket is closed: the sweep shuts sockets down under the table's lock, so a socket
  * it shuts down is still the connection's own, never a number reused by another.
  */

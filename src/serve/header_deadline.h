@@ -6,7 +6,7 @@
  * previous reply's end. A thread looks every second and shuts down (shutdown(2), both ways) the
  * socket of a connection past its deadline; libmicrohttpd sees it end and closes it.
  *
- * Knows sockets, not HTTP: http.c says when a connection starts, when its headers are in, when a
+ * Knows sockets, not HTTP: httpd.c says when a connection starts, when its headers are in, when a
  * reply is done and when it closes. The table is sized once (no allocation per connection); its
  * lock is taken when a connection opens or closes and by the once-a-second sweep, never per
  * request (marking headers in or a reply done is one atomic store).

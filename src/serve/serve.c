@@ -126,7 +126,7 @@ int serve_run(const serve_options *opts, const settings *set)
     if (auth_from_settings(&srv.auth, set, &error) < 0) goto fail;
     /* the names the server answers to (auth.h): loopback ones, --host, CHIDORI_ALLOWED_HOSTS */
     if (auth_hosts_from_settings(&srv.auth, set, o.host, &error) < 0) goto fail;
-    /* the HTTP transport's limits (http.h): threads of its event loop, connections in all and
+    /* the HTTP transport's limits (httpd.h): threads of its event loop, connections in all and
      * from one address, how long a silent connection is kept, and how long a request's headers may take */
     http_settings hs = {
         .threads = (int)settings_u64(set, "CHIDORI_SERVE_HTTP_THREADS"),

@@ -1,7 +1,7 @@
 /* serve.h — `chidori serve`: the pieces of the server and how they meet.
  *
  *   serve.c     start-up (policy and isolation banners) and shutdown; the command line is cli/'s
- *   http.c      the transport (libmicrohttpd, event-driven on a small pool of threads)
+ *   httpd.c     the transport (libmicrohttpd, event-driven on a small pool of threads)
  *   router.c    method + path → handler; Host, Origin and content-type checks; CORS; authentication
  *   api.c       the handlers: request checks, session operations, replies
  *   request.c   request bodies as JSON, strictly
@@ -16,7 +16,7 @@
 #define CHIDORI_SERVE_H
 
 #include "serve/auth.h"
-#include "serve/http.h"
+#include "serve/httpd.h"
 #include "serve/sessions.h"
 
 typedef struct server {

@@ -92,7 +92,7 @@ void sessions_release(sessions *ss, session *s);
 size_t sessions_resident(sessions *ss);
 /* Block until the session's run has settled (or the server stops). */
 void sessions_wait(sessions *ss, session *s);
-/* The same without a thread that waits (an HTTP request suspended meanwhile, http.h): w->fn(w->arg)
+/* The same without a thread that waits (an HTTP request suspended meanwhile, httpd.h): w->fn(w->arg)
  * is called once, when the run has settled or the server stops, from the thread that did it and
  * without the lock held. true when w is kept so; false, w not kept, when the run has settled
  * already (or the server is stopping). The caller keeps its reference to s until then. */

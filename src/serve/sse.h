@@ -1,7 +1,7 @@
 /* sse.h — a session's events as a Server-Sent Events body.
  *
- * The transport (http.c) pulls bytes with sse_read, which never blocks: the HTTP threads are a
- * small pool shared by every connection. When nothing is ready, http.c suspends the connection
+ * The transport (httpd.c) pulls bytes with sse_read, which never blocks: the HTTP threads are a
+ * small pool shared by every connection. When nothing is ready, httpd.c suspends the connection
  * and calls sse_wait on a thread of its own, which waits on the session's condition variable for
  * the next record, then resumes the connection. Every SSE_KEEPALIVE_MS without an event, a
  * comment line keeps proxies and clients from timing out.

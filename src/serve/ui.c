@@ -5,7 +5,7 @@
  * match against the table. */
 #define _GNU_SOURCE
 #include "serve/ui.h"
-#include "serve/http.h"
+#include "serve/httpd.h"
 
 #include <string.h>
 

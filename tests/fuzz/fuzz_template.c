@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "host/template.h"
+#include "host/template_lang.h"
 #include "util/buf.h"
 #include "util/json.h"
 

@@ -1,7 +1,7 @@
 /* test_template.c — chidori.template: every feature, every error (with its line:col), the
  * resource caps (output, nesting, includes, iterations) and garbage inputs. */
 #include "unit.h"
-#include "host/template.h"
+#include "host/template_lang.h"
 #include "util/buf.h"
 #include "util/json.h"
 

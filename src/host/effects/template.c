@@ -8,7 +8,7 @@
  */
 #include "host/host_internal.h"
 #include "host/ops.h"
-#include "host/template.h"
+#include "host/template_lang.h"
 #include "util/buf.h"
 
 #include <errno.h>

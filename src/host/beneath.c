@@ -1,4 +1,4 @@
-/* confine.c — opening paths that must stay inside a folder (modules, nested agents, templates,
+/* beneath.c — opening paths that must stay inside a folder (modules, nested agents, templates,
  * the workspace). One mechanism for all of them.
  *
  * Trusts nothing in the relative path. Uses openat2(RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS)

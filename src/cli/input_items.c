@@ -1,6 +1,6 @@
-/* input.c — parsing and merging of `-i` items (see input.h). Trusts nothing in the items or
+/* input_items.c — parsing and merging of `-i` items (see input_items.h). Trusts nothing in the items or
  * the files they name: sizes are capped and JSON is parsed with the default limits. */
-#include "cli/input.h"
+#include "cli/input_items.h"
 #include "util/buf.h"
 #include "util/files.h"
 

@@ -1,4 +1,4 @@
-/* http.c — the listening socket and libmicrohttpd (see http.h).
+/* httpd.c — the listening socket and libmicrohttpd (see httpd.h).
  *
  * Owns the socket, the daemon, each connection's request buffer, the suspension of a connection
  * whose reply waits, and the threads that wait for a stream's next event. Trusts nothing of a request:
@@ -9,7 +9,7 @@
  * (header_deadline.h); a reply the router marks `close` ends its connection.
  */
 #define _GNU_SOURCE
-#include "serve/http.h"
+#include "serve/httpd.h"
 #include "util/clock.h"
 #include "serve/header_deadline.h"
 #include "serve/sse.h"

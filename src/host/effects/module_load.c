@@ -1,4 +1,4 @@
-/* modules.c — `__module_load` {specifier, importer} → {key, source}: the module loader, an
+/* effects/module_load.c — `__module_load` {specifier, importer} → {key, source}: the module loader, an
  * internal op (ops.h) that only the engine's own loader reaches (host_internal_call).
  *
  * The engine never opens files: every import of an agent resolves here. Keys are paths relative

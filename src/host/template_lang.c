@@ -1,4 +1,4 @@
-/* template.c — chidori.template: parser and evaluator for our Jinja-style templates (see template.h).
+/* template_lang.c — chidori.template: parser and evaluator for our Jinja-style templates (see template_lang.h).
  *
  * Owns: everything between template bytes and rendered output. Trusts: nothing it is given — the
  * template source, the vars and every included source are hostile. The include callback is
@@ -34,7 +34,7 @@
  * Columns in error positions count bytes from 1, like the JSON parser's.
  */
 #define _GNU_SOURCE
-#include "host/template.h"
+#include "host/template_lang.h"
 
 #include <math.h>
 #include <stdarg.h>

@@ -1,6 +1,6 @@
-/* http.h — the HTTP/1.1 transport of `chidori serve`, on libmicrohttpd.
+/* httpd.h — the HTTP/1.1 transport of `chidori serve`, on libmicrohttpd.
  *
- * http.c owns the listening socket and the daemon, reads each request with a body cap, hands a
+ * httpd.c owns the listening socket and the daemon, reads each request with a body cap, hands a
  * parsed http_request to the router and turns the http_reply it fills into a response (JSON, or a
  * Server-Sent Events stream). It knows nothing of sessions.
  *
@@ -56,7 +56,7 @@ struct http_reply {
     const char *const *headers; /* extra header name, value pairs, NULL-terminated (static) */
     bool close;               /* `Connection: close`: the connection ends after this reply */
     /* A reply that must wait, without holding a thread: set by a handler (with nothing else
-     * but cors_origin). http.c suspends the connection and calls wait(arg, done, done_arg), which
+     * but cors_origin). httpd.c suspends the connection and calls wait(arg, done, done_arg), which
      * arranges for done(done_arg) to be called once, from any thread, when it is time to answer
      * (true), or says that it is time already (false). Then, on an HTTP thread, later(arg, r)
      * fills the reply and frees arg. */

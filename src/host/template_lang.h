@@ -1,4 +1,4 @@
-/* template.h — chidori.template: a small Jinja-style template engine for prompts and files.
+/* template_lang.h — chidori.template: a small Jinja-style template engine for prompts and files.
  *
  * Trusted host code rendering an untrusted template (written by the agent) against untrusted vars
  * (JSON from the agent). Every resource is bounded: output size, block and expression nesting,
@@ -6,7 +6,7 @@
  * overflow the C stack or run for long. Includes go through a host callback (the host confines
  * the names to the agent's folder); the engine itself touches no files.
  *
- * Language (a Jinja subset; see the comment at the top of template.c for the exact rules):
+ * Language (a Jinja subset; see the comment at the top of template_lang.c for the exact rules):
  *   {{ expr }}  {% if %}/{% elif %}/{% else %}/{% endif %}  {% for x in xs %}…{% else %}…{% endfor %}
  *   {% for k, v in obj.items() %}  {% include "name" %}  {% raw %}…{% endraw %}  {# comment #}
  *   whitespace control with a '-' inside any delimiter: {%- -%} {{- -}} {#- -#}

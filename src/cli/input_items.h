@@ -1,4 +1,4 @@
-/* input.h — the `-i/--input` items of `chidori run`, merged into one JSON object. */
+/* input_items.h — the `-i/--input` items of `chidori run`, merged into one JSON object. */
 #ifndef CHIDORI_CLI_INPUT_H
 #define CHIDORI_CLI_INPUT_H
 
