@@ -99,6 +99,20 @@ static char *read_fd_capped(int fd, const char *path, size_t max_bytes, size_t *
     return buf_steal(&b);
 }
 
+int write_all(int fd, const void *data, size_t n)
+{
+    const char *p = data;
+    while (n) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR) continue;
+        if (w < 0) return -1;
+        if (w == 0) return errno = EIO, -1;
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
 int write_file_atomic(const char *path, const void *data, size_t len, bool durable, char **error)
 {
     char *tmp = xasprintf("%s.tmp", path);
@@ -110,16 +124,7 @@ int write_file_atomic(const char *path, const void *data, size_t len, bool durab
     int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY, 0600);
     int rc = -1;
     if (fd >= 0) {
-        const char *p = data;
-        size_t left = len;
-        while (left) {
-            ssize_t w = write(fd, p, left);
-            if (w < 0 && errno == EINTR) continue;
-            if (w <= 0) break;
-            p += w;
-            left -= (size_t)w;
-        }
-        if (left == 0 && (!durable || fsync(fd) == 0)) rc = 0;
+        if (write_all(fd, data, len) == 0 && (!durable || fsync(fd) == 0)) rc = 0;
         if (close(fd) != 0) rc = -1;
         if (rc == 0) rc = rename(tmp, path);
     }

@@ -25,6 +25,8 @@ char *read_regular_file_capped(const char *path, size_t max_bytes, size_t *len, 
  * path. Readers see the old file or the new one, never half of one. A leftover path.tmp (of any
  * kind but a directory) is removed first and the new one is created exclusively, so nothing in
  * its place can block or redirect the write. 0, or -1 with *error. */
+/* Writes all n bytes to fd, retrying short writes and EINTR. 0, or -1 with errno. */
+int write_all(int fd, const void *data, size_t n);
 int write_file_atomic(const char *path, const void *data, size_t len, bool durable, char **error);
 
 #endif

@@ -13,6 +13,7 @@
 #include "host/host_internal.h"
 #include "host/ops.h"
 #include "util/buf.h"
+#include "util/files.h"
 #include "util/sha256.h"
 #include "settings/settings.h"
 
@@ -175,17 +176,9 @@ static int do_write(int root, const char *path, const json_t *args, json_t **res
         *error = describe_errno("cannot write", path);
         return HOST_ERROR;
     }
-    const char *p = content->u.string.bytes;
-    size_t left = content->u.string.len;
-    while (left) {
-        ssize_t w = write(fd, p, left);
-        if (w < 0 && errno == EINTR) continue;
-        if (w <= 0) break;
-        p += w;
-        left -= (size_t)w;
-    }
+    int written = write_all(fd, content->u.string.bytes, content->u.string.len);
     close(fd);
-    if (left) {
+    if (written != 0) {
         *error = describe_errno("cannot write", path);
         return HOST_ERROR;
     }
