@@ -22,6 +22,7 @@ int cmd_replay(int argc, char **argv, const struct settings *s);
 int cmd_resume(int argc, char **argv, const struct settings *s);
 int cmd_sandbox(int argc, char **argv, const struct settings *s);
 int cmd_serve(int argc, char **argv, const struct settings *s); /* serve_cmd.c */
+int cmd_runs(int argc, char **argv, const struct settings *s);  /* runs_cmd.c */
 /* `chidori settings`: the settings table, one tab-separated row per variable (docs/settings.md). */
 int cmd_settings(int argc, char **argv);
 

@@ -117,7 +117,7 @@ static const struct {
     int (*fn)(int argc, char **argv, const settings *s);
 } RUNNING[] = {
     {"run", cmd_run}, {"replay", cmd_replay}, {"resume", cmd_resume}, {"eval", cmd_eval},
-    {"sandbox", cmd_sandbox}, {"serve", cmd_serve},
+    {"sandbox", cmd_sandbox}, {"serve", cmd_serve}, {"runs", cmd_runs},
 };
 
 int main(int argc, char **argv)

@@ -321,6 +321,7 @@ static int step_write_start(durable *d)
     if (d->mode == MODE_RESUME) {
         free(d->meta.status);
         d->meta.status = xstrdup("running");
+        d->meta.ended_at_ms = 0;
         if (run_meta_write(d->dir, &d->meta, false, &d->error) < 0) return STEP_FAILED;
     }
     return STEP_OK;
@@ -401,6 +402,7 @@ static int record_outcome(durable *d, runner_outcome *res)
     free(m->error), m->error = NULL;
     json_free(m->pending), m->pending = NULL;
     free(m->response), m->response = NULL;
+    m->ended_at_ms = clock_realtime_ms(); /* for `chidori runs` */
     if (res->status == RUNNER_COMPLETED) {
         json_error jerr;
         m->output = json_parse(res->output_json, strlen(res->output_json), NULL, &jerr);
