@@ -10,6 +10,8 @@
 #include <string.h>
 #include <time.h>
 
+const char *cli_program = "chidori"; /* main() sets argv[0] */
+
 int cli_usage_error(const char *fmt, const char *arg)
 {
     fputs("chidori: ", stderr);

@@ -135,8 +135,6 @@ static bool asks_help(int argc, char **argv)
     return false;
 }
 
-const char *cli_program = "chidori";
-
 int main(int argc, char **argv)
 {
     frame_ignore_sigpipe(); /* a worker or MCP server that dies is an error, not our death */
