@@ -52,8 +52,8 @@ SCRIPT = [{"text": "one", "model": "m-1", "usage": {"input": 11, "output": 7}},
           {"text": "two", "model": "m-1", "usage": {"input": 5, "output": 3}}]
 CALL_KEYS = {"seq", "parent_seq", "function", "target", "duration_ms", "timestamp_ms", "tokens", "model", "error",
              "depth"}
-RUN_KEYS = {"id", "agent", "status", "started_at_ms", "ended_at_ms", "duration_ms", "effects", "tokens", "error",
-            "warnings"}
+RUN_KEYS = {"id", "agent", "status", "started_at_ms", "ended_at_ms", "duration_ms", "effects", "tokens", "cost",
+            "error", "warnings"}
 COMMANDS = ["run", "replay", "resume", "runs", "serve", "eval", "sandbox", "version", "completion", "settings"]
 
 
@@ -114,7 +114,7 @@ def case_runs_list_and_show_read_a_real_run(v):
         assert run["id"] == rid and run["status"] == "completed" and run["effects"] == len(recs), run
         assert run["tokens"] == {"input": 16, "output": 10}, run
         assert run["ended_at_ms"] is not None and run["ended_at_ms"] >= run["started_at_ms"] > 0 and run["duration_ms"] >= 0, run
-        assert run["warnings"] == [] and run["error"] is None, run
+        assert run["warnings"] == [] and run["error"] is None and run["cost"] is None, run
         # the same runs through --runs-dir and CHIDORI_STATE_DIR, from elsewhere
         elsewhere = tempfile.mkdtemp(prefix="chidori-elsewhere-")
         code, out2, _ = cli(v, "runs", "list", "--json", "--runs-dir", runs_dir, cwd=elsewhere)
@@ -166,6 +166,39 @@ def case_runs_list_and_show_read_a_real_run(v):
                            (["runs", "show", "0123abcd"], 1), (["runs", "show", "not-an-id!"], 1)]:
             code, out, err = cli(v, *args, cwd=proj)
             assert code == want, (args, code, err)
+    finally:
+        shutil.rmtree(proj)
+
+
+def case_runs_cost_from_a_price_table(v):
+    """CHIDORI_PRICES prices each prompt by the model that answered it; unpriced prompts are counted."""
+    proj, rid, runs_dir, _, _ = recorded_run(v)
+    try:
+        def with_prices(table, *args):
+            path = os.path.join(proj, "prices.json")
+            with open(path, "w") as f:
+                f.write(table if isinstance(table, str) else json.dumps(table))
+            return cli(v, "runs", *args, cwd=proj, env={"CHIDORI_PRICES": path})
+        code, out, err = with_prices({"m-1": {"input": 2, "output": 10}, "other": {"input": 1, "output": 1}}, "list", "--json")
+        assert code == 0, err
+        (run,) = json.loads(out)["runs"]
+        assert run["cost"]["unpriced_prompts"] == 0 and abs(run["cost"]["usd"] - (16 * 2 + 10 * 10) / 1e6) < 1e-12, run
+        code, out, err = with_prices({"m-1": {"input": 2000, "output": 10000}}, "list")
+        assert code == 0 and out.splitlines()[0].rstrip().endswith("COST"), out
+        assert out.splitlines()[1].rstrip().endswith("$0.1320"), out
+        code, out, err = with_prices({"m-1": {"input": 2000, "output": 10000}}, "show", rid)
+        assert code == 0 and "tokens 16 in / 10 out, cost $0.1320" in out, out
+        code, out, err = with_prices({"gpt-x": {"input": 1, "output": 1}}, "show", rid, "--json")
+        assert code == 0 and json.loads(out)["run"]["cost"] == {"usd": 0, "unpriced_prompts": 2}, out
+        code, out, err = with_prices({"gpt-x": {"input": 1, "output": 1}}, "list")
+        assert code == 0 and out.splitlines()[1].rstrip().endswith("?"), out
+        for bad, words in [("{oops", "not valid JSON"), ("[1]", "must be a JSON object"),
+                           ({"m-1": {"input": -1, "output": 1}}, "the price of `m-1`"),
+                           ({"m-1": {"input": 1}}, "the price of `m-1`"), ("x" * (2 << 20), "")]:
+            code, out, err = with_prices(bad, "list")
+            assert code == 2 and "CHIDORI_PRICES" in err and words in err and out == "", (bad if len(str(bad)) < 99 else "big", code, err)
+        code, out, err = cli(v, "runs", "list", cwd=proj, env={"CHIDORI_PRICES": os.path.join(proj, "nope.json")})
+        assert code == 2 and "CHIDORI_PRICES" in err, err
     finally:
         shutil.rmtree(proj)
 

@@ -56,7 +56,8 @@ static const command_help COMMANDS[] = {
      "  --follow, -f        show: print calls as they are recorded until the run ends or pauses\n"
      "  --timeout S         --follow: stop after S seconds (default 3600)\n"
      "  --runs-dir DIR      the runs folder (default: the one `chidori run` here would use:\n"
-     "                      $CHIDORI_STATE_DIR/runs, else ./.chidori/runs)\n",
+     "                      $CHIDORI_STATE_DIR/runs, else ./.chidori/runs)\n"
+     "  CHIDORI_PRICES=FILE a JSON file of dollars per million tokens by model adds a cost\n",
      "  chidori runs list\n"
      "  chidori runs show 0b7c3f1e --json\n"
      "  chidori runs show 0b7c3f1e --follow\n",

@@ -8,6 +8,10 @@
  * from either is printed through util/termtext.h (terminal) or escaped JSON (--json).
  * Writes nothing and takes no lock: a run's liveness is read from the pid in its run.lock.
  *
+ * Cost: with CHIDORI_PRICES (a JSON file, model → {input, output} dollars per million tokens) each
+ * prompt's tokens are priced by the model that answered it; a prompt whose model has no price is
+ * counted apart (the cost then reads `$X+`).
+ *
  * Exit codes: 0 listed/shown (show --follow: 0 completed or paused, 1 failed or interrupted),
  * 1 a run that cannot be found or read, 2 a wrong command line.
  */
@@ -40,7 +44,23 @@
 #define FOLLOW_DEFAULT_TIMEOUT_S 3600 /* show --follow gives up after this (--timeout) */
 #define FOLLOW_MAX_TIMEOUT_S 604800
 
+#define PRICES_MAX_BYTES ((size_t)1 << 20)
+#define PRICE_MAX 1e6 /* per million tokens */
+
+/* CHIDORI_PRICES: model → price per million input and output tokens. */
+typedef struct price {
+    char *model;
+    double input, output;
+} price;
+
+typedef struct price_table {
+    price *items;
+    size_t len;
+    bool given;
+} price_table;
+
 typedef struct runs_options {
+    const price_table *prices;
     const char *runs_dir;
     const char *id;
     bool json, follow;
@@ -55,7 +75,89 @@ typedef struct run_view {
     char *status; /* run.json's status, or `interrupted` for a `running` run nobody drives */
     runlog log;
     int64_t duration_ms; /* -1 unknown */
+    double cost;         /* of the priced prompts (CHIDORI_PRICES) */
+    size_t unpriced;     /* prompts with tokens whose model has no price */
 } run_view;
+
+/* ---------- prices ---------- */
+
+static bool price_ok(const json_t *v) { return v && v->type == JSON_NUMBER && v->u.number >= 0 && v->u.number <= PRICE_MAX; }
+
+/* The file CHIDORI_PRICES names, checked: 0, or -1 with *error (a setting that cannot be used). */
+static int prices_load(const settings *set, price_table *t, char **error)
+{
+    memset(t, 0, sizeof *t);
+    const char *path = settings_nonempty(set, "CHIDORI_PRICES");
+    if (!path) return 0;
+    t->given = true;
+    size_t len;
+    char *why = NULL;
+    char *text = read_regular_file_capped(path, PRICES_MAX_BYTES, &len, &why);
+    if (!text) {
+        *error = xasprintf("CHIDORI_PRICES: %s", why);
+        free(why);
+        return -1;
+    }
+    json_error jerr;
+    json_limits lim = {PRICES_MAX_BYTES, 8, 0};
+    json_t *o = json_parse(text, len, &lim, &jerr);
+    free(text);
+    if (!o || !json_is_object(o)) {
+        *error = o ? xasprintf("CHIDORI_PRICES %s: must be a JSON object of model → {\"input\": N, \"output\": N}", path)
+                   : xasprintf("CHIDORI_PRICES %s: not valid JSON: %d:%d: %s", path, jerr.line, jerr.col, jerr.message);
+        json_free(o);
+        return -1;
+    }
+    t->items = xcalloc(o->u.object.len ? o->u.object.len : 1, sizeof *t->items);
+    for (size_t i = 0; i < o->u.object.len; i++) {
+        const json_member *m = &o->u.object.items[i];
+        const json_t *in = json_object_get(m->value, "input"), *out = json_object_get(m->value, "output");
+        if (!json_is_object(m->value) || !price_ok(in) || !price_ok(out)) {
+            *error = xasprintf("CHIDORI_PRICES %s: the price of `%.100s` must be {\"input\": N, \"output\": N}, "
+                               "dollars per million tokens (0 to 1000000)", path, m->key);
+            json_free(o);
+            return -1;
+        }
+        t->items[t->len++] = (price){xstrdup(m->key), in->u.number, out->u.number};
+    }
+    json_free(o);
+    return 0;
+}
+
+static void prices_clear(price_table *t)
+{
+    for (size_t i = 0; i < t->len; i++) free(t->items[i].model);
+    free(t->items);
+}
+
+static const price *price_of(const price_table *t, const char *model)
+{
+    for (size_t i = 0; model && i < t->len; i++)
+        if (!strcmp(t->items[i].model, model)) return &t->items[i];
+    return NULL;
+}
+
+static void view_cost(run_view *v, const price_table *t)
+{
+    for (size_t i = 0; t && t->given && i < v->log.len; i++) {
+        const runlog_row *r = &v->log.rows[i];
+        if (!r->has_tokens) continue;
+        const price *p = price_of(t, r->model);
+        if (!p) v->unpriced++;
+        else v->cost += ((double)r->tokens_in * p->input + (double)r->tokens_out * p->output) / 1e6;
+    }
+}
+
+/* "$0.0123", "$0.0123+" (some prompts unpriced), "?" (none priced), or "" without a price table. */
+static void format_cost(char *out, size_t n, const run_view *v, const price_table *t)
+{
+    size_t priced = 0;
+    for (size_t i = 0; i < v->log.len; i++) priced += v->log.rows[i].has_tokens;
+    priced -= v->unpriced;
+    if (!t || !t->given) snprintf(out, n, "%s", "");
+    else if (v->unpriced && !priced) snprintf(out, n, "?");
+    else snprintf(out, n, "$%.4f%s", v->cost, v->unpriced ? "+" : "");
+}
 
 /* ---------- small pieces ---------- */
 
@@ -105,7 +207,7 @@ static bool looks_like_id(const char *s)
     return strlen(s) == 36 && strspn(s, "0123456789abcdef-") == 36;
 }
 
-static void view_load(run_view *v, const char *dir)
+static void view_load(run_view *v, const char *dir, const price_table *prices)
 {
     memset(v, 0, sizeof *v);
     v->duration_ms = -1;
@@ -118,6 +220,7 @@ static void view_load(run_view *v, const char *dir)
     free(records);
     if (!v->meta_ok) {
         v->status = xstrdup("unreadable");
+        view_cost(v, prices);
         return;
     }
     bool running = !strcmp(v->meta.status, "running");
@@ -126,6 +229,7 @@ static void view_load(run_view *v, const char *dir)
     int64_t end = v->meta.ended_at_ms ? v->meta.ended_at_ms : running ? clock_realtime_ms() : v->log.last_end_ms;
     if (!strcmp(v->status, "interrupted")) end = v->log.last_end_ms;
     if (start > 0 && end >= start) v->duration_ms = end - start;
+    view_cost(v, prices);
 }
 
 static void view_clear(run_view *v)
@@ -163,7 +267,7 @@ static json_t *tokens_json(uint64_t in, uint64_t out)
     return t;
 }
 
-static json_t *view_json(const char *id, const run_view *v)
+static json_t *view_json(const char *id, const run_view *v, const price_table *prices)
 {
     json_t *o = json_object();
     json_object_set(o, "id", json_string(id));
@@ -174,6 +278,14 @@ static json_t *view_json(const char *id, const run_view *v)
     json_object_set(o, "duration_ms", v->duration_ms >= 0 ? json_number((double)v->duration_ms) : json_null());
     json_object_set(o, "effects", json_number((double)v->log.len));
     json_object_set(o, "tokens", tokens_json(v->log.tokens_in, v->log.tokens_out));
+    if (prices && prices->given) {
+        json_t *c = json_object();
+        json_object_set(c, "usd", json_number(v->cost));
+        json_object_set(c, "unpriced_prompts", json_number((double)v->unpriced));
+        json_object_set(o, "cost", c);
+    } else {
+        json_object_set(o, "cost", json_null());
+    }
     json_object_set(o, "error", v->meta_ok && v->meta.error ? json_string(v->meta.error) : v->meta_error ? json_string(v->meta_error) : json_null());
     json_t *w = json_array();
     if (v->meta_error) json_array_push(w, json_string(v->meta_error));
@@ -251,7 +363,7 @@ static int runs_list(const runs_options *o)
     run_view *views = xcalloc(n ? n : 1, sizeof *views);
     for (size_t i = 0; i < n; i++) {
         char *dir = run_dir_path(o->runs_dir, ids[i].id);
-        view_load(&views[i], dir);
+        view_load(&views[i], dir, o->prices);
         free(dir);
     }
     /* sort ids and views together: by start */
@@ -265,7 +377,7 @@ static int runs_list(const runs_options *o)
             if (!strcmp(sorted[i].id, ids[j].id)) order[i] = j;
     if (o->json) {
         json_t *arr = json_array();
-        for (size_t i = 0; i < n; i++) json_array_push(arr, view_json(ids[order[i]].id, &views[order[i]]));
+        for (size_t i = 0; i < n; i++) json_array_push(arr, view_json(ids[order[i]].id, &views[order[i]], o->prices));
         json_t *top = json_object();
         json_object_set(top, "runs_dir", json_string(o->runs_dir));
         json_object_set(top, "runs", arr);
@@ -274,8 +386,9 @@ static int runs_list(const runs_options *o)
     } else if (n == 0) {
         printf("No runs in %s\n", o->runs_dir);
     } else {
-        printf("%-36s  %-20s  %-11s  %-19s  %9s  %7s  %s\n", "RUN ID", "AGENT", "STATUS", "STARTED", "DURATION",
-               "EFFECTS", "TOKENS (IN/OUT)");
+        bool costs = o->prices && o->prices->given;
+        printf("%-36s  %-20s  %-11s  %-19s  %9s  %7s  %-15s%s\n", "RUN ID", "AGENT", "STATUS", "STARTED", "DURATION",
+               "EFFECTS", "TOKENS (IN/OUT)", costs ? "  COST" : "");
         for (size_t i = 0; i < n; i++) {
             const run_view *v = &views[order[i]];
             char started[32], took[24];
@@ -284,8 +397,12 @@ static int runs_list(const runs_options *o)
             printf("%-36s  ", ids[order[i]].id);
             buf agent = {0};
             term_sanitize(&agent, v->meta_ok ? v->meta.agent : "?", strlen(v->meta_ok ? v->meta.agent : "?"), false);
-            printf("%-20s  %-11s  %-19s  %9s  %7zu  %llu/%llu\n", agent.data ? agent.data : "", v->status, started, took,
-                   v->log.len, (unsigned long long)v->log.tokens_in, (unsigned long long)v->log.tokens_out);
+            char tokens[48], cost[32];
+            snprintf(tokens, sizeof tokens, "%llu/%llu", (unsigned long long)v->log.tokens_in,
+                     (unsigned long long)v->log.tokens_out);
+            format_cost(cost, sizeof cost, v, o->prices);
+            printf("%-20s  %-11s  %-19s  %9s  %7zu  %-15s%s%s\n", agent.data ? agent.data : "", v->status, started, took,
+                   v->log.len, tokens, costs ? "  " : "", cost);
             buf_free(&agent);
         }
         fflush(stdout);
@@ -349,15 +466,18 @@ static int depth_of(const runlog *log, const runlog_row *r)
     return depth;
 }
 
-static void print_header(const char *id, const run_view *v)
+static void print_header(const char *id, const run_view *v, const price_table *prices)
 {
+    char cost[32];
+    format_cost(cost, sizeof cost, v, prices);
     char started[32], took[24];
     format_time(started, sizeof started, v->meta_ok ? v->meta.created_at_ms : 0);
     format_duration(took, sizeof took, (double)v->duration_ms);
     printf("Run %s: ", id);
     put_text(stdout, v->meta_ok ? v->meta.agent : "?");
-    printf(", %s\nStarted %s, took %s, %zu effects, tokens %llu in / %llu out\n", v->status, started, took, v->log.len,
-           (unsigned long long)v->log.tokens_in, (unsigned long long)v->log.tokens_out);
+    printf(", %s\nStarted %s, took %s, %zu effects, tokens %llu in / %llu out%s%s\n", v->status, started, took,
+           v->log.len, (unsigned long long)v->log.tokens_in, (unsigned long long)v->log.tokens_out,
+           *cost ? ", cost " : "", cost);
     if (v->meta_ok && v->meta.error) {
         fputs("Error: ", stdout);
         put_text(stdout, v->meta.error);
@@ -421,7 +541,7 @@ static void print_json_line(json_t *v)
 static int show_once(const runs_options *o, const char *id, const char *dir)
 {
     run_view v;
-    view_load(&v, dir);
+    view_load(&v, dir, o->prices);
     if (!v.meta_ok) {
         print_warnings(id, &v);
         view_clear(&v);
@@ -430,7 +550,7 @@ static int show_once(const runs_options *o, const char *id, const char *dir)
     qsort(v.log.rows, v.log.len, sizeof *v.log.rows, by_seq);
     if (o->json) {
         json_t *top = json_object();
-        json_object_set(top, "run", view_json(id, &v));
+        json_object_set(top, "run", view_json(id, &v, o->prices));
         json_t *calls = json_array();
         for (size_t i = 0; i < v.log.len; i++) {
             json_t *row = row_json(&v.log.rows[i]);
@@ -441,7 +561,7 @@ static int show_once(const runs_options *o, const char *id, const char *dir)
         print_json(top);
         json_free(top);
     } else {
-        print_header(id, &v);
+        print_header(id, &v, o->prices);
         if (v.log.len) print_row_header();
         for (size_t i = 0; i < v.log.len; i++) print_row(&v.log.rows[i], depth_of(&v.log, &v.log.rows[i]));
         fflush(stdout);
@@ -508,14 +628,14 @@ static void follow_step(const runs_options *o, const char *records, off_t *offse
 static int show_follow(const runs_options *o, const char *id, const char *dir)
 {
     run_view v;
-    view_load(&v, dir);
+    view_load(&v, dir, o->prices);
     if (!v.meta_ok) {
         print_warnings(id, &v);
         view_clear(&v);
         return 1;
     }
     if (!o->json) {
-        print_header(id, &v);
+        print_header(id, &v, o->prices);
         print_row_header();
     }
     view_clear(&v);
@@ -559,16 +679,19 @@ static int show_follow(const runs_options *o, const char *id, const char *dir)
     int rc = 1;
     if (status) {
         run_view end;
-        view_load(&end, dir);
+        view_load(&end, dir, o->prices);
         if (o->json) {
             json_t *top = json_object();
-            json_object_set(top, "run", view_json(id, &end));
+            json_object_set(top, "run", view_json(id, &end, o->prices));
             print_json_line(top);
         } else {
             char took[24];
             format_duration(took, sizeof took, (double)end.duration_ms);
-            printf("Run %s %s after %s: %zu effects, tokens %llu in / %llu out\n", id, end.status, took, end.log.len,
-                   (unsigned long long)end.log.tokens_in, (unsigned long long)end.log.tokens_out);
+            char cost[32];
+            format_cost(cost, sizeof cost, &end, o->prices);
+            printf("Run %s %s after %s: %zu effects, tokens %llu in / %llu out%s%s\n", id, end.status, took,
+                   end.log.len, (unsigned long long)end.log.tokens_in, (unsigned long long)end.log.tokens_out,
+                   *cost ? ", cost " : "", cost);
             if (end.meta_ok && end.meta.error) {
                 fputs("Error: ", stdout);
                 put_text(stdout, end.meta.error);
@@ -624,6 +747,15 @@ int cmd_runs(int argc, char **argv, const settings *set)
         }
     }
     if (show && !o.id) return cli_usage_error("%s", "runs show needs a run id (`chidori runs list` shows them)");
+    price_table prices;
+    char *perror_ = NULL;
+    if (prices_load(set, &prices, &perror_) < 0) {
+        fprintf(stderr, "chidori: %s (docs/cli.md#cost)\n", perror_);
+        free(perror_);
+        prices_clear(&prices);
+        return 2;
+    }
+    o.prices = &prices;
     char *state = NULL, *runs_dir = NULL;
     if (!o.runs_dir) {
         state = run_start_state_dir(set, ".");
@@ -641,5 +773,6 @@ int cmd_runs(int argc, char **argv, const settings *set)
     }
     free(state);
     free(runs_dir);
+    prices_clear(&prices);
     return rc;
 }
