@@ -233,6 +233,19 @@ def case_runs_survive_garbage_in_run_folders(v):
         assert code == 0 and "\x1b" not in out, (code, err)
         got = json.loads(out)
         assert len(got["calls"]) == n + 1 and len(got["run"]["warnings"]) == 4, got["run"]
+        # a line longer than any record (64 MiB) is skipped, and the records after it still read
+        huge = copy("aaaaaaaa-0000-4000-8000-00000000000f")
+        with open(os.path.join(huge, "records.jsonl"), "ab") as f:
+            f.write(b'{"seq": 800, "function": "log", "args": {"message": "')
+            chunk = b"x" * (1 << 20)
+            for _ in range(65):
+                f.write(chunk)
+            f.write(b'"}}\n')
+            f.write(json.dumps({"seq": 801, "function": "mark", "args": {"label": "after the big one"}}).encode() + b"\n")
+        code, out, err = cli(v, "runs", "show", "aaaaaaaa-0000-4000-8000-00000000000f", cwd=proj)
+        assert code == 0 and f"line {n + 1} is longer than a call record can be: skipped" in err, (code, err)
+        assert "after the big one" in out and f"{n + 1} effects" in out, out
+        shutil.rmtree(huge)
         # run.json: garbage, a FIFO in its place, missing; records.jsonl a folder
         bad_meta = copy("aaaaaaaa-0000-4000-8000-000000000002")
         with open(os.path.join(bad_meta, "run.json"), "w") as f:

@@ -10,6 +10,7 @@
 #include "util/json.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -206,13 +207,53 @@ void runlog_finish(runlog *log, const char *rest, size_t len, size_t line_no)
 int runlog_read(const char *path, runlog *log, char **error)
 {
     if (access(path, F_OK) != 0 && errno == ENOENT) return 0; /* no effects yet */
-    size_t len;
-    char *text = read_regular_file_capped(path, (size_t)CALLLOG_LOAD_MAX_BYTES, &len, error);
-    if (!text) return -1;
+    int fd = open_regular_file(path, O_RDONLY, 0, error);
+    if (fd < 0) return -1;
+    /* streamed: a line at a time in memory (at most a record's cap), whatever the file's size */
+    buf line = {0};
+    char chunk[65536];
     size_t line_no = 0;
-    size_t used = runlog_feed(log, text, len, &line_no);
-    runlog_finish(log, text + used, len - used, line_no);
-    free(text);
+    uint64_t total = 0;
+    bool skipping = false; /* inside a line longer than a record can be */
+    ssize_t got;
+    while ((got = read(fd, chunk, sizeof chunk)) != 0) {
+        if (got < 0) {
+            if (errno == EINTR) continue;
+            buf_printf(&log->warnings, "records.jsonl cannot be read past byte %llu: %s\n", (unsigned long long)total,
+                       strerror(errno));
+            break;
+        }
+        total += (uint64_t)got;
+        const char *p = chunk;
+        size_t n = (size_t)got;
+        if (skipping) {
+            const char *nl = memchr(p, '\n', n);
+            if (!nl) continue;
+            skipping = false;
+            n -= (size_t)(nl + 1 - p), p = nl + 1;
+        }
+        buf_append(&line, p, n);
+        size_t used = runlog_feed(log, line.data, line.len, &line_no);
+        memmove(line.data, line.data + used, line.len - used);
+        line.len -= used;
+        line.data[line.len] = '\0';
+        if (line.len > CALLLOG_RECORD_MAX_BYTES) {
+            line_no++;
+            log->bad_lines++;
+            buf_printf(&log->warnings, "records.jsonl line %zu is longer than a call record can be: skipped\n", line_no);
+            line.len = 0;
+            skipping = true;
+        }
+        if (total > CALLLOG_LOAD_MAX_BYTES) {
+            buf_printf(&log->warnings, "records.jsonl is larger than a call log can be (%llu bytes): read up to there\n",
+                       (unsigned long long)CALLLOG_LOAD_MAX_BYTES);
+            line.len = 0;
+            break;
+        }
+    }
+    close(fd);
+    if (!skipping) runlog_finish(log, line.data ? line.data : "", line.len, line_no);
+    buf_free(&line);
     return 0;
 }
 

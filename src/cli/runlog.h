@@ -52,8 +52,8 @@ size_t runlog_feed(runlog *log, const char *data, size_t len, size_t *line_no);
  * it parses as a whole record. */
 void runlog_finish(runlog *log, const char *rest, size_t len, size_t line_no);
 
-/* Read <path> whole (regular files only, capped): 0, or -1 with *error when it cannot be read at
- * all (a missing file is an empty log: 0). */
+/* Read <path> (a regular file only), streamed a line at a time, up to CALLLOG_LOAD_MAX_BYTES: 0, or
+ * -1 with *error when it cannot be opened (a missing file is an empty log: 0). */
 int runlog_read(const char *path, runlog *log, char **error);
 void runlog_clear(runlog *log);
 

@@ -75,8 +75,10 @@ typedef struct run_view {
     char *status; /* run.json's status, or `interrupted` for a `running` run nobody drives */
     runlog log;
     int64_t duration_ms; /* -1 unknown */
+    size_t effects;      /* call records (log.rows may have been dropped: runs list keeps totals only) */
     double cost;         /* of the priced prompts (CHIDORI_PRICES) */
     size_t unpriced;     /* prompts with tokens whose model has no price */
+    size_t priced;       /* prompts with tokens whose model has one */
 } run_view;
 
 /* ---------- prices ---------- */
@@ -144,18 +146,15 @@ static void view_cost(run_view *v, const price_table *t)
         if (!r->has_tokens) continue;
         const price *p = price_of(t, r->model);
         if (!p) v->unpriced++;
-        else v->cost += ((double)r->tokens_in * p->input + (double)r->tokens_out * p->output) / 1e6;
+        else v->priced++, v->cost += ((double)r->tokens_in * p->input + (double)r->tokens_out * p->output) / 1e6;
     }
 }
 
 /* "$0.0123", "$0.0123+" (some prompts unpriced), "?" (none priced), or "" without a price table. */
 static void format_cost(char *out, size_t n, const run_view *v, const price_table *t)
 {
-    size_t priced = 0;
-    for (size_t i = 0; i < v->log.len; i++) priced += v->log.rows[i].has_tokens;
-    priced -= v->unpriced;
     if (!t || !t->given) snprintf(out, n, "%s", "");
-    else if (v->unpriced && !priced) snprintf(out, n, "?");
+    else if (v->unpriced && !v->priced) snprintf(out, n, "?");
     else snprintf(out, n, "$%.4f%s", v->cost, v->unpriced ? "+" : "");
 }
 
@@ -218,6 +217,7 @@ static void view_load(run_view *v, const char *dir, const price_table *prices)
         free(error);
     }
     free(records);
+    v->effects = v->log.len;
     if (!v->meta_ok) {
         v->status = xstrdup("unreadable");
         view_cost(v, prices);
@@ -276,7 +276,7 @@ static json_t *view_json(const char *id, const run_view *v, const price_table *p
     json_object_set(o, "started_at_ms", v->meta_ok && v->meta.created_at_ms ? json_number((double)v->meta.created_at_ms) : json_null());
     json_object_set(o, "ended_at_ms", v->meta_ok && v->meta.ended_at_ms ? json_number((double)v->meta.ended_at_ms) : json_null());
     json_object_set(o, "duration_ms", v->duration_ms >= 0 ? json_number((double)v->duration_ms) : json_null());
-    json_object_set(o, "effects", json_number((double)v->log.len));
+    json_object_set(o, "effects", json_number((double)v->effects));
     json_object_set(o, "tokens", tokens_json(v->log.tokens_in, v->log.tokens_out));
     if (prices && prices->given) {
         json_t *c = json_object();
@@ -317,9 +317,9 @@ typedef struct listed {
     int64_t start;
 } listed;
 
-static int by_start(const void *a, const void *b)
+static int by_start(const void *a, const void *b, void *ctx)
 {
-    const listed *x = a, *y = b;
+    const listed *ids = ctx, *x = &ids[*(const size_t *)a], *y = &ids[*(const size_t *)b];
     if (x->start != y->start) return x->start < y->start ? -1 : 1;
     return strcmp(x->id, y->id);
 }
@@ -365,16 +365,16 @@ static int runs_list(const runs_options *o)
         char *dir = run_dir_path(o->runs_dir, ids[i].id);
         view_load(&views[i], dir, o->prices);
         free(dir);
+        runlog *log = &views[i].log; /* the totals are kept; the rows are not needed */
+        for (size_t k = 0; k < log->len; k++) runlog_row_clear(&log->rows[k]);
+        free(log->rows);
+        log->rows = NULL, log->len = log->cap = 0;
     }
-    /* sort ids and views together: by start */
+    /* the order: by start, then id */
     for (size_t i = 0; i < n; i++) ids[i].start = views[i].meta_ok ? views[i].meta.created_at_ms : 0;
     size_t *order = xcalloc(n ? n : 1, sizeof *order);
-    listed *sorted = xcalloc(n ? n : 1, sizeof *sorted);
-    memcpy(sorted, ids, n * sizeof *ids);
-    qsort(sorted, n, sizeof *sorted, by_start);
-    for (size_t i = 0; i < n; i++)
-        for (size_t j = 0; j < n; j++)
-            if (!strcmp(sorted[i].id, ids[j].id)) order[i] = j;
+    for (size_t i = 0; i < n; i++) order[i] = i;
+    qsort_r(order, n, sizeof *order, by_start, ids);
     if (o->json) {
         json_t *arr = json_array();
         for (size_t i = 0; i < n; i++) json_array_push(arr, view_json(ids[order[i]].id, &views[order[i]], o->prices));
@@ -402,7 +402,7 @@ static int runs_list(const runs_options *o)
                      (unsigned long long)v->log.tokens_out);
             format_cost(cost, sizeof cost, v, o->prices);
             printf("%-20s  %-11s  %-19s  %9s  %7zu  %-15s%s%s\n", agent.data ? agent.data : "", v->status, started, took,
-                   v->log.len, tokens, costs ? "  " : "", cost);
+                   v->effects, tokens, costs ? "  " : "", cost);
             buf_free(&agent);
         }
         fflush(stdout);
@@ -411,7 +411,6 @@ static int runs_list(const runs_options *o)
     for (size_t i = 0; i < n; i++) view_clear(&views[i]);
     free(views);
     free(order);
-    free(sorted);
     free(ids);
     return 0;
 }
@@ -476,7 +475,7 @@ static void print_header(const char *id, const run_view *v, const price_table *p
     printf("Run %s: ", id);
     put_text(stdout, v->meta_ok ? v->meta.agent : "?");
     printf(", %s\nStarted %s, took %s, %zu effects, tokens %llu in / %llu out%s%s\n", v->status, started, took,
-           v->log.len, (unsigned long long)v->log.tokens_in, (unsigned long long)v->log.tokens_out,
+           v->effects, (unsigned long long)v->log.tokens_in, (unsigned long long)v->log.tokens_out,
            *cost ? ", cost " : "", cost);
     if (v->meta_ok && v->meta.error) {
         fputs("Error: ", stdout);
@@ -608,9 +607,11 @@ static void follow_step(const runs_options *o, const char *records, off_t *offse
     close(fd);
     size_t before = log->len;
     size_t used = runlog_feed(log, partial->data ? partial->data : "", partial->len, line_no);
-    memmove(partial->data, partial->data + used, partial->len - used);
-    partial->len -= used;
-    if (partial->data) partial->data[partial->len] = '\0';
+    if (used) {
+        memmove(partial->data, partial->data + used, partial->len - used);
+        partial->len -= used;
+        partial->data[partial->len] = '\0';
+    }
     for (size_t i = before; i < log->len; i++) {
         const runlog_row *r = &log->rows[i];
         if (o->json) print_json_line(row_json(r));
@@ -690,7 +691,7 @@ static int show_follow(const runs_options *o, const char *id, const char *dir)
             char cost[32];
             format_cost(cost, sizeof cost, &end, o->prices);
             printf("Run %s %s after %s: %zu effects, tokens %llu in / %llu out%s%s\n", id, end.status, took,
-                   end.log.len, (unsigned long long)end.log.tokens_in, (unsigned long long)end.log.tokens_out,
+                   end.effects, (unsigned long long)end.log.tokens_in, (unsigned long long)end.log.tokens_out,
                    *cost ? ", cost " : "", cost);
             if (end.meta_ok && end.meta.error) {
                 fputs("Error: ", stdout);
