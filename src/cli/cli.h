@@ -5,7 +5,17 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-extern const char cli_usage_text[];
+#include <stdio.h>
+
+/* help.c: the list of commands (`chidori help`), a command's help (`chidori help CMD`, `CMD
+ * --help`: 0, or 2 for an unknown command), and `chidori completion bash|zsh`. */
+void cli_print_overview(FILE *out);
+bool cli_has_help(const char *name);
+int cli_print_command_help(const char *name);
+int cmd_help(int argc, char **argv);
+int cmd_completion(int argc, char **argv);
+/* The program as it was invoked (argv[0]), for the hints that name a command to run. */
+extern const char *cli_program;
 
 /* Prints the message and the usage text; returns 2 (the exit code for a wrong command line). */
 int cli_usage_error(const char *fmt, const char *arg);
@@ -22,6 +32,7 @@ int cmd_replay(int argc, char **argv, const struct settings *s);
 int cmd_resume(int argc, char **argv, const struct settings *s);
 int cmd_sandbox(int argc, char **argv, const struct settings *s);
 int cmd_serve(int argc, char **argv, const struct settings *s); /* serve_cmd.c */
+int cmd_runs(int argc, char **argv, const struct settings *s);  /* runs_cmd.c */
 /* `chidori settings`: the settings table, one tab-separated row per variable (docs/settings.md). */
 int cmd_settings(int argc, char **argv);
 

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define INPUT_SHOWN_MAX 60 /* bytes of an -i item quoted in its error */
+
 static int merge_object_text(json_t *input, const char *text, size_t len, const char *what, char **error)
 {
     json_error jerr;
@@ -32,7 +34,13 @@ static int merge_object_text(json_t *input, const char *text, size_t len, const 
 int input_merge_item(json_t *input, const char *item, char **error)
 {
     size_t len;
-    if (item[0] == '{' || item[0] == '[') return merge_object_text(input, item, strlen(item), "`{...}`", error);
+    if (item[0] == '{' || item[0] == '[') { /* the error names the item (its start, when long) */
+        size_t n = strlen(item);
+        char *what = n > INPUT_SHOWN_MAX ? xasprintf("`%.*s…`", INPUT_SHOWN_MAX, item) : xasprintf("`%s`", item);
+        int rc = merge_object_text(input, item, n, what, error);
+        free(what);
+        return rc;
+    }
     if (item[0] == '@') {
         char *text = read_file_capped(item + 1, INPUT_FILE_MAX_BYTES, &len, error);
         if (!text) return -1;

@@ -117,15 +117,35 @@ static const struct {
     int (*fn)(int argc, char **argv, const settings *s);
 } RUNNING[] = {
     {"run", cmd_run}, {"replay", cmd_replay}, {"resume", cmd_resume}, {"eval", cmd_eval},
-    {"sandbox", cmd_sandbox}, {"serve", cmd_serve},
+    {"sandbox", cmd_sandbox}, {"serve", cmd_serve}, {"runs", cmd_runs},
 };
+
+/* `--help` or `-h` among a command's arguments, and not the value of an option that takes one
+ * (`-i --help` is an input). */
+static bool asks_help(int argc, char **argv)
+{
+    static const char *const takes_value[] = {"-i", "--input", "--answer", "--runs-dir", "--response", "--host",
+                                              "--port", "-p", "--file", "-f", "--timeout"};
+    for (int i = 2; i < argc; i++) {
+        bool is_value = false;
+        for (size_t k = 0; k < sizeof takes_value / sizeof takes_value[0]; k++)
+            if (!strcmp(argv[i - 1], takes_value[k])) is_value = i > 2;
+        if (!is_value && (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))) return true;
+    }
+    return false;
+}
 
 int main(int argc, char **argv)
 {
     frame_ignore_sigpipe(); /* a worker or MCP server that dies is an error, not our death */
+    if (argc > 0 && argv[0] && argv[0][0]) cli_program = argv[0];
     if (argc < 2) return cli_usage_error("%s", "no command given");
     const char *cmd = argv[1];
     if (strcmp(cmd, "__run-worker") == 0) return worker_main(); /* hidden: the isolated child */
+    /* help before anything else: it reads no settings, so it works whatever the environment holds */
+    if (cli_has_help(cmd) && strcmp(cmd, "help") != 0 && strcmp(cmd, "completion") != 0 && asks_help(argc, argv))
+        return cli_print_command_help(cmd);
+    if (strcmp(cmd, "completion") == 0) return cmd_completion(argc - 2, argv + 2);
     for (size_t i = 0; i < sizeof RUNNING / sizeof RUNNING[0]; i++) {
         if (strcmp(cmd, RUNNING[i].name) != 0) continue;
         char *error = NULL;
@@ -146,9 +166,7 @@ int main(int argc, char **argv)
                worker ? worker : "(this binary: chidori __run-worker)");
         return 0;
     }
-    if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
-        fputs(cli_usage_text, stdout);
-        return 0;
-    }
+    if (strcmp(cmd, "help") == 0) return cmd_help(argc - 2, argv + 2);
+    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) return cmd_help(0, NULL);
     return cli_usage_error("unknown command `%s`", cmd);
 }

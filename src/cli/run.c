@@ -40,6 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define MAX_ANSWERS 256
@@ -110,16 +111,64 @@ static int parse_options(int argc, char **argv, int positionals, bool allow_inpu
 
 /* ---------- shared pieces ---------- */
 
-static void print_paused(const run_meta *m, const char *file, const json_t *pending, const char *runs_flag)
+/* s as one shell word: as it is when it is plain, else in single quotes. */
+static void shell_word(buf *b, const char *s)
+{
+    if (*s && strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./:=@%+,-") == strlen(s)) {
+        buf_puts(b, s);
+        return;
+    }
+    buf_putc(b, '\'');
+    for (; *s; s++) {
+        if (*s == '\'') buf_puts(b, "'\\''");
+        else buf_putc(b, *s);
+    }
+    buf_putc(b, '\'');
+}
+
+/* A paused run: the question and how to resume on stderr (for people); with json_out, also a JSON
+ * object on stdout (for scripts): {"status": "paused", "run_id", "prompt", "resume"}. The resume
+ * command names the binary as it was invoked (argv[0]). */
+static void print_paused(const run_meta *m, const char *file, const json_t *pending, const char *runs_dir,
+                         bool json_out)
 {
     const json_t *args = json_object_get(pending, "args");
     const char *prompt = json_string_value(json_object_get(args, "prompt"));
+    buf cmd = {0};
+    shell_word(&cmd, cli_program);
+    buf_puts(&cmd, " resume ");
+    shell_word(&cmd, file);
+    buf_printf(&cmd, " %s", m->run_id);
+    if (runs_dir) {
+        buf_puts(&cmd, " --runs-dir ");
+        shell_word(&cmd, runs_dir);
+    }
+    buf_puts(&cmd, " --response '<answer>'");
     fprintf(stderr, "Run %s paused, waiting for input: ", m->run_id);
-    if (!prompt) prompt = "(no prompt)";
-    write_for_terminal(stderr, prompt, strlen(prompt)); /* the agent's text */
+    const char *shown = prompt ? prompt : "(no prompt)";
+    write_for_terminal(stderr, shown, strlen(shown)); /* the agent's text */
     fputc('\n', stderr);
-    fprintf(stderr, "Resume with: chidori resume %s %s%s --response '<answer>'\n", file, m->run_id,
-            runs_flag ? runs_flag : "");
+    fputs("Resume with: ", stderr);
+    write_for_terminal(stderr, cmd.data, cmd.len); /* the path may hold anything */
+    fputc('\n', stderr);
+    if (json_out) {
+        json_t *o = json_object();
+        json_object_set(o, "status", json_string("paused"));
+        json_object_set(o, "run_id", json_string(m->run_id));
+        json_object_set(o, "prompt", prompt ? json_string(prompt) : json_null());
+        json_object_set(o, "resume", json_string(cmd.data));
+        size_t len;
+        char *text = json_dump(o, JSON_PRETTY, &len);
+        buf shown_json = {0};
+        term_json_escape(&shown_json, text, len);
+        buf_putc(&shown_json, '\n');
+        fwrite(shown_json.data, 1, shown_json.len, stdout);
+        fflush(stdout);
+        buf_free(&shown_json);
+        free(text);
+        json_free(o);
+    }
+    buf_free(&cmd);
 }
 
 /* Parse and pretty-print a run's compact JSON output. */
@@ -183,7 +232,6 @@ typedef struct durable {
     warm_worker *early;          /* the worker begun before the set-up (setup.iso.early points here) */
     char *folder, *key;          /* the agent's folder (real path) and its key in it */
     char *state_dir, *runs_dir;
-    char *runs_flag;             /* " --runs-dir DIR" for the resume hint, or NULL */
     char *dir, *records, *meta_path; /* the run folder, its records.jsonl and run.json */
     run_meta meta;
     int lock_fd;                 /* run.lock, held by run and resume */
@@ -214,10 +262,20 @@ static int step_setup(durable *d, const settings *set)
 /* The agent's folder and key, where the runs are. */
 static int step_locate(durable *d, const settings *set)
 {
+    struct stat st;
+    int found = stat(d->o->file, &st) == 0 ? 0 : errno;
+    if (found || !S_ISREG(st.st_mode)) { /* nothing to run: a usage error, and no run recorded */
+        d->error = found == ENOENT || found == ENOTDIR
+                       ? xasprintf("no agent file %s: give the path of an agent (.js or .ts)", d->o->file)
+                   : found ? xasprintf("cannot use the agent file %s: %s", d->o->file, strerror(found))
+                   : S_ISDIR(st.st_mode)
+                       ? xasprintf("%s is a folder: give the path of an agent file in it (.js or .ts)", d->o->file)
+                       : xasprintf("%s is not a regular file: give the path of an agent (.js or .ts)", d->o->file);
+        return STEP_USAGE;
+    }
     if (runner_split_agent(d->o->file, &d->folder, &d->key, &d->error) < 0) return STEP_FAILED;
     d->state_dir = run_start_state_dir(set, d->folder);
     d->runs_dir = d->o->runs_dir ? xstrdup(d->o->runs_dir) : xasprintf("%s/runs", d->state_dir);
-    if (d->o->runs_dir) d->runs_flag = xasprintf(" --runs-dir %s", d->o->runs_dir);
     return STEP_OK;
 }
 
@@ -321,6 +379,7 @@ static int step_write_start(durable *d)
     if (d->mode == MODE_RESUME) {
         free(d->meta.status);
         d->meta.status = xstrdup("running");
+        d->meta.ended_at_ms = 0;
         if (run_meta_write(d->dir, &d->meta, false, &d->error) < 0) return STEP_FAILED;
     }
     return STEP_OK;
@@ -373,6 +432,9 @@ static int report_replay(durable *d, const runner_outcome *res)
                 (res->status != RUNNER_COMPLETED || (want && !strcmp(want, res->output_json))) &&
                 (res->status != RUNNER_FAILED || (m->error && !strcmp(m->error, res->error)));
     int exit_code;
+    if (same) /* said before the outcome, so a script reading stderr sees it whatever follows */
+        fprintf(stderr, "chidori: replay matched %zu record%s of run %s\n", res->call_count,
+                res->call_count == 1 ? "" : "s", m->run_id);
     if (!same) {
         fprintf(stderr, "chidori: replay of run %s differs from the recording (which %s): the replay %s%s",
                 m->run_id, !strcmp(m->status, "running") ? "was cut off while running" : m->status, status,
@@ -386,7 +448,7 @@ static int report_replay(durable *d, const runner_outcome *res)
         print_failure(res->error);
         exit_code = 1;
     } else {
-        print_paused(m, d->o->file, m->pending, d->runs_flag);
+        print_paused(m, d->o->file, m->pending, d->o->runs_dir, false); /* a replay prints no outcome of its own */
         exit_code = 3;
     }
     free(want);
@@ -402,6 +464,7 @@ static int record_outcome(durable *d, runner_outcome *res)
     free(m->error), m->error = NULL;
     json_free(m->pending), m->pending = NULL;
     free(m->response), m->response = NULL;
+    m->ended_at_ms = clock_realtime_ms(); /* for `chidori runs` */
     if (res->status == RUNNER_COMPLETED) {
         json_error jerr;
         m->output = json_parse(res->output_json, strlen(res->output_json), NULL, &jerr);
@@ -424,7 +487,7 @@ static int record_outcome(durable *d, runner_outcome *res)
     }
     if (!strcmp(m->status, "completed")) return print_output(res->output_json);
     if (!strcmp(m->status, "paused")) {
-        print_paused(m, d->o->file, m->pending, d->runs_flag);
+        print_paused(m, d->o->file, m->pending, d->o->runs_dir, true);
         return 3;
     }
     print_failure(m->error);
@@ -454,7 +517,6 @@ static void durable_clear(durable *d)
     free(d->dir);
     free(d->records);
     free(d->meta_path);
-    free(d->runs_flag);
     if (d->lock_fd >= 0) close(d->lock_fd); /* the run folder's lock */
 }
 

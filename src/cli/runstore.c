@@ -47,6 +47,7 @@ int run_meta_write(const char *dir, const run_meta *m, bool durable, char **erro
     json_object_set(o, "seed", json_string(seed)); /* a string: 64 bits do not fit a JSON number */
     json_object_set(o, "clock_start_ms", json_number((double)m->clock_start_ms));
     json_object_set(o, "created_at", json_number((double)m->created_at_ms));
+    if (m->ended_at_ms) json_object_set(o, "ended_at", json_number((double)m->ended_at_ms));
     if (m->surface) json_object_set(o, "surface", json_copy(m->surface));
     if (m->vfs) json_object_set(o, "vfs", json_copy(m->vfs));
     if (m->log_max_records && m->log_max_bytes) {
@@ -143,6 +144,8 @@ int run_meta_read(const char *dir, run_meta *m, char **error)
     m->clock_start_ms = (int64_t)clock->u.number;
     const json_t *created = json_object_get(o, "created_at");
     m->created_at_ms = created && created->type == JSON_NUMBER && fabs(created->u.number) < 9e15 ? (int64_t)created->u.number : 0;
+    const json_t *ended = json_object_get(o, "ended_at");
+    m->ended_at_ms = ended && ended->type == JSON_NUMBER && ended->u.number > 0 && ended->u.number < 9e15 ? (int64_t)ended->u.number : 0;
     m->status = xstrdup(status->u.string.bytes);
     if (json_object_get(o, "output")) m->output = json_copy(json_object_get(o, "output"));
     if (json_is_string(json_object_get(o, "error"))) m->error = xstrdup(json_string_value(json_object_get(o, "error")));

@@ -21,6 +21,7 @@ typedef struct run_meta {
     uint64_t seed;
     int64_t clock_start_ms;
     int64_t created_at_ms;
+    int64_t ended_at_ms; /* when run or resume last ended it (completed, failed, paused); 0: not yet */
     char *status;    /* running | completed | failed | paused */
     json_t *output;  /* completed */
     char *error;     /* failed */

@@ -4,7 +4,8 @@
  * Order: the Host header must name this server (421 otherwise; auth.h), except for /health; a
  * CORS preflight is answered (browsers send it without credentials); GET /health; a
  * state-changing request (POST, PUT, PATCH, DELETE) from another site's page is refused (403,
- * key or not); the dashboard's static files under /ui (ui.c; open to all); the bearer key; the
+ * key or not); GET / redirects to the dashboard (302 to /ui); the dashboard's static files under
+ * /ui (ui.c; open to all); the bearer key; the
  * route: an unknown path is a 404, a known path with the wrong method a 405 with Allow; a body
  * that is not declared JSON a 415; an unknown session a 404 (a session the store cannot read
  * back, a 500). The session of a /sessions/{id}/... route is held from the lookup to the end of
@@ -146,6 +147,15 @@ void router_handle(void *ctx, const http_request *req, http_reply *rep)
                     "origin in CHIDORI_CORS_ORIGINS to let it)",
                     refusal);
         rep->close = true;
+        free(id);
+        return;
+    }
+    if (!strcmp(req->path, "/") && (!strcmp(req->method, "GET") || !strcmp(req->method, "HEAD"))) {
+        static const char *const to_ui[] = {"Location", "/ui", NULL}; /* the root is the dashboard */
+        rep->headers = to_ui;
+        json_t *o = json_object();
+        json_object_set(o, "location", json_string("/ui"));
+        reply_json(rep, 302, o);
         free(id);
         return;
     }

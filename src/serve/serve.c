@@ -186,6 +186,7 @@ int serve_run(const serve_options *opts, const settings *set)
     if (!http) goto fail;
     address = http_bound_address(listen_fd);
     fprintf(stderr, "Listening on http://%s\n", address);
+    fprintf(stderr, "Dashboard: http://%s/ui\n", address);
     fflush(stderr);
 
     int sig = 0;

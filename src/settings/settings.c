@@ -127,8 +127,10 @@ static const setting_def TABLE[] = {
     TEXT("CHIDORI_ISOLATE_SELFTEST", "unset", "a probe name", ISOLATED,
          "tests only: the worker tries this one forbidden act and reports what stopped it"),
     /* where things live */
-    TEXT("CHIDORI_STATE_DIR", "<agent folder>/.chidori", "a path", DURABLE,
+    TEXT("CHIDORI_STATE_DIR", "<agent folder>/.chidori", "a path", DURABLE ", runs",
          "durable state: runs/, memory.json, serve's database"),
+    TEXT("CHIDORI_PRICES", "unset", "a path to a JSON file", "runs",
+         "prices per million tokens by model, {\"model\": {\"input\": 2.5, \"output\": 10}}: `chidori runs` adds a cost"),
     TEXT("CHIDORI_WORKSPACE_ROOT", "the agent's folder", "a path", RUNS, "the folder chidori.workspace works in"),
     /* policy (docs/policy.md) */
     TEXT("CHIDORI_POLICY_FILE", "unset", "a path to a policy file", DURABLE,

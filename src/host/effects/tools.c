@@ -45,7 +45,7 @@ static mcp_hub *hub(host *h, char **error)
         char *err = NULL;
         s->mcp = mcp_hub_from_settings(h->settings, &err);
         if (err) {
-            *error = xasprintf("CHIDORI_MCP_CONFIG: %s", err);
+            *error = xstrdup(err); /* mcp_hub_from_settings names CHIDORI_MCP_CONFIG already */
             free(err);
             return NULL; /* stays unloaded: the next call reports the same configuration error */
         }
