@@ -14,6 +14,7 @@ import os
 import tempfile
 
 from cases import chidori
+from cases_serve import Server, create
 from run import ROOT
 
 HELLO = os.path.join(ROOT, "examples", "hello.js")
@@ -28,6 +29,27 @@ def case_a_second_isolation_frame_fails_the_run_and_prints_nothing_forged(v):
     assert code == 1 and out == "", (code, out, err)
     assert "the worker sent a frame out of order: a confinement report (isolation) after its first frame" in err, err
     assert "FORGED-REPORT" not in err, err
+
+
+def case_serve_a_cold_workers_second_isolation_frame_fails_its_session(v):
+    """The same forged report from cold workers (no warm pool, no fork server: each session's worker
+    is exec'd and reports first in the run's own frames): each session fails as out of order, the
+    server carries on, and the forged summary reaches neither the sessions nor the server's log."""
+    env = {"CHIDORI_ISOLATE_SELFTEST": "frame_isolation_again", "CHIDORI_SERVE_WARM_WORKERS": "0",
+           "CHIDORI_SERVE_FORKSERVER": "0"}
+    srv = Server(v, "--trusted", env=env, agent=HELLO)
+    try:
+        srv.start()
+        for n in range(2):
+            got = create(srv, {"input": {"name": str(n)}})
+            assert got["status"] == "failed" and "a confinement report (isolation) after its first frame" in got["error"], got
+            assert "FORGED-REPORT" not in json.dumps(got), got
+        status, _, health = srv.request("GET", "/health")
+        assert status == 200 and health == {"status": "ok"}, (status, health)
+        srv.stop()
+        assert "FORGED-REPORT" not in srv.stderr(), srv.stderr()
+    finally:
+        srv.cleanup()
 
 
 def case_internal_frames_reach_nothing_but_module_loads_inside_the_project(v):
