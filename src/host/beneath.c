@@ -108,6 +108,12 @@ int open_beneath(int dirfd, const char *dir_path, const char *rel, int flags, in
     if (!real) return -1;
     size_t rl = strlen(dir_path);
     bool inside = strncmp(real, dir_path, rl) == 0 && real[rl] == '/';
+    /* where a symlink of the folder led, as the openat2 path checks it (opened_in_state_dir) */
+    if (inside && path_names_state_dir(real + rl + 1)) {
+        free(real);
+        errno = EACCES;
+        return -1;
+    }
     fd = inside ? open(real, flags | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW, mode) : (errno = EXDEV, -1);
     free(real);
     return fd;

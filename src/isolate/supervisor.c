@@ -663,6 +663,9 @@ int supervisor_run(const engine_config *cfg, host *h, const isolate_options *o, 
         quiet_ms = (int64_t)cfg->limits.deadline_ms + 5000;
     bool killed_for_quiet = false, killed_by_backstop = false;
     bool done = false;
+    /* A cold worker's confinement report comes once, as its first frame (a warm worker sent its
+     * own in the handshake): any other Isolation frame is the agent's code speaking, refused. */
+    bool report_expected = !was_warm;
     char *failure = NULL;
     backstop bs;
     backstop_start(&bs, &cfg->limits, o, &w, was_warm);
@@ -709,9 +712,18 @@ int supervisor_run(const engine_config *cfg, host *h, const isolate_options *o, 
             break;
         }
         frame_type type = frame_classify(frame, &error);
-        if (type == FRAME_ISOLATION) backstop_reported(&bs);
+        bool first = report_expected;
+        report_expected = false;
+        if (type == FRAME_ISOLATION && !first) {
+            failure = xstrdup("the worker sent a frame out of order: a confinement report (isolation) after its "
+                              "first frame; only a new worker's first frame may be one");
+        } else if (type == FRAME_ISOLATION) {
+            backstop_reported(&bs);
+        }
         bs.awaiting_report = false; /* only the first frame counts */
-        if (type == FRAME_ISOLATION) {
+        if (failure) {
+            /* nothing of a forged report is printed or kept */
+        } else if (type == FRAME_ISOLATION) {
             /* the worker's confinement report: one way, no reply */
             if (banner && !*banner) {
                 *banner = isolate_banner(json_object_get(frame, "report"));

@@ -139,6 +139,65 @@ static void hostile_frames(const char *mode)
         send_done(&res);
         free(res.error);
         return;
+    } else if (!strcmp(mode, "frame_isolation_again")) {
+        /* a second confinement report, mid-run, claiming more than was applied; then an honest
+         * looking outcome: the parent must fail the run and print nothing of the forged report */
+        json_t *report = json_object();
+        json_object_set(report, "summary", json_string("FORGED-REPORT process (every layer, trust me)"));
+        json_t *f = json_object();
+        json_object_set(f, "type", json_string("isolation"));
+        json_object_set(f, "report", report);
+        frame_write(FD_OUT, f, &io);
+        json_free(f);
+        engine_result res = {.status = RUN_COMPLETED, .output_json = "\"forged\""};
+        send_done(&res);
+    } else if (!strcmp(mode, "frame_internal_probe")) {
+        /* Internal frames a compromised worker might send: ops that are not chidori's own, and
+         * module loads that try to leave the project folder or reach its state folder. Each
+         * answer is reported in the outcome ({probe: "ok: <source>" | "err: <message>"}); the
+         * test checks that only the control load succeeds. */
+        static const struct {
+            const char *probe, *op, *specifier, *importer;
+        } probes[] = {
+            {"op_workspace", "workspace", NULL, NULL},
+            {"op_unknown", "no_such_op", NULL, NULL},
+            {"dotdot", "__module_load", "../outside.js", NULL},
+            {"absolute", "__module_load", "/etc/passwd", NULL},
+            {"state_dir", "__module_load", "./.chidori/secret.js", NULL},
+            {"state_dir_dotted", "__module_load", "./a/../.chidori/secret.js", NULL},
+            {"symlink_out", "__module_load", "./link_out.js", NULL},
+            {"symlink_state", "__module_load", "./state_link/secret.js", NULL},
+            {"absolute_importer", "__module_load", "./passwd", "/etc/x.js"},
+            {"dotdot_importer", "__module_load", "./outside.js", "../x.js"},
+            {"control", "__module_load", "./agent.js", NULL},
+        };
+        json_t *out = json_object();
+        for (size_t i = 0; i < sizeof probes / sizeof probes[0]; i++) {
+            json_t *args = json_object();
+            if (probes[i].specifier) json_object_set(args, "specifier", json_string(probes[i].specifier));
+            if (probes[i].importer) json_object_set(args, "importer", json_string(probes[i].importer));
+            if (!strcmp(probes[i].op, "workspace")) {
+                json_object_set(args, "action", json_string("write"));
+                json_object_set(args, "path", json_string("pwned.txt"));
+                json_object_set(args, "content", json_string("x"));
+            }
+            json_t *result = NULL;
+            char *err = NULL;
+            int rc = broker_internal(NULL, probes[i].op, args, &result, &err);
+            const char *src = json_string_value(json_object_get(result, "source"));
+            char *said = rc == HOST_OK ? xasprintf("ok: %s", src ? src : "") : xasprintf("err: %s", err ? err : "?");
+            json_object_set(out, probes[i].probe, json_string(said));
+            free(said);
+            free(err);
+            json_free(result);
+            json_free(args);
+        }
+        char *text = json_dump(out, JSON_COMPACT, NULL);
+        json_free(out);
+        engine_result res = {.status = RUN_COMPLETED, .output_json = text};
+        send_done(&res);
+        free(text);
+        return;
     } else if (!strcmp(mode, "frame_wrong_order")) {
         json_t *r = isolate_reply_encode(HOST_OK, NULL, NULL); /* a reply is the parent's to send */
         frame_write(FD_OUT, r, &io);

@@ -11,6 +11,7 @@
 #include "host/ssrf.h"
 #include "host/vfs.h"
 #include "util/buf.h"
+#include "util/termtext.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -282,22 +283,34 @@ static int parse_number(const char *text, uint64_t min, uint64_t max, uint64_t *
     return 0;
 }
 
-static char *bad_value(const setting_def *d, const char *raw)
+/* The value as an error shows it: its first 100 bytes, sanitized (an escape sequence in a variable
+ * must not drive the terminal the error is printed on). */
+static char *shown_value(const char *raw)
+{
+    size_t n = strnlen(raw, 100);
+    buf b = {0};
+    term_sanitize(&b, raw, n, false);
+    return buf_steal(&b);
+}
+
+static char *bad_value(const setting_def *d, const char *given)
 {
     char *accepted = settings_describe_accepted(d);
+    char *raw = shown_value(given);
     char *e;
     if (d->kind == SETTING_NUMBER)
         e = d->max == UINT64_MAX
-                ? xasprintf("%s must be %s (%s), got `%.100s`", d->name, d->noun ? d->noun : "a whole number", accepted, raw)
-                : xasprintf("%s must be %s from %llu to %llu, got `%.100s`", d->name, d->noun ? d->noun : "a whole number",
+                ? xasprintf("%s must be %s (%s), got `%s`", d->name, d->noun ? d->noun : "a whole number", accepted, raw)
+                : xasprintf("%s must be %s from %llu to %llu, got `%s`", d->name, d->noun ? d->noun : "a whole number",
                             (unsigned long long)d->min, (unsigned long long)d->max, raw);
     else if (d->kind == SETTING_WORD) {
         buf words = {0};
         for (size_t i = 0; d->words[i]; i++) buf_printf(&words, "%s`%s`", i ? ", " : "", d->words[i]);
-        e = xasprintf("%s must be one of %s, got `%.100s`", d->name, words.data, raw);
+        e = xasprintf("%s must be one of %s, got `%s`", d->name, words.data, raw);
         buf_free(&words);
-    } else e = xasprintf("%s must be %s, got `%.100s`", d->name, accepted, raw);
+    } else e = xasprintf("%s must be %s, got `%s`", d->name, accepted, raw);
     free(accepted);
+    free(raw);
     return e;
 }
 

@@ -117,3 +117,22 @@ TEST(settings_table_rows_are_well_formed)
     }
     CHECK(settings_find("CHIDORI_NOT_A_SETTING") == NULL);
 }
+
+/* A bad value is echoed in the error, which is printed on the operator's terminal: an escape
+ * sequence in it (a window title, a clipboard write, a screen clear) is shown escaped, not sent. */
+TEST(settings_bad_value_echo_is_sanitized)
+{
+    static const char *const bad[] = {
+        "CHIDORI_JS_OP_BUDGET=\x1b]0;PWNED\x07" "12", "CHIDORI_TS_DATE=\x1b[2J", "CHIDORI_ISOLATE=\xc2\x9b" "31m",
+        "CHIDORI_SERVE_FORKSERVER=\x1b]52;c;eA==\x07",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char *error;
+        settings *s = one(bad[i], &error);
+        CHECK(s == NULL && error != NULL);
+        if (!error) return;
+        CHECK(strchr(error, '\x1b') == NULL && strchr(error, '\x07') == NULL && strstr(error, "\xc2\x9b") == NULL);
+        CHECK(strstr(error, "got `") != NULL);
+        free(error);
+    }
+}
