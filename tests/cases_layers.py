@@ -76,3 +76,39 @@ def case_layers_no_two_source_files_share_a_name(v):
     shared = files_sharing_a_name(SRC)
     assert not shared, "source files share a name (rename one of each):\n" + \
         "\n".join(f"  {n}: {', '.join(p)}" for n, p in sorted(shared.items()))
+
+
+# The files that may read a clock directly: the one helper, and the supervisor's per-process CPU
+# clock (clock_getcpuclockid), which is another kind of clock.
+CLOCK_READERS = {os.path.join("util", "clock.c"), os.path.join("isolate", "supervisor.c")}
+
+
+def clock_reads(src_root):
+    """[(file, line number)] of clock_gettime calls outside CLOCK_READERS (comments and strings
+    do not count)."""
+    from cases_settings import _code_only
+    found = []
+    for d, _, files in os.walk(src_root):
+        for name in sorted(files):
+            if not name.endswith((".c", ".h")):
+                continue
+            path = os.path.join(d, name)
+            rel = os.path.relpath(path, src_root)
+            if rel in CLOCK_READERS:
+                continue
+            with open(path, encoding="utf-8", errors="replace") as f:
+                code = _code_only(f.read())
+            for m in re.finditer(r"\bclock_gettime\s*\(", code):
+                found.append((rel, code.count("\n", 0, m.start()) + 1))
+    return found
+
+
+def case_layers_one_clock_helper(v):
+    with tempfile.TemporaryDirectory() as tmp:
+        with open(os.path.join(tmp, "x.c"), "w") as f:
+            f.write('/* clock_gettime( in a comment */\nstatic long t(void) { struct timespec ts;\n'
+                    '  clock_gettime(CLOCK_MONOTONIC, &ts); return ts.tv_sec; }\n')
+        assert clock_reads(tmp) == [("x.c", 3)], clock_reads(tmp)
+    found = clock_reads(SRC)
+    assert not found, "clocks read outside util/clock.c (use its helpers):\n" + \
+        "\n".join(f"  {p}:{n}" for p, n in found)

@@ -12,6 +12,7 @@
 #include "host/host_internal.h"
 #include "host/ops.h"
 #include "util/buf.h"
+#include "util/clock.h"
 #include "settings/settings.h"
 
 #include <errno.h>
@@ -139,20 +140,6 @@ const char *host_arg_string(const json_t *args, const char *name, char **error)
     return s;
 }
 
-static double monotonic_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-static int64_t realtime_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* A recorded outcome handed back as if performed. */
 static int replayed(const call_record *rec, json_t **result, char **error)
 {
@@ -273,8 +260,8 @@ static int call_op(host *h, const op_def *op, const char *name, const json_t *ar
     if (op->before_gate) op->before_gate(h); /* e.g. call_agent counts its runs (effects/agent.c) */
 
     /* 2. policy gate (a denial is recorded like any failed call, below) */
-    int64_t started_at = realtime_ms();
-    double t0 = monotonic_ms();
+    int64_t started_at = clock_realtime_ms();
+    double t0 = clock_monotonic_ns() / 1e6;
     int rc = invalid ? (*error = invalid, HOST_ERROR) : (op->flags & OP_GATED) ? host_gate(h, name, args, error) : HOST_OK;
 
     /* 3. perform */
@@ -284,7 +271,7 @@ static int call_op(host *h, const op_def *op, const char *name, const json_t *ar
         rc = op->perform(h, args, result, error);
         h->call_seq = outer_call;
     }
-    double duration = monotonic_ms() - t0;
+    double duration = clock_monotonic_ns() / 1e6 - t0;
     if (rc == HOST_SUSPEND) {
         json_free(*result);
         *result = NULL;
@@ -353,7 +340,7 @@ int host_resume(host *h, const json_t *pending, const char *response, char **err
     }
     uint64_t pseq = (uint64_t)seq->u.number, pparent = parent && parent->type == JSON_NUMBER ? (uint64_t)parent->u.number : 0;
     json_t *answer = json_string(response);
-    int rc = calllog_answer_pending(h->log, pseq, pparent, queued, n, paused->name, args, answer, realtime_ms(), error);
+    int rc = calllog_answer_pending(h->log, pseq, pparent, queued, n, paused->name, args, answer, clock_realtime_ms(), error);
     json_free(answer);
     return rc;
 }

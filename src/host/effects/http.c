@@ -36,6 +36,7 @@
 #include "util/base64.h"
 #include "util/curl_lazy.h"
 #include "util/buf.h"
+#include "util/clock.h"
 #include "settings/settings.h"
 
 #include <stdint.h>
@@ -521,13 +522,6 @@ static size_t on_header(char *ptr, size_t size, size_t nmemb, void *ud)
     return n;
 }
 
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
 typedef struct hop_result {
     long status;
     char *effective_url;
@@ -754,7 +748,7 @@ static int effect_http(host *hst, const json_t *args, json_t **result, char **er
         request_clear(&r);
         return HOST_ERROR;
     }
-    double deadline = now_ms() + (double)r.timeout_ms;
+    double deadline = clock_monotonic_ns() / 1e6 + (double)r.timeout_ms;
     char *first_url = xstrdup(r.url);
     int rc = HOST_ERROR;
     bool redirected = false;
@@ -763,7 +757,7 @@ static int effect_http(host *hst, const json_t *args, json_t **result, char **er
         long port;
         if (parse_url(r.url, &scheme, &hostname, &port, error) != 0) break;
         free(scheme);
-        double left = deadline - now_ms();
+        double left = deadline - clock_monotonic_ns() / 1e6;
         if (left < 1) {
             char *u = shown_url(r.url);
             *error = xasprintf("http: %s timed out after %ld ms (CHIDORI_HTTP_TIMEOUT_MS or the request's timeout)",
