@@ -32,21 +32,24 @@ static const command_help COMMANDS[] = {
      "                      items merge in order\n"
      "  --answer TEXT       answer the next chidori.input() question (repeatable, in order)\n"
      "  --runs-dir DIR      where the run folder goes (default: .chidori/runs next to the agent,\n"
-     "                      or $CHIDORI_STATE_DIR/runs)\n" POSTURE,
+     "                      or $CHIDORI_STATE_DIR/runs)\n"
+     "  -q, --quiet         no live status line on stderr (drawn only when stderr is a terminal)\n" POSTURE,
      "  chidori run examples/hello.js -i name=Ada\n"
      "  CHIDORI_TEST_LLM_RESPONSE='A brief.' chidori run examples/research.js -i topic=otters\n",
-     "-i --input --answer --runs-dir --untrusted --trusted --isolate --no-isolate --help", false},
+     "-i --input --answer --runs-dir -q --quiet --untrusted --trusted --isolate --no-isolate --help", false},
     {"replay", "replay FILE RUN_ID [options]", "re-run a recorded run with zero live effects; it must end as it did",
-     "  --runs-dir DIR      the runs folder the run is in\n" POSTURE,
+     "  --runs-dir DIR      the runs folder the run is in\n"
+     "  -q, --quiet         accepted as run takes it (a replay draws no status line)\n" POSTURE,
      "  chidori replay examples/hello.js 0b7c3f1e-5a2d-4c8e-9f10-2b3c4d5e6f70\n",
-     "--runs-dir --untrusted --trusted --isolate --no-isolate --help", false},
+     "--runs-dir -q --quiet --untrusted --trusted --isolate --no-isolate --help", false},
     {"resume", "resume FILE RUN_ID [--response TEXT] [options]",
      "continue a paused run with an answer, or an interrupted run from its log",
      "  --response TEXT     the answer to the question the run paused on\n"
      "  --answer TEXT       answer a later chidori.input() question (repeatable)\n"
-     "  --runs-dir DIR      the runs folder the run is in\n" POSTURE,
+     "  --runs-dir DIR      the runs folder the run is in\n"
+     "  -q, --quiet         no live status line on stderr (drawn only when stderr is a terminal)\n" POSTURE,
      "  chidori resume examples/approval.ts 0b7c3f1e-5a2d-4c8e-9f10-2b3c4d5e6f70 --response yes\n",
-     "--response --answer --runs-dir --untrusted --trusted --isolate --no-isolate --help", false},
+     "--response --answer --runs-dir -q --quiet --untrusted --trusted --isolate --no-isolate --help", false},
     {"runs", "runs list [--json] | runs show RUN_ID [--json] [--follow [--timeout S]]",
      "list the recorded runs, or show one run's call log",
      "  list                every run: id, agent, status, start, duration, effects, tokens\n"

@@ -21,6 +21,7 @@
 #include "cli/cli.h"
 #include "util/clock.h"
 #include "cli/input_items.h"
+#include "cli/progress.h"
 #include "cli/runstore.h"
 #include "runner/surface.h"
 #include "engine/engine.h"
@@ -54,6 +55,7 @@ typedef struct run_options {
     size_t n_answers;
     int isolate; /* -1 unset, 0/1 */
     bool untrusted, trusted;
+    bool quiet; /* --quiet: no progress line */
     json_t *input;
 } run_options;
 
@@ -93,6 +95,8 @@ static int parse_options(int argc, char **argv, int positionals, bool allow_inpu
             o->response = value;
         } else if (cli_posture_flag(a, &o->untrusted, &o->trusted, &o->isolate)) {
             continue;
+        } else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
+            o->quiet = true;
         } else if (a[0] == '-' && a[1]) {
             return cli_usage_error("unknown option %s", a);
         } else if (seen < positionals) {
@@ -209,6 +213,7 @@ typedef struct banner_ctx {
     bool isolated;
     const policy_selection *sel;
     const run_meta *meta;
+    progress *progress; /* the live status line starts after the banner (or NULL) */
 } banner_ctx;
 
 static void print_banner(void *ctx)
@@ -217,6 +222,7 @@ static void print_banner(void *ctx)
     if (!b->isolated) fprintf(stderr, "Isolation: off (in-process run; --isolate runs it in a worker process)\n");
     fprintf(stderr, "Policy: %s\n", b->sel->description);
     fprintf(stderr, "Run id: %s\n", b->meta->run_id);
+    progress_start(b->progress);
 }
 
 static const char *status_name(runner_status s)
@@ -386,7 +392,8 @@ static int step_write_start(durable *d)
 }
 
 /* The runner's request for this run. */
-static void fill_request(const durable *d, const settings *set, banner_ctx *banner, runner_request *req)
+static void fill_request(const durable *d, const settings *set, banner_ctx *banner, progress *pg,
+                         runner_request *req)
 {
     durable_mode mode = d->mode;
     const run_meta *m = &d->meta;
@@ -417,9 +424,16 @@ static void fill_request(const durable *d, const settings *set, banner_ctx *bann
     req->policy = d->setup.policy.policy;
     req->surface = &d->setup.surface;
     req->banner = true;
-    *banner = (banner_ctx){d->setup.isolated, &d->setup.policy, m};
+    *banner = (banner_ctx){d->setup.isolated, &d->setup.policy, m, pg};
     req->ready = print_banner;
     req->ready_ctx = banner;
+    if (pg) { /* on a terminal: the progress line hears of each call, and clears itself for log lines */
+        req->log_out = progress_stream(pg);
+        req->call_started = progress_call_started;
+        req->call_started_ctx = pg;
+        req->sink = progress_record;
+        req->sink_ctx = pg;
+    }
 }
 
 /* replay: it must end as the recording did, to the byte. The exit code. */
@@ -527,13 +541,18 @@ static int durable_run(durable_mode mode, const run_options *o, const settings *
     runner_request req = {0};
     runner_outcome res = {0};
     banner_ctx banner;
+    progress *pg = NULL;
     int rc = step_setup(&d, set);
     if (!rc) rc = step_locate(&d, set);
     if (!rc) rc = mode == MODE_RUN ? step_new_run(&d, set) : step_open_recorded(&d);
     if (!rc) rc = step_write_start(&d);
     if (!rc) {
-        fill_request(&d, set, &banner, &req);
-        if (runner_run(&req, &res, &d.error) == 0)
+        /* the live status line: run and resume, on a terminal, without --quiet (a replay performs nothing) */
+        pg = mode == MODE_REPLAY ? NULL : progress_new(o->quiet);
+        fill_request(&d, set, &banner, pg, &req);
+        int ran = runner_run(&req, &res, &d.error);
+        progress_stop(pg); /* cleared before the outcome, the paused prompt or an error is printed */
+        if (ran == 0)
             rc = mode == MODE_REPLAY ? report_replay(&d, &res) : record_outcome(&d, &res);
         else {
             if (d.was_paused) restore_paused(&d);
@@ -541,6 +560,7 @@ static int durable_run(durable_mode mode, const run_options *o, const settings *
         }
     }
     if (d.error) fprintf(stderr, "chidori: %s\n", d.error);
+    progress_free(pg);
     runner_outcome_clear(&res);
     durable_clear(&d);
     return rc;

@@ -90,6 +90,11 @@ static char *target_of(const char *fn, const json_t *args, const json_t *result)
     return NULL;
 }
 
+char *runlog_target(const char *fn, const json_t *args, const json_t *result)
+{
+    return clip(target_of(fn, args, result));
+}
+
 int runlog_parse_line(const char *line, size_t len, runlog_row *row, const char **why)
 {
     memset(row, 0, sizeof *row);

@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "util/buf.h"
+#include "util/json.h"
 
 typedef struct runlog_row {
     uint64_t seq, parent_seq;  /* parent_seq 0: a call of the run itself */
@@ -41,6 +42,9 @@ typedef struct runlog {
 
 /* One line (without its newline) into *row. 0, or -1 with *why (static text) when it is not a call
  * record. */
+/* What a call acted on (the TARGET column), cut at 120 bytes or the first newline; NULL when
+ * the args name nothing. Not yet made safe for a terminal. Caller frees. */
+char *runlog_target(const char *fn, const json_t *args, const json_t *result);
 int runlog_parse_line(const char *line, size_t len, runlog_row *row, const char **why);
 void runlog_row_clear(runlog_row *row);
 

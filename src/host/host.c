@@ -41,6 +41,8 @@ host *host_new(const host_config *cfg, char **error)
     h->root_fd = fd;
     h->log_out = cfg->log_out ? cfg->log_out : stderr;
     h->console_out = cfg->console_out ? cfg->console_out : stderr;
+    h->call_started = cfg->call_started;
+    h->call_started_ctx = cfg->call_started_ctx;
     h->log = calllog_new();
     h->settings = cfg->settings;
     h->policy = cfg->policy;
@@ -258,6 +260,7 @@ static int call_op(host *h, const op_def *op, const char *name, const json_t *ar
         }
     }
     if (op->before_gate) op->before_gate(h); /* e.g. call_agent counts its runs (effects/agent.c) */
+    if (h->call_started && (op->flags & OP_RECORDED)) h->call_started(h->call_started_ctx, name, args);
 
     /* 2. policy gate (a denial is recorded like any failed call, below) */
     int64_t started_at = clock_realtime_ms();

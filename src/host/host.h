@@ -60,6 +60,10 @@ typedef struct host_config {
                                             CHIDORI_POLICY_AUTO_APPROVE (a CLI setting) is ignored */
     const atomic_int *cancel;            /* set from another thread: every further call ends the run */
     const host_memory_store *memory;     /* NULL: <state dir>/memory.json */
+    /* Told as each live recorded call starts (before its policy gate), on the thread that runs it:
+     * the CLI's progress line. NULL: nobody is told. Must not call back into the host. */
+    void (*call_started)(void *ctx, const char *op, const json_t *args);
+    void *call_started_ctx;
 } host_config;
 
 /* Returns NULL with *error set (malloc'd) when the configuration cannot be used. */

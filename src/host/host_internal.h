@@ -21,6 +21,8 @@ struct host {
     int root_fd;        /* O_PATH descriptor of project_root: modules resolve beneath it */
     FILE *log_out;
     FILE *console_out;
+    void (*call_started)(void *ctx, const char *op, const json_t *args); /* host_config's */
+    void *call_started_ctx;
     calllog *log;
     const struct settings *settings; /* the edge's settings (not owned; NULL: defaults) */
     uint64_t parent_seq; /* seq of the call_agent whose nested run is calling now; 0 at top level */

@@ -259,6 +259,8 @@ int runner_run(const runner_request *req, runner_outcome *out, char **error)
         .cancel = req->cancel ? &req->cancel->flag : NULL,
         .memory = req->memory,
         .vfs_clock_ms = req->clock_start_ms,
+        .call_started = req->call_started,
+        .call_started_ctx = req->call_started_ctx,
     };
     if (req->surface) {
         surface_apply_to_engine(req->surface, &rc.base);

@@ -93,6 +93,10 @@ typedef struct runner_request {
     /* Called once the run is set up, just before the agent starts (the CLI prints its banner). */
     void (*ready)(void *ctx);
     void *ready_ctx;
+    /* Told as each live recorded call starts (host_config.call_started), or NULL (the CLI's
+     * progress line sets it only on a terminal). */
+    void (*call_started)(void *ctx, const char *op, const json_t *args);
+    void *call_started_ctx;
 } runner_request;
 
 typedef enum runner_status {
