@@ -95,12 +95,10 @@ def suite_sdk_python(variants):
                       [f"{t}: {why}" for t, why in skipped_names])
 
 
-def suite_dashboard_browser(variants):
-    """The dashboard (/ui) in headless Chromium (Debian's) driven by playwright-core: a session
-    awaiting approval is allowed from the inbox and the page shows it completed
-    (tests/browser/dashboard.mjs; screenshot in build/artifacts/dashboard.png)."""
+def _browser_suite(variants, script, what):
+    """node tests/browser/SCRIPT against the release build: a Result per script (pass, fail or skip)."""
     variant = _release(variants)
-    name = f"[{variant.name}] dashboard in Chromium (tests/browser)"
+    name = f"[{variant.name}] {what} in Chromium (tests/browser/{script})"
     if not shutil.which("node"):
         return [Result(name, "skip", "node is not installed (scripts/test-deps.sh installs it as root)")]
     if not os.path.isdir(os.path.join(ROOT, "tests", "browser", "node_modules", "playwright-core")):
@@ -108,7 +106,7 @@ def suite_dashboard_browser(variants):
     if not os.path.exists(variant.chidori):
         return [Result(name, "fail", f"{variant.chidori} is missing (make build)")]
     code, out, err, secs, timed_out = run_process(
-        ["node", "tests/browser/dashboard.mjs", variant.chidori], variant.env(), timeout=240)
+        ["node", f"tests/browser/{script}", variant.chidori], variant.env(), timeout=240)
     if code == 77:
         why = next((l[6:] for l in reversed(out.splitlines()) if l.startswith("SKIP: ")), "cannot run here")
         return [Result(name, "skip", why, secs)]
@@ -122,7 +120,22 @@ def suite_dashboard_browser(variants):
     return [Result(f"{name}: {passed} checks", "pass", "", secs)]
 
 
-ALL = [suite_typescript_oracle, suite_sdk_typescript, suite_sdk_python, suite_dashboard_browser]
+def suite_dashboard_browser(variants):
+    """The dashboard (/ui) in headless Chromium (Debian's) driven by playwright-core: a session
+    awaiting approval is allowed from the inbox and the page shows it completed
+    (tests/browser/dashboard.mjs; screenshot in build/artifacts/dashboard.png)."""
+    return _browser_suite(variants, "dashboard.mjs", "dashboard")
+
+
+def suite_dashboard_timeline_browser(variants):
+    """The dashboard's drawings in headless Chromium: a session's timeline (a bar per call, by kind,
+    nested agents indented, tokens) and the overview of sessions by status
+    (tests/browser/timeline.mjs; screenshot in build/artifacts/dashboard-timeline.png)."""
+    return _browser_suite(variants, "timeline.mjs", "dashboard timeline")
+
+
+ALL = [suite_typescript_oracle, suite_sdk_typescript, suite_sdk_python, suite_dashboard_browser,
+       suite_dashboard_timeline_browser]
 
 
 def run_suite(suite, variants):

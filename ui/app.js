@@ -6,6 +6,10 @@
 // put into the page as text (textContent), never as HTML. The API key lives in sessionStorage
 // (this tab only) and is sent as a bearer header; EventSource cannot send headers, so streams are
 // read with fetch() and a small SSE parser.
+//
+// The session's timeline and the overview of sessions are SVG drawn here (no library): bars are
+// placed from each record's `timestamp` (its start, ms) and `duration_ms`, nested agents' calls
+// (`parent_seq`) indented under their call_agent; labels go in as SVG text nodes only.
 
 const KEY_STORE = "chidori.apiKey";
 const REFRESH_MS = 1500;
@@ -17,6 +21,8 @@ const state = {
   sessions: [],        // newest first
   selected: null,      // session id
   stream: null,        // {id, controller, seen: Set of seq, settledStatus}
+  records: new Map(),  // the selected session's call records by seq (for its timeline)
+  timelineQueued: false,
   refreshing: false,
 };
 
@@ -171,6 +177,7 @@ async function refresh() {
     connection("ok", "connected");
     renderSessions();
     renderInbox();
+    renderOverview();
     followSelected();
   } catch (e) {
     connection("error", e.status === 401 ? "API key needed" : "offline");
@@ -269,6 +276,8 @@ function select(id) {
   $("detail").hidden = false;
   $("no-detail").hidden = true;
   $("calls").replaceChildren();
+  state.records = new Map();
+  renderTimeline();
   renderSessions();
   const s = state.sessions.find((x) => x.id === id);
   if (s) renderFacts(s);
@@ -297,6 +306,8 @@ function addCall(rec, live) {
     el("td", {}, el("pre", {}, rec.error ? `error: ${rec.error}` : brief(rec.result))),
     el("td", {}, rec.duration_ms == null ? "" : String(Math.round(rec.duration_ms * 10) / 10)));
   $("calls").append(row);
+  state.records.set(rec.seq, rec);
+  queueTimeline();
 }
 
 // (Re)attaches to the session's event stream. The server replays past records first; those
@@ -335,6 +346,175 @@ function followSelected() {
   renderFacts(s);
   const st = state.stream;
   if (st && st.id === id && st.settledStatus && st.settledStatus !== s.status) openStream(id);
+}
+
+/* ---- charts (SVG) ---- */
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+const KINDS = ["prompt", "tool", "http", "workspace", "input"];
+
+function svg(tag, attrs = {}, ...children) {
+  const e = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
+  for (const c of children) e.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  return e;
+}
+
+function kindOf(fn) { return KINDS.includes(fn) ? fn : "other"; }
+
+function ms(n) {
+  if (!(n >= 0)) return "";
+  return n >= 10000 ? `${(n / 1000).toFixed(1)} s` : n >= 1 ? `${Math.round(n)} ms` : `${n.toFixed(2)} ms`;
+}
+
+// What a call acted on, for its label (as `chidori runs show` names it, roughly).
+function targetOf(rec) {
+  const a = rec.args && typeof rec.args === "object" ? rec.args : {};
+  const r = rec.result && typeof rec.result === "object" ? rec.result : {};
+  const pick = (...vs) => vs.find((v) => typeof v === "string" && v) || "";
+  switch (rec.function) {
+    case "prompt": return pick(r.model, a.model);
+    case "http": {
+      let host = "";
+      try { host = new URL(a.url).host; } catch { /* not a URL */ }
+      return `${pick(a.method) || "GET"} ${host}`;
+    }
+    case "workspace": case "memory": case "fs": return `${pick(a.action, a.op)} ${pick(a.path, a.key)}`.trim();
+    case "call_agent": return pick(a.path);
+    case "input": return pick(a.prompt);
+    default: return pick(a.name, a.label, a.message, a.path, a.template);
+  }
+}
+
+function usageOf(rec) {
+  const u = rec.function === "prompt" && rec.result && typeof rec.result === "object" ? rec.result.usage : null;
+  if (!u || typeof u !== "object") return null;
+  const n = (v) => (typeof v === "number" && v >= 0 ? v : 0);
+  return { input: n(u.inputTokens), output: n(u.outputTokens) };
+}
+
+function queueTimeline() {
+  if (state.timelineQueued) return;
+  state.timelineQueued = true;
+  requestAnimationFrame(() => { state.timelineQueued = false; renderTimeline(); });
+}
+
+// One row per call, in start order: a label (indented by nesting) and a bar from its start for
+// its duration, on one time axis from the first start to the last end.
+function renderTimeline() {
+  const box = $("timeline");
+  const recs = [...state.records.values()].filter((r) => r && typeof r.seq === "number");
+  if (!recs.length) {
+    box.replaceChildren(el("p", { className: "muted" }, "No calls yet."));
+    $("timeline-summary").textContent = "";
+    return;
+  }
+  const bySeq = new Map(recs.map((r) => [r.seq, r]));
+  const depthOf = (r) => {
+    let d = 0;
+    for (let p = bySeq.get(r.parent_seq); p && d < 32; p = bySeq.get(p.parent_seq)) d++;
+    if (r.parent_seq != null && !bySeq.has(r.parent_seq)) d++; // its call_agent is still running
+    return d;
+  };
+  const startOf = (r) => (typeof r.timestamp === "number" ? r.timestamp : null);
+  const durOf = (r) => (typeof r.duration_ms === "number" && r.duration_ms >= 0 ? r.duration_ms : 0);
+  const known = recs.filter((r) => startOf(r) != null);
+  const t0 = known.length ? Math.min(...known.map(startOf)) : 0;
+  const t1 = known.length ? Math.max(...known.map((r) => startOf(r) + durOf(r))) : 1;
+  const span = Math.max(t1 - t0, 1);
+  recs.sort((a, b) => (startOf(a) ?? t1) - (startOf(b) ?? t1) || depthOf(a) - depthOf(b) || a.seq - b.seq);
+
+  const LABEL = 210, ROW = 18, AXIS = 16, RIGHT = 12, INDENT = 14;
+  const width = Math.max(box.clientWidth || 0, 560);
+  const plot = width - LABEL - RIGHT;
+  const x = (t) => LABEL + ((t - t0) / span) * plot;
+  const root = svg("svg", { width, height: recs.length * ROW + AXIS + 4, class: "tl-chart", role: "img",
+    "aria-label": `timeline of ${recs.length} calls` });
+  for (const f of [0, 0.25, 0.5, 0.75, 1]) {
+    const gx = LABEL + f * plot;
+    root.append(svg("line", { class: "tl-grid", x1: gx, x2: gx, y1: 0, y2: recs.length * ROW }),
+      svg("text", { class: "tl-axis", x: gx, y: recs.length * ROW + AXIS - 4, "text-anchor": f === 0 ? "start" : f === 1 ? "end" : "middle" },
+        ms(f * span)));
+  }
+  let tokensIn = 0, tokensOut = 0, withUsage = 0;
+  recs.forEach((r, i) => {
+    const depth = depthOf(r), kind = kindOf(r.function), y = i * ROW;
+    const usage = usageOf(r);
+    if (usage) { tokensIn += usage.input; tokensOut += usage.output; withUsage++; }
+    const target = brief(targetOf(r), 40);
+    const g = svg("g", { class: "tl-row", "data-seq": r.seq, "data-depth": depth, "data-kind": kind });
+    for (let d = 1; d <= depth; d++)
+      g.append(svg("line", { class: "tl-guide", x1: 4 + d * INDENT - 8, x2: 4 + d * INDENT - 8, y1: y, y2: y + ROW }));
+    g.append(svg("text", { class: "tl-label", x: 4 + depth * INDENT, y: y + ROW - 5, "data-depth": depth },
+      `${r.seq} ${r.function}${target ? " " + target : ""}`));
+    const start = startOf(r) ?? t1;
+    const bar = svg("rect", {
+      class: `tl-bar kind-${kind}${r.error ? " error" : ""}`, x: x(start).toFixed(1), y: y + 3,
+      width: Math.max(2, (durOf(r) / span) * plot).toFixed(1), height: ROW - 6,
+      "data-seq": r.seq, "data-kind": kind, "data-depth": depth,
+    });
+    const tip = [`#${r.seq} ${r.function}${target ? " " + target : ""}`, `${ms(durOf(r))}, at +${ms(start - t0)}`];
+    if (usage) tip.push(`tokens ${usage.input} in / ${usage.output} out`);
+    if (r.error) tip.push(`error: ${brief(r.error, 200)}`);
+    bar.append(svg("title", {}, tip.join("\n")));
+    g.append(bar);
+    root.append(g);
+  });
+  const legend = el("div", { className: "tl-legend" },
+    ...[...KINDS, "other"].map((k) => el("span", {}, el("span", { className: `swatch kind-${k}` }), k)));
+  box.replaceChildren(root, legend);
+  const tokens = withUsage ? ` · tokens ${tokensIn} in / ${tokensOut} out` : "";
+  $("timeline-summary").textContent = `(${recs.length} calls over ${ms(span)}${tokens})`;
+  $("timeline-summary").dataset.tokensIn = String(tokensIn);
+  $("timeline-summary").dataset.tokensOut = String(tokensOut);
+}
+
+// Sessions by status over time: the span from the first to the last creation in twelve buckets,
+// one stacked bar per bucket, a segment per status (each session in its creation's bucket, in its
+// status now).
+const STATUSES = ["completed", "failed", "cancelled", "running", "paused", "awaitingapproval"];
+
+function renderOverview() {
+  const box = $("overview");
+  const times = state.sessions.map((s) => ({ t: Date.parse(s.created_at), status: s.status })).filter((s) => !isNaN(s.t));
+  if (!times.length) {
+    box.replaceChildren(el("p", { className: "muted" }, "No sessions yet."));
+    return;
+  }
+  const BUCKETS = 12, W = 380, H = 90, AXIS = 14, GAP = 3;
+  const t0 = Math.min(...times.map((s) => s.t));
+  const t1 = Math.max(...times.map((s) => s.t));
+  const size = Math.max(t1 - t0 + 1, 60000) / BUCKETS;
+  const counts = Array.from({ length: BUCKETS }, () => ({}));
+  for (const s of times) {
+    const b = Math.min(BUCKETS - 1, Math.floor((s.t - t0) / size));
+    counts[b][s.status] = (counts[b][s.status] || 0) + 1;
+  }
+  const totals = counts.map((c) => Object.values(c).reduce((a, n) => a + n, 0));
+  const top = Math.max(...totals, 1);
+  const bw = W / BUCKETS;
+  const root = svg("svg", { width: W, height: H + AXIS, class: "ov-chart", role: "img", "aria-label": "sessions by status over time" });
+  const order = [...STATUSES, ...new Set(times.map((s) => s.status).filter((x) => !STATUSES.includes(x)))];
+  counts.forEach((c, b) => {
+    let y = H;
+    for (const status of order) {
+      const n = c[status];
+      if (!n) continue;
+      const h = (n / top) * (H - 4);
+      y -= h;
+      const from = new Date(t0 + b * size), to = new Date(t0 + (b + 1) * size);
+      root.append(svg("rect", { class: "ov-bar", x: (b * bw + GAP / 2).toFixed(1), y: y.toFixed(1), width: (bw - GAP).toFixed(1),
+        height: h.toFixed(1), "data-status": status, "data-bucket": b, "data-count": n },
+        svg("title", {}, `${n} ${status}, created ${from.toLocaleTimeString()}–${to.toLocaleTimeString()}`)));
+    }
+  });
+  root.append(svg("text", { class: "ov-axis", x: 0, y: H + AXIS - 3 }, new Date(t0).toLocaleTimeString()),
+    svg("text", { class: "ov-axis", x: W, y: H + AXIS - 3, "text-anchor": "end" }, new Date(t0 + BUCKETS * size).toLocaleTimeString()));
+  const seen = order.filter((st) => times.some((s) => s.status === st));
+  const legend = el("div", { className: "ov-legend" },
+    ...seen.map((st) => el("span", {}, el("span", { className: "swatch", dataset: { status: st } }),
+      `${st} ${times.filter((s) => s.status === st).length}`)));
+  box.replaceChildren(root, legend);
 }
 
 /* ---- wiring ---- */
