@@ -21,7 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <time.h>
 #include <unistd.h>
 
 #define MAX_DEPTH 32          /* calls in progress kept (nested agents) */
@@ -35,7 +34,8 @@ struct progress {
     bool ticking, stopping, stopped;
     bool started;      /* progress_start was called */
     bool calling;      /* a call has started: the worker's banner (written straight to stderr) is out */
-    bool shown;        /* the line is on the terminal now */
+    bool shown;        /* the line is on the terminal now ... */
+    int shown_cols;    /* ... over this many columns */
     bool partial;      /* the stream wrote a line without its newline yet: do not draw */
     uint64_t start_ns, last_draw_ns;
     char *labels[MAX_DEPTH]; /* "op target" of the calls in progress, outermost first */
@@ -48,9 +48,10 @@ struct progress {
 static void clear_locked(progress *p)
 {
     if (!p->shown) return;
-    fputs("\r\033[K", stderr);
+    fprintf(stderr, "\r%*s\r", p->shown_cols, "");
     fflush(stderr);
     p->shown = false;
+    p->shown_cols = 0;
 }
 
 static int term_columns(void)
@@ -60,8 +61,9 @@ static int term_columns(void)
     return 80;
 }
 
-/* The line's text, cut to fit in cols - 1 columns (one column per code point: near enough). */
-static void compose(progress *p, buf *out, int cols)
+/* The line's text, cut to fit in cols - 1 columns (one column per code point: near enough).
+ * Returns the columns used. */
+static int compose(progress *p, buf *out, int cols)
 {
     buf raw = {0};
     double secs = (clock_monotonic_ns() - p->start_ns) / 1e9;
@@ -78,6 +80,7 @@ static void compose(progress *p, buf *out, int cols)
         buf_putc(out, (char)c);
     }
     buf_free(&raw);
+    return used;
 }
 
 /* Draw the line now, unless it was drawn less than 100 ms ago (the ticker catches up). */
@@ -87,12 +90,14 @@ static void draw_locked(progress *p)
     uint64_t now = clock_monotonic_ns();
     if (p->last_draw_ns && now - p->last_draw_ns < MIN_DRAW_NS) return;
     buf line = {0};
-    buf_puts(&line, "\r\033[K");
-    compose(p, &line, term_columns());
+    buf_putc(&line, '\r');
+    int cols = compose(p, &line, term_columns());
+    for (int i = cols; i < p->shown_cols; i++) buf_putc(&line, ' '); /* over the rest of the old text */
     fwrite(line.data, 1, line.len, stderr);
     fflush(stderr);
     buf_free(&line);
     p->shown = true;
+    p->shown_cols = cols > p->shown_cols ? cols : p->shown_cols;
     p->last_draw_ns = now;
 }
 
@@ -101,10 +106,7 @@ static void *tick(void *arg)
     progress *p = arg;
     pthread_mutex_lock(&p->mu);
     while (!p->stopping) {
-        struct timespec until;
-        clock_gettime(CLOCK_REALTIME, &until);
-        until.tv_nsec += TICK_MS * 1000000L;
-        if (until.tv_nsec >= 1000000000L) until.tv_sec++, until.tv_nsec -= 1000000000L;
+        struct timespec until = clock_monotonic_after_ms(TICK_MS);
         pthread_cond_timedwait(&p->cv, &p->mu, &until);
         if (!p->stopping) draw_locked(p);
     }
@@ -130,7 +132,7 @@ progress *progress_new(bool quiet)
     progress *p = calloc(1, sizeof *p);
     if (!p) return NULL;
     pthread_mutex_init(&p->mu, NULL);
-    pthread_cond_init(&p->cv, NULL);
+    clock_monotonic_cond_init(&p->cv);
     cookie_io_functions_t io = {.write = stream_write};
     p->stream = fopencookie(p, "w", io);
     if (!p->stream) {

@@ -1,6 +1,6 @@
 /* progress.h — the live status line of `chidori run` / `resume` on a terminal: the current effect
  * (op and target), the time since the run started and the tokens so far, rewritten in place on
- * stderr (CR + clear to end of line), at most ten times a second, and cleared before anything else
+ * stderr (a carriage return, the text, spaces over the old text), at most ten times a second, and cleared before anything else
  * is written there.
  *
  * Everything the run writes on stderr while the line may be shown must go through
