@@ -33,7 +33,8 @@ struct progress {
     pthread_t ticker;
     bool ticking, stopping, stopped;
     bool started;      /* progress_start was called */
-    bool calling;      /* a call has started: the worker's banner (written straight to stderr) is out */
+    bool calling;      /* a call has started: the Isolation: banner (the supervisor writes it straight
+                          to stderr once the run starts) is out */
     bool shown;        /* the line is on the terminal now ... */
     int shown_cols;    /* ... over this many columns */
     bool partial;      /* the stream wrote a line without its newline yet: do not draw */
