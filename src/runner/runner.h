@@ -93,6 +93,10 @@ typedef struct runner_request {
     /* Called once the run is set up, just before the agent starts (the CLI prints its banner). */
     void (*ready)(void *ctx);
     void *ready_ctx;
+
+    /* traces (telemetry/otel.h; nothing when the process exports none) */
+    const char *run_id;         /* chidori.run_id of every span, or NULL */
+    const char *traceparent;    /* the caller's W3C trace context (serve), or NULL */
 } runner_request;
 
 typedef enum runner_status {
