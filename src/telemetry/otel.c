@@ -520,7 +520,7 @@ void otel_run_call(otel_run *r, const call_record *rec, bool replayed)
         const char *model = str_at(rec->result, "model");
         const char *asked = str_at(rec->args, "model");
         const char *provider = str_at(rec->result, "provider");
-        name = xasprintf("chat %s", model ? model : asked ? asked : "");
+        name = xasprintf("chat %s", asked ? asked : model ? model : ""); /* the requested model names it */
         if (!model && !asked) name[4] = 0;
         kind = 3; /* CLIENT */
         attr_str(attrs, "gen_ai.operation.name", "chat");

@@ -5,6 +5,8 @@ export default async function (input, chidori) {
   const counted = await chidori.tool("counter__count", { n: 5 });
   const res = await fetch(input.url + "/hello?token=secret");
   const body = await res.text();
+  let refused = null;
+  try { await fetch("http://10.255.255.1/private"); } catch (e) { refused = String(e).slice(0, 40); }
   const child = await chidori.callAgent("child.js", { topic: "nested" });
-  return { reply: reply, counted: counted, status: res.status, body: body, child: child };
+  return { reply: reply, counted: counted, status: res.status, body: body, refused: refused !== null, child: child };
 }
