@@ -234,6 +234,8 @@ def case_otel_collector_down_or_slow_changes_no_output_and_costs_bounded_time(v)
                 if label == "slow":
                     assert slow.bodies, "the slow collector got nothing: the test proves nothing"
             assert code == 0, f"{label}: {err}"
+            if label != "none":  # the cost is a counter, said once on stderr
+                assert "chidori: traces: 1 export to" in err and "failed" in err, f"{label}: {err}"
             rid = run_id_of(err)
             with open(os.path.join(state, "runs", rid, "records.jsonl")) as f:
                 recs = [json.loads(line) for line in f]

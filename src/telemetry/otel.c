@@ -334,8 +334,15 @@ void otel_shutdown(void)
     while (!X.finished)
         if (pthread_cond_timedwait(&X.done_cv, &X.mu, &until) != 0) break;
     bool finished = X.finished;
+    size_t left = X.len;
     pthread_mutex_unlock(&X.mu);
     X.on = false;
+    /* the counters, said once: a collector that is down or slow costs this line, nothing more */
+    uint64_t dropped = otel_dropped() + (finished ? 0 : left), failed = otel_failed();
+    if (dropped || failed || !finished)
+        fprintf(stderr, "chidori: traces: %llu export%s to %s failed, %llu span%s dropped%s (docs/observability.md)\n",
+                (unsigned long long)failed, failed == 1 ? "" : "s", X.url, (unsigned long long)dropped,
+                dropped == 1 ? "" : "s", finished ? "" : "; the collector did not answer in time");
     if (!finished) { /* a slow collector: the process ends without the rest */
         pthread_detach(X.thread);
         return;
