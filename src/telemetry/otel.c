@@ -31,6 +31,7 @@
 #define SHUTDOWN_WAIT_MS 2000
 #define ATTR_TEXT_MAX 1024  /* an attribute's text is cut here */
 #define MAX_OPEN_AGENTS 64
+#define PAIRS_MAX 65536   /* OTEL_EXPORTER_OTLP_HEADERS, OTEL_RESOURCE_ATTRIBUTES */
 
 static struct {
     bool on;
@@ -81,6 +82,10 @@ static void trim(const char **s, const char **e)
 static int parse_pairs(const char *var, const char *text, int (*each)(const char *, const char *, void *, char **),
                        void *ctx, char **error)
 {
+    if (strlen(text) > PAIRS_MAX) {
+        *error = xasprintf("%s: more than %d bytes", var, PAIRS_MAX);
+        return -1;
+    }
     const char *p = text;
     while (*p) {
         const char *end = strchr(p, ',');
@@ -110,18 +115,12 @@ bad:
     return -1;
 }
 
+static int count_header(const char *k, const char *v, void *ctx, char **error);
+
 static int add_header(const char *k, const char *v, void *ctx, char **error)
 {
-    for (const char *c = k; *c; c++)
-        if (!(isalnum((unsigned char)*c) || strchr("!#$%&'*+-.^_`|~", *c))) {
-            *error = xasprintf("OTEL_EXPORTER_OTLP_HEADERS: `%.60s` is not a header name", k);
-            return -1;
-        }
-    for (const char *c = v; *c; c++)
-        if (*c == '\r' || *c == '\n' || *c == 0) {
-            *error = xstrdup("OTEL_EXPORTER_OTLP_HEADERS: a header value holds a line break");
-            return -1;
-        }
+    int unused = 0;
+    if (count_header(k, v, &unused, error) != 0) return -1;
     char *line = xasprintf("%s: %s", k, v);
     *(struct curl_slist **)ctx = curl_slist_append(*(struct curl_slist **)ctx, line);
     free(line);
@@ -174,6 +173,34 @@ static int add_resource(const char *k, const char *v, void *ctx, char **error)
 {
     if (strcmp(k, "service.name") != 0) attr_str(ctx, k, v); /* OTEL_SERVICE_NAME wins */
     return 0;
+}
+
+static int count_pair(const char *k, const char *v, void *ctx, char **error)
+{
+    (*(int *)ctx)++;
+    return 0;
+}
+
+static int count_header(const char *k, const char *v, void *ctx, char **error)
+{
+    for (const char *c = k; *c; c++)
+        if (!(isalnum((unsigned char)*c) || strchr("!#$%&'*+-.^_`|~", *c))) {
+            *error = xasprintf("OTEL_EXPORTER_OTLP_HEADERS: `%.60s` is not a header name", k);
+            return -1;
+        }
+    if (strpbrk(v, "\r\n")) {
+        *error = xstrdup("OTEL_EXPORTER_OTLP_HEADERS: a header value holds a line break");
+        return -1;
+    }
+    (*(int *)ctx)++;
+    return 0;
+}
+
+int otel_check_pairs(const char *var, const char *text, bool headers, char **error)
+{
+    int n = 0;
+    if (parse_pairs(var, text, headers ? count_header : count_pair, &n, error) != 0) return -1;
+    return n;
 }
 
 static void *exporter_main(void *arg);

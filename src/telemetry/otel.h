@@ -31,6 +31,11 @@ bool otel_enabled(void);
 uint64_t otel_dropped(void); /* spans dropped because the queue was full */
 uint64_t otel_failed(void);  /* batches the collector did not accept (down, slow, refused) */
 
+/* OTEL_EXPORTER_OTLP_HEADERS / OTEL_RESOURCE_ATTRIBUTES text ("k=v,k2=v2", percent-decoded):
+ * the number of pairs, or -1 with *error naming var (what otel_start checks). headers: the keys
+ * must be header names and no value may hold a line break. */
+int otel_check_pairs(const char *var, const char *text, bool headers, char **error);
+
 /* A W3C traceparent ("00-<32 hex>-<16 hex>-<2 hex>"): true when well formed (not all-zero ids). */
 bool otel_traceparent_valid(const char *tp);
 
