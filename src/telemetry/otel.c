@@ -45,7 +45,7 @@ static struct {
     bool stopping, finished;
     pthread_t thread;
     atomic_uint_fast64_t dropped, failed, sent;
-} X = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER, .done_cv = PTHREAD_COND_INITIALIZER};
+} X = {.mu = PTHREAD_MUTEX_INITIALIZER}; /* the condition variables: otel_start (monotonic waits) */
 
 bool otel_enabled(void) { return X.on; }
 uint64_t otel_dropped(void) { return atomic_load(&X.dropped); }
@@ -254,6 +254,8 @@ int otel_start(const settings *s, char **error)
     X.url = url;
     X.headers = headers;
     curl_global_init(CURL_GLOBAL_DEFAULT);
+    clock_monotonic_cond_init(&X.cv);
+    clock_monotonic_cond_init(&X.done_cv);
     if (pthread_create(&X.thread, NULL, exporter_main, NULL) != 0) {
         fprintf(stderr, "chidori: traces are off: no thread for the exporter\n");
         return 0;
@@ -306,9 +308,7 @@ static void *exporter_main(void *arg)
     pthread_mutex_lock(&X.mu);
     for (;;) {
         if (X.len < BATCH_MAX && !X.stopping) { /* wait for a full batch, at most BATCH_WAIT_MS */
-            struct timespec until;
-            clock_gettime(CLOCK_REALTIME, &until);
-            until.tv_sec += BATCH_WAIT_MS / 1000;
+            struct timespec until = clock_monotonic_after_ms(BATCH_WAIT_MS);
             while (X.len < BATCH_MAX && !X.stopping)
                 if (pthread_cond_timedwait(&X.cv, &X.mu, &until) != 0) break;
         }
@@ -350,11 +350,7 @@ static void enqueue(char *span)
 void otel_shutdown(void)
 {
     if (!X.on) return;
-    struct timespec until;
-    clock_gettime(CLOCK_REALTIME, &until);
-    until.tv_nsec += (long)(SHUTDOWN_WAIT_MS % 1000) * 1000000L;
-    until.tv_sec += SHUTDOWN_WAIT_MS / 1000 + until.tv_nsec / 1000000000L;
-    until.tv_nsec %= 1000000000L;
+    struct timespec until = clock_monotonic_after_ms(SHUTDOWN_WAIT_MS);
     pthread_mutex_lock(&X.mu);
     X.stopping = true;
     pthread_cond_signal(&X.cv);
