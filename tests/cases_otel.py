@@ -186,7 +186,10 @@ def case_otel_spans_of_a_run_decode_with_the_official_definitions(v):
     tool = by_name(spans, "execute_tool counter__count")[0]
     assert tool["parentSpanId"] == run["spanId"], tool
     assert tool["attributes"]["gen_ai.operation.name"] == "execute_tool" and tool["attributes"]["gen_ai.tool.name"] == "counter__count"
-    assert tool["attributes"]["mcp.method.name"] == "tools/call", tool
+    mcp = by_name(spans, "tools/call count")[0]  # the MCP client span, the tool as its server names it
+    assert mcp["parentSpanId"] == tool["spanId"] and mcp["kind"] == 3, (mcp, tool)
+    assert mcp["attributes"]["mcp.method.name"] == "tools/call" and mcp["attributes"]["gen_ai.tool.name"] == "count", mcp
+    assert mcp["attributes"]["chidori.mcp.server"] == "counter", mcp
     assert '"n": 5' not in json.dumps(tool) and '"n":5' not in json.dumps(tool), "tool arguments were exported"
     gets = sorted(by_name(spans, "GET"), key=lambda s: s["attributes"]["chidori.seq"])
     assert len(gets) == 2, gets
@@ -267,7 +270,7 @@ def case_otel_replay_exports_nothing_unless_asked(v):
         rid = run_id_of(err)
         live_spans = col.decoded()["spans"]
         live = {(x["name"], x["attributes"]["chidori.seq"]) for x in live_spans}
-        assert len(live) == 7, live
+        assert len(live) == 8, live
         n = len(col.bodies)
         code, out2, err = chidori(v, "replay", agent, rid, env=env, state=state)
         assert code == 0 and out2 == out, err
@@ -280,7 +283,7 @@ def case_otel_replay_exports_nothing_unless_asked(v):
         # made again), and the run span
         replayed = {(x["name"], x["attributes"]["chidori.seq"]) for x in again}
         assert replayed <= live and ("invoke_agent agent.js", 0) in replayed and any(n == "invoke_agent child.js" for n, _ in replayed), replayed
-        assert len(replayed) >= 6, replayed
+        assert len(replayed) >= 7, replayed
         calls = [s for s in again if s["attributes"]["chidori.seq"] != 0]
         assert calls and all(s["attributes"].get("chidori.replayed") is True for s in calls), calls
         n = len(col.bodies)
@@ -328,3 +331,27 @@ def case_otel_serve_continues_the_callers_traceparent(v):
     calls = [x for x in spans if x["traceId"] == tid and x is not mine[0]]
     assert calls and all(x["parentSpanId"] == mine[0]["spanId"] for x in calls), calls
     assert other[0]["traceId"] != tid and other[0]["parentSpanId"] is None, ("a malformed traceparent was used", other)
+
+
+def case_otel_tool_errors_set_the_span_status(v):
+    """A tool answering isError:true: its execute_tool span and its MCP span have status ERROR and
+    error.type=tool_error; a call the server fails (a JSON-RPC error) is ERROR with another type."""
+    need_decoder()
+    proj = tempfile.mkdtemp(prefix="chidori-otel-")
+    shutil.copy(os.path.join(OTEL_DIR, "tool_errors.js"), os.path.join(proj, "tool_errors.js"))
+    mcp = json.dumps({"mcpServers": {"req": {"command": PY, "args": [os.path.join(ROOT, "tests/mcp/requests.py")]}}})
+    with collector() as col:
+        code, out, err = chidori(v, "run", os.path.join(proj, "tool_errors.js"), state=os.path.join(proj, "state"),
+                                 env={"CHIDORI_MCP_CONFIG": mcp, "OTEL_EXPORTER_OTLP_ENDPOINT": col.url})
+        assert code == 0 and json.loads(out) == {"isError": True, "thrown": True}, (code, out, err)
+        spans = col.decoded()["spans"]
+    for name in ("execute_tool req__fails", "tools/call fails"):
+        s = by_name(spans, name)[0]
+        assert s["status"]["code"] == 2 and s["attributes"].get("error.type") == "tool_error", s
+    for name in ("execute_tool req__rpcerror", "tools/call rpcerror"):
+        s = by_name(spans, name)[0]
+        assert s["status"]["code"] == 2 and s["attributes"].get("error.type") not in (None, "tool_error"), s
+        assert "bad arguments" in s["status"]["message"], s
+    run = by_name(spans, "invoke_agent tool_errors.js")[0]
+    assert run["status"]["code"] == 0, run
+    shutil.rmtree(proj)

@@ -142,7 +142,7 @@ static const setting_def TABLE[] = {
     FLAG("CHIDORI_POLICY_AUTO_APPROVE", 0, "run, replay, resume",
          "1: `ask_before` calls are approved without asking (the command line only; serve ignores it)"),
     /* traces (docs/observability.md) */
-    FLAG("CHIDORI_OTEL_REPLAY", 0, "replay, resume",
+    FLAG("CHIDORI_OTEL_REPLAY", 0, "replay, resume, serve",
          "1: a replay exports its traces too (replayed calls included); 0: replays export nothing"),
     /* effects (docs/effects.md, docs/network.md) */
     NUM("CHIDORI_MAX_NESTED_RUNS", 0, 1000000, 64, "64", RUNS,

@@ -525,6 +525,33 @@ static void http_attrs(json_t *attrs, const json_t *args, const json_t *result, 
     if (st && st->type == JSON_NUMBER) attr_int(attrs, "http.response.status_code", (int64_t)st->u.number);
 }
 
+/* The MCP client span of a tool call, under its execute_tool span: `tools/call {tool}`, the tool
+ * as its server names it (after `<server>__`). */
+static void mcp_span(otel_run *r, const char *parent, const call_record *rec, const char *tool_failed, bool replayed)
+{
+    const char *full = str_at(rec->args, "name");
+    const char *sep = strstr(full, "__");
+    const char *tool = sep && sep[2] ? sep + 2 : full;
+    char id[17];
+    hex_id(id, 8);
+    json_t *attrs = json_array();
+    attr_str(attrs, "mcp.method.name", "tools/call");
+    attr_str(attrs, "gen_ai.operation.name", "execute_tool");
+    attr_str(attrs, "gen_ai.tool.name", tool);
+    if (sep) {
+        char *server = xasprintf("%.*s", (int)(sep - full), full);
+        attr_str(attrs, "chidori.mcp.server", server);
+        free(server);
+    }
+    attr_str(attrs, "chidori.function", "tool");
+    attr_int(attrs, "chidori.seq", (int64_t)rec->seq);
+    if (replayed) attr_bool(attrs, "chidori.replayed", true);
+    char *name = xasprintf("tools/call %s", tool);
+    finish_span(r, id, parent, name, 3, rec->timestamp_ms, rec->duration_ms, attrs,
+                rec->error ? rec->error : tool_failed, rec->error ? "_OTHER" : "tool_error");
+    free(name);
+}
+
 void otel_run_call(otel_run *r, const call_record *rec, bool replayed)
 {
     if (!r || !rec) return;
@@ -546,6 +573,7 @@ void otel_run_call(otel_run *r, const call_record *rec, bool replayed)
     char *name = NULL;
     int kind = 1; /* INTERNAL */
     const char *error_type = NULL;
+    bool mcp_call = false;
     if (!strcmp(fn, "prompt")) {
         const char *model = str_at(rec->result, "model");
         const char *asked = str_at(rec->args, "model");
@@ -578,12 +606,7 @@ void otel_run_call(otel_run *r, const call_record *rec, bool replayed)
         name = xasprintf("execute_tool %s", tool ? tool : "");
         attr_str(attrs, "gen_ai.operation.name", "execute_tool");
         if (tool) attr_str(attrs, "gen_ai.tool.name", tool);
-        attr_str(attrs, "mcp.method.name", "tools/call");
-        if (tool && strstr(tool, "__")) {
-            char *server = xasprintf("%.*s", (int)(strstr(tool, "__") - tool), tool);
-            attr_str(attrs, "chidori.mcp.server", server);
-            free(server);
-        }
+        mcp_call = tool != NULL;
     } else if (!strcmp(fn, "http")) {
         kind = 3;
         http_attrs(attrs, rec->args, rec->result, &name);
@@ -599,8 +622,13 @@ void otel_run_call(otel_run *r, const call_record *rec, bool replayed)
     attr_int(attrs, "chidori.seq", (int64_t)rec->seq);
     if (replayed) attr_bool(attrs, "chidori.replayed", true);
     if (rec->error) error_type = !strncmp(rec->error, "denied", 6) || strstr(rec->error, "policy") ? "chidori.denied" : "_OTHER";
-    finish_span(r, own_id, parent_copy, name, kind, rec->timestamp_ms, rec->duration_ms, attrs, rec->error, error_type);
+    /* a tool that answered isError failed, though the call itself succeeded (MCP conventions) */
+    const json_t *is_error = !strcmp(fn, "tool") ? json_object_get(rec->result, "isError") : NULL;
+    const char *tool_failed = is_error && is_error->type == JSON_TRUE ? "the tool reported an error (isError)" : NULL;
+    finish_span(r, own_id, parent_copy, name, kind, rec->timestamp_ms, rec->duration_ms, attrs,
+                rec->error ? rec->error : tool_failed, rec->error ? error_type : "tool_error");
     free(name);
+    if (mcp_call) mcp_span(r, own_id, rec, tool_failed, replayed);
 }
 
 void otel_run_end(otel_run *r, const char *error)
