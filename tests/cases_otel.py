@@ -319,6 +319,13 @@ def case_otel_serve_continues_the_callers_traceparent(v):
             st, _, view2 = s.request("POST", "/sessions", {"input": {"mode": "greet"}},
                                      headers={"traceparent": f"00-{tid.upper()}-{parent}-01"})
             assert st == 201 and view2["status"] == "completed", (st, view2)
+            # a session that pauses and is resumed: both of its runs in the caller's trace
+            tid3, parent3 = "0af7651916cd43dd8448eb211c80319c", "b7ad6b7169203331"
+            st, _, view3 = s.request("POST", "/sessions", {"input": {"mode": "input"}},
+                                     headers={"traceparent": f"00-{tid3}-{parent3}-01"})
+            assert st == 201 and view3["status"] == "paused", (st, view3)
+            st, _, done = s.request("POST", f"/sessions/{view3['id']}/resume", {"response": "yes"})
+            assert st == 200 and done["status"] == "completed", (st, done)
             s.stop()
         finally:
             s.cleanup()
@@ -331,6 +338,10 @@ def case_otel_serve_continues_the_callers_traceparent(v):
     calls = [x for x in spans if x["traceId"] == tid and x is not mine[0]]
     assert calls and all(x["parentSpanId"] == mine[0]["spanId"] for x in calls), calls
     assert other[0]["traceId"] != tid and other[0]["parentSpanId"] is None, ("a malformed traceparent was used", other)
+    resumed = [x for x in runs if x["attributes"]["chidori.run_id"] == view3["run_id"]]
+    assert len(resumed) == 2 and all(x["traceId"] == tid3 and x["parentSpanId"] == parent3 for x in resumed), resumed
+    answered = [x for x in spans if x["name"] == "mark" and x["traceId"] == tid3]
+    assert answered, "the resumed run's calls are not in the caller's trace"
 
 
 def case_otel_tool_errors_set_the_span_status(v):
