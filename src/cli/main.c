@@ -9,6 +9,7 @@
 #include "runner/start.h"
 #include "runner/surface.h"
 #include "settings/settings.h"
+#include "telemetry/otel.h"
 #include "engine/engine.h"
 #include "host/host.h"
 #include "isolate/isolate.h"
@@ -155,7 +156,16 @@ int main(int argc, char **argv)
             free(error);
             return 2;
         }
+        /* traces, when an OTLP endpoint is set (docs/observability.md): exported from this
+         * process only, never from a worker */
+        if (otel_start(s, &error) != 0) {
+            fprintf(stderr, "chidori: %s (docs/observability.md)\n", error);
+            free(error);
+            settings_free(s);
+            return 2;
+        }
         int rc = RUNNING[i].fn(argc - 2, argv + 2, s);
+        otel_shutdown();
         settings_free(s);
         return rc;
     }

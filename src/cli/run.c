@@ -404,6 +404,7 @@ static void fill_request(const durable *d, const settings *set, banner_ctx *bann
     req->settings = set;
     req->project_root = d->folder;
     req->entry = d->key;
+    req->run_id = m->run_id;
     req->state_dir = d->state_dir;
     req->input = m->input;
     req->seed = m->seed;

@@ -14,6 +14,7 @@
 #include "util/buf.h"
 #include "util/clock.h"
 #include "settings/settings.h"
+#include "telemetry/otel.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -50,6 +51,8 @@ host *host_new(const host_config *cfg, char **error)
     h->approvals_can_suspend = cfg->approvals_can_suspend;
     h->auto_approve = settings_flag(cfg->settings, "CHIDORI_POLICY_AUTO_APPROVE") && !cfg->approvals_can_suspend;
     h->cancel = cfg->cancel;
+    h->trace = cfg->trace;
+    h->trace_replayed = cfg->trace_replayed;
     /* each module's own state, in the list's order (a bad setting of one fails the host) */
     h->module_states = xcalloc(effect_module_count() + 1, sizeof *h->module_states);
     for (size_t i = 0; effect_modules[i]; i++) {
@@ -235,7 +238,10 @@ static int call_op(host *h, const op_def *op, const char *name, const json_t *ar
     if (op->flags & OP_RECORDED) {
         const call_record *rec;
         switch (calllog_lookup(h->log, h->parent_seq, name, op->flags & OP_NESTS, args, &rec, &seq, error)) {
-        case LOOKUP_REPLAYED: free(invalid); return replayed(rec, result, error);
+        case LOOKUP_REPLAYED:
+            free(invalid);
+            if (h->trace && h->trace_replayed) otel_run_call(h->trace, rec, true);
+            return replayed(rec, result, error);
         case LOOKUP_FAILED:
             /* a log recorded before the args had their one form (an http URL as the agent spelled
              * it) still replays: the record of the agent's own args answers */
@@ -244,6 +250,7 @@ static int call_op(host *h, const op_def *op, const char *name, const json_t *ar
                 lookup_outcome o = calllog_lookup(h->log, h->parent_seq, name, op->flags & OP_NESTS, raw, &rec, &seq, &again);
                 free(again);
                 if (o == LOOKUP_REPLAYED) {
+                    if (h->trace && h->trace_replayed) otel_run_call(h->trace, rec, true);
                     free(*error);
                     *error = NULL;
                     free(invalid);
@@ -291,6 +298,11 @@ static int call_op(host *h, const op_def *op, const char *name, const json_t *ar
             free(*error);
             *error = io;
             rc = HOST_ABORT;
+        } else if (h->trace) { /* its span, from what the record holds (telemetry/otel.c) */
+            call_record rec = {.seq = seq, .parent_seq = h->parent_seq, .function = (char *)name, .args = (json_t *)args,
+                               .result = rc == HOST_OK ? *result : NULL, .error = rc == HOST_OK ? NULL : *error,
+                               .duration_ms = duration, .timestamp_ms = started_at};
+            otel_run_call(h->trace, &rec, false);
         }
     }
     if (rc == HOST_ABORT && !h->aborted) {

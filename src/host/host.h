@@ -59,6 +59,8 @@ typedef struct host_config {
     bool approvals_can_suspend;          /* ask_before suspends for an approval (serve); then
                                             CHIDORI_POLICY_AUTO_APPROVE (a CLI setting) is ignored */
     const atomic_int *cancel;            /* set from another thread: every further call ends the run */
+    struct otel_run *trace;              /* the run's trace (telemetry/otel.h), or NULL: no spans */
+    bool trace_replayed;                 /* calls answered from the log get spans too */
     const host_memory_store *memory;     /* NULL: <state dir>/memory.json */
     /* Told as each live recorded call starts (before its policy gate), on the thread that runs it:
      * the CLI's progress line. NULL: nobody is told. Must not call back into the host. */

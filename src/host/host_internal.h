@@ -40,6 +40,8 @@ struct host {
     json_t *approvals;            /* [{target, args}] approved for the rest of the session */
     json_t *pending_approval;     /* {target, args, reason} after an ask_before suspended the run */
     const atomic_int *cancel;     /* the run was cancelled (serve) when it reads non-zero */
+    struct otel_run *trace;       /* spans of recorded calls go here (telemetry/otel.h), or NULL */
+    bool trace_replayed;
     void **module_states;         /* one per effect_modules[] entry */
 };
 

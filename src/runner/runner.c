@@ -9,6 +9,8 @@
 #include "runner/runner.h"
 #include "host/host.h"
 #include "host/policy.h"
+#include "settings/settings.h"
+#include "telemetry/otel.h"
 #include "util/buf.h"
 
 #include <errno.h>
@@ -268,8 +270,18 @@ int runner_run(const runner_request *req, runner_outcome *out, char **error)
         hc.vfs_max_bytes = req->surface->vfs_max_bytes;
         hc.fs_disabled = req->surface->fs && !strcmp(req->surface->fs, "none");
     }
+    /* the run's trace: a replay (replay-only) exports nothing unless CHIDORI_OTEL_REPLAY asks */
+    bool trace_replayed = settings_flag(req->settings, "CHIDORI_OTEL_REPLAY");
+    otel_run *trace = NULL;
+    if (otel_enabled() && (req->mode != LOG_REPLAY_ONLY || trace_replayed))
+        trace = otel_run_begin(req->entry, req->run_id, req->traceparent);
+    hc.trace = trace;
+    hc.trace_replayed = trace_replayed;
     host *h = host_new(&hc, error);
-    if (!h) return -1;
+    if (!h) {
+        otel_run_end(trace, *error);
+        return -1;
+    }
     calllog *log = host_calllog(h);
     int rc_setup = 0;
     if (req->records_file) rc_setup = calllog_load(log, req->records_file, error);
@@ -295,6 +307,7 @@ int runner_run(const runner_request *req, runner_outcome *out, char **error)
                             : host_resume(h, req->pending, req->response, error);
     }
     if (rc_setup != 0) {
+        otel_run_end(trace, *error);
         host_free(h);
         return -1;
     }
@@ -334,6 +347,7 @@ int runner_run(const runner_request *req, runner_outcome *out, char **error)
         if (!out->cancelled) res.error = NULL;
     }
     out->call_count = host_record_count(h);
+    otel_run_end(trace, out->status == RUNNER_FAILED ? (out->error ? out->error : "the run failed") : NULL);
     engine_result_free(&res);
     free(input_text);
     host_free(h);

@@ -97,6 +97,10 @@ typedef struct runner_request {
      * progress line sets it only on a terminal). */
     void (*call_started)(void *ctx, const char *op, const json_t *args);
     void *call_started_ctx;
+
+    /* traces (telemetry/otel.h; nothing when the process exports none) */
+    const char *run_id;         /* chidori.run_id of every span, or NULL */
+    const char *traceparent;    /* the caller's W3C trace context (serve), or NULL */
 } runner_request;
 
 typedef enum runner_status {

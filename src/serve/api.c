@@ -154,7 +154,7 @@ void api_create(server *srv, const http_request *req, http_reply *rep, bool stre
     }
     session *s = NULL;
     char *error = NULL;
-    ss_result r = sessions_create(srv->ss, input, profile, id, &s, &error);
+    ss_result r = sessions_create(srv->ss, input, profile, id, req->traceparent, &s, &error);
     if (r != SS_OK) {
         reply_failure(rep, r, error);
         goto out;

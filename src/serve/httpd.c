@@ -460,6 +460,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         .host = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Host"),
         .sec_fetch_site = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Sec-Fetch-Site"),
         .content_type = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Content-Type"),
+        .traceparent = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "traceparent"),
         .body = rc->body.data ? rc->body.data : "",
         .body_len = rc->body.len,
     };

@@ -33,6 +33,7 @@ typedef struct http_request {
     const char *host;
     const char *sec_fetch_site;
     const char *content_type;
+    const char *traceparent;   /* W3C trace context, unchecked (telemetry/otel.h checks it) */
     const char *body;          /* NUL-terminated; "" when there is none */
     size_t body_len;
 } http_request;

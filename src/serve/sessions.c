@@ -27,6 +27,7 @@
  */
 #define _GNU_SOURCE
 #include "serve/sessions.h"
+#include "telemetry/otel.h"
 #include "util/clock.h"
 #include "host/host.h"
 #include "host/policy.h"
@@ -372,6 +373,8 @@ static void *run_thread(void *arg)
         .memory = &ss->memory,
         .ready = replay_loaded,
         .ready_ctx = job,
+        .run_id = s->row.run_id,
+        .traceparent = s->row.traceparent[0] ? s->row.traceparent : NULL,
     };
     if (rc == 0) {
         FILE *log = session_log_open(s->row.id);
@@ -620,7 +623,7 @@ bool sessions_notify_settled(sessions *ss, session *s, session_waiter *w)
 
 /* ---------- operations ---------- */
 
-ss_result sessions_create(sessions *ss, const json_t *input, const char *profile, const char *id, session **out,
+ss_result sessions_create(sessions *ss, const json_t *input, const char *profile, const char *id, const char *traceparent, session **out,
                           char **error)
 {
     session_row row = {0};
@@ -633,6 +636,8 @@ ss_result sessions_create(sessions *ss, const json_t *input, const char *profile
     row.policy_profile = profile ? xstrdup(profile) : NULL;
     row.approvals = json_array();
     row.created_at_ms = clock_realtime_ms();
+    /* the caller's trace: every run of the session is a child of it (a malformed one is ignored) */
+    if (otel_traceparent_valid(traceparent)) memcpy(row.traceparent, traceparent, 55);
     run_start_capture(ss->cfg.settings, &row.seed, &row.clock_start_ms);
     *out = NULL;
     pthread_mutex_lock(&ss->lock);

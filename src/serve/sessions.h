@@ -79,8 +79,9 @@ void sessions_free(sessions *ss);
 bool sessions_stopping(sessions *ss);
 
 /* Start a new session (status running). id may be NULL (a fresh one). *out is the session, with a
- * reference for the caller (sessions_release); NULL unless SS_OK. */
-ss_result sessions_create(sessions *ss, const json_t *input, const char *profile, const char *id, session **out,
+ * reference for the caller (sessions_release); NULL unless SS_OK. traceparent: the W3C trace context
+ * of the request (its runs continue that trace), or NULL; a malformed one is ignored. */
+ss_result sessions_create(sessions *ss, const json_t *input, const char *profile, const char *id, const char *traceparent, session **out,
                           char **error);
 /* The session of that id, resident (loaded from the store if it was not), with a reference for
  * the caller (sessions_release). NULL when there is none, or with *error when the store failed

@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include "serve/store.h"
+#include "telemetry/otel.h"
 #include "host/host.h"
 #include "util/buf.h"
 
@@ -209,6 +210,11 @@ store *store_open(const char *path, char **error)
         why = xasprintf("schema version %d, but this chidori knows version %d only", version, STORE_SCHEMA_VERSION);
         goto fail;
     }
+    /* sessions' trace contexts (docs/observability.md): a table of its own, added to a database of
+     * any version when missing, so no schema version changes and an older chidori ignores it */
+    if (exec(st, "CREATE TABLE IF NOT EXISTS session_traces (session_id TEXT PRIMARY KEY, traceparent TEXT NOT NULL)"
+                 " WITHOUT ROWID;", &why) < 0)
+        goto fail;
     return st;
 fail:
     *error = xasprintf("cannot use the session database %s: %s", path, why);
@@ -316,6 +322,20 @@ int store_insert_session(store *st, const session_row *r, const char *copy_recor
     }
     done(st, s);
     s = NULL;
+    if (r->traceparent[0]) { /* the caller's trace context (telemetry/otel.h), in its own table */
+        if (prepare(st, "INSERT INTO session_traces (session_id, traceparent) VALUES (?1, ?2)", &s) != SQLITE_OK) {
+            db_error(st, "preparing a session's trace context", error);
+            goto rollback;
+        }
+        bind_text(s, 1, r->id);
+        bind_text(s, 2, r->traceparent);
+        if (sqlite3_step(s) != SQLITE_DONE) {
+            db_error(st, "storing a session's trace context", error);
+            goto rollback;
+        }
+        done(st, s);
+        s = NULL;
+    }
     if (copy_records_from) {
         if (prepare(st, "INSERT INTO records (session_id, seq, record, pos)"
                                " SELECT ?1, seq, record, pos FROM records WHERE session_id = ?2", &s) != SQLITE_OK) {
@@ -376,7 +396,8 @@ out:
 /* The columns read_row reads, in its order. */
 #define SESSION_COLUMNS                                                                                                \
     "id, run_id, status, input, output, error, pending, pending_approval,"                                            \
-    " policy_profile, approvals, seed, clock_start_ms, created_at_ms, replayed_from, call_count"
+    " policy_profile, approvals, seed, clock_start_ms, created_at_ms, replayed_from, call_count,"                     \
+    " (SELECT traceparent FROM session_traces WHERE session_traces.session_id = sessions.id)"
 
 static const char *const STATUSES[] = {"running", "completed", "failed", "cancelled", "paused", "awaitingapproval"};
 
@@ -405,6 +426,9 @@ static int read_row(sqlite3_stmt *s, session_row *r, char **error)
         r->replayed_from = column_text(s, 13);
         sqlite3_int64 count = sqlite3_column_int64(s, 14);
         r->call_count = count > 0 ? (size_t)count : 0;
+        /* stored text anyone with the file could edit: a malformed one is dropped, not used */
+        const unsigned char *tp = sqlite3_column_text(s, 15);
+        if (tp && otel_traceparent_valid((const char *)tp)) memcpy(r->traceparent, tp, 55);
         if (column_json(s, 3, JSON_OBJECT, false, &r->input, "input", &why) == 0 &&
             column_json(s, 4, JSON_NULL, true, &r->output, "output", &why) == 0 &&
             column_json(s, 6, JSON_OBJECT, true, &r->pending, "pending", &why) == 0 &&

@@ -42,6 +42,7 @@ typedef struct session_row {
     int64_t created_at_ms;
     char *replayed_from;     /* or NULL */
     size_t call_count;       /* records in the log when the session last changed state */
+    char traceparent[56];    /* the W3C trace context it was created under, or "" (table session_traces) */
 } session_row;
 
 void session_row_clear(session_row *r);

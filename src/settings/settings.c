@@ -141,6 +141,9 @@ static const setting_def TABLE[] = {
          "a built-in policy profile"),
     FLAG("CHIDORI_POLICY_AUTO_APPROVE", 0, "run, replay, resume",
          "1: `ask_before` calls are approved without asking (the command line only; serve ignores it)"),
+    /* traces (docs/observability.md) */
+    FLAG("CHIDORI_OTEL_REPLAY", 0, "replay, resume, serve",
+         "1: a replay exports its traces too (replayed calls included); 0: replays export nothing"),
     /* effects (docs/effects.md, docs/network.md) */
     NUM("CHIDORI_MAX_NESTED_RUNS", 0, 1000000, 64, "64", RUNS,
         "most nested runs (chidori.callAgent, all depths) one root run may start"),
@@ -191,6 +194,12 @@ static const setting_passthrough PASSTHROUGH[] = {
     {"LANG", "inherited by MCP servers"},
     {"ASAN_OPTIONS", "given to workers of a sanitizer build"},
     {"UBSAN_OPTIONS", "given to workers of a sanitizer build"},
+    {"OTEL_EXPORTER_OTLP_ENDPOINT", "traces: the OTLP/HTTP collector (`/v1/traces` is added); unset: no tracing"},
+    {"OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "traces: the collector's full traces address (wins over the above)"},
+    {"OTEL_EXPORTER_OTLP_HEADERS", "traces: headers sent with each export, `k=v,k2=v2`, percent-decoded"},
+    {"OTEL_SERVICE_NAME", "traces: the `service.name` of the export (default `chidori`)"},
+    {"OTEL_RESOURCE_ATTRIBUTES", "traces: more resource attributes, `k=v,k2=v2`"},
+    {"OTEL_TRACES_EXPORTER", "traces: `none` turns tracing off"},
 };
 #define N_PASSTHROUGH (sizeof PASSTHROUGH / sizeof PASSTHROUGH[0])
 
