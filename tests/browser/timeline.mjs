@@ -12,11 +12,12 @@
 // Usage: node tests/browser/timeline.mjs CHIDORI_BINARY
 // Exit 0 all passed, 1 a check failed, 77 cannot run here (the reason on the last line).
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { createInterface } from "node:readline";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { apiClient, assert, check, finish, launchChromium, newPage, preflight, startServe } from "./harness.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, "..", "..");
@@ -48,19 +49,7 @@ const SCRIPT = [
   { text: "two", model: "m-1", usage: { input: 5, output: 3 }, delayMs: 150 },
 ];
 
-function skip(why) {
-  console.log(`SKIP: ${why}`);
-  process.exit(77);
-}
-
-if (!existsSync(binary)) skip(`${binary} is missing`);
-if (!existsSync(chromiumPath)) skip(`${chromiumPath} is missing (scripts/test-deps.sh installs Debian's chromium)`);
-let chromium;
-try {
-  ({ chromium } = await import("playwright-core"));
-} catch (e) {
-  skip(`playwright-core is not installed in tests/browser (scripts/test-deps.sh): ${e.message}`);
-}
+const chromium = await preflight(binary, chromiumPath);
 
 const dir = mkdtempSync(join(tmpdir(), "chidori-timeline-"));
 writeFileSync(join(dir, "main.js"), MAIN);
@@ -77,59 +66,17 @@ const llmPort = await new Promise((ok, fail) => {
   llm.on("exit", (c) => fail(new Error(`fake_llm.py exited ${c}`)));
 });
 
-const child = spawn(binary, ["serve", "main.js", "--host", "127.0.0.1", "--port", "0"], {
-  cwd: dir,
-  env: { ...process.env, CHIDORI_API_KEY: KEY, OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `http://127.0.0.1:${llmPort}/v1` },
-  stdio: ["ignore", "pipe", "pipe"],
-});
-let log = "";
-const url = await new Promise((ok, fail) => {
-  const timer = setTimeout(() => { child.kill("SIGKILL"); fail(new Error(`serve did not start\n${log}`)); }, 20000);
-  const look = (c) => {
-    log += c;
-    const m = /Listening on (http:\/\/\S+)/.exec(log);
-    if (m) { clearTimeout(timer); ok(m[1]); }
-  };
-  child.stdout.on("data", look);
-  child.stderr.on("data", look);
-  child.on("exit", (code) => { clearTimeout(timer); fail(new Error(`serve exited ${code}\n${log}`)); });
-});
+const serve = await startServe(binary, dir, "main.js",
+  { CHIDORI_API_KEY: KEY, OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `http://127.0.0.1:${llmPort}/v1` });
+const url = serve.url;
+const api = apiClient(url, KEY);
 
 async function stopAll() {
-  if (child.exitCode === null) {
-    const gone = new Promise((r) => child.once("exit", r));
-    child.kill("SIGTERM");
-    const t = setTimeout(() => child.kill("SIGKILL"), 5000);
-    await gone;
-    clearTimeout(t);
-  }
+  await serve.stop();
   llm.stdin.end();
   rmSync(dir, { recursive: true, force: true });
 }
 
-async function api(method, path, body) {
-  const res = await fetch(url + path, {
-    method,
-    headers: { authorization: `Bearer ${KEY}`, "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const data = await res.json();
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${data.error}`);
-  return data;
-}
-
-let passed = 0, failed = 0;
-async function check(name, fn) {
-  try {
-    await fn();
-    passed++;
-    console.log(`ok    ${name}`);
-  } catch (e) {
-    failed++;
-    console.log(`FAIL  ${name}: ${String(e && e.stack || e).split("\n").slice(0, 6).join("\n      ")}`);
-  }
-}
-function assert(cond, what) { if (!cond) throw new Error(what); }
 const KIND = (fn) => (["prompt", "tool", "http", "workspace", "input"].includes(fn) ? fn : "other");
 
 let browser;
@@ -147,21 +94,8 @@ try {
     assert(calls.some((r) => r.parent_seq != null), "no nested record");
   });
 
-  try {
-    browser = await chromium.launch({
-      executablePath: chromiumPath,
-      headless: true,
-      args: process.getuid && process.getuid() === 0 ? ["--no-sandbox"] : [],
-      timeout: 30000,
-    });
-  } catch (e) {
-    await stopAll();
-    skip(`Chromium did not start: ${String(e.message).split("\n")[0]}`);
-  }
-  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-  const pageErrors = [];
-  page.on("pageerror", (e) => pageErrors.push(String(e)));
-  page.on("console", (m) => { if (m.type() === "error" && !/status of 401/.test(m.text())) pageErrors.push(m.text()); });
+  browser = await launchChromium(chromium, chromiumPath, stopAll);
+  const { page, pageErrors } = await newPage(browser);
   await page.goto(`${url}/ui`);
   await page.fill("#api-key", KEY);
   await page.click("#save-key");
@@ -242,8 +176,4 @@ try {
   if (browser) await browser.close();
   await stopAll();
 }
-await check("the server logged no sanitizer report", async () => {
-  assert(!/ERROR: (Address|Leak)Sanitizer|runtime error:/.test(log), log.slice(-4000));
-});
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+await finish(serve.log());
