@@ -22,6 +22,11 @@ int cli_usage_error(const char *fmt, const char *arg);
 
 /* --untrusted, --trusted, --isolate, --no-isolate (the run's policy and isolation posture, the
  * same for run/replay/resume and serve): true when `a` is one of them and was recorded. */
+/* v as JSON on stdout (pretty or compact), then a newline, with C1 and bidi controls written as
+ * \u escapes (util/termtext.h): the same JSON value, safe on a terminal. */
+struct json_t;
+void cli_print_json(const struct json_t *v, bool pretty);
+
 bool cli_posture_flag(const char *a, bool *untrusted, bool *trusted, int *isolate);
 
 /* The commands that run something get the settings main.c read from the environment once, before

@@ -2,6 +2,8 @@
 #define _GNU_SOURCE
 #include "cli/cli.h"
 #include "util/buf.h"
+#include "util/json.h"
+#include "util/termtext.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -19,6 +21,19 @@ int cli_usage_error(const char *fmt, const char *arg)
     fputs("\n\n", stderr);
     cli_print_overview(stderr);
     return 2;
+}
+
+void cli_print_json(const json_t *v, bool pretty)
+{
+    size_t len;
+    char *text = json_dump(v, pretty ? JSON_PRETTY : JSON_COMPACT, &len);
+    buf shown = {0};
+    term_json_escape(&shown, text, len);
+    buf_putc(&shown, '\n');
+    fwrite(shown.data, 1, shown.len, stdout);
+    fflush(stdout);
+    buf_free(&shown);
+    free(text);
 }
 
 bool cli_posture_flag(const char *a, bool *untrusted, bool *trusted, int *isolate)

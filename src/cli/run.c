@@ -161,15 +161,7 @@ static void print_paused(const run_meta *m, const char *file, const json_t *pend
         json_object_set(o, "run_id", json_string(m->run_id));
         json_object_set(o, "prompt", prompt ? json_string(prompt) : json_null());
         json_object_set(o, "resume", json_string(cmd.data));
-        size_t len;
-        char *text = json_dump(o, JSON_PRETTY, &len);
-        buf shown_json = {0};
-        term_json_escape(&shown_json, text, len);
-        buf_putc(&shown_json, '\n');
-        fwrite(shown_json.data, 1, shown_json.len, stdout);
-        fflush(stdout);
-        buf_free(&shown_json);
-        free(text);
+        cli_print_json(o, true);
         json_free(o);
     }
     buf_free(&cmd);
@@ -185,15 +177,7 @@ static int print_output(const char *compact)
         fprintf(stderr, "chidori: run failed: the agent's output cannot be printed: %s\n", jerr.message);
         return 1;
     }
-    size_t len;
-    char *pretty = json_dump(out, JSON_PRETTY, &len);
-    buf shown = {0}; /* the same JSON, with C1 and bidi controls as \u escapes (util/termtext.h) */
-    term_json_escape(&shown, pretty, len);
-    buf_putc(&shown, '\n');
-    fwrite(shown.data, 1, shown.len, stdout);
-    fflush(stdout);
-    buf_free(&shown);
-    free(pretty);
+    cli_print_json(out, true);
     json_free(out);
     return 0;
 }

@@ -229,17 +229,7 @@ static json_t *view_json(const char *id, const run_view *v, const price_table *p
     return o;
 }
 
-static void print_json(json_t *v)
-{
-    size_t len;
-    char *text = json_dump(v, JSON_PRETTY, &len);
-    buf shown = {0};
-    term_json_escape(&shown, text, len); /* C1 and bidi controls as \u escapes */
-    buf_putc(&shown, '\n');
-    fwrite(shown.data, 1, shown.len, stdout);
-    buf_free(&shown);
-    free(text);
-}
+static void print_json(json_t *v) { cli_print_json(v, true); }
 
 /* ---------- list ---------- */
 
@@ -454,17 +444,10 @@ static json_t *row_json(const runlog_row *r)
     return o;
 }
 
+/* One compact JSON line (--follow --json), and v is freed. */
 static void print_json_line(json_t *v)
 {
-    size_t len;
-    char *text = json_dump(v, JSON_COMPACT, &len);
-    buf shown = {0};
-    term_json_escape(&shown, text, len);
-    buf_putc(&shown, '\n');
-    fwrite(shown.data, 1, shown.len, stdout);
-    fflush(stdout);
-    buf_free(&shown);
-    free(text);
+    cli_print_json(v, false);
     json_free(v);
 }
 
