@@ -451,15 +451,20 @@ static void print_json_line(json_t *v)
     json_free(v);
 }
 
+/* The run's view for show; false (its warnings printed, nothing kept) when its run.json is unreadable. */
+static bool view_open(run_view *v, const char *id, const char *dir, const price_table *prices)
+{
+    view_load(v, dir, prices);
+    if (v->meta_ok) return true;
+    print_warnings(id, v);
+    view_clear(v);
+    return false;
+}
+
 static int show_once(const runs_options *o, const char *id, const char *dir)
 {
     run_view v;
-    view_load(&v, dir, o->prices);
-    if (!v.meta_ok) {
-        print_warnings(id, &v);
-        view_clear(&v);
-        return 1;
-    }
+    if (!view_open(&v, id, dir, o->prices)) return 1;
     qsort(v.log.rows, v.log.len, sizeof *v.log.rows, by_seq);
     if (o->json) {
         json_t *top = json_object();
@@ -543,12 +548,7 @@ static void follow_step(const runs_options *o, const char *records, off_t *offse
 static int show_follow(const runs_options *o, const char *id, const char *dir)
 {
     run_view v;
-    view_load(&v, dir, o->prices);
-    if (!v.meta_ok) {
-        print_warnings(id, &v);
-        view_clear(&v);
-        return 1;
-    }
+    if (!view_open(&v, id, dir, o->prices)) return 1;
     if (!o->json) {
         print_header(id, &v, o->prices);
         print_row_header();
