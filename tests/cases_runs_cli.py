@@ -203,6 +203,47 @@ def case_runs_cost_from_a_price_table(v):
         shutil.rmtree(proj)
 
 
+def case_runs_cost_from_the_originals_pricing_setting(v):
+    """CHIDORI_PRICING, the original chidori's inline form: model prefix → per-million prices, the
+    longest prefix first; an exact CHIDORI_PRICES entry beats it; a malformed value is exit 2."""
+    proj, rid, runs_dir, _, _ = recorded_run(v)
+    try:
+        def runs_json(env):
+            code, out, err = cli(v, "runs", "list", "--json", cwd=proj, env=env)
+            assert code == 0, err
+            (run,) = json.loads(out)["runs"]
+            return run["cost"]
+        # both prompts answered by m-1 (16 in, 10 out in all)
+        cost = runs_json({"CHIDORI_PRICING": json.dumps({"m": {"input_per_mtok": 500, "output_per_mtok": 500},
+                                                          "m-": {"input_per_mtok": 2, "output_per_mtok": 10}})})
+        assert cost["unpriced_prompts"] == 0 and abs(cost["usd"] - (16 * 2 + 10 * 10) / 1e6) < 1e-12, cost
+        cost = runs_json({"CHIDORI_PRICING": json.dumps({"gpt": {"input_per_mtok": 1, "output_per_mtok": 1}})})
+        assert cost == {"usd": 0, "unpriced_prompts": 2}, cost
+        path = os.path.join(proj, "prices.json")
+        with open(path, "w") as f:
+            json.dump({"m-1": {"input": 1, "output": 1}}, f)
+        cost = runs_json({"CHIDORI_PRICES": path,
+                          "CHIDORI_PRICING": json.dumps({"m-": {"input_per_mtok": 2, "output_per_mtok": 10}})})
+        assert abs(cost["usd"] - 26 / 1e6) < 1e-12, cost  # the exact entry won
+        for bad, words in [("{oops", "not valid JSON"), ('{"m": {"input_per_mtok": 1}}', "the price of `m`"),
+                           ('{"m": {"input_per_mtok": 1, "output_per_mtok": 1, "cache_read_multiplier": -1}}',
+                            "the price of `m`")]:
+            code, out, err = cli(v, "runs", "list", cwd=proj, env={"CHIDORI_PRICING": bad})
+            assert code == 2 and "CHIDORI_PRICING" in err and words in err and out == "", (bad, code, err)
+    finally:
+        shutil.rmtree(proj)
+
+
+def case_serve_refuses_a_malformed_price_table_at_start(v):
+    """serve reads the prices once, at start: a malformed CHIDORI_PRICING is exit 2 before it listens."""
+    proj = project({"main.js": "export default async () => 1;\n"})
+    try:
+        code, out, err = cli(v, "serve", "main.js", "--port", "0", cwd=proj, env={"CHIDORI_PRICING": "[1]"})
+        assert code == 2 and "CHIDORI_PRICING: must be a JSON object" in err and "Listening" not in err, (code, err)
+    finally:
+        shutil.rmtree(proj)
+
+
 def case_runs_survive_garbage_in_run_folders(v):
     proj, rid, runs_dir, _, _ = recorded_run(v)
     try:

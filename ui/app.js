@@ -24,6 +24,7 @@ const state = {
   records: new Map(),  // the selected session's call records by seq (for its timeline)
   timelineQueued: false,
   refreshing: false,
+  prices: null,        // GET /pricing once connected: [{model, match, input_per_mtok, ...}], or null
 };
 
 /* ---- the API ---- */
@@ -175,6 +176,7 @@ async function refresh() {
     const list = Array.isArray(body) ? body : body.sessions || [];
     state.sessions = list.slice().reverse();
     connection("ok", "connected");
+    if (state.prices === null) loadPrices();
     renderSessions();
     renderInbox();
     renderOverview();
@@ -390,8 +392,42 @@ function usageOf(rec) {
   const u = rec.function === "prompt" && rec.result && typeof rec.result === "object" ? rec.result.usage : null;
   if (!u || typeof u !== "object") return null;
   const n = (v) => (typeof v === "number" && v >= 0 ? v : 0);
-  return { input: n(u.inputTokens), output: n(u.outputTokens) };
+  return { input: n(u.inputTokens), output: n(u.outputTokens),
+    cacheRead: n(u.cacheReadTokens), cacheWrite: n(u.cacheCreationTokens) };
 }
+
+function modelOf(rec) {
+  const r = rec.result && typeof rec.result === "object" ? rec.result : {};
+  const a = rec.args && typeof rec.args === "object" ? rec.args : {};
+  return typeof r.model === "string" && r.model ? r.model : typeof a.model === "string" ? a.model : "";
+}
+
+// The server's price table (CHIDORI_PRICES, CHIDORI_PRICING), fetched once; [] when it has none.
+async function loadPrices() {
+  state.prices = [];
+  try {
+    const body = await api("GET", "/pricing");
+    state.prices = body && Array.isArray(body.prices) ? body.prices : [];
+  } catch (e) {
+    // a server without prices answers 404: none; anything else (a key not yet given): try again
+    state.prices = e instanceof ApiError && e.status !== 401 ? [] : null;
+    return;
+  }
+  if (state.prices.length) queueTimeline();
+}
+
+// Dollars for one prompt, as the server's table prices it (lookup order: exact names, then the
+// longest prefix), or null when no row names its model.
+function costOf(rec, usage) {
+  const model = modelOf(rec);
+  const row = (state.prices || []).find((p) => (p.match === "prefix" ? model.startsWith(p.model) : model === p.model));
+  if (!row) return null;
+  const inPrice = row.input_per_mtok;
+  return (usage.input * inPrice + usage.output * row.output_per_mtok +
+    usage.cacheWrite * inPrice * row.cache_write_multiplier + usage.cacheRead * inPrice * row.cache_read_multiplier) / 1e6;
+}
+
+const dollars = (v) => `$${v < 0.01 ? v.toFixed(6) : v.toFixed(4)}`;
 
 function queueTimeline() {
   if (state.timelineQueued) return;
@@ -436,11 +472,13 @@ function renderTimeline() {
       svg("text", { class: "tl-axis", x: gx, y: recs.length * ROW + AXIS - 4, "text-anchor": f === 0 ? "start" : f === 1 ? "end" : "middle" },
         ms(f * span)));
   }
-  let tokensIn = 0, tokensOut = 0, withUsage = 0;
+  let tokensIn = 0, tokensOut = 0, withUsage = 0, cost = 0, priced = 0;
   recs.forEach((r, i) => {
     const depth = depthOf(r), kind = kindOf(r.function), y = i * ROW;
     const usage = usageOf(r);
+    const price = usage ? costOf(r, usage) : null;
     if (usage) { tokensIn += usage.input; tokensOut += usage.output; withUsage++; }
+    if (price !== null) { cost += price; priced++; }
     const target = brief(targetOf(r), 40);
     const g = svg("g", { class: "tl-row", "data-seq": r.seq, "data-depth": depth, "data-kind": kind });
     for (let d = 1; d <= depth; d++)
@@ -454,7 +492,7 @@ function renderTimeline() {
       "data-seq": r.seq, "data-kind": kind, "data-depth": depth,
     });
     const tip = [`#${r.seq} ${r.function}${target ? " " + target : ""}`, `${ms(durOf(r))}, at +${ms(start - t0)}`];
-    if (usage) tip.push(`tokens ${usage.input} in / ${usage.output} out`);
+    if (usage) tip.push(`tokens ${usage.input} in / ${usage.output} out${price !== null ? `, ${dollars(price)}` : ""}`);
     if (r.error) tip.push(`error: ${brief(r.error, 200)}`);
     bar.append(svg("title", {}, tip.join("\n")));
     g.append(bar);
@@ -464,9 +502,13 @@ function renderTimeline() {
     ...[...KINDS, "other"].map((k) => el("span", {}, el("span", { className: `swatch kind-${k}` }), k)));
   box.replaceChildren(root, legend);
   const tokens = withUsage ? ` · tokens ${tokensIn} in / ${tokensOut} out` : "";
-  $("timeline-summary").textContent = `(${recs.length} calls over ${ms(span)}${tokens})`;
-  $("timeline-summary").dataset.tokensIn = String(tokensIn);
-  $("timeline-summary").dataset.tokensOut = String(tokensOut);
+  // a cost when the server has prices; "+" when some prompts had none
+  const costText = priced ? ` · ${dollars(cost)}${priced < withUsage ? "+" : ""}` : "";
+  const summary = $("timeline-summary");
+  summary.textContent = `(${recs.length} calls over ${ms(span)}${tokens}${costText})`;
+  summary.dataset.tokensIn = String(tokensIn);
+  summary.dataset.tokensOut = String(tokensOut);
+  if (priced) summary.dataset.cost = String(cost); else delete summary.dataset.cost;
 }
 
 // Sessions by status over time: the span from the first to the last creation in twelve buckets,

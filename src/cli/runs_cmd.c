@@ -17,7 +17,7 @@
  */
 #define _GNU_SOURCE
 #include "cli/cli.h"
-#include "cli/prices.h"
+#include "telemetry/prices.h"
 #include "cli/runlog.h"
 #include "cli/runstore.h"
 #include "host/calllog.h"
@@ -77,7 +77,7 @@ static void view_cost(run_view *v, const price_table *t)
         if (!r->has_tokens) continue;
         const price *p = price_of(t, r->model);
         if (!p) v->unpriced++;
-        else v->priced++, v->cost += ((double)r->tokens_in * p->input + (double)r->tokens_out * p->output) / 1e6;
+        else v->priced++, v->cost += price_cost(p, r->tokens_in, r->tokens_out, 0, 0);
     }
 }
 

@@ -254,3 +254,13 @@ void api_replay(server *srv, session *s, const http_request *req, http_reply *re
     }
     json_free(body);
 }
+
+/* GET /pricing: the price table the server was started with (CHIDORI_PRICES, CHIDORI_PRICING), for
+ * the dashboard's costs: {"given": bool, "prices": [{model, match, input_per_mtok, ...}]}. */
+void api_pricing(server *srv, http_reply *rep)
+{
+    json_t *o = json_object();
+    json_object_set(o, "given", json_bool(srv->prices.given));
+    json_object_set(o, "prices", prices_json(&srv->prices));
+    reply_json(rep, 200, o);
+}

@@ -33,6 +33,7 @@ typedef enum route_id {
     R_APPROVE,
     R_CANCEL,
     R_REPLAY,
+    R_PRICING,
 } route_id;
 
 typedef struct route {
@@ -56,6 +57,7 @@ static route match(const char *path, char **id)
     if (!strcmp(path, "/health")) return (route){R_HEALTH, "GET"};
     if (!strcmp(path, "/sessions")) return (route){R_SESSIONS, "GET, POST"};
     if (!strcmp(path, "/sessions/stream")) return (route){R_SESSIONS_STREAM, "POST"};
+    if (!strcmp(path, "/pricing")) return (route){R_PRICING, "GET"};
     if (strncmp(path, "/sessions/", 10) != 0) return (route){R_NONE, NULL};
     const char *rest = path + 10;
     const char *slash = strchr(rest, '/');
@@ -217,6 +219,7 @@ void router_handle(void *ctx, const http_request *req, http_reply *rep)
     case R_APPROVE: kept = api_approve(srv, s, req, rep); break;
     case R_CANCEL: api_cancel(srv, s, req, rep); break;
     case R_REPLAY: api_replay(srv, s, req, rep); break;
+    case R_PRICING: api_pricing(srv, rep); break;
     case R_NONE: break;
     }
     if (!kept) sessions_release(srv->ss, s);

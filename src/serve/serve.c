@@ -108,6 +108,7 @@ int serve_run(const serve_options *opts, const settings *set)
     int setup = run_setup_from_settings(&rs, set, POLICY_SURFACE_SERVE, o.untrusted, o.trusted, o.isolate, &error);
     if (rs.policy.warning) fprintf(stderr, "chidori serve: %s\n", rs.policy.warning);
     if (setup < 0 || surface_check_seed(&rs.surface, &error) < 0) goto fail;
+    if (prices_load(set, &srv.prices, &error) < 0) goto fail;
     sc.limits = rs.limits;
     sc.log_caps = rs.log_caps;
     sc.surface = rs.surface; /* a copy: rs keeps owning the seed */
@@ -219,6 +220,7 @@ done:
     store_close(st);
     if (!http && listen_fd >= 0) close(listen_fd); /* once started, the daemon closes it */
     auth_clear(&srv.auth);
+    prices_clear(&srv.prices);
     run_setup_clear(&rs);
     free(folder);
     free(key);

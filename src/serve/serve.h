@@ -18,10 +18,12 @@
 #include "serve/auth.h"
 #include "serve/httpd.h"
 #include "serve/sessions.h"
+#include "telemetry/prices.h"
 
 typedef struct server {
     sessions *ss;
     auth_config auth;
+    price_table prices; /* CHIDORI_PRICES / CHIDORI_PRICING, for the dashboard's costs (GET /pricing) */
 } server;
 
 /* router.c: the http_handler_fn of the server (ctx is the server). */
@@ -39,6 +41,7 @@ bool api_resume(server *srv, session *s, const http_request *req, http_reply *re
 bool api_approve(server *srv, session *s, const http_request *req, http_reply *rep);
 void api_cancel(server *srv, session *s, const http_request *req, http_reply *rep);
 void api_replay(server *srv, session *s, const http_request *req, http_reply *rep);
+void api_pricing(server *srv, http_reply *rep);
 
 /* request.c: the body as a JSON object ({} for an empty body), checked against the keys it may
  * hold. NULL with a 400 in rep. */

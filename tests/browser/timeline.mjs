@@ -67,7 +67,10 @@ const llmPort = await new Promise((ok, fail) => {
 });
 
 const serve = await startServe(binary, dir, "main.js",
-  { CHIDORI_API_KEY: KEY, OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `http://127.0.0.1:${llmPort}/v1` });
+  { CHIDORI_API_KEY: KEY, OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `http://127.0.0.1:${llmPort}/v1`,
+    // prices for the cost: a short prefix and a longer one (the longer must win), dollars per million
+    CHIDORI_PRICING: JSON.stringify({ m: { input_per_mtok: 1000, output_per_mtok: 1000 },
+      "m-": { input_per_mtok: 2, output_per_mtok: 10 } }) });
 const url = serve.url;
 const api = apiClient(url, KEY);
 
@@ -146,6 +149,16 @@ try {
     const d = await page.$eval("#timeline-summary", (s) => ({ ...s.dataset, text: s.textContent }));
     assert(d.tokensIn === "16" && d.tokensOut === "10", JSON.stringify(d));
     assert(d.text.includes("tokens 16 in / 10 out") && d.text.includes(`${calls.length} calls`), d.text);
+  });
+
+  await check("the cost of the prompts, priced by the longest matching prefix of CHIDORI_PRICING", async () => {
+    const pricing = await api("GET", "/pricing");
+    assert(pricing.given === true && pricing.prices.map((p) => p.model).join() === "m-,m", JSON.stringify(pricing));
+    await page.waitForFunction(() => document.querySelector("#timeline-summary").dataset.cost !== undefined, null, { timeout: 10000 });
+    const d = await page.$eval("#timeline-summary", (s) => ({ ...s.dataset, text: s.textContent }));
+    const want = (16 * 2 + 10 * 10) / 1e6; // both prompts at the "m-" row's prices
+    assert(Math.abs(Number(d.cost) - want) < 1e-12, `cost ${d.cost}, want ${want}`);
+    assert(d.text.includes("$0.000132") && !d.text.includes("$0.000132+"), d.text);
   });
 
   await check("the overview stacks the sessions by status", async () => {
