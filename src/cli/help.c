@@ -60,7 +60,8 @@ static const command_help COMMANDS[] = {
      "  --timeout S         --follow: stop after S seconds (default 3600)\n"
      "  --runs-dir DIR      the runs folder (default: the one `chidori run` here would use:\n"
      "                      $CHIDORI_STATE_DIR/runs, else ./.chidori/runs)\n"
-     "  CHIDORI_PRICES=FILE a JSON file of dollars per million tokens by model adds a cost\n",
+     "  CHIDORI_PRICES=FILE a JSON file of dollars per million tokens by model adds a cost\n"
+     "  CHIDORI_PRICING=JSON the same inline, by model prefix (the original chidori's form)\n",
      "  chidori runs list\n"
      "  chidori runs show 0b7c3f1e --json\n"
      "  chidori runs show 0b7c3f1e --follow\n",

@@ -8,8 +8,8 @@
  * from either is printed through util/termtext.h (terminal) or escaped JSON (--json).
  * Writes nothing and takes no lock: a run's liveness is read from the pid in its run.lock.
  *
- * Cost: with CHIDORI_PRICES (a JSON file, model → {input, output} dollars per million tokens) each
- * prompt's tokens are priced by the model that answered it; a prompt whose model has no price is
+ * Cost: with CHIDORI_PRICES or CHIDORI_PRICING (telemetry/prices.h) each prompt's tokens are priced
+ * by the model that answered it; a prompt whose model has no price is
  * counted apart (the cost then reads `$X+`).
  *
  * Exit codes: 0 listed/shown (show --follow: 0 completed or paused, 1 failed or interrupted),
