@@ -531,7 +531,9 @@ TEST(llm_no_provider_and_bad_requests)
     llm_config cfg = {0};
     char *err;
     CHECK(complete(&cfg, "{'messages': [{'role': 'user', 'content': 'x'}]}", &err) == NULL);
-    CHECK_STR(err, "no LLM provider configured: set OPENAI_API_KEY, ANTHROPIC_API_KEY or CHIDORI_TEST_LLM_RESPONSE");
+    CHECK_STR(err, "no LLM provider configured: set ANTHROPIC_API_KEY, OPENAI_API_KEY, CHIDORI_OPENAI_COMPAT_URL "
+                   "(or LITELLM_API_URL) for any OpenAI-compatible endpoint, OPENROUTER_API_KEY, or "
+                   "CHIDORI_TEST_LLM_RESPONSE");
     free(err);
     cfg.test_response = "t";
     struct { const char *req, *want; } bad[] = {

@@ -38,7 +38,10 @@ static const op_def prompt_ops[] = {
 
 static const char *const prompt_settings[] = {"OPENAI_API_KEY",  "OPENAI_BASE_URL", "ANTHROPIC_API_KEY",
                                               "ANTHROPIC_BASE_URL", "CHIDORI_TEST_LLM_RESPONSE", "CHIDORI_MODEL",
-                                              "CHIDORI_LLM_TIMEOUT_MS", NULL};
+                                              "CHIDORI_LLM_TIMEOUT_MS", "ANTHROPIC_MODEL",
+                                              "CHIDORI_OPENAI_COMPAT_URL", "CHIDORI_OPENAI_COMPAT_KEY",
+                                              "LITELLM_API_URL", "LITELLM_API_KEY", "OPENROUTER_API_KEY",
+                                              "CHIDORI_OPENROUTER_URL", NULL};
 
 const effect_module prompt_module = {
     .name = "prompt",
