@@ -466,12 +466,12 @@ static provider_kind choose(const llm_config *cfg, const char *model, char **err
 
 const char *llm_anthropic_alias(const char *model)
 {
+    /* The family names only. The original also maps 3.x short names (claude-3-5-haiku, …) to 4.x
+     * models; a request that names a 3.x model here gets that model (docs/effects.md). */
     static const char *const aliases[][2] = {
-        {"claude-sonnet", "claude-sonnet-4-6"},     {"claude-opus", "claude-opus-4-7"},
-        {"claude-haiku", "claude-haiku-4-5"},       {"claude-3-sonnet", "claude-sonnet-4-6"},
-        {"claude-3-5-sonnet", "claude-sonnet-4-6"}, {"claude-3-7-sonnet", "claude-sonnet-4-6"},
-        {"claude-3-opus", "claude-opus-4-7"},       {"claude-3-haiku", "claude-haiku-4-5"},
-        {"claude-3-5-haiku", "claude-haiku-4-5"},
+        {"claude-sonnet", "claude-sonnet-4-6"},
+        {"claude-opus", "claude-opus-4-7"},
+        {"claude-haiku", "claude-haiku-4-5"},
     };
     for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
         if (!strcmp(model, aliases[i][0])) return aliases[i][1];

@@ -77,8 +77,8 @@ void llm_config_from_settings(llm_config *cfg, const struct settings *s);
  * Provider choice (the original chidori's order, then ours): test_response set → "test" (content =
  * that text, no toolCalls, zero usage; streamed in a few pieces). Otherwise, with model =
  * request.model ?: default_model, the first that applies:
- *   1. "claude…" and ANTHROPIC_API_KEY                  → anthropic (short names resolved: claude-sonnet
- *                                                          → claude-sonnet-4-6, claude-3-5-haiku → …)
+ *   1. "claude…" and ANTHROPIC_API_KEY                  → anthropic (family names resolved: claude-sonnet
+ *                                                          → claude-sonnet-4-6, claude-opus, claude-haiku)
  *   2. OPENAI_API_KEY and a "gpt", "o1", "o3", "o4" or "chatgpt" model, or OPENAI_BASE_URL given
  *                                                        → openai
  *   3. CHIDORI_OPENAI_COMPAT_URL (else LITELLM_API_URL) → "openai-compatible", any model, key

@@ -64,8 +64,8 @@ json_t *llm_make_response(const char *text, size_t len, json_t *calls, const jso
  * non-negative number; NULL or not a number: left out). */
 void llm_response_extras(json_t *res, const json_t *id, const json_t *cache_read, const json_t *cache_creation);
 
-/* Model names: the Anthropic short names the original accepts (claude-sonnet, claude-3-5-haiku,
- * …) as full ids (a static string), else model itself; and a model as an OpenRouter slug
+/* Model names: the Anthropic family names the original accepts (claude-sonnet, claude-opus,
+ * claude-haiku) as full ids (a static string), else model itself; and a model as an OpenRouter slug
  * (malloc'd). */
 const char *llm_anthropic_alias(const char *model);
 char *llm_openrouter_slug(const char *model);
