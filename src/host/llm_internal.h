@@ -101,7 +101,8 @@ llm_stream_acc *llm_stream_acc_new(llm_wire wire, size_t max_bytes, void (*delta
 /* An llm_sse_event_fn (ctx: the acc). Unparseable frames and [DONE] are skipped; an error the
  * provider reports in the stream is an error. */
 int llm_stream_acc_event(void *acc, const char *event, const char *data, size_t len, char **error);
-/* 0 with *out, or -1 with *error (nothing usable arrived, a tool call's arguments do not parse). */
+/* 0 with *out, or -1 with *error (nothing usable arrived, the provider never said the reply was
+ * complete, a tool call's arguments do not parse). */
 int llm_stream_acc_finish(llm_stream_acc *acc, const char *fallback_model, json_t **out, char **error);
 void llm_stream_acc_free(llm_stream_acc *acc);
 

@@ -137,7 +137,8 @@ struct llm_stream_acc {
     void *ctx;
     size_t events;     /* events that parsed */
     bool started;      /* Anthropic: message_start seen */
-    buf text;          /* OpenAI: the content */
+    bool finished;     /* the provider said the reply is complete ([DONE], a finish or stop reason, message_stop) */
+    buf text;          /* the reply's text in the order it arrived (Anthropic: of every text block) */
     json_t *id, *model, *stop, *usage; /* usage: an object, merged from the events */
     part *parts;
     size_t n_parts;
@@ -283,7 +284,7 @@ static int anthropic_event(llm_stream_acc *a, const json_t *v, char **error)
         if (bt && !p->type) p->type = xstrdup(bt);
         append_string(&p->id, json_object_get(b, "id"));
         append_string(&p->name, json_object_get(b, "name"));
-        if (bt && !strcmp(bt, "text")) put_text(a, &p->text, json_object_get(b, "text"));
+        if (bt && !strcmp(bt, "text")) put_text(a, &a->text, json_object_get(b, "text"));
         const json_t *input = json_object_get(b, "input");
         if (json_is_object(input) && input->u.object.len > 0) keep(&p->input, input);
     } else if (!strcmp(type, "content_block_delta")) {
@@ -293,14 +294,16 @@ static int anthropic_event(llm_stream_acc *a, const json_t *v, char **error)
         const char *dt = json_string_value(json_object_get(d, "type"));
         if (dt && !strcmp(dt, "text_delta")) {
             if (!p->type) p->type = xstrdup("text");
-            if (!strcmp(p->type, "text")) put_text(a, &p->text, json_object_get(d, "text"));
+            if (!strcmp(p->type, "text")) put_text(a, &a->text, json_object_get(d, "text"));
         } else if (dt && !strcmp(dt, "input_json_delta")) {
             append_string(&p->text, json_object_get(d, "partial_json"));
         }
     } else if (!strcmp(type, "message_delta")) {
         keep(&a->stop, json_object_get(json_object_get(v, "delta"), "stop_reason"));
         merge_usage(a, json_object_get(v, "usage"));
-    } /* ping, content_block_stop, message_stop and unknown events carry nothing we keep */
+    } else if (!strcmp(type, "message_stop")) {
+        a->finished = true;
+    } /* ping, content_block_stop and unknown events carry nothing we keep */
     return 0;
 }
 
@@ -308,7 +311,10 @@ int llm_stream_acc_event(void *ctx, const char *event, const char *data, size_t 
 {
     llm_stream_acc *a = ctx;
     (void)event; /* the data's own "type" says the same, and is what the whole reply would carry */
-    if (len == 6 && !memcmp(data, "[DONE]", 6)) return 0;
+    if (len == 6 && !memcmp(data, "[DONE]", 6)) {
+        a->finished = true;
+        return 0;
+    }
     json_error jerr;
     json_t *v = llm_parse_limited(data, len, a->max_bytes, &jerr);
     if (!json_is_object(v)) { /* an unparseable frame is skipped, as providers' own clients do */
@@ -318,6 +324,7 @@ int llm_stream_acc_event(void *ctx, const char *event, const char *data, size_t 
     a->events++;
     int r = a->wire == LLM_WIRE_OPENAI ? openai_event(a, v, error) : anthropic_event(a, v, error);
     json_free(v);
+    if (a->stop && a->stop->type != JSON_NULL) a->finished = true;
     return r;
 }
 
@@ -359,17 +366,22 @@ static json_t *openai_body(llm_stream_acc *a)
 }
 
 /* The body a whole Anthropic reply would have been; NULL with *error for a tool_use whose
- * streamed input does not parse. */
+ * streamed input does not parse. The text of every text block, in the order it arrived, is one
+ * block where the first was (the whole reply's parser concatenates them: the same content, and
+ * exactly the deltas, even if a provider interleaved blocks). */
 static json_t *anthropic_body(llm_stream_acc *a, char **error)
 {
     json_t *content = json_array();
+    bool text_placed = false;
     for (size_t i = 0; i < a->n_parts; i++) {
         part *p = &a->parts[i];
         if (!p->type) continue;
+        if (!strcmp(p->type, "text") && text_placed) continue;
         json_t *b = json_object();
         json_object_set(b, "type", json_string(p->type));
         if (!strcmp(p->type, "text")) {
-            json_object_set(b, "text", json_stringn(p->text.data ? p->text.data : "", p->text.len));
+            json_object_set(b, "text", json_stringn(a->text.data ? a->text.data : "", a->text.len));
+            text_placed = true;
         } else if (!strcmp(p->type, "tool_use")) {
             if (p->id.len) json_object_set(b, "id", json_stringn(p->id.data, p->id.len));
             if (p->name.len) json_object_set(b, "name", json_stringn(p->name.data, p->name.len));
@@ -412,6 +424,8 @@ int llm_stream_acc_finish(llm_stream_acc *a, const char *fallback_model, json_t 
     if (a->events == 0) return fail(error, xstrdup("the stream ended before any event that parses"));
     if (a->wire == LLM_WIRE_ANTHROPIC && !a->started)
         return fail(error, xstrdup("the stream has no message_start event"));
+    if (!a->finished) /* the connection ended cleanly, but the reply had not: no partial reply is recorded */
+        return fail(error, xstrdup("the stream ended before the reply was complete (no finish reason)"));
     json_t *body = a->wire == LLM_WIRE_OPENAI ? openai_body(a) : anthropic_body(a, error);
     if (!body) return -1;
     size_t len;

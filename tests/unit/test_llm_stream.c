@@ -184,8 +184,15 @@ TEST(llm_stream_errors_are_clear)
         {LLM_WIRE_ANTHROPIC,
          "data: {\"type\":\"message_start\",\"message\":{\"id\":\"m\",\"model\":\"c\",\"usage\":{}}}\n\n"
          "data: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"tool_use\",\"id\":\"t\",\"name\":\"n\",\"input\":{}}}\n\n"
-         "data: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"{oops\"}}\n\n",
+         "data: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"{oops\"}}\n\n"
+         "data: {\"type\":\"message_stop\"}\n\n",
          "tool call \"n\" has streamed input that is not valid JSON"},
+        {LLM_WIRE_OPENAI, "data: {\"id\":\"c\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"cut \"}}]}\n\n",
+         "the stream ended before the reply was complete"},
+        {LLM_WIRE_ANTHROPIC,
+         "data: {\"type\":\"message_start\",\"message\":{\"id\":\"m\",\"model\":\"c\",\"usage\":{}}}\n\n"
+         "data: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"cut\"}}\n\n",
+         "the stream ended before the reply was complete"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         deltas d = {0};
