@@ -14,7 +14,7 @@ import shutil
 from cases import chidori
 from cases_effects import fake_llm
 from cases_otel import by_name, collector, need_decoder
-from cases_streaming import env_of, ndjson, project, prompts_of
+from cases_streaming import env_of, ndjson, project, prompts_of, reply_text, response_of
 
 
 def prompt_record(v, proj, env, model=None, code_wanted=0):
@@ -37,11 +37,11 @@ def case_provider_env_litellm_pair_and_the_compat_names(v):
         with fake_llm([{"text": "via litellm"}, {"text": "via compat"}, {"status": 500, "json": {"error": {"message": "down"}}}]) as (base, requests):
             env = env_of(LITELLM_API_URL=base + "/v1/", LITELLM_API_KEY="test-key")
             rec, _, start = prompt_record(v, proj, env, model="llama-3-70b")
-            assert rec["result"]["provider"] == "openai-compatible" and rec["result"]["content"] == "via litellm", rec
+            assert response_of(rec)["provider"] == "openai-compatible" and reply_text(rec) == "via litellm", rec
             assert start["model"] == "llama-3-70b", start
             env.update(CHIDORI_OPENAI_COMPAT_URL=base + "/gateway/chat/completions", CHIDORI_OPENAI_COMPAT_KEY="compat-key")
             rec, _, _ = prompt_record(v, proj, env, model="mixtral")
-            assert rec["result"]["content"] == "via compat", rec
+            assert reply_text(rec) == "via compat", rec
             rec, end, _ = prompt_record(v, proj, env, model="mixtral", code_wanted=1)
             host = base.split("//")[1]
             assert end["error"] == f"OpenAI-compatible endpoint {host}: HTTP 500: down", end
@@ -68,14 +68,14 @@ def case_provider_env_order_of_the_original(v):
             providers = []
             for model in ("claude-sonnet", "llama-3-70b"):
                 rec, _, _ = prompt_record(v, proj, env, model=model)
-                providers.append(rec["result"]["provider"])
+                providers.append(response_of(rec)["provider"])
             env.update(CHIDORI_OPENAI_COMPAT_URL="")
             rec, _, _ = prompt_record(v, proj, env, model="llama-3-70b")
-            providers.append(rec["result"]["provider"])
+            providers.append(response_of(rec)["provider"])
             env.update(OPENAI_BASE_URL=base + "/v1/chat/completions")
             for model in ("gpt-4o", "llama-3-70b"):
                 rec, _, _ = prompt_record(v, proj, env, model=model)
-                providers.append(rec["result"]["provider"])
+                providers.append(response_of(rec)["provider"])
             got = requests()["requests"]
         assert providers == ["anthropic", "openai-compatible", "openrouter", "openai", "openai"], providers
         assert [r["path"] for r in got] == ["/v1/messages", "/compat/chat/completions", "/router/api/v1/chat/completions",
@@ -129,10 +129,10 @@ def case_provider_env_response_id_and_cache_tokens_in_record_and_span(v):
             o, _, _ = prompt_record(v, proj, env, model="gpt-4o")
             p, _, _ = prompt_record(v, proj, env, model="gpt-4o")
             spans = col.decoded()["spans"]
-        assert a["result"]["id"] == "msg_01XYZ", a
-        assert a["result"]["usage"] == {"inputTokens": 40, "outputTokens": 3, "cacheReadTokens": 32, "cacheCreationTokens": 8}, a
-        assert o["result"]["id"] == "chatcmpl-77" and o["result"]["usage"] == {"inputTokens": 20, "outputTokens": 2, "cacheReadTokens": 16}, o
-        assert p["result"]["usage"] == {"inputTokens": 1, "outputTokens": 1}, p
+        assert response_of(a)["id"] == "msg_01XYZ", a
+        assert response_of(a)["usage"] == {"inputTokens": 40, "outputTokens": 3, "cacheReadTokens": 32, "cacheCreationTokens": 8}, a
+        assert response_of(o)["id"] == "chatcmpl-77" and response_of(o)["usage"] == {"inputTokens": 20, "outputTokens": 2, "cacheReadTokens": 16}, o
+        assert response_of(p)["usage"] == {"inputTokens": 1, "outputTokens": 1}, p
         chat = by_name(spans, "chat claude-x")[0]["attributes"]
         assert chat["gen_ai.response.id"] == "msg_01XYZ", chat
         assert chat["gen_ai.usage.cache_read.input_tokens"] == 32 and chat["gen_ai.usage.cache_creation.input_tokens"] == 8, chat

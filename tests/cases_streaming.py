@@ -50,7 +50,8 @@ def reply_text(record):
 
 
 def response_of(record):
-    """The provider's response a prompt record holds, as far as both record shapes keep it."""
+    """The provider's response object a prompt record holds ({content, toolCalls, stopReason, usage,
+    model, provider, id?}): the one place these tests know where a record keeps it."""
     return record["result"]
 
 
@@ -232,11 +233,11 @@ def case_streaming_openai_and_anthropic_providers_stream(v):
                             assert len(deltas) >= 2, (kind, deltas)
                     streamed += [p[3] for p in prompts]
                     assert events[-1]["status"] == "completed", events[-1]
-                assert streamed[0]["result"]["usage"]["cacheReadTokens"] == 13, streamed[0]
-                assert streamed[0]["result"]["id"] == "resp-" + kind, streamed[0]
+                assert response_of(streamed[0])["usage"]["cacheReadTokens"] == 13, streamed[0]
+                assert response_of(streamed[0])["id"] == "resp-" + kind, streamed[0]
                 if kind == "anthropic":
-                    assert streamed[0]["result"]["usage"]["cacheCreationTokens"] == 5, streamed[0]
-                assert streamed[1]["result"]["toolCalls"] == [{"id": "call_1", "name": "add", "input": {"a": 2, "b": 40}}], streamed[1]
+                    assert response_of(streamed[0])["usage"]["cacheCreationTokens"] == 5, streamed[0]
+                assert response_of(streamed[1])["toolCalls"] == [{"id": "call_1", "name": "add", "input": {"a": 2, "b": 40}}], streamed[1]
                 whole = []
                 for mode in ("one", "tool"):
                     proj_state = tempfile.mkdtemp(prefix="chidori-stream-state-")
@@ -279,7 +280,7 @@ def case_streaming_provider_garbage_errors_and_a_whole_answer(v):
             args = ("-i", '{"model": "gpt-4o"}')
             events, _ = run_stream(v, proj, *args, env=env)
             (start, deltas, end, rec), = prompts_of(events)
-            assert deltas == ["Hel", "lo"] and reply_text(rec) == "Hello" and rec["result"]["stopReason"] == "stop", (deltas, rec)
+            assert deltas == ["Hel", "lo"] and reply_text(rec) == "Hello" and response_of(rec)["stopReason"] == "stop", (deltas, rec)
             events, err = run_stream(v, proj, *args, env=env, code_wanted=1)
             (start, deltas, end, rec), = prompts_of(events)
             assert deltas == ["par"] and end["error"] == "openai: the stream reports an error: Overloaded, try later", end
