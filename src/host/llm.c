@@ -1,8 +1,10 @@
 /* llm.c — provider choice, request validation, the HTTP transport and the test provider for
  * `chidori.prompt` (see llm.h). The wire formats live in llm_openai.c and llm_anthropic.c.
  *
- * Owns: llm_complete and llm_config_from_settings; the libcurl call (one easy handle per call, capped
- * body, bounded time, no redirects, no environment proxies, http/https only); error messages.
+ * Owns: llm_complete(_stream) and llm_config_from_settings; the provider order and model names; the
+ * libcurl call (one easy handle per call, capped body, bounded time, no redirects, no environment
+ * proxies, http/https only), which for a streamed call feeds an event-stream answer to the SSE
+ * parser and accumulator of llm_stream.c as it arrives; the test provider; error messages.
  * Trusts: the llm_config (operator input). Not the request (guest-derived: every field is
  * type-checked by llm_validate_request) and NOTHING the provider answers: the body is capped while
  * it is read, a non-2xx status becomes an error quoting a bounded, sanitized excerpt, and a 2xx
