@@ -33,10 +33,12 @@ static const command_help COMMANDS[] = {
      "  --answer TEXT       answer the next chidori.input() question (repeatable, in order)\n"
      "  --runs-dir DIR      where the run folder goes (default: .chidori/runs next to the agent,\n"
      "                      or $CHIDORI_STATE_DIR/runs)\n"
-     "  -q, --quiet         no live status line on stderr (drawn only when stderr is a terminal)\n" POSTURE,
+     "  -q, --quiet         no live status line on stderr (drawn only when stderr is a terminal)\n"
+     "  --stream            the run's events as JSON lines on stdout: each call, each prompt's\n"
+     "                      prompt_start/prompt_delta/prompt_end, then done (exit 0 when paused)\n" POSTURE,
      "  chidori run examples/hello.js -i name=Ada\n"
      "  CHIDORI_TEST_LLM_RESPONSE='A brief.' chidori run examples/research.js -i topic=otters\n",
-     "-i --input --answer --runs-dir -q --quiet --untrusted --trusted --isolate --no-isolate --help", false},
+     "-i --input --answer --runs-dir -q --quiet --stream --untrusted --trusted --isolate --no-isolate --help", false},
     {"replay", "replay FILE RUN_ID [options]", "re-run a recorded run with zero live effects; it must end as it did",
      "  --runs-dir DIR      the runs folder the run is in\n"
      "  -q, --quiet         accepted as run takes it (a replay draws no status line)\n" POSTURE,
@@ -47,9 +49,10 @@ static const command_help COMMANDS[] = {
      "  --response TEXT     the answer to the question the run paused on\n"
      "  --answer TEXT       answer a later chidori.input() question (repeatable)\n"
      "  --runs-dir DIR      the runs folder the run is in\n"
-     "  -q, --quiet         no live status line on stderr (drawn only when stderr is a terminal)\n" POSTURE,
+     "  -q, --quiet         no live status line on stderr (drawn only when stderr is a terminal)\n"
+     "  --stream            the resumed run's events as JSON lines on stdout, as run --stream\n" POSTURE,
      "  chidori resume examples/approval.ts 0b7c3f1e-5a2d-4c8e-9f10-2b3c4d5e6f70 --response yes\n",
-     "--response --answer --runs-dir -q --quiet --untrusted --trusted --isolate --no-isolate --help", false},
+     "--response --answer --runs-dir -q --quiet --stream --untrusted --trusted --isolate --no-isolate --help", false},
     {"runs", "runs list [--json] | runs show RUN_ID [--json] [--follow [--timeout S]]",
      "list the recorded runs, or show one run's call log",
      "  list                every run: id, agent, status, start, duration, effects, tokens\n"

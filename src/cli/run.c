@@ -23,6 +23,7 @@
 #include "cli/input_items.h"
 #include "cli/progress.h"
 #include "cli/runstore.h"
+#include "cli/stream_out.h"
 #include "runner/surface.h"
 #include "engine/engine.h"
 #include "host/policy.h"
@@ -56,6 +57,7 @@ typedef struct run_options {
     int isolate; /* -1 unset, 0/1 */
     bool untrusted, trusted;
     bool quiet; /* --quiet: no progress line */
+    bool stream; /* --stream: NDJSON events on stdout (cli/stream_out.h) */
     json_t *input;
 } run_options;
 
@@ -97,6 +99,8 @@ static int parse_options(int argc, char **argv, int positionals, bool allow_inpu
             continue;
         } else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
             o->quiet = true;
+        } else if (!strcmp(a, "--stream")) {
+            o->stream = true;
         } else if (a[0] == '-' && a[1]) {
             return cli_usage_error("unknown option %s", a);
         } else if (seen < positionals) {
@@ -377,7 +381,7 @@ static int step_write_start(durable *d)
 
 /* The runner's request for this run. */
 static void fill_request(const durable *d, const settings *set, banner_ctx *banner, progress *pg,
-                         runner_request *req)
+                         stream_out *so, runner_request *req)
 {
     durable_mode mode = d->mode;
     const run_meta *m = &d->meta;
@@ -419,6 +423,12 @@ static void fill_request(const durable *d, const settings *set, banner_ctx *bann
         req->sink = progress_record;
         req->sink_ctx = pg;
     }
+    if (so) { /* --stream: every call and prompt event as a line on stdout */
+        req->sink = stream_out_record;
+        req->sink_ctx = so;
+        req->prompt_event = stream_out_prompt_event;
+        req->prompt_event_ctx = so;
+    }
 }
 
 /* replay: it must end as the recording did, to the byte. The exit code. */
@@ -454,8 +464,9 @@ static int report_replay(durable *d, const runner_outcome *res)
     return exit_code;
 }
 
-/* run and resume: the outcome into run.json, then printed. The exit code. */
-static int record_outcome(durable *d, runner_outcome *res)
+/* run and resume: the outcome into run.json, then printed (with --stream: the `done` line). The
+ * exit code. */
+static int record_outcome(durable *d, runner_outcome *res, stream_out *so)
 {
     run_meta *m = &d->meta;
     free(m->status);
@@ -483,6 +494,13 @@ static int record_outcome(durable *d, runner_outcome *res)
     if (run_meta_write(d->dir, m, !strcmp(m->status, "paused"), &error) < 0) {
         fprintf(stderr, "chidori: %s\n", error);
         free(error);
+    }
+    if (so) { /* completed and paused exit 0, as the original's --stream does; a failure is on stderr too */
+        stream_out_done(so, m->status, m->run_id, m->output, m->pending, m->error);
+        if (!strcmp(m->status, "paused")) print_paused(m, d->o->file, m->pending, d->o->runs_dir, false);
+        if (strcmp(m->status, "failed")) return 0;
+        print_failure(m->error);
+        return 1;
     }
     if (!strcmp(m->status, "completed")) return print_output(res->output_json);
     if (!strcmp(m->status, "paused")) {
@@ -527,24 +545,27 @@ static int durable_run(durable_mode mode, const run_options *o, const settings *
     runner_outcome res = {0};
     banner_ctx banner;
     progress *pg = NULL;
+    stream_out *so = o->stream ? stream_out_new(stdout) : NULL;
     int rc = step_setup(&d, set);
     if (!rc) rc = step_locate(&d, set);
     if (!rc) rc = mode == MODE_RUN ? step_new_run(&d, set) : step_open_recorded(&d);
     if (!rc) rc = step_write_start(&d);
     if (!rc) {
         /* the live status line: run and resume, on a terminal, without --quiet (a replay performs nothing) */
-        pg = mode == MODE_REPLAY ? NULL : progress_new(o->quiet);
-        fill_request(&d, set, &banner, pg, &req);
+        pg = mode == MODE_REPLAY || so ? NULL : progress_new(o->quiet);
+        fill_request(&d, set, &banner, pg, so, &req);
         int ran = runner_run(&req, &res, &d.error);
         progress_stop(pg); /* cleared before the outcome, the paused prompt or an error is printed */
         if (ran == 0)
-            rc = mode == MODE_REPLAY ? report_replay(&d, &res) : record_outcome(&d, &res);
+            rc = mode == MODE_REPLAY ? report_replay(&d, &res) : record_outcome(&d, &res, so);
         else {
             if (d.was_paused) restore_paused(&d);
             rc = STEP_FAILED;
         }
     }
     if (d.error) fprintf(stderr, "chidori: %s\n", d.error);
+    if (so && rc != 0 && d.error) stream_out_done(so, "failed", NULL, NULL, NULL, d.error);
+    stream_out_free(so);
     progress_free(pg);
     runner_outcome_clear(&res);
     durable_clear(&d);
@@ -556,6 +577,8 @@ static int command(durable_mode mode, int argc, char **argv, const settings *set
     run_options o = {0};
     int rc = parse_options(argc, argv, mode == MODE_RUN ? 1 : 2, mode == MODE_RUN, &o);
     if (rc == 0 && mode != MODE_RESUME && o.response) rc = cli_usage_error("%s", "--response goes with resume");
+    if (rc == 0 && mode == MODE_REPLAY && o.stream)
+        rc = cli_usage_error("%s", "--stream goes with run and resume (a replay performs nothing live)");
     if (rc == 0) rc = durable_run(mode, &o, set);
     json_free(o.input);
     return rc;

@@ -44,6 +44,8 @@ host *host_new(const host_config *cfg, char **error)
     h->console_out = cfg->console_out ? cfg->console_out : stderr;
     h->call_started = cfg->call_started;
     h->call_started_ctx = cfg->call_started_ctx;
+    h->prompt_event = cfg->prompt_event;
+    h->prompt_event_ctx = cfg->prompt_event_ctx;
     h->log = calllog_new();
     h->settings = cfg->settings;
     h->policy = cfg->policy;

@@ -66,6 +66,14 @@ typedef struct host_config {
      * the CLI's progress line. NULL: nobody is told. Must not call back into the host. */
     void (*call_started)(void *ctx, const char *op, const json_t *args);
     void *call_started_ctx;
+    /* Told while a live prompt's reply streams in (docs/effects.md), on the thread that performs
+     * it; must not call back into the host. NULL: prompts are not streamed. Each event is
+     * {type: "prompt_start", stream_id, seq, prompt_type, model}, then {type: "prompt_delta",
+     * stream_id, seq, prompt_type, delta} per piece of text, then {type: "prompt_end", stream_id,
+     * seq, prompt_type, error: message or null}; the call's record is appended after the end.
+     * Replayed calls tell nothing. */
+    void (*prompt_event)(void *ctx, const json_t *event);
+    void *prompt_event_ctx;
 } host_config;
 
 /* Returns NULL with *error set (malloc'd) when the configuration cannot be used. */

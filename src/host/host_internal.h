@@ -23,6 +23,8 @@ struct host {
     FILE *console_out;
     void (*call_started)(void *ctx, const char *op, const json_t *args); /* host_config's */
     void *call_started_ctx;
+    void (*prompt_event)(void *ctx, const json_t *event); /* host_config's */
+    void *prompt_event_ctx;
     calllog *log;
     const struct settings *settings; /* the edge's settings (not owned; NULL: defaults) */
     uint64_t parent_seq; /* seq of the call_agent whose nested run is calling now; 0 at top level */

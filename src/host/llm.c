@@ -1,8 +1,10 @@
 /* llm.c — provider choice, request validation, the HTTP transport and the test provider for
  * `chidori.prompt` (see llm.h). The wire formats live in llm_openai.c and llm_anthropic.c.
  *
- * Owns: llm_complete and llm_config_from_settings; the libcurl call (one easy handle per call, capped
- * body, bounded time, no redirects, no environment proxies, http/https only); error messages.
+ * Owns: llm_complete(_stream) and llm_config_from_settings; the provider order and model names; the
+ * libcurl call (one easy handle per call, capped body, bounded time, no redirects, no environment
+ * proxies, http/https only), which for a streamed call feeds an event-stream answer to the SSE
+ * parser and accumulator of llm_stream.c as it arrives; the test provider; error messages.
  * Trusts: the llm_config (operator input). Not the request (guest-derived: every field is
  * type-checked by llm_validate_request) and NOTHING the provider answers: the body is capped while
  * it is read, a non-2xx status becomes an error quoting a bounded, sanitized excerpt, and a 2xx
@@ -19,16 +21,31 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 const char LLM_JSON_INSTRUCTION[] =
     "Respond with a single valid JSON value only: no prose before or after it and no Markdown code fences.";
 
 /* ---------- configuration ---------- */
 
+static bool blank(const char *v)
+{
+    if (!v) return true;
+    for (; *v; v++)
+        if (*v != ' ' && *v != '\t' && *v != '\n' && *v != '\r') return false;
+    return true;
+}
+
 static const char *env_nonempty(const settings *s, const char *name)
 {
     const char *v = settings_env(s, name);
-    return v && *v ? v : NULL;
+    return blank(v) ? NULL : v;
+}
+
+static const char *setting_nonblank(const settings *s, const char *name)
+{
+    const char *v = settings_nonempty(s, name);
+    return blank(v) ? NULL : v;
 }
 
 void llm_config_from_settings(llm_config *cfg, const settings *s)
@@ -36,12 +53,22 @@ void llm_config_from_settings(llm_config *cfg, const settings *s)
     memset(cfg, 0, sizeof *cfg);
     cfg->openai_api_key = env_nonempty(s, "OPENAI_API_KEY");
     cfg->openai_base_url = env_nonempty(s, "OPENAI_BASE_URL");
+    cfg->openai_base_url_set = cfg->openai_base_url != NULL;
     if (!cfg->openai_base_url) cfg->openai_base_url = LLM_DEFAULT_OPENAI_BASE_URL;
     cfg->anthropic_api_key = env_nonempty(s, "ANTHROPIC_API_KEY");
     cfg->anthropic_base_url = env_nonempty(s, "ANTHROPIC_BASE_URL");
     if (!cfg->anthropic_base_url) cfg->anthropic_base_url = LLM_DEFAULT_ANTHROPIC_BASE_URL;
     cfg->test_response = settings_text(s, "CHIDORI_TEST_LLM_RESPONSE"); /* "" is a valid (empty) reply */
+    /* the original chidori's OpenAI-compatible pair, under its two names (ours first) */
+    cfg->compat_url = setting_nonblank(s, "CHIDORI_OPENAI_COMPAT_URL");
+    if (!cfg->compat_url) cfg->compat_url = env_nonempty(s, "LITELLM_API_URL");
+    cfg->compat_key = setting_nonblank(s, "CHIDORI_OPENAI_COMPAT_KEY");
+    if (!cfg->compat_key) cfg->compat_key = env_nonempty(s, "LITELLM_API_KEY");
+    cfg->openrouter_api_key = env_nonempty(s, "OPENROUTER_API_KEY");
+    cfg->openrouter_base_url = setting_nonblank(s, "CHIDORI_OPENROUTER_URL");
+    if (!cfg->openrouter_base_url) cfg->openrouter_base_url = LLM_DEFAULT_OPENROUTER_BASE_URL;
     cfg->default_model = settings_nonempty(s, "CHIDORI_MODEL");
+    if (!cfg->default_model) cfg->default_model = env_nonempty(s, "ANTHROPIC_MODEL");
     cfg->timeout_ms = (long)settings_u64(s, "CHIDORI_LLM_TIMEOUT_MS");
     cfg->max_response_bytes = LLM_DEFAULT_MAX_RESPONSE_BYTES;
 }
@@ -297,9 +324,11 @@ static const char *errno_text(long e)
     }
 }
 
-/* POST body to url. 0 with *status and sink filled; -1 with *error (no provider prefix). */
+/* POST body to url, the answer's bytes to write_fn(write_data); sink's cap bounds the size. 0 with
+ * *status; -1 with *error (no provider prefix). */
 static int http_post(const llm_config *cfg, const char *url, struct curl_slist *headers, const char *body,
-                     size_t body_len, long *status, body_sink *sink, char **error)
+                     size_t body_len, curl_write_callback write_fn, void *write_data, CURL **handle, long *status,
+                     body_sink *sink, char **error)
 {
     if (llm_global_init() != 0) return fail(error, xstrdup("libcurl initialisation failed"));
     CURL *c = curl_easy_init();
@@ -311,8 +340,9 @@ static int http_post(const llm_config *cfg, const char *url, struct curl_slist *
     curl_easy_setopt(c, CURLOPT_POSTFIELDS, body);
     curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)body_len);
     curl_easy_setopt(c, CURLOPT_HTTPHEADER, headers);
-    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
-    curl_easy_setopt(c, CURLOPT_WRITEDATA, sink);
+    *handle = c; /* for the write function, while the call runs */
+    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, write_fn);
+    curl_easy_setopt(c, CURLOPT_WRITEDATA, write_data);
     curl_easy_setopt(c, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)sink->cap);
     curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, timeout);
     curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, timeout < 30000 ? timeout : 30000L);
@@ -325,6 +355,7 @@ static int http_post(const llm_config *cfg, const char *url, struct curl_slist *
     curl_easy_getinfo(c, CURLINFO_OS_ERRNO, &os_errno);
     curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, status);
     curl_easy_cleanup(c);
+    *handle = NULL;
     if (rc == CURLE_OK) return 0;
     char *detail = llm_excerpt(errbuf, strlen(errbuf), 200);
     const char *d = *detail ? detail : curl_easy_strerror(rc);
@@ -343,51 +374,135 @@ static int http_post(const llm_config *cfg, const char *url, struct curl_slist *
     return r;
 }
 
-/* Base URL without trailing slashes + path; -1 when the base is not http(s). */
+/* The endpoint: a base URL that already ends in path is used as it is; otherwise the base without
+ * its trailing slashes + path. -1 when the base is not http(s). */
 static int make_url(const char *base, const char *path, char **url, char **error)
 {
     if (strncmp(base, "http://", 7) != 0 && strncmp(base, "https://", 8) != 0)
         return fail(error, xstrdup("the base URL must start with http:// or https://"));
     if (has_ctl(base)) return fail(error, xstrdup("the base URL contains control characters"));
-    size_t n = strlen(base);
+    size_t n = strlen(base), pl = strlen(path);
+    if (n >= pl && !strcmp(base + n - pl, path)) {
+        *url = xstrdup(base);
+        return 0;
+    }
     while (n > 0 && base[n - 1] == '/') n--;
     *url = xasprintf("%.*s%s", (int)n, base, path);
     return 0;
 }
 
+/* The host of an http(s) URL, for an error label (malloc'd; "" when there is none). */
+static char *url_host(const char *url)
+{
+    const char *h = strstr(url, "://");
+    h = h ? h + 3 : url;
+    const char *at = NULL;
+    for (const char *p = h; *p && *p != '/' && *p != '?' && *p != '#'; p++)
+        if (*p == '@') at = p;
+    if (at) h = at + 1;
+    size_t n = strcspn(h, "/?#");
+    char *ex = llm_excerpt(h, n, 100);
+    return ex;
+}
+
 /* ---------- providers ---------- */
 
-typedef enum { P_NONE, P_TEST, P_OPENAI, P_ANTHROPIC } provider_kind;
+typedef enum { P_NONE, P_TEST, P_OPENAI, P_ANTHROPIC, P_COMPAT, P_OPENROUTER } provider_kind;
 
 static const char *provider_name(provider_kind p)
 {
-    return p == P_OPENAI ? "openai" : p == P_ANTHROPIC ? "anthropic" : p == P_TEST ? "test" : "llm";
+    switch (p) {
+    case P_OPENAI: return "openai";
+    case P_ANTHROPIC: return "anthropic";
+    case P_COMPAT: return "openai-compatible";
+    case P_OPENROUTER: return "openrouter";
+    case P_TEST: return "test";
+    default: return "llm";
+    }
+}
+
+/* What an error names: the provider, or for a compatible endpoint its host. Malloc'd. */
+static char *provider_label(const llm_config *cfg, provider_kind p)
+{
+    if (p != P_COMPAT) return xstrdup(provider_name(p));
+    char *host = url_host(cfg->compat_url ? cfg->compat_url : "");
+    char *l = xasprintf("OpenAI-compatible endpoint %s", host);
+    free(host);
+    return l;
 }
 
 static bool has_prefix(const char *s, const char *p) { return strncmp(s, p, strlen(p)) == 0; }
 
+static bool openai_family(const char *model)
+{
+    return model && (has_prefix(model, "gpt") || has_prefix(model, "o1") || has_prefix(model, "o3") ||
+                     has_prefix(model, "o4") || has_prefix(model, "chatgpt"));
+}
+
+static bool set(const char *v) { return v && *v; }
+
 static provider_kind choose(const llm_config *cfg, const char *model, char **error)
 {
     if (cfg->test_response) return P_TEST;
-    bool oa = cfg->openai_api_key && *cfg->openai_api_key;
-    bool an = cfg->anthropic_api_key && *cfg->anthropic_api_key;
-    if (!oa && !an) {
-        *error = xstrdup("no LLM provider configured: set OPENAI_API_KEY, ANTHROPIC_API_KEY or CHIDORI_TEST_LLM_RESPONSE");
+    bool oa = set(cfg->openai_api_key), an = set(cfg->anthropic_api_key);
+    bool compat = set(cfg->compat_url), orr = set(cfg->openrouter_api_key);
+    if (!oa && !an && !compat && !orr) {
+        *error = xstrdup("no LLM provider configured: set ANTHROPIC_API_KEY, OPENAI_API_KEY, CHIDORI_OPENAI_COMPAT_URL "
+                         "(or LITELLM_API_URL) for any OpenAI-compatible endpoint, OPENROUTER_API_KEY, or "
+                         "CHIDORI_TEST_LLM_RESPONSE");
         return P_NONE;
     }
-    if (model && has_prefix(model, "claude")) {
-        if (an) return P_ANTHROPIC;
-        return P_OPENAI; /* an OpenAI-compatible gateway may serve it */
+    /* the original chidori's order */
+    if (an && model && has_prefix(model, "claude")) return P_ANTHROPIC;
+    if (oa && (openai_family(model) || cfg->openai_base_url_set)) return P_OPENAI;
+    if (compat) return P_COMPAT;
+    if (orr) return P_OPENROUTER;
+    /* then ours: an OpenAI key serves any model (a gateway may serve it); Anthropic the rest */
+    if (oa) return P_OPENAI;
+    if (an && !openai_family(model)) return P_ANTHROPIC;
+    char *ex = llm_excerpt(model, strlen(model), 80);
+    *error = xasprintf("model \"%s\" needs OPENAI_API_KEY (only ANTHROPIC_API_KEY is set)", ex);
+    free(ex);
+    return P_NONE;
+}
+
+const char *llm_anthropic_alias(const char *model)
+{
+    /* The family names only. The original also maps 3.x short names (claude-3-5-haiku, …) to 4.x
+     * models; a request that names a 3.x model here gets that model (docs/effects.md). */
+    static const char *const aliases[][2] = {
+        {"claude-sonnet", "claude-sonnet-4-6"},
+        {"claude-opus", "claude-opus-4-7"},
+        {"claude-haiku", "claude-haiku-4-5"},
+    };
+    for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
+        if (!strcmp(model, aliases[i][0])) return aliases[i][1];
+    return model;
+}
+
+char *llm_openrouter_slug(const char *model)
+{
+    if (strchr(model, '/')) return xstrdup(model);
+    if (has_prefix(model, "claude-")) {
+        /* anthropic/<full id>, its last "-X-Y" (a version) written "X.Y" */
+        char *id = xstrdup(llm_anthropic_alias(model));
+        size_t n = strlen(id);
+        char *last = strrchr(id, '-');
+        if (last && last > id) {
+            char *prev = last - 1;
+            while (prev > id && *prev != '-') prev--;
+            bool digits = *prev == '-' && last + 1 < id + n;
+            for (char *p = prev + 1; digits && p < last; p++) digits = *p >= '0' && *p <= '9';
+            for (char *p = last + 1; digits && *p; p++) digits = *p >= '0' && *p <= '9';
+            if (digits && last - prev > 1) *last = '.';
+        }
+        char *slug = xasprintf("anthropic/%s", id);
+        free(id);
+        return slug;
     }
-    if (model && (has_prefix(model, "gpt") || has_prefix(model, "o1") || has_prefix(model, "o3") ||
-                  has_prefix(model, "o4") || has_prefix(model, "chatgpt"))) {
-        if (oa) return P_OPENAI;
-        char *ex = llm_excerpt(model, strlen(model), 80);
-        *error = xasprintf("model \"%s\" needs OPENAI_API_KEY (only ANTHROPIC_API_KEY is set)", ex);
-        free(ex);
-        return P_NONE;
-    }
-    return oa ? P_OPENAI : P_ANTHROPIC;
+    if (has_prefix(model, "gpt") || has_prefix(model, "o1") || has_prefix(model, "o3") || has_prefix(model, "o4"))
+        return xasprintf("openai/%s", model);
+    return xstrdup(model);
 }
 
 static json_t *test_response(const llm_config *cfg, const char *model)
@@ -404,51 +519,133 @@ static json_t *test_response(const llm_config *cfg, const char *model)
     return r;
 }
 
-static int call_provider(const llm_config *cfg, provider_kind p, const json_t *req, const char *model, json_t **out,
-                         char **error)
-{
-    const char *key = p == P_OPENAI ? cfg->openai_api_key : cfg->anthropic_api_key;
-    const char *base = p == P_OPENAI ? cfg->openai_base_url : cfg->anthropic_base_url;
-    if (!base || !*base) base = p == P_OPENAI ? LLM_DEFAULT_OPENAI_BASE_URL : LLM_DEFAULT_ANTHROPIC_BASE_URL;
-    if (has_ctl(key))
-        return fail(error, xasprintf("%s contains control characters", p == P_OPENAI ? "OPENAI_API_KEY" : "ANTHROPIC_API_KEY"));
-    char *url;
-    if (make_url(base, p == P_OPENAI ? "/chat/completions" : "/v1/messages", &url, error) != 0) return -1;
+#define TEST_STREAM_PIECES 4
 
-    json_t *wire = p == P_OPENAI ? llm_openai_body(req, model) : llm_anthropic_body(req, model);
+/* The test provider streams its reply in up to TEST_STREAM_PIECES pieces, each ending after a
+ * space where there is one (a piece never splits a UTF-8 sequence), so callers see deltas. */
+static void test_stream(const char *text, const llm_stream *st)
+{
+    size_t len = strlen(text), at = 0;
+    size_t step = len / TEST_STREAM_PIECES + 1;
+    while (at < len) {
+        size_t end = at + step < len ? at + step : len;
+        while (end < len && text[end - 1] != ' ' && ((unsigned char)text[end] & 0xc0) != 0x80 && end - at < 2 * step) end++;
+        while (end < len && ((unsigned char)text[end] & 0xc0) == 0x80) end++;
+        st->delta(st->ctx, text + at, end - at);
+        at = end;
+    }
+}
+
+/* ---------- streamed transport ---------- */
+
+/* What a streamed call's bytes go to: an SSE stream (2xx text/event-stream) into the parser, or
+ * anything else whole into raw (a non-2xx error body, or a server that answered JSON). */
+typedef struct stream_sink {
+    CURL *c;
+    body_sink raw;
+    int mode; /* 0 not known yet, 1 raw, 2 SSE */
+    llm_sse sse;
+    char *error; /* the parser's */
+} stream_sink;
+
+static size_t on_stream_body(char *ptr, size_t size, size_t nmemb, void *ud)
+{
+    stream_sink *s = ud;
+    size_t n = size * nmemb;
+    if (s->mode == 0) {
+        long status = 0;
+        char *ctype = NULL;
+        curl_easy_getinfo(s->c, CURLINFO_RESPONSE_CODE, &status);
+        curl_easy_getinfo(s->c, CURLINFO_CONTENT_TYPE, &ctype);
+        s->mode = status >= 200 && status <= 299 && ctype && !strncasecmp(ctype, "text/event-stream", 17) ? 2 : 1;
+    }
+    if (s->mode == 1) return on_body(ptr, size, nmemb, &s->raw);
+    if (s->error) return 0;
+    if (llm_sse_feed(&s->sse, ptr, n, &s->error) < 0) return 0; /* != n: libcurl aborts */
+    return n;
+}
+
+/* ---------- one call ---------- */
+
+static int call_provider(const llm_config *cfg, provider_kind p, const json_t *req, const char *model,
+                         const llm_stream *stream, json_t **out, char **error)
+{
+    bool anthropic = p == P_ANTHROPIC;
+    const char *key, *base, *key_name;
+    switch (p) {
+    case P_ANTHROPIC: key = cfg->anthropic_api_key, base = cfg->anthropic_base_url, key_name = "ANTHROPIC_API_KEY"; break;
+    case P_COMPAT: key = cfg->compat_key, base = cfg->compat_url, key_name = "CHIDORI_OPENAI_COMPAT_KEY"; break;
+    case P_OPENROUTER: key = cfg->openrouter_api_key, base = cfg->openrouter_base_url, key_name = "OPENROUTER_API_KEY"; break;
+    default: key = cfg->openai_api_key, base = cfg->openai_base_url, key_name = "OPENAI_API_KEY"; break;
+    }
+    if (!key) key = ""; /* a compatible endpoint without a key still gets `Bearer ` */
+    if (!base || !*base)
+        base = anthropic ? LLM_DEFAULT_ANTHROPIC_BASE_URL : p == P_OPENROUTER ? LLM_DEFAULT_OPENROUTER_BASE_URL : LLM_DEFAULT_OPENAI_BASE_URL;
+    if (has_ctl(key)) return fail(error, xasprintf("%s contains control characters", key_name));
+    char *url;
+    if (make_url(base, anthropic ? "/v1/messages" : "/chat/completions", &url, error) != 0) return -1;
+
+    json_t *wire = anthropic ? llm_anthropic_body(req, model) : llm_openai_body(req, model);
+    if (stream) {
+        json_object_set(wire, "stream", json_bool(true));
+        if (!anthropic) {
+            json_t *so = json_object();
+            json_object_set(so, "include_usage", json_bool(true));
+            json_object_set(wire, "stream_options", so);
+        }
+    }
     size_t body_len;
     char *body = json_dump(wire, JSON_COMPACT, &body_len);
     json_free(wire);
 
     struct curl_slist *h = NULL;
-    char *auth = p == P_OPENAI ? xasprintf("Authorization: Bearer %s", key) : xasprintf("x-api-key: %s", key);
+    char *auth = anthropic ? xasprintf("x-api-key: %s", key) : xasprintf("Authorization: Bearer %s", key);
     h = curl_slist_append(h, "Content-Type: application/json");
-    h = curl_slist_append(h, "Accept: application/json");
+    h = curl_slist_append(h, stream ? "Accept: text/event-stream" : "Accept: application/json");
     h = curl_slist_append(h, "Expect:");
     h = curl_slist_append(h, auth);
-    if (p == P_ANTHROPIC) h = curl_slist_append(h, "anthropic-version: 2023-06-01");
+    if (anthropic) h = curl_slist_append(h, "anthropic-version: 2023-06-01");
     memset(auth, 0, strlen(auth));
     free(auth);
 
-    body_sink sink = {.cap = cfg->max_response_bytes ? cfg->max_response_bytes : LLM_DEFAULT_MAX_RESPONSE_BYTES};
+    size_t cap = cfg->max_response_bytes ? cfg->max_response_bytes : LLM_DEFAULT_MAX_RESPONSE_BYTES;
+    stream_sink ss = {.raw = {.cap = cap}};
+    llm_stream_acc *acc = NULL;
+    if (stream) {
+        acc = llm_stream_acc_new(anthropic ? LLM_WIRE_ANTHROPIC : LLM_WIRE_OPENAI, cap, stream->delta, stream->ctx);
+        llm_sse_init(&ss.sse, cap, cap, llm_stream_acc_event, acc);
+    }
     long status = 0;
-    int r = h ? http_post(cfg, url, h, body, body_len, &status, &sink, error)
+    int r = h ? http_post(cfg, url, h, body, body_len, stream ? on_stream_body : on_body, stream ? (void *)&ss : (void *)&ss.raw,
+                          &ss.c, &status, &ss.raw, error)
               : fail(error, xstrdup("libcurl: cannot build the request headers"));
     curl_slist_free_all(h); /* libcurl does not scrub the copy of the key header; nothing we can do */
     free(body);
     free(url);
+    if (r != 0 && ss.error) { /* the stream broke a limit or reported an error: that is the cause */
+        free(*error);
+        *error = ss.error, ss.error = NULL;
+    }
     if (r == 0) {
-        const char *data = sink.data.data ? sink.data.data : "";
+        const char *data = ss.raw.data.data ? ss.raw.data.data : "";
         if (status < 200 || status > 299) {
-            *error = llm_http_error(status, data, sink.data.len);
+            *error = llm_http_error(status, data, ss.raw.data.len);
             r = -1;
-        } else if (p == P_OPENAI) {
-            r = llm_openai_parse(data, sink.data.len, sink.cap, model, out, error);
+        } else if (ss.mode == 2) {
+            r = llm_sse_finish(&ss.sse, error);
+            if (r == 0) r = llm_stream_acc_finish(acc, model, out, error);
         } else {
-            r = llm_anthropic_parse(data, sink.data.len, sink.cap, model, out, error);
+            r = anthropic ? llm_anthropic_parse(data, ss.raw.data.len, cap, model, out, error)
+                          : llm_openai_parse(data, ss.raw.data.len, cap, model, out, error);
+            /* asked to stream, answered whole: the reply is one piece */
+            const json_t *content = json_object_get(*out, "content");
+            if (r == 0 && stream && content->u.string.len) stream->delta(stream->ctx, content->u.string.bytes, content->u.string.len);
         }
     }
-    buf_free(&sink.data);
+    free(ss.error);
+    if (stream) llm_sse_free(&ss.sse);
+    llm_stream_acc_free(acc);
+    buf_free(&ss.raw.data);
     return r;
 }
 
@@ -471,6 +668,12 @@ static void redact(char **s, const char *key)
 
 int llm_complete(const llm_config *cfg, const json_t *request, json_t **response, char **error)
 {
+    return llm_complete_stream(cfg, request, NULL, response, error);
+}
+
+int llm_complete_stream(const llm_config *cfg, const json_t *request, const llm_stream *stream, json_t **response,
+                        char **error)
+{
     *response = NULL;
     *error = NULL;
     const char *model = json_string_value(json_object_get(request, "model"));
@@ -482,14 +685,24 @@ int llm_complete(const llm_config *cfg, const json_t *request, json_t **response
         *error = cause;
         return -1;
     }
-    if (!model && p != P_TEST) model = p == P_OPENAI ? LLM_DEFAULT_OPENAI_MODEL : LLM_DEFAULT_ANTHROPIC_MODEL;
+    char *sent = NULL; /* the model name the provider gets */
+    if (p == P_ANTHROPIC) sent = xstrdup(llm_anthropic_alias(model ? model : LLM_DEFAULT_ANTHROPIC_MODEL));
+    else if (p == P_OPENROUTER) sent = llm_openrouter_slug(model ? model : LLM_DEFAULT_ANTHROPIC_MODEL);
+    else if (p != P_TEST) sent = xstrdup(model ? model : LLM_DEFAULT_OPENAI_MODEL);
+    else if (model) sent = xstrdup(model);
+    if (stream && stream->start) stream->start(stream->ctx, sent ? sent : "test");
 
     json_t *out = NULL;
     int r = llm_validate_request(request, &cause);
     if (r == 0) {
-        if (p == P_TEST) out = test_response(cfg, model);
-        else r = call_provider(cfg, p, request, model, &out, &cause);
+        if (p == P_TEST) {
+            out = test_response(cfg, sent);
+            if (stream && stream->delta) test_stream(cfg->test_response, stream);
+        } else {
+            r = call_provider(cfg, p, request, sent, stream && stream->delta ? stream : NULL, &out, &cause);
+        }
     }
+    free(sent);
     if (r == 0) json_object_set(out, "provider", json_string(provider_name(p)));
     if (r == 0 && llm_wants_json(request)) {
         const json_t *calls = json_object_get(out, "toolCalls");
@@ -512,10 +725,14 @@ int llm_complete(const llm_config *cfg, const json_t *request, json_t **response
     }
     if (r != 0) {
         json_free(out);
-        *error = xasprintf("%s: %s", provider_name(p), cause);
+        char *label = provider_label(cfg, p);
+        *error = xasprintf("%s: %s", label, cause);
+        free(label);
         free(cause);
         redact(error, cfg->openai_api_key);
         redact(error, cfg->anthropic_api_key);
+        redact(error, cfg->compat_key);
+        redact(error, cfg->openrouter_api_key);
         return -1;
     }
     *response = out;
@@ -536,6 +753,16 @@ json_t *llm_make_response(const char *text, size_t len, json_t *calls, const jso
     json_object_set(res, "model", json_is_string(model) && model->u.string.len ? json_copy(model)
                                                                                 : json_string(fallback_model ? fallback_model : ""));
     return res;
+}
+
+void llm_response_extras(json_t *res, const json_t *id, const json_t *cache_read, const json_t *cache_creation)
+{
+    if (json_is_string(id) && id->u.string.len > 0) json_object_set(res, "id", json_copy(id));
+    json_t *u = json_object_get(res, "usage");
+    if (cache_read && cache_read->type == JSON_NUMBER)
+        json_object_set(u, "cacheReadTokens", json_number(llm_count(cache_read)));
+    if (cache_creation && cache_creation->type == JSON_NUMBER)
+        json_object_set(u, "cacheCreationTokens", json_number(llm_count(cache_creation)));
 }
 
 json_t *llm_tool_spec(const json_t *tl, const char *schema_key)

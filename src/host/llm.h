@@ -27,6 +27,7 @@
 
 #include "util/json.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #define LLM_DEFAULT_OPENAI_BASE_URL "https://api.openai.com/v1"
@@ -37,11 +38,16 @@
 #define LLM_DEFAULT_MAX_RESPONSE_BYTES ((size_t)16 << 20)
 #define LLM_DEFAULT_MAX_TOKENS 4096 /* Anthropic requires max_tokens; used when maxTokens is absent */
 
+#define LLM_DEFAULT_OPENROUTER_BASE_URL "https://openrouter.ai/api/v1"
+
 typedef struct llm_config {
     const char *openai_api_key, *openai_base_url;       /* OPENAI_API_KEY, OPENAI_BASE_URL (default https://api.openai.com/v1) */
+    bool openai_base_url_set;                           /* OPENAI_BASE_URL was given: that provider serves every model */
     const char *anthropic_api_key, *anthropic_base_url; /* ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL (default https://api.anthropic.com) */
+    const char *compat_url, *compat_key;                /* CHIDORI_OPENAI_COMPAT_URL / _KEY, else LITELLM_API_URL / _KEY */
+    const char *openrouter_api_key, *openrouter_base_url; /* OPENROUTER_API_KEY, CHIDORI_OPENROUTER_URL */
     const char *test_response;                          /* CHIDORI_TEST_LLM_RESPONSE: static provider, no network */
-    const char *default_model;                          /* CHIDORI_MODEL or NULL */
+    const char *default_model;                          /* CHIDORI_MODEL, else ANTHROPIC_MODEL, or NULL */
     long timeout_ms;                                    /* whole request; default 120000 */
     size_t max_response_bytes;                          /* default 16 MiB */
 } llm_config;
@@ -62,25 +68,49 @@ void llm_config_from_settings(llm_config *cfg, const struct settings *s);
  *
  * response (on success): {"content": "text", "toolCalls": [{"id", "name", "input"}],
  *           "stopReason": provider's own value ("stop", "end_turn", "tool_calls", …) or null,
- *           "usage": {"inputTokens": N, "outputTokens": N}, "model": "...",
- *           "provider": "openai"|"anthropic"|"test",
+ *           "usage": {"inputTokens": N, "outputTokens": N, "cacheReadTokens"?: N, "cacheCreationTokens"?: N},
+ *           "model": "...", "id"?: the provider's response id,
+ *           "provider": "openai"|"anthropic"|"openai-compatible"|"openrouter"|"test",
  *           "json"?: value}  — with format "json" and no tool calls: the reply parsed (one ```
  *                              fence stripped); a reply that does not parse is an error.
  *
- * Provider choice: test_response set → "test" (content = that text, no toolCalls, zero usage).
- * Otherwise with model = request.model ?: default_model:
- *   "claude…"                        → anthropic (if ANTHROPIC_API_KEY; else openai if
- *                                      OPENAI_API_KEY — an OpenAI-compatible gateway —; else error)
- *   "gpt…", "o1…", "o3…", "o4…", "chatgpt…" → openai (if OPENAI_API_KEY; else error)
- *   any other name or none           → openai if OPENAI_API_KEY, else anthropic if ANTHROPIC_API_KEY
- *   nothing configured               → "no LLM provider configured: set OPENAI_API_KEY,
- *                                      ANTHROPIC_API_KEY or CHIDORI_TEST_LLM_RESPONSE"
+ * Provider choice (the original chidori's order, then ours): test_response set → "test" (content =
+ * that text, no toolCalls, zero usage; streamed in a few pieces). Otherwise, with model =
+ * request.model ?: default_model, the first that applies:
+ *   1. "claude…" and ANTHROPIC_API_KEY                  → anthropic (family names resolved: claude-sonnet
+ *                                                          → claude-sonnet-4-6, claude-opus, claude-haiku)
+ *   2. OPENAI_API_KEY and a "gpt", "o1", "o3", "o4" or "chatgpt" model, or OPENAI_BASE_URL given
+ *                                                        → openai
+ *   3. CHIDORI_OPENAI_COMPAT_URL (else LITELLM_API_URL) → "openai-compatible", any model, key
+ *                                                          CHIDORI_OPENAI_COMPAT_KEY (else LITELLM_API_KEY, else none)
+ *   4. OPENROUTER_API_KEY                               → openrouter, any model, named as a slug
+ *                                                          (claude-sonnet-4-6 → anthropic/claude-sonnet-4.6,
+ *                                                          gpt-4o → openai/gpt-4o; a name with "/" as is)
+ *   5. OPENAI_API_KEY (an OpenAI-compatible gateway)    → openai
+ *   6. ANTHROPIC_API_KEY and not an OpenAI model name   → anthropic
+ *   else an error naming what to set.
+ * Base URLs ending in /chat/completions are used as they are; otherwise trailing slashes are
+ * trimmed and /chat/completions (Anthropic: /v1/messages) is appended.
  * With no model at all the provider's default (LLM_DEFAULT_*_MODEL) is used.
  *
  * Returns 0 with *response, or -1 with *error (malloc'd) of the form "<provider>: <cause>":
  * HTTP status + a bounded excerpt of the body, invalid JSON, missing fields, timeout, response
  * over the size cap, connection failure, or an invalid request. */
 int llm_complete(const llm_config *cfg, const json_t *request, json_t **response, char **error);
+
+/* Streaming: the same call, told of the reply while it arrives. start is called once, before the
+ * request goes out (not at all when no provider can be chosen), with the model actually sent;
+ * delta with each piece of reply text, in order (the pieces concatenate to response.content).
+ * Providers are asked to stream (OpenAI-compatible: "stream": true with usage; Anthropic: the
+ * messages SSE); the response is the one the same reply gives without streaming. The callbacks
+ * run on the calling thread and must not call back into llm. */
+typedef struct llm_stream {
+    void (*start)(void *ctx, const char *model);
+    void (*delta)(void *ctx, const char *text, size_t len);
+    void *ctx;
+} llm_stream;
+int llm_complete_stream(const llm_config *cfg, const json_t *request, const llm_stream *stream, json_t **response,
+                        char **error);
 
 /* Optional: run curl_global_init now (it otherwise runs on the first llm_complete). 0 or -1. */
 int llm_global_init(void);

@@ -16,7 +16,8 @@
  *   (the API wants every tool_result of a turn in the one user message that follows it)
  *   tools                     → [{name, description, input_schema}]
  * In the answer, "text" blocks are concatenated into content, "tool_use" blocks become toolCalls,
- * other block types (thinking, …) are ignored.
+ * other block types (thinking, …) are ignored. The message id becomes "id", usage's
+ * cache_read_input_tokens / cache_creation_input_tokens usage.cacheReadTokens / cacheCreationTokens.
  */
 #include "host/llm_internal.h"
 
@@ -218,6 +219,9 @@ int llm_anthropic_parse(const char *body, size_t len, size_t max_bytes, const ch
     }
     *out = llm_make_response(text.data, text.len, calls, json_object_get(v, "stop_reason"), json_object_get(v, "usage"), "input_tokens",
                              "output_tokens", json_object_get(v, "model"), fallback_model);
+    const json_t *usage = json_object_get(v, "usage");
+    llm_response_extras(*out, json_object_get(v, "id"), json_object_get(usage, "cache_read_input_tokens"),
+                        json_object_get(usage, "cache_creation_input_tokens"));
     calls = NULL;
     r = 0;
 done:

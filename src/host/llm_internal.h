@@ -59,4 +59,51 @@ json_t *llm_tool_spec(const json_t *tool, const char *schema_key);
 json_t *llm_make_response(const char *text, size_t len, json_t *calls, const json_t *stop_reason, const json_t *usage,
                           const char *in_key, const char *out_key, const json_t *model, const char *fallback_model);
 
+/* The provider's response id and cache token counts, added to a response when the provider
+ * reported them: "id" (a non-empty string), usage.cacheReadTokens, usage.cacheCreationTokens (a
+ * non-negative number; NULL or not a number: left out). */
+void llm_response_extras(json_t *res, const json_t *id, const json_t *cache_read, const json_t *cache_creation);
+
+/* Model names: the Anthropic family names the original accepts (claude-sonnet, claude-opus,
+ * claude-haiku) as full ids (a static string), else model itself; and a model as an OpenRouter slug
+ * (malloc'd). */
+const char *llm_anthropic_alias(const char *model);
+char *llm_openrouter_slug(const char *model);
+
+/* ---------- streaming (llm_stream.c) ----------
+ *
+ * An incremental Server-Sent Events parser of provider bytes (untrusted): lines end in LF, CRLF
+ * or CR; `data:` lines of one event are joined with LF, `event:` names it, `:` lines are comments,
+ * a blank line dispatches. One event's data (and any one line) is capped at max_event bytes and
+ * the whole stream at max_total: past either the feed fails with an error naming the limit. */
+typedef int llm_sse_event_fn(void *ctx, const char *event, const char *data, size_t len, char **error);
+typedef struct llm_sse {
+    size_t max_event, max_total, total;
+    buf line, data, event;
+    bool has_data, last_cr;
+    llm_sse_event_fn *on_event;
+    void *ctx;
+} llm_sse;
+void llm_sse_init(llm_sse *p, size_t max_event, size_t max_total, llm_sse_event_fn *fn, void *ctx);
+/* 0, or -1 with *error (a limit, or the callback's error). */
+int llm_sse_feed(llm_sse *p, const char *bytes, size_t n, char **error);
+/* The end of the stream: an event not closed by a blank line is dispatched. 0 or -1. */
+int llm_sse_finish(llm_sse *p, char **error);
+void llm_sse_free(llm_sse *p);
+
+/* A streamed reply being put together: fed each SSE event's data, it calls delta with each piece
+ * of text and, at the end, gives the neutral response the same reply parsed whole would give (it
+ * rebuilds the non-streamed body and runs llm_openai_parse / llm_anthropic_parse on it). */
+typedef enum { LLM_WIRE_OPENAI, LLM_WIRE_ANTHROPIC } llm_wire;
+typedef struct llm_stream_acc llm_stream_acc;
+llm_stream_acc *llm_stream_acc_new(llm_wire wire, size_t max_bytes, void (*delta)(void *, const char *, size_t),
+                                   void *ctx);
+/* An llm_sse_event_fn (ctx: the acc). Unparseable frames and [DONE] are skipped; an error the
+ * provider reports in the stream is an error. */
+int llm_stream_acc_event(void *acc, const char *event, const char *data, size_t len, char **error);
+/* 0 with *out, or -1 with *error (nothing usable arrived, the provider never said the reply was
+ * complete, a tool call's arguments do not parse). */
+int llm_stream_acc_finish(llm_stream_acc *acc, const char *fallback_model, json_t **out, char **error);
+void llm_stream_acc_free(llm_stream_acc *acc);
+
 #endif

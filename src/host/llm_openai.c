@@ -16,6 +16,8 @@
  *   tools                   → [{"type":"function","function":{name, description, parameters}}]
  *   maxTokens               → max_tokens (max_completion_tokens for the o-series reasoning models,
  *                              which reject max_tokens)
+ * In the answer, "id" is kept and usage.prompt_tokens_details.cached_tokens becomes
+ * usage.cacheReadTokens.
  */
 #include "host/llm_internal.h"
 
@@ -232,6 +234,8 @@ int llm_openai_parse(const char *body, size_t len, size_t max_bytes, const char 
 
     *out = llm_make_response(text.data, text.len, calls, json_object_get(c0, "finish_reason"), json_object_get(v, "usage"), "prompt_tokens",
                              "completion_tokens", json_object_get(v, "model"), fallback_model);
+    const json_t *details = json_object_get(json_object_get(v, "usage"), "prompt_tokens_details");
+    llm_response_extras(*out, json_object_get(v, "id"), json_object_get(details, "cached_tokens"), NULL);
     calls = NULL;
     r = 0;
 done:

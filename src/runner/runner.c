@@ -263,6 +263,8 @@ int runner_run(const runner_request *req, runner_outcome *out, char **error)
         .vfs_clock_ms = req->clock_start_ms,
         .call_started = req->call_started,
         .call_started_ctx = req->call_started_ctx,
+        .prompt_event = req->prompt_event,
+        .prompt_event_ctx = req->prompt_event_ctx,
     };
     if (req->surface) {
         surface_apply_to_engine(req->surface, &rc.base);

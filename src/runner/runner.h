@@ -97,6 +97,9 @@ typedef struct runner_request {
      * progress line sets it only on a terminal). */
     void (*call_started)(void *ctx, const char *op, const json_t *args);
     void *call_started_ctx;
+    /* Told while live prompts stream (host_config.prompt_event), or NULL: `run --stream`, serve. */
+    void (*prompt_event)(void *ctx, const json_t *event);
+    void *prompt_event_ctx;
 
     /* traces (telemetry/otel.h; nothing when the process exports none) */
     const char *run_id;         /* chidori.run_id of every span, or NULL */

@@ -33,6 +33,7 @@
 #include "host/policy.h"
 #include "runner/runner.h"
 #include "runner/start.h"
+#include "serve/prompt_events.h"
 #include "serve/session_log.h"
 #include "util/buf.h"
 #include "util/threads.h"
@@ -60,6 +61,7 @@ struct session {
     pthread_cond_t changed; /* broadcast when it changes: its waiters are only its own (a handler
                                waiting for its run, its stream followers), not every session's */
     session_waiter *waiters; /* told when its run settles (sessions_notify_settled) */
+    prompt_events *pevents;  /* its runs' streamed prompt events, for its streams; NULL: none yet */
 };
 
 struct sessions {
@@ -162,6 +164,7 @@ static session *add(sessions *ss, session_row *row)
 static void free_session(session *s)
 {
     pthread_cond_destroy(&s->changed);
+    prompt_events_free(s->pevents);
     session_row_clear(&s->row);
     free(s);
 }
@@ -287,6 +290,30 @@ static int record_sink(void *ctx, const json_t *record, char **error)
     return 0;
 }
 
+/* The attempt number a session's prompt events carry: the input's generation.attemptNumber (or
+ * attempt_number), a whole number; -1 when it has none. */
+static int64_t attempt_number(const json_t *input)
+{
+    const json_t *g = json_object_get(input, "generation");
+    const json_t *a = json_object_get(g, "attemptNumber");
+    if (!a || a->type != JSON_NUMBER) a = json_object_get(g, "attempt_number");
+    double d = json_number_value(a);
+    return a && a->type == JSON_NUMBER && d >= 0 && d <= 9007199254740991.0 && d == (double)(int64_t)d ? (int64_t)d : -1;
+}
+
+/* runner_request.prompt_event: a live prompt's event, kept for the session's streams. */
+static void prompt_event(void *ctx, const json_t *event)
+{
+    run_job *job = ctx;
+    sessions *ss = job->ss;
+    session *s = job->s;
+    pthread_mutex_lock(&ss->lock);
+    if (!s->pevents) s->pevents = prompt_events_new();
+    prompt_events_push(s->pevents, event, attempt_number(s->row.input), call_count(s));
+    pthread_cond_broadcast(&s->changed);
+    pthread_mutex_unlock(&ss->lock);
+}
+
 /* Called by the runner once the log is loaded into the run's host, before the agent starts: the
  * records read from the store for the replay are no longer needed (the request's pointer to them
  * is not used after this point). */
@@ -358,6 +385,8 @@ static void *run_thread(void *arg)
         .records = job->records,
         .sink = record_sink,
         .sink_ctx = job,
+        .prompt_event = prompt_event,
+        .prompt_event_ctx = job,
         .adopt_open_calls = job->kind == RUN_RECOVER || job->kind == RUN_REPLAY,
         .pending = job->kind == RUN_RESUME ? job->pending : NULL,
         .response = job->response,
@@ -916,6 +945,10 @@ int sessions_follow_next(sessions *ss, session_follower *f, int timeout_ms, cons
     pthread_mutex_lock(&ss->lock);
     for (;;) {
         if (f->done || ss->stopping) break;
+        if (prompt_events_next(s->pevents, &f->prompt_next, f->next, event, data)) {
+            rc = 1;
+            break;
+        }
         if (f->page && f->page_next < f->page->u.array.len) {
             *event = "call";
             *data = json_dump(f->page->u.array.items[f->page_next++], JSON_COMPACT, NULL);

@@ -119,7 +119,8 @@ json_t *sessions_list(sessions *ss, char **error);
 /* {id, run_id, status, call_log: [records]} or NULL with *error. */
 json_t *sessions_checkpoint(sessions *ss, session *s, char **error);
 
-/* A stream's position in a session's events: every record as `call`, then, once the run has
+/* A stream's position in a session's events: every record as `call` (a live prompt's
+ * prompt_start, prompt_delta… and prompt_end just before its record), then, once the run has
  * settled, `paused` / `awaitingapproval` when it waits, and `done` with the session view. A
  * follower holds a reference of its own from sessions_follow to sessions_unfollow. */
 typedef struct session_follower {
@@ -128,6 +129,7 @@ typedef struct session_follower {
     int64_t last_pos;      /* the append position of the last record read from the store */
     json_t *page;          /* records read, not all sent yet (at most a page: see sessions.c) */
     size_t page_next;
+    uint64_t prompt_next;  /* the next prompt event to send (serve/prompt_events.h) */
     bool waiting_sent, done;
 } session_follower;
 

@@ -17,11 +17,21 @@ Each entry is an object; the keys it may use:
     "toolCalls": [{"id", "name", "input"}]   tool calls (input is any JSON; OpenAI gets it as a
                                   JSON string in function.arguments, as the real API sends it)
     "argumentsRaw": "..."         OpenAI only: send this string as the first call's arguments
-    "model": "...", "stopReason": "...", "usage": {"input": N, "output": N}
+    "model": "...", "stopReason": "...", "usage": {"input": N, "output": N, "cacheRead"?: N, "cacheCreation"?: N}
+                                  (cacheRead: OpenAI prompt_tokens_details.cached_tokens, Anthropic
+                                  cache_read_input_tokens; cacheCreation: Anthropic cache_creation_input_tokens)
+    "id": "..."                   the response id (default chatcmpl-fake / msg_fake)
+    "pieces": N                   a streamed reply's text in N pieces (default 3)
+    "sse": "..."                  answer a streamed request with exactly this event-stream body
+    "noStream": true              answer a streamed request with the whole JSON reply
     "padBytes": N                 append N 'x' characters to the text (oversize responses)
     "status": N, "body": "..."    answer exactly this status and raw body (no rendering)
     "json": {...}                 answer this JSON as the body (with "status", default 200)
     "delayMs": N                  sleep this long before answering (combines with the others)
+A request whose body has "stream": true is answered as the provider streams (text/event-stream):
+OpenAI-compatible chunks (choices[0].delta, tool calls by index with their arguments in two parts,
+the usage in a last chunk when stream_options.include_usage, then [DONE]); Anthropic's message_start,
+content_block_start/_delta/_stop, message_delta and message_stop events.
 When the script is used up, every further POST gets 500 "fake_llm: script exhausted".
 
 Every request is recorded (method, path, headers, JSON body — or the raw text if it is not JSON).
@@ -66,15 +76,18 @@ def render_openai(entry):
                         "function": {"name": c.get("name"), "arguments": args}})
         message["tool_calls"] = out
     usage = entry.get("usage", {"input": 11, "output": 7})
+    u = {"prompt_tokens": usage.get("input", 0), "completion_tokens": usage.get("output", 0),
+         "total_tokens": usage.get("input", 0) + usage.get("output", 0)}
+    if "cacheRead" in usage:
+        u["prompt_tokens_details"] = {"cached_tokens": usage["cacheRead"]}
     return {
-        "id": "chatcmpl-fake",
+        "id": entry.get("id", "chatcmpl-fake"),
         "object": "chat.completion",
         "created": 0,
         "model": entry.get("model", "gpt-fake"),
         "choices": [{"index": 0, "message": message,
                      "finish_reason": entry.get("stopReason", "tool_calls" if calls else "stop")}],
-        "usage": {"prompt_tokens": usage.get("input", 0), "completion_tokens": usage.get("output", 0),
-                  "total_tokens": usage.get("input", 0) + usage.get("output", 0)},
+        "usage": u,
     }
 
 
@@ -90,16 +103,86 @@ def render_anthropic(entry):
         content.append({"type": "tool_use", "id": c.get("id", "toolu_%d" % i), "name": c.get("name"),
                         "input": c.get("input", {})})
     usage = entry.get("usage", {"input": 11, "output": 7})
+    u = {"input_tokens": usage.get("input", 0), "output_tokens": usage.get("output", 0)}
+    if "cacheRead" in usage:
+        u["cache_read_input_tokens"] = usage["cacheRead"]
+    if "cacheCreation" in usage:
+        u["cache_creation_input_tokens"] = usage["cacheCreation"]
     return {
-        "id": "msg_fake",
+        "id": entry.get("id", "msg_fake"),
         "type": "message",
         "role": "assistant",
         "model": entry.get("model", "claude-fake"),
         "content": content,
         "stop_reason": entry.get("stopReason", "tool_use" if calls else "end_turn"),
         "stop_sequence": None,
-        "usage": {"input_tokens": usage.get("input", 0), "output_tokens": usage.get("output", 0)},
+        "usage": u,
     }
+
+
+def pieces(text, n):
+    """text cut in n pieces (fewer when it is shorter), concatenating to it."""
+    if not text:
+        return []
+    n = max(1, min(n, len(text)))
+    step = -(-len(text) // n)
+    return [text[i:i + step] for i in range(0, len(text), step)]
+
+
+def sse(events):
+    out = []
+    for name, data in events:
+        if name:
+            out.append("event: %s\n" % name)
+        out.append("data: %s\n\n" % (data if isinstance(data, str) else json.dumps(data)))
+    return "".join(out)
+
+
+def stream_openai(entry, request):
+    whole = render_openai(entry)
+    msg, choice = whole["choices"][0]["message"], whole["choices"][0]
+    head = {"id": whole["id"], "object": "chat.completion.chunk", "created": 0, "model": whole["model"]}
+    events = [(None, dict(head, choices=[{"index": 0, "delta": {"role": "assistant"}, "finish_reason": None}]))]
+    for p in pieces(msg.get("content") or "", int(entry.get("pieces", 3))):
+        events.append((None, dict(head, choices=[{"index": 0, "delta": {"content": p}, "finish_reason": None}])))
+    for i, c in enumerate(msg.get("tool_calls") or []):
+        args = c["function"]["arguments"]
+        half = len(args) // 2
+        first = {"index": i, "id": c["id"], "type": "function", "function": {"name": c["function"]["name"], "arguments": args[:half]}}
+        events.append((None, dict(head, choices=[{"index": 0, "delta": {"tool_calls": [first]}, "finish_reason": None}])))
+        rest = {"index": i, "function": {"arguments": args[half:]}}
+        events.append((None, dict(head, choices=[{"index": 0, "delta": {"tool_calls": [rest]}, "finish_reason": None}])))
+    events.append((None, dict(head, choices=[{"index": 0, "delta": {}, "finish_reason": choice["finish_reason"]}])))
+    if (request.get("stream_options") or {}).get("include_usage"):
+        events.append((None, dict(head, choices=[], usage=whole["usage"])))
+    events.append((None, "[DONE]"))
+    return sse(events)
+
+
+def stream_anthropic(entry):
+    whole = render_anthropic(entry)
+    usage = dict(whole["usage"])
+    out_tokens = usage.pop("output_tokens", 0)
+    start = {k: whole[k] for k in ("id", "type", "role", "model")}
+    start.update(content=[], stop_reason=None, stop_sequence=None, usage=dict(usage, output_tokens=1))
+    events = [("message_start", {"type": "message_start", "message": start}), ("ping", {"type": "ping"})]
+    for i, b in enumerate(whole["content"]):
+        if b["type"] == "text":
+            events.append(("content_block_start", {"type": "content_block_start", "index": i, "content_block": {"type": "text", "text": ""}}))
+            for p in pieces(b["text"], int(entry.get("pieces", 3))):
+                events.append(("content_block_delta", {"type": "content_block_delta", "index": i, "delta": {"type": "text_delta", "text": p}}))
+        else:
+            events.append(("content_block_start", {"type": "content_block_start", "index": i,
+                                                   "content_block": {"type": "tool_use", "id": b["id"], "name": b["name"], "input": {}}}))
+            args = json.dumps(b["input"])
+            half = len(args) // 2
+            for p in (args[:half], args[half:]):
+                events.append(("content_block_delta", {"type": "content_block_delta", "index": i, "delta": {"type": "input_json_delta", "partial_json": p}}))
+        events.append(("content_block_stop", {"type": "content_block_stop", "index": i}))
+    events.append(("message_delta", {"type": "message_delta", "delta": {"stop_reason": whole["stop_reason"], "stop_sequence": None},
+                                     "usage": {"output_tokens": out_tokens}}))
+    events.append(("message_stop", {"type": "message_stop"}))
+    return sse(events)
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -151,6 +234,12 @@ class Handler(BaseHTTPRequestHandler):
             self.send(int(entry.get("status", 200)), entry["body"], "text/plain")
         elif "json" in entry:
             self.send(int(entry.get("status", 200)), json.dumps(entry["json"]))
+        elif isinstance(body, dict) and body.get("stream") is True and not entry.get("noStream") and fmt != "other":
+            if "sse" in entry:
+                text = entry["sse"]
+            else:
+                text = stream_openai(entry, body) if fmt == "openai" else stream_anthropic(entry)
+            self.send(int(entry.get("status", 200)), text, "text/event-stream")
         elif fmt == "openai":
             self.send(int(entry.get("status", 200)), json.dumps(render_openai(entry)))
         elif fmt == "anthropic":

@@ -213,7 +213,7 @@ TEST(llm_openai_text_reply_and_exact_request)
     CHECK_OK(err);
     CHECK(resp != NULL);
     CHECK(json_eq_text(resp, "{'content': 'Hello there', 'toolCalls': [], 'stopReason': 'stop', 'usage': "
-                             "{'inputTokens': 12, 'outputTokens': 5}, 'model': 'gpt-4o-2024', 'provider': 'openai'}"));
+                             "{'inputTokens': 12, 'outputTokens': 5}, 'model': 'gpt-4o-2024', 'id': 'chatcmpl-fake', 'provider': 'openai'}"));
     json_free(resp);
     CHECK(json_eq_text(json_object_get(all, "counts"), "{'openai': 1, 'anthropic': 0, 'other': 0}"));
     const json_t *r = nth_request(all, 0);
@@ -244,7 +244,7 @@ TEST(llm_anthropic_text_reply_and_exact_request)
     fake_stop(&f);
     CHECK_OK(err);
     CHECK(json_eq_text(resp, "{'content': 'Bonjour', 'toolCalls': [], 'stopReason': 'end_turn', 'usage': "
-                             "{'inputTokens': 30, 'outputTokens': 2}, 'model': 'claude-3-5-haiku-x', 'provider': 'anthropic'}"));
+                             "{'inputTokens': 30, 'outputTokens': 2}, 'model': 'claude-3-5-haiku-x', 'id': 'msg_fake', 'provider': 'anthropic'}"));
     json_free(resp);
     CHECK(json_eq_text(json_object_get(all, "counts"), "{'openai': 0, 'anthropic': 1, 'other': 0}"));
     const json_t *r = nth_request(all, 0);
@@ -531,7 +531,10 @@ TEST(llm_no_provider_and_bad_requests)
     llm_config cfg = {0};
     char *err;
     CHECK(complete(&cfg, "{'messages': [{'role': 'user', 'content': 'x'}]}", &err) == NULL);
-    CHECK_STR(err, "no LLM provider configured: set OPENAI_API_KEY, ANTHROPIC_API_KEY or CHIDORI_TEST_LLM_RESPONSE");
+    const char *none = "no LLM provider configured: set ANTHROPIC_API_KEY, OPENAI_API_KEY, CHIDORI_OPENAI_COMPAT_URL "
+                       "(or LITELLM_API_URL) for any OpenAI-compatible endpoint, OPENROUTER_API_KEY, or "
+                       "CHIDORI_TEST_LLM_RESPONSE";
+    CHECK_STR(err, none);
     free(err);
     cfg.test_response = "t";
     struct { const char *req, *want; } bad[] = {

@@ -342,6 +342,9 @@
   function promptRequest(opts, messages, tools) {
     const req = { messages };
     for (const k of ["system", "model", "maxTokens", "temperature", "format"]) if (opts[k] !== undefined) req[k] = opts[k];
+    // the prompt's type, as streamed prompt events name it (the original's three spellings)
+    const type = opts.type !== undefined ? opts.type : opts.streamType !== undefined ? opts.streamType : opts.stream_type;
+    if (typeof type === "string") req.type = type;
     if (tools.length) req.tools = tools;
     return req;
   }

@@ -1,0 +1,105 @@
+/* stream_out.c — the NDJSON lines of `chidori run --stream` (see stream_out.h).
+ *
+ * Owns: the line format (one compact JSON object per line, every object's keys sorted, recursively)
+ * and the lock that keeps lines whole. Trusts the values it is handed (the host's records and
+ * events); the agent's text inside them is JSON-escaped, never written raw.
+ */
+#include "cli/stream_out.h"
+#include "util/buf.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct stream_out {
+    FILE *out;
+    pthread_mutex_t mu;
+};
+
+stream_out *stream_out_new(FILE *out)
+{
+    stream_out *so = xcalloc(1, sizeof *so);
+    so->out = out;
+    pthread_mutex_init(&so->mu, NULL);
+    return so;
+}
+
+void stream_out_free(stream_out *so)
+{
+    if (!so) return;
+    pthread_mutex_destroy(&so->mu);
+    free(so);
+}
+
+static int by_key(const void *a, const void *b)
+{
+    const json_member *x = *(const json_member *const *)a, *y = *(const json_member *const *)b;
+    size_t n = x->key_len < y->key_len ? x->key_len : y->key_len;
+    int c = memcmp(x->key, y->key, n);
+    return c ? c : (x->key_len > y->key_len) - (x->key_len < y->key_len);
+}
+
+/* A copy of v with every object's keys in byte order. */
+static json_t *sorted(const json_t *v)
+{
+    if (json_is_array(v)) {
+        json_t *a = json_array();
+        for (size_t i = 0; i < v->u.array.len; i++) json_array_push(a, sorted(v->u.array.items[i]));
+        return a;
+    }
+    if (!json_is_object(v)) return json_copy(v);
+    size_t n = v->u.object.len;
+    for (size_t i = 0; i < n; i++) /* a key holding NUL stays as it is (json_object_set takes C strings) */
+        if (memchr(v->u.object.items[i].key, 0, v->u.object.items[i].key_len)) return json_copy(v);
+    const json_member **m = xmalloc((n ? n : 1) * sizeof *m);
+    for (size_t i = 0; i < n; i++) m[i] = &v->u.object.items[i];
+    qsort(m, n, sizeof *m, by_key);
+    json_t *o = json_object();
+    for (size_t i = 0; i < n; i++) json_object_set(o, m[i]->key, sorted(m[i]->value));
+    free(m);
+    return o;
+}
+
+static void line(stream_out *so, const json_t *v)
+{
+    json_t *s = sorted(v);
+    size_t len;
+    char *text = json_dump(s, JSON_COMPACT, &len);
+    json_free(s);
+    pthread_mutex_lock(&so->mu);
+    fwrite(text, 1, len, so->out);
+    fputc('\n', so->out);
+    fflush(so->out);
+    pthread_mutex_unlock(&so->mu);
+    free(text);
+}
+
+void stream_out_prompt_event(void *ctx, const json_t *event) { line(ctx, event); }
+
+int stream_out_record(void *ctx, const json_t *record, char **error)
+{
+    (void)error;
+    json_t *o = json_object();
+    json_object_set(o, "type", json_string("call"));
+    json_object_set(o, "record", json_copy(record));
+    line(ctx, o);
+    json_free(o);
+    return 0;
+}
+
+void stream_out_done(stream_out *so, const char *status, const char *run_id, const json_t *output,
+                     const json_t *pending, const char *error)
+{
+    json_t *o = json_object();
+    json_object_set(o, "type", json_string("done"));
+    json_object_set(o, "status", json_string(status));
+    if (!strcmp(status, "failed")) {
+        json_object_set(o, "error", json_string(error ? error : ""));
+    } else {
+        json_object_set(o, "run_id", json_string(run_id ? run_id : ""));
+        if (!strcmp(status, "completed")) json_object_set(o, "output", output ? json_copy(output) : json_null());
+        else json_object_set(o, "pending", pending ? json_copy(pending) : json_null());
+    }
+    line(so, o);
+    json_free(o);
+}
