@@ -49,6 +49,12 @@ function retryAfterMs(res) {
   return Number.isFinite(at) ? Math.max(0, at - Date.now()) : null;
 }
 
+// A view without `input` (a server that leaves it out) gets the input the client sent.
+function withInput(view, input) {
+  if (view && typeof view === "object" && !Array.isArray(view) && !("input" in view)) view.input = input;
+  return view;
+}
+
 function parseBody(text) {
   if (text === "") return null;
   try { return JSON.parse(text); } catch { return text; }
@@ -89,8 +95,9 @@ export class AgentClient {
    * approve and replay take the same option.
    */
   async run(input, opts = {}) {
-    const session = await this.request("POST", "/sessions", { ...this.sessionBody(input, opts), ...waitField(opts) });
-    return this.settled(session, opts);
+    const body = this.sessionBody(input, opts);
+    const session = await this.request("POST", "/sessions", { ...body, ...waitField(opts) });
+    return this.settled(withInput(session, body.input), opts);
   }
 
   /** POST /sessions/stream: starts a session and yields its events until `done`. */
@@ -152,7 +159,7 @@ export class AgentClient {
     if (!Array.isArray(callLog)) throw new TypeError("replay: expected a session id or a checkpoint with a call log");
     const input = source.input === undefined || source.input === null ? {} : source.input;
     const session = await this.request("POST", "/sessions", { input, replay_from: callLog, ...waitField(opts) });
-    return this.settled(session, opts);
+    return this.settled(withInput(session, input), opts);
   }
 
   /** GET /sessions/{id}. */

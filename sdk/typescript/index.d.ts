@@ -250,3 +250,7 @@ export declare class SseParser {
   end(): SseMessage[];
 }
 export declare function typedEvent(msg: SseMessage): StreamEvent;
+
+/** Inert outside the runtime (every access throws): an agent imports these from "chidori:agent". */
+export declare const chidori: { readonly [name: string]: never };
+export declare function run(...args: unknown[]): never;

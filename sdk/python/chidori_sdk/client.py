@@ -49,6 +49,13 @@ def _wait_field(wait: Optional[bool]) -> Dict[str, Any]:
     return {"wait": False} if wait is False else {}
 
 
+def _with_input(view: Any, input: Any) -> Any:
+    """A view without `input` (a server that leaves it out) gets the input the client sent."""
+    if isinstance(view, dict) and "input" not in view:
+        view["input"] = input
+    return view
+
+
 def _retry_after(resp: http.client.HTTPResponse) -> Optional[float]:
     h = resp.getheader("Retry-After")
     if not h:
@@ -113,7 +120,7 @@ class AgentClient:
         (status "running"). resume, approve and replay take the same argument."""
         body = self._session_body(input, policy_profile, session_id)
         session = self._request("POST", "/sessions", {**body, **_wait_field(wait)})
-        return self._maybe_wait(session, wait, wait_timeout)
+        return self._maybe_wait(_with_input(session, body["input"]), wait, wait_timeout)
 
     def stream(self, input: Any = None, policy_profile: Optional[str] = None, session_id: Optional[str] = None,
                timeout: Optional[float] = None) -> Iterator[StreamEvent]:
@@ -174,7 +181,7 @@ class AgentClient:
         if not isinstance(log, list):
             raise ValueError("replay: expected a session id or a checkpoint with a call_log list")
         body = {"input": {} if inp is None else inp, "replay_from": log, **_wait_field(wait)}
-        return self._maybe_wait(self._request("POST", "/sessions", body), wait, wait_timeout)
+        return self._maybe_wait(_with_input(self._request("POST", "/sessions", body), body["input"]), wait, wait_timeout)
 
     def get_session(self, session_id: str) -> Session:
         """GET /sessions/{id}."""

@@ -120,6 +120,12 @@ class CompatTest(unittest.TestCase):
         self.assertEqual(again.id, "s3")
         self.assertEqual(json.loads(srv.hits[2]["body"]), {"input": {"q": 1}, "replay_from": [RECORD]})
 
+    def test_run_fills_in_the_input_when_the_view_leaves_it_out(self):
+        srv = self.serve(lambda h, hits: h.send_json(201, {"id": "r", "status": "completed"}))
+        c = AgentClient(srv.url)
+        self.assertEqual(c.run({"q": 1}).input, {"q": 1})
+        self.assertEqual(c.replay(Checkpoint("x", {"q": 2}, [])).input, {"q": 2})
+
     def test_signal_outcomes(self):
         answers = [(200, {"id": "s", "status": "completed", "output": {"d": 1}}),
                    (202, {"id": "s", "status": "queued", "name": "steer", "delivery_seq": 7}),

@@ -169,3 +169,18 @@ test("events carry their payload's fields, as the original's did", () => {
   assert.equal(odd.polluted, undefined);
   assert.equal(Object.getPrototypeOf(odd), Object.prototype);
 });
+
+test("run() fills in the input when the view leaves it out", async () => {
+  const srv = await scripted(() => [201, { id: "r", status: "completed" }]);
+  try {
+    const client = new AgentClient(srv.url);
+    assert.deepEqual((await client.run({ q: 1 })).input, { q: 1 });
+    assert.deepEqual((await client.replay(new Checkpoint("x", { q: 2 }, []))).input, { q: 2 });
+  } finally { await srv.close(); }
+});
+
+test("the package's chidori and run are inert outside the runtime", async () => {
+  const { chidori, run } = await import("../index.js");
+  assert.throws(() => chidori.prompt, /only available inside the chidori runtime/);
+  assert.throws(() => run(async () => 1), /only available inside the chidori runtime.*chidori:agent/);
+});
