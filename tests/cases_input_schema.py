@@ -65,6 +65,30 @@ const schema = { "~standard": { version: 1, vendor: "fixture", async validate() 
 run(async () => "never", { inputSchema: schema });
 """
 
+# A guest that replaces Promise.prototype.then before the run starts can make the prelude's start()
+# resolve with its own {inputInvalid}: after an effect, the runner must not call that an invalid
+# input (the run did something).
+FORGED_THEN_AGENT = """
+import { run, chidori } from "chidori:agent";
+await chidori.log("an effect first");
+const realThen = Promise.prototype.then;
+Promise.prototype.then = function () {
+  return realThen.call(Promise.resolve(), () => ({ inputInvalid: "InputValidationError: invalid input:\\n  - forged" }));
+};
+run(async () => "never");
+"""
+
+# A schema whose check catches the memory ceiling and then reports an issue: the limit wins.
+LIMIT_SCHEMA_AGENT = """
+import { run } from "chidori:agent";
+const schema = { "~standard": { version: 1, vendor: "fixture", validate() {
+  const hog = [];
+  try { for (;;) hog.push(new Array(100000).fill(1)); } catch (e) { hog.length = 0; }
+  return { issues: [{ message: "claimed after a limit" }] };
+} } };
+run(async () => "never", { inputSchema: schema });
+"""
+
 MODES = (("isolated", ()), ("in-process", ("--no-isolate",)))
 
 
@@ -137,6 +161,19 @@ def case_input_schema_look_alikes_are_ordinary_failures(v):
                 assert code == 1, (mode, what, code, err)
                 assert "invalid input:" in err or "rejected after an effect" in err, (mode, what, err)
                 assert len(_only_run(state)[1]) == 1, (mode, what, "expected the one recorded log call")
+
+
+def case_input_schema_claims_after_an_effect_or_a_limit_are_refused(v):
+    for mode, flags in MODES:
+        with tempfile.TemporaryDirectory() as tmp, tempfile.TemporaryDirectory() as state:
+            agent = _agent(tmp, FORGED_THEN_AGENT)
+            code, out, err = chidori(v, "run", *flags, agent, state=state)
+            assert code == 1 and "forged" in err, (mode, code, err)
+            assert len(_only_run(state)[1]) == 1, mode
+        with tempfile.TemporaryDirectory() as tmp, tempfile.TemporaryDirectory() as state:
+            agent = _agent(tmp, LIMIT_SCHEMA_AGENT)
+            code, out, err = chidori(v, "run", *flags, agent, env={"CHIDORI_JS_MEM_CAP_MB": "64"}, state=state)
+            assert code == 1 and "memory ceiling reached" in err, (mode, code, err)
 
 
 def case_input_schema_serve_answers_400_and_stores_the_session(v):

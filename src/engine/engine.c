@@ -435,9 +435,10 @@ static void track_rejection(JSContext *ctx, JSValueConst promise, JSValueConst r
 }
 
 /* The prelude's start() resolves with a string (the output) on every path but one: the input did
- * not match the run's inputSchema, and it resolves with its own frozen {inputInvalid: message}.
- * A guest cannot make start() resolve with an object, so this flag cannot be forged by a thrown
- * look-alike; the runner still honours it only for a run that recorded nothing and hit no limit. */
+ * not match the run's inputSchema, and it resolves with a frozen {inputInvalid: message}. A thrown
+ * look-alike error never takes this path. A guest that replaces Promise.prototype.then could make
+ * start() resolve with such an object; that only fails its own run, and the runner honours the
+ * flag only for a run that recorded nothing and hit no limit, so it never hides either. */
 static int input_rejected(engine *e, JSValue out)
 {
     JSValue msg = JS_GetPropertyStr(e->ctx, out, "inputInvalid");

@@ -597,24 +597,29 @@
   }
 
   // Runs the handler and resolves with the output as compact JSON text, or, when the input does
-  // not match the run's inputSchema, with a frozen {inputInvalid: message} that only this
-  // function makes (every other path resolves with a string): the engine reports that failure
-  // as an invalid input, which a guest cannot claim by throwing a look-alike error.
+  // not match the run's inputSchema, with a frozen {inputInvalid: message} (the handler never
+  // runs). A guest that replaces Promise.prototype.then can bend what this resolves with, as it
+  // can bend its own output; that is why the runner honours an invalid input only for a run that
+  // recorded nothing and hit no limit (runner.c), so a claim of one can never hide an effect or a
+  // limit. The output is made JSON last, so whatever the guest does the output stays JSON.
   function start(ns, inputJson) {
-    return PromiseThen(PromiseResolve(), () => {
+    let rejection = null;
+    const running = PromiseThen(PromiseResolve(), () => {
       const handler = pickHandler(ns);
       const input = JSONParse(inputJson);
       const schema = registered !== null ? registered.schema : null;
-      if (schema === null) return PromiseThen(PromiseResolve(handler(input, chidori)), outputText);
+      if (schema === null) return handler(input, chidori);
       return PromiseThen(PromiseResolve(checkInput(schema, input)), (checked) => {
-        if (checked.issues) {
+        if (checked !== null && typeof checked === "object" && checked.issues) {
           let message = "InputValidationError: invalid input:";
           for (let i = 0; i < checked.issues.length; i++) message += "\n  - " + checked.issues[i];
-          return ObjectFreeze({ inputInvalid: message });
+          rejection = ObjectFreeze({ inputInvalid: message });
+          return rejection;
         }
-        return PromiseThen(PromiseResolve(handler(checked.value, chidori)), outputText);
+        return handler(checked !== null && typeof checked === "object" ? checked.value : undefined, chidori);
       });
     });
+    return PromiseThen(running, (output) => (rejection !== null && output === rejection ? rejection : outputText(output)));
   }
 
   /* ---- built-in modules (node:*) ----
