@@ -5,6 +5,8 @@
 //   "write" writes a workspace file: a gated effect, so under the `supervised` profile the
 //           session waits in awaitingapproval until approved
 //   "fail"  throws
+// Its input is checked against a schema first (mode one of the above, name a string, nothing
+// else): a session with any other input fails before it starts (POST /sessions answers 400).
 // It is also type-checked against sdk/typescript/agent.d.ts (sdk/typescript/test/types.test.mjs).
 import { run, type JsonObject } from "chidori:agent";
 
@@ -12,6 +14,12 @@ interface Input {
   mode?: "ask" | "write" | "fail";
   name?: string;
 }
+
+const inputSchema = {
+  type: "object",
+  additionalProperties: false,
+  properties: { mode: { enum: ["ask", "write", "fail"] }, name: { type: "string" } },
+};
 
 run(async (input: Input, chidori): Promise<JsonObject> => {
   await chidori.log("start", { mode: input.mode ?? "hello" });
@@ -34,4 +42,4 @@ run(async (input: Input, chidori): Promise<JsonObject> => {
       await chidori.mark("end", { n });
       return { greeting: `Hello, ${input.name ?? "world"}!`, n };
   }
-});
+}, { inputSchema });

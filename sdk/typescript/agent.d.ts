@@ -136,8 +136,28 @@ declare module "chidori:agent" {
 
   export type Handler<I = any, O = unknown> = (input: I, chidori: Chidori) => O | Promise<O>;
 
+  /** A Standard Schema (zod, valibot, arktype …): its `validate` decides, and its `value`
+   * replaces the input. */
+  export interface StandardSchemaLike {
+    readonly "~standard": {
+      validate(value: unknown):
+        | { value?: unknown; issues?: ReadonlyArray<{ message: string; path?: ReadonlyArray<PropertyKey | { key: PropertyKey }> }> }
+        | Promise<{ value?: unknown; issues?: ReadonlyArray<{ message: string; path?: ReadonlyArray<PropertyKey | { key: PropertyKey }> }> }>;
+      [extra: string]: unknown;
+    };
+  }
+
+  export interface RunOptions {
+    /** Checked before the handler starts (before any effect): a JSON Schema (type, const, enum,
+     * required, properties, additionalProperties: false, items, min/maxItems, min/maxLength,
+     * pattern, minimum, maximum) or a Standard Schema. A mismatch fails the run with
+     * `InputValidationError: invalid input:` and every issue: `chidori run` exits 2,
+     * `POST /sessions` answers 400. */
+    inputSchema?: JsonObject | boolean | StandardSchemaLike | null;
+  }
+
   export const chidori: Chidori;
   /** Registers the agent's entrypoint (call it once, at top level). */
-  export function run<I = any, O = unknown>(handler: Handler<I, O>, options?: { inputSchema?: JsonObject }): void;
+  export function run<I = any, O = unknown>(handler: Handler<I, O>, options?: RunOptions): void;
   export function defineTool<A = any, R = unknown>(spec: ToolSpec<A, R>): ToolHandle<A, R>;
 }

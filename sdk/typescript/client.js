@@ -12,6 +12,7 @@
 // server is never sent again: starting, resuming or approving a session twice is not harmless.
 
 import { ChidoriError, ConnectionError, HttpError, TimeoutError } from "./errors.js";
+import { Checkpoint, Session } from "./session.js";
 import { SseParser, typedEvent } from "./sse.js";
 
 export const SETTLED_STATUSES = Object.freeze(["completed", "failed", "cancelled", "paused", "awaitingapproval"]);
@@ -48,6 +49,12 @@ function retryAfterMs(res) {
   return Number.isFinite(at) ? Math.max(0, at - Date.now()) : null;
 }
 
+// A view without `input` (a server that leaves it out) gets the input the client sent.
+function withInput(view, input) {
+  if (view && typeof view === "object" && !Array.isArray(view) && !("input" in view)) view.input = input;
+  return view;
+}
+
 function parseBody(text) {
   if (text === "") return null;
   try { return JSON.parse(text); } catch { return text; }
@@ -81,15 +88,16 @@ export class AgentClient {
   }
 
   /**
-   * POST /sessions: starts a session and returns its view. The server answers once the run has
-   * settled (completed, failed, cancelled, paused, awaitingapproval); `wait: true` also polls a
-   * session that is still running until it settles; `wait: false` asks the server to answer at
-   * once (status "running"). resume, approve and replay take the same option.
+   * POST /sessions: starts a session and returns it (a Session: the view, plus the original
+   * SDK's accessors). The server answers once the run has settled (completed, failed, cancelled,
+   * paused, awaitingapproval); `wait: true` also polls a session that is still running until it
+   * settles; `wait: false` asks the server to answer at once (status "running"). resume,
+   * approve and replay take the same option.
    */
   async run(input, opts = {}) {
-    const session = await this.request("POST", "/sessions", { ...this.sessionBody(input, opts), ...waitField(opts) });
-    if (opts.wait && session && !SETTLED.has(session.status)) return this.waitFor(session.id, opts);
-    return session;
+    const body = this.sessionBody(input, opts);
+    const session = await this.request("POST", "/sessions", { ...body, ...waitField(opts) });
+    return this.settled(withInput(session, body.input), opts);
   }
 
   /** POST /sessions/stream: starts a session and yields its events until `done`. */
@@ -105,52 +113,86 @@ export class AgentClient {
   /** POST /sessions/{id}/resume: answers the pending input of a paused session. */
   async resume(id, response, opts = {}) {
     const session = await this.request("POST", `/sessions/${this.idPath(id)}/resume`, { response, ...waitField(opts) });
-    if (opts.wait && session && !SETTLED.has(session.status)) return this.waitFor(session.id, opts);
-    return session;
+    return this.settled(session, opts);
   }
 
   /** POST /sessions/{id}/approve: settles a pending approval with "allow" or "deny". */
   async approve(id, decision = "allow", opts = {}) {
     if (decision !== "allow" && decision !== "deny") throw new TypeError('approve: decision must be "allow" or "deny"');
     const session = await this.request("POST", `/sessions/${this.idPath(id)}/approve`, { decision, ...waitField(opts) });
-    if (opts.wait && session && !SETTLED.has(session.status)) return this.waitFor(session.id, opts);
-    return session;
+    return this.settled(session, opts);
+  }
+
+  /**
+   * POST /sessions/{id}/signal {name, payload, from}: the resumed Session when the run waited on
+   * that name, else the queued signal {id, status: "queued" | "delivered_live", name,
+   * delivery_seq} (tell them apart with isSignalQueued). A server without the signal route
+   * answers 404 (HttpError).
+   */
+  async signal(id, delivery) {
+    if (!delivery || typeof delivery.name !== "string") throw new TypeError("signal: expected {name, payload?, from?}");
+    const { status, body } = await this.requestWithStatus("POST", `/sessions/${this.idPath(id)}/signal`, {
+      name: delivery.name, payload: delivery.payload ?? null, from: delivery.from ?? null,
+    });
+    const state = body && typeof body === "object" ? body.status : undefined;
+    if (status === 202 || state === "queued" || state === "delivered_live") return body;
+    return this.asSession(body);
   }
 
   /** POST /sessions/{id}/cancel. */
-  cancel(id) {
-    return this.request("POST", `/sessions/${this.idPath(id)}/cancel`, {});
+  async cancel(id) {
+    return this.asSession(await this.request("POST", `/sessions/${this.idPath(id)}/cancel`, {}));
   }
 
-  /** POST /sessions/{id}/replay: re-runs the stored input and call log as a new session. */
-  async replay(id, opts = {}) {
-    const session = await this.request("POST", `/sessions/${this.idPath(id)}/replay`, waitField(opts));
-    if (opts.wait && session && !SETTLED.has(session.status)) return this.waitFor(session.id, opts);
-    return session;
+  /**
+   * A new session replaying a recorded one.
+   * replay(checkpoint): POST /sessions {input, replay_from: checkpoint.callLog} (a Checkpoint, or
+   * its JSON): recorded calls answer from the log, calls past its end run live.
+   * replay(id): POST /sessions/{id}/replay, the stored session's input and log again.
+   */
+  async replay(source, opts = {}) {
+    if (typeof source === "string") {
+      const session = await this.request("POST", `/sessions/${this.idPath(source)}/replay`, waitField(opts));
+      return this.settled(session, opts);
+    }
+    const callLog = source?.callLog ?? source?.call_log;
+    if (!Array.isArray(callLog)) throw new TypeError("replay: expected a session id or a checkpoint with a call log");
+    const input = source.input === undefined || source.input === null ? {} : source.input;
+    const session = await this.request("POST", "/sessions", { input, replay_from: callLog, ...waitField(opts) });
+    return this.settled(withInput(session, input), opts);
   }
 
   /** GET /sessions/{id}. */
-  getSession(id) {
-    return this.request("GET", `/sessions/${this.idPath(id)}`);
+  async getSession(id) {
+    return this.asSession(await this.request("GET", `/sessions/${this.idPath(id)}`));
   }
 
-  /** GET /sessions: the sessions (the array, whether the server wraps it in {sessions} or not). */
+  /** GET /sessions: the sessions (whether the server wraps the array in {sessions} or not). */
   async listSessions() {
     const body = await this.request("GET", "/sessions");
-    if (Array.isArray(body)) return body;
-    if (body && Array.isArray(body.sessions)) return body.sessions;
-    throw new ChidoriError("GET /sessions: unexpected answer (no sessions array)");
+    const list = Array.isArray(body) ? body : body && Array.isArray(body.sessions) ? body.sessions : null;
+    if (!list) throw new ChidoriError("GET /sessions: unexpected answer (no sessions array)");
+    return list.map((v) => this.asSession(v));
   }
 
-  /** GET /sessions/{id}/checkpoint: the session's call log. */
+  /** GET /sessions/{id}/checkpoint: the session's call log, as the server sends it. */
   getCheckpoint(id) {
     return this.request("GET", `/sessions/${this.idPath(id)}/checkpoint`);
+  }
+
+  /** GET /sessions/{id}/snapshot: the run's snapshot manifest (metadata only). */
+  async getSnapshotManifest(id) {
+    const body = await this.request("GET", `/sessions/${this.idPath(id)}/snapshot`);
+    if (!body || typeof body !== "object" || !("snapshot_manifest" in body)) {
+      throw new ChidoriError(`GET /sessions/${id}/snapshot: unexpected answer (no snapshot_manifest)`);
+    }
+    return body.snapshot_manifest;
   }
 
   /** Polls GET /sessions/{id} until its status is settled; TimeoutError after `waitTimeoutMs`. */
   async waitFor(id, opts = {}) {
     const limit = opts.waitTimeoutMs ?? this.timeoutMs;
-    const deadline = Date.now() + limit;
+    const deadline = limit > 0 ? Date.now() + limit : Infinity;
     let delay = 25;
     for (;;) {
       const session = await this.getSession(id);
@@ -161,7 +203,23 @@ export class AgentClient {
     }
   }
 
+  /** A Checkpoint from a session id (GET /sessions/{id}/checkpoint). */
+  async checkpoint(id) {
+    const data = await this.getCheckpoint(id);
+    return new Checkpoint(id, data?.input ?? null, Array.isArray(data?.call_log) ? data.call_log : [], data?.snapshot_manifest ?? null);
+  }
+
   /* ---- plumbing ---- */
+
+  asSession(view) {
+    return view && typeof view === "object" && !Array.isArray(view) ? Session.fromView(view, this) : view;
+  }
+
+  // The answer of a POST that started a run: the session, or (wait: true) the settled one.
+  async settled(session, opts) {
+    if (opts.wait && session && !SETTLED.has(session.status)) return this.waitFor(session.id, opts);
+    return this.asSession(session);
+  }
 
   sessionBody(input, opts) {
     const body = { input: input === undefined ? {} : input };
@@ -176,10 +234,13 @@ export class AgentClient {
   }
 
   headers(hasBody, accept) {
-    const h = { accept, ...this.extraHeaders };
+    // headers given to the constructor come last: an explicit Authorization there wins over apiKey
+    const h = { accept };
     if (hasBody) h["content-type"] = "application/json";
-    if (this.apiKey) h.authorization = `Bearer ${this.apiKey}`;
-    return h;
+    if (this.apiKey && !Object.keys(this.extraHeaders).some((k) => k.toLowerCase() === "authorization")) {
+      h.authorization = `Bearer ${this.apiKey}`;
+    }
+    return { ...h, ...this.extraHeaders };
   }
 
   backoff(attempt) {
@@ -189,17 +250,28 @@ export class AgentClient {
 
   // Maps a fetch rejection to TimeoutError / ConnectionError; `notSent` says whether the
   // connection never opened (the only failure after which a POST may be sent again).
-  mapFailure(err, what, timedOut) {
+  mapFailure(err, what, timedOut, timeoutMs = this.timeoutMs) {
     if (err instanceof ChidoriError) return err;
-    if (timedOut) return new TimeoutError(`${what}: no answer within ${this.timeoutMs} ms`, { cause: err });
+    const [method, path] = what.split(" ");
+    if (timedOut) {
+      const t = new TimeoutError(`${what}: no answer within ${timeoutMs} ms`, { cause: err });
+      Object.assign(t, { method, path, timeoutMs });
+      return t;
+    }
     const codes = errorCodes(err);
     const e = new ConnectionError(`${what}: ${codes[0] ?? err?.cause?.message ?? err?.message ?? "connection failed"}`, { cause: err });
+    Object.assign(e, { method, path });
     e.notSent = codes.some((c) => NOT_SENT_CODES.has(c));
     return e;
   }
 
   // One request with the retry rule; resolves with the parsed body of a 2xx answer.
   async request(method, path, body) {
+    return (await this.requestWithStatus(method, path, body)).body;
+  }
+
+  // The same, with the answer's status: {status, body}.
+  async requestWithStatus(method, path, body) {
     const idempotent = method === "GET" || method === "HEAD";
     const what = `${method} ${path}`;
     for (let attempt = 0; ; attempt++) {
@@ -216,7 +288,7 @@ export class AgentClient {
         });
         text = await res.text();
       } catch (err) {
-        const e = this.mapFailure(err, what, timedOut);
+        const e = this.mapFailure(err, what, timedOut, this.timeoutMs);
         if (attempt < this.retries && (idempotent || e.notSent)) {
           await sleep(this.backoff(attempt));
           continue;
@@ -226,7 +298,7 @@ export class AgentClient {
         clearTimeout(timer);
       }
       const parsed = parseBody(text);
-      if (res.ok) return parsed;
+      if (res.ok) return { status: res.status, body: parsed };
       const wait = retryAfterMs(res);
       const e = new HttpError(res.status, parsed, { method, path, retryAfter: wait === null ? null : wait / 1000 });
       if (idempotent && RETRY_STATUSES.has(res.status) && attempt < this.retries) {
@@ -262,7 +334,7 @@ export class AgentClient {
         });
       } catch (err) {
         clearTimeout(timer);
-        const e = this.mapFailure(err, what, timedOut);
+        const e = this.mapFailure(err, what, timedOut, idleMs);
         if (attempt < this.retries && (idempotent || e.notSent)) {
           await sleep(this.backoff(attempt));
           continue;
@@ -291,7 +363,7 @@ export class AgentClient {
         try {
           chunk = await reader.read();
         } catch (err) {
-          throw this.mapFailure(err, what, timedOut);
+          throw this.mapFailure(err, what, timedOut, idleMs);
         }
         if (chunk.done) break;
         arm();

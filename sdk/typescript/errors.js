@@ -1,6 +1,7 @@
 // errors.js — the typed errors the client throws. Owns nothing else.
 //
-// Every failure of a request surfaces as one of three classes, all subclasses of ChidoriError:
+// Every failure of a request surfaces as one of three classes, all subclasses of ChidoriError
+// (exported as AgentClientError too, the original SDK's name):
 //   HttpError        the server answered with a status outside 2xx (status, parsed body, and the
 //                    server's {"error": "..."} message when there is one)
 //   TimeoutError     no answer (or, on a stream, no bytes) within timeoutMs
@@ -22,6 +23,9 @@ export class HttpError extends ChidoriError {
     this.status = status;
     this.body = body;
     this.error = serverMessage;
+    this.detail = serverMessage; // the original SDK's name for it
+    this.method = method ?? null;
+    this.path = path ?? null;
     this.retryAfter = retryAfter ?? null;
   }
 }
@@ -39,3 +43,6 @@ export class ConnectionError extends ChidoriError {
     this.name = "ConnectionError";
   }
 }
+
+/** The original chidori SDK's name for the base class. */
+export const AgentClientError = ChidoriError;

@@ -124,5 +124,11 @@ export function typedEvent(msg) {
     default:
       break;
   }
+  // The payload's own fields are on the event too, as the original SDK's events had them
+  // (`done.output`, `done.error`, `paused.pending_seq` …); `id` is the SSE id when the server sent
+  // one, else the payload's (a session's id).
+  if (obj && !Array.isArray(obj) && msg.event !== "call") {
+    for (const [k, v] of Object.entries(obj)) if (!Object.hasOwn(ev, k) && k !== "__proto__") ev[k] = v;
+  }
   return ev;
 }

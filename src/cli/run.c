@@ -508,7 +508,9 @@ static int record_outcome(durable *d, runner_outcome *res, stream_out *so)
         return 3;
     }
     print_failure(m->error);
-    return 1;
+    /* an input that does not match the agent's inputSchema is the caller's mistake, like a bad
+     * command line: nothing ran (the run is recorded as failed, with every issue listed) */
+    return res->status == RUNNER_FAILED && res->input_invalid ? 2 : 1;
 }
 
 /* A resume that could not be set up appended nothing: the run is paused as it was. */

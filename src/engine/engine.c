@@ -434,6 +434,30 @@ static void track_rejection(JSContext *ctx, JSValueConst promise, JSValueConst r
     }
 }
 
+/* The prelude's start() resolves with a string (the output) on every path but one: the input did
+ * not match the run's inputSchema, and it resolves with a frozen {inputInvalid: message}. A thrown
+ * look-alike error never takes this path. A guest that replaces Promise.prototype.then could make
+ * start() resolve with such an object; that only fails its own run, and the runner honours the
+ * flag only for a run that recorded nothing and hit no limit, so it never hides either. */
+static int input_rejected(engine *e, JSValue out)
+{
+    JSValue msg = JS_GetPropertyStr(e->ctx, out, "inputInvalid");
+    JS_FreeValue(e->ctx, out);
+    const char *text = JS_IsString(msg) ? JS_ToCString(e->ctx, msg) : NULL;
+    JS_FreeValue(e->ctx, msg);
+    if (!text) {
+        if (JS_HasException(e->ctx)) fail_with_exception(e);
+        else fail_with_message(e, xstrdup("the run's entrypoint settled with something that is not an output"));
+        return -1;
+    }
+    if (!e->failure) {
+        e->failure = xstrdup(text);
+        e->input_invalid = true;
+    }
+    JS_FreeCString(e->ctx, text);
+    return -1;
+}
+
 /* ---------- the two modes ---------- */
 
 static int run_agent(engine *e)
@@ -478,6 +502,7 @@ static int run_agent(engine *e)
     if (rc == 0) rc = settled_value(e, done, &out);
     JS_FreeValue(e->ctx, done);
     if (rc < 0) return -1;
+    if (JS_IsObject(out)) return input_rejected(e, out);
     size_t len;
     const char *text = JS_ToCStringLen(e->ctx, &len, out);
     JS_FreeValue(e->ctx, out);
@@ -617,6 +642,7 @@ done:
         res->status = RUN_FAILED;
         if (!e->failure && e->limits.tripped) e->failure = run_limits_message(&e->limits);
         res->error = e->failure ? e->failure : xstrdup("the run failed");
+        res->input_invalid = e->input_invalid && !e->limits.tripped;
         e->failure = NULL;
     }
     free(e->output);

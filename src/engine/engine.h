@@ -85,6 +85,7 @@ typedef struct engine_result {
     char *output_json;       /* RUN_COMPLETED in AGENT mode: compact JSON */
     char *error;             /* RUN_FAILED: message, then the JS stack when there is one */
     engine_limit_kind limit; /* which limit ended the run, if one did */
+    bool input_invalid;      /* RUN_FAILED: the input did not match run()'s inputSchema; nothing ran */
 } engine_result;
 
 int engine_run(const engine_config *cfg, engine_result *result);

@@ -20,6 +20,7 @@ typedef struct engine {
     int unhandled;           /* promise rejections without a handler, right now */
     char *output;
     char *failure;           /* the first failure; the run's error */
+    bool input_invalid;      /* the failure is the prelude's inputSchema rejection (engine_result) */
     bool paused;             /* the host suspended the run */
 } engine;
 

@@ -230,6 +230,7 @@ json_t *isolate_outcome_encode(const engine_result *res)
     if (res->output_json) json_object_set(o, "output", json_string(res->output_json));
     if (res->error) json_object_set(o, "error", json_string(res->error));
     json_object_set(o, "limit", json_number((double)res->limit));
+    if (res->input_invalid) json_object_set(o, "input_invalid", json_bool(true));
     return o;
 }
 
@@ -244,6 +245,8 @@ int isolate_outcome_decode(const json_t *o, engine_result *res, char **error)
         return -1;
     }
     res->limit = (engine_limit_kind)limit->u.number;
+    const json_t *invalid = json_object_get(o, "input_invalid");
+    res->input_invalid = invalid && invalid->type == JSON_TRUE; /* only meaningful when failed */
     if (!strcmp(status, "completed")) {
         res->status = RUN_COMPLETED;
         if (!(res->output_json = str_of(o, "output"))) {

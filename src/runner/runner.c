@@ -349,6 +349,9 @@ int runner_run(const runner_request *req, runner_outcome *out, char **error)
         if (!out->cancelled) res.error = NULL;
     }
     out->call_count = host_record_count(h);
+    /* the engine's claim, kept only where it can be true: nothing was recorded, no limit ended it */
+    out->input_invalid = out->status == RUNNER_FAILED && !out->cancelled && res.input_invalid &&
+                         res.limit == LIMIT_NONE && out->call_count == 0 && !host_aborted(h);
     otel_run_end(trace, out->status == RUNNER_FAILED ? (out->error ? out->error : "the run failed") : NULL);
     engine_result_free(&res);
     free(input_text);

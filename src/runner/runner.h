@@ -121,6 +121,8 @@ typedef struct runner_outcome {
     json_t *pending_approval; /* AWAITING_APPROVAL: {target, args, reason} */
     size_t call_count;        /* records in the log at the end */
     bool cancelled;           /* the run was cancelled (it then FAILED) */
+    bool input_invalid;       /* FAILED because the input did not match run()'s inputSchema, before
+                                 any record and under no limit (CLI exit 2, POST /sessions 400) */
 } runner_outcome;
 
 /* Set up and run. -1 with *error when the run could not be set up (the agent's folder, a log that

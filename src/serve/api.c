@@ -104,6 +104,13 @@ static void reply_after_wait(void *arg, http_reply *rep)
     if (w->stopping_is_503 && sessions_stopping(w->srv->ss)) {
         rep->retry_after = 1;
         reply_error(rep, 503, "the server is shutting down; the session will continue when it is back");
+    } else if (w->status == 201 && sessions_input_invalid(w->srv->ss, w->s)) {
+        /* a new session whose input the agent's inputSchema rejected: 400, the stored session too */
+        json_t *view = sessions_view(w->srv->ss, w->s);
+        json_t *body = json_object();
+        json_object_set(body, "error", json_copy(json_object_get(view, "error")));
+        json_object_set(body, "session", view);
+        reply_json(rep, 400, body);
     } else {
         reply_view(w->srv, w->s, w->status, rep);
     }

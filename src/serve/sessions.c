@@ -54,6 +54,7 @@ struct session {
     store_log_stats log;
     bool running;          /* a run thread owns it */
     bool cancel_requested;
+    bool input_invalid;    /* its last run failed on run()'s inputSchema (POST /sessions answers 400) */
     bool unsaved;          /* its last change could not be stored: it stays resident */
     runner_cancel cancel;
     int followers;
@@ -111,6 +112,7 @@ static void clear_outcome(session *s)
     free(s->row.error), s->row.error = NULL;
     json_free(s->row.pending), s->row.pending = NULL;
     json_free(s->row.pending_approval), s->row.pending_approval = NULL;
+    s->input_invalid = false;
 }
 
 static size_t call_count(const session *s)
@@ -429,6 +431,7 @@ static void *run_thread(void *arg)
     } else if (out.status == RUNNER_FAILED) {
         set_status(s, "failed");
         s->row.error = out.error, out.error = NULL;
+        s->input_invalid = out.input_invalid;
     } else {
         set_status(s, out.status == RUNNER_PAUSED ? "paused" : "awaitingapproval");
         s->row.pending = out.pending, out.pending = NULL;
@@ -844,6 +847,14 @@ static json_t *view_row(const session_row *r, size_t calls)
 
 /* With the lock held. */
 static json_t *view(const session *s) { return view_row(&s->row, call_count(s)); }
+
+bool sessions_input_invalid(sessions *ss, session *s)
+{
+    pthread_mutex_lock(&ss->lock);
+    bool invalid = s->input_invalid && !strcmp(s->row.status, "failed");
+    pthread_mutex_unlock(&ss->lock);
+    return invalid;
+}
 
 json_t *sessions_view(sessions *ss, session *s)
 {

@@ -77,6 +77,9 @@ void sessions_stop(sessions *ss);
 bool sessions_drain(sessions *ss, int timeout_ms);
 void sessions_free(sessions *ss);
 bool sessions_stopping(sessions *ss);
+/* Its last run failed because the input did not match the agent's run(handler, {inputSchema})
+ * (nothing ran, nothing was recorded): the runner's finding, never read from the error text. */
+bool sessions_input_invalid(sessions *ss, session *s);
 
 /* Start a new session (status running). id may be NULL (a fresh one). *out is the session, with a
  * reference for the caller (sessions_release); NULL unless SS_OK. traceparent: the W3C trace context

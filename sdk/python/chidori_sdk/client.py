@@ -24,6 +24,7 @@ from typing import Any, Dict, Iterator, List, Optional
 
 from .errors import ChidoriConnectionError, ChidoriError, ChidoriTimeoutError, HttpError
 from .events import StreamEvent, typed_event
+from .models import Checkpoint, Session, SignalQueued
 from .sse import SseParser
 
 SETTLED_STATUSES = ("completed", "failed", "cancelled", "paused", "awaitingapproval")
@@ -48,6 +49,13 @@ def _wait_field(wait: Optional[bool]) -> Dict[str, Any]:
     return {"wait": False} if wait is False else {}
 
 
+def _with_input(view: Any, input: Any) -> Any:
+    """A view without `input` (a server that leaves it out) gets the input the client sent."""
+    if isinstance(view, dict) and "input" not in view:
+        view["input"] = input
+    return view
+
+
 def _retry_after(resp: http.client.HTTPResponse) -> Optional[float]:
     h = resp.getheader("Retry-After")
     if not h:
@@ -64,9 +72,15 @@ def _retry_after(resp: http.client.HTTPResponse) -> Optional[float]:
 
 
 class AgentClient:
+    """A client of one `chidori serve`. Keyword names of the original SDK are accepted too:
+    timeout_seconds (for timeout; 0 means no timeout) and retry_delay_seconds (for retry_delay).
+    Headers given in `headers` are sent last, so an explicit Authorization there wins over
+    api_key."""
+
     def __init__(self, base_url: str = "http://127.0.0.1:8080", api_key: Optional[str] = None,
-                 timeout: float = 300.0, retries: int = 2, retry_delay: float = 0.25,
-                 headers: Optional[Dict[str, str]] = None) -> None:
+                 timeout: Optional[float] = 300.0, retries: int = 2, retry_delay: float = 0.25,
+                 headers: Optional[Dict[str, str]] = None, *, timeout_seconds: Optional[float] = None,
+                 retry_delay_seconds: Optional[float] = None) -> None:
         url = urllib.parse.urlsplit(base_url)
         if url.scheme not in ("http", "https") or not url.hostname:
             raise ValueError("AgentClient: base_url must be an http:// or https:// URL")
@@ -76,10 +90,21 @@ class AgentClient:
         self._port = url.port
         self._prefix = url.path.rstrip("/")
         self.api_key = api_key
-        self.timeout = timeout
+        if timeout_seconds is not None:
+            timeout = timeout_seconds
+        self.timeout = None if not timeout else timeout  # None (or 0): no timeout
         self.retries = max(0, retries)
-        self.retry_delay = retry_delay
+        self.retry_delay = retry_delay if retry_delay_seconds is None else retry_delay_seconds
         self.headers = dict(headers or {})
+
+    @property
+    def timeout_seconds(self) -> float:
+        """The original SDK's name for `timeout` (0: none)."""
+        return self.timeout or 0
+
+    @property
+    def retry_delay_seconds(self) -> float:
+        return self.retry_delay
 
     # ---- the API ----
 
@@ -88,14 +113,14 @@ class AgentClient:
         return self._request("GET", "/health")
 
     def run(self, input: Any = None, policy_profile: Optional[str] = None, session_id: Optional[str] = None,
-            wait: Optional[bool] = None, wait_timeout: Optional[float] = None) -> Dict[str, Any]:
+            wait: Optional[bool] = None, wait_timeout: Optional[float] = None) -> Session:
         """POST /sessions: starts a session and returns its view. The server answers once the run
         has settled (completed, failed, cancelled, paused, awaitingapproval); wait=True also polls
         a session still running until it settles; wait=False asks the server to answer at once
         (status "running"). resume, approve and replay take the same argument."""
         body = self._session_body(input, policy_profile, session_id)
         session = self._request("POST", "/sessions", {**body, **_wait_field(wait)})
-        return self._maybe_wait(session, wait, wait_timeout)
+        return self._maybe_wait(_with_input(session, body["input"]), wait, wait_timeout)
 
     def stream(self, input: Any = None, policy_profile: Optional[str] = None, session_id: Optional[str] = None,
                timeout: Optional[float] = None) -> Iterator[StreamEvent]:
@@ -107,14 +132,14 @@ class AgentClient:
         return self._events("GET", f"/sessions/{self._id(session_id)}/stream", None, timeout)
 
     def resume(self, session_id: str, response: str, wait: Optional[bool] = None,
-               wait_timeout: Optional[float] = None) -> Dict[str, Any]:
+               wait_timeout: Optional[float] = None) -> Session:
         """POST /sessions/{id}/resume: answers the pending input of a paused session."""
         session = self._request("POST", f"/sessions/{self._id(session_id)}/resume",
                                 {"response": response, **_wait_field(wait)})
         return self._maybe_wait(session, wait, wait_timeout)
 
     def approve(self, session_id: str, decision: str = "allow", wait: Optional[bool] = None,
-                wait_timeout: Optional[float] = None) -> Dict[str, Any]:
+                wait_timeout: Optional[float] = None) -> Session:
         """POST /sessions/{id}/approve with decision "allow" or "deny"."""
         if decision not in ("allow", "deny"):
             raise ValueError('approve: decision must be "allow" or "deny"')
@@ -122,19 +147,45 @@ class AgentClient:
                                 {"decision": decision, **_wait_field(wait)})
         return self._maybe_wait(session, wait, wait_timeout)
 
-    def cancel(self, session_id: str) -> Any:
+    def signal(self, session_id: str, name: str, payload: Any = None, from_: Any = None) -> "Session | SignalQueued":
+        """POST /sessions/{id}/signal {name, payload, from}: a Session when the signal resolved
+        the pause the run waited on, a SignalQueued when it was queued (202) or delivered to a
+        live run. (A server without the signal route answers 404: HttpError.)"""
+        status, data = self._request_with_status("POST", f"/sessions/{self._id(session_id)}/signal",
+                                                 {"name": name, "payload": payload, "from": from_})
+        if not isinstance(data, dict):
+            raise ChidoriError(f"POST /sessions/{session_id}/signal: unexpected answer {data!r}")
+        if status == 202 or data.get("status") in ("queued", "delivered_live"):
+            return SignalQueued(id=data.get("id", session_id), name=data.get("name", name),
+                                delivery_seq=data.get("delivery_seq"), status=data.get("status", "queued"))
+        return Session.from_view(data, self)
+
+    def cancel(self, session_id: str) -> Session:
         """POST /sessions/{id}/cancel."""
-        return self._request("POST", f"/sessions/{self._id(session_id)}/cancel", {})
+        return self._session(self._request("POST", f"/sessions/{self._id(session_id)}/cancel", {}))
 
-    def replay(self, session_id: str, wait: Optional[bool] = None,
-               wait_timeout: Optional[float] = None) -> Dict[str, Any]:
-        """POST /sessions/{id}/replay: re-runs the stored input and call log as a new session."""
-        session = self._request("POST", f"/sessions/{self._id(session_id)}/replay", _wait_field(wait))
-        return self._maybe_wait(session, wait, wait_timeout)
+    def replay(self, source: Any, wait: Optional[bool] = None, wait_timeout: Optional[float] = None) -> Session:
+        """A new session that replays a recorded one.
 
-    def get_session(self, session_id: str) -> Dict[str, Any]:
+        replay(checkpoint): POST /sessions {input, replay_from: checkpoint.call_log} (a Checkpoint,
+        or a dict with input and call_log): the recorded calls answer from the log, calls past its
+        end run live. replay(session_id): POST /sessions/{id}/replay, the stored session's input
+        and log again."""
+        if isinstance(source, str):
+            session = self._request("POST", f"/sessions/{self._id(source)}/replay", _wait_field(wait))
+            return self._maybe_wait(session, wait, wait_timeout)
+        if isinstance(source, dict):
+            inp, log = source.get("input"), source.get("call_log")
+        else:
+            inp, log = getattr(source, "input", None), getattr(source, "call_log", None)
+        if not isinstance(log, list):
+            raise ValueError("replay: expected a session id or a checkpoint with a call_log list")
+        body = {"input": {} if inp is None else inp, "replay_from": log, **_wait_field(wait)}
+        return self._maybe_wait(_with_input(self._request("POST", "/sessions", body), body["input"]), wait, wait_timeout)
+
+    def get_session(self, session_id: str) -> Session:
         """GET /sessions/{id}."""
-        return self._request("GET", f"/sessions/{self._id(session_id)}")
+        return self._session(self._request("GET", f"/sessions/{self._id(session_id)}"))
 
     def list_sessions(self) -> List[Dict[str, Any]]:
         """GET /sessions: the list (whether or not the server wraps it in {"sessions": ...})."""
@@ -145,30 +196,42 @@ class AgentClient:
             return body["sessions"]
         raise ChidoriError("GET /sessions: unexpected answer (no sessions list)")
 
-    def get_checkpoint(self, session_id: str) -> Any:
-        """GET /sessions/{id}/checkpoint: the session's call log."""
-        return self._request("GET", f"/sessions/{self._id(session_id)}/checkpoint")
+    def get_checkpoint(self, session_id: str) -> Checkpoint:
+        """GET /sessions/{id}/checkpoint: the session's call log, as a Checkpoint (also a dict
+        of what the server sent)."""
+        return Checkpoint.from_server(session_id, self._request("GET", f"/sessions/{self._id(session_id)}/checkpoint"))
 
-    def wait_for(self, session_id: str, timeout: Optional[float] = None) -> Dict[str, Any]:
-        """Polls the session until it settles; ChidoriTimeoutError after `timeout` seconds."""
+    def get_snapshot_manifest(self, session_id: str) -> Dict[str, Any]:
+        """GET /sessions/{id}/snapshot: the run's snapshot manifest (metadata only)."""
+        body = self._request("GET", f"/sessions/{self._id(session_id)}/snapshot")
+        if not isinstance(body, dict) or "snapshot_manifest" not in body:
+            raise ChidoriError(f"GET /sessions/{session_id}/snapshot: unexpected answer (no snapshot_manifest)")
+        return body["snapshot_manifest"]
+
+    def wait_for(self, session_id: str, timeout: Optional[float] = None) -> Session:
+        """Polls the session until it settles; ChidoriTimeoutError after `timeout` seconds (the
+        client's timeout by default; None when that is none: no limit)."""
         limit = self.timeout if timeout is None else timeout
-        deadline = time.monotonic() + limit
+        deadline = None if not limit else time.monotonic() + limit
         delay = 0.025
         while True:
             session = self.get_session(session_id)
             if session.get("status") in SETTLED_STATUSES:
                 return session
-            if time.monotonic() + delay > deadline:
+            if deadline is not None and time.monotonic() + delay > deadline:
                 raise ChidoriTimeoutError(f"session {session_id} still {session.get('status')} after {limit} s")
             time.sleep(delay)
             delay = min(delay * 2, 0.5)
 
     # ---- plumbing ----
 
+    def _session(self, view: Any) -> Any:
+        return Session.from_view(view, self) if isinstance(view, dict) else view
+
     def _maybe_wait(self, session: Any, wait: Optional[bool], wait_timeout: Optional[float]) -> Any:
         if wait and isinstance(session, dict) and session.get("status") not in SETTLED_STATUSES:
             return self.wait_for(session["id"], wait_timeout)
-        return session
+        return self._session(session)
 
     @staticmethod
     def _session_body(input: Any, policy_profile: Optional[str], session_id: Optional[str]) -> Dict[str, Any]:
@@ -186,11 +249,12 @@ class AgentClient:
         return urllib.parse.quote(session_id, safe="")
 
     def _headers(self, has_body: bool, accept: str) -> Dict[str, str]:
-        h = {"Accept": accept, **self.headers}
+        h = {"Accept": accept}
         if has_body:
             h["Content-Type"] = "application/json"
-        if self.api_key:
+        if self.api_key and not any(k.lower() == "authorization" for k in self.headers):
             h["Authorization"] = f"Bearer {self.api_key}"
+        h.update(self.headers)
         return h
 
     def _backoff(self, attempt: int) -> float:
@@ -210,22 +274,25 @@ class AgentClient:
             conn.connect()
         except (socket.timeout, TimeoutError) as e:
             conn.close()
-            raise ChidoriTimeoutError(f"{what}: could not connect within {timeout} s") from e
+            raise ChidoriTimeoutError(f"{what}: could not connect within {timeout} s", method, path, timeout) from e
         except OSError as e:
             conn.close()
-            raise ChidoriConnectionError(f"{what}: {e}", not_sent=True) from e
+            raise ChidoriConnectionError(f"{what}: {e}", True, method, path, e) from e
         payload = None if body is None else json.dumps(body).encode("utf-8")
         try:
             conn.request(method, self._prefix + path, body=payload, headers=self._headers(payload is not None, accept))
             return conn, conn.getresponse()
         except (socket.timeout, TimeoutError) as e:
             conn.close()
-            raise ChidoriTimeoutError(f"{what}: no answer within {timeout} s") from e
+            raise ChidoriTimeoutError(f"{what}: no answer within {timeout} s", method, path, timeout) from e
         except (OSError, http.client.HTTPException) as e:
             conn.close()
-            raise ChidoriConnectionError(f"{what}: {type(e).__name__}: {e}") from e
+            raise ChidoriConnectionError(f"{what}: {type(e).__name__}: {e}", False, method, path, e) from e
 
     def _request(self, method: str, path: str, body: Any = None) -> Any:
+        return self._request_with_status(method, path, body)[1]
+
+    def _request_with_status(self, method: str, path: str, body: Any = None):
         idempotent = method in ("GET", "HEAD")
         what = f"{method} {path}"
         attempt = 0
@@ -235,9 +302,10 @@ class AgentClient:
                 try:
                     raw = resp.read()
                 except (socket.timeout, TimeoutError) as e:
-                    raise ChidoriTimeoutError(f"{what}: the answer stalled for {self.timeout} s") from e
+                    raise ChidoriTimeoutError(f"{what}: the answer stalled for {self.timeout} s", method, path,
+                                              self.timeout) from e
                 except (OSError, http.client.HTTPException) as e:
-                    raise ChidoriConnectionError(f"{what}: {type(e).__name__}: {e}") from e
+                    raise ChidoriConnectionError(f"{what}: {type(e).__name__}: {e}", False, method, path, e) from e
                 finally:
                     conn.close()
             except (ChidoriTimeoutError, ChidoriConnectionError) as e:
@@ -249,7 +317,7 @@ class AgentClient:
                 raise
             parsed = _parse_body(raw)
             if 200 <= resp.status < 300:
-                return parsed
+                return resp.status, parsed
             wait = _retry_after(resp)
             err = HttpError(resp.status, parsed, method, path, wait)
             if idempotent and resp.status in _RETRY_STATUSES and attempt < self.retries:

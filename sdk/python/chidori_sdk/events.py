@@ -2,6 +2,10 @@
 
 Every event has `type` (the SSE event name), `data` (the parsed JSON payload, or the text when it
 is not JSON) and `id` (the SSE id, or None). The subclasses add accessors for their payloads.
+
+An event also reads as the dict the original SDK yielded: `ev["type"]`, `ev["record"]` for a
+call, and the payload's own fields for the others (`ev["status"]`, `ev["output"]`,
+`ev["delta"]`, `ev["id"]` — the session's id, not the SSE id); `as_dict()` gives that dict.
 """
 import json
 from dataclasses import dataclass
@@ -15,6 +19,27 @@ class StreamEvent:
     type: str
     data: Any
     id: Optional[str] = None
+
+    def as_dict(self) -> dict:
+        """The event as the original SDK's dict: {"type": "call", "record": ...}, or the payload's
+        fields with "type" (a payload that is not an object comes as "data")."""
+        if self.type == "call":
+            return {"type": "call", "record": self.data}
+        if isinstance(self.data, dict):
+            return {**self.data, "type": self.type}
+        return {"type": self.type, "data": self.data}
+
+    def __getitem__(self, key: str) -> Any:
+        return self.as_dict()[key]
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.as_dict()
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.as_dict().get(key, default)
+
+    def keys(self):
+        return self.as_dict().keys()
 
     @property
     def status(self) -> Optional[str]:

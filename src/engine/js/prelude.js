@@ -40,6 +40,9 @@
   const MathMax = Math.max;
   const FunctionToString = (f) => Function.prototype.toString.call(f);
   const ErrorIsError = (e) => e instanceof ErrorCtor;
+  const RegExpCtor = RegExp;
+  const RegExpTest = (re, s) => ReflectApply(RegExp.prototype.test, re, [s]);
+  const NumberIsInteger = Number.isInteger;
 
   /* ---- the seam ---- */
 
@@ -439,7 +442,127 @@
   function run(handler, options) {
     if (typeof handler !== "function") throw new TypeErrorCtor("run(handler): handler must be a function");
     if (registered !== null) throw new ErrorCtor("run() was called more than once");
-    registered = { handler, options };
+    if (options !== undefined && options !== null && typeof options !== "object")
+      throw new TypeErrorCtor("run(handler, options): options must be an object");
+    const schema = options === undefined || options === null ? undefined : options.inputSchema;
+    registered = { handler, schema: schema === undefined ? null : schema };
+  }
+
+  /* ---- run(handler, { inputSchema }) ----
+   * The input is checked before the handler starts, so before any effect, and nothing is recorded.
+   * A Standard Schema (an object whose ["~standard"].validate is a function) decides itself, and
+   * its `value` replaces the input; anything else is read as a JSON Schema subset (type, const,
+   * enum, required, properties, additionalProperties: false, items, min/maxItems, min/maxLength,
+   * pattern, minimum, maximum). Every issue is collected. */
+
+  function jsonTypeOf(v) {
+    if (v === null) return "null";
+    if (ArrayIsArray(v)) return "array";
+    if (typeof v === "number") return NumberIsInteger(v) ? "integer" : "number";
+    return typeof v; // string, boolean, object
+  }
+
+  function jsonEqual(a, b) {
+    try { return JSONStringify(canonical(a)) === JSONStringify(canonical(b)); } catch (_) { return false; }
+  }
+  function canonical(v) {
+    if (v === null || typeof v !== "object") return v;
+    if (ArrayIsArray(v)) { const out = []; for (let i = 0; i < v.length; i++) out[i] = canonical(v[i]); return out; }
+    const keys = ObjectKeys(v).sort(), out = {};
+    for (let i = 0; i < keys.length; i++) out[keys[i]] = canonical(v[keys[i]]);
+    return out;
+  }
+
+  function checkJsonSchema(schema, value, where, issues) {
+    const at = where === "" ? "input" : where;
+    if (schema === false) { issues[issues.length] = at + ": schema forbids this value"; return; }
+    if (schema === null || typeof schema !== "object" || ArrayIsArray(schema)) return;
+    if (ObjectHasOwn(schema, "const")) {
+      if (!jsonEqual(schema.const, value)) { issues[issues.length] = at + ": expected " + JSONStringify(schema.const); return; }
+    }
+    if (ArrayIsArray(schema.enum)) {
+      let found = false;
+      for (let i = 0; i < schema.enum.length && !found; i++) found = jsonEqual(schema.enum[i], value);
+      if (!found) {
+        const names = [];
+        for (let i = 0; i < schema.enum.length; i++) names[i] = JSONStringify(schema.enum[i]);
+        issues[issues.length] = at + ": expected one of " + names.join(", ");
+        return;
+      }
+    }
+    const actual = jsonTypeOf(value);
+    if (schema.type !== undefined) {
+      const types = ArrayIsArray(schema.type) ? schema.type : [schema.type];
+      let ok = false;
+      for (let i = 0; i < types.length && !ok; i++) ok = types[i] === actual || (types[i] === "number" && actual === "integer");
+      if (!ok) { issues[issues.length] = at + ": expected " + types.join(" | ") + ", got " + actual; return; }
+    }
+    if (actual === "string") {
+      if (typeof schema.minLength === "number" && value.length < schema.minLength)
+        issues[issues.length] = at + ": shorter than " + schema.minLength + " characters";
+      if (typeof schema.maxLength === "number" && value.length > schema.maxLength)
+        issues[issues.length] = at + ": longer than " + schema.maxLength + " characters";
+      if (typeof schema.pattern === "string") {
+        let re = null;
+        try { re = new RegExpCtor(schema.pattern); } catch (e) { issues[issues.length] = at + ": the schema's pattern is not a valid regular expression"; }
+        if (re !== null && !RegExpTest(re, value)) issues[issues.length] = at + ": does not match " + schema.pattern;
+      }
+    } else if (actual === "number" || actual === "integer") {
+      if (typeof schema.minimum === "number" && value < schema.minimum) issues[issues.length] = at + ": less than " + schema.minimum;
+      if (typeof schema.maximum === "number" && value > schema.maximum) issues[issues.length] = at + ": greater than " + schema.maximum;
+    } else if (actual === "array") {
+      if (typeof schema.minItems === "number" && value.length < schema.minItems)
+        issues[issues.length] = at + ": fewer than " + schema.minItems + " items";
+      if (typeof schema.maxItems === "number" && value.length > schema.maxItems)
+        issues[issues.length] = at + ": more than " + schema.maxItems + " items";
+      if (schema.items !== undefined)
+        for (let i = 0; i < value.length; i++) checkJsonSchema(schema.items, value[i], at + "[" + i + "]", issues);
+    } else if (actual === "object") {
+      const props = schema.properties !== null && typeof schema.properties === "object" ? schema.properties : null;
+      if (ArrayIsArray(schema.required))
+        for (let i = 0; i < schema.required.length; i++) {
+          const key = StringCtor(schema.required[i]);
+          if (!ObjectHasOwn(value, key)) issues[issues.length] = at + "." + key + ": required";
+        }
+      const keys = ObjectKeys(value);
+      for (let i = 0; i < keys.length; i++) {
+        const key = keys[i];
+        if (props !== null && ObjectHasOwn(props, key)) checkJsonSchema(props[key], value[key], where === "" ? key : where + "." + key, issues);
+        else if (schema.additionalProperties === false) issues[issues.length] = at + "." + key + ": unexpected property";
+      }
+    }
+  }
+
+  function issuePath(path) {
+    if (!ArrayIsArray(path) || path.length === 0) return "";
+    const parts = [];
+    for (let i = 0; i < path.length; i++) {
+      const seg = path[i];
+      parts[i] = StringCtor(seg !== null && typeof seg === "object" && "key" in seg ? seg.key : seg);
+    }
+    return " (at " + parts.join(".") + ")";
+  }
+
+  // {value} when the input passes (a Standard Schema's value replaces it), else {issues}.
+  function checkInput(schema, input) {
+    const standard = schema !== null && typeof schema === "object" ? schema["~standard"] : undefined;
+    if (standard !== null && typeof standard === "object" && typeof standard.validate === "function") {
+      return PromiseThen(PromiseResolve(standard.validate(input)), (result) => {
+        if (result !== null && typeof result === "object" && result.issues) {
+          const list = result.issues, issues = [];
+          for (let i = 0; i < list.length; i++) {
+            const issue = list[i];
+            const message = issue !== null && typeof issue === "object" ? issue.message : issue;
+            issues[i] = StringCtor(message) + (issue !== null && typeof issue === "object" ? issuePath(issue.path) : "");
+          }
+          return { issues };
+        }
+        return { value: result !== null && typeof result === "object" ? result.value : undefined };
+      });
+    }
+    const issues = [];
+    checkJsonSchema(schema, input, "", issues);
+    return issues.length ? { issues } : { value: input };
   }
 
   function defineTool(spec) {
@@ -465,23 +588,41 @@
       "no entrypoint: call run(handler) from \"chidori:agent\", or export an `agent` function or a default function");
   }
 
-  // Runs the handler and resolves with the output as compact JSON text.
+  function outputText(output) {
+    let text;
+    try {
+      text = JSONStringify(output === undefined ? null : output);
+    } catch (e) {
+      throw new TypeErrorCtor("the agent's output is not JSON-compatible: " + (e && e.message));
+    }
+    if (text === undefined) throw new TypeErrorCtor("the agent's output is not JSON-compatible (" + typeof output + ")");
+    return text;
+  }
+
+  // Runs the handler and resolves with the output as compact JSON text, or, when the input does
+  // not match the run's inputSchema, with a frozen {inputInvalid: message} (the handler never
+  // runs). A guest that replaces Promise.prototype.then can bend what this resolves with, as it
+  // can bend its own output; that is why the runner honours an invalid input only for a run that
+  // recorded nothing and hit no limit (runner.c), so a claim of one can never hide an effect or a
+  // limit. The output is made JSON last, so whatever the guest does the output stays JSON.
   function start(ns, inputJson) {
+    let rejection = null;
     const running = PromiseThen(PromiseResolve(), () => {
       const handler = pickHandler(ns);
       const input = JSONParse(inputJson);
-      return handler(input, chidori);
+      const schema = registered !== null ? registered.schema : null;
+      if (schema === null) return handler(input, chidori);
+      return PromiseThen(PromiseResolve(checkInput(schema, input)), (checked) => {
+        if (checked !== null && typeof checked === "object" && checked.issues) {
+          let message = "InputValidationError: invalid input:";
+          for (let i = 0; i < checked.issues.length; i++) message += "\n  - " + checked.issues[i];
+          rejection = ObjectFreeze({ inputInvalid: message });
+          return rejection;
+        }
+        return handler(checked !== null && typeof checked === "object" ? checked.value : undefined, chidori);
+      });
     });
-    return PromiseThen(running, (output) => {
-      let text;
-      try {
-        text = JSONStringify(output === undefined ? null : output);
-      } catch (e) {
-        throw new TypeErrorCtor("the agent's output is not JSON-compatible: " + (e && e.message));
-      }
-      if (text === undefined) throw new TypeErrorCtor("the agent's output is not JSON-compatible (" + typeof output + ")");
-      return text;
-    });
+    return PromiseThen(running, (output) => (rejection !== null && output === rejection ? rejection : outputText(output)));
   }
 
   /* ---- built-in modules (node:*) ----
