@@ -207,6 +207,7 @@ const char *call_record_parse(const json_t *v, call_record *out)
     out->duration_ms = dus ? dus->u.number / 1000 : dur && dur->type == JSON_NUMBER ? dur->u.number : 0;
     out->timestamp_ms = when;
     out->legacy = !json_is_string(ts); /* our previous shape wrote milliseconds (or, in tests, nothing) */
+    out->ours = out->legacy || dus != NULL; /* we write duration_us; the original does not */
     out->token_usage = usage ? json_copy(usage) : NULL;
     for (size_t i = 0; i < v->u.object.len; i++) {
         const json_member *m = &v->u.object.items[i];
@@ -258,16 +259,22 @@ static int by_seq(const void *a, const void *b)
 }
 
 /* Records are appended when calls complete, so a nested run's records precede their container's
- * record in the file; replay walks them in seq order. The first record of a seq wins (the
- * original's rule: a later copy is dropped). */
+ * record in the file; replay walks them in seq order. A seq twice: when both records are ours (we
+ * never write a seq twice) the log is damaged and refused; otherwise the first record of it wins
+ * (the original's rule: the later copy is dropped). */
 static int finish_load(calllog *log, const char *source, char **error)
 {
-    (void)source;
-    (void)error;
     if (log->len > 1) qsort(log->items, log->len, sizeof(call_record), by_seq); /* (items is NULL when empty) */
     size_t kept = 0;
     for (size_t i = 0; i < log->len; i++) { /* sorted: a later copy of a seq sits right after the first */
         if (kept && log->items[i].seq == log->items[kept - 1].seq) {
+            if (log->items[i].ours && log->items[kept - 1].ours) {
+                *error = xasprintf("%s: duplicate `seq` %llu", source, (unsigned long long)log->items[i].seq);
+                /* [kept, i) hold moved-from copies: only [i, len) still own their fields */
+                for (size_t k = i; k < log->len; k++) record_clear(&log->items[k]);
+                log->len = kept;
+                return -1;
+            }
             record_clear(&log->items[i]);
             continue;
         }

@@ -5,7 +5,8 @@
  * milliseconds), then our own keys (duration_us, and what an op's record form keeps beyond the
  * original's: see record_form.h), one JSON object per line in records.jsonl. Loading also accepts
  * our previous shape (timestamp in milliseconds, fractional duration_ms, args and result as the op
- * performed them): such a record is `legacy`. The first record of a seq wins. Records of a nested agent carry the seq of the call_agent
+ * performed them): such a record is `legacy`. A seq twice is damage when both records are ours, and
+ * otherwise the first record of it wins (the original's rule). Records of a nested agent carry the seq of the call_agent
  * call that started it as parent_seq; each parent has its own replay cursor, so a completed
  * nested run replays as one unit (its call_agent record answers) and an unfinished one replays
  * its own records.
@@ -41,6 +42,7 @@ typedef struct call_record {
     json_t *token_usage; /* {input_tokens, output_tokens, cache_*?} or NULL */
     json_t *extra;       /* the record's other top-level keys (an object), or NULL */
     bool legacy;         /* our previous shape: args and result as performed (see above) */
+    bool ours;           /* written by chidori (legacy, or with duration_us), not by the original */
     bool consumed;       /* replay has answered it */
     size_t order;        /* its place in what was loaded (the first of a seq wins) */
 } call_record;

@@ -65,6 +65,11 @@ TEST(calllog_loads_json_records_checked_like_lines)
         {"{}", "db: the call log must be an array of records"},
         {"[{\"seq\":0,\"function\":\"log\",\"args\":{}}]", "db: record 1: `seq` must be a positive integer"},
         {"[{\"seq\":1,\"function\":\"log\",\"args\":[]}]", "db: record 1: `args` must be an object"},
+        {"[{\"seq\":1,\"function\":\"log\",\"args\":{}},{\"seq\":1,\"function\":\"log\",\"args\":{}}]",
+         "db: duplicate `seq` 1"},
+        {"[{\"seq\":1,\"function\":\"log\",\"args\":{},\"timestamp\":\"2026-07-08T00:00:00Z\",\"duration_us\":1},"
+         "{\"seq\":1,\"function\":\"log\",\"args\":{},\"timestamp\":1}]",
+         "db: duplicate `seq` 1"},
         {"[{\"seq\":1,\"function\":\"log\",\"args\":{},\"timestamp\":\"2026-07-08\"}]",
          "db: record 1: `timestamp` must be an RFC 3339 time (2026-07-08T03:57:42.291Z) or milliseconds since 1970"},
         {"[{\"seq\":1,\"function\":\"prompt\",\"args\":{},\"token_usage\":{\"input_tokens\":1.5,\"output_tokens\":1}}]",
@@ -86,15 +91,15 @@ TEST(calllog_loads_json_records_checked_like_lines)
     }
 }
 
-/* A seq that appears twice (the original's logs: records are appended as calls complete) is the
- * first record of it: the later copy is dropped, whichever order the seqs come in. */
-TEST(calllog_first_record_of_a_seq_wins)
+/* A seq that appears twice in the original's log (its rule: loaders index by seq, the first record
+ * wins) is the first record of it, the later copy dropped; in ours it is damage (above). */
+TEST(calllog_first_record_of_a_seq_wins_in_the_originals_logs)
 {
     calllog *log = calllog_new();
     char *error = NULL;
-    json_t *v = parse("[{\"seq\":2,\"function\":\"log\",\"args\":{\"n\":1},\"result\":\"first\"},"
-                      "{\"seq\":1,\"function\":\"log\",\"args\":{},\"result\":null},"
-                      "{\"seq\":2,\"function\":\"mark\",\"args\":{\"n\":2},\"result\":\"second\"}]");
+    json_t *v = parse("[{\"seq\":2,\"function\":\"log\",\"args\":{\"n\":1},\"result\":\"first\",\"timestamp\":\"2026-07-08T00:00:00Z\"},"
+                      "{\"seq\":1,\"function\":\"log\",\"args\":{},\"result\":null,\"timestamp\":\"2026-07-08T00:00:00Z\"},"
+                      "{\"seq\":2,\"function\":\"mark\",\"args\":{\"n\":2},\"result\":\"second\",\"timestamp\":\"2026-07-08T00:00:01Z\"}]");
     CHECK(calllog_load_records(log, v, "db", &error) == 0);
     CHECK(calllog_held(log) == 2);
     const call_record *r = calllog_find_seq(log, 2);
