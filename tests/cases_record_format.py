@@ -5,8 +5,9 @@ when there is none, a plain prompt's reply text as its result with the original'
 {name, kwargs}; our extras sit in additional keys and replay gives the agent exactly what the
 live run did. Logs in our previous shape (tests/record_format/old_shape) and in the original's
 (original_shape: out of seq order, a later copy of a seq, 200.0 for 200) replay with zero live
-effects; a changed prompt is still a divergence. `chidori runs show` and serve's call log read
-the new shape. Real processes: the fake provider, tests/mcp/counter.py, serve.
+effects; a changed prompt is still a divergence. `chidori runs show` reads the new shape. A run
+folder as the original writes it (checkpoint.json, input.json, output.json: original_folder/)
+replays with `chidori replay`. Real processes: the fake provider, tests/mcp/counter.py, serve.
 """
 import json
 import os
@@ -121,3 +122,26 @@ def case_record_format_changed_prompt_still_diverges(v):
         (code, out, err), _, _ = replay_fixture(v, "old_shape", os.path.join(tmp, "old"),
                                                 lambda t: t.replace('"maxTokens":200', '"maxTokens":300'))
         assert code != 0 and "divergence at seq 1" in err, f"old shape: exit {code}\n{err}"
+
+
+def case_record_format_original_run_folder_replays(v):
+    """A run folder the original wrote (its checkpoint.json log, input.json, output.json with sorted
+    keys) replays with `chidori replay --runs-dir`, zero live effects, its output compared as a
+    value; without output.json it is refused, saying why."""
+    with tempfile.TemporaryDirectory() as tmp:
+        runs = os.path.join(tmp, "runs")
+        shutil.copytree(os.path.join(FIXTURES, "original_folder"), runs)
+        rid = os.listdir(runs)[0]
+        code, out, err = chidori(v, "replay", AGENT, rid, "--runs-dir", runs, state=tmp)
+        assert code == 0 and json.loads(out) == {"reply": "Four.", "tool": "2"}, f"exit {code}\n{out}\n{err}"
+        assert "replay matched 3 records" in err, err
+        assert not os.path.exists(os.path.join(runs, rid, "run.json")), "the replay wrote into the original's folder"
+        with open(os.path.join(runs, rid, "checkpoint.json")) as f:
+            text = f.read()
+        with open(os.path.join(runs, rid, "checkpoint.json"), "w") as f:
+            f.write(text.replace('"What is two plus two?"', '"What is three?"'))
+        code, out, err = chidori(v, "replay", AGENT, rid, "--runs-dir", runs, state=tmp)
+        assert code == 1 and "divergence at seq 1" in err, f"exit {code}\n{err}"
+        os.unlink(os.path.join(runs, rid, "output.json"))
+        code, out, err = chidori(v, "replay", AGENT, rid, "--runs-dir", runs, state=tmp)
+        assert code == 1 and "no output.json" in err and "only a completed run" in err, f"exit {code}\n{err}"
