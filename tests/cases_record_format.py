@@ -4,8 +4,8 @@ docs/durable-runs.md "The record"): a live run's records have an RFC 3339 `times
 when there is none, a plain prompt's reply text as its result with the original's args, a tool's
 {name, kwargs}; our extras sit in additional keys and replay gives the agent exactly what the
 live run did. Logs in our previous shape (tests/record_format/old_shape) and in the original's
-(original_shape: out of seq order, a later copy of a seq, 200.0 for 200) replay with zero live
-effects; a changed prompt is still a divergence. `chidori runs show` reads the new shape. A run
+(original_shape: out of seq order, a later copy of a seq, 200.0 for 200, a log record without the
+`fields` we pass: a key on one side only is ignored) replay with zero live effects; a changed prompt is still a divergence. `chidori runs show` reads the new shape. A run
 folder as the original writes it (checkpoint.json, input.json, output.json: original_folder/)
 replays with `chidori replay`. Real processes: the fake provider, tests/mcp/counter.py, serve.
 """

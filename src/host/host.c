@@ -158,11 +158,15 @@ static int replayed(const op_def *op, const call_record *rec, json_t **result, c
     return HOST_OK;
 }
 
-/* The replay lookup's question: does this record answer a call of op with args? */
+/* The replay lookup's question: does this record answer a call of op with args? Ours: the op's
+ * form decides, or the args must be equal; the original's, of an op without a form: its rule
+ * (keys on both sides equal, a key on one side only ignored; record_form.h). */
 static bool record_answers(const call_record *rec, const json_t *args, void *ctx)
 {
     const op_def *op = ctx;
-    return op->record && !rec->legacy ? op->record->matches(rec, args) : json_equal(rec->args, args);
+    if (op->record && !rec->legacy) return op->record->matches(rec, args);
+    if (!rec->ours) return record_args_agree(rec->args, args, false);
+    return json_equal(rec->args, args);
 }
 
 /* The run pauses at this call (an input nobody can answer, or the replay of a paused run reaching

@@ -33,7 +33,9 @@ extern const record_form prompt_record_form;
 extern const record_form tool_record_form;
 
 /* The original's comparison of two args objects: keys present on both sides must be equal (numbers
- * compared by value), except `request_digest`; a key on one side only, or null on ours, is ignored. */
-bool record_args_agree(const json_t *recorded, const json_t *ours);
+ * compared by value), except `request_digest`; a key on one side only is ignored, and so is a key
+ * that is null on ours when unknown_null is set (a value we cannot know). Used for records the
+ * original wrote: by the prompt form, and by host.c for every op without a form. */
+bool record_args_agree(const json_t *recorded, const json_t *ours, bool unknown_null);
 
 #endif

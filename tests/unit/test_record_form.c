@@ -152,3 +152,18 @@ TEST(rfc3339_both_ways)
                          "2026-07-08T03:57:42.1234567890Z", "2026-07-08T03:57:42Zx", "x026-07-08T03:57:42Z"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) CHECK(!rfc3339_parse_ms(bad[i], strlen(bad[i]), &ms));
 }
+
+/* The original's rule for args (section 1 of its replay): keys on both sides equal, numbers by
+ * value, a key on one side only ignored, request_digest never compared. */
+TEST(record_args_agree_follows_the_originals_rule)
+{
+    json_t *theirs = parse("{\"message\":\"done\",\"n\":4096.0,\"request_digest\":\"aa\"}");
+    json_t *ours = parse("{\"message\":\"done\",\"fields\":{\"x\":1},\"n\":4096,\"request_digest\":\"bb\"}");
+    json_t *other = parse("{\"message\":\"not done\"}");
+    json_t *nulls = parse("{\"message\":null}");
+    CHECK(record_args_agree(theirs, ours, false));
+    CHECK(!record_args_agree(theirs, other, false));
+    CHECK(!record_args_agree(theirs, nulls, false)); /* null is a value unless it stands for "unknown" */
+    CHECK(record_args_agree(theirs, nulls, true));
+    json_free(theirs), json_free(ours), json_free(other), json_free(nulls);
+}

@@ -45,8 +45,10 @@ static json_t *sorted_copy(const json_t *v)
     if (!json_is_object(v)) return json_copy(v);
     size_t n = v->u.object.len;
     json_member *m = xcalloc(n + 1, sizeof *m);
-    memcpy(m, v->u.object.items, n * sizeof *m);
-    qsort(m, n, sizeof *m, by_key);
+    if (n) {
+        memcpy(m, v->u.object.items, n * sizeof *m);
+        qsort(m, n, sizeof *m, by_key);
+    }
     json_t *o = json_object();
     for (size_t i = 0; i < n; i++) json_object_set(o, m[i].key, sorted_copy(m[i].value));
     free(m);
@@ -271,12 +273,12 @@ static json_t *prompt_decode(const call_record *rec)
     return decode_with(rec->result, rec->args, rec->token_usage, json_object_get(rec->extra, "response"));
 }
 
-bool record_args_agree(const json_t *recorded, const json_t *ours)
+bool record_args_agree(const json_t *recorded, const json_t *ours, bool unknown_null)
 {
     if (!json_is_object(recorded) || !json_is_object(ours)) return json_equal(recorded, ours);
     for (size_t i = 0; i < ours->u.object.len; i++) {
         const json_member *m = &ours->u.object.items[i];
-        if (!strcmp(m->key, "request_digest") || m->value->type == JSON_NULL) continue;
+        if (!strcmp(m->key, "request_digest") || (unknown_null && m->value->type == JSON_NULL)) continue;
         const json_t *theirs = json_object_get(recorded, m->key);
         if (theirs && !json_equal(theirs, m->value)) return false;
     }
@@ -288,7 +290,7 @@ static bool prompt_matches(const call_record *rec, const json_t *args)
     const json_t *ours = json_object_get(rec->args, "request");
     if (ours) return json_equal(ours, args); /* our record: the very request */
     json_t *mine = original_args(args, NULL);
-    bool ok = record_args_agree(rec->args, mine);
+    bool ok = record_args_agree(rec->args, mine, true);
     json_free(mine);
     return ok;
 }
