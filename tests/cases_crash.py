@@ -299,7 +299,7 @@ def read_database(path, where):
 
 
 def tool_calls(records):
-    return {(r["args"]["args"]["tag"], r["args"]["args"]["i"]) for r in records
+    return {(r["args"]["kwargs"]["tag"], r["args"]["kwargs"]["i"]) for r in records
             if r["function"] == "tool" and r.get("error") is None}
 
 

@@ -90,7 +90,7 @@ def case_prompt_tool_input_pause_resume_counts_each_call_once(v):
     with open(os.path.join(state, "runs", rid, "records.jsonl")) as f:
         records = [json.loads(line) for line in f]
     prompts = [r for r in records if r["function"] == "prompt"]
-    assert len(prompts) == 2 and prompts[0]["result"]["usage"] == {"inputTokens": 11, "outputTokens": 7}, prompts
+    assert len(prompts) == 2 and prompts[0]["token_usage"] == {"input_tokens": 11, "output_tokens": 7}, prompts
     assert [r["function"] for r in sorted(records, key=lambda r: r["seq"])] == \
         ["tool_schemas", "prompt", "tool", "prompt", "input", "log"], records
     shutil.rmtree(proj)

@@ -8,7 +8,8 @@
 // read with fetch() and a small SSE parser.
 //
 // The session's timeline and the overview of sessions are SVG drawn here (no library): bars are
-// placed from each record's `timestamp` (its start, ms) and `duration_ms`, nested agents' calls
+// placed from each record's `timestamp` (its start: an RFC 3339 time, or milliseconds in records of
+// the previous shape) and its duration (`duration_us`, else `duration_ms`), nested agents' calls
 // (`parent_seq`) indented under their call_agent; labels go in as SVG text nodes only.
 
 const KEY_STORE = "chidori.apiKey";
@@ -306,7 +307,7 @@ function addCall(rec, live) {
     el("td", {}, String(rec.seq)), el("td", {}, rec.function),
     el("td", {}, el("pre", {}, brief(rec.args))),
     el("td", {}, el("pre", {}, rec.error ? `error: ${rec.error}` : brief(rec.result))),
-    el("td", {}, rec.duration_ms == null ? "" : String(Math.round(rec.duration_ms * 10) / 10)));
+    el("td", {}, durationOf(rec) == null ? "" : String(Math.round(durationOf(rec) * 10) / 10)));
   $("calls").append(row);
   state.records.set(rec.seq, rec);
   queueTimeline();
@@ -369,10 +370,26 @@ function ms(n) {
   return n >= 10000 ? `${(n / 1000).toFixed(1)} s` : n >= 1 ? `${Math.round(n)} ms` : `${n.toFixed(2)} ms`;
 }
 
+// A record's start in ms since 1970 (RFC 3339 text, or a number in the previous shape), or null.
+function startOf(rec) {
+  if (typeof rec.timestamp === "number") return rec.timestamp;
+  if (typeof rec.timestamp !== "string") return null;
+  const t = Date.parse(rec.timestamp);
+  return Number.isFinite(t) ? t : null;
+}
+
+// Its duration in ms: `duration_us` (ours, to the microsecond), else `duration_ms`; null if none.
+function durationOf(rec) {
+  if (typeof rec.duration_us === "number" && rec.duration_us >= 0) return rec.duration_us / 1000;
+  return typeof rec.duration_ms === "number" && rec.duration_ms >= 0 ? rec.duration_ms : null;
+}
+
 // What a call acted on, for its label (as `chidori runs show` names it, roughly).
 function targetOf(rec) {
   const a = rec.args && typeof rec.args === "object" ? rec.args : {};
-  const r = rec.result && typeof rec.result === "object" ? rec.result : {};
+  // a prompt's reply: its other keys under `response` (the original's shape), or the whole result
+  const reply = rec.response && typeof rec.response === "object" ? rec.response : rec.result;
+  const r = reply && typeof reply === "object" ? reply : {};
   const pick = (...vs) => vs.find((v) => typeof v === "string" && v) || "";
   switch (rec.function) {
     case "prompt": return pick(r.model, a.model);
@@ -389,17 +406,23 @@ function targetOf(rec) {
 }
 
 function usageOf(rec) {
-  const u = rec.function === "prompt" && rec.result && typeof rec.result === "object" ? rec.result.usage : null;
-  if (!u || typeof u !== "object") return null;
+  if (rec.function !== "prompt") return null;
   const n = (v) => (typeof v === "number" && v >= 0 ? v : 0);
+  const t = rec.token_usage;
+  if (t && typeof t === "object")
+    return { input: n(t.input_tokens), output: n(t.output_tokens),
+      cacheRead: n(t.cache_read_tokens), cacheWrite: n(t.cache_creation_tokens) };
+  const u = rec.result && typeof rec.result === "object" ? rec.result.usage : null; // the previous shape
+  if (!u || typeof u !== "object") return null;
   return { input: n(u.inputTokens), output: n(u.outputTokens),
     cacheRead: n(u.cacheReadTokens), cacheWrite: n(u.cacheCreationTokens) };
 }
 
+// The model that answered (our `response` key; `result.model` in the previous shape), else the one asked.
 function modelOf(rec) {
-  const r = rec.result && typeof rec.result === "object" ? rec.result : {};
-  const a = rec.args && typeof rec.args === "object" ? rec.args : {};
-  return typeof r.model === "string" && r.model ? r.model : typeof a.model === "string" ? a.model : "";
+  const str = (v) => (typeof v === "string" && v ? v : "");
+  const o = (v) => (v && typeof v === "object" ? v : {});
+  return str(o(rec.response).model) || str(o(rec.result).model) || str(o(rec.args).model);
 }
 
 // The server's price table (CHIDORI_PRICES, CHIDORI_PRICING), fetched once; [] when it has none.
@@ -452,8 +475,7 @@ function renderTimeline() {
     if (r.parent_seq != null && !bySeq.has(r.parent_seq)) d++; // its call_agent is still running
     return d;
   };
-  const startOf = (r) => (typeof r.timestamp === "number" ? r.timestamp : null);
-  const durOf = (r) => (typeof r.duration_ms === "number" && r.duration_ms >= 0 ? r.duration_ms : 0);
+  const durOf = (r) => durationOf(r) ?? 0;
   const known = recs.filter((r) => startOf(r) != null);
   const t0 = known.length ? Math.min(...known.map(startOf)) : 0;
   const t1 = known.length ? Math.max(...known.map((r) => startOf(r) + durOf(r))) : 1;

@@ -201,8 +201,11 @@ int progress_record(void *ctx, const json_t *record, char **error)
         free(p->ops[p->depth]);
     }
     if (fn && !strcmp(fn, "prompt")) {
-        const json_t *usage = json_object_get(json_object_get(record, "result"), "usage");
-        const json_t *in = json_object_get(usage, "inputTokens"), *out = json_object_get(usage, "outputTokens");
+        /* the record's token_usage (the original's shape); a record of the previous shape had the usage in its result */
+        const json_t *tu = json_object_get(record, "token_usage");
+        const json_t *usage = tu ? tu : json_object_get(json_object_get(record, "result"), "usage");
+        const json_t *in = json_object_get(usage, tu ? "input_tokens" : "inputTokens");
+        const json_t *out = json_object_get(usage, tu ? "output_tokens" : "outputTokens");
         if (in && in->type == JSON_NUMBER && in->u.number >= 0 && in->u.number < 1e15) p->tokens_in += (uint64_t)in->u.number;
         if (out && out->type == JSON_NUMBER && out->u.number >= 0 && out->u.number < 1e15)
             p->tokens_out += (uint64_t)out->u.number;

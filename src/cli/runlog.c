@@ -8,6 +8,7 @@
 #include "host/calllog.h"
 #include "util/files.h"
 #include "util/json.h"
+#include "util/rfc3339.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -118,18 +119,35 @@ int runlog_parse_line(const char *line, size_t len, runlog_row *row, const char 
     row->seq = seq;
     count_of(json_object_get(o, "parent_seq"), &row->parent_seq);
     row->function = xstrdup(fn->u.string.bytes);
+    /* both shapes (docs/durable-runs.md): the original's (RFC 3339 timestamp, whole duration_ms,
+     * token_usage, the reply's other keys under `response`) and our previous one (milliseconds,
+     * fractional duration_ms, the whole reply as the prompt's result) */
     const json_t *args = json_object_get(o, "args"), *result = json_object_get(o, "result");
-    row->target = clip(target_of(row->function, args, result));
-    const json_t *d = json_object_get(o, "duration_ms");
+    const json_t *reply = json_is_object(json_object_get(o, "response")) ? json_object_get(o, "response") : result;
+    row->target = clip(target_of(row->function, args, reply));
+    const json_t *d = json_object_get(o, "duration_ms"), *dus = json_object_get(o, "duration_us");
     row->duration_ms = d && d->type == JSON_NUMBER && d->u.number >= 0 && d->u.number < 1e12 ? d->u.number : -1;
+    if (dus && dus->type == JSON_NUMBER && dus->u.number >= 0 && dus->u.number < 1e15) row->duration_ms = dus->u.number / 1000;
     uint64_t ts = 0;
-    row->timestamp_ms = count_of(json_object_get(o, "timestamp"), &ts) ? (int64_t)ts : 0;
-    if (!strcmp(row->function, "prompt") && json_is_object(result)) {
+    const json_t *when = json_object_get(o, "timestamp");
+    int64_t ms = 0;
+    if (json_is_string(when)) row->timestamp_ms = rfc3339_parse_ms(when->u.string.bytes, when->u.string.len, &ms) ? ms : 0;
+    else row->timestamp_ms = count_of(when, &ts) ? (int64_t)ts : 0;
+    const json_t *token_usage = json_object_get(o, "token_usage");
+    if (!strcmp(row->function, "prompt") && json_is_object(token_usage)) {
+        bool a = count_of(json_object_get(token_usage, "input_tokens"), &row->tokens_in);
+        bool b = count_of(json_object_get(token_usage, "output_tokens"), &row->tokens_out);
+        row->has_tokens = a || b;
+    } else if (!strcmp(row->function, "prompt") && json_is_object(result)) {
         const json_t *usage = json_object_get(result, "usage");
         bool a = count_of(json_object_get(usage, "inputTokens"), &row->tokens_in);
         bool b = count_of(json_object_get(usage, "outputTokens"), &row->tokens_out);
         row->has_tokens = a || b;
-        if (str(result, "model")) row->model = xstrdup(str(result, "model"));
+    }
+    if (!strcmp(row->function, "prompt")) {
+        const char *model = json_is_object(reply) ? str(reply, "model") : NULL;
+        if (!model) model = str(args, "model");
+        if (model) row->model = xstrdup(model);
     }
     const json_t *err = json_object_get(o, "error");
     if (err && err->type != JSON_NULL) {

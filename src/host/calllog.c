@@ -9,6 +9,7 @@
 #include "settings/settings.h"
 #include "util/buf.h"
 #include "util/files.h"
+#include "util/rfc3339.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -87,13 +88,17 @@ static char *cap_reached(const calllog *log)
     return NULL;
 }
 
-static void record_clear(call_record *r)
+void call_record_clear(call_record *r)
 {
     free(r->function);
     json_free(r->args);
     json_free(r->result);
     free(r->error);
+    json_free(r->token_usage);
+    json_free(r->extra);
+    memset(r, 0, sizeof *r);
 }
+#define record_clear call_record_clear
 
 void calllog_free(calllog *log)
 {
@@ -140,17 +145,35 @@ static bool as_seq(const json_t *v, uint64_t *out)
     return true;
 }
 
-/* Check one record's shape and add it. NULL, or what is wrong with it. */
-static const char *add_record(calllog *log, const json_t *v, size_t line_bytes)
+static bool as_count(const json_t *v)
 {
+    return v && v->type == JSON_NUMBER && v->u.number >= 0 && v->u.number <= 9007199254740991.0 &&
+           floor(v->u.number) == v->u.number;
+}
+
+/* The keys of a record that are not `extra`. */
+static bool known_key(const char *k)
+{
+    static const char *const keys[] = {"seq", "parent_seq", "function", "args", "result", "duration_ms",
+                                       "duration_us", "timestamp", "error", "token_usage", NULL};
+    for (size_t i = 0; keys[i]; i++)
+        if (!strcmp(keys[i], k)) return true;
+    return false;
+}
+
+const char *call_record_parse(const json_t *v, call_record *out)
+{
+    memset(out, 0, sizeof *out);
     uint64_t seq = 0, parent = 0;
+    if (!json_is_object(v)) return "a record must be an object";
     const json_t *fn = json_object_get(v, "function");
     const json_t *args = json_object_get(v, "args");
     const json_t *err = json_object_get(v, "error");
     const json_t *par = json_object_get(v, "parent_seq");
     const json_t *dur = json_object_get(v, "duration_ms");
+    const json_t *dus = json_object_get(v, "duration_us");
     const json_t *ts = json_object_get(v, "timestamp");
-    if (!json_is_object(v)) return "a record must be an object";
+    const json_t *usage = json_object_get(v, "token_usage");
     if (!as_seq(json_object_get(v, "seq"), &seq)) return "`seq` must be a positive integer";
     if (!json_is_string(fn) || !fn->u.string.len || strlen(fn->u.string.bytes) != fn->u.string.len)
         return "`function` must be a name";
@@ -158,18 +181,53 @@ static const char *add_record(calllog *log, const json_t *v, size_t line_bytes)
     if (err && err->type != JSON_NULL && !json_is_string(err)) return "`error` must be a string";
     if (par && par->type != JSON_NULL && (!as_seq(par, &parent) || parent >= seq))
         return "`parent_seq` must be the seq of an earlier call";
-    call_record *r = push(log);
-    r->seq = seq;
-    r->parent_seq = parent;
-    r->function = xstrdup(fn->u.string.bytes);
-    r->args = json_copy(args);
+    int64_t when = 0;
+    if (json_is_string(ts)) {
+        if (!rfc3339_parse_ms(ts->u.string.bytes, ts->u.string.len, &when))
+            return "`timestamp` must be an RFC 3339 time (2026-07-08T03:57:42.291Z) or milliseconds since 1970";
+    } else if (ts && ts->type == JSON_NUMBER) {
+        when = fabs(ts->u.number) < 9e15 ? (int64_t)ts->u.number : 0;
+    } else if (ts && ts->type != JSON_NULL) {
+        return "`timestamp` must be an RFC 3339 time (2026-07-08T03:57:42.291Z) or milliseconds since 1970";
+    }
+    if (dur && dur->type != JSON_NULL && (dur->type != JSON_NUMBER || !(dur->u.number >= 0 && dur->u.number < 1e15)))
+        return "`duration_ms` must be a number of milliseconds";
+    if (dus && !as_count(dus)) return "`duration_us` must be a whole number of microseconds";
+    if (usage && (!json_is_object(usage) || !as_count(json_object_get(usage, "input_tokens")) ||
+                  !as_count(json_object_get(usage, "output_tokens"))))
+        return "`token_usage` must be an object with whole `input_tokens` and `output_tokens`";
+    out->seq = seq;
+    out->parent_seq = parent;
+    out->function = xstrdup(fn->u.string.bytes);
+    out->args = json_copy(args);
     bool failed = err && err->type == JSON_STRING;
-    r->error = failed ? xstrndup(err->u.string.bytes, err->u.string.len) : NULL;
-    r->result = failed ? NULL : json_copy(json_object_get(v, "result") ? json_object_get(v, "result") : NULL);
-    if (!failed && !r->result) r->result = json_null();
-    r->duration_ms = dur && dur->type == JSON_NUMBER ? dur->u.number : 0;
-    r->timestamp_ms = ts && ts->type == JSON_NUMBER && fabs(ts->u.number) < 9e15 ? (int64_t)ts->u.number : 0;
-    if (seq > log->max_seq) log->max_seq = seq;
+    out->error = failed ? xstrndup(err->u.string.bytes, err->u.string.len) : NULL;
+    out->result = failed ? NULL : json_copy(json_object_get(v, "result"));
+    if (!failed && !out->result) out->result = json_null();
+    out->duration_ms = dus ? dus->u.number / 1000 : dur && dur->type == JSON_NUMBER ? dur->u.number : 0;
+    out->timestamp_ms = when;
+    out->legacy = !json_is_string(ts); /* our previous shape wrote milliseconds (or, in tests, nothing) */
+    out->ours = out->legacy || dus != NULL; /* we write duration_us; the original does not */
+    out->token_usage = usage ? json_copy(usage) : NULL;
+    for (size_t i = 0; i < v->u.object.len; i++) {
+        const json_member *m = &v->u.object.items[i];
+        if (strlen(m->key) != m->key_len || known_key(m->key)) continue;
+        if (!out->extra) out->extra = json_object();
+        json_object_set(out->extra, m->key, json_copy(m->value));
+    }
+    return NULL;
+}
+
+/* Check one record's shape and add it. NULL, or what is wrong with it. */
+static const char *add_record(calllog *log, const json_t *v, size_t line_bytes)
+{
+    call_record tmp;
+    const char *why = call_record_parse(v, &tmp);
+    if (why) return why;
+    call_record *r = push(log);
+    *r = tmp;
+    r->order = log->len - 1;
+    if (r->seq > log->max_seq) log->max_seq = r->seq;
     log->total_records++;
     log->total_bytes += line_bytes;
     return NULL;
@@ -196,21 +254,34 @@ static int parse_record(calllog *log, const char *line, size_t len, int lineno, 
 static int by_seq(const void *a, const void *b)
 {
     const call_record *x = a, *y = b;
-    return x->seq < y->seq ? -1 : x->seq > y->seq;
+    if (x->seq != y->seq) return x->seq < y->seq ? -1 : 1;
+    return x->order < y->order ? -1 : x->order > y->order; /* stable: the first loaded comes first */
 }
 
-/* Records are appended when calls complete, so a nested run's records precede its call_agent
- * record; replay walks them in seq order. A seq may appear once. */
+/* Records are appended when calls complete, so a nested run's records precede their container's
+ * record in the file; replay walks them in seq order. A seq twice: when both records are ours (we
+ * never write a seq twice) the log is damaged and refused; otherwise the first record of it wins
+ * (the original's rule: the later copy is dropped). */
 static int finish_load(calllog *log, const char *source, char **error)
 {
-    /* Records are appended when calls complete, so a nested run's records precede its call_agent
-     * record in the file; replay walks them in seq order. (items is NULL when empty.) */
-    if (log->len > 1) qsort(log->items, log->len, sizeof(call_record), by_seq);
-    for (size_t i = 1; i < log->len; i++) /* sorted: a duplicate seq sits next to its twin */
-        if (log->items[i].seq == log->items[i - 1].seq) {
-            *error = xasprintf("%s: duplicate `seq` %llu", source, (unsigned long long)log->items[i].seq);
-            return -1;
+    if (log->len > 1) qsort(log->items, log->len, sizeof(call_record), by_seq); /* (items is NULL when empty) */
+    size_t kept = 0;
+    for (size_t i = 0; i < log->len; i++) { /* sorted: a later copy of a seq sits right after the first */
+        if (kept && log->items[i].seq == log->items[kept - 1].seq) {
+            if (log->items[i].ours && log->items[kept - 1].ours) {
+                *error = xasprintf("%s: duplicate `seq` %llu", source, (unsigned long long)log->items[i].seq);
+                /* [kept, i) hold moved-from copies: only [i, len) still own their fields */
+                for (size_t k = i; k < log->len; k++) record_clear(&log->items[k]);
+                log->len = kept;
+                return -1;
+            }
+            record_clear(&log->items[i]);
+            continue;
         }
+        if (kept != i) log->items[kept] = log->items[i];
+        kept++;
+    }
+    log->len = kept;
     log->n_sorted = log->len;
     return 0;
 }
@@ -477,10 +548,17 @@ static lookup_outcome past_end_of_paused(calllog *log, uint64_t parent_seq, cons
 lookup_outcome calllog_lookup(calllog *log, uint64_t parent_seq, const char *function, bool nests,
                               const json_t *args, const call_record **rec, uint64_t *seq, char **error)
 {
+    return calllog_lookup_match(log, parent_seq, function, nests, args, NULL, NULL, rec, seq, error);
+}
+
+lookup_outcome calllog_lookup_match(calllog *log, uint64_t parent_seq, const char *function, bool nests,
+                                    const json_t *args, calllog_match_fn *match, void *ctx,
+                                    const call_record **rec, uint64_t *seq, char **error)
+{
     *rec = NULL;
     call_record *next = next_record(log, parent_seq);
     if (next) {
-        if (strcmp(next->function, function) == 0 && json_equal(next->args, args)) {
+        if (strcmp(next->function, function) == 0 && (match ? match(next, args, ctx) : json_equal(next->args, args))) {
             next->consumed = true;
             *rec = next;
             return LOOKUP_REPLAYED;
@@ -522,9 +600,19 @@ json_t *call_record_to_json(const call_record *r)
     json_object_set(o, "function", json_string(r->function));
     json_object_set(o, "args", json_copy(r->args));
     json_object_set(o, "result", r->result ? json_copy(r->result) : json_null());
-    json_object_set(o, "duration_ms", json_number(round(r->duration_ms * 1000) / 1000));
-    json_object_set(o, "timestamp", json_number((double)r->timestamp_ms));
+    double ms = r->duration_ms >= 0 && r->duration_ms < 1e15 ? r->duration_ms : 0;
+    json_object_set(o, "duration_ms", json_number(floor(ms)));
+    if (r->token_usage) json_object_set(o, "token_usage", json_copy(r->token_usage));
+    char when[RFC3339_MAX];
+    rfc3339_format_ms(r->timestamp_ms, when);
+    json_object_set(o, "timestamp", json_string(when));
     if (r->error) json_object_set(o, "error", json_string(r->error));
+    /* ours beyond the original's: the duration to the microsecond, and the op's own keys */
+    json_object_set(o, "duration_us", json_number(floor(ms * 1000)));
+    for (size_t i = 0; json_is_object(r->extra) && i < r->extra->u.object.len; i++) {
+        const json_member *m = &r->extra->u.object.items[i];
+        if (!known_key(m->key) && !json_object_get(o, m->key)) json_object_set(o, m->key, json_copy(m->value));
+    }
     return o;
 }
 
@@ -575,7 +663,7 @@ static int write_record(calllog *log, const char *line, size_t n, char **io_erro
 
 static int append(calllog *log, bool keep, uint64_t seq, uint64_t parent_seq, const char *function,
                   const json_t *args, const json_t *result, const char *error, double duration_ms,
-                  int64_t timestamp_ms, char **io_error)
+                  int64_t timestamp_ms, const json_t *token_usage, const json_t *extra, char **io_error)
 {
     call_record tmp = {0};
     call_record *r = keep ? push(log) : &tmp;
@@ -588,7 +676,10 @@ static int append(calllog *log, bool keep, uint64_t seq, uint64_t parent_seq, co
     r->error = error ? xstrdup(error) : NULL;
     r->duration_ms = duration_ms;
     r->timestamp_ms = timestamp_ms;
+    r->token_usage = token_usage ? json_copy(token_usage) : NULL;
+    r->extra = extra ? json_copy(extra) : NULL;
     r->consumed = !keep;
+    r->order = keep ? log->len - 1 : 0;
     json_t *j = call_record_to_json(r);
     size_t n;
     char *line = json_dump(j, JSON_COMPACT, &n);
@@ -619,13 +710,22 @@ int calllog_append(calllog *log, uint64_t seq, uint64_t parent_seq, const char *
                    const json_t *result, const char *error, double duration_ms, int64_t timestamp_ms,
                    char **io_error)
 {
-    return append(log, false, seq, parent_seq, function, args, result, error, duration_ms, timestamp_ms, io_error);
+    return append(log, false, seq, parent_seq, function, args, result, error, duration_ms, timestamp_ms, NULL, NULL,
+                  io_error);
+}
+
+int calllog_append_full(calllog *log, uint64_t seq, uint64_t parent_seq, const char *function, const json_t *args,
+                        const json_t *result, const char *error, double duration_ms, int64_t timestamp_ms,
+                        const json_t *token_usage, const json_t *extra, char **io_error)
+{
+    return append(log, false, seq, parent_seq, function, args, result, error, duration_ms, timestamp_ms, token_usage,
+                  extra, io_error);
 }
 
 int calllog_append_for_replay(calllog *log, uint64_t seq, uint64_t parent_seq, const char *function,
                               const json_t *args, const json_t *result, int64_t timestamp_ms, char **io_error)
 {
-    return append(log, true, seq, parent_seq, function, args, result, NULL, 0, timestamp_ms, io_error);
+    return append(log, true, seq, parent_seq, function, args, result, NULL, 0, timestamp_ms, NULL, NULL, io_error);
 }
 
 /* ---------- pending state ---------- */

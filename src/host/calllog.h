@@ -1,7 +1,12 @@
 /* calllog.h — the durable call log of one run and the replay cursor over it.
  *
- * A record is {seq, parent_seq?, function, args, result, duration_ms, timestamp, error?}, one JSON
- * object per line in records.jsonl. Records of a nested agent carry the seq of the call_agent
+ * A record is {seq, parent_seq?, function, args, result, duration_ms, token_usage?, timestamp,
+ * error?} as the original chidori writes it (timestamp an RFC 3339 UTC string, duration_ms whole
+ * milliseconds), then our own keys (duration_us, and what an op's record form keeps beyond the
+ * original's: see record_form.h), one JSON object per line in records.jsonl. Loading also accepts
+ * our previous shape (timestamp in milliseconds, fractional duration_ms, args and result as the op
+ * performed them): such a record is `legacy`. A seq twice is damage when both records are ours, and
+ * otherwise the first record of it wins (the original's rule). Records of a nested agent carry the seq of the call_agent
  * call that started it as parent_seq; each parent has its own replay cursor, so a completed
  * nested run replays as one unit (its call_agent record answers) and an unfinished one replays
  * its own records.
@@ -34,7 +39,12 @@ typedef struct call_record {
     char *error;    /* NULL when the call succeeded */
     double duration_ms;
     int64_t timestamp_ms;
-    bool consumed; /* replay has answered it */
+    json_t *token_usage; /* {input_tokens, output_tokens, cache_*?} or NULL */
+    json_t *extra;       /* the record's other top-level keys (an object), or NULL */
+    bool legacy;         /* our previous shape: args and result as performed (see above) */
+    bool ours;           /* written by chidori (legacy, or with duration_us), not by the original */
+    bool consumed;       /* replay has answered it */
+    size_t order;        /* its place in what was loaded (the first of a seq wins) */
 } call_record;
 
 typedef enum calllog_mode {
@@ -121,6 +131,12 @@ void calllog_expect_pause(calllog *log, const json_t *pending);
  * LOOKUP_FAILED: *error says why (divergence, or a live call in replay-only mode). */
 lookup_outcome calllog_lookup(calllog *log, uint64_t parent_seq, const char *function, bool nests,
                               const json_t *args, const call_record **rec, uint64_t *seq, char **error);
+/* The same, where match decides whether a record of the same function answers args (NULL: its
+ * args equal them). */
+typedef bool calllog_match_fn(const call_record *rec, const json_t *args, void *ctx);
+lookup_outcome calllog_lookup_match(calllog *log, uint64_t parent_seq, const char *function, bool nests,
+                                    const json_t *args, calllog_match_fn *match, void *ctx,
+                                    const call_record **rec, uint64_t *seq, char **error);
 
 /* The next unconsumed record under parent_seq, or NULL. Looking does not consume it: only the
  * functions of this file move the replay cursor (calllog_lookup, calllog_take_step). */
@@ -144,6 +160,10 @@ void calllog_queue_seqs(calllog *log, const uint64_t *seqs, size_t n);
 int calllog_append(calllog *log, uint64_t seq, uint64_t parent_seq, const char *function, const json_t *args,
                    const json_t *result, const char *error, double duration_ms, int64_t timestamp_ms,
                    char **io_error);
+/* The same with the record's token_usage and extra keys (either may be NULL; not taken). */
+int calllog_append_full(calllog *log, uint64_t seq, uint64_t parent_seq, const char *function, const json_t *args,
+                        const json_t *result, const char *error, double duration_ms, int64_t timestamp_ms,
+                        const json_t *token_usage, const json_t *extra, char **io_error);
 /* The same, for a record the run itself must then replay (a resumed input's answer): it is also
  * held in memory, unconsumed. */
 int calllog_append_for_replay(calllog *log, uint64_t seq, uint64_t parent_seq, const char *function,
@@ -156,7 +176,12 @@ int calllog_answer_pending(calllog *log, uint64_t seq, uint64_t parent_seq, cons
                            const char *function, const json_t *args, const json_t *answer, int64_t timestamp_ms,
                            char **error);
 
-/* The record as JSON (caller frees). */
+/* The record as JSON, in the shape it is written (caller frees). */
 json_t *call_record_to_json(const call_record *r);
+/* Check one record given as JSON (a line of records.jsonl, an element of a call log sent to serve)
+ * and read it into *out (fields owned by *out; free with call_record_clear). NULL, or what is wrong
+ * with it. Both shapes (see above). The one parser of a record: every loader goes through it. */
+const char *call_record_parse(const json_t *v, call_record *out);
+void call_record_clear(call_record *r);
 
 #endif

@@ -11,6 +11,7 @@
 #define _GNU_SOURCE
 #include "host/host_internal.h"
 #include "host/ops.h"
+#include "host/record_form.h"
 #include "util/buf.h"
 #include "util/clock.h"
 #include "settings/settings.h"
@@ -147,15 +148,27 @@ const char *host_arg_string(const json_t *args, const char *name, char **error)
     return s;
 }
 
-/* A recorded outcome handed back as if performed. */
-static int replayed(const call_record *rec, json_t **result, char **error)
+/* A recorded outcome handed back as if performed (an op with a record form rebuilds its result
+ * from the record; a legacy record holds it as performed). */
+static int replayed(const op_def *op, const call_record *rec, json_t **result, char **error)
 {
     if (rec->error) {
         *error = xstrdup(rec->error);
         return HOST_ERROR;
     }
-    *result = json_copy(rec->result);
+    *result = op->record && !rec->legacy ? op->record->decode(rec) : json_copy(rec->result);
     return HOST_OK;
+}
+
+/* The replay lookup's question: does this record answer a call of op with args? Ours: the op's
+ * form decides, or the args must be equal; the original's, of an op without a form: its rule
+ * (keys on both sides equal, a key on one side only ignored; record_form.h). */
+static bool record_answers(const call_record *rec, const json_t *args, void *ctx)
+{
+    const op_def *op = ctx;
+    if (op->record && !rec->legacy) return op->record->matches(rec, args);
+    if (!rec->ours) return record_args_agree(rec->args, args, false);
+    return json_equal(rec->args, args);
 }
 
 /* The run pauses at this call (an input nobody can answer, or the replay of a paused run reaching
@@ -239,24 +252,26 @@ static int call_op(host *h, const op_def *op, const char *name, const json_t *ar
     uint64_t seq = 0;
     if (op->flags & OP_RECORDED) {
         const call_record *rec;
-        switch (calllog_lookup(h->log, h->parent_seq, name, op->flags & OP_NESTS, args, &rec, &seq, error)) {
+        switch (calllog_lookup_match(h->log, h->parent_seq, name, op->flags & OP_NESTS, args, record_answers,
+                                     (void *)op, &rec, &seq, error)) {
         case LOOKUP_REPLAYED:
             free(invalid);
             if (h->trace && h->trace_replayed) otel_run_call(h->trace, rec, true);
-            return replayed(rec, result, error);
+            return replayed(op, rec, result, error);
         case LOOKUP_FAILED:
             /* a log recorded before the args had their one form (an http URL as the agent spelled
              * it) still replays: the record of the agent's own args answers */
             if (raw != args && calllog_peek(h->log, h->parent_seq)) { /* a divergence, not past the end */
                 char *again = NULL;
-                lookup_outcome o = calllog_lookup(h->log, h->parent_seq, name, op->flags & OP_NESTS, raw, &rec, &seq, &again);
+                lookup_outcome o = calllog_lookup_match(h->log, h->parent_seq, name, op->flags & OP_NESTS, raw,
+                                                        record_answers, (void *)op, &rec, &seq, &again);
                 free(again);
                 if (o == LOOKUP_REPLAYED) {
                     if (h->trace && h->trace_replayed) otel_run_call(h->trace, rec, true);
                     free(*error);
                     *error = NULL;
                     free(invalid);
-                    return replayed(rec, result, error);
+                    return replayed(op, rec, result, error);
                 }
             }
             free(invalid);
@@ -295,17 +310,25 @@ static int call_op(host *h, const op_def *op, const char *name, const json_t *ar
     /* 4. append (an effect that happened but cannot be recorded ends the run) */
     if ((op->flags & OP_RECORDED) && rc != HOST_ABORT) {
         char *io = NULL;
-        if (calllog_append(h->log, seq, h->parent_seq, name, args, rc == HOST_OK ? *result : NULL,
-                           rc == HOST_OK ? NULL : *error, duration, started_at, &io) != 0) {
+        const json_t *done = rc == HOST_OK ? *result : NULL;
+        json_t *rargs = NULL, *rresult = NULL, *usage = NULL, *extra = NULL; /* the record's form of the call */
+        if (op->record) op->record->encode(args, done, &rargs, &rresult, &usage, &extra);
+        const json_t *wargs = rargs ? rargs : args, *wresult = op->record ? rresult : done;
+        if (calllog_append_full(h->log, seq, h->parent_seq, name, wargs, wresult, rc == HOST_OK ? NULL : *error,
+                                duration, started_at, usage, extra, &io) != 0) {
             free(*error);
             *error = io;
             rc = HOST_ABORT;
         } else if (h->trace) { /* its span, from what the record holds (telemetry/otel.c) */
-            call_record rec = {.seq = seq, .parent_seq = h->parent_seq, .function = (char *)name, .args = (json_t *)args,
-                               .result = rc == HOST_OK ? *result : NULL, .error = rc == HOST_OK ? NULL : *error,
-                               .duration_ms = duration, .timestamp_ms = started_at};
+            call_record rec = {.seq = seq, .parent_seq = h->parent_seq, .function = (char *)name, .args = (json_t *)wargs,
+                               .result = (json_t *)wresult, .error = rc == HOST_OK ? NULL : *error,
+                               .duration_ms = duration, .timestamp_ms = started_at, .token_usage = usage, .extra = extra};
             otel_run_call(h->trace, &rec, false);
         }
+        json_free(rargs);
+        json_free(rresult);
+        json_free(usage);
+        json_free(extra);
     }
     if (rc == HOST_ABORT && !h->aborted) {
         h->aborted = true;

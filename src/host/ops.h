@@ -43,6 +43,7 @@ typedef struct op_def {
     host_prepare_fn *prepare;         /* NULL: args are used as given */
     host_target_fn *target;           /* OP_GATED ops: the policy target of a call */
     host_before_gate_fn *before_gate; /* NULL: nothing to do (call_agent counts its runs here) */
+    const struct record_form *record; /* NULL: recorded as performed (record_form.h) */
 } op_def;
 
 typedef struct effect_module {

@@ -11,6 +11,7 @@
 #include "telemetry/otel.h"
 #include "telemetry/otel_internal.h"
 #include "host/calllog.h"
+#include "host/record_form.h"
 #include "util/buf.h"
 #include "util/clock.h"
 #include "util/json.h"
@@ -217,10 +218,16 @@ void otel_run_call(otel_run *r, const call_record *rec, bool replayed)
     int kind = 1; /* INTERNAL */
     const char *error_type = NULL;
     bool mcp_call = false;
+    /* what the agent saw: a record in the original's shape is read back through its form */
+    json_t *seen = NULL;
+    if (!rec->legacy && !rec->error && !strcmp(fn, "prompt")) seen = prompt_record_form.decode(rec);
+    if (!rec->legacy && !rec->error && !strcmp(fn, "tool")) seen = tool_record_form.decode(rec);
+    const json_t *result = seen ? seen : rec->result;
+    const json_t *request = json_object_get(rec->args, "request"); /* ours: the request as sent */
     if (!strcmp(fn, "prompt")) {
-        const char *model = str_at(rec->result, "model");
-        const char *asked = str_at(rec->args, "model");
-        const char *provider = str_at(rec->result, "provider");
+        const char *model = str_at(result, "model");
+        const char *asked = str_at(request ? request : rec->args, "model");
+        const char *provider = str_at(result, "provider");
         name = xasprintf("chat %s", asked ? asked : model ? model : ""); /* the requested model names it */
         if (!model && !asked) name[4] = 0;
         kind = 3; /* CLIENT */
@@ -228,7 +235,7 @@ void otel_run_call(otel_run *r, const call_record *rec, bool replayed)
         if (provider) otel_attr_str(attrs, "gen_ai.provider.name", provider);
         if (asked || model) otel_attr_str(attrs, "gen_ai.request.model", asked ? asked : model);
         if (model) otel_attr_str(attrs, "gen_ai.response.model", model);
-        const json_t *u = json_object_get(rec->result, "usage");
+        const json_t *u = json_object_get(result, "usage");
         static const char *const usage_keys[][2] = {
             {"inputTokens", "gen_ai.usage.input_tokens"},
             {"outputTokens", "gen_ai.usage.output_tokens"},
@@ -240,9 +247,9 @@ void otel_run_call(otel_run *r, const call_record *rec, bool replayed)
             if (v && v->type == JSON_NUMBER && v->u.number >= 0 && v->u.number < 9.0e15)
                 otel_attr_int(attrs, usage_keys[i][1], (int64_t)v->u.number);
         }
-        const char *stop = str_at(rec->result, "stopReason");
+        const char *stop = str_at(result, "stopReason");
         if (stop) otel_attr_strs(attrs, "gen_ai.response.finish_reasons", stop);
-        const char *rid = str_at(rec->result, "id");
+        const char *rid = str_at(result, "id");
         if (rid) otel_attr_str(attrs, "gen_ai.response.id", rid);
     } else if (!strcmp(fn, "tool")) {
         const char *tool = str_at(rec->args, "name");
@@ -266,12 +273,13 @@ void otel_run_call(otel_run *r, const call_record *rec, bool replayed)
     if (replayed) otel_attr_bool(attrs, "chidori.replayed", true);
     if (rec->error) error_type = !strncmp(rec->error, "denied", 6) || strstr(rec->error, "policy") ? "chidori.denied" : "_OTHER";
     /* a tool that answered isError failed, though the call itself succeeded (MCP conventions) */
-    const json_t *is_error = !strcmp(fn, "tool") ? json_object_get(rec->result, "isError") : NULL;
+    const json_t *is_error = !strcmp(fn, "tool") ? json_object_get(result, "isError") : NULL;
     const char *tool_failed = is_error && is_error->type == JSON_TRUE ? "the tool reported an error (isError)" : NULL;
     finish_span(r, own_id, parent_copy, name, kind, rec->timestamp_ms, rec->duration_ms, attrs,
                 rec->error ? rec->error : tool_failed, rec->error ? error_type : "tool_error");
     free(name);
     if (mcp_call) mcp_span(r, own_id, rec, tool_failed, replayed);
+    json_free(seen);
 }
 
 void otel_run_end(otel_run *r, const char *error)

@@ -67,6 +67,15 @@ TEST(calllog_loads_json_records_checked_like_lines)
         {"[{\"seq\":1,\"function\":\"log\",\"args\":[]}]", "db: record 1: `args` must be an object"},
         {"[{\"seq\":1,\"function\":\"log\",\"args\":{}},{\"seq\":1,\"function\":\"log\",\"args\":{}}]",
          "db: duplicate `seq` 1"},
+        {"[{\"seq\":1,\"function\":\"log\",\"args\":{},\"timestamp\":\"2026-07-08T00:00:00Z\",\"duration_us\":1},"
+         "{\"seq\":1,\"function\":\"log\",\"args\":{},\"timestamp\":1}]",
+         "db: duplicate `seq` 1"},
+        {"[{\"seq\":1,\"function\":\"log\",\"args\":{},\"timestamp\":\"2026-07-08\"}]",
+         "db: record 1: `timestamp` must be an RFC 3339 time (2026-07-08T03:57:42.291Z) or milliseconds since 1970"},
+        {"[{\"seq\":1,\"function\":\"prompt\",\"args\":{},\"token_usage\":{\"input_tokens\":1.5,\"output_tokens\":1}}]",
+         "db: record 1: `token_usage` must be an object with whole `input_tokens` and `output_tokens`"},
+        {"[{\"seq\":1,\"function\":\"log\",\"args\":{},\"duration_ms\":\"3\"}]",
+         "db: record 1: `duration_ms` must be a number of milliseconds"},
         {"[{\"seq\":2,\"parent_seq\":3,\"function\":\"log\",\"args\":{}}]",
          "db: record 1: `parent_seq` must be the seq of an earlier call"},
     };
@@ -80,6 +89,57 @@ TEST(calllog_loads_json_records_checked_like_lines)
         json_free(v);
         calllog_free(log);
     }
+}
+
+/* A seq that appears twice in the original's log (its rule: loaders index by seq, the first record
+ * wins) is the first record of it, the later copy dropped; in ours it is damage (above). */
+TEST(calllog_first_record_of_a_seq_wins_in_the_originals_logs)
+{
+    calllog *log = calllog_new();
+    char *error = NULL;
+    json_t *v = parse("[{\"seq\":2,\"function\":\"log\",\"args\":{\"n\":1},\"result\":\"first\",\"timestamp\":\"2026-07-08T00:00:00Z\"},"
+                      "{\"seq\":1,\"function\":\"log\",\"args\":{},\"result\":null,\"timestamp\":\"2026-07-08T00:00:00Z\"},"
+                      "{\"seq\":2,\"function\":\"mark\",\"args\":{\"n\":2},\"result\":\"second\",\"timestamp\":\"2026-07-08T00:00:01Z\"}]");
+    CHECK(calllog_load_records(log, v, "db", &error) == 0);
+    CHECK(calllog_held(log) == 2);
+    const call_record *r = calllog_find_seq(log, 2);
+    CHECK(r && !strcmp(r->function, "log") && !strcmp(json_string_value(r->result), "first"));
+    json_free(v);
+    calllog_free(log);
+}
+
+/* The original's record shape loads: RFC 3339 timestamp (any offset, 0-9 fraction digits), whole
+ * duration_ms, token_usage; ours is written the same way and reads back equal. */
+TEST(calllog_reads_and_writes_the_original_record_shape)
+{
+    calllog *log = calllog_new();
+    char *error = NULL;
+    json_t *v = parse("[{\"seq\":1,\"function\":\"prompt\",\"args\":{\"text\":\"hi\"},\"result\":\"yo\","
+                      "\"duration_ms\":83,\"token_usage\":{\"input_tokens\":5,\"output_tokens\":2},"
+                      "\"timestamp\":\"2026-07-08T03:57:42.291916Z\",\"response\":{\"model\":\"m\"}},"
+                      "{\"seq\":2,\"function\":\"log\",\"args\":{},\"result\":null,\"duration_ms\":1.25,"
+                      "\"timestamp\":1783483062291},"
+                      "{\"seq\":3,\"function\":\"log\",\"args\":{},\"result\":null,\"duration_ms\":0,"
+                      "\"timestamp\":\"2026-07-08T05:57:42+02:00\"}]");
+    CHECK(calllog_load_records(log, v, "db", &error) == 0);
+    const call_record *a = calllog_find_seq(log, 1), *b = calllog_find_seq(log, 2), *c = calllog_find_seq(log, 3);
+    CHECK(a && !a->legacy && a->timestamp_ms == 1783483062291LL && a->duration_ms == 83);
+    CHECK(json_number_value(json_object_get(a->token_usage, "input_tokens")) == 5);
+    CHECK(json_is_object(json_object_get(a->extra, "response")));
+    CHECK(b && b->legacy && b->timestamp_ms == 1783483062291LL && b->duration_ms == 1.25);
+    CHECK(c && !c->legacy && c->timestamp_ms == 1783483062000LL);
+    json_t *out = call_record_to_json(a);
+    CHECK_STR(json_string_value(json_object_get(out, "timestamp")), "2026-07-08T03:57:42.291Z");
+    CHECK(json_number_value(json_object_get(out, "duration_ms")) == 83);
+    CHECK(json_object_get(out, "error") == NULL && json_object_get(out, "parent_seq") == NULL);
+    CHECK(json_is_object(json_object_get(out, "response")) && json_is_object(json_object_get(out, "token_usage")));
+    json_free(out);
+    out = call_record_to_json(b); /* a fractional duration: floored, the rest in duration_us */
+    CHECK(json_number_value(json_object_get(out, "duration_ms")) == 1);
+    CHECK(json_number_value(json_object_get(out, "duration_us")) == 1250);
+    json_free(out);
+    json_free(v);
+    calllog_free(log);
 }
 
 /* ---- caps, memory, torn tails, run files, pending calls (issue 23: findings 3, 9, 11) ---- */

@@ -2,7 +2,8 @@
  * temperature?, format?, tools?} → {content, toolCalls, stopReason, usage, model, provider, json?}.
  *
  * The whole request and the whole response (token usage included) are the call's record, so a
- * replay answers every turn of a conversation without a provider. The tool loop itself runs in
+ * replay answers every turn of a conversation without a provider; the record takes the original
+ * chidori's shape (prompt_record.c). The tool loop itself runs in
  * the agent's JavaScript (the prelude), one `prompt` record per model turn. Providers are the
  * operator's configuration (llm.c); nothing in args chooses an endpoint or a key.
  *
@@ -14,6 +15,7 @@
 #include "host/host_internal.h"
 #include "host/ops.h"
 #include "host/llm.h"
+#include "host/record_form.h"
 #include "util/buf.h"
 #include "util/random.h"
 
@@ -96,7 +98,7 @@ static int effect_prompt(host *h, const json_t *args, json_t **result, char **er
 }
 
 static const op_def prompt_ops[] = {
-    {.name = "prompt", .flags = OP_RECORDED, .perform = effect_prompt},
+    {.name = "prompt", .flags = OP_RECORDED, .perform = effect_prompt, .record = &prompt_record_form},
     {0},
 };
 

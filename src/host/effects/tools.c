@@ -8,10 +8,16 @@
  *   policy: a tool no call of which could pass the gate is withheld (a line on the log stream
  *   says so), and only the servers of offered tools are started.
  * Servers start on first use and are shut down cleanly when the run's host is freed.
+ *
+ * A `tool` record is written as the original chidori writes it: args {name, kwargs}, result the
+ * text of a reply that is one text block, else its content array; the rest of the MCP result
+ * (isError, structuredContent) in the additional key `mcp`, so replay returns it unchanged. A
+ * record without `mcp` (written by the original) answers with its result as it is.
  */
 #include "host/host_internal.h"
 #include "host/mcp.h"
 #include "host/ops.h"
+#include "host/record_form.h"
 #include "util/buf.h"
 
 #include <stdlib.h>
@@ -169,8 +175,107 @@ static char *tool_target(const json_t *args, const json_t **match)
     return name ? xasprintf("tool:%s", name) : xstrdup("tool:");
 }
 
+/* ---- the record's form (record_form.h) ---- */
+
+static json_t *tool_kwargs_form(const json_t *args)
+{
+    json_t *o = json_object();
+    const json_t *name = json_object_get(args, "name"), *targs = json_object_get(args, "args");
+    json_object_set(o, "name", name ? json_copy(name) : json_null());
+    json_object_set(o, "kwargs", targs && targs->type != JSON_NULL ? json_copy(targs) : json_object());
+    return o;
+}
+
+/* The original's value of an MCP result: one text block → its text; else the content array (or null). */
+static json_t *tool_value(const json_t *result)
+{
+    const json_t *content = json_object_get(result, "content");
+    if (!json_is_array(content)) return json_null();
+    if (content->u.array.len == 1) {
+        const json_t *text = json_object_get(content->u.array.items[0], "text");
+        if (json_is_string(text)) return json_copy(text);
+    }
+    return json_copy(content);
+}
+
+static json_t *tool_rebuild(const json_t *value, const json_t *mcp)
+{
+    json_t *o = json_object();
+    if (!json_object_get(mcp, "content")) {
+        if (json_is_string(value)) {
+            json_t *block = json_object(), *content = json_array();
+            json_object_set(block, "type", json_string("text"));
+            json_object_set(block, "text", json_copy(value));
+            json_array_push(content, block);
+            json_object_set(o, "content", content);
+        } else {
+            json_object_set(o, "content", json_is_array(value) ? json_copy(value) : json_array());
+        }
+    }
+    for (size_t i = 0; json_is_object(mcp) && i < mcp->u.object.len; i++)
+        json_object_set(o, mcp->u.object.items[i].key, json_copy(mcp->u.object.items[i].value));
+    return o;
+}
+
+static bool same_in_order(const json_t *a, const json_t *b)
+{
+    if (!json_equal(a, b)) return false;
+    for (size_t i = 0; json_is_object(a) && i < a->u.object.len; i++)
+        if (strcmp(a->u.object.items[i].key, b->u.object.items[i].key)) return false;
+    return true;
+}
+
+static void tool_encode(const json_t *args, const json_t *result, json_t **rec_args, json_t **rec_result,
+                        json_t **token_usage, json_t **extra)
+{
+    *rec_args = tool_kwargs_form(args);
+    *rec_result = NULL;
+    *token_usage = NULL;
+    *extra = NULL;
+    if (!result) return;
+    *rec_result = tool_value(result);
+    /* keep the MCP result less its content; with its content too when the value does not give it back */
+    json_t *mcp = json_object();
+    for (size_t i = 0; json_is_object(result) && i < result->u.object.len; i++)
+        if (strcmp(result->u.object.items[i].key, "content"))
+            json_object_set(mcp, result->u.object.items[i].key, json_copy(result->u.object.items[i].value));
+    json_t *rebuilt = tool_rebuild(*rec_result, mcp);
+    if (!json_is_object(result) || !same_in_order(rebuilt, result)) {
+        json_free(mcp);
+        mcp = json_object();
+        json_object_set(mcp, "result", json_copy(result)); /* not an MCP result we can split: kept whole */
+    }
+    json_free(rebuilt);
+    *extra = json_object();
+    json_object_set(*extra, "mcp", mcp);
+}
+
+static bool tool_matches(const call_record *rec, const json_t *args)
+{
+    json_t *mine = tool_kwargs_form(args);
+    bool ok = json_equal(rec->args, mine);
+    json_free(mine);
+    return ok;
+}
+
+static json_t *tool_decode(const call_record *rec)
+{
+    const json_t *mcp = json_object_get(rec->extra, "mcp");
+    if (!json_is_object(mcp)) return json_copy(rec->result); /* the original's record: the tool's value */
+    const json_t *whole = json_object_get(mcp, "result");
+    if (whole) return json_copy(whole);
+    return tool_rebuild(rec->result, mcp);
+}
+
+const record_form tool_record_form = {
+    .encode = tool_encode,
+    .matches = tool_matches,
+    .decode = tool_decode,
+};
+
 static const op_def tools_ops[] = {
-    {.name = "tool", .flags = OP_RECORDED | OP_GATED, .perform = effect_tool, .target = tool_target},
+    {.name = "tool", .flags = OP_RECORDED | OP_GATED, .perform = effect_tool, .target = tool_target,
+     .record = &tool_record_form},
     {.name = "tool_schemas", .flags = OP_RECORDED, .perform = effect_tool_schemas},
     {0},
 };
