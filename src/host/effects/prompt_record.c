@@ -97,7 +97,8 @@ static json_t *original_args(const json_t *args, const json_t *result)
     const json_t *model = json_object_get(args, "model");
     if (!json_is_string(model) || !model->u.string.len) model = json_object_get(result, "model");
     json_object_set(o, "model", json_is_string(model) ? json_copy(model) : json_null());
-    json_object_set(o, "type", json_null());
+    const json_t *type = json_object_get(args, "type"); /* the stream label, when one was given */
+    json_object_set(o, "type", json_is_string(type) ? json_copy(type) : json_null());
     if (has_tools(args)) {
         const json_t *tools = json_object_get(args, "tools");
         json_t *names = json_array();
