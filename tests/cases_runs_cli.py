@@ -234,6 +234,36 @@ def case_runs_cost_from_the_originals_pricing_setting(v):
         shutil.rmtree(proj)
 
 
+def case_runs_cost_prices_cached_tokens_by_their_multipliers(v):
+    """Cached input tokens (token_usage's cache fields) cost the input price times the row's
+    multiplier; a row that names none uses the original's defaults (reads 0.5, writes 1.0)."""
+    proj, rid, runs_dir, _, _ = recorded_run(v)
+    try:
+        path = os.path.join(runs_dir, rid, "records.jsonl")
+        recs = records(runs_dir, rid)
+        prompts = [r for r in recs if r["function"] == "prompt"]
+        assert len(prompts) == 2 and all("token_usage" in r for r in prompts), prompts
+        for r in prompts:
+            r["token_usage"].update(cache_read_tokens=1000, cache_creation_tokens=100)
+        with open(path, "w") as f:
+            f.write("".join(json.dumps(r) + "\n" for r in recs))
+
+        def usd(pricing):
+            code, out, err = cli(v, "runs", "list", "--json", cwd=proj, env={"CHIDORI_PRICING": json.dumps(pricing)})
+            assert code == 0, err
+            (run,) = json.loads(out)["runs"]
+            assert run["cost"]["unpriced_prompts"] == 0, run
+            return run["cost"]["usd"]
+        base = 16 * 2 + 10 * 10
+        got = usd({"m-": {"input_per_mtok": 2, "output_per_mtok": 10, "cache_read_multiplier": 0.1,
+                          "cache_write_multiplier": 1.25}})
+        assert abs(got - (base + 2000 * 2 * 0.1 + 200 * 2 * 1.25) / 1e6) < 1e-12, got
+        got = usd({"m-": {"input_per_mtok": 2, "output_per_mtok": 10}})
+        assert abs(got - (base + 2000 * 2 * 0.5 + 200 * 2 * 1.0) / 1e6) < 1e-12, got
+    finally:
+        shutil.rmtree(proj)
+
+
 def case_serve_refuses_a_malformed_price_table_at_start(v):
     """serve reads the prices once, at start: a malformed CHIDORI_PRICING is exit 2 before it listens."""
     proj = project({"main.js": "export default async () => 1;\n"})

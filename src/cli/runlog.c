@@ -137,11 +137,15 @@ int runlog_parse_line(const char *line, size_t len, runlog_row *row, const char 
     if (!strcmp(row->function, "prompt") && json_is_object(token_usage)) {
         bool a = count_of(json_object_get(token_usage, "input_tokens"), &row->tokens_in);
         bool b = count_of(json_object_get(token_usage, "output_tokens"), &row->tokens_out);
+        count_of(json_object_get(token_usage, "cache_creation_tokens"), &row->cache_creation);
+        count_of(json_object_get(token_usage, "cache_read_tokens"), &row->cache_read);
         row->has_tokens = a || b;
     } else if (!strcmp(row->function, "prompt") && json_is_object(result)) {
         const json_t *usage = json_object_get(result, "usage");
         bool a = count_of(json_object_get(usage, "inputTokens"), &row->tokens_in);
         bool b = count_of(json_object_get(usage, "outputTokens"), &row->tokens_out);
+        count_of(json_object_get(usage, "cacheCreationTokens"), &row->cache_creation);
+        count_of(json_object_get(usage, "cacheReadTokens"), &row->cache_read);
         row->has_tokens = a || b;
     }
     if (!strcmp(row->function, "prompt")) {

@@ -25,6 +25,7 @@ typedef struct runlog_row {
     double duration_ms;        /* -1 when the record has none */
     int64_t timestamp_ms;      /* 0 when the record has none */
     uint64_t tokens_in, tokens_out;
+    uint64_t cache_creation, cache_read; /* cached input tokens, when the provider reported them */
     bool has_tokens;           /* a prompt record with usage */
     char *model;               /* prompt: the model that answered, or NULL */
     char *error;               /* the call's error, or NULL */

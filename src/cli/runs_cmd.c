@@ -77,7 +77,7 @@ static void view_cost(run_view *v, const price_table *t)
         if (!r->has_tokens) continue;
         const price *p = price_of(t, r->model);
         if (!p) v->unpriced++;
-        else v->priced++, v->cost += price_cost(p, r->tokens_in, r->tokens_out, 0, 0);
+        else v->priced++, v->cost += price_cost(p, r->tokens_in, r->tokens_out, r->cache_creation, r->cache_read);
     }
 }
 
