@@ -33,6 +33,8 @@ void api_list(server *srv, http_reply *rep);
 void api_get(server *srv, session *s, http_reply *rep);
 void api_stream(server *srv, session *s, http_reply *rep);
 void api_checkpoint(server *srv, session *s, http_reply *rep);
+/* api_snapshot.c */
+void api_snapshot(server *srv, session *s, http_reply *rep);
 /* These two return true when they keep the caller's reference to s (their reply waits for the
  * run, as later work that releases it): the caller then must not release it. */
 bool api_resume(server *srv, session *s, const http_request *req, http_reply *rep);

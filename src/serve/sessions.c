@@ -31,6 +31,7 @@
 #include "util/clock.h"
 #include "host/host.h"
 #include "host/policy.h"
+#include "runner/manifest.h"
 #include "runner/runner.h"
 #include "runner/start.h"
 #include "serve/session_log.h"
@@ -145,6 +146,8 @@ sessions *sessions_new(const sessions_config *cfg, store *st)
     strmap_init(&ss->resident);
     return ss;
 }
+
+const sessions_config *sessions_config_of(const sessions *ss) { return &ss->cfg; }
 
 /* Make a stored row resident (lock held; no session of that id is): takes the row's contents
  * over. No reference yet. */
@@ -488,7 +491,7 @@ static ss_result check_capacity(sessions *ss, char **error)
         return SS_STOPPING;
     }
     if (ss->running >= ss->cfg.max_running) {
-        *error = xasprintf("too many running sessions (%d, CHIDORI_MAX_CONCURRENT_SESSIONS); retry later",
+        *error = xasprintf("server busy: too many running sessions (%d, CHIDORI_MAX_CONCURRENT_SESSIONS); retry later",
                            ss->cfg.max_running);
         return SS_BUSY;
     }
@@ -621,10 +624,118 @@ bool sessions_notify_settled(sessions *ss, session *s, session_waiter *w)
     return kept;
 }
 
+/* ---------- snapshot manifests (runner/manifest.h) ---------- */
+
+/* The manifest of a session's run as the agent's files are now. NULL with *error. */
+static json_t *build_manifest(const sessions *ss, const session_row *row, char **error)
+{
+    manifest_inputs in = {
+        .run_id = row->run_id,
+        .project_root = ss->cfg.project_root,
+        .entry = ss->cfg.entry,
+        .surface = &ss->cfg.surface,
+        .settings = ss->cfg.settings,
+        .seed = row->seed,
+        .created_at_ms = row->created_at_ms,
+    };
+    return manifest_build(&in, error);
+}
+
+/* Record the manifest of a session that starts a run of the present source: a new session, a
+ * replay, a resume that accepted a changed source. A failure is reported, not fatal: the session
+ * then resumes later without the check, as one stored by an older chidori. */
+static void store_manifest(sessions *ss, const session_row *row, json_t *manifest)
+{
+    char *error = NULL;
+    json_t *own = manifest ? NULL : (manifest = build_manifest(ss, row, &error));
+    if (manifest && store_put_manifest(ss->st, row->id, manifest, &error) == 0) {
+        json_free(own);
+        return;
+    }
+    fprintf(stderr, "chidori serve: session %s: its snapshot manifest is not stored (%s); a resume of it will not "
+                    "check the agent's source\n",
+            row->id, error ? error : "unknown error");
+    free(error);
+    json_free(own);
+}
+
+/* Before a resume or an approval replays the session's recorded calls: is the agent's source the
+ * one they were recorded against? SS_OK (with *changed, the manifest to store once the run has
+ * started, when allow accepted a change), SS_CONFLICT with the reason (nothing of the session is
+ * touched), SS_ERROR when the store failed. Lock held. */
+static ss_result check_source(sessions *ss, session *s, bool allow, json_t **changed, char **error)
+{
+    *changed = NULL;
+    json_t *recorded = NULL;
+    int got = store_get_manifest(ss->st, s->row.id, &recorded, error);
+    if (got < 0) return SS_ERROR;
+    if (got == 0) {
+        fprintf(stderr, "chidori serve: session %s has no snapshot manifest (stored by an older chidori); resuming "
+                        "it without checking the agent's source\n", s->row.id);
+        return SS_OK;
+    }
+    char *why = NULL;
+    json_t *now = build_manifest(ss, &s->row, &why);
+    if (!now) {
+        json_free(recorded);
+        *error = xasprintf("session %s cannot be resumed: the agent's source cannot be read (%s)", s->row.id, why);
+        free(why);
+        return SS_CONFLICT;
+    }
+    manifest_verdict v = manifest_compare(recorded, now, allow, &why);
+    json_free(recorded);
+    if (v != MANIFEST_SAME) {
+        json_free(now);
+        *error = why;
+        return SS_CONFLICT;
+    }
+    if (why) { /* a change, accepted */
+        fprintf(stderr, "chidori serve: session %s: resuming against an edited agent (allow_source_change): %s\n",
+                s->row.id, why);
+        free(why);
+        *changed = now;
+    } else {
+        json_free(now);
+    }
+    return SS_OK;
+}
+
+ss_result sessions_snapshot(sessions *ss, session *s, json_t **out, char **error)
+{
+    *out = NULL;
+    json_t *m = NULL;
+    pthread_mutex_lock(&ss->lock);
+    char *id = xstrdup(s->row.id);
+    pthread_mutex_unlock(&ss->lock);
+    int got = store_get_manifest(ss->st, id, &m, error);
+    free(id);
+    if (got < 0) return SS_ERROR;
+    if (got == 0) {
+        *error = xstrdup("Snapshot manifest not found");
+        return SS_NOT_FOUND;
+    }
+    pthread_mutex_lock(&ss->lock);
+    json_t *o = json_object();
+    json_object_set(o, "id", json_string(s->row.id));
+    json_object_set(o, "run_id", json_string(s->row.run_id));
+    json_object_set(o, "snapshot_manifest",
+                    manifest_view(m, call_count(s), s->row.pending, is_status(s, "awaitingapproval")));
+    pthread_mutex_unlock(&ss->lock);
+    json_free(m);
+    *out = o;
+    return SS_OK;
+}
+
 /* ---------- operations ---------- */
 
 ss_result sessions_create(sessions *ss, const json_t *input, const char *profile, const char *id, const char *traceparent, session **out,
                           char **error)
+{
+    return sessions_create_replaying(ss, input, profile, id, traceparent, NULL, out, error);
+}
+
+ss_result sessions_create_replaying(sessions *ss, const json_t *input, const char *profile, const char *id,
+                                    const char *traceparent, const json_t *records, session **out, char **error)
 {
     session_row row = {0};
     char fresh[37];
@@ -644,7 +755,9 @@ ss_result sessions_create(sessions *ss, const json_t *input, const char *profile
     ss_result r = check_capacity(ss, error);
     /* A resident session is in the store too; the store's primary key sees the others. */
     bool duplicate = r == SS_OK && strmap_get(&ss->resident, row.id);
-    if (r == SS_OK && !duplicate && store_insert_session(ss->st, &row, NULL, &duplicate, error) < 0) {
+    if (r == SS_OK && !duplicate &&
+        (records ? store_insert_session_with_records(ss->st, &row, records, &duplicate, error)
+                 : store_insert_session(ss->st, &row, NULL, &duplicate, error)) < 0) {
         r = SS_ERROR;
         if (duplicate) free(*error), *error = NULL;
     }
@@ -653,8 +766,9 @@ ss_result sessions_create(sessions *ss, const json_t *input, const char *profile
         r = SS_CONFLICT;
     }
     if (r == SS_OK) {
+        store_manifest(ss, &row, NULL);
         session *s = add(ss, &row);
-        s->counted = true; /* a new session's log is empty */
+        s->counted = !records; /* a new session's log is empty; given records are counted from the store */
         s->refs++; /* the caller's */
         r = start_run(ss, s, RUN_NEW, NULL, NULL, false, error);
         if (r == SS_OK) *out = s;
@@ -665,10 +779,11 @@ ss_result sessions_create(sessions *ss, const json_t *input, const char *profile
     return r;
 }
 
-ss_result sessions_resume(sessions *ss, session *s, const char *response, char **error)
+ss_result sessions_resume(sessions *ss, session *s, const char *response, bool allow_source_change, char **error)
 {
     pthread_mutex_lock(&ss->lock);
     ss_result r = SS_OK;
+    json_t *changed = NULL;
     const char *fn = json_string_value(json_object_get(s->row.pending, "function"));
     if (s->running || !is_status(s, "paused") || !fn || strcmp(fn, "input") != 0) {
         *error = is_status(s, "failed")
@@ -677,16 +792,20 @@ ss_result sessions_resume(sessions *ss, session *s, const char *response, char *
                      : xasprintf("session %s is %s, not paused on an input", s->row.id, s->row.status);
         r = SS_CONFLICT;
     }
+    if (r == SS_OK) r = check_source(ss, s, allow_source_change, &changed, error);
     if (r == SS_OK) r = check_capacity(ss, error);
     if (r == SS_OK) r = start_run(ss, s, RUN_RESUME, json_copy(s->row.pending), xstrdup(response), true, error);
+    if (r == SS_OK && changed) store_manifest(ss, &s->row, changed);
+    json_free(changed);
     pthread_mutex_unlock(&ss->lock);
     return r;
 }
 
-ss_result sessions_approve(sessions *ss, session *s, bool allow, char **error)
+ss_result sessions_approve(sessions *ss, session *s, bool allow, bool allow_source_change, char **error)
 {
     pthread_mutex_lock(&ss->lock);
     ss_result r = SS_OK;
+    json_t *changed = NULL;
     const json_t *pa = s->row.pending_approval;
     const char *target = json_string_value(json_object_get(pa, "target"));
     if (s->running || !is_status(s, "awaitingapproval") || !target) {
@@ -699,7 +818,8 @@ ss_result sessions_approve(sessions *ss, session *s, bool allow, char **error)
         s->row.error = message;
         if (save(ss, s, error) < 0) r = SS_ERROR;
         pthread_cond_broadcast(&s->changed);
-    } else if ((r = check_capacity(ss, error)) == SS_OK) {
+    } else if ((r = check_source(ss, s, allow_source_change, &changed, error)) == SS_OK &&
+               (r = check_capacity(ss, error)) == SS_OK) {
         json_t *approval = json_object();
         json_object_set(approval, "target", json_string(target));
         json_object_set(approval, "args", json_copy(json_object_get(pa, "args")));
@@ -707,7 +827,9 @@ ss_result sessions_approve(sessions *ss, session *s, bool allow, char **error)
         r = start_run(ss, s, RUN_APPROVED, json_copy(s->row.pending), NULL, true, error);
         if (r != SS_OK && is_status(s, "awaitingapproval")) /* not started, nothing stored: as it was */
             json_free(s->row.approvals->u.array.items[--s->row.approvals->u.array.len]);
+        if (r == SS_OK && changed) store_manifest(ss, &s->row, changed);
     }
+    json_free(changed);
     pthread_mutex_unlock(&ss->lock);
     return r;
 }
@@ -765,6 +887,7 @@ ss_result sessions_replay(sessions *ss, session *src, session **out, char **erro
     }
     *out = NULL;
     if (r == SS_OK) {
+        store_manifest(ss, &row, NULL);
         session *s = add(ss, &row);
         s->refs++; /* the caller's */
         r = start_run(ss, s, RUN_REPLAY, NULL, NULL, false, error);
@@ -869,6 +992,17 @@ json_t *sessions_checkpoint(sessions *ss, session *s, char **error)
         return NULL;
     }
     json_object_set(o, "call_log", log);
+    json_t *m = NULL;
+    char *why = NULL;
+    if (store_get_manifest(ss->st, json_string_value(json_object_get(o, "id")), &m, &why) < 0) {
+        fprintf(stderr, "chidori serve: %s\n", why); /* the checkpoint is still whole without it */
+        free(why);
+    }
+    pthread_mutex_lock(&ss->lock);
+    json_object_set(o, "snapshot_manifest",
+                    m ? manifest_view(m, call_count(s), s->row.pending, is_status(s, "awaitingapproval")) : json_null());
+    pthread_mutex_unlock(&ss->lock);
+    json_free(m);
     return o;
 }
 

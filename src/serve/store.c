@@ -215,6 +215,11 @@ store *store_open(const char *path, char **error)
     if (exec(st, "CREATE TABLE IF NOT EXISTS session_traces (session_id TEXT PRIMARY KEY, traceparent TEXT NOT NULL)"
                  " WITHOUT ROWID;", &why) < 0)
         goto fail;
+    /* sessions' snapshot manifests (docs/http-api.md), the same way: absent for a session stored
+     * by an older chidori, which then resumes without the source check */
+    if (exec(st, "CREATE TABLE IF NOT EXISTS session_manifests (session_id TEXT PRIMARY KEY, manifest TEXT NOT NULL)"
+                 " WITHOUT ROWID;", &why) < 0)
+        goto fail;
     return st;
 fail:
     *error = xasprintf("cannot use the session database %s: %s", path, why);
@@ -284,8 +289,23 @@ static int column_json(sqlite3_stmt *s, int i, json_type want, bool nullable, js
 
 /* ---------- sessions ---------- */
 
+static int insert_session(store *st, const session_row *r, const char *copy_records_from, const json_t *records,
+                          bool *duplicate, char **error);
+
 int store_insert_session(store *st, const session_row *r, const char *copy_records_from, bool *duplicate,
                          char **error)
+{
+    return insert_session(st, r, copy_records_from, NULL, duplicate, error);
+}
+
+int store_insert_session_with_records(store *st, const session_row *r, const json_t *records, bool *duplicate,
+                                      char **error)
+{
+    return insert_session(st, r, NULL, records, duplicate, error);
+}
+
+static int insert_session(store *st, const session_row *r, const char *copy_records_from, const json_t *records,
+                          bool *duplicate, char **error)
 {
     *duplicate = false;
     pthread_mutex_lock(&st->lock);
@@ -346,6 +366,25 @@ int store_insert_session(store *st, const session_row *r, const char *copy_recor
         bind_text(s, 2, copy_records_from);
         if (sqlite3_step(s) != SQLITE_DONE) {
             db_error(st, "copying records", error);
+            goto rollback;
+        }
+    }
+    for (size_t i = 0; records && i < records->u.array.len; i++) {
+        /* as given (the run's loader reads them again); the first record of a seq is kept */
+        const json_t *rec = records->u.array.items[i];
+        done(st, s);
+        s = NULL;
+        if (prepare(st, "INSERT OR IGNORE INTO records (session_id, seq, record, pos) VALUES (?1, ?2, ?3, ?4)", &s) !=
+            SQLITE_OK) {
+            db_error(st, "preparing a given record", error);
+            goto rollback;
+        }
+        bind_text(s, 1, r->id);
+        sqlite3_bind_int64(s, 2, (sqlite3_int64)json_number_value(json_object_get(rec, "seq")));
+        bind_json(s, 3, rec);
+        sqlite3_bind_int64(s, 4, (sqlite3_int64)i + 1);
+        if (sqlite3_step(s) != SQLITE_DONE) {
+            db_error(st, "storing a given record", error);
             goto rollback;
         }
     }
@@ -688,6 +727,51 @@ out:
     done(st, s);
     free(text);
     free(why);
+    pthread_mutex_unlock(&st->lock);
+    return rc;
+}
+
+/* ---------- snapshot manifests ---------- */
+
+int store_put_manifest(store *st, const char *session_id, const json_t *manifest, char **error)
+{
+    pthread_mutex_lock(&st->lock);
+    sqlite3_stmt *s = NULL;
+    int rc = -1;
+    if (prepare(st, "INSERT OR REPLACE INTO session_manifests (session_id, manifest) VALUES (?1, ?2)", &s) != SQLITE_OK)
+        db_error(st, "preparing a session's manifest", error);
+    else {
+        bind_text(s, 1, session_id);
+        bind_json(s, 2, manifest);
+        if (sqlite3_step(s) != SQLITE_DONE) db_error(st, "storing a session's manifest", error);
+        else rc = 0;
+    }
+    done(st, s);
+    pthread_mutex_unlock(&st->lock);
+    return rc;
+}
+
+int store_get_manifest(store *st, const char *session_id, json_t **out, char **error)
+{
+    *out = NULL;
+    pthread_mutex_lock(&st->lock);
+    sqlite3_stmt *s = NULL;
+    int rc = -1;
+    if (prepare(st, "SELECT manifest FROM session_manifests WHERE session_id = ?1", &s) != SQLITE_OK) {
+        db_error(st, "preparing a read of a session's manifest", error);
+    } else {
+        bind_text(s, 1, session_id);
+        int step = sqlite3_step(s);
+        if (step == SQLITE_DONE) rc = 0;
+        else if (step != SQLITE_ROW) db_error(st, "reading a session's manifest", error);
+        else if (column_json(s, 0, JSON_OBJECT, false, out, "manifest", error) == 0) rc = 1;
+        else {
+            char *why = *error;
+            *error = xasprintf("session %s: its stored snapshot manifest %s", session_id, why);
+            free(why);
+        }
+    }
+    done(st, s);
     pthread_mutex_unlock(&st->lock);
     return rc;
 }

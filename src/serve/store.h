@@ -55,6 +55,11 @@ void store_close(store *st);
  * the same transaction. -1 with *error (a duplicate id says so: *duplicate is set). */
 int store_insert_session(store *st, const session_row *r, const char *copy_records_from, bool *duplicate,
                          char **error);
+/* The same, with the session's call log given (an array of record objects, already checked by the
+ * call-log loader), stored in the same transaction: pos is their order, the first record of a seq
+ * is kept. */
+int store_insert_session_with_records(store *st, const session_row *r, const json_t *records, bool *duplicate,
+                                      char **error);
 /* Write every mutable field of a session (status, output, error, pending, approvals ...). */
 int store_update_session(store *st, const session_row *r, char **error);
 /* Every session, oldest first (created_at_ms, then insertion order), one row at a time: fn is
@@ -96,5 +101,11 @@ json_t *store_load_records_page(store *st, const char *session_id, int64_t after
 #define STORE_MEMORY_MAX_BYTES ((size_t)64 << 20)
 int store_memory_op(void *ctx, const char *action, const char *ns, const char *key, const json_t *value,
                     const char *prefix, json_t **result, char **error);
+
+/* A session's snapshot manifest (runner/manifest.h), in the table session_manifests: stored (or
+ * replaced) at its creation and when a resume accepts a changed source. get: 1 with *out, 0 when the
+ * session has none (stored by an older chidori), -1 with *error. */
+int store_put_manifest(store *st, const char *session_id, const json_t *manifest, char **error);
+int store_get_manifest(store *st, const char *session_id, json_t **out, char **error);
 
 #endif

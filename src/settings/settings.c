@@ -132,6 +132,8 @@ static const setting_def TABLE[] = {
          "durable state: runs/, memory.json, serve's database"),
     TEXT("CHIDORI_PRICES", "unset", "a path to a JSON file", "runs",
          "prices per million tokens by model, {\"model\": {\"input\": 2.5, \"output\": 10}}: `chidori runs` adds a cost"),
+    TEXT("CHIDORI_PRICING", "unset", "any text", DURABLE,
+         "pricing text kept as is in a run's snapshot manifest (`pricing`), as the original chidori records it"),
     TEXT("CHIDORI_WORKSPACE_ROOT", "the agent's folder", "a path", RUNS, "the folder chidori.workspace works in"),
     /* policy (docs/policy.md) */
     TEXT("CHIDORI_POLICY_FILE", "unset", "a path to a policy file", DURABLE,
