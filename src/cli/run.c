@@ -27,10 +27,12 @@
 #include "engine/engine.h"
 #include "host/policy.h"
 #include "isolate/isolate.h"
+#include "runner/manifest.h"
 #include "runner/runner.h"
 #include "runner/start.h"
 #include "settings/settings.h"
 #include "util/buf.h"
+#include "util/files.h"
 #include "util/random.h"
 #include "util/termtext.h"
 
@@ -56,6 +58,7 @@ typedef struct run_options {
     int isolate; /* -1 unset, 0/1 */
     bool untrusted, trusted;
     bool quiet; /* --quiet: no progress line */
+    bool allow_source_change; /* resume --allow-source-change */
     json_t *input;
 } run_options;
 
@@ -97,6 +100,8 @@ static int parse_options(int argc, char **argv, int positionals, bool allow_inpu
             continue;
         } else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
             o->quiet = true;
+        } else if (!strcmp(a, "--allow-source-change")) {
+            o->allow_source_change = true;
         } else if (a[0] == '-' && a[1]) {
             return cli_usage_error("unknown option %s", a);
         } else if (seen < positionals) {
@@ -218,6 +223,7 @@ static const char *status_name(runner_status s)
 typedef struct durable {
     durable_mode mode;
     const run_options *o;
+    const settings *set;
     run_setup setup;             /* policy, limits, caps, isolation, surface (runner/start.h) */
     warm_worker *early;          /* the worker begun before the set-up (setup.iso.early points here) */
     char *folder, *key;          /* the agent's folder (real path) and its key in it */
@@ -226,6 +232,8 @@ typedef struct durable {
     run_meta meta;
     int lock_fd;                 /* run.lock, held by run and resume */
     bool was_paused;             /* resume of a paused run (not of an interrupted one) */
+    json_t *manifest;            /* run: the run's snapshot manifest; resume: the edited source's, when
+                                    --allow-source-change accepted one (written once the run starts) */
     char *error;
 } durable;
 
@@ -316,6 +324,79 @@ static int check_resumable(durable *d)
     return STEP_OK;
 }
 
+/* The run's snapshot manifest as the agent's files are now (runner/manifest.h). NULL with d->error. */
+static json_t *manifest_now(durable *d, const settings *set)
+{
+    manifest_inputs in = {
+        .run_id = d->meta.run_id,
+        .project_root = d->folder,
+        .entry = d->key,
+        .surface = &d->setup.surface,
+        .settings = set,
+        .seed = d->meta.seed,
+        .created_at_ms = clock_realtime_ms(),
+    };
+    return manifest_build(&in, &d->error);
+}
+
+/* <run folder>/runtime.snapshot.json: the manifest, replaced atomically. A failure is a warning: the
+ * run then resumes later without the source check. */
+static void write_manifest(durable *d)
+{
+    char *path = xasprintf("%s/runtime.snapshot.json", d->dir);
+    char *text = json_dump(d->manifest, JSON_PRETTY, NULL);
+    char *error = NULL;
+    if (write_file_atomic(path, text, strlen(text), false, &error) < 0) {
+        fprintf(stderr, "chidori: the run's snapshot manifest is not written (%s); a resume of it will not check "
+                        "the agent's source\n", error);
+        free(error);
+    }
+    free(text);
+    free(path);
+}
+
+/* resume: is the agent's source the one the recorded calls were made by? Checked before anything
+ * of the run is touched: a refusal leaves it as it was (paused, its log and run.json unchanged). */
+static int check_source(durable *d)
+{
+    char *path = xasprintf("%s/runtime.snapshot.json", d->dir);
+    char *why = NULL;
+    size_t len = 0;
+    char *text = read_regular_file_capped(path, (size_t)1 << 20, &len, &why);
+    free(path);
+    if (!text) {
+        fprintf(stderr, "chidori: run %s has no readable snapshot manifest (%s); resuming it without checking the "
+                        "agent's source\n", d->meta.run_id, why);
+        free(why);
+        return STEP_OK;
+    }
+    json_error jerr;
+    json_t *recorded = json_parse(text, len, NULL, &jerr);
+    free(text);
+    json_t *now = manifest_now(d, d->set);
+    if (!now) {
+        json_free(recorded);
+        return STEP_FAILED;
+    }
+    manifest_verdict v = manifest_compare(recorded, now, d->o->allow_source_change, &why);
+    json_free(recorded);
+    if (v != MANIFEST_SAME) {
+        json_free(now);
+        d->error = xasprintf("run %s cannot be resumed: %s", d->meta.run_id, why);
+        free(why);
+        return STEP_FAILED;
+    }
+    if (why) {
+        fprintf(stderr, "chidori: resuming run %s against an edited agent (--allow-source-change): %s\n",
+                d->meta.run_id, why);
+        free(why);
+        d->manifest = now;
+    } else {
+        json_free(now);
+    }
+    return STEP_OK;
+}
+
 /* replay and resume: the recorded run, read (resume: under its lock) and checked. */
 static int step_open_recorded(durable *d)
 {
@@ -337,6 +418,10 @@ static int step_open_recorded(durable *d)
     }
     if (d->mode == MODE_RESUME) {
         int rc = check_resumable(d);
+        if (rc) return rc;
+    }
+    if (d->mode == MODE_RESUME) {
+        int rc = check_source(d);
         if (rc) return rc;
     }
     /* the recorded surface settings, and the seed the run started from */
@@ -366,6 +451,11 @@ static int step_write_start(durable *d)
         (run_dir_create(d->dir, &d->error) < 0 || (d->lock_fd = run_lock(d->dir, d->meta.run_id, &d->error)) < 0 ||
          run_meta_write(d->dir, &d->meta, false, &d->error) < 0))
         return STEP_FAILED;
+    if (d->mode == MODE_RUN) {
+        d->manifest = manifest_now(d, d->set);
+        if (!d->manifest) return STEP_FAILED;
+    }
+    if (d->manifest) write_manifest(d); /* a run's, or the edit a resume accepted */
     if (d->mode == MODE_RESUME) {
         free(d->meta.status);
         d->meta.status = xstrdup("running");
@@ -516,13 +606,14 @@ static void durable_clear(durable *d)
     free(d->dir);
     free(d->records);
     free(d->meta_path);
+    json_free(d->manifest);
     if (d->lock_fd >= 0) close(d->lock_fd); /* the run folder's lock */
 }
 
 /* One durable run in any of the three modes: the steps above, in order. */
 static int durable_run(durable_mode mode, const run_options *o, const settings *set)
 {
-    durable d = {.mode = mode, .o = o, .lock_fd = -1};
+    durable d = {.mode = mode, .o = o, .set = set, .lock_fd = -1};
     runner_request req = {0};
     runner_outcome res = {0};
     banner_ctx banner;
@@ -556,6 +647,8 @@ static int command(durable_mode mode, int argc, char **argv, const settings *set
     run_options o = {0};
     int rc = parse_options(argc, argv, mode == MODE_RUN ? 1 : 2, mode == MODE_RUN, &o);
     if (rc == 0 && mode != MODE_RESUME && o.response) rc = cli_usage_error("%s", "--response goes with resume");
+    if (rc == 0 && mode != MODE_RESUME && o.allow_source_change)
+        rc = cli_usage_error("%s", "--allow-source-change goes with resume");
     if (rc == 0) rc = durable_run(mode, &o, set);
     json_free(o.input);
     return rc;

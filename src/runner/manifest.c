@@ -166,9 +166,15 @@ manifest_verdict manifest_compare(const json_t *recorded, const json_t *now, boo
     bool same = path_was && hash_was && path_now && hash_now && !strcmp(path_was, path_now) &&
                 !strcmp(hash_was, hash_now);
     if (same) return MANIFEST_SAME;
-    *why = xasprintf("the agent source changed since this run was recorded (%s: %s, now %s); edit-and-resume is "
-                     "opt-in — pass --allow-source-change (CLI) or \"allow_source_change\": true (server) to replay "
-                     "the recorded calls against the edited code, or put the recorded source back",
-                     path_was ? path_was : "the entry", hash_was ? hash_was : "no hash", hash_now ? hash_now : "none");
-    return allow ? MANIFEST_SAME : MANIFEST_SOURCE_CHANGED;
+    char *what = xasprintf("the agent source changed since this run was recorded (%s: %s, now %s)",
+                           path_was ? path_was : "the entry", hash_was ? hash_was : "no hash", hash_now ? hash_now : "none");
+    if (allow) {
+        *why = what;
+        return MANIFEST_SAME;
+    }
+    *why = xasprintf("%s; edit-and-resume is opt-in — pass --allow-source-change (CLI) or \"allow_source_change\": "
+                     "true (server) to replay the recorded calls against the edited code, or put the recorded source "
+                     "back", what);
+    free(what);
+    return MANIFEST_SOURCE_CHANGED;
 }
