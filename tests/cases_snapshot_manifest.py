@@ -119,7 +119,7 @@ def refused_then_resumed(v, mode):
         sid = view["id"]
         before = log_of(s, sid)
         assert [r["function"] for r in before] == ["log"], before
-        for edit in (EDIT_PAST, EDIT_BEFORE):
+        for edit in (EDIT_BEFORE, EDIT_PAST):
             write(agent, edit)
             status, _, got = s.request("POST", f"/sessions/{sid}/resume", {"response": "yes"})
             assert status == 409 and "allow_source_change" in got["error"], (status, got)
@@ -223,7 +223,7 @@ def cli_refused_then_resumed(v, mode):
             return records, meta
 
         before = snapshot()
-        for edit in (EDIT_PAST, EDIT_BEFORE):
+        for edit in (EDIT_BEFORE, EDIT_PAST):
             write(agent, edit)
             code, out, err = chidori(v, "resume", mode, agent, rid, "--response", "yes", state=state)
             assert code == 1 and "--allow-source-change" in err and "source changed" in err, (code, out, err)
