@@ -128,6 +128,18 @@ def refused_then_resumed(v, mode):
             assert now["status"] == "paused" and now["pending_prompt"] == "Ship it?", now
             assert now["error"] is None and now["call_count"] == 1, now
             assert log_of(s, sid) == before, "a refused resume changed the log"
+        # with the flag, an edit of a recorded call: the replay diverges before anything runs live, and
+        # the resume is undone — the session waits as it did, its log and manifest as they were
+        manifest = s.request("GET", f"/sessions/{sid}/snapshot")[2]["snapshot_manifest"]
+        write(agent, EDIT_BEFORE)
+        status, _, got = s.request("POST", f"/sessions/{sid}/resume", {"response": "yes", "allow_source_change": True})
+        assert status == 409 and "resume was refused" in got["error"] and "divergence at seq 1" in got["error"], \
+            (status, got, s.stderr())
+        now = s.request("GET", f"/sessions/{sid}")[2]
+        assert now["status"] == "paused" and now["pending_prompt"] == "Ship it?" and now["call_count"] == 1, now
+        assert "resume was refused" in now["error"], now
+        assert log_of(s, sid) == before, "a refused resume changed the log"
+        assert s.request("GET", f"/sessions/{sid}/snapshot")[2]["snapshot_manifest"] == manifest
         # the source back: the same resume goes through
         write(agent, AGENT)
         status, _, got = s.request("POST", f"/sessions/{sid}/resume", {"response": "yes"})
@@ -158,9 +170,19 @@ def refused_then_resumed(v, mode):
         now = s.request("GET", f"/sessions/{sid}")[2]
         assert now["status"] == "awaitingapproval" and now["pending_approval"]["target"] == "workspace:write", now
         assert not os.path.exists(os.path.join(s.folder, "out.txt")), "a refused approval wrote"
+        # with the flag, an edit before the gated call: undone, still waiting on the same approval
+        awaiting = s.request("GET", f"/sessions/{sid}")[2]["pending_approval"]
+        write(agent, WRITER.replace('"writing"', '"writing now"'))
+        status, _, got = s.request("POST", f"/sessions/{sid}/approve", {"allow_source_change": True})
+        assert status == 409 and "approval was refused" in got["error"], (status, got)
+        now = s.request("GET", f"/sessions/{sid}")[2]
+        assert now["status"] == "awaitingapproval" and now["pending_approval"] == awaiting, now
+        assert not os.path.exists(os.path.join(s.folder, "out.txt")), "a refused approval wrote"
+        write(agent, WRITER.replace('"as recorded"', '"edited"'))
         status, _, got = s.request("POST", f"/sessions/{sid}/approve",
                                    {"decision": "allow", "allow_source_change": True})
         assert status == 200 and got["status"] == "completed" and got["output"] == {"wrote": "edited"}, got
+        assert got["error"] is None, got
         s.stop()
     finally:
         s.cleanup()
@@ -228,6 +250,15 @@ def cli_refused_then_resumed(v, mode):
             code, out, err = chidori(v, "resume", mode, agent, rid, "--response", "yes", state=state)
             assert code == 1 and "--allow-source-change" in err and "source changed" in err, (code, out, err)
             assert snapshot() == before, "a refused resume changed the run"
+        # with the flag, an edit of a recorded call: the replay diverges before anything runs live,
+        # and the resume is undone (the answer it appended cut off, run.json and the manifest back)
+        write(agent, EDIT_BEFORE)
+        code, out, err = chidori(v, "resume", mode, agent, rid, "--response", "yes", "--allow-source-change",
+                                 state=state)
+        assert code == 1 and "resume of run" in err and "was refused: divergence at seq 1" in err, (code, out, err)
+        assert snapshot() == before, "a refused resume changed the run"
+        with open(os.path.join(folder, "runtime.snapshot.json")) as f:
+            assert json.load(f) == m, "a refused resume changed the manifest"
         write(agent, AGENT)
         code, out, err = chidori(v, "resume", mode, agent, rid, "--response", "yes", state=state)
         assert code == 0 and json.loads(out) == {"answer": "yes", "tail": "as recorded"}, (code, out, err)

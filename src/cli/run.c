@@ -37,6 +37,7 @@
 #include "util/termtext.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <libgen.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -234,6 +235,8 @@ typedef struct durable {
     bool was_paused;             /* resume of a paused run (not of an interrupted one) */
     json_t *manifest;            /* run: the run's snapshot manifest; resume: the edited source's, when
                                     --allow-source-change accepted one (written once the run starts) */
+    json_t *was_manifest;        /* resume: the manifest that one replaces (put back if it is refused) */
+    int64_t ended_before;        /* resume: run.json's ended_at before it (put back with the pause) */
     char *error;
 } durable;
 
@@ -379,8 +382,8 @@ static int check_source(durable *d)
         return STEP_FAILED;
     }
     manifest_verdict v = manifest_compare(recorded, now, d->o->allow_source_change, &why);
-    json_free(recorded);
     if (v != MANIFEST_SAME) {
+        json_free(recorded);
         json_free(now);
         d->error = xasprintf("run %s cannot be resumed: %s", d->meta.run_id, why);
         free(why);
@@ -391,9 +394,11 @@ static int check_source(durable *d)
                 d->meta.run_id, why);
         free(why);
         d->manifest = now;
+        d->was_manifest = recorded, recorded = NULL;
     } else {
         json_free(now);
     }
+    json_free(recorded);
     return STEP_OK;
 }
 
@@ -459,6 +464,7 @@ static int step_write_start(durable *d)
     if (d->mode == MODE_RESUME) {
         free(d->meta.status);
         d->meta.status = xstrdup("running");
+        d->ended_before = d->meta.ended_at_ms;
         d->meta.ended_at_ms = 0;
         if (run_meta_write(d->dir, &d->meta, false, &d->error) < 0) return STEP_FAILED;
     }
@@ -588,9 +594,66 @@ static void restore_paused(durable *d)
 {
     free(d->meta.status);
     d->meta.status = xstrdup("paused");
+    d->meta.ended_at_ms = d->ended_before;
     free(d->meta.response), d->meta.response = NULL;
     char *ignored = NULL;
     if (run_meta_write(d->dir, &d->meta, true, &ignored) < 0) free(ignored);
+}
+
+/* The size of a file, 0 when it does not exist. */
+static off_t file_size(const char *path)
+{
+    struct stat st;
+    return path && stat(path, &st) == 0 ? st.st_size : 0;
+}
+
+/* resume: a replay that diverged from the log at or before the call the run paused on (the agent
+ * was edited, and --allow-source-change let it through) performed nothing live. The run is put back
+ * as it was: the answer it appended (at most that one line, at the pending seq) cut off, run.json
+ * paused again, the manifest it replaced back. true when it was; false when more than the answer
+ * was appended (something ran: the failure stands). */
+static bool undo_refused_resume(durable *d, const runner_outcome *res, off_t size_before)
+{
+    if (!d->was_paused || res->status != RUNNER_FAILED) return false;
+    double seq = json_number_value(json_object_get(d->meta.pending, "seq"));
+    if (seq < 1 || !manifest_divergence_before(res->error, (uint64_t)seq)) return false;
+    off_t size_after = file_size(d->records);
+    if (size_after < size_before) return false;
+    if (size_after > size_before) {
+        size_t n = (size_t)(size_after - size_before), len = 0;
+        if (n > CALLLOG_RECORD_MAX_BYTES + 1) return false;
+        char *error = NULL;
+        char *all = read_regular_file_capped(d->records, (size_t)size_after, &len, &error);
+        if (!all || len != (size_t)size_after) {
+            free(error);
+            free(all);
+            return false;
+        }
+        const char *tail = all + size_before;
+        const char *nl = memchr(tail, '\n', n);
+        json_error jerr;
+        json_t *rec = nl && nl == tail + n - 1 ? json_parse(tail, n - 1, NULL, &jerr) : NULL;
+        bool only_answer = rec && json_number_value(json_object_get(rec, "seq")) == seq;
+        json_free(rec);
+        free(all);
+        if (!only_answer) return false;
+        int fd = open_regular_file(d->records, O_WRONLY, 0, &error);
+        if (fd < 0 || ftruncate(fd, size_before) < 0 || fdatasync(fd) < 0) {
+            fprintf(stderr, "chidori: the answer the refused resume appended cannot be cut off: %s\n",
+                    error ? error : strerror(errno));
+            free(error);
+            if (fd >= 0) close(fd);
+            return false;
+        }
+        close(fd);
+    }
+    if (d->was_manifest) {
+        json_free(d->manifest);
+        d->manifest = d->was_manifest, d->was_manifest = NULL;
+        write_manifest(d);
+    }
+    restore_paused(d);
+    return true;
 }
 
 static void durable_clear(durable *d)
@@ -607,6 +670,7 @@ static void durable_clear(durable *d)
     free(d->records);
     free(d->meta_path);
     json_free(d->manifest);
+    json_free(d->was_manifest);
     if (d->lock_fd >= 0) close(d->lock_fd); /* the run folder's lock */
 }
 
@@ -626,9 +690,15 @@ static int durable_run(durable_mode mode, const run_options *o, const settings *
         /* the live status line: run and resume, on a terminal, without --quiet (a replay performs nothing) */
         pg = mode == MODE_REPLAY ? NULL : progress_new(o->quiet);
         fill_request(&d, set, &banner, pg, &req);
+        off_t size_before = mode == MODE_RESUME ? file_size(d.records) : 0;
         int ran = runner_run(&req, &res, &d.error);
         progress_stop(pg); /* cleared before the outcome, the paused prompt or an error is printed */
-        if (ran == 0)
+        if (ran == 0 && mode == MODE_RESUME && undo_refused_resume(&d, &res, size_before)) {
+            d.error = xasprintf("the resume of run %s was refused: %s. Nothing was performed and the run is paused "
+                                "as it was: put the recorded agent source back and resume it again",
+                                d.meta.run_id, res.error);
+            rc = STEP_FAILED;
+        } else if (ran == 0)
             rc = mode == MODE_REPLAY ? report_replay(&d, &res) : record_outcome(&d, &res);
         else {
             if (d.was_paused) restore_paused(&d);

@@ -178,3 +178,14 @@ manifest_verdict manifest_compare(const json_t *recorded, const json_t *now, boo
     free(what);
     return MANIFEST_SOURCE_CHANGED;
 }
+
+bool manifest_divergence_before(const char *error, uint64_t frontier)
+{
+    const char *at = error ? strstr(error, "divergence at seq ") : NULL;
+    if (!at) return false;
+    at += strlen("divergence at seq ");
+    if (*at < '0' || *at > '9') return false;
+    char *end;
+    unsigned long long seq = strtoull(at, &end, 10);
+    return seq >= 1 && seq <= frontier;
+}

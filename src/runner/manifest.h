@@ -50,6 +50,10 @@ typedef enum manifest_verdict {
  * for a warning). */
 manifest_verdict manifest_compare(const json_t *recorded, const json_t *now, bool allow, char **why);
 
+/* Does a failed run's error name a replay divergence at a seq no later than frontier (the call a
+ * paused run waits on)? Such a run performed nothing live before it failed. */
+bool manifest_divergence_before(const char *error, uint64_t frontier);
+
 /* FNV-1a 64 of bytes, as "fnv1a64:%016x" (buf of 25 bytes at least). */
 void manifest_fnv1a64(const void *bytes, size_t n, char out[25]);
 

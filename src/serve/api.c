@@ -97,6 +97,7 @@ typedef struct run_wait {
     session *s; /* a reference of its own */
     int status;
     bool stopping_is_503;
+    bool refusable; /* a resume or an approval: one the run undid is a 409 */
     session_waiter waiter;
 } run_wait;
 
@@ -115,7 +116,17 @@ static void reply_after_wait(void *arg, http_reply *rep)
         rep->retry_after = 1;
         reply_error(rep, 503, "the server is shutting down; the session will continue when it is back");
     } else {
-        reply_view(w->srv, w->s, w->status, rep);
+        json_t *v = sessions_view(w->srv->ss, w->s);
+        const char *status = json_string_value(json_object_get(v, "status"));
+        const char *error = json_string_value(json_object_get(v, "error"));
+        if (w->refusable && error && status && (!strcmp(status, "paused") || !strcmp(status, "awaitingapproval"))) {
+            /* the resume (approval) diverged before anything ran and was undone: the session waits as
+             * it did (sessions.c, refused_resume) */
+            reply_error(rep, 409, "%s", error);
+            json_free(v);
+        } else {
+            reply_json(rep, w->status, v);
+        }
     }
     sessions_release(w->srv->ss, w->s);
     free(w);
@@ -131,7 +142,7 @@ static void reply_after_run(server *srv, session *s, bool wait, int status, bool
         return;
     }
     run_wait *w = xmalloc(sizeof *w);
-    *w = (run_wait){srv, s, status, stopping_is_503, {0}};
+    *w = (run_wait){srv, s, status, stopping_is_503, status == 200, {0}};
     rep->wait = wait_for_run;
     rep->later = reply_after_wait;
     rep->later_arg = w;

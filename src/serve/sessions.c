@@ -55,6 +55,10 @@ struct session {
     bool running;          /* a run thread owns it */
     bool cancel_requested;
     bool unsaved;          /* its last change could not be stored: it stays resident */
+    json_t *was_awaiting;  /* an approval's run: the pending_approval it answers, to put back if the
+                              replay diverges before the run goes live (see refused_resume) */
+    json_t *was_manifest;  /* a run that accepted an edited source: the manifest it replaced, put
+                              back the same way */
     runner_cancel cancel;
     int followers;
     int refs;              /* the run thread, each follower, each handler holding it */
@@ -164,6 +168,8 @@ static session *add(sessions *ss, session_row *row)
 
 static void free_session(session *s)
 {
+    json_free(s->was_awaiting);
+    json_free(s->was_manifest);
     pthread_cond_destroy(&s->changed);
     session_row_clear(&s->row);
     free(s);
@@ -314,6 +320,30 @@ static struct policy *session_policy(const session *s)
     return p;
 }
 
+static void store_manifest(sessions *ss, const session_row *row, json_t *manifest);
+
+/* A resume or an approval whose replay diverged from the session's log at or before the call it
+ * waited on (the agent was edited, and allow_source_change let it through): nothing ran live, so
+ * the session can be put back as it was. Undoes the answer the resume appended, if any; true when
+ * the session is to be restored. Called by the run's thread once the run has ended, without the lock
+ * (nothing else appends to the session's log). */
+static bool refused_resume(sessions *ss, run_job *job, int64_t pos_before, const char *error, uint64_t *dropped)
+{
+    *dropped = 0;
+    if (job->kind != RUN_RESUME && job->kind != RUN_APPROVED) return false;
+    double seq = json_number_value(json_object_get(job->pending, "seq"));
+    if (seq < 1 || !manifest_divergence_before(error, (uint64_t)seq)) return false;
+    char *why = NULL;
+    int d = store_drop_unanswered(ss->st, job->s->row.id, pos_before, (uint64_t)seq, dropped, &why);
+    if (d < 0) {
+        fprintf(stderr, "chidori serve: session %s: a resume that diverged cannot be undone: %s\n", job->s->row.id, why);
+        free(why);
+    }
+    if ((d == 0 || d == 1) && job->s->was_manifest) /* the source it was recorded against, again */
+        store_manifest(ss, &job->s->row, job->s->was_manifest);
+    return d == 0 || d == 1;
+}
+
 /* Tell waiters taken off a session (sessions_notify_settled), the lock not held. */
 static void notify_waiters(session_waiter *w)
 {
@@ -338,6 +368,7 @@ static void *run_thread(void *arg)
     json_t *input = json_copy(s->row.input);
     json_t *approvals = json_copy(s->row.approvals);
     bool has_records = s->log.records > 0;
+    int64_t pos_before = s->log.last_pos; /* what this run appends comes after it */
     pthread_mutex_unlock(&ss->lock);
     char *error = NULL;
     int rc = 0;
@@ -386,10 +417,25 @@ static void *run_thread(void *arg)
         if (log) fclose(log);
     }
     json_free(job->records);
+    uint64_t dropped = 0;
+    bool refused = rc == 0 && out.status == RUNNER_FAILED && refused_resume(ss, job, pos_before, out.error, &dropped);
 
     pthread_mutex_lock(&ss->lock);
     clear_outcome(s);
-    if (s->cancel_requested) {
+    if (refused && !s->cancel_requested) {
+        /* as it was before the resume: waiting, its log unchanged; the error says why */
+        if (dropped) s->log.records--, s->log.bytes -= dropped;
+        set_status(s, job->kind == RUN_RESUME ? "paused" : "awaitingapproval");
+        s->row.pending = json_copy(job->pending);
+        if (job->kind == RUN_APPROVED) {
+            s->row.pending_approval = s->was_awaiting, s->was_awaiting = NULL;
+            if (s->row.approvals->u.array.len) /* the approval it had remembered */
+                json_free(s->row.approvals->u.array.items[--s->row.approvals->u.array.len]);
+        }
+        s->row.error = xasprintf("the %s was refused: %s. Nothing was performed and the session waits as it did: "
+                                 "put the recorded agent source back and try again",
+                                 job->kind == RUN_RESUME ? "resume" : "approval", out.error);
+    } else if (s->cancel_requested) {
         set_status(s, "cancelled");
         s->row.error = xstrdup("cancelled");
     } else if (rc < 0) {
@@ -409,6 +455,8 @@ static void *run_thread(void *arg)
         s->row.pending_approval = out.pending_approval, out.pending_approval = NULL;
     }
     if (rc == 0) runner_outcome_clear(&out);
+    json_free(s->was_manifest), s->was_manifest = NULL;
+    json_free(s->was_awaiting), s->was_awaiting = NULL;
     s->running = false;
     ss->running--;
     runner_cancel_clear(&s->cancel);
@@ -663,9 +711,9 @@ static void store_manifest(sessions *ss, const session_row *row, json_t *manifes
  * one they were recorded against? SS_OK (with *changed, the manifest to store once the run has
  * started, when allow accepted a change), SS_CONFLICT with the reason (nothing of the session is
  * touched), SS_ERROR when the store failed. Lock held. */
-static ss_result check_source(sessions *ss, session *s, bool allow, json_t **changed, char **error)
+static ss_result check_source(sessions *ss, session *s, bool allow, json_t **changed, json_t **was, char **error)
 {
-    *changed = NULL;
+    *changed = *was = NULL;
     json_t *recorded = NULL;
     int got = store_get_manifest(ss->st, s->row.id, &recorded, error);
     if (got < 0) return SS_ERROR;
@@ -683,8 +731,8 @@ static ss_result check_source(sessions *ss, session *s, bool allow, json_t **cha
         return SS_CONFLICT;
     }
     manifest_verdict v = manifest_compare(recorded, now, allow, &why);
-    json_free(recorded);
     if (v != MANIFEST_SAME) {
+        json_free(recorded);
         json_free(now);
         *error = why;
         return SS_CONFLICT;
@@ -694,10 +742,26 @@ static ss_result check_source(sessions *ss, session *s, bool allow, json_t **cha
                 s->row.id, why);
         free(why);
         *changed = now;
+        *was = recorded;
     } else {
         json_free(now);
+        json_free(recorded);
     }
     return SS_OK;
+}
+
+/* After check_source let an edited source through and the run started (r): the edited source's
+ * manifest is the session's now; the one it replaces is kept until the run is known to have gone
+ * past its recorded calls (a refused resume puts it back). Takes changed and was over. Lock held. */
+static void accept_source(sessions *ss, session *s, ss_result r, json_t *changed, json_t *was)
+{
+    if (r == SS_OK && changed) {
+        store_manifest(ss, &s->row, changed);
+        json_free(s->was_manifest);
+        s->was_manifest = was, was = NULL;
+    }
+    json_free(changed);
+    json_free(was);
 }
 
 ss_result sessions_snapshot(sessions *ss, session *s, json_t **out, char **error)
@@ -783,7 +847,7 @@ ss_result sessions_resume(sessions *ss, session *s, const char *response, bool a
 {
     pthread_mutex_lock(&ss->lock);
     ss_result r = SS_OK;
-    json_t *changed = NULL;
+    json_t *changed = NULL, *was = NULL;
     const char *fn = json_string_value(json_object_get(s->row.pending, "function"));
     if (s->running || !is_status(s, "paused") || !fn || strcmp(fn, "input") != 0) {
         *error = is_status(s, "failed")
@@ -792,11 +856,10 @@ ss_result sessions_resume(sessions *ss, session *s, const char *response, bool a
                      : xasprintf("session %s is %s, not paused on an input", s->row.id, s->row.status);
         r = SS_CONFLICT;
     }
-    if (r == SS_OK) r = check_source(ss, s, allow_source_change, &changed, error);
+    if (r == SS_OK) r = check_source(ss, s, allow_source_change, &changed, &was, error);
     if (r == SS_OK) r = check_capacity(ss, error);
     if (r == SS_OK) r = start_run(ss, s, RUN_RESUME, json_copy(s->row.pending), xstrdup(response), true, error);
-    if (r == SS_OK && changed) store_manifest(ss, &s->row, changed);
-    json_free(changed);
+    accept_source(ss, s, r, changed, was);
     pthread_mutex_unlock(&ss->lock);
     return r;
 }
@@ -805,7 +868,7 @@ ss_result sessions_approve(sessions *ss, session *s, bool allow, bool allow_sour
 {
     pthread_mutex_lock(&ss->lock);
     ss_result r = SS_OK;
-    json_t *changed = NULL;
+    json_t *changed = NULL, *was = NULL;
     const json_t *pa = s->row.pending_approval;
     const char *target = json_string_value(json_object_get(pa, "target"));
     if (s->running || !is_status(s, "awaitingapproval") || !target) {
@@ -818,18 +881,20 @@ ss_result sessions_approve(sessions *ss, session *s, bool allow, bool allow_sour
         s->row.error = message;
         if (save(ss, s, error) < 0) r = SS_ERROR;
         pthread_cond_broadcast(&s->changed);
-    } else if ((r = check_source(ss, s, allow_source_change, &changed, error)) == SS_OK &&
+    } else if ((r = check_source(ss, s, allow_source_change, &changed, &was, error)) == SS_OK &&
                (r = check_capacity(ss, error)) == SS_OK) {
         json_t *approval = json_object();
         json_object_set(approval, "target", json_string(target));
         json_object_set(approval, "args", json_copy(json_object_get(pa, "args")));
         json_array_push(s->row.approvals, approval);
+        json_t *awaiting = json_copy(s->row.pending_approval); /* start_run clears it */
         r = start_run(ss, s, RUN_APPROVED, json_copy(s->row.pending), NULL, true, error);
+        if (r == SS_OK) json_free(s->was_awaiting), s->was_awaiting = awaiting;
+        else json_free(awaiting);
         if (r != SS_OK && is_status(s, "awaitingapproval")) /* not started, nothing stored: as it was */
             json_free(s->row.approvals->u.array.items[--s->row.approvals->u.array.len]);
-        if (r == SS_OK && changed) store_manifest(ss, &s->row, changed);
     }
-    json_free(changed);
+    accept_source(ss, s, r, changed, was);
     pthread_mutex_unlock(&ss->lock);
     return r;
 }

@@ -775,3 +775,57 @@ int store_get_manifest(store *st, const char *session_id, json_t **out, char **e
     pthread_mutex_unlock(&st->lock);
     return rc;
 }
+
+int store_drop_unanswered(store *st, const char *session_id, int64_t after_pos, uint64_t seq, uint64_t *bytes,
+                          char **error)
+{
+    *bytes = 0;
+    pthread_mutex_lock(&st->lock);
+    sqlite3_stmt *s = NULL;
+    int rc = -1;
+    if (step_once(st, "BEGIN IMMEDIATE", error) < 0) goto out;
+    if (prepare(st, "SELECT count(*), min(seq), max(seq), total(length(CAST(record AS BLOB)) + 1) FROM records"
+                    " WHERE session_id = ?1 AND pos > ?2", &s) != SQLITE_OK) {
+        db_error(st, "preparing a look at a resume's records", error);
+        goto rollback;
+    }
+    bind_text(s, 1, session_id);
+    sqlite3_bind_int64(s, 2, after_pos);
+    if (sqlite3_step(s) != SQLITE_ROW) {
+        db_error(st, "looking at a resume's records", error);
+        goto rollback;
+    }
+    sqlite3_int64 n = sqlite3_column_int64(s, 0), lo = sqlite3_column_int64(s, 1), hi = sqlite3_column_int64(s, 2);
+    double size = sqlite3_column_double(s, 3);
+    done(st, s);
+    s = NULL;
+    if (n > 1 || (n == 1 && (lo != (sqlite3_int64)seq || hi != (sqlite3_int64)seq))) {
+        rc = 2; /* more than the answer: something ran live, nothing is undone */
+        goto rollback;
+    }
+    if (n == 1) {
+        if (prepare(st, "DELETE FROM records WHERE session_id = ?1 AND pos > ?2", &s) != SQLITE_OK) {
+            db_error(st, "preparing the removal of a resume's answer", error);
+            goto rollback;
+        }
+        bind_text(s, 1, session_id);
+        sqlite3_bind_int64(s, 2, after_pos);
+        if (sqlite3_step(s) != SQLITE_DONE) {
+            db_error(st, "removing a resume's answer", error);
+            goto rollback;
+        }
+    }
+    if (step_once(st, "COMMIT", error) < 0) goto rollback;
+    *bytes = size > 0 ? (uint64_t)size : 0;
+    rc = (int)n;
+    goto out;
+rollback: {
+    char *ignored = NULL;
+    step_once(st, "ROLLBACK", &ignored);
+    free(ignored);
+}
+out:
+    done(st, s);
+    pthread_mutex_unlock(&st->lock);
+    return rc;
+}

@@ -108,4 +108,11 @@ int store_memory_op(void *ctx, const char *action, const char *ns, const char *k
 int store_put_manifest(store *st, const char *session_id, const json_t *manifest, char **error);
 int store_get_manifest(store *st, const char *session_id, json_t **out, char **error);
 
+/* Undo what a refused resume appended (sessions.c: a replay that diverged before the run went
+ * live): the records appended after position after_pos, when they are at most the answer at seq.
+ * 0 (none), 1 (the answer removed, *bytes its size as store_record_stats counts it), 2 (more than
+ * the answer: nothing removed), or -1 with *error. One transaction. */
+int store_drop_unanswered(store *st, const char *session_id, int64_t after_pos, uint64_t seq, uint64_t *bytes,
+                          char **error);
+
 #endif
