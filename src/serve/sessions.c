@@ -689,22 +689,30 @@ static json_t *build_manifest(const sessions *ss, const session_row *row, char *
     return manifest_build(&in, error);
 }
 
-/* Record the manifest of a session that starts a run of the present source: a new session, a
- * replay, a resume that accepted a changed source. A failure is reported, not fatal: the session
- * then resumes later without the check, as one stored by an older chidori. */
-static void store_manifest(sessions *ss, const session_row *row, json_t *manifest)
+static void manifest_missing(const session_row *row, char *error)
 {
-    char *error = NULL;
-    json_t *own = manifest ? NULL : (manifest = build_manifest(ss, row, &error));
-    if (manifest && store_put_manifest(ss->st, row->id, manifest, &error) == 0) {
-        json_free(own);
-        return;
-    }
     fprintf(stderr, "chidori serve: session %s: its snapshot manifest is not stored (%s); a resume of it will not "
                     "check the agent's source\n",
             row->id, error ? error : "unknown error");
     free(error);
-    json_free(own);
+}
+
+/* The manifest a new session (or a replay's copy) is stored with, or NULL (said on stderr: the
+ * session then resumes without the check, as one stored by an older chidori). */
+static json_t *manifest_or_warn(const sessions *ss, const session_row *row)
+{
+    char *error = NULL;
+    json_t *m = build_manifest(ss, row, &error);
+    if (!m) manifest_missing(row, error);
+    return m;
+}
+
+/* Replace a session's manifest: a resume accepted an edited source, or a refused one puts the
+ * recorded one back. A failure is reported, not fatal. */
+static void store_manifest(sessions *ss, const session_row *row, json_t *manifest)
+{
+    char *error = NULL;
+    if (store_put_manifest(ss->st, row->id, manifest, &error) < 0) manifest_missing(row, error);
 }
 
 /* Before a resume or an approval replays the session's recorded calls: is the agent's source the
@@ -814,14 +822,14 @@ ss_result sessions_create_replaying(sessions *ss, const json_t *input, const cha
     /* the caller's trace: every run of the session is a child of it (a malformed one is ignored) */
     if (otel_traceparent_valid(traceparent)) memcpy(row.traceparent, traceparent, 55);
     run_start_capture(ss->cfg.settings, &row.seed, &row.clock_start_ms);
+    json_t *manifest = manifest_or_warn(ss, &row); /* read before the lock: a file */
     *out = NULL;
     pthread_mutex_lock(&ss->lock);
     ss_result r = check_capacity(ss, error);
     /* A resident session is in the store too; the store's primary key sees the others. */
     bool duplicate = r == SS_OK && strmap_get(&ss->resident, row.id);
     if (r == SS_OK && !duplicate &&
-        (records ? store_insert_session_with_records(ss->st, &row, records, &duplicate, error)
-                 : store_insert_session(ss->st, &row, NULL, &duplicate, error)) < 0) {
+        store_insert_session_with(ss->st, &row, NULL, records, manifest, &duplicate, error) < 0) {
         r = SS_ERROR;
         if (duplicate) free(*error), *error = NULL;
     }
@@ -830,7 +838,6 @@ ss_result sessions_create_replaying(sessions *ss, const json_t *input, const cha
         r = SS_CONFLICT;
     }
     if (r == SS_OK) {
-        store_manifest(ss, &row, NULL);
         session *s = add(ss, &row);
         s->counted = !records; /* a new session's log is empty; given records are counted from the store */
         s->refs++; /* the caller's */
@@ -840,6 +847,7 @@ ss_result sessions_create_replaying(sessions *ss, const json_t *input, const cha
     }
     pthread_mutex_unlock(&ss->lock);
     session_row_clear(&row);
+    json_free(manifest);
     return r;
 }
 
@@ -948,11 +956,12 @@ ss_result sessions_replay(sessions *ss, session *src, session **out, char **erro
         row.replayed_from = xstrdup(src->row.id);
         row.call_count = call_count(src);
         bool duplicate;
-        if (store_insert_session(ss->st, &row, src->row.id, &duplicate, error) < 0) r = SS_ERROR;
+        json_t *manifest = manifest_or_warn(ss, &row);
+        if (store_insert_session_with(ss->st, &row, src->row.id, NULL, manifest, &duplicate, error) < 0) r = SS_ERROR;
+        json_free(manifest);
     }
     *out = NULL;
     if (r == SS_OK) {
-        store_manifest(ss, &row, NULL);
         session *s = add(ss, &row);
         s->refs++; /* the caller's */
         r = start_run(ss, s, RUN_REPLAY, NULL, NULL, false, error);

@@ -289,23 +289,14 @@ static int column_json(sqlite3_stmt *s, int i, json_type want, bool nullable, js
 
 /* ---------- sessions ---------- */
 
-static int insert_session(store *st, const session_row *r, const char *copy_records_from, const json_t *records,
-                          bool *duplicate, char **error);
-
 int store_insert_session(store *st, const session_row *r, const char *copy_records_from, bool *duplicate,
                          char **error)
 {
-    return insert_session(st, r, copy_records_from, NULL, duplicate, error);
+    return store_insert_session_with(st, r, copy_records_from, NULL, NULL, duplicate, error);
 }
 
-int store_insert_session_with_records(store *st, const session_row *r, const json_t *records, bool *duplicate,
-                                      char **error)
-{
-    return insert_session(st, r, NULL, records, duplicate, error);
-}
-
-static int insert_session(store *st, const session_row *r, const char *copy_records_from, const json_t *records,
-                          bool *duplicate, char **error)
+int store_insert_session_with(store *st, const session_row *r, const char *copy_records_from, const json_t *records,
+                              const json_t *manifest, bool *duplicate, char **error)
 {
     *duplicate = false;
     pthread_mutex_lock(&st->lock);
@@ -369,6 +360,21 @@ static int insert_session(store *st, const session_row *r, const char *copy_reco
             goto rollback;
         }
     }
+    if (manifest) {
+        done(st, s);
+        s = NULL;
+        if (prepare(st, "INSERT OR REPLACE INTO session_manifests (session_id, manifest) VALUES (?1, ?2)", &s) !=
+            SQLITE_OK) {
+            db_error(st, "preparing a session's manifest", error);
+            goto rollback;
+        }
+        bind_text(s, 1, r->id);
+        bind_json(s, 2, manifest);
+        if (sqlite3_step(s) != SQLITE_DONE) {
+            db_error(st, "storing a session's manifest", error);
+            goto rollback;
+        }
+    }
     for (size_t i = 0; records && i < records->u.array.len; i++) {
         /* as given (the run's loader reads them again); the first record of a seq is kept */
         const json_t *rec = records->u.array.items[i];
@@ -379,8 +385,13 @@ static int insert_session(store *st, const session_row *r, const char *copy_reco
             db_error(st, "preparing a given record", error);
             goto rollback;
         }
+        double seq = json_number_value(json_object_get(rec, "seq"));
+        if (!(seq >= 1 && seq <= 9007199254740991.0)) { /* the loader checked it; the cast must be defined */
+            *error = xasprintf("a given record (%zu) has no valid seq", i + 1);
+            goto rollback;
+        }
         bind_text(s, 1, r->id);
-        sqlite3_bind_int64(s, 2, (sqlite3_int64)json_number_value(json_object_get(rec, "seq")));
+        sqlite3_bind_int64(s, 2, (sqlite3_int64)seq);
         bind_json(s, 3, rec);
         sqlite3_bind_int64(s, 4, (sqlite3_int64)i + 1);
         if (sqlite3_step(s) != SQLITE_DONE) {

@@ -55,11 +55,11 @@ void store_close(store *st);
  * the same transaction. -1 with *error (a duplicate id says so: *duplicate is set). */
 int store_insert_session(store *st, const session_row *r, const char *copy_records_from, bool *duplicate,
                          char **error);
-/* The same, with the session's call log given (an array of record objects, already checked by the
- * call-log loader), stored in the same transaction: pos is their order, the first record of a seq
- * is kept. */
-int store_insert_session_with_records(store *st, const session_row *r, const json_t *records, bool *duplicate,
-                                      char **error);
+/* The same, and in the same transaction: the session's call log given (records: an array of record
+ * objects, already checked by the call-log loader; pos is their order, the first record of a seq is
+ * kept) and its snapshot manifest (see store_put_manifest). Either may be NULL. */
+int store_insert_session_with(store *st, const session_row *r, const char *copy_records_from, const json_t *records,
+                              const json_t *manifest, bool *duplicate, char **error);
 /* Write every mutable field of a session (status, output, error, pending, approvals ...). */
 int store_update_session(store *st, const session_row *r, char **error);
 /* Every session, oldest first (created_at_ms, then insertion order), one row at a time: fn is
