@@ -32,6 +32,13 @@ void manifest_fnv1a64(const void *bytes, size_t n, char out[25])
     snprintf(out, 25, "fnv1a64:%016llx", (unsigned long long)h);
 }
 
+static void set_seed(json_t *policy, uint64_t seed)
+{
+    char text[40];
+    snprintf(text, sizeof text, "seed:%016llx", (unsigned long long)seed);
+    json_object_set(policy, "deterministic_seed", json_string(text));
+}
+
 static json_t *iso_time(int64_t ms)
 {
     time_t secs = (time_t)(ms / 1000);
@@ -56,9 +63,7 @@ static json_t *policy_of(const surface_settings *s, uint64_t seed)
     json_object_set(p, "crypto", json_string(or_default(s ? s->crypto : NULL, "captured")));
     json_object_set(p, "fs", json_string(or_default(s ? s->fs : NULL, "vfs")));
     if (s && s->vfs_seed_sha256[0]) json_object_set(p, "vfs_seed_sha256", json_string(s->vfs_seed_sha256));
-    char text[40];
-    snprintf(text, sizeof text, "seed:%016llx", (unsigned long long)seed);
-    json_object_set(p, "deterministic_seed", json_string(text));
+    set_seed(p, seed);
     return p;
 }
 
@@ -188,4 +193,40 @@ bool manifest_divergence_before(const char *error, uint64_t frontier)
     char *end;
     unsigned long long seq = strtoull(at, &end, 10);
     return seq >= 1 && seq <= frontier;
+}
+
+/* A copy of object o without the keys named (NULL-terminated). */
+static json_t *without(const json_t *o, const char *const *keys)
+{
+    json_t *c = json_object();
+    for (size_t i = 0; json_is_object(o) && i < o->u.object.len; i++) {
+        const char *k = o->u.object.items[i].key;
+        bool drop = false;
+        for (size_t j = 0; keys[j] && !drop; j++) drop = !strcmp(k, keys[j]);
+        if (!drop) json_object_set(c, k, json_copy(o->u.object.items[i].value));
+    }
+    return c;
+}
+
+json_t *manifest_shared_part(const json_t *m)
+{
+    static const char *const per_run[] = {"run_id", "created_at", "call_log_len", "pending", "policy", NULL};
+    static const char *const per_run_policy[] = {"deterministic_seed", NULL};
+    json_t *shared = without(m, per_run);
+    json_object_set(shared, "policy", without(json_object_get(m, "policy"), per_run_policy));
+    return shared;
+}
+
+json_t *manifest_from_shared(const json_t *shared, const char *run_id, uint64_t seed, int64_t created_at_ms)
+{
+    json_t *m = json_object();
+    json_object_set(m, "run_id", json_string(run_id));
+    for (size_t i = 0; json_is_object(shared) && i < shared->u.object.len; i++)
+        json_object_set(m, shared->u.object.items[i].key, json_copy(shared->u.object.items[i].value));
+    json_t *policy = json_object_get(m, "policy");
+    if (json_is_object(policy)) set_seed(policy, seed);
+    json_object_set(m, "pending", json_null());
+    json_object_set(m, "call_log_len", json_number(0));
+    json_object_set(m, "created_at", iso_time(created_at_ms));
+    return m;
 }

@@ -39,6 +39,13 @@ json_t *manifest_build(const manifest_inputs *in, char **error);
  * (pending: the call a paused run waits on, {seq, function, args, ...}, or NULL). */
 json_t *manifest_view(const json_t *m, uint64_t call_log_len, const json_t *pending, bool awaiting_approval);
 
+/* What many runs share (a server's sessions of one agent): m without run_id, created_at,
+ * call_log_len, pending and the policy's deterministic_seed. manifest_from_shared puts them back
+ * (pending null, call_log_len 0: manifest_view fills them). Both compare as m does (manifest_compare
+ * of two shared parts is that of the full manifests, but for the seed, which a resume keeps). */
+json_t *manifest_shared_part(const json_t *m);
+json_t *manifest_from_shared(const json_t *shared, const char *run_id, uint64_t seed, int64_t created_at_ms);
+
 typedef enum manifest_verdict {
     MANIFEST_SAME,           /* resume as recorded */
     MANIFEST_SOURCE_CHANGED, /* the agent's source differs; allowed only on request */

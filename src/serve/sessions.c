@@ -674,7 +674,8 @@ bool sessions_notify_settled(sessions *ss, session *s, session_waiter *w)
 
 /* ---------- snapshot manifests (runner/manifest.h) ---------- */
 
-/* The manifest of a session's run as the agent's files are now. NULL with *error. */
+/* The manifest of a session's run as the agent's files are now, the part sessions share (what the
+ * store keeps: manifest_shared_part). NULL with *error. */
 static json_t *build_manifest(const sessions *ss, const session_row *row, char **error)
 {
     manifest_inputs in = {
@@ -686,7 +687,19 @@ static json_t *build_manifest(const sessions *ss, const session_row *row, char *
         .seed = row->seed,
         .created_at_ms = row->created_at_ms,
     };
-    return manifest_build(&in, error);
+    json_t *m = manifest_build(&in, error);
+    json_t *shared = m ? manifest_shared_part(m) : NULL;
+    json_free(m);
+    return shared;
+}
+
+/* What a client sees of a session's stored manifest (lock held). */
+static json_t *full_manifest(const session *s, const json_t *shared, size_t calls)
+{
+    json_t *m = manifest_from_shared(shared, s->row.run_id, s->row.seed, s->row.created_at_ms);
+    json_t *v = manifest_view(m, calls, s->row.pending, !strcmp(s->row.status, "awaitingapproval"));
+    json_free(m);
+    return v;
 }
 
 static void manifest_missing(const session_row *row, char *error)
@@ -790,8 +803,7 @@ ss_result sessions_snapshot(sessions *ss, session *s, json_t **out, char **error
     json_t *o = json_object();
     json_object_set(o, "id", json_string(s->row.id));
     json_object_set(o, "run_id", json_string(s->row.run_id));
-    json_object_set(o, "snapshot_manifest",
-                    manifest_view(m, call_count(s), s->row.pending, is_status(s, "awaitingapproval")));
+    json_object_set(o, "snapshot_manifest", full_manifest(s, m, call_count(s)));
     pthread_mutex_unlock(&ss->lock);
     json_free(m);
     *out = o;
@@ -1073,8 +1085,7 @@ json_t *sessions_checkpoint(sessions *ss, session *s, char **error)
         free(why);
     }
     pthread_mutex_lock(&ss->lock);
-    json_object_set(o, "snapshot_manifest",
-                    m ? manifest_view(m, call_count(s), s->row.pending, is_status(s, "awaitingapproval")) : json_null());
+    json_object_set(o, "snapshot_manifest", m ? full_manifest(s, m, call_count(s)) : json_null());
     pthread_mutex_unlock(&ss->lock);
     json_free(m);
     return o;

@@ -216,8 +216,11 @@ store *store_open(const char *path, char **error)
                  " WITHOUT ROWID;", &why) < 0)
         goto fail;
     /* sessions' snapshot manifests (docs/http-api.md), the same way: absent for a session stored
-     * by an older chidori, which then resumes without the source check */
-    if (exec(st, "CREATE TABLE IF NOT EXISTS session_manifests (session_id TEXT PRIMARY KEY, manifest TEXT NOT NULL)"
+     * by an older chidori, which then resumes without the source check. The part sessions share is
+     * stored once (manifests); each session names its own (a few bytes a session, so the database
+     * and its cache do not grow with a copy per session) */
+    if (exec(st, "CREATE TABLE IF NOT EXISTS manifests (id INTEGER PRIMARY KEY, body TEXT NOT NULL UNIQUE);"
+                 "CREATE TABLE IF NOT EXISTS session_manifests (session_id TEXT PRIMARY KEY, manifest_id INTEGER NOT NULL)"
                  " WITHOUT ROWID;", &why) < 0)
         goto fail;
     return st;
@@ -288,6 +291,31 @@ static int column_json(sqlite3_stmt *s, int i, json_type want, bool nullable, js
 }
 
 /* ---------- sessions ---------- */
+
+/* Point a session at a manifest body, stored once (st->lock held, inside a transaction). */
+static int put_manifest_locked(store *st, const char *session_id, const json_t *manifest, char **error)
+{
+    static const char *const sql[] = {
+        "INSERT OR IGNORE INTO manifests (body) VALUES (?2)",
+        "INSERT OR REPLACE INTO session_manifests (session_id, manifest_id)"
+        " SELECT ?1, id FROM manifests WHERE body = ?2",
+    };
+    size_t n;
+    char *text = json_dump(manifest, JSON_COMPACT, &n);
+    int rc = 0;
+    for (int i = 0; i < 2 && rc == 0; i++) {
+        sqlite3_stmt *s = NULL;
+        if (prepare(st, sql[i], &s) != SQLITE_OK) rc = db_error(st, "preparing a session's manifest", error);
+        else {
+            bind_text(s, 1, session_id);
+            sqlite3_bind_text(s, 2, text, (int)n, SQLITE_TRANSIENT);
+            if (sqlite3_step(s) != SQLITE_DONE) rc = db_error(st, "storing a session's manifest", error);
+        }
+        done(st, s);
+    }
+    free(text);
+    return rc;
+}
 
 int store_insert_session(store *st, const session_row *r, const char *copy_records_from, bool *duplicate,
                          char **error)
@@ -360,21 +388,9 @@ int store_insert_session_with(store *st, const session_row *r, const char *copy_
             goto rollback;
         }
     }
-    if (manifest) {
-        done(st, s);
-        s = NULL;
-        if (prepare(st, "INSERT OR REPLACE INTO session_manifests (session_id, manifest) VALUES (?1, ?2)", &s) !=
-            SQLITE_OK) {
-            db_error(st, "preparing a session's manifest", error);
-            goto rollback;
-        }
-        bind_text(s, 1, r->id);
-        bind_json(s, 2, manifest);
-        if (sqlite3_step(s) != SQLITE_DONE) {
-            db_error(st, "storing a session's manifest", error);
-            goto rollback;
-        }
-    }
+    done(st, s);
+    s = NULL;
+    if (manifest && put_manifest_locked(st, r->id, manifest, error) < 0) goto rollback;
     for (size_t i = 0; records && i < records->u.array.len; i++) {
         /* as given (the run's loader reads them again); the first record of a seq is kept */
         const json_t *rec = records->u.array.items[i];
@@ -747,17 +763,14 @@ out:
 int store_put_manifest(store *st, const char *session_id, const json_t *manifest, char **error)
 {
     pthread_mutex_lock(&st->lock);
-    sqlite3_stmt *s = NULL;
-    int rc = -1;
-    if (prepare(st, "INSERT OR REPLACE INTO session_manifests (session_id, manifest) VALUES (?1, ?2)", &s) != SQLITE_OK)
-        db_error(st, "preparing a session's manifest", error);
-    else {
-        bind_text(s, 1, session_id);
-        bind_json(s, 2, manifest);
-        if (sqlite3_step(s) != SQLITE_DONE) db_error(st, "storing a session's manifest", error);
-        else rc = 0;
+    int rc = step_once(st, "BEGIN IMMEDIATE", error);
+    if (rc == 0 && (rc = put_manifest_locked(st, session_id, manifest, error)) == 0)
+        rc = step_once(st, "COMMIT", error);
+    if (rc < 0) {
+        char *ignored = NULL;
+        step_once(st, "ROLLBACK", &ignored);
+        free(ignored);
     }
-    done(st, s);
     pthread_mutex_unlock(&st->lock);
     return rc;
 }
@@ -768,7 +781,8 @@ int store_get_manifest(store *st, const char *session_id, json_t **out, char **e
     pthread_mutex_lock(&st->lock);
     sqlite3_stmt *s = NULL;
     int rc = -1;
-    if (prepare(st, "SELECT manifest FROM session_manifests WHERE session_id = ?1", &s) != SQLITE_OK) {
+    if (prepare(st, "SELECT body FROM manifests WHERE id = (SELECT manifest_id FROM session_manifests"
+                    " WHERE session_id = ?1)", &s) != SQLITE_OK) {
         db_error(st, "preparing a read of a session's manifest", error);
     } else {
         bind_text(s, 1, session_id);
