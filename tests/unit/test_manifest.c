@@ -72,6 +72,32 @@ TEST(manifest_compare_source_abi_and_policy)
     rmdir(dir);
 }
 
+TEST(manifest_shared_part_round_trips)
+{
+    char dir[] = "/tmp/chidori-manifest-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    json_t *m = build(dir, "source");
+    CHECK(m != NULL);
+    json_t *shared = manifest_shared_part(m);
+    CHECK(!json_object_get(shared, "run_id") && !json_object_get(shared, "created_at"));
+    CHECK(!json_object_get(json_object_get(shared, "policy"), "deterministic_seed"));
+    CHECK(json_object_get(shared, "entry") && json_object_get(shared, "snapshot_file"));
+    json_t *back = manifest_from_shared(shared, "r", 7, 0);
+    CHECK(json_equal(json_object_get(back, "policy"), json_object_get(m, "policy")));
+    CHECK(json_equal(json_object_get(back, "entry"), json_object_get(m, "entry")));
+    CHECK_STR(json_string_value(json_object_get(back, "run_id")), "r");
+    char *why = NULL;
+    CHECK(manifest_compare(back, m, false, &why) == MANIFEST_SAME);
+    free(why);
+    json_free(back);
+    json_free(shared);
+    json_free(m);
+    char *path = xasprintf("%s/agent.js", dir);
+    unlink(path);
+    free(path);
+    rmdir(dir);
+}
+
 TEST(manifest_divergence_before_reads_the_seq)
 {
     CHECK(manifest_divergence_before("divergence at seq 2: the log has `log` {}", 2));
