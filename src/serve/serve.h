@@ -4,6 +4,7 @@
  *   httpd.c     the transport (libmicrohttpd, event-driven on a small pool of threads)
  *   router.c    method + path → handler; Host, Origin and content-type checks; CORS; authentication
  *   api.c       the handlers: request checks, session operations, replies
+ *   api_snapshot.c  GET /sessions/{id}/snapshot;  replay_from.c  POST /sessions' given call log
  *   request.c   request bodies as JSON, strictly
  *   sessions.c  session lifecycle and run threads;  sse.c  event streams;
  *   session_log.c  each session's log lines, prefixed with its id
