@@ -620,29 +620,29 @@ static bool undo_refused_resume(durable *d, const runner_outcome *res, off_t siz
     off_t size_after = file_size(d->records);
     if (size_after < size_before) return false;
     if (size_after > size_before) {
-        size_t n = (size_t)(size_after - size_before), len = 0;
+        size_t n = (size_t)(size_after - size_before);
         if (n > CALLLOG_RECORD_MAX_BYTES + 1) return false;
         char *error = NULL;
-        char *all = read_regular_file_capped(d->records, (size_t)size_after, &len, &error);
-        if (!all || len != (size_t)size_after) {
+        int fd = open_regular_file(d->records, O_RDWR, 0, &error);
+        if (fd < 0) {
             free(error);
-            free(all);
             return false;
         }
-        const char *tail = all + size_before;
-        const char *nl = memchr(tail, '\n', n);
+        char *tail = xmalloc(n); /* what the resume appended: one line, the answer, or it stands */
+        bool read_all = pread(fd, tail, n, size_before) == (ssize_t)n;
+        const char *nl = read_all ? memchr(tail, '\n', n) : NULL;
         json_error jerr;
         json_t *rec = nl && nl == tail + n - 1 ? json_parse(tail, n - 1, NULL, &jerr) : NULL;
         bool only_answer = rec && json_number_value(json_object_get(rec, "seq")) == seq;
         json_free(rec);
-        free(all);
-        if (!only_answer) return false;
-        int fd = open_regular_file(d->records, O_WRONLY, 0, &error);
-        if (fd < 0 || ftruncate(fd, size_before) < 0 || fdatasync(fd) < 0) {
-            fprintf(stderr, "chidori: the answer the refused resume appended cannot be cut off: %s\n",
-                    error ? error : strerror(errno));
-            free(error);
-            if (fd >= 0) close(fd);
+        free(tail);
+        if (!only_answer) {
+            close(fd);
+            return false;
+        }
+        if (ftruncate(fd, size_before) < 0 || fdatasync(fd) < 0) {
+            fprintf(stderr, "chidori: the answer the refused resume appended cannot be cut off: %s\n", strerror(errno));
+            close(fd);
             return false;
         }
         close(fd);
