@@ -29,14 +29,17 @@
 #include "engine/engine.h"
 #include "host/policy.h"
 #include "isolate/isolate.h"
+#include "runner/manifest.h"
 #include "runner/runner.h"
 #include "runner/start.h"
 #include "settings/settings.h"
 #include "util/buf.h"
+#include "util/files.h"
 #include "util/random.h"
 #include "util/termtext.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <libgen.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -59,6 +62,7 @@ typedef struct run_options {
     bool untrusted, trusted;
     bool quiet; /* --quiet: no progress line */
     bool stream; /* --stream: NDJSON events on stdout (cli/stream_out.h) */
+    bool allow_source_change; /* resume --allow-source-change */
     json_t *input;
 } run_options;
 
@@ -102,6 +106,8 @@ static int parse_options(int argc, char **argv, int positionals, bool allow_inpu
             o->quiet = true;
         } else if (!strcmp(a, "--stream")) {
             o->stream = true;
+        } else if (!strcmp(a, "--allow-source-change")) {
+            o->allow_source_change = true;
         } else if (a[0] == '-' && a[1]) {
             return cli_usage_error("unknown option %s", a);
         } else if (seen < positionals) {
@@ -223,6 +229,7 @@ static const char *status_name(runner_status s)
 typedef struct durable {
     durable_mode mode;
     const run_options *o;
+    const settings *set;
     run_setup setup;             /* policy, limits, caps, isolation, surface (runner/start.h) */
     warm_worker *early;          /* the worker begun before the set-up (setup.iso.early points here) */
     char *folder, *key;          /* the agent's folder (real path) and its key in it */
@@ -232,6 +239,10 @@ typedef struct durable {
     int lock_fd;                 /* run.lock, held by run and resume */
     bool was_paused;             /* resume of a paused run (not of an interrupted one) */
     json_t *orig_records;        /* replay of a run the original chidori wrote: its call log (orig_run.h) */
+    json_t *manifest;            /* run: the run's snapshot manifest; resume: the edited source's, when
+                                    --allow-source-change accepted one (written once the run starts) */
+    json_t *was_manifest;        /* resume: the manifest that one replaces (put back if it is refused) */
+    int64_t ended_before;        /* resume: run.json's ended_at before it (put back with the pause) */
     char *error;
 } durable;
 
@@ -322,6 +333,81 @@ static int check_resumable(durable *d)
     return STEP_OK;
 }
 
+/* The run's snapshot manifest as the agent's files are now (runner/manifest.h). NULL with d->error. */
+static json_t *manifest_now(durable *d, const settings *set)
+{
+    manifest_inputs in = {
+        .run_id = d->meta.run_id,
+        .project_root = d->folder,
+        .entry = d->key,
+        .surface = &d->setup.surface,
+        .settings = set,
+        .seed = d->meta.seed,
+        .created_at_ms = clock_realtime_ms(),
+    };
+    return manifest_build(&in, &d->error);
+}
+
+/* <run folder>/runtime.snapshot.json: the manifest, replaced atomically. A failure is a warning: the
+ * run then resumes later without the source check. */
+static void write_manifest(durable *d)
+{
+    char *path = xasprintf("%s/runtime.snapshot.json", d->dir);
+    char *text = json_dump(d->manifest, JSON_PRETTY, NULL);
+    char *error = NULL;
+    if (write_file_atomic(path, text, strlen(text), false, &error) < 0) {
+        fprintf(stderr, "chidori: the run's snapshot manifest is not written (%s); a resume of it will not check "
+                        "the agent's source\n", error);
+        free(error);
+    }
+    free(text);
+    free(path);
+}
+
+/* resume: is the agent's source the one the recorded calls were made by? Checked before anything
+ * of the run is touched: a refusal leaves it as it was (paused, its log and run.json unchanged). */
+static int check_source(durable *d)
+{
+    char *path = xasprintf("%s/runtime.snapshot.json", d->dir);
+    char *why = NULL;
+    size_t len = 0;
+    char *text = read_regular_file_capped(path, (size_t)1 << 20, &len, &why);
+    free(path);
+    if (!text) {
+        fprintf(stderr, "chidori: run %s has no readable snapshot manifest (%s); resuming it without checking the "
+                        "agent's source\n", d->meta.run_id, why);
+        free(why);
+        return STEP_OK;
+    }
+    json_error jerr;
+    json_t *recorded = json_parse(text, len, NULL, &jerr);
+    free(text);
+    json_t *now = manifest_now(d, d->set);
+    if (!now) {
+        json_free(recorded);
+        return STEP_FAILED;
+    }
+    manifest_verdict v = manifest_compare(recorded, now, d->o->allow_source_change, &why);
+    if (v != MANIFEST_SAME) {
+        json_free(recorded);
+        json_free(now);
+        d->error = xasprintf("run %s cannot be resumed: %s", d->meta.run_id, why);
+        free(why);
+        return STEP_FAILED;
+    }
+    if (why) {
+        fprintf(stderr, "chidori: resuming run %s against an edited agent (--allow-source-change): %s\n",
+                d->meta.run_id, why);
+        free(why);
+        d->manifest = now;
+        d->was_manifest = recorded, recorded = NULL;
+    } else {
+        json_free(now);
+    }
+    json_free(recorded);
+    return STEP_OK;
+}
+
 /* replay and resume: the recorded run, read (resume: under its lock) and checked. */
 static int step_open_recorded(durable *d)
 {
@@ -345,6 +431,10 @@ static int step_open_recorded(durable *d)
     }
     if (d->mode == MODE_RESUME) {
         int rc = check_resumable(d);
+        if (rc) return rc;
+    }
+    if (d->mode == MODE_RESUME) {
+        int rc = check_source(d);
         if (rc) return rc;
     }
     /* the recorded surface settings, and the seed the run started from */
@@ -374,9 +464,15 @@ static int step_write_start(durable *d)
         (run_dir_create(d->dir, &d->error) < 0 || (d->lock_fd = run_lock(d->dir, d->meta.run_id, &d->error)) < 0 ||
          run_meta_write(d->dir, &d->meta, false, &d->error) < 0))
         return STEP_FAILED;
+    if (d->mode == MODE_RUN) {
+        d->manifest = manifest_now(d, d->set);
+        if (!d->manifest) return STEP_FAILED;
+    }
+    if (d->manifest) write_manifest(d); /* a run's, or the edit a resume accepted */
     if (d->mode == MODE_RESUME) {
         free(d->meta.status);
         d->meta.status = xstrdup("running");
+        d->ended_before = d->meta.ended_at_ms;
         d->meta.ended_at_ms = 0;
         if (run_meta_write(d->dir, &d->meta, false, &d->error) < 0) return STEP_FAILED;
     }
@@ -529,9 +625,66 @@ static void restore_paused(durable *d)
 {
     free(d->meta.status);
     d->meta.status = xstrdup("paused");
+    d->meta.ended_at_ms = d->ended_before;
     free(d->meta.response), d->meta.response = NULL;
     char *ignored = NULL;
     if (run_meta_write(d->dir, &d->meta, true, &ignored) < 0) free(ignored);
+}
+
+/* The size of a file, 0 when it does not exist. */
+static off_t file_size(const char *path)
+{
+    struct stat st;
+    return path && stat(path, &st) == 0 ? st.st_size : 0;
+}
+
+/* resume: a replay that diverged from the log at or before the call the run paused on (the agent
+ * was edited, and --allow-source-change let it through) performed nothing live. The run is put back
+ * as it was: the answer it appended (at most that one line, at the pending seq) cut off, run.json
+ * paused again, the manifest it replaced back. true when it was; false when more than the answer
+ * was appended (something ran: the failure stands). */
+static bool undo_refused_resume(durable *d, const runner_outcome *res, off_t size_before)
+{
+    if (!d->was_paused || res->status != RUNNER_FAILED) return false;
+    double seq = json_number_value(json_object_get(d->meta.pending, "seq"));
+    if (seq < 1 || !manifest_divergence_before(res->error, (uint64_t)seq)) return false;
+    off_t size_after = file_size(d->records);
+    if (size_after < size_before) return false;
+    if (size_after > size_before) {
+        size_t n = (size_t)(size_after - size_before);
+        if (n > CALLLOG_RECORD_MAX_BYTES + 1) return false;
+        char *error = NULL;
+        int fd = open_regular_file(d->records, O_RDWR, 0, &error);
+        if (fd < 0) {
+            free(error);
+            return false;
+        }
+        char *tail = xmalloc(n); /* what the resume appended: one line, the answer, or it stands */
+        bool read_all = pread(fd, tail, n, size_before) == (ssize_t)n;
+        const char *nl = read_all ? memchr(tail, '\n', n) : NULL;
+        json_error jerr;
+        json_t *rec = nl && nl == tail + n - 1 ? json_parse(tail, n - 1, NULL, &jerr) : NULL;
+        bool only_answer = rec && json_number_value(json_object_get(rec, "seq")) == seq;
+        json_free(rec);
+        free(tail);
+        if (!only_answer) {
+            close(fd);
+            return false;
+        }
+        if (ftruncate(fd, size_before) < 0 || fdatasync(fd) < 0) {
+            fprintf(stderr, "chidori: the answer the refused resume appended cannot be cut off: %s\n", strerror(errno));
+            close(fd);
+            return false;
+        }
+        close(fd);
+    }
+    if (d->was_manifest) {
+        json_free(d->manifest);
+        d->manifest = d->was_manifest, d->was_manifest = NULL;
+        write_manifest(d);
+    }
+    restore_paused(d);
+    return true;
 }
 
 static void durable_clear(durable *d)
@@ -548,13 +701,15 @@ static void durable_clear(durable *d)
     free(d->records);
     free(d->meta_path);
     json_free(d->orig_records);
+    json_free(d->manifest);
+    json_free(d->was_manifest);
     if (d->lock_fd >= 0) close(d->lock_fd); /* the run folder's lock */
 }
 
 /* One durable run in any of the three modes: the steps above, in order. */
 static int durable_run(durable_mode mode, const run_options *o, const settings *set)
 {
-    durable d = {.mode = mode, .o = o, .lock_fd = -1};
+    durable d = {.mode = mode, .o = o, .set = set, .lock_fd = -1};
     runner_request req = {0};
     runner_outcome res = {0};
     banner_ctx banner;
@@ -568,9 +723,15 @@ static int durable_run(durable_mode mode, const run_options *o, const settings *
         /* the live status line: run and resume, on a terminal, without --quiet (a replay performs nothing) */
         pg = mode == MODE_REPLAY || so ? NULL : progress_new(o->quiet);
         fill_request(&d, set, &banner, pg, so, &req);
+        off_t size_before = mode == MODE_RESUME ? file_size(d.records) : 0;
         int ran = runner_run(&req, &res, &d.error);
         progress_stop(pg); /* cleared before the outcome, the paused prompt or an error is printed */
-        if (ran == 0)
+        if (ran == 0 && mode == MODE_RESUME && undo_refused_resume(&d, &res, size_before)) {
+            d.error = xasprintf("the resume of run %s was refused: %s. Nothing was performed and the run is paused "
+                                "as it was: put the recorded agent source back and resume it again",
+                                d.meta.run_id, res.error);
+            rc = STEP_FAILED;
+        } else if (ran == 0)
             rc = mode == MODE_REPLAY ? report_replay(&d, &res) : record_outcome(&d, &res, so);
         else {
             if (d.was_paused) restore_paused(&d);
@@ -593,6 +754,8 @@ static int command(durable_mode mode, int argc, char **argv, const settings *set
     if (rc == 0 && mode != MODE_RESUME && o.response) rc = cli_usage_error("%s", "--response goes with resume");
     if (rc == 0 && mode == MODE_REPLAY && o.stream)
         rc = cli_usage_error("%s", "--stream goes with run and resume (a replay performs nothing live)");
+    if (rc == 0 && mode != MODE_RESUME && o.allow_source_change)
+        rc = cli_usage_error("%s", "--allow-source-change goes with resume");
     if (rc == 0) rc = durable_run(mode, &o, set);
     json_free(o.input);
     return rc;

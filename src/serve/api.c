@@ -11,6 +11,7 @@
  */
 #define _GNU_SOURCE
 #include "serve/serve.h"
+#include "serve/replay_from.h"
 #include "serve/sse.h"
 #include "util/buf.h"
 
@@ -21,7 +22,16 @@ static void reply_failure(http_reply *rep, ss_result r, char *error)
 {
     int status = r == SS_NOT_FOUND ? 404 : r == SS_CONFLICT ? 409 : r == SS_BUSY || r == SS_STOPPING ? 503 : 500;
     if (status == 503) rep->retry_after = 1;
-    reply_error(rep, status, "%s", error ? error : "the operation failed");
+    if (r == SS_BUSY) {
+        /* as the original answers a busy server: the wait it allowed for a slot (this server waits
+         * none: a request that finds every slot taken is answered at once) */
+        json_t *o = json_object();
+        json_object_set(o, "error", json_string(error ? error : "server busy"));
+        json_object_set(o, "acquire_timeout_ms", json_number(0));
+        reply_json(rep, status, o);
+    } else {
+        reply_error(rep, status, "%s", error ? error : "the operation failed");
+    }
     free(error);
 }
 
@@ -87,6 +97,7 @@ typedef struct run_wait {
     session *s; /* a reference of its own */
     int status;
     bool stopping_is_503;
+    bool refusable; /* a resume or an approval: one the run undid is a 409 */
     session_waiter waiter;
 } run_wait;
 
@@ -112,7 +123,17 @@ static void reply_after_wait(void *arg, http_reply *rep)
         json_object_set(body, "session", view);
         reply_json(rep, 400, body);
     } else {
-        reply_view(w->srv, w->s, w->status, rep);
+        json_t *v = sessions_view(w->srv->ss, w->s);
+        const char *status = json_string_value(json_object_get(v, "status"));
+        const char *error = json_string_value(json_object_get(v, "error"));
+        if (w->refusable && error && status && (!strcmp(status, "paused") || !strcmp(status, "awaitingapproval"))) {
+            /* the resume (approval) diverged before anything ran and was undone: the session waits as
+             * it did (sessions.c, refused_resume) */
+            reply_error(rep, 409, "%s", error);
+            json_free(v);
+        } else {
+            reply_json(rep, w->status, v);
+        }
     }
     sessions_release(w->srv->ss, w->s);
     free(w);
@@ -128,15 +149,62 @@ static void reply_after_run(server *srv, session *s, bool wait, int status, bool
         return;
     }
     run_wait *w = xmalloc(sizeof *w);
-    *w = (run_wait){srv, s, status, stopping_is_503, {0}};
+    *w = (run_wait){srv, s, status, stopping_is_503, status == 200, {0}};
     rep->wait = wait_for_run;
     rep->later = reply_after_wait;
     rep->later_arg = w;
 }
 
+/* The original chidori's fields of POST /sessions (docs/http-api.md): `replay_from` (checked by the
+ * call-log loader: 422 when it does not load), `agent` (a bare file name; this server runs one agent,
+ * so it may name only that one), `attempt_number` (a non-negative integer, accepted and not used).
+ * A stream ignores replay_from and agent, as the original does. false with the reply filled. */
+static bool api_compat_create_fields(server *srv, const json_t *body, bool stream, const json_t **replay_from,
+                                     http_reply *rep)
+{
+    *replay_from = NULL;
+    for (int i = 0; i < 2; i++) {
+        const json_t *n = json_object_get(body, i ? "attemptNumber" : "attempt_number");
+        double d = n ? json_number_value(n) : 0;
+        if (n && n->type != JSON_NULL && (n->type != JSON_NUMBER || d < 0 || d != (double)(uint64_t)d)) {
+            reply_error(rep, 400, "`%s` must be a non-negative integer", i ? "attemptNumber" : "attempt_number");
+            return false;
+        }
+    }
+    if (stream) return true;
+    const json_t *agent = json_object_get(body, "agent");
+    if (agent && agent->type != JSON_NULL) {
+        const sessions_config *cfg = sessions_config_of(srv->ss);
+        const char *name = json_string_value(agent);
+        const char *slash = strrchr(cfg->entry, '/');
+        const char *ours = slash ? slash + 1 : cfg->entry;
+        if (!name || strlen(name) != agent->u.string.len || !*name || strchr(name, '/') || strchr(name, '\\') ||
+            !strcmp(name, ".") || !strcmp(name, "..")) {
+            reply_error(rep, 400, "`agent` must be a bare file name, such as `%s`", ours);
+            return false;
+        }
+        if (strcmp(name, ours) != 0) {
+            reply_error(rep, 400, "this server runs one agent, `%s`; `agent` may name only it (start a server for `%.128s`)",
+                        ours, name);
+            return false;
+        }
+    }
+    const json_t *given = json_object_get(body, "replay_from");
+    if (!given || given->type == JSON_NULL) return true;
+    char *error = NULL;
+    if (replay_from_check(given, &sessions_config_of(srv->ss)->log_caps, &error) < 0) {
+        reply_error(rep, 422, "%s", error);
+        free(error);
+        return false;
+    }
+    *replay_from = given;
+    return true;
+}
+
 void api_create(server *srv, const http_request *req, http_reply *rep, bool stream)
 {
-    static const char *const keys[] = {"input", "policy_profile", "policyProfile", "session_id", "sessionId", "wait", NULL};
+    static const char *const keys[] = {"input", "policy_profile", "policyProfile", "session_id", "sessionId", "wait",
+                                       "replay_from", "agent", "attempt_number", "attemptNumber", NULL};
     json_t *body = request_object(req, keys, rep);
     if (!body) return;
     const json_t *input = json_object_get(body, "input");
@@ -159,9 +227,11 @@ void api_create(server *srv, const http_request *req, http_reply *rep, bool stre
         reply_error(rep, 400, "`session_id` must be 1 to 128 letters, digits, `.`, `_` or `-`");
         goto out;
     }
+    const json_t *replay_from = NULL;
+    if (!api_compat_create_fields(srv, body, stream, &replay_from, rep)) goto out;
     session *s = NULL;
     char *error = NULL;
-    ss_result r = sessions_create(srv->ss, input, profile, id, req->traceparent, &s, &error);
+    ss_result r = sessions_create_replaying(srv->ss, input, profile, id, req->traceparent, replay_from, &s, &error);
     if (r != SS_OK) {
         reply_failure(rep, r, error);
         goto out;
@@ -197,16 +267,17 @@ void api_checkpoint(server *srv, session *s, http_reply *rep)
 
 bool api_resume(server *srv, session *s, const http_request *req, http_reply *rep)
 {
-    static const char *const keys[] = {"response", "wait", NULL};
+    static const char *const keys[] = {"response", "wait", "allow_source_change", NULL};
     json_t *body = request_object(req, keys, rep);
     if (!body) return false;
     const json_t *response = json_object_get(body, "response");
-    bool wait, kept = false;
+    bool wait, allow_change, kept = false;
     if (!json_is_string(response) || strlen(response->u.string.bytes) != response->u.string.len) {
         reply_error(rep, 400, "`response` must be a string (without NUL characters)");
-    } else if (bool_field(body, "wait", true, &wait, rep)) {
+    } else if (bool_field(body, "wait", true, &wait, rep) &&
+               bool_field(body, "allow_source_change", false, &allow_change, rep)) {
         char *error = NULL;
-        ss_result r = sessions_resume(srv->ss, s, response->u.string.bytes, &error);
+        ss_result r = sessions_resume(srv->ss, s, response->u.string.bytes, allow_change, &error);
         if (r != SS_OK) reply_failure(rep, r, error);
         else reply_after_run(srv, s, wait, 200, true, rep), kept = true;
     }
@@ -216,17 +287,19 @@ bool api_resume(server *srv, session *s, const http_request *req, http_reply *re
 
 bool api_approve(server *srv, session *s, const http_request *req, http_reply *rep)
 {
-    static const char *const keys[] = {"decision", "wait", NULL};
-    json_t *body = request_object(req, keys, rep);
+    static const char *const keys[] = {"decision", "wait", "allow_source_change", NULL};
+    json_t *body = request_object(req, keys, rep); /* an empty body is {}: an approval */
     if (!body) return false;
-    const char *decision = json_string_value(json_object_get(body, "decision"));
-    bool wait, kept = false;
+    const json_t *given = json_object_get(body, "decision");
+    const char *decision = given ? json_string_value(given) : "allow";
+    bool wait, allow_change, kept = false;
     if (!decision || (strcmp(decision, "allow") != 0 && strcmp(decision, "deny") != 0)) {
-        reply_error(rep, 400, "`decision` must be \"allow\" or \"deny\"");
-    } else if (bool_field(body, "wait", true, &wait, rep)) {
+        reply_error(rep, 400, "`decision` must be \"allow\" or \"deny\" (or left out, which allows)");
+    } else if (bool_field(body, "wait", true, &wait, rep) &&
+               bool_field(body, "allow_source_change", false, &allow_change, rep)) {
         bool allow = !strcmp(decision, "allow");
         char *error = NULL;
-        ss_result r = sessions_approve(srv->ss, s, allow, &error);
+        ss_result r = sessions_approve(srv->ss, s, allow, allow_change, &error);
         if (r != SS_OK) reply_failure(rep, r, error);
         else if (allow) reply_after_run(srv, s, wait, 200, true, rep), kept = true;
         else reply_view(srv, s, 200, rep);

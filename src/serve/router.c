@@ -29,6 +29,7 @@ typedef enum route_id {
     R_SESSION,
     R_SESSION_STREAM,
     R_CHECKPOINT,
+    R_SNAPSHOT,
     R_RESUME,
     R_APPROVE,
     R_CANCEL,
@@ -48,6 +49,7 @@ static const struct {
     {"stream", {R_SESSION_STREAM, "GET"}},   {"checkpoint", {R_CHECKPOINT, "GET"}},
     {"resume", {R_RESUME, "POST"}},          {"approve", {R_APPROVE, "POST"}},
     {"cancel", {R_CANCEL, "POST"}},          {"replay", {R_REPLAY, "POST"}},
+    {"snapshot", {R_SNAPSHOT, "GET"}},
 };
 
 /* The route of a path; *id gets the session id part (a copy) for /sessions/{id}/... */
@@ -123,7 +125,7 @@ void router_handle(void *ctx, const http_request *req, http_reply *rep)
 
     if (!strcmp(req->method, "OPTIONS")) {
         if (rep->cors_origin) {
-            rep->status = 204;
+            rep->status = 200; /* the original's status for a preflight it allows */
             rep->preflight = true;
         } else if (auth_cors_enabled(&srv->auth)) {
             reply_error(rep, 403, "CORS: origin `%.200s` is not allowed", req->origin ? req->origin : "");
@@ -215,6 +217,7 @@ void router_handle(void *ctx, const http_request *req, http_reply *rep)
     case R_SESSION: api_get(srv, s, rep); break;
     case R_SESSION_STREAM: api_stream(srv, s, rep); break;
     case R_CHECKPOINT: api_checkpoint(srv, s, rep); break;
+    case R_SNAPSHOT: api_snapshot(srv, s, rep); break;
     case R_RESUME: kept = api_resume(srv, s, req, rep); break;
     case R_APPROVE: kept = api_approve(srv, s, req, rep); break;
     case R_CANCEL: api_cancel(srv, s, req, rep); break;

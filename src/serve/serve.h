@@ -4,6 +4,7 @@
  *   httpd.c     the transport (libmicrohttpd, event-driven on a small pool of threads)
  *   router.c    method + path → handler; Host, Origin and content-type checks; CORS; authentication
  *   api.c       the handlers: request checks, session operations, replies
+ *   api_snapshot.c  GET /sessions/{id}/snapshot;  replay_from.c  POST /sessions' given call log
  *   request.c   request bodies as JSON, strictly
  *   sessions.c  session lifecycle and run threads;  sse.c  event streams;
  *   session_log.c  each session's log lines, prefixed with its id
@@ -35,6 +36,8 @@ void api_list(server *srv, http_reply *rep);
 void api_get(server *srv, session *s, http_reply *rep);
 void api_stream(server *srv, session *s, http_reply *rep);
 void api_checkpoint(server *srv, session *s, http_reply *rep);
+/* api_snapshot.c */
+void api_snapshot(server *srv, session *s, http_reply *rep);
 /* These two return true when they keep the caller's reference to s (their reply waits for the
  * run, as later work that releases it): the caller then must not release it. */
 bool api_resume(server *srv, session *s, const http_request *req, http_reply *rep);

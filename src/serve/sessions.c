@@ -31,6 +31,7 @@
 #include "util/clock.h"
 #include "host/host.h"
 #include "host/policy.h"
+#include "runner/manifest.h"
 #include "runner/runner.h"
 #include "runner/start.h"
 #include "serve/prompt_events.h"
@@ -56,6 +57,10 @@ struct session {
     bool cancel_requested;
     bool input_invalid;    /* its last run failed on run()'s inputSchema (POST /sessions answers 400) */
     bool unsaved;          /* its last change could not be stored: it stays resident */
+    json_t *was_awaiting;  /* an approval's run: the pending_approval it answers, to put back if the
+                              replay diverges before the run goes live (see refused_resume) */
+    json_t *was_manifest;  /* a run that accepted an edited source: the manifest it replaced, put
+                              back the same way */
     runner_cancel cancel;
     int followers;
     int refs;              /* the run thread, each follower, each handler holding it */
@@ -150,6 +155,8 @@ sessions *sessions_new(const sessions_config *cfg, store *st)
     return ss;
 }
 
+const sessions_config *sessions_config_of(const sessions *ss) { return &ss->cfg; }
+
 /* Make a stored row resident (lock held; no session of that id is): takes the row's contents
  * over. No reference yet. */
 static session *add(sessions *ss, session_row *row)
@@ -165,6 +172,8 @@ static session *add(sessions *ss, session_row *row)
 
 static void free_session(session *s)
 {
+    json_free(s->was_awaiting);
+    json_free(s->was_manifest);
     pthread_cond_destroy(&s->changed);
     prompt_events_free(s->pevents);
     session_row_clear(&s->row);
@@ -340,6 +349,30 @@ static struct policy *session_policy(const session *s)
     return p;
 }
 
+static void store_manifest(sessions *ss, const session_row *row, json_t *manifest);
+
+/* A resume or an approval whose replay diverged from the session's log at or before the call it
+ * waited on (the agent was edited, and allow_source_change let it through): nothing ran live, so
+ * the session can be put back as it was. Undoes the answer the resume appended, if any; true when
+ * the session is to be restored. Called by the run's thread once the run has ended, without the lock
+ * (nothing else appends to the session's log). */
+static bool refused_resume(sessions *ss, run_job *job, int64_t pos_before, const char *error, uint64_t *dropped)
+{
+    *dropped = 0;
+    if (job->kind != RUN_RESUME && job->kind != RUN_APPROVED) return false;
+    double seq = json_number_value(json_object_get(job->pending, "seq"));
+    if (seq < 1 || !manifest_divergence_before(error, (uint64_t)seq)) return false;
+    char *why = NULL;
+    int d = store_drop_unanswered(ss->st, job->s->row.id, pos_before, (uint64_t)seq, dropped, &why);
+    if (d < 0) {
+        fprintf(stderr, "chidori serve: session %s: a resume that diverged cannot be undone: %s\n", job->s->row.id, why);
+        free(why);
+    }
+    if ((d == 0 || d == 1) && job->s->was_manifest) /* the source it was recorded against, again */
+        store_manifest(ss, &job->s->row, job->s->was_manifest);
+    return d == 0 || d == 1;
+}
+
 /* Tell waiters taken off a session (sessions_notify_settled), the lock not held. */
 static void notify_waiters(session_waiter *w)
 {
@@ -364,6 +397,7 @@ static void *run_thread(void *arg)
     json_t *input = json_copy(s->row.input);
     json_t *approvals = json_copy(s->row.approvals);
     bool has_records = s->log.records > 0;
+    int64_t pos_before = s->log.last_pos; /* what this run appends comes after it */
     pthread_mutex_unlock(&ss->lock);
     char *error = NULL;
     int rc = 0;
@@ -414,10 +448,25 @@ static void *run_thread(void *arg)
         if (log) fclose(log);
     }
     json_free(job->records);
+    uint64_t dropped = 0;
+    bool refused = rc == 0 && out.status == RUNNER_FAILED && refused_resume(ss, job, pos_before, out.error, &dropped);
 
     pthread_mutex_lock(&ss->lock);
     clear_outcome(s);
-    if (s->cancel_requested) {
+    if (refused && !s->cancel_requested) {
+        /* as it was before the resume: waiting, its log unchanged; the error says why */
+        if (dropped) s->log.records--, s->log.bytes -= dropped;
+        set_status(s, job->kind == RUN_RESUME ? "paused" : "awaitingapproval");
+        s->row.pending = json_copy(job->pending);
+        if (job->kind == RUN_APPROVED) {
+            s->row.pending_approval = s->was_awaiting, s->was_awaiting = NULL;
+            if (s->row.approvals->u.array.len) /* the approval it had remembered */
+                json_free(s->row.approvals->u.array.items[--s->row.approvals->u.array.len]);
+        }
+        s->row.error = xasprintf("the %s was refused: %s. Nothing was performed and the session waits as it did: "
+                                 "put the recorded agent source back and try again",
+                                 job->kind == RUN_RESUME ? "resume" : "approval", out.error);
+    } else if (s->cancel_requested) {
         set_status(s, "cancelled");
         s->row.error = xstrdup("cancelled");
     } else if (rc < 0) {
@@ -438,6 +487,8 @@ static void *run_thread(void *arg)
         s->row.pending_approval = out.pending_approval, out.pending_approval = NULL;
     }
     if (rc == 0) runner_outcome_clear(&out);
+    json_free(s->was_manifest), s->was_manifest = NULL;
+    json_free(s->was_awaiting), s->was_awaiting = NULL;
     s->running = false;
     ss->running--;
     runner_cancel_clear(&s->cancel);
@@ -520,7 +571,7 @@ static ss_result check_capacity(sessions *ss, char **error)
         return SS_STOPPING;
     }
     if (ss->running >= ss->cfg.max_running) {
-        *error = xasprintf("too many running sessions (%d, CHIDORI_MAX_CONCURRENT_SESSIONS); retry later",
+        *error = xasprintf("server busy: too many running sessions (%d, CHIDORI_MAX_CONCURRENT_SESSIONS); retry later",
                            ss->cfg.max_running);
         return SS_BUSY;
     }
@@ -653,10 +704,154 @@ bool sessions_notify_settled(sessions *ss, session *s, session_waiter *w)
     return kept;
 }
 
+/* ---------- snapshot manifests (runner/manifest.h) ---------- */
+
+/* The manifest of a session's run as the agent's files are now, the part sessions share (what the
+ * store keeps: manifest_shared_part). NULL with *error. */
+static json_t *build_manifest(const sessions *ss, const session_row *row, char **error)
+{
+    manifest_inputs in = {
+        .run_id = row->run_id,
+        .project_root = ss->cfg.project_root,
+        .entry = ss->cfg.entry,
+        .surface = &ss->cfg.surface,
+        .settings = ss->cfg.settings,
+        .seed = row->seed,
+        .created_at_ms = row->created_at_ms,
+    };
+    json_t *m = manifest_build(&in, error);
+    json_t *shared = m ? manifest_shared_part(m) : NULL;
+    json_free(m);
+    return shared;
+}
+
+/* What a client sees of a session's stored manifest (lock held). */
+static json_t *full_manifest(const session *s, const json_t *shared, size_t calls)
+{
+    json_t *m = manifest_from_shared(shared, s->row.run_id, s->row.seed, s->row.created_at_ms);
+    json_t *v = manifest_view(m, calls, s->row.pending, !strcmp(s->row.status, "awaitingapproval"));
+    json_free(m);
+    return v;
+}
+
+static void manifest_missing(const session_row *row, char *error)
+{
+    fprintf(stderr, "chidori serve: session %s: its snapshot manifest is not stored (%s); a resume of it will not "
+                    "check the agent's source\n",
+            row->id, error ? error : "unknown error");
+    free(error);
+}
+
+/* The manifest a new session (or a replay's copy) is stored with, or NULL (said on stderr: the
+ * session then resumes without the check, as one stored by an older chidori). */
+static json_t *manifest_or_warn(const sessions *ss, const session_row *row)
+{
+    char *error = NULL;
+    json_t *m = build_manifest(ss, row, &error);
+    if (!m) manifest_missing(row, error);
+    return m;
+}
+
+/* Replace a session's manifest: a resume accepted an edited source, or a refused one puts the
+ * recorded one back. A failure is reported, not fatal. */
+static void store_manifest(sessions *ss, const session_row *row, json_t *manifest)
+{
+    char *error = NULL;
+    if (store_put_manifest(ss->st, row->id, manifest, &error) < 0) manifest_missing(row, error);
+}
+
+/* Before a resume or an approval replays the session's recorded calls: is the agent's source the
+ * one they were recorded against? SS_OK (with *changed, the manifest to store once the run has
+ * started, when allow accepted a change), SS_CONFLICT with the reason (nothing of the session is
+ * touched), SS_ERROR when the store failed. Lock held. */
+static ss_result check_source(sessions *ss, session *s, bool allow, json_t **changed, json_t **was, char **error)
+{
+    *changed = *was = NULL;
+    json_t *recorded = NULL;
+    int got = store_get_manifest(ss->st, s->row.id, &recorded, error);
+    if (got < 0) return SS_ERROR;
+    if (got == 0) {
+        fprintf(stderr, "chidori serve: session %s has no snapshot manifest (stored by an older chidori); resuming "
+                        "it without checking the agent's source\n", s->row.id);
+        return SS_OK;
+    }
+    char *why = NULL;
+    json_t *now = build_manifest(ss, &s->row, &why);
+    if (!now) {
+        json_free(recorded);
+        *error = xasprintf("session %s cannot be resumed: the agent's source cannot be read (%s)", s->row.id, why);
+        free(why);
+        return SS_CONFLICT;
+    }
+    manifest_verdict v = manifest_compare(recorded, now, allow, &why);
+    if (v != MANIFEST_SAME) {
+        json_free(recorded);
+        json_free(now);
+        *error = why;
+        return SS_CONFLICT;
+    }
+    if (why) { /* a change, accepted */
+        fprintf(stderr, "chidori serve: session %s: resuming against an edited agent (allow_source_change): %s\n",
+                s->row.id, why);
+        free(why);
+        *changed = now;
+        *was = recorded;
+    } else {
+        json_free(now);
+        json_free(recorded);
+    }
+    return SS_OK;
+}
+
+/* After check_source let an edited source through and the run started (r): the edited source's
+ * manifest is the session's now; the one it replaces is kept until the run is known to have gone
+ * past its recorded calls (a refused resume puts it back). Takes changed and was over. Lock held. */
+static void accept_source(sessions *ss, session *s, ss_result r, json_t *changed, json_t *was)
+{
+    if (r == SS_OK && changed) {
+        store_manifest(ss, &s->row, changed);
+        json_free(s->was_manifest);
+        s->was_manifest = was, was = NULL;
+    }
+    json_free(changed);
+    json_free(was);
+}
+
+ss_result sessions_snapshot(sessions *ss, session *s, json_t **out, char **error)
+{
+    *out = NULL;
+    json_t *m = NULL;
+    pthread_mutex_lock(&ss->lock);
+    char *id = xstrdup(s->row.id);
+    pthread_mutex_unlock(&ss->lock);
+    int got = store_get_manifest(ss->st, id, &m, error);
+    free(id);
+    if (got < 0) return SS_ERROR;
+    if (got == 0) {
+        *error = xstrdup("Snapshot manifest not found");
+        return SS_NOT_FOUND;
+    }
+    pthread_mutex_lock(&ss->lock);
+    json_t *o = json_object();
+    json_object_set(o, "id", json_string(s->row.id));
+    json_object_set(o, "run_id", json_string(s->row.run_id));
+    json_object_set(o, "snapshot_manifest", full_manifest(s, m, call_count(s)));
+    pthread_mutex_unlock(&ss->lock);
+    json_free(m);
+    *out = o;
+    return SS_OK;
+}
+
 /* ---------- operations ---------- */
 
 ss_result sessions_create(sessions *ss, const json_t *input, const char *profile, const char *id, const char *traceparent, session **out,
                           char **error)
+{
+    return sessions_create_replaying(ss, input, profile, id, traceparent, NULL, out, error);
+}
+
+ss_result sessions_create_replaying(sessions *ss, const json_t *input, const char *profile, const char *id,
+                                    const char *traceparent, const json_t *records, session **out, char **error)
 {
     session_row row = {0};
     char fresh[37];
@@ -671,12 +866,14 @@ ss_result sessions_create(sessions *ss, const json_t *input, const char *profile
     /* the caller's trace: every run of the session is a child of it (a malformed one is ignored) */
     if (otel_traceparent_valid(traceparent)) memcpy(row.traceparent, traceparent, 55);
     run_start_capture(ss->cfg.settings, &row.seed, &row.clock_start_ms);
+    json_t *manifest = manifest_or_warn(ss, &row); /* read before the lock: a file */
     *out = NULL;
     pthread_mutex_lock(&ss->lock);
     ss_result r = check_capacity(ss, error);
     /* A resident session is in the store too; the store's primary key sees the others. */
     bool duplicate = r == SS_OK && strmap_get(&ss->resident, row.id);
-    if (r == SS_OK && !duplicate && store_insert_session(ss->st, &row, NULL, &duplicate, error) < 0) {
+    if (r == SS_OK && !duplicate &&
+        store_insert_session_with(ss->st, &row, NULL, records, manifest, &duplicate, error) < 0) {
         r = SS_ERROR;
         if (duplicate) free(*error), *error = NULL;
     }
@@ -686,7 +883,7 @@ ss_result sessions_create(sessions *ss, const json_t *input, const char *profile
     }
     if (r == SS_OK) {
         session *s = add(ss, &row);
-        s->counted = true; /* a new session's log is empty */
+        s->counted = !records; /* a new session's log is empty; given records are counted from the store */
         s->refs++; /* the caller's */
         r = start_run(ss, s, RUN_NEW, NULL, NULL, false, error);
         if (r == SS_OK) *out = s;
@@ -694,13 +891,15 @@ ss_result sessions_create(sessions *ss, const json_t *input, const char *profile
     }
     pthread_mutex_unlock(&ss->lock);
     session_row_clear(&row);
+    json_free(manifest);
     return r;
 }
 
-ss_result sessions_resume(sessions *ss, session *s, const char *response, char **error)
+ss_result sessions_resume(sessions *ss, session *s, const char *response, bool allow_source_change, char **error)
 {
     pthread_mutex_lock(&ss->lock);
     ss_result r = SS_OK;
+    json_t *changed = NULL, *was = NULL;
     const char *fn = json_string_value(json_object_get(s->row.pending, "function"));
     if (s->running || !is_status(s, "paused") || !fn || strcmp(fn, "input") != 0) {
         *error = is_status(s, "failed")
@@ -709,16 +908,19 @@ ss_result sessions_resume(sessions *ss, session *s, const char *response, char *
                      : xasprintf("session %s is %s, not paused on an input", s->row.id, s->row.status);
         r = SS_CONFLICT;
     }
+    if (r == SS_OK) r = check_source(ss, s, allow_source_change, &changed, &was, error);
     if (r == SS_OK) r = check_capacity(ss, error);
     if (r == SS_OK) r = start_run(ss, s, RUN_RESUME, json_copy(s->row.pending), xstrdup(response), true, error);
+    accept_source(ss, s, r, changed, was);
     pthread_mutex_unlock(&ss->lock);
     return r;
 }
 
-ss_result sessions_approve(sessions *ss, session *s, bool allow, char **error)
+ss_result sessions_approve(sessions *ss, session *s, bool allow, bool allow_source_change, char **error)
 {
     pthread_mutex_lock(&ss->lock);
     ss_result r = SS_OK;
+    json_t *changed = NULL, *was = NULL;
     const json_t *pa = s->row.pending_approval;
     const char *target = json_string_value(json_object_get(pa, "target"));
     if (s->running || !is_status(s, "awaitingapproval") || !target) {
@@ -731,15 +933,20 @@ ss_result sessions_approve(sessions *ss, session *s, bool allow, char **error)
         s->row.error = message;
         if (save(ss, s, error) < 0) r = SS_ERROR;
         pthread_cond_broadcast(&s->changed);
-    } else if ((r = check_capacity(ss, error)) == SS_OK) {
+    } else if ((r = check_source(ss, s, allow_source_change, &changed, &was, error)) == SS_OK &&
+               (r = check_capacity(ss, error)) == SS_OK) {
         json_t *approval = json_object();
         json_object_set(approval, "target", json_string(target));
         json_object_set(approval, "args", json_copy(json_object_get(pa, "args")));
         json_array_push(s->row.approvals, approval);
+        json_t *awaiting = json_copy(s->row.pending_approval); /* start_run clears it */
         r = start_run(ss, s, RUN_APPROVED, json_copy(s->row.pending), NULL, true, error);
+        if (r == SS_OK) json_free(s->was_awaiting), s->was_awaiting = awaiting;
+        else json_free(awaiting);
         if (r != SS_OK && is_status(s, "awaitingapproval")) /* not started, nothing stored: as it was */
             json_free(s->row.approvals->u.array.items[--s->row.approvals->u.array.len]);
     }
+    accept_source(ss, s, r, changed, was);
     pthread_mutex_unlock(&ss->lock);
     return r;
 }
@@ -793,7 +1000,9 @@ ss_result sessions_replay(sessions *ss, session *src, session **out, char **erro
         row.replayed_from = xstrdup(src->row.id);
         row.call_count = call_count(src);
         bool duplicate;
-        if (store_insert_session(ss->st, &row, src->row.id, &duplicate, error) < 0) r = SS_ERROR;
+        json_t *manifest = manifest_or_warn(ss, &row);
+        if (store_insert_session_with(ss->st, &row, src->row.id, NULL, manifest, &duplicate, error) < 0) r = SS_ERROR;
+        json_free(manifest);
     }
     *out = NULL;
     if (r == SS_OK) {
@@ -909,6 +1118,16 @@ json_t *sessions_checkpoint(sessions *ss, session *s, char **error)
         return NULL;
     }
     json_object_set(o, "call_log", log);
+    json_t *m = NULL;
+    char *why = NULL;
+    if (store_get_manifest(ss->st, json_string_value(json_object_get(o, "id")), &m, &why) < 0) {
+        fprintf(stderr, "chidori serve: %s\n", why); /* the checkpoint is still whole without it */
+        free(why);
+    }
+    pthread_mutex_lock(&ss->lock);
+    json_object_set(o, "snapshot_manifest", m ? full_manifest(s, m, call_count(s)) : json_null());
+    pthread_mutex_unlock(&ss->lock);
+    json_free(m);
     return o;
 }
 

@@ -65,6 +65,8 @@ typedef enum ss_result {
 } ss_result;
 
 sessions *sessions_new(const sessions_config *cfg, store *st);
+/* The configuration it was made with (the agent, the caps). */
+const sessions_config *sessions_config_of(const sessions *ss);
 /* Read (and check) every stored session; *total says how many there are. Sessions stored as
  * running were cut off by the end of the previous server: they are made resident and run again
  * (a replay of their log, then live); *rerun says how many. The others stay in the store. */
@@ -107,8 +109,15 @@ typedef struct session_waiter {
 } session_waiter;
 bool sessions_notify_settled(sessions *ss, session *s, session_waiter *w);
 
-ss_result sessions_resume(sessions *ss, session *s, const char *response, char **error);
-ss_result sessions_approve(sessions *ss, session *s, bool allow, char **error);
+/* The same, with the session's call log given (records checked by the call-log loader; stored with
+ * the session, in one transaction): its run answers those calls from them, then goes on live. */
+ss_result sessions_create_replaying(sessions *ss, const json_t *input, const char *profile, const char *id,
+                                    const char *traceparent, const json_t *records, session **out, char **error);
+/* resume and approve(allow) first check the agent's source against the session's snapshot
+ * manifest: a changed source is a 409 (SS_CONFLICT, nothing of the session touched) unless
+ * allow_source_change; a changed ABI or surface always is. */
+ss_result sessions_resume(sessions *ss, session *s, const char *response, bool allow_source_change, char **error);
+ss_result sessions_approve(sessions *ss, session *s, bool allow, bool allow_source_change, char **error);
 ss_result sessions_cancel(sessions *ss, session *s, char **error);
 /* *out: the new session, with a reference for the caller; NULL unless SS_OK. */
 ss_result sessions_replay(sessions *ss, session *s, session **out, char **error);
@@ -119,8 +128,11 @@ json_t *sessions_view(sessions *ss, session *s);
 /* {"sessions": [view, ...]}, oldest first: every stored session, a resident one as it is in memory.
  * NULL with *error when the store fails. */
 json_t *sessions_list(sessions *ss, char **error);
-/* {id, run_id, status, call_log: [records]} or NULL with *error. */
+/* {id, run_id, status, input, call_log: [records], snapshot_manifest (or null)} or NULL with *error. */
 json_t *sessions_checkpoint(sessions *ss, session *s, char **error);
+/* {id, run_id, snapshot_manifest}: SS_OK with *out; SS_NOT_FOUND ("Snapshot manifest not found")
+ * for a session stored without one; SS_ERROR when the store failed. */
+ss_result sessions_snapshot(sessions *ss, session *s, json_t **out, char **error);
 
 /* A stream's position in a session's events: every record as `call` (a live prompt's
  * prompt_start, prompt_delta… and prompt_end just before its record), then, once the run has

@@ -215,6 +215,14 @@ store *store_open(const char *path, char **error)
     if (exec(st, "CREATE TABLE IF NOT EXISTS session_traces (session_id TEXT PRIMARY KEY, traceparent TEXT NOT NULL)"
                  " WITHOUT ROWID;", &why) < 0)
         goto fail;
+    /* sessions' snapshot manifests (docs/http-api.md), the same way: absent for a session stored
+     * by an older chidori, which then resumes without the source check. The part sessions share is
+     * stored once (manifests); each session names its own (a few bytes a session, so the database
+     * and its cache do not grow with a copy per session) */
+    if (exec(st, "CREATE TABLE IF NOT EXISTS manifests (id INTEGER PRIMARY KEY, body TEXT NOT NULL UNIQUE);"
+                 "CREATE TABLE IF NOT EXISTS session_manifests (session_id TEXT PRIMARY KEY, manifest_id INTEGER NOT NULL)"
+                 " WITHOUT ROWID;", &why) < 0)
+        goto fail;
     return st;
 fail:
     *error = xasprintf("cannot use the session database %s: %s", path, why);
@@ -284,8 +292,39 @@ static int column_json(sqlite3_stmt *s, int i, json_type want, bool nullable, js
 
 /* ---------- sessions ---------- */
 
+/* Point a session at a manifest body, stored once (st->lock held, inside a transaction). */
+static int put_manifest_locked(store *st, const char *session_id, const json_t *manifest, char **error)
+{
+    static const char *const sql[] = {
+        "INSERT OR IGNORE INTO manifests (body) VALUES (?2)",
+        "INSERT OR REPLACE INTO session_manifests (session_id, manifest_id)"
+        " SELECT ?1, id FROM manifests WHERE body = ?2",
+    };
+    size_t n;
+    char *text = json_dump(manifest, JSON_COMPACT, &n);
+    int rc = 0;
+    for (int i = 0; i < 2 && rc == 0; i++) {
+        sqlite3_stmt *s = NULL;
+        if (prepare(st, sql[i], &s) != SQLITE_OK) rc = db_error(st, "preparing a session's manifest", error);
+        else {
+            bind_text(s, 1, session_id);
+            sqlite3_bind_text(s, 2, text, (int)n, SQLITE_TRANSIENT);
+            if (sqlite3_step(s) != SQLITE_DONE) rc = db_error(st, "storing a session's manifest", error);
+        }
+        done(st, s);
+    }
+    free(text);
+    return rc;
+}
+
 int store_insert_session(store *st, const session_row *r, const char *copy_records_from, bool *duplicate,
                          char **error)
+{
+    return store_insert_session_with(st, r, copy_records_from, NULL, NULL, duplicate, error);
+}
+
+int store_insert_session_with(store *st, const session_row *r, const char *copy_records_from, const json_t *records,
+                              const json_t *manifest, bool *duplicate, char **error)
 {
     *duplicate = false;
     pthread_mutex_lock(&st->lock);
@@ -346,6 +385,33 @@ int store_insert_session(store *st, const session_row *r, const char *copy_recor
         bind_text(s, 2, copy_records_from);
         if (sqlite3_step(s) != SQLITE_DONE) {
             db_error(st, "copying records", error);
+            goto rollback;
+        }
+    }
+    done(st, s);
+    s = NULL;
+    if (manifest && put_manifest_locked(st, r->id, manifest, error) < 0) goto rollback;
+    for (size_t i = 0; records && i < records->u.array.len; i++) {
+        /* as given (the run's loader reads them again); the first record of a seq is kept */
+        const json_t *rec = records->u.array.items[i];
+        done(st, s);
+        s = NULL;
+        if (prepare(st, "INSERT OR IGNORE INTO records (session_id, seq, record, pos) VALUES (?1, ?2, ?3, ?4)", &s) !=
+            SQLITE_OK) {
+            db_error(st, "preparing a given record", error);
+            goto rollback;
+        }
+        double seq = json_number_value(json_object_get(rec, "seq"));
+        if (!(seq >= 1 && seq <= 9007199254740991.0)) { /* the loader checked it; the cast must be defined */
+            *error = xasprintf("a given record (%zu) has no valid seq", i + 1);
+            goto rollback;
+        }
+        bind_text(s, 1, r->id);
+        sqlite3_bind_int64(s, 2, (sqlite3_int64)seq);
+        bind_json(s, 3, rec);
+        sqlite3_bind_int64(s, 4, (sqlite3_int64)i + 1);
+        if (sqlite3_step(s) != SQLITE_DONE) {
+            db_error(st, "storing a given record", error);
             goto rollback;
         }
     }
@@ -688,6 +754,103 @@ out:
     done(st, s);
     free(text);
     free(why);
+    pthread_mutex_unlock(&st->lock);
+    return rc;
+}
+
+/* ---------- snapshot manifests ---------- */
+
+int store_put_manifest(store *st, const char *session_id, const json_t *manifest, char **error)
+{
+    pthread_mutex_lock(&st->lock);
+    int rc = step_once(st, "BEGIN IMMEDIATE", error);
+    if (rc == 0 && (rc = put_manifest_locked(st, session_id, manifest, error)) == 0)
+        rc = step_once(st, "COMMIT", error);
+    if (rc < 0) {
+        char *ignored = NULL;
+        step_once(st, "ROLLBACK", &ignored);
+        free(ignored);
+    }
+    pthread_mutex_unlock(&st->lock);
+    return rc;
+}
+
+int store_get_manifest(store *st, const char *session_id, json_t **out, char **error)
+{
+    *out = NULL;
+    pthread_mutex_lock(&st->lock);
+    sqlite3_stmt *s = NULL;
+    int rc = -1;
+    if (prepare(st, "SELECT body FROM manifests WHERE id = (SELECT manifest_id FROM session_manifests"
+                    " WHERE session_id = ?1)", &s) != SQLITE_OK) {
+        db_error(st, "preparing a read of a session's manifest", error);
+    } else {
+        bind_text(s, 1, session_id);
+        int step = sqlite3_step(s);
+        if (step == SQLITE_DONE) rc = 0;
+        else if (step != SQLITE_ROW) db_error(st, "reading a session's manifest", error);
+        else if (column_json(s, 0, JSON_OBJECT, false, out, "manifest", error) == 0) rc = 1;
+        else {
+            char *why = *error;
+            *error = xasprintf("session %s: its stored snapshot manifest %s", session_id, why);
+            free(why);
+        }
+    }
+    done(st, s);
+    pthread_mutex_unlock(&st->lock);
+    return rc;
+}
+
+int store_drop_unanswered(store *st, const char *session_id, int64_t after_pos, uint64_t seq, uint64_t *bytes,
+                          char **error)
+{
+    *bytes = 0;
+    pthread_mutex_lock(&st->lock);
+    sqlite3_stmt *s = NULL;
+    int rc = -1;
+    if (step_once(st, "BEGIN IMMEDIATE", error) < 0) goto out;
+    if (prepare(st, "SELECT count(*), min(seq), max(seq), total(length(CAST(record AS BLOB)) + 1) FROM records"
+                    " WHERE session_id = ?1 AND pos > ?2", &s) != SQLITE_OK) {
+        db_error(st, "preparing a look at a resume's records", error);
+        goto rollback;
+    }
+    bind_text(s, 1, session_id);
+    sqlite3_bind_int64(s, 2, after_pos);
+    if (sqlite3_step(s) != SQLITE_ROW) {
+        db_error(st, "looking at a resume's records", error);
+        goto rollback;
+    }
+    sqlite3_int64 n = sqlite3_column_int64(s, 0), lo = sqlite3_column_int64(s, 1), hi = sqlite3_column_int64(s, 2);
+    double size = sqlite3_column_double(s, 3);
+    done(st, s);
+    s = NULL;
+    if (n > 1 || (n == 1 && (lo != (sqlite3_int64)seq || hi != (sqlite3_int64)seq))) {
+        rc = 2; /* more than the answer: something ran live, nothing is undone */
+        goto rollback;
+    }
+    if (n == 1) {
+        if (prepare(st, "DELETE FROM records WHERE session_id = ?1 AND pos > ?2", &s) != SQLITE_OK) {
+            db_error(st, "preparing the removal of a resume's answer", error);
+            goto rollback;
+        }
+        bind_text(s, 1, session_id);
+        sqlite3_bind_int64(s, 2, after_pos);
+        if (sqlite3_step(s) != SQLITE_DONE) {
+            db_error(st, "removing a resume's answer", error);
+            goto rollback;
+        }
+    }
+    if (step_once(st, "COMMIT", error) < 0) goto rollback;
+    *bytes = size > 0 ? (uint64_t)size : 0;
+    rc = (int)n;
+    goto out;
+rollback: {
+    char *ignored = NULL;
+    step_once(st, "ROLLBACK", &ignored);
+    free(ignored);
+}
+out:
+    done(st, s);
     pthread_mutex_unlock(&st->lock);
     return rc;
 }

@@ -55,6 +55,11 @@ void store_close(store *st);
  * the same transaction. -1 with *error (a duplicate id says so: *duplicate is set). */
 int store_insert_session(store *st, const session_row *r, const char *copy_records_from, bool *duplicate,
                          char **error);
+/* The same, and in the same transaction: the session's call log given (records: an array of record
+ * objects, already checked by the call-log loader; pos is their order, the first record of a seq is
+ * kept) and its snapshot manifest (see store_put_manifest). Either may be NULL. */
+int store_insert_session_with(store *st, const session_row *r, const char *copy_records_from, const json_t *records,
+                              const json_t *manifest, bool *duplicate, char **error);
 /* Write every mutable field of a session (status, output, error, pending, approvals ...). */
 int store_update_session(store *st, const session_row *r, char **error);
 /* Every session, oldest first (created_at_ms, then insertion order), one row at a time: fn is
@@ -96,5 +101,18 @@ json_t *store_load_records_page(store *st, const char *session_id, int64_t after
 #define STORE_MEMORY_MAX_BYTES ((size_t)64 << 20)
 int store_memory_op(void *ctx, const char *action, const char *ns, const char *key, const json_t *value,
                     const char *prefix, json_t **result, char **error);
+
+/* A session's snapshot manifest (runner/manifest.h), in the table session_manifests: stored (or
+ * replaced) at its creation and when a resume accepts a changed source. get: 1 with *out, 0 when the
+ * session has none (stored by an older chidori), -1 with *error. */
+int store_put_manifest(store *st, const char *session_id, const json_t *manifest, char **error);
+int store_get_manifest(store *st, const char *session_id, json_t **out, char **error);
+
+/* Undo what a refused resume appended (sessions.c: a replay that diverged before the run went
+ * live): the records appended after position after_pos, when they are at most the answer at seq.
+ * 0 (none), 1 (the answer removed, *bytes its size as store_record_stats counts it), 2 (more than
+ * the answer: nothing removed), or -1 with *error. One transaction. */
+int store_drop_unanswered(store *st, const char *session_id, int64_t after_pos, uint64_t seq, uint64_t *bytes,
+                          char **error);
 
 #endif

@@ -132,8 +132,8 @@ static const setting_def TABLE[] = {
          "durable state: runs/, memory.json, serve's database"),
     TEXT("CHIDORI_PRICES", "unset", "a path to a JSON file", "runs, serve",
          "prices per million tokens by model, {\"model\": {\"input\": 2.5, \"output\": 10}}: `chidori runs` and the dashboard add a cost"),
-    TEXT("CHIDORI_PRICING", "unset", "JSON", "runs, serve",
-         "prices as the original chidori takes them, model prefix → {\"input_per_mtok\", \"output_per_mtok\", \"cache_read_multiplier\"?}; an exact CHIDORI_PRICES entry wins"),
+    TEXT("CHIDORI_PRICING", "unset", "JSON", DURABLE ", runs",
+         "prices as the original chidori takes them, model prefix → {\"input_per_mtok\", \"output_per_mtok\", \"cache_read_multiplier\"?}; an exact CHIDORI_PRICES entry wins; kept as is in a run's snapshot manifest (`pricing`)"),
     TEXT("CHIDORI_WORKSPACE_ROOT", "the agent's folder", "a path", RUNS, "the folder chidori.workspace works in"),
     /* policy (docs/policy.md) */
     TEXT("CHIDORI_POLICY_FILE", "unset", "a path to a policy file", DURABLE,

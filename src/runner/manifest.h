@@ -1,0 +1,67 @@
+/* manifest.h — a run's snapshot manifest: what the run was recorded against (the agent's source,
+ * the captured surface, the runtime's ABI), for clients (GET /sessions/{id}/snapshot, the
+ * checkpoint) and for the check a resume makes before it replays the recorded calls.
+ *
+ * The key names follow the original chidori's manifest (docs/http-api.md lists each and what it
+ * holds here); the values describe this runtime. A resume compares the manifest recorded when the
+ * run (or its last accepted resume) started with one built now from the files on disk: a changed
+ * ABI or surface always refuses; a changed source refuses unless the caller allows it
+ * (allow_source_change, `chidori resume --allow-source-change`). The refusal happens before
+ * anything of the run is touched. Trusts a recorded manifest no further than its shape (it is
+ * parsed JSON from a file or the database; a missing key reads as "changed").
+ */
+#ifndef CHIDORI_MANIFEST_H
+#define CHIDORI_MANIFEST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "runner/surface.h"
+#include "util/json.h"
+
+struct settings;
+
+#define MANIFEST_SOURCE_MAX_BYTES ((uint64_t)64 << 20) /* an entry file larger than this is not hashed */
+
+typedef struct manifest_inputs {
+    const char *run_id;
+    const char *project_root;           /* the agent's folder (a real path) */
+    const char *entry;                  /* the agent's key inside it */
+    const surface_settings *surface;    /* NULL: the defaults */
+    const struct settings *settings;    /* CHIDORI_MODEL, CHIDORI_PRICING; NULL: neither */
+    uint64_t seed;
+    int64_t created_at_ms;
+} manifest_inputs;
+
+/* The manifest of a run as the files are now. NULL with *error when the entry file cannot be read. */
+json_t *manifest_build(const manifest_inputs *in, char **error);
+
+/* The copy a client sees: m with call_log_len and pending filled from the run's present state
+ * (pending: the call a paused run waits on, {seq, function, args, ...}, or NULL). */
+json_t *manifest_view(const json_t *m, uint64_t call_log_len, const json_t *pending, bool awaiting_approval);
+
+/* What many runs share (a server's sessions of one agent): m without run_id, created_at,
+ * call_log_len, pending and the policy's deterministic_seed. manifest_from_shared puts them back
+ * (pending null, call_log_len 0: manifest_view fills them). Both compare as m does (manifest_compare
+ * of two shared parts is that of the full manifests, but for the seed, which a resume keeps). */
+json_t *manifest_shared_part(const json_t *m);
+json_t *manifest_from_shared(const json_t *shared, const char *run_id, uint64_t seed, int64_t created_at_ms);
+
+typedef enum manifest_verdict {
+    MANIFEST_SAME,           /* resume as recorded */
+    MANIFEST_SOURCE_CHANGED, /* the agent's source differs; allowed only on request */
+    MANIFEST_INCOMPATIBLE,   /* the ABI or the captured surface differs: never */
+} manifest_verdict;
+
+/* Compare the recorded manifest with the present one. Not SAME: *why says what changed (for a
+ * 409, or the CLI), with what to do. allow turns SOURCE_CHANGED into SAME (*why is still set,
+ * for a warning). */
+manifest_verdict manifest_compare(const json_t *recorded, const json_t *now, bool allow, char **why);
+
+/* Does a failed run's error name a replay divergence at a seq no later than frontier (the call a
+ * paused run waits on)? Such a run performed nothing live before it failed. */
+bool manifest_divergence_before(const char *error, uint64_t frontier);
+
+/* FNV-1a 64 of bytes, as "fnv1a64:%016x" (buf of 25 bytes at least). */
+void manifest_fnv1a64(const void *bytes, size_t n, char out[25]);
+
+#endif
