@@ -69,7 +69,7 @@ def log_of(s, sid):
 
 
 def case_serve_snapshot_manifest_route_and_checkpoint(v):
-    env = {"CHIDORI_PRICING": '{"m": {"input": 1.5}}', "CHIDORI_MODEL": "test-model"}
+    env = {"CHIDORI_PRICING": '{"m": {"input_per_mtok": 1.5, "output_per_mtok": 3}}', "CHIDORI_MODEL": "test-model"}
     s, agent = serve_agent(v, AGENT, env=env)
     try:
         view = create(s, {"input": {}})
