@@ -547,7 +547,13 @@ def case_serve_root_redirects_to_the_dashboard_and_says_where_it_is(v):
         assert status == 200, status
         status, hdrs, body = s.request("POST", "/", {})
         assert status in (401, 404, 405), status  # only GET and HEAD are redirected
-        assert f"Dashboard: http://{s.host}:{s.port}/ui" in s.stderr(), s.stderr()
+        # the line comes just after `Listening on`, which is all the harness waits for: give the
+        # reader of the server's stderr a moment to see it
+        want = f"Dashboard: http://{s.host}:{s.port}/ui"
+        deadline = time.monotonic() + 10 * v.slow
+        while want not in s.stderr() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert want in s.stderr(), s.stderr()
 
 
 def case_mcp_config_error_names_the_variable_once(v):
