@@ -55,6 +55,34 @@ def case_serve_busy_answer_carries_acquire_timeout(v):
             time.sleep(0.05)
 
 
+def case_serve_busy_request_waits_for_a_slot_up_to_the_acquire_timeout(v):
+    """CHIDORI_ACQUIRE_TIMEOUT_MS, as the original: a request that finds every slot taken waits that
+    long for one; a slot that frees in time starts it (201), else the 503 names the wait."""
+    import threading
+    env = {"CHIDORI_MAX_CONCURRENT_SESSIONS": "1", "CHIDORI_ACQUIRE_TIMEOUT_MS": "400"}
+    with serving(v, env=env) as s:
+        busy = create(s, {"input": {"mode": "spin", "loops": 2000000000}, "wait": False})
+        t0 = time.monotonic()
+        status, _, got = s.request("POST", "/sessions", {"input": {}})
+        waited = time.monotonic() - t0
+        assert status == 503 and got["acquire_timeout_ms"] == 400 and "busy" in got["error"], (status, got)
+        assert waited >= 0.35, f"answered after {waited:.3f} s, before the 400 ms wait"
+    env["CHIDORI_ACQUIRE_TIMEOUT_MS"] = "30000"
+    with serving(v, env=env) as s:
+        busy = create(s, {"input": {"mode": "spin", "loops": 2000000000}, "wait": False})
+        answer = {}
+
+        def second():
+            answer["got"] = s.request("POST", "/sessions", {"input": {}, "wait": False})
+        th = threading.Thread(target=second)
+        th.start()
+        time.sleep(0.3)
+        assert "got" not in answer, f"answered while every slot was taken: {answer}"
+        s.request("POST", f"/sessions/{busy['id']}/cancel")
+        th.join(30 * v.slow)
+        assert not th.is_alive() and answer["got"][0] == 201, answer
+
+
 def case_serve_cors_preflight_status_and_strictness(v):
     with serving(v, env={"CHIDORI_CORS_ORIGINS": "http://app.test"}) as s:
         status, hdrs, body = s.request("OPTIONS", "/sessions", headers={

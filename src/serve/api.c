@@ -18,16 +18,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void reply_failure(http_reply *rep, ss_result r, char *error)
+static void reply_failure(server *srv, http_reply *rep, ss_result r, char *error)
 {
     int status = r == SS_NOT_FOUND ? 404 : r == SS_CONFLICT ? 409 : r == SS_BUSY || r == SS_STOPPING ? 503 : 500;
     if (status == 503) rep->retry_after = 1;
     if (r == SS_BUSY) {
-        /* as the original answers a busy server: the wait it allowed for a slot (this server waits
-         * none: a request that finds every slot taken is answered at once) */
+        /* as the original answers a busy server: the wait for a slot it allowed (CHIDORI_ACQUIRE_TIMEOUT_MS) */
         json_t *o = json_object();
         json_object_set(o, "error", json_string(error ? error : "server busy"));
-        json_object_set(o, "acquire_timeout_ms", json_number(0));
+        json_object_set(o, "acquire_timeout_ms", json_number((double)sessions_config_of(srv->ss)->acquire_timeout_ms));
         reply_json(rep, status, o);
     } else {
         reply_error(rep, status, "%s", error ? error : "the operation failed");
@@ -82,7 +81,7 @@ static void reply_stream(server *srv, session *s, http_reply *rep)
     session_follower f;
     char *error = NULL;
     if (sessions_follow(srv->ss, s, &f, &error) < 0) {
-        reply_failure(rep, SS_ERROR, error);
+        reply_failure(srv, rep, SS_ERROR, error);
         return;
     }
     rep->status = 200;
@@ -233,7 +232,7 @@ void api_create(server *srv, const http_request *req, http_reply *rep, bool stre
     char *error = NULL;
     ss_result r = sessions_create_replaying(srv->ss, input, profile, id, req->traceparent, replay_from, &s, &error);
     if (r != SS_OK) {
-        reply_failure(rep, r, error);
+        reply_failure(srv, rep, r, error);
         goto out;
     }
     if (stream) {
@@ -251,7 +250,7 @@ void api_list(server *srv, http_reply *rep)
 {
     char *error = NULL;
     json_t *list = sessions_list(srv->ss, &error);
-    if (!list) reply_failure(rep, SS_ERROR, error);
+    if (!list) reply_failure(srv, rep, SS_ERROR, error);
     else reply_json(rep, 200, list);
 }
 void api_get(server *srv, session *s, http_reply *rep) { reply_view(srv, s, 200, rep); }
@@ -261,7 +260,7 @@ void api_checkpoint(server *srv, session *s, http_reply *rep)
 {
     char *error = NULL;
     json_t *cp = sessions_checkpoint(srv->ss, s, &error);
-    if (!cp) reply_failure(rep, SS_ERROR, error);
+    if (!cp) reply_failure(srv, rep, SS_ERROR, error);
     else reply_json(rep, 200, cp);
 }
 
@@ -278,7 +277,7 @@ bool api_resume(server *srv, session *s, const http_request *req, http_reply *re
                bool_field(body, "allow_source_change", false, &allow_change, rep)) {
         char *error = NULL;
         ss_result r = sessions_resume(srv->ss, s, response->u.string.bytes, allow_change, &error);
-        if (r != SS_OK) reply_failure(rep, r, error);
+        if (r != SS_OK) reply_failure(srv, rep, r, error);
         else reply_after_run(srv, s, wait, 200, true, rep), kept = true;
     }
     json_free(body);
@@ -300,7 +299,7 @@ bool api_approve(server *srv, session *s, const http_request *req, http_reply *r
         bool allow = !strcmp(decision, "allow");
         char *error = NULL;
         ss_result r = sessions_approve(srv->ss, s, allow, allow_change, &error);
-        if (r != SS_OK) reply_failure(rep, r, error);
+        if (r != SS_OK) reply_failure(srv, rep, r, error);
         else if (allow) reply_after_run(srv, s, wait, 200, true, rep), kept = true;
         else reply_view(srv, s, 200, rep);
     }
@@ -315,7 +314,7 @@ void api_cancel(server *srv, session *s, const http_request *req, http_reply *re
     json_free(body);
     char *error = NULL;
     ss_result r = sessions_cancel(srv->ss, s, &error);
-    if (r != SS_OK) reply_failure(rep, r, error);
+    if (r != SS_OK) reply_failure(srv, rep, r, error);
     else reply_view(srv, s, 200, rep);
 }
 
@@ -329,7 +328,7 @@ void api_replay(server *srv, session *s, const http_request *req, http_reply *re
         session *copy = NULL;
         char *error = NULL;
         ss_result r = sessions_replay(srv->ss, s, &copy, &error);
-        if (r != SS_OK) reply_failure(rep, r, error);
+        if (r != SS_OK) reply_failure(srv, rep, r, error);
         else reply_after_run(srv, copy, wait, 201, true, rep); /* takes copy's reference over */
     }
     json_free(body);

@@ -120,6 +120,7 @@ int serve_run(const serve_options *opts, const settings *set)
         sc.iso.has_shared_netns = sc.iso.shared_netns >= 0;
     }
     sc.max_running = (int)settings_u64(set, "CHIDORI_MAX_CONCURRENT_SESSIONS");
+    sc.acquire_timeout_ms = (int)settings_u64(set, "CHIDORI_ACQUIRE_TIMEOUT_MS");
     /* confined workers kept ready for new runs (0: none) */
     int warm = (int)settings_u64(set, "CHIDORI_SERVE_WARM_WORKERS");
     /* workers one fork server forks before a fresh one replaces it (0: FORKSERVER_MAX_FORKS) */

@@ -564,6 +564,18 @@ fail:
     return SS_ERROR;
 }
 
+/* With every slot taken, wait (ss->lock released meanwhile) up to CHIDORI_ACQUIRE_TIMEOUT_MS for a
+ * run to end, as the original does before its 503. Called first under the lock, before a request's
+ * own checks, so those see the state after the wait; check_capacity then decides. */
+static void wait_for_slot(sessions *ss)
+{
+    if (ss->cfg.acquire_timeout_ms <= 0 || ss->stopping || ss->running < ss->cfg.max_running) return;
+    struct timespec until = clock_monotonic_after_ms(ss->cfg.acquire_timeout_ms);
+    while (!ss->stopping && ss->running >= ss->cfg.max_running &&
+           pthread_cond_timedwait(&ss->changed, &ss->lock, &until) == 0) {
+    }
+}
+
 static ss_result check_capacity(sessions *ss, char **error)
 {
     if (ss->stopping) {
@@ -869,6 +881,7 @@ ss_result sessions_create_replaying(sessions *ss, const json_t *input, const cha
     json_t *manifest = manifest_or_warn(ss, &row); /* read before the lock: a file */
     *out = NULL;
     pthread_mutex_lock(&ss->lock);
+    wait_for_slot(ss);
     ss_result r = check_capacity(ss, error);
     /* A resident session is in the store too; the store's primary key sees the others. */
     bool duplicate = r == SS_OK && strmap_get(&ss->resident, row.id);
@@ -898,6 +911,7 @@ ss_result sessions_create_replaying(sessions *ss, const json_t *input, const cha
 ss_result sessions_resume(sessions *ss, session *s, const char *response, bool allow_source_change, char **error)
 {
     pthread_mutex_lock(&ss->lock);
+    wait_for_slot(ss);
     ss_result r = SS_OK;
     json_t *changed = NULL, *was = NULL;
     const char *fn = json_string_value(json_object_get(s->row.pending, "function"));
@@ -919,6 +933,7 @@ ss_result sessions_resume(sessions *ss, session *s, const char *response, bool a
 ss_result sessions_approve(sessions *ss, session *s, bool allow, bool allow_source_change, char **error)
 {
     pthread_mutex_lock(&ss->lock);
+    if (allow) wait_for_slot(ss);
     ss_result r = SS_OK;
     json_t *changed = NULL, *was = NULL;
     const json_t *pa = s->row.pending_approval;
@@ -978,6 +993,7 @@ ss_result sessions_cancel(sessions *ss, session *s, char **error)
 ss_result sessions_replay(sessions *ss, session *src, session **out, char **error)
 {
     pthread_mutex_lock(&ss->lock);
+    wait_for_slot(ss);
     ss_result r = SS_OK;
     if (src->running) {
         *error = xasprintf("session %s is still running; replay it once it has settled", src->row.id);

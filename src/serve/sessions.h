@@ -53,6 +53,7 @@ typedef struct sessions_config {
     bool isolated;
     isolate_options iso;
     int max_running;          /* CHIDORI_MAX_CONCURRENT_SESSIONS */
+    int acquire_timeout_ms;   /* CHIDORI_ACQUIRE_TIMEOUT_MS: how long a request waits for a free slot */
 } sessions_config;
 
 typedef enum ss_result {

@@ -182,6 +182,8 @@ static const setting_def TABLE[] = {
     TEXT("CHIDORI_ALLOWED_HOSTS", "unset", "host names or addresses, comma-separated, or `*` (with a key)", SERVE,
          "Host header names serve answers to besides loopback ones and --host"),
     SERVE_NUM("CHIDORI_MAX_CONCURRENT_SESSIONS", 1, 100000, 8, "8", "sessions running at once"),
+    SERVE_NUM("CHIDORI_ACQUIRE_TIMEOUT_MS", 0, 60000, 0, "0",
+              "how long a request that would start a run waits for a free slot before its 503 (the original waits 30000; waiting holds an HTTP thread)"),
     SERVE_NUM("CHIDORI_SERVE_WARM_WORKERS", 0, 256, 2, "2", "confined workers kept ready for new runs"),
     FLAG("CHIDORI_SERVE_FORKSERVER", 1, SERVE, "0: exec each worker instead of forking it from a fork server"),
     SERVE_NUM("CHIDORI_SERVE_FORKSERVER_FORKS", 0, 1000000, 0, "0",
