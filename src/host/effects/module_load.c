@@ -158,8 +158,14 @@ static int host_module_load(host *h, const json_t *args, json_t **result, char *
     }
     module_found f;
     if (module_resolve(h, spec, importer, require, policy == IMPORTS_NODE || policy == IMPORTS_PROJECT, &f, error) <
-        0)
+        0) {
+        if (require && *error && strncmp(*error, "cannot import ", 14) == 0) { /* say what the guest did */
+            char *e = xasprintf("cannot require %s", *error + 14);
+            free(*error);
+            *error = e;
+        }
         return 1;
+    }
     buf src = {0};
     if (read_source(f.fd, f.key, &src, error) < 0) {
         close(f.fd);

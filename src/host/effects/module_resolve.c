@@ -373,6 +373,12 @@ static int resolve_in_package(rctx *c, const char *pkgdir, const json_t *pj, con
         char *p = module_join(pkgdir, t + 2);
         free(t);
         int fd = p ? open_file(c, p) : -1;
+        if (fd < 0 && c->escaped) {
+            *error = xasprintf("cannot import `%s` (from %s): it leads outside the agent's folder (a symlink?)", spec,
+                               from);
+            free(p);
+            return -1;
+        }
         if (fd < 0) {
             *error = xasprintf("cannot find module `%s` (from %s): package `%s` exports `%s` as `%s`, which is not a "
                                "file of the package",
@@ -395,8 +401,10 @@ static int resolve_in_package(rctx *c, const char *pkgdir, const json_t *pj, con
         free(p);
     }
     if (fd < 0) {
-        *error = xasprintf("cannot find module `%s` (from %s): package `%s` has no file for `%s`", spec, from, name,
-                           subpath);
+        *error = c->escaped ? xasprintf("cannot import `%s` (from %s): it leads outside the agent's folder (a symlink?)",
+                                        spec, from)
+                            : xasprintf("cannot find module `%s` (from %s): package `%s` has no file for `%s`", spec,
+                                        from, name, subpath);
         return -1;
     }
     out->key = key;
@@ -468,7 +476,8 @@ static int resolve_bare(rctx *c, const char *spec, const char *importer, module_
                            spec, from, name);
     else
         *error = xasprintf("cannot find package `%s` (imported from %s): no node_modules/%s in the agent's folder; "
-                           "install it there with npm",
+                           "install it there with npm (only relative imports, packages in node_modules and the "
+                           "built-in modules are available)",
                            name, from, name);
 done:
     free(dir);
@@ -491,6 +500,13 @@ int module_resolve(host *h, const char *spec, const char *importer, bool require
     if (spec[0] == '/') {
         *error = xasprintf("cannot import `%s` (from %s): absolute paths are not allowed; import files of the "
                            "agent's folder with a relative path",
+                           spec, from);
+        return -1;
+    }
+    const char *colon = strchr(spec, ':');
+    if (colon && (!strchr(spec, '/') || colon < strchr(spec, '/'))) {
+        *error = xasprintf("cannot resolve module `%s` (from %s): URL imports are not supported; only relative "
+                           "imports, npm packages from node_modules and the built-in modules are available",
                            spec, from);
         return -1;
     }
