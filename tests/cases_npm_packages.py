@@ -106,6 +106,10 @@ def case_npm_resolution_errors_are_clear(v):
             ("requires-esm", "require() of ES module `node_modules/esm-only/index.js`"),
             ("badjson", "node_modules/badjson/broken.json: invalid JSON"),
             ("#internal", "`imports` (#names) are not supported"),
+            # targets that would leave the package: not `./`, a `..` part, `..` through the pattern
+            ("esm-pat/escape", "does not export `./escape`"),
+            ("esm-pat/escape2", "does not export `./escape2`"),
+            ("esm-pat/escape3/../../cjs-cycle/lib/index", "not a valid package name"),
         ]
         for mode, args in MODES:
             for spec, want in cases:
