@@ -95,6 +95,56 @@ def case_npm_handwritten_packages_resolve_like_node(v):
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def case_npm_handwritten_packages_match_node(v):
+    """Where chidori must do what Node does (CommonJS cycles and named exports, patterns, scoped
+    packages, conditions for import and require, JSON, self-reference), Node gives the same
+    results for the same packages (tests/npm/fixture/app/node_check.mjs)."""
+    if not shutil.which("node"):
+        raise Skip("node is not installed: nothing to compare with (scripts/test-deps.sh)")
+    tmp, app = project()
+    try:
+        node = subprocess.run(["node", os.path.join(app, "node_check.mjs")], capture_output=True, text=True,
+                              timeout=60, cwd=app)
+        assert node.returncode == 0, node.stderr
+        want = json.loads(node.stdout)
+        code, out, err = chidori(v, "run", os.path.join(app, "agent.js"))
+        assert code == 0, err
+        r = json.loads(out)
+        c = r["cjs"]
+        got = {
+            "cond": r["cond"], "alpha": r["alpha"], "deep": r["deep"], "double": r["double"],
+            "cjs": {k: c[k] for k in want["cjs"]},
+            "scoped": r["scoped"], "json": r["json"]["data"], "self": r["self"],
+            "require": {k: r["helper"][k] for k in ("scopedKind", "sum", "cond")},
+        }
+        assert got == want, f"chidori and Node differ:\n{got}\n{want}"
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def case_npm_packages_replay(v):
+    """A run that imports packages replays to the same output: module loads are not effects, the
+    files are read again, and the call log has nothing of them."""
+    tmp, app = project()
+    state = tempfile.mkdtemp(prefix="chidori-npm-state-")
+    try:
+        code, out, err = chidori(v, "run", os.path.join(app, "agent.js"), state=state)
+        assert code == 0, err
+        run_id = next(l[8:].strip() for l in err.splitlines() if l.startswith("Run id: "))
+        code2, out2, err2 = chidori(v, "replay", os.path.join(app, "agent.js"), run_id, state=state)
+        assert code2 == 0, err2
+        assert json.loads(out2) == json.loads(out), f"replay differs:\n{out2}\n{out}"
+        for base, _, files in os.walk(state):
+            for n in files:
+                with open(os.path.join(base, n), "rb") as f:
+                    data = f.read()
+                    assert b"__module_load" not in data and b"exports.sawDone" not in data, \
+                        f"a module load reached the durable state ({n})"
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+        shutil.rmtree(state, ignore_errors=True)
+
+
 def case_npm_resolution_errors_are_clear(v):
     """What Node refuses is refused, each with a sentence saying what happened."""
     tmp, app = project()
