@@ -6,8 +6,9 @@ project's node_modules; the project is tests/npm/fixture/app): `exports` maps wi
 a scoped package, self-reference, `module`/`main`/index probing, and the confinement fixtures (a
 symlink out of the project, child_process, ../../../etc/passwd, process.env, patched globals).
 And real packages from npm (tests/npm/package.json, pinned in its package-lock.json, installed by
-scripts/test-deps.sh): lodash (CommonJS), yaml, zod, uuid, semver and dayjs, whose results must
-equal Node's running the same file. Every run goes isolated (the worker) and in-process.
+scripts/test-deps.sh): lodash (CommonJS), yaml, zod, uuid, semver, dayjs, js-yaml, marked, diff,
+mustache, ajv, nanoid, date-fns, lodash-es and valibot, whose results must equal Node's running the
+same file. Every run goes isolated (the worker) and in-process.
 CHIDORI_TS_IMPORTS narrows what may be imported.
 """
 import json
@@ -250,19 +251,23 @@ def case_npm_ts_imports_policy(v):
 
 
 def case_npm_real_packages_match_node(v):
-    """lodash, yaml, zod, uuid, semver, dayjs from npm: the agent's results equal Node's."""
+    """Real packages from npm (lodash, yaml, zod, uuid, semver, dayjs; js-yaml, marked, diff,
+    mustache, ajv, nanoid, date-fns, lodash-es, valibot): the agent's results equal Node's."""
     if not os.path.isdir(os.path.join(NPM, "node_modules", "zod")):
         raise Skip("tests/npm/node_modules is missing: run scripts/test-deps.sh")
     if not shutil.which("node"):
         raise Skip("node is not installed: nothing to compare with (scripts/test-deps.sh)")
-    node = subprocess.run(["node", os.path.join(NPM, "real_node.mjs")], capture_output=True, text=True, timeout=60)
-    assert node.returncode == 0, node.stderr
-    expected = json.loads(node.stdout)
-    assert expected["zod"]["issues"] and expected["lodash"]["template"] == "hi ada!", expected
-    for mode, args in MODES:
-        code, out, err = chidori(v, "run", *args, os.path.join(NPM, "real_agent.js"), timeout=60)
-        assert code == 0, f"{mode}: exit {code}:\n{err}"
-        got = json.loads(out)
-        for pkg in expected:
-            assert got.get(pkg) == expected[pkg], f"{mode}: {pkg} differs from Node:\n{got.get(pkg)}\n{expected[pkg]}"
-        assert got == expected
+    for name in ("real", "more"):
+        node = subprocess.run(["node", os.path.join(NPM, name + "_node.mjs")], capture_output=True, text=True,
+                              timeout=60)
+        assert node.returncode == 0, node.stderr
+        expected = json.loads(node.stdout)
+        assert len(expected) >= 6 and all(expected.values()), expected
+        for mode, args in MODES:
+            code, out, err = chidori(v, "run", *args, os.path.join(NPM, name + "_agent.js"), timeout=60)
+            assert code == 0, f"{name} {mode}: exit {code}:\n{err}"
+            got = json.loads(out)
+            for pkg in expected:
+                assert got.get(pkg) == expected[pkg], \
+                    f"{name} {mode}: {pkg} differs from Node:\n{got.get(pkg)}\n{expected[pkg]}"
+            assert got == expected

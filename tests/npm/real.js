@@ -1,4 +1,4 @@
-// tests/npm/agents/real.js — real npm packages (tests/npm/package.json) used inside chidori: each
+// tests/npm/real.js — real npm packages (tests/npm/package.json) used inside chidori: each
 // result is printed by the agent and compared with Node running the same file.
 import _ from "lodash";
 import YAML from "yaml";

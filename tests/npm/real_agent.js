@@ -1,4 +1,4 @@
-// tests/npm/agents/real_agent.js — the chidori agent around real.js.
+// tests/npm/real_agent.js — the chidori agent around real.js.
 import { run } from "chidori:agent";
 import { results } from "./real.js";
 

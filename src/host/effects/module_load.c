@@ -34,6 +34,7 @@ typedef enum { IMPORTS_NODE, IMPORTS_PROJECT, IMPORTS_RELATIVE, IMPORTS_NONE } i
 
 typedef struct {
     imports_policy policy;
+    module_cache cache; /* package.json files of this run */
 } loader_state;
 
 const effect_module module_loader_module;
@@ -71,13 +72,13 @@ static bool looks_like_esm(const char *src, size_t len)
 }
 
 /* esm, cjs or json: by extension, then the package's `type`, then what the source looks like. */
-static const char *module_format(host *h, const module_found *f, const char *src, size_t len)
+static const char *module_format(host *h, module_cache *mc, const module_found *f, const char *src, size_t len)
 {
     const char *k = f->key;
     if (has_suffix(k, ".json")) return "json";
     if (has_suffix(k, ".cjs") || has_suffix(k, ".cts")) return "cjs";
     if (has_suffix(k, ".mjs") || has_suffix(k, ".mts") || has_suffix(k, ".ts") || has_suffix(k, ".tsx")) return "esm";
-    char *type = module_package_type(h, k);
+    char *type = module_package_type(h, mc, k);
     const char *fmt;
     if (type) fmt = strcmp(type, "module") == 0 ? "esm" : "cjs";
     else if (!in_node_modules(k)) fmt = "esm"; /* the agent's own .js files are ES modules */
@@ -134,8 +135,12 @@ static int host_module_load(host *h, const json_t *args, json_t **result, char *
     }
     const char *kind = json_string_value(kind_v);
     bool require = kind && strcmp(kind, "require") == 0;
-    const loader_state *st = host_module_state(h, &module_loader_module);
-    imports_policy policy = st ? st->policy : IMPORTS_NODE;
+    loader_state *st = host_module_state(h, &module_loader_module);
+    if (!st) {
+        *error = xstrdup("module load: the loader is not set up");
+        return 1;
+    }
+    imports_policy policy = st->policy;
     const char *from = importer ? importer : "the command line";
     const char *verb = require ? "require" : "import";
 
@@ -157,7 +162,7 @@ static int host_module_load(host *h, const json_t *args, json_t **result, char *
         return 1;
     }
     module_found f;
-    if (module_resolve(h, spec, importer, require, policy == IMPORTS_NODE || policy == IMPORTS_PROJECT, &f, error) <
+    if (module_resolve(h, &st->cache, spec, importer, require, policy == IMPORTS_NODE || policy == IMPORTS_PROJECT, &f, error) <
         0) {
         if (require && *error && strncmp(*error, "cannot import ", 14) == 0) { /* say what the guest did */
             char *e = xasprintf("cannot require %s", *error + 14);
@@ -176,7 +181,7 @@ static int host_module_load(host *h, const json_t *args, json_t **result, char *
     close(f.fd);
     json_t *o = json_object();
     json_object_set(o, "key", json_string(f.key));
-    json_object_set(o, "format", json_string(module_format(h, &f, src.data ? src.data : "", src.len)));
+    json_object_set(o, "format", json_string(module_format(h, &st->cache, &f, src.data ? src.data : "", src.len)));
     json_object_set(o, "source", json_stringn(src.data ? src.data : "", src.len));
     buf_free(&src);
     free(f.key);
@@ -192,8 +197,17 @@ static int loader_init(host *h, const host_config *cfg, void **state, char **err
     const char *w = settings_word(cfg ? cfg->settings : NULL, "CHIDORI_TS_IMPORTS");
     for (int i = 0; i < 4; i++)
         if (w && strcmp(w, policy_names[i]) == 0) st->policy = (imports_policy)i;
+    module_cache_init(&st->cache);
     *state = st;
     return 0;
+}
+
+static void loader_free(void *state)
+{
+    loader_state *st = state;
+    if (!st) return;
+    module_cache_free(&st->cache);
+    free(st);
 }
 
 static const char *const loader_settings[] = {"CHIDORI_TS_IMPORTS", NULL};
@@ -209,6 +223,6 @@ const effect_module module_loader_module = {
     .name = "modules",
     .ops = module_loader_ops,
     .init = loader_init,
-    .free = free,
+    .free = loader_free,
     .settings = loader_settings,
 };

@@ -7,7 +7,8 @@
  * importer) or `require` (for a CommonJS one), `default`. Every open goes through open_beneath
  * (openat2 RESOLVE_BENEATH), so a symlinked package that leads out of the folder, a `..` above
  * it, or the state folder are refused by the kernel; package.json files are read with a size cap
- * and parsed by our JSON parser; targets with `..` or `node_modules` parts are refused.
+ * and parsed by our JSON parser (once per folder and run: module_cache); targets with `..` or
+ * `node_modules` parts are refused.
  */
 #define _GNU_SOURCE
 #include "host/effects/module_resolve.h"
@@ -23,6 +24,7 @@
 
 typedef struct {
     host *h;
+    module_cache *mc;
     bool require;
     bool escaped; /* an open was refused because it led outside the folder */
     bool denied;  /* an open was refused (the state folder) */
@@ -108,7 +110,7 @@ static bool is_dir(rctx *c, const char *key)
 
 /* package.json of dir, parsed, or NULL (absent, too large or not JSON: a broken one is skipped
  * as Node would fail on it; *broken says so). */
-static json_t *read_package_json(rctx *c, const char *dir, bool *broken)
+static json_t *read_package_json_file(rctx *c, const char *dir, bool *broken)
 {
     char *key = dir[0] ? xasprintf("%s/package.json", dir) : xstrdup("package.json");
     int fd = open_file(c, key);
@@ -141,6 +143,49 @@ static json_t *read_package_json(rctx *c, const char *dir, bool *broken)
     }
     if (!j && broken) *broken = true;
     return j;
+}
+
+typedef struct {
+    char *dir;
+    json_t *pj; /* NULL: none, or broken */
+    bool broken;
+} package_entry;
+
+void module_cache_init(module_cache *mc) { strmap_init(&mc->dirs); }
+
+static void cache_clear(module_cache *mc)
+{
+    size_t pos = 0;
+    const char *k;
+    void *v;
+    while (strmap_next(&mc->dirs, &pos, &k, &v)) {
+        package_entry *e = v;
+        json_free(e->pj);
+        free(e->dir);
+        free(e);
+    }
+    strmap_free(&mc->dirs);
+    strmap_init(&mc->dirs);
+}
+
+void module_cache_free(module_cache *mc)
+{
+    cache_clear(mc);
+    strmap_free(&mc->dirs);
+}
+
+/* The folder's package.json, parsed (borrowed from the run's cache: never freed by the caller). */
+static const json_t *read_package_json(rctx *c, const char *dir, bool *broken)
+{
+    package_entry *e = strmap_get(&c->mc->dirs, dir);
+    if (!e) {
+        e = xcalloc(1, sizeof *e);
+        e->dir = xstrdup(dir);
+        e->pj = read_package_json_file(c, dir, &e->broken);
+        strmap_put(&c->mc->dirs, e->dir, e);
+    }
+    if (broken) *broken = e->broken;
+    return e->pj;
 }
 
 static const char *json_str(const json_t *o, const char *k)
@@ -202,7 +247,7 @@ static int load_index(rctx *c, const char *dir, char **key)
 static int load_as_directory(rctx *c, const char *dir, char **key, bool *esm_hint)
 {
     if (!is_dir(c, dir)) return -1;
-    json_t *pj = read_package_json(c, dir, NULL);
+    const json_t *pj = read_package_json(c, dir, NULL);
     int fd = -1;
     const char *fields[2] = {c->require ? NULL : "module", "main"};
     for (int i = 0; i < 2 && fd < 0; i++) {
@@ -216,7 +261,6 @@ static int load_as_directory(rctx *c, const char *dir, char **key, bool *esm_hin
         }
         free(p);
     }
-    json_free(pj);
     if (fd < 0) fd = load_index(c, dir, key);
     return fd;
 }
@@ -425,15 +469,13 @@ static int resolve_bare(rctx *c, const char *spec, const char *importer, module_
     /* Self-reference: the nearest package.json names this package and has `exports`. */
     char *dir = xstrdup(start);
     for (;;) {
-        json_t *pj = read_package_json(c, dir, NULL);
+        const json_t *pj = read_package_json(c, dir, NULL);
         if (pj) {
             const char *own = json_str(pj, "name");
             if (own && strcmp(own, name) == 0 && json_object_get(pj, "exports")) {
                 rc = resolve_in_package(c, dir, pj, name, subpath, out, error, spec, from);
-                json_free(pj);
                 goto done;
             }
-            json_free(pj);
             break;
         }
         if (!dir[0]) break;
@@ -450,7 +492,7 @@ static int resolve_bare(rctx *c, const char *spec, const char *importer, module_
             char *pkgdir = dir[0] ? xasprintf("%s/node_modules/%s", dir, name) : xasprintf("node_modules/%s", name);
             if (is_dir(c, pkgdir)) {
                 bool broken;
-                json_t *pj = read_package_json(c, pkgdir, &broken);
+                const json_t *pj = read_package_json(c, pkgdir, &broken);
                 if (!pj && broken) {
                     *error = xasprintf("cannot import `%s` (from %s): %s/package.json is not a JSON object (or larger "
                                        "than %zu KiB)",
@@ -459,7 +501,6 @@ static int resolve_bare(rctx *c, const char *spec, const char *importer, module_
                     goto done;
                 }
                 rc = resolve_in_package(c, pkgdir, pj, name, subpath, out, error, spec, from);
-                json_free(pj);
                 free(pkgdir);
                 goto done;
             }
@@ -487,10 +528,11 @@ done:
     return rc;
 }
 
-int module_resolve(host *h, const char *spec, const char *importer, bool require, bool allow_bare, module_found *out,
-                   char **error)
+int module_resolve(host *h, module_cache *mc, const char *spec, const char *importer, bool require, bool allow_bare,
+                   module_found *out, char **error)
 {
-    rctx c = {.h = h, .require = require};
+    if (strmap_len(&mc->dirs) >= MODULE_CACHE_MAX) cache_clear(mc); /* nothing borrowed from it is alive here */
+    rctx c = {.h = h, .mc = mc, .require = require};
     out->key = NULL;
     out->fd = -1;
     out->esm_hint = false;
@@ -553,17 +595,16 @@ int module_resolve(host *h, const char *spec, const char *importer, bool require
     return 0;
 }
 
-char *module_package_type(host *h, const char *key)
+char *module_package_type(host *h, module_cache *mc, const char *key)
 {
-    rctx c = {.h = h};
+    rctx c = {.h = h, .mc = mc};
     char *dir = dir_of(key);
     char *type = NULL;
     for (;;) {
-        json_t *pj = read_package_json(&c, dir, NULL);
+        const json_t *pj = read_package_json(&c, dir, NULL);
         if (pj) {
             const char *t = json_str(pj, "type");
             if (t && (strcmp(t, "module") == 0 || strcmp(t, "commonjs") == 0)) type = xstrdup(t);
-            json_free(pj);
             break;
         }
         if (!dir[0]) break;
