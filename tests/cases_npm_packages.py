@@ -78,6 +78,8 @@ def case_npm_handwritten_packages_resolve_like_node(v):
         assert c["data"] == {"answer": 42, "list": [1, "two", None]}, c
         assert c["file"] == "node_modules/cjs-cycle/lib/index.js" and c["dir"] == "node_modules/cjs-cycle/lib", c
         assert c["joined"] == "x/y" and c["thisIsExports"] is True, c
+        # error codes packages test: an optional dependency that is missing, require() of ESM
+        assert c["optional"] == "MODULE_NOT_FOUND" and c["requireEsm"] == "ERR_REQUIRE_ESM", c
         # scoped package, its subpath by condition
         assert r["scoped"] == {"hello": "hello ada", "scoped": True, "subKind": "import"}, r
         assert r["helper"]["scopedKind"] == "require" and r["helper"]["sum"] == 5 and r["sum"] == 5, r

@@ -38,11 +38,17 @@ int engine_module_request(engine *e, const char *specifier, const char *importer
     return 0;
 }
 
+/* An Error with the host's message; `code` as Node sets it for a module that is not there
+ * (MODULE_NOT_FOUND, which packages test around optional dependencies), or ours for a refusal. */
 static JSValue throw_error(JSContext *ctx, const char *msg)
 {
     JSValue err = JS_NewError(ctx);
-    if (!JS_IsException(err))
+    if (!JS_IsException(err)) {
         JS_DefinePropertyValueStr(ctx, err, "message", JS_NewString(ctx, msg), JS_PROP_WRITABLE | JS_PROP_CONFIGURABLE);
+        const char *code = strncmp(msg, "cannot find ", 12) == 0 ? "MODULE_NOT_FOUND" : "ERR_CHIDORI_MODULE_REFUSED";
+        JS_DefinePropertyValueStr(ctx, err, "code", JS_NewString(ctx, code),
+                                  JS_PROP_WRITABLE | JS_PROP_CONFIGURABLE | JS_PROP_ENUMERABLE);
+    }
     return JS_Throw(ctx, err);
 }
 

@@ -47,6 +47,12 @@
   const pending = ObjectCreate(null);   // key → source registered by an ES import, not yet run
   const scanned = ObjectCreate(null);   // key → the export names the static scan found
 
+  function codeError(code, message) {
+    const e = new ErrorCtor(message);
+    e.code = code;
+    return e;
+  }
+
   function dirOf(key) {
     const i = StringLastIndexOf(key, "/");
     return i < 0 ? "." : StringSlice(key, 0, i);
@@ -103,7 +109,7 @@
         return module.exports;
       }
       if (found.format !== "cjs") {
-        throw new ErrorCtor("require() of ES module `" + key + "` from `" + importer + "` is not supported: " +
+        throw codeError("ERR_REQUIRE_ESM", "require() of ES module `" + key + "` from `" + importer + "` is not supported: " +
           "it is an ES module (import/export); load it with `import` from an ES module instead");
       }
       return run(key, found.source).exports;
