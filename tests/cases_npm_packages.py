@@ -92,6 +92,7 @@ def case_npm_handwritten_packages_resolve_like_node(v):
         assert r["self"] == {"feature": "fixture-app/feature", "self": "fixture-app root"}, r
         # project-relative names only
         assert r["helper"]["file"] == "lib/helper.cjs" and r["helper"]["dir"] == "lib", r
+        assert r["helper"]["agentApi"] == "function", r  # require("chidori:agent")
         assert r["helper"]["resolved"] == "node_modules/cjs-cycle/lib/index.js", r
         assert tmp not in json.dumps(r), "a host path reached the agent"
     finally:
@@ -168,6 +169,10 @@ def case_npm_resolution_errors_are_clear(v):
             for spec, want in cases:
                 line = failure(*run_agent(v, app, probe(spec), args))
                 assert want in line, f"{mode} {spec}: {line}"
+            # an entry must be an ES module
+            for entry, kind in (("lib/helper.cjs", "CommonJS"), ("data.json", "JSON")):
+                line = failure(*chidori(v, "run", *args, os.path.join(app, entry)))
+                assert f"is {kind}, and an agent's entry is an ES module" in line, f"{mode} {entry}: {line}"
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

@@ -155,6 +155,7 @@ JSValue engine_cjs(engine *e)
     JS_SetPropertyStr(ctx, natives, "compile", JS_NewCFunction(ctx, native_compile, "compile", 2));
     JS_SetPropertyStr(ctx, natives, "builtinName", JS_GetPropertyStr(ctx, e->internals, "builtinName"));
     JS_SetPropertyStr(ctx, natives, "requireBuiltin", JS_GetPropertyStr(ctx, e->internals, "requireBuiltin"));
+    JS_SetPropertyStr(ctx, natives, "agentExports", JS_GetPropertyStr(ctx, e->internals, "agentExports"));
     JSValue reg = JS_Call(ctx, fn, JS_UNDEFINED, 1, (JSValueConst *)&natives);
     JS_FreeValue(ctx, natives);
     JS_FreeValue(ctx, fn);

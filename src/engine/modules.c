@@ -331,6 +331,16 @@ int engine_load_entry(engine *e, const char *specifier, JSValue *module_value, J
     if (fetch_module(e, NULL, specifier, &key) < 0) return -1;
     module_source *s = take_source(e, key);
     free(key);
+    if (s->format != 'e') {
+        JS_ThrowSyntaxError(e->ctx,
+                            "the entry file `%s` is %s, and an agent's entry is an ES module (import { run } from "
+                            "\"chidori:agent\"); import %s from it instead",
+                            s->key, s->format == 'j' ? "JSON" : "CommonJS", s->format == 'j' ? "the JSON file" : "the CommonJS file");
+        free(s->key);
+        free(s->source);
+        free(s);
+        return -1;
+    }
     JSValue v = compile_module(e, s);
     free(s->key);
     free(s->source);

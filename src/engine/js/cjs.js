@@ -17,6 +17,7 @@
   const compile = natives.compile;
   const builtinName = natives.builtinName;
   const requireBuiltin = natives.requireBuiltin;
+  const agentExports = natives.agentExports;
   const JSONParse = JSON.parse;
   const enqueue = queueMicrotask;
   const ReflectApply = Reflect.apply;
@@ -93,6 +94,7 @@
     function require(specifier) {
       if (typeof specifier !== "string" || specifier === "")
         throw new TypeErrorCtor("require(): the module name must be a non-empty string, got " + typeof specifier);
+      if (specifier === "chidori:agent") return agentExports;
       const builtin = builtinName(specifier);
       if (builtin !== null) {
         allowBuiltin(specifier, importer);
