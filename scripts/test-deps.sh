@@ -2,7 +2,8 @@
 # test-deps.sh — install what the test suites need: from npm, TypeScript for the eraser's oracle
 # and the SDK's type checks (tests/ts), the MCP servers the tool tests talk to (tests/mcp), and
 # playwright-core for the dashboard's browser test (tests/browser), the OpenTelemetry protobuf
-# definitions that check the trace export (tests/otel); from Debian, nodejs and npm
+# definitions that check the trace export (tests/otel), the npm packages agents import in the
+# npm-package tests (tests/npm); from Debian, nodejs and npm
 # when Node is missing, and chromium (large, so only here, not in setup.sh: `make demo` does not
 # need it). Quick when installed: dpkg is asked first, and a folder whose node_modules is newer
 # than its package-lock.json is left alone. Registry addresses come from npm's and apt's own
@@ -34,7 +35,7 @@ if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
   fi
 fi
 
-for dir in tests/ts tests/mcp tests/browser tests/otel; do
+for dir in tests/ts tests/mcp tests/browser tests/otel tests/npm; do
   [ -f "$dir/package.json" ] || continue
   stamp="$dir/node_modules/.chidori-installed"
   if [ -f "$stamp" ] && [ "$stamp" -nt "$dir/package.json" ] && { [ ! -f "$dir/package-lock.json" ] || [ "$stamp" -nt "$dir/package-lock.json" ]; }; then

@@ -21,12 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The engine's JavaScript as bytecode (OUT/gen/js_bytecode.c, compiled from src/engine/js/). */
-typedef struct embedded_file {
-    const char *name;
-    const unsigned char *data;
-    size_t len;
-} embedded_file;
 extern const embedded_file embedded_js[];
 
 const embedded_file *engine_embedded(const char *name)

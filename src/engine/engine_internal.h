@@ -5,6 +5,9 @@
 #include "quickjs.h"
 #include "engine/engine.h"
 #include "engine/limits.h"
+#include "util/json.h"
+
+#include <stdbool.h>
 
 typedef struct module_source module_source;
 
@@ -17,12 +20,22 @@ typedef struct engine {
     int64_t clock_ms;        /* the virtual clock Date reads */
     JSValue internals;       /* what the prelude returned */
     module_source *sources;  /* sources fetched while resolving, waiting to be compiled */
+    JSValue cjs;             /* the CommonJS registry (js/cjs.js), once a run needs it */
+    bool cjs_ready;
     int unhandled;           /* promise rejections without a handler, right now */
     char *output;
     char *failure;           /* the first failure; the run's error */
     bool input_invalid;      /* the failure is the prelude's inputSchema rejection (engine_result) */
     bool paused;             /* the host suspended the run */
 } engine;
+
+/* The engine's JavaScript as bytecode (OUT/gen/js_bytecode.c, compiled from src/engine/js/). */
+typedef struct embedded_file {
+    const char *name;
+    const unsigned char *data;
+    size_t len;
+} embedded_file;
+const embedded_file *engine_embedded(const char *name);
 
 engine *engine_of(JSContext *ctx);
 void engine_annotate_syntax_error(JSContext *ctx, JSValueConst exc, const char *name, const char *src, size_t len);
@@ -33,5 +46,15 @@ void engine_install_module_loader(engine *e);
  * its definition, or -1 with the failure recorded. */
 int engine_load_entry(engine *e, const char *specifier, JSValue *module_value, JSModuleDef **def);
 void engine_free_module_cache(engine *e);
+
+/* cjs.c */
+/* The CommonJS registry (js/cjs.js), made on first use; borrowed, or JS_EXCEPTION. */
+JSValue engine_cjs(engine *e);
+/* An ES import met a CommonJS or JSON file: a synthetic module whose default export is its
+ * module.exports (and, for CommonJS, the names the static scan finds). NULL with an exception. */
+JSModuleDef *engine_cjs_module(engine *e, const char *key, const char *source, size_t len, bool json);
+/* Asks the host op `__module_load`: 0 with *res, or -1 with *error (both caller-owned). */
+int engine_module_request(engine *e, const char *specifier, const char *importer, const char *kind, bool builtin,
+                          json_t **res, char **error);
 
 #endif

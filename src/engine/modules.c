@@ -4,11 +4,14 @@
  * Built-in modules (chidori:agent, and node:x / bare x for the prelude's shims) are answered here,
  * without the host. Every other specifier goes to the host op `__module_load` through the seam's
  * internal entry (seam.h: the one agent code cannot reach), which resolves it inside the project
- * folder and returns {key, source}; the
- * source waits in a small cache until QuickJS asks to load that key. The engine never opens a
- * file, which is what lets an isolated worker run with no filesystem at all.
+ * folder (relative files and npm packages) and returns {key, source, format}; the source waits in
+ * a small cache until QuickJS asks to load that key. An ES module is compiled here; a CommonJS or
+ * JSON file becomes a synthetic module (cjs.c). A built-in is served only once the host says the
+ * import policy (CHIDORI_TS_IMPORTS) allows it. The engine never opens a file, which is what lets
+ * an isolated worker run with no filesystem at all.
  */
 #define _GNU_SOURCE
+#include "engine/cjs_scan.h"
 #include "engine/engine_internal.h"
 #include "engine/ts_strip.h"
 #include "util/buf.h"
@@ -24,11 +27,16 @@ struct module_source {
     char *key;
     char *source;
     size_t len;
+    char format; /* 'e' ES module, 'c' CommonJS, 'j' JSON */
     module_source *next;
 };
 
 void engine_free_module_cache(engine *e)
 {
+    if (e->cjs_ready) {
+        JS_FreeValue(e->ctx, e->cjs);
+        e->cjs_ready = false;
+    }
     while (e->sources) {
         module_source *s = e->sources;
         e->sources = s->next;
@@ -53,21 +61,16 @@ static module_source *take_source(engine *e, const char *key)
 /* Ask the host for a module. 0 with *key_out (malloc'd), or -1 with a JS exception thrown. */
 static int fetch_module(engine *e, const char *importer, const char *specifier, char **key_out)
 {
-    json_t *args = json_object();
-    json_object_set(args, "specifier", json_string(specifier));
-    json_object_set(args, "importer", importer ? json_string(importer) : json_null());
     json_t *res = NULL;
     char *error = NULL;
-    int rc = e->seam.internal ? e->seam.internal(e->seam.ctx, "__module_load", args, &res, &error)
-                              : (error = xstrdup("module load: this run has no module loader"), HOST_ERROR);
-    json_free(args);
-    if (rc != 0) {
+    if (engine_module_request(e, specifier, importer, "import", false, &res, &error) < 0) {
         JS_ThrowReferenceError(e->ctx, "%s", error);
         free(error);
         return -1;
     }
     const json_t *key = json_object_get(res, "key");
     const json_t *src = json_object_get(res, "source");
+    const char *fmt = json_string_value(json_object_get(res, "format"));
     if (!json_is_string(key) || !json_is_string(src)) {
         json_free(res);
         JS_ThrowInternalError(e->ctx, "module load: malformed host reply");
@@ -83,6 +86,7 @@ static int fetch_module(engine *e, const char *importer, const char *specifier, 
     s->key = xstrdup(key->u.string.bytes);
     s->len = src->u.string.len;
     s->source = xstrndup(src->u.string.bytes, s->len);
+    s->format = fmt && !strcmp(fmt, "cjs") ? 'c' : fmt && !strcmp(fmt, "json") ? 'j' : 'e';
     s->next = e->sources;
     e->sources = s;
     *key_out = xstrdup(s->key);
@@ -123,6 +127,18 @@ static char *normalize(JSContext *ctx, const char *importer, const char *specifi
     if (strcmp(specifier, AGENT_MODULE) == 0) return js_strdup(ctx, specifier);
     char *builtin = builtin_key(e, specifier);
     if (builtin) {
+        /* the import policy may refuse built-ins (never for the shims' own imports) */
+        bool from_shim = importer && strncmp(importer, "node:", 5) == 0;
+        json_t *res = NULL;
+        char *error = NULL;
+        if (!from_shim && engine_module_request(e, specifier, importer && importer[0] != '<' ? importer : NULL, "import",
+                                                true, &res, &error) < 0) {
+            JS_ThrowReferenceError(ctx, "%s", error);
+            free(error);
+            free(builtin);
+            return NULL;
+        }
+        json_free(res);
         char *r = js_strdup(ctx, builtin);
         free(builtin);
         return r;
@@ -267,6 +283,7 @@ static int erase_types(engine *e, module_source *s)
 static JSValue compile_module(engine *e, module_source *s)
 {
     if (is_typescript(s->key) && erase_types(e, s) < 0) return JS_EXCEPTION;
+    strip_import_attributes(s->source, s->len);
     JSValue v = JS_Eval(e->ctx, s->source, s->len, s->key, JS_EVAL_TYPE_MODULE | JS_EVAL_FLAG_COMPILE_ONLY);
     if (JS_IsException(v)) {
         JSValue exc = JS_GetException(e->ctx);
@@ -285,6 +302,13 @@ static JSModuleDef *load(JSContext *ctx, const char *key, void *opaque)
     if (!s) {
         JS_ThrowReferenceError(ctx, "module `%s` was not resolved", key);
         return NULL;
+    }
+    if (s->format != 'e') {
+        JSModuleDef *m = engine_cjs_module(e, s->key, s->source, s->len, s->format == 'j');
+        free(s->key);
+        free(s->source);
+        free(s);
+        return m;
     }
     JSValue v = compile_module(e, s);
     free(s->key);
@@ -307,6 +331,16 @@ int engine_load_entry(engine *e, const char *specifier, JSValue *module_value, J
     if (fetch_module(e, NULL, specifier, &key) < 0) return -1;
     module_source *s = take_source(e, key);
     free(key);
+    if (s->format != 'e') {
+        JS_ThrowSyntaxError(e->ctx,
+                            "the entry file `%s` is %s, and an agent's entry is an ES module (import { run } from "
+                            "\"chidori:agent\"); import %s from it instead",
+                            s->key, s->format == 'j' ? "JSON" : "CommonJS", s->format == 'j' ? "the JSON file" : "the CommonJS file");
+        free(s->key);
+        free(s->source);
+        free(s);
+        return -1;
+    }
     JSValue v = compile_module(e, s);
     free(s->key);
     free(s->source);

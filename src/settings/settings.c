@@ -33,6 +33,7 @@ static const char *const RANDOM_WORDS[] = {"seeded", "fixed", NULL};
 static const char *const TIMERS_WORDS[] = {"virtual", NULL};
 static const char *const CRYPTO_WORDS[] = {"captured", NULL};
 static const char *const FS_WORDS[] = {"vfs", "none", NULL};
+static const char *const IMPORTS_WORDS[] = {"node", "project", "relative", "none", NULL};
 
 static int check_allow_hosts(const char *value, char **why)
 {
@@ -104,6 +105,9 @@ static const setting_def TABLE[] = {
     WORD("CHIDORI_TS_FS", FS_WORDS,
          "a host filesystem mode does not exist; chidori.workspace is the audited way to real files", RUNS,
          "`node:fs`: the in-memory VFS, or none (every call fails)"),
+    WORD("CHIDORI_TS_IMPORTS", IMPORTS_WORDS, NULL, RUNS,
+         "what an agent may import: `node` files, npm packages and Node built-ins; `project` files and npm "
+         "packages; `relative` its own files only; `none` nothing but chidori:agent"),
     {.name = "CHIDORI_VFS_MAX_BYTES", .kind = SETTING_NUMBER, .min = 1, .max = VFS_MAX_MAX_BYTES,
      .def = VFS_DEFAULT_MAX_BYTES, .noun = "a number of bytes", .default_text = "67108864", .commands = RUNS,
      .meaning = "size cap of the VFS (file contents and names)"},

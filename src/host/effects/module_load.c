@@ -1,18 +1,22 @@
-/* effects/module_load.c — `__module_load` {specifier, importer} → {key, source}: the module loader, an
- * internal op (ops.h) that only the engine's own loader reaches (host_internal_call).
+/* effects/module_load.c — `__module_load` {specifier, importer, kind?, builtin?} → {key, source,
+ * format}: the module loader, an internal op (ops.h) that only the engine's own loaders reach
+ * (host_internal_call): ES imports, CommonJS require() and the built-in check.
  *
- * The engine never opens files: every import of an agent resolves here. Keys are paths relative
- * to the project folder (the entry file's folder), so guest code never learns host paths and the
- * same run has the same module names on every machine.
+ * The engine never opens files: every import and require() of an agent resolves here. Keys are
+ * paths relative to the project folder (the entry file's folder), so guest code never learns host
+ * paths and the same run has the same module names on every machine. effects/module_resolve.c
+ * finds the file (relative files, npm packages in node_modules); this file applies the import
+ * policy (CHIDORI_TS_IMPORTS), reads the file with a size cap and says its format: `esm`, `cjs`
+ * (CommonJS) or `json`.
  *
- * Trusts nothing in the specifier. Only relative specifiers resolve; `..` may not climb above
- * the project folder; the file is opened with openat2(RESOLVE_BENEATH) relative to the folder,
- * so a symlink that leads outside is refused by the kernel (with a realpath check where openat2
- * is missing). Sources larger than MODULE_MAX_BYTES are refused.
+ * Trusts nothing in the arguments (a compromised worker may forge them): the specifier and
+ * importer are length-checked and NUL-free, and every open stays beneath the folder.
  */
 #define _GNU_SOURCE
+#include "host/effects/module_resolve.h"
 #include "host/host_internal.h"
 #include "host/ops.h"
+#include "settings/settings.h"
 #include "util/buf.h"
 
 #include <errno.h>
@@ -25,45 +29,17 @@
 #include <unistd.h>
 
 #define MODULE_MAX_BYTES ((size_t)16 << 20)
-#define MODULE_MAX_PATH 1024
 
-/* Lexically join dir + rel and normalize; NULL when it climbs above the root or is malformed. */
-static char *join_normalized(const char *dir, const char *rel)
-{
-    buf in = {0};
-    if (dir[0]) {
-        buf_puts(&in, dir);
-        buf_putc(&in, '/');
-    }
-    buf_puts(&in, rel);
-    char **parts = xcalloc(in.len + 1, sizeof(char *));
-    size_t n = 0;
-    bool ok = true;
-    for (char *save = NULL, *seg = strtok_r(in.data, "/", &save); seg; seg = strtok_r(NULL, "/", &save)) {
-        if (strcmp(seg, ".") == 0) continue;
-        if (strcmp(seg, "..") == 0) {
-            if (n == 0) {
-                ok = false;
-                break;
-            }
-            n--;
-            continue;
-        }
-        parts[n++] = seg;
-    }
-    char *out = NULL;
-    if (ok && n > 0) {
-        buf b = {0};
-        for (size_t i = 0; i < n; i++) {
-            if (i) buf_putc(&b, '/');
-            buf_puts(&b, parts[i]);
-        }
-        out = buf_steal(&b);
-    }
-    free(parts);
-    buf_free(&in);
-    return out;
-}
+typedef enum { IMPORTS_NODE, IMPORTS_PROJECT, IMPORTS_RELATIVE, IMPORTS_NONE } imports_policy;
+
+typedef struct {
+    imports_policy policy;
+    module_cache cache; /* package.json files of this run */
+} loader_state;
+
+const effect_module module_loader_module;
+
+static const char *const policy_names[] = {"node", "project", "relative", "none"};
 
 static bool has_suffix(const char *s, const char *suf)
 {
@@ -71,52 +47,78 @@ static bool has_suffix(const char *s, const char *suf)
     return a >= b && strcmp(s + a - b, suf) == 0;
 }
 
-/* Try the candidates TypeScript and Node users write: exact, `.js` naming a `.ts` file, and
- * extensionless with .ts/.js/.mjs or an index file. Returns an open fd and sets *key_out. */
-static int open_module(host *h, const char *key, char **key_out, int *last_errno)
+static bool in_node_modules(const char *key)
 {
-    const char *base = strrchr(key, '/');
-    base = base ? base + 1 : key;
-    bool has_ext = strchr(base, '.') != NULL;
-    char *cands[8];
-    int nc = 0;
-    cands[nc++] = xstrdup(key);
-    if (has_suffix(key, ".js")) cands[nc++] = xasprintf("%.*s.ts", (int)(strlen(key) - 3), key);
-    if (!has_ext) {
-        cands[nc++] = xasprintf("%s.ts", key);
-        cands[nc++] = xasprintf("%s.js", key);
-        cands[nc++] = xasprintf("%s.mjs", key);
-        cands[nc++] = xasprintf("%s/index.ts", key);
-        cands[nc++] = xasprintf("%s/index.js", key);
+    return strncmp(key, "node_modules/", 13) == 0 || strstr(key, "/node_modules/") != NULL;
+}
+
+/* Does the source read as an ES module? A line that starts (after blanks) with `import` or
+ * `export` followed by what only a module statement has there. The same test the original
+ * applies to files whose package.json does not say (Node's own detection parses instead). */
+static bool looks_like_esm(const char *src, size_t len)
+{
+    size_t i = 0;
+    while (i < len) {
+        while (i < len && (src[i] == ' ' || src[i] == '\t')) i++;
+        const char *p = src + i;
+        size_t rest = len - i;
+        if (rest > 7 && strncmp(p, "import", 6) == 0 && strchr(" {*\"'", p[6])) return true;
+        if (rest > 7 && strncmp(p, "export", 6) == 0 && strchr(" {*", p[6])) return true;
+        const char *nl = memchr(p, '\n', rest);
+        if (!nl) break;
+        i = (size_t)(nl - src) + 1;
     }
-    int fd = -1;
-    *last_errno = ENOENT;
-    for (int i = 0; i < nc; i++) {
-        if (fd < 0) {
-            fd = open_beneath(h->root_fd, h->project_root, cands[i], O_RDONLY, 0);
-            if (fd >= 0) {
-                struct stat st;
-                if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-                    close(fd);
-                    fd = -1;
-                    *last_errno = EISDIR;
-                } else {
-                    *key_out = cands[i];
-                    cands[i] = NULL;
-                }
-            } else if (errno != ENOENT) {
-                *last_errno = errno;
-            }
+    return false;
+}
+
+/* esm, cjs or json: by extension, then the package's `type`, then what the source looks like. */
+static const char *module_format(host *h, module_cache *mc, const module_found *f, const char *src, size_t len)
+{
+    const char *k = f->key;
+    if (has_suffix(k, ".json")) return "json";
+    if (has_suffix(k, ".cjs") || has_suffix(k, ".cts")) return "cjs";
+    if (has_suffix(k, ".mjs") || has_suffix(k, ".mts") || has_suffix(k, ".ts") || has_suffix(k, ".tsx")) return "esm";
+    char *type = module_package_type(h, mc, k);
+    const char *fmt;
+    if (type) fmt = strcmp(type, "module") == 0 ? "esm" : "cjs";
+    else if (!in_node_modules(k)) fmt = "esm"; /* the agent's own .js files are ES modules */
+    else if (f->esm_hint) fmt = "esm";
+    else fmt = looks_like_esm(src, len) ? "esm" : "cjs";
+    free(type);
+    return fmt;
+}
+
+static int read_source(int fd, const char *key, buf *src, char **error)
+{
+    struct stat st;
+    if (fstat(fd, &st) != 0 || (size_t)st.st_size > MODULE_MAX_BYTES) {
+        *error = xasprintf("module `%s` is larger than the %zu MiB limit", key, MODULE_MAX_BYTES >> 20);
+        return -1;
+    }
+    char chunk[65536];
+    for (;;) {
+        ssize_t n = read(fd, chunk, sizeof chunk);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) {
+            *error = xasprintf("cannot read module `%s`: %s", key, strerror(errno));
+            return -1;
         }
-        free(cands[i]);
+        if (n == 0) break;
+        if (src->len + (size_t)n > MODULE_MAX_BYTES) {
+            *error = xasprintf("module `%s` is larger than the %zu MiB limit", key, MODULE_MAX_BYTES >> 20);
+            return -1;
+        }
+        buf_append(src, chunk, (size_t)n);
     }
-    return fd;
+    return 0;
 }
 
 static int host_module_load(host *h, const json_t *args, json_t **result, char **error)
 {
     const json_t *spec_v = json_object_get(args, "specifier");
     const json_t *imp_v = json_object_get(args, "importer");
+    const json_t *kind_v = json_object_get(args, "kind");
+    const json_t *builtin_v = json_object_get(args, "builtin");
     if (!json_is_string(spec_v)) {
         *error = xstrdup("module load: missing `specifier`");
         return 1;
@@ -131,72 +133,84 @@ static int host_module_load(host *h, const json_t *args, json_t **result, char *
         *error = xstrdup("module load: malformed importer");
         return 1;
     }
+    const char *kind = json_string_value(kind_v);
+    bool require = kind && strcmp(kind, "require") == 0;
+    loader_state *st = host_module_state(h, &module_loader_module);
+    if (!st) {
+        *error = xstrdup("module load: the loader is not set up");
+        return 1;
+    }
+    imports_policy policy = st->policy;
     const char *from = importer ? importer : "the command line";
-    bool relative = strncmp(spec, "./", 2) == 0 || strncmp(spec, "../", 3) == 0;
-    if (spec[0] == '/' || (importer && !relative)) {
-        *error = spec[0] == '/' ? xasprintf("cannot import `%s` (from %s): absolute paths are not allowed; "
-                                            "import files of the agent's folder with a relative path",
-                                            spec, from)
-                                : xasprintf("cannot resolve module `%s` (from %s): only relative imports and the "
-                                            "built-in modules (chidori:agent) are available",
-                                            spec, from);
-        return 1;
-    }
-    char *dir = xstrdup(importer ? importer : "");
-    char *slash = strrchr(dir, '/');
-    if (slash) *slash = '\0';
-    else dir[0] = '\0';
-    char *key = join_normalized(dir, spec);
-    free(dir);
-    if (!key) {
-        *error = xasprintf("cannot import `%s` (from %s): it resolves outside the agent's folder", spec, from);
-        return 1;
-    }
+    const char *verb = require ? "require" : "import";
 
-    char *found = NULL;
-    int err = 0;
-    int fd = open_module(h, key, &found, &err);
-    if (fd < 0) {
-        if (err == EXDEV || err == ELOOP)
-            *error = xasprintf("cannot import `%s` (from %s): it leads outside the agent's folder", spec, from);
-        else
-            *error = xasprintf("cannot find module `%s` (from %s): %s", spec, from, strerror(err));
-        free(key);
+    /* The built-in check: the engine serves node:x itself, once the policy allows it. */
+    if (builtin_v && builtin_v->type == JSON_TRUE) {
+        if (policy != IMPORTS_NODE) {
+            *error = xasprintf("cannot %s `%s` (from %s): Node built-in modules are disabled by CHIDORI_TS_IMPORTS=%s",
+                               verb, spec, from, policy_names[policy]);
+            return 1;
+        }
+        json_t *o = json_object();
+        json_object_set(o, "key", json_string(spec));
+        *result = o;
+        return 0;
+    }
+    if (importer && policy == IMPORTS_NONE) {
+        *error = xasprintf("cannot %s `%s` (from %s): imports are disabled by CHIDORI_TS_IMPORTS=none", verb, spec,
+                           from);
         return 1;
     }
-    free(key);
-
-    struct stat st;
-    if (fstat(fd, &st) != 0 || (size_t)st.st_size > MODULE_MAX_BYTES) {
-        *error = xasprintf("module `%s` is larger than the %zu MiB limit", found, MODULE_MAX_BYTES >> 20);
-        close(fd);
-        free(found);
+    module_found f;
+    if (module_resolve(h, &st->cache, spec, importer, require, policy == IMPORTS_NODE || policy == IMPORTS_PROJECT, &f, error) <
+        0) {
+        if (require && *error && strncmp(*error, "cannot import ", 14) == 0) { /* say what the guest did */
+            char *e = xasprintf("cannot require %s", *error + 14);
+            free(*error);
+            *error = e;
+        }
         return 1;
     }
     buf src = {0};
-    char chunk[65536];
-    for (;;) {
-        ssize_t n = read(fd, chunk, sizeof chunk);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) break;
-        if (src.len + (size_t)n > MODULE_MAX_BYTES) {
-            *error = xasprintf("module `%s` is larger than the %zu MiB limit", found, MODULE_MAX_BYTES >> 20);
-            buf_free(&src);
-            close(fd);
-            free(found);
-            return 1;
-        }
-        buf_append(&src, chunk, (size_t)n);
+    if (read_source(f.fd, f.key, &src, error) < 0) {
+        close(f.fd);
+        buf_free(&src);
+        free(f.key);
+        return 1;
     }
-    close(fd);
+    close(f.fd);
     json_t *o = json_object();
-    json_object_set(o, "key", json_string(found));
+    json_object_set(o, "key", json_string(f.key));
+    json_object_set(o, "format", json_string(module_format(h, &st->cache, &f, src.data ? src.data : "", src.len)));
     json_object_set(o, "source", json_stringn(src.data ? src.data : "", src.len));
     buf_free(&src);
-    free(found);
+    free(f.key);
     *result = o;
     return 0;
 }
+
+static int loader_init(host *h, const host_config *cfg, void **state, char **error)
+{
+    (void)h;
+    (void)error;
+    loader_state *st = xcalloc(1, sizeof *st);
+    const char *w = settings_word(cfg ? cfg->settings : NULL, "CHIDORI_TS_IMPORTS");
+    for (int i = 0; i < 4; i++)
+        if (w && strcmp(w, policy_names[i]) == 0) st->policy = (imports_policy)i;
+    module_cache_init(&st->cache);
+    *state = st;
+    return 0;
+}
+
+static void loader_free(void *state)
+{
+    loader_state *st = state;
+    if (!st) return;
+    module_cache_free(&st->cache);
+    free(st);
+}
+
+static const char *const loader_settings[] = {"CHIDORI_TS_IMPORTS", NULL};
 
 /* Internal: only host_internal_call performs it (the engine's module loader, in process or through
  * a worker's module-load frame); host_call refuses it, whoever names it. */
@@ -205,4 +219,10 @@ static const op_def module_loader_ops[] = {
     {0},
 };
 
-const effect_module module_loader_module = {.name = "modules", .ops = module_loader_ops};
+const effect_module module_loader_module = {
+    .name = "modules",
+    .ops = module_loader_ops,
+    .init = loader_init,
+    .free = loader_free,
+    .settings = loader_settings,
+};

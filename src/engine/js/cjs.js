@@ -1,0 +1,155 @@
+/* cjs.js — CommonJS for a run: require(), module.exports, exports, __filename/__dirname, cycles
+ * as Node has them, JSON through require, and the registry ES imports of CommonJS and JSON files
+ * read from (modules.c).
+ *
+ * Evaluated lazily, the first time a run meets a CommonJS or JSON module, as a script whose value
+ * is a function; modules.c calls it with `natives` (C functions never reachable from guest code):
+ * load(specifier, importer) asks the host op `__module_load` (synchronous, like every internal
+ * call) for {key, format, source}; allowBuiltin(specifier, importer) asks the host whether the
+ * import policy allows Node built-ins; compile(source, key) wraps a CommonJS source in its
+ * function, with a minimal module-scope `process` (empty env). Modules are cached per run by key, so every require() of a file shares one instance.
+ * Trusts nothing a module does: it only ever reaches what the host op resolves in the project.
+ */
+(function (natives) {
+  "use strict";
+  const hostLoad = natives.load;
+  const allowBuiltin = natives.allowBuiltin;
+  const compile = natives.compile;
+  const builtinName = natives.builtinName;
+  const requireBuiltin = natives.requireBuiltin;
+  const agentExports = natives.agentExports;
+  const JSONParse = JSON.parse;
+  const enqueue = queueMicrotask;
+  const ReflectApply = Reflect.apply;
+  const ObjectCreate = Object.create;
+  const ObjectHasOwn = Object.hasOwn;
+  const ObjectFreeze = Object.freeze;
+  const ErrorCtor = Error;
+  const SyntaxErrorCtor = SyntaxError;
+  const TypeErrorCtor = TypeError;
+  const StringSlice = (s, a, b) => ReflectApply(String.prototype.slice, s, [a, b]);
+  const StringLastIndexOf = (s, c) => ReflectApply(String.prototype.lastIndexOf, s, [c]);
+
+  // What CommonJS modules see as `process` (a module-scope binding, not a global): no host
+  // environment, arguments or working folder reach it, so a package reading process.env finds
+  // it empty, and one writing it changes only this run.
+  const processShim = {
+    env: {},
+    argv: [],
+    platform: "linux",
+    version: "v20.0.0",
+    versions: { node: "20.0.0" },
+    cwd: () => "/",
+    nextTick: (fn, ...args) => enqueue(() => ReflectApply(fn, undefined, args)),
+    emitWarning: () => {},
+  };
+
+  const modules = ObjectCreate(null);   // key → module object (cached for the run)
+  const pending = ObjectCreate(null);   // key → source registered by an ES import, not yet run
+  const scanned = ObjectCreate(null);   // key → the export names the static scan found
+
+  function codeError(code, message) {
+    const e = new ErrorCtor(message);
+    e.code = code;
+    return e;
+  }
+
+  function dirOf(key) {
+    const i = StringLastIndexOf(key, "/");
+    return i < 0 ? "." : StringSlice(key, 0, i);
+  }
+
+  function parseJSON(key, source) {
+    try {
+      return JSONParse(source);
+    } catch (e) {
+      throw new SyntaxErrorCtor(key + ": invalid JSON (" + (e && e.message) + ")");
+    }
+  }
+
+  function newModule(key) {
+    const module = { id: key, filename: key, path: dirOf(key), exports: {}, loaded: false, children: [] };
+    module.require = makeRequire(key);
+    return module;
+  }
+
+  // Runs a CommonJS source as module `key` (the module is cached first, so a cycle sees the
+  // exports as they are at that moment, as in Node).
+  function run(key, source) {
+    const module = newModule(key);
+    modules[key] = module;
+    let ok = false;
+    try {
+      const fn = compile(source, key);
+      ReflectApply(fn, module.exports, [module.exports, module.require, module, key, dirOf(key), processShim]);
+      ok = true;
+    } finally {
+      if (!ok) delete modules[key];
+    }
+    module.loaded = true;
+    return module;
+  }
+
+  function makeRequire(importer) {
+    function require(specifier) {
+      if (typeof specifier !== "string" || specifier === "")
+        throw new TypeErrorCtor("require(): the module name must be a non-empty string, got " + typeof specifier);
+      if (specifier === "chidori:agent") return agentExports;
+      const builtin = builtinName(specifier);
+      if (builtin !== null) {
+        allowBuiltin(specifier, importer);
+        return requireBuiltin(specifier);
+      }
+      const found = hostLoad(specifier, importer);
+      const key = found.key;
+      if (ObjectHasOwn(modules, key)) return modules[key].exports;
+      if (found.format === "json") {
+        const module = newModule(key);
+        module.exports = parseJSON(key, found.source);
+        module.loaded = true;
+        modules[key] = module;
+        return module.exports;
+      }
+      if (found.format !== "cjs") {
+        throw codeError("ERR_REQUIRE_ESM", "require() of ES module `" + key + "` from `" + importer + "` is not supported: " +
+          "it is an ES module (import/export); load it with `import` from an ES module instead");
+      }
+      return run(key, found.source).exports;
+    }
+    require.resolve = (specifier) => {
+      if (builtinName(specifier) !== null) return specifier;
+      return hostLoad(specifier, importer).key;
+    };
+    require.cache = modules;
+    return require;
+  }
+
+  return ObjectFreeze({
+    // An ES import met CommonJS or JSON at `key`: keep its source until the module evaluates.
+    register(key, format, source, names) {
+      if (format === "json") {
+        const value = parseJSON(key, source);
+        if (!ObjectHasOwn(modules, key)) {
+          const module = newModule(key);
+          module.exports = value;
+          module.loaded = true;
+          modules[key] = module;
+        }
+        return;
+      }
+      scanned[key] = names;
+      if (!ObjectHasOwn(modules, key)) pending[key] = source;
+    },
+    names(key) {
+      return ObjectHasOwn(scanned, key) ? scanned[key] : [];
+    },
+    // The exports of `key`, running it now if nobody has yet.
+    evaluate(key) {
+      if (ObjectHasOwn(modules, key)) return modules[key].exports;
+      const p = pending[key];
+      if (p === undefined) throw new ErrorCtor("internal error: module `" + key + "` was not registered");
+      delete pending[key];
+      return run(key, p).exports;
+    },
+  });
+})

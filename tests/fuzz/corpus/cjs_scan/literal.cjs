@@ -1,0 +1,6 @@
+module.exports = {
+  kind: "require",
+  add(a, b) { return a + b; },
+  version: 2,
+  "quoted": "yes",
+};
