@@ -98,6 +98,12 @@ def case_serve_replay_from_refuses_what_does_not_load(v):
             ("args of junk", [dict(GOOD, args={"a": [None, {"k\u0000": 1}], "b": 1e300})], None),
             ("garbage", [[], {}, "", None, 1e308], "record 1"),
             ("too many", [dict(GOOD, seq=i + 1) for i in range(6)], "CHIDORI_LOG_MAX_RECORDS"),
+            # numbered with a gap, or far past the rest: a session from it could pause and never resume
+            ("a gap", [GOOD, dict(GOOD, seq=3)], "numbered 1 to 2 without gaps"),
+            ("a gap, with duplicates", [dict(GOOD, seq=q, timestamp="2026-07-08T03:57:42.291Z") for q in (1, 3, 3, 3)],
+             "no record of seq 2"),  # the original's shape: the first of a seq wins, 4 records, 2 seqs
+            ("a seq far past the rest", [dict(GOOD, seq=9007199254740991)], "numbered 1 to 1"),
+            ("not from 1", [dict(GOOD, seq=2)], "numbered 1 to 1"),
         ]
         for what, value, words in bad:
             status, _, got = s.request("POST", "/sessions", {"input": {}, "replay_from": value})

@@ -196,6 +196,73 @@ def case_serve_edited_agent_resume_is_refused_and_stays_resumable_in_process(v):
     refused_then_resumed(v, "--no-isolate")
 
 
+# An agent whose error text claims a divergence (the text is the agent's to write): after its
+# approved write, and after its answered input. Neither is a refused resume: the agent ran on.
+FORGER = """import { run } from "chidori:agent";
+run(async (input, chidori) => {
+  if (input.ask) {
+    const answer = await chidori.input("Ship it?");
+    console.log("got the answer " + answer); // ran with it: not a call, so only the text can tell
+  } else {
+    await chidori.workspace.write("out.txt", "written");
+  }
+  throw new Error("divergence at seq 1: the log has `x`, but the agent called `y`");
+});
+"""
+
+
+def forged_divergence_is_not_undone(v, mode):
+    s, agent = serve_agent(v, FORGER, mode, "--trusted")
+    try:
+        out = os.path.join(s.folder, "out.txt")
+        sid = create(s, {"input": {}, "policy_profile": "supervised"})["id"]
+        assert s.request("GET", f"/sessions/{sid}")[2]["status"] == "awaitingapproval"
+        status, _, got = s.request("POST", f"/sessions/{sid}/approve", {"decision": "allow", "allow_source_change": True})
+        assert status == 200 and got["status"] == "failed" and "divergence at seq 1" in got["error"], (status, got)
+        assert os.path.exists(out), "the approved write did not run"
+        assert [r["function"] for r in log_of(s, sid)] == ["workspace"], "the approved call's record was dropped"
+        os.remove(out)
+        status, _, got = s.request("POST", f"/sessions/{sid}/approve", {"decision": "allow"})
+        assert status == 409 and not os.path.exists(out), ("approved and performed twice", status, got)
+
+        sid = create(s, {"input": {"ask": True}})["id"]
+        status, _, got = s.request("POST", f"/sessions/{sid}/resume", {"response": "yes", "allow_source_change": True})
+        assert status == 200 and got["status"] == "failed", (status, got)
+        assert [r["function"] for r in log_of(s, sid)] == ["input"], log_of(s, sid)
+        s.stop()
+    finally:
+        s.cleanup()
+
+
+def case_serve_forged_divergence_text_is_not_a_refused_resume_isolated(v):
+    forged_divergence_is_not_undone(v, "--isolate")
+
+
+def case_serve_forged_divergence_text_is_not_a_refused_resume_in_process(v):
+    forged_divergence_is_not_undone(v, "--no-isolate")
+
+
+def case_cli_forged_divergence_text_is_not_a_refused_resume(v):
+    """The CLI reads the same structured outcome: an agent that throws a divergence-looking error
+    after its answered input leaves a failed run with the answer recorded."""
+    for mode in ("--isolate", "--no-isolate"):
+        with tempfile.TemporaryDirectory(prefix="chidori-manifest-") as proj:
+            agent = os.path.join(proj, "agent.js")
+            state = os.path.join(proj, "state")
+            write(agent, FORGER)
+            code, out, err = chidori(v, "run", mode, "--trusted", agent, "-i", '{"ask": true}', state=state)
+            assert code == 3, (code, out, err)
+            rid = os.listdir(os.path.join(state, "runs"))[0]
+            code, out, err = chidori(v, "resume", mode, "--trusted", agent, rid, "--response", "yes",
+                                     "--allow-source-change", state=state)
+            assert code == 1 and "was refused" not in err and "divergence at seq 1" in err, (mode, code, out, err)
+            folder = os.path.join(state, "runs", rid)
+            with open(os.path.join(folder, "run.json")) as f:
+                assert json.load(f)["status"] == "failed", mode
+            with open(os.path.join(folder, "records.jsonl")) as f:
+                assert [json.loads(line)["function"] for line in f] == ["input"], mode
+
+
 def case_serve_changed_surface_refuses_even_with_the_flag(v):
     """A resume under other CHIDORI_TS_* settings than the recording's is refused, flag or not."""
     folder = tempfile.mkdtemp(prefix="chidori-manifest-")

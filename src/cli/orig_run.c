@@ -22,6 +22,8 @@ static bool exists(const char *dir, const char *name)
 
 bool orig_run_is(const char *dir) { return !exists(dir, "run.json") && exists(dir, "checkpoint.json"); }
 
+#define ORIG_CHECKPOINT_MAX_BYTES ((size_t)64 << 20)
+
 /* dir/name parsed as JSON (within max bytes), or NULL with *error; *missing when the file is not there. */
 static json_t *read_json(const char *dir, const char *name, size_t max, bool *missing, char **error)
 {
@@ -53,7 +55,8 @@ int orig_run_read(const char *dir, const char *run_id, const char *key, run_meta
     *records = NULL;
     *error = NULL;
     bool missing = false;
-    json_t *log = read_json(dir, "checkpoint.json", (size_t)CALLLOG_LOAD_MAX_BYTES, &missing, error);
+    /* parsed whole (a JSON array, not lines), so held to far less than a records.jsonl may be */
+    json_t *log = read_json(dir, "checkpoint.json", ORIG_CHECKPOINT_MAX_BYTES, &missing, error);
     if (!log) return -1;
     if (!json_is_array(log)) {
         *error = xasprintf("the original chidori's run: %s/checkpoint.json must be an array of call records", dir);

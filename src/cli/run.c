@@ -647,7 +647,7 @@ static bool undo_refused_resume(durable *d, const runner_outcome *res, off_t siz
 {
     if (!d->was_paused || res->status != RUNNER_FAILED) return false;
     double seq = json_number_value(json_object_get(d->meta.pending, "seq"));
-    if (seq < 1 || !manifest_divergence_before(res->error, (uint64_t)seq)) return false;
+    if (seq < 1 || !manifest_refused_before(res, (uint64_t)seq)) return false;
     off_t size_after = file_size(d->records);
     if (size_after < size_before) return false;
     if (size_after > size_before) {

@@ -31,38 +31,9 @@ void stream_out_free(stream_out *so)
     free(so);
 }
 
-static int by_key(const void *a, const void *b)
-{
-    const json_member *x = *(const json_member *const *)a, *y = *(const json_member *const *)b;
-    size_t n = x->key_len < y->key_len ? x->key_len : y->key_len;
-    int c = memcmp(x->key, y->key, n);
-    return c ? c : (x->key_len > y->key_len) - (x->key_len < y->key_len);
-}
-
-/* A copy of v with every object's keys in byte order. */
-static json_t *sorted(const json_t *v)
-{
-    if (json_is_array(v)) {
-        json_t *a = json_array();
-        for (size_t i = 0; i < v->u.array.len; i++) json_array_push(a, sorted(v->u.array.items[i]));
-        return a;
-    }
-    if (!json_is_object(v)) return json_copy(v);
-    size_t n = v->u.object.len;
-    for (size_t i = 0; i < n; i++) /* a key holding NUL stays as it is (json_object_set takes C strings) */
-        if (memchr(v->u.object.items[i].key, 0, v->u.object.items[i].key_len)) return json_copy(v);
-    const json_member **m = xmalloc((n ? n : 1) * sizeof *m);
-    for (size_t i = 0; i < n; i++) m[i] = &v->u.object.items[i];
-    qsort(m, n, sizeof *m, by_key);
-    json_t *o = json_object();
-    for (size_t i = 0; i < n; i++) json_object_set(o, m[i]->key, sorted(m[i]->value));
-    free(m);
-    return o;
-}
-
 static void line(stream_out *so, const json_t *v)
 {
-    json_t *s = sorted(v);
+    json_t *s = json_sorted_copy(v); /* sorted keys, as the original writes its events */
     size_t len;
     char *text = json_dump(s, JSON_COMPACT, &len);
     json_free(s);

@@ -52,27 +52,34 @@ static JSValue throw_error(JSContext *ctx, const char *msg)
     return JS_Throw(ctx, err);
 }
 
-/* load(specifier, importer) → {key, format, source}, or throws the host's error. */
-static JSValue native_load(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv)
+/* Asks the host about (specifier, importer) from argv, as a require() would (builtin: only whether
+ * the import policy lets a Node built-in in). 0 with *res, or -1 with a JS exception thrown. */
+static int request_from_args(JSContext *ctx, int argc, JSValueConst *argv, bool builtin, json_t **res)
 {
-    engine *e = engine_of(ctx);
-    if (argc < 2) return JS_ThrowTypeError(ctx, "load: expected (specifier, importer)");
-    const char *spec = JS_ToCString(ctx, argv[0]);
+    const char *spec = argc > 1 ? JS_ToCString(ctx, argv[0]) : NULL;
     const char *imp = spec ? JS_ToCString(ctx, argv[1]) : NULL;
     if (!imp) {
         JS_FreeCString(ctx, spec);
-        return JS_EXCEPTION;
+        if (argc < 2) JS_ThrowTypeError(ctx, "load: expected (specifier, importer)");
+        return -1;
     }
-    json_t *res;
     char *error;
-    int rc = engine_module_request(e, spec, imp, "require", false, &res, &error);
+    int rc = engine_module_request(engine_of(ctx), spec, imp, "require", builtin, res, &error);
     JS_FreeCString(ctx, spec);
     JS_FreeCString(ctx, imp);
     if (rc < 0) {
-        JSValue r = throw_error(ctx, error);
+        throw_error(ctx, error);
         free(error);
-        return r;
+        return -1;
     }
+    return 0;
+}
+
+/* load(specifier, importer) → {key, format, source}, or throws the host's error. */
+static JSValue native_load(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv)
+{
+    json_t *res;
+    if (request_from_args(ctx, argc, argv, false, &res) < 0) return JS_EXCEPTION;
     const json_t *key = json_object_get(res, "key"), *fmt = json_object_get(res, "format"),
                  *src = json_object_get(res, "source");
     if (!json_is_string(key) || !json_is_string(fmt) || !json_is_string(src)) {
@@ -90,24 +97,9 @@ static JSValue native_load(JSContext *ctx, JSValueConst this_val, int argc, JSVa
 /* allowBuiltin(specifier, importer): throws when the import policy refuses Node built-ins. */
 static JSValue native_allow_builtin(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv)
 {
-    engine *e = engine_of(ctx);
-    const char *spec = argc > 1 ? JS_ToCString(ctx, argv[0]) : NULL;
-    const char *imp = spec ? JS_ToCString(ctx, argv[1]) : NULL;
-    if (!imp) {
-        JS_FreeCString(ctx, spec);
-        return JS_EXCEPTION;
-    }
     json_t *res;
-    char *error;
-    int rc = engine_module_request(e, spec, imp, "require", true, &res, &error);
-    JS_FreeCString(ctx, spec);
-    JS_FreeCString(ctx, imp);
+    if (request_from_args(ctx, argc, argv, true, &res) < 0) return JS_EXCEPTION;
     json_free(res);
-    if (rc < 0) {
-        JSValue r = throw_error(ctx, error);
-        free(error);
-        return r;
-    }
     return JS_UNDEFINED;
 }
 

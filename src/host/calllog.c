@@ -564,6 +564,7 @@ lookup_outcome calllog_lookup_match(calllog *log, uint64_t parent_seq, const cha
             return LOOKUP_REPLAYED;
         }
         char *want = excerpt_json(next->args), *got = excerpt_json(args);
+        *seq = next->seq; /* where it diverged (host.c keeps it: runner_outcome.diverged_at) */
         *error = xasprintf("divergence at seq %llu: the log has `%s` %s, but the agent called `%s` %s",
                            (unsigned long long)next->seq, next->function, want, function, got);
         free(want);

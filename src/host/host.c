@@ -126,6 +126,8 @@ static int internal_call_seam(void *h, const char *op, const json_t *args, json_
 seam host_seam(host *h) { return (seam){.call = host_call_seam, .ctx = h, .internal = internal_call_seam}; }
 bool host_aborted(const host *h) { return h->aborted; }
 const char *host_abort_reason(const host *h) { return h->abort_reason; }
+uint64_t host_diverged_at(const host *h) { return h->diverged_at; }
+size_t host_live_calls(const host *h) { return h->live_calls; }
 const json_t *host_pending(const host *h) { return h->pending; }
 const json_t *host_pending_approval(const host *h) { return h->pending_approval; }
 
@@ -275,12 +277,15 @@ static int call_op(host *h, const op_def *op, const char *name, const json_t *ar
                 }
             }
             free(invalid);
+            if (seq && !h->diverged_at) h->diverged_at = seq; /* a divergence (not a full log) */
             h->aborted = true;
             free(h->abort_reason);
             h->abort_reason = xstrdup(*error);
             return HOST_ABORT;
         case LOOKUP_PAUSED: free(invalid); return suspend_at(h, seq, name, args);
-        case LOOKUP_LIVE: break;
+        case LOOKUP_LIVE:
+            if (!(op->flags & OP_NESTS)) h->live_calls++;
+            break;
         }
     }
     if (op->before_gate) op->before_gate(h); /* e.g. call_agent counts its runs (effects/agent.c) */

@@ -111,6 +111,11 @@ int host_resume(host *h, const json_t *pending, const char *response, char **err
 /* Some call ended the run (HOST_ABORT): a divergence or an unwritable log. */
 bool host_aborted(const host *h);
 const char *host_abort_reason(const host *h);
+/* Set by the seam itself, never read from an error's text: the seq at which the agent's call
+ * differed from the log (0: it did not), and how many recorded calls went past the log (performed
+ * live, or refused by the gate; a nested agent's call counts through its own calls). */
+uint64_t host_diverged_at(const host *h);
+size_t host_live_calls(const host *h);
 
 size_t host_record_count(const host *h);
 

@@ -35,6 +35,8 @@ struct host {
     json_t *pending;
     bool aborted; /* some call returned HOST_ABORT: the run is over */
     char *abort_reason;
+    uint64_t diverged_at; /* the seq at which a replayed call differed from the log (0: none) */
+    size_t live_calls;    /* recorded calls past the log, performed (or refused by the gate) in this run */
     const policy *policy;         /* the gate's policy (not owned); NULL lets everything through */
     const policy *session_policy; /* layered stricter-wins on policy (serve sessions) */
     bool auto_approve;            /* CHIDORI_POLICY_AUTO_APPROVE=1 */

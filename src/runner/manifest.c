@@ -7,6 +7,7 @@
 #define _GNU_SOURCE
 #include "runner/manifest.h"
 #include "settings/settings.h"
+#include "util/rfc3339.h"
 #include "util/buf.h"
 #include "util/files.h"
 
@@ -41,12 +42,8 @@ static void set_seed(json_t *policy, uint64_t seed)
 
 static json_t *iso_time(int64_t ms)
 {
-    time_t secs = (time_t)(ms / 1000);
-    struct tm tm;
-    gmtime_r(&secs, &tm);
-    char text[64];
-    size_t n = strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%S", &tm);
-    snprintf(text + n, sizeof text - n, ".%03dZ", (int)(ms % 1000));
+    char text[RFC3339_MAX];
+    rfc3339_format_ms(ms, text);
     return json_string(text);
 }
 
@@ -184,15 +181,10 @@ manifest_verdict manifest_compare(const json_t *recorded, const json_t *now, boo
     return MANIFEST_SOURCE_CHANGED;
 }
 
-bool manifest_divergence_before(const char *error, uint64_t frontier)
+bool manifest_refused_before(const runner_outcome *out, uint64_t frontier)
 {
-    const char *at = error ? strstr(error, "divergence at seq ") : NULL;
-    if (!at) return false;
-    at += strlen("divergence at seq ");
-    if (*at < '0' || *at > '9') return false;
-    char *end;
-    unsigned long long seq = strtoull(at, &end, 10);
-    return seq >= 1 && seq <= frontier;
+    return out->status == RUNNER_FAILED && !out->cancelled && out->diverged_at >= 1 && out->diverged_at <= frontier &&
+           out->live_calls == 0;
 }
 
 /* A copy of object o without the keys named (NULL-terminated). */

@@ -15,6 +15,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "runner/runner.h"
 #include "runner/surface.h"
 #include "util/json.h"
 
@@ -57,9 +58,11 @@ typedef enum manifest_verdict {
  * for a warning). */
 manifest_verdict manifest_compare(const json_t *recorded, const json_t *now, bool allow, char **why);
 
-/* Does a failed run's error name a replay divergence at a seq no later than frontier (the call a
- * paused run waits on)? Such a run performed nothing live before it failed. */
-bool manifest_divergence_before(const char *error, uint64_t frontier);
+/* Did a resumed run fail because its replay diverged from the log at a seq no later than frontier
+ * (the call the paused run waited on), with no recorded call past the log? Such a run performed
+ * nothing live, so it can be put back as it was. Read from what the seam set (runner_outcome's
+ * diverged_at and live_calls), never from the error's text, which the agent can write. */
+bool manifest_refused_before(const runner_outcome *out, uint64_t frontier);
 
 /* FNV-1a 64 of bytes, as "fnv1a64:%016x" (buf of 25 bytes at least). */
 void manifest_fnv1a64(const void *bytes, size_t n, char out[25]);

@@ -349,6 +349,8 @@ int runner_run(const runner_request *req, runner_outcome *out, char **error)
         if (!out->cancelled) res.error = NULL;
     }
     out->call_count = host_record_count(h);
+    out->diverged_at = out->status == RUNNER_FAILED && host_aborted(h) ? host_diverged_at(h) : 0;
+    out->live_calls = host_live_calls(h);
     /* the engine's claim, kept only where it can be true: nothing was recorded, no limit ended it */
     out->input_invalid = out->status == RUNNER_FAILED && !out->cancelled && res.input_invalid &&
                          res.limit == LIMIT_NONE && out->call_count == 0 && !host_aborted(h);

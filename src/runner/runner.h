@@ -123,6 +123,9 @@ typedef struct runner_outcome {
     bool cancelled;           /* the run was cancelled (it then FAILED) */
     bool input_invalid;       /* FAILED because the input did not match run()'s inputSchema, before
                                  any record and under no limit (CLI exit 2, POST /sessions 400) */
+    uint64_t diverged_at;     /* FAILED by the seam: the agent's call at this seq differed from the log
+                                 (host_diverged_at; never read from the error's text), 0 otherwise */
+    size_t live_calls;        /* recorded calls that went past the log in this run (host_live_calls) */
 } runner_outcome;
 
 /* Set up and run. -1 with *error when the run could not be set up (the agent's folder, a log that

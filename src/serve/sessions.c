@@ -28,6 +28,7 @@
 #define _GNU_SOURCE
 #include "serve/sessions.h"
 #include "telemetry/otel.h"
+#include "util/rfc3339.h"
 #include "util/clock.h"
 #include "host/host.h"
 #include "host/policy.h"
@@ -356,14 +357,18 @@ static void store_manifest(sessions *ss, const session_row *row, json_t *manifes
  * the session can be put back as it was. Undoes the answer the resume appended, if any; true when
  * the session is to be restored. Called by the run's thread once the run has ended, without the lock
  * (nothing else appends to the session's log). */
-static bool refused_resume(sessions *ss, run_job *job, int64_t pos_before, const char *error, uint64_t *dropped)
+static bool refused_resume(sessions *ss, run_job *job, int64_t pos_before, const runner_outcome *out,
+                           uint64_t *dropped)
 {
     *dropped = 0;
     if (job->kind != RUN_RESUME && job->kind != RUN_APPROVED) return false;
     double seq = json_number_value(json_object_get(job->pending, "seq"));
-    if (seq < 1 || !manifest_divergence_before(error, (uint64_t)seq)) return false;
+    if (seq < 1 || !manifest_refused_before(out, (uint64_t)seq)) return false;
     char *why = NULL;
-    int d = store_drop_unanswered(ss->st, job->s->row.id, pos_before, (uint64_t)seq, dropped, &why);
+    /* a resume appended its answer at the pending seq (dropped again); an approval appends nothing
+     * before its call runs, and that call going live counts in live_calls: seq 0 accepts none */
+    uint64_t answer_seq = job->kind == RUN_RESUME ? (uint64_t)seq : 0;
+    int d = store_drop_unanswered(ss->st, job->s->row.id, pos_before, answer_seq, dropped, &why);
     if (d < 0) {
         fprintf(stderr, "chidori serve: session %s: a resume that diverged cannot be undone: %s\n", job->s->row.id, why);
         free(why);
@@ -449,7 +454,7 @@ static void *run_thread(void *arg)
     }
     json_free(job->records);
     uint64_t dropped = 0;
-    bool refused = rc == 0 && out.status == RUNNER_FAILED && refused_resume(ss, job, pos_before, out.error, &dropped);
+    bool refused = rc == 0 && out.status == RUNNER_FAILED && refused_resume(ss, job, pos_before, &out, &dropped);
 
     pthread_mutex_lock(&ss->lock);
     clear_outcome(s);
@@ -1039,12 +1044,8 @@ static json_t *or_null(json_t *v) { return v ? v : json_null(); }
 
 static json_t *iso_time(int64_t ms)
 {
-    time_t secs = (time_t)(ms / 1000);
-    struct tm tm;
-    gmtime_r(&secs, &tm);
-    char text[64];
-    size_t n = strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%S", &tm);
-    snprintf(text + n, sizeof text - n, ".%03dZ", (int)(ms % 1000));
+    char text[RFC3339_MAX];
+    rfc3339_format_ms(ms, text);
     return json_string(text);
 }
 

@@ -109,7 +109,8 @@ int store_put_manifest(store *st, const char *session_id, const json_t *manifest
 int store_get_manifest(store *st, const char *session_id, json_t **out, char **error);
 
 /* Undo what a refused resume appended (sessions.c: a replay that diverged before the run went
- * live): the records appended after position after_pos, when they are at most the answer at seq.
+ * live): the records appended after position after_pos, when they are at most the answer at seq
+ * (seq 0: an approval, which appends no answer, so only none is accepted).
  * 0 (none), 1 (the answer removed, *bytes its size as store_record_stats counts it), 2 (more than
  * the answer: nothing removed), or -1 with *error. One transaction. */
 int store_drop_unanswered(store *st, const char *session_id, int64_t after_pos, uint64_t seq, uint64_t *bytes,

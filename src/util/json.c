@@ -149,6 +149,32 @@ void json_free(json_t *v)
     free(v);
 }
 
+static int member_order(const void *a, const void *b)
+{
+    const json_member *x = *(const json_member *const *)a, *y = *(const json_member *const *)b;
+    size_t n = x->key_len < y->key_len ? x->key_len : y->key_len;
+    int c = memcmp(x->key, y->key, n);
+    return c ? c : (x->key_len > y->key_len) - (x->key_len < y->key_len);
+}
+
+json_t *json_sorted_copy(const json_t *v)
+{
+    if (json_is_array(v)) {
+        json_t *a = json_array();
+        for (size_t i = 0; i < v->u.array.len; i++) json_array_push(a, json_sorted_copy(v->u.array.items[i]));
+        return a;
+    }
+    if (!json_is_object(v)) return json_copy(v);
+    size_t n = v->u.object.len;
+    const json_member **m = xmalloc((n ? n : 1) * sizeof *m);
+    for (size_t i = 0; i < n; i++) m[i] = &v->u.object.items[i];
+    qsort(m, n, sizeof *m, member_order);
+    json_t *o = json_object();
+    for (size_t i = 0; i < n; i++) object_setn(o, m[i]->key, m[i]->key_len, json_sorted_copy(m[i]->value));
+    free(m);
+    return o;
+}
+
 json_t *json_copy(const json_t *v)
 {
     if (!v) return NULL;

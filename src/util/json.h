@@ -80,6 +80,8 @@ json_t *json_object(void);
 void json_array_push(json_t *array, json_t *value);
 void json_object_set(json_t *object, const char *key, json_t *value);
 json_t *json_copy(const json_t *v);
+/* A deep copy with every object's keys in byte order (a canonical form: digests, sorted-key output). */
+json_t *json_sorted_copy(const json_t *v);
 
 /* Accessors; all tolerate NULL and wrong types. */
 json_t *json_object_get(const json_t *object, const char *key);

@@ -65,6 +65,8 @@ bool rfc3339_parse_ms(const char *s, size_t len, int64_t *ms)
         return false;
     static const unsigned mdays[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
     if (mo < 1 || mo > 12 || d < 1 || d > mdays[mo - 1] || h > 23 || mi > 59 || sec > 60) return false;
+    bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    if (mo == 2 && d == 29 && !leap) return false; /* no Feb 29 that year: not silently March 1 */
     size_t i = 19;
     if (i < len && s[i] == '.') {
         size_t start = ++i;

@@ -98,13 +98,18 @@ TEST(manifest_shared_part_round_trips)
     rmdir(dir);
 }
 
-TEST(manifest_divergence_before_reads_the_seq)
+TEST(manifest_refused_before_reads_the_seams_outcome_not_the_text)
 {
-    CHECK(manifest_divergence_before("divergence at seq 2: the log has `log` {}", 2));
-    CHECK(manifest_divergence_before("JavaScript exception: Replay divergence at seq 1: …", 3));
-    CHECK(!manifest_divergence_before("divergence at seq 4: the log has", 3));
-    CHECK(!manifest_divergence_before("divergence at seq : x", 3));
-    CHECK(!manifest_divergence_before("divergence at seq 0", 3));
-    CHECK(!manifest_divergence_before("the agent failed", 3));
-    CHECK(!manifest_divergence_before(NULL, 3));
+    runner_outcome o = {.status = RUNNER_FAILED, .diverged_at = 2};
+    CHECK(manifest_refused_before(&o, 2) && manifest_refused_before(&o, 3));
+    CHECK(!manifest_refused_before(&o, 1)); /* diverged past the call the run waited on */
+    o.live_calls = 1;
+    CHECK(!manifest_refused_before(&o, 3)); /* a call went past the log: something ran */
+    o.live_calls = 0, o.cancelled = true;
+    CHECK(!manifest_refused_before(&o, 3));
+    /* the error's text says nothing: an agent can write "divergence at seq 1" itself */
+    runner_outcome forged = {.status = RUNNER_FAILED, .error = "divergence at seq 1: the log has `x`"};
+    CHECK(!manifest_refused_before(&forged, 3));
+    runner_outcome done = {.status = RUNNER_COMPLETED, .diverged_at = 1};
+    CHECK(!manifest_refused_before(&done, 3));
 }

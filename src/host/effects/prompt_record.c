@@ -26,35 +26,6 @@ static bool has_tools(const json_t *args)
     return json_is_array(t) && t->u.array.len > 0;
 }
 
-/* A copy with every object's keys in byte order (the digest's canonical form). */
-static int by_key(const void *a, const void *b)
-{
-    const json_member *x = a, *y = b;
-    size_t n = x->key_len < y->key_len ? x->key_len : y->key_len;
-    int c = memcmp(x->key, y->key, n);
-    return c ? c : (x->key_len > y->key_len) - (x->key_len < y->key_len);
-}
-
-static json_t *sorted_copy(const json_t *v)
-{
-    if (json_is_array(v)) {
-        json_t *a = json_array();
-        for (size_t i = 0; i < v->u.array.len; i++) json_array_push(a, sorted_copy(v->u.array.items[i]));
-        return a;
-    }
-    if (!json_is_object(v)) return json_copy(v);
-    size_t n = v->u.object.len;
-    json_member *m = xcalloc(n + 1, sizeof *m);
-    if (n) {
-        memcpy(m, v->u.object.items, n * sizeof *m);
-        qsort(m, n, sizeof *m, by_key);
-    }
-    json_t *o = json_object();
-    for (size_t i = 0; i < n; i++) json_object_set(o, m[i].key, sorted_copy(m[i].value));
-    free(m);
-    return o;
-}
-
 static json_t *or_null(const json_t *v) { return v ? json_copy(v) : json_null(); }
 
 /* The lowercase hex SHA-256 of the request's canonical JSON (keys sorted at every level). */
@@ -69,7 +40,7 @@ static json_t *request_digest(const json_t *args, const json_t *model, const jso
     json_object_set(d, "tools", or_null(json_object_get(args, "tools")));
     json_object_set(d, "max_tokens", json_copy(max_tokens));
     json_object_set(d, "temperature", json_copy(temperature));
-    json_t *s = sorted_copy(d);
+    json_t *s = json_sorted_copy(d);
     size_t n;
     char *text = json_dump(s, JSON_COMPACT, &n);
     char hex[65];
