@@ -9,6 +9,7 @@ import subprocess
 import tempfile
 import threading
 import time
+import unittest
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 BINARY = os.environ.get("CHIDORI_BIN") or os.path.join(REPO, "build", "chidori")
@@ -52,3 +53,25 @@ class Server:
                 self.proc.kill()
                 self.proc.wait()
         shutil.rmtree(self.dir, ignore_errors=True)
+
+
+@unittest.skipUnless(os.path.exists(BINARY), f"{BINARY} is missing (make build)")
+class ServerTestCase(unittest.TestCase):
+    """A test class with one server for its tests (cls.srv) and a client of it (cls.client, made by
+    the class's make_client); after its tests, the server's log must hold no sanitizer report."""
+
+    @staticmethod
+    def make_client(srv):
+        raise NotImplementedError
+
+    @classmethod
+    def setUpClass(cls):
+        cls.srv = Server()
+        cls.client = cls.make_client(cls.srv)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.srv.stop()
+        log = "".join(cls.srv.stderr)  # a sanitizer build of the server reports here
+        for marker in ("ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "runtime error:"):
+            assert marker not in log, log[-4000:]

@@ -7,22 +7,13 @@ import unittest
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from chidori_sdk import AgentClient, CallEvent, DoneEvent, HttpError  # noqa: E402
-from tests.server import BINARY, Server  # noqa: E402
+from tests.server import ServerTestCase  # noqa: E402
 
 
-@unittest.skipUnless(os.path.exists(BINARY), f"{BINARY} is missing (make build)")
-class EndToEndTest(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.srv = Server()
-        cls.client = AgentClient(cls.srv.url, api_key=cls.srv.api_key, timeout=60)
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.srv.stop()
-        log = "".join(cls.srv.stderr)  # a sanitizer build of the server reports here
-        for marker in ("ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "runtime error:"):
-            assert marker not in log, log[-4000:]
+class EndToEndTest(ServerTestCase):
+    @staticmethod
+    def make_client(srv):
+        return AgentClient(srv.url, api_key=srv.api_key, timeout=60)
 
     def test_auth(self):
         self.assertEqual(AgentClient(self.srv.url).health(), {"status": "ok"})

@@ -1,32 +1,23 @@
 """test_e2e_compat.py — the original SDK's interface against a real `chidori serve`
 (tests/server.py): Session attributes through a pause and resume, checkpoint() and
-get_checkpoint() as Checkpoint objects saved and loaded, and an input the agent's inputSchema
-rejects (400, with the stored session). The routes still being added (snapshot, replay_from)
-are in test_e2e_snapshot.py and test_e2e_replay.py."""
+get_checkpoint() as Checkpoint objects saved and loaded, an input the agent's inputSchema rejects
+(400, with the stored session), get_snapshot_manifest() and the manifest in a checkpoint, and
+replay(checkpoint): the recorded calls answer from the checkpoint's log (POST /sessions with
+replay_from), calls past its end run live."""
 import os
 import sys
 import tempfile
-import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from chidori import AgentClient, AgentClientError, Checkpoint, HttpError, Session  # noqa: E402
-from tests.server import BINARY, Server  # noqa: E402
+from tests.server import ServerTestCase  # noqa: E402
 
 
-@unittest.skipUnless(os.path.exists(BINARY), f"{BINARY} is missing (make build)")
-class CompatEndToEndTest(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.srv = Server()
-        cls.client = AgentClient(cls.srv.url, api_key=cls.srv.api_key, timeout_seconds=60)
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.srv.stop()
-        log = "".join(cls.srv.stderr)
-        for marker in ("ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "runtime error:"):
-            assert marker not in log, log[-4000:]
+class CompatEndToEndTest(ServerTestCase):
+    @staticmethod
+    def make_client(srv):
+        return AgentClient(srv.url, api_key=srv.api_key, timeout_seconds=60)
 
     def test_pause_resume_as_attributes(self):
         paused = self.client.run({"mode": "ask"})
@@ -67,5 +58,48 @@ class CompatEndToEndTest(unittest.TestCase):
         self.assertEqual((stored.status, stored.error, stored.call_count), ("failed", e.detail, 0))
 
 
+    def test_manifest_by_route_and_in_the_checkpoint(self):
+        s = self.client.run({"name": "Manifest"})
+        manifest = self.client.get_snapshot_manifest(s.id)
+        for key in ("run_id", "abi", "policy", "entry", "snapshot_file"):
+            self.assertIn(key, manifest)
+        self.assertEqual(manifest["run_id"], s.run_id)
+        self.assertEqual(manifest["snapshot_file"], "runtime.snapshot")
+        self.assertIsInstance(manifest["abi"].get("engine_fork"), str)
+        cp = s.checkpoint()
+        self.assertIsNotNone(cp.snapshot_manifest)
+        self.assertEqual(cp.snapshot_manifest["run_id"], s.run_id)
+        with self.assertRaises(HttpError) as cm:
+            self.client.get_snapshot_manifest("no-such-session")
+        self.assertEqual(cm.exception.status, 404)
+
+
+    def test_replay_of_a_saved_checkpoint(self):
+        s = self.client.run({"name": "Replay"})
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "cp.json")
+            s.checkpoint().save(path)
+            cp = Checkpoint.load(path)
+        r = self.client.replay(cp)
+        self.assertNotEqual(r.id, s.id)
+        self.assertTrue(r.ok, r)
+        self.assertEqual(r.output, s.output)
+        self.assertEqual(self.client.get_checkpoint(r.id).call_log, cp.call_log)
+        again = s.replay()
+        self.assertTrue(again.ok)
+        self.assertEqual(again.output, s.output)
+
+    def test_a_cut_log_runs_on_live(self):
+        s = self.client.run({"name": "Half"})
+        cp = s.checkpoint()
+        half = Checkpoint(cp.session_id, cp.input, cp.call_log[:2])
+        r = self.client.replay(half)
+        self.assertTrue(r.ok, r)
+        self.assertEqual(r.output, s.output)
+        self.assertEqual([x["function"] for x in self.client.get_checkpoint(r.id).call_log],
+                         [x["function"] for x in cp.call_log])
+
+
 if __name__ == "__main__":
+    import unittest
     unittest.main()

@@ -2,6 +2,8 @@
 // (sdk/testdata/agent.ts) copied into a fresh folder, a free loopback port chosen by the server
 // (--port 0), an API key, and the server's policy `--trusted` (permissive) so that a session's
 // `supervised` profile decides. The binary is $CHIDORI_BIN or build/chidori of the repository.
+import { after, before } from "node:test";
+import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -49,4 +51,23 @@ export async function startServer({ apiKey = "test-key", args = ["--trusted"], e
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+// One server for a test file, started before its tests and stopped after them, and a client of
+// it (made by makeClient(srv)); after the tests its log must hold no sanitizer report. Returns
+// {skip, srv, client} (srv and client filled in once the server is up).
+export function serverForTests(makeClient) {
+  const t = { skip: !haveBinary && `${binary} is missing (make build)`, srv: null, client: null };
+  before(async () => {
+    if (t.skip) return;
+    t.srv = await startServer();
+    t.client = makeClient(t.srv);
+  });
+  after(async () => {
+    if (!t.srv) return;
+    await t.srv.stop();
+    // a sanitizer build of the server reports here (CHIDORI_BIN=build/asan/chidori)
+    assert.doesNotMatch(t.srv.stderr(), /ERROR: (Address|Leak)Sanitizer|runtime error:/);
+  });
+  return t;
 }
