@@ -35,6 +35,7 @@ typedef enum { IMPORTS_NODE, IMPORTS_PROJECT, IMPORTS_RELATIVE, IMPORTS_NONE } i
 typedef struct {
     imports_policy policy;
     module_cache cache; /* package.json files of this run */
+    bool entry_loaded;  /* the one load without an importer (the command line's entry) was asked */
 } loader_state;
 
 const effect_module module_loader_module;
@@ -139,6 +140,18 @@ static int host_module_load(host *h, const json_t *args, json_t **result, char *
     if (!st) {
         *error = xstrdup("module load: the loader is not set up");
         return 1;
+    }
+    /* No importer means "the command line's entry", which skips the import policy: only the
+     * run's first load may say so, never a later request from the engine (a compromised or
+     * confused worker naming no importer for code from eval). */
+    if (!importer) {
+        if (st->entry_loaded) {
+            *error = xasprintf("cannot %s `%s`: the request names no importing module, and only the run's entry "
+                               "file is loaded without one",
+                               require ? "require" : "import", spec);
+            return 1;
+        }
+        st->entry_loaded = true;
     }
     imports_policy policy = st->policy;
     const char *from = importer ? importer : "the command line";
