@@ -77,13 +77,23 @@ static module_source *take_source(engine *e, const char *key)
     return NULL;
 }
 
+/* A ReferenceError with the host's whole message (QuickJS's formatted throws cut at 256 bytes,
+ * which dropped the reason after a long specifier). */
+static void throw_host_error(JSContext *ctx, const char *msg)
+{
+    JS_ThrowReferenceError(ctx, "module load failed");
+    JSValue exc = JS_GetException(ctx);
+    JS_DefinePropertyValueStr(ctx, exc, "message", JS_NewString(ctx, msg), JS_PROP_WRITABLE | JS_PROP_CONFIGURABLE);
+    JS_Throw(ctx, exc);
+}
+
 /* Ask the host for a module. 0 with *key_out (malloc'd), or -1 with a JS exception thrown. */
 static int fetch_module(engine *e, const char *importer, const char *specifier, char **key_out)
 {
     json_t *res = NULL;
     char *error = NULL;
     if (engine_module_request(e, specifier, importer, "import", false, &res, &error) < 0) {
-        JS_ThrowReferenceError(e->ctx, "%s", error);
+        throw_host_error(e->ctx, error);
         free(error);
         return -1;
     }
@@ -171,7 +181,7 @@ static char *normalize(JSContext *ctx, const char *importer, const char *specifi
         char *error = NULL;
         if (!from_shim && engine_module_request(e, specifier, importer && importer[0] ? importer : DYNAMIC_CODE, "import",
                                                 true, &res, &error) < 0) {
-            JS_ThrowReferenceError(ctx, "%s", error);
+            throw_host_error(ctx, error);
             free(error);
             free(builtin);
             return NULL;
