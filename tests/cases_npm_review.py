@@ -160,3 +160,18 @@ def case_npm_review_main_stays_inside_its_package(v):
         for mode, args in MODES:
             code, out, err = run_in(v, app, agent("return x;", 'import x from "foo";'), args)
             assert code == 0 and json.loads(out) == "foo-index", f"{mode}: {out} {err}"
+
+
+def case_npm_review_only_the_entry_loads_without_an_importer(v):
+    """A worker's module-load frame without an importer (which skips CHIDORI_TS_IMPORTS: it means
+    the command line's entry) is accepted once per run; a second one is refused."""
+    with Project() as app:
+        write(app, "agent.js", "export const a = 1;\n")
+        code, out, err = chidori(v, "run", "--isolate", os.path.join(app, "agent.js"),
+                                 env={"CHIDORI_ISOLATE_SELFTEST": "frame_internal_probe", "CHIDORI_TS_IMPORTS": "none"},
+                                 timeout=20)
+        assert code == 0, (code, out, err)
+        got = json.loads(out)
+        assert got["control"].startswith("ok: export const a"), got
+        assert got["null_importer_again"].startswith("err: ") and \
+            "names no importing module" in got["null_importer_again"], got
