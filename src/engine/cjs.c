@@ -86,10 +86,12 @@ static JSValue native_load(JSContext *ctx, JSValueConst this_val, int argc, JSVa
         json_free(res);
         return JS_ThrowInternalError(ctx, "module load: malformed host reply");
     }
-    JSValue o = JS_NewObject(ctx);
-    JS_SetPropertyStr(ctx, o, "key", JS_NewStringLen(ctx, key->u.string.bytes, key->u.string.len));
-    JS_SetPropertyStr(ctx, o, "format", JS_NewStringLen(ctx, fmt->u.string.bytes, fmt->u.string.len));
-    JS_SetPropertyStr(ctx, o, "source", JS_NewStringLen(ctx, src->u.string.bytes, src->u.string.len));
+    /* no prototype, and defined (not set): a setter a package put on Object.prototype must not
+     * see or replace the key cjs.js reads back */
+    JSValue o = JS_NewObjectProto(ctx, JS_NULL);
+    JS_DefinePropertyValueStr(ctx, o, "key", JS_NewStringLen(ctx, key->u.string.bytes, key->u.string.len), JS_PROP_C_W_E);
+    JS_DefinePropertyValueStr(ctx, o, "format", JS_NewStringLen(ctx, fmt->u.string.bytes, fmt->u.string.len), JS_PROP_C_W_E);
+    JS_DefinePropertyValueStr(ctx, o, "source", JS_NewStringLen(ctx, src->u.string.bytes, src->u.string.len), JS_PROP_C_W_E);
     json_free(res);
     return o;
 }

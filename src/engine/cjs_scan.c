@@ -9,6 +9,7 @@
 #include "util/buf.h"
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,6 +21,20 @@ typedef struct {
     size_t len, i;
 } cur;
 
+unsigned long cjs_scan_compares;
+
+/* The set of names found: open addressing over twice CJS_SCAN_MAX_NAMES slots, each 0 (empty) or
+ * index + 1. A name is compared only with the names of its own probe run, not with every name
+ * found so far (which made a large file with many names quadratic). */
+#define SEEN_SLOTS (2 * CJS_SCAN_MAX_NAMES)
+
+static size_t name_hash(const char *p, size_t n)
+{
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)p[i]) * 16777619u;
+    return h & (SEEN_SLOTS - 1);
+}
+
 static void add_name(cjs_names *out, const char *p, size_t n)
 {
     if (n == 0 || n > CJS_SCAN_MAX_NAME || out->len >= CJS_SCAN_MAX_NAMES) return;
@@ -27,10 +42,16 @@ static void add_name(cjs_names *out, const char *p, size_t n)
     for (size_t i = 0; i < n; i++)
         if (!id_char((unsigned char)p[i])) return;
     if (!id_start((unsigned char)p[0])) return;
-    for (size_t i = 0; i < out->len; i++)
-        if (strlen(out->names[i]) == n && memcmp(out->names[i], p, n) == 0) return;
+    if (!out->seen) out->seen = xcalloc(SEEN_SLOTS, sizeof *out->seen);
+    size_t h = name_hash(p, n);
+    for (; out->seen[h]; h = (h + 1) & (SEEN_SLOTS - 1)) {
+        const char *o = out->names[out->seen[h] - 1];
+        cjs_scan_compares++;
+        if (strlen(o) == n && memcmp(o, p, n) == 0) return;
+    }
     out->names = xrealloc(out->names, (out->len + 1) * sizeof(char *));
     out->names[out->len++] = xstrndup(p, n);
+    out->seen[h] = (unsigned)out->len;
 }
 
 /* Skips blanks and comments. */
@@ -184,6 +205,7 @@ void cjs_scan(const char *src, size_t len, cjs_names *out)
 {
     out->names = NULL;
     out->len = 0;
+    out->seen = NULL;
     if (!src || len > CJS_SCAN_MAX_BYTES) return;
     cur c = {.s = src, .len = len, .i = 0};
     while (c.i < c.len) {
@@ -242,12 +264,16 @@ void cjs_scan(const char *src, size_t len, cjs_names *out)
         }
         c.i++;
     }
+    free(out->seen);
+    out->seen = NULL;
 }
 
 void cjs_names_free(cjs_names *n)
 {
     for (size_t i = 0; i < n->len; i++) free(n->names[i]);
     free(n->names);
+    free(n->seen);
+    n->seen = NULL;
     n->names = NULL;
     n->len = 0;
 }

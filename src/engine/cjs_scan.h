@@ -16,7 +16,11 @@
 typedef struct {
     char **names; /* identifiers, each once, in the order first seen; never "default" */
     size_t len;
+    unsigned *seen; /* during the scan only: a hash set of indexes into names (NULL after) */
 } cjs_names;
+
+/* Name comparisons made by the scans so far (a test hook: the work stays linear in the input). */
+extern unsigned long cjs_scan_compares;
 
 /* Finds `exports.x =`, `module.exports.x =`, `exports["x"] =`, Object.defineProperty(exports, "x",
  * and the keys of `module.exports = { a, b: …, "c": … }`. */

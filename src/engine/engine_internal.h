@@ -6,6 +6,7 @@
 #include "engine/engine.h"
 #include "engine/limits.h"
 #include "util/json.h"
+#include "util/strmap.h"
 
 #include <stdbool.h>
 
@@ -20,6 +21,8 @@ typedef struct engine {
     int64_t clock_ms;        /* the virtual clock Date reads */
     JSValue internals;       /* what the prelude returned */
     module_source *sources;  /* sources fetched while resolving, waiting to be compiled */
+    size_t sources_bytes;    /* their total size (bounded: MODULE_PENDING_MAX_BYTES) */
+    strmap loaded;           /* keys the runtime already has a module for (no source kept for them) */
     JSValue cjs;             /* the CommonJS registry (js/cjs.js), once a run needs it */
     bool cjs_ready;
     int unhandled;           /* promise rejections without a handler, right now */

@@ -22,6 +22,10 @@
 #include <string.h>
 
 #define AGENT_MODULE "chidori:agent"
+#define DYNAMIC_CODE "<dynamic code>"
+/* Sources fetched but not yet compiled. QuickJS loads each key right after normalizing it, so this
+ * holds one or two at a time; the bound stops anything that would pile them up. */
+#define MODULE_PENDING_MAX_BYTES ((size_t)64 << 20)
 
 struct module_source {
     char *key;
@@ -44,6 +48,20 @@ void engine_free_module_cache(engine *e)
         free(s->source);
         free(s);
     }
+    e->sources_bytes = 0;
+    size_t pos = 0;
+    const char *k;
+    void *v;
+    while (strmap_next(&e->loaded, &pos, &k, &v)) free(v);
+    strmap_free(&e->loaded);
+    memset(&e->loaded, 0, sizeof e->loaded);
+}
+
+static void mark_loaded(engine *e, const char *key)
+{
+    if (strmap_get(&e->loaded, key)) return;
+    char *k = xstrdup(key);
+    strmap_put(&e->loaded, k, k);
 }
 
 static module_source *take_source(engine *e, const char *key)
@@ -52,10 +70,21 @@ static module_source *take_source(engine *e, const char *key)
         if (strcmp((*p)->key, key) == 0) {
             module_source *s = *p;
             *p = s->next;
+            e->sources_bytes -= s->len;
             return s;
         }
     }
     return NULL;
+}
+
+/* A ReferenceError with the host's whole message (QuickJS's formatted throws cut at 256 bytes,
+ * which dropped the reason after a long specifier). */
+static void throw_host_error(JSContext *ctx, const char *msg)
+{
+    JS_ThrowReferenceError(ctx, "module load failed");
+    JSValue exc = JS_GetException(ctx);
+    JS_DefinePropertyValueStr(ctx, exc, "message", JS_NewString(ctx, msg), JS_PROP_WRITABLE | JS_PROP_CONFIGURABLE);
+    JS_Throw(ctx, exc);
 }
 
 /* Ask the host for a module. 0 with *key_out (malloc'd), or -1 with a JS exception thrown. */
@@ -64,7 +93,7 @@ static int fetch_module(engine *e, const char *importer, const char *specifier, 
     json_t *res = NULL;
     char *error = NULL;
     if (engine_module_request(e, specifier, importer, "import", false, &res, &error) < 0) {
-        JS_ThrowReferenceError(e->ctx, "%s", error);
+        throw_host_error(e->ctx, error);
         free(error);
         return -1;
     }
@@ -82,11 +111,23 @@ static int fetch_module(engine *e, const char *importer, const char *specifier, 
         free(s->source);
         free(s);
     }
+    if (strmap_get(&e->loaded, key->u.string.bytes)) { /* QuickJS has it and will not ask for it again */
+        *key_out = xstrdup(key->u.string.bytes);
+        json_free(res);
+        return 0;
+    }
+    if (e->sources_bytes + src->u.string.len > MODULE_PENDING_MAX_BYTES) {
+        JS_ThrowRangeError(e->ctx, "module `%s`: more than %zu MiB of module sources are waiting to be compiled",
+                           key->u.string.bytes, MODULE_PENDING_MAX_BYTES >> 20);
+        json_free(res);
+        return -1;
+    }
     s = xcalloc(1, sizeof *s);
     s->key = xstrdup(key->u.string.bytes);
     s->len = src->u.string.len;
     s->source = xstrndup(src->u.string.bytes, s->len);
     s->format = fmt && !strcmp(fmt, "cjs") ? 'c' : fmt && !strcmp(fmt, "json") ? 'j' : 'e';
+    e->sources_bytes += s->len;
     s->next = e->sources;
     e->sources = s;
     *key_out = xstrdup(s->key);
@@ -127,13 +168,20 @@ static char *normalize(JSContext *ctx, const char *importer, const char *specifi
     if (strcmp(specifier, AGENT_MODULE) == 0) return js_strdup(ctx, specifier);
     char *builtin = builtin_key(e, specifier);
     if (builtin) {
-        /* the import policy may refuse built-ins (never for the shims' own imports) */
-        bool from_shim = importer && strncmp(importer, "node:", 5) == 0;
+        /* the import policy may refuse built-ins (never for the shims' own imports: an importer that
+         * is exactly the key of a built-in) */
+        char *imp_builtin = importer && strncmp(importer, "node:", 5) == 0 ? builtin_key(e, importer) : NULL;
+        bool from_shim = imp_builtin && strcmp(imp_builtin, importer) == 0;
+        free(imp_builtin);
+        if (JS_HasException(ctx)) {
+            free(builtin);
+            return NULL;
+        }
         json_t *res = NULL;
         char *error = NULL;
-        if (!from_shim && engine_module_request(e, specifier, importer && importer[0] != '<' ? importer : NULL, "import",
+        if (!from_shim && engine_module_request(e, specifier, importer && importer[0] ? importer : DYNAMIC_CODE, "import",
                                                 true, &res, &error) < 0) {
-            JS_ThrowReferenceError(ctx, "%s", error);
+            throw_host_error(ctx, error);
             free(error);
             free(builtin);
             return NULL;
@@ -152,8 +200,9 @@ static char *normalize(JSContext *ctx, const char *importer, const char *specifi
         JS_ThrowReferenceError(ctx, "unknown built-in module `%s`", specifier);
         return NULL;
     }
-    /* A module imported from a built-in has no file-system base. */
-    const char *base = importer && strncmp(importer, "chidori:", 8) != 0 && importer[0] != '<' ? importer : NULL;
+    /* Code from eval or new Function names `<input>` (or nothing): it imports from the project's
+     * root under the same policy as any module. Never NULL, which the host keeps for the entry. */
+    const char *base = importer && importer[0] ? importer : DYNAMIC_CODE;
     char *key;
     if (fetch_module(e, base, specifier, &key) < 0) return NULL;
     char *r = js_strdup(ctx, key);
@@ -305,12 +354,14 @@ static JSModuleDef *load(JSContext *ctx, const char *key, void *opaque)
     }
     if (s->format != 'e') {
         JSModuleDef *m = engine_cjs_module(e, s->key, s->source, s->len, s->format == 'j');
+        if (m) mark_loaded(e, s->key);
         free(s->key);
         free(s->source);
         free(s);
         return m;
     }
     JSValue v = compile_module(e, s);
+    if (!JS_IsException(v)) mark_loaded(e, s->key);
     free(s->key);
     free(s->source);
     free(s);
@@ -322,6 +373,7 @@ static JSModuleDef *load(JSContext *ctx, const char *key, void *opaque)
 
 void engine_install_module_loader(engine *e)
 {
+    strmap_init(&e->loaded);
     JS_SetModuleLoaderFunc(e->rt, normalize, load, e);
 }
 
@@ -331,6 +383,11 @@ int engine_load_entry(engine *e, const char *specifier, JSValue *module_value, J
     if (fetch_module(e, NULL, specifier, &key) < 0) return -1;
     module_source *s = take_source(e, key);
     free(key);
+    if (!s) {
+        JS_ThrowInternalError(e->ctx, "internal error: the entry's source is missing");
+        return -1;
+    }
+    mark_loaded(e, s->key);
     if (s->format != 'e') {
         JS_ThrowSyntaxError(e->ctx,
                             "the entry file `%s` is %s, and an agent's entry is an ES module (import { run } from "

@@ -161,15 +161,17 @@ static void hostile_frames(const char *mode)
         } probes[] = {
             {"op_workspace", "workspace", NULL, NULL},
             {"op_unknown", "no_such_op", NULL, NULL},
-            {"dotdot", "__module_load", "../outside.js", NULL},
-            {"absolute", "__module_load", "/etc/passwd", NULL},
-            {"state_dir", "__module_load", "./.chidori/secret.js", NULL},
-            {"state_dir_dotted", "__module_load", "./a/../.chidori/secret.js", NULL},
-            {"symlink_out", "__module_load", "./link_out.js", NULL},
-            {"symlink_state", "__module_load", "./state_link/secret.js", NULL},
+            {"dotdot", "__module_load", "../outside.js", "agent.js"},
+            {"absolute", "__module_load", "/etc/passwd", "agent.js"},
+            {"state_dir", "__module_load", "./.chidori/secret.js", "agent.js"},
+            {"state_dir_dotted", "__module_load", "./a/../.chidori/secret.js", "agent.js"},
+            {"symlink_out", "__module_load", "./link_out.js", "agent.js"},
+            {"symlink_state", "__module_load", "./state_link/secret.js", "agent.js"},
             {"absolute_importer", "__module_load", "./passwd", "/etc/x.js"},
             {"dotdot_importer", "__module_load", "./outside.js", "../x.js"},
             {"control", "__module_load", "./agent.js", NULL},
+            /* only a run's entry loads without an importer: a second such load is refused */
+            {"null_importer_again", "__module_load", "./agent.js", NULL},
         };
         json_t *out = json_object();
         for (size_t i = 0; i < sizeof probes / sizeof probes[0]; i++) {

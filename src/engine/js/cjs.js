@@ -24,6 +24,10 @@
   const ObjectCreate = Object.create;
   const ObjectHasOwn = Object.hasOwn;
   const ObjectFreeze = Object.freeze;
+  const ObjectDefineProperty = Object.defineProperty;
+  // Own data properties, defined: a setter a package put on Object.prototype (or
+  // Function.prototype) never sees or swallows what this file stores on its objects.
+  const define = (o, k, v) => ObjectDefineProperty(o, k, { value: v, writable: true, configurable: true, enumerable: true });
   const ErrorCtor = Error;
   const SyntaxErrorCtor = SyntaxError;
   const TypeErrorCtor = TypeError;
@@ -50,7 +54,7 @@
 
   function codeError(code, message) {
     const e = new ErrorCtor(message);
-    e.code = code;
+    define(e, "code", code);
     return e;
   }
 
@@ -68,9 +72,8 @@
   }
 
   function newModule(key) {
-    const module = { id: key, filename: key, path: dirOf(key), exports: {}, loaded: false, children: [] };
-    module.require = makeRequire(key);
-    return module;
+    // a literal defines its fields (no setter runs); `require` is one of them
+    return { id: key, filename: key, path: dirOf(key), exports: {}, loaded: false, children: [], require: makeRequire(key) };
   }
 
   // Runs a CommonJS source as module `key` (the module is cached first, so a cycle sees the
@@ -116,11 +119,11 @@
       }
       return run(key, found.source).exports;
     }
-    require.resolve = (specifier) => {
+    define(require, "resolve", (specifier) => {
       if (builtinName(specifier) !== null) return specifier;
       return hostLoad(specifier, importer).key;
-    };
-    require.cache = modules;
+    });
+    define(require, "cache", modules);
     return require;
   }
 

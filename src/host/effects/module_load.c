@@ -35,6 +35,8 @@ typedef enum { IMPORTS_NODE, IMPORTS_PROJECT, IMPORTS_RELATIVE, IMPORTS_NONE } i
 typedef struct {
     imports_policy policy;
     module_cache cache; /* package.json files of this run */
+    /* per call_agent depth: the one load without an importer (that run's entry) was asked */
+    bool entry_loaded[HOST_MAX_NESTING + 2];
 } loader_state;
 
 const effect_module module_loader_module;
@@ -140,6 +142,19 @@ static int host_module_load(host *h, const json_t *args, json_t **result, char *
         *error = xstrdup("module load: the loader is not set up");
         return 1;
     }
+    /* No importer means "the command line's entry", which skips the import policy: only the
+     * run's first load may say so, never a later request from the engine (a compromised or
+     * confused worker naming no importer for code from eval). */
+    int depth = h->depth < 0 ? 0 : h->depth > HOST_MAX_NESTING + 1 ? HOST_MAX_NESTING + 1 : h->depth;
+    if (!importer) {
+        if (st->entry_loaded[depth]) {
+            *error = xasprintf("cannot %s `%s`: the request names no importing module, and only the run's entry "
+                               "file is loaded without one",
+                               require ? "require" : "import", spec);
+            return 1;
+        }
+        st->entry_loaded[depth] = true;
+    }
     imports_policy policy = st->policy;
     const char *from = importer ? importer : "the command line";
     const char *verb = require ? "require" : "import";
@@ -210,6 +225,13 @@ static void loader_free(void *state)
     free(st);
 }
 
+/* A nested run (call_agent) starting or ending at depth: the run there loads its own entry. */
+static void loader_nest(void *state, int depth)
+{
+    loader_state *st = state;
+    if (st && depth >= 0 && depth <= HOST_MAX_NESTING + 1) st->entry_loaded[depth] = false;
+}
+
 static const char *const loader_settings[] = {"CHIDORI_TS_IMPORTS", NULL};
 
 /* Internal: only host_internal_call performs it (the engine's module loader, in process or through
@@ -224,5 +246,6 @@ const effect_module module_loader_module = {
     .ops = module_loader_ops,
     .init = loader_init,
     .free = loader_free,
+    .nest = loader_nest,
     .settings = loader_settings,
 };

@@ -16,6 +16,7 @@
 #include "util/json.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,7 @@ typedef struct {
     bool require;
     bool escaped; /* an open was refused because it led outside the folder */
     bool denied;  /* an open was refused (the state folder) */
+    bool too_long; /* an `exports` pattern's target would pass MODULE_MAX_PATH */
 } rctx;
 
 char *module_join(const char *dir, const char *rel)
@@ -108,15 +110,57 @@ static bool is_dir(rctx *c, const char *key)
     return true;
 }
 
-/* package.json of dir, parsed, or NULL (absent, too large or not JSON: a broken one is skipped
- * as Node would fail on it; *broken says so). */
-static json_t *read_package_json_file(rctx *c, const char *dir, bool *broken)
+typedef struct package_file {
+    char *id;     /* "dev:ino" */
+    json_t *pj;   /* the kept fields */
+    size_t bytes; /* their size as JSON text */
+    struct package_file *next; /* in the scratch list */
+} package_file;
+
+typedef struct {
+    char *dir;
+    package_file *file; /* NULL: none, or broken */
+    bool broken;
+} package_entry;
+
+static void file_free(package_file *f)
+{
+    if (!f) return;
+    json_free(f->pj);
+    free(f->id);
+    free(f);
+}
+
+/* The fields resolution reads, copied out of a parsed package.json. */
+static json_t *kept_fields(const json_t *full)
+{
+    static const char *const fields[] = {"name", "type", "main", "module", "exports", NULL};
+    json_t *o = json_object();
+    for (int i = 0; fields[i]; i++) {
+        const json_t *v = json_object_get(full, fields[i]);
+        if (v) json_object_set(o, fields[i], json_copy(v));
+    }
+    return o;
+}
+
+/* package.json of dir: its record (cached, shared by every folder that reaches the same file, or
+ * on the scratch list past the budget), or NULL (absent, too large, too deep, too many values or
+ * not a JSON object: a broken one is skipped as Node would fail on it; *broken says so). */
+static package_file *read_package_json_file(rctx *c, const char *dir, bool *broken)
 {
     char *key = dir[0] ? xasprintf("%s/package.json", dir) : xstrdup("package.json");
     int fd = open_file(c, key);
     free(key);
     if (broken) *broken = false;
     if (fd < 0) return NULL;
+    struct stat st;
+    char *id = fstat(fd, &st) == 0 ? xasprintf("%ju:%ju", (uintmax_t)st.st_dev, (uintmax_t)st.st_ino) : NULL;
+    package_file *f = id ? strmap_get(&c->mc->files, id) : NULL;
+    if (f) {
+        close(fd);
+        free(id);
+        return f;
+    }
     buf b = {0};
     char chunk[16384];
     bool too_big = false;
@@ -134,24 +178,51 @@ static json_t *read_package_json_file(rctx *c, const char *dir, bool *broken)
     json_t *j = NULL;
     if (!too_big) {
         json_error jerr;
-        j = json_parse(b.data ? b.data : "", b.len, NULL, &jerr);
+        json_limits lim = {.max_bytes = PACKAGE_JSON_MAX_BYTES, .max_depth = PACKAGE_JSON_MAX_DEPTH,
+                           .max_values = PACKAGE_JSON_MAX_VALUES};
+        j = json_parse(b.data ? b.data : "", b.len, &lim, &jerr);
     }
     buf_free(&b);
-    if (j && !json_is_object(j)) {
+    if (!j || !json_is_object(j)) {
         json_free(j);
-        j = NULL;
+        free(id);
+        if (broken) *broken = true;
+        return NULL;
     }
-    if (!j && broken) *broken = true;
-    return j;
+    f = xcalloc(1, sizeof *f);
+    f->pj = kept_fields(j);
+    json_free(j);
+    size_t n = 0;
+    free(json_dump(f->pj, 0, &n));
+    f->bytes = n;
+    f->id = id ? id : xstrdup("?");
+    if (id && c->mc->kept_bytes + f->bytes <= MODULE_CACHE_MAX_BYTES) {
+        c->mc->kept_bytes += f->bytes;
+        strmap_put(&c->mc->files, f->id, f);
+    } else {
+        f->next = c->mc->scratch;
+        c->mc->scratch = f;
+    }
+    return f;
 }
 
-typedef struct {
-    char *dir;
-    json_t *pj; /* NULL: none, or broken */
-    bool broken;
-} package_entry;
+void module_cache_init(module_cache *mc)
+{
+    strmap_init(&mc->dirs);
+    strmap_init(&mc->files);
+    mc->kept_bytes = 0;
+    mc->scratch = NULL;
+}
 
-void module_cache_init(module_cache *mc) { strmap_init(&mc->dirs); }
+/* Frees what was parsed past the budget (nothing borrowed from it is alive between requests). */
+static void scratch_clear(module_cache *mc)
+{
+    while (mc->scratch) {
+        package_file *f = mc->scratch;
+        mc->scratch = f->next;
+        file_free(f);
+    }
+}
 
 static void cache_clear(module_cache *mc)
 {
@@ -160,18 +231,22 @@ static void cache_clear(module_cache *mc)
     void *v;
     while (strmap_next(&mc->dirs, &pos, &k, &v)) {
         package_entry *e = v;
-        json_free(e->pj);
         free(e->dir);
         free(e);
     }
+    pos = 0;
+    while (strmap_next(&mc->files, &pos, &k, &v)) file_free(v);
     strmap_free(&mc->dirs);
-    strmap_init(&mc->dirs);
+    strmap_free(&mc->files);
+    scratch_clear(mc);
+    module_cache_init(mc);
 }
 
 void module_cache_free(module_cache *mc)
 {
     cache_clear(mc);
     strmap_free(&mc->dirs);
+    strmap_free(&mc->files);
 }
 
 /* The folder's package.json, parsed (borrowed from the run's cache: never freed by the caller). */
@@ -179,13 +254,18 @@ static const json_t *read_package_json(rctx *c, const char *dir, bool *broken)
 {
     package_entry *e = strmap_get(&c->mc->dirs, dir);
     if (!e) {
+        bool br = false;
+        package_file *f = read_package_json_file(c, dir, &br);
+        if (broken) *broken = br;
+        if (f && strmap_get(&c->mc->files, f->id) != f) return f->pj; /* scratch: not cached */
         e = xcalloc(1, sizeof *e);
         e->dir = xstrdup(dir);
-        e->pj = read_package_json_file(c, dir, &e->broken);
+        e->file = f;
+        e->broken = br;
         strmap_put(&c->mc->dirs, e->dir, e);
     }
     if (broken) *broken = e->broken;
-    return e->pj;
+    return e->file ? e->file->pj : NULL;
 }
 
 static const char *json_str(const json_t *o, const char *k)
@@ -254,7 +334,9 @@ static int load_as_directory(rctx *c, const char *dir, char **key, bool *esm_hin
         const char *v = fields[i] ? json_str(pj, fields[i]) : NULL;
         if (!v || !v[0]) continue;
         char *p = module_join(dir, v);
-        if (p && strncmp(p, dir, strlen(dir)) == 0) {
+        size_t dl = strlen(dir);
+        /* inside the folder: the folder itself or below it (`../foobar` is not below `foo`) */
+        if (p && (dl == 0 || (strncmp(p, dir, dl) == 0 && (p[dl] == '\0' || p[dl] == '/')))) {
             fd = load_as_file(c, p, key);
             if (fd < 0 && strcmp(p, dir) != 0) fd = load_index(c, p, key);
             if (fd >= 0 && esm_hint && i == 0) *esm_hint = true;
@@ -303,6 +385,17 @@ static char *resolve_target(rctx *c, const json_t *t, const char *star, int dept
     if (json_is_string(t)) {
         const char *s = t->u.string.bytes;
         if (strlen(s) != t->u.string.len || strncmp(s, "./", 2) != 0) return NULL;
+        /* the size is known before building: a target of many `*` and a long match would
+         * otherwise make a path of stars × match bytes (gigabytes) only to refuse it */
+        size_t stars = 0;
+        for (const char *p = s; *p; p++) stars += *p == '*';
+        if (star && stars) {
+            size_t sl = strlen(star), fixed = t->u.string.len - stars;
+            if (fixed > MODULE_MAX_PATH || (sl && stars > (MODULE_MAX_PATH - fixed) / sl)) {
+                c->too_long = true;
+                return NULL;
+            }
+        }
         buf b = {0};
         for (const char *p = s; *p; p++) {
             if (*p == '*' && star) buf_puts(&b, star);
@@ -408,6 +501,12 @@ static int resolve_in_package(rctx *c, const char *pkgdir, const json_t *pj, con
     const json_t *exports = pj ? json_object_get(pj, "exports") : NULL;
     if (exports && !json_is_null(exports)) {
         char *t = exports_target(c, exports, subpath);
+        if (!t && c->too_long) {
+            *error = xasprintf("cannot import `%s` (from %s): package `%s` maps `%s` to a path longer than %d bytes "
+                               "(its package.json `exports` pattern); use a shorter name",
+                               spec, from, name, subpath, MODULE_MAX_PATH);
+            return -1;
+        }
         if (!t) {
             *error = xasprintf("cannot import `%s` (from %s): package `%s` does not export `%s` for %s "
                                "(its package.json `exports` has no entry for it)",
@@ -495,8 +594,9 @@ static int resolve_bare(rctx *c, const char *spec, const char *importer, module_
                 const json_t *pj = read_package_json(c, pkgdir, &broken);
                 if (!pj && broken) {
                     *error = xasprintf("cannot import `%s` (from %s): %s/package.json is not a JSON object (or larger "
-                                       "than %zu KiB)",
-                                       spec, from, pkgdir, PACKAGE_JSON_MAX_BYTES >> 10);
+                                       "than %zu KiB, more than %d values or %d levels deep)",
+                                       spec, from, pkgdir, PACKAGE_JSON_MAX_BYTES >> 10, PACKAGE_JSON_MAX_VALUES,
+                                       PACKAGE_JSON_MAX_DEPTH);
                     free(pkgdir);
                     goto done;
                 }
@@ -528,10 +628,11 @@ done:
     return rc;
 }
 
-int module_resolve(host *h, module_cache *mc, const char *spec, const char *importer, bool require, bool allow_bare,
-                   module_found *out, char **error)
+static int resolve_key(host *h, module_cache *mc, const char *spec, const char *importer, bool require,
+                       bool allow_bare, module_found *out, char **error)
 {
     if (strmap_len(&mc->dirs) >= MODULE_CACHE_MAX) cache_clear(mc); /* nothing borrowed from it is alive here */
+    scratch_clear(mc);
     rctx c = {.h = h, .mc = mc, .require = require};
     out->key = NULL;
     out->fd = -1;
@@ -595,8 +696,35 @@ int module_resolve(host *h, module_cache *mc, const char *spec, const char *impo
     return 0;
 }
 
+/* A key the engine could mistake for one of its own names: `node:x` (a built-in), `chidori:x`, or
+ * `<input>` (code from eval). Its first path segment has a colon or starts with `<`. */
+static bool key_is_reserved(const char *key)
+{
+    size_t n = strcspn(key, "/");
+    return key[0] == '<' || memchr(key, ':', n) != NULL;
+}
+
+int module_resolve(host *h, module_cache *mc, const char *spec, const char *importer, bool require, bool allow_bare,
+                   module_found *out, char **error)
+{
+    int rc = resolve_key(h, mc, spec, importer, require, allow_bare, out, error);
+    if (rc == 0 && key_is_reserved(out->key)) {
+        const char *from = importer ? importer : "the command line";
+        *error = xasprintf("cannot import `%s` (from %s): it leads to `%s`, whose first folder name has a `:` or starts "
+                           "with `<`, which the runtime keeps for built-in modules; rename that folder",
+                           spec, from, out->key);
+        close(out->fd);
+        free(out->key);
+        out->key = NULL;
+        out->fd = -1;
+        return -1;
+    }
+    return rc;
+}
+
 char *module_package_type(host *h, module_cache *mc, const char *key)
 {
+    scratch_clear(mc);
     rctx c = {.h = h, .mc = mc};
     char *dir = dir_of(key);
     char *type = NULL;

@@ -18,10 +18,22 @@
 #define PACKAGE_JSON_MAX_BYTES ((size_t)1 << 20)
 
 /* package.json files read during one run, by folder (parsed once: a package of hundreds of files
- * has one large package.json). At most MODULE_CACHE_MAX folders; emptied when full. */
+ * has one large package.json). At most MODULE_CACHE_MAX folders; emptied when full. A folder's
+ * entry points at the file's record, one per file (device and inode), so folders reached through
+ * symlink aliases share it; a record keeps only the fields resolution reads (name, type, main,
+ * module, exports), and at most MODULE_CACHE_MAX_BYTES of them: past that, a file is parsed for
+ * the one request and freed after it. */
 #define MODULE_CACHE_MAX 4096
+#define MODULE_CACHE_MAX_BYTES ((size_t)8 << 20)
+/* A package.json is parsed with at most this many values and this depth (a real one has
+ * hundreds; the parse tree costs ~50 bytes a value). */
+#define PACKAGE_JSON_MAX_VALUES 50000
+#define PACKAGE_JSON_MAX_DEPTH 64
 typedef struct {
-    strmap dirs; /* folder → package_entry */
+    strmap dirs;       /* folder → package_entry */
+    strmap files;      /* "dev:ino" → package_file (owned) */
+    size_t kept_bytes; /* what the files' records hold (their JSON text's size) */
+    struct package_file *scratch; /* parsed past the budget: freed at the next request */
 } module_cache;
 void module_cache_init(module_cache *mc);
 void module_cache_free(module_cache *mc);
