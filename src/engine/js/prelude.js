@@ -644,6 +644,7 @@
     "crypto": ["crypto", null],
     "fs": ["fs", null], "fs/promises": ["fs", "promises"],
     "http": ["http", null], "https": ["https", null],
+    "querystring": ["querystring", null], "string_decoder": ["string_decoder", null],
   };
   const UNAVAILABLE = ["child_process", "net", "tls", "dns", "dns/promises", "dgram", "worker_threads",
     "cluster", "vm", "v8", "inspector", "module", "readline", "repl", "http2", "os", "process",

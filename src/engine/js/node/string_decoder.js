@@ -1,0 +1,114 @@
+/* node/string_decoder.js — node:string_decoder: StringDecoder, which turns a stream of byte
+ * chunks into text without splitting a character across chunks. Bytes of an incomplete UTF-8
+ * sequence, an odd UTF-16 byte (or, on an even cut, a trailing high surrogate), and the 1–2 bytes short of a base64
+ * group are held back until the next write; end() flushes them as Node does (U+FFFD for a
+ * truncated UTF-8 character, padded base64, nothing for an odd UTF-16 byte).
+ *
+ * Decoding itself is Buffer#toString; this file only decides where a chunk may be cut. */
+(function (require, natives, name) {
+  "use strict";
+  const { codedError, invalidArgType } = require("internal/text");
+  const { Buffer } = require("buffer");
+
+  const ENCODINGS = {
+    "utf8": "utf8", "utf-8": "utf8", "ucs2": "utf16le", "ucs-2": "utf16le", "utf16le": "utf16le",
+    "utf-16le": "utf16le", "latin1": "latin1", "binary": "latin1", "base64": "base64",
+    "base64url": "base64url", "hex": "hex", "ascii": "ascii",
+  };
+  const kPending = Symbol("kPending");
+
+  function normalizeEncoding(enc) {
+    if (enc === undefined || enc === null || enc === "") return "utf8";
+    const key = String(enc).toLowerCase();
+    if (Object.prototype.hasOwnProperty.call(ENCODINGS, key)) return ENCODINGS[key];
+    throw codedError(TypeError, "ERR_UNKNOWN_ENCODING", "Unknown encoding: " + enc);
+  }
+
+  // How many bytes at the end of `b` begin a character that is not complete yet.
+  function utf8Tail(b) {
+    const n = b.length;
+    for (let i = n - 1; i >= 0 && i >= n - 4; i--) {
+      const c = b[i];
+      if ((c & 0xc0) === 0x80) continue;
+      let need = 0;
+      if ((c & 0xe0) === 0xc0) need = 2;
+      else if ((c & 0xf0) === 0xe0) need = 3;
+      else if ((c & 0xf8) === 0xf0) need = 4;
+      return need > n - i ? n - i : 0;
+    }
+    return 0;
+  }
+
+  function tailOf(encoding, b) {
+    switch (encoding) {
+      case "utf8": return utf8Tail(b);
+      case "utf16le": {
+        // An odd byte is all that waits (a high surrogate before it goes out alone, as in Node);
+        // otherwise a trailing high surrogate waits for its pair.
+        if (b.length % 2) return 1;
+        return b.length >= 2 && b[b.length - 1] >= 0xd8 && b[b.length - 1] <= 0xdb ? 2 : 0;
+      }
+      case "base64": case "base64url": return b.length % 3;
+      default: return 0;
+    }
+  }
+
+  function toBytes(buf) {
+    if (Buffer.isBuffer(buf)) return buf;
+    if (ArrayBuffer.isView(buf)) return Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
+    throw invalidArgType("buf", "an instance of Buffer, TypedArray, or DataView", buf);
+  }
+
+  class StringDecoder {
+    constructor(encoding) {
+      this.encoding = normalizeEncoding(encoding);
+      Object.defineProperty(this, kPending, { value: Buffer.alloc(0), writable: true });
+    }
+
+    write(buf) {
+      if (typeof buf === "string") return buf;
+      let bytes = toBytes(buf);
+      let head = "";
+      if (this.encoding === "utf16le" && this[kPending].length === 1 && bytes.length > 0) {
+        // Node completes a held odd byte into its code unit and emits it as is, even when it is
+        // a high surrogate; only the rest of the chunk is cut at a surrogate.
+        head = Buffer.from([this[kPending][0], bytes[0]]).toString("utf16le");
+        this[kPending] = Buffer.alloc(0);
+        bytes = bytes.subarray(1);
+      }
+      const all = this[kPending].length ? Buffer.concat([this[kPending], bytes]) : bytes;
+      const keep = tailOf(this.encoding, all);
+      this[kPending] = Buffer.from(all.subarray(all.length - keep));
+      return head + all.toString(this.encoding, 0, all.length - keep);
+    }
+
+    end(buf) {
+      let text = buf === undefined ? "" : this.write(buf);
+      const rest = this[kPending];
+      this[kPending] = Buffer.alloc(0);
+      if (rest.length === 0) return text;
+      if (this.encoding === "utf8") return text + "\ufffd";
+      if (this.encoding === "utf16le") return text + rest.toString("utf16le", 0, rest.length - (rest.length % 2));
+      return text + rest.toString(this.encoding);
+    }
+
+    text(buf, offset) {
+      this[kPending] = Buffer.alloc(0);
+      return this.write(toBytes(buf).subarray(offset));
+    }
+
+    get lastNeed() {
+      const p = this[kPending];
+      if (p.length === 0) return 0;
+      if (this.encoding === "utf8") {
+        const c = p[0];
+        const total = (c & 0xe0) === 0xc0 ? 2 : (c & 0xf0) === 0xe0 ? 3 : 4;
+        return total - p.length;
+      }
+      if (this.encoding === "utf16le") return p.length % 2 ? 1 : 2;
+      return 3 - p.length;
+    }
+  }
+
+  return Object.freeze({ StringDecoder });
+})
