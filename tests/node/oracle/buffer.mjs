@@ -152,5 +152,14 @@ export async function agent() {
   out.blob = [blob.size, blob.type, await blob.text(), await blob.slice(1, -1).text(), Buffer.from(await blob.arrayBuffer()).toString(),
     String(blob), blob.slice(-2).size];
   out.bufferAtob = [bare.atob("aGk="), bare.btoa("hi")];
+  // Legacy members: parent/offset/inspect.
+  {
+    const b = Buffer.alloc(2, "hi");
+    const s = Buffer.alloc(5, "hello").subarray(1, 3);
+    const desc = Object.getOwnPropertyDescriptor(Buffer.prototype, "parent");
+    out.legacy = [b.parent === b.buffer, b.offset, s.offset, s.parent === s.buffer, typeof b.parent, b.inspect(), s.inspect(),
+      Buffer.prototype.inspect === Buffer.prototype[Symbol.for("nodejs.util.inspect.custom")], desc.enumerable, desc.configurable,
+      typeof desc.get, desc.get.call(new Uint8Array(2)), Object.keys(b).length];
+  }
   return out;
 }

@@ -23,7 +23,7 @@ export async function agent() {
   }));
   out.basenameExt = [["/a/b.js", ".js"], ["a.js", "a.js"], ["/a/b.js/", ".js"], ["aaa", "a"], ["aaa", "aaa"], ["/a/b.js", "js"],
     ["/a/b.js", ".ts"], ["/a/b.js", ""], ["b.js.js", ".js"], ["/a/", "a"], ["x", "xx"], [".js", ".js"], ["a/.js", "js"],
-    ["/a/b/", "b"], ["a/", "a"], ["/ba/", "a"], ["/a/b.js//", "b.js"], ["x/y.js/", "y.js"]]
+    ["/a/b/", "b"], ["a/", "a"], ["/ba/", "a"], ["/a/b.js//", "b.js"], ["x/y.js/", "y.js"], ["/x/.env", ".env"], [".env", ".env"], ["x/aaa", "aaa"], ["/x/..env", ".env"]]
     .map(([p, e]) => path.basename(p, e));
   out.join = [[], [""], ["", ""], ["a", "b"], ["/a", "b", "../c"], ["a", "", "b"], ["a/", "/b"], ["/", "/"], ["..", "a"], [".", "."],
     ["a", "../.."], ["/a", "../../.."], ["a/", "b/"], ["", "/a"]].map((args) => join(...args));

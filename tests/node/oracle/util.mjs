@@ -176,5 +176,10 @@ export async function agent() {
   const ab = util.aborted(ac.signal, {});
   ac.abort();
   out.aborted = await ab.then(() => "resolved");
+  // Huge sparse arrays: hole runs are summarised, never walked (a walk of 1e9 holes takes minutes).
+  const huge = new Array(1e9); huge[5] = 1; huge[1e8] = 2;
+  const tail = [1, , 3]; tail.length = 1e6;
+  out.sparse = [inspect(new Array(1e9)), inspect(huge), inspect(tail), inspect(new Array(1e9), { maxArrayLength: 0 }),
+    inspect([, , 1, , ], { maxArrayLength: 1 }), inspect(huge, { maxArrayLength: 2 }), inspect(Object.assign(new Array(5), { x: 1 }))];
   return out;
 }

@@ -856,6 +856,15 @@
   for (const k of Reflect.ownKeys(methods)) {
     Object.defineProperty(proto, k, { value: methods[k], writable: true, configurable: true, enumerable: false });
   }
+  // Legacy members Node still has: inspect() is the custom inspector; parent and offset are the
+  // backing ArrayBuffer and the byte offset into it (enumerable getters, undefined off a Buffer).
+  Object.defineProperty(proto, "inspect", { value: methods[inspectCustom], writable: true, configurable: true, enumerable: false });
+  Object.defineProperty(proto, "parent", {
+    get() { return this instanceof Buffer ? this.buffer : undefined; }, enumerable: true, configurable: false,
+  });
+  Object.defineProperty(proto, "offset", {
+    get() { return this instanceof Buffer ? this.byteOffset : undefined; }, enumerable: true, configurable: false,
+  });
   for (const enc of ["utf8", "latin1", "ascii", "hex", "base64", "base64url", "ucs2", "utf16le"]) {
     const ops = ENCODINGS[ENCODING_NAMES[enc]];
     Object.defineProperty(proto, enc + "Slice", {

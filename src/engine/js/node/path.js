@@ -128,8 +128,9 @@
     const [start, end] = lastSegment(path);
     const base = path.slice(start, end);
     if (suffix !== undefined && suffix.length > 0 && base.endsWith(suffix)) {
-      // Node keeps a segment equal to the suffix when trailing slashes follow it ("a/" → "a").
-      if (base === suffix && end < path.length) return base;
+      // Node strips a suffix equal to the whole argument ("a.js", "a.js" → "") but keeps a last
+      // segment equal to the suffix otherwise ("/x/.env", "a/" with "a").
+      if (base === suffix && path !== suffix) return base;
       return base.slice(0, base.length - suffix.length);
     }
     return base;

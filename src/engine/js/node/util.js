@@ -556,15 +556,41 @@
     return reduceToSingleString(ctx, output, base, braces, extrasType, recurseTimes, value);
   }
 
+  // The own integer-index keys of an array, ascending (the order Object.keys gives them in).
+  function ownIndices(array) {
+    const keys = Object.keys(array);
+    const out = [];
+    for (let k = 0; k < keys.length; k++) {
+      const n = Number(keys[k]);
+      if (!(n >= 0 && n < 4294967295 && String(n) === keys[k])) break;
+      out.push(n);
+    }
+    return out;
+  }
+
+  // The first element of the ascending list `sorted` that is >= from, or Infinity.
+  function firstAtLeast(sorted, from) {
+    let lo = 0, hi = sorted.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (sorted[mid] < from) lo = mid + 1; else hi = mid;
+    }
+    return lo < sorted.length ? sorted[lo] : Infinity;
+  }
+
   function formatArray(ctx, value, recurseTimes) {
     const length = value.length;
     const shown = Math.min(Math.max(0, ctx.maxArrayLength), length);
     const output = [];
     let i = 0;
-    while (i < shown && output.length < shown) {
+    let owned = null; // the array's own indices, ascending; read at the first hole
+    while (i < length && output.length < shown) {
       if (!hasOwn(value, i)) {
-        let j = i;
-        while (j < length && !hasOwn(value, j)) j++;
+        // A run of holes is measured from the own indices, never walked: `new Array(1e9)` has
+        // one run of a billion holes and must print at once.
+        if (owned === null) owned = ownIndices(value);
+        let j = firstAtLeast(owned, i);
+        if (j > length) j = length;
         const holes = j - i;
         output.push(ctx.stylize("<" + holes + " empty item" + (holes > 1 ? "s" : "") + ">", "undefined"));
         i = j;
