@@ -456,6 +456,7 @@
   const HOSTLESS = new Set(["javascript:"]);
   // Characters the legacy parser escapes in paths, queries and hashes.
   const AUTO_ESCAPE = /[\t\n\r "'<>\\^`{|}]/g;
+  const NON_HOST = /[\/?#%;\t\n\r "'<>\\^`{|}]/;
   const autoEscape = (s) => s.replace(AUTO_ESCAPE, (ch) => "%" + ch.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0"));
 
   function Url() {
@@ -558,9 +559,11 @@
       if (at >= 0) {
         u.auth = qsUnescape(rest.slice(0, at));
         rest = rest.slice(at + 1);
-        hostEnd = rest.indexOf("/");
-        if (hostEnd < 0) hostEnd = rest.length;
       }
+      // The host ends at the first character a host cannot hold (as in Node: "http://a b/c" has
+      // host "a" and path " b/c"); what follows is the path.
+      hostEnd = rest.search(NON_HOST);
+      if (hostEnd < 0) hostEnd = rest.length;
       let host = rest.slice(0, hostEnd);
       rest = rest.slice(hostEnd);
       const portMatch = /:([0-9]*)$/.exec(host);
@@ -607,9 +610,13 @@
     let search = obj.search || (query && "?" + query) || "";
     pathname = pathname.replace(/[?#]/g, (c) => encodeURIComponent(c));
     search = search.replace(/#/g, "%23");
-    if (obj.slashes || ((!protocol || SLASHED.has(protocol)) && host !== false)) {
+    // "//" only for slashes or a slashed scheme; a bare host is glued on ({host:"h",pathname:"x"}
+    // is "hx" in Node), and file: without a host still gets "//".
+    if ((obj.slashes || SLASHED.has(protocol)) && (obj.slashes || host)) {
       host = "//" + (host || "");
       if (pathname && pathname[0] !== "/") pathname = "/" + pathname;
+    } else if (!host && protocol === "file:") {
+      host = "//";
     } else if (!host) {
       host = "";
     }
@@ -651,7 +658,19 @@
   // Legacy resolve through the WHATWG parser: a relative `from` is resolved under a placeholder
   // scheme that is stripped again, so path-only inputs give path-only results.
   const PLACEHOLDER = "chidori-resolve:";
+  // The escaping the legacy parser applies before resolving: backslashes before the query
+  // become slashes, then tab, newline, space, quotes, <>, `, {}, |, ^ and \\ become %XX (the WHATWG
+  // parser would drop tabs and keep ' | ^ as they are).
+  function legacyEscape(s) {
+    s = String(s).trim();
+    const q = s.search(/[?#]/);
+    s = q < 0 ? s.replace(/\\/g, "/") : s.slice(0, q).replace(/\\/g, "/") + s.slice(q);
+    return autoEscape(s);
+  }
+
   function resolve(from, to) {
+    from = legacyEscape(from);
+    to = legacyEscape(to);
     const base = new URL(from, PLACEHOLDER + "//");
     const out = new URL(to, base);
     if (out.protocol === PLACEHOLDER) {
