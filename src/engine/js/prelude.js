@@ -654,6 +654,7 @@
     "internal/text": "internal_text", "internal/clone": "internal_clone",
     "internal/abort": "internal_abort", "internal/fetch": "internal_fetch",
     "internal/url": "internal_url", "internal/idna": "internal_idna",
+    "internal/path_win32": "internal_path_win32",
   };
 
   const loadedFiles = ObjectCreate(null); // "file|name" -> exports

@@ -1,6 +1,7 @@
 /* node/path.js — node:path, POSIX flavour only: a chidori run has no host file system and its
  * VFS is POSIX, so the working directory is "/". `path.posix` is the module itself; `path.win32`
- * exists (so code that merely reads it loads) but each of its functions throws a clear error.
+ * has Node's string functions (internal_path_win32.js); the ones needing a Windows working
+ * directory, and parse/format, throw a clear error.
  *
  * Pure string computation; every argument is validated as Node validates it. */
 (function (require, natives, name) {
@@ -194,12 +195,35 @@
     matchesGlob, sep: "/", delimiter: ":",
   };
 
-  function win32Unsupported() {
-    throw codedError(Error, "ERR_CHIDORI_UNSUPPORTED",
-      "path.win32 is not available in chidori: agent paths are POSIX (use path or path.posix)");
+  // path.win32: the pure string functions come from internal/path_win32; those that need a
+  // Windows working directory (resolve, relative, toNamespacedPath) and parse/format throw.
+  const W = require("internal/path_win32");
+  function win32Unsupported(what) {
+    return function () {
+      throw codedError(Error, "ERR_CHIDORI_UNSUPPORTED", "path.win32." + what +
+        " is not available in chidori: agent paths are POSIX (use path or path.posix); path.win32 has " +
+        "sep, delimiter, isAbsolute, normalize, join, dirname, basename and extname");
+    };
   }
-  const win32 = { sep: "\\", delimiter: ";" };
-  for (const k of Object.keys(posix)) if (typeof posix[k] === "function") win32[k] = win32Unsupported;
+  const win32 = {
+    sep: "\\", delimiter: ";",
+    isAbsolute(path) { validateString(path, "path"); return W.isAbsolute(path); },
+    normalize(path) { validateString(path, "path"); return W.normalize(path); },
+    join(...args) {
+      for (let i = 0; i < args.length; i++) validateString(args[i], "path");
+      return W.join(args);
+    },
+    dirname(path) { validateString(path, "path"); return W.dirname(path); },
+    basename(path, suffix) {
+      if (suffix !== undefined) validateString(suffix, "suffix");
+      validateString(path, "path");
+      return W.basename(path, suffix);
+    },
+    extname(path) { validateString(path, "path"); return W.extname(path); },
+  };
+  for (const k of Object.keys(posix)) {
+    if (typeof posix[k] === "function" && !Object.prototype.hasOwnProperty.call(win32, k)) win32[k] = win32Unsupported(k);
+  }
 
   posix.posix = posix;
   win32.posix = posix;
