@@ -645,10 +645,11 @@
     "fs": ["fs", null], "fs/promises": ["fs", "promises"],
     "http": ["http", null], "https": ["https", null],
     "querystring": ["querystring", null], "string_decoder": ["string_decoder", null],
+    "stream": ["stream", null], "stream/promises": ["stream", "promises"],
   };
   const UNAVAILABLE = ["child_process", "net", "tls", "dns", "dns/promises", "dgram", "worker_threads",
     "cluster", "vm", "v8", "inspector", "module", "readline", "repl", "http2", "os", "process",
-    "perf_hooks", "async_hooks", "stream", "stream/promises", "zlib", "sqlite", "test", "wasi", "trace_events"];
+    "perf_hooks", "async_hooks", "zlib", "sqlite", "test", "wasi", "trace_events"];
   for (let i = 0; i < UNAVAILABLE.length; i++) BUILTINS[UNAVAILABLE[i]] = ["unavailable", null];
   const INTERNAL = {
     "internal/text": "internal_text", "internal/clone": "internal_clone",

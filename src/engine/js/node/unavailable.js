@@ -25,8 +25,6 @@
     process: ["exit", "cwd", "env", "argv", "nextTick", "hrtime"],
     perf_hooks: ["performance", "PerformanceObserver"],
     async_hooks: ["AsyncLocalStorage", "createHook", "AsyncResource"],
-    stream: ["Readable", "Writable", "Duplex", "Transform", "PassThrough", "pipeline", "finished"],
-    "stream/promises": ["pipeline", "finished"],
     zlib: ["gzip", "gunzip", "gzipSync", "gunzipSync", "deflate", "inflate", "deflateSync", "inflateSync", "createGzip", "createGunzip"],
     sqlite: ["DatabaseSync"],
     test: ["test", "describe", "it"],
