@@ -39,7 +39,6 @@
   const TypeErrorCtor = TypeError;
   const MathMax = Math.max;
   const FunctionToString = (f) => Function.prototype.toString.call(f);
-  const ErrorIsError = (e) => e instanceof ErrorCtor;
   const RegExpCtor = RegExp;
   const RegExpTest = (re, s) => ReflectApply(RegExp.prototype.test, re, [s]);
   const NumberIsInteger = Number.isInteger;
@@ -90,66 +89,16 @@
 
   /* ---- console ---- */
 
-  function inspect(value, depth, seen) {
-    switch (typeof value) {
-      case "string": return depth === 0 ? value : JSONStringify(value);
-      case "number": return value === 0 && 1 / value < 0 ? "-0" : StringCtor(value);
-      case "bigint": return StringCtor(value) + "n";
-      case "undefined": return "undefined";
-      case "boolean": return StringCtor(value);
-      case "symbol": return value.toString();
-      case "function": return "[Function: " + (value.name || "anonymous") + "]";
-    }
-    if (value === null) return "null";
-    if (seen.includes(value)) return "[Circular]";
-    if (ErrorIsError(value)) {
-      const stack = value.stack ? "\n" + StringCtor(value.stack).replace(/\n$/, "") : "";
-      return StringCtor(value) + stack;
-    }
-    if (depth > 4) return ArrayIsArray(value) ? "[Array]" : "[Object]";
-    seen.push(value);
-    let out;
-    if (ArrayIsArray(value)) {
-      const items = [];
-      for (let i = 0; i < value.length && i < 100; i++) items.push(inspect(value[i], depth + 1, seen));
-      if (value.length > 100) items.push("... " + (value.length - 100) + " more items");
-      out = items.length ? "[ " + items.join(", ") + " ]" : "[]";
-    } else if (value instanceof Map) {
-      const items = [];
-      for (const [k, v] of value) items.push(inspect(k, depth + 1, seen) + " => " + inspect(v, depth + 1, seen));
-      out = "Map(" + value.size + ") {" + (items.length ? " " + items.join(", ") + " " : "") + "}";
-    } else if (value instanceof Set) {
-      const items = [];
-      for (const v of value) items.push(inspect(v, depth + 1, seen));
-      out = "Set(" + value.size + ") {" + (items.length ? " " + items.join(", ") + " " : "") + "}";
-    } else if (value instanceof Date) {
-      out = isNaN(value.getTime()) ? "Invalid Date" : value.toISOString();
-    } else if (value instanceof RegExp) {
-      out = StringCtor(value);
-    } else if (value instanceof PromiseCtor) {
-      out = "Promise { <opaque> }";
-    } else {
-      const keys = ObjectKeys(value);
-      const items = [];
-      for (const k of keys) {
-        const key = /^[A-Za-z_$][\w$]*$/.test(k) ? k : JSONStringify(k);
-        items.push(key + ": " + inspect(value[k], depth + 1, seen));
-      }
-      const proto = ObjectGetPrototypeOf(value);
-      const name = proto === null ? "[Object: null prototype] " : "";
-      out = items.length ? name + "{ " + items.join(", ") + " }" : name + "{}";
-    }
-    seen.pop();
-    return out;
+  // Console text is node:util's format (placeholders, then inspect with its depth limit for
+  // what remains), so console.log prints what Node prints. util is loaded on the first call.
+  let utilModule = null;
+  function nodeUtil() {
+    if (utilModule === null) utilModule = requireBuiltin("util");
+    return utilModule;
   }
 
   function format(args) {
-    let s = "";
-    for (let i = 0; i < args.length; i++) {
-      if (i) s += " ";
-      s += inspect(args[i], 0, []);
-    }
-    return s;
+    return ReflectApply(nodeUtil().format, undefined, args);
   }
 
   function consoleMethod(level) {
@@ -165,6 +114,14 @@
     warn: consoleMethod("warn"),
     error: consoleMethod("error"),
     trace: consoleMethod("trace"),
+    dir(value, options) {
+      callSync("console", { level: "log", text: nodeUtil().inspect(value, options) });
+    },
+    assert(condition, ...args) {
+      if (condition) return;
+      const rest = args.length ? ": " + format(args) : "";
+      callSync("console", { level: "warn", text: "Assertion failed" + rest });
+    },
   };
 
   /* ---- timers on virtual time ----
