@@ -168,7 +168,7 @@
   /* ---- the chidori object ---- */
 
   function messageOf(message) {
-    return typeof message === "string" ? message : inspect(message, 0, []);
+    return typeof message === "string" ? message : nodeUtil().inspect(message, { depth: 4, breakLength: Infinity });
   }
 
   // Runs body() and turns a synchronous throw into a rejected promise.
