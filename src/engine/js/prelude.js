@@ -606,6 +606,7 @@
     "cluster", "vm", "v8", "inspector", "module", "readline", "repl", "http2", "os", "process",
     "perf_hooks", "async_hooks", "stream", "stream/promises", "zlib", "sqlite", "test", "wasi", "trace_events"];
   for (let i = 0; i < UNAVAILABLE.length; i++) BUILTINS[UNAVAILABLE[i]] = ["unavailable", null];
+  BUILTINS["process"] = ["process", null]; // the guest-facing process object (node/process.js)
   const INTERNAL = {
     "internal/text": "internal_text", "internal/clone": "internal_clone",
     "internal/abort": "internal_abort", "internal/fetch": "internal_fetch",
@@ -646,7 +647,19 @@
     clearTimer,
     now: () => clockNow(),
     messageOfError,
+    queueMicrotask,
   });
+
+  // A rejection nobody handled once the job queue drained (engine.c): given to the guest's
+  // process.on("unhandledRejection") listeners if it has any (true), else the run fails (false).
+  function unhandledRejection(reason, promise) {
+    if (!ObjectHasOwn(loadedFiles, "process|process")) return false;
+    const proc = loadedFiles["process|process"];
+    const proto = requireBuiltin("events").prototype;
+    if (ReflectApply(proto.listenerCount, proc, ["unhandledRejection"]) === 0) return false;
+    ReflectApply(proto.emit, proc, ["unhandledRejection", reason, promise]);
+    return true;
+  }
 
   // Globals that live in built-in modules are defined lazily: the module is evaluated on first
   // read, then the global becomes a plain writable value.
@@ -664,6 +677,7 @@
     ["Request", "internal/fetch", "Request"], ["Response", "internal/fetch", "Response"],
     ["setImmediate", "timers", "setImmediate"], ["clearImmediate", "timers", "clearImmediate"],
     ["crypto", "crypto", "webcrypto"],
+    ["process", "process", null], // null: the module itself
   ];
 
   function defineLazyGlobal(name, module, prop) {
@@ -671,7 +685,7 @@
       ObjectDefineProperty(globalThis, name, { value, writable: true, configurable: true, enumerable: false });
     ObjectDefineProperty(globalThis, name, {
       get() {
-        const value = requireBuiltin(module)[prop];
+        const value = prop === null ? requireBuiltin(module) : requireBuiltin(module)[prop];
         settle(value);
         return value;
       },
@@ -693,6 +707,7 @@
   defineGlobal("clearTimeout", clearTimer);
   defineGlobal("clearInterval", clearTimer);
   defineGlobal("queueMicrotask", queueMicrotask);
+  defineGlobal("global", globalThis);
   for (let i = 0; i < LAZY_GLOBALS.length; i++) defineLazyGlobal(LAZY_GLOBALS[i][0], LAZY_GLOBALS[i][1], LAZY_GLOBALS[i][2]);
 
   return ObjectFreeze({
@@ -700,6 +715,7 @@
     start,
     fireNextTimer,
     hasTimers: () => timers.size > 0,
+    unhandledRejection,
     builtinName,
     requireBuiltin,
   });
