@@ -695,6 +695,44 @@
     });
   }
 
+  /* ---- V8's stack-trace API, for packages ----
+   * Error.captureStackTrace(target, fn?) gives `target` a `stack` (its "Name: message" line, then
+   * QuickJS's frames, those of `fn` and above it dropped when fn is on the stack), and
+   * Error.stackTraceLimit (10, writable) bounds the frames it keeps; with a non-number there,
+   * no stack is captured (as in V8).
+   * QuickJS's own stacks (of `new Error`) do not read the limit. */
+
+  const ErrorToString = ErrorCtor.prototype.toString;
+  const StringSplit = (s, sep) => ReflectApply(String.prototype.split, s, [sep]);
+  const StringStartsWith = (s, p) => ReflectApply(String.prototype.startsWith, s, [p]);
+
+  function captureStackTrace(target, fn) {
+    if (target === null || (typeof target !== "object" && typeof target !== "function")) {
+      throw new TypeErrorCtor("Error.captureStackTrace: the target must be an object, got " +
+        (target === null ? "null" : typeof target));
+    }
+    const limit = ErrorCtor.stackTraceLimit;
+    if (typeof limit !== "number") return;
+    const raw = new ErrorCtor().stack;
+    let frames = typeof raw === "string" ? StringSplit(raw, "\n") : [];
+    frames = frames.filter((line) => line !== "");
+    frames = frames.slice(1); // this function's own frame
+    if (typeof fn === "function" && fn.name) {
+      const mark = "    at " + fn.name + " ";
+      for (let i = 0; i < frames.length; i++) {
+        if (StringStartsWith(frames[i], mark)) { frames = frames.slice(i + 1); break; }
+      }
+    }
+    frames = frames.slice(0, limit > 0 ? limit : 0);
+    let head;
+    try { head = StringCtor(ReflectApply(ErrorToString, target, [])); } catch (_) { head = "Error"; }
+    const stack = frames.length ? head + "\n" + frames.join("\n") : head;
+    ObjectDefineProperty(target, "stack", { value: stack, writable: true, configurable: true, enumerable: false });
+  }
+
+  ObjectDefineProperty(ErrorCtor, "captureStackTrace", { value: captureStackTrace, writable: true, configurable: true, enumerable: false });
+  ObjectDefineProperty(ErrorCtor, "stackTraceLimit", { value: 10, writable: true, configurable: true, enumerable: true });
+
   /* ---- guest globals ---- */
 
   function defineGlobal(name, value) {
