@@ -119,7 +119,7 @@ def case_bad_limit_values_are_rejected(v):
 def case_eval_runs_a_script_with_console_to_stdout(v):
     code, out, err = chidori(v, "eval", "console.log('hi', 1 + 1, {a: [1, 'x']}); console.error('to stderr')")
     assert code == 0, err
-    assert out == "hi 2 { a: [ 1, \"x\" ] }\n", repr(out)
+    assert out == "hi 2 { a: [ 1, 'x' ] }\n", repr(out)  # Node's util.inspect quoting (issue 24)
     assert "to stderr" in err and "to stderr" not in out
     code, out, err = chidori(v, "eval", "throw new TypeError('nope')")
     assert code == 1 and "TypeError: nope" in err and "<eval>:1" in err, err

@@ -355,6 +355,8 @@ static int call_internal_bool(engine *e, const char *name, int *out)
 
 #define TIMER_TURN_TICKS 100
 
+static int check_rejections(engine *e, JSValueConst until);
+
 /* Runs jobs and virtual timers until `until` settles (or, with JS_UNDEFINED, until nothing is
  * left). Returns 0, or -1 with e->failure set. */
 static int drive(engine *e, JSValueConst until)
@@ -379,6 +381,11 @@ static int drive(engine *e, JSValueConst until)
         }
         if (e->failure) return -1;
         if (r > 0) continue;
+        if (e->rejected_len > 0) {
+            int checked = check_rejections(e, until);
+            if (checked < 0) return -1;
+            if (checked > 0) continue;
+        }
         if (!JS_IsUndefined(until) && JS_PromiseState(e->ctx, (JSValue)until) != JS_PROMISE_PENDING) return 0;
         int fired;
         if (call_internal_bool(e, "fireNextTimer", &fired) < 0) return -1;
@@ -417,15 +424,92 @@ static int settled_value(engine *e, JSValueConst promise, JSValue *value)
     return -1;
 }
 
-/* Unhandled rejections are reported (once the run ends) but do not fail it. */
+/* Promise rejections nobody handles fail the run, as in Node: QuickJS reports each rejection
+ * without a handler (and a handler attached later); the list holds the ones still unhandled, and
+ * drive() looks at it only once the job queue is empty, so a handler attached later in the same
+ * turn takes the promise off the list first. The list's memory is the runtime's (metered). */
 static void track_rejection(JSContext *ctx, JSValueConst promise, JSValueConst reason, JS_BOOL is_handled, void *opaque)
 {
+    (void)reason;
     engine *e = opaque;
     if (is_handled) {
-        if (e->unhandled > 0) e->unhandled--;
-    } else {
-        e->unhandled++;
+        /* Taken off by leaving a hole (compacted by check_rejections). The scan runs from both
+         * ends, since handlers usually come in the order the promises were made or the reverse,
+         * and it is charged to the run's budget, so no order of handlers makes it free work. */
+        size_t lo = 0, hi = e->rejected_len, scanned = 0;
+        while (lo < hi) {
+            size_t i = (scanned++ & 1) ? --hi : lo++;
+            if (!JS_IsObject(e->rejected[i]) || JS_VALUE_GET_PTR(e->rejected[i]) != JS_VALUE_GET_PTR(promise)) continue;
+            JS_FreeValue(ctx, e->rejected[i]);
+            e->rejected[i] = JS_UNDEFINED;
+            break;
+        }
+        run_limits_charge(&e->limits, scanned / 8);
+        return;
     }
+    if (e->rejected_len == e->rejected_cap) {
+        size_t cap = e->rejected_cap ? e->rejected_cap * 2 : 16;
+        JSValue *grown = js_realloc_rt(e->rt, e->rejected, cap * sizeof *grown);
+        if (!grown) return; /* out of memory: the limit reports it */
+        e->rejected = grown;
+        e->rejected_cap = cap;
+    }
+    e->rejected[e->rejected_len++] = JS_DupValue(ctx, promise);
+}
+
+static void rejections_clear(engine *e)
+{
+    for (size_t i = 0; i < e->rejected_len; i++) JS_FreeValue(e->ctx, e->rejected[i]);
+    js_free_rt(e->rt, e->rejected);
+    e->rejected = NULL;
+    e->rejected_len = e->rejected_cap = 0;
+}
+
+/* The job queue is empty: each promise still unhandled goes to the prelude, which hands it to the
+ * guest's process.on('unhandledRejection') listeners if there are any (1) or reports none (0);
+ * with none, the run fails with the rejection's reason. `until` (the promise drive() waits for)
+ * is the engine's own to settle and never counts. 1 when listeners ran (jobs may be queued), 0
+ * when nothing was left, -1 with e->failure. */
+static int check_rejections(engine *e, JSValueConst until)
+{
+    int ran = 0;
+    size_t next = 0;
+    while (next < e->rejected_len) {
+        JSValue p = e->rejected[next];
+        e->rejected[next++] = JS_UNDEFINED;
+        if (!JS_IsObject(p)) continue; /* handled since */
+        if (JS_IsObject(until) && JS_VALUE_GET_PTR(p) == JS_VALUE_GET_PTR(until)) {
+            JS_FreeValue(e->ctx, p);
+            continue;
+        }
+        JSValue args[2] = {JS_PromiseResult(e->ctx, p), p};
+        JSValue fn = JS_GetPropertyStr(e->ctx, e->internals, "unhandledRejection");
+        JSValue r = JS_Call(e->ctx, fn, JS_UNDEFINED, 2, (JSValueConst *)args);
+        JS_FreeValue(e->ctx, fn);
+        if (JS_IsException(r)) {
+            JS_FreeValue(e->ctx, args[0]);
+            JS_FreeValue(e->ctx, p);
+            fail_with_exception(e);
+            return -1;
+        }
+        int taken = JS_ToBool(e->ctx, r);
+        JS_FreeValue(e->ctx, r);
+        if (!taken) {
+            if (!e->failure) {
+                char *what = describe_exception(e->ctx, args[0]);
+                e->failure = xasprintf("unhandled promise rejection: %s", what);
+                free(what);
+            }
+            JS_FreeValue(e->ctx, args[0]);
+            JS_FreeValue(e->ctx, p);
+            return -1;
+        }
+        JS_FreeValue(e->ctx, args[0]);
+        JS_FreeValue(e->ctx, p);
+        ran = 1;
+    }
+    e->rejected_len = 0; /* every entry was a hole or was taken above */
+    return ran;
 }
 
 /* The prelude's start() resolves with a string (the output) on every path but one: the input did
@@ -575,6 +659,7 @@ int engine_prepare(void)
     if (build(e) < 0) {
         free(e->failure);
         if (e->ctx) {
+            rejections_clear(e);
             JS_FreeValue(e->ctx, e->internals);
             JS_FreeContext(e->ctx);
         }
@@ -644,6 +729,7 @@ done:
     if (cfg->on_result) cfg->on_result(cfg->on_result_ctx, res);
     engine_free_module_cache(e);
     if (e->ctx) {
+        rejections_clear(e);
         JS_FreeValue(e->ctx, e->internals);
         /* Lift the ceiling so teardown can never fail for lack of memory. */
         JS_SetMemoryLimit(e->rt, (size_t)-1);

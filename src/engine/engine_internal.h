@@ -25,7 +25,8 @@ typedef struct engine {
     strmap loaded;           /* keys the runtime already has a module for (no source kept for them) */
     JSValue cjs;             /* the CommonJS registry (js/cjs.js), once a run needs it */
     bool cjs_ready;
-    int unhandled;           /* promise rejections without a handler, right now */
+    JSValue *rejected;       /* promises rejected with no handler yet, checked when the job queue drains */
+    size_t rejected_len, rejected_cap;
     char *output;
     char *failure;           /* the first failure; the run's error */
     bool input_invalid;      /* the failure is the prelude's inputSchema rejection (engine_result) */

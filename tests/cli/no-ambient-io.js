@@ -5,13 +5,29 @@
 // (Buffer, fetch and setImmediate are captured surface — pure code, the gated `http` effect and a
 // virtual-time timer — and are checked by their own tests.)
 const forbidden = [
-  "require", "process", "module", "exports", "XMLHttpRequest", "WebSocket",
+  "require", "module", "exports", "XMLHttpRequest", "WebSocket",
   "print", "std", "os", "scriptArgs", "Deno", "Bun", "navigator", "performance", "importScripts",
   "WeakRef", "FinalizationRegistry", "Worker", "SharedWorker", "__filename",
-  "__dirname", "global", "chidori", "run", "host", "natives",
+  "__dirname", "chidori", "run", "host", "natives",
 ];
 const present = forbidden.filter((n) => typeof globalThis[n] !== "undefined" || n in globalThis);
 if (present.length) throw new Error("ambient names present: " + present.join(", "));
+// `process` and `global` exist for packages (issue 24; this fixture asserted their absence before),
+// but nothing of the host reaches them: no environment variable, no real pid, argv or working
+// folder, and no way to exit or signal the host.
+if (global !== globalThis) throw new Error("global is not globalThis");
+const envKeys = Object.keys(process.env);
+if (envKeys.length) throw new Error("process.env leaks host variables: " + envKeys.join(", "));
+if (process.env.PATH !== undefined || process.env.HOME !== undefined) throw new Error("process.env has PATH/HOME");
+if (process.pid !== 1 || process.ppid !== 0) throw new Error("process.pid is not the fixed 1: " + process.pid);
+if (process.argv.length !== 0 || process.execArgv.length !== 0) throw new Error("process.argv leaks: " + process.argv);
+if (process.cwd() !== "/") throw new Error("process.cwd() leaks: " + process.cwd());
+for (const f of ["exit", "abort", "kill", "chdir", "reallyExit"]) {
+  let refused = false;
+  try { process[f](0); } catch (e) { refused = /not available inside a chidori run/.test(e.message); }
+  if (!refused) throw new Error("process." + f + "() was not refused");
+}
+if (typeof process.binding !== "undefined" || typeof process.dlopen !== "undefined") throw new Error("native hooks present");
 // Atomics.wait must not block the run.
 let blocked = "threw";
 try {

@@ -7,7 +7,7 @@
  * load(specifier, importer) asks the host op `__module_load` (synchronous, like every internal
  * call) for {key, format, source}; allowBuiltin(specifier, importer) asks the host whether the
  * import policy allows Node built-ins; compile(source, key) wraps a CommonJS source in its
- * function, with a minimal module-scope `process` (empty env). Modules are cached per run by key, so every require() of a file shares one instance.
+ * function, with the run's `process` (node/process.js: empty env) as a module-scope binding. Modules are cached per run by key, so every require() of a file shares one instance.
  * Trusts nothing a module does: it only ever reaches what the host op resolves in the project.
  */
 (function (natives) {
@@ -19,7 +19,6 @@
   const requireBuiltin = natives.requireBuiltin;
   const agentExports = natives.agentExports;
   const JSONParse = JSON.parse;
-  const enqueue = queueMicrotask;
   const ReflectApply = Reflect.apply;
   const ObjectCreate = Object.create;
   const ObjectHasOwn = Object.hasOwn;
@@ -34,19 +33,9 @@
   const StringSlice = (s, a, b) => ReflectApply(String.prototype.slice, s, [a, b]);
   const StringLastIndexOf = (s, c) => ReflectApply(String.prototype.lastIndexOf, s, [c]);
 
-  // What CommonJS modules see as `process` (a module-scope binding, not a global): no host
-  // environment, arguments or working folder reach it, so a package reading process.env finds
-  // it empty, and one writing it changes only this run.
-  const processShim = {
-    env: {},
-    argv: [],
-    platform: "linux",
-    version: "v20.0.0",
-    versions: { node: "20.0.0" },
-    cwd: () => "/",
-    nextTick: (fn, ...args) => enqueue(() => ReflectApply(fn, undefined, args)),
-    emitWarning: () => {},
-  };
+  // What CommonJS modules see as `process` is the run's one process object (node/process.js): no
+  // host environment, arguments or working folder reach it.
+  const processShim = requireBuiltin("process");
 
   const modules = ObjectCreate(null);   // key → module object (cached for the run)
   const pending = ObjectCreate(null);   // key → source registered by an ES import, not yet run

@@ -39,7 +39,6 @@
   const TypeErrorCtor = TypeError;
   const MathMax = Math.max;
   const FunctionToString = (f) => Function.prototype.toString.call(f);
-  const ErrorIsError = (e) => e instanceof ErrorCtor;
   const RegExpCtor = RegExp;
   const RegExpTest = (re, s) => ReflectApply(RegExp.prototype.test, re, [s]);
   const NumberIsInteger = Number.isInteger;
@@ -90,66 +89,16 @@
 
   /* ---- console ---- */
 
-  function inspect(value, depth, seen) {
-    switch (typeof value) {
-      case "string": return depth === 0 ? value : JSONStringify(value);
-      case "number": return value === 0 && 1 / value < 0 ? "-0" : StringCtor(value);
-      case "bigint": return StringCtor(value) + "n";
-      case "undefined": return "undefined";
-      case "boolean": return StringCtor(value);
-      case "symbol": return value.toString();
-      case "function": return "[Function: " + (value.name || "anonymous") + "]";
-    }
-    if (value === null) return "null";
-    if (seen.includes(value)) return "[Circular]";
-    if (ErrorIsError(value)) {
-      const stack = value.stack ? "\n" + StringCtor(value.stack).replace(/\n$/, "") : "";
-      return StringCtor(value) + stack;
-    }
-    if (depth > 4) return ArrayIsArray(value) ? "[Array]" : "[Object]";
-    seen.push(value);
-    let out;
-    if (ArrayIsArray(value)) {
-      const items = [];
-      for (let i = 0; i < value.length && i < 100; i++) items.push(inspect(value[i], depth + 1, seen));
-      if (value.length > 100) items.push("... " + (value.length - 100) + " more items");
-      out = items.length ? "[ " + items.join(", ") + " ]" : "[]";
-    } else if (value instanceof Map) {
-      const items = [];
-      for (const [k, v] of value) items.push(inspect(k, depth + 1, seen) + " => " + inspect(v, depth + 1, seen));
-      out = "Map(" + value.size + ") {" + (items.length ? " " + items.join(", ") + " " : "") + "}";
-    } else if (value instanceof Set) {
-      const items = [];
-      for (const v of value) items.push(inspect(v, depth + 1, seen));
-      out = "Set(" + value.size + ") {" + (items.length ? " " + items.join(", ") + " " : "") + "}";
-    } else if (value instanceof Date) {
-      out = isNaN(value.getTime()) ? "Invalid Date" : value.toISOString();
-    } else if (value instanceof RegExp) {
-      out = StringCtor(value);
-    } else if (value instanceof PromiseCtor) {
-      out = "Promise { <opaque> }";
-    } else {
-      const keys = ObjectKeys(value);
-      const items = [];
-      for (const k of keys) {
-        const key = /^[A-Za-z_$][\w$]*$/.test(k) ? k : JSONStringify(k);
-        items.push(key + ": " + inspect(value[k], depth + 1, seen));
-      }
-      const proto = ObjectGetPrototypeOf(value);
-      const name = proto === null ? "[Object: null prototype] " : "";
-      out = items.length ? name + "{ " + items.join(", ") + " }" : name + "{}";
-    }
-    seen.pop();
-    return out;
+  // Console text is node:util's format (placeholders, then inspect with its depth limit for
+  // what remains), so console.log prints what Node prints. util is loaded on the first call.
+  let utilModule = null;
+  function nodeUtil() {
+    if (utilModule === null) utilModule = requireBuiltin("util");
+    return utilModule;
   }
 
   function format(args) {
-    let s = "";
-    for (let i = 0; i < args.length; i++) {
-      if (i) s += " ";
-      s += inspect(args[i], 0, []);
-    }
-    return s;
+    return ReflectApply(nodeUtil().format, undefined, args);
   }
 
   function consoleMethod(level) {
@@ -165,6 +114,14 @@
     warn: consoleMethod("warn"),
     error: consoleMethod("error"),
     trace: consoleMethod("trace"),
+    dir(value, options) {
+      callSync("console", { level: "log", text: nodeUtil().inspect(value, options) });
+    },
+    assert(condition, ...args) {
+      if (condition) return;
+      const rest = args.length ? ": " + format(args) : "";
+      callSync("console", { level: "warn", text: "Assertion failed" + rest });
+    },
   };
 
   /* ---- timers on virtual time ----
@@ -211,7 +168,7 @@
   /* ---- the chidori object ---- */
 
   function messageOf(message) {
-    return typeof message === "string" ? message : inspect(message, 0, []);
+    return typeof message === "string" ? message : nodeUtil().inspect(message, { depth: 4, breakLength: Infinity });
   }
 
   // Runs body() and turns a synchronous throw into a rejected promise.
@@ -651,6 +608,7 @@
     "cluster", "vm", "v8", "inspector", "module", "readline", "repl", "http2", "os", "process",
     "perf_hooks", "async_hooks", "zlib", "sqlite", "test", "wasi", "trace_events"];
   for (let i = 0; i < UNAVAILABLE.length; i++) BUILTINS[UNAVAILABLE[i]] = ["unavailable", null];
+  BUILTINS["process"] = ["process", null]; // the guest-facing process object (node/process.js)
   const INTERNAL = {
     "internal/text": "internal_text", "internal/clone": "internal_clone",
     "internal/abort": "internal_abort", "internal/fetch": "internal_fetch",
@@ -692,7 +650,19 @@
     clearTimer,
     now: () => clockNow(),
     messageOfError,
+    queueMicrotask,
   });
+
+  // A rejection nobody handled once the job queue drained (engine.c): given to the guest's
+  // process.on("unhandledRejection") listeners if it has any (true), else the run fails (false).
+  function unhandledRejection(reason, promise) {
+    if (!ObjectHasOwn(loadedFiles, "process|process")) return false;
+    const proc = loadedFiles["process|process"];
+    const proto = requireBuiltin("events").prototype;
+    if (ReflectApply(proto.listenerCount, proc, ["unhandledRejection"]) === 0) return false;
+    ReflectApply(proto.emit, proc, ["unhandledRejection", reason, promise]);
+    return true;
+  }
 
   // Globals that live in built-in modules are defined lazily: the module is evaluated on first
   // read, then the global becomes a plain writable value.
@@ -710,6 +680,7 @@
     ["Request", "internal/fetch", "Request"], ["Response", "internal/fetch", "Response"],
     ["setImmediate", "timers", "setImmediate"], ["clearImmediate", "timers", "clearImmediate"],
     ["crypto", "crypto", "webcrypto"],
+    ["process", "process", null], // null: the module itself
   ];
 
   function defineLazyGlobal(name, module, prop) {
@@ -717,7 +688,7 @@
       ObjectDefineProperty(globalThis, name, { value, writable: true, configurable: true, enumerable: false });
     ObjectDefineProperty(globalThis, name, {
       get() {
-        const value = requireBuiltin(module)[prop];
+        const value = prop === null ? requireBuiltin(module) : requireBuiltin(module)[prop];
         settle(value);
         return value;
       },
@@ -726,6 +697,44 @@
       enumerable: false,
     });
   }
+
+  /* ---- V8's stack-trace API, for packages ----
+   * Error.captureStackTrace(target, fn?) gives `target` a `stack` (its "Name: message" line, then
+   * QuickJS's frames, those of `fn` and above it dropped when fn is on the stack), and
+   * Error.stackTraceLimit (10, writable) bounds the frames it keeps; with a non-number there,
+   * no stack is captured (as in V8).
+   * QuickJS's own stacks (of `new Error`) do not read the limit. */
+
+  const ErrorToString = ErrorCtor.prototype.toString;
+  const StringSplit = (s, sep) => ReflectApply(String.prototype.split, s, [sep]);
+  const StringStartsWith = (s, p) => ReflectApply(String.prototype.startsWith, s, [p]);
+
+  function captureStackTrace(target, fn) {
+    if (target === null || (typeof target !== "object" && typeof target !== "function")) {
+      throw new TypeErrorCtor("Error.captureStackTrace: the target must be an object, got " +
+        (target === null ? "null" : typeof target));
+    }
+    const limit = ErrorCtor.stackTraceLimit;
+    if (typeof limit !== "number") return;
+    const raw = new ErrorCtor().stack;
+    let frames = typeof raw === "string" ? StringSplit(raw, "\n") : [];
+    frames = frames.filter((line) => line !== "");
+    frames = frames.slice(1); // this function's own frame
+    if (typeof fn === "function" && fn.name) {
+      const mark = "    at " + fn.name + " ";
+      for (let i = 0; i < frames.length; i++) {
+        if (StringStartsWith(frames[i], mark)) { frames = frames.slice(i + 1); break; }
+      }
+    }
+    frames = frames.slice(0, limit > 0 ? limit : 0);
+    let head;
+    try { head = StringCtor(ReflectApply(ErrorToString, target, [])); } catch (_) { head = "Error"; }
+    const stack = frames.length ? head + "\n" + frames.join("\n") : head;
+    ObjectDefineProperty(target, "stack", { value: stack, writable: true, configurable: true, enumerable: false });
+  }
+
+  ObjectDefineProperty(ErrorCtor, "captureStackTrace", { value: captureStackTrace, writable: true, configurable: true, enumerable: false });
+  ObjectDefineProperty(ErrorCtor, "stackTraceLimit", { value: 10, writable: true, configurable: true, enumerable: true });
 
   /* ---- guest globals ---- */
 
@@ -739,6 +748,7 @@
   defineGlobal("clearTimeout", clearTimer);
   defineGlobal("clearInterval", clearTimer);
   defineGlobal("queueMicrotask", queueMicrotask);
+  defineGlobal("global", globalThis);
   for (let i = 0; i < LAZY_GLOBALS.length; i++) defineLazyGlobal(LAZY_GLOBALS[i][0], LAZY_GLOBALS[i][1], LAZY_GLOBALS[i][2]);
 
   return ObjectFreeze({
@@ -746,6 +756,7 @@
     start,
     fireNextTimer,
     hasTimers: () => timers.size > 0,
+    unhandledRejection,
     builtinName,
     requireBuiltin,
   });
