@@ -29,6 +29,8 @@
   const ObjectCreate = Object.create;
   const StringPrototypeSlice = String.prototype.slice;
   const StringSlice = (s, a, b) => ReflectApply(StringPrototypeSlice, s, [a, b]);
+  const StringPrototypeIncludes = String.prototype.includes;
+  const StringIncludes = (s, x) => ReflectApply(StringPrototypeIncludes, s, [x]);
   const ArrayIsArray = Array.isArray;
   const PromiseCtor = Promise;
   const PromiseResolve = (v) => PromiseCtor.resolve(v);
@@ -97,7 +99,29 @@
     return utilModule;
   }
 
+  // Primitives print the same through util.format when no placeholder can apply (a first string
+  // without "%", or a first argument that is not a string): strings as they are, the rest as
+  // inspect writes them. That is most console lines, and it spares a run that only logs text
+  // from loading node:util.
+  function plain(v) {
+    switch (typeof v) {
+      case "string": return v;
+      case "number": return v === 0 && 1 / v < 0 ? "-0" : StringCtor(v);
+      case "boolean": case "undefined": return StringCtor(v);
+      case "bigint": return StringCtor(v) + "n";
+      default: return v === null ? "null" : undefined;
+    }
+  }
   function format(args) {
+    if (!(typeof args[0] === "string" && StringIncludes(args[0], "%"))) {
+      let s = "";
+      for (let i = 0; i < args.length; i++) {
+        const p = plain(args[i]);
+        if (p === undefined) return ReflectApply(nodeUtil().format, undefined, args);
+        s += i ? " " + p : p;
+      }
+      return s;
+    }
     return ReflectApply(nodeUtil().format, undefined, args);
   }
 
