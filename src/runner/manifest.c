@@ -138,31 +138,32 @@ static const char *text_at(const json_t *m, const char *key, const char *sub)
     return json_string_value(sub ? json_object_get(v, sub) : v);
 }
 
+/* Does part `key` of the two manifests differ (or the recorded one lack it)? Then *why is `form`
+ * with the recorded and the current values as compact JSON. */
+static bool part_differs(const json_t *recorded, const json_t *now, const char *key, const char *form, char **why)
+{
+    const json_t *was = json_object_get(recorded, key), *is = json_object_get(now, key);
+    if (was && json_equal(was, is)) return false;
+    char *a = was ? json_dump(was, JSON_COMPACT, NULL) : xstrdup("none");
+    char *b = json_dump(is, JSON_COMPACT, NULL);
+    *why = xasprintf(form, a, b);
+    free(a);
+    free(b);
+    return true;
+}
+
 manifest_verdict manifest_compare(const json_t *recorded, const json_t *now, bool allow, char **why)
 {
     *why = NULL;
-    const json_t *abi_was = json_object_get(recorded, "abi"), *abi_now = json_object_get(now, "abi");
-    if (!abi_was || !json_equal(abi_was, abi_now)) {
-        char *a = abi_was ? json_dump(abi_was, JSON_COMPACT, NULL) : xstrdup("none");
-        char *b = json_dump(abi_now, JSON_COMPACT, NULL);
-        *why = xasprintf("runtime snapshot ABI mismatch: the run was recorded under %s, this runtime is %s; "
-                         "it cannot be resumed here (POST /sessions with replay_from, or a new run, starts it again)",
-                         a, b);
-        free(a);
-        free(b);
+    if (part_differs(recorded, now, "abi",
+                     "runtime snapshot ABI mismatch: the run was recorded under %s, this runtime is %s; it cannot be "
+                     "resumed here (POST /sessions with replay_from, or a new run, starts it again)",
+                     why) ||
+        part_differs(recorded, now, "policy",
+                     "runtime snapshot policy mismatch: the run was recorded with %s and would resume with %s; set the "
+                     "CHIDORI_TS_* and CHIDORI_VFS_* settings back to the recorded values to resume it",
+                     why))
         return MANIFEST_INCOMPATIBLE;
-    }
-    const json_t *pol_was = json_object_get(recorded, "policy"), *pol_now = json_object_get(now, "policy");
-    if (!pol_was || !json_equal(pol_was, pol_now)) {
-        char *a = pol_was ? json_dump(pol_was, JSON_COMPACT, NULL) : xstrdup("none");
-        char *b = json_dump(pol_now, JSON_COMPACT, NULL);
-        *why = xasprintf("runtime snapshot policy mismatch: the run was recorded with %s and would resume with %s; "
-                         "set the CHIDORI_TS_* and CHIDORI_VFS_* settings back to the recorded values to resume it",
-                         a, b);
-        free(a);
-        free(b);
-        return MANIFEST_INCOMPATIBLE;
-    }
     const char *path_was = text_at(recorded, "entry", "path"), *hash_was = text_at(recorded, "entry", "hash");
     const char *path_now = text_at(now, "entry", "path"), *hash_now = text_at(now, "entry", "hash");
     bool same = path_was && hash_was && path_now && hash_now && !strcmp(path_was, path_now) &&
