@@ -555,6 +555,20 @@ static int resolve_in_package(rctx *c, const char *pkgdir, const json_t *pj, con
     return 0;
 }
 
+/* The package.json nearest to folder `start` (it, then each folder above it up to the project's
+ * root), or NULL; *dir gets the folder it was found in (or the root when none was: free it). */
+static const json_t *nearest_package_json(rctx *c, const char *start, char **dir)
+{
+    *dir = xstrdup(start);
+    for (;;) {
+        const json_t *pj = read_package_json(c, *dir, NULL);
+        if (pj || !(*dir)[0]) return pj;
+        char *up = dir_of(*dir);
+        free(*dir);
+        *dir = up;
+    }
+}
+
 static int resolve_bare(rctx *c, const char *spec, const char *importer, module_found *out, char **error,
                         const char *from)
 {
@@ -566,21 +580,12 @@ static int resolve_bare(rctx *c, const char *spec, const char *importer, module_
     int rc = -1;
     char *start = dir_of(importer);
     /* Self-reference: the nearest package.json names this package and has `exports`. */
-    char *dir = xstrdup(start);
-    for (;;) {
-        const json_t *pj = read_package_json(c, dir, NULL);
-        if (pj) {
-            const char *own = json_str(pj, "name");
-            if (own && strcmp(own, name) == 0 && json_object_get(pj, "exports")) {
-                rc = resolve_in_package(c, dir, pj, name, subpath, out, error, spec, from);
-                goto done;
-            }
-            break;
-        }
-        if (!dir[0]) break;
-        char *up = dir_of(dir);
-        free(dir);
-        dir = up;
+    char *dir = NULL;
+    const json_t *pj = nearest_package_json(c, start, &dir);
+    const char *own = pj ? json_str(pj, "name") : NULL;
+    if (own && strcmp(own, name) == 0 && json_object_get(pj, "exports")) {
+        rc = resolve_in_package(c, dir, pj, name, subpath, out, error, spec, from);
+        goto done;
     }
     free(dir);
     dir = xstrdup(start);
@@ -726,20 +731,10 @@ char *module_package_type(host *h, module_cache *mc, const char *key)
 {
     scratch_clear(mc);
     rctx c = {.h = h, .mc = mc};
-    char *dir = dir_of(key);
-    char *type = NULL;
-    for (;;) {
-        const json_t *pj = read_package_json(&c, dir, NULL);
-        if (pj) {
-            const char *t = json_str(pj, "type");
-            if (t && (strcmp(t, "module") == 0 || strcmp(t, "commonjs") == 0)) type = xstrdup(t);
-            break;
-        }
-        if (!dir[0]) break;
-        char *up = dir_of(dir);
-        free(dir);
-        dir = up;
-    }
+    char *start = dir_of(key), *dir = NULL, *type = NULL;
+    const char *t = json_str(nearest_package_json(&c, start, &dir), "type");
+    if (t && (strcmp(t, "module") == 0 || strcmp(t, "commonjs") == 0)) type = xstrdup(t);
+    free(start);
     free(dir);
     return type;
 }
