@@ -505,6 +505,11 @@ uint64_t calllog_reserve_seq(calllog *log)
     return ++log->max_seq;
 }
 
+void calllog_start_after(calllog *log, uint64_t seq)
+{
+    if (seq > log->max_seq) log->max_seq = seq;
+}
+
 void calllog_queue_seqs(calllog *log, const uint64_t *seqs, size_t n)
 {
     log->queued = xrealloc(log->queued, (log->n_queued + n + 1) * sizeof(uint64_t));

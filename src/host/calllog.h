@@ -151,6 +151,8 @@ const call_record *calllog_take_step(calllog *log, uint64_t parent_seq, const ch
  * a resumed run gives the calls that were in progress when it paused (nested agents) the seqs
  * their recorded children already point to. */
 uint64_t calllog_reserve_seq(calllog *log);
+/* A member's log (host/member.h): new seqs start after seq (raised to it, never lowered). */
+void calllog_start_after(calllog *log, uint64_t seq);
 void calllog_queue_seqs(calllog *log, const uint64_t *seqs, size_t n);
 
 /* Append a performed call and persist it (to the file and the sink; it is not kept in memory).

@@ -56,6 +56,12 @@ host *host_new(const host_config *cfg, char **error)
     h->cancel = cfg->cancel;
     h->trace = cfg->trace;
     h->trace_replayed = cfg->trace_replayed;
+    h->members = cfg->members;
+    h->anchor_seq = cfg->anchor_seq;
+    h->parent_seq = cfg->anchor_seq; /* a member's top-level calls nest under the call that started it */
+    h->in_member = cfg->in_member;
+    h->member_user = cfg->member_user;
+    h->member_stop = cfg->member_stop;
     /* each module's own state, in the list's order (a bad setting of one fails the host) */
     h->module_states = xcalloc(effect_module_count() + 1, sizeof *h->module_states);
     for (size_t i = 0; effect_modules[i]; i++) {
@@ -108,7 +114,7 @@ void host_nest_leave(host *h)
         if (effect_modules[i]->nest) effect_modules[i]->nest(h->module_states[i], h->depth);
     h->n_open_calls--;
     h->depth--;
-    h->parent_seq = h->n_open_calls ? h->open_calls[h->n_open_calls - 1] : 0;
+    h->parent_seq = h->n_open_calls ? h->open_calls[h->n_open_calls - 1] : h->anchor_seq;
 }
 
 calllog *host_calllog(host *h) { return h->log; }
@@ -201,6 +207,10 @@ static int dispatch(host *h, const char *name, const json_t *args, bool internal
     if (!h->aborted && h->cancel && atomic_load(h->cancel)) {
         h->aborted = true;
         h->abort_reason = xstrdup("the run was cancelled");
+    }
+    if (!h->aborted && h->member_stop && atomic_load(h->member_stop)) {
+        h->aborted = true;
+        h->abort_reason = xstrdup("stopped: the run that started this member asked it to stop");
     }
     if (h->aborted || h->pending) {
         /* The run has ended (a divergence, an unwritable log, a pause): nothing more is performed,

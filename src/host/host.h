@@ -74,6 +74,14 @@ typedef struct host_config {
      * Replayed calls tell nothing. */
     void (*prompt_event)(void *ctx, const json_t *event);
     void *prompt_event_ctx;
+    /* Sub-runs (host/member.h): how to start them (the runner's; NULL: none can start), and, in a
+     * member's own host, the seq its top-level calls nest under and what its starter keeps. */
+    const struct host_members *members;
+    uint64_t anchor_seq;                 /* 0 in a top-level run */
+    bool in_member;                      /* this host is a member's */
+    const atomic_int *member_stop;       /* a member's: set from another thread, every further call
+                                            ends it (as cancel does) */
+    void *member_user;
 } host_config;
 
 /* Returns NULL with *error set (malloc'd) when the configuration cannot be used. */

@@ -47,6 +47,12 @@ struct host {
     struct otel_run *trace;       /* spans of recorded calls go here (telemetry/otel.h), or NULL */
     bool trace_replayed;
     void **module_states;         /* one per effect_modules[] entry */
+    /* sub-runs (host/member.h) */
+    const struct host_members *members; /* how to start them, or NULL */
+    uint64_t anchor_seq;          /* a member's: its top-level calls' parent_seq (0 otherwise) */
+    bool in_member;
+    void *member_user;
+    const atomic_int *member_stop; /* the member was asked to stop when it reads non-zero */
 };
 
 /* A nested run (call_agent) starts one level deeper, as the child of the call being performed;
@@ -70,6 +76,9 @@ bool host_gate_auto_approves(const host *h);
 /* effects/fs.c: a chidori.step began at the current depth (effects/step.c tells it: the fs
  * module's step barrier depends on it). */
 void fs_note_step_begin(host *h);
+/* effects/fs.c: the VFS of the current depth as a seed document (docs/vfs.md), or NULL when it
+ * has none yet (then a member starts from the run's seed, also returned here). */
+json_t *fs_vfs_snapshot(host *h);
 
 /* effects/http.c: the `http` effect's settings from CHIDORI_HTTP_MAX_BYTES, _MAX_REQUEST_BYTES,
  * _MAX_REDIRECTS, _TIMEOUT_MS and _ALLOW_HOSTS; NULL with *error for a bad value. */

@@ -7,6 +7,7 @@
  */
 #define _GNU_SOURCE
 #include "runner/runner.h"
+#include "runner/member.h"
 #include "host/host.h"
 #include "host/policy.h"
 #include "settings/settings.h"
@@ -279,8 +280,13 @@ int runner_run(const runner_request *req, runner_outcome *out, char **error)
         trace = otel_run_begin(req->entry, req->run_id, req->traceparent);
     hc.trace = trace;
     hc.trace_replayed = trace_replayed;
+    /* sub-runs (branch): members get this run's engine and host configuration (runner/member.h) */
+    member_env members;
+    member_env_init(&members, &rc.base, &hc, req->isolated, &req->iso);
+    hc.members = &members.ops;
     host *h = host_new(&hc, error);
     if (!h) {
+        member_env_clear(&members);
         otel_run_end(trace, *error);
         return -1;
     }
@@ -311,6 +317,7 @@ int runner_run(const runner_request *req, runner_outcome *out, char **error)
     if (rc_setup != 0) {
         otel_run_end(trace, *error);
         host_free(h);
+        member_env_clear(&members);
         return -1;
     }
     /* the isolation options are the caller's; this run also watches its cancel descriptor */
@@ -357,7 +364,8 @@ int runner_run(const runner_request *req, runner_outcome *out, char **error)
     otel_run_end(trace, out->status == RUNNER_FAILED ? (out->error ? out->error : "the run failed") : NULL);
     engine_result_free(&res);
     free(input_text);
-    host_free(h);
+    host_free(h); /* every member is freed by now: by the effect that started it, or its module's free */
+    member_env_clear(&members);
     return 0;
 }
 

@@ -91,6 +91,55 @@ static void fs_nest(void *state, int depth)
     s->step_since_fs_barrier[depth] = false;
 }
 
+/* One folder of the tree into seed (depth-first; the names as the VFS lists them). */
+static void snapshot_dir(vfs *v, const char *dir, json_t *seed)
+{
+    vfs_dirent *ents = NULL;
+    size_t n = 0;
+    if (vfs_readdir(v, dir, &ents, &n) != 0) return;
+    for (size_t i = 0; i < n; i++) {
+        char *path = xasprintf("%s%s%s", dir, strcmp(dir, "/") ? "/" : "", ents[i].name);
+        if (ents[i].type == VFS_DIR) {
+            char *key = xasprintf("%s/", path);
+            json_object_set(seed, key, json_null());
+            free(key);
+            snapshot_dir(v, path, seed);
+        } else {
+            vfs_stats st;
+            unsigned char *data = NULL;
+            size_t len = 0;
+            uint64_t size = 0;
+            if (vfs_stat(v, path, &st) == 0 && vfs_read(v, path, 0, (size_t)st.size, &data, &len, &size) == 0) {
+                size_t b64n;
+                char *b64 = base64_encode(data ? data : (unsigned char *)"", len, &b64n);
+                json_t *o = json_object();
+                json_object_set(o, "base64", json_string(b64));
+                json_object_set(o, "mode", json_number((double)(st.mode & 07777)));
+                json_object_set(seed, path, o);
+                free(b64);
+            }
+            free(data);
+        }
+        free(path);
+    }
+    vfs_dirents_free(ents, n);
+}
+
+json_t *fs_vfs_snapshot(host *h)
+{
+    fs_state *s = state_of(h);
+    if (!s || s->fs_disabled) return NULL;
+    vfs *v = s->vfs[h->depth];
+    if (!v) return s->vfs_seed ? json_copy(s->vfs_seed) : NULL;
+    json_t *seed = json_object();
+    snapshot_dir(v, "/", seed);
+    if (!seed->u.object.len) {
+        json_free(seed);
+        return NULL;
+    }
+    return seed;
+}
+
 static int fs_init(host *h, const host_config *cfg, void **state, char **error)
 {
     fs_state *s = xcalloc(1, sizeof *s);

@@ -16,6 +16,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -116,6 +117,10 @@ static const char *checked_string(const json_t *args, const char *name, size_t m
     return v->u.string.bytes;
 }
 
+static pthread_mutex_t file_store_lock = PTHREAD_MUTEX_INITIALIZER;
+static int file_store_op(host *h, const char *action, const char *ns, const char *key, const json_t *args,
+                         json_t **result, char **error);
+
 static int effect_memory(host *h, const json_t *args, json_t **result, char **error)
 {
     const host_memory_store *other = ((memory_state *)host_module_state(h, &memory_module))->store;
@@ -139,6 +144,17 @@ static int effect_memory(host *h, const json_t *args, json_t **result, char **er
         return other->op(other->ctx, action, ns, key, value,
                              json_string_value(json_object_get(args, "prefix")), result, error);
     }
+    /* the file is read, changed and replaced whole: one host at a time (a run's members are hosts
+     * on threads of one process, host/member.h) */
+    pthread_mutex_lock(&file_store_lock);
+    int rc = file_store_op(h, action, ns, key, args, result, error);
+    pthread_mutex_unlock(&file_store_lock);
+    return rc;
+}
+
+static int file_store_op(host *h, const char *action, const char *ns, const char *key, const json_t *args,
+                         json_t **result, char **error)
+{
     json_t *store = load_store(h, error);
     if (!store) return HOST_ERROR;
     json_t *space = json_object_get(store, ns);

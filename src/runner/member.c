@@ -1,0 +1,418 @@
+/* member.c — sub-runs on threads of their own (see runner/member.h and host/member.h).
+ *
+ * Owns each member's thread, its host (made and freed on that thread), the records its log
+ * appends (collected through the log's sink, since a log keeps no appended record), its stop flag
+ * and stop descriptor, and its outcome. Trusts the effect that starts it (the host side checks the
+ * entry and the ranges); trusts nothing the member's agent does (its host and, when isolated, its
+ * worker see to that). One process-wide lock and condition variable say when members end: a
+ * member's `done` and `out` are written under it once, and read only after it is set.
+ */
+#define _GNU_SOURCE
+#include "runner/member.h"
+#include "util/buf.h"
+
+#include <errno.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <time.h>
+#include <unistd.h>
+
+/* A wait looks at the run's cancellation this often (a cancelled run stops what it waits for). */
+#define WAIT_SLICE_MS 100
+
+struct host_member {
+    member_env *env;
+    pthread_t thread;
+    bool started, joined;
+    /* the spec, owned */
+    char *entry, *input_json;
+    json_t *vfs_seed, *records_in, *approvals;
+    uint64_t *queued;
+    size_t n_queued;
+    uint64_t anchor_seq, seq_base, seq_end, salt;
+    void *user;
+    void (*on_stop)(void *user);
+    /* stopping */
+    atomic_int stop;
+    int stop_fd; /* eventfd an isolated member's supervisor watches; -1 if none */
+    /* what it recorded (the sink, on its thread) and how it ended */
+    json_t *records;
+    bool done; /* under done_mu */
+    host_member_outcome out;
+};
+
+static pthread_mutex_t done_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t done_cv;
+static pthread_once_t done_once = PTHREAD_ONCE_INIT;
+
+static void done_cv_init(void)
+{
+    pthread_condattr_t a;
+    pthread_condattr_init(&a);
+    pthread_condattr_setclock(&a, CLOCK_MONOTONIC);
+    pthread_cond_init(&done_cv, &a);
+    pthread_condattr_destroy(&a);
+}
+
+/* ---------- what concurrent hosts share: one teller at a time ---------- */
+
+static void locked_call_started(void *ctx, const char *op, const json_t *args)
+{
+    member_env *env = ctx;
+    pthread_mutex_lock(&env->out_mu);
+    env->hc.call_started(env->hc.call_started_ctx, op, args);
+    pthread_mutex_unlock(&env->out_mu);
+}
+
+static void locked_prompt_event(void *ctx, const json_t *event)
+{
+    member_env *env = ctx;
+    pthread_mutex_lock(&env->out_mu);
+    env->hc.prompt_event(env->hc.prompt_event_ctx, event);
+    pthread_mutex_unlock(&env->out_mu);
+}
+
+/* ---------- one member's run, on its thread ---------- */
+
+static int collect_record(void *ctx, const json_t *record, char **error)
+{
+    (void)error;
+    host_member *m = ctx;
+    json_array_push(m->records, json_copy(record));
+    return 0;
+}
+
+static uint64_t mix64(uint64_t x)
+{
+    x += 0x9E3779B97F4A7C15ull;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    return x ^ (x >> 31);
+}
+
+static uint64_t member_seed(uint64_t seed, const host_member *m)
+{
+    uint64_t h = mix64(seed ^ m->salt);
+    for (const char *p = m->entry; *p; p++) h = mix64(h ^ (unsigned char)*p);
+    for (const char *p = m->input_json; *p; p++) h = mix64(h ^ (unsigned char)*p);
+    return h;
+}
+
+/* The words a paused member waits on: the input's prompt, the approval's target, the signal. */
+static char *pending_words(const json_t *pending, const json_t *approval)
+{
+    if (approval) {
+        const char *t = json_string_value(json_object_get(approval, "target"));
+        return xasprintf("approval required: %s", t ? t : "?");
+    }
+    const char *fn = json_string_value(json_object_get(pending, "function"));
+    const json_t *args = json_object_get(pending, "args");
+    if (fn && !strcmp(fn, "input")) {
+        const char *p = json_string_value(json_object_get(args, "prompt"));
+        return xstrdup(p ? p : "");
+    }
+    if (fn && (!strcmp(fn, "signal") || !strcmp(fn, "poll_signal"))) {
+        const char *n = json_string_value(json_object_get(args, "name"));
+        return xasprintf("waiting on signal: %s", n ? n : "?");
+    }
+    if (fn && !strcmp(fn, "signal_any")) {
+        const json_t *names = json_object_get(args, "names");
+        buf b = {0};
+        buf_puts(&b, "waiting on signal: ");
+        for (size_t i = 0; json_is_array(names) && i < names->u.array.len; i++) {
+            const char *n = json_string_value(names->u.array.items[i]);
+            buf_printf(&b, "%s%s", i ? ", " : "", n ? n : "?");
+        }
+        return buf_steal(&b);
+    }
+    return xasprintf("waiting on `%s`", fn ? fn : "?");
+}
+
+static void finish(host_member *m, host_member_outcome *o)
+{
+    pthread_mutex_lock(&done_mu);
+    m->out = *o;
+    m->done = true;
+    pthread_cond_broadcast(&done_cv);
+    pthread_mutex_unlock(&done_mu);
+}
+
+static void *member_main(void *arg)
+{
+    host_member *m = arg;
+    member_env *env = m->env;
+    host_member_outcome o = {.status = MEMBER_FAILED};
+    m->records = json_array();
+
+    host_config hc = env->hc;
+    hc.anchor_seq = m->anchor_seq;
+    hc.in_member = true;
+    hc.member_user = m->user;
+    hc.member_stop = &m->stop;
+    hc.vfs_seed = m->vfs_seed; /* the caller's VFS as it was (NULL: empty), not the run's seed */
+    hc.answers = NULL;
+    hc.n_answers = 0;
+    hc.interactive = false; /* an input() pauses the member */
+    hc.trace = NULL;        /* its spans are made when its records are merged (host_member_merge) */
+    hc.call_started = env->hc.call_started ? locked_call_started : NULL;
+    hc.call_started_ctx = env;
+    hc.prompt_event = env->hc.prompt_event ? locked_prompt_event : NULL;
+    hc.prompt_event_ctx = env;
+    char *error = NULL;
+    host *h = host_new(&hc, &error);
+    if (!h) {
+        o.error = xasprintf("the member %s could not start: %s", m->entry, error);
+        free(error);
+        o.records = m->records;
+        m->records = NULL;
+        finish(m, &o);
+        return NULL;
+    }
+    calllog *log = host_calllog(h);
+    int rc = 0;
+    if (m->records_in) rc = calllog_load_records(log, m->records_in, "the member's records", &error);
+    if (rc == 0) {
+        calllog_set_mode(log, m->records_in ? LOG_REPLAY_THEN_LIVE : LOG_LIVE);
+        calllog_start_after(log, m->seq_base);
+        if (m->n_queued) calllog_queue_seqs(log, m->queued, m->n_queued);
+        calllog_set_sink(log, collect_record, m);
+        for (size_t i = 0; json_is_array(m->approvals) && i < m->approvals->u.array.len; i++) {
+            const json_t *a = m->approvals->u.array.items[i];
+            const char *target = json_string_value(json_object_get(a, "target"));
+            if (target && json_object_get(a, "args")) host_approve(h, target, json_object_get(a, "args"));
+        }
+    }
+    if (rc != 0) {
+        o.error = xasprintf("the member %s could not start: %s", m->entry, error);
+        free(error);
+    } else {
+        engine_config cfg = env->base;
+        cfg.mode = ENGINE_AGENT;
+        cfg.entry = m->entry;
+        cfg.input_json = m->input_json;
+        cfg.seed = member_seed(env->base.seed, m);
+        cfg.seam = host_seam(h);
+        engine_result res;
+        if (env->isolated) {
+            isolate_options iso = env->iso;
+            iso.pin_cpu = false; /* members run side by side */
+            iso.early = NULL;
+            iso.watch_cancel = m->stop_fd >= 0;
+            iso.cancel_fd = m->stop_fd;
+            supervisor_run(&cfg, h, &iso, &res, NULL);
+        } else {
+            engine_run_on_thread(&cfg, &res);
+        }
+        bool stopped = atomic_load(&m->stop) != 0;
+        if (res.status == RUN_COMPLETED && !stopped) {
+            o.status = MEMBER_COMPLETED;
+            o.output_json = res.output_json;
+            res.output_json = NULL;
+        } else if (res.status == RUN_PAUSED && !stopped && host_pending(h)) {
+            o.status = MEMBER_PAUSED;
+            o.pending = json_copy(host_pending(h));
+            o.pending_approval = host_pending_approval(h) ? json_copy(host_pending_approval(h)) : NULL;
+            o.pending_prompt = pending_words(o.pending, o.pending_approval);
+        } else if (stopped) {
+            o.status = MEMBER_STOPPED;
+            o.error = xasprintf("the member %s was stopped", m->entry);
+        } else {
+            o.status = MEMBER_FAILED;
+            o.error = res.error ? res.error : xstrdup("the member failed");
+            res.error = NULL;
+        }
+        o.live_calls = host_live_calls(h);
+        engine_result_free(&res);
+    }
+    host_free(h);
+    o.records = m->records;
+    m->records = NULL;
+    finish(m, &o);
+    return NULL;
+}
+
+/* ---------- the interface (host/member.h) ---------- */
+
+static void member_free(host_member *m);
+
+static host_member *member_start(void *ctx, host *caller, const host_member_spec *spec, char **error)
+{
+    (void)caller;
+    member_env *env = ctx;
+    pthread_once(&done_once, done_cv_init);
+    if (!spec->entry || !spec->input_json || spec->seq_end <= spec->seq_base + 1) {
+        *error = xstrdup("a member needs an entry, an input and a range of seqs");
+        return NULL;
+    }
+    /* BUDGET (issue 19, item 3): admit the member here. A tree budget refuses it (NULL with an
+     * error naming the limit: live members, depth) and gives it its share of the root run's CPU
+     * budget, memory ceiling and deadline, set on the engine configuration member_main copies
+     * from env->base; the member's end (finish) is where its use is charged back. */
+    host_member *m = xcalloc(1, sizeof *m);
+    m->env = env;
+    m->entry = xstrdup(spec->entry);
+    m->input_json = xstrdup(spec->input_json);
+    m->vfs_seed = spec->vfs_seed ? json_copy(spec->vfs_seed) : NULL;
+    m->records_in = spec->records ? json_copy(spec->records) : NULL;
+    m->approvals = spec->approvals ? json_copy(spec->approvals) : NULL;
+    if (spec->n_queued) {
+        m->queued = xcalloc(spec->n_queued, sizeof *m->queued);
+        memcpy(m->queued, spec->queued, spec->n_queued * sizeof *m->queued);
+        m->n_queued = spec->n_queued;
+    }
+    m->anchor_seq = spec->anchor_seq;
+    m->seq_base = spec->seq_base;
+    m->seq_end = spec->seq_end;
+    m->salt = spec->salt;
+    m->user = spec->user;
+    m->on_stop = spec->on_stop;
+    atomic_init(&m->stop, 0);
+    m->stop_fd = env->isolated ? eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK) : -1;
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, (size_t)8 << 20); /* the host's side of its calls runs here */
+    int e = pthread_create(&m->thread, &attr, member_main, m);
+    pthread_attr_destroy(&attr);
+    if (e != 0) {
+        *error = xasprintf("cannot start a thread for the member %s: %s", spec->entry, strerror(e));
+        member_free(m);
+        return NULL;
+    }
+    m->started = true;
+    return m;
+}
+
+static void member_stop(host_member *m)
+{
+    if (!m || atomic_exchange(&m->stop, 1)) return;
+    if (m->stop_fd >= 0) {
+        uint64_t one = 1;
+        if (write(m->stop_fd, &one, sizeof one) < 0) {
+            /* the flag alone still ends it at its next call */
+        }
+    }
+    if (m->on_stop) m->on_stop(m->user);
+}
+
+static bool run_cancelled(const member_env *env) { return env->hc.cancel && atomic_load(env->hc.cancel); }
+
+/* Wait until one of ms[0..n) is done (under done_mu): its index, or -1 on timeout. */
+static int wait_some(host_member *const *ms, size_t n, int64_t timeout_ms)
+{
+    struct timespec now, until;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    int64_t left = timeout_ms;
+    pthread_mutex_lock(&done_mu);
+    for (;;) {
+        for (size_t i = 0; i < n; i++)
+            if (ms[i] && ms[i]->done) {
+                pthread_mutex_unlock(&done_mu);
+                return (int)i;
+            }
+        if (timeout_ms >= 0 && left <= 0) break;
+        for (size_t i = 0; i < n; i++) /* a cancelled run ends what it waits for */
+            if (ms[i] && run_cancelled(ms[i]->env) && !atomic_load(&ms[i]->stop)) {
+                pthread_mutex_unlock(&done_mu);
+                member_stop(ms[i]);
+                pthread_mutex_lock(&done_mu);
+            }
+        int64_t slice = timeout_ms >= 0 && left < WAIT_SLICE_MS ? left : WAIT_SLICE_MS;
+        clock_gettime(CLOCK_MONOTONIC, &until);
+        until.tv_sec += slice / 1000;
+        until.tv_nsec += (slice % 1000) * 1000000;
+        if (until.tv_nsec >= 1000000000) {
+            until.tv_sec++;
+            until.tv_nsec -= 1000000000;
+        }
+        pthread_cond_timedwait(&done_cv, &done_mu, &until);
+        if (timeout_ms >= 0) {
+            struct timespec t;
+            clock_gettime(CLOCK_MONOTONIC, &t);
+            left = timeout_ms - ((int64_t)(t.tv_sec - now.tv_sec) * 1000 + (t.tv_nsec - now.tv_nsec) / 1000000);
+        }
+    }
+    pthread_mutex_unlock(&done_mu);
+    return -1;
+}
+
+static void join_thread(host_member *m)
+{
+    if (m->started && !m->joined) {
+        pthread_join(m->thread, NULL);
+        m->joined = true;
+    }
+}
+
+static bool member_wait(host_member *m, int64_t timeout_ms)
+{
+    pthread_once(&done_once, done_cv_init);
+    host_member *one[1] = {m};
+    if (wait_some(one, 1, timeout_ms) < 0) return false;
+    join_thread(m);
+    return true;
+}
+
+static int member_wait_any(host_member *const *ms, size_t n, int64_t timeout_ms)
+{
+    pthread_once(&done_once, done_cv_init);
+    int i = wait_some(ms, n, timeout_ms);
+    if (i >= 0) join_thread(ms[i]);
+    return i;
+}
+
+static const host_member_outcome *member_outcome(host_member *m)
+{
+    pthread_mutex_lock(&done_mu);
+    bool done = m->done;
+    pthread_mutex_unlock(&done_mu);
+    return done ? &m->out : NULL;
+}
+
+static void member_free(host_member *m)
+{
+    if (!m) return;
+    if (m->started) {
+        if (!member_outcome(m)) member_stop(m); /* on_stop is told only while it runs */
+        member_wait(m, -1);
+    }
+    free(m->entry);
+    free(m->input_json);
+    json_free(m->vfs_seed);
+    json_free(m->records_in);
+    json_free(m->approvals);
+    json_free(m->records);
+    free(m->queued);
+    if (m->stop_fd >= 0) close(m->stop_fd);
+    free(m->out.output_json);
+    free(m->out.error);
+    json_free(m->out.pending);
+    json_free(m->out.pending_approval);
+    free(m->out.pending_prompt);
+    json_free(m->out.records);
+    free(m);
+}
+
+void member_env_init(member_env *env, const engine_config *base, const host_config *hc, bool isolated,
+                     const isolate_options *iso)
+{
+    memset(env, 0, sizeof *env);
+    env->base = *base;
+    env->hc = *hc;
+    env->isolated = isolated;
+    if (iso) env->iso = *iso;
+    pthread_mutex_init(&env->out_mu, NULL);
+    env->ops = (host_members){
+        .start = member_start,
+        .wait = member_wait,
+        .wait_any = member_wait_any,
+        .stop = member_stop,
+        .outcome = member_outcome,
+        .free = member_free,
+        .ctx = env,
+    };
+    env->hc.members = &env->ops;
+}
+
+void member_env_clear(member_env *env) { pthread_mutex_destroy(&env->out_mu); }
