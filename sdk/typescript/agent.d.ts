@@ -106,7 +106,22 @@ declare module "chidori:agent" {
   }
 
   /** The effect object: every method is a host call, recorded in the run's call log. */
-  export interface Chidori {
+  /** One variant of chidori.branch: a module of the agent's folder, its input ({} by default). */
+export interface BranchVariant {
+    label?: string;
+    source: string;
+    input?: JsonValue;
+}
+export interface BranchOptions {
+    /** How many variants run at once (1 by default, at most the number of variants). */
+    concurrency?: number;
+}
+export type BranchOutcome =
+    | { label: string; branchId: string; status: "completed"; output: JsonValue }
+    | { label: string; branchId: string; status: "paused"; pendingPrompt: string }
+    | { label: string; branchId: string; status: "failed"; error: string };
+
+export interface Chidori {
     /** One LLM call per model turn; with `format: "json"` the reply is parsed. */
     prompt(text: unknown, opts: PromptOptions & { format: "json" }): Promise<JsonValue>;
     prompt(text: unknown, opts?: PromptOptions): Promise<string>;
@@ -126,6 +141,9 @@ declare module "chidori:agent" {
     readonly workspace: Workspace;
     /** A nested run of another agent file of the folder. */
     callAgent(path: string, input?: JsonValue): Promise<JsonValue>;
+    /** Fork into sub-runs of other agent files of the folder, each from a copy of this run's VFS and
+     * its own input; one recorded call (docs/effects.md#branch). */
+    branch(variants: BranchVariant[], options?: BranchOptions): Promise<BranchOutcome[]>;
     /** Always refused: there are no nested code sandboxes. */
     execJs(source: string): Promise<never>;
     execPython(source: string): Promise<never>;

@@ -38,6 +38,10 @@ int cmd_resume(int argc, char **argv, const struct settings *s);
 int cmd_sandbox(int argc, char **argv, const struct settings *s);
 int cmd_serve(int argc, char **argv, const struct settings *s); /* serve_cmd.c */
 int cmd_runs(int argc, char **argv, const struct settings *s);  /* runs_cmd.c */
+/* branch_cmd.c: the branch store of a run's chidori.branch calls */
+int cmd_branches(int argc, char **argv, const struct settings *s);
+int cmd_branch_resume(int argc, char **argv, const struct settings *s);
+int cmd_branch_rerun(int argc, char **argv, const struct settings *s);
 /* `chidori settings`: the settings table, one tab-separated row per variable (docs/settings.md). */
 int cmd_settings(int argc, char **argv);
 

@@ -71,6 +71,23 @@ static const command_help COMMANDS[] = {
      "  chidori runs show 0b7c3f1e --json\n"
      "  chidori runs show 0b7c3f1e --follow\n",
      "list show --json --follow --timeout --runs-dir --help", false},
+    {"branches", "branches RUN_ID [--json] [--runs-dir DIR]",
+     "list the branches a run's chidori.branch calls left in its folder",
+     "  --json              one line of JSON (default: pretty)\n"
+     "  --runs-dir DIR      the runs folder (default: as `chidori runs`)\n",
+     "  chidori branches 0b7c3f1e-5a2d-4c8e-9f10-2b3c4d5e6f70\n",
+     "--json --runs-dir --help", false},
+    {"branch-resume", "branch-resume RUN_ID BRANCH_ID -v TEXT [options]",
+     "answer a branch that paused on an input and run it on; only the branch store changes",
+     "  -v, --value TEXT    the answer to the question the branch paused on\n"
+     "  --runs-dir DIR      the runs folder the run is in\n" POSTURE,
+     "  chidori branch-resume 0b7c3f1e-5a2d-4c8e-9f10-2b3c4d5e6f70 0b7c3f1e-5a2d-4c8e-9f10-2b3c4d5e6f70-op2-branch-1 -v yes\n",
+     "-v --value --runs-dir --untrusted --trusted --isolate --no-isolate --help", false},
+    {"branch-rerun", "branch-rerun RUN_ID BRANCH_ID [options]",
+     "run a branch again from its anchor with an empty log; only the branch store changes",
+     "  --runs-dir DIR      the runs folder the run is in\n" POSTURE,
+     "  chidori branch-rerun 0b7c3f1e-5a2d-4c8e-9f10-2b3c4d5e6f70 0b7c3f1e-5a2d-4c8e-9f10-2b3c4d5e6f70-op2-branch-0\n",
+     "--runs-dir --untrusted --trusted --isolate --no-isolate --help", false},
     {"serve", "serve FILE [options]", "durable sessions of the agent over HTTP, and the dashboard at /ui",
      "  --host HOST         the address to listen on (default 127.0.0.1, or $CHIDORI_HOST)\n"
      "  -p, --port PORT     the port (default 8080; 0 picks a free one)\n" POSTURE,

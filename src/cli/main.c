@@ -119,6 +119,7 @@ static const struct {
 } RUNNING[] = {
     {"run", cmd_run}, {"replay", cmd_replay}, {"resume", cmd_resume}, {"eval", cmd_eval},
     {"sandbox", cmd_sandbox}, {"serve", cmd_serve}, {"runs", cmd_runs},
+    {"branches", cmd_branches}, {"branch-resume", cmd_branch_resume}, {"branch-rerun", cmd_branch_rerun},
 };
 
 /* `--help` or `-h` among a command's arguments, and not the value of an option that takes one
@@ -126,7 +127,7 @@ static const struct {
 static bool asks_help(int argc, char **argv)
 {
     static const char *const takes_value[] = {"-i", "--input", "--answer", "--runs-dir", "--response", "--host",
-                                              "--port", "-p", "--file", "-f", "--timeout"};
+                                              "--port", "-p", "--file", "-f", "--timeout", "-v", "--value"};
     for (int i = 2; i < argc; i++) {
         bool is_value = false;
         for (size_t k = 0; k < sizeof takes_value / sizeof takes_value[0]; k++)

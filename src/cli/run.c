@@ -493,6 +493,7 @@ static void fill_request(const durable *d, const settings *set, banner_ctx *bann
     req->project_root = d->folder;
     req->entry = d->key;
     req->run_id = m->run_id;
+    req->run_dir = mode == MODE_REPLAY ? NULL : d->dir; /* chidori.branch's store (a replay writes nothing) */
     req->state_dir = d->state_dir;
     req->input = m->input;
     req->seed = m->seed;

@@ -62,6 +62,8 @@ host *host_new(const host_config *cfg, char **error)
     h->in_member = cfg->in_member;
     h->member_user = cfg->member_user;
     h->member_stop = cfg->member_stop;
+    h->run_id = cfg->run_id ? xstrdup(cfg->run_id) : NULL;
+    h->run_dir = cfg->run_dir ? xstrdup(cfg->run_dir) : NULL;
     /* each module's own state, in the list's order (a bad setting of one fails the host) */
     h->module_states = xcalloc(effect_module_count() + 1, sizeof *h->module_states);
     for (size_t i = 0; effect_modules[i]; i++) {
@@ -88,6 +90,8 @@ void host_free(host *h)
     json_free(h->pending_approval);
     free(h->abort_reason);
     free(h->project_root);
+    free(h->run_id);
+    free(h->run_dir);
     free(h);
 }
 
@@ -237,6 +241,8 @@ static int dispatch(host *h, const char *name, const json_t *args, bool internal
         *error = xasprintf("host operation `%s` takes an object of arguments", name);
         return HOST_ERROR;
     }
+    /* checks before a seq is taken: refused, nothing recorded */
+    if (op->validate && (*error = op->validate(h, args))) return HOST_ERROR;
     /* 0. the args in their one form (e.g. the normalized URL): looked up, gated, performed and
      *    recorded as such; args that have none fail the call (recorded) */
     json_t *prepared = NULL;

@@ -77,6 +77,9 @@ typedef struct host_config {
     /* Sub-runs (host/member.h): how to start them (the runner's; NULL: none can start), and, in a
      * member's own host, the seq its top-level calls nest under and what its starter keeps. */
     const struct host_members *members;
+    const char *run_id;                  /* the run's id (branch ids), or NULL */
+    const char *run_dir;                 /* the run's folder, where the branch store is written (the
+                                            CLI's runs/<id>), or NULL: no store (serve, replay) */
     uint64_t anchor_seq;                 /* 0 in a top-level run */
     bool in_member;                      /* this host is a member's */
     const atomic_int *member_stop;       /* a member's: set from another thread, every further call

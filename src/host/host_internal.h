@@ -53,6 +53,8 @@ struct host {
     bool in_member;
     void *member_user;
     const atomic_int *member_stop; /* the member was asked to stop when it reads non-zero */
+    char *run_id;                  /* host_config's (owned), or NULL */
+    char *run_dir;                 /* host_config's (owned), or NULL */
 };
 
 /* A nested run (call_agent) starts one level deeper, as the child of the call being performed;

@@ -70,6 +70,8 @@ typedef struct host_member_outcome {
                                  `waiting on signal: <name>` */
     json_t *records;          /* every record it appended, in append order (an array) */
     size_t live_calls;        /* its recorded calls performed live */
+    uint64_t seed;            /* its Math.random seed and virtual clock start (to run it again alike) */
+    int64_t clock_start_ms;
 } host_member_outcome;
 
 /* The runner's implementation. Every function may be called from any thread; one member is

@@ -33,6 +33,10 @@ typedef json_t *host_prepare_fn(const json_t *args, char **error);
 /* A gated op's policy target for these args (malloc'd, e.g. "tool:github__search"), and in *match
  * the arguments a rule's match_args see (NULL: none, matched as an empty object). */
 typedef char *host_target_fn(const json_t *args, const json_t **match);
+/* Checks that run before the replay lookup, so before a seq is taken: NULL when the call may go
+ * on, otherwise the error (malloc'd) thrown to the agent, and nothing is recorded (branch: §6.1
+ * of the original's spec). On replay too, so a call refused live is refused again. */
+typedef char *host_validate_fn(host *h, const json_t *args);
 /* A live call of the op (the log did not answer it) is about to pass the gate. */
 typedef void host_before_gate_fn(host *h);
 
@@ -44,6 +48,7 @@ typedef struct op_def {
     host_target_fn *target;           /* OP_GATED ops: the policy target of a call */
     host_before_gate_fn *before_gate; /* NULL: nothing to do (call_agent counts its runs here) */
     const struct record_form *record; /* NULL: recorded as performed (record_form.h) */
+    host_validate_fn *validate;       /* NULL: no check before the seq is taken */
 } op_def;
 
 typedef struct effect_module {

@@ -155,6 +155,7 @@ static void *member_main(void *arg)
     hc.answers = NULL;
     hc.n_answers = 0;
     hc.interactive = false; /* an input() pauses the member */
+    hc.run_dir = NULL;      /* it keeps no store of its own */
     hc.trace = NULL;        /* its spans are made when its records are merged (host_member_merge) */
     hc.call_started = env->hc.call_started ? locked_call_started : NULL;
     hc.call_started_ctx = env;
@@ -224,6 +225,8 @@ static void *member_main(void *arg)
             res.error = NULL;
         }
         o.live_calls = host_live_calls(h);
+        o.seed = cfg.seed;
+        o.clock_start_ms = cfg.clock_start_ms;
         engine_result_free(&res);
     }
     host_free(h);

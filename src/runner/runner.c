@@ -266,6 +266,10 @@ int runner_run(const runner_request *req, runner_outcome *out, char **error)
         .call_started_ctx = req->call_started_ctx,
         .prompt_event = req->prompt_event,
         .prompt_event_ctx = req->prompt_event_ctx,
+        .run_id = req->run_id,
+        .run_dir = req->run_dir,
+        .anchor_seq = req->anchor_seq,
+        .in_member = req->anchor_seq != 0,
     };
     if (req->surface) {
         surface_apply_to_engine(req->surface, &rc.base);
@@ -304,6 +308,8 @@ int runner_run(const runner_request *req, runner_outcome *out, char **error)
         if (req->sink) calllog_set_sink(log, req->sink, req->sink_ctx);
         rc_setup = restore_approvals(h, req->approvals, error);
     }
+    if (rc_setup == 0 && req->seq_after) calllog_start_after(log, req->seq_after);
+    if (rc_setup == 0 && req->n_queue_seqs) calllog_queue_seqs(log, req->queue_seqs, req->n_queue_seqs);
     if (rc_setup == 0 && req->adopt_open_calls) adopt_open_calls(log, NULL);
     if (rc_setup == 0 && req->reopen) rc_setup = reopen_calls(log, req->reopen, error);
     if (rc_setup == 0 && req->pending) {

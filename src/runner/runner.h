@@ -102,7 +102,14 @@ typedef struct runner_request {
     void *prompt_event_ctx;
 
     /* traces (telemetry/otel.h; nothing when the process exports none) */
-    const char *run_id;         /* chidori.run_id of every span, or NULL */
+    const char *run_id;         /* chidori.run_id of every span and branch ids, or NULL */
+    const char *run_dir;        /* the run's folder: chidori.branch keeps its store there (CLI), or NULL */
+    /* a branch run again on its own (branch-resume, branch-rerun): its top-level calls nest under
+     * anchor_seq, its new seqs follow seq_after, and these seqs are handed out first (the calls
+     * that were open when it paused); 0 / NULL for a run */
+    uint64_t anchor_seq, seq_after;
+    const uint64_t *queue_seqs;
+    size_t n_queue_seqs;
     const char *traceparent;    /* the caller's W3C trace context (serve), or NULL */
 } runner_request;
 

@@ -409,6 +409,10 @@
     callAgent(path, input) {
       return effect("call_agent", { path: StringCtor(path), input: input === undefined ? {} : input });
     },
+    // chidori.branch (docs/effects.md#branch): one recorded call; the host checks the variants
+    branch(variants, options) {
+      return effect("branch", { variants, options: options === undefined || options === null ? {} : options });
+    },
     execJs: exec("js"),
     execPython: exec("python"),
     execWasm: exec("wasm"),
