@@ -1,5 +1,5 @@
 """tests/cases_branch.py — chidori.branch (src/host/effects/branch.c on the member primitive,
-src/runner/member.c; docs/effects.md#branch): a fan-out is one recorded call whose branches' records
+src/runner/member_run.c; docs/effects.md#branch): a fan-out is one recorded call whose branches' records
 sit in the original's reserved seq ranges under it, a replay answers it with zero live effects and
 the same output, a branch's input() pauses only that branch and `chidori branch-resume` answers it,
 failures become `failed` outcomes, bad calls are refused before a seq is taken with the original's

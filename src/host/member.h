@@ -3,7 +3,7 @@
  * for it, stops it, reads its outcome and folds its records into the calling run's log.
  *
  * The host knows nothing of the engine or of workers: the runner provides the implementation
- * (runner/member.c) through host_config.members, as it provides run_nested for call_agent. This
+ * (runner/member_run.c) through host_config.members, as it provides run_nested for call_agent. This
  * header owns only the types and host_member_merge (host/member_merge.c), which runs on the
  * calling run's own thread.
  *

@@ -7,7 +7,7 @@
  */
 #define _GNU_SOURCE
 #include "runner/runner.h"
-#include "runner/member.h"
+#include "runner/member_run.h"
 #include "host/host.h"
 #include "host/policy.h"
 #include "settings/settings.h"
@@ -284,7 +284,7 @@ int runner_run(const runner_request *req, runner_outcome *out, char **error)
         trace = otel_run_begin(req->entry, req->run_id, req->traceparent);
     hc.trace = trace;
     hc.trace_replayed = trace_replayed;
-    /* sub-runs (branch): members get this run's engine and host configuration (runner/member.h) */
+    /* sub-runs (branch): members get this run's engine and host configuration (runner/member_run.h) */
     member_env members;
     member_env_init(&members, &rc.base, &hc, req->isolated, &req->iso);
     hc.members = &members.ops;

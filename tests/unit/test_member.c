@@ -1,4 +1,4 @@
-/* test_member.c — the member primitive (runner/member.h, host/member.h): several sub-runs at once,
+/* test_member.c — the member primitive (runner/member_run.h, host/member.h): several sub-runs at once,
  * each in its own seq range under the starting call, completed / paused / failed / stopped, and
  * their records merged into the caller's log so that a replay absorbs them. In-process engines
  * (the isolated path is the same code with supervisor_run, covered by tests/cases_branch.py). */
@@ -6,7 +6,7 @@
 #include "engine/engine.h"
 #include "host/host.h"
 #include "host/member.h"
-#include "runner/member.h"
+#include "runner/member_run.h"
 #include "util/buf.h"
 #include "util/files.h"
 

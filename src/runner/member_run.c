@@ -1,4 +1,4 @@
-/* member.c — sub-runs on threads of their own (see runner/member.h and host/member.h).
+/* member_run.c — sub-runs on threads of their own (see runner/member_run.h and host/member.h).
  *
  * Owns each member's thread, its host (made and freed on that thread), the records its log
  * appends (collected through the log's sink, since a log keeps no appended record), its stop flag
@@ -8,15 +8,15 @@
  * member's `done` and `out` are written under it once, and read only after it is set.
  */
 #define _GNU_SOURCE
-#include "runner/member.h"
+#include "runner/member_run.h"
 #include "util/buf.h"
+#include "util/clock.h"
 
 #include <errno.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
-#include <time.h>
 #include <unistd.h>
 
 /* A wait looks at the run's cancellation this often (a cancelled run stops what it waits for). */
@@ -47,14 +47,7 @@ static pthread_mutex_t done_mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t done_cv;
 static pthread_once_t done_once = PTHREAD_ONCE_INIT;
 
-static void done_cv_init(void)
-{
-    pthread_condattr_t a;
-    pthread_condattr_init(&a);
-    pthread_condattr_setclock(&a, CLOCK_MONOTONIC);
-    pthread_cond_init(&done_cv, &a);
-    pthread_condattr_destroy(&a);
-}
+static void done_cv_init(void) { clock_monotonic_cond_init(&done_cv); }
 
 /* ---------- what concurrent hosts share: one teller at a time ---------- */
 
@@ -304,9 +297,7 @@ static bool run_cancelled(const member_env *env) { return env->hc.cancel && atom
 /* Wait until one of ms[0..n) is done (under done_mu): its index, or -1 on timeout. */
 static int wait_some(host_member *const *ms, size_t n, int64_t timeout_ms)
 {
-    struct timespec now, until;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    int64_t left = timeout_ms;
+    int64_t end = timeout_ms >= 0 ? clock_monotonic_ms() + timeout_ms : 0;
     pthread_mutex_lock(&done_mu);
     for (;;) {
         for (size_t i = 0; i < n; i++)
@@ -314,27 +305,16 @@ static int wait_some(host_member *const *ms, size_t n, int64_t timeout_ms)
                 pthread_mutex_unlock(&done_mu);
                 return (int)i;
             }
-        if (timeout_ms >= 0 && left <= 0) break;
+        int64_t left = timeout_ms >= 0 ? end - clock_monotonic_ms() : WAIT_SLICE_MS;
+        if (left <= 0) break;
         for (size_t i = 0; i < n; i++) /* a cancelled run ends what it waits for */
             if (ms[i] && run_cancelled(ms[i]->env) && !atomic_load(&ms[i]->stop)) {
                 pthread_mutex_unlock(&done_mu);
                 member_stop(ms[i]);
                 pthread_mutex_lock(&done_mu);
             }
-        int64_t slice = timeout_ms >= 0 && left < WAIT_SLICE_MS ? left : WAIT_SLICE_MS;
-        clock_gettime(CLOCK_MONOTONIC, &until);
-        until.tv_sec += slice / 1000;
-        until.tv_nsec += (slice % 1000) * 1000000;
-        if (until.tv_nsec >= 1000000000) {
-            until.tv_sec++;
-            until.tv_nsec -= 1000000000;
-        }
+        struct timespec until = clock_monotonic_after_ms(left < WAIT_SLICE_MS ? left : WAIT_SLICE_MS);
         pthread_cond_timedwait(&done_cv, &done_mu, &until);
-        if (timeout_ms >= 0) {
-            struct timespec t;
-            clock_gettime(CLOCK_MONOTONIC, &t);
-            left = timeout_ms - ((int64_t)(t.tv_sec - now.tv_sec) * 1000 + (t.tv_nsec - now.tv_nsec) / 1000000);
-        }
     }
     pthread_mutex_unlock(&done_mu);
     return -1;

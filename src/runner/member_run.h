@@ -1,4 +1,4 @@
-/* member.h — the runner's implementation of sub-runs ("members", host/member.h): another agent
+/* member_run.h — the runner's implementation of sub-runs ("members", host/member.h): another agent
  * module run on a thread of its own, with a host of its own, beside the run that started it.
  *
  * A run makes one member_env from its own engine and host configuration (runner.c) and hands
@@ -16,7 +16,7 @@
  * - a cancelled run (host_config.cancel) ends its members' next calls, and a wait that sees the
  *   run cancelled stops the members it waits for (which kills their workers).
  *
- * BUDGET: members are admitted and charged at the one marked place in member.c (member_start),
+ * BUDGET: members are admitted and charged at the one marked place in member_run.c (member_start),
  * where a tree budget (issue 19 item 3) is to refuse a member and set its share of the limits.
  */
 #ifndef CHIDORI_RUNNER_MEMBER_H
