@@ -189,7 +189,11 @@ static int effect_branch(host *h, const json_t *args, json_t **result, char **er
         return HOST_ERROR;
     }
     const json_t *variants = json_object_get(args, "variants");
-    size_t n = variants->u.array.len;
+    size_t n = json_is_array(variants) ? variants->u.array.len : 0;
+    if (n == 0 || n > BRANCH_MAX_VARIANTS) { /* validate refused these; never divide by zero */
+        *error = xstrdup("chidori.branch requires 1 to 16 variants");
+        return HOST_ERROR;
+    }
     size_t conc = (size_t)json_number_value(json_object_get(json_object_get(args, "options"), "concurrency"));
     if (conc < 1) conc = 1;
     uint64_t S = h->call_seq, span = (uint64_t)BRANCH_W * n;
