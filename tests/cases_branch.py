@@ -273,3 +273,22 @@ def case_branch_isolated_and_in_process_agree(v):
             shapes.append(sorted((r["seq"], r.get("parent_seq"), r["function"]) for r in records_of(state, run_id_of(err))))
     assert outs[0] == outs[1], f"isolated:\n{outs[0]}\nin-process:\n{outs[1]}"
     assert shapes[0] == shapes[1], shapes
+
+
+def case_branch_a_run_in_the_original_folder_shape_replays_whole(v):
+    """A run folder as the original chidori writes one (tests/branch/original_folder: checkpoint.json
+    with the branches' records before the `branch` record, in the original's ranges, sorted keys,
+    microsecond timestamps; written by us) replays past its `branch` call to the end, with zero
+    live effects, output compared as a value (issue 17 replayed only up to that call)."""
+    import shutil
+    from run import ROOT
+    with tempfile.TemporaryDirectory() as tmp:
+        runs = os.path.join(tmp, "runs")
+        shutil.copytree(os.path.join(ROOT, "tests", "branch", "original_folder"), runs)
+        rid = os.listdir(runs)[0]
+        agent = os.path.join(ROOT, "tests", "branch", "fork.ts")
+        code, out, err = chidori(v, "replay", agent, rid, "--runs-dir", runs, state=tmp, timeout=60)
+        assert code == 0, f"exit {code}\n{out}\n{err[-3000:]}"
+        assert "replay matched 6 records" in err, err
+        assert json.loads(out)["outputs"][1]["draft"].endswith("release notes-8"), out
+        assert not os.path.exists(os.path.join(runs, rid, "branches")), "the replay wrote a branch store"
