@@ -255,13 +255,24 @@
     return effect("workspace", args);
   }
 
+  function workspaceOptions(what, opts) {
+    const o = optionsObject("chidori.workspace." + what, opts);
+    const out = {};
+    if (what === "write" && o.language !== undefined) out.language = StringCtor(o.language);
+    if (what === "list" && o.completeOnly !== undefined) out.completeOnly = !!o.completeOnly;
+    return out;
+  }
+  const removeFile = (path, reason) =>
+    attempt(() => workspaceCall("delete", path, { reason: reason === undefined || reason === null ? null : StringCtor(reason) }));
+
   const workspace = ObjectFreeze({
-    list: () => workspaceCall("list"),
+    list: (opts) => attempt(() => workspaceCall("list", undefined, { options: workspaceOptions("list", opts) })),
     manifest: () => workspaceCall("manifest"),
     read: (path) => workspaceCall("read", path),
-    write: (path, content) => workspaceCall("write", path, { content: typeof content === "string" ? content : StringCtor(content) }),
-    delete: (path) => workspaceCall("delete", path),
-    remove: (path) => workspaceCall("delete", path),
+    write: (path, content, opts) => attempt(() => workspaceCall("write", path, {
+      content: typeof content === "string" ? content : StringCtor(content), options: workspaceOptions("write", opts) })),
+    delete: removeFile,
+    remove: removeFile,
   });
 
   function exec(language) {
