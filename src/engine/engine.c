@@ -250,19 +250,45 @@ static JSValue native_advance_to(JSContext *ctx, JSValueConst this_val, int argc
     return JS_UNDEFINED;
 }
 
-/* loadBuiltin(file) → the value of the embedded script node/<file>.js (a factory function). */
+/* loadBuiltin(file) → the value of the embedded script node/<file>.js (a factory function); a name
+ * ending in ".js" is a script of js/ itself ("context.js"). */
 static JSValue native_load_builtin(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv)
 {
     const char *file = argc > 0 ? JS_ToCString(ctx, argv[0]) : NULL;
     if (!file) return JS_EXCEPTION;
     char name[128];
-    snprintf(name, sizeof name, "node/%s.js", file);
+    size_t flen = strlen(file);
+    if (flen > 3 && !strcmp(file + flen - 3, ".js")) snprintf(name, sizeof name, "%s", file);
+    else snprintf(name, sizeof name, "node/%s.js", file);
     JS_FreeCString(ctx, file);
     const embedded_file *f = engine_embedded(name);
     if (!f) return JS_ThrowReferenceError(ctx, "internal error: built-in %s missing from the binary", name);
     JSValue code = JS_ReadObject(ctx, f->data, f->len, JS_READ_OBJ_BYTECODE);
     if (JS_IsException(code)) return code;
     return JS_EvalFunction(ctx, code);
+}
+
+/* The stand-in for a chidori.* member this runtime does not have: calling it throws an error that
+ * names the member. It is marked IsHTMLDDA (the annex-B `document.all` behaviour QuickJS keeps), so
+ * `typeof` says "undefined", it is falsy and `== null`: feature detection sees no member. */
+static JSValue unavailable_member_call(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv, int magic,
+                                       JSValue *data)
+{
+    const char *name = JS_ToCString(ctx, data[0]);
+    if (!name) return JS_EXCEPTION;
+    JSValue err = JS_ThrowTypeError(ctx, "chidori.%s is not available in this runtime", name);
+    JS_FreeCString(ctx, name);
+    return err;
+}
+
+static JSValue native_unavailable_member(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv)
+{
+    JSValue name = argc > 0 ? JS_ToString(ctx, argv[0]) : JS_NewString(ctx, "");
+    if (JS_IsException(name)) return name;
+    JSValue fn = JS_NewCFunctionData(ctx, unavailable_member_call, 0, 0, 1, (JSValueConst *)&name);
+    JS_FreeValue(ctx, name);
+    if (!JS_IsException(fn)) JS_SetIsHTMLDDA(ctx, fn);
+    return fn;
 }
 
 /* queueMicrotask's job: calls the callback directly, so an exception it throws escapes the job
@@ -326,6 +352,8 @@ static int install_prelude(engine *e)
     JS_SetPropertyStr(ctx, natives, "advanceTo", JS_NewCFunction(ctx, native_advance_to, "advanceTo", 1));
     JS_SetPropertyStr(ctx, natives, "enqueueMicrotask", JS_NewCFunction(ctx, native_enqueue_microtask, "queueMicrotask", 1));
     JS_SetPropertyStr(ctx, natives, "loadBuiltin", JS_NewCFunction(ctx, native_load_builtin, "loadBuiltin", 1));
+    JS_SetPropertyStr(ctx, natives, "unavailableMember",
+                      JS_NewCFunction(ctx, native_unavailable_member, "unavailableMember", 1));
     JSValue internals = JS_Call(ctx, fn, JS_UNDEFINED, 1, (JSValueConst *)&natives);
     JS_FreeValue(ctx, natives);
     JS_FreeValue(ctx, fn);

@@ -15,6 +15,9 @@
  *   consecutive messages of the same role are merged into one message with the blocks in order
  *   (the API wants every tool_result of a turn in the one user message that follows it)
  *   tools                     → [{name, description, input_schema}]
+ *   cacheSystem, cacheTools, a message's cache ("5m" | "1h", set by chidori.context requests)
+ *                             → cache_control {type: "ephemeral"[, ttl: "1h"]} on the system block,
+ *                               the last tool, the message's last block; at most four, the latest kept
  * In the answer, "text" blocks are concatenated into content, "tool_use" blocks become toolCalls,
  * other block types (thinking, …) are ignored. The message id becomes "id", usage's
  * cache_read_input_tokens / cache_creation_input_tokens usage.cacheReadTokens / cacheCreationTokens.
@@ -23,6 +26,8 @@
 
 #include <stdlib.h>
 #include <string.h>
+
+#define LLM_MAX_CACHE_MARKS 4
 
 static json_t *text_block(const json_t *text)
 {
@@ -73,6 +78,47 @@ static json_t *string_of(const json_t *content)
     json_t *v = json_string(s);
     free(s);
     return v;
+}
+
+/* cache_control on a block: {"type":"ephemeral"} (five minutes) or with "ttl":"1h". */
+static void mark_cache(json_t *block, const char *ttl)
+{
+    json_t *cc = json_object();
+    json_object_set(cc, "type", json_string("ephemeral"));
+    if (!strcmp(ttl, "1h")) json_object_set(cc, "ttl", json_string("1h"));
+    json_object_set(block, "cache_control", cc);
+}
+
+static void collect_marks(json_t *blocks, json_t **marked, size_t *n, size_t cap)
+{
+    for (size_t i = 0; json_is_array(blocks) && i < blocks->u.array.len; i++)
+        if (json_object_get(blocks->u.array.items[i], "cache_control") && *n < cap) marked[(*n)++] = blocks->u.array.items[i];
+}
+
+/* The API takes at most LLM_MAX_CACHE_MARKS cache_control marks; in prefix order (tools, system,
+ * messages) the latest ones are kept. */
+static void keep_latest_marks(json_t *body)
+{
+    size_t cap = 4096, n = 0;
+    json_t **marked = xcalloc(cap, sizeof *marked);
+    collect_marks(json_object_get(body, "tools"), marked, &n, cap);
+    collect_marks(json_object_get(body, "system"), marked, &n, cap);
+    const json_t *msgs = json_object_get(body, "messages");
+    for (size_t i = 0; json_is_array(msgs) && i < msgs->u.array.len; i++)
+        collect_marks(json_object_get(msgs->u.array.items[i], "content"), marked, &n, cap);
+    for (size_t i = 0; n > LLM_MAX_CACHE_MARKS && i < n - LLM_MAX_CACHE_MARKS; i++) {
+        json_t *b = marked[i];
+        json_t *kept = json_object();
+        for (size_t k = 0; k < b->u.object.len; k++)
+            if (strcmp(b->u.object.items[k].key, "cache_control"))
+                json_object_set(kept, b->u.object.items[k].key, json_copy(b->u.object.items[k].value));
+        /* swap the contents: the block stays where it is */
+        json_t tmp = *b;
+        *b = *kept;
+        *kept = tmp;
+        json_free(kept);
+    }
+    free(marked);
 }
 
 json_t *llm_anthropic_body(const json_t *req, const char *model)
@@ -129,13 +175,28 @@ json_t *llm_anthropic_body(const json_t *req, const char *model)
         } else {
             push_message(msgs, "user", string_of(content));
         }
+        const char *ttl = json_string_value(json_object_get(src, "cache"));
+        if (ttl && strcmp(role, "system") != 0 && msgs->u.array.len) {
+            json_t *blocks = as_blocks(msgs->u.array.items[msgs->u.array.len - 1]);
+            if (blocks->u.array.len) mark_cache(blocks->u.array.items[blocks->u.array.len - 1], ttl);
+        }
     }
 
     if (llm_wants_json(req)) {
         if (system.len) buf_puts(&system, "\n\n");
         buf_puts(&system, LLM_JSON_INSTRUCTION);
     }
-    if (system.len) json_object_set(body, "system", json_stringn(system.data, system.len));
+    const char *cache_system = json_string_value(json_object_get(req, "cacheSystem"));
+    if (system.len && cache_system) { /* a marked system prompt is a block list */
+        json_t *blocks = json_array(), *b = json_object();
+        json_object_set(b, "type", json_string("text"));
+        json_object_set(b, "text", json_stringn(system.data, system.len));
+        mark_cache(b, cache_system);
+        json_array_push(blocks, b);
+        json_object_set(body, "system", blocks);
+    } else if (system.len) {
+        json_object_set(body, "system", json_stringn(system.data, system.len));
+    }
     buf_free(&system);
     json_object_set(body, "messages", msgs);
 
@@ -148,8 +209,11 @@ json_t *llm_anthropic_body(const json_t *req, const char *model)
         for (size_t i = 0; i < tools->u.array.len; i++) {
             json_array_push(out, llm_tool_spec(tools->u.array.items[i], "input_schema"));
         }
+        const char *cache_tools = json_string_value(json_object_get(req, "cacheTools"));
+        if (cache_tools) mark_cache(out->u.array.items[out->u.array.len - 1], cache_tools);
         json_object_set(body, "tools", out);
     }
+    keep_latest_marks(body);
     return body;
 }
 

@@ -16,6 +16,7 @@
   const clockNow = natives.now;
   const clockAdvanceTo = natives.advanceTo;
   const loadBuiltinFile = natives.loadBuiltin;
+  const unavailableMember = natives.unavailableMember;
   const enqueueMicrotask = natives.enqueueMicrotask;
 
   const JSONStringify = JSON.stringify;
@@ -254,13 +255,24 @@
     return effect("workspace", args);
   }
 
+  function workspaceOptions(what, opts) {
+    const o = optionsObject("chidori.workspace." + what, opts);
+    const out = {};
+    if (what === "write" && o.language !== undefined) out.language = StringCtor(o.language);
+    if (what === "list" && o.completeOnly !== undefined) out.completeOnly = !!o.completeOnly;
+    return out;
+  }
+  const removeFile = (path, reason) =>
+    attempt(() => workspaceCall("delete", path, { reason: reason === undefined || reason === null ? null : StringCtor(reason) }));
+
   const workspace = ObjectFreeze({
-    list: () => workspaceCall("list"),
+    list: (opts) => attempt(() => workspaceCall("list", undefined, { options: workspaceOptions("list", opts) })),
     manifest: () => workspaceCall("manifest"),
     read: (path) => workspaceCall("read", path),
-    write: (path, content) => workspaceCall("write", path, { content: typeof content === "string" ? content : StringCtor(content) }),
-    delete: (path) => workspaceCall("delete", path),
-    remove: (path) => workspaceCall("delete", path),
+    write: (path, content, opts) => attempt(() => workspaceCall("write", path, {
+      content: typeof content === "string" ? content : StringCtor(content), options: workspaceOptions("write", opts) })),
+    delete: removeFile,
+    remove: removeFile,
   });
 
   function exec(language) {
@@ -385,7 +397,19 @@
     });
   }
 
-  const chidori = ObjectFreeze({
+  // chidori.context and chidori.conversation live in context.js, evaluated on first use.
+  let contextApi = null;
+  function contextModule() {
+    if (contextApi === null) {
+      contextApi = loadBuiltinFile("context.js")(ObjectFreeze({
+        effect, callSync, chidori, prompt, mark, messageOfError, JSONStringify, JSONParse, ObjectFreeze,
+        ObjectCreate, ObjectDefineProperty, ObjectKeys, ArrayIsArray, StringCtor, ErrorCtor, TypeErrorCtor,
+      }));
+    }
+    return contextApi;
+  }
+
+  const chidoriMembers = ObjectFreeze({
     prompt,
     tool(name, args) {
       return effect("tool", { name: StringCtor(name), args: args === undefined ? {} : args });
@@ -418,6 +442,24 @@
     execWasm: exec("wasm"),
     util,
     defineTool: (spec) => defineTool(spec),
+    context: (seed) => contextModule().context(seed),
+    conversation: (options) => contextModule().conversation(options),
+  });
+
+  // A member this runtime lacks reads as a stand-in that throws "chidori.x is not available in
+  // this runtime" when called, and is otherwise undefined-like (typeof "undefined", falsy, == null:
+  // natives.unavailableMember), so feature detection still sees no member. `in`, keys and
+  // destructuring see only the real members. Symbols and the protocol names a value is probed for
+  // (then, toJSON) read as undefined, so awaiting or serializing chidori is unchanged.
+  const PROBED_NAMES = ObjectFreeze({ then: true, toJSON: true });
+  const standIns = ObjectCreate(null);
+  const ReflectGet = Reflect.get;
+  const chidori = new Proxy(chidoriMembers, {
+    get(target, key, receiver) {
+      if (typeof key !== "string" || key in target || ObjectHasOwn(PROBED_NAMES, key)) return ReflectGet(target, key, receiver);
+      if (!ObjectHasOwn(standIns, key)) standIns[key] = unavailableMember(key);
+      return standIns[key];
+    },
   });
 
   /* ---- chidori:agent ---- */

@@ -12,6 +12,7 @@
  * performed, on the trusted side: an isolated worker sees none of it. The record is the same
  * response either way; a replayed call is answered from the log and tells nothing.
  */
+#include "host/context_request.h"
 #include "host/host_internal.h"
 #include "host/ops.h"
 #include "host/llm.h"
@@ -77,7 +78,21 @@ static void on_delta(void *ctx, const char *text, size_t len)
     tell(ps, e);
 }
 
+static int prompt_request(host *h, const json_t *args, json_t **result, char **error);
+
+/* A context call (chidori.context: args hold `__context`) is sent as the request its segments
+ * stand for (context_request.c); any other as the request the prelude built. */
 static int effect_prompt(host *h, const json_t *args, json_t **result, char **error)
+{
+    if (!context_request_is(args)) return prompt_request(h, args, result, error);
+    json_t *req = context_llm_request(args, error);
+    if (!req) return HOST_ERROR;
+    int rc = prompt_request(h, req, result, error);
+    json_free(req);
+    return rc;
+}
+
+static int prompt_request(host *h, const json_t *args, json_t **result, char **error)
 {
     const llm_config *cfg = host_module_state(h, &prompt_module);
     if (!h->prompt_event) return llm_complete(cfg, args, result, error) == 0 ? HOST_OK : HOST_ERROR;

@@ -8,10 +8,15 @@
  * token_usage: {input_tokens, output_tokens, cache_creation_tokens?, cache_read_tokens?}.
  * response (additional key): every key of the reply the agent saw that the fields above do not give
  *         back (stopReason, toolCalls, model, provider, id, json …), so replay returns it unchanged.
+ * A context call (chidori.context, args with `__context`) is recorded with the original's context
+ * args {model, type, tools, turn, context_segments, max_tokens, temperature, request_digest}
+ * (context_request.c), its result the reply text, or the response object for respond() and
+ * tool-loop turns.
  * A record that has `request` is ours and answers exactly that request; one without it was written
  * by the original and is matched on its own keys. Kept apart from the provider code (llm*.c).
  */
 #include "host/record_form.h"
+#include "host/context_request.h"
 #include "host/llm.h"
 #include "util/buf.h"
 #include "util/sha256.h"
@@ -54,6 +59,7 @@ static json_t *request_digest(const json_t *args, const json_t *model, const jso
 /* The original's args of this request. model: the agent's, else the one that answered (result may be NULL). */
 static json_t *original_args(const json_t *args, const json_t *result)
 {
+    if (context_request_is(args)) return context_record_args(args, result);
     json_t *o = json_object();
     const json_t *msgs = json_object_get(args, "messages"), *text = NULL;
     size_t assistant_turns = 0;
@@ -170,7 +176,8 @@ static void prompt_encode(const json_t *args, const json_t *result, json_t **rec
     const json_t *usage = json_object_get(result, "usage");
     *token_usage = token_usage_of(usage);
     const json_t *content = json_object_get(result, "content");
-    *rec_result = has_tools(args) ? turn_response(result, usage) : json_is_string(content) ? json_copy(content) : json_string("");
+    bool response_shaped = context_request_is(args) ? context_result_is_response(args) : has_tools(args);
+    *rec_result = response_shaped ? turn_response(result, usage) : json_is_string(content) ? json_copy(content) : json_string("");
     /* keep what the original's fields do not give back: the reply less its content, and its usage
      * unless decode rebuilds the same object in the same place */
     json_t *resp = json_object();

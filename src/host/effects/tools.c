@@ -3,10 +3,11 @@
  *
  * `tool` {name, args} → the MCP result {content, isError, structuredContent?}; a tool that fails
  *   reports isError: true, a server that fails is an error. Gated: the policy sees `tool:<name>`.
- * `tool_schemas` {names} → [{name, description, parameters}] for the named tools, which the
+ * `tool_schemas` {names, for?} → [{name, description, parameters}] for the named tools, which the
  *   prompt tool loop hands to the model. Recorded, so replay needs no server. Filtered by the
  *   policy: a tool no call of which could pass the gate is withheld (a line on the log stream
- *   says so), and only the servers of offered tools are started.
+ *   says so), and only the servers of offered tools are started. With `for` ("context tools"), a
+ *   tool nobody offers is an `Unknown tool: X … (referenced in context tools)` error.
  * Servers start on first use and are shut down cleanly when the run's host is freed.
  *
  * A `tool` record is written as the original chidori writes it: args {name, kwargs}, result the
@@ -119,7 +120,16 @@ static int effect_tool_schemas(host *h, const json_t *args, json_t **result, cha
         *result = out;
         return HOST_OK;
     }
+    const char *referenced_in = json_string_value(json_object_get(args, "for")); /* "context tools" */
     mcp_hub *m = hub(h, error);
+    if (!m && referenced_in) { /* name the tool, as the original does for a context's tools */
+        const char *first = NULL;
+        for (size_t i = 0; !first && i < names->u.array.len; i++)
+            if (offered[i]) first = names->u.array.items[i]->u.string.bytes;
+        char *cause = *error;
+        *error = xasprintf("Unknown tool: %s — %s (referenced in %.40s)", first, cause, referenced_in);
+        free(cause);
+    }
     json_t *all = json_array();
     int rc = m ? HOST_OK : HOST_ERROR;
     /* list each server that an offered tool names, once */
@@ -144,7 +154,11 @@ static int effect_tool_schemas(host *h, const json_t *args, json_t **result, cha
             if (!strcmp(json_string_value(json_object_get(all->u.array.items[j], "name")) ?: "", want))
                 found = all->u.array.items[j];
         if (!found) {
-            *error = xasprintf("no tool named `%s` (tools are named <server>__<tool>)", want);
+            *error = referenced_in
+                         ? xasprintf("Unknown tool: %s (no MCP server offers it; tools are named <server>__<tool>, and "
+                                     "a defineTool handle is given as the handle, not by name) (referenced in %.40s)",
+                                     want, referenced_in)
+                         : xasprintf("no tool named `%s` (tools are named <server>__<tool>)", want);
             rc = HOST_ERROR;
             break;
         }

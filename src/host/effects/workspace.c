@@ -1,17 +1,27 @@
-/* effects/workspace.c — chidori.workspace: real files under a sanitized root.
+/* effects/workspace.c — chidori.workspace: real files under a sanitized root, and the generation
+ * manifest that records what the agent wrote (effects/workspace_manifest.c).
  *
- * `workspace` {action: list|read|write|delete|manifest, path?, content?}. The root is
- * CHIDORI_WORKSPACE_ROOT or the agent's folder. Trusts nothing in the path:
- *   - absolute paths, `..` parts, NUL and the `.chidori` state folder are refused up front;
+ * `workspace` {action: list|read|write|delete|manifest, path?, content?, options?, reason?}. The
+ * root is CHIDORI_WORKSPACE_ROOT or the agent's folder. Trusts nothing in the path:
+ *   - absolute paths, `..` parts, NUL, the `.chidori` state folder and the `.generation` manifest
+ *     folder are refused up front;
  *   - reads go through open_beneath (openat2 RESOLVE_BENEATH): symlinks may be followed only
  *     while they stay inside the root, checked by the kernel at the moment of the open;
  *   - writes and deletes walk the parent folders one at a time from a descriptor of the root with
- *     O_NOFOLLOW, so no symlink — swapped in or not — can redirect them outside.
+ *     O_NOFOLLOW, so no symlink — swapped in or not — can redirect them outside; a write lands in
+ *     .generation/tmp first and is renamed into place.
+ * list, write, delete and manifest load `.generation/manifest.json` (creating it); write and
+ * delete update it. list is the union of the manifest and the files on disk (dot-names skipped).
  * Contents are capped (WORKSPACE_MAX_FILE); listings are capped in entries and depth.
+ * The record is the original's {action, args}: a write records its path, byte count, options and
+ * the content's SHA-256, never the content.
  */
 #define _GNU_SOURCE
+#include "host/effects/workspace_manifest.h"
 #include "host/host_internal.h"
 #include "host/ops.h"
+#include "host/record_form.h"
+#include "util/random.h"
 #include "util/buf.h"
 #include "util/files.h"
 #include "util/sha256.h"
@@ -48,7 +58,7 @@ static const char *checked_path(const json_t *args, char **error)
     }
     while (p[0] == '.' && p[1] == '/') p += 2;
     while (*p == '/') p++;
-    if (!*p || path_names_state_dir(p)) {
+    if (!*p || path_names_state_dir(p) || wsm_names_generation(p)) {
         *error = xasprintf("chidori.workspace: `%s` is not a file of the workspace", v->u.string.bytes);
         return NULL;
     }
@@ -151,6 +161,8 @@ static int do_read(host *h, int root, const char *path, json_t **result, char **
     return HOST_OK;
 }
 
+/* The content goes to .generation/tmp/write-<uuid>, then is renamed over the target (a reader never
+ * sees half a file); the manifest then notes the file. */
 static int do_write(int root, const char *path, const json_t *args, json_t **result, char **error)
 {
     const json_t *content = json_object_get(args, "content");
@@ -162,38 +174,60 @@ static int do_write(int root, const char *path, const json_t *args, json_t **res
         *error = xasprintf("chidori.workspace.write: content is larger than %zu MiB", WORKSPACE_MAX_FILE >> 20);
         return HOST_ERROR;
     }
-    const char *leaf;
-    int dir = walk_parent(root, path, true, &leaf);
-    if (dir < 0) {
-        *error = describe_errno("cannot write", path);
+    const json_t *options = json_object_get(args, "options");
+    const char *language = json_string_value(json_object_get(options, "language"));
+    json_t *manifest = wsm_load(root, error);
+    if (!manifest) return HOST_ERROR;
+    int tmp = wsm_tmp_dir(root, error);
+    if (tmp < 0) {
+        json_free(manifest);
         return HOST_ERROR;
     }
-    int fd = openat(dir, leaf, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+    char id[37], name[64];
+    uuid_v4(id);
+    snprintf(name, sizeof name, "write-%s", id);
+    int fd = openat(tmp, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    int written = fd >= 0 ? write_all(fd, content->u.string.bytes, content->u.string.len) : -1;
+    if (fd >= 0) close(fd);
+    const char *leaf = NULL;
+    int dir = written == 0 ? walk_parent(root, path, true, &leaf) : -1;
+    int rc = dir >= 0 ? renameat(tmp, name, dir, leaf) : -1;
     int e = errno;
-    close(dir);
-    if (fd < 0) {
-        errno = e == ELOOP ? EXDEV : e;
+    if (dir >= 0) close(dir);
+    if (rc != 0) {
+        if (fd >= 0) unlinkat(tmp, name, 0);
+        close(tmp);
+        json_free(manifest);
+        errno = e == ENOTDIR || e == ELOOP ? EXDEV : e;
         *error = describe_errno("cannot write", path);
         return HOST_ERROR;
     }
-    int written = write_all(fd, content->u.string.bytes, content->u.string.len);
-    close(fd);
-    if (written != 0) {
-        *error = describe_errno("cannot write", path);
-        return HOST_ERROR;
-    }
+    close(tmp);
     char hex[65];
     sha256_hex(content->u.string.bytes, content->u.string.len, hex);
-    json_t *o = json_object();
-    json_object_set(o, "path", json_string(path));
-    json_object_set(o, "bytes", json_number((double)content->u.string.len));
-    json_object_set(o, "sha256", json_string(hex));
-    *result = o;
+    char *key = wsm_key(path);
+    *result = wsm_note_write(manifest, key, hex, content->u.string.len, wsm_language(key, language));
+    free(key);
+    int saved = wsm_save(root, manifest, error);
+    json_free(manifest);
+    if (saved != 0) {
+        json_free(*result);
+        *result = NULL;
+        return HOST_ERROR;
+    }
     return HOST_OK;
 }
 
-static int do_delete(int root, const char *path, json_t **result, char **error)
+static int do_delete(int root, const char *path, const json_t *args, json_t **result, char **error)
 {
+    json_t *manifest = wsm_load(root, error);
+    if (!manifest) return HOST_ERROR;
+    char *key = wsm_key(path);
+    wsm_note_delete(manifest, key, json_object_get(args, "reason"));
+    free(key);
+    int saved = wsm_save(root, manifest, error);
+    json_free(manifest);
+    if (saved != 0) return HOST_ERROR;
     const char *leaf;
     int dir = walk_parent(root, path, false, &leaf);
     if (dir < 0) {
@@ -218,25 +252,9 @@ static int do_delete(int root, const char *path, json_t **result, char **error)
 
 typedef struct lister {
     json_t *entries;
-    bool hashes;
     size_t count;
     bool truncated;
 } lister;
-
-static void hash_file(int dir, const char *name, json_t *entry)
-{
-    int fd = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
-    if (fd < 0) return;
-    sha256_ctx md;
-    sha256_init(&md);
-    char chunk[65536];
-    ssize_t n;
-    while ((n = read(fd, chunk, sizeof chunk)) > 0) sha256_update(&md, chunk, (size_t)n);
-    close(fd);
-    char hex[65];
-    sha256_hex_of(&md, hex);
-    json_object_set(entry, "sha256", json_string(hex));
-}
 
 static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
@@ -256,7 +274,7 @@ static void list_dir(lister *l, int dir, const char *prefix, int depth)
     struct dirent *de;
     while ((de = readdir(d))) {
         if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..")) continue;
-        if (depth == 0 && !strcmp(de->d_name, STATE_DIR_NAME)) continue;
+        if (de->d_name[0] == '.') continue; /* dot-names (.chidori, .generation, .git …) at every level */
         if (n == cap) names = xrealloc(names, (cap = cap ? cap * 2 : 32) * sizeof *names);
         names[n++] = xstrdup(de->d_name);
         if (n > WORKSPACE_MAX_ENTRIES) break; /* more than a listing may hold: reported below */
@@ -281,10 +299,6 @@ static void list_dir(lister *l, int dir, const char *prefix, int depth)
             json_t *e = json_object();
             json_object_set(e, "path", json_string(rel));
             json_object_set(e, "bytes", json_number((double)st.st_size));
-            if (l->hashes) {
-                hash_file(dirfd(d), name, e);
-                json_object_set(e, "status", json_string("complete"));
-            }
             json_array_push(l->entries, e);
             l->count++;
         }
@@ -302,23 +316,31 @@ static int effect_workspace(host *h, const json_t *args, json_t **result, char *
     int root = open_root(h, error);
     if (root < 0) return HOST_ERROR;
     int rc;
-    if (!strcmp(action, "list") || !strcmp(action, "manifest")) {
-        lister l = {.entries = json_array(), .hashes = !strcmp(action, "manifest")};
-        list_dir(&l, root, "", 0);
-        if (l.truncated) {
-            json_free(l.entries);
+    if (!strcmp(action, "manifest")) {
+        *result = wsm_load(root, error);
+        rc = *result ? HOST_OK : HOST_ERROR;
+    } else if (!strcmp(action, "list")) {
+        json_t *manifest = wsm_load(root, error);
+        lister l = {.entries = json_array()};
+        if (manifest) list_dir(&l, root, "", 0);
+        if (!manifest) {
+            rc = HOST_ERROR;
+        } else if (l.truncated) {
             *error = xasprintf("chidori.workspace.%s: more than %d files", action, WORKSPACE_MAX_ENTRIES);
             rc = HOST_ERROR;
         } else {
-            *result = l.entries;
+            const json_t *co = json_object_get(json_object_get(args, "options"), "completeOnly");
+            *result = wsm_listing(manifest, l.entries, co && co->type == JSON_TRUE);
             rc = HOST_OK;
         }
+        json_free(l.entries);
+        json_free(manifest);
     } else {
         const char *path = checked_path(args, error);
         if (!path) rc = HOST_ERROR;
         else if (!strcmp(action, "read")) rc = do_read(h, root, path, result, error);
         else if (!strcmp(action, "write")) rc = do_write(root, path, args, result, error);
-        else if (!strcmp(action, "delete")) rc = do_delete(root, path, result, error);
+        else if (!strcmp(action, "delete")) rc = do_delete(root, path, args, result, error);
         else {
             *error = xasprintf("chidori.workspace: unknown action `%s`", action);
             rc = HOST_ERROR;
@@ -336,8 +358,68 @@ static char *workspace_target(const json_t *args, const json_t **match)
     return xasprintf("workspace:%s", action ? action : "");
 }
 
+/* ---- the record (record_form.h): the original's {action, args}, never a file's content ---- */
+
+static json_t *workspace_record_args(const json_t *args)
+{
+    const char *action = json_string_value(json_object_get(args, "action"));
+    json_t *o = json_object(), *a = json_object();
+    json_object_set(o, "action", action ? json_string(action) : json_null());
+    const json_t *path = json_object_get(args, "path"), *options = json_object_get(args, "options");
+    if (action && !strcmp(action, "list")) {
+        json_free(a);
+        a = options ? json_copy(options) : json_object();
+    } else if (action && !strcmp(action, "write")) {
+        const json_t *content = json_object_get(args, "content");
+        json_object_set(a, "path", path ? json_copy(path) : json_null());
+        json_object_set(a, "bytes", json_number(json_is_string(content) ? (double)content->u.string.len : 0));
+        json_object_set(a, "options", options ? json_copy(options) : json_object());
+        if (json_is_string(content)) { /* tells a changed content apart on replay, without keeping it */
+            char hex[65];
+            sha256_hex(content->u.string.bytes, content->u.string.len, hex);
+            json_object_set(a, "sha256", json_string(hex));
+        }
+    } else if (action && !strcmp(action, "delete")) {
+        const json_t *reason = json_object_get(args, "reason");
+        json_object_set(a, "path", path ? json_copy(path) : json_null());
+        json_object_set(a, "reason", reason ? json_copy(reason) : json_null());
+    } else if (path) {
+        json_object_set(a, "path", json_copy(path));
+    }
+    json_object_set(o, "args", a);
+    return o;
+}
+
+static void workspace_encode(const json_t *args, const json_t *result, json_t **rec_args, json_t **rec_result,
+                             json_t **token_usage, json_t **extra)
+{
+    *rec_args = workspace_record_args(args);
+    *rec_result = result ? json_copy(result) : NULL;
+    *token_usage = NULL;
+    *extra = NULL;
+}
+
+static bool workspace_matches(const call_record *rec, const json_t *args)
+{
+    if (!json_object_get(rec->args, "args")) return json_equal(rec->args, args); /* written before the manifest */
+    json_t *mine = workspace_record_args(args);
+    bool ok = json_equal(json_object_get(rec->args, "action"), json_object_get(mine, "action")) &&
+              record_args_agree(json_object_get(rec->args, "args"), json_object_get(mine, "args"), false);
+    json_free(mine);
+    return ok;
+}
+
+static json_t *workspace_decode(const call_record *rec) { return json_copy(rec->result); }
+
+static const record_form workspace_record_form = {
+    .encode = workspace_encode,
+    .matches = workspace_matches,
+    .decode = workspace_decode,
+};
+
 static const op_def workspace_ops[] = {
-    {.name = "workspace", .flags = OP_RECORDED | OP_GATED, .perform = effect_workspace, .target = workspace_target},
+    {.name = "workspace", .flags = OP_RECORDED | OP_GATED, .perform = effect_workspace, .target = workspace_target,
+     .record = &workspace_record_form},
     {0},
 };
 

@@ -1,0 +1,52 @@
+/* workspace_manifest.h — `<root>/.generation/manifest.json`, the workspace's record of the files
+ * chidori.workspace wrote and deleted (docs/effects.md, "The generation manifest"), in the
+ * original chidori's format: {version: 1, manifestVersion, activeAttempt, files: {path: {status,
+ * sha256, bytes, language, attempt, updatedAt}}, deleted: {path: {attempt, reason}}}.
+ *
+ * Owned by effects/workspace.c, which calls these with a descriptor of the workspace root. Files
+ * are reached beneath that descriptor without following symlinks. Trusts nothing in the manifest
+ * file (it is in the agent's workspace): it is size-capped, parsed with limits, and every field it
+ * reads is type-checked; a manifest that is not one is an error saying how to fix it.
+ */
+#ifndef CHIDORI_WORKSPACE_MANIFEST_H
+#define CHIDORI_WORKSPACE_MANIFEST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "util/json.h"
+
+#define WSM_DIR ".generation"
+#define WSM_MAX_BYTES ((size_t)16 << 20)
+
+/* Does the workspace-relative path name the .generation folder or something in it? */
+bool wsm_names_generation(const char *rel);
+
+/* The manifest's key of a checked relative path: empty and "." parts dropped (malloc'd). */
+char *wsm_key(const char *rel);
+
+/* The language of a path: `given` when it is a non-empty string, else from the extension. */
+const char *wsm_language(const char *path, const char *given);
+
+/* Load the manifest (creating .generation/tmp, and an empty manifest when there is none). NULL with
+ * *error on failure. */
+json_t *wsm_load(int root, char **error);
+
+/* Write it back atomically (a file in .generation/tmp renamed over manifest.json). 0 or -1. */
+int wsm_save(int root, const json_t *manifest, char **error);
+
+/* A descriptor of .generation/tmp (for writes that are renamed into place), or -1 with *error. */
+int wsm_tmp_dir(int root, char **error);
+
+/* Record a written file; returns the agent's result {path, status, sha256, bytes, language,
+ * attempt, updatedAt}. */
+json_t *wsm_note_write(json_t *manifest, const char *key, const char *sha256, size_t bytes, const char *language);
+
+/* Record a deleted file (reason: a string or NULL). */
+void wsm_note_delete(json_t *manifest, const char *key, const json_t *reason);
+
+/* The listing: the union of the manifest's files and the disk files (from the workspace walk, an
+ * array of {path, bytes}), each as {path, status, sha256, bytes, language, attempt, updatedAt},
+ * sorted by path. complete_only drops what is not `complete`. */
+json_t *wsm_listing(const json_t *manifest, const json_t *disk, bool complete_only);
+
+#endif

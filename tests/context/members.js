@@ -1,0 +1,24 @@
+// A chidori.* member this runtime does not have names itself when called, and reads as absent.
+import { chidori, run } from "chidori:agent";
+
+run(async () => {
+  let called, destructured;
+  try { chidori.frobnicate("x"); } catch (e) { called = e.constructor.name + ": " + e.message; }
+  const { prompt, frobnicate } = chidori;
+  try { frobnicate(); } catch (e) { destructured = e.message; }
+  const awaited = await chidori; // then is not invented
+  return {
+    called, destructured,
+    typeofMissing: typeof chidori.frobnicate,
+    typeofKnown: typeof chidori.context,
+    inMissing: "frobnicate" in chidori,
+    inKnown: "conversation" in chidori,
+    detected: chidori.frobnicate ? "present" : "absent",
+    optional: chidori.frobnicate == null,
+    promptIsFunction: typeof prompt === "function",
+    keysHaveNoStandIn: !Object.keys(chidori).includes("frobnicate"),
+    json: JSON.stringify(chidori).length > 2,
+    awaitedIsChidori: awaited === chidori,
+    symbol: chidori[Symbol.iterator] === undefined,
+  };
+});
