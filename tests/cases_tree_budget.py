@@ -202,3 +202,39 @@ def case_tree_budget_settings_are_checked(v):
             folder_with(d, {"deep.js": DEEP})
             code, out, err = chidori(v, "run", os.path.join(d, "deep.js"), env={name: bad})
             assert code == 2 and name in err, (name, bad, code, err[-1000:])
+
+
+WORK = """import { run } from "chidori:agent";
+run(async (input, chidori) => {
+  let n = 0;
+  for (;;) {
+    try { await chidori.callAgent("thrower.js", { n }); } catch (e) { n++; }
+    let x = 0; for (let i = 0; i < 3e6; i++) x += i;
+  }
+});
+"""
+THROWER = """import { run } from "chidori:agent";
+run(async (input, chidori) => { let x = 0; for (let i = 0; i < 5e5; i++) x += i; throw new Error("no " + input.n); });
+"""
+
+
+def case_tree_budget_replay_charges_what_nested_runs_spent(v):
+    """The root runs out itself, between two calls, after children that failed (caught) spent part of
+    the budget: the replay does not run them again but charges their recorded ticks, so it stops at
+    the same place and makes no call past the log."""
+    for mode in MODES:
+        with tempfile.TemporaryDirectory() as d, tempfile.TemporaryDirectory() as state:
+            folder_with(d, {"work.js": WORK, "thrower.js": THROWER})
+            env = {"CHIDORI_JS_OP_BUDGET": "50000000", "CHIDORI_WORKSPACE_ROOT": d}
+            code, out, err = chidori(v, "run", mode, os.path.join(d, "work.js"), env=env, state=state, timeout=60)
+            assert code == 1 and "the run and the agents it started used its 50000000 ticks" in err, \
+                (mode, err[-2000:])
+            run_id = run_id_of(err)
+            recs = records_of(state, run_id)
+            failed = [r for r in recs if r.get("function") == "call_agent" and "error" in r]
+            assert len(failed) >= 3 and all(r.get("tree_ticks", 0) > 500000 for r in failed), (mode, failed[:2])
+            code2, out2, err2 = chidori(v, "replay", os.path.join(d, "work.js"), run_id, env=env, state=state,
+                                        timeout=60)
+            assert code2 == 1 and "the run and the agents it started used its 50000000 ticks" in err2, \
+                (mode, err2[-2000:])
+            assert f"replay matched {len(recs)} records" in err2 and "differs" not in err2, (mode, err2[-2000:])

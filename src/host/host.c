@@ -337,6 +337,7 @@ static int call_op(host *h, const op_def *op, const char *name, const json_t *ar
     h->end_after_record = false;
     double duration = clock_monotonic_ns() / 1e6 - t0;
     if (rc == HOST_SUSPEND) {
+        json_free(own_extra);
         json_free(*result);
         *result = NULL;
         return suspend_at(h, seq, name, args);

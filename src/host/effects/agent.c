@@ -113,14 +113,17 @@ static int effect_call_agent(host *h, const json_t *args, json_t **result, char 
         h->end_after_record = true;
         return HOST_ERROR;
     }
+    if (rc == HOST_OK || rc == HOST_ERROR) {
+        /* the ticks it spent, charged to this run again when the record replays (host.c), whether
+         * it completed or failed (a caught failure cost its caller's budget as much) */
+        json_free(h->record_extra);
+        h->record_extra = json_object();
+        json_object_set(h->record_extra, "tree_ticks", json_number((double)end.ticks));
+    }
     if (rc != HOST_OK) {
         free(output);
         return rc;
     }
-    /* the ticks it spent, charged to this run again when the record replays (host.c) */
-    json_free(h->record_extra);
-    h->record_extra = json_object();
-    json_object_set(h->record_extra, "tree_ticks", json_number((double)end.ticks));
     json_error jerr;
     *result = json_parse(output, strlen(output), NULL, &jerr);
     free(output);
