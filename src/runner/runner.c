@@ -80,13 +80,11 @@ typedef struct run_context {
 } run_context;
 
 /* host_config's tree_meter and tree_charge: the run at depth is members[depth]. */
-static uint64_t tree_meter(void *ctx, int depth, uint64_t ticks, uint64_t heap_bytes)
+static uint64_t meter_at(void *ctx, int depth, uint64_t ticks, uint64_t heap_bytes)
 {
     run_context *rc = ctx;
     tree_member *m = depth >= 0 && depth < TREE_CHAIN_MAX ? rc->members[depth] : NULL;
-    if (!m) return 0;
-    tree_report(m, ticks, heap_bytes);
-    return tree_take_charge(m);
+    return m ? tree_meter(m, ticks, heap_bytes) : 0;
 }
 
 static void tree_charge_at(void *ctx, int depth, uint64_t ticks)
@@ -338,7 +336,7 @@ int runner_run(const runner_request *req, runner_outcome *out, char **error)
         .interactive = req->interactive,
         .run_nested = run_nested,
         .nested_ctx = &rc,
-        .tree_meter = tree_meter,
+        .tree_meter = meter_at,
         .tree_charge = tree_charge_at,
         .tree_ctx = &rc,
         .policy = req->policy,

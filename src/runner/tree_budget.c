@@ -192,6 +192,18 @@ uint64_t tree_take_charge(tree_member *m)
     return owed;
 }
 
+uint64_t tree_meter(tree_member *m, uint64_t ticks, uint64_t heap_bytes)
+{
+    tree_budget *tb = m->tb;
+    pthread_mutex_lock(&tb->mu);
+    uint64_t owed = m->owed;
+    m->ticks = ticks + owed;
+    m->heap = heap_bytes;
+    m->owed = 0;
+    pthread_mutex_unlock(&tb->mu);
+    return owed;
+}
+
 void tree_charge(tree_member *m, uint64_t ticks)
 {
     tree_budget *tb = m->tb;

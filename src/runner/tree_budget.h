@@ -74,6 +74,8 @@ int tree_grant(tree_budget *tb, tree_member *m, unsigned share, engine_limits *l
 void tree_report(tree_member *m, uint64_t ticks, uint64_t heap_bytes);
 /* Ticks charged to m by children that ended since the last take (its engine adds them). */
 uint64_t tree_take_charge(tree_member *m);
+/* Both in one step (one lock; what the seam's meter does at every effect): report, then take. */
+uint64_t tree_meter(tree_member *m, uint64_t ticks, uint64_t heap_bytes);
 /* Charge m ticks spent on its behalf elsewhere (a replayed nested run's recorded ticks). */
 void tree_charge(tree_member *m, uint64_t ticks);
 /* m ended having counted ticks: it leaves the tree (m is freed). */
