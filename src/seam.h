@@ -14,6 +14,8 @@
 #ifndef CHIDORI_SEAM_H
 #define CHIDORI_SEAM_H
 
+#include <stdint.h>
+
 #include "util/json.h"
 
 /* Result codes of a seam call. */
@@ -28,10 +30,17 @@ enum {
  * with *error (malloc'd, caller frees; NULL for HOST_SUSPEND). args must be an object. */
 typedef int seam_call_fn(void *ctx, const char *op, const json_t *args, json_t **result, char **error);
 
+/* The tree budget's meter (runner/tree_budget.h): the engine says what it has counted so far (the
+ * ticks of its CPU budget, the bytes of its heap), just before and just after each `call`; the
+ * answer is the ticks spent on its behalf meanwhile (nested runs that ended), which it adds to its
+ * own count, so one budget covers a run and the runs it starts. */
+typedef uint64_t seam_meter_fn(void *ctx, uint64_t ticks, uint64_t heap_bytes);
+
 typedef struct seam {
     seam_call_fn *call;     /* the agent's ops */
     void *ctx;
     seam_call_fn *internal; /* chidori's own ops (module loads); NULL: none can be made */
+    seam_meter_fn *meter;   /* NULL: no tree budget (ctx is the same) */
 } seam;
 
 #endif

@@ -199,7 +199,13 @@ static JSValue native_host(JSContext *ctx, JSValueConst this_val, int argc, JSVa
     }
     json_t *result = NULL;
     char *error = NULL;
+    /* the tree budget's meter: what this run counted goes out before the call, what its nested
+     * runs spent comes back after it and counts as this run's own (seam.h) */
+    if (e->seam.meter) e->seam.meter(e->seam.ctx, run_limits_ticks(&e->limits), e->limits.heap ? e->limits.heap->malloc_size : 0);
     int rc = e->seam.call(e->seam.ctx, op, args, &result, &error);
+    if (e->seam.meter)
+        run_limits_charge_tree(&e->limits, e->seam.meter(e->seam.ctx, run_limits_ticks(&e->limits),
+                                                         e->limits.heap ? e->limits.heap->malloc_size : 0));
     json_free(args);
     JS_FreeCString(ctx, op);
     if (rc == HOST_SUSPEND || rc == HOST_ABORT) {
@@ -738,6 +744,7 @@ int engine_run(const engine_config *cfg, engine_result *res)
 
 done:
     res->limit = e->limits.tripped;
+    res->ticks = run_limits_ticks(&e->limits);
     if (e->paused && !e->failure) {
         res->status = RUN_PAUSED;
         rc = 0;

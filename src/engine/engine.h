@@ -86,6 +86,7 @@ typedef struct engine_result {
     char *error;             /* RUN_FAILED: message, then the JS stack when there is one */
     engine_limit_kind limit; /* which limit ended the run, if one did */
     bool input_invalid;      /* RUN_FAILED: the input did not match run()'s inputSchema; nothing ran */
+    uint64_t ticks;          /* CPU budget ticks the run counted, what the tree charged it included */
 } engine_result;
 
 int engine_run(const engine_config *cfg, engine_result *result);

@@ -142,10 +142,23 @@ int run_limits_charge(run_limits *l, uint64_t ticks)
     return run_limits_check(l);
 }
 
+uint64_t run_limits_ticks(const run_limits *l) { return l->polls * TICKS_PER_POLL + l->loop_ticks; }
+
+int run_limits_charge_tree(run_limits *l, uint64_t ticks)
+{
+    if (!ticks) return run_limits_check(l);
+    l->tree_charged += ticks;
+    return run_limits_charge(l, ticks);
+}
+
 char *run_limits_message(const run_limits *l)
 {
     switch (l->tripped) {
     case LIMIT_BUDGET:
+        if (l->tree_charged)
+            return xasprintf("CPU budget exhausted: the run and the agents it started used its %llu ticks "
+                             "(CHIDORI_JS_OP_BUDGET, one budget for the whole agent tree); raise it or do less work",
+                             (unsigned long long)l->cfg.op_budget);
         return xasprintf("CPU budget exhausted: the run used its %llu ticks (CHIDORI_JS_OP_BUDGET)",
                          (unsigned long long)l->cfg.op_budget);
     case LIMIT_DEADLINE:

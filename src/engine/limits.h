@@ -19,6 +19,7 @@ typedef struct run_limits {
     bool halted;           /* the host ended the run (pause, divergence): no more guest code */
     size_t refused_bytes;  /* the allocation that hit the memory ceiling or the allocation cap */
     const JSMallocState *heap; /* the runtime's allocation counters (seen on its first allocation) */
+    uint64_t tree_charged; /* ticks charged by the tree budget (nested runs that ended), counted in polls */
 } run_limits;
 
 /* QuickJS counts down this many ticks between calls of the interrupt handler. */
@@ -36,6 +37,11 @@ int run_limits_check(run_limits *l);
 /* Charges the engine's loop for work it does in C between guest calls (a timer turn), so the
  * budget measures that work too; returns nonzero once the budget is spent. */
 int run_limits_charge(run_limits *l, uint64_t ticks);
+/* Ticks this run has counted so far (its own and what the tree charged it). */
+uint64_t run_limits_ticks(const run_limits *l);
+/* Charges the run ticks spent on its behalf (seam.h's meter: nested runs), which count against its
+ * budget as its own do; returns nonzero once the budget is spent. */
+int run_limits_charge_tree(run_limits *l, uint64_t ticks);
 /* The precise message for the limit that tripped. */
 char *run_limits_message(const run_limits *l);
 

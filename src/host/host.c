@@ -64,6 +64,9 @@ host *host_new(const host_config *cfg, char **error)
     h->member_stop = cfg->member_stop;
     h->run_id = cfg->run_id ? xstrdup(cfg->run_id) : NULL;
     h->run_dir = cfg->run_dir ? xstrdup(cfg->run_dir) : NULL;
+    h->tree_meter = cfg->tree_meter;
+    h->tree_charge = cfg->tree_charge;
+    h->tree_ctx = cfg->tree_ctx;
     /* each module's own state, in the list's order (a bad setting of one fails the host) */
     h->module_states = xcalloc(effect_module_count() + 1, sizeof *h->module_states);
     for (size_t i = 0; effect_modules[i]; i++) {
@@ -89,6 +92,7 @@ void host_free(host *h)
     json_free(h->approvals);
     json_free(h->pending_approval);
     free(h->abort_reason);
+    json_free(h->record_extra);
     free(h->project_root);
     free(h->run_id);
     free(h->run_dir);
@@ -133,7 +137,17 @@ static int internal_call_seam(void *h, const char *op, const json_t *args, json_
     return host_internal_call(h, op, args, result, error);
 }
 
-seam host_seam(host *h) { return (seam){.call = host_call_seam, .ctx = h, .internal = internal_call_seam}; }
+uint64_t host_meter(host *h, uint64_t ticks, uint64_t heap_bytes)
+{
+    return h->tree_meter ? h->tree_meter(h->tree_ctx, h->depth, ticks, heap_bytes) : 0;
+}
+
+static uint64_t meter_seam(void *h, uint64_t ticks, uint64_t heap_bytes) { return host_meter(h, ticks, heap_bytes); }
+
+seam host_seam(host *h)
+{
+    return (seam){.call = host_call_seam, .ctx = h, .internal = internal_call_seam, .meter = meter_seam};
+}
 bool host_aborted(const host *h) { return h->aborted; }
 const char *host_abort_reason(const host *h) { return h->abort_reason; }
 uint64_t host_diverged_at(const host *h) { return h->diverged_at; }
@@ -162,10 +176,24 @@ const char *host_arg_string(const json_t *args, const char *name, char **error)
 
 /* A recorded outcome handed back as if performed (an op with a record form rebuilds its result
  * from the record; a legacy record holds it as performed). */
-static int replayed(const op_def *op, const call_record *rec, json_t **result, char **error)
+/* A record's own keys that the seam acts on when it replays it: `tree_ticks`, CPU ticks a nested run
+ * spent on the run's behalf (charged to it again, so a replay stops where the run did), and
+ * `ends_run`, a failed call that ended the run (a limit of its tree budget): it ends it again. */
+static int replayed(host *h, const op_def *op, const call_record *rec, json_t **result, char **error)
 {
+    const json_t *ticks = rec->extra ? json_object_get(rec->extra, "tree_ticks") : NULL;
+    if (ticks && ticks->type == JSON_NUMBER && ticks->u.number >= 0 && ticks->u.number <= 9007199254740991.0 &&
+        h->tree_charge)
+        h->tree_charge(h->tree_ctx, h->depth, (uint64_t)ticks->u.number);
     if (rec->error) {
         *error = xstrdup(rec->error);
+        const json_t *ends = rec->extra ? json_object_get(rec->extra, "ends_run") : NULL;
+        if (ends && ends->type == JSON_TRUE) {
+            h->aborted = true;
+            free(h->abort_reason);
+            h->abort_reason = xstrdup(rec->error);
+            return HOST_ABORT;
+        }
         return HOST_ERROR;
     }
     *result = op->record && !rec->legacy ? op->record->decode(rec) : json_copy(rec->result);
@@ -275,7 +303,7 @@ static int call_op(host *h, const op_def *op, const char *name, const json_t *ar
         case LOOKUP_REPLAYED:
             free(invalid);
             if (h->trace && h->trace_replayed) otel_run_call(h->trace, rec, true);
-            return replayed(op, rec, result, error);
+            return replayed(h, op, rec, result, error);
         case LOOKUP_FAILED:
             /* a log recorded before the args had their one form (an http URL as the agent spelled
              * it) still replays: the record of the agent's own args answers */
@@ -289,7 +317,7 @@ static int call_op(host *h, const op_def *op, const char *name, const json_t *ar
                     free(*error);
                     *error = NULL;
                     free(invalid);
-                    return replayed(op, rec, result, error);
+                    return replayed(h, op, rec, result, error);
                 }
             }
             free(invalid);
@@ -319,8 +347,13 @@ static int call_op(host *h, const op_def *op, const char *name, const json_t *ar
         rc = op->perform(h, args, result, error);
         h->call_seq = outer_call;
     }
+    json_t *own_extra = h->record_extra; /* what the perform function adds to its record */
+    bool ends_run = h->end_after_record && rc == HOST_ERROR;
+    h->record_extra = NULL;
+    h->end_after_record = false;
     double duration = clock_monotonic_ns() / 1e6 - t0;
     if (rc == HOST_SUSPEND) {
+        json_free(own_extra);
         json_free(*result);
         *result = NULL;
         return suspend_at(h, seq, name, args);
@@ -334,6 +367,12 @@ static int call_op(host *h, const op_def *op, const char *name, const json_t *ar
         const json_t *done = rc == HOST_OK ? *result : NULL;
         json_t *rargs = NULL, *rresult = NULL, *usage = NULL, *extra = NULL; /* the record's form of the call */
         if (op->record) op->record->encode(args, done, &rargs, &rresult, &usage, &extra);
+        if (own_extra || ends_run) {
+            if (!extra) extra = json_object();
+            for (size_t i = 0; own_extra && i < own_extra->u.object.len; i++)
+                json_object_set(extra, own_extra->u.object.items[i].key, json_copy(own_extra->u.object.items[i].value));
+            if (ends_run) json_object_set(extra, "ends_run", json_bool(true));
+        }
         const json_t *wargs = rargs ? rargs : args, *wresult = op->record ? rresult : done;
         if (calllog_append_full(h->log, seq, h->parent_seq, name, wargs, wresult, rc == HOST_OK ? NULL : *error,
                                 duration, started_at, usage, extra, &io) != 0) {
@@ -350,7 +389,9 @@ static int call_op(host *h, const op_def *op, const char *name, const json_t *ar
         json_free(rresult);
         json_free(usage);
         json_free(extra);
+        if (ends_run && rc == HOST_ERROR) rc = HOST_ABORT; /* recorded as failed; the run ends here */
     }
+    json_free(own_extra);
     if (rc == HOST_ABORT && !h->aborted) {
         h->aborted = true;
         h->abort_reason = xstrdup(*error ? *error : "the host ended the run");

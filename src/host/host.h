@@ -24,8 +24,12 @@ typedef struct host host;
 
 /* Runs a nested agent for call_agent: the CLI provides it, since the host knows nothing of the
  * engine. Returns HOST_OK with *output_json (compact), or another HOST_* code with *error. */
+typedef struct host_nested_end {
+    uint64_t ticks; /* CPU budget ticks the nested run counted (its own nested runs included) */
+    bool ends_tree; /* it crossed a limit of the run's tree budget: the whole run ends (HOST_ABORT) */
+} host_nested_end;
 typedef int host_nested_fn(void *ctx, host *h, const char *entry, const char *input_json, char **output_json,
-                           char **error);
+                           host_nested_end *end, char **error);
 
 /* A store for chidori.memory other than <state dir>/memory.json (the server keeps memory in its
  * database, shared safely by concurrent sessions). op gets the checked arguments — action (get,
@@ -49,6 +53,13 @@ typedef struct host_config {
     bool interactive;           /* input() may ask on the terminal */
     host_nested_fn *run_nested;
     void *nested_ctx;
+    /* The run's tree budget (runner/tree_budget.h) as the seam sees it, or NULL: none. tree_meter:
+     * the engine of the run at depth counted ticks and heap bytes (seam.h's meter); returns the
+     * ticks to charge it now. tree_charge: charge the run at depth ticks that a replayed nested
+     * run's record says it spent. */
+    uint64_t (*tree_meter)(void *ctx, int depth, uint64_t ticks, uint64_t heap_bytes);
+    void (*tree_charge)(void *ctx, int depth, uint64_t ticks);
+    void *tree_ctx;
     const struct policy *policy;         /* the gate's policy (not owned; NULL: no gate) */
     const struct policy *session_policy; /* a session profile layered stricter-wins (or NULL) */
     /* node:fs (docs/vfs.md) */
@@ -105,6 +116,9 @@ int host_call_seam(void *host, const char *op, const json_t *args, json_t **resu
 /* The engine's seam for an in-process run: host_call for the agent's ops, host_internal_call for
  * module loads. */
 seam host_seam(host *h);
+/* The tree budget's meter for the run at the current depth (seam.h's meter; the supervisor calls it
+ * for its worker's engine): 0 when the run has no tree budget. */
+uint64_t host_meter(host *h, uint64_t ticks, uint64_t heap_bytes);
 
 /* The call log of this host's run (load it before the run to replay). */
 calllog *host_calllog(host *h);

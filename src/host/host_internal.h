@@ -55,6 +55,14 @@ struct host {
     const atomic_int *member_stop; /* the member was asked to stop when it reads non-zero */
     char *run_id;                  /* host_config's (owned), or NULL */
     char *run_dir;                 /* host_config's (owned), or NULL */
+    uint64_t (*tree_meter)(void *ctx, int depth, uint64_t ticks, uint64_t heap_bytes); /* host_config's */
+    void (*tree_charge)(void *ctx, int depth, uint64_t ticks);
+    void *tree_ctx;
+    /* Set by a perform function for the record of its own call (host.c takes them right after it):
+     * keys added to the record, and that the call, once recorded as failed, ends the run (HOST_ABORT,
+     * and again on replay: the record gets "ends_run": true). */
+    json_t *record_extra;
+    bool end_after_record;
 };
 
 /* A nested run (call_agent) starts one level deeper, as the child of the call being performed;

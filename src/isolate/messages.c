@@ -231,6 +231,7 @@ json_t *isolate_outcome_encode(const engine_result *res)
     if (res->error) json_object_set(o, "error", json_string(res->error));
     json_object_set(o, "limit", json_number((double)res->limit));
     if (res->input_invalid) json_object_set(o, "input_invalid", json_bool(true));
+    if (res->ticks) json_object_set(o, "ticks", json_number((double)res->ticks));
     return o;
 }
 
@@ -247,6 +248,9 @@ int isolate_outcome_decode(const json_t *o, engine_result *res, char **error)
     res->limit = (engine_limit_kind)limit->u.number;
     const json_t *invalid = json_object_get(o, "input_invalid");
     res->input_invalid = invalid && invalid->type == JSON_TRUE; /* only meaningful when failed */
+    const json_t *ticks = json_object_get(o, "ticks"); /* the worker's word (the CPU backstop bounds a lie) */
+    if (ticks && ticks->type == JSON_NUMBER && ticks->u.number >= 0 && ticks->u.number <= 9007199254740992.0)
+        res->ticks = (uint64_t)ticks->u.number;
     if (!strcmp(status, "completed")) {
         res->status = RUN_COMPLETED;
         if (!(res->output_json = str_of(o, "output"))) {

@@ -320,6 +320,19 @@ static bool op_valid(const json_t *op)
     return true;
 }
 
+/* A Call's "meter" (the tree budget's, seam.h): [ticks, heap bytes], whole numbers up to 2^53. */
+static bool meter_valid(const json_t *m)
+{
+    if (m->type != JSON_ARRAY || m->u.array.len != 2) return false;
+    for (size_t i = 0; i < 2; i++) {
+        const json_t *v = m->u.array.items[i];
+        if (v->type != JSON_NUMBER || !(v->u.number >= 0 && v->u.number <= 9007199254740992.0) ||
+            v->u.number != (double)(uint64_t)v->u.number)
+            return false;
+    }
+    return true;
+}
+
 static frame_type invalid(char **error, char *msg)
 {
     set_error(error, msg);
@@ -359,8 +372,13 @@ frame_type frame_classify(const json_t *frame, char **error)
     }
     bool is_call = tl == 4 && memcmp(t, "call", 4) == 0;
     if (is_call || (tl == 8 && memcmp(t, "internal", 8) == 0)) {
-        static const char *const allowed[] = {"type", "op", "args", NULL};
+        static const char *const allowed_call[] = {"type", "op", "args", "meter", NULL};
+        static const char *const allowed_internal[] = {"type", "op", "args", NULL};
+        const char *const *allowed = is_call ? allowed_call : allowed_internal;
         const char *kind = is_call ? "call" : "internal";
+        const json_t *meter = json_object_get(frame, "meter");
+        if (meter && !meter_valid(meter))
+            return invalid(error, xstrdup("bad frame: call \"meter\" is not [ticks, heap bytes] (two whole numbers)"));
         const json_t *op = json_object_get(frame, "op"), *args = json_object_get(frame, "args");
         if (!op) return invalid(error, xasprintf("bad frame: %s without \"op\"", kind));
         if (!op_valid(op))
@@ -381,7 +399,7 @@ frame_type frame_classify(const json_t *frame, char **error)
         return FRAME_ISOLATION;
     }
     if (tl == 5 && memcmp(t, "reply", 5) == 0) {
-        static const char *const allowed[] = {"type", "ok", "err", NULL};
+        static const char *const allowed[] = {"type", "ok", "err", "status", "charge", NULL};
         const json_t *ok = json_object_get(frame, "ok"), *err = json_object_get(frame, "err");
         if (ok && err) return invalid(error, xstrdup("bad frame: reply has both \"ok\" and \"err\""));
         if (!ok && !err) return invalid(error, xstrdup("bad frame: reply has neither \"ok\" nor \"err\""));

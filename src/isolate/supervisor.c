@@ -476,10 +476,24 @@ static void backstop_after_effect(backstop *b)
     }
 }
 
+/* Ticks its nested runs spent (the tree budget's charge) come off this worker's CPU time too, at the
+ * same rate: those runs used CPU time of their own workers, and the tree has one budget. The next
+ * check comes at once when nothing is left. */
+static void backstop_charged(backstop *b, uint64_t ticks)
+{
+    if (!b->cpu_limit_us) return;
+    uint64_t us = ticks > UINT64_MAX / BACKSTOP_NS_PER_TICK ? UINT64_MAX / 1000 : ticks * BACKSTOP_NS_PER_TICK / 1000;
+    uint64_t floor_us = (uint64_t)BACKSTOP_CPU_SLACK_MS * 1000;
+    b->cpu_limit_us = b->cpu_limit_us > us + floor_us ? b->cpu_limit_us - us : floor_us;
+    b->cpu_check_at = clock_monotonic_ms();
+}
+
 /* At b->cpu_check_at: true when the worker used up its CPU time; else the next check is set. */
 static bool backstop_cpu_spent(backstop *b, const worker *w)
 {
-    uint64_t used = worker_cpu_us(w) - b->cpu_base_us;
+    /* a reading below the base (the engine's process not found this time, so only the stub's
+     * clock was read) is no evidence of anything: it counts as nothing used, never as a wrap */
+    uint64_t now_us = worker_cpu_us(w), used = now_us > b->cpu_base_us ? now_us - b->cpu_base_us : 0;
     if (used >= b->cpu_limit_us) return true;
     uint64_t left_ms = (b->cpu_limit_us - used) / 1000 + 1;
     b->cpu_check_at = clock_monotonic_ms() + (int64_t)left_ms;
@@ -736,9 +750,23 @@ int supervisor_run(const engine_config *cfg, host *h, const isolate_options *o, 
              * through the internal entry, which performs nothing else */
             json_t *result = NULL;
             char *err = NULL;
+            /* the tree budget's meter: what the worker's engine counted (its word, bounded by this
+             * backstop anyway), and what its nested runs spent, charged back in the reply */
+            const json_t *meter = type == FRAME_CALL ? json_object_get(frame, "meter") : NULL;
+            uint64_t charge = 0, m_ticks = 0, m_heap = 0;
+            if (meter) {
+                m_ticks = (uint64_t)meter->u.array.items[0]->u.number;
+                m_heap = (uint64_t)meter->u.array.items[1]->u.number;
+                charge = host_meter(h, m_ticks, m_heap);
+            }
             int rc = type == FRAME_CALL ? host_call(h, op, args, &result, &err)
                                         : host_internal_call(h, op, args, &result, &err);
+            if (meter) charge += host_meter(h, m_ticks, m_heap);
             json_t *reply = isolate_reply_encode(rc, result, err);
+            if (charge) {
+                json_object_set(reply, "charge", json_number((double)charge));
+                backstop_charged(&bs, charge);
+            }
             json_free(result);
             free(err);
             backstop_after_effect(&bs);

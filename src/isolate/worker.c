@@ -43,6 +43,22 @@
 /* The broker client: one frame out (a Call for the agent's ops, an Internal for module loads:
  * seam.h's two entries), one Reply frame back. A broken pipe means the parent is gone or
  * misbehaving: the run ends (HOST_ABORT). */
+/* The tree budget's meter (seam.h) rides on the frames: what the engine counted goes out with the
+ * next Call ("meter": [ticks, heap bytes]), the ticks the parent charged come back with its Reply
+ * ("charge"), handed to the engine at its meter call after the call. */
+static uint64_t meter_ticks, meter_heap, meter_charge;
+static bool meter_set;
+
+static uint64_t broker_meter(void *ctx, uint64_t ticks, uint64_t heap_bytes)
+{
+    meter_ticks = ticks;
+    meter_heap = heap_bytes;
+    meter_set = true;
+    uint64_t c = meter_charge;
+    meter_charge = 0;
+    return c;
+}
+
 static int broker_send(const char *type, const char *op, const json_t *args, json_t **result, char **error)
 {
     *result = NULL;
@@ -51,6 +67,12 @@ static int broker_send(const char *type, const char *op, const json_t *args, jso
     json_object_set(call, "type", json_string(type));
     json_object_set(call, "op", json_string(op));
     json_object_set(call, "args", json_copy(args));
+    if (meter_set && !strcmp(type, "call")) {
+        json_t *m = json_array();
+        json_array_push(m, json_number((double)meter_ticks));
+        json_array_push(m, json_number((double)meter_heap));
+        json_object_set(call, "meter", m);
+    }
     char *io = NULL;
     int rc = frame_write(FD_OUT, call, &io);
     json_free(call);
@@ -62,6 +84,9 @@ static int broker_send(const char *type, const char *op, const json_t *args, jso
         return HOST_ABORT;
     }
     rc = isolate_reply_decode(reply, result, error);
+    const json_t *charge = json_object_get(reply, "charge");
+    if (charge && charge->type == JSON_NUMBER && charge->u.number > 0 && charge->u.number <= 9007199254740991.0)
+        meter_charge += (uint64_t)charge->u.number;
     json_free(reply);
     return rc;
 }
@@ -457,7 +482,7 @@ int worker_main(void)
         return 0;
     }
 
-    in.config.seam = (engine_seam){.call = broker_call, .internal = broker_internal};
+    in.config.seam = (engine_seam){.call = broker_call, .internal = broker_internal, .meter = broker_meter};
     in.config.on_result = done_before_teardown;
     engine_result res;
     engine_run(&in.config, &res);

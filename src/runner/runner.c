@@ -1,13 +1,15 @@
 /* runner.c — one durable run of an agent (see runner.h).
  *
- * Owns, for the length of one run: the host, the engine configuration, and the nested-agent
- * callback (call_agent runs in the same isolation mode as the top-level agent). The order of the
+ * Owns, for the length of one run: the host, the engine configuration, the nested-agent
+ * callback (call_agent runs in the same isolation mode as the top-level agent) and the run's tree
+ * budget (tree_budget.h), which its nested agents draw on. The order of the
  * set-up is the durable-run contract: load the log, choose the mode, attach the persistence
  * (file and/or sink), restore approvals, answer the pending input — and only then start the agent.
  */
 #define _GNU_SOURCE
 #include "runner/runner.h"
 #include "runner/member_run.h"
+#include "runner/tree_budget.h"
 #include "host/host.h"
 #include "host/policy.h"
 #include "settings/settings.h"
@@ -66,11 +68,32 @@ int runner_split_agent(const char *file, char **folder, char **key, char **error
     return 0;
 }
 
-/* What nested agents (call_agent) need from the top-level run. */
+/* What nested agents (call_agent) need from the top-level run: its engine configuration, and its
+ * tree budget with the member running at each depth (members[0] the root; a nested agent runs
+ * while its parent waits, so one chain of members is alive at a time). */
+#define TREE_CHAIN_MAX 16
 typedef struct run_context {
     engine_config base;
     const runner_request *req;
+    tree_budget *tree;
+    tree_member *members[TREE_CHAIN_MAX];
+    int depth;
 } run_context;
+
+/* host_config's tree_meter and tree_charge: the run at depth is members[depth]. */
+static uint64_t meter_at(void *ctx, int depth, uint64_t ticks, uint64_t heap_bytes)
+{
+    run_context *rc = ctx;
+    tree_member *m = depth >= 0 && depth < TREE_CHAIN_MAX ? rc->members[depth] : NULL;
+    return m ? tree_meter(m, ticks, heap_bytes) : 0;
+}
+
+static void tree_charge_at(void *ctx, int depth, uint64_t ticks)
+{
+    run_context *rc = ctx;
+    tree_member *m = depth >= 0 && depth < TREE_CHAIN_MAX ? rc->members[depth] : NULL;
+    if (m) tree_charge(m, ticks);
+}
 
 /* One engine run, in this process or in a confined worker. top: the top-level agent (it may
  * print the banner); nested runs in-process get a thread, since each engine needs its own stack. */
@@ -83,7 +106,10 @@ static void run_engine(run_context *rc, const engine_config *cfg, host *h, bool 
         return;
     }
     char *text = NULL;
-    supervisor_run(cfg, h, &req->iso, res, top && req->banner ? &text : NULL);
+    isolate_options o = req->iso;
+    /* test-only: a nested agent's worker spins in C, never polling (tests/cases_tree_budget.py) */
+    if (o.selftest && !strcmp(o.selftest, "nested_hang_spin")) o.selftest = top ? NULL : "hang_spin";
+    supervisor_run(cfg, h, &o, res, top && req->banner ? &text : NULL);
     free(text);
 }
 
@@ -104,7 +130,18 @@ static uint64_t nested_seed(uint64_t seed, const char *entry, const char *input_
     return h;
 }
 
-static int run_nested(void *ctx, host *h, const char *entry, const char *input_json, char **output, char **error)
+/* The first line of a run's error (its message without the stack). */
+static char *first_line(const char *text)
+{
+    const char *nl = text ? strchr(text, '\n') : NULL;
+    return text ? (nl ? xstrndup(text, (size_t)(nl - text)) : xstrdup(text)) : xstrdup("?");
+}
+
+/* A nested agent is a member of the run's tree: admitted under the run that calls it, granted what
+ * is left of the tree's limits, and charged to its caller when it ends. A refusal, or a limit of
+ * the grant crossed, ends the whole tree (end->ends_tree, HOST_ABORT). */
+static int run_nested(void *ctx, host *h, const char *entry, const char *input_json, char **output,
+                      host_nested_end *end, char **error)
 {
     run_context *rc = ctx;
     engine_config cfg = rc->base;
@@ -113,8 +150,48 @@ static int run_nested(void *ctx, host *h, const char *entry, const char *input_j
     cfg.input_json = input_json;
     cfg.seed = nested_seed(rc->base.seed, entry, input_json);
     cfg.seam = host_seam(h);
+    tree_member *m = NULL;
+    engine_limit_kind crossed;
+    char *why = NULL;
+    if (rc->depth + 1 >= TREE_CHAIN_MAX) {
+        why = xstrdup("agent tree depth cap reached: nested agents cannot go deeper here");
+    } else if (tree_admit(rc->tree, rc->members[rc->depth], &m, &why) == 0 &&
+               tree_grant(rc->tree, m, 1, &cfg.limits, &crossed, &why) != 0) {
+        tree_leave(m, 0);
+        m = NULL;
+    }
+    if (!m) {
+        tree_abort(rc->tree, why);
+        *error = why;
+        end->ends_tree = true;
+        return HOST_ABORT;
+    }
+    rc->members[++rc->depth] = m;
     engine_result res;
     run_engine(rc, &cfg, h, false, &res);
+    rc->members[rc->depth--] = NULL;
+    end->ticks = res.ticks;
+    tree_leave(m, res.ticks);
+    if (res.status == RUN_FAILED && !host_aborted(h) &&
+        (res.limit == LIMIT_BUDGET || res.limit == LIMIT_DEADLINE || res.limit == LIMIT_MEMORY)) {
+        /* it crossed its grant, so the tree's limit: the whole tree ends */
+        char *who = xasprintf("nested agent %s", entry), *detail = first_line(res.error);
+        char *msg = tree_limit_message(rc->tree, res.limit, who, detail);
+        free(who);
+        free(detail);
+        tree_abort(rc->tree, msg);
+        *error = msg;
+        end->ends_tree = true;
+        engine_result_free(&res);
+        return HOST_ABORT;
+    }
+    if (res.status == RUN_FAILED && host_aborted(h) && tree_ended(rc->tree)) {
+        /* a run below it ended the tree: every call_agent on the way up is recorded as ending it */
+        *error = xstrdup(tree_ended(rc->tree));
+        end->ends_tree = true;
+        engine_result_free(&res);
+        return HOST_ABORT;
+    }
     int code;
     if (res.status == RUN_COMPLETED) {
         *output = res.output_json;
@@ -243,6 +320,10 @@ int runner_run(const runner_request *req, runner_outcome *out, char **error)
     memset(out, 0, sizeof *out);
     run_context rc = {.req = req};
     rc.base.limits = req->limits;
+    tree_caps caps;
+    tree_caps_from(&caps, &req->limits, req->settings);
+    rc.tree = tree_budget_new(&caps);
+    rc.members[0] = tree_root(rc.tree);
     rc.base.seed = req->seed;
     rc.base.clock_start_ms = req->clock_start_ms;
     host_config hc = {
@@ -256,6 +337,9 @@ int runner_run(const runner_request *req, runner_outcome *out, char **error)
         .interactive = req->interactive,
         .run_nested = run_nested,
         .nested_ctx = &rc,
+        .tree_meter = meter_at,
+        .tree_charge = tree_charge_at,
+        .tree_ctx = &rc,
         .policy = req->policy,
         .session_policy = req->session_policy,
         .approvals_can_suspend = req->approvals_can_suspend,
@@ -292,6 +376,7 @@ int runner_run(const runner_request *req, runner_outcome *out, char **error)
     if (!h) {
         member_env_clear(&members);
         otel_run_end(trace, *error);
+        tree_budget_free(rc.tree);
         return -1;
     }
     calllog *log = host_calllog(h);
@@ -324,6 +409,7 @@ int runner_run(const runner_request *req, runner_outcome *out, char **error)
         otel_run_end(trace, *error);
         host_free(h);
         member_env_clear(&members);
+        tree_budget_free(rc.tree);
         return -1;
     }
     /* the isolation options are the caller's; this run also watches its cancel descriptor */
@@ -372,6 +458,7 @@ int runner_run(const runner_request *req, runner_outcome *out, char **error)
     free(input_text);
     host_free(h); /* every member is freed by now: by the effect that started it, or its module's free */
     member_env_clear(&members);
+    tree_budget_free(rc.tree);
     return 0;
 }
 

@@ -153,6 +153,10 @@ static const setting_def TABLE[] = {
     /* effects (docs/effects.md, docs/network.md) */
     NUM("CHIDORI_MAX_NESTED_RUNS", 0, 1000000, 64, "64", RUNS,
         "most nested runs (chidori.callAgent, all depths) one root run may start"),
+    NUM("CHIDORI_TREE_MAX_DEPTH", 0, 8, 8, "8", RUNS,
+        "deepest a run of an agent tree may be below its root (nested agents); deeper ends the tree"),
+    NUM("CHIDORI_TREE_MAX_LIVE", 1, 1000000, 64, "64", RUNS,
+        "most runs of one agent tree alive at once, the root included; more ends the tree"),
     {.name = "CHIDORI_HTTP_ALLOW_HOSTS", .kind = SETTING_TEXT, .check = check_allow_hosts, .default_text = "unset",
      .accepted = "host names, addresses and CIDR blocks, comma-separated", .commands = RUNS,
      .meaning = "non-public hosts and addresses fetch may reach"},

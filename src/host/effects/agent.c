@@ -14,6 +14,11 @@
  * run_nested callback the CLI provides. The nested run starts one level deeper (host_nest_enter),
  * where every module drops what it kept for that depth: it has its own VFS for its lifetime, fresh
  * from the seed.
+ *
+ * The nested run draws on the run's tree budget (runner/tree_budget.h, through run_nested): the
+ * record of a completed call says what it spent (`tree_ticks`, charged again on replay), and a
+ * call that crossed a limit of the tree is recorded as failed with `ends_run` and ends the run,
+ * uncatchably, live and on replay.
  */
 #include "host/host_internal.h"
 #include "host/ops.h"
@@ -97,9 +102,24 @@ static int effect_call_agent(host *h, const json_t *args, json_t **result, char 
     char *input_json = input && input->type != JSON_NULL ? json_dump(input, JSON_COMPACT, NULL) : xstrdup("{}");
     host_nest_enter(h); /* the nested run's calls are this call's children; its VFS starts from the seed */
     char *output = NULL;
-    int rc = s->run_nested(s->nested_ctx, h, pv->u.string.bytes, input_json, &output, error);
+    host_nested_end end = {0};
+    int rc = s->run_nested(s->nested_ctx, h, pv->u.string.bytes, input_json, &output, &end, error);
     host_nest_leave(h); /* and its files end with it */
     free(input_json);
+    if (end.ends_tree && rc != HOST_SUSPEND) {
+        /* a limit of the run's tree budget: recorded as failed with ends_run, so that a replay ends
+         * the run here again, and then the run ends (host.c) */
+        free(output);
+        h->end_after_record = true;
+        return HOST_ERROR;
+    }
+    if (rc == HOST_OK || rc == HOST_ERROR) {
+        /* the ticks it spent, charged to this run again when the record replays (host.c), whether
+         * it completed or failed (a caught failure cost its caller's budget as much) */
+        json_free(h->record_extra);
+        h->record_extra = json_object();
+        json_object_set(h->record_extra, "tree_ticks", json_number((double)end.ticks));
+    }
     if (rc != HOST_OK) {
         free(output);
         return rc;
