@@ -292,3 +292,29 @@ def case_branch_a_run_in_the_original_folder_shape_replays_whole(v):
         assert "replay matched 6 records" in err, err
         assert json.loads(out)["outputs"][1]["draft"].endswith("release notes-8"), out
         assert not os.path.exists(os.path.join(runs, rid, "branches")), "the replay wrote a branch store"
+
+
+WAVES = """import { run, chidori } from "chidori:agent";
+run(async (input) => {
+  const v = [0, 1, 2, 3].map((k) => ({ source: "strategies/count.js", input: { k } }));
+  return (await chidori.branch(v, { concurrency: input.c })).map((o) => o.output);
+});
+"""
+COUNT = """import { run, chidori } from "chidori:agent";
+run(async () => {
+  const n = (await chidori.memory.get("count")) ?? 0;
+  await chidori.memory.set("count", n + 1);
+  return n;
+});
+"""
+
+
+def case_branch_waves_of_one_run_in_order(v):
+    """concurrency 1 (the default): each wave of one ends before the next starts, so each branch
+    sees the count the one before it left (a shared chidori.memory counter): 0, 1, 2, 3."""
+    d = project({"agent.js": WAVES, "strategies/count.js": COUNT})
+    for mode in ("--no-isolate", "--isolate"):
+        with tempfile.TemporaryDirectory() as state:
+            code, out, err = chidori(v, "run", mode, os.path.join(d, "agent.js"), "--input", json.dumps({"c": 1}), state=state, timeout=60)
+            assert code == 0, f"{mode}: exit {code}\n{err[-3000:]}"
+            assert json.loads(out) == [0, 1, 2, 3], (mode, out)
