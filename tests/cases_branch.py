@@ -292,3 +292,68 @@ def case_branch_a_run_in_the_original_folder_shape_replays_whole(v):
         assert "replay matched 6 records" in err, err
         assert json.loads(out)["outputs"][1]["draft"].endswith("release notes-8"), out
         assert not os.path.exists(os.path.join(runs, rid, "branches")), "the replay wrote a branch store"
+
+
+WAVES = """import { run, chidori } from "chidori:agent";
+run(async (input) => {
+  const v = [0, 1, 2, 3].map((k) => ({ source: "strategies/count.js", input: { k } }));
+  return (await chidori.branch(v, { concurrency: input.c })).map((o) => o.output);
+});
+"""
+COUNT = """import { run, chidori } from "chidori:agent";
+run(async () => {
+  const n = (await chidori.memory.get("count")) ?? 0;
+  await chidori.memory.set("count", n + 1);
+  return n;
+});
+"""
+
+
+def case_branch_waves_of_one_run_in_order(v):
+    """concurrency 1 (the default): each wave of one ends before the next starts, so each branch
+    sees the count the one before it left (a shared chidori.memory counter): 0, 1, 2, 3."""
+    d = project({"agent.js": WAVES, "strategies/count.js": COUNT})
+    for mode in ("--no-isolate", "--isolate"):
+        with tempfile.TemporaryDirectory() as state:
+            code, out, err = chidori(v, "run", mode, os.path.join(d, "agent.js"), "--input", json.dumps({"c": 1}), state=state, timeout=60)
+            assert code == 0, f"{mode}: exit {code}\n{err[-3000:]}"
+            assert json.loads(out) == [0, 1, 2, 3], (mode, out)
+
+
+def case_branch_store_garbage_is_refused_clearly(v):
+    """The store is files anyone could edit: a branch.json that is not JSON is skipped by `branches`
+    (said on stderr), a branch.json whose range is wrong or a checkpoint.json that is not records is
+    refused by branch-resume with an error naming the file, and nothing is run or changed."""
+    d = project({"agent.js": PAUSES, "strategies/asks.js": ASKS, "strategies/two_logs.js": TWO_LOGS})
+    with tempfile.TemporaryDirectory() as state:
+        code, out, err = chidori(v, "run", os.path.join(d, "agent.js"), state=state, timeout=60)
+        assert code == 0, err[-3000:]
+        rid = run_id_of(err)
+        store = os.path.join(state, "runs", rid, "branches", "op-00000000000000000001")
+        bid = f"{rid}-op1-branch-0"
+        with open(os.path.join(store, "branch-001", "branch.json"), "w") as f:
+            f.write("{not json")
+        code, listed, err = chidori(v, "branches", rid, state=state)
+        assert code == 0 and [r["label"] for r in json.loads(listed)] == ["asks"], listed
+        assert "branch-001/branch.json is not valid JSON" in err and "skipped" in err, err
+        path = os.path.join(store, "branch-000", "checkpoint.json")
+        with open(path, "w") as f:
+            f.write('{"seq": 1}')
+        code, out, err = chidori(v, "branch-resume", rid, bid, "-v", "x", state=state)
+        assert code == 1 and "checkpoint.json must be an array of records" in err, (code, err)
+        with open(path, "w") as f:
+            f.write('[{"seq": "one"}]')
+        code, out, err = chidori(v, "branch-resume", rid, bid, "-v", "x", state=state)
+        assert code == 1 and "`seq` must be a positive integer" in err, (code, err)
+        bpath = os.path.join(store, "branch-000", "branch.json")
+        with open(bpath) as f:
+            b = json.load(f)
+        b["sequence_range"] = {"start": 0, "end_exclusive": 5}
+        with open(bpath, "w") as f:
+            json.dump(b, f)
+        code, out, err = chidori(v, "branch-resume", rid, bid, "-v", "x", state=state)
+        assert code == 1 and "branch.json or its anchor.json is malformed" in err, (code, err)
+        code, out, err = chidori(v, "branch-resume", rid, "nope", "-v", "x", state=state)
+        assert code == 1 and "no branch nope in run" in err, (code, err)
+        code, out, err = chidori(v, "branch-resume", rid, bid, state=state)
+        assert code == 2 and "needs the answer" in err, (code, err)
