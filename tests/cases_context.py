@@ -300,4 +300,13 @@ def case_workspace_generation_manifest_and_no_content_in_the_log(v):
         json.dump({"version": 2, "files": {}, "deleted": {}}, f)
     code, out, err = chidori(v, "run", agent, "--input", json.dumps({"secret": "x"}), env={"CHIDORI_WORKSPACE_ROOT": proj}, state=state)
     assert code != 0 and "unsupported workspace manifest version 2" in err, (code, err)
+    for garbage in (b"{not json", b"\xff\xfe" * 100, b"[]"):
+        with open(os.path.join(proj, ".generation", "manifest.json"), "wb") as f:
+            f.write(garbage)
+        code, out, err = chidori(v, "run", agent, "--input", json.dumps({"secret": "x"}), env={"CHIDORI_WORKSPACE_ROOT": proj}, state=state)
+        assert code != 0 and ".generation/manifest.json is not a JSON object; fix it or delete it" in err, (garbage, code, err)
+    with open(os.path.join(proj, ".generation", "manifest.json"), "wb") as f:
+        f.write(b" " * (17 << 20))
+    code, out, err = chidori(v, "run", agent, "--input", json.dumps({"secret": "x"}), env={"CHIDORI_WORKSPACE_ROOT": proj}, state=state)
+    assert code != 0 and "is larger than 16 MiB" in err, (code, err)
     shutil.rmtree(proj)
