@@ -300,4 +300,31 @@ def case_workspace_generation_manifest_and_no_content_in_the_log(v):
         json.dump({"version": 2, "files": {}, "deleted": {}}, f)
     code, out, err = chidori(v, "run", agent, "--input", json.dumps({"secret": "x"}), env={"CHIDORI_WORKSPACE_ROOT": proj}, state=state)
     assert code != 0 and "unsupported workspace manifest version 2" in err, (code, err)
+    for garbage in (b"{not json", b"\xff\xfe" * 100, b"[]"):
+        with open(os.path.join(proj, ".generation", "manifest.json"), "wb") as f:
+            f.write(garbage)
+        code, out, err = chidori(v, "run", agent, "--input", json.dumps({"secret": "x"}), env={"CHIDORI_WORKSPACE_ROOT": proj}, state=state)
+        assert code != 0 and ".generation/manifest.json is not a JSON object; fix it or delete it" in err, (garbage, code, err)
+    with open(os.path.join(proj, ".generation", "manifest.json"), "wb") as f:
+        f.write(b" " * (17 << 20))
+    code, out, err = chidori(v, "run", agent, "--input", json.dumps({"secret": "x"}), env={"CHIDORI_WORKSPACE_ROOT": proj}, state=state)
+    assert code != 0 and "is larger than 16 MiB" in err, (code, err)
     shutil.rmtree(proj)
+
+
+def case_workspace_listing_writes_nothing(v):
+    """list() and manifest() read the generation manifest without creating it, so a read-only run
+    (the `untrusted` profile allows only list/read/manifest) leaves the workspace untouched."""
+    with tempfile.TemporaryDirectory() as tmp:
+        agent = os.path.join(tmp, "a.js")
+        with open(agent, "w") as f:
+            f.write('import { chidori, run } from "chidori:agent";\n'
+                    'run(async () => ({ list: await chidori.workspace.list(), manifest: await chidori.workspace.manifest() }));\n')
+        state = tempfile.mkdtemp(prefix="chidori-ctx-state-")
+        code, out, err = chidori(v, "run", agent, "--untrusted", env={"CHIDORI_WORKSPACE_ROOT": tmp}, state=state)
+        shutil.rmtree(state)
+        assert code == 0, err
+        got = json.loads(out)
+        assert got["manifest"] == {"version": 1, "manifestVersion": 0, "activeAttempt": 0, "files": {}, "deleted": {}}, got
+        assert [e["path"] for e in got["list"]] == ["a.js"] and got["list"][0]["language"] == "javascript", got
+        assert sorted(os.listdir(tmp)) == ["a.js"], os.listdir(tmp)

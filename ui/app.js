@@ -398,7 +398,7 @@ function targetOf(rec) {
       try { host = new URL(a.url).host; } catch { /* not a URL */ }
       return `${pick(a.method) || "GET"} ${host}`;
     }
-    case "workspace": case "memory": case "fs": return `${pick(a.action, a.op)} ${pick(a.path, a.key)}`.trim();
+    case "workspace": case "memory": case "fs": return `${pick(a.action, a.op)} ${pick(a.path, a.args && a.args.path, a.key)}`.trim();
     case "call_agent": return pick(a.path);
     case "input": return pick(a.prompt);
     default: return pick(a.name, a.label, a.message, a.path, a.template);

@@ -72,27 +72,149 @@ declare module "chidori:agent" {
     clear(opts?: MemoryOptions): Promise<null>;
   }
 
+  /** A file as the workspace lists it: from the generation manifest, or found on disk only
+   * (sha256, attempt and updatedAt null). */
   export interface WorkspaceEntry {
     path: string;
+    status: "complete" | "writing" | "failed";
+    sha256: string | null;
     bytes: number;
-    /** manifest() only */
-    sha256?: string;
-    /** manifest() only */
-    status?: string;
+    language: string;
+    attempt: number | null;
+    updatedAt: string | null;
   }
-  export interface WorkspaceWriteResult {
-    path: string;
-    bytes: number;
-    sha256: string;
+  /** `.generation/manifest.json` of the workspace. */
+  export interface WorkspaceManifest {
+    version: 1;
+    manifestVersion: number;
+    activeAttempt: number;
+    files: { [path: string]: Omit<WorkspaceEntry, "path"> };
+    deleted: { [path: string]: { attempt: number | null; reason: string | null } };
   }
+  export type WorkspaceWriteResult = WorkspaceEntry & { sha256: string; updatedAt: string };
   /** Files under the workspace root; each action passes the policy as `workspace:<action>`. */
   export interface Workspace {
-    list(): Promise<WorkspaceEntry[]>;
-    manifest(): Promise<Required<WorkspaceEntry>[]>;
+    list(opts?: { completeOnly?: boolean }): Promise<WorkspaceEntry[]>;
+    manifest(): Promise<WorkspaceManifest>;
     read(path: string): Promise<string>;
-    write(path: string, content: string): Promise<WorkspaceWriteResult>;
-    delete(path: string): Promise<boolean>;
-    remove(path: string): Promise<boolean>;
+    /** language: given, else from the extension. The content is never in the call log. */
+    write(path: string, content: string, opts?: { language?: string }): Promise<WorkspaceWriteResult>;
+    delete(path: string, reason?: string): Promise<boolean>;
+    remove(path: string, reason?: string): Promise<boolean>;
+  }
+
+  /** A content block of a provider message, in the original chidori's tagged form. */
+  export type ContentBlock =
+    | { type: "text"; text: string }
+    | { type: "tool_use"; id: string; name: string; input: JsonValue }
+    | { type: "tool_result"; tool_use_id: string; content: string; is_error: boolean };
+  /** One model turn as an object: what `respond()` gives and a tool-loop turn records. */
+  export interface LlmResponseJson {
+    content: string;
+    blocks: ContentBlock[];
+    toolCalls: Array<{ id: string; name: string; input: JsonValue }>;
+    stopReason: string;
+    inputTokens: number;
+    outputTokens: number;
+    cacheCreationTokens: number;
+    cacheReadTokens: number;
+  }
+  /** The prompt-cache posture: false off; true, absent or "5m" five minutes; "1h" an hour. */
+  export type CachePosture = boolean | "5m" | "1h" | { ttl: "5m" | "1h" } | null;
+  export interface ContextPromptOptions {
+    model?: string;
+    maxTokens?: number;
+    temperature?: number;
+    /** Appended to the context's system texts for this call. */
+    system?: string;
+    /** Registry tool names added to the context's for this call. */
+    tools?: string[];
+    cache?: CachePosture;
+    /** ctx.prompt()'s tool loop: at most this many model turns (default 10). */
+    maxTurns?: number;
+    /** The stream label of the call (prompt events, the record's `type`). */
+    type?: string;
+  }
+  export interface DigestOptions {
+    model?: string;
+    maxTokens?: number;
+    temperature?: number;
+    cache?: CachePosture;
+  }
+  export interface CompactOptions {
+    /** Turns kept verbatim (default 2). */
+    keepTurns?: number;
+    /** When the context's estimateTokens() is at most this, nothing is done. */
+    budgetTokens?: number;
+    /** The summarizer's system prompt. */
+    instructions?: string;
+    model?: string;
+    maxTokens?: number;
+    cache?: CachePosture;
+    /** The breakpoint placed after the summary (default "5m"). */
+    ttl?: "5m" | "1h";
+  }
+  /** An immutable prompt context: every builder returns a new context sharing the receiver. */
+  export interface Context {
+    system(text: string): Context;
+    tools(list: Array<string | ToolHandle<any, any>>): Context;
+    doc(label: string, text: string): Context;
+    user(text: string): Context;
+    assistant(text: string): Context;
+    toolResult(id: string, content: string, isError?: boolean): Context;
+    cacheBreakpoint(ttl?: "5m" | "1h"): Context;
+    /** One `prompt` record, or one per turn of the tool loop when the context has tools. */
+    prompt(opts?: ContextPromptOptions): Promise<{ text: string; context: Context }>;
+    /** One model turn; the caller runs any tool it asks for. */
+    respond(opts?: ContextPromptOptions): Promise<{ response: LlmResponseJson; context: Context }>;
+    /** Old turns folded into one summary (one `prompt` record), or this context unchanged. */
+    compact(opts?: CompactOptions): Promise<Context>;
+    /** Synchronous: the request digest (hex SHA-256), as the original chidori computes it. */
+    digest(opts?: DigestOptions): string;
+    /** Synchronous: ceil(characters / 4) of the segments' texts and messages. */
+    estimateTokens(): number;
+  }
+  export interface ConversationOptions {
+    system?: string;
+    tools?: Array<string | ToolHandle<any, any>>;
+    model?: string;
+    maxTokens?: number;
+    temperature?: number;
+    cache?: CachePosture;
+    /** The breakpoint after the system/tools head (default "5m"). */
+    cacheTtl?: "5m" | "1h";
+    /** The default stream label of a turn (default "final"). */
+    type?: string;
+    /** Compact the context before every turn. */
+    compact?: CompactOptions;
+    /** say()'s loop over defineTool handles: at most this many model turns (default 8). */
+    maxTurns?: number;
+  }
+  export interface ConversationTurn {
+    role: "user" | "assistant";
+    text: string;
+  }
+  export interface ConversationLoopOptions {
+    prompt?: string | ((turn: number) => string);
+    inputOptions?: InputOptions;
+    /** Words that end the loop, any case (default ["exit", "quit"]). */
+    exit?: string | string[];
+    maxTurns?: number;
+    /** Blank answers are skipped unless this is false. */
+    skipEmpty?: boolean;
+    turn?: ContextPromptOptions;
+    onReply?(reply: string, message: string): void | Promise<void>;
+    until?(message: string, reply: string): boolean;
+  }
+  export interface Conversation {
+    readonly context: Context;
+    /** Assistant turns so far. */
+    readonly length: number;
+    history(): ConversationTurn[];
+    say(message: unknown, perTurn?: ContextPromptOptions): Promise<string>;
+    respond(message: unknown, perTurn?: ContextPromptOptions): Promise<LlmResponseJson>;
+    /** Reads each message with input(); returns history(). */
+    loop(opts?: ConversationLoopOptions): Promise<ConversationTurn[]>;
   }
 
   export type TryCallResult<T> = { ok: true; value: T } | { ok: false; error: string };
@@ -150,6 +272,10 @@ export interface Chidori {
     execWasm(source: string): Promise<never>;
     readonly util: Util;
     defineTool<A = any, R = unknown>(spec: ToolSpec<A, R>): ToolHandle<A, R>;
+    /** An immutable prompt context (built in the agent; prompt/respond/compact are `prompt` calls). */
+    context(seed?: { system?: string; tools?: Array<string | ToolHandle<any, any>> }): Context;
+    /** A chat over one context: say, respond, and an input()-driven loop. */
+    conversation(options?: ConversationOptions): Conversation;
   }
 
   export type Handler<I = any, O = unknown> = (input: I, chidori: Chidori) => O | Promise<O>;

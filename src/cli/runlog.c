@@ -79,7 +79,10 @@ static char *target_of(const char *fn, const json_t *args, const json_t *result)
     }
     if (!strcmp(fn, "workspace") || !strcmp(fn, "memory") || !strcmp(fn, "fs")) {
         const char *action = str(args, "action") ? str(args, "action") : str(args, "op");
-        const char *what = str(args, "path") ? str(args, "path") : str(args, "key");
+        const json_t *inner = json_object_get(args, "args"); /* a workspace record: {action, args: {path …}} */
+        const char *what = str(args, "path")               ? str(args, "path")
+                           : json_is_object(inner) && str(inner, "path") ? str(inner, "path")
+                                                                       : str(args, "key");
         return two(action, what);
     }
     if (!strcmp(fn, "call_agent")) return str(args, "path") ? xstrdup(str(args, "path")) : NULL;

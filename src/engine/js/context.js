@@ -181,7 +181,7 @@
     if (mode === "respond") {
       const r = await effect("prompt", args);
       const response = responseOf(r);
-      const message = { role: "assistant", content: response.blocks };
+      const message = { role: "assistant", content: jsonCopy("the reply", response.blocks) }; // the agent keeps response unfrozen
       return { text: response.content, response, context: append(ctx, { kind: "message", message }) };
     }
     if (registry.length === 0 && !hasInlineTools(segments)) {

@@ -382,7 +382,7 @@
               chain = PromiseThen(chain, () => {
                 const handle = handles.get(call.name);
                 const ran = handle
-                  ? PromiseThen(mark("tool:" + call.name, { args: call.input }), () => handle.run(call.input, chidori))
+                  ? PromiseThen(mark("tool:" + call.name, { args: call.input }), () => handle.run(call.input, guestChidori))
                   : chidori.tool(call.name, call.input);
                 return PromiseThen(ran,
                   (out) => { messages.push({ role: "tool", toolCallId: call.id, content: toolResultText(out), isError: !!(out && out.isError) }); },
@@ -402,15 +402,17 @@
   function contextModule() {
     if (contextApi === null) {
       contextApi = loadBuiltinFile("context.js")(ObjectFreeze({
-        effect, callSync, chidori, prompt, mark, messageOfError, JSONStringify, JSONParse, ObjectFreeze,
+        effect, callSync, chidori: guestChidori, prompt, mark, messageOfError, JSONStringify, JSONParse, ObjectFreeze,
         ObjectCreate, ObjectDefineProperty, ObjectKeys, ArrayIsArray, StringCtor, ErrorCtor, TypeErrorCtor,
       }));
     }
     return contextApi;
   }
 
-  const chidoriMembers = ObjectFreeze({
+  const chidori = ObjectFreeze({
     prompt,
+    context: (seed) => contextModule().context(seed),
+    conversation: (options) => contextModule().conversation(options),
     tool(name, args) {
       return effect("tool", { name: StringCtor(name), args: args === undefined ? {} : args });
     },
@@ -442,24 +444,6 @@
     execWasm: exec("wasm"),
     util,
     defineTool: (spec) => defineTool(spec),
-    context: (seed) => contextModule().context(seed),
-    conversation: (options) => contextModule().conversation(options),
-  });
-
-  // A member this runtime lacks reads as a stand-in that throws "chidori.x is not available in
-  // this runtime" when called, and is otherwise undefined-like (typeof "undefined", falsy, == null:
-  // natives.unavailableMember), so feature detection still sees no member. `in`, keys and
-  // destructuring see only the real members. Symbols and the protocol names a value is probed for
-  // (then, toJSON) read as undefined, so awaiting or serializing chidori is unchanged.
-  const PROBED_NAMES = ObjectFreeze({ then: true, toJSON: true });
-  const standIns = ObjectCreate(null);
-  const ReflectGet = Reflect.get;
-  const chidori = new Proxy(chidoriMembers, {
-    get(target, key, receiver) {
-      if (typeof key !== "string" || key in target || ObjectHasOwn(PROBED_NAMES, key)) return ReflectGet(target, key, receiver);
-      if (!ObjectHasOwn(standIns, key)) standIns[key] = unavailableMember(key);
-      return standIns[key];
-    },
   });
 
   /* ---- chidori:agent ---- */
@@ -626,6 +610,23 @@
     return text;
   }
 
+  // The chidori object guest code gets (the handler's argument, chidori:agent's export): the
+  // members above, and for a member this runtime lacks a stand-in that throws "chidori.x is not
+  // available in this runtime" when called, and is otherwise undefined-like (typeof "undefined",
+  // falsy, == null: natives.unavailableMember), so feature detection still sees no member. `in`, keys and
+  // destructuring see only the real members. Symbols and the protocol names a value is probed for
+  // (then, toJSON) read as undefined, so awaiting or serializing chidori is unchanged.
+  const PROBED_NAMES = ObjectFreeze({ then: true, toJSON: true });
+  const standIns = ObjectCreate(null);
+  const ReflectGet = Reflect.get;
+  const guestChidori = new Proxy(chidori, {
+    get(target, key, receiver) {
+      if (typeof key !== "string" || key in target || ObjectHasOwn(PROBED_NAMES, key)) return ReflectGet(target, key, receiver);
+      if (!ObjectHasOwn(standIns, key)) standIns[key] = unavailableMember(key);
+      return standIns[key];
+    },
+  });
+
   // Runs the handler and resolves with the output as compact JSON text, or, when the input does
   // not match the run's inputSchema, with a frozen {inputInvalid: message} (the handler never
   // runs). A guest that replaces Promise.prototype.then can bend what this resolves with, as it
@@ -638,7 +639,7 @@
       const handler = pickHandler(ns);
       const input = JSONParse(inputJson);
       const schema = registered !== null ? registered.schema : null;
-      if (schema === null) return handler(input, chidori);
+      if (schema === null) return handler(input, guestChidori);
       return PromiseThen(PromiseResolve(checkInput(schema, input)), (checked) => {
         if (checked !== null && typeof checked === "object" && checked.issues) {
           let message = "InputValidationError: invalid input:";
@@ -646,7 +647,7 @@
           rejection = ObjectFreeze({ inputInvalid: message });
           return rejection;
         }
-        return handler(checked !== null && typeof checked === "object" ? checked.value : undefined, chidori);
+        return handler(checked !== null && typeof checked === "object" ? checked.value : undefined, guestChidori);
       });
     });
     return PromiseThen(running, (output) => (rejection !== null && output === rejection ? rejection : outputText(output)));
@@ -822,7 +823,7 @@
   for (let i = 0; i < LAZY_GLOBALS.length; i++) defineLazyGlobal(LAZY_GLOBALS[i][0], LAZY_GLOBALS[i][1], LAZY_GLOBALS[i][2]);
 
   return ObjectFreeze({
-    agentExports: ObjectFreeze({ chidori, run, defineTool }),
+    agentExports: ObjectFreeze({ chidori: guestChidori, run, defineTool }),
     start,
     fireNextTimer,
     hasTimers: () => timers.size > 0,

@@ -10,8 +10,8 @@
  *   - writes and deletes walk the parent folders one at a time from a descriptor of the root with
  *     O_NOFOLLOW, so no symlink — swapped in or not — can redirect them outside; a write lands in
  *     .generation/tmp first and is renamed into place.
- * list, write, delete and manifest load `.generation/manifest.json` (creating it); write and
- * delete update it. list is the union of the manifest and the files on disk (dot-names skipped).
+ * list, write, delete and manifest load `.generation/manifest.json`; write and delete create and
+ * update it, list and manifest only read it (an absent one reads as empty). list is the union of the manifest and the files on disk (dot-names skipped).
  * Contents are capped (WORKSPACE_MAX_FILE); listings are capped in entries and depth.
  * The record is the original's {action, args}: a write records its path, byte count, options and
  * the content's SHA-256, never the content.
@@ -176,7 +176,7 @@ static int do_write(int root, const char *path, const json_t *args, json_t **res
     }
     const json_t *options = json_object_get(args, "options");
     const char *language = json_string_value(json_object_get(options, "language"));
-    json_t *manifest = wsm_load(root, error);
+    json_t *manifest = wsm_load(root, true, error);
     if (!manifest) return HOST_ERROR;
     int tmp = wsm_tmp_dir(root, error);
     if (tmp < 0) {
@@ -220,7 +220,7 @@ static int do_write(int root, const char *path, const json_t *args, json_t **res
 
 static int do_delete(int root, const char *path, const json_t *args, json_t **result, char **error)
 {
-    json_t *manifest = wsm_load(root, error);
+    json_t *manifest = wsm_load(root, true, error);
     if (!manifest) return HOST_ERROR;
     char *key = wsm_key(path);
     wsm_note_delete(manifest, key, json_object_get(args, "reason"));
@@ -317,10 +317,10 @@ static int effect_workspace(host *h, const json_t *args, json_t **result, char *
     if (root < 0) return HOST_ERROR;
     int rc;
     if (!strcmp(action, "manifest")) {
-        *result = wsm_load(root, error);
+        *result = wsm_load(root, false, error);
         rc = *result ? HOST_OK : HOST_ERROR;
     } else if (!strcmp(action, "list")) {
-        json_t *manifest = wsm_load(root, error);
+        json_t *manifest = wsm_load(root, false, error);
         lister l = {.entries = json_array()};
         if (manifest) list_dir(&l, root, "", 0);
         if (!manifest) {

@@ -102,18 +102,30 @@ static char *bad(const char *why)
     return xasprintf("chidori.workspace: %s/%s %s; fix it or delete it (chidori writes a new one)", WSM_DIR, WSM_FILE, why);
 }
 
-json_t *wsm_load(int root, char **error)
+json_t *wsm_load(int root, bool create, char **error)
 {
-    int tmp = wsm_tmp_dir(root, error);
-    if (tmp < 0) return NULL;
-    close(tmp);
-    int gen = generation_dir(root, error);
-    if (gen < 0) return NULL;
-    int fd = openat(gen, WSM_FILE, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
-    close(gen);
+    int fd;
+    if (create) {
+        int tmp = wsm_tmp_dir(root, error);
+        if (tmp < 0) return NULL;
+        close(tmp);
+        int gen = generation_dir(root, error);
+        if (gen < 0) return NULL;
+        fd = openat(gen, WSM_FILE, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+        close(gen);
+    } else {
+        int gen = openat(root, WSM_DIR, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        fd = gen < 0 ? -1 : openat(gen, WSM_FILE, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+        if (gen < 0 && errno == ENOTDIR) errno = ENOENT; /* not a folder: no manifest of ours */
+        if (gen >= 0) {
+            int e = errno;
+            close(gen);
+            errno = e;
+        }
+    }
     if (fd < 0 && errno == ENOENT) {
         json_t *m = empty_manifest();
-        if (wsm_save(root, m, error) != 0) {
+        if (create && wsm_save(root, m, error) != 0) {
             json_free(m);
             return NULL;
         }

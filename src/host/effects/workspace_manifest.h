@@ -27,9 +27,11 @@ char *wsm_key(const char *rel);
 /* The language of a path: `given` when it is a non-empty string, else from the extension. */
 const char *wsm_language(const char *path, const char *given);
 
-/* Load the manifest (creating .generation/tmp, and an empty manifest when there is none). NULL with
+/* Load the manifest; with create, making .generation/tmp and an empty manifest file when there is
+ * none (writes and deletes); without, an absent manifest reads as an empty one and nothing is
+ * written (list and manifest stay read-only, as the `untrusted` profile promises). NULL with
  * *error on failure. */
-json_t *wsm_load(int root, char **error);
+json_t *wsm_load(int root, bool create, char **error);
 
 /* Write it back atomically (a file in .generation/tmp renamed over manifest.json). 0 or -1. */
 int wsm_save(int root, const json_t *manifest, char **error);
