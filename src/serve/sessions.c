@@ -1239,6 +1239,7 @@ int sessions_follow_next(sessions *ss, session_follower *f, int timeout_ms, cons
             *event = "call";
             *data = json_dump(f->page->u.array.items[f->page_next++], JSON_COMPACT, NULL);
             f->next++;
+            f->waiting_sent = false; /* a record: the run went on past the pause it sent */
             rc = 1;
             break;
         }
