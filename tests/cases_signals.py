@@ -375,3 +375,44 @@ def case_serve_stream_stays_open_across_a_signal_pause(v):
         s.stop()
     finally:
         s.cleanup()
+
+
+def case_cli_signal_mailbox_garbage_and_an_interrupted_resume(v):
+    """The run folder's mailbox is read as untrusted: garbage in it is an error that names it, and
+    the run stays paused. A resume interrupted after the signal was handed (run.json `running`,
+    the mailbox holding it, no record yet) continues from its log and takes that same signal."""
+    with tempfile.TemporaryDirectory(prefix="chidori-signals-box-") as folder:
+        agent = os.path.join(folder, "agent.js")
+        with open(agent, "w") as f:
+            f.write(ASKER.replace('const answer = await chidori.input("Go?");', 'const answer = "skipped";'))
+        state = os.path.join(folder, "state")
+        code, out, err = chidori(v, "run", "--no-isolate", agent, state=state)
+        assert code == 3, (code, out, err)
+        rid = json.loads(out)["run_id"]
+        run_dir = os.path.join(state, "runs", rid)
+        os.makedirs(os.path.join(run_dir, "signals"))
+        box = os.path.join(run_dir, "signals", "inbox.json")
+        for garbage in ("{not json", '{"a": 1}', '[{"name": 3, "delivery_seq": 1}]', "[1]"):
+            with open(box, "w") as f:
+                f.write(garbage)
+            code, out, err = chidori(v, "resume", "--no-isolate", agent, rid, "--signal", "review", state=state)
+            assert code == 1 and "signal mailbox" in err and "inbox.json" in err, (garbage, code, err)
+            with open(os.path.join(run_dir, "run.json")) as f:
+                assert json.load(f)["status"] == "paused", "a refused signal changed the run"
+        # an interrupted resume: handed, marked running, killed before the record
+        with open(box, "w") as f:
+            json.dump([{"name": "review", "payload": "handed", "from": None, "delivery_seq": 1,
+                        "enqueued_at": "2026-01-01T00:00:00.000Z", "taken_by": 1},
+                       {"name": "review", "payload": "later", "from": None, "delivery_seq": 2,
+                        "enqueued_at": "2026-01-01T00:00:00.000Z", "taken_by": None}], f)
+        with open(os.path.join(run_dir, "run.json")) as f:
+            meta = json.load(f)
+        meta["status"] = "running"
+        with open(os.path.join(run_dir, "run.json"), "w") as f:
+            json.dump(meta, f)
+        code, out, err = chidori(v, "resume", "--no-isolate", agent, rid, state=state)
+        assert code == 0 and "interrupted" in err, (code, out, err)
+        assert json.loads(out)["review"] == sig("review", "handed"), out
+        with open(os.path.join(run_dir, "records.jsonl")) as f:
+            records = [json.loads(line) for line in f]
+        assert [(r["seq"], r["result"]["payload"]) for r in records] == [(1, "handed")], records
