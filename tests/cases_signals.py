@@ -142,13 +142,17 @@ def case_cli_signal_arguments_are_checked(v):
   for (const bad of ["", 3, [], ["ok", ""], "x".repeat(300)]) {
     try { await chidori.signal(bad); out.push("accepted"); } catch (e) { out.push(e.message); }
   }
+  for (const ms of [0, -5, 1.5, "10"]) {
+    try { await chidori.alarm(ms); out.push("accepted"); } catch (e) { out.push(e.message); }
+  }
   return out;
 }
 """)
         code, out, err = chidori(v, "run", "--no-isolate", agent)
         assert code == 0, (code, out, err)
         got = json.loads(out)
-        assert len(got) == 5 and all("chidori.signal:" in m for m in got), got
+        assert len(got) == 9 and all("chidori.signal:" in m for m in got[:5]), got
+        assert all("chidori.alarm: ms must be a positive whole number" in m for m in got[5:]), got
         code, _, err = chidori(v, "run", agent, "--signal", "x")
         assert code == 2 and "--signal goes with resume" in err, err
 
@@ -180,10 +184,14 @@ def case_serve_signal_before_during_and_after_the_listen_point(v):
         assert view["status"] == "paused" and view["pending_seq"] == 2, view
         assert view["pending_signal_name"] == "review" and view["pending_signal_names"] == ["review"], view
         assert view["pending_signal_deadline"] is None and view["pending_prompt"] is None, view
+        m = s.request("GET", f"/sessions/{sid}/snapshot")[2]["snapshot_manifest"]
+        assert m["pending"]["kind"] == "signal" and m["pending"]["seq"] == 2, m
         # during: paused on it, the signal resumes the run (200, the view after it settled)
         status, _, got = signal(s, sid, {"name": "review", "payload": "lgtm"})
         assert status == 200 and got["status"] == "paused", (status, got)
         assert got["pending_signal_names"] == ["a", "b"] and got["pending_seq"] == 3, got
+        m = s.request("GET", f"/sessions/{sid}/snapshot")[2]["snapshot_manifest"]
+        assert m["pending"]["kind"] == "signal" and m["pending"]["args"]["names"] == ["a", "b"], m
         # after its listen point passed: queued (it does not wake the fan-in), taken by the next poll
         status, _, got = signal(s, sid, {"name": "review", "payload": "again"})
         assert status == 202 and got["status"] == "queued", (status, got)
@@ -275,6 +283,18 @@ def case_serve_signal_resume_with_changed_source_is_409_unless_allowed(v):
         assert done["status"] == "completed", done
         # the refused one was never delivered: the run took the second
         assert done["output"]["review"] == sig("review", 2) and done["output"]["tail"] == "edited", done
+        # a deadline that passes with the source edited does not run the edited agent by itself
+        with open(agent, "w") as f:
+            f.write(AGENT)
+        view = create(s, {"input": {"reviewMs": int(3000 * v.slow)}})
+        with open(agent, "w") as f:
+            f.write(AGENT.replace('tail: "as recorded"', 'tail: "edited"'))
+        deadline = time.monotonic() + 30 * v.slow
+        while time.monotonic() < deadline and "its signal deadline passed, but it is not resumed" not in s.stderr():
+            time.sleep(0.05)
+        assert "its signal deadline passed, but it is not resumed" in s.stderr(), s.stderr()
+        now = s.request("GET", f"/sessions/{view['id']}")[2]
+        assert now["status"] == "paused" and now["pending_seq"] == 2 and now["call_count"] == 1, now
         s.stop()
     finally:
         s.cleanup()

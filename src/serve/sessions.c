@@ -1410,10 +1410,17 @@ static void signal_deadline_fired(void *ctx, const char *id, uint64_t seq)
         return;
     }
     pthread_mutex_lock(&ss->lock);
+    json_t *changed = NULL, *was = NULL;
     if (!ss->stopping && !s->running && signal_waits(s) && pending_seq(&s->row) == seq) {
         if (check_capacity(ss, &error) != SS_OK) { /* try again in a second */
             free(error), error = NULL;
             signal_deadlines_arm(ss->deadlines, id, seq, clock_realtime_ms() + 1000);
+        } else if (check_source(ss, s, false, &changed, &was, &error) != SS_OK) {
+            /* an edited agent never runs on by itself: the session waits for a signal sent with
+             * allow_source_change (or for its source back and a restart of the server) */
+            fprintf(stderr, "chidori serve: session %s: its signal deadline passed, but it is not resumed: %s\n", id,
+                    error);
+            free(error), error = NULL;
         } else {
             const char *fn = json_string_value(json_object_get(s->row.pending, "function"));
             const char *names[1];
@@ -1434,6 +1441,8 @@ static void signal_deadline_fired(void *ctx, const char *id, uint64_t seq)
             json_free(sentinel);
         }
     }
+    json_free(changed);
+    json_free(was);
     release_locked(ss, s);
     pthread_mutex_unlock(&ss->lock);
 }
@@ -1473,7 +1482,6 @@ ss_result sessions_signal(sessions *ss, session *s, const char *name, const json
         if (r == SS_OK) r = start_run(ss, s, RUN_SIGNAL, json_copy(s->row.pending), NULL, true, error);
         if (r == SS_OK) *resumed = !handed_before;
         accept_source(ss, s, r, changed, was);
-        if (r == SS_OK && handed_before) r = SS_OK;
     } else if (store_signal_put(ss->st, s->row.id, name, body, 0, delivery_seq, &handed_before, error) < 0) {
         r = SS_ERROR;
     }

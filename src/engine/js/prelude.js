@@ -419,6 +419,10 @@
       return effect("poll_signal", { name });
     },
     alarm(ms) {
+      // a deadline it can never reach would wait for ever: refused (the original waits)
+      if (!NumberIsInteger(ms) || ms <= 0) {
+        return PromiseReject(new TypeErrorCtor("chidori.alarm: ms must be a positive whole number of milliseconds"));
+      }
       return effect("signal", { name: "__chidori.alarm__", timeout_ms: ms });
     },
     callAgent(path, input) {
