@@ -12,7 +12,8 @@
  * (HOST_SUSPEND) and the pending call keeps the listen set and timeout_ms, which is what the
  * server's deadline timers and `chidori resume --signal` read. Whoever resumes the run hands the
  * signal (or the sentinel) to the pending seq in the mailbox first, and the call, performed again
- * at that seq, takes it. Signals are not gated (as in the original).
+ * at that seq, takes it: so the ops are not OP_ANSWERABLE (a text answer to them is refused).
+ * Signals are not gated (as in the original).
  *
  * Trusts nothing in args: names are checked (non-empty strings, capped in length and number).
  */
@@ -152,9 +153,9 @@ static const record_form signal_record_form = {
 };
 
 static const op_def signal_ops[] = {
-    {.name = "signal", .flags = OP_RECORDED | OP_ANSWERABLE, .perform = effect_signal, .prepare = signal_prepare,
+    {.name = "signal", .flags = OP_RECORDED, .perform = effect_signal, .prepare = signal_prepare,
      .record = &signal_record_form},
-    {.name = "signal_any", .flags = OP_RECORDED | OP_ANSWERABLE, .perform = effect_signal, .prepare = signal_prepare,
+    {.name = "signal_any", .flags = OP_RECORDED, .perform = effect_signal, .prepare = signal_prepare,
      .record = &signal_record_form},
     {.name = "poll_signal", .flags = OP_RECORDED, .perform = effect_poll_signal, .prepare = signal_prepare,
      .record = &signal_record_form},
