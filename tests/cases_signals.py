@@ -123,6 +123,11 @@ def cli_pause_resume_replay(v, mode):
         assert records[2]["result"] == sig("b", 7) and records[0]["result"] is None, records
         code, out2, err = chidori(v, "replay", mode, agent, rid, state=state)
         assert code == 0 and json.loads(out2) == got and "replay matched 4 records" in err, (code, out2, err)
+        # run --stream: the done line of a signal pause names what it waits for
+        code, out, err = chidori(v, "run", mode, "--stream", agent, state=state)
+        done = json.loads(out.strip().splitlines()[-1])
+        assert code == 0 and done["type"] == "done" and done["status"] == "paused", (code, out, err)
+        assert done["pending_signal"] == ["review"], done
 
 
 def case_cli_signal_pause_resume_replay_isolated(v):
