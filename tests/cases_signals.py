@@ -6,6 +6,7 @@ docs/durable-runs.md).
 The agents here are our own. Assertions are on content (records, outputs, statuses), never on how
 long something took; every wait is bounded generously (Variant.slow).
 """
+import http.client
 import json
 import os
 import re
@@ -311,7 +312,7 @@ def case_serve_signal_timeouts_resolve_to_the_sentinel(v):
     s, _ = serve_agent(v, AGENT, "--no-isolate")
     try:
         s.start()
-        view = create(s, {"input": {"reviewMs": 300, "anyMs": 300}})
+        view = create(s, {"input": {"reviewMs": int(1500 * v.slow), "anyMs": 300}})
         assert view["status"] == "paused" and view["pending_signal_deadline"], view
         assert re.match(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$", view["pending_signal_deadline"]), view
         done = s.wait_for(view["id"], lambda x: x["status"] == "completed", "timed out twice", seconds=30)
@@ -372,29 +373,42 @@ def case_serve_stream_stays_open_across_a_signal_pause(v):
     s, _ = serve_agent(v, FAN_IN, "--no-isolate")
     try:
         s.start()
-        got = {}
+        events, ended = [], threading.Event()
 
-        def follow():
-            got["events"] = s.events("POST", "/sessions/stream", {"input": {}}, timeout=60)
+        def follow():  # the stream's events, as they arrive
+            conn = http.client.HTTPConnection(s.host, s.port, timeout=60 * v.slow)
+            conn.request("POST", "/sessions/stream", body=json.dumps({"input": {}}),
+                         headers={"Content-Type": "application/json"})
+            r = conn.getresponse()
+            event = None
+            for raw in r:
+                line = raw.decode().rstrip("\n")
+                if line.startswith("event: "):
+                    event = line[7:]
+                elif line.startswith("data: "):
+                    events.append((event, json.loads(line[6:])))
+            conn.close()
+            ended.set()
 
-        t = threading.Thread(target=follow)
+        def wait_events(pred, what):
+            deadline = time.monotonic() + 30 * v.slow
+            while time.monotonic() < deadline and not pred():
+                time.sleep(0.02)
+            assert pred(), f"the stream never had {what}: {events}\n{s.stderr()}"
+
+        t = threading.Thread(target=follow, daemon=True)
         t.start()
-        deadline = time.monotonic() + 30 * v.slow
-        sid = None
-        while time.monotonic() < deadline and not sid:
-            listed = s.request("GET", "/sessions")[2]["sessions"]
-            sid = listed[0]["id"] if listed and listed[0]["status"] == "paused" else None
-            time.sleep(0.05)
-        assert sid, s.stderr()
+        wait_events(lambda: [e for e, _ in events] == ["paused"], "its first paused")
+        sid = events[0][1]["id"]
+        assert events[0][1]["pending_signal_names"] == ["a", "b"], events
         status, _, view = signal(s, sid, {"name": "a", "payload": 1})
         assert status == 200 and view["pending_seq"] == 2, view
+        wait_events(lambda: [e for e, _ in events] == ["paused", "call", "paused"], "the second paused")
+        assert not ended.is_set(), "the stream ended at a signal pause"
         status, _, view = signal(s, sid, {"name": "b", "payload": 2})
         assert status == 200 and view["status"] == "completed", view
-        t.join(timeout=60 * v.slow)
-        assert not t.is_alive(), "the stream did not end"
-        events = got["events"]
+        assert ended.wait(60 * v.slow), "the stream did not end"
         assert [e for e, _ in events] == ["paused", "call", "paused", "call", "done"], events
-        assert events[0][1]["pending_signal_names"] == ["a", "b"], events
         assert events[1][1]["result"] == sig("a", 1) and events[3][1]["result"] == sig("b", 2), events
         assert events[-1][1]["output"] == {"first": sig("a", 1), "second": sig("b", 2)}, events
         s.stop()
