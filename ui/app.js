@@ -205,12 +205,19 @@ function renderSessions() {
 // Items are kept (not rebuilt) while their session waits on the same thing, so an answer being
 // typed survives the refresh.
 function inboxKey(s) {
+  if (waitsForSignal(s)) return `${s.id}|signal|${s.pending_seq}|${s.pending_signal_names.join(",")}`;
   return `${s.id}|${s.status}|${s.status === "paused" ? s.pending_prompt : json(s.pending_approval, 0)}`;
+}
+
+// Paused on chidori.signal: the view names what it listens for (pending_signal_names).
+function waitsForSignal(s) {
+  return s.status === "paused" && Array.isArray(s.pending_signal_names) && s.pending_signal_names.length > 0;
 }
 
 function renderInbox() {
   const waiting = state.sessions.filter((s) =>
-    (s.status === "awaitingapproval" && s.pending_approval) || (s.status === "paused" && s.pending_prompt != null));
+    (s.status === "awaitingapproval" && s.pending_approval) || (s.status === "paused" && s.pending_prompt != null) ||
+    waitsForSignal(s));
   const ul = $("inbox");
   const keep = new Map([...ul.children].map((li) => [li.dataset.key, li]));
   const items = waiting.map((s) => keep.get(inboxKey(s)) || inboxItem(s));
@@ -244,6 +251,8 @@ function inboxItem(s) {
     allow.addEventListener("click", decide("allow"));
     deny.addEventListener("click", decide("deny"));
     li.append(el("div", { className: "actions" }, allow, deny));
+  } else if (waitsForSignal(s)) {
+    signalForm(s, li);
   } else {
     li.append(el("div", { className: "what" }, s.pending_prompt));
     const input = el("input", { type: "text", className: "answer", placeholder: "Your answer", "aria-label": "answer" });
@@ -264,6 +273,44 @@ function inboxItem(s) {
     li.append(form);
   }
   return li;
+}
+
+// A signal pause: which names it waits for (and until when), and a form that sends one of them
+// (POST /sessions/{id}/signal) with a JSON payload.
+function signalForm(s, li) {
+  const names = s.pending_signal_names;
+  const waitsFor = names.length > 1 ? `any of ${names.join(", ")}` : names[0];
+  li.append(el("div", { className: "what" }, `Waiting for signal ${waitsFor}`));
+  if (s.pending_signal_deadline) li.append(el("div", { className: "muted" }, `times out ${when(s.pending_signal_deadline)}`));
+  const name = el("select", { className: "signal-name", "aria-label": "signal name" },
+    ...names.map((n) => el("option", { value: n }, n)));
+  const payload = el("input", { type: "text", className: "signal-payload", placeholder: "payload (JSON, optional)",
+    "aria-label": "signal payload" });
+  const send = el("button", { type: "submit", className: "send" }, "Send signal");
+  const form = el("form", { className: "actions" }, name, payload, send);
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    let value = null;
+    if (payload.value.trim()) {
+      try {
+        value = JSON.parse(payload.value);
+      } catch (e) {
+        message(`The payload is not JSON: ${e.message}`, true);
+        return;
+      }
+    }
+    send.disabled = true;
+    try {
+      await api("POST", `/sessions/${enc(s.id)}/signal`,
+        { name: name.value, payload: value, from: { kind: "human", id: "dashboard" }, wait: false });
+      message(`Signal ${name.value} sent`);
+      afterAction(s.id);
+    } catch (e) {
+      send.disabled = false;
+      message(e.message, true);
+    }
+  });
+  li.append(form);
 }
 
 function afterAction(id) {

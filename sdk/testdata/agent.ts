@@ -5,20 +5,21 @@
 //   "write" writes a workspace file: a gated effect, so under the `supervised` profile the
 //           session waits in awaitingapproval until approved
 //   "fail"  throws
+//   "signal" waits for a `review` signal (chidori.signal): the session pauses until one is sent
 // Its input is checked against a schema first (mode one of the above, name a string, nothing
 // else): a session with any other input fails before it starts (POST /sessions answers 400).
 // It is also type-checked against sdk/typescript/agent.d.ts (sdk/typescript/test/types.test.mjs).
 import { run, type JsonObject } from "chidori:agent";
 
 interface Input {
-  mode?: "ask" | "write" | "fail";
+  mode?: "ask" | "write" | "fail" | "signal";
   name?: string;
 }
 
 const inputSchema = {
   type: "object",
   additionalProperties: false,
-  properties: { mode: { enum: ["ask", "write", "fail"] }, name: { type: "string" } },
+  properties: { mode: { enum: ["ask", "write", "fail", "signal"] }, name: { type: "string" } },
 };
 
 run(async (input: Input, chidori): Promise<JsonObject> => {
@@ -35,6 +36,10 @@ run(async (input: Input, chidori): Promise<JsonObject> => {
       const written = await chidori.workspace.write("out.txt", "hello from the agent\n");
       await chidori.log("wrote", { bytes: written.bytes });
       return { wrote: written.path, bytes: written.bytes };
+    }
+    case "signal": {
+      const review = await chidori.signal<{ decision: string }>("review");
+      return { decision: review.payload?.decision ?? null, from: review.from, n };
     }
     case "fail":
       throw new Error("asked to fail");

@@ -227,6 +227,21 @@ declare module "chidori:agent" {
     tryCall<T>(fn: () => T | Promise<T>): Promise<TryCallResult<T>>;
   }
 
+  /** Who sent a signal: opaque JSON, by convention {kind: "human" | "agent" | "external", id, runId?}. */
+  export type SignalSender = JsonValue;
+  /** What chidori.signal resolves to: a delivered signal, or (timedOut) the timeout's sentinel,
+   * whose name is the one awaited, or null for a list of names. */
+  export interface Signal<T = JsonValue> {
+    name: string | null;
+    payload: T | null;
+    from: SignalSender | null;
+    timedOut?: true;
+  }
+  export interface SignalOptions {
+    /** Resolve with the timeout sentinel after this many ms (a positive whole number; else no deadline). */
+    timeoutMs?: number;
+  }
+
   /** The effect object: every method is a host call, recorded in the run's call log. */
   /** One variant of chidori.branch: a module of the agent's folder, its input ({} by default). */
 export interface BranchVariant {
@@ -259,6 +274,13 @@ export interface Chidori {
     step<T extends JsonValue | void>(name: string, fn: () => T | Promise<T>): Promise<T>;
     /** A human's answer; pauses the run when nobody can answer now. */
     input(prompt: unknown, opts?: InputOptions): Promise<string>;
+    /** Wait for a signal of this name (or any of these names), sent to the run from outside
+     * (POST /sessions/{id}/signal, `chidori resume --signal`); one queued already answers at once. */
+    signal<T = JsonValue>(name: string | string[], opts?: SignalOptions): Promise<Signal<T>>;
+    /** A queued signal of this name, or null; never waits. */
+    pollSignal<T = JsonValue>(name: string): Promise<Signal<T> | null>;
+    /** Wait ms (a signal named "__chidori.alarm__" wakes it early); resolves with the timeout sentinel. */
+    alarm(ms: number): Promise<Signal<null>>;
     readonly memory: Memory;
     readonly workspace: Workspace;
     /** A nested run of another agent file of the folder. */

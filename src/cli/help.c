@@ -44,9 +44,12 @@ static const command_help COMMANDS[] = {
      "  -q, --quiet         accepted as run takes it (a replay draws no status line)\n" POSTURE,
      "  chidori replay examples/hello.js 0b7c3f1e-5a2d-4c8e-9f10-2b3c4d5e6f70\n",
      "--runs-dir -q --quiet --untrusted --trusted --isolate --no-isolate --help", false},
-    {"resume", "resume FILE RUN_ID [--response TEXT] [options]",
-     "continue a paused run with an answer, or an interrupted run from its log",
+    {"resume", "resume FILE RUN_ID [--response TEXT | --signal NAME [--payload JSON]] [options]",
+     "continue a paused run with an answer or a signal, or an interrupted run from its log",
      "  --response TEXT     the answer to the question the run paused on\n"
+     "  --signal NAME       deliver the signal the run waits for (chidori.signal)\n"
+     "  --payload JSON      the signal's payload (default null)\n"
+     "  --from JSON         who sent it (default null)\n"
      "  --answer TEXT       answer a later chidori.input() question (repeatable)\n"
      "  --runs-dir DIR      the runs folder the run is in\n"
      "  --allow-source-change  resume even though the agent's source changed since the run was\n"
@@ -54,7 +57,7 @@ static const command_help COMMANDS[] = {
      "  -q, --quiet         no live status line on stderr (drawn only when stderr is a terminal)\n"
      "  --stream            the resumed run's events as JSON lines on stdout, as run --stream\n" POSTURE,
      "  chidori resume examples/approval.ts 0b7c3f1e-5a2d-4c8e-9f10-2b3c4d5e6f70 --response yes\n",
-     "--response --answer --runs-dir --allow-source-change -q --quiet --stream --untrusted --trusted --isolate --no-isolate --help", false},
+     "--response --signal --payload --from --answer --runs-dir --allow-source-change -q --quiet --stream --untrusted --trusted --isolate --no-isolate --help", false},
     {"runs", "runs list [--json] | runs show RUN_ID [--json] [--follow [--timeout S]]",
      "list the recorded runs, or show one run's call log",
      "  list                every run: id, agent, status, start, duration, effects, tokens\n"

@@ -25,6 +25,7 @@
 #include "cli/runstore.h"
 #include "cli/orig_run.h"
 #include "cli/stream_out.h"
+#include "cli/signal_inbox.h"
 #include "runner/surface.h"
 #include "engine/engine.h"
 #include "host/policy.h"
@@ -56,6 +57,8 @@ typedef struct run_options {
     const char *run_id;   /* replay / resume */
     const char *runs_dir; /* --runs-dir */
     const char *response; /* resume --response */
+    const char *signal;   /* resume --signal NAME (with --payload JSON, --from JSON) */
+    json_t *payload, *from;
     const char *answers[MAX_ANSWERS];
     size_t n_answers;
     int isolate; /* -1 unset, 0/1 */
@@ -79,7 +82,8 @@ static int parse_options(int argc, char **argv, int positionals, bool allow_inpu
         const char *a = argv[i];
         const char *value = NULL;
         bool takes = !strcmp(a, "-i") || !strcmp(a, "--input") || !strcmp(a, "--answer") ||
-                     !strcmp(a, "--runs-dir") || !strcmp(a, "--response");
+                     !strcmp(a, "--runs-dir") || !strcmp(a, "--response") || !strcmp(a, "--signal") ||
+                     !strcmp(a, "--payload") || !strcmp(a, "--from");
         if (takes) {
             if (++i >= argc) return cli_usage_error("%s needs a value", a);
             value = argv[i];
@@ -100,6 +104,20 @@ static int parse_options(int argc, char **argv, int positionals, bool allow_inpu
             o->runs_dir = value;
         } else if (value && !strcmp(a, "--response")) {
             o->response = value;
+        } else if (value && !strcmp(a, "--signal")) {
+            if (!*value) return cli_usage_error("%s", "--signal needs a non-empty name");
+            o->signal = value;
+        } else if (value && (!strcmp(a, "--payload") || !strcmp(a, "--from"))) {
+            json_error jerr;
+            json_limits lim = {SIGNAL_INBOX_MAX_BYTES, JSON_DEFAULT_MAX_DEPTH, 0};
+            json_t *v = json_parse(value, strlen(value), &lim, &jerr);
+            if (!v) {
+                fprintf(stderr, "chidori: %s is not JSON (%s): quote a string as '\"text\"'\n", a, jerr.message);
+                return 2;
+            }
+            json_t **slot = !strcmp(a, "--payload") ? &o->payload : &o->from;
+            json_free(*slot);
+            *slot = v;
         } else if (cli_posture_flag(a, &o->untrusted, &o->trusted, &o->isolate)) {
             continue;
         } else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
@@ -141,6 +159,34 @@ static void shell_word(buf *b, const char *s)
     buf_putc(b, '\'');
 }
 
+/* The names a signal pause listens to, for people: 'a' or any of 'a', 'b' (malloc'd). */
+static char *signal_listen_text(const json_t *args)
+{
+    buf b = {0};
+    const json_t *names = json_object_get(args, "names");
+    if (!names) {
+        const char *n = json_string_value(json_object_get(args, "name"));
+        buf_printf(&b, "'%s'", n ? n : "?");
+        return buf_steal(&b);
+    }
+    buf_puts(&b, "any of ");
+    for (size_t i = 0; json_is_array(names) && i < names->u.array.len; i++) {
+        const char *n = json_string_value(names->u.array.items[i]);
+        buf_printf(&b, "%s'%s'", i ? ", " : "", n ? n : "?");
+    }
+    return buf_steal(&b);
+}
+
+/* Does a signal pause with these args listen to name? */
+static bool signal_listened(const json_t *args, const char *name)
+{
+    const json_t *names = json_object_get(args, "names");
+    if (!names) return !strcmp(json_string_value(json_object_get(args, "name")) ?: "", name);
+    for (size_t i = 0; json_is_array(names) && i < names->u.array.len; i++)
+        if (!strcmp(json_string_value(names->u.array.items[i]) ?: "", name)) return true;
+    return false;
+}
+
 /* A paused run: the question and how to resume on stderr (for people); with json_out, also a JSON
  * object on stdout (for scripts): {"status": "paused", "run_id", "prompt", "resume"}. The resume
  * command names the binary as it was invoked (argv[0]). */
@@ -149,6 +195,8 @@ static void print_paused(const run_meta *m, const char *file, const json_t *pend
 {
     const json_t *args = json_object_get(pending, "args");
     const char *prompt = json_string_value(json_object_get(args, "prompt"));
+    const char *fn = json_string_value(json_object_get(pending, "function"));
+    bool on_signal = fn && (!strcmp(fn, "signal") || !strcmp(fn, "signal_any"));
     buf cmd = {0};
     shell_word(&cmd, cli_program);
     buf_puts(&cmd, " resume ");
@@ -158,11 +206,19 @@ static void print_paused(const run_meta *m, const char *file, const json_t *pend
         buf_puts(&cmd, " --runs-dir ");
         shell_word(&cmd, runs_dir);
     }
-    buf_puts(&cmd, " --response '<answer>'");
-    fprintf(stderr, "Run %s paused, waiting for input: ", m->run_id);
-    const char *shown = prompt ? prompt : "(no prompt)";
-    write_for_terminal(stderr, shown, strlen(shown)); /* the agent's text */
-    fputc('\n', stderr);
+    char *listening = on_signal ? signal_listen_text(args) : NULL;
+    if (on_signal) {
+        buf_puts(&cmd, " --signal '<name>' --payload '<json>'");
+        fprintf(stderr, "Run %s paused, awaiting signal ", m->run_id);
+        write_for_terminal(stderr, listening, strlen(listening)); /* the agent's names */
+        fputs(".\n", stderr);
+    } else {
+        buf_puts(&cmd, " --response '<answer>'");
+        fprintf(stderr, "Run %s paused, waiting for input: ", m->run_id);
+        const char *shown = prompt ? prompt : "(no prompt)";
+        write_for_terminal(stderr, shown, strlen(shown)); /* the agent's text */
+        fputc('\n', stderr);
+    }
     fputs("Resume with: ", stderr);
     write_for_terminal(stderr, cmd.data, cmd.len); /* the path may hold anything */
     fputc('\n', stderr);
@@ -171,10 +227,17 @@ static void print_paused(const run_meta *m, const char *file, const json_t *pend
         json_object_set(o, "status", json_string("paused"));
         json_object_set(o, "run_id", json_string(m->run_id));
         json_object_set(o, "prompt", prompt ? json_string(prompt) : json_null());
+        if (on_signal) {
+            const json_t *names = json_object_get(args, "names");
+            json_t *list = names ? json_copy(names) : json_array();
+            if (!names) json_array_push(list, json_copy(json_object_get(args, "name")));
+            json_object_set(o, "pending_signal", list);
+        }
         json_object_set(o, "resume", json_string(cmd.data));
         cli_print_json(o, true);
         json_free(o);
     }
+    free(listening);
     buf_free(&cmd);
 }
 
@@ -238,6 +301,8 @@ typedef struct durable {
     run_meta meta;
     int lock_fd;                 /* run.lock, held by run and resume */
     bool was_paused;             /* resume of a paused run (not of an interrupted one) */
+    bool signal_resume;          /* ... paused on a signal, which --signal delivers */
+    signal_inbox inbox;          /* the run folder's signal mailbox (cli/signal_inbox.h) */
     json_t *orig_records;        /* replay of a run the original chidori wrote: its call log (orig_run.h) */
     json_t *manifest;            /* run: the run's snapshot manifest; resume: the edited source's, when
                                     --allow-source-change accepted one (written once the run starts) */
@@ -302,6 +367,26 @@ static int step_new_run(durable *d, const settings *set)
     return STEP_OK;
 }
 
+/* resume of a run paused on a signal: --signal names one it listens for (no --response). */
+static int check_signal_resume(durable *d)
+{
+    run_meta *m = &d->meta;
+    const json_t *args = json_object_get(m->pending, "args");
+    char *listening = signal_listen_text(args);
+    int rc = STEP_OK;
+    if (!d->signal_resume)
+        d->error = xasprintf("run %s is paused, waiting for an input, not a signal: resume it with --response TEXT",
+                             m->run_id), rc = STEP_USAGE;
+    else if (d->o->response || !d->o->signal)
+        d->error = xasprintf("run %s is paused, waiting for a signal (%s): resume it with --signal NAME "
+                             "[--payload JSON] [--from JSON]", m->run_id, listening), rc = STEP_USAGE;
+    else if (!signal_listened(args, d->o->signal))
+        d->error = xasprintf("run %s waits for a signal named %s, not `%s`: nothing was delivered", m->run_id,
+                             listening, d->o->signal), rc = STEP_USAGE;
+    free(listening);
+    return rc;
+}
+
 /* resume: the recorded run must be paused (then a --response answers it) or interrupted while
  * running (then it continues from its log, without --response). */
 static int check_resumable(durable *d)
@@ -314,8 +399,15 @@ static int check_resumable(durable *d)
                              m->run_id, m->status);
         return STEP_FAILED;
     }
+    const char *fn = d->was_paused ? json_string_value(json_object_get(m->pending, "function")) : NULL;
+    d->signal_resume = fn && (!strcmp(fn, "signal") || !strcmp(fn, "signal_any"));
+    if (d->signal_resume || (d->o->signal && d->was_paused)) return check_signal_resume(d);
     if (d->was_paused && !d->o->response) {
         d->error = xasprintf("run %s is paused, waiting for an input: resume it with --response TEXT", m->run_id);
+        return STEP_USAGE;
+    }
+    if (d->o->signal) {
+        d->error = xasprintf("run %s is not paused on a signal: --signal resumes a run that waits for one", m->run_id);
         return STEP_USAGE;
     }
     if (interrupted && d->o->response) {
@@ -469,6 +561,11 @@ static int step_write_start(durable *d)
         if (!d->manifest) return STEP_FAILED;
     }
     if (d->manifest) write_manifest(d); /* a run's, or the edit a resume accepted */
+    if (d->mode != MODE_REPLAY) signal_inbox_init(&d->inbox, d->dir);
+    if (d->mode == MODE_RESUME && d->signal_resume &&
+        signal_inbox_hand(&d->inbox, (uint64_t)json_number_value(json_object_get(d->meta.pending, "seq")),
+                          d->o->signal, d->o->payload, d->o->from, &d->error) < 0)
+        return STEP_FAILED;
     if (d->mode == MODE_RESUME) {
         free(d->meta.status);
         d->meta.status = xstrdup("running");
@@ -505,7 +602,10 @@ static void fill_request(const durable *d, const settings *set, banner_ctx *bann
     if (d->orig_records) req->records_file = NULL, req->records = d->orig_records;
     req->persist_file = mode == MODE_REPLAY ? NULL : d->records;
     req->persist_companion = d->meta_path;
-    req->pending = mode == MODE_RESUME ? m->pending : NULL;
+    req->pending = mode == MODE_RESUME && !d->signal_resume ? m->pending : NULL;
+    /* a signal pause: the call is performed again at its seq, and takes what --signal handed it */
+    if (d->signal_resume) req->reopen = m->pending;
+    if (d->inbox.path) req->signals = &d->inbox.box;
     req->adopt_open_calls = mode == MODE_RESUME && !m->pending; /* a recovery: no pending call */
     req->recorded_pause = mode == MODE_REPLAY && m->status && !strcmp(m->status, "paused") ? m->pending : NULL;
     req->response = mode == MODE_RESUME ? m->response : NULL;
@@ -624,6 +724,8 @@ static int record_outcome(durable *d, runner_outcome *res, stream_out *so)
 /* A resume that could not be set up appended nothing: the run is paused as it was. */
 static void restore_paused(durable *d)
 {
+    if (d->signal_resume && d->inbox.path)
+        signal_inbox_unhand(&d->inbox, (uint64_t)json_number_value(json_object_get(d->meta.pending, "seq")));
     free(d->meta.status);
     d->meta.status = xstrdup("paused");
     d->meta.ended_at_ms = d->ended_before;
@@ -704,6 +806,7 @@ static void durable_clear(durable *d)
     json_free(d->orig_records);
     json_free(d->manifest);
     json_free(d->was_manifest);
+    signal_inbox_clear(&d->inbox);
     if (d->lock_fd >= 0) close(d->lock_fd); /* the run folder's lock */
 }
 
@@ -753,12 +856,18 @@ static int command(durable_mode mode, int argc, char **argv, const settings *set
     run_options o = {0};
     int rc = parse_options(argc, argv, mode == MODE_RUN ? 1 : 2, mode == MODE_RUN, &o);
     if (rc == 0 && mode != MODE_RESUME && o.response) rc = cli_usage_error("%s", "--response goes with resume");
+    if (rc == 0 && mode != MODE_RESUME && o.signal) rc = cli_usage_error("%s", "--signal goes with resume");
+    if (rc == 0 && !o.signal && (o.payload || o.from))
+        rc = cli_usage_error("%s", "--payload and --from go with --signal");
+    if (rc == 0 && o.signal && o.response) rc = cli_usage_error("%s", "--signal and --response cannot be used together");
     if (rc == 0 && mode == MODE_REPLAY && o.stream)
         rc = cli_usage_error("%s", "--stream goes with run and resume (a replay performs nothing live)");
     if (rc == 0 && mode != MODE_RESUME && o.allow_source_change)
         rc = cli_usage_error("%s", "--allow-source-change goes with resume");
     if (rc == 0) rc = durable_run(mode, &o, set);
     json_free(o.input);
+    json_free(o.payload);
+    json_free(o.from);
     return rc;
 }
 

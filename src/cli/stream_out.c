@@ -70,6 +70,14 @@ void stream_out_done(stream_out *so, const char *status, const char *run_id, con
         json_object_set(o, "run_id", json_string(run_id ? run_id : ""));
         if (!strcmp(status, "completed")) json_object_set(o, "output", output ? json_copy(output) : json_null());
         else json_object_set(o, "pending", pending ? json_copy(pending) : json_null());
+        /* a signal pause: the names it listens to, as the original's `pending_signal` */
+        const char *fn = json_string_value(json_object_get(pending, "function"));
+        const json_t *args = json_object_get(pending, "args"), *names = json_object_get(args, "names");
+        if (fn && (!strcmp(fn, "signal") || !strcmp(fn, "signal_any"))) {
+            json_t *list = names ? json_copy(names) : json_array();
+            if (!names) json_array_push(list, json_copy(json_object_get(args, "name")));
+            json_object_set(o, "pending_signal", list);
+        }
     }
     line(so, o);
     json_free(o);

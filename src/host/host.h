@@ -41,6 +41,16 @@ typedef struct host_memory_store {
     void *ctx;
 } host_memory_store;
 
+/* A run's signal mailbox (chidori.signal, effects/signal.c): kept by whoever drives the run (the
+ * server's database, the CLI's run folder). take(ctx, seq, names, n, &signal): the signal given to
+ * the call at seq — the one already handed to that seq (a call performed again after a crash gets
+ * the same one), else the oldest queued whose name is one of names, now handed to seq. 1 with
+ * *signal ({name, payload, from}, or a timeout's sentinel), 0 when there is none, -1 with *error. */
+typedef struct host_signal_box {
+    int (*take)(void *ctx, uint64_t seq, const char *const *names, size_t n, json_t **signal, char **error);
+    void *ctx;
+} host_signal_box;
+
 typedef struct host_config {
     const char *project_root;   /* folder the agent's modules and nested agents are confined to */
     const char *state_dir;      /* where durable state lives (memory); default <project>/.chidori */
@@ -73,6 +83,7 @@ typedef struct host_config {
     struct otel_run *trace;              /* the run's trace (telemetry/otel.h), or NULL: no spans */
     bool trace_replayed;                 /* calls answered from the log get spans too */
     const host_memory_store *memory;     /* NULL: <state dir>/memory.json */
+    const host_signal_box *signals;      /* NULL: no mailbox (a signal pauses the run) */
     /* Told as each live recorded call starts (before its policy gate), on the thread that runs it:
      * the CLI's progress line. NULL: nobody is told. Must not call back into the host. */
     void (*call_started)(void *ctx, const char *op, const json_t *args);

@@ -122,7 +122,10 @@ json_t *manifest_view(const json_t *m, uint64_t call_log_len, const json_t *pend
         json_t *p = json_object();
         json_object_set(p, "id", json_copy(seq));
         json_object_set(p, "seq", json_copy(seq));
-        json_object_set(p, "kind", json_string(awaiting_approval ? "policy_approval" : fn && !strcmp(fn, "input") ? "input" : fn ? fn : "input"));
+        /* the original's kinds: a fan-in (signal_any) is a `signal` pause too */
+        json_object_set(p, "kind", json_string(awaiting_approval ? "policy_approval"
+                                               : fn && !strcmp(fn, "signal_any") ? "signal"
+                                               : fn ? fn : "input"));
         if (fn) json_object_set(p, "function", json_string(fn));
         const json_t *args = json_object_get(pending, "args");
         json_object_set(p, "args", args ? json_copy(args) : json_object());

@@ -345,6 +345,7 @@ int runner_run(const runner_request *req, runner_outcome *out, char **error)
         .approvals_can_suspend = req->approvals_can_suspend,
         .cancel = req->cancel ? &req->cancel->flag : NULL,
         .memory = req->memory,
+        .signals = req->signals,
         .vfs_clock_ms = req->clock_start_ms,
         .call_started = req->call_started,
         .call_started_ctx = req->call_started_ctx,

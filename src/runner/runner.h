@@ -89,6 +89,7 @@ typedef struct runner_request {
     runner_cancel *cancel;      /* or NULL */
 
     const host_memory_store *memory; /* chidori.memory elsewhere than memory.json, or NULL */
+    const host_signal_box *signals;  /* the run's signal mailbox, or NULL (host.h) */
     FILE *log_out;              /* chidori.log and console output; NULL: stderr */
     /* Called once the run is set up, just before the agent starts (the CLI prints its banner). */
     void (*ready)(void *ctx);

@@ -154,6 +154,14 @@ static void reply_after_run(server *srv, session *s, bool wait, int status, bool
     rep->later_arg = w;
 }
 
+/* For the handlers in other files (api_signal.c): a resume's reply, and a failure's. */
+void api_reply_after_run(server *srv, session *s, bool wait, http_reply *rep)
+{
+    reply_after_run(srv, s, wait, 200, true, rep);
+}
+
+void api_reply_failure(server *srv, http_reply *rep, ss_result r, char *error) { reply_failure(srv, rep, r, error); }
+
 /* The original chidori's fields of POST /sessions (docs/http-api.md): `replay_from` (checked by the
  * call-log loader: 422 when it does not load), `agent` (a bare file name; this server runs one agent,
  * so it may name only that one), `attempt_number` (a non-negative integer, accepted and not used).

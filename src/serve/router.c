@@ -35,6 +35,7 @@ typedef enum route_id {
     R_CANCEL,
     R_REPLAY,
     R_PRICING,
+    R_SIGNAL,
 } route_id;
 
 typedef struct route {
@@ -49,7 +50,7 @@ static const struct {
     {"stream", {R_SESSION_STREAM, "GET"}},   {"checkpoint", {R_CHECKPOINT, "GET"}},
     {"resume", {R_RESUME, "POST"}},          {"approve", {R_APPROVE, "POST"}},
     {"cancel", {R_CANCEL, "POST"}},          {"replay", {R_REPLAY, "POST"}},
-    {"snapshot", {R_SNAPSHOT, "GET"}},
+    {"snapshot", {R_SNAPSHOT, "GET"}},       {"signal", {R_SIGNAL, "POST"}},
 };
 
 /* The route of a path; *id gets the session id part (a copy) for /sessions/{id}/... */
@@ -223,6 +224,7 @@ void router_handle(void *ctx, const http_request *req, http_reply *rep)
     case R_CANCEL: api_cancel(srv, s, req, rep); break;
     case R_REPLAY: api_replay(srv, s, req, rep); break;
     case R_PRICING: api_pricing(srv, rep); break;
+    case R_SIGNAL: kept = api_signal(srv, s, req, rep); break;
     case R_NONE: break;
     }
     if (!kept) sessions_release(srv->ss, s);

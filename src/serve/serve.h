@@ -4,6 +4,7 @@
  *   httpd.c     the transport (libmicrohttpd, event-driven on a small pool of threads)
  *   router.c    method + path → handler; Host, Origin and content-type checks; CORS; authentication
  *   api.c       the handlers: request checks, session operations, replies
+ *   api_signal.c  POST /sessions/{id}/signal;  signal_deadlines.c  its timeouts;  store_signals.c  mailboxes
  *   api_snapshot.c  GET /sessions/{id}/snapshot;  replay_from.c  POST /sessions' given call log
  *   request.c   request bodies as JSON, strictly
  *   sessions.c  session lifecycle and run threads;  sse.c  event streams;
@@ -45,6 +46,13 @@ bool api_approve(server *srv, session *s, const http_request *req, http_reply *r
 void api_cancel(server *srv, session *s, const http_request *req, http_reply *rep);
 void api_replay(server *srv, session *s, const http_request *req, http_reply *rep);
 void api_pricing(server *srv, http_reply *rep);
+/* api.c, for handlers in files of their own: the reply of an operation that resumed a run (200
+ * with the view once it has settled, or at once unless wait; takes the reference to s over), and
+ * a failure's ({"error"} with the status of r; frees error). */
+void api_reply_after_run(server *srv, session *s, bool wait, http_reply *rep);
+void api_reply_failure(server *srv, http_reply *rep, ss_result r, char *error);
+/* api_signal.c: POST /sessions/{id}/signal; true when it keeps the reference to s (as api_resume). */
+bool api_signal(server *srv, session *s, const http_request *req, http_reply *rep);
 
 /* request.c: the body as a JSON object ({} for an empty body), checked against the keys it may
  * hold. NULL with a 400 in rep. */

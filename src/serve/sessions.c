@@ -37,6 +37,8 @@
 #include "runner/start.h"
 #include "serve/prompt_events.h"
 #include "serve/session_log.h"
+#include "serve/signal_deadlines.h"
+#include "serve/store_signals.h"
 #include "util/buf.h"
 #include "util/threads.h"
 #include "util/random.h"
@@ -81,9 +83,12 @@ struct sessions {
     uint64_t evictions;  /* sessions dropped from memory so far (see sessions_find) */
     int running;
     bool stopping;
+    signal_deadlines *deadlines; /* the timers of signal pauses (signals section below) */
 };
 
-typedef enum run_kind { RUN_NEW, RUN_RESUME, RUN_APPROVED, RUN_REPLAY, RUN_RECOVER } run_kind;
+/* RUN_SIGNAL: a signal pause whose signal (or timeout) was handed to its seq in the mailbox; its call
+ * is performed again there and takes it (signals section below). */
+typedef enum run_kind { RUN_NEW, RUN_RESUME, RUN_APPROVED, RUN_REPLAY, RUN_RECOVER, RUN_SIGNAL } run_kind;
 
 typedef struct run_job {
     sessions *ss;
@@ -92,7 +97,12 @@ typedef struct run_job {
     json_t *pending;  /* RESUME, APPROVED: the call the session waited on */
     char *response;   /* RESUME */
     json_t *records;  /* the stored log, read for the run's replay; freed once the host holds it */
+    host_signal_box box; /* the session's signal mailbox (store_signals.h) */
 } run_job;
+
+static bool signal_pause_settled(sessions *ss, session *s);
+static void signal_stamp_deadline(session *s);
+static int signal_take(void *ctx, uint64_t seq, const char *const *names, size_t n, json_t **signal, char **error);
 
 static const char *const PROFILES[] = {"permissive", "untrusted", "supervised"};
 
@@ -144,6 +154,8 @@ static void save_or_report(sessions *ss, session *s)
     }
 }
 
+static void signal_deadline_fired(void *ctx, const char *id, uint64_t seq);
+
 sessions *sessions_new(const sessions_config *cfg, store *st)
 {
     sessions *ss = xcalloc(1, sizeof *ss);
@@ -153,6 +165,7 @@ sessions *sessions_new(const sessions_config *cfg, store *st)
     pthread_mutex_init(&ss->lock, NULL);
     clock_monotonic_cond_init(&ss->changed);
     strmap_init(&ss->resident);
+    ss->deadlines = signal_deadlines_start(signal_deadline_fired, ss);
     return ss;
 }
 
@@ -361,7 +374,7 @@ static bool refused_resume(sessions *ss, run_job *job, int64_t pos_before, const
                            uint64_t *dropped)
 {
     *dropped = 0;
-    if (job->kind != RUN_RESUME && job->kind != RUN_APPROVED) return false;
+    if (job->kind != RUN_RESUME && job->kind != RUN_APPROVED && job->kind != RUN_SIGNAL) return false;
     double seq = json_number_value(json_object_get(job->pending, "seq"));
     if (seq < 1 || !manifest_refused_before(out, (uint64_t)seq)) return false;
     char *why = NULL;
@@ -431,7 +444,8 @@ static void *run_thread(void *arg)
         .adopt_open_calls = job->kind == RUN_RECOVER || job->kind == RUN_REPLAY,
         .pending = job->kind == RUN_RESUME ? job->pending : NULL,
         .response = job->response,
-        .reopen = job->kind == RUN_APPROVED ? job->pending : NULL,
+        .reopen = job->kind == RUN_APPROVED || job->kind == RUN_SIGNAL ? job->pending : NULL,
+        .signals = &job->box,
         .policy = cfg->policy,
         .session_policy = profile,
         .approvals = approvals,
@@ -461,7 +475,13 @@ static void *run_thread(void *arg)
     if (refused && !s->cancel_requested) {
         /* as it was before the resume: waiting, its log unchanged; the error says why */
         if (dropped) s->log.records--, s->log.bytes -= dropped;
-        set_status(s, job->kind == RUN_RESUME ? "paused" : "awaitingapproval");
+        set_status(s, job->kind == RUN_APPROVED ? "awaitingapproval" : "paused");
+        if (job->kind == RUN_SIGNAL) { /* the signal it was handed is queued again (a timeout's dropped) */
+            char *why = NULL;
+            if (store_signal_unhand(ss->st, s->row.id, (uint64_t)json_number_value(json_object_get(job->pending, "seq")),
+                                    &why) < 0)
+                fprintf(stderr, "chidori serve: session %s: %s\n", s->row.id, why), free(why);
+        }
         s->row.pending = json_copy(job->pending);
         if (job->kind == RUN_APPROVED) {
             s->row.pending_approval = s->was_awaiting, s->was_awaiting = NULL;
@@ -470,7 +490,8 @@ static void *run_thread(void *arg)
         }
         s->row.error = xasprintf("the %s was refused: %s. Nothing was performed and the session waits as it did: "
                                  "put the recorded agent source back and try again",
-                                 job->kind == RUN_RESUME ? "resume" : "approval", out.error);
+                                 job->kind == RUN_RESUME ? "resume" : job->kind == RUN_SIGNAL ? "signal" : "approval",
+                                 out.error);
     } else if (s->cancel_requested) {
         set_status(s, "cancelled");
         s->row.error = xstrdup("cancelled");
@@ -490,6 +511,7 @@ static void *run_thread(void *arg)
         set_status(s, out.status == RUNNER_PAUSED ? "paused" : "awaitingapproval");
         s->row.pending = out.pending, out.pending = NULL;
         s->row.pending_approval = out.pending_approval, out.pending_approval = NULL;
+        signal_stamp_deadline(s);
     }
     if (rc == 0) runner_outcome_clear(&out);
     json_free(s->was_manifest), s->was_manifest = NULL;
@@ -498,10 +520,12 @@ static void *run_thread(void *arg)
     ss->running--;
     runner_cancel_clear(&s->cancel);
     if (!ss->stopping) save_or_report(ss, s); /* when stopping, it stays running: the next server re-runs it */
+    /* a signal pause whose signal is already queued goes on at once: its waiters wait for that run */
+    bool again = !refused && !ss->stopping && signal_pause_settled(ss, s);
     pthread_cond_broadcast(&s->changed);
     pthread_cond_broadcast(&ss->changed); /* ss->running changed */
-    session_waiter *waiters = s->waiters;
-    s->waiters = NULL;
+    session_waiter *waiters = again ? NULL : s->waiters;
+    if (!again) s->waiters = NULL;
     release_locked(ss, s); /* the run's reference: s may be gone after this */
     pthread_mutex_unlock(&ss->lock);
     notify_waiters(waiters);
@@ -543,7 +567,8 @@ static ss_result start_run(sessions *ss, session *s, run_kind kind, json_t *pend
         /* without an eventfd, a cancel still stops the run at its next effect */
     }
     run_job *job = xcalloc(1, sizeof *job);
-    *job = (run_job){ss, s, kind, pending, response, NULL};
+    *job = (run_job){ss, s, kind, pending, response, NULL, {signal_take, NULL}};
+    job->box.ctx = job;
     s->running = true;
     s->refs++; /* the run's own, released by run_thread when it has settled */
     ss->running++;
@@ -600,15 +625,19 @@ static ss_result check_capacity(sessions *ss, char **error)
 /* Every row is read (and checked) once and counted; only the running ones are kept. The walk
  * runs under the store's lock, so they are made resident after it. */
 typedef struct load_ctx {
+    sessions *ss;
     size_t total;
     session_row *running;
     size_t n_running, cap;
 } load_ctx;
 
+static void signal_rearm(sessions *ss, const session_row *r);
+
 static void load_one(void *ctx, session_row *r)
 {
     load_ctx *lc = ctx;
     lc->total++;
+    if (!strcmp(r->status, "paused")) signal_rearm(lc->ss, r); /* its deadline, if it waits for a signal */
     if (strcmp(r->status, "running") != 0) return;
     if (lc->n_running == lc->cap) {
         lc->cap = lc->cap ? lc->cap * 2 : 16;
@@ -620,7 +649,7 @@ static void load_one(void *ctx, session_row *r)
 
 int sessions_load(sessions *ss, size_t *total, size_t *rerun, char **error)
 {
-    load_ctx lc = {0};
+    load_ctx lc = {.ss = ss};
     *total = *rerun = 0;
     int rc = store_load_sessions(ss->st, load_one, &lc, error);
     pthread_mutex_lock(&ss->lock);
@@ -648,6 +677,10 @@ int sessions_load(sessions *ss, size_t *total, size_t *rerun, char **error)
 
 void sessions_stop(sessions *ss)
 {
+    /* the timers first, without the lock (a deadline firing takes it): a stored deadline is
+     * re-armed by the next server */
+    signal_deadlines_stop(ss->deadlines);
+    ss->deadlines = NULL;
     pthread_mutex_lock(&ss->lock);
     ss->stopping = true;
     size_t pos = 0;
@@ -687,6 +720,7 @@ void sessions_free(sessions *ss)
     size_t pos = 0;
     const char *id;
     void *v;
+    signal_deadlines_stop(ss->deadlines);
     while (strmap_next(&ss->resident, &pos, &id, &v)) free_session(v);
     strmap_free(&ss->resident);
     pthread_cond_destroy(&ss->changed);
@@ -1049,6 +1083,8 @@ static json_t *iso_time(int64_t ms)
     return json_string(text);
 }
 
+static void signal_view(const session_row *r, json_t *v);
+
 /* The view of a row whose log holds calls records. */
 static json_t *view_row(const session_row *r, size_t calls)
 {
@@ -1064,6 +1100,7 @@ static json_t *view_row(const session_row *r, size_t calls)
     if (!strcmp(r->status, "paused") && !strcmp(json_string_value(json_object_get(r->pending, "function")) ?: "", "input"))
         prompt = json_object_get(json_object_get(r->pending, "args"), "prompt");
     json_object_set(v, "pending_prompt", or_null(json_copy(prompt)));
+    signal_view(r, v);
     json_object_set(v, "pending_approval", or_null(json_copy(r->pending_approval)));
     json_object_set(v, "policy_profile", r->policy_profile ? json_string(r->policy_profile) : json_null());
     json_object_set(v, "created_at", iso_time(r->created_at_ms));
@@ -1184,6 +1221,8 @@ static char *dump(json_t *v)
     return text;
 }
 
+static bool signal_waits(const session *s);
+
 int sessions_follow_next(sessions *ss, session_follower *f, int timeout_ms, const char **event, char **data)
 {
     session *s = f->s;
@@ -1200,6 +1239,7 @@ int sessions_follow_next(sessions *ss, session_follower *f, int timeout_ms, cons
             *event = "call";
             *data = json_dump(f->page->u.array.items[f->page_next++], JSON_COMPACT, NULL);
             f->next++;
+            f->waiting_sent = false; /* a record: the run went on past the pause it sent */
             rc = 1;
             break;
         }
@@ -1221,7 +1261,8 @@ int sessions_follow_next(sessions *ss, session_follower *f, int timeout_ms, cons
             f->page = page;
             continue;
         }
-        if (!s->running) {
+        if (s->running) f->waiting_sent = false; /* a signal pause went on: its `paused` was sent */
+        if (!s->running && !(f->waiting_sent && signal_waits(s))) {
             bool waits = is_status(s, "paused") || is_status(s, "awaitingapproval");
             if (waits && !f->waiting_sent) {
                 *event = is_status(s, "paused") ? "paused" : "awaitingapproval";
@@ -1241,4 +1282,210 @@ int sessions_follow_next(sessions *ss, session_follower *f, int timeout_ms, cons
     }
     pthread_mutex_unlock(&ss->lock);
     return rc;
+}
+
+/* ---------- signals (docs/http-api.md#signals) ----------
+ *
+ * A session paused on chidori.signal keeps {seq, function: signal | signal_any, args: {name |
+ * names, timeout_ms?}} as its pending call, and deadline_ms (wall clock) when it has a timeout,
+ * stamped when the pause is stored. A signal for it is handed to that seq in the session's mailbox
+ * (store_signals.h) and the session runs again (RUN_SIGNAL): its replay reaches the call, which
+ * takes what was handed. Every other signal is queued, and taken by the first call that listens to
+ * its name. A deadline hands the timeout's sentinel the same way, so of a signal and a timeout
+ * racing for one pause, exactly one is taken, and a server killed at any point takes it again
+ * after its restart, never a second one. */
+
+static bool row_signal_pause(const session_row *r)
+{
+    const char *fn = json_string_value(json_object_get(r->pending, "function"));
+    return !strcmp(r->status, "paused") && fn && (!strcmp(fn, "signal") || !strcmp(fn, "signal_any"));
+}
+
+static bool signal_waits(const session *s) { return row_signal_pause(&s->row); }
+
+/* The names the pause listens to (borrowed from its pending call). */
+static size_t signal_names(const json_t *pending, const char **names, size_t max)
+{
+    const json_t *args = json_object_get(pending, "args"), *list = json_object_get(args, "names");
+    if (!list) {
+        names[0] = json_string_value(json_object_get(args, "name"));
+        return names[0] ? 1 : 0;
+    }
+    size_t n = 0;
+    for (size_t i = 0; json_is_array(list) && i < list->u.array.len && n < max; i++)
+        if ((names[n] = json_string_value(list->u.array.items[i]))) n++;
+    return n;
+}
+
+static bool as_whole(const json_t *v, uint64_t *out)
+{
+    if (!v || v->type != JSON_NUMBER || !(v->u.number >= 1 && v->u.number <= 9007199254740991.0) ||
+        v->u.number != (double)(uint64_t)v->u.number)
+        return false;
+    *out = (uint64_t)v->u.number;
+    return true;
+}
+
+static uint64_t pending_seq(const session_row *r)
+{
+    uint64_t seq = 0;
+    as_whole(json_object_get(r->pending, "seq"), &seq);
+    return seq;
+}
+
+static void signal_stamp_deadline(session *s)
+{
+    uint64_t timeout;
+    if (!row_signal_pause(&s->row) || json_object_get(s->row.pending, "deadline_ms") ||
+        !as_whole(json_object_get(json_object_get(s->row.pending, "args"), "timeout_ms"), &timeout))
+        return;
+    json_object_set(s->row.pending, "deadline_ms", json_number((double)(clock_realtime_ms() + (int64_t)timeout)));
+}
+
+static void signal_rearm(sessions *ss, const session_row *r)
+{
+    uint64_t at, seq = pending_seq(r);
+    if (row_signal_pause(r) && seq && as_whole(json_object_get(r->pending, "deadline_ms"), &at))
+        signal_deadlines_arm(ss->deadlines, r->id, seq, (int64_t)at);
+}
+
+static void signal_view(const session_row *r, json_t *v)
+{
+    bool waits = !strcmp(r->status, "paused") || !strcmp(r->status, "awaitingapproval");
+    uint64_t seq = waits ? pending_seq(r) : 0;
+    json_object_set(v, "pending_seq", seq ? json_number((double)seq) : json_null());
+    json_t *name = json_null(), *names = json_null(), *deadline = json_null();
+    if (row_signal_pause(r)) {
+        const char *list[64];
+        size_t n = signal_names(r->pending, list, 64);
+        json_free(names), names = json_array();
+        for (size_t i = 0; i < n; i++) json_array_push(names, json_string(list[i]));
+        if (n) json_free(name), name = json_string(list[0]);
+        uint64_t at;
+        if (as_whole(json_object_get(r->pending, "deadline_ms"), &at)) json_free(deadline), deadline = iso_time((int64_t)at);
+    }
+    json_object_set(v, "pending_signal_name", name);
+    json_object_set(v, "pending_signal_names", names);
+    json_object_set(v, "pending_signal_deadline", deadline);
+}
+
+/* host_signal_box.take of a session's runs. */
+static int signal_take(void *ctx, uint64_t seq, const char *const *names, size_t n, json_t **signal, char **error)
+{
+    run_job *job = ctx;
+    return store_signal_take(job->ss->st, job->s->row.id, seq, names, n, signal, error);
+}
+
+/* A run has just settled (lock held, saved): paused on a signal already queued, it goes on at once
+ * (true); else its deadline, if any, is armed. */
+static bool signal_pause_settled(sessions *ss, session *s)
+{
+    if (!signal_waits(s)) return false;
+    const char *names[64];
+    size_t n = signal_names(s->row.pending, names, 64);
+    char *error = NULL;
+    int queued = store_signal_waiting(ss->st, s->row.id, pending_seq(&s->row), names, n, &error);
+    if (queued < 0) {
+        fprintf(stderr, "chidori serve: session %s: %s\n", s->row.id, error);
+        free(error), error = NULL;
+    }
+    if (queued == 1) {
+        if (start_run(ss, s, RUN_SIGNAL, json_copy(s->row.pending), NULL, true, &error) == SS_OK) return true;
+        fprintf(stderr, "chidori serve: session %s: %s\n", s->row.id, error);
+        free(error);
+        return false;
+    }
+    signal_rearm(ss, &s->row);
+    return false;
+}
+
+static void signal_deadline_fired(void *ctx, const char *id, uint64_t seq)
+{
+    sessions *ss = ctx;
+    char *error = NULL;
+    session *s = sessions_find(ss, id, &error);
+    if (!s) {
+        if (error) fprintf(stderr, "chidori serve: session %s: its signal deadline: %s\n", id, error);
+        free(error);
+        return;
+    }
+    pthread_mutex_lock(&ss->lock);
+    json_t *changed = NULL, *was = NULL;
+    if (!ss->stopping && !s->running && signal_waits(s) && pending_seq(&s->row) == seq) {
+        if (check_capacity(ss, &error) != SS_OK) { /* try again in a second */
+            free(error), error = NULL;
+            signal_deadlines_arm(ss->deadlines, id, seq, clock_realtime_ms() + 1000);
+        } else if (check_source(ss, s, false, &changed, &was, &error) != SS_OK) {
+            /* an edited agent never runs on by itself: the session waits for a signal sent with
+             * allow_source_change (or for its source back and a restart of the server) */
+            fprintf(stderr, "chidori serve: session %s: its signal deadline passed, but it is not resumed: %s\n", id,
+                    error);
+            free(error), error = NULL;
+        } else {
+            const char *fn = json_string_value(json_object_get(s->row.pending, "function"));
+            const char *names[1];
+            json_t *sentinel = json_object();
+            json_object_set(sentinel, "name", strcmp(fn, "signal") == 0 && signal_names(s->row.pending, names, 1)
+                                                  ? json_string(names[0]) : json_null());
+            json_object_set(sentinel, "payload", json_null());
+            json_object_set(sentinel, "from", json_null());
+            json_object_set(sentinel, "timedOut", json_bool(true));
+            uint64_t dseq;
+            bool before;
+            /* the empty name: no call listens to it, so a sentinel never leaves its pause */
+            if (store_signal_put(ss->st, id, "", sentinel, seq, &dseq, &before, &error) < 0 ||
+                start_run(ss, s, RUN_SIGNAL, json_copy(s->row.pending), NULL, true, &error) != SS_OK) {
+                fprintf(stderr, "chidori serve: session %s: its signal deadline: %s\n", id, error);
+                free(error);
+            }
+            json_free(sentinel);
+        }
+    }
+    json_free(changed);
+    json_free(was);
+    release_locked(ss, s);
+    pthread_mutex_unlock(&ss->lock);
+}
+
+/* The status as the original spells it in its refusal ("Completed"). */
+static const char *status_word(const char *status)
+{
+    return !strcmp(status, "completed") ? "Completed" : !strcmp(status, "failed") ? "Failed" : "Cancelled";
+}
+
+ss_result sessions_signal(sessions *ss, session *s, const char *name, const json_t *payload, const json_t *from,
+                          bool allow_source_change, bool *resumed, uint64_t *delivery_seq, char **error)
+{
+    json_t *body = json_object();
+    json_object_set(body, "name", json_string(name));
+    json_object_set(body, "payload", payload ? json_copy(payload) : json_null());
+    json_object_set(body, "from", from ? json_copy(from) : json_null());
+    *resumed = false;
+    pthread_mutex_lock(&ss->lock);
+    ss_result r = SS_OK;
+    bool handed_before = false;
+    const char *names[64];
+    size_t n = !s->running && signal_waits(s) ? signal_names(s->row.pending, names, 64) : 0;
+    bool listens = false;
+    for (size_t i = 0; i < n; i++) listens = listens || !strcmp(names[i], name);
+    if (!s->running && (is_status(s, "completed") || is_status(s, "failed") || is_status(s, "cancelled"))) {
+        *error = xasprintf("session is %s; cannot accept signals", status_word(s->row.status));
+        r = SS_CONFLICT;
+    } else if (listens) {
+        json_t *changed = NULL, *was = NULL;
+        r = check_source(ss, s, allow_source_change, &changed, &was, error);
+        if (r == SS_OK) r = check_capacity(ss, error);
+        if (r == SS_OK && store_signal_put(ss->st, s->row.id, name, body, pending_seq(&s->row), delivery_seq,
+                                           &handed_before, error) < 0)
+            r = SS_ERROR;
+        /* handed_before: a timeout was handed to the pause first (its run is due): this one is queued */
+        if (r == SS_OK) r = start_run(ss, s, RUN_SIGNAL, json_copy(s->row.pending), NULL, true, error);
+        if (r == SS_OK) *resumed = !handed_before;
+        accept_source(ss, s, r, changed, was);
+    } else if (store_signal_put(ss->st, s->row.id, name, body, 0, delivery_seq, &handed_before, error) < 0) {
+        r = SS_ERROR;
+    }
+    pthread_mutex_unlock(&ss->lock);
+    json_free(body);
+    return r;
 }

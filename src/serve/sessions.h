@@ -120,6 +120,13 @@ ss_result sessions_create_replaying(sessions *ss, const json_t *input, const cha
 ss_result sessions_resume(sessions *ss, session *s, const char *response, bool allow_source_change, char **error);
 ss_result sessions_approve(sessions *ss, session *s, bool allow, bool allow_source_change, char **error);
 ss_result sessions_cancel(sessions *ss, session *s, char **error);
+/* POST /sessions/{id}/signal: {name, payload, from} for the session. Paused on a signal listening to
+ * name: handed to the pause and the session runs on (*resumed; the source is checked as resume
+ * checks it, 409 unless allow_source_change). Completed, failed or cancelled: SS_CONFLICT. Any
+ * other state: queued in its mailbox for the first call that listens to name. *delivery_seq: the
+ * signal's number in the mailbox. */
+ss_result sessions_signal(sessions *ss, session *s, const char *name, const json_t *payload, const json_t *from,
+                          bool allow_source_change, bool *resumed, uint64_t *delivery_seq, char **error);
 /* *out: the new session, with a reference for the caller; NULL unless SS_OK. */
 ss_result sessions_replay(sessions *ss, session *s, session **out, char **error);
 

@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include "serve/store.h"
+#include "serve/store_signals.h"
 #include "telemetry/otel.h"
 #include "host/host.h"
 #include "util/buf.h"
@@ -223,6 +224,8 @@ store *store_open(const char *path, char **error)
                  "CREATE TABLE IF NOT EXISTS session_manifests (session_id TEXT PRIMARY KEY, manifest_id INTEGER NOT NULL)"
                  " WITHOUT ROWID;", &why) < 0)
         goto fail;
+    /* sessions' signal mailboxes (store_signals.c), the same way */
+    if (exec(st, STORE_SIGNALS_SCHEMA, &why) < 0) goto fail;
     return st;
 fail:
     *error = xasprintf("cannot use the session database %s: %s", path, why);
@@ -230,6 +233,15 @@ fail:
     store_close(st);
     return NULL;
 }
+
+/* The connection under the store's lock, for the store's companion files (store_signals.c). */
+sqlite3 *store_lock_db(store *st)
+{
+    pthread_mutex_lock(&st->lock);
+    return st->db;
+}
+
+void store_unlock_db(store *st) { pthread_mutex_unlock(&st->lock); }
 
 void store_close(store *st)
 {

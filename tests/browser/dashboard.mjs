@@ -2,7 +2,8 @@
 // headless, driven by playwright-core. Starts a real `chidori serve` under the supervised
 // profile, creates a session that waits for an approval, opens /ui, sets the API key, clicks
 // Allow in the inbox and waits for the page to show the session completed, with its call log.
-// Also: an answer to a paused input sent from the inbox, and agent output containing HTML shown
+// Also: an answer to a paused input sent from the inbox, a signal sent from the inbox to a session
+// waiting for one (chidori.signal), and agent output containing HTML shown
 // as text. Saves a screenshot to build/artifacts/dashboard.png.
 //
 // Usage: node tests/browser/dashboard.mjs CHIDORI_BINARY
@@ -46,6 +47,7 @@ try {
   // Sessions made over the API before the page opens.
   const waiting = await api("POST", "/sessions", { input: { mode: "write" }, session_id: "needs-approval" });
   const asking = await api("POST", "/sessions", { input: { mode: "ask" }, session_id: "needs-answer" });
+  const signalled = await api("POST", "/sessions", { input: { mode: "signal" }, session_id: "needs-signal" });
   const hostile = await api("POST", "/sessions",
     { input: { name: '<img id="pwn" src="x">' }, session_id: "html-output", policy_profile: "supervised" });
 
@@ -53,6 +55,7 @@ try {
     assert(waiting.status === "awaitingapproval", `needs-approval is ${waiting.status}`);
     assert(waiting.pending_approval && waiting.pending_approval.target === "workspace:write", "no pending approval");
     assert(asking.status === "paused", `needs-answer is ${asking.status}`);
+    assert(signalled.status === "paused" && signalled.pending_signal_name === "review", `needs-signal: ${JSON.stringify(signalled)}`);
     assert(hostile.status === "completed", `html-output is ${hostile.status}`);
   });
 
@@ -100,6 +103,22 @@ try {
     await page.waitForSelector('#sessions tr[data-id="needs-answer"][data-status="completed"]', { timeout: 20000 });
     const s = await api("GET", "/sessions/needs-answer");
     assert(s.output && s.output.greeting === "Hello, Ada!", `output: ${JSON.stringify(s.output)}`);
+  });
+
+  await check("a session waiting for a signal shows it, and a signal sent from the inbox resumes it", async () => {
+    const item = '#inbox .inbox-item[data-id="needs-signal"]';
+    await page.waitForSelector(`${item} select.signal-name`, { timeout: 10000 });
+    const what = await page.$eval(`${item} .what`, (e) => e.textContent);
+    assert(what === "Waiting for signal review", `the item says: ${what}`);
+    await page.fill(`${item} input.signal-payload`, "{not json");
+    await page.click(`${item} button.send`);
+    await page.waitForFunction(() => document.getElementById("message").textContent.includes("not JSON"), null, { timeout: 5000 });
+    await page.fill(`${item} input.signal-payload`, '{"decision": "ship"}');
+    await page.click(`${item} button.send`);
+    await page.waitForSelector('#sessions tr[data-id="needs-signal"][data-status="completed"]', { timeout: 20000 });
+    const s = await api("GET", "/sessions/needs-signal");
+    assert(s.output && s.output.decision === "ship", `output: ${JSON.stringify(s.output)}`);
+    assert(JSON.stringify(s.output.from) === '{"kind":"human","id":"dashboard"}', `from: ${JSON.stringify(s.output.from)}`);
   });
 
   await check("agent output containing HTML is shown as text", async () => {

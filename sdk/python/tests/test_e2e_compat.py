@@ -100,6 +100,29 @@ class CompatEndToEndTest(ServerTestCase):
                          [x["function"] for x in cp.call_log])
 
 
+    def test_signal_queued_before_the_listen_point_then_resumes_the_pause(self):
+        from chidori_sdk import SignalQueued
+        # before the listen point: the session waits on an input; the signal is queued for later
+        asked = self.client.run({"mode": "ask"})
+        queued = self.client.signal(asked.id, "review", {"decision": "early"})
+        self.assertIsInstance(queued, SignalQueued)
+        self.assertEqual((queued.status, queued.name, queued.delivery_seq), ("queued", "review", 1))
+        # at the listen point: the pause and its fields, then the signal resumes it
+        paused = self.client.run({"mode": "signal"})
+        self.assertEqual((paused.status, paused.pending_prompt), ("paused", None))
+        self.assertEqual((paused.pending_signal_name, paused.pending_signal_names, paused.pending_signal_deadline),
+                         ("review", ["review"], None))
+        done = self.client.signal(paused.id, "review", {"decision": "ship"}, {"kind": "human", "id": "ana"})
+        self.assertIsInstance(done, Session)
+        self.assertTrue(done.ok, done)
+        self.assertEqual(done.output, {"decision": "ship", "from": {"kind": "human", "id": "ana"}, "n": 2})
+        rec = [r for r in done.checkpoint().call_log if r["function"] == "signal"][0]
+        self.assertEqual((rec["args"], rec["result"]["payload"]), ({"name": "review"}, {"decision": "ship"}))
+        with self.assertRaises(HttpError) as cm:
+            self.client.signal(paused.id, "review")
+        self.assertEqual((cm.exception.status, cm.exception.detail), (409, "session is Completed; cannot accept signals"))
+
+
 if __name__ == "__main__":
     import unittest
     unittest.main()

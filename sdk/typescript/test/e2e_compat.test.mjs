@@ -5,7 +5,7 @@
 // /sessions with replay_from), calls past its end run live.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { AgentClient, AgentClientError, Checkpoint, HttpError, Session } from "../index.js";
+import { AgentClient, AgentClientError, Checkpoint, HttpError, Session, isSignalQueued } from "../index.js";
 import { serverForTests } from "./server.mjs";
 
 const t = serverForTests((srv) => new AgentClient(srv.url, { apiKey: srv.apiKey, timeoutMs: 60000 }));
@@ -77,4 +77,25 @@ test("a cut log answers what it holds and the rest runs live", { skip }, async (
   assert.ok(r.ok, JSON.stringify(r));
   assert.deepEqual(r.output, s.output);
   assert.deepEqual((await t.client.getCheckpoint(r.id)).call_log.map((x) => x.function), cp.callLog.map((x) => x.function));
+});
+
+test("signal: sent before the run listens it waits queued; sent to the pause it resumes; a finished session's 409", { skip }, async () => {
+  // before the listen point: the session waits on an input, the signal is queued for later
+  const asked = await t.client.run({ mode: "ask" });
+  const queued = await t.client.signal(asked.id, { name: "review", payload: { decision: "early" } });
+  assert.ok(isSignalQueued(queued), JSON.stringify(queued));
+  assert.deepEqual([queued.status, queued.name, queued.delivery_seq], ["queued", "review", 1]);
+  // at the listen point: the pause and its fields, then the signal resumes it
+  const paused = await t.client.run({ mode: "signal" });
+  assert.deepEqual([paused.status, paused.pendingPrompt], ["paused", null]);
+  assert.deepEqual([paused.pendingSignalName, paused.pendingSignalNames, paused.pendingSignalDeadline], ["review", ["review"], null]);
+  const done = await t.client.signal(paused.id, { name: "review", payload: { decision: "ship" }, from: { kind: "human", id: "ana" } });
+  assert.ok(done instanceof Session && done.ok, JSON.stringify(done));
+  assert.deepEqual(done.output, { decision: "ship", from: { kind: "human", id: "ana" }, n: 2 });
+  const cp = await done.checkpoint();
+  const rec = cp.callLog.find((r) => r.function === "signal");
+  assert.deepEqual([rec.args, rec.result.payload], [{ name: "review" }, { decision: "ship" }]);
+  const err = await t.client.signal(paused.id, { name: "review" }).catch((e) => e);
+  assert.ok(err instanceof HttpError, String(err));
+  assert.deepEqual([err.status, err.detail], [409, "session is Completed; cannot accept signals"]);
 });

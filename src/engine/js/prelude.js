@@ -432,6 +432,25 @@
     },
     memory,
     workspace,
+    // ---- signals (effects/signal.c): a name or a list of names, a timeout that resolves ----
+    signal(name, opts) {
+      return attempt(() => {
+        const o = optionsObject("chidori.signal", opts);
+        const args = ArrayIsArray(name) ? { names: name } : { name };
+        if (o.timeoutMs !== undefined) args.timeout_ms = o.timeoutMs;
+        return effect(ArrayIsArray(name) ? "signal_any" : "signal", args);
+      });
+    },
+    pollSignal(name) {
+      return effect("poll_signal", { name });
+    },
+    alarm(ms) {
+      // a deadline it can never reach would wait for ever: refused (the original waits)
+      if (!NumberIsInteger(ms) || ms <= 0) {
+        return PromiseReject(new TypeErrorCtor("chidori.alarm: ms must be a positive whole number of milliseconds"));
+      }
+      return effect("signal", { name: "__chidori.alarm__", timeout_ms: ms });
+    },
     callAgent(path, input) {
       return effect("call_agent", { path: StringCtor(path), input: input === undefined ? {} : input });
     },

@@ -1,0 +1,165 @@
+/* effects/signal.c — chidori.signal, chidori.pollSignal and chidori.alarm: waiting for something
+ * the outside world sends to this run by name.
+ *
+ * Ops (docs/effects.md#signals):
+ *   `signal`      {name, timeout_ms?}   → {name, payload, from}, or the timeout sentinel
+ *   `signal_any`  {names, timeout_ms?}  → the same, `name` saying which one came
+ *   `poll_signal` {name}                → the signal, or null; never waits
+ * Each is recorded as the original chidori records it: args {name} or {names} only (the timeout
+ * is not part of the match key), the result as the agent saw it. A call first asks the run's
+ * mailbox (host_config.signals: the server's database, the CLI's run folder) for a queued signal
+ * of a name it listens to; when there is none, `signal` and `signal_any` pause the run
+ * (HOST_SUSPEND) and the pending call keeps the listen set and timeout_ms, which is what the
+ * server's deadline timers and `chidori resume --signal` read. Whoever resumes the run hands the
+ * signal (or the sentinel) to the pending seq in the mailbox first, and the call, performed again
+ * at that seq, takes it: so the ops are not OP_ANSWERABLE (a text answer to them is refused).
+ * Signals are not gated (as in the original).
+ *
+ * Trusts nothing in args: names are checked (non-empty strings, capped in length and number).
+ */
+#include "host/host_internal.h"
+#include "host/ops.h"
+#include "host/record_form.h"
+#include "util/buf.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SIGNAL_NAME_MAX 256   /* bytes in one name */
+#define SIGNAL_NAMES_MAX 64   /* names one signal_any listens to */
+#define SIGNAL_TIMEOUT_MAX_MS 31536000000000.0 /* a thousand years: past it, a deadline means nothing */
+
+static bool name_ok(const json_t *v) { return json_is_string(v) && v->u.string.len && v->u.string.len <= SIGNAL_NAME_MAX; }
+
+/* {name} or {names}, and timeout_ms when the agent gave a positive whole number of ms. */
+static json_t *signal_prepare(const json_t *args, char **error)
+{
+    const json_t *name = json_object_get(args, "name"), *names = json_object_get(args, "names");
+    json_t *out = json_object();
+    if (names) {
+        if (!json_is_array(names) || names->u.array.len == 0 || names->u.array.len > SIGNAL_NAMES_MAX) {
+            *error = xasprintf("chidori.signal: a list of names must hold 1 to %d names", SIGNAL_NAMES_MAX);
+            goto bad;
+        }
+        for (size_t i = 0; i < names->u.array.len; i++)
+            if (!name_ok(names->u.array.items[i])) {
+                *error = xasprintf("chidori.signal: every name must be a non-empty string of at most %d bytes",
+                                   SIGNAL_NAME_MAX);
+                goto bad;
+            }
+        json_object_set(out, "names", json_copy(names));
+    } else {
+        if (!name_ok(name)) {
+            *error = xasprintf("chidori.signal: the name must be a non-empty string of at most %d bytes",
+                               SIGNAL_NAME_MAX);
+            goto bad;
+        }
+        json_object_set(out, "name", json_copy(name));
+    }
+    const json_t *t = json_object_get(args, "timeout_ms");
+    if (t && t->type == JSON_NUMBER && t->u.number >= 1 && t->u.number <= SIGNAL_TIMEOUT_MAX_MS &&
+        t->u.number == floor(t->u.number))
+        json_object_set(out, "timeout_ms", json_number(t->u.number));
+    return out;
+bad:
+    json_free(out);
+    return NULL;
+}
+
+/* The names a call listens to, borrowed from its (prepared) args. */
+static size_t listen_set(const json_t *args, const char **names)
+{
+    const json_t *list = json_object_get(args, "names");
+    if (!list) {
+        names[0] = json_string_value(json_object_get(args, "name"));
+        return names[0] ? 1 : 0;
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < list->u.array.len && i < SIGNAL_NAMES_MAX; i++)
+        names[n++] = json_string_value(list->u.array.items[i]);
+    return n;
+}
+
+extern const effect_module signal_module; /* defined at the end of this file */
+
+static int signal_init(host *h, const host_config *cfg, void **state, char **error)
+{
+    (void)h, (void)error;
+    *state = (void *)cfg->signals; /* borrowed: the caller keeps it for the run */
+    return 0;
+}
+
+static int from_box(host *h, const json_t *args, json_t **result, char **error)
+{
+    const host_signal_box *box = host_module_state(h, &signal_module);
+    if (!box || !box->take) return 0;
+    const char *names[SIGNAL_NAMES_MAX];
+    size_t n = listen_set(args, names);
+    json_t *got = NULL;
+    int rc = box->take(box->ctx, h->call_seq, names, n, &got, error);
+    if (rc < 0) {
+        if (!*error) *error = xstrdup("chidori.signal: the run's mailbox cannot be read");
+        return -1;
+    }
+    if (rc == 0) return 0;
+    *result = got;
+    return 1;
+}
+
+static int effect_signal(host *h, const json_t *args, json_t **result, char **error)
+{
+    int rc = from_box(h, args, result, error);
+    if (rc < 0) return HOST_ERROR;
+    return rc ? HOST_OK : HOST_SUSPEND;
+}
+
+static int effect_poll_signal(host *h, const json_t *args, json_t **result, char **error)
+{
+    int rc = from_box(h, args, result, error);
+    if (rc < 0) return HOST_ERROR;
+    if (rc == 0) *result = json_null();
+    return HOST_OK;
+}
+
+/* ---------- the record: the original's shape ---------- */
+
+static void signal_encode(const json_t *args, const json_t *result, json_t **rec_args, json_t **rec_result,
+                          json_t **token_usage, json_t **extra)
+{
+    (void)token_usage, (void)extra;
+    json_t *a = json_object();
+    const json_t *names = json_object_get(args, "names");
+    if (names) json_object_set(a, "names", json_copy(names));
+    else json_object_set(a, "name", json_copy(json_object_get(args, "name")));
+    *rec_args = a;
+    *rec_result = result ? json_copy(result) : NULL;
+}
+
+static bool signal_matches(const call_record *rec, const json_t *args)
+{
+    const json_t *names = json_object_get(args, "names");
+    const json_t *ours = names ? names : json_object_get(args, "name");
+    const json_t *theirs = json_object_get(rec->args, names ? "names" : "name");
+    return theirs && json_equal(theirs, ours);
+}
+
+static json_t *signal_decode(const call_record *rec) { return json_copy(rec->result); }
+
+static const record_form signal_record_form = {
+    .encode = signal_encode,
+    .matches = signal_matches,
+    .decode = signal_decode,
+};
+
+static const op_def signal_ops[] = {
+    {.name = "signal", .flags = OP_RECORDED, .perform = effect_signal, .prepare = signal_prepare,
+     .record = &signal_record_form},
+    {.name = "signal_any", .flags = OP_RECORDED, .perform = effect_signal, .prepare = signal_prepare,
+     .record = &signal_record_form},
+    {.name = "poll_signal", .flags = OP_RECORDED, .perform = effect_poll_signal, .prepare = signal_prepare,
+     .record = &signal_record_form},
+    {0},
+};
+
+const effect_module signal_module = {.name = "signal", .ops = signal_ops, .init = signal_init};
