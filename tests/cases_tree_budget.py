@@ -130,12 +130,15 @@ def case_tree_budget_a_child_looping_in_c_is_stopped_by_the_backstop(v):
         folder_with(d, {"fan.js": FAN, "busy.js": BUSY})
         args = ("run", "--isolate", os.path.join(d, "fan.js"), "--input", json.dumps({"children": ["busy.js"] * 3}))
         start = time.monotonic()
-        code, out, err = chidori(v, *args, env={"CHIDORI_JS_OP_BUDGET": "20000000", "CHIDORI_WORKSPACE_ROOT": d,
+        code, out, err = chidori(v, *args, env={"CHIDORI_JS_OP_BUDGET": "5000000", "CHIDORI_WORKSPACE_ROOT": d,
                                                 "CHIDORI_ISOLATE_SELFTEST": "nested_hang_spin"}, timeout=90)
         secs = time.monotonic() - start
         assert code == 1 and "caught" not in out, (code, out, err[-2000:])
-        assert "CPU budget exhausted: the agent tree" in err and "supervisor stopped it" in err, err[-2000:]
-        assert secs < 40 * v.slow, f"{secs:.1f} s"
+        # stopped at the CPU time of its grant, or (on a machine too loaded to give it that much CPU
+        # time) when it stayed quiet for longer than its grant could last: the parent either way
+        assert "CPU budget exhausted: the agent tree" in err and \
+            ("supervisor stopped it" in err or "longer than its CPU budget allows" in err), err[-2000:]
+        assert secs < 45 * v.slow, f"{secs:.1f} s"
         start = time.monotonic()
         code, out, err = chidori(v, *args, env={"CHIDORI_JS_OP_BUDGET": "0", "CHIDORI_JS_DEADLINE_MS": "1500",
                                                 "CHIDORI_WORKSPACE_ROOT": d,

@@ -673,8 +673,10 @@ int supervisor_run(const engine_config *cfg, host *h, const isolate_options *o, 
      * compromised one ignores. So the parent also gives up on a worker that stays quiet for longer
      * than its budget could last (ticks at a pessimistic 20 ns each, plus a margin). */
     int64_t quiet_ms = cfg->limits.op_budget ? (int64_t)(cfg->limits.op_budget / 50000) + 30000 : 0;
+    /* the limit a quiet worker passed, for the caller (a nested run's tree, runner.c) */
+    engine_limit_kind quiet_kind = LIMIT_BUDGET;
     if (cfg->limits.deadline_ms && (!quiet_ms || (int64_t)cfg->limits.deadline_ms + 5000 < quiet_ms))
-        quiet_ms = (int64_t)cfg->limits.deadline_ms + 5000;
+        quiet_ms = (int64_t)cfg->limits.deadline_ms + 5000, quiet_kind = LIMIT_DEADLINE;
     bool killed_for_quiet = false, killed_by_backstop = false;
     bool done = false;
     /* A cold worker's confinement report comes once, as its first frame (a warm worker sent its
@@ -798,7 +800,7 @@ int supervisor_run(const engine_config *cfg, host *h, const isolate_options *o, 
     if (!done || !worker_exits_within(&w, DONE_EXIT_GRACE_MS)) kill_worker(&w);
     char *why = reap(&w, done);
     if (!done) {
-        engine_limit_kind limit = killed_by_backstop ? res->limit : LIMIT_NONE;
+        engine_limit_kind limit = killed_by_backstop ? res->limit : killed_for_quiet ? quiet_kind : LIMIT_NONE;
         engine_result_free(res);
         res->status = RUN_FAILED;
         res->limit = limit;

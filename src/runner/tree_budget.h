@@ -31,6 +31,20 @@
  *   5. a member that ended by a limit of its grant (engine_result.limit: BUDGET, DEADLINE,
  *      MEMORY): tree_abort(tb, tree_limit_message(...)); tree_abort calls the stop callback of
  *      every live member (tree_on_stop: kill its worker, cancel its engine) once.
+ *
+ * Wiring a member that has a host of its own (branch, actor; for the lead at merge):
+ *   - its host_config.tree_meter / tree_charge go to tree_meter / tree_charge of ITS member (the
+ *     depth argument is for callAgent's chain inside one host; such a member ignores it, or keeps
+ *     a chain of its own for the nested agents it calls);
+ *   - its engine's limits are what tree_grant gave (share = the members started together), so the
+ *     engine's checks, the supervisor's backstop and the worker's cgroup all follow the grant;
+ *   - tree_on_stop: a runner_cancel of its own, whose runner_cancel_now is the stop (an isolated
+ *     worker is killed through the cancel descriptor; an in-process engine is refused its next
+ *     effect, and its grant bounds any pure computation until then);
+ *   - when it ends: tree_leave(m, engine_result.ticks); if its result's limit is BUDGET, DEADLINE
+ *     or MEMORY, tree_abort with tree_limit_message, and the caller's recorded call should carry
+ *     "ends_run" (host_internal.h: end_after_record) so a replay ends there too; its record should
+ *     carry "tree_ticks" (record_extra) so a replay charges what it spent.
  */
 #ifndef CHIDORI_TREE_BUDGET_H
 #define CHIDORI_TREE_BUDGET_H
