@@ -640,7 +640,7 @@
     "internal/url": "internal_url", "internal/idna": "internal_idna",
     "internal/path_win32": "internal_path_win32",
     "internal/webstreams": "internal_webstreams", "internal/blob": "internal_blob",
-    "internal/formdata": "internal_formdata",
+    "internal/formdata": "internal_formdata", "internal/dataurl": "internal_dataurl",
   };
 
   const loadedFiles = ObjectCreate(null); // "file|name" -> exports

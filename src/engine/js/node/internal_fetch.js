@@ -600,6 +600,17 @@
         return;
       }
       const method = req.method;
+      if (req.url.startsWith("data:")) { // answered here, as the Fetch standard does: no network
+        const d = require("internal/dataurl").processDataUrl(req.url);
+        if (d === null) {
+          const err = new TypeError("fetch failed");
+          err.cause = new TypeError("invalid data: URL " + JSON.stringify(req.url.length > 80 ? req.url.slice(0, 80) + "…" : req.url));
+          reject(err);
+          return;
+        }
+        resolve(makeResponse(200, "OK", [["content-type", d.mime]], method === "HEAD" ? null : d.bytes, "basic", req.url, false, true));
+        return;
+      }
       const bodyReady = st.body.has ? st.body.takeAll("fetch") : Promise.resolve(null);
       bodyReady.then((body) => {
         if (signal && signal.aborted) throw abortError(signal);

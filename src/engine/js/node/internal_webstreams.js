@@ -519,7 +519,7 @@
 
   function writeTo(ws, chunk) {
     if (ws.state === "errored") return rejected(ws.error);
-    if (ws.state === "closed" || ws.closeRequested) return rejected(new TypeError("WritableStream: cannot write to a closing or closed stream"));
+    if (ws.state === "closed" || ws.closeRequested) return rejected(invalidState("WritableStream is closed"));
     let size;
     try {
       size = Number(ws.size(chunk));
@@ -538,7 +538,7 @@
 
   function closeWritable(ws) {
     if (ws.state === "errored") return rejected(ws.error);
-    if (ws.state === "closed" || ws.closeRequested) return rejected(new TypeError("WritableStream: the stream is already closing or closed"));
+    if (ws.state === "closed" || ws.closeRequested) return rejected(invalidState("WritableStream is closed"));
     ws.closeRequested = true;
     ws.closeD = deferred();
     if (ws.ready.pending) { ws.ready.pending = false; ws.ready.resolve(undefined); }
