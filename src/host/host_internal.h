@@ -47,6 +47,7 @@ struct host {
     struct otel_run *trace;       /* spans of recorded calls go here (telemetry/otel.h), or NULL */
     bool trace_replayed;
     void **module_states;         /* one per effect_modules[] entry */
+    bool engine_local;            /* set while the in-process engine's internal call runs (host.c) */
 };
 
 /* A nested run (call_agent) starts one level deeper, as the child of the call being performed;
