@@ -4,16 +4,16 @@
  * Trusts nothing it reads: an entry file may be truncated, swapped, hand-edited or planted by
  * anyone who can write the state folder. It is read only when it is a regular file (no symlink,
  * FIFO or device) of at most BC_CACHE_MAX_PAYLOAD + BC_CACHE_OVERHEAD bytes, and its payload is
- * handed out only when the magic, the id, the length and the HMAC (constant-time compare) all
+ * handed out only when the magic, the id, the length and the tag (constant-time compare) all
  * match. The key is 32 random bytes in <state>/cache/bytecode/key (0600), created once; the guest
  * cannot read it (the state folder is out of a module load's reach and the worker has no files).
  */
 #define _GNU_SOURCE
 #include "host/bytecode_cache.h"
 #include "util/buf.h"
-#include "util/crypto_lazy.h"
 #include "util/files.h"
 #include "util/random.h"
+#include "util/strmap.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -25,30 +25,33 @@
 
 extern const char chidori_build_id[];
 
-static const unsigned char MAGIC[8] = {'C', 'H', 'I', 'B', 'C', '0', '0', '1'};
+static const unsigned char MAGIC[8] = {'C', 'H', 'I', 'B', 'C', '0', '0', '2'};
 
 struct bc_cache {
     char *dir;
     unsigned char key[32];
 };
 
-/* SHA-256 and HMAC-SHA256 by libcrypto (crypto_lazy.h; several times faster than util/sha256.c,
- * and every module load of a package hashes its source): -1 when libcrypto is not there, and then
- * the run has no cache. */
-static int digest(const unsigned char *key32, const void *data, size_t len, unsigned char out[32])
+/* The id and the tag are SipHash-2-4 (a keyed PRF; util/strmap.c has it), twice with the two halves
+ * of the 32-byte key, for 128 bits: cheap enough for every module load of a package (SHA-256 and
+ * HMAC-SHA256 here cost more than the parse they save), and unforgeable without the key. */
+static void prf128(const unsigned char key[32], const void *data, size_t len, unsigned char out[16])
 {
-    unsigned char d[CRYPTO_DIGEST_MAX];
-    char *error = NULL;
-    size_t n = crypto_digest("sha256", data, len, key32, key32 ? 32 : 0, d, &error);
-    free(error);
-    if (n != 32) return -1;
-    memcpy(out, d, 32);
-    return 0;
+    uint64_t k[4];
+    for (int w = 0; w < 4; w++) {
+        k[w] = 0;
+        for (int i = 7; i >= 0; i--) k[w] = (k[w] << 8) | key[8 * w + i];
+    }
+    uint64_t a = strmap_siphash(k[0], k[1], data, len, 2, 4), b = strmap_siphash(k[2], k[3], data, len, 2, 4);
+    for (int i = 0; i < 8; i++) {
+        out[i] = (unsigned char)(a >> (8 * i));
+        out[8 + i] = (unsigned char)(b >> (8 * i));
+    }
 }
 
-static int hex_to_raw(const char *hex, unsigned char out[32])
+static int hex_to_raw(const char *hex, unsigned char out[BC_ID_BYTES])
 {
-    for (int i = 0; i < 32; i++) {
+    for (int i = 0; i < BC_ID_BYTES; i++) {
         unsigned v = 0;
         for (int k = 0; k < 2; k++) {
             char ch = hex[2 * i + k];
@@ -59,47 +62,45 @@ static int hex_to_raw(const char *hex, unsigned char out[32])
         }
         out[i] = (unsigned char)v;
     }
-    return hex[64] == '\0' ? 0 : -1;
+    return hex[2 * BC_ID_BYTES] == '\0' ? 0 : -1;
 }
 
-int bc_cache_id(const char *key, const char *source, size_t len, char out[65])
+int bc_cache_id(const bc_cache *c, const char *key, const char *source, size_t len, char out[BC_ID_HEX + 1])
 {
     static const char tag[] = "chidori-bytecode-1";
-    size_t tl = sizeof tag, bl = strlen(chidori_build_id) + 1, kl = strlen(key) + 1;
     buf pre = {0};
-    buf_append(&pre, tag, tl); /* each part with its NUL */
-    buf_append(&pre, chidori_build_id, bl);
-    buf_append(&pre, key, kl);
+    buf_append(&pre, tag, sizeof tag); /* each part with its NUL */
+    buf_append(&pre, chidori_build_id, strlen(chidori_build_id) + 1);
+    buf_append(&pre, key, strlen(key) + 1);
     buf_append(&pre, source, len);
-    unsigned char d[32];
-    int rc = digest(NULL, pre.data, pre.len, d);
+    unsigned char d[BC_ID_BYTES];
+    prf128(c->key, pre.data, pre.len, d);
     buf_free(&pre);
-    if (rc < 0) return -1;
     static const char hex[] = "0123456789abcdef";
-    for (int i = 0; i < 32; i++) {
+    for (int i = 0; i < BC_ID_BYTES; i++) {
         out[2 * i] = hex[d[i] >> 4];
         out[2 * i + 1] = hex[d[i] & 15];
     }
-    out[64] = '\0';
+    out[BC_ID_HEX] = '\0';
     return 0;
 }
 
 int bc_entry_check(const unsigned char key32[32], const char *id, const unsigned char *data, size_t len,
                    const unsigned char **payload, size_t *plen)
 {
-    unsigned char raw[32];
+    unsigned char raw[BC_ID_BYTES];
     if (!id || hex_to_raw(id, raw) < 0) return -1;
     if (len < BC_CACHE_OVERHEAD || len - BC_CACHE_OVERHEAD > BC_CACHE_MAX_PAYLOAD) return -1;
-    if (memcmp(data, MAGIC, 8) != 0 || memcmp(data + 8, raw, 32) != 0) return -1;
+    if (memcmp(data, MAGIC, 8) != 0 || memcmp(data + 8, raw, BC_ID_BYTES) != 0) return -1;
     uint64_t n = 0;
-    for (int i = 7; i >= 0; i--) n = (n << 8) | data[40 + i];
+    for (int i = 7; i >= 0; i--) n = (n << 8) | data[8 + BC_ID_BYTES + i];
     if (n != len - BC_CACHE_OVERHEAD) return -1;
-    unsigned char mac[32];
-    if (digest(key32, data, len - 32, mac) < 0) return -1;
+    unsigned char mac[BC_TAG_BYTES];
+    prf128(key32, data, len - BC_TAG_BYTES, mac);
     unsigned diff = 0;
-    for (int i = 0; i < 32; i++) diff |= (unsigned)(mac[i] ^ data[len - 32 + i]);
+    for (int i = 0; i < BC_TAG_BYTES; i++) diff |= (unsigned)(mac[i] ^ data[len - BC_TAG_BYTES + i]);
     if (diff != 0) return -1;
-    *payload = data + 48;
+    *payload = data + BC_HEADER_BYTES;
     *plen = (size_t)n;
     return 0;
 }
@@ -107,18 +108,15 @@ int bc_entry_check(const unsigned char key32[32], const char *id, const unsigned
 unsigned char *bc_entry_build(const unsigned char key32[32], const char *id, const unsigned char *payload, size_t plen,
                               size_t *len)
 {
-    unsigned char raw[32];
+    unsigned char raw[BC_ID_BYTES];
     if (!id || hex_to_raw(id, raw) < 0 || plen > BC_CACHE_MAX_PAYLOAD) return NULL;
     size_t total = plen + BC_CACHE_OVERHEAD;
     unsigned char *out = xmalloc(total);
     memcpy(out, MAGIC, 8);
-    memcpy(out + 8, raw, 32);
-    for (int i = 0; i < 8; i++) out[40 + i] = (unsigned char)((uint64_t)plen >> (8 * i));
-    if (plen) memcpy(out + 48, payload, plen);
-    if (digest(key32, out, total - 32, out + total - 32) < 0) {
-        free(out);
-        return NULL;
-    }
+    memcpy(out + 8, raw, BC_ID_BYTES);
+    for (int i = 0; i < 8; i++) out[8 + BC_ID_BYTES + i] = (unsigned char)((uint64_t)plen >> (8 * i));
+    if (plen) memcpy(out + BC_HEADER_BYTES, payload, plen);
+    prf128(key32, out, total - BC_TAG_BYTES, out + total - BC_TAG_BYTES);
     *len = total;
     return out;
 }

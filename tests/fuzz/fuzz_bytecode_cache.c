@@ -3,7 +3,7 @@
  *
  * Properties (abort on violation):
  *   - no input is accepted under a key and id it was not signed with: the raw input is checked
- *     against a fixed key and the id it claims (bytes 8..40 as hex), and must be refused unless it
+ *     against a fixed key and the id it claims (bytes 8..24 as hex), and must be refused unless it
  *     is exactly what bc_entry_build makes for that key, id and payload;
  *   - an entry built from the input as payload checks out, with the payload back byte for byte and
  *     pointing inside the entry;
@@ -18,23 +18,23 @@
 static const unsigned char KEY[32] = "fuzz-key-0123456789abcdefghijkl";
 static const unsigned char OTHER[32] = "fuzz-key-0123456789abcdefghijkm";
 
-static void hex_of(const unsigned char *raw, char out[65])
+static void hex_of(const unsigned char *raw, char out[BC_ID_HEX + 1])
 {
     static const char hex[] = "0123456789abcdef";
-    for (int i = 0; i < 32; i++) {
+    for (int i = 0; i < BC_ID_BYTES; i++) {
         out[2 * i] = hex[raw[i] >> 4];
         out[2 * i + 1] = hex[raw[i] & 15];
     }
-    out[64] = 0;
+    out[BC_ID_HEX] = 0;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    char id[65];
+    char id[BC_ID_HEX + 1];
     const unsigned char *p;
     size_t plen;
     /* the raw input, under the id it names */
-    if (size >= 40) {
+    if (size >= 8 + BC_ID_BYTES) {
         hex_of(data + 8, id);
         if (bc_entry_check(KEY, id, data, size, &p, &plen) == 0) {
             size_t n;
@@ -44,8 +44,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
     }
     /* a well-formed entry around the input */
-    unsigned char raw[32];
-    for (int i = 0; i < 32; i++) raw[i] = (unsigned char)(size > (size_t)i ? data[i] : i);
+    unsigned char raw[BC_ID_BYTES];
+    for (int i = 0; i < BC_ID_BYTES; i++) raw[i] = (unsigned char)(size > (size_t)i ? data[i] : i);
     hex_of(raw, id);
     size_t n;
     unsigned char *e = bc_entry_build(KEY, id, data, size, &n);
@@ -55,7 +55,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
     if (bc_entry_check(OTHER, id, e, n, &p, &plen) == 0) abort();
     if (bc_entry_check(KEY, id, e, n - 1, &p, &plen) == 0) abort();
-    char other_id[65];
+    char other_id[BC_ID_HEX + 1];
     memcpy(other_id, id, sizeof other_id);
     other_id[0] = other_id[0] == 'a' ? 'b' : 'a';
     if (bc_entry_check(KEY, other_id, e, n, &p, &plen) == 0) abort();

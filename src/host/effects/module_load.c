@@ -48,7 +48,7 @@ typedef struct {
 } loader_state;
 
 typedef struct {
-    char id[65];
+    char id[BC_ID_HEX + 1];
     char key[]; /* the map's key */
 } bc_offer;
 
@@ -128,19 +128,22 @@ static int read_source(int fd, const char *key, buf *src, char **error)
     return 0;
 }
 
-/* A package's ES module: its cached bytecode when an entry checks out ("bytecode", base64, next to
- * the source, which stays the fallback), else, for an engine in this process, "cache": true, which
- * asks it to hand back what it compiles (module_cache_put_local). An isolated worker's compiles are
- * never stored: a compromised worker could otherwise plant code in later runs. */
+/* A package's ES module, for an engine in this process: its cached bytecode when an entry checks
+ * out ("bytecode", base64, next to the source, which stays the fallback), else "cache": true, which
+ * asks it to hand back what it compiles (module_cache_put_local). An isolated worker gets neither:
+ * its compiles are never stored (a compromised worker could otherwise plant code in later runs),
+ * and bytecode across the worker's frames costs more than the parse it saves. */
 static void offer_bytecode(host *h, loader_state *st, const char *key, const buf *src, json_t *o)
 {
+    /* a small file parses faster than its entry is found, read and checked (bench/npm-import) */
+    if (!h->engine_local || src->len < BC_CACHE_MIN_SOURCE) return;
     if (!st->bc_tried) {
         st->bc_tried = true;
         st->bc = bc_cache_open(st->state_dir);
     }
     if (!st->bc) return;
-    char id[65];
-    if (bc_cache_id(key, src->data ? src->data : "", src->len, id) < 0) return;
+    char id[BC_ID_HEX + 1];
+    if (bc_cache_id(st->bc, key, src->data ? src->data : "", src->len, id) < 0) return;
     size_t n = 0;
     unsigned char *bc = bc_cache_get(st->bc, id, &n);
     if (bc) {
@@ -151,7 +154,6 @@ static void offer_bytecode(host *h, loader_state *st, const char *key, const buf
         free(bc);
         return;
     }
-    if (!h->engine_local) return;
     bc_offer *offer = xmalloc(sizeof *offer + strlen(key) + 1);
     memcpy(offer->id, id, sizeof offer->id);
     strcpy(offer->key, key);
