@@ -7,8 +7,10 @@ a scoped package, self-reference, `module`/`main`/index probing, and the confine
 symlink out of the project, child_process, ../../../etc/passwd, process.env, patched globals).
 And real packages from npm (tests/npm/package.json, pinned in its package-lock.json, installed by
 scripts/test-deps.sh): lodash (CommonJS), yaml, zod, uuid, semver, dayjs, js-yaml, marked, diff,
-mustache, ajv, nanoid, date-fns, lodash-es and valibot, whose results must equal Node's running the
-same file. Every run goes isolated (the worker) and in-process.
+mustache, ajv, nanoid, date-fns, lodash-es, valibot, and the third batch (tests/npm/corpus.js:
+fast-toml, handlebars, immer, rxjs, papaparse, fast-xml-parser, jsonschema, json5, ini, superstruct,
+ramda, decimal.js, fuse.js, pluralize, deepmerge, ms), whose results must equal Node's running the
+same file. The SDKs (openai, @anthropic-ai/sdk) are tests/cases_npm_sdks.py. Every run goes isolated (the worker) and in-process.
 CHIDORI_TS_IMPORTS narrows what may be imported.
 """
 import json
@@ -260,12 +262,14 @@ def case_npm_ts_imports_policy(v):
 
 def case_npm_real_packages_match_node(v):
     """Real packages from npm (lodash, yaml, zod, uuid, semver, dayjs; js-yaml, marked, diff,
-    mustache, ajv, nanoid, date-fns, lodash-es, valibot): the agent's results equal Node's."""
+    mustache, ajv, nanoid, date-fns, lodash-es, valibot; fast-toml, handlebars, immer, rxjs,
+    papaparse, fast-xml-parser, jsonschema, json5, ini, superstruct, ramda, decimal.js, fuse.js,
+    pluralize, deepmerge, ms): the agent's results equal Node's."""
     if not os.path.isdir(os.path.join(NPM, "node_modules", "zod")):
         raise Skip("tests/npm/node_modules is missing: run scripts/test-deps.sh")
     if not shutil.which("node"):
         raise Skip("node is not installed: nothing to compare with (scripts/test-deps.sh)")
-    for name in ("real", "more"):
+    for name in ("real", "more", "corpus"):
         node = subprocess.run(["node", os.path.join(NPM, name + "_node.mjs")], capture_output=True, text=True,
                               timeout=60)
         assert node.returncode == 0, node.stderr

@@ -14,6 +14,7 @@
 #include "engine/cjs_scan.h"
 #include "engine/engine_internal.h"
 #include "engine/ts_strip.h"
+#include "util/base64.h"
 #include "util/buf.h"
 #include "util/excerpt.h"
 
@@ -32,8 +33,19 @@ struct module_source {
     char *source;
     size_t len;
     char format; /* 'e' ES module, 'c' CommonJS, 'j' JSON */
+    unsigned char *bytecode; /* the host's cached compile of this source (checked by the host), or NULL */
+    size_t bytecode_len;
+    bool cache; /* the host asks for the compiled bytecode back (in-process engines only) */
     module_source *next;
 };
+
+static void free_source(module_source *s)
+{
+    free(s->key);
+    free(s->source);
+    free(s->bytecode);
+    free(s);
+}
 
 void engine_free_module_cache(engine *e)
 {
@@ -44,9 +56,7 @@ void engine_free_module_cache(engine *e)
     while (e->sources) {
         module_source *s = e->sources;
         e->sources = s->next;
-        free(s->key);
-        free(s->source);
-        free(s);
+        free_source(s);
     }
     e->sources_bytes = 0;
     size_t pos = 0;
@@ -106,11 +116,7 @@ static int fetch_module(engine *e, const char *importer, const char *specifier, 
         return -1;
     }
     module_source *s = take_source(e, key->u.string.bytes);
-    if (s) {
-        free(s->key);
-        free(s->source);
-        free(s);
-    }
+    if (s) free_source(s);
     if (strmap_get(&e->loaded, key->u.string.bytes)) { /* QuickJS has it and will not ask for it again */
         *key_out = xstrdup(key->u.string.bytes);
         json_free(res);
@@ -127,6 +133,10 @@ static int fetch_module(engine *e, const char *importer, const char *specifier, 
     s->len = src->u.string.len;
     s->source = xstrndup(src->u.string.bytes, s->len);
     s->format = fmt && !strcmp(fmt, "cjs") ? 'c' : fmt && !strcmp(fmt, "json") ? 'j' : 'e';
+    const json_t *bc = json_object_get(res, "bytecode");
+    if (s->format == 'e' && json_is_string(bc))
+        s->bytecode = base64_decode(bc->u.string.bytes, bc->u.string.len, MODULE_PENDING_MAX_BYTES, &s->bytecode_len, NULL);
+    s->cache = s->format == 'e' && !s->bytecode && json_object_get(res, "cache") && json_object_get(res, "cache")->type == JSON_TRUE;
     e->sources_bytes += s->len;
     s->next = e->sources;
     e->sources = s;
@@ -328,9 +338,63 @@ static int erase_types(engine *e, module_source *s)
     return 0;
 }
 
-/* Compile a fetched source as a module named by its key. */
+/* The host's cached bytecode for s, read as a module; JS_UNDEFINED when it does not read as the
+ * module of this key (then the source is compiled instead). */
+static JSValue read_cached_module(engine *e, module_source *s)
+{
+    JSValue v = JS_ReadObject(e->ctx, s->bytecode, s->bytecode_len, JS_READ_OBJ_BYTECODE);
+    if (JS_IsException(v)) {
+        JS_FreeValue(e->ctx, JS_GetException(e->ctx));
+        return JS_UNDEFINED;
+    }
+    if (JS_VALUE_GET_TAG(v) != JS_TAG_MODULE) {
+        JS_FreeValue(e->ctx, v);
+        return JS_UNDEFINED;
+    }
+    JSAtom name = JS_GetModuleName(e->ctx, JS_VALUE_GET_PTR(v));
+    const char *n = JS_AtomToCString(e->ctx, name);
+    JS_FreeAtom(e->ctx, name);
+    bool same = n && strcmp(n, s->key) == 0;
+    JS_FreeCString(e->ctx, n);
+    if (!same) { /* cannot happen with the host's ids; never link a module under another name */
+        JS_FreeValue(e->ctx, v);
+        return JS_UNDEFINED;
+    }
+    return v;
+}
+
+/* Hands the host what was compiled, when it asked (an in-process engine, a package file). */
+static void give_bytecode(engine *e, module_source *s, JSValueConst module)
+{
+    if (!s->cache || !e->seam.internal) return;
+    size_t len = 0;
+    uint8_t *bc = JS_WriteObject(e->ctx, &len, module, JS_WRITE_OBJ_BYTECODE);
+    if (!bc) {
+        JS_FreeValue(e->ctx, JS_GetException(e->ctx));
+        return;
+    }
+    size_t elen;
+    char *b64 = base64_encode(bc, len, &elen);
+    js_free(e->ctx, bc);
+    json_t *args = json_object();
+    json_object_set(args, "key", json_string(s->key));
+    json_object_set(args, "bytecode", json_stringn(b64, elen));
+    free(b64);
+    json_t *res = NULL;
+    char *error = NULL;
+    (void)e->seam.internal(e->seam.ctx, "__module_cache_put", args, &res, &error);
+    json_free(args);
+    json_free(res);
+    free(error);
+}
+
+/* Compile a fetched source as a module named by its key (or read the host's cached bytecode). */
 static JSValue compile_module(engine *e, module_source *s)
 {
+    if (s->bytecode) {
+        JSValue v = read_cached_module(e, s);
+        if (!JS_IsUndefined(v)) return v;
+    }
     if (is_typescript(s->key) && erase_types(e, s) < 0) return JS_EXCEPTION;
     strip_import_attributes(s->source, s->len);
     JSValue v = JS_Eval(e->ctx, s->source, s->len, s->key, JS_EVAL_TYPE_MODULE | JS_EVAL_FLAG_COMPILE_ONLY);
@@ -338,6 +402,8 @@ static JSValue compile_module(engine *e, module_source *s)
         JSValue exc = JS_GetException(e->ctx);
         engine_annotate_syntax_error(e->ctx, exc, s->key, s->source, s->len);
         JS_Throw(e->ctx, exc);
+    } else {
+        give_bytecode(e, s, v);
     }
     return v;
 }
@@ -355,16 +421,12 @@ static JSModuleDef *load(JSContext *ctx, const char *key, void *opaque)
     if (s->format != 'e') {
         JSModuleDef *m = engine_cjs_module(e, s->key, s->source, s->len, s->format == 'j');
         if (m) mark_loaded(e, s->key);
-        free(s->key);
-        free(s->source);
-        free(s);
+        free_source(s);
         return m;
     }
     JSValue v = compile_module(e, s);
     if (!JS_IsException(v)) mark_loaded(e, s->key);
-    free(s->key);
-    free(s->source);
-    free(s);
+    free_source(s);
     if (JS_IsException(v)) return NULL;
     JSModuleDef *m = JS_VALUE_GET_PTR(v);
     JS_FreeValue(ctx, v); /* the runtime keeps the module */
@@ -393,15 +455,11 @@ int engine_load_entry(engine *e, const char *specifier, JSValue *module_value, J
                             "the entry file `%s` is %s, and an agent's entry is an ES module (import { run } from "
                             "\"chidori:agent\"); import %s from it instead",
                             s->key, s->format == 'j' ? "JSON" : "CommonJS", s->format == 'j' ? "the JSON file" : "the CommonJS file");
-        free(s->key);
-        free(s->source);
-        free(s);
+        free_source(s);
         return -1;
     }
     JSValue v = compile_module(e, s);
-    free(s->key);
-    free(s->source);
-    free(s);
+    free_source(s);
     if (JS_IsException(v)) return -1;
     *def = JS_VALUE_GET_PTR(v);
     *module_value = v;

@@ -9,6 +9,7 @@
  * it comes through host_internal_call, never through host_call.
  */
 #define _GNU_SOURCE
+#include "host/effects/module_resolve.h"
 #include "host/host_internal.h"
 #include "host/ops.h"
 #include "host/record_form.h"
@@ -132,9 +133,18 @@ int host_call_seam(void *h, const char *op, const json_t *args, json_t **result,
     return host_call(h, op, args, result, error);
 }
 
-static int internal_call_seam(void *h, const char *op, const json_t *args, json_t **result, char **error)
+/* The internal entry of an engine in this process (never a worker's: the supervisor calls
+ * host_internal_call). Only here may compiled bytecode be handed back for the cache, since only
+ * this engine is as trusted as the host (effects/module_load.c, offer_bytecode). */
+static int internal_call_seam(void *hp, const char *op, const json_t *args, json_t **result, char **error)
 {
-    return host_internal_call(h, op, args, result, error);
+    host *h = hp;
+    if (strcmp(op, "__module_cache_put") == 0) return module_cache_put_local(h, args, result, error);
+    bool was = h->engine_local;
+    h->engine_local = true;
+    int rc = host_internal_call(h, op, args, result, error);
+    h->engine_local = was;
+    return rc;
 }
 
 uint64_t host_meter(host *h, uint64_t ticks, uint64_t heap_bytes)

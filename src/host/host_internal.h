@@ -63,6 +63,7 @@ struct host {
      * and again on replay: the record gets "ends_run": true). */
     json_t *record_extra;
     bool end_after_record;
+    bool engine_local;            /* set while the in-process engine's internal call runs (host.c) */
 };
 
 /* A nested run (call_agent) starts one level deeper, as the child of the call being performed;

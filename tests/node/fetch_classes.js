@@ -48,7 +48,7 @@ export async function agent() {
   out.static_error = [e.type, e.status, e.ok, t(() => e.headers.set("x", "1"))];
   const r = Response.redirect("http://example.com/next", 307);
   out.static_redirect = [r.status, r.headers.get("location"), t(() => Response.redirect("http://example.com/", 200))];
-  out.blob = await new Response("x").blob().catch((err) => err.name);
+  out.blob = await new Response("x").blob().then(async (b) => [b.type, b.size, await b.text()], (err) => err.name);
   const streamed = new Response("chunked");
   const reader = streamed.body.getReader();
   const first = await reader.read();

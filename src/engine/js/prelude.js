@@ -693,6 +693,7 @@
     "http": ["http", null], "https": ["https", null],
     "querystring": ["querystring", null], "string_decoder": ["string_decoder", null],
     "stream": ["stream", null], "stream/promises": ["stream", "promises"],
+    "stream/web": ["stream_web", null],
   };
   const UNAVAILABLE = ["child_process", "net", "tls", "dns", "dns/promises", "dgram", "worker_threads",
     "cluster", "vm", "v8", "inspector", "module", "readline", "repl", "http2", "os", "process",
@@ -704,6 +705,8 @@
     "internal/abort": "internal_abort", "internal/fetch": "internal_fetch",
     "internal/url": "internal_url", "internal/idna": "internal_idna",
     "internal/path_win32": "internal_path_win32",
+    "internal/webstreams": "internal_webstreams", "internal/blob": "internal_blob",
+    "internal/formdata": "internal_formdata", "internal/dataurl": "internal_dataurl",
   };
 
   const loadedFiles = ObjectCreate(null); // "file|name" -> exports
@@ -768,6 +771,17 @@
     ["Blob", "buffer", "Blob"], ["File", "buffer", "File"],
     ["fetch", "internal/fetch", "fetch"], ["Headers", "internal/fetch", "Headers"],
     ["Request", "internal/fetch", "Request"], ["Response", "internal/fetch", "Response"],
+    ["FormData", "internal/formdata", "FormData"],
+    ["ReadableStream", "stream/web", "ReadableStream"], ["WritableStream", "stream/web", "WritableStream"],
+    ["TransformStream", "stream/web", "TransformStream"],
+    ["ReadableStreamDefaultReader", "stream/web", "ReadableStreamDefaultReader"],
+    ["ReadableStreamDefaultController", "stream/web", "ReadableStreamDefaultController"],
+    ["WritableStreamDefaultWriter", "stream/web", "WritableStreamDefaultWriter"],
+    ["WritableStreamDefaultController", "stream/web", "WritableStreamDefaultController"],
+    ["TransformStreamDefaultController", "stream/web", "TransformStreamDefaultController"],
+    ["ByteLengthQueuingStrategy", "stream/web", "ByteLengthQueuingStrategy"],
+    ["CountQueuingStrategy", "stream/web", "CountQueuingStrategy"],
+    ["TextEncoderStream", "stream/web", "TextEncoderStream"], ["TextDecoderStream", "stream/web", "TextDecoderStream"],
     ["setImmediate", "timers", "setImmediate"], ["clearImmediate", "timers", "clearImmediate"],
     ["crypto", "crypto", "webcrypto"],
     ["process", "process", null], // null: the module itself

@@ -13,11 +13,14 @@
  * importer are length-checked and NUL-free, and every open stays beneath the folder.
  */
 #define _GNU_SOURCE
+#include "host/bytecode_cache.h"
 #include "host/effects/module_resolve.h"
 #include "host/host_internal.h"
 #include "host/ops.h"
 #include "settings/settings.h"
+#include "util/base64.h"
 #include "util/buf.h"
+#include "util/strmap.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -37,7 +40,17 @@ typedef struct {
     module_cache cache; /* package.json files of this run */
     /* per call_agent depth: the one load without an importer (that run's entry) was asked */
     bool entry_loaded[HOST_MAX_NESTING + 2];
+    /* the bytecode cache of package files (bytecode_cache.h), opened at the first package ES module */
+    char *state_dir;
+    bc_cache *bc;
+    bool bc_tried;
+    strmap bc_ids; /* key -> entry id of the files served to an in-process engine for compiling */
 } loader_state;
+
+typedef struct {
+    char id[BC_ID_HEX + 1];
+    char key[]; /* the map's key */
+} bc_offer;
 
 const effect_module module_loader_module;
 
@@ -112,6 +125,57 @@ static int read_source(int fd, const char *key, buf *src, char **error)
         }
         buf_append(src, chunk, (size_t)n);
     }
+    return 0;
+}
+
+/* A package's ES module, for an engine in this process: its cached bytecode when an entry checks
+ * out ("bytecode", base64, next to the source, which stays the fallback), else "cache": true, which
+ * asks it to hand back what it compiles (module_cache_put_local). An isolated worker gets neither:
+ * its compiles are never stored (a compromised worker could otherwise plant code in later runs),
+ * and bytecode across the worker's frames costs more than the parse it saves. */
+static void offer_bytecode(host *h, loader_state *st, const char *key, const buf *src, json_t *o)
+{
+    /* a small file parses faster than its entry is found, read and checked (bench/npm-import) */
+    if (!h->engine_local || src->len < BC_CACHE_MIN_SOURCE) return;
+    if (!st->bc_tried) {
+        st->bc_tried = true;
+        st->bc = bc_cache_open(st->state_dir);
+    }
+    if (!st->bc) return;
+    char id[BC_ID_HEX + 1];
+    if (bc_cache_id(st->bc, key, src->data ? src->data : "", src->len, id) < 0) return;
+    size_t n = 0;
+    unsigned char *bc = bc_cache_get(st->bc, id, &n);
+    if (bc) {
+        size_t elen;
+        char *b64 = base64_encode(bc, n, &elen);
+        json_object_set(o, "bytecode", json_stringn(b64, elen));
+        free(b64);
+        free(bc);
+        return;
+    }
+    bc_offer *offer = xmalloc(sizeof *offer + strlen(key) + 1);
+    memcpy(offer->id, id, sizeof offer->id);
+    strcpy(offer->key, key);
+    free(strmap_put(&st->bc_ids, offer->key, offer));
+    json_object_set(o, "cache", json_bool(true));
+}
+
+int module_cache_put_local(host *h, const json_t *args, json_t **result, char **error)
+{
+    loader_state *st = host_module_state(h, &module_loader_module);
+    const char *key = json_string_value(json_object_get(args, "key"));
+    const json_t *b = json_object_get(args, "bytecode");
+    *result = json_null();
+    if (!st || !st->bc || !key || !json_is_string(b)) return 0;
+    bc_offer *offer = strmap_remove(&st->bc_ids, key); /* one put per offer */
+    if (!offer) return 0; /* not a file this host offered to cache */
+    size_t n = 0;
+    unsigned char *bytes = base64_decode(b->u.string.bytes, b->u.string.len, BC_CACHE_MAX_PAYLOAD, &n, NULL);
+    if (bytes) bc_cache_put(st->bc, offer->id, bytes, n);
+    free(bytes);
+    free(offer);
+    (void)error;
     return 0;
 }
 
@@ -195,9 +259,11 @@ static int host_module_load(host *h, const json_t *args, json_t **result, char *
     }
     close(f.fd);
     json_t *o = json_object();
+    const char *format = module_format(h, &st->cache, &f, src.data ? src.data : "", src.len);
     json_object_set(o, "key", json_string(f.key));
-    json_object_set(o, "format", json_string(module_format(h, &st->cache, &f, src.data ? src.data : "", src.len)));
+    json_object_set(o, "format", json_string(format));
     json_object_set(o, "source", json_stringn(src.data ? src.data : "", src.len));
+    if (strcmp(format, "esm") == 0 && in_node_modules(f.key)) offer_bytecode(h, st, f.key, &src, o);
     buf_free(&src);
     free(f.key);
     *result = o;
@@ -213,6 +279,8 @@ static int loader_init(host *h, const host_config *cfg, void **state, char **err
     for (int i = 0; i < 4; i++)
         if (w && strcmp(w, policy_names[i]) == 0) st->policy = (imports_policy)i;
     module_cache_init(&st->cache);
+    strmap_init(&st->bc_ids);
+    st->state_dir = cfg && cfg->state_dir ? xstrdup(cfg->state_dir) : xasprintf("%s/.chidori", h->project_root);
     *state = st;
     return 0;
 }
@@ -222,6 +290,13 @@ static void loader_free(void *state)
     loader_state *st = state;
     if (!st) return;
     module_cache_free(&st->cache);
+    size_t pos = 0;
+    const char *k;
+    void *v;
+    while (strmap_next(&st->bc_ids, &pos, &k, &v)) free(v);
+    strmap_free(&st->bc_ids);
+    bc_cache_close(st->bc);
+    free(st->state_dir);
     free(st);
 }
 

@@ -57,4 +57,8 @@ char *module_package_type(host *h, module_cache *mc, const char *key);
 /* Lexically joins dir + rel and normalizes; NULL when it climbs above the project folder. */
 char *module_join(const char *dir, const char *rel);
 
+/* module_load.c: the in-process engine hands back the bytecode of a package file it was offered to
+ * cache ({key, bytecode: base64}); reached only from host.c's in-process seam. Always 0. */
+int module_cache_put_local(host *h, const json_t *args, json_t **result, char **error);
+
 #endif

@@ -1,6 +1,6 @@
 /* node/buffer.js — node:buffer: Buffer (a Uint8Array whose prototype carries Node's methods),
  * the encodings utf8, utf16le/ucs2, latin1/binary, ascii, hex, base64 and base64url, the integer
- * and float accessors, and a small Blob/File.
+ * and float accessors; Blob and File come from internal/blob.
  *
  * Pure computation over guest values. Every buffer is zero-filled (allocUnsafe included: a run must
  * not see stale memory, and it keeps runs deterministic). Sizes are validated before anything is
@@ -922,63 +922,9 @@
     return allocUnsafe(size);
   }
 
-  /* ---- Blob / File ---- */
+  /* ---- Blob / File: internal/blob (shared with fetch and FormData) ---- */
 
-  const blobBytes = new WeakMap();
-
-  function partBytes(part) {
-    if (typeof part === "string") return text.utf8Encode(part);
-    if (part instanceof Blob) return blobBytes.get(part);
-    const b = text.bytesOf(part);
-    if (b !== null) return b.slice();
-    return text.utf8Encode(String(part));
-  }
-
-  class Blob {
-    constructor(sources, options) {
-      if (sources === undefined) sources = [];
-      if (sources === null || typeof sources !== "object" || typeof sources[Symbol.iterator] !== "function")
-        throw invalidArgType("sources", "a sequence", sources);
-      const parts = [];
-      let total = 0;
-      for (const s of sources) {
-        const b = partBytes(s);
-        parts.push(b);
-        total += b.length;
-      }
-      const bytes = new Uint8Array(total);
-      let at = 0;
-      for (const b of parts) { bytes.set(b, at); at += b.length; }
-      blobBytes.set(this, bytes);
-      const type = options && options.type !== undefined ? String(options.type) : "";
-      Object.defineProperty(this, "_type", { value: /^[\u0020-\u007e]*$/.test(type) ? type.toLowerCase() : "" });
-    }
-    get size() { return blobBytes.get(this).length; }
-    get type() { return this._type; }
-    slice(start, end, type) {
-      const bytes = blobBytes.get(this);
-      const len = bytes.length;
-      const rel = (v, d) => (v === undefined ? d : v < 0 ? Math.max(len + v, 0) : Math.min(v, len));
-      const s = rel(start, 0), e = rel(end, len);
-      return new Blob([bytes.subarray(s, Math.max(s, e))], { type: type === undefined ? "" : type });
-    }
-    text() { return Promise.resolve(text.utf8Decode(blobBytes.get(this))); }
-    arrayBuffer() { const b = blobBytes.get(this).slice(); return Promise.resolve(b.buffer); }
-    bytes() { return Promise.resolve(blobBytes.get(this).slice()); }
-  }
-  Object.defineProperty(Blob.prototype, Symbol.toStringTag, { value: "Blob", configurable: true });
-
-  class File extends Blob {
-    constructor(bits, fileName, options) {
-      super(bits, options);
-      Object.defineProperty(this, "_name", { value: String(fileName) });
-      const lm = options && options.lastModified !== undefined ? +options.lastModified : natives.now();
-      Object.defineProperty(this, "_lastModified", { value: lm });
-    }
-    get name() { return this._name; }
-    get lastModified() { return this._lastModified; }
-  }
-  Object.defineProperty(File.prototype, Symbol.toStringTag, { value: "File", configurable: true });
+  const { Blob, File } = require("internal/blob");
 
   return Object.freeze({
     Buffer, SlowBuffer, transcode, isUtf8, isAscii, kMaxLength, kStringMaxLength,

@@ -7,8 +7,10 @@
  * can only stop a fetch before it starts (an already-aborted signal rejects with its reason);
  * nothing can interrupt a request in flight — the host's timeout bounds it.
  *
- * Bodies are whole byte arrays (no streaming): Response.body is a minimal stream-like object
- * (getReader, async iteration) over one chunk. Headers are ByteStrings as in browsers: names are
+ * Bodies cross the seam whole (the host sends and receives them in one piece): Response.body is a
+ * ReadableStream (internal/webstreams) over the whole body; a request body may be a string, bytes,
+ * a Blob, FormData (multipart, internal/formdata), URLSearchParams or a ReadableStream / async
+ * iterable, which is read to its end before the request is sent. Headers are ByteStrings as in browsers: names are
  * tokens, values hold no NUL/CR/LF and no character beyond U+00FF.
  *
  * `internals` (not reachable from guest code: this module is internal) carries the request plumbing
@@ -248,101 +250,102 @@
     return Object.prototype.toString.call(v) === "[object URLSearchParams]";
   }
 
-  // The body of an init: {bytes, type} or null.
+  const webstreams = () => require("internal/webstreams");
+  const blobs = () => require("internal/blob");
+  // A request body given as a stream is read whole before the request is sent (the host sends
+  // bodies whole); the host's own cap on request bodies is CHIDORI_HTTP_MAX_REQUEST_BYTES <= 32 MiB.
+  const STREAM_BODY_LIMIT = 32 * 1024 * 1024;
+
+  // The body of an init: {bytes, source, type} or null. `source` is a ReadableStream given as the
+  // body (its bytes are read when the body is consumed).
   function extractBody(body, what) {
     if (body === undefined || body === null) return null;
-    if (typeof body === "string") return { bytes: utf8Encode(body), type: "text/plain;charset=UTF-8" };
-    if (ArrayBuffer.isView(body)) return { bytes: new Uint8Array(body.buffer, body.byteOffset, body.byteLength).slice(), type: null };
-    if (isArrayBuffer(body)) return { bytes: new Uint8Array(body).slice(), type: null };
-    if (isURLSearchParams(body)) return { bytes: utf8Encode(body.toString()), type: "application/x-www-form-urlencoded;charset=UTF-8" };
-    const tag = Object.prototype.toString.call(body);
-    if (tag === "[object ReadableStream]" || tag === "[object Blob]" || tag === "[object FormData]" || tag === "[object File]")
-      throw new TypeError(what + ": a " + tag.slice(8, -1) + " body is not supported in chidori; pass a string, an ArrayBuffer or a typed array");
+    if (typeof body === "string") return { bytes: utf8Encode(body), source: null, type: "text/plain;charset=UTF-8" };
+    if (ArrayBuffer.isView(body)) return { bytes: new Uint8Array(body.buffer, body.byteOffset, body.byteLength).slice(), source: null, type: null };
+    if (isArrayBuffer(body)) return { bytes: new Uint8Array(body).slice(), source: null, type: null };
+    if (isURLSearchParams(body)) return { bytes: utf8Encode(body.toString()), source: null, type: "application/x-www-form-urlencoded;charset=UTF-8" };
+    const blob = blobs().bytesOf(body);
+    if (blob !== null) return { bytes: blob.slice(), source: null, type: body.type === "" ? null : body.type };
+    const fd = require("internal/formdata");
+    if (fd.isFormData(body)) {
+      const m = fd.encodeMultipart(body);
+      return { bytes: m.bytes, source: null, type: m.type };
+    }
+    const ws = webstreams();
+    if (ws.isReadableStream(body)) {
+      if (body.locked || ws.isDisturbed(body)) throw new TypeError(what + ": the body stream is locked or was read already");
+      return { bytes: null, source: body, type: null };
+    }
     if (typeof body === "object" && typeof body[Symbol.asyncIterator] === "function")
-      throw new TypeError(what + ": a streaming body is not supported in chidori; pass a string, an ArrayBuffer or a typed array");
-    return { bytes: utf8Encode(String(body)), type: "text/plain;charset=UTF-8" };
+      return { bytes: null, source: ws.web.ReadableStream.from(body), type: null };
+    return { bytes: utf8Encode(String(body)), source: null, type: "text/plain;charset=UTF-8" };
   }
 
   function unusable(what) {
     return new TypeError(what + ": the body has already been read");
   }
 
-  // A minimal ReadableStream stand-in over the whole body (one chunk).
-  function bodyStream(take) {
-    let reader = null, done = false;
-    const stream = {
-      get locked() { return reader !== null; },
-      getReader() {
-        if (reader) throw new TypeError("ReadableStream: already locked to a reader");
-        reader = {
-          read() {
-            if (done) return Promise.resolve({ value: undefined, done: true });
-            done = true;
-            const bytes = take();
-            return Promise.resolve(bytes.length ? { value: bytes, done: false } : { value: undefined, done: true });
-          },
-          releaseLock() { reader = null; },
-          cancel() { done = true; take(); return Promise.resolve(); },
-          get closed() { return Promise.resolve(undefined); },
-        };
-        return reader;
-      },
-      cancel() { done = true; take(); return Promise.resolve(); },
-      async *[Symbol.asyncIterator]() {
-        const r = stream.getReader();
-        try {
-          for (;;) {
-            const { value, done: end } = await r.read();
-            if (end) return;
-            yield value;
-          }
-        } finally {
-          r.releaseLock();
-        }
-      },
-      get [Symbol.toStringTag]() { return "ReadableStream"; },
-    };
-    return stream;
-  }
-
-  // Body state shared by Request and Response.
+  // Body state shared by Request and Response: whole bytes, or a stream (`source`) read when the
+  // body is consumed. `body` (the getter) is a ReadableStream over either; reading it uses the body.
   class BodyState {
-    constructor(bytes) {
+    constructor(bytes, source) {
       this.bytes = bytes; // Uint8Array or null
-      this.used = false;
+      this.source = source || null; // ReadableStream or null
+      this.taken = false;
       this.stream = null;
     }
-    take(what) {
-      if (this.used) throw unusable(what);
-      this.used = true;
-      const b = this.bytes || new Uint8Array(0);
-      return b;
+    get has() { return this.bytes !== null || this.source !== null; }
+    get used() {
+      if (this.taken) return true;
+      const st = this.stream || this.source;
+      return st !== null && webstreams().isDisturbed(st);
+    }
+    // The whole body, once (a promise: a stream body is read to its end).
+    takeAll(what) {
+      if (this.used || (this.stream !== null && this.stream.locked) || (this.source !== null && this.source.locked))
+        return Promise.reject(unusable(what));
+      this.taken = true;
+      if (this.source !== null) return webstreams().bytesOfReadable(this.source, what, STREAM_BODY_LIMIT);
+      return Promise.resolve(this.bytes || new Uint8Array(0));
     }
     streamFor() {
+      if (this.source !== null) return this.source;
       if (this.bytes === null) return null;
-      if (!this.stream) this.stream = bodyStream(() => this.take("ReadableStream"));
+      if (!this.stream) this.stream = webstreams().readableOfBytes(this.bytes);
       return this.stream;
+    }
+    // Two states with the same content (clone): a stream body is teed.
+    split() {
+      if (this.source !== null) {
+        const [a, b] = this.source.tee();
+        this.source = a;
+        return new BodyState(null, b);
+      }
+      if (this.stream !== null) {
+        const [a, b] = this.stream.tee();
+        this.stream = null;
+        this.source = a;
+        const copy = new BodyState(null, b);
+        this.bytes = null;
+        return copy;
+      }
+      return new BodyState(this.bytes === null ? null : this.bytes.slice());
     }
   }
 
-  function readAs(state, kind, what) {
-    let bytes;
-    try {
-      bytes = state.take(what);
-    } catch (e) {
-      return Promise.reject(e);
-    }
-    try {
+  // kind: text, json, arrayBuffer, bytes, or a Blob of `blobType`.
+  function readAs(state, kind, what, blobType) {
+    if (kind === "formData") return Promise.reject(new TypeError(what + ".formData() is not available in chidori; read the body with text() or arrayBuffer()"));
+    return state.takeAll(what).then((bytes) => {
       switch (kind) {
-        case "text": return Promise.resolve(utf8Decode(bytes));
-        case "json": return Promise.resolve(JSON.parse(utf8Decode(bytes)));
-        case "arrayBuffer": return Promise.resolve(bytes.slice().buffer);
-        case "bytes": return Promise.resolve(bytes.slice());
-        default: return Promise.reject(new TypeError(what + "." + kind + "() is not available in chidori (no Blob/FormData)"));
+        case "text": return utf8Decode(bytes);
+        case "json": return JSON.parse(utf8Decode(bytes));
+        case "arrayBuffer": return bytes.slice().buffer;
+        case "bytes": return bytes.slice();
+        case "blob": return new (blobs().Blob)([bytes], { type: blobType || "" });
+        default: throw new TypeError(what + "." + kind + "() is not available in chidori");
       }
-    } catch (e) {
-      return Promise.reject(e);
-    }
+    });
   }
 
   /* ---- Request ---- */
@@ -397,15 +400,20 @@
         this.#signal = s;
       }
       const hasInitBody = init.body !== undefined && init.body !== null;
-      if (hasInitBody || (fromRequest && fromRequest.#body.bytes !== null)) {
+      if (hasInitBody || (fromRequest && fromRequest.#body.has)) {
         if (this.#method === "GET" || this.#method === "HEAD") throw new TypeError("Request: a " + this.#method + " request cannot have a body");
       }
       if (hasInitBody) {
         const b = extractBody(init.body, "Request");
-        this.#body = new BodyState(b.bytes);
+        this.#body = new BodyState(b.bytes, b.source);
         if (b.type !== null && !this.#headers.has("content-type")) this.#headers.append("content-type", b.type);
-      } else if (fromRequest && fromRequest.#body.bytes !== null) {
-        this.#body = new BodyState(fromRequest.#body.take("Request")); // the source's body moves here
+      } else if (fromRequest && fromRequest.#body.has) {
+        // the source's body moves here
+        const from = fromRequest.#body;
+        if (from.used) throw unusable("Request");
+        this.#body = new BodyState(from.bytes, from.source);
+        this.#body.stream = from.stream;
+        from.taken = true;
       } else {
         this.#body = new BodyState(null);
       }
@@ -433,9 +441,9 @@
       if (this.#body.used) throw unusable("Request.clone");
       const r = new Request(this, {});
       // new Request(this) moved the body; give both a copy
-      if (this.#body.bytes !== null) {
-        this.#body = new BodyState(this.#body.bytes);
-        r.#body = new BodyState(this.#body.bytes.slice());
+      if (r.#body.has) {
+        this.#body = r.#body;
+        r.#body = this.#body.split();
       }
       return r;
     }
@@ -444,7 +452,7 @@
     json() { return readAs(this.#body, "json", "Request"); }
     arrayBuffer() { return readAs(this.#body, "arrayBuffer", "Request"); }
     bytes() { return readAs(this.#body, "bytes", "Request"); }
-    blob() { return readAs(this.#body, "blob", "Request"); }
+    blob() { return readAs(this.#body, "blob", "Request", this.#headers.get("content-type")); }
     formData() { return readAs(this.#body, "formData", "Request"); }
 
     static {
@@ -478,7 +486,7 @@
       this.#headers = new Headers(init.headers);
       const b = extractBody(body, "Response");
       if (b !== null && NULL_BODY_STATUS.includes(this.#status)) throw new TypeError("Response: a response with status " + this.#status + " cannot have a body");
-      this.#body = new BodyState(b === null ? null : b.bytes);
+      this.#body = b === null ? new BodyState(null) : new BodyState(b.bytes, b.source);
       if (b !== null && b.type !== null && !this.#headers.has("content-type")) this.#headers.append("content-type", b.type);
     }
 
@@ -495,8 +503,9 @@
 
     clone() {
       if (this.#body.used) throw unusable("Response.clone");
-      const r = makeResponse(this.#status, this.#statusText, listOf(this.#headers), this.#body.bytes === null ? null : this.#body.bytes.slice(),
+      const r = makeResponse(this.#status, this.#statusText, listOf(this.#headers), null,
         this.#type, this.#url, this.#redirected, false);
+      r.#body = this.#body.split();
       return r;
     }
 
@@ -504,7 +513,7 @@
     json() { return readAs(this.#body, "json", "Response"); }
     arrayBuffer() { return readAs(this.#body, "arrayBuffer", "Response"); }
     bytes() { return readAs(this.#body, "bytes", "Response"); }
-    blob() { return readAs(this.#body, "blob", "Response"); }
+    blob() { return readAs(this.#body, "blob", "Response", this.#headers.get("content-type")); }
     formData() { return readAs(this.#body, "formData", "Response"); }
 
     static error() {
@@ -590,24 +599,32 @@
         reject(abortError(signal));
         return;
       }
-      let body;
-      try {
-        body = st.body.bytes === null ? null : st.body.take("fetch");
-      } catch (e) {
-        reject(e);
+      const method = req.method;
+      if (req.url.startsWith("data:")) { // answered here, as the Fetch standard does: no network
+        const d = require("internal/dataurl").processDataUrl(req.url);
+        if (d === null) {
+          const err = new TypeError("fetch failed");
+          err.cause = new TypeError("invalid data: URL " + JSON.stringify(req.url.length > 80 ? req.url.slice(0, 80) + "…" : req.url));
+          reject(err);
+          return;
+        }
+        resolve(makeResponse(200, "OK", [["content-type", d.mime]], method === "HEAD" ? null : d.bytes, "basic", req.url, false, true));
         return;
       }
-      const method = req.method;
-      perform(method, req.url, listOf(req.headers).map((e) => [e[0], e[1]]), body, req.redirect).then((r) => {
+      const bodyReady = st.body.has ? st.body.takeAll("fetch") : Promise.resolve(null);
+      bodyReady.then((body) => {
+        if (signal && signal.aborted) throw abortError(signal);
+        return perform(method, req.url, listOf(req.headers).map((e) => [e[0], e[1]]), body, req.redirect).then(null, (e) => {
+          const err = new TypeError(natives.messageOfError(e));
+          err.cause = e;
+          throw err;
+        });
+      }).then((r) => {
         if (signal && signal.aborted) { reject(abortError(signal)); return; }
         const nullBody = method === "HEAD" || NULL_BODY_STATUS.includes(r.status);
         const bytes = nullBody ? null : base64ToBytes(r.body);
         resolve(makeResponse(r.status, r.status_text, r.headers, bytes, "basic", r.url, r.redirected, true));
-      }, (e) => {
-        const err = new TypeError(natives.messageOfError(e));
-        err.cause = e;
-        reject(err);
-      });
+      }, reject);
     });
   }
 
