@@ -576,7 +576,7 @@ static actor *start_actor(host *h, actors_state *st, const char *source, const j
     a->vfs = host_vfs_snapshot(h);
     a->approvals = host_approvals_copy(h);
     a->ops = ops;
-    a->salt = hub->next_index;
+    a->salt = h->call_seq; /* the spawn's seq: its Math.random seed does not depend on scheduling */
     a->mailbox = json_array();
     for (size_t i = 0; json_is_array(seed) && i < seed->u.array.len; i++) {
         const json_t *m = seed->u.array.items[i];
