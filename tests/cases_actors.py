@@ -430,3 +430,32 @@ def case_actors_isolated_and_in_process_agree(v):
             shapes.append([(r["seq"], r["function"]) for r in records_of(state, run_id_of(err)) if "parent_seq" not in r])
     assert outs[0] == outs[1], f"isolated:\n{outs[0]}\nin-process:\n{outs[1]}"
     assert shapes[0] == shapes[1], shapes
+
+
+SPIN = """import { run } from "chidori:agent";
+run(async () => { for (;;) {} });
+"""
+LEAVES = """import { run, chidori } from "chidori:agent";
+run(async () => {
+  const a = await chidori.actors.spawn("actors/spin.js", {});
+  const stopped = await a.stop();
+  await chidori.actors.spawn("actors/spin.js", {}); // never joined: stopped when the run ends
+  return stopped;
+});
+"""
+
+
+def case_actor_busy_loop_is_stopped(v):
+    """An actor spinning in JavaScript (no host call to end it at) is stopped by `stop` and, never
+    joined, when the run ends: in-process its engine halts at its next interrupt poll, isolated its
+    worker is killed. Neither waits for the (here 10-minute) deadline, with no CPU budget; the
+    unjoined one leaves no record."""
+    d = project({"agent.js": LEAVES, "actors/spin.js": SPIN})
+    for mode in ("--isolate", "--no-isolate"):
+        with tempfile.TemporaryDirectory() as state:
+            env = {"CHIDORI_JS_DEADLINE_MS": "600000", "CHIDORI_JS_OP_BUDGET": "0"}  # nothing else ends it
+            code, out, err = chidori(v, "run", mode, os.path.join(d, "agent.js"), env=env, state=state, timeout=60)
+            assert code == 0, f"{mode}: exit {code}\n{err[-3000:]}"
+            assert json.loads(out) == {"pid": "actor-1", "status": "stopped", "restarts": 0}, (mode, out)
+            recs = records_of(state, run_id_of(err))
+            assert [r["function"] for r in recs] == ["spawn_actor", "stop_actor", "spawn_actor"], (mode, recs)
