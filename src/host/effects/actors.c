@@ -109,6 +109,7 @@ typedef struct actors_state {
     bool owns;
     actor *self;
     bool in_branch;
+    bool recorded_checked; /* ensure_recorded_live has run */
 } actors_state;
 
 const effect_module actors_module;
@@ -686,24 +687,26 @@ static actor *ensure_live(host *h, actors_state *st, const char *target, char **
 }
 
 /* A live receive addresses the whole fan-out: every recorded spawn not joined or stopped and not
- * live is started again (crash resume). */
+ * live is started again (crash resume). Once per run: after it, every recorded actor is live. */
 static void ensure_recorded_live(host *h, actors_state *st)
 {
+    if (st->recorded_checked) return;
+    st->recorded_checked = true;
     calllog *log = h->log;
+    json_t *settled = json_object(); /* pids a recorded join or stop settled */
+    for (size_t k = 0; k < calllog_held(log); k++) {
+        const call_record *s = calllog_get(log, k);
+        if ((!strcmp(s->function, "join_actor") || !strcmp(s->function, "stop_actor")) && !s->error) {
+            const char *p = json_string_value(json_object_get(s->args, "pid"));
+            if (p) json_object_set(settled, p, json_bool(true));
+        }
+    }
     for (size_t i = 0; i < calllog_held(log); i++) {
         const call_record *r = calllog_get(log, i);
         if (strcmp(r->function, "spawn_actor") || r->error || !json_is_object(r->result)) continue;
         const char *pid = json_string_value(json_object_get(r->result, "pid"));
-        if (!pid) continue;
-        bool settled = false;
-        for (size_t k = 0; k < calllog_held(log) && !settled; k++) {
-            const call_record *s = calllog_get(log, k);
-            if ((!strcmp(s->function, "join_actor") || !strcmp(s->function, "stop_actor")) && !s->error) {
-                const char *p = json_string_value(json_object_get(s->args, "pid"));
-                settled = p && !strcmp(p, pid);
-            }
-        }
-        if (settled) continue;
+        const char *name = json_string_value(json_object_get(r->result, "name"));
+        if (!pid || json_object_get(settled, pid) || (name && json_object_get(settled, name))) continue;
         pthread_mutex_lock(&st->hub->mu);
         bool known = resolve(st->hub, pid) != NULL;
         pthread_mutex_unlock(&st->hub->mu);
@@ -714,6 +717,7 @@ static void ensure_recorded_live(host *h, actors_state *st)
             free(why);
         }
     }
+    json_free(settled);
 }
 
 /* ---------- validation (before a seq is taken: nothing recorded) and the one form ---------- */
