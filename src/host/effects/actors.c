@@ -25,14 +25,15 @@
  * WAIT_SLICE_MS. A member is stopped (host_members.stop) while the lock is held: its on_stop hook
  * only broadcasts, and takes no lock.
  *
- * Trusts nothing in args (guest code): every field is checked and capped; a source path goes
- * through open_beneath like a module load. Records merged at join come from our own hosts, and
- * are checked against the actor's range by host_member_merge anyway.
+ * Trusts nothing in args (guest code): they are checked and put in their one form before they
+ * reach here (effects/actors_args.c). Records merged at join come from our own hosts, and are
+ * checked against the actor's range by host_member_merge anyway.
  */
 #define _GNU_SOURCE
 #include "host/host_internal.h"
 #include "host/member.h"
 #include "host/ops.h"
+#include "host/effects/actors_args.h"
 #include "util/buf.h"
 #include "util/clock.h"
 
@@ -48,15 +49,10 @@
 #define TOP_RANGE_WIDTH 1000000000000ull /* 10^12: children 10^9, grandchildren 10^6 */
 #define RANGE_SUBDIVISION 1000ull
 #define MIN_RANGE_WIDTH 1000ull
-#define DEFAULT_IDLE_TIMEOUT_MS 300000ull
-#define DEFAULT_MAX_RESTARTS 3
 #define WAIT_SLICE_MS 100
-#define NAME_MAX_BYTES 256
-#define MAX_NAMES 64 /* names one receive listens for */
 #define DOWN_MESSAGE "__chidori.down__"
 #define ACTOR_MAGIC 0xAC7042u
 
-enum restart_strategy { RESTART_NEVER, RESTART_CLEAN, RESTART_RESUME };
 enum lifecycle { LIFE_RUNNING, LIFE_WAITING, LIFE_TERMINAL };
 
 typedef struct actor_hub actor_hub;
@@ -116,34 +112,22 @@ const effect_module actors_module;
 
 static actors_state *state_of(host *h) { return host_module_state(h, &actors_module); }
 
+bool actors_in_branch(host *h)
+{
+    actors_state *st = state_of(h);
+    return st && st->in_branch;
+}
+
+const char *actors_self_pid(host *h)
+{
+    actors_state *st = state_of(h);
+    return st && st->self ? st->self->pid : NULL;
+}
+
 /* ---------- small helpers ---------- */
 
 static bool cancelled(const host *h) { return h->cancel && atomic_load(h->cancel); }
 static bool member_told_to_stop(const host *h) { return h->member_stop && atomic_load(h->member_stop); }
-
-static bool plain_string(const json_t *v, size_t max)
-{
-    return json_is_string(v) && v->u.string.len && v->u.string.len <= max && strlen(v->u.string.bytes) == v->u.string.len;
-}
-
-/* serde's as_u64: a whole non-negative number, else absent. */
-static bool as_u64(const json_t *v, uint64_t *out)
-{
-    if (!v || v->type != JSON_NUMBER) return false;
-    double d = v->u.number;
-    if (!(d >= 0 && d <= 18446744073709549568.0) || d != (double)(uint64_t)d) return false;
-    *out = (uint64_t)d;
-    return true;
-}
-
-/* opts.timeoutMs when a positive whole number, else 0 (none). */
-static uint64_t timeout_of(const json_t *opts)
-{
-    uint64_t t = 0;
-    return as_u64(json_object_get(opts, "timeoutMs"), &t) ? t : 0;
-}
-
-static json_t *timeout_json(uint64_t t) { return t ? json_number((double)t) : json_null(); }
 
 static void wait_slice(actor_hub *hub, int64_t left_ms)
 {
@@ -487,28 +471,10 @@ static void *supervise(void *arg)
 
 /* ---------- starting an actor ---------- */
 
-typedef struct spawn_opts {
-    const char *name;
-    int restart;
-    uint64_t max_restarts, backoff_ms, idle_timeout_ms;
-} spawn_opts;
-
-static void read_opts(const json_t *o, spawn_opts *out)
-{
-    out->name = json_string_value(json_object_get(o, "name"));
-    const char *r = json_string_value(json_object_get(o, "restart"));
-    out->restart = r && !strcmp(r, "clean") ? RESTART_CLEAN : r && !strcmp(r, "resume") ? RESTART_RESUME : RESTART_NEVER;
-    if (!as_u64(json_object_get(o, "maxRestarts"), &out->max_restarts) || out->max_restarts > UINT32_MAX)
-        out->max_restarts = DEFAULT_MAX_RESTARTS;
-    if (!as_u64(json_object_get(o, "backoffMs"), &out->backoff_ms)) out->backoff_ms = 0;
-    if (!as_u64(json_object_get(o, "idleTimeoutMs"), &out->idle_timeout_ms) || out->idle_timeout_ms == 0)
-        out->idle_timeout_ms = DEFAULT_IDLE_TIMEOUT_MS;
-}
-
 /* Allocate a pid and a range, register the name, start the supervisor (seed: messages to queue
  * first, from recorded sends when a recorded actor is re-created). The new actor, or NULL with
  * *error (recorded: the call failed live). */
-static actor *start_actor(host *h, actors_state *st, const char *source, const json_t *input, const spawn_opts *o,
+static actor *start_actor(host *h, actors_state *st, const char *source, const json_t *input, const actor_spawn_opts *o,
                           const json_t *seed, char **error)
 {
     actor_hub *hub = st->hub;
@@ -671,8 +637,8 @@ static actor *ensure_live(host *h, actors_state *st, const char *target, char **
     pthread_mutex_lock(&hub->mu);
     note_recorded_pids(h, hub);
     pthread_mutex_unlock(&hub->mu);
-    spawn_opts o;
-    read_opts(json_object_get(spawn->args, "options"), &o);
+    actor_spawn_opts o;
+    actor_read_opts(json_object_get(spawn->args, "options"), &o);
     const json_t *input = json_object_get(spawn->args, "input");
     json_t *empty = json_object();
     a = start_actor(h, st, source, input ? input : empty, &o, seed, error);
@@ -720,182 +686,6 @@ static void ensure_recorded_live(host *h, actors_state *st)
     json_free(settled);
 }
 
-/* ---------- validation (before a seq is taken: nothing recorded) and the one form ---------- */
-
-static bool source_exists(host *h, const char *src)
-{
-    if (!path_is_confined(src, strlen(src))) return false;
-    int fd = open_beneath(h->root_fd, h->project_root, src, O_RDONLY | O_CLOEXEC, 0);
-    if (fd < 0) return false;
-    char c;
-    ssize_t n = read(fd, &c, 1); /* a folder opens but does not read */
-    close(fd);
-    return n >= 0;
-}
-
-static char *spawn_validate(host *h, const json_t *args)
-{
-    actors_state *st = state_of(h);
-    if (st && st->in_branch)
-        return xstrdup("chidori.actors.spawn is not supported inside a chidori.branch sub-run (a branch's records must "
-                       "stay inside its reserved sequence range)");
-    const json_t *src = json_object_get(args, "source");
-    if (!plain_string(src, 4096)) return xstrdup("chidori.actors.spawn requires a source module path");
-    const json_t *opts = json_object_get(args, "options");
-    if (opts && opts->type != JSON_NULL && !json_is_object(opts))
-        return xstrdup("chidori.actors.spawn: `options` must be an object {name?, restart?, maxRestarts?, backoffMs?, "
-                       "idleTimeoutMs?}");
-    const json_t *name = json_object_get(opts, "name");
-    if (name && name->type != JSON_NULL) {
-        if (!json_is_string(name) || name->u.string.len > NAME_MAX_BYTES || strlen(name->u.string.bytes) != name->u.string.len)
-            return xasprintf("chidori.actors.spawn: `name` must be a string of at most %d bytes", NAME_MAX_BYTES);
-        const char *n = name->u.string.bytes;
-        if (!*n || !strcmp(n, "parent") || !strncmp(n, "actor-", 6))
-            return xasprintf("chidori.actors.spawn: `%s` is not a registrable actor name (reserved)", n);
-    }
-    const json_t *restart = json_object_get(opts, "restart");
-    if (restart && restart->type != JSON_NULL) {
-        const char *r = json_string_value(restart);
-        if (!r || (strcmp(r, "never") && strcmp(r, "clean") && strcmp(r, "resume"))) {
-            char *shown = r ? xstrdup(r) : json_dump(restart, JSON_COMPACT, NULL);
-            char *e = xasprintf("chidori.actors.spawn: unknown restart strategy `%.64s` (expected \"never\", \"clean\", "
-                                "or \"resume\")", shown);
-            free(shown);
-            return e;
-        }
-    }
-    const json_t *intercept = json_object_get(opts, "intercept");
-    if (intercept && intercept->type != JSON_NULL)
-        return xstrdup("chidori.actors.spawn: `intercept` (narrowing a child's model, tools or workspace) is not "
-                       "supported by this runtime yet; spawn without it (docs/effects.md#actors, current gaps)");
-    if (!source_exists(h, src->u.string.bytes))
-        return xasprintf("chidori.actors.spawn: source module not found: %s", src->u.string.bytes);
-    return NULL;
-}
-
-static json_t *spawn_prepare(const json_t *args, char **error)
-{
-    (void)error;
-    spawn_opts o;
-    const json_t *opts = json_object_get(args, "options");
-    read_opts(opts, &o);
-    json_t *out = json_object(), *no = json_object();
-    const json_t *input = json_object_get(args, "input");
-    json_object_set(out, "input", input && input->type != JSON_NULL ? json_copy(input) : json_object());
-    json_object_set(no, "backoffMs", json_number((double)o.backoff_ms));
-    json_object_set(no, "idleTimeoutMs", json_number((double)o.idle_timeout_ms));
-    json_object_set(no, "maxRestarts", json_number((double)o.max_restarts));
-    json_object_set(no, "name", o.name ? json_string(o.name) : json_null());
-    json_object_set(no, "restart", json_string(o.restart == RESTART_CLEAN ? "clean" : o.restart == RESTART_RESUME ? "resume" : "never"));
-    json_object_set(out, "options", no);
-    json_object_set(out, "source", json_copy(json_object_get(args, "source")));
-    return out;
-}
-
-static char *send_validate(host *h, const json_t *args)
-{
-    (void)h;
-    if (!plain_string(json_object_get(args, "to"), 4096))
-        return xstrdup("chidori.actors.send requires a target (a pid, a registered name, or \"parent\")");
-    if (!plain_string(json_object_get(args, "name"), 4096)) return xstrdup("chidori.actors.send requires a string message name");
-    return NULL;
-}
-
-/* {from, name, payload, to}: from is the sender as the host knows it, never what the agent says */
-static json_t *send_prepare(host *h, const json_t *args, char **error)
-{
-    (void)error;
-    actors_state *st = state_of(h);
-    json_t *out = json_object(), *from = json_object();
-    json_object_set(from, "kind", json_string("agent"));
-    json_object_set(from, "id", json_string(st && st->self ? st->self->pid : "run"));
-    json_object_set(out, "from", from);
-    json_object_set(out, "name", json_copy(json_object_get(args, "name")));
-    const json_t *payload = json_object_get(args, "payload");
-    json_object_set(out, "payload", payload ? json_copy(payload) : json_null());
-    json_object_set(out, "to", json_copy(json_object_get(args, "to")));
-    return out;
-}
-
-static char *receive_validate(host *h, const json_t *args)
-{
-    (void)h;
-    const json_t *names = json_object_get(args, "names");
-    const char *bad = "chidori.receive requires a name or an array of names";
-    if (json_is_string(names)) return plain_string(names, NAME_MAX_BYTES) ? NULL : xstrdup(bad);
-    if (!json_is_array(names) || names->u.array.len == 0 || names->u.array.len > MAX_NAMES) return xstrdup(bad);
-    for (size_t i = 0; i < names->u.array.len; i++)
-        if (!json_is_string(names->u.array.items[i]) ||
-            strlen(names->u.array.items[i]->u.string.bytes) != names->u.array.items[i]->u.string.len)
-            return xstrdup(bad);
-    const json_t *opts = json_object_get(args, "opts");
-    if (opts && opts->type != JSON_NULL && !json_is_object(opts))
-        return xstrdup("chidori.receive: `opts` must be an object {timeoutMs?}");
-    return NULL;
-}
-
-static json_t *receive_prepare(const json_t *args, char **error)
-{
-    (void)error;
-    const json_t *names = json_object_get(args, "names");
-    json_t *out = json_object(), *list = json_array(), *opts = json_object();
-    if (json_is_string(names)) json_array_push(list, json_copy(names));
-    else
-        for (size_t i = 0; json_is_array(names) && i < names->u.array.len; i++) json_array_push(list, json_copy(names->u.array.items[i]));
-    json_object_set(out, "names", list);
-    json_object_set(opts, "timeoutMs", timeout_json(timeout_of(json_object_get(args, "opts"))));
-    json_object_set(out, "opts", opts);
-    return out;
-}
-
-static char *settle_validate_named(const json_t *args, const char *display)
-{
-    if (!plain_string(json_object_get(args, "pid"), 4096))
-        return xasprintf("chidori.%s requires an actor pid or registered name", display);
-    const json_t *opts = json_object_get(args, "opts");
-    if (opts && opts->type != JSON_NULL && !json_is_object(opts)) return xasprintf("chidori.%s: `opts` must be an object {timeoutMs?}", display);
-    return NULL;
-}
-static char *join_validate(host *h, const json_t *args) { (void)h; return settle_validate_named(args, "actors.join"); }
-static char *stop_validate(host *h, const json_t *args) { (void)h; return settle_validate_named(args, "actors.stop"); }
-static char *status_validate(host *h, const json_t *args)
-{
-    (void)h;
-    return plain_string(json_object_get(args, "pid"), 4096) ? NULL
-                                                            : xstrdup("chidori.actors.status requires an actor pid or registered name");
-}
-static char *whereis_validate(host *h, const json_t *args)
-{
-    (void)h;
-    return plain_string(json_object_get(args, "name"), 4096) ? NULL : xstrdup("chidori.actors.lookup requires a registered actor name");
-}
-
-static json_t *settle_prepare(const json_t *args, char **error)
-{
-    (void)error;
-    json_t *out = json_object(), *opts = json_object();
-    json_object_set(opts, "timeoutMs", timeout_json(timeout_of(json_object_get(args, "opts"))));
-    json_object_set(out, "opts", opts);
-    json_object_set(out, "pid", json_copy(json_object_get(args, "pid")));
-    return out;
-}
-
-static json_t *pid_prepare(const json_t *args, char **error)
-{
-    (void)error;
-    json_t *out = json_object();
-    json_object_set(out, "pid", json_copy(json_object_get(args, "pid")));
-    return out;
-}
-
-static json_t *name_prepare(const json_t *args, char **error)
-{
-    (void)error;
-    json_t *out = json_object();
-    json_object_set(out, "name", json_copy(json_object_get(args, "name")));
-    return out;
-}
-
 /* ---------- the ops ---------- */
 
 static int effect_spawn(host *h, const json_t *args, json_t **result, char **error)
@@ -908,8 +698,8 @@ static int effect_spawn(host *h, const json_t *args, json_t **result, char **err
     pthread_mutex_lock(&st->hub->mu);
     note_recorded_pids(h, st->hub);
     pthread_mutex_unlock(&st->hub->mu);
-    spawn_opts o;
-    read_opts(json_object_get(args, "options"), &o);
+    actor_spawn_opts o;
+    actor_read_opts(json_object_get(args, "options"), &o);
     actor *a = start_actor(h, st, json_string_value(json_object_get(args, "source")), json_object_get(args, "input"), &o,
                            NULL, error);
     if (!a) return HOST_ERROR;
@@ -966,7 +756,7 @@ static int effect_receive(host *h, const json_t *args, json_t **result, char **e
 {
     actors_state *st = state_of(h);
     const json_t *names = json_object_get(args, "names");
-    uint64_t timeout = timeout_of(json_object_get(args, "opts"));
+    uint64_t timeout = actor_timeout_of(json_object_get(args, "opts"));
     int64_t end = timeout ? clock_monotonic_ms() + (int64_t)timeout : 0;
     actor *self = st ? st->self : NULL;
     actor_hub *hub = st ? st->hub : NULL;
@@ -1051,7 +841,7 @@ static int settle(host *h, const json_t *args, bool stop, json_t **result, char 
     const char *display = stop ? "actors.stop" : "actors.join";
     actors_state *st = state_of(h);
     const char *target = json_string_value(json_object_get(args, "pid"));
-    uint64_t timeout = timeout_of(json_object_get(args, "opts"));
+    uint64_t timeout = actor_timeout_of(json_object_get(args, "opts"));
     actor *a = st ? ensure_live(h, st, target, error) : NULL;
     if (!a) {
         if (!*error) *error = xasprintf("unknown actor `%s` (no live actor and no recorded spawn)", target);
@@ -1247,13 +1037,13 @@ static void actors_free(void *state)
 }
 
 static const op_def actors_ops[] = {
-    {.name = "spawn_actor", .flags = OP_RECORDED, .perform = effect_spawn, .prepare = spawn_prepare, .validate = spawn_validate},
-    {.name = "send_actor", .flags = OP_RECORDED, .perform = effect_send, .prepare_in = send_prepare, .validate = send_validate},
-    {.name = "receive", .flags = OP_RECORDED, .perform = effect_receive, .prepare = receive_prepare, .validate = receive_validate},
-    {.name = "join_actor", .flags = OP_RECORDED | OP_NESTS, .perform = effect_join, .prepare = settle_prepare, .validate = join_validate},
-    {.name = "stop_actor", .flags = OP_RECORDED | OP_NESTS, .perform = effect_stop, .prepare = settle_prepare, .validate = stop_validate},
-    {.name = "actor_status", .flags = OP_RECORDED, .perform = effect_status, .prepare = pid_prepare, .validate = status_validate},
-    {.name = "whereis", .flags = OP_RECORDED, .perform = effect_whereis, .prepare = name_prepare, .validate = whereis_validate},
+    {.name = "spawn_actor", .flags = OP_RECORDED, .perform = effect_spawn, .prepare = actor_spawn_prepare, .validate = actor_spawn_validate},
+    {.name = "send_actor", .flags = OP_RECORDED, .perform = effect_send, .prepare_in = actor_send_prepare, .validate = actor_send_validate},
+    {.name = "receive", .flags = OP_RECORDED, .perform = effect_receive, .prepare = actor_receive_prepare, .validate = actor_receive_validate},
+    {.name = "join_actor", .flags = OP_RECORDED | OP_NESTS, .perform = effect_join, .prepare = actor_settle_prepare, .validate = actor_join_validate},
+    {.name = "stop_actor", .flags = OP_RECORDED | OP_NESTS, .perform = effect_stop, .prepare = actor_settle_prepare, .validate = actor_stop_validate},
+    {.name = "actor_status", .flags = OP_RECORDED, .perform = effect_status, .prepare = actor_pid_prepare, .validate = actor_status_validate},
+    {.name = "whereis", .flags = OP_RECORDED, .perform = effect_whereis, .prepare = actor_name_prepare, .validate = actor_whereis_validate},
     {0},
 };
 
