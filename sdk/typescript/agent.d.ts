@@ -258,6 +258,57 @@ export type BranchOutcome =
     | { label: string; branchId: string; status: "paused"; pendingPrompt: string }
     | { label: string; branchId: string; status: "failed"; error: string };
 
+  /** chidori.actors (docs/effects.md#actors): options of a spawn. */
+  export interface SpawnActorOptions {
+    /** A registered name (not "", "parent" or actor-*). */
+    name?: string;
+    /** What a failure does: settle (never, the default), run again from nothing (clean), or replay
+     * what worked and run the failed call again (resume). */
+    restart?: "never" | "clean" | "resume";
+    maxRestarts?: number;
+    backoffMs?: number;
+    idleTimeoutMs?: number;
+  }
+  export interface ActorMessage {
+    name: string;
+    payload: JsonValue;
+    from: JsonValue;
+    timedOut?: true;
+  }
+  export interface ActorOutcome {
+    pid: string;
+    status: "running" | "completed" | "failed" | "paused" | "stopped";
+    output?: JsonValue;
+    error?: string;
+    pendingPrompt?: string;
+    restarts: number;
+  }
+  export interface ActorStatus {
+    pid: string;
+    status: "running" | "waiting" | "completed" | "failed" | "paused" | "stopped" | "unknown";
+    restarts?: number;
+    mailbox?: number;
+    waitingFor?: string[];
+  }
+  export interface ActorHandle {
+    readonly pid: string;
+    readonly name: string | null;
+    send(name: string, payload?: JsonValue): Promise<{ delivered: boolean }>;
+    join(opts?: { timeoutMs?: number }): Promise<ActorOutcome>;
+    stop(opts?: { timeoutMs?: number }): Promise<ActorOutcome>;
+    status(): Promise<ActorStatus>;
+  }
+  export type ActorTarget = string | ActorHandle;
+  export interface Actors {
+    spawn(source: string, input?: JsonValue, opts?: SpawnActorOptions): Promise<ActorHandle>;
+    /** to: a pid, a registered name, a handle, or "parent" (the spawner). */
+    send(to: ActorTarget, name: string, payload?: JsonValue): Promise<{ delivered: boolean }>;
+    join(target: ActorTarget, opts?: { timeoutMs?: number }): Promise<ActorOutcome>;
+    stop(target: ActorTarget, opts?: { timeoutMs?: number }): Promise<ActorOutcome>;
+    status(target: ActorTarget): Promise<ActorStatus>;
+    lookup(name: string): Promise<ActorHandle | null>;
+  }
+
 export interface Chidori {
     /** One LLM call per model turn; with `format: "json"` the reply is parsed. */
     prompt(text: unknown, opts: PromptOptions & { format: "json" }): Promise<JsonValue>;
@@ -288,6 +339,10 @@ export interface Chidori {
     /** Fork into sub-runs of other agent files of the folder, each from a copy of this run's VFS and
      * its own input; one recorded call (docs/effects.md#branch). */
     branch(variants: BranchVariant[], options?: BranchOptions): Promise<BranchOutcome[]>;
+    /** Supervised actors that talk by messages (docs/effects.md#actors). */
+    readonly actors: Actors;
+    /** The earliest message of these names: an actor's own mailbox, or what actors sent the run. */
+    receive(names: string | string[], opts?: { timeoutMs?: number }): Promise<ActorMessage>;
     /** Always refused: there are no nested code sandboxes. */
     execJs(source: string): Promise<never>;
     execPython(source: string): Promise<never>;

@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdbool.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include "seam.h"
 
@@ -19,6 +20,9 @@ typedef struct engine_limits {
     uint64_t deadline_ms;     /* wall clock from run start; 0 = off. CHIDORI_JS_DEADLINE_MS */
     uint64_t max_alloc_bytes; /* largest single allocation; 0 = off. CHIDORI_JS_MAX_ALLOC_MB */
     size_t stack_bytes;       /* JS stack ceiling */
+    /* In-process only (never sent to a worker): the engine halts at its next interrupt poll once
+     * this reads non-zero (a member of a run asked to stop, runner/member_run.c); NULL: never. */
+    const atomic_int *stop;
 } engine_limits;
 
 #define ENGINE_DEFAULT_OP_BUDGET 5000000000ull

@@ -123,6 +123,10 @@ int run_limits_interrupt(JSRuntime *rt, void *opaque)
 {
     run_limits *l = opaque;
     if (l->halted || l->tripped == LIMIT_BUDGET || l->tripped == LIMIT_DEADLINE) return 1;
+    if (l->cfg.stop && atomic_load(l->cfg.stop)) { /* a stopped member: no more guest code */
+        l->halted = true;
+        return 1;
+    }
     l->polls++;
     if (l->budget_polls && l->polls > l->budget_polls) {
         l->tripped = LIMIT_BUDGET;

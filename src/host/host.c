@@ -285,7 +285,8 @@ static int dispatch(host *h, const char *name, const json_t *args, bool internal
      *    recorded as such; args that have none fail the call (recorded) */
     json_t *prepared = NULL;
     char *invalid = NULL;
-    if (op->prepare) prepared = op->prepare(args, &invalid);
+    if (op->prepare_in) prepared = op->prepare_in(h, args, &invalid);
+    else if (op->prepare) prepared = op->prepare(args, &invalid);
     int rc = call_op(h, op, name, prepared ? prepared : args, args, invalid, result, error);
     json_free(prepared);
     return rc;

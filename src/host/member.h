@@ -85,9 +85,9 @@ typedef struct host_members {
     /* Wait until one of ms[0..n) ended or timeout_ms passed (<0: no limit): the index of an ended
      * one (the lowest), or -1 on timeout. */
     int (*wait_any)(host_member *const *ms, size_t n, int64_t timeout_ms);
-    /* Ask it to stop: its next host call fails and ends it (an isolated worker is killed at once;
-     * an in-process member computing without calls runs on until its next call or its CPU budget),
-     * and spec.on_stop is told (a blocking op wakes). Returns at once; wait for it. */
+    /* Ask it to stop: its next host call fails and ends it (an isolated worker is killed, an
+     * in-process engine halts at its next interrupt poll), and spec.on_stop is told. Returns at
+     * once; wait for it. */
     void (*stop)(host_member *m);
     /* Its outcome once it has ended (wait returned true), owned by the member; NULL before. */
     const host_member_outcome *(*outcome)(host_member *m);

@@ -17,12 +17,13 @@ extern const effect_module log_module, step_module, input_module, memory_module,
 extern const effect_module context_module; /* effects/context.c: chidori.context's digest */
 extern const effect_module branch_module;  /* effects/branch.c: sub-runs (issue 19) */
 extern const effect_module signal_module;  /* effects/signal.c: signals (issue 18) */
+extern const effect_module actors_module;  /* effects/actors.c: actors and receive (issue 19) */
 
 const effect_module *const effect_modules[] = {
     &log_module,  &step_module,   &input_module, &memory_module,    &agent_module,
     &exec_module, &prompt_module, &http_module,  &workspace_module, &tools_module,
     &template_module, &fs_module, &crypto_module, &module_loader_module,
-    &context_module, &branch_module, &signal_module, NULL,
+    &context_module, &branch_module, &signal_module, &actors_module, NULL,
 };
 
 size_t effect_module_count(void) { return sizeof effect_modules / sizeof effect_modules[0] - 1; }

@@ -37,6 +37,9 @@ typedef char *host_target_fn(const json_t *args, const json_t **match);
  * on, otherwise the error (malloc'd) thrown to the agent, and nothing is recorded (branch: §6.1
  * of the original's spec). On replay too, so a call refused live is refused again. */
 typedef char *host_validate_fn(host *h, const json_t *args);
+/* The same as host_prepare_fn, for an op whose one form holds what only the host knows (actors:
+ * send_actor records the sender's pid as `from`). Used instead of prepare when set. */
+typedef json_t *host_prepare_in_fn(host *h, const json_t *args, char **error);
 /* A live call of the op (the log did not answer it) is about to pass the gate. */
 typedef void host_before_gate_fn(host *h);
 
@@ -49,6 +52,7 @@ typedef struct op_def {
     host_before_gate_fn *before_gate; /* NULL: nothing to do (call_agent counts its runs here) */
     const struct record_form *record; /* NULL: recorded as performed (record_form.h) */
     host_validate_fn *validate;       /* NULL: no check before the seq is taken */
+    host_prepare_in_fn *prepare_in;   /* NULL: prepare (above) as it is */
 } op_def;
 
 typedef struct effect_module {

@@ -197,6 +197,7 @@ static void *member_main(void *arg)
             iso.cancel_fd = m->stop_fd;
             supervisor_run(&cfg, h, &iso, &res, NULL);
         } else {
+            cfg.limits.stop = &m->stop; /* a busy loop ends at its next poll, not only at a host call */
             engine_run_on_thread(&cfg, &res);
         }
         bool stopped = atomic_load(&m->stop) != 0;

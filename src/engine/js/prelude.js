@@ -409,6 +409,47 @@
     return contextApi;
   }
 
+  /* ---- chidori.actors and chidori.receive (docs/effects.md#actors): every call is one record
+   * of the calling run; a handle is sugar over the pid ---- */
+  function actorTarget(t) {
+    return t !== null && typeof t === "object" && typeof t.pid === "string" ? t.pid : t;
+  }
+  function actorHandle(pid, name) {
+    return ObjectFreeze({
+      pid,
+      name: name === undefined ? null : name,
+      send: (msg, payload) => actors.send(pid, msg, payload),
+      join: (opts) => actors.join(pid, opts),
+      stop: (opts) => actors.stop(pid, opts),
+      status: () => actors.status(pid),
+    });
+  }
+  const actors = ObjectFreeze({
+    spawn(source, input, opts) {
+      return PromiseThen(
+        effect("spawn_actor", { source, input: input === undefined ? {} : input, options: opts === undefined || opts === null ? {} : opts }),
+        (r) => actorHandle(r.pid, r.name));
+    },
+    send(to, name, payload) {
+      return effect("send_actor", { to: actorTarget(to), name, payload: payload === undefined ? null : payload });
+    },
+    join(target, opts) {
+      return effect("join_actor", { pid: actorTarget(target), opts: opts === undefined || opts === null ? {} : opts });
+    },
+    stop(target, opts) {
+      return effect("stop_actor", { pid: actorTarget(target), opts: opts === undefined || opts === null ? {} : opts });
+    },
+    status(target) {
+      return effect("actor_status", { pid: actorTarget(target) });
+    },
+    lookup(name) {
+      return PromiseThen(effect("whereis", { name }), (r) => (r.pid === null ? null : actorHandle(r.pid, name)));
+    },
+  });
+  function receive(names, opts) {
+    return effect("receive", { names, opts: opts === undefined || opts === null ? {} : opts });
+  }
+
   const chidori = ObjectFreeze({
     prompt,
     context: (seed) => contextModule().context(seed),
@@ -458,6 +499,8 @@
     branch(variants, options) {
       return effect("branch", { variants, options: options === undefined || options === null ? {} : options });
     },
+    actors,
+    receive,
     execJs: exec("js"),
     execPython: exec("python"),
     execWasm: exec("wasm"),
