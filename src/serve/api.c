@@ -238,13 +238,18 @@ void api_create(server *srv, const http_request *req, http_reply *rep, bool stre
     if (!api_compat_create_fields(srv, body, stream, &replay_from, rep)) goto out;
     session *s = NULL;
     char *error = NULL;
-    ss_result r = sessions_create_replaying(srv->ss, input, profile, id, req->traceparent, replay_from, &s, &error);
+    json_t *created = NULL; /* the view as created: a wait:false reply says `running` even if the run already ended */
+    ss_result r = sessions_create_replaying(srv->ss, input, profile, id, req->traceparent, replay_from, &s,
+                                            !wait && !stream ? &created : NULL, &error);
     if (r != SS_OK) {
         reply_failure(srv, rep, r, error);
         goto out;
     }
     if (stream) {
         reply_stream(srv, s, rep);
+        sessions_release(srv->ss, s);
+    } else if (created) {
+        reply_json(rep, 201, created);
         sessions_release(srv->ss, s);
     } else {
         reply_after_run(srv, s, wait, 201, false, rep);

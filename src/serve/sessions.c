@@ -898,12 +898,16 @@ ss_result sessions_snapshot(sessions *ss, session *s, json_t **out, char **error
 ss_result sessions_create(sessions *ss, const json_t *input, const char *profile, const char *id, const char *traceparent, session **out,
                           char **error)
 {
-    return sessions_create_replaying(ss, input, profile, id, traceparent, NULL, out, error);
+    return sessions_create_replaying(ss, input, profile, id, traceparent, NULL, out, NULL, error);
 }
 
+static json_t *view(const session *s);
+
 ss_result sessions_create_replaying(sessions *ss, const json_t *input, const char *profile, const char *id,
-                                    const char *traceparent, const json_t *records, session **out, char **error)
+                                    const char *traceparent, const json_t *records, session **out,
+                                    json_t **view_at_start, char **error)
 {
+    if (view_at_start) *view_at_start = NULL;
     session_row row = {0};
     char fresh[37];
     if (!id) uuid_v4(fresh);
@@ -940,6 +944,8 @@ ss_result sessions_create_replaying(sessions *ss, const json_t *input, const cha
         r = start_run(ss, s, RUN_NEW, NULL, NULL, false, error);
         if (r == SS_OK) *out = s;
         else release_locked(ss, s);
+        /* the lock is still held: the run cannot have settled yet, so this is the view as created */
+        if (r == SS_OK && view_at_start) *view_at_start = view(s);
     }
     pthread_mutex_unlock(&ss->lock);
     session_row_clear(&row);

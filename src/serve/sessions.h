@@ -111,9 +111,12 @@ typedef struct session_waiter {
 bool sessions_notify_settled(sessions *ss, session *s, session_waiter *w);
 
 /* The same, with the session's call log given (records checked by the call-log loader; stored with
- * the session, in one transaction): its run answers those calls from them, then goes on live. */
+ * the session, in one transaction): its run answers those calls from them, then goes on live.
+ * view_at_start (or NULL) gets the view as created, taken before the run can settle (a reply that
+ * does not wait says `running` even for a run that ends at once). */
 ss_result sessions_create_replaying(sessions *ss, const json_t *input, const char *profile, const char *id,
-                                    const char *traceparent, const json_t *records, session **out, char **error);
+                                    const char *traceparent, const json_t *records, session **out,
+                                    json_t **view_at_start, char **error);
 /* resume and approve(allow) first check the agent's source against the session's snapshot
  * manifest: a changed source is a 409 (SS_CONFLICT, nothing of the session touched) unless
  * allow_source_change; a changed ABI or surface always is. */
