@@ -34,6 +34,7 @@
 #include "host/member.h"
 #include "host/ops.h"
 #include "host/effects/actors_args.h"
+#include "host/effects/actors_listen.h"
 #include "util/buf.h"
 #include "util/clock.h"
 
@@ -752,6 +753,72 @@ static bool any_live(actor_hub *hub)
     return false;
 }
 
+/* An actor's listen point (under mu on entry and exit): take the earliest message of names from
+ * its mailbox, else block in place until one comes, timeout_ms passes (the sentinel), a stop is
+ * asked (an error: the supervisor settles it `stopped`), or with no timeout the idle cap passes
+ * (HOST_SUSPEND: it parks `paused`, waiting on the names). A poll only looks. `what` names the
+ * call in the stop's error; `fan_in`: a timeout's sentinel names no name. */
+static int actor_wait(host *h, actor *self, const json_t *names, uint64_t timeout, bool poll, bool fan_in,
+                      const char *what, json_t **result, char **error)
+{
+    actor_hub *hub = self->hub;
+    int64_t end = timeout ? clock_monotonic_ms() + (int64_t)timeout : 0;
+    int64_t idle_end = clock_monotonic_ms() + (int64_t)(self->idle_timeout_ms > (uint64_t)INT64_MAX / 4
+                                                            ? (uint64_t)INT64_MAX / 4 : self->idle_timeout_ms);
+    int rc = HOST_OK;
+    for (;;) {
+        if (cancelled(h)) {
+            *error = xstrdup("the run was cancelled");
+            rc = HOST_ABORT;
+            break;
+        }
+        if (self->stop_requested || member_told_to_stop(h)) {
+            *error = xasprintf("%s: actor `%s` was stopped", what, self->pid);
+            rc = HOST_ERROR;
+            break;
+        }
+        json_t *m = take_message(self->mailbox, names);
+        if (m || poll) {
+            *result = m ? m : json_null();
+            break;
+        }
+        int64_t now = clock_monotonic_ms();
+        if (timeout && now >= end) {
+            *result = timeout_sentinel(names);
+            if (fan_in) json_object_set(*result, "name", json_null());
+            break;
+        }
+        if (!timeout && now >= idle_end) {
+            rc = HOST_SUSPEND; /* the idle cap: the actor parks as paused, waiting on these names */
+            break;
+        }
+        if (self->life != LIFE_WAITING) {
+            self->life = LIFE_WAITING;
+            json_free(self->waiting_for);
+            self->waiting_for = json_copy(names);
+        }
+        wait_slice(hub, timeout ? end - now : idle_end - now);
+    }
+    if (self->life == LIFE_WAITING) {
+        self->life = LIFE_RUNNING;
+        json_free(self->waiting_for);
+        self->waiting_for = NULL;
+    }
+    return rc;
+}
+
+int actors_listen(host *h, const json_t *names, uint64_t timeout_ms, bool poll, bool fan_in, json_t **result,
+                  char **error)
+{
+    actors_state *st = state_of(h);
+    if (!st || !st->self) return ACTORS_NOT_AN_ACTOR;
+    pthread_mutex_lock(&st->hub->mu);
+    int rc = actor_wait(h, st->self, names, timeout_ms, poll, fan_in, poll ? "chidori.pollSignal" : "chidori.signal",
+                        result, error);
+    pthread_mutex_unlock(&st->hub->mu);
+    return rc;
+}
+
 static int effect_receive(host *h, const json_t *args, json_t **result, char **error)
 {
     actors_state *st = state_of(h);
@@ -770,7 +837,14 @@ static int effect_receive(host *h, const json_t *args, json_t **result, char **e
         *result = timeout_sentinel(names);
         return HOST_OK;
     }
-    int64_t idle_end = self ? clock_monotonic_ms() + (int64_t)(self->idle_timeout_ms > (uint64_t)INT64_MAX / 4 ? (uint64_t)INT64_MAX / 4 : self->idle_timeout_ms) : 0;
+    if (self) {
+        pthread_mutex_lock(&hub->mu);
+        int rc = actor_wait(h, self, names, timeout, false, false, "chidori.receive", result, error);
+        pthread_mutex_unlock(&hub->mu);
+        return rc;
+    }
+    /* the run: its inbox (signals queued for the run from outside) first, then what actors sent
+     * to "parent" */
     int rc = HOST_OK;
     pthread_mutex_lock(&hub->mu);
     for (;;) {
@@ -779,12 +853,19 @@ static int effect_receive(host *h, const json_t *args, json_t **result, char **e
             rc = HOST_ABORT;
             break;
         }
-        if (self && (self->stop_requested || member_told_to_stop(h))) {
-            *error = xasprintf("chidori.receive: actor `%s` was stopped", self->pid);
+        pthread_mutex_unlock(&hub->mu);
+        json_t *queued = NULL;
+        int took = signal_take_queued(h, names, &queued, error);
+        pthread_mutex_lock(&hub->mu);
+        if (took < 0) {
             rc = HOST_ERROR;
             break;
         }
-        json_t *m = take_message(self ? self->mailbox : hub->parent_mailbox, names);
+        if (took > 0) {
+            *result = queued;
+            break;
+        }
+        json_t *m = take_message(hub->parent_mailbox, names);
         if (m) {
             *result = m;
             break;
@@ -794,42 +875,25 @@ static int effect_receive(host *h, const json_t *args, json_t **result, char **e
             *result = timeout_sentinel(names);
             break;
         }
-        if (self && !timeout && now >= idle_end) {
-            rc = HOST_SUSPEND; /* the idle cap: the actor parks as paused, waiting on these names */
+        if (timeout && hub->spawned_total > 0 && !any_live(hub)) {
+            buf b = {0};
+            for (size_t i = 0; i < names->u.array.len; i++)
+                buf_printf(&b, "%s%s", i ? ", " : "", json_string_value(names->u.array.items[i]));
+            char *list = buf_steal(&b);
+            *error = xasprintf("chidori.receive([%s]) can no longer be delivered to: every spawned actor has settled "
+                               "and no matching message is queued. Listen for \"" DOWN_MESSAGE "\" alongside your "
+                               "result names to observe actor failures, or join the actors for their outcomes.",
+                               list);
+            free(list);
+            rc = HOST_ERROR;
             break;
         }
-        if (!self) {
-            if (timeout && hub->spawned_total > 0 && !any_live(hub)) {
-                buf b = {0};
-                for (size_t i = 0; i < names->u.array.len; i++)
-                    buf_printf(&b, "%s%s", i ? ", " : "", json_string_value(names->u.array.items[i]));
-                char *list = buf_steal(&b);
-                *error = xasprintf("chidori.receive([%s]) can no longer be delivered to: every spawned actor has settled "
-                                   "and no matching message is queued. Listen for \"" DOWN_MESSAGE "\" alongside your "
-                                   "result names to observe actor failures, or join the actors for their outcomes.",
-                                   list);
-                free(list);
-                rc = HOST_ERROR;
-                break;
-            }
-            if (!timeout && !any_live(hub)) {
-                *error = xstrdup("chidori.receive would block forever: no live actors to send a message and no timeoutMs given");
-                rc = HOST_ERROR;
-                break;
-            }
+        if (!timeout && !any_live(hub)) {
+            *error = xstrdup("chidori.receive would block forever: no live actors to send a message and no timeoutMs given");
+            rc = HOST_ERROR;
+            break;
         }
-        if (self && self->life != LIFE_WAITING) {
-            self->life = LIFE_WAITING;
-            json_free(self->waiting_for);
-            self->waiting_for = json_copy(names);
-        }
-        int64_t left = timeout ? end - now : self ? idle_end - now : WAIT_SLICE_MS;
-        wait_slice(hub, left);
-    }
-    if (self && self->life == LIFE_WAITING) {
-        self->life = LIFE_RUNNING;
-        json_free(self->waiting_for);
-        self->waiting_for = NULL;
+        wait_slice(hub, timeout ? end - now : WAIT_SLICE_MS);
     }
     pthread_mutex_unlock(&hub->mu);
     return rc;
