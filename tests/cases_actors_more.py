@@ -13,7 +13,7 @@ import os
 import tempfile
 
 from cases import chidori
-from cases_effects import run_id_of
+from cases_effects import fake_llm, run_id_of
 
 # The parent waits for the listener to be ready, then sends c, go and b in that order.
 LISTENS = """import { run, chidori } from "chidori:agent";
@@ -202,3 +202,110 @@ def case_branch_signal_pauses_the_branch_not_the_run(v):
         assert g["mine"] == msg("go", "for the run", {"kind": "external", "id": "test"}), g
         code2, out2, err2 = chidori(v, "replay", os.path.join(d, "agent.js"), rid, state=state, timeout=60)
         assert code2 == 0 and out2 == out and "replay matched" in err2, f"replay: exit {code2}\n{out2}\n{err2[-3000:]}"
+
+
+# intercept: the child's default model, its tools and its workspace, narrowed; a grandchild narrows
+# further (it never widens: its tools are intersected with its parent's, the model is inherited).
+INTERCEPT = """import { run, chidori } from "chidori:agent";
+run(async () => {
+  const child = await chidori.actors.spawn("actors/narrow.js", { depth: 0 },
+    { intercept: { model: "cheap-model", tools: ["counter__count"], workspace: "sandbox" } });
+  const out = await child.join();
+  const plain = await chidori.actors.spawn("actors/plain.js", {}, { intercept: {} });
+  await plain.join();
+  const rooted = await chidori.actors.spawn("actors/plain.js", {}, { intercept: { workspace: { root: "sandbox" } } });
+  await rooted.join();
+  const refused = [];
+  for (const intercept of ["x", { tools: "counter__count" }, { tools: [1] }, { workspace: "../up" },
+                           { workspace: "/abs" }, { workspace: 5 }, { model: 5 }]) {
+    try { await chidori.actors.spawn("actors/plain.js", {}, { intercept }); refused.push("spawned"); }
+    catch (e) { refused.push(e.message); }
+  }
+  const failed = [];
+  for (const workspace of ["missing", "escape"]) {
+    try { await chidori.actors.spawn("actors/plain.js", {}, { intercept: { workspace } }); failed.push("spawned"); }
+    catch (e) { failed.push(e.message); }
+  }
+  return { out: out.output, refused, failed };
+});
+"""
+NARROW = """import { run, chidori } from "chidori:agent";
+run(async (input) => {
+  await chidori.workspace.write("note.txt", "written at depth " + input.depth);
+  const reply = await chidori.prompt("hello from depth " + input.depth);
+  const tools = {};
+  for (const name of ["counter__count", "x__y"]) {
+    try { await chidori.tool(name, {}); tools[name] = "ran"; } catch (e) { tools[name] = e.message; }
+  }
+  let inner = null;
+  if (input.depth === 0) {
+    const g = await chidori.actors.spawn("actors/narrow.js", { depth: 1 },
+      { intercept: { tools: ["counter__count", "x__y"], workspace: "inner" } });
+    inner = (await g.join()).output;
+  }
+  return { reply, tools, inner };
+});
+"""
+PLAIN = """import { run, chidori } from "chidori:agent";
+run(async () => "plain");
+"""
+
+
+def case_actor_intercept_narrows_model_tools_and_workspace(v):
+    """spawn's intercept: the child's prompts ask intercept.model (its child inherits it); a tool
+    outside intercept.tools does not exist for it (a grandchild's list is intersected with its
+    parent's: x__y stays out); intercept.workspace makes <root>/<sub> its workspace root, nested for
+    the grandchild. The record keeps the one form (workspace a string, {} left out); bad values are
+    refused before anything is recorded; a missing folder or a symlink out of the workspace fails
+    the call. The replay is equal and reaches no provider."""
+    d = project({"agent.js": INTERCEPT, "actors/narrow.js": NARROW, "actors/plain.js": PLAIN})
+    os.makedirs(os.path.join(d, "sandbox", "inner"))
+    outside = tempfile.mkdtemp(prefix="chidori-outside-")
+    os.symlink(outside, os.path.join(d, "escape"))
+    with tempfile.TemporaryDirectory() as state, fake_llm([{"text": "ok"}] * 2) as (base, requests):
+        env = {"OPENAI_API_KEY": "sk-test", "OPENAI_BASE_URL": base + "/v1"}
+        code, out, err = chidori(v, "run", os.path.join(d, "agent.js"), env=env, state=state, timeout=120)
+        assert code == 0, f"exit {code}\n{out}\n{err[-3000:]}"
+        g = json.loads(out)
+        bodies = [r["body"] if isinstance(r["body"], dict) else json.loads(r["body"]) for r in requests()["requests"] if r["method"] == "POST"]
+        assert sorted(b["model"] for b in bodies) == ["cheap-model", "cheap-model"], bodies
+        not_given = "Unknown tool: x__y (this actor's intercept.tools does not include it"
+        assert g["out"]["tools"]["x__y"].startswith(not_given), g
+        assert g["out"]["inner"]["tools"]["x__y"].startswith(not_given), g
+        # counter__count is allowed: it gets past the narrowing (to "no tools are configured")
+        assert "intercept.tools" not in g["out"]["tools"]["counter__count"], g
+        assert "intercept.tools" not in g["out"]["inner"]["tools"]["counter__count"], g
+        with open(os.path.join(d, "sandbox", "note.txt")) as f:
+            assert f.read() == "written at depth 0"
+        with open(os.path.join(d, "sandbox", "inner", "note.txt")) as f:
+            assert f.read() == "written at depth 1"
+        assert not os.path.exists(os.path.join(d, "note.txt")) and os.listdir(outside) == []
+        assert g["refused"] == [
+            "chidori.actors.spawn: `intercept` must be an object {model?, tools?: string[], workspace?: string | {root}}",
+            "chidori.actors.spawn: intercept.tools must be an array of at most 256 tool names (<server>__<tool>)",
+            "chidori.actors.spawn: intercept.tools must be an array of at most 256 tool names (<server>__<tool>)",
+            "chidori.actors.spawn: intercept.workspace `../up` must be a relative subpath without `..` — a child can "
+            "only narrow its spawner's workspace, never escape it",
+            "chidori.actors.spawn: intercept.workspace `/abs` must be a relative subpath without `..` — a child can "
+            "only narrow its spawner's workspace, never escape it",
+            "chidori.actors.spawn: intercept.workspace must be a subpath string (or { root: \"subpath\" })",
+            "chidori.actors.spawn: intercept.model must be a model name (a non-empty string of at most 256 bytes)",
+        ], g["refused"]
+        assert g["failed"][0].startswith("chidori.actors.spawn: intercept.workspace `missing` is not a folder inside "
+                                         "the spawner's workspace"), g["failed"]
+        assert "it leads outside the workspace" in g["failed"][1], g["failed"]
+        rid = run_id_of(err)
+        recs = records_of(state, rid)
+        spawns = [r for r in recs if r["function"] == "spawn_actor"]
+        top = [r for r in spawns if "parent_seq" not in r]
+        assert [r["args"]["options"].get("intercept") for r in top] == [
+            {"model": "cheap-model", "tools": ["counter__count"], "workspace": "sandbox"}, None,
+            {"workspace": "sandbox"}, {"workspace": "missing"}, {"workspace": "escape"}], top
+        assert "intercept" not in top[1]["args"]["options"], top[1]
+        assert [("error" in r) for r in top] == [False, False, False, True, True], top
+        inner = [r for r in spawns if "parent_seq" in r]
+        assert [r["args"]["options"]["intercept"] for r in inner] == [
+            {"tools": ["counter__count", "x__y"], "workspace": "inner"}], inner
+        code2, out2, err2 = chidori(v, "replay", os.path.join(d, "agent.js"), rid, env=env, state=state, timeout=120)
+        assert code2 == 0 and out2 == out and "replay matched" in err2, f"replay: exit {code2}\n{out2}\n{err2[-3000:]}"
+        assert requests()["counts"]["openai"] == 2, "the replay reached the provider"

@@ -40,6 +40,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -69,6 +70,8 @@ typedef struct actor {
     uint64_t lo, hi;      /* its seqs: [lo, hi) */
     uint64_t child_width, child_cursor;
     json_t *vfs, *approvals;
+    char *model, *ws_root; /* its intercept (inherited, then narrowed), or NULL: the run's */
+    json_t *tools;
     const host_members *ops;
     uint64_t salt;
     pthread_t thread;
@@ -369,6 +372,9 @@ static void *supervise(void *arg)
             .vfs_seed = a->vfs,
             .records = history->u.array.len ? history : NULL,
             .approvals = a->approvals,
+            .default_model = a->model,
+            .tool_allow = a->tools,
+            .workspace_root = a->ws_root,
             .salt = a->salt * 1024 + a->restarts,
             .user = a,
             .on_stop = actor_on_stop,
@@ -472,6 +478,63 @@ static void *supervise(void *arg)
 
 /* ---------- starting an actor ---------- */
 
+/* What an intercept narrows, from what the spawner holds (owner: NULL for the run): a child never
+ * widens. model: its own, else its spawner's. tools: its list intersected with its spawner's (when
+ * the spawner has one). ws_root: the spawner's workspace root joined with the subpath, opened
+ * beneath it (no `..`, no symlink out) and named by its real path. 0, or -1 with *error. */
+static int narrow(host *h, const actor *owner, const json_t *intercept, char **model, json_t **tools, char **ws_root,
+                  char **error)
+{
+    const char *m = json_string_value(json_object_get(intercept, "model"));
+    *model = m ? xstrdup(m) : owner && owner->model ? xstrdup(owner->model) : NULL;
+    const json_t *t = json_object_get(intercept, "tools");
+    if (json_is_array(t)) {
+        json_t *kept = json_array();
+        for (size_t i = 0; i < t->u.array.len; i++) {
+            const json_t *name = t->u.array.items[i];
+            bool held = !owner || !owner->tools;
+            for (size_t k = 0; !held && k < owner->tools->u.array.len; k++)
+                held = json_equal(owner->tools->u.array.items[k], name);
+            if (held) json_array_push(kept, json_copy(name));
+        }
+        *tools = kept;
+    } else {
+        *tools = owner && owner->tools ? json_copy(owner->tools) : NULL;
+    }
+    const char *sub = json_string_value(json_object_get(intercept, "workspace"));
+    *ws_root = NULL;
+    if (!sub) {
+        *ws_root = owner && owner->ws_root ? xstrdup(owner->ws_root) : NULL;
+        return 0;
+    }
+    const char *root = host_workspace_root(h);
+    int rfd = root ? open(root, O_PATH | O_DIRECTORY | O_CLOEXEC) : -1;
+    int fd = rfd >= 0 ? open_beneath(rfd, root, sub, O_RDONLY | O_DIRECTORY, 0) : -1;
+    int e = errno;
+    char real[PATH_MAX + 1];
+    ssize_t n = -1;
+    if (fd >= 0) {
+        char link[64];
+        snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+        n = readlink(link, real, PATH_MAX);
+        e = errno;
+        close(fd);
+    }
+    if (rfd >= 0) close(rfd);
+    if (n <= 0) {
+        *error = xasprintf("chidori.actors.spawn: intercept.workspace `%s` is not a folder inside the spawner's workspace "
+                           "(%s); create the folder first, and keep it inside the workspace (no symlink out of it)",
+                           sub, e == EXDEV || e == ELOOP ? "it leads outside the workspace" : strerror(e));
+        free(*model);
+        json_free(*tools);
+        *model = NULL, *tools = NULL;
+        return -1;
+    }
+    real[n] = '\0';
+    *ws_root = xstrdup(real);
+    return 0;
+}
+
 /* Allocate a pid and a range, register the name, start the supervisor (seed: messages to queue
  * first, from recorded sends when a recorded actor is re-created). The new actor, or NULL with
  * *error (recorded: the call failed live). */
@@ -485,14 +548,19 @@ static actor *start_actor(host *h, actors_state *st, const char *source, const j
         return NULL;
     }
     actor *owner = st->self;
+    char *model = NULL, *ws_root = NULL;
+    json_t *tools = NULL;
+    if (narrow(h, owner, o->intercept, &model, &tools, &ws_root, error) != 0) return NULL;
     pthread_mutex_lock(&hub->mu);
     if (hub->spawned_total >= MAX_ACTORS) {
         pthread_mutex_unlock(&hub->mu);
+        free(model), free(ws_root), json_free(tools);
         *error = xasprintf("chidori.actors.spawn: a run may spawn at most %d actors (restarted children count)", MAX_ACTORS);
         return NULL;
     }
     if (o->name && json_object_get(hub->names, o->name)) {
         pthread_mutex_unlock(&hub->mu);
+        free(model), free(ws_root), json_free(tools);
         *error = xasprintf("chidori.actors.spawn: actor name `%s` is already registered", o->name);
         return NULL;
     }
@@ -501,6 +569,7 @@ static actor *start_actor(host *h, actors_state *st, const char *source, const j
     if (owner) {
         if (owner->child_width < MIN_RANGE_WIDTH) {
             pthread_mutex_unlock(&hub->mu);
+        free(model), free(ws_root), json_free(tools);
             *error = xasprintf("chidori.actors.spawn: supervision tree too deep — actor `%s` has no sequence-range "
                                "headroom left to subdivide for children (each level divides its range by %llu)",
                                owner->pid, (unsigned long long)RANGE_SUBDIVISION);
@@ -517,6 +586,7 @@ static actor *start_actor(host *h, actors_state *st, const char *source, const j
     uint64_t base = (floor + width - 1) / width * width;
     if (origin + base + width > arena_end || origin + base + width > (1ull << 53)) {
         pthread_mutex_unlock(&hub->mu);
+        free(model), free(ws_root), json_free(tools);
         *error = xasprintf("chidori.actors.spawn: the spawner's reserved sequence range is exhausted (cannot fit "
                            "another child block of width %llu)", (unsigned long long)width);
         return NULL;
@@ -543,6 +613,9 @@ static actor *start_actor(host *h, actors_state *st, const char *source, const j
     a->child_width = width / RANGE_SUBDIVISION;
     a->vfs = host_vfs_snapshot(h);
     a->approvals = host_approvals_copy(h);
+    a->model = model;
+    a->tools = tools;
+    a->ws_root = ws_root;
     a->ops = ops;
     a->salt = h->call_seq; /* the spawn's seq: its Math.random seed does not depend on scheduling */
     a->mailbox = json_array();
@@ -1067,6 +1140,9 @@ static void actor_free(actor *a)
     free(a->input_json);
     json_free(a->vfs);
     json_free(a->approvals);
+    free(a->model);
+    free(a->ws_root);
+    json_free(a->tools);
     json_free(a->mailbox);
     json_free(a->waiting_for);
     json_free(a->outcome);
