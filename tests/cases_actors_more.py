@@ -309,3 +309,49 @@ def case_actor_intercept_narrows_model_tools_and_workspace(v):
         code2, out2, err2 = chidori(v, "replay", os.path.join(d, "agent.js"), rid, env=env, state=state, timeout=120)
         assert code2 == 0 and out2 == out and "replay matched" in err2, f"replay: exit {code2}\n{out2}\n{err2[-3000:]}"
         assert requests()["counts"]["openai"] == 2, "the replay reached the provider"
+
+
+# crash resume: the run pauses with an actor spawned and sent to but never joined; after the
+# resume the first live call naming it is a status.
+STATUS_FIRST = """import { run, chidori } from "chidori:agent";
+run(async () => {
+  const w = await chidori.actors.spawn("actors/adder.js", { base: 100 }, { name: "adder" });
+  await w.send("add", { n: 5 });
+  const answer = await chidori.input("go on?");
+  const st = await chidori.actors.status("adder");
+  await w.send("add", { n: 7 });
+  await w.send("done", null);
+  const o = await w.join();
+  return { answer, st: { pid: st.pid, known: st.status !== "unknown" }, outcome: o };
+});
+"""
+ADDER = """import { run, chidori } from "chidori:agent";
+run(async (input) => {
+  let total = input.base;
+  for (;;) {
+    const m = await chidori.receive(["add", "done"]);
+    if (m.name === "done") break;
+    total += m.payload.n;
+  }
+  return total;
+});
+"""
+
+
+def case_actor_status_after_resume_recreates_the_actor(v):
+    """After a resume, an actors.status naming an actor that was recorded but never joined starts it
+    again (as a send, join or stop does): the status names the new pid, not `unknown`, and the actor,
+    its mailbox refilled from the recorded send, sees every message once."""
+    d = project({"agent.js": STATUS_FIRST, "actors/adder.js": ADDER})
+    with tempfile.TemporaryDirectory() as state:
+        code, out, err = chidori(v, "run", os.path.join(d, "agent.js"), state=state, timeout=60)
+        assert code == 3, f"exit {code}\n{err[-3000:]}"
+        rid = run_id_of(err)
+        code, out, err = chidori(v, "resume", os.path.join(d, "agent.js"), rid, "--response", "yes", state=state,
+                                 timeout=60)
+        assert code == 0, f"resume: exit {code}\n{err[-3000:]}"
+        got = json.loads(out)
+        assert got["st"] == {"pid": "actor-2", "known": True}, got
+        assert got["outcome"]["status"] == "completed" and got["outcome"]["output"] == 112, got
+        code2, out2, err2 = chidori(v, "replay", os.path.join(d, "agent.js"), rid, state=state, timeout=60)
+        assert code2 == 0 and out2 == out and "replay matched" in err2, f"replay: exit {code2}\n{out2}\n{err2[-3000:]}"

@@ -1067,6 +1067,12 @@ static int effect_status(host *h, const json_t *args, json_t **result, char **er
     actor *a = NULL;
     if (st && st->hub) {
         pthread_mutex_lock(&st->hub->mu);
+        bool known = resolve(st->hub, target) != NULL;
+        pthread_mutex_unlock(&st->hub->mu);
+        /* after a resume, a status naming an actor recorded but never joined starts the recorded
+         * ones again, as a send, join or stop does (the original's rule) */
+        if (!known && !st->self) ensure_recorded_live(h, st);
+        pthread_mutex_lock(&st->hub->mu);
         a = resolve(st->hub, target);
         if (a) {
             json_object_set(r, "pid", json_string(a->pid));
