@@ -16,6 +16,11 @@
  * (top-level records under the join's seq), so a replay answers the join from the log and absorbs
  * the whole subtree: nothing runs again. Records of an actor never joined are discarded.
  *
+ * An actor's listen points (chidori.signal / pollSignal / alarm, effects/signal.c through
+ * actors_listen) read its mailbox like its receive; the run's own receive reads the run's signal
+ * inbox first (signal_take_queued). A spawn's intercept narrows the child (model, registry tools,
+ * workspace root), applied to each of its iterations through the member spec.
+ *
  * Every actor call is one record in the calling run's log (op names, args and results of the
  * original's spec §7.1, errors of §7.2). Scheduling while live is not deterministic (threads, a
  * wall clock for every timeout); the log is what makes a replay deterministic.
