@@ -57,6 +57,7 @@
 #define RANGE_SUBDIVISION 1000ull
 #define MIN_RANGE_WIDTH 1000ull
 #define WAIT_SLICE_MS 100
+#define BOX_POLL_MS 500 /* how often a waiting run-level receive asks the run's signal inbox again */
 #define DOWN_MESSAGE "__chidori.down__"
 #define ACTOR_MAGIC 0xAC7042u
 
@@ -924,6 +925,7 @@ static int effect_receive(host *h, const json_t *args, json_t **result, char **e
     /* the run: its inbox (signals queued for the run from outside) first, then what actors sent
      * to "parent" */
     int rc = HOST_OK;
+    int64_t next_box_ms = 0;
     pthread_mutex_lock(&hub->mu);
     for (;;) {
         if (cancelled(h)) {
@@ -931,10 +933,14 @@ static int effect_receive(host *h, const json_t *args, json_t **result, char **e
             rc = HOST_ABORT;
             break;
         }
-        pthread_mutex_unlock(&hub->mu);
         json_t *queued = NULL;
-        int took = signal_take_queued(h, names, &queued, error);
-        pthread_mutex_lock(&hub->mu);
+        int took = 0;
+        if (clock_monotonic_ms() >= next_box_ms) { /* the inbox may be a database: asked at most twice a second */
+            pthread_mutex_unlock(&hub->mu);
+            took = signal_take_queued(h, names, &queued, error);
+            pthread_mutex_lock(&hub->mu);
+            next_box_ms = clock_monotonic_ms() + BOX_POLL_MS;
+        }
         if (took < 0) {
             rc = HOST_ERROR;
             break;
