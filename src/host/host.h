@@ -84,6 +84,9 @@ typedef struct host_config {
     bool trace_replayed;                 /* calls answered from the log get spans too */
     const host_memory_store *memory;     /* NULL: <state dir>/memory.json */
     const host_signal_box *signals;      /* NULL: no mailbox (a signal pauses the run) */
+    /* An actor's intercept (docs/effects.md#actors): NULL for everyone else. */
+    const char *default_model;           /* the model a prompt naming none asks (over CHIDORI_MODEL) */
+    const json_t *tool_allow;            /* the only registry tools it may name (an array), or NULL: any */
     /* Told as each live recorded call starts (before its policy gate), on the thread that runs it:
      * the CLI's progress line. NULL: nobody is told. Must not call back into the host. */
     void (*call_started)(void *ctx, const char *op, const json_t *args);

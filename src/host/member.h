@@ -56,6 +56,9 @@ typedef struct host_member_spec {
     size_t n_queued;
     const json_t *approvals;  /* [{target, args}] given so far (copied), or NULL */
     uint64_t salt;            /* mixed into its Math.random seed (the run's seed, entry, input, salt) */
+    const char *default_model; /* an actor's intercept (copied; NULL: the run's): host_config's */
+    const json_t *tool_allow;
+    const char *workspace_root;
     void *user;               /* what the starting effect keeps for it (host_member_user) */
     void (*on_stop)(void *user); /* told on the stopping thread when stop is asked (wake a wait) */
 } host_member_spec;
@@ -104,6 +107,8 @@ bool host_is_member(const host *h);
 const host_members *host_members_of(const host *h);
 /* A copy of the VFS the call being performed sees (a seed document), or NULL when it has none. */
 json_t *host_vfs_snapshot(host *h);
+/* The chidori.workspace root h's calls see (effects/workspace.c): a real path. */
+const char *host_workspace_root(host *h);
 /* A copy of the approvals given so far ([{target, args}]), or NULL. */
 json_t *host_approvals_copy(const host *h);
 

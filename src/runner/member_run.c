@@ -29,6 +29,8 @@ struct host_member {
     /* the spec, owned */
     char *entry, *input_json;
     json_t *vfs_seed, *records_in, *approvals;
+    char *default_model, *workspace_root; /* an actor's intercept, or NULL */
+    json_t *tool_allow;
     uint64_t *queued;
     size_t n_queued;
     uint64_t anchor_seq, seq_base, seq_end, salt;
@@ -145,6 +147,9 @@ static void *member_main(void *arg)
     hc.member_user = m->user;
     hc.member_stop = &m->stop;
     hc.vfs_seed = m->vfs_seed; /* the caller's VFS as it was (NULL: empty), not the run's seed */
+    if (m->default_model) hc.default_model = m->default_model;
+    if (m->tool_allow) hc.tool_allow = m->tool_allow;
+    if (m->workspace_root) hc.workspace_root = m->workspace_root;
     hc.answers = NULL;
     hc.n_answers = 0;
     hc.interactive = false; /* an input() pauses the member */
@@ -254,6 +259,9 @@ static host_member *member_start(void *ctx, host *caller, const host_member_spec
     m->vfs_seed = spec->vfs_seed ? json_copy(spec->vfs_seed) : NULL;
     m->records_in = spec->records ? json_copy(spec->records) : NULL;
     m->approvals = spec->approvals ? json_copy(spec->approvals) : NULL;
+    m->default_model = spec->default_model ? xstrdup(spec->default_model) : NULL;
+    m->workspace_root = spec->workspace_root ? xstrdup(spec->workspace_root) : NULL;
+    m->tool_allow = spec->tool_allow ? json_copy(spec->tool_allow) : NULL;
     if (spec->n_queued) {
         m->queued = xcalloc(spec->n_queued, sizeof *m->queued);
         memcpy(m->queued, spec->queued, spec->n_queued * sizeof *m->queued);
@@ -366,6 +374,9 @@ static void member_free(host_member *m)
     json_free(m->vfs_seed);
     json_free(m->records_in);
     json_free(m->approvals);
+    free(m->default_model);
+    free(m->workspace_root);
+    json_free(m->tool_allow);
     json_free(m->records);
     free(m->queued);
     if (m->stop_fd >= 0) close(m->stop_fd);

@@ -16,6 +16,11 @@
  * (top-level records under the join's seq), so a replay answers the join from the log and absorbs
  * the whole subtree: nothing runs again. Records of an actor never joined are discarded.
  *
+ * An actor's listen points (chidori.signal / pollSignal / alarm, effects/signal.c through
+ * actors_listen) read its mailbox like its receive; the run's own receive reads the run's signal
+ * inbox first (signal_take_queued). A spawn's intercept narrows the child (model, registry tools,
+ * workspace root), applied to each of its iterations through the member spec.
+ *
  * Every actor call is one record in the calling run's log (op names, args and results of the
  * original's spec §7.1, errors of §7.2). Scheduling while live is not deterministic (threads, a
  * wall clock for every timeout); the log is what makes a replay deterministic.
@@ -34,11 +39,13 @@
 #include "host/member.h"
 #include "host/ops.h"
 #include "host/effects/actors_args.h"
+#include "host/effects/actors_listen.h"
 #include "util/buf.h"
 #include "util/clock.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -50,6 +57,7 @@
 #define RANGE_SUBDIVISION 1000ull
 #define MIN_RANGE_WIDTH 1000ull
 #define WAIT_SLICE_MS 100
+#define BOX_POLL_MS 500 /* how often a waiting run-level receive asks the run's signal inbox again */
 #define DOWN_MESSAGE "__chidori.down__"
 #define ACTOR_MAGIC 0xAC7042u
 
@@ -68,6 +76,8 @@ typedef struct actor {
     uint64_t lo, hi;      /* its seqs: [lo, hi) */
     uint64_t child_width, child_cursor;
     json_t *vfs, *approvals;
+    char *model, *ws_root; /* its intercept (inherited, then narrowed), or NULL: the run's */
+    json_t *tools;
     const host_members *ops;
     uint64_t salt;
     pthread_t thread;
@@ -368,6 +378,9 @@ static void *supervise(void *arg)
             .vfs_seed = a->vfs,
             .records = history->u.array.len ? history : NULL,
             .approvals = a->approvals,
+            .default_model = a->model,
+            .tool_allow = a->tools,
+            .workspace_root = a->ws_root,
             .salt = a->salt * 1024 + a->restarts,
             .user = a,
             .on_stop = actor_on_stop,
@@ -471,6 +484,63 @@ static void *supervise(void *arg)
 
 /* ---------- starting an actor ---------- */
 
+/* What an intercept narrows, from what the spawner holds (owner: NULL for the run): a child never
+ * widens. model: its own, else its spawner's. tools: its list intersected with its spawner's (when
+ * the spawner has one). ws_root: the spawner's workspace root joined with the subpath, opened
+ * beneath it (no `..`, no symlink out) and named by its real path. 0, or -1 with *error. */
+static int narrow(host *h, const actor *owner, const json_t *intercept, char **model, json_t **tools, char **ws_root,
+                  char **error)
+{
+    const char *m = json_string_value(json_object_get(intercept, "model"));
+    *model = m ? xstrdup(m) : owner && owner->model ? xstrdup(owner->model) : NULL;
+    const json_t *t = json_object_get(intercept, "tools");
+    if (json_is_array(t)) {
+        json_t *kept = json_array();
+        for (size_t i = 0; i < t->u.array.len; i++) {
+            const json_t *name = t->u.array.items[i];
+            bool held = !owner || !owner->tools;
+            for (size_t k = 0; !held && k < owner->tools->u.array.len; k++)
+                held = json_equal(owner->tools->u.array.items[k], name);
+            if (held) json_array_push(kept, json_copy(name));
+        }
+        *tools = kept;
+    } else {
+        *tools = owner && owner->tools ? json_copy(owner->tools) : NULL;
+    }
+    const char *sub = json_string_value(json_object_get(intercept, "workspace"));
+    *ws_root = NULL;
+    if (!sub) {
+        *ws_root = owner && owner->ws_root ? xstrdup(owner->ws_root) : NULL;
+        return 0;
+    }
+    const char *root = host_workspace_root(h);
+    int rfd = root ? open(root, O_PATH | O_DIRECTORY | O_CLOEXEC) : -1;
+    int fd = rfd >= 0 ? open_beneath(rfd, root, sub, O_RDONLY | O_DIRECTORY, 0) : -1;
+    int e = errno;
+    char real[PATH_MAX + 1];
+    ssize_t n = -1;
+    if (fd >= 0) {
+        char link[64];
+        snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+        n = readlink(link, real, PATH_MAX);
+        e = errno;
+        close(fd);
+    }
+    if (rfd >= 0) close(rfd);
+    if (n <= 0) {
+        *error = xasprintf("chidori.actors.spawn: intercept.workspace `%s` is not a folder inside the spawner's workspace "
+                           "(%s); create the folder first, and keep it inside the workspace (no symlink out of it)",
+                           sub, e == EXDEV || e == ELOOP ? "it leads outside the workspace" : strerror(e));
+        free(*model);
+        json_free(*tools);
+        *model = NULL, *tools = NULL;
+        return -1;
+    }
+    real[n] = '\0';
+    *ws_root = xstrdup(real);
+    return 0;
+}
+
 /* Allocate a pid and a range, register the name, start the supervisor (seed: messages to queue
  * first, from recorded sends when a recorded actor is re-created). The new actor, or NULL with
  * *error (recorded: the call failed live). */
@@ -484,14 +554,19 @@ static actor *start_actor(host *h, actors_state *st, const char *source, const j
         return NULL;
     }
     actor *owner = st->self;
+    char *model = NULL, *ws_root = NULL;
+    json_t *tools = NULL;
+    if (narrow(h, owner, o->intercept, &model, &tools, &ws_root, error) != 0) return NULL;
     pthread_mutex_lock(&hub->mu);
     if (hub->spawned_total >= MAX_ACTORS) {
         pthread_mutex_unlock(&hub->mu);
+        free(model), free(ws_root), json_free(tools);
         *error = xasprintf("chidori.actors.spawn: a run may spawn at most %d actors (restarted children count)", MAX_ACTORS);
         return NULL;
     }
     if (o->name && json_object_get(hub->names, o->name)) {
         pthread_mutex_unlock(&hub->mu);
+        free(model), free(ws_root), json_free(tools);
         *error = xasprintf("chidori.actors.spawn: actor name `%s` is already registered", o->name);
         return NULL;
     }
@@ -500,6 +575,7 @@ static actor *start_actor(host *h, actors_state *st, const char *source, const j
     if (owner) {
         if (owner->child_width < MIN_RANGE_WIDTH) {
             pthread_mutex_unlock(&hub->mu);
+        free(model), free(ws_root), json_free(tools);
             *error = xasprintf("chidori.actors.spawn: supervision tree too deep — actor `%s` has no sequence-range "
                                "headroom left to subdivide for children (each level divides its range by %llu)",
                                owner->pid, (unsigned long long)RANGE_SUBDIVISION);
@@ -516,6 +592,7 @@ static actor *start_actor(host *h, actors_state *st, const char *source, const j
     uint64_t base = (floor + width - 1) / width * width;
     if (origin + base + width > arena_end || origin + base + width > (1ull << 53)) {
         pthread_mutex_unlock(&hub->mu);
+        free(model), free(ws_root), json_free(tools);
         *error = xasprintf("chidori.actors.spawn: the spawner's reserved sequence range is exhausted (cannot fit "
                            "another child block of width %llu)", (unsigned long long)width);
         return NULL;
@@ -542,6 +619,9 @@ static actor *start_actor(host *h, actors_state *st, const char *source, const j
     a->child_width = width / RANGE_SUBDIVISION;
     a->vfs = host_vfs_snapshot(h);
     a->approvals = host_approvals_copy(h);
+    a->model = model;
+    a->tools = tools;
+    a->ws_root = ws_root;
     a->ops = ops;
     a->salt = h->call_seq; /* the spawn's seq: its Math.random seed does not depend on scheduling */
     a->mailbox = json_array();
@@ -752,6 +832,72 @@ static bool any_live(actor_hub *hub)
     return false;
 }
 
+/* An actor's listen point (under mu on entry and exit): take the earliest message of names from
+ * its mailbox, else block in place until one comes, timeout_ms passes (the sentinel), a stop is
+ * asked (an error: the supervisor settles it `stopped`), or with no timeout the idle cap passes
+ * (HOST_SUSPEND: it parks `paused`, waiting on the names). A poll only looks. `what` names the
+ * call in the stop's error; `fan_in`: a timeout's sentinel names no name. */
+static int actor_wait(host *h, actor *self, const json_t *names, uint64_t timeout, bool poll, bool fan_in,
+                      const char *what, json_t **result, char **error)
+{
+    actor_hub *hub = self->hub;
+    int64_t end = timeout ? clock_monotonic_ms() + (int64_t)timeout : 0;
+    int64_t idle_end = clock_monotonic_ms() + (int64_t)(self->idle_timeout_ms > (uint64_t)INT64_MAX / 4
+                                                            ? (uint64_t)INT64_MAX / 4 : self->idle_timeout_ms);
+    int rc = HOST_OK;
+    for (;;) {
+        if (cancelled(h)) {
+            *error = xstrdup("the run was cancelled");
+            rc = HOST_ABORT;
+            break;
+        }
+        if (self->stop_requested || member_told_to_stop(h)) {
+            *error = xasprintf("%s: actor `%s` was stopped", what, self->pid);
+            rc = HOST_ERROR;
+            break;
+        }
+        json_t *m = take_message(self->mailbox, names);
+        if (m || poll) {
+            *result = m ? m : json_null();
+            break;
+        }
+        int64_t now = clock_monotonic_ms();
+        if (timeout && now >= end) {
+            *result = timeout_sentinel(names);
+            if (fan_in) json_object_set(*result, "name", json_null());
+            break;
+        }
+        if (!timeout && now >= idle_end) {
+            rc = HOST_SUSPEND; /* the idle cap: the actor parks as paused, waiting on these names */
+            break;
+        }
+        if (self->life != LIFE_WAITING) {
+            self->life = LIFE_WAITING;
+            json_free(self->waiting_for);
+            self->waiting_for = json_copy(names);
+        }
+        wait_slice(hub, timeout ? end - now : idle_end - now);
+    }
+    if (self->life == LIFE_WAITING) {
+        self->life = LIFE_RUNNING;
+        json_free(self->waiting_for);
+        self->waiting_for = NULL;
+    }
+    return rc;
+}
+
+int actors_listen(host *h, const json_t *names, uint64_t timeout_ms, bool poll, bool fan_in, json_t **result,
+                  char **error)
+{
+    actors_state *st = state_of(h);
+    if (!st || !st->self) return ACTORS_NOT_AN_ACTOR;
+    pthread_mutex_lock(&st->hub->mu);
+    int rc = actor_wait(h, st->self, names, timeout_ms, poll, fan_in, poll ? "chidori.pollSignal" : "chidori.signal",
+                        result, error);
+    pthread_mutex_unlock(&st->hub->mu);
+    return rc;
+}
+
 static int effect_receive(host *h, const json_t *args, json_t **result, char **error)
 {
     actors_state *st = state_of(h);
@@ -770,8 +916,16 @@ static int effect_receive(host *h, const json_t *args, json_t **result, char **e
         *result = timeout_sentinel(names);
         return HOST_OK;
     }
-    int64_t idle_end = self ? clock_monotonic_ms() + (int64_t)(self->idle_timeout_ms > (uint64_t)INT64_MAX / 4 ? (uint64_t)INT64_MAX / 4 : self->idle_timeout_ms) : 0;
+    if (self) {
+        pthread_mutex_lock(&hub->mu);
+        int rc = actor_wait(h, self, names, timeout, false, false, "chidori.receive", result, error);
+        pthread_mutex_unlock(&hub->mu);
+        return rc;
+    }
+    /* the run: its inbox (signals queued for the run from outside) first, then what actors sent
+     * to "parent" */
     int rc = HOST_OK;
+    int64_t next_box_ms = 0;
     pthread_mutex_lock(&hub->mu);
     for (;;) {
         if (cancelled(h)) {
@@ -779,12 +933,23 @@ static int effect_receive(host *h, const json_t *args, json_t **result, char **e
             rc = HOST_ABORT;
             break;
         }
-        if (self && (self->stop_requested || member_told_to_stop(h))) {
-            *error = xasprintf("chidori.receive: actor `%s` was stopped", self->pid);
+        json_t *queued = NULL;
+        int took = 0;
+        if (clock_monotonic_ms() >= next_box_ms) { /* the inbox may be a database: asked at most twice a second */
+            pthread_mutex_unlock(&hub->mu);
+            took = signal_take_queued(h, names, &queued, error);
+            pthread_mutex_lock(&hub->mu);
+            next_box_ms = clock_monotonic_ms() + BOX_POLL_MS;
+        }
+        if (took < 0) {
             rc = HOST_ERROR;
             break;
         }
-        json_t *m = take_message(self ? self->mailbox : hub->parent_mailbox, names);
+        if (took > 0) {
+            *result = queued;
+            break;
+        }
+        json_t *m = take_message(hub->parent_mailbox, names);
         if (m) {
             *result = m;
             break;
@@ -794,42 +959,25 @@ static int effect_receive(host *h, const json_t *args, json_t **result, char **e
             *result = timeout_sentinel(names);
             break;
         }
-        if (self && !timeout && now >= idle_end) {
-            rc = HOST_SUSPEND; /* the idle cap: the actor parks as paused, waiting on these names */
+        if (timeout && hub->spawned_total > 0 && !any_live(hub)) {
+            buf b = {0};
+            for (size_t i = 0; i < names->u.array.len; i++)
+                buf_printf(&b, "%s%s", i ? ", " : "", json_string_value(names->u.array.items[i]));
+            char *list = buf_steal(&b);
+            *error = xasprintf("chidori.receive([%s]) can no longer be delivered to: every spawned actor has settled "
+                               "and no matching message is queued. Listen for \"" DOWN_MESSAGE "\" alongside your "
+                               "result names to observe actor failures, or join the actors for their outcomes.",
+                               list);
+            free(list);
+            rc = HOST_ERROR;
             break;
         }
-        if (!self) {
-            if (timeout && hub->spawned_total > 0 && !any_live(hub)) {
-                buf b = {0};
-                for (size_t i = 0; i < names->u.array.len; i++)
-                    buf_printf(&b, "%s%s", i ? ", " : "", json_string_value(names->u.array.items[i]));
-                char *list = buf_steal(&b);
-                *error = xasprintf("chidori.receive([%s]) can no longer be delivered to: every spawned actor has settled "
-                                   "and no matching message is queued. Listen for \"" DOWN_MESSAGE "\" alongside your "
-                                   "result names to observe actor failures, or join the actors for their outcomes.",
-                                   list);
-                free(list);
-                rc = HOST_ERROR;
-                break;
-            }
-            if (!timeout && !any_live(hub)) {
-                *error = xstrdup("chidori.receive would block forever: no live actors to send a message and no timeoutMs given");
-                rc = HOST_ERROR;
-                break;
-            }
+        if (!timeout && !any_live(hub)) {
+            *error = xstrdup("chidori.receive would block forever: no live actors to send a message and no timeoutMs given");
+            rc = HOST_ERROR;
+            break;
         }
-        if (self && self->life != LIFE_WAITING) {
-            self->life = LIFE_WAITING;
-            json_free(self->waiting_for);
-            self->waiting_for = json_copy(names);
-        }
-        int64_t left = timeout ? end - now : self ? idle_end - now : WAIT_SLICE_MS;
-        wait_slice(hub, left);
-    }
-    if (self && self->life == LIFE_WAITING) {
-        self->life = LIFE_RUNNING;
-        json_free(self->waiting_for);
-        self->waiting_for = NULL;
+        wait_slice(hub, timeout ? end - now : WAIT_SLICE_MS);
     }
     pthread_mutex_unlock(&hub->mu);
     return rc;
@@ -930,6 +1078,12 @@ static int effect_status(host *h, const json_t *args, json_t **result, char **er
     actor *a = NULL;
     if (st && st->hub) {
         pthread_mutex_lock(&st->hub->mu);
+        bool known = resolve(st->hub, target) != NULL;
+        pthread_mutex_unlock(&st->hub->mu);
+        /* after a resume, a status naming an actor recorded but never joined starts the recorded
+         * ones again, as a send, join or stop does (the original's rule) */
+        if (!known && !st->self) ensure_recorded_live(h, st);
+        pthread_mutex_lock(&st->hub->mu);
         a = resolve(st->hub, target);
         if (a) {
             json_object_set(r, "pid", json_string(a->pid));
@@ -1003,6 +1157,9 @@ static void actor_free(actor *a)
     free(a->input_json);
     json_free(a->vfs);
     json_free(a->approvals);
+    free(a->model);
+    free(a->ws_root);
+    json_free(a->tools);
     json_free(a->mailbox);
     json_free(a->waiting_for);
     json_free(a->outcome);

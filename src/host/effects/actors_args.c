@@ -54,6 +54,63 @@ void actor_read_opts(const json_t *o, actor_spawn_opts *out)
     if (!as_u64(json_object_get(o, "backoffMs"), &out->backoff_ms)) out->backoff_ms = 0;
     if (!as_u64(json_object_get(o, "idleTimeoutMs"), &out->idle_timeout_ms) || out->idle_timeout_ms == 0)
         out->idle_timeout_ms = ACTOR_DEFAULT_IDLE_TIMEOUT_MS;
+    const json_t *i = json_object_get(o, "intercept");
+    out->intercept = json_is_object(i) && i->u.object.len ? i : NULL;
+}
+
+#define INTERCEPT_TOOLS_MAX 256
+
+/* intercept's workspace subpath: a string, or {root: string}; NULL when absent or empty. */
+static const json_t *intercept_workspace(const json_t *v)
+{
+    if (json_is_object(v)) v = json_object_get(v, "root");
+    return json_is_string(v) && v->u.string.len ? v : NULL;
+}
+
+/* The checks of `intercept` (a spawn's narrowing of the child): NULL when good. */
+static char *intercept_check(const json_t *i)
+{
+    if (!json_is_object(i))
+        return xstrdup("chidori.actors.spawn: `intercept` must be an object {model?, tools?: string[], workspace?: "
+                       "string | {root}}");
+    const json_t *model = json_object_get(i, "model");
+    if (model && model->type != JSON_NULL && !plain_string(model, NAME_MAX_BYTES))
+        return xasprintf("chidori.actors.spawn: intercept.model must be a model name (a non-empty string of at most %d "
+                         "bytes)", NAME_MAX_BYTES);
+    const json_t *tools = json_object_get(i, "tools");
+    if (tools && tools->type != JSON_NULL) {
+        bool ok = json_is_array(tools) && tools->u.array.len <= INTERCEPT_TOOLS_MAX;
+        for (size_t k = 0; ok && k < tools->u.array.len; k++) ok = plain_string(tools->u.array.items[k], 4096);
+        if (!ok)
+            return xasprintf("chidori.actors.spawn: intercept.tools must be an array of at most %d tool names "
+                             "(<server>__<tool>)", INTERCEPT_TOOLS_MAX);
+    }
+    const json_t *ws = json_object_get(i, "workspace");
+    if (ws && ws->type != JSON_NULL) {
+        const json_t *sub = intercept_workspace(ws);
+        if (!sub || strlen(sub->u.string.bytes) != sub->u.string.len)
+            return xstrdup("chidori.actors.spawn: intercept.workspace must be a subpath string (or { root: \"subpath\" })");
+        if (!path_is_confined(sub->u.string.bytes, sub->u.string.len))
+            return xasprintf("chidori.actors.spawn: intercept.workspace `%.200s` must be a relative subpath without `..` "
+                             "— a child can only narrow its spawner's workspace, never escape it", sub->u.string.bytes);
+    }
+    return NULL;
+}
+
+json_t *actor_intercept_form(const json_t *i)
+{
+    if (!json_is_object(i)) return NULL;
+    json_t *out = json_object();
+    const json_t *model = json_object_get(i, "model"), *tools = json_object_get(i, "tools");
+    const json_t *ws = intercept_workspace(json_object_get(i, "workspace"));
+    if (json_is_string(model) && model->u.string.len) json_object_set(out, "model", json_copy(model));
+    if (json_is_array(tools)) json_object_set(out, "tools", json_copy(tools));
+    if (ws) json_object_set(out, "workspace", json_copy(ws));
+    if (!out->u.object.len) {
+        json_free(out);
+        return NULL;
+    }
+    return out;
 }
 
 static bool source_exists(host *h, const char *src)
@@ -77,7 +134,7 @@ char *actor_spawn_validate(host *h, const json_t *args)
     const json_t *opts = json_object_get(args, "options");
     if (opts && opts->type != JSON_NULL && !json_is_object(opts))
         return xstrdup("chidori.actors.spawn: `options` must be an object {name?, restart?, maxRestarts?, backoffMs?, "
-                       "idleTimeoutMs?}");
+                       "idleTimeoutMs?, intercept?}");
     const json_t *name = json_object_get(opts, "name");
     if (name && name->type != JSON_NULL) {
         if (!json_is_string(name) || name->u.string.len > NAME_MAX_BYTES || strlen(name->u.string.bytes) != name->u.string.len)
@@ -98,9 +155,10 @@ char *actor_spawn_validate(host *h, const json_t *args)
         }
     }
     const json_t *intercept = json_object_get(opts, "intercept");
-    if (intercept && intercept->type != JSON_NULL)
-        return xstrdup("chidori.actors.spawn: `intercept` (narrowing a child's model, tools or workspace) is not "
-                       "supported by this runtime yet; spawn without it (docs/effects.md#actors, current gaps)");
+    if (intercept && intercept->type != JSON_NULL) {
+        char *bad = intercept_check(intercept);
+        if (bad) return bad;
+    }
     if (!source_exists(h, src->u.string.bytes))
         return xasprintf("chidori.actors.spawn: source module not found: %s", src->u.string.bytes);
     return NULL;
@@ -117,6 +175,8 @@ json_t *actor_spawn_prepare(const json_t *args, char **error)
     json_object_set(out, "input", input && input->type != JSON_NULL ? json_copy(input) : json_object());
     json_object_set(no, "backoffMs", json_number((double)o.backoff_ms));
     json_object_set(no, "idleTimeoutMs", json_number((double)o.idle_timeout_ms));
+    json_t *intercept = actor_intercept_form(json_object_get(opts, "intercept")); /* kept only when it narrows */
+    if (intercept) json_object_set(no, "intercept", intercept);
     json_object_set(no, "maxRestarts", json_number((double)o.max_restarts));
     json_object_set(no, "name", o.name ? json_string(o.name) : json_null());
     json_object_set(no, "restart", json_string(o.restart == RESTART_CLEAN ? "clean" : o.restart == RESTART_RESUME ? "resume" : "never"));

@@ -16,8 +16,14 @@ typedef struct actor_spawn_opts {
     const char *name; /* borrowed from the args, or NULL */
     int restart;
     uint64_t max_restarts, backoff_ms, idle_timeout_ms;
+    /* intercept in its one form {model?, tools?, workspace?} (borrowed), or NULL when it narrows
+     * nothing */
+    const json_t *intercept;
 } actor_spawn_opts;
 void actor_read_opts(const json_t *options, actor_spawn_opts *out);
+/* intercept's one form {model?, tools?, workspace?} (workspace: the subpath string), or NULL when
+ * it narrows nothing. */
+json_t *actor_intercept_form(const json_t *intercept);
 /* opts.timeoutMs when a positive whole number, else 0 (none). */
 uint64_t actor_timeout_of(const json_t *opts);
 

@@ -29,6 +29,7 @@ static int prompt_init(host *h, const host_config *cfg, void **state, char **err
 {
     llm_config *llm = xcalloc(1, sizeof *llm);
     llm_config_from_settings(llm, cfg->settings);
+    if (cfg->default_model && *cfg->default_model) llm->default_model = cfg->default_model; /* an actor's intercept */
     *state = llm;
     return 0;
 }

@@ -13,12 +13,17 @@
  * server's deadline timers and `chidori resume --signal` read. Whoever resumes the run hands the
  * signal (or the sentinel) to the pending seq in the mailbox first, and the call, performed again
  * at that seq, takes it: so the ops are not OP_ANSWERABLE (a text answer to them is refused).
- * Signals are not gated (as in the original).
+ * Signals are not gated (as in the original). Inside an actor a listen point reads the actor's
+ * mailbox instead and blocks in place (effects/actors.c, actors_listen); a branch starts with an
+ * empty inbox of its own (its signal pauses the branch); signal_take_queued lets the run's own
+ * chidori.receive take what is queued for the run.
  *
  * Trusts nothing in args: names are checked (non-empty strings, capped in length and number).
  */
 #include "host/host_internal.h"
 #include "host/ops.h"
+#include "host/effects/actors_listen.h"
+#include "host/member.h"
 #include "host/record_form.h"
 #include "util/buf.h"
 
@@ -85,8 +90,11 @@ extern const effect_module signal_module; /* defined at the end of this file */
 
 static int signal_init(host *h, const host_config *cfg, void **state, char **error)
 {
-    (void)h, (void)error;
-    *state = (void *)cfg->signals; /* borrowed: the caller keeps it for the run */
+    (void)error;
+    /* borrowed: the caller keeps it for the run. A member (a branch, an actor) starts with an
+     * empty inbox of its own, as in the original: it never takes the run's signals (an actor
+     * listens on its mailbox instead, a branch pauses). */
+    *state = host_is_member(h) ? NULL : (void *)cfg->signals;
     return 0;
 }
 
@@ -107,16 +115,48 @@ static int from_box(host *h, const json_t *args, json_t **result, char **error)
     return 1;
 }
 
+int signal_take_queued(host *h, const json_t *names, json_t **signal, char **error)
+{
+    const host_signal_box *box = host_module_state(h, &signal_module);
+    if (!box || !box->take || !json_is_array(names)) return 0;
+    const char *list[SIGNAL_NAMES_MAX];
+    size_t n = 0;
+    for (size_t i = 0; i < names->u.array.len && n < SIGNAL_NAMES_MAX; i++) list[n++] = json_string_value(names->u.array.items[i]);
+    int rc = box->take(box->ctx, h->call_seq, list, n, signal, error);
+    if (rc < 0 && !*error) *error = xstrdup("chidori.receive: the run's mailbox cannot be read");
+    return rc < 0 ? -1 : rc > 0;
+}
+
+/* Inside an actor, a listen point reads the actor's mailbox (effects/actors.c). */
+static int in_actor(host *h, const json_t *args, bool poll, json_t **result, char **error)
+{
+    const json_t *names = json_object_get(args, "names");
+    json_t *one = NULL;
+    if (!names) {
+        one = json_array();
+        json_array_push(one, json_copy(json_object_get(args, "name")));
+    }
+    const json_t *t = json_object_get(args, "timeout_ms");
+    uint64_t timeout = t ? (uint64_t)json_number_value(t) : 0;
+    int rc = actors_listen(h, names ? names : one, timeout, poll, names != NULL, result, error);
+    json_free(one);
+    return rc;
+}
+
 static int effect_signal(host *h, const json_t *args, json_t **result, char **error)
 {
-    int rc = from_box(h, args, result, error);
+    int rc = in_actor(h, args, false, result, error);
+    if (rc != ACTORS_NOT_AN_ACTOR) return rc;
+    rc = from_box(h, args, result, error);
     if (rc < 0) return HOST_ERROR;
     return rc ? HOST_OK : HOST_SUSPEND;
 }
 
 static int effect_poll_signal(host *h, const json_t *args, json_t **result, char **error)
 {
-    int rc = from_box(h, args, result, error);
+    int rc = in_actor(h, args, true, result, error);
+    if (rc != ACTORS_NOT_AN_ACTOR) return rc;
+    rc = from_box(h, args, result, error);
     if (rc < 0) return HOST_ERROR;
     if (rc == 0) *result = json_null();
     return HOST_OK;

@@ -30,18 +30,39 @@ extern const effect_module tools_module; /* defined at the end of this file */
 typedef struct tools_state {
     mcp_hub *mcp;
     bool mcp_loaded;
+    json_t *allow; /* an actor's intercept.tools: the only names it may use, or NULL: any */
 } tools_state;
 
 static int tools_init(host *h, const host_config *cfg, void **state, char **error)
 {
-    *state = xcalloc(1, sizeof(tools_state));
+    (void)h, (void)error;
+    tools_state *s = xcalloc(1, sizeof(tools_state));
+    s->allow = json_is_array(cfg->tool_allow) ? json_copy(cfg->tool_allow) : NULL;
+    *state = s;
     return 0;
+}
+
+/* A name an actor's intercept left out of its registry: for it, that tool does not exist. */
+static bool narrowed_out(host *h, const char *name)
+{
+    const tools_state *s = host_module_state(h, &tools_module);
+    if (!s->allow) return false;
+    for (size_t i = 0; i < s->allow->u.array.len; i++)
+        if (!strcmp(json_string_value(s->allow->u.array.items[i]) ?: "", name)) return false;
+    return true;
+}
+
+static char *narrowed_error(const char *name)
+{
+    return xasprintf("Unknown tool: %s (this actor's intercept.tools does not include it; its spawner narrowed "
+                     "the tools it may use)", name);
 }
 
 static void tools_free(void *state)
 {
     tools_state *s = state;
     mcp_hub_free(s->mcp); /* clean shutdown of every MCP server this run started */
+    json_free(s->allow);
     free(s);
 }
 
@@ -71,6 +92,10 @@ static int effect_tool(host *h, const json_t *args, json_t **result, char **erro
         *error = xasprintf("chidori.tool(%s): arguments must be an object", name);
         return HOST_ERROR;
     }
+    if (narrowed_out(h, name)) {
+        *error = narrowed_error(name);
+        return HOST_ERROR;
+    }
     mcp_hub *m = hub(h, error);
     if (!m) return HOST_ERROR;
     json_t *empty = NULL;
@@ -94,6 +119,10 @@ static int effect_tool_schemas(host *h, const json_t *args, json_t **result, cha
         const json_t *n = names->u.array.items[i];
         if (!json_is_string(n) || strlen(n->u.string.bytes) != n->u.string.len) {
             *error = xasprintf("tool_schemas: name %zu is not a string (tools are named <server>__<tool>)", i);
+            return HOST_ERROR;
+        }
+        if (narrowed_out(h, n->u.string.bytes)) {
+            *error = narrowed_error(n->u.string.bytes);
             return HOST_ERROR;
         }
     }

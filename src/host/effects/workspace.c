@@ -80,6 +80,8 @@ static void workspace_free(void *state) { free(state); }
 
 static const char *workspace_root(host *h) { return host_module_state(h, &workspace_module); }
 
+const char *host_workspace_root(host *h) { return workspace_root(h); }
+
 static int open_root(host *h, char **error)
 {
     int fd = open(workspace_root(h), O_PATH | O_DIRECTORY | O_CLOEXEC);
