@@ -7,6 +7,7 @@ long something took.
 """
 import json
 
+from cases import chidori
 from cases_signals import ASKER, serve_agent, signal
 from cases_serve import create
 
@@ -45,3 +46,42 @@ def case_serve_signal_mailbox_bytes_are_capped_per_session(v):
         s.stop()
     finally:
         s.cleanup()
+
+
+# The run floods an actor that never takes a message: a mailbox is host memory the engine's heap
+# limit does not see, so it needs a cap of its own.
+FLOOD = """import { run, chidori } from "chidori:agent";
+run(async () => {
+  const sink = await chidori.actors.spawn("actors/deaf.js", {});
+  const big = "y".repeat(1000000);
+  let sent = 0, refused = null;
+  for (let i = 0; i < 120; i++) {
+    try { await sink.send("junk", big); sent++; } catch (e) { refused = e.message; break; }
+  }
+  const st = await sink.status();
+  await sink.send("go", null).catch(() => {});
+  const stopped = await sink.stop();
+  return { sent, refused, mailbox: st.mailbox, stopped: stopped.status };
+});
+"""
+DEAF = """import { run, chidori } from "chidori:agent";
+run(async () => { const m = await chidori.receive("never", { timeoutMs: 600000 }); return { m }; });
+"""
+
+
+def case_actor_mailbox_is_capped(v):
+    """An actor's mailbox holds at most 64 MiB of messages (and 10000 of them): a send past it
+    fails with an error that says so, instead of growing the host's memory without bound (120
+    sends of 1 MB were all queued before). The actor and the run go on."""
+    from cases_actors import project
+    import tempfile, os
+    d = project({"agent.js": FLOOD, "actors/deaf.js": DEAF})
+    with tempfile.TemporaryDirectory() as state:
+        code, out, err = chidori(v, "run", "--no-isolate", os.path.join(d, "agent.js"), state=state,
+                                 timeout=60 * v.slow)
+        assert code == 0, f"exit {code}\n{err[-3000:]}"
+        got = json.loads(out)
+        assert got["refused"] is not None, got
+        assert "mailbox" in got["refused"] and "full" in got["refused"], got
+        assert 40 <= got["sent"] <= 67 and got["mailbox"] == got["sent"], got
+        assert got["stopped"] == "stopped", got
