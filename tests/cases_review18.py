@@ -85,3 +85,39 @@ def case_actor_mailbox_is_capped(v):
         assert "mailbox" in got["refused"] and "full" in got["refused"], got
         assert 40 <= got["sent"] <= 67 and got["mailbox"] == got["sent"], got
         assert got["stopped"] == "stopped", got
+
+
+DIGEST_TOOLS = """import { chidori, run } from "chidori:agent";
+run(async () => {
+  const c = chidori.context().tools(["counter__count"]).user("hi");
+  return { d: c.digest() };
+});
+"""
+
+
+def case_context_digest_of_registry_tools_replays_without_mcp(v):
+    """digest() of a context naming a registry tool asks the MCP servers for its schema. That ask
+    was made without a record, so a replay contacted the servers again (a live effect in a replay,
+    and a digest that could change under it): now it is a `tool_schemas` record, answered from the
+    log on replay, where no server answers here."""
+    import os, tempfile
+    from cases_effects import PY, run_id_of
+    from run import ROOT
+    with tempfile.TemporaryDirectory() as tmp:
+        agent = os.path.join(tmp, "a.js")
+        with open(agent, "w") as f:
+            f.write(DIGEST_TOOLS)
+        mcp_log = os.path.join(tmp, "mcp.log")
+        live = json.dumps({"mcpServers": {"counter": {"command": PY, "args": [os.path.join(ROOT, "tests/mcp/counter.py"), mcp_log]}}})
+        gone = json.dumps({"mcpServers": {"counter": {"command": os.path.join(tmp, "no-such-server"), "args": []}}})
+        for mode in ((), ("--no-isolate",)):
+            code, out, err = chidori(v, "run", agent, *mode, env={"CHIDORI_MCP_CONFIG": live}, state=tmp)
+            assert code == 0, f"{mode}: {err[-2000:]}"
+            d = json.loads(out)["d"]
+            assert isinstance(d, str) and len(d) == 64, out
+            rid = run_id_of(err)
+            with open(os.path.join(tmp, "runs", rid, "records.jsonl")) as f:
+                fns = [json.loads(line)["function"] for line in f]
+            assert fns == ["tool_schemas"], fns
+            code, out2, err2 = chidori(v, "replay", agent, rid, *mode, env={"CHIDORI_MCP_CONFIG": gone}, state=tmp)
+            assert code == 0 and out2 == out, f"replay {mode} reached for the MCP server: exit {code}\n{out2}\n{err2[-2000:]}"
