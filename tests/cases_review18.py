@@ -121,3 +121,47 @@ def case_context_digest_of_registry_tools_replays_without_mcp(v):
             assert fns == ["tool_schemas"], fns
             code, out2, err2 = chidori(v, "replay", agent, rid, *mode, env={"CHIDORI_MCP_CONFIG": gone}, state=tmp)
             assert code == 0 and out2 == out, f"replay {mode} reached for the MCP server: exit {code}\n{out2}\n{err2[-2000:]}"
+
+
+STATE_REACH = """import { chidori, run } from "chidori:agent";
+run(async (input) => {
+  const out = {};
+  for (const p of [input.inner + "/.chidori/cache/bytecode/key", input.inner + "/./.chidori/memory.json"]) {
+    try { await chidori.workspace.write(p, "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"); out[p] = "written"; }
+    catch (e) { out[p] = e.message; }
+  }
+  try { out.read = await chidori.workspace.read(input.inner + "/.chidori/cache/bytecode/key"); }
+  catch (e) { out.read = e.message; }
+  return out;
+});
+"""
+
+
+def case_workspace_cannot_reach_a_nested_state_folder(v):
+    """With CHIDORI_WORKSPACE_ROOT above the agent's folder (a repository root, the agent in a
+    subfolder), the agent's own state folder is `<sub>/.chidori` inside the workspace: a write
+    there could replace the bytecode cache's key (and then plant bytecode the host trusts), the
+    call logs or the memory. A `.chidori` part anywhere in a workspace path is refused, not only
+    the first one."""
+    import os, tempfile
+    with tempfile.TemporaryDirectory() as top:
+        proj = os.path.join(top, "agents")
+        os.makedirs(proj)
+        agent = os.path.join(proj, "a.js")
+        with open(agent, "w") as f:
+            f.write(STATE_REACH)
+        state = os.path.join(proj, ".chidori")
+        # a first run makes the state folder, the bytecode cache and its key
+        code, out, err = chidori(v, "run", "--no-isolate", agent, "--input", json.dumps({"inner": "agents"}),
+                                 env={"CHIDORI_WORKSPACE_ROOT": top}, state=state)
+        assert code == 0, err[-2000:]
+        got = json.loads(out)
+        for p in ("agents/.chidori/cache/bytecode/key", "agents/./.chidori/memory.json"):
+            assert got[p] != "written" and "not a file of the workspace" in got[p], got
+        assert "not a file of the workspace" in got["read"], got
+        key = os.path.join(state, "cache", "bytecode", "key")
+        if os.path.exists(key):
+            with open(key, "rb") as f:
+                assert f.read() != b"A" * 32, "the agent replaced the bytecode cache's key"
+        assert not os.path.exists(os.path.join(state, "memory.json")) or \
+            open(os.path.join(state, "memory.json")).read() != "A" * 32
