@@ -165,3 +165,31 @@ def case_workspace_cannot_reach_a_nested_state_folder(v):
                 assert f.read() != b"A" * 32, "the agent replaced the bytecode cache's key"
         assert not os.path.exists(os.path.join(state, "memory.json")) or \
             open(os.path.join(state, "memory.json")).read() != "A" * 32
+
+
+NUL_NAMES = """import { chidori, run } from "chidori:agent";
+run(async () => {
+  const out = [];
+  for (const f of [() => chidori.pollSignal("\\u0000"), () => chidori.pollSignal("review\\u0000x"),
+                   () => chidori.signal(["ok", "\\u0000"], { timeoutMs: 1 })]) {
+    try { out.push(await f()); } catch (e) { out.push(e.message); }
+  }
+  return out;
+});
+"""
+
+
+def case_signal_names_with_nul_are_refused(v):
+    """A name the agent listens to is compared as a C string by both mailboxes: `review\\0x` would
+    take signals sent as `review`, and `\\0` the timeout sentinels kept under the empty name. The
+    server refuses such names from a sender; the agent's own are refused the same way."""
+    import os, tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        agent = os.path.join(tmp, "a.js")
+        with open(agent, "w") as f:
+            f.write(NUL_NAMES)
+        code, out, err = chidori(v, "run", "--no-isolate", agent, state=tmp)
+        assert code == 0, err[-2000:]
+        got = json.loads(out)
+        for m in got:
+            assert isinstance(m, str) and "NUL" in m, got
