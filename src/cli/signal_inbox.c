@@ -59,12 +59,18 @@ static json_t *load(const signal_inbox *in, char **error)
 
 static int save(const signal_inbox *in, const json_t *list, char **error)
 {
+    size_t n;
+    char *text = json_dump(list, JSON_PRETTY, &n);
+    if (n > SIGNAL_INBOX_MAX_BYTES) { /* never a file load() refuses: the run could not go on */
+        free(text);
+        *error = xasprintf("the run's signal mailbox would grow past %zu bytes; nothing was changed (send a "
+                           "smaller payload)", SIGNAL_INBOX_MAX_BYTES);
+        return -1;
+    }
     char *dir = xstrdup(in->path);
     char *slash = strrchr(dir, '/');
     if (slash) *slash = '\0', mkdir(dir, 0700);
     free(dir);
-    size_t n;
-    char *text = json_dump(list, JSON_PRETTY, &n);
     char *why = NULL;
     int rc = write_file_atomic(in->path, text, n, true, &why);
     free(text);

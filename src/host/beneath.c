@@ -37,18 +37,16 @@ bool path_is_confined(const char *rel, size_t len)
 
 bool path_names_state_dir(const char *rel)
 {
-    /* The first real part, past empty and `.` parts (`.//.chidori/x` is `.chidori/x`). */
-    const char *p = rel;
-    for (;;) {
-        while (*p == '/') p++;
-        if (p[0] == '.' && (p[1] == '/' || p[1] == '\0')) {
-            p++;
-            continue;
-        }
-        break;
-    }
+    /* Any part, not only the first: a folder holding another agent's folder (a workspace root
+     * above the agent, a project with sub-agents) holds its state folder as `sub/.chidori`, and
+     * the bytecode cache's key, the call logs and the memory are in it. */
     size_t n = strlen(STATE_DIR_NAME);
-    return strncmp(p, STATE_DIR_NAME, n) == 0 && (p[n] == '\0' || p[n] == '/');
+    for (const char *p = rel; *p;) {
+        while (*p == '/') p++;
+        if (strncmp(p, STATE_DIR_NAME, n) == 0 && (p[n] == '\0' || p[n] == '/')) return true;
+        p += strcspn(p, "/");
+    }
+    return false;
 }
 
 /* Did the open of fd, beneath dirfd, end in the folder's state folder? A symlink of the folder

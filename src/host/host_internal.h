@@ -106,7 +106,7 @@ const char *host_arg_string(const json_t *args, const char *name, char **error);
 int open_beneath(int dirfd, const char *dir_path, const char *rel, int flags, int mode);
 /* A relative path is acceptable to open_beneath (and names no `..` part). */
 bool path_is_confined(const char *rel, size_t len);
-/* The path's first real part (past empty and `.` parts) is the state folder, `.chidori`. */
+/* Some part of the path is a state folder, `.chidori` (the agent's own, or a sub-agent's). */
 #define STATE_DIR_NAME ".chidori"
 bool path_names_state_dir(const char *rel);
 

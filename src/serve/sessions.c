@@ -679,8 +679,11 @@ void sessions_stop(sessions *ss)
 {
     /* the timers first, without the lock (a deadline firing takes it): a stored deadline is
      * re-armed by the next server */
-    signal_deadlines_stop(ss->deadlines);
+    pthread_mutex_lock(&ss->lock); /* a settling run arms deadlines under it: none sees a freed set */
+    signal_deadlines *dl = ss->deadlines;
     ss->deadlines = NULL;
+    pthread_mutex_unlock(&ss->lock);
+    signal_deadlines_stop(dl);
     pthread_mutex_lock(&ss->lock);
     ss->stopping = true;
     size_t pos = 0;
@@ -1481,15 +1484,16 @@ ss_result sessions_signal(sessions *ss, session *s, const char *name, const json
         json_t *changed = NULL, *was = NULL;
         r = check_source(ss, s, allow_source_change, &changed, &was, error);
         if (r == SS_OK) r = check_capacity(ss, error);
-        if (r == SS_OK && store_signal_put(ss->st, s->row.id, name, body, pending_seq(&s->row), delivery_seq,
-                                           &handed_before, error) < 0)
-            r = SS_ERROR;
+        int put = r == SS_OK ? store_signal_put(ss->st, s->row.id, name, body, pending_seq(&s->row), delivery_seq,
+                                                &handed_before, error) : 0;
+        if (put < 0) r = put == -2 ? SS_CONFLICT : SS_ERROR;
         /* handed_before: a timeout was handed to the pause first (its run is due): this one is queued */
         if (r == SS_OK) r = start_run(ss, s, RUN_SIGNAL, json_copy(s->row.pending), NULL, true, error);
         if (r == SS_OK) *resumed = !handed_before;
         accept_source(ss, s, r, changed, was);
-    } else if (store_signal_put(ss->st, s->row.id, name, body, 0, delivery_seq, &handed_before, error) < 0) {
-        r = SS_ERROR;
+    } else {
+        int put = store_signal_put(ss->st, s->row.id, name, body, 0, delivery_seq, &handed_before, error);
+        if (put < 0) r = put == -2 ? SS_CONFLICT : SS_ERROR; /* a full mailbox is the sender's to wait for */
     }
     pthread_mutex_unlock(&ss->lock);
     json_free(body);

@@ -91,7 +91,9 @@ void signal_deadlines_arm(signal_deadlines *dl, const char *session_id, uint64_t
     if (!dl) return;
     pthread_mutex_lock(&dl->lock);
     size_t i = 0;
-    while (i < dl->len && !(dl->items[i].seq == seq && !strcmp(dl->items[i].id, session_id))) i++;
+    /* one entry per session: it waits at one pause at a time, so a deadline armed for a later seq
+     * replaces the earlier one (kept, a loop of pauses with long timeouts would grow this) */
+    while (i < dl->len && strcmp(dl->items[i].id, session_id)) i++;
     if (i == dl->len) {
         if (dl->len == dl->cap) {
             dl->cap = dl->cap ? dl->cap * 2 : 16;
@@ -99,6 +101,7 @@ void signal_deadlines_arm(signal_deadlines *dl, const char *session_id, uint64_t
         }
         dl->items[dl->len++] = (deadline){xstrdup(session_id), seq, deadline_ms};
     } else {
+        dl->items[i].seq = seq;
         dl->items[i].at_ms = deadline_ms;
     }
     pthread_cond_signal(&dl->changed);

@@ -3,8 +3,9 @@
  * One thread keeps every armed deadline (a session id, the seq it is paused at, the wall-clock
  * time it ends) and calls fire(ctx, id, seq) when one has passed: at once for a deadline already
  * past (a server that was down meanwhile re-arms every stored one at start). Deadlines are wall
- * clock (they are stored as such, and must hold across a restart). Arming the same (id, seq)
- * again moves it. fire runs on the timer's thread with no lock of this module held; it decides
+ * clock (they are stored as such, and must hold across a restart). A session has one deadline at
+ * most (it waits at one pause at a time): arming it again, at the same seq or a later one, replaces
+ * it. fire runs on the timer's thread with no lock of this module held; it decides
  * (under the sessions' lock) whether the session still waits there.
  */
 #ifndef CHIDORI_SERVE_SIGNAL_DEADLINES_H

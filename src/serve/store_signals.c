@@ -97,20 +97,25 @@ int store_signal_put(store *st, const char *session_id, const char *name, const 
     if (len > STORE_SIGNAL_MAX_BYTES) {
         free(text);
         *error = xasprintf("the signal is over %zu bytes", STORE_SIGNAL_MAX_BYTES);
-        return -1;
+        return -2;
     }
     sqlite3 *db = store_lock_db(st);
     int out = run(db, "BEGIN IMMEDIATE", error);
     sqlite3_stmt *s = NULL;
-    uint64_t next = 1, queued = 0;
+    uint64_t next = 1, queued = 0, queued_bytes = 0;
+    bool drop = false;
     if (out == 0 && taken_by) {
         int h = handed(db, session_id, taken_by, NULL, error);
         if (h < 0) out = -1;
         else if (h) *handed_before = true, taken_by = 0;
+        /* a timeout's sentinel (the empty name) that lost the race: nothing listens to it, so
+         * queueing it would only leave a row no call ever takes */
+        drop = *handed_before && !*name;
     }
     if (out == 0) {
         if (sqlite3_prepare_v2(db,
-                               "SELECT coalesce(max(delivery_seq), 0), coalesce(sum(taken_by IS NULL), 0)"
+                               "SELECT coalesce(max(delivery_seq), 0), coalesce(sum(taken_by IS NULL), 0),"
+                               " coalesce(sum(CASE WHEN taken_by IS NULL THEN length(CAST(body AS BLOB)) END), 0)"
                                " FROM signals WHERE session_id = ?1",
                                -1, &s, NULL) != SQLITE_OK)
             out = fail(db, "counting", error);
@@ -119,6 +124,7 @@ int store_signal_put(store *st, const char *session_id, const char *name, const 
             if (sqlite3_step(s) == SQLITE_ROW) {
                 next = (uint64_t)sqlite3_column_int64(s, 0) + 1;
                 queued = (uint64_t)sqlite3_column_int64(s, 1);
+                queued_bytes = (uint64_t)sqlite3_column_int64(s, 2);
             } else {
                 out = fail(db, "counting", error);
             }
@@ -128,9 +134,13 @@ int store_signal_put(store *st, const char *session_id, const char *name, const 
     if (out == 0 && !taken_by && queued >= STORE_SIGNALS_QUEUED_MAX) {
         *error = xasprintf("the session's mailbox is full: %d signals are queued and not yet taken; let the agent "
                            "take some first", STORE_SIGNALS_QUEUED_MAX);
-        out = -1;
+        out = -2;
+    } else if (out == 0 && !taken_by && queued_bytes + len > STORE_SIGNALS_QUEUED_BYTES_MAX) {
+        *error = xasprintf("the session's mailbox is full: its queued signals would exceed %zu bytes; let the agent "
+                           "take some first, or send smaller payloads", STORE_SIGNALS_QUEUED_BYTES_MAX);
+        out = -2;
     }
-    if (out == 0) {
+    if (out == 0 && !drop) {
         if (sqlite3_prepare_v2(db,
                                "INSERT INTO signals (session_id, delivery_seq, name, body, enqueued_at_ms, taken_by)"
                                " VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
@@ -156,7 +166,7 @@ int store_signal_put(store *st, const char *session_id, const char *name, const 
     }
     store_unlock_db(st);
     free(text);
-    if (out == 0) *delivery_seq = next;
+    if (out == 0) *delivery_seq = drop ? 0 : next;
     return out;
 }
 

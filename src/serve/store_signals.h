@@ -31,6 +31,10 @@
 #define STORE_SIGNAL_MAX_BYTES ((size_t)4 << 20)
 /* Signals queued (not yet taken) for one session: past this, a send is refused. */
 #define STORE_SIGNALS_QUEUED_MAX 10000
+/* Bytes of the bodies queued (not yet taken) for one session: past this, a send is refused, so a
+ * client cannot grow the database without bound while the agent does not listen (the count alone
+ * would let 10000 bodies of 1 MiB each in). */
+#define STORE_SIGNALS_QUEUED_BYTES_MAX ((size_t)16 << 20)
 
 struct sqlite3;
 /* store.c: the connection under the store's lock, and its release. */
@@ -39,8 +43,9 @@ void store_unlock_db(store *st);
 
 /* Queue body under name for the session (taken_by 0), or hand it to the call at taken_by. A hand
  * to a seq that already has one is not made: *handed_before is set and the row is queued instead
- * (it is not lost). *delivery_seq is the row's. 0, or -1 with *error (the queue is full, the
- * database failed). */
+ * (it is not lost), except a timeout's sentinel (the empty name), which is dropped then.
+ * *delivery_seq is the row's. 0; -2 with *error when the body is too large or the session's
+ * queue is full (the sender's to fix: nothing is written); -1 with *error when the database failed. */
 int store_signal_put(store *st, const char *session_id, const char *name, const json_t *body, uint64_t taken_by,
                      uint64_t *delivery_seq, bool *handed_before, char **error);
 /* The signal for the call at seq that listens to names: the one handed to seq, else the oldest

@@ -60,6 +60,10 @@
 #define BOX_POLL_MS 500 /* how often a waiting run-level receive asks the run's signal inbox again */
 #define DOWN_MESSAGE "__chidori.down__"
 #define ACTOR_MAGIC 0xAC7042u
+/* One mailbox (an actor's, or the run's): a send past either is refused. Host memory the
+ * engines' heap limits do not see, filled by other actors' sends. */
+#define MAILBOX_MAX_MESSAGES 10000u
+#define MAILBOX_MAX_BYTES ((size_t)64 << 20)
 
 enum lifecycle { LIFE_RUNNING, LIFE_WAITING, LIFE_TERMINAL };
 
@@ -147,10 +151,35 @@ static void wait_slice(actor_hub *hub, int64_t left_ms)
     pthread_cond_timedwait(&hub->cv, &hub->mu, &until);
 }
 
+/* The bytes a message stands for in its mailbox (its name, payload and from, serialized). */
+static size_t message_bytes(const char *name, const json_t *payload, const json_t *from)
+{
+    size_t n = strlen(name) + 64, k = 0;
+    char *t = payload ? json_dump(payload, JSON_COMPACT, &k) : NULL;
+    free(t);
+    n += k, k = 0;
+    t = from ? json_dump(from, JSON_COMPACT, &k) : NULL;
+    free(t);
+    return n + k;
+}
+
+/* A send that would overfill mailbox (under mu): the error, else NULL. */
+static char *mailbox_full(const json_t *mailbox, const char *whose, size_t add)
+{
+    size_t held = 0;
+    for (size_t i = 0; i < mailbox->u.array.len; i++)
+        held += (size_t)json_number_value(json_object_get(mailbox->u.array.items[i], "b"));
+    if (mailbox->u.array.len < MAILBOX_MAX_MESSAGES && held + add <= MAILBOX_MAX_BYTES) return NULL;
+    return xasprintf("chidori.actors.send: the mailbox of %s is full (%zu messages, %zu bytes queued; at most %u "
+                     "messages and %zu bytes): the receiver is not taking them; receive them, or send less",
+                     whose, mailbox->u.array.len, held, MAILBOX_MAX_MESSAGES, MAILBOX_MAX_BYTES);
+}
+
 static void deliver(actor_hub *hub, json_t *mailbox, uint64_t *next, const char *name, const json_t *payload,
                     const json_t *from)
 {
     json_t *m = json_object();
+    json_object_set(m, "b", json_number((double)message_bytes(name, payload, from)));
     json_object_set(m, "name", json_string(name));
     json_object_set(m, "payload", payload ? json_copy(payload) : json_null());
     json_object_set(m, "from", from ? json_copy(from) : json_null());
@@ -802,6 +831,14 @@ static int effect_send(host *h, const json_t *args, json_t **result, char **erro
             actor_hub *hub = st->hub;
             pthread_mutex_lock(&hub->mu);
             actor *owner = st->self ? st->self->owner : NULL;
+            char *full = mailbox_full(owner ? owner->mailbox : hub->parent_mailbox, owner ? owner->pid : "the run",
+                                      message_bytes(name, payload, from));
+            if (full) {
+                pthread_mutex_unlock(&hub->mu);
+                json_free(r);
+                *error = full;
+                return HOST_ERROR;
+            }
             if (owner) deliver(hub, owner->mailbox, &owner->next_delivery, name, payload, from);
             else deliver(hub, hub->parent_mailbox, &hub->parent_next_delivery, name, payload, from);
             pthread_mutex_unlock(&hub->mu);
@@ -816,8 +853,16 @@ static int effect_send(host *h, const json_t *args, json_t **result, char **erro
         json_free(r);
         return HOST_ERROR;
     }
+    size_t bytes = message_bytes(name, payload, from);
     pthread_mutex_lock(&st->hub->mu);
     bool live = a->life != LIFE_TERMINAL;
+    char *full = mailbox_full(a->mailbox, a->pid, bytes);
+    if (full) {
+        pthread_mutex_unlock(&st->hub->mu);
+        json_free(r);
+        *error = full;
+        return HOST_ERROR;
+    }
     deliver(st->hub, a->mailbox, &a->next_delivery, name, payload, from);
     pthread_mutex_unlock(&st->hub->mu);
     json_object_set(r, "delivered", json_bool(live));

@@ -4,8 +4,9 @@
  *
  * Not recorded and not gated: a pure function of its arguments, performed again on replay, and
  * synchronous (the prelude returns its string, not a Promise). The one thing it reads beyond its
- * arguments is the schemas of registry tools a tools segment names: asked of `tool_schemas` as
- * that op performs (the MCP servers, the policy's offer filter), without a record. The default
+ * arguments is the schemas of registry tools a tools segment names: asked through host_call of
+ * `tool_schemas` (the MCP servers, the policy's offer filter), so that ask is a record of its own
+ * and a replay answers it from the log without contacting a server. The default
  * model is the run's configured one (CHIDORI_MODEL, ANTHROPIC_MODEL), else the original's.
  * Context prompts themselves go through the `prompt` op (effects/prompt.c).
  */
@@ -35,13 +36,13 @@ static int effect_context_digest(host *h, const json_t *args, json_t **result, c
     json_t *names = context_tool_names(segments, NULL, false);
     json_t *registry = NULL;
     if (names->u.array.len) {
-        const op_def *op = host_op_find("tool_schemas", NULL);
+        /* through the seam: the ask reaches MCP servers, so it is a `tool_schemas` record a
+         * replay answers (performing it here, unrecorded, let a replay contact them again) */
         json_t *q = json_object();
         json_object_set(q, "names", names);
         json_object_set(q, "for", json_string("context tools"));
         names = NULL;
-        int rc = op ? op->perform(h, q, &registry, error) : HOST_ERROR;
-        if (!op) *error = xstrdup("context_digest: no tool registry in this build");
+        int rc = host_call(h, "tool_schemas", q, &registry, error);
         json_free(q);
         if (rc != HOST_OK) return rc;
     }

@@ -35,7 +35,13 @@
 #define SIGNAL_NAMES_MAX 64   /* names one signal_any listens to */
 #define SIGNAL_TIMEOUT_MAX_MS 31536000000000.0 /* a thousand years: past it, a deadline means nothing */
 
-static bool name_ok(const json_t *v) { return json_is_string(v) && v->u.string.len && v->u.string.len <= SIGNAL_NAME_MAX; }
+/* No NUL: both mailboxes compare names as C strings (`a\0b` would take `a`'s signals, `\0` the
+ * timeout sentinels kept under the empty name), and a sender's name may hold none either. */
+static bool name_ok(const json_t *v)
+{
+    return json_is_string(v) && v->u.string.len && v->u.string.len <= SIGNAL_NAME_MAX &&
+           strlen(v->u.string.bytes) == v->u.string.len;
+}
 
 /* {name} or {names}, and timeout_ms when the agent gave a positive whole number of ms. */
 static json_t *signal_prepare(const json_t *args, char **error)
@@ -49,15 +55,15 @@ static json_t *signal_prepare(const json_t *args, char **error)
         }
         for (size_t i = 0; i < names->u.array.len; i++)
             if (!name_ok(names->u.array.items[i])) {
-                *error = xasprintf("chidori.signal: every name must be a non-empty string of at most %d bytes",
-                                   SIGNAL_NAME_MAX);
+                *error = xasprintf("chidori.signal: every name must be a non-empty string of at most %d bytes, "
+                                   "without NUL characters", SIGNAL_NAME_MAX);
                 goto bad;
             }
         json_object_set(out, "names", json_copy(names));
     } else {
         if (!name_ok(name)) {
-            *error = xasprintf("chidori.signal: the name must be a non-empty string of at most %d bytes",
-                               SIGNAL_NAME_MAX);
+            *error = xasprintf("chidori.signal: the name must be a non-empty string of at most %d bytes, "
+                               "without NUL characters", SIGNAL_NAME_MAX);
             goto bad;
         }
         json_object_set(out, "name", json_copy(name));
