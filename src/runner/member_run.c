@@ -153,7 +153,7 @@ static uint64_t member_meter(void *ctx, int depth, uint64_t ticks, uint64_t heap
     tree_budget *tb = m->env->tree;
     engine_limit_kind k = tree_check(tb);
     if (k != LIMIT_NONE && !tree_ended(tb)) {
-        char *who = xasprintf("the runs alive together (%s among them)", m->entry);
+        char *who = xasprintf("the member %s, with the runs alive beside it,", m->entry);
         char *msg = tree_limit_message(tb, k, who, NULL);
         tree_abort(tb, msg);
         free(who);

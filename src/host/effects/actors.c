@@ -1057,7 +1057,9 @@ static int tree_gate(host *h, int rc, json_t **result, char **error)
     *result = NULL;
     free(*error);
     *error = xasprintf("chidori.actors: %s", ended);
-    h->end_after_record = true;
+    /* the run ends at its own call; an actor (stopped by the tree's end anyway) only fails its call,
+     * so that its records, merged by a join, do not end the run a second time on replay */
+    if (!host_is_member(h)) h->end_after_record = true;
     return HOST_ERROR;
 }
 
