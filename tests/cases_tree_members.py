@@ -235,3 +235,28 @@ def case_tree_members_a_branch_within_the_budget_records_what_it_spent(v):
             code2, out2, err2 = chidori(v, "replay", os.path.join(d, "fan.js"), run_id, env=env, state=state,
                                         timeout=90)
             assert code2 == 0 and json.loads(out2) == json.loads(out), (mode, out2, err2[-2000:])
+
+
+# A branch that calls nested agents in a loop, each failure caught.
+CALLER = """import { run, chidori } from "chidori:agent";
+run(async () => {
+  let n = 0;
+  for (;;) { try { await chidori.callAgent("busy.js", { n }); } catch (e) {} n++; }
+});
+"""
+
+
+def case_tree_members_nested_agents_inside_branches_draw_on_the_tree(v):
+    """Two branches each loop over callAgent: their nested agents are members below them (a chain
+    of the branch's own) and share the tree's 60M ticks with them (before, the loops ran until the
+    nested-run cap, each child with a fresh budget)."""
+    for mode in MODES:
+        with tempfile.TemporaryDirectory() as d, tempfile.TemporaryDirectory() as state:
+            folder_with(d, {"fan.js": FAN, "caller.js": CALLER, "busy.js": BUSY})
+            env = {"CHIDORI_JS_OP_BUDGET": "60000000", "CHIDORI_WORKSPACE_ROOT": d}
+            code, out, err = chidori(v, "run", mode, os.path.join(d, "fan.js"), "--input",
+                                     json.dumps({"sources": ["caller.js"] * 2}), env=env, state=state, timeout=120)
+            assert code == 1 and "caught" not in out and "outcomes" not in out, (mode, code, out, err[-2000:])
+            assert "chidori.branch: CPU budget exhausted: the agent tree" in err and \
+                "60000000 ticks (CHIDORI_JS_OP_BUDGET" in err, (mode, err[-2000:])
+            ends_the_same_on_replay(v, d, "fan.js", state, err, env, "CPU budget exhausted: the agent tree", "branch")

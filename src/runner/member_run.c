@@ -20,6 +20,9 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
+/* call_agent depths a member keeps a chain of tree members for (HOST_MAX_NESTING is 8) */
+#define MEMBER_CHAIN 16
+
 /* A wait looks at the run's cancellation this often (a cancelled run stops what it waits for). */
 #define WAIT_SLICE_MS 100
 
@@ -38,6 +41,10 @@ struct host_member {
     /* the run's tree budget: its member of the tree (NULL: no budget, or it has left) and its grant */
     tree_member *tm;
     engine_limits grant;
+    /* the nested agents it calls (call_agent), on its thread: chain[d] runs at call_agent depth d */
+    tree_member *chain[MEMBER_CHAIN];
+    int depth;
+    uint64_t seed; /* its engine's seed: its nested agents' seeds derive from it */
     /* stopping */
     atomic_int stop;
     int stop_fd; /* eventfd an isolated member's supervisor watches; -1 if none */
@@ -144,12 +151,18 @@ static void stop_for_tree(void *ctx) { member_stop(ctx); }
 
 /* The member's meter (host_config.tree_meter; depth is call_agent's chain, which a member does not
  * keep): report, take the charges, and end the tree when the members' sum crossed its limits. */
+static tree_member *chain_at(host_member *m, int depth)
+{
+    tree_member *t = depth >= 0 && depth < MEMBER_CHAIN ? m->chain[depth] : NULL;
+    return t ? t : m->tm;
+}
+
 static uint64_t member_meter(void *ctx, int depth, uint64_t ticks, uint64_t heap_bytes)
 {
-    (void)depth;
     host_member *m = ctx;
-    if (!m->tm) return 0;
-    uint64_t owed = tree_meter(m->tm, ticks, heap_bytes);
+    tree_member *t = chain_at(m, depth);
+    if (!t) return 0;
+    uint64_t owed = tree_meter(t, ticks, heap_bytes);
     tree_budget *tb = m->env->tree;
     engine_limit_kind k = tree_check(tb);
     if (k != LIMIT_NONE && !tree_ended(tb)) {
@@ -164,9 +177,9 @@ static uint64_t member_meter(void *ctx, int depth, uint64_t ticks, uint64_t heap
 
 static void member_charge(void *ctx, int depth, uint64_t ticks)
 {
-    (void)depth;
     host_member *m = ctx;
-    if (m->tm) tree_charge(m->tm, ticks);
+    tree_member *t = chain_at(m, depth);
+    if (t) tree_charge(t, ticks);
 }
 
 /* The first line of an engine's error (its message without the stack). */
@@ -174,6 +187,93 @@ static char *first_line(const char *text)
 {
     const char *nl = text ? strchr(text, '\n') : NULL;
     return text ? (nl ? xstrndup(text, (size_t)(nl - text)) : xstrdup(text)) : xstrdup("?");
+}
+
+/* One engine run of the member or of a nested agent it calls, on the member's thread: a worker of
+ * its own when isolated (killed by the member's stop), else an engine thread (halted by it). */
+static void member_engine(host_member *m, engine_config *cfg, host *h, engine_result *res)
+{
+    member_env *env = m->env;
+    if (env->isolated) {
+        isolate_options iso = env->iso;
+        /* test-only: a member's worker spins in C, never polling (tests/cases_tree_members.py) */
+        if (iso.selftest && !strcmp(iso.selftest, "nested_hang_spin")) iso.selftest = "hang_spin";
+        iso.pin_cpu = false; /* members run side by side */
+        iso.early = NULL;
+        iso.watch_cancel = m->stop_fd >= 0;
+        iso.cancel_fd = m->stop_fd;
+        supervisor_run(cfg, h, &iso, res, NULL);
+    } else {
+        cfg->limits.stop = &m->stop; /* a busy loop ends at its next poll, not only at a host call */
+        engine_run_on_thread(cfg, res);
+    }
+}
+
+/* A member's call_agent (host_config.run_nested): the nested agent is a member of the tree below
+ * the run that calls it, as in runner.c's run_nested, on a chain this member keeps (the run's own
+ * chain belongs to the run's thread). */
+static int member_run_nested(void *ctx, host *h, const char *entry, const char *input_json, char **output,
+                             host_nested_end *end, char **error)
+{
+    host_member *m = ctx;
+    member_env *env = m->env;
+    engine_config cfg = env->base;
+    cfg.mode = ENGINE_AGENT;
+    cfg.entry = entry;
+    cfg.input_json = input_json;
+    uint64_t seed = m->seed;
+    for (const char *p = entry; *p; p++) seed = mix64(seed ^ (unsigned char)*p);
+    for (const char *p = input_json; *p; p++) seed = mix64(seed ^ (unsigned char)*p);
+    cfg.seed = seed;
+    cfg.seam = host_seam(h);
+    tree_member *t = NULL;
+    engine_limit_kind crossed;
+    char *why = NULL;
+    if (m->depth + 1 >= MEMBER_CHAIN) {
+        why = xstrdup("agent tree depth cap reached: nested agents cannot go deeper here");
+    } else if (tree_admit(env->tree, chain_at(m, m->depth), &t, &why) == 0 &&
+               tree_grant(env->tree, t, 1, &cfg.limits, &crossed, &why) != 0) {
+        tree_leave(t, 0);
+        t = NULL;
+    }
+    if (!t) {
+        tree_abort(env->tree, why);
+        *error = why;
+        end->ends_tree = true;
+        return HOST_ABORT;
+    }
+    m->chain[++m->depth] = t;
+    engine_result res;
+    member_engine(m, &cfg, h, &res);
+    m->chain[m->depth--] = NULL;
+    end->ticks = res.ticks;
+    tree_leave(t, res.ticks);
+    int code;
+    if (res.status == RUN_FAILED && !host_aborted(h) &&
+        (res.limit == LIMIT_BUDGET || res.limit == LIMIT_DEADLINE || res.limit == LIMIT_MEMORY)) {
+        char *who = xasprintf("nested agent %s", entry), *detail = first_line(res.error);
+        *error = tree_limit_message(env->tree, res.limit, who, detail);
+        tree_abort(env->tree, *error);
+        free(who);
+        free(detail);
+        end->ends_tree = true;
+        code = HOST_ABORT;
+    } else if (res.status == RUN_FAILED && host_aborted(h) && tree_ended(env->tree)) {
+        *error = xstrdup(tree_ended(env->tree));
+        end->ends_tree = true;
+        code = HOST_ABORT;
+    } else if (res.status == RUN_COMPLETED) {
+        *output = res.output_json;
+        res.output_json = NULL;
+        code = HOST_OK;
+    } else if (res.status == RUN_PAUSED) {
+        code = HOST_SUSPEND;
+    } else {
+        *error = host_aborted(h) ? xstrdup(res.error) : xasprintf("agent %s failed: %s", entry, res.error);
+        code = host_aborted(h) ? HOST_ABORT : HOST_ERROR;
+    }
+    engine_result_free(&res);
+    return code;
 }
 
 static void *member_main(void *arg)
@@ -202,6 +302,9 @@ static void *member_main(void *arg)
         hc.tree_meter = member_meter;
         hc.tree_charge = member_charge;
         hc.tree_ctx = m;
+        hc.run_nested = member_run_nested;
+        hc.nested_ctx = m;
+        m->chain[0] = m->tm;
     }
     char *error = NULL;
     host *h = host_new(&hc, &error);
@@ -239,20 +342,9 @@ static void *member_main(void *arg)
         cfg.seed = member_seed(env->base.seed, m);
         cfg.seam = host_seam(h);
         if (m->tm) cfg.limits = m->grant; /* its share of the tree's: the engine, the backstop and the cgroup follow it */
+        m->seed = cfg.seed;
         engine_result res;
-        if (env->isolated) {
-            isolate_options iso = env->iso;
-            /* test-only: a member's worker spins in C, never polling (tests/cases_tree_members.py) */
-            if (iso.selftest && !strcmp(iso.selftest, "nested_hang_spin")) iso.selftest = "hang_spin";
-            iso.pin_cpu = false; /* members run side by side */
-            iso.early = NULL;
-            iso.watch_cancel = m->stop_fd >= 0;
-            iso.cancel_fd = m->stop_fd;
-            supervisor_run(&cfg, h, &iso, &res, NULL);
-        } else {
-            cfg.limits.stop = &m->stop; /* a busy loop ends at its next poll, not only at a host call */
-            engine_run_on_thread(&cfg, &res);
-        }
+        member_engine(m, &cfg, h, &res);
         bool stopped = atomic_load(&m->stop) != 0;
         o.ticks = res.ticks;
         if (m->tm) {
