@@ -1,5 +1,5 @@
 /* member.h — sub-runs ("members") of a run, as the host sees them: the neutral interface through
- * which an effect (branch, later actors) starts another agent module on a thread of its own, waits
+ * which an effect (branch, actors) starts another agent module on a thread of its own, waits
  * for it, stops it, reads its outcome and folds its records into the calling run's log.
  *
  * The host knows nothing of the engine or of workers: the runner provides the implementation

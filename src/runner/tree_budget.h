@@ -1,5 +1,6 @@
 /* tree_budget.h — one budget for a tree of runs: the root run and every run it starts (nested
- * agents now; branches and actors through the same calls).
+ * agents through runner.c; branches, actors' attempts and their nested agents through
+ * runner/member_run.c).
  *
  * The tree has the root run's limits, once: its CPU budget in ticks (CHIDORI_JS_OP_BUDGET), its
  * memory ceiling summed over the members alive at once (CHIDORI_JS_MEM_CAP_MB) and its wall-clock
