@@ -152,6 +152,9 @@ uint64_t host_meter(host *h, uint64_t ticks, uint64_t heap_bytes)
     return h->tree_meter ? h->tree_meter(h->tree_ctx, h->depth, ticks, heap_bytes) : 0;
 }
 
+void *host_tree_ctx(const host *h) { return h ? h->tree_ctx : NULL; }
+int host_nesting(const host *h) { return h ? h->depth : 0; }
+
 static uint64_t meter_seam(void *h, uint64_t ticks, uint64_t heap_bytes) { return host_meter(h, ticks, heap_bytes); }
 
 seam host_seam(host *h)

@@ -133,6 +133,10 @@ seam host_seam(host *h);
 /* The tree budget's meter for the run at the current depth (seam.h's meter; the supervisor calls it
  * for its worker's engine): 0 when the run has no tree budget. */
 uint64_t host_meter(host *h, uint64_t ticks, uint64_t heap_bytes);
+/* Where the run's tree budget finds the run this host is running now: host_config.tree_ctx and
+ * the call_agent depth (the runner maps them to a member of its tree when a member starts). */
+void *host_tree_ctx(const host *h);
+int host_nesting(const host *h);
 
 /* The call log of this host's run (load it before the run to replay). */
 calllog *host_calllog(host *h);

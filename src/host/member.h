@@ -1,5 +1,5 @@
 /* member.h — sub-runs ("members") of a run, as the host sees them: the neutral interface through
- * which an effect (branch, later actors) starts another agent module on a thread of its own, waits
+ * which an effect (branch, actors) starts another agent module on a thread of its own, waits
  * for it, stops it, reads its outcome and folds its records into the calling run's log.
  *
  * The host knows nothing of the engine or of workers: the runner provides the implementation
@@ -61,6 +61,11 @@ typedef struct host_member_spec {
     const char *workspace_root;
     void *user;               /* what the starting effect keeps for it (host_member_user) */
     void (*on_stop)(void *user); /* told on the stopping thread when stop is asked (wake a wait) */
+    /* The run's tree budget (runner/tree_budget.h): members started together (a wave of branches)
+     * pass their count, so their grants sum to what is left (0 = 1); a member started with no
+     * caller (an actor's iteration, from its supervisor thread) says its depth in the tree (>= 1). */
+    unsigned share;
+    int tree_depth;
 } host_member_spec;
 
 typedef struct host_member_outcome {
@@ -75,6 +80,7 @@ typedef struct host_member_outcome {
     size_t live_calls;        /* its recorded calls performed live */
     uint64_t seed;            /* its Math.random seed and virtual clock start (to run it again alike) */
     int64_t clock_start_ms;
+    uint64_t ticks;           /* the CPU ticks its engine counted (charged to its caller's run) */
 } host_member_outcome;
 
 /* The runner's implementation. Every function may be called from any thread; one member is
@@ -96,6 +102,10 @@ typedef struct host_members {
     const host_member_outcome *(*outcome)(host_member *m);
     /* Stop it if it still runs, wait for it, free it. */
     void (*free)(host_member *m);
+    /* The message the run's tree ended with (a member crossed a limit of the tree budget, or was
+     * refused by its depth or live cap: every member was stopped), or NULL while it runs. The
+     * effect that waited then fails its call with it and ends the run (end_after_record). */
+    const char *(*tree_ended)(void *ctx);
     void *ctx;
 } host_members;
 

@@ -712,8 +712,9 @@ int supervisor_run(const engine_config *cfg, host *h, const isolate_options *o, 
             break;
         }
         if (wo == WAIT_TIMEOUT) {
-            killed_by_backstop = true;
             failure = time_limit_passed(&bs, o, kill_at, quiet_ms, res, &killed_for_quiet);
+            /* as below: a quiet kill is told by quiet_kind (it used to leave the limit unset here) */
+            killed_by_backstop = !killed_for_quiet;
             if (!failure) {
                 failure = backstop_cpu_message(&bs);
                 res->limit = LIMIT_BUDGET;

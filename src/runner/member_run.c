@@ -9,6 +9,7 @@
  */
 #define _GNU_SOURCE
 #include "runner/member_run.h"
+#include "runner/tree_budget.h"
 #include "util/buf.h"
 #include "util/clock.h"
 
@@ -18,6 +19,9 @@
 #include <string.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
+
+/* call_agent depths a member keeps a chain of tree members for (HOST_MAX_NESTING is 8) */
+#define MEMBER_CHAIN 16
 
 /* A wait looks at the run's cancellation this often (a cancelled run stops what it waits for). */
 #define WAIT_SLICE_MS 100
@@ -36,6 +40,13 @@ struct host_member {
     uint64_t anchor_seq, seq_base, seq_end, salt;
     void *user;
     void (*on_stop)(void *user);
+    /* the run's tree budget: its member of the tree (NULL: no budget, or it has left) and its grant */
+    tree_member *tm;
+    engine_limits grant;
+    /* the nested agents it calls (call_agent), on its thread: chain[d] runs at call_agent depth d */
+    tree_member *chain[MEMBER_CHAIN];
+    int depth;
+    uint64_t seed; /* its engine's seed: its nested agents' seeds derive from it */
     /* stopping */
     atomic_int stop;
     int stop_fd; /* eventfd an isolated member's supervisor watches; -1 if none */
@@ -134,6 +145,139 @@ static void finish(host_member *m, host_member_outcome *o)
     pthread_mutex_unlock(&done_mu);
 }
 
+/* ---------- the tree budget, as a member's host sees it ---------- */
+
+static void member_stop(host_member *m);
+
+static void stop_for_tree(void *ctx) { member_stop(ctx); }
+
+/* The member's meter (host_config.tree_meter; depth is call_agent's chain, which a member does not
+ * keep): report, take the charges, and end the tree when the members' sum crossed its limits. */
+static tree_member *chain_at(host_member *m, int depth)
+{
+    tree_member *t = depth >= 0 && depth < MEMBER_CHAIN ? m->chain[depth] : NULL;
+    return t ? t : m->tm;
+}
+
+static uint64_t member_meter(void *ctx, int depth, uint64_t ticks, uint64_t heap_bytes)
+{
+    host_member *m = ctx;
+    tree_member *t = chain_at(m, depth);
+    if (!t) return 0;
+    uint64_t owed = tree_meter(t, ticks, heap_bytes);
+    tree_budget *tb = m->env->tree;
+    engine_limit_kind k = tree_check(tb);
+    if (k != LIMIT_NONE && !tree_ended(tb)) {
+        char *who = xasprintf("the member %s, with the runs alive beside it,", m->entry);
+        char *msg = tree_limit_message(tb, k, who, NULL);
+        tree_abort(tb, msg);
+        free(who);
+        free(msg);
+    }
+    return owed;
+}
+
+static void member_charge(void *ctx, int depth, uint64_t ticks)
+{
+    host_member *m = ctx;
+    tree_member *t = chain_at(m, depth);
+    if (t) tree_charge(t, ticks);
+}
+
+/* The first line of an engine's error (its message without the stack). */
+static char *first_line(const char *text)
+{
+    const char *nl = text ? strchr(text, '\n') : NULL;
+    return text ? (nl ? xstrndup(text, (size_t)(nl - text)) : xstrdup(text)) : xstrdup("?");
+}
+
+/* One engine run of the member or of a nested agent it calls, on the member's thread: a worker of
+ * its own when isolated (killed by the member's stop), else an engine thread (halted by it). */
+static void member_engine(host_member *m, engine_config *cfg, host *h, engine_result *res)
+{
+    member_env *env = m->env;
+    if (env->isolated) {
+        isolate_options iso = env->iso;
+        /* test-only: a member's worker spins in C, never polling (tests/cases_tree_members.py) */
+        if (iso.selftest && !strcmp(iso.selftest, "nested_hang_spin")) iso.selftest = "hang_spin";
+        iso.pin_cpu = false; /* members run side by side */
+        iso.early = NULL;
+        iso.watch_cancel = m->stop_fd >= 0;
+        iso.cancel_fd = m->stop_fd;
+        supervisor_run(cfg, h, &iso, res, NULL);
+    } else {
+        cfg->limits.stop = &m->stop; /* a busy loop ends at its next poll, not only at a host call */
+        engine_run_on_thread(cfg, res);
+    }
+}
+
+/* A member's call_agent (host_config.run_nested): the nested agent is a member of the tree below
+ * the run that calls it, as in runner.c's run_nested, on a chain this member keeps (the run's own
+ * chain belongs to the run's thread). */
+static int member_run_nested(void *ctx, host *h, const char *entry, const char *input_json, char **output,
+                             host_nested_end *end, char **error)
+{
+    host_member *m = ctx;
+    member_env *env = m->env;
+    engine_config cfg = env->base;
+    cfg.mode = ENGINE_AGENT;
+    cfg.entry = entry;
+    cfg.input_json = input_json;
+    uint64_t seed = m->seed;
+    for (const char *p = entry; *p; p++) seed = mix64(seed ^ (unsigned char)*p);
+    for (const char *p = input_json; *p; p++) seed = mix64(seed ^ (unsigned char)*p);
+    cfg.seed = seed;
+    cfg.seam = host_seam(h);
+    tree_member *t = NULL;
+    engine_limit_kind crossed;
+    char *why = NULL;
+    if (m->depth + 1 >= MEMBER_CHAIN) {
+        why = xstrdup("agent tree depth cap reached: nested agents cannot go deeper here");
+    } else if (tree_admit(env->tree, chain_at(m, m->depth), &t, &why) == 0 &&
+               tree_grant(env->tree, t, 1, &cfg.limits, &crossed, &why) != 0) {
+        tree_leave(t, 0);
+        t = NULL;
+    }
+    if (!t) {
+        tree_abort(env->tree, why);
+        *error = why;
+        end->ends_tree = true;
+        return HOST_ABORT;
+    }
+    m->chain[++m->depth] = t;
+    engine_result res;
+    member_engine(m, &cfg, h, &res);
+    m->chain[m->depth--] = NULL;
+    end->ticks = res.ticks;
+    tree_leave(t, res.ticks);
+    int code;
+    if (res.status == RUN_FAILED && !host_aborted(h) &&
+        (res.limit == LIMIT_BUDGET || res.limit == LIMIT_DEADLINE || res.limit == LIMIT_MEMORY)) {
+        char *who = xasprintf("nested agent %s", entry), *detail = first_line(res.error);
+        *error = tree_limit_message(env->tree, res.limit, who, detail);
+        tree_abort(env->tree, *error);
+        free(who);
+        free(detail);
+        end->ends_tree = true;
+        code = HOST_ABORT;
+    } else if (res.status == RUN_FAILED && host_aborted(h) && tree_ended(env->tree)) {
+        *error = xstrdup(tree_ended(env->tree));
+        end->ends_tree = true;
+        code = HOST_ABORT;
+    } else if (res.status == RUN_COMPLETED) {
+        *output = res.output_json;
+        res.output_json = NULL;
+        code = HOST_OK;
+    } else if (res.status == RUN_PAUSED) {
+        code = HOST_SUSPEND;
+    } else {
+        *error = host_aborted(h) ? xstrdup(res.error) : xasprintf("agent %s failed: %s", entry, res.error);
+        code = host_aborted(h) ? HOST_ABORT : HOST_ERROR;
+    }
+    engine_result_free(&res);
+    return code;
+}
+
 static void *member_main(void *arg)
 {
     host_member *m = arg;
@@ -159,11 +303,20 @@ static void *member_main(void *arg)
     hc.call_started_ctx = env;
     hc.prompt_event = env->hc.prompt_event ? locked_prompt_event : NULL;
     hc.prompt_event_ctx = env;
+    if (m->tm) { /* its own member of the tree; the nested agents it calls draw on the run's chain */
+        hc.tree_meter = member_meter;
+        hc.tree_charge = member_charge;
+        hc.tree_ctx = m;
+        hc.run_nested = member_run_nested;
+        hc.nested_ctx = m;
+        m->chain[0] = m->tm;
+    }
     char *error = NULL;
     host *h = host_new(&hc, &error);
     if (!h) {
         o.error = xasprintf("the member %s could not start: %s", m->entry, error);
         free(error);
+        if (m->tm) tree_leave(m->tm, 0), m->tm = NULL;
         o.records = m->records;
         m->records = NULL;
         finish(m, &o);
@@ -193,19 +346,33 @@ static void *member_main(void *arg)
         cfg.input_json = m->input_json;
         cfg.seed = member_seed(env->base.seed, m);
         cfg.seam = host_seam(h);
+        if (m->tm) cfg.limits = m->grant; /* its share of the tree's: the engine, the backstop and the cgroup follow it */
+        m->seed = cfg.seed;
         engine_result res;
-        if (env->isolated) {
-            isolate_options iso = env->iso;
-            iso.pin_cpu = false; /* members run side by side */
-            iso.early = NULL;
-            iso.watch_cancel = m->stop_fd >= 0;
-            iso.cancel_fd = m->stop_fd;
-            supervisor_run(&cfg, h, &iso, &res, NULL);
-        } else {
-            cfg.limits.stop = &m->stop; /* a busy loop ends at its next poll, not only at a host call */
-            engine_run_on_thread(&cfg, &res);
-        }
+        member_engine(m, &cfg, h, &res);
         bool stopped = atomic_load(&m->stop) != 0;
+        o.ticks = res.ticks;
+        if (m->tm) {
+            tree_budget *tb = env->tree;
+            tree_leave(m->tm, res.ticks); /* its ticks go to its caller; its memory is free */
+            m->tm = NULL;
+            if (res.status == RUN_FAILED && !stopped && !host_aborted(h) &&
+                (res.limit == LIMIT_BUDGET || res.limit == LIMIT_DEADLINE || res.limit == LIMIT_MEMORY)) {
+                /* it crossed its grant, so the tree's limit: the whole tree ends */
+                char *who = xasprintf("the member %s", m->entry), *detail = first_line(res.error);
+                char *msg = tree_limit_message(tb, res.limit, who, detail);
+                tree_abort(tb, msg);
+                free(who);
+                free(detail);
+                free(res.error);
+                res.error = msg;
+            } else if (stopped && tree_ended(tb)) {
+                stopped = false; /* failed with the tree's message, not a stop of its caller */
+                res.status = RUN_FAILED;
+                free(res.error);
+                res.error = xstrdup(tree_ended(tb));
+            }
+        }
         if (res.status == RUN_COMPLETED && !stopped) {
             o.status = MEMBER_COMPLETED;
             o.output_json = res.output_json;
@@ -229,6 +396,10 @@ static void *member_main(void *arg)
         engine_result_free(&res);
     }
     host_free(h);
+    if (m->tm) { /* it never ran an engine */
+        tree_leave(m->tm, 0);
+        m->tm = NULL;
+    }
     o.records = m->records;
     m->records = NULL;
     finish(m, &o);
@@ -239,20 +410,59 @@ static void *member_main(void *arg)
 
 static void member_free(host_member *m);
 
+/* The member of the tree that a member started by caller runs under (NULL: the tree's root). */
+static tree_member *caller_member(member_env *env, host *caller)
+{
+    if (!caller) return env->run_member_at(env->run_tree_ctx, 0);
+    void *ctx = host_tree_ctx(caller);
+    if (ctx == env->run_tree_ctx) return env->run_member_at(ctx, host_nesting(caller));
+    host_member *cm = ctx; /* a member's host: its tree_ctx is its host_member */
+    return cm ? cm->tm : NULL;
+}
+
+/* Admit a member into the run's tree and grant it its share. A refusal ends the tree. */
+static int admit(member_env *env, host *caller, const host_member_spec *spec, tree_member **out,
+                 engine_limits *grant, char **error)
+{
+    *out = NULL;
+    *grant = env->base.limits;
+    tree_member *parent = caller_member(env, caller);
+    int depth = !caller && spec->tree_depth > 0 ? spec->tree_depth : parent ? tree_member_depth(parent) + 1 : 1;
+    if (!caller) parent = NULL; /* an actor's iteration: its spawner may end first, and it ends at no recorded
+                                   point of its spawner's run, so the tree, not a run, is charged */
+    char *why = NULL;
+    engine_limit_kind crossed;
+    tree_member *tm = NULL;
+    if (tree_admit_at(env->tree, parent, depth, &tm, &why) == 0 &&
+        tree_grant(env->tree, tm, spec->share ? spec->share : 1, grant, &crossed, &why) != 0) {
+        tree_leave(tm, 0);
+        tm = NULL;
+    }
+    if (!tm) {
+        tree_abort(env->tree, why); /* a refusal is a tree limit (tree_budget.h): the first message wins */
+        *error = xasprintf("%s (starting %s)", tree_ended(env->tree), spec->entry);
+        free(why);
+        return -1;
+    }
+    *out = tm;
+    return 0;
+}
+
 static host_member *member_start(void *ctx, host *caller, const host_member_spec *spec, char **error)
 {
-    (void)caller;
     member_env *env = ctx;
     pthread_once(&done_once, done_cv_init);
     if (!spec->entry || !spec->input_json || spec->seq_end <= spec->seq_base + 1) {
         *error = xstrdup("a member needs an entry, an input and a range of seqs");
         return NULL;
     }
-    /* BUDGET (issue 19, item 3): admit the member here. A tree budget refuses it (NULL with an
-     * error naming the limit: live members, depth) and gives it its share of the root run's CPU
-     * budget, memory ceiling and deadline, set on the engine configuration member_main copies
-     * from env->base; the member's end (finish) is where its use is charged back. */
+    /* the tree budget: admitted (depth, live members) and granted its share, or refused (the tree ends) */
+    tree_member *tm = NULL;
+    engine_limits grant = env->base.limits;
+    if (env->tree && admit(env, caller, spec, &tm, &grant, error) != 0) return NULL;
     host_member *m = xcalloc(1, sizeof *m);
+    m->tm = tm;
+    m->grant = grant;
     m->env = env;
     m->entry = xstrdup(spec->entry);
     m->input_json = xstrdup(spec->input_json);
@@ -275,6 +485,7 @@ static host_member *member_start(void *ctx, host *caller, const host_member_spec
     m->on_stop = spec->on_stop;
     atomic_init(&m->stop, 0);
     m->stop_fd = env->isolated ? eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK) : -1;
+    if (m->tm) tree_on_stop(m->tm, stop_for_tree, m); /* the tree's end stops it: kill its worker, halt its engine */
     pthread_attr_t attr;
     pthread_attr_init(&attr);
     pthread_attr_setstacksize(&attr, (size_t)8 << 20); /* the host's side of its calls runs here */
@@ -282,6 +493,7 @@ static host_member *member_start(void *ctx, host *caller, const host_member_spec
     pthread_attr_destroy(&attr);
     if (e != 0) {
         *error = xasprintf("cannot start a thread for the member %s: %s", spec->entry, strerror(e));
+        if (m->tm) tree_leave(m->tm, 0), m->tm = NULL;
         member_free(m);
         return NULL;
     }
@@ -389,6 +601,12 @@ static void member_free(host_member *m)
     free(m);
 }
 
+static const char *env_tree_ended(void *ctx)
+{
+    member_env *env = ctx;
+    return env->tree ? tree_ended(env->tree) : NULL;
+}
+
 void member_env_init(member_env *env, const engine_config *base, const host_config *hc, bool isolated,
                      const isolate_options *iso)
 {
@@ -405,9 +623,18 @@ void member_env_init(member_env *env, const engine_config *base, const host_conf
         .stop = member_stop,
         .outcome = member_outcome,
         .free = member_free,
+        .tree_ended = env_tree_ended,
         .ctx = env,
     };
     env->hc.members = &env->ops;
 }
 
 void member_env_clear(member_env *env) { pthread_mutex_destroy(&env->out_mu); }
+
+void member_env_set_tree(member_env *env, tree_budget *tree, void *run_tree_ctx,
+                         tree_member *(*run_member_at)(void *ctx, int depth))
+{
+    env->tree = tree;
+    env->run_tree_ctx = run_tree_ctx;
+    env->run_member_at = run_member_at;
+}

@@ -16,8 +16,11 @@
  * - a cancelled run (host_config.cancel) ends its members' next calls, and a wait that sees the
  *   run cancelled stops the members it waits for (which kills their workers).
  *
- * BUDGET: members are admitted and charged at the one marked place in member_run.c (member_start),
- * where a tree budget (issue 19 item 3) is to refuse a member and set its share of the limits.
+ * - the run's tree budget (runner/tree_budget.h): member_start admits it (depth and live caps)
+ *   under its caller's member of the tree and grants it its share of what is left of the tree's
+ *   CPU ticks, memory and deadline; its host meters it there (and a sum over members crossing the
+ *   tree's limits ends the tree); when it ends its ticks go to its caller; a crossing or a refusal
+ *   ends the whole tree (tree_abort stops every live member: member_stop).
  */
 #ifndef CHIDORI_RUNNER_MEMBER_H
 #define CHIDORI_RUNNER_MEMBER_H
@@ -37,6 +40,11 @@ typedef struct member_env {
     isolate_options iso; /* the run's isolation options, when isolated */
     pthread_mutex_t out_mu; /* orders the calls of hc.call_started and hc.prompt_event */
     host_members ops;    /* what host_config.members points to */
+    /* the run's tree budget, or NULL: none; run_tree_ctx is the run's host_config.tree_ctx, and
+     * run_member_at maps (it, a call_agent depth) to the member of the tree running there */
+    struct tree_budget *tree;
+    void *run_tree_ctx;
+    struct tree_member *(*run_member_at)(void *ctx, int depth);
 } member_env;
 
 /* base and hc are copied (their pointers must stay valid for the env's life); hc.members is set
@@ -44,5 +52,8 @@ typedef struct member_env {
 void member_env_init(member_env *env, const engine_config *base, const host_config *hc, bool isolated,
                      const isolate_options *iso);
 void member_env_clear(member_env *env);
+/* Members draw on tree (runner/tree_budget.h): set before any member starts. */
+void member_env_set_tree(member_env *env, struct tree_budget *tree, void *run_tree_ctx,
+                         struct tree_member *(*run_member_at)(void *ctx, int depth));
 
 #endif

@@ -88,6 +88,14 @@ static uint64_t meter_at(void *ctx, int depth, uint64_t ticks, uint64_t heap_byt
     return m ? tree_meter(m, ticks, heap_bytes) : 0;
 }
 
+/* member_env's run_member_at: the member of the tree running at depth (the root when out of range). */
+static tree_member *member_at(void *ctx, int depth)
+{
+    run_context *rc = ctx;
+    tree_member *m = depth >= 0 && depth < TREE_CHAIN_MAX ? rc->members[depth] : NULL;
+    return m ? m : rc->members[0];
+}
+
 static void tree_charge_at(void *ctx, int depth, uint64_t ticks)
 {
     run_context *rc = ctx;
@@ -372,6 +380,7 @@ int runner_run(const runner_request *req, runner_outcome *out, char **error)
     /* sub-runs (branch): members get this run's engine and host configuration (runner/member_run.h) */
     member_env members;
     member_env_init(&members, &rc.base, &hc, req->isolated, &req->iso);
+    member_env_set_tree(&members, rc.tree, &rc, member_at); /* members draw on the run's tree budget */
     hc.members = &members.ops;
     host *h = host_new(&hc, error);
     if (!h) {

@@ -103,9 +103,14 @@ int tree_member_depth(const tree_member *m) { return m->depth; }
 
 int tree_admit(tree_budget *tb, tree_member *parent, tree_member **out, char **error)
 {
+    return tree_admit_at(tb, parent, parent ? parent->depth + 1 : 1, out, error);
+}
+
+int tree_admit_at(tree_budget *tb, tree_member *parent, int depth, tree_member **out, char **error)
+{
     *out = NULL;
+    if (depth < 1) depth = 1;
     pthread_mutex_lock(&tb->mu);
-    int depth = parent ? parent->depth + 1 : 1;
     if (tb->ended) {
         *error = xasprintf("the agent tree has ended: %s", tb->ended);
     } else if (depth > tb->caps.max_depth) {
@@ -170,6 +175,18 @@ int tree_grant(tree_budget *tb, tree_member *m, unsigned share, engine_limits *l
     pthread_mutex_unlock(&tb->mu);
     if (*crossed) *error = tree_limit_message(tb, *crossed, "a new run of the tree", NULL);
     return *crossed ? -1 : 0;
+}
+
+engine_limit_kind tree_check(tree_budget *tb)
+{
+    engine_limit_kind k = LIMIT_NONE;
+    pthread_mutex_lock(&tb->mu);
+    const tree_caps *c = &tb->caps;
+    if (c->op_budget && spent_ticks(tb) > c->op_budget) k = LIMIT_BUDGET;
+    else if (c->mem_cap_bytes && live_heap(tb, NULL) > c->mem_cap_bytes) k = LIMIT_MEMORY;
+    else if (tb->deadline_at_ms && clock_monotonic_ms() >= tb->deadline_at_ms) k = LIMIT_DEADLINE;
+    pthread_mutex_unlock(&tb->mu);
+    return k;
 }
 
 void tree_report(tree_member *m, uint64_t ticks, uint64_t heap_bytes)
@@ -238,20 +255,18 @@ void tree_on_stop(tree_member *m, void (*stop)(void *ctx), void *ctx)
 
 void tree_abort(tree_budget *tb, const char *message)
 {
-    enum { MAX_STOPS = 256 };
-    struct {
-        void (*fn)(void *);
-        void *ctx;
-    } stops[MAX_STOPS];
-    int n = 0;
     pthread_mutex_lock(&tb->mu);
     if (!tb->ended) {
         tb->ended = xstrdup(message);
-        for (tree_member *m = tb->live; m && n < MAX_STOPS; m = m->next)
-            if (m->stop) stops[n].fn = m->stop, stops[n].ctx = m->stop_ctx, n++, m->stop = NULL;
+        /* under the lock: a member cannot leave (and be freed) while it is being stopped */
+        for (tree_member *m = tb->live; m; m = m->next)
+            if (m->stop) {
+                void (*fn)(void *) = m->stop;
+                m->stop = NULL;
+                fn(m->stop_ctx);
+            }
     }
     pthread_mutex_unlock(&tb->mu);
-    for (int i = 0; i < n; i++) stops[i].fn(stops[i].ctx); /* outside the lock: a stop may call back */
 }
 
 const char *tree_ended(tree_budget *tb)

@@ -1,5 +1,6 @@
 /* tree_budget.h — one budget for a tree of runs: the root run and every run it starts (nested
- * agents now; branches and actors through the same calls).
+ * agents through runner.c; branches, actors' attempts and their nested agents through
+ * runner/member_run.c).
  *
  * The tree has the root run's limits, once: its CPU budget in ticks (CHIDORI_JS_OP_BUDGET), its
  * memory ceiling summed over the members alive at once (CHIDORI_JS_MEM_CAP_MB) and its wall-clock
@@ -79,6 +80,9 @@ tree_member *tree_root(tree_budget *tb);
 /* Admit a member under parent (a live member of tb). 0 with *out, or -1 with *error naming the
  * cap and the setting that raises it (the tree is not ended by this call: the caller ends it). */
 int tree_admit(tree_budget *tb, tree_member *parent, tree_member **out, char **error);
+/* The same at an explicit depth (>= 1), with parent possibly NULL: a member whose spawner may end
+ * first (an actor's iteration) is charged to the tree, not to a member, when it ends. */
+int tree_admit_at(tree_budget *tb, tree_member *parent, int depth, tree_member **out, char **error);
 /* The limits m runs under: lim's op_budget, mem_cap_bytes and deadline_ms replaced by what is
  * left to the tree divided by share (>= 1). A limit the tree does not have is left as lim has it.
  * -1 with *error when nothing is left (the limit is crossed already: end the tree), else 0. */
@@ -96,11 +100,17 @@ void tree_charge(tree_member *m, uint64_t ticks);
 void tree_leave(tree_member *m, uint64_t ticks);
 int tree_member_depth(const tree_member *m);
 
+/* Whether the tree as a whole has crossed a limit now (members running side by side each keep to
+ * their own grant, but their sum is what counts): the CPU ticks spent, the heaps of the live
+ * members summed, the deadline. LIMIT_NONE when within them. A member's meter asks it. */
+engine_limit_kind tree_check(tree_budget *tb);
+
 /* End the tree: the first message wins; every live member's stop callback is called once. */
 void tree_abort(tree_budget *tb, const char *message);
 /* The message the tree ended with (owned by tb), or NULL while it runs. */
 const char *tree_ended(tree_budget *tb);
-/* Called (with the tree's lock not held) when the tree is ended while m is alive. */
+/* Called when the tree is ended while m is alive, with the tree's lock held (so m cannot leave
+ * meanwhile): stop must only flag and wake, never call into the tree. */
 void tree_on_stop(tree_member *m, void (*stop)(void *ctx), void *ctx);
 
 /* The message for a member that crossed its grant of `kind`: names the tree's limit and its

@@ -207,3 +207,29 @@ TEST(tree_budget_meter_in_frames_is_checked)
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) CHECK(classify_text(bad[i]) == FRAME_INVALID);
     CHECK(classify_text("{\"type\":\"reply\",\"ok\":1,\"charge\":5}") == FRAME_REPLY);
 }
+
+TEST(tree_budget_admits_at_a_depth_and_checks_the_sum_of_concurrent_members)
+{
+    tree_caps c = caps(1000000, 64u << 20, 0, 3, 64);
+    tree_budget *tb = tree_budget_new(&c);
+    tree_member *a, *b, *x;
+    char *err = NULL;
+    /* an actor's attempt: no parent to charge, its depth said by its spawner's */
+    CHECK(tree_admit_at(tb, NULL, 3, &a, &err) == 0 && tree_member_depth(a) == 3);
+    CHECK(tree_admit_at(tb, NULL, 4, &x, &err) == -1 && err && strstr(err, "CHIDORI_TREE_MAX_DEPTH=3"));
+    free(err), err = NULL;
+    CHECK(tree_admit_at(tb, NULL, 1, &b, &err) == 0);
+    /* each within 64 MiB, their sum is not */
+    CHECK(tree_check(tb) == LIMIT_NONE);
+    tree_meter(a, 1000, 40u << 20);
+    CHECK(tree_check(tb) == LIMIT_NONE);
+    tree_meter(b, 1000, 40u << 20);
+    CHECK(tree_check(tb) == LIMIT_MEMORY);
+    tree_meter(b, 1000, 1u << 20);
+    CHECK(tree_check(tb) == LIMIT_NONE);
+    /* ticks: a member with no parent leaves them to the tree's account, still counted */
+    tree_leave(a, 600000);
+    tree_meter(b, 500000, 1u << 20);
+    CHECK(tree_check(tb) == LIMIT_BUDGET);
+    tree_budget_free(tb);
+}

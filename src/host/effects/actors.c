@@ -30,6 +30,10 @@
  * WAIT_SLICE_MS. A member is stopped (host_members.stop) while the lock is held: its on_stop hook
  * only broadcasts, and takes no lock.
  *
+ * Each iteration of an actor is a member of the run's tree budget (runner/tree_budget.h), at its
+ * depth in the actor tree: admitted or refused, granted what is left, metered. Once the tree has
+ * ended every actor call fails with its message and ends the run (tree_gate: `ends_run`).
+ *
  * Trusts nothing in args (guest code): they are checked and put in their one form before they
  * reach here (effects/actors_args.c). Records merged at join come from our own hosts, and are
  * checked against the actor's range by host_member_merge anyway.
@@ -78,6 +82,7 @@ typedef struct actor {
     int restart;
     uint64_t max_restarts, backoff_ms, idle_timeout_ms;
     uint64_t lo, hi;      /* its seqs: [lo, hi) */
+    int tree_depth;       /* its depth in the run's tree budget (the runner admits each iteration there) */
     uint64_t child_width, child_cursor;
     json_t *vfs, *approvals;
     char *model, *ws_root; /* its intercept (inherited, then narrowed), or NULL: the run's */
@@ -413,6 +418,7 @@ static void *supervise(void *arg)
             .salt = a->salt * 1024 + a->restarts,
             .user = a,
             .on_stop = actor_on_stop,
+            .tree_depth = a->tree_depth,
         };
         char *why = NULL;
         host_member *m = a->ops->start(a->ops->ctx, NULL, &spec, &why);
@@ -626,9 +632,9 @@ static actor *start_actor(host *h, actors_state *st, const char *source, const j
                            "another child block of width %llu)", (unsigned long long)width);
         return NULL;
     }
-    /* BUDGET (issue 19, item 3): admit the actor here, before anything is reserved for it. The
-     * tree budget refuses it (an error naming the limit: live members, depth) or charges it; each
-     * iteration is a member, admitted again at member_start (runner/member_run.c). */
+    /* the run's tree budget admits each iteration as a member at this depth (runner/member_run.c):
+     * a refusal (depth, live members) ends the tree, and the ops below then end the run */
+    int tree_depth = owner ? owner->tree_depth + 1 : host_nesting(h) + 1;
     if (owner) owner->child_cursor = base + width;
     else hub->range_cursor = base + width;
     actor *a = xcalloc(1, sizeof *a);
@@ -645,6 +651,7 @@ static actor *start_actor(host *h, actors_state *st, const char *source, const j
     a->idle_timeout_ms = o->idle_timeout_ms;
     a->lo = origin + base + 1;
     a->hi = a->lo + width;
+    a->tree_depth = tree_depth;
     a->child_width = width / RANGE_SUBDIVISION;
     a->vfs = host_vfs_snapshot(h);
     a->approvals = host_approvals_copy(h);
@@ -1238,14 +1245,49 @@ static void actors_free(void *state)
     free(st);
 }
 
+/* ---------- the run's tree budget ---------- */
+
+/* Once the run's tree has ended (an actor crossed a limit of the tree budget, or was refused by
+ * its depth or live cap: every member was stopped), every actor call fails with the tree's message
+ * and is recorded with ends_run, so the run ends there, and a replay ends it there again. */
+static int tree_gate(host *h, int rc, json_t **result, char **error)
+{
+    const host_members *ops = host_members_of(h);
+    const char *ended = ops && ops->tree_ended ? ops->tree_ended(ops->ctx) : NULL;
+    if (!ended || rc == HOST_SUSPEND || rc == HOST_ABORT) return rc;
+    json_free(*result);
+    *result = NULL;
+    free(*error);
+    *error = xasprintf("chidori.actors: %s", ended);
+    /* the run ends at its own call; an actor (stopped by the tree's end anyway) only fails its call,
+     * so that its records, merged by a join, do not end the run a second time on replay */
+    if (!host_is_member(h)) h->end_after_record = true;
+    return HOST_ERROR;
+}
+
+#define TREE_GATED(name, fn)                                                                  \
+    static int name(host *h, const json_t *args, json_t **result, char **error)               \
+    {                                                                                         \
+        int rc = tree_gate(h, HOST_OK, result, error);                                        \
+        if (rc != HOST_OK) return rc;                                                         \
+        return tree_gate(h, fn(h, args, result, error), result, error);                       \
+    }
+TREE_GATED(gated_spawn, effect_spawn)
+TREE_GATED(gated_send, effect_send)
+TREE_GATED(gated_receive, effect_receive)
+TREE_GATED(gated_join, effect_join)
+TREE_GATED(gated_stop, effect_stop)
+TREE_GATED(gated_status, effect_status)
+TREE_GATED(gated_whereis, effect_whereis)
+
 static const op_def actors_ops[] = {
-    {.name = "spawn_actor", .flags = OP_RECORDED, .perform = effect_spawn, .prepare = actor_spawn_prepare, .validate = actor_spawn_validate},
-    {.name = "send_actor", .flags = OP_RECORDED, .perform = effect_send, .prepare_in = actor_send_prepare, .validate = actor_send_validate},
-    {.name = "receive", .flags = OP_RECORDED, .perform = effect_receive, .prepare = actor_receive_prepare, .validate = actor_receive_validate},
-    {.name = "join_actor", .flags = OP_RECORDED | OP_NESTS, .perform = effect_join, .prepare = actor_settle_prepare, .validate = actor_join_validate},
-    {.name = "stop_actor", .flags = OP_RECORDED | OP_NESTS, .perform = effect_stop, .prepare = actor_settle_prepare, .validate = actor_stop_validate},
-    {.name = "actor_status", .flags = OP_RECORDED, .perform = effect_status, .prepare = actor_pid_prepare, .validate = actor_status_validate},
-    {.name = "whereis", .flags = OP_RECORDED, .perform = effect_whereis, .prepare = actor_name_prepare, .validate = actor_whereis_validate},
+    {.name = "spawn_actor", .flags = OP_RECORDED, .perform = gated_spawn, .prepare = actor_spawn_prepare, .validate = actor_spawn_validate},
+    {.name = "send_actor", .flags = OP_RECORDED, .perform = gated_send, .prepare_in = actor_send_prepare, .validate = actor_send_validate},
+    {.name = "receive", .flags = OP_RECORDED, .perform = gated_receive, .prepare = actor_receive_prepare, .validate = actor_receive_validate},
+    {.name = "join_actor", .flags = OP_RECORDED | OP_NESTS, .perform = gated_join, .prepare = actor_settle_prepare, .validate = actor_join_validate},
+    {.name = "stop_actor", .flags = OP_RECORDED | OP_NESTS, .perform = gated_stop, .prepare = actor_settle_prepare, .validate = actor_stop_validate},
+    {.name = "actor_status", .flags = OP_RECORDED, .perform = gated_status, .prepare = actor_pid_prepare, .validate = actor_status_validate},
+    {.name = "whereis", .flags = OP_RECORDED, .perform = gated_whereis, .prepare = actor_name_prepare, .validate = actor_whereis_validate},
     {0},
 };
 

@@ -18,6 +18,11 @@
  * failed with its error. The branch record itself is appended after the merged records, so on
  * replay it answers the call and its branches' records are absorbed: nothing runs again.
  *
+ * Each branch draws on the run's tree budget (runner/tree_budget.h): a wave shares what is left of
+ * it; the record says what they spent (`tree_ticks`, charged again on replay); a branch that
+ * crossed a limit of the tree (or was refused by its caps) ends the whole tree, and this call is
+ * recorded as failed with `ends_run`, so a replay ends the run here too.
+ *
  * Trusts nothing in args (guest code): every field is checked and capped; a source path goes
  * through open_beneath like a module load.
  */
@@ -225,6 +230,7 @@ static int effect_branch(host *h, const json_t *args, json_t **result, char **er
                 .vfs_seed = vfs,
                 .approvals = approvals,
                 .salt = S * 64 + k,
+                .share = (unsigned)(last - first), /* the wave shares what is left of the tree's budget */
             };
             char *why = NULL;
             runs[k].member = ops->start(ops->ctx, h, &spec, &why);
@@ -236,8 +242,16 @@ static int effect_branch(host *h, const json_t *args, json_t **result, char **er
         if (cancelled(h)) {
             *error = xstrdup("the run was cancelled");
             rc = HOST_ABORT;
+        } else if (ops->tree_ended && ops->tree_ended(ops->ctx)) {
+            /* a branch crossed a limit of the run's tree budget, or was refused by its caps: every
+             * member was stopped; the call is recorded as failed with ends_run, so a replay ends
+             * the run here again (host.c) */
+            *error = xasprintf("chidori.branch: %s", ops->tree_ended(ops->ctx));
+            h->end_after_record = true;
+            rc = HOST_ERROR;
         }
     }
+    uint64_t ticks = 0; /* what the branches spent, charged to this run again when the record replays */
     /* settle, in variant order: merge, store, outcome */
     json_t *outcomes = json_array();
     for (size_t k = 0; k < n && rc == HOST_OK; k++) {
@@ -252,6 +266,7 @@ static int effect_branch(host *h, const json_t *args, json_t **result, char **er
             break;
         }
         if (o) h->live_calls += o->live_calls;
+        if (o) ticks += o->ticks;
         char *why = NULL;
         json_t *one = outcome_json(label, runs[k].id, o, runs[k].start_error, &why);
         if (!one) {
@@ -275,6 +290,9 @@ static int effect_branch(host *h, const json_t *args, json_t **result, char **er
         json_free(outcomes);
         return rc;
     }
+    json_free(h->record_extra);
+    h->record_extra = json_object();
+    json_object_set(h->record_extra, "tree_ticks", json_number((double)ticks));
     *result = outcomes;
     return HOST_OK;
 }
