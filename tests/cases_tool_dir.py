@@ -176,6 +176,16 @@ def case_tool_file_is_gated_as_tool_name(v):
     policy = os.path.join(proj, "deny.json")
     with open(policy, "w") as f:
         json.dump({"rules": [{"target": "tool:adder", "decision": "never_allow", "reason": "no adding"}]}, f)
+    code, out, err = chidori(v, "run", main, "--input", "mode=one")  # allowed: it runs
+    assert code == 0 and json.loads(out) == {"value": {"sum": 3}} and "[log] adder: 1 + 2" in err, (out, err)
+    script = [{"text": "no tools then"}, {"text": "still none"}]
+    with fake_llm(script) as (base, requests):
+        env = {"ANTHROPIC_API_KEY": "sk-ant-test", "ANTHROPIC_BASE_URL": base, "CHIDORI_POLICY_FILE": policy}
+        code, out, err = chidori(v, "run", main, "--input", "mode=prompt", env=env)
+        assert code == 0, err
+        bodies = [r["body"] for r in requests()["requests"]]
+        assert len(bodies) == 2 and all(not b.get("tools") for b in bodies), bodies
+        assert "the tool is not offered to the model" in err, err
     code, out, err = chidori(v, "run", main, "--input", "mode=one", env={"CHIDORI_POLICY_FILE": policy}, state=state)
     assert code == 0, err
     got = json.loads(out)
