@@ -253,3 +253,25 @@ def case_no_tools_folder_is_a_plain_unknown_tool(v):
                    "<server>__<tool>"), msg
     assert "warning" not in err, err
     shutil.rmtree(proj)
+
+
+SPINNER = '''export const tool = { name: "spinner", description: "never returns" };
+export async function run() { for (;;) {} }
+'''
+
+
+def case_tool_file_draws_on_the_tree_budget(v):
+    """A tool file that spins runs on what the run left of the tree's CPU budget, like a nested
+    agent: it ends the whole run, uncatchably (the agent's try/catch does not see it), and the
+    record of the call says it ended the run."""
+    for mode in ("--no-isolate", "--isolate"):
+        proj = project(spinner__js=SPINNER)
+        state = os.path.join(proj, "state")
+        main = os.path.join(proj, "main.ts")
+        code, out, err = chidori(v, "run", mode, main, "--input", "mode=one", "--input", "name=spinner",
+                                 env={"CHIDORI_JS_OP_BUDGET": "100000000"}, state=state, timeout=60)
+        assert code == 1 and "error" not in out, (mode, code, out, err[-2000:])
+        assert "CPU budget exhausted: the agent tree" in err and "tools/spinner.js ran out" in err, (mode, err[-2000:])
+        recs = records_of(state, run_id_of(err))
+        assert [r["function"] for r in recs] == ["tool"] and recs[0].get("ends_run") is True, (mode, recs)
+        shutil.rmtree(proj)
