@@ -28,6 +28,16 @@ declare module "chidori:agent" {
     run(args: A, chidori: Chidori): R | Promise<R>;
   }
 
+  /** The declaration of a file of the legacy `tools/` folder (`export const tool: ToolDefinition`,
+   *  beside `export async function run(args, chidori)`): a tool named `name` for `chidori.tool`. It is
+   *  read as plain data, so write it as a literal (strings, numbers, booleans, arrays, objects). */
+  export interface ToolDefinition {
+    name: string;
+    description?: string;
+    /** A JSON schema of the arguments. */
+    parameters?: JsonObject;
+  }
+
   export interface PromptOptions {
     system?: string;
     model?: string;
@@ -35,7 +45,8 @@ declare module "chidori:agent" {
     temperature?: number;
     /** "json": the reply is parsed JSON instead of text. */
     format?: "json" | "text";
-    /** Tool names (MCP tools, `<server>__<tool>`) and `defineTool` handles the model may call. */
+    /** Tool names (MCP tools, `<server>__<tool>`, and the `tools/` folder's bare names) and
+     *  `defineTool` handles the model may call. */
     tools?: Array<string | ToolHandle>;
     /** Model turns in the tool loop before giving up; default 8. */
     maxTurns?: number;

@@ -652,11 +652,13 @@
   }
 
   // Picks the entrypoint: run(handler) first, then `export async function agent`, then the
-  // default export.
+  // default export, then a tool file's `run` (chidori.tool runs those, effects/tools.c).
   function pickHandler(ns) {
     if (registered !== null) return registered.handler;
     if (ns && typeof ns.agent === "function") return ns.agent;
     if (ns && typeof ns.default === "function") return ns.default;
+    // a legacy tools/ file (export const tool, export function run): its run(args, chidori)
+    if (ns && typeof ns.run === "function" && ns.tool !== null && typeof ns.tool === "object") return ns.run;
     throw new ErrorCtor(
       "no entrypoint: call run(handler) from \"chidori:agent\", or export an `agent` function or a default function");
   }

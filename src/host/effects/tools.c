@@ -10,6 +10,13 @@
  *   tool nobody offers is an `Unknown tool: X … (referenced in context tools)` error.
  * Servers start on first use and are shut down cleanly when the run's host is freed.
  *
+ * Bare names (no `__`) are the legacy `tools/` folder's (host/tool_dir.h, a compatibility
+ * extension): `<agent dir>/tools/NAME.ts` files declaring `export const tool = {name, …}`, scanned at the
+ * first call that names one. Such a call runs the file's `run(kwargs, chidori)` as a nested run of
+ * this run, exactly as call_agent runs an agent (run_nested: its calls are this call's children, it
+ * draws on the tree budget, and its record answers on replay as one unit); its value is the result,
+ * recorded as it is with the file in the record's `tool_file` key.
+ *
  * A `tool` record is written as the original chidori writes it: args {name, kwargs}, result the
  * text of a reply that is one text block, else its content array; the rest of the MCP result
  * (isError, structuredContent) in the additional key `mcp`, so replay returns it unchanged. A
@@ -19,8 +26,10 @@
 #include "host/mcp.h"
 #include "host/ops.h"
 #include "host/record_form.h"
+#include "host/tool_dir.h"
 #include "util/buf.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,6 +40,9 @@ typedef struct tools_state {
     mcp_hub *mcp;
     bool mcp_loaded;
     json_t *allow; /* an actor's intercept.tools: the only names it may use, or NULL: any */
+    tool_dir *dir; /* the tools/ folder, scanned at the first bare name (NULL until then) */
+    host_nested_fn *run_nested;
+    void *nested_ctx;
 } tools_state;
 
 static int tools_init(host *h, const host_config *cfg, void **state, char **error)
@@ -38,6 +50,8 @@ static int tools_init(host *h, const host_config *cfg, void **state, char **erro
     (void)h, (void)error;
     tools_state *s = xcalloc(1, sizeof(tools_state));
     s->allow = json_is_array(cfg->tool_allow) ? json_copy(cfg->tool_allow) : NULL;
+    s->run_nested = cfg->run_nested;
+    s->nested_ctx = cfg->nested_ctx;
     *state = s;
     return 0;
 }
@@ -58,11 +72,22 @@ static char *narrowed_error(const char *name)
                      "the tools it may use)", name);
 }
 
+static bool is_bare(const char *name) { return !strstr(name, "__"); }
+
+/* The tools/ folder's registry, scanned once per run, at the first bare name. */
+static const tool_dir *dir_of(host *h)
+{
+    tools_state *s = host_module_state(h, &tools_module);
+    if (!s->dir) s->dir = tool_dir_scan(h->root_fd, h->project_root, h->log_out);
+    return s->dir;
+}
+
 static void tools_free(void *state)
 {
     tools_state *s = state;
     mcp_hub_free(s->mcp); /* clean shutdown of every MCP server this run started */
     json_free(s->allow);
+    tool_dir_free(s->dir);
     free(s);
 }
 
@@ -83,6 +108,76 @@ static mcp_hub *hub(host *h, char **error)
     return s->mcp;
 }
 
+/* A tools/ file's run(kwargs, chidori), as a nested run of this run (as effects/agent.c runs one). */
+static int run_dir_tool(host *h, const char *name, const char *file, const json_t *targs, json_t **result,
+                        char **error)
+{
+    tools_state *s = host_module_state(h, &tools_module);
+    if (!s->run_nested) {
+        *error = xasprintf("chidori.tool(%s): tools of the tools/ folder cannot run here", name);
+        return HOST_ERROR;
+    }
+    if (h->depth >= HOST_MAX_NESTING) {
+        *error = xasprintf("chidori.tool(%s): agents and tools nested more than %d deep", name, HOST_MAX_NESTING);
+        return HOST_ERROR;
+    }
+    char *input_json = targs && targs->type != JSON_NULL ? json_dump(targs, JSON_COMPACT, NULL) : xstrdup("{}");
+    host_nest_enter(h); /* the tool's calls are this call's children */
+    char *output = NULL;
+    host_nested_end end = {0};
+    int rc = s->run_nested(s->nested_ctx, h, file, input_json, &output, &end, error);
+    host_nest_leave(h);
+    free(input_json);
+    if (end.ends_tree && rc != HOST_SUSPEND) { /* a limit of the run's tree: recorded, then the run ends */
+        free(output);
+        h->end_after_record = true;
+        return HOST_ERROR;
+    }
+    if (rc == HOST_OK || rc == HOST_ERROR) {
+        json_free(h->record_extra);
+        h->record_extra = json_object();
+        json_object_set(h->record_extra, "tree_ticks", json_number((double)end.ticks));
+    }
+    if (rc == HOST_ERROR && *error) { /* "agent tools/x.ts failed: E" reads as the tool's failure */
+        char *prefix = xasprintf("agent %s failed: ", file);
+        if (!strncmp(*error, prefix, strlen(prefix))) {
+            const char *rest = *error + strlen(prefix), *nl = strchr(rest, '\n'); /* its message, not its stack */
+            char *why = xasprintf("tool %s (%s) failed: %.*s", name, file, (int)(nl ? nl - rest : (ptrdiff_t)strlen(rest)), rest);
+            free(*error);
+            *error = why;
+        }
+        free(prefix);
+    }
+    if (rc != HOST_OK) {
+        free(output);
+        return rc;
+    }
+    json_error jerr;
+    *result = json_parse(output, strlen(output), NULL, &jerr);
+    free(output);
+    if (!*result) {
+        *error = xasprintf("chidori.tool(%s): the tool's value is not JSON (%s)", name, jerr.message);
+        return HOST_ERROR;
+    }
+    return HOST_OK;
+}
+
+/* The args in one fresh form {name, args} plus, for a tool of the tools/ folder, `dir` (its file),
+ * which only the record's form reads (a `dir` the guest passed is never kept). */
+static json_t *tool_prepare_in(host *h, const json_t *args, char **error)
+{
+    (void)error;
+    json_t *o = json_object();
+    const json_t *name = json_object_get(args, "name"), *targs = json_object_get(args, "args");
+    if (name) json_object_set(o, "name", json_copy(name));
+    if (targs) json_object_set(o, "args", json_copy(targs));
+    const char *file = NULL;
+    if (json_is_string(name) && strlen(name->u.string.bytes) == name->u.string.len && is_bare(name->u.string.bytes) &&
+        tool_dir_find(dir_of(h), name->u.string.bytes, &file))
+        json_object_set(o, "dir", json_string(file));
+    return o;
+}
+
 static int effect_tool(host *h, const json_t *args, json_t **result, char **error)
 {
     const char *name = host_arg_string(args, "name", error);
@@ -95,6 +190,14 @@ static int effect_tool(host *h, const json_t *args, json_t **result, char **erro
     if (narrowed_out(h, name)) {
         *error = narrowed_error(name);
         return HOST_ERROR;
+    }
+    if (is_bare(name)) {
+        const char *file = NULL;
+        if (!tool_dir_find(dir_of(h), name, &file)) {
+            *error = tool_dir_unknown(dir_of(h), name);
+            return HOST_ERROR;
+        }
+        return run_dir_tool(h, name, file, targs, result, error);
     }
     mcp_hub *m = hub(h, error);
     if (!m) return HOST_ERROR;
@@ -144,25 +247,30 @@ static int effect_tool_schemas(host *h, const json_t *args, json_t **result, cha
         free(why);
     }
     json_t *out = json_array();
+    /* only MCP names (with `__`) need a server; bare names are the tools/ folder's */
+    size_t n_mcp = 0;
+    for (size_t i = 0; i < names->u.array.len; i++)
+        if (offered[i] && !is_bare(names->u.array.items[i]->u.string.bytes)) n_mcp++;
     if (n_offered == 0) { /* nothing to ask any server: none is started (nor needs configuring) */
         free(offered);
         *result = out;
         return HOST_OK;
     }
     const char *referenced_in = json_string_value(json_object_get(args, "for")); /* "context tools" */
-    mcp_hub *m = hub(h, error);
-    if (!m && referenced_in) { /* name the tool, as the original does for a context's tools */
+    mcp_hub *m = n_mcp ? hub(h, error) : NULL;
+    if (n_mcp && !m && referenced_in) { /* name the tool, as the original does for a context's tools */
         const char *first = NULL;
         for (size_t i = 0; !first && i < names->u.array.len; i++)
-            if (offered[i]) first = names->u.array.items[i]->u.string.bytes;
+            if (offered[i] && !is_bare(names->u.array.items[i]->u.string.bytes))
+                first = names->u.array.items[i]->u.string.bytes;
         char *cause = *error;
         *error = xasprintf("Unknown tool: %s — %s (referenced in %.40s)", first, cause, referenced_in);
         free(cause);
     }
     json_t *all = json_array();
-    int rc = m ? HOST_OK : HOST_ERROR;
+    int rc = m || !n_mcp ? HOST_OK : HOST_ERROR;
     /* list each server that an offered tool names, once */
-    for (size_t i = 0; rc == HOST_OK && i < names->u.array.len; i++) {
+    for (size_t i = 0; rc == HOST_OK && m && i < names->u.array.len; i++) {
         if (!offered[i]) continue;
         const char *want = names->u.array.items[i]->u.string.bytes;
         const char *sep = strstr(want, "__");
@@ -178,6 +286,18 @@ static int effect_tool_schemas(host *h, const json_t *args, json_t **result, cha
     for (size_t i = 0; rc == HOST_OK && i < names->u.array.len; i++) {
         if (!offered[i]) continue;
         const char *want = names->u.array.items[i]->u.string.bytes;
+        if (is_bare(want)) { /* a tool of the tools/ folder */
+            const json_t *decl = tool_dir_find(dir_of(h), want, NULL);
+            if (!decl) {
+                char *why = tool_dir_unknown(dir_of(h), want);
+                *error = referenced_in ? xasprintf("%s (referenced in %.40s)", why, referenced_in) : xstrdup(why);
+                free(why);
+                rc = HOST_ERROR;
+                break;
+            }
+            json_array_push(out, json_copy(decl));
+            continue;
+        }
         const json_t *found = NULL;
         for (size_t j = 0; j < all->u.array.len; j++)
             if (!strcmp(json_string_value(json_object_get(all->u.array.items[j], "name")) ?: "", want))
@@ -275,6 +395,13 @@ static void tool_encode(const json_t *args, const json_t *result, json_t **rec_a
     *rec_result = NULL;
     *token_usage = NULL;
     *extra = NULL;
+    const json_t *dir = json_object_get(args, "dir");
+    if (json_is_string(dir)) { /* a tools/ file's tool: its value as it is, and which file it was */
+        *rec_result = result ? json_copy(result) : NULL;
+        *extra = json_object();
+        json_object_set(*extra, "tool_file", json_copy(dir));
+        return;
+    }
     if (!result) return;
     *rec_result = tool_value(result);
     /* keep the MCP result less its content; with its content too when the value does not give it back */
@@ -303,6 +430,7 @@ static bool tool_matches(const call_record *rec, const json_t *args)
 
 static json_t *tool_decode(const call_record *rec)
 {
+    if (json_is_string(json_object_get(rec->extra, "tool_file"))) return json_copy(rec->result);
     const json_t *mcp = json_object_get(rec->extra, "mcp");
     if (!json_is_object(mcp)) return json_copy(rec->result); /* the original's record: the tool's value */
     const json_t *whole = json_object_get(mcp, "result");
@@ -318,7 +446,7 @@ const record_form tool_record_form = {
 
 static const op_def tools_ops[] = {
     {.name = "tool", .flags = OP_RECORDED | OP_GATED, .perform = effect_tool, .target = tool_target,
-     .record = &tool_record_form},
+     .record = &tool_record_form, .prepare_in = tool_prepare_in},
     {.name = "tool_schemas", .flags = OP_RECORDED, .perform = effect_tool_schemas},
     {0},
 };
