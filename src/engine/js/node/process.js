@@ -7,7 +7,8 @@
  * on/once/off('unhandledRejection') listeners receive a rejection nobody handled instead of the
  * run failing (the prelude dispatches, engine.c decides when). nextTick queues on the prelude's
  * tick queue (drained before promise jobs, as in Node), emitWarning prints on the console's warn
- * channel, hrtime/uptime read the virtual clock, and exit/abort/kill/chdir refuse with an error saying what to do instead.
+ * channel, hrtime/uptime read the virtual clock, and exit/abort/kill/chdir refuse with an error
+ * saying what to do instead.
  * Trusts nothing: it holds no capability, only pure values and the console op. */
 (function (require, natives, name) {
   "use strict";
