@@ -804,6 +804,7 @@
     "internal/url": "internal_url", "internal/idna": "internal_idna",
     "internal/path_win32": "internal_path_win32", "internal/console": "internal_console",
     "internal/path_win32_resolve": "internal_path_win32_resolve", "internal/url_resolve": "internal_url_resolve",
+    "internal/stream_ops": "internal_stream_ops",
     "internal/webstreams": "internal_webstreams", "internal/blob": "internal_blob",
     "internal/formdata": "internal_formdata", "internal/dataurl": "internal_dataurl",
   };
