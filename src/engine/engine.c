@@ -415,6 +415,11 @@ static int drive(engine *e, JSValueConst until)
         }
         if (e->failure) return -1;
         if (r > 0) continue;
+        /* process.nextTick: the tick queue runs whenever the promise job queue is empty (Node
+         * drains it between its microtask checkpoints), and before rejections are judged. */
+        int ticked;
+        if (call_internal_bool(e, "runTicks", &ticked) < 0) return -1;
+        if (ticked) continue;
         if (e->rejected_len > 0) {
             int checked = check_rejections(e, until);
             if (checked < 0) return -1;
@@ -646,6 +651,10 @@ static int run_script(engine *e)
         return -1;
     }
     JS_FreeValue(e->ctx, r);
+    /* A script's top level is a callback from the loop in Node (as a CommonJS main file): its
+     * nextTicks run before its promise jobs. (A module's top level is itself a promise job.) */
+    int ticked;
+    if (call_internal_bool(e, "runTicks", &ticked) < 0) return -1;
     return drive(e, JS_UNDEFINED);
 }
 

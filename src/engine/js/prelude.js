@@ -32,6 +32,10 @@
   const StringSlice = (s, a, b) => ReflectApply(StringPrototypeSlice, s, [a, b]);
   const StringPrototypeIncludes = String.prototype.includes;
   const StringIncludes = (s, x) => ReflectApply(StringPrototypeIncludes, s, [x]);
+  const StringPrototypeRepeat = String.prototype.repeat;
+  const StringRepeat = (s, n) => ReflectApply(StringPrototypeRepeat, s, [n]);
+  const RegExpPrototypeReplace = RegExp.prototype[Symbol.replace];
+  const RegExpReplace = (re, s, by) => ReflectApply(RegExpPrototypeReplace, re, [s, by]);
   const ArrayIsArray = Array.isArray;
   const PromiseCtor = Promise;
   const PromiseResolve = (v) => PromiseCtor.resolve(v);
@@ -126,9 +130,19 @@
     return ReflectApply(nodeUtil().format, undefined, args);
   }
 
+  // console.group's indentation: prefixed to every line of every entry, stdout and stderr.
+  let groupIndent = "";
+  function consoleWrite(level, text) {
+    if (groupIndent.length !== 0) {
+      if (StringIncludes(text, "\n")) text = RegExpReplace(/\n/g, text, "\n" + groupIndent);
+      text = groupIndent + text;
+    }
+    callSync("console", { level, text });
+  }
+
   function consoleMethod(level) {
     return function (...args) {
-      callSync("console", { level, text: format(args) });
+      consoleWrite(level, format(args));
     };
   }
 
@@ -138,16 +152,35 @@
     debug: consoleMethod("debug"),
     warn: consoleMethod("warn"),
     error: consoleMethod("error"),
-    trace: consoleMethod("trace"),
-    dir(value, options) {
-      callSync("console", { level: "log", text: nodeUtil().inspect(value, options) });
-    },
-    assert(condition, ...args) {
-      if (condition) return;
-      const rest = args.length ? ": " + format(args) : "";
-      callSync("console", { level: "warn", text: "Assertion failed" + rest });
+    // to stderr: "Trace: <message>" and the stack from the caller on, as Node prints it
+    trace: function trace(...args) {
+      const err = { name: "Trace", message: format(args) };
+      captureStackTrace(err, trace);
+      console.error(err.stack);
     },
   };
+  // The other methods (count, time*, group*, table, assert, dir, dirxml) live in
+  // node/internal_console.js, loaded on the first call of any of them.
+  const consoleEnv = {
+    write: consoleWrite,
+    format,
+    now: () => clockNow(),
+    indent(delta) {
+      groupIndent = delta > 0 ? groupIndent + StringRepeat(" ", delta) : StringSlice(groupIndent, 0, MathMax(0, groupIndent.length + delta));
+    },
+  };
+  const LAZY_CONSOLE = ["count", "countReset", "time", "timeLog", "timeEnd", "group", "groupCollapsed", "groupEnd",
+    "table", "assert", "dir", "dirxml"];
+  let consoleMethods = null;
+  for (let i = 0; i < LAZY_CONSOLE.length; i++) {
+    const key = LAZY_CONSOLE[i];
+    const stub = function (...args) {
+      if (consoleMethods === null) consoleMethods = requireBuiltin("internal/console").methods(console, consoleEnv);
+      if (console[key] === stub) console[key] = consoleMethods[key]; // unless the guest replaced it
+      return ReflectApply(consoleMethods[key], this, args);
+    };
+    console[key] = stub;
+  }
 
   /* ---- timers on virtual time ----
    * Nothing sleeps: when no job is left, the engine fires the earliest timer and the clock jumps
@@ -181,6 +214,28 @@
     if (next.interval) next.at = MathMax(next.at, clockNow()) + next.interval;
     else timers.delete(next.id);
     ReflectApply(next.fn, undefined, next.args);
+    runTicks(); // as Node after a timer callback: its nextTicks before its promise callbacks
+    return true;
+  }
+
+  /* process.nextTick's queue. Node drains it after each callback from the event loop (here: a
+   * timer) before the promise jobs that callback queued, and again whenever the promise job queue
+   * runs empty; engine.c calls runTicks at that point. A tick queued by a tick runs in the same
+   * drain. */
+  const tickQueue = [];
+  let tickHead = 0;
+  function queueTick(fn, args) {
+    tickQueue[tickQueue.length] = { fn, args };
+  }
+  function runTicks() {
+    if (tickHead >= tickQueue.length) return false;
+    while (tickHead < tickQueue.length) {
+      const t = tickQueue[tickHead];
+      tickQueue[tickHead++] = undefined;
+      ReflectApply(t.fn, undefined, t.args);
+    }
+    tickQueue.length = 0;
+    tickHead = 0;
     return true;
   }
 
@@ -749,7 +804,9 @@
     "internal/text": "internal_text", "internal/clone": "internal_clone",
     "internal/abort": "internal_abort", "internal/fetch": "internal_fetch",
     "internal/url": "internal_url", "internal/idna": "internal_idna",
-    "internal/path_win32": "internal_path_win32",
+    "internal/path_win32": "internal_path_win32", "internal/console": "internal_console",
+    "internal/path_win32_resolve": "internal_path_win32_resolve", "internal/url_resolve": "internal_url_resolve",
+    "internal/stream_ops": "internal_stream_ops",
     "internal/webstreams": "internal_webstreams", "internal/blob": "internal_blob",
     "internal/formdata": "internal_formdata", "internal/dataurl": "internal_dataurl",
   };
@@ -786,6 +843,7 @@
     effect,
     addTimer,
     clearTimer,
+    queueTick,
     now: () => clockNow(),
     messageOfError,
     queueMicrotask,
@@ -904,6 +962,7 @@
     agentExports: ObjectFreeze({ chidori: guestChidori, run, defineTool }),
     start,
     fireNextTimer,
+    runTicks,
     hasTimers: () => timers.size > 0,
     unhandledRejection,
     builtinName,

@@ -1,7 +1,6 @@
 // Oracle: path.win32's string functions (sep, delimiter, isAbsolute, normalize, join, dirname,
 // basename, extname) over drive letters, UNC roots and both separators. resolve, relative,
-// toNamespacedPath, parse and format need a Windows working directory or are not done: they
-// throw ERR_CHIDORI_UNSUPPORTED (pinned in docs/captured-surface.md), so they stay out of here.
+// toNamespacedPath, parse and format are in path_win32_resolve.mjs.
 import path from "node:path";
 
 const P = ["", ".", "..", "\\", "/", "\\\\", "C:", "C:\\", "C:/", "c:foo", "C:\\foo\\bar", "C:\\foo\\bar\\", "C:\\foo\\..\\..\\x",

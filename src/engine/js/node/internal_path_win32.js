@@ -1,8 +1,7 @@
 /* node/internal_path_win32.js — the pure string half of path.win32: sep, delimiter, isAbsolute,
  * normalize, join, dirname, basename, extname, with Node's rules for both separators, drive
- * letters ("C:", "C:\\") and UNC roots ("\\\\server\\share\\"). Whatever needs a Windows working
- * directory (resolve, relative, toNamespacedPath) and parse/format are not here: node/path.js
- * gives those a clear "not available" error.
+ * letters ("C:", "C:\\") and UNC roots ("\\\\server\\share\\"). resolve, relative,
+ * toNamespacedPath, parse and format are in internal_path_win32_resolve.js.
  *
  * Pure computation over strings the caller already validated. */
 (function (require, natives, name) {
@@ -57,7 +56,10 @@
       rootEnd = 1;
       if (isSep(path[1])) {
         const unc = uncRoot(path);
-        if (unc !== null) {
+        if (unc !== null && (unc.server === "." || unc.server === "?")) {
+          device = "\\\\" + unc.server; // a device path ("\\\\.\\pipe"): the rest is its tail
+          rootEnd = 4;
+        } else if (unc !== null) {
           if (unc.whole) return "\\\\" + unc.server + "\\" + unc.share + "\\";
           device = "\\\\" + unc.server + "\\" + unc.share;
           rootEnd = unc.end;
@@ -161,5 +163,5 @@
     return dot <= 0 ? "" : base.slice(dot);
   }
 
-  return Object.freeze({ isAbsolute, normalize, join, dirname, basename, extname });
+  return Object.freeze({ isAbsolute, normalize, join, dirname, basename, extname, normalizeTail });
 })

@@ -1,7 +1,7 @@
 /* node/path.js — node:path, POSIX flavour only: a chidori run has no host file system and its
  * VFS is POSIX, so the working directory is "/". `path.posix` is the module itself; `path.win32`
- * has Node's string functions (internal_path_win32.js); the ones needing a Windows working
- * directory, and parse/format, throw a clear error.
+ * has Node's functions over Windows paths (internal_path_win32*.js; resolve against the run's
+ * working directory "/", as Node on Linux started in "/").
  *
  * Pure string computation; every argument is validated as Node validates it. */
 (function (require, natives, name) {
@@ -195,16 +195,12 @@
     matchesGlob, sep: "/", delimiter: ":",
   };
 
-  // path.win32: the pure string functions come from internal/path_win32; those that need a
-  // Windows working directory (resolve, relative, toNamespacedPath) and parse/format throw.
+  // path.win32: Node's rules over Windows paths (internal/path_win32 and, for resolve, relative,
+  // toNamespacedPath, parse and format, internal/path_win32_resolve: resolve's working directory
+  // is the run's "/", see there). matchesGlob throws as posix's does.
   const W = require("internal/path_win32");
-  function win32Unsupported(what) {
-    return function () {
-      throw codedError(Error, "ERR_CHIDORI_UNSUPPORTED", "path.win32." + what +
-        " is not available in chidori: agent paths are POSIX (use path or path.posix); path.win32 has " +
-        "sep, delimiter, isAbsolute, normalize, join, dirname, basename and extname");
-    };
-  }
+  let WR = null;
+  const wr = () => (WR === null ? (WR = require("internal/path_win32_resolve")) : WR);
   const win32 = {
     sep: "\\", delimiter: ";",
     isAbsolute(path) { validateString(path, "path"); return W.isAbsolute(path); },
@@ -220,10 +216,21 @@
       return W.basename(path, suffix);
     },
     extname(path) { validateString(path, "path"); return W.extname(path); },
+    resolve(...args) { return wr().resolve(args, (p, i) => validateString(p, "paths[" + i + "]")); },
+    relative(from, to) {
+      validateString(from, "from");
+      validateString(to, "to");
+      return wr().relative(from, to);
+    },
+    toNamespacedPath(path) { return wr().toNamespacedPath(path); },
+    parse(path) { validateString(path, "path"); return wr().parse(path); },
+    format(pathObject) {
+      if (pathObject === null || typeof pathObject !== "object")
+        throw invalidArgType("pathObject", "of type object", pathObject);
+      return wr().format(pathObject);
+    },
+    matchesGlob,
   };
-  for (const k of Object.keys(posix)) {
-    if (typeof posix[k] === "function" && !Object.prototype.hasOwnProperty.call(win32, k)) win32[k] = win32Unsupported(k);
-  }
 
   posix.posix = posix;
   win32.posix = posix;

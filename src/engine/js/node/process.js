@@ -5,9 +5,10 @@
  * "x64", version "v20.0.0", pid 1, cwd() "/", an empty argv and an empty, writable env (no host
  * variable ever reaches it; a package writing it changes only this run). It is an EventEmitter:
  * on/once/off('unhandledRejection') listeners receive a rejection nobody handled instead of the
- * run failing (the prelude dispatches, engine.c decides when). nextTick is a microtask,
- * emitWarning prints on the console's warn channel, hrtime/uptime read the virtual clock, and
- * exit/abort/kill/chdir refuse with an error saying what to do instead.
+ * run failing (the prelude dispatches, engine.c decides when). nextTick queues on the prelude's
+ * tick queue (drained before promise jobs, as in Node), emitWarning prints on the console's warn
+ * channel, hrtime/uptime read the virtual clock, and exit/abort/kill/chdir refuse with an error
+ * saying what to do instead.
  * Trusts nothing: it holds no capability, only pure values and the console op. */
 (function (require, natives, name) {
   "use strict";
@@ -53,7 +54,7 @@
 
   function nextTick(fn, ...args) {
     if (typeof fn !== "function") throw invalidArgType("callback", "of type function", fn);
-    natives.queueMicrotask(() => ReflectApply(fn, undefined, args));
+    natives.queueTick(fn, args);
   }
 
   function emitWarning(warning, type, code) {

@@ -288,6 +288,9 @@
     };
   };
 
+  // map, filter, flatMap, take, drop, forEach, toArray, some, every, find, reduce
+  require("internal/stream_ops").install(Readable);
+
   Readable.from = function (iterable, options) {
     if (typeof iterable === "string" || Buffer.isBuffer(iterable)) {
       return new Readable({ objectMode: true, ...options, read() { this.push(iterable); this.push(null); } });

@@ -2,7 +2,8 @@
  * chunks into text without splitting a character across chunks. Bytes of an incomplete UTF-8
  * sequence, an odd UTF-16 byte (or, on an even cut, a trailing high surrogate), and the 1–2 bytes short of a base64
  * group are held back until the next write; end() flushes them as Node does (U+FFFD for a
- * truncated UTF-8 character, padded base64, nothing for an odd UTF-16 byte).
+ * truncated UTF-8 character, padded base64, nothing for an odd UTF-16 byte). lastChar, lastNeed
+ * and lastTotal show the held character as Node's do.
  *
  * Decoding itself is Buffer#toString; this file only decides where a chunk may be cut. */
 (function (require, natives, name) {
@@ -16,6 +17,7 @@
     "base64url": "base64url", "hex": "hex", "ascii": "ascii",
   };
   const kPending = Symbol("kPending");
+  const kLast = Symbol("kLast"); // lastChar's 4 bytes: the held bytes written over the old ones
 
   function normalizeEncoding(enc) {
     if (enc === undefined || enc === null || enc === "") return "utf8";
@@ -63,11 +65,23 @@
     constructor(encoding) {
       this.encoding = normalizeEncoding(encoding);
       Object.defineProperty(this, kPending, { value: Buffer.alloc(0), writable: true });
+      Object.defineProperty(this, kLast, { value: Buffer.alloc(4) });
     }
 
     write(buf) {
       if (typeof buf === "string") return buf;
       let bytes = toBytes(buf);
+      const held = this[kPending].length;
+      if (held > 0) {
+        // the bytes that go on completing the held character (for UTF-8, only continuation bytes)
+        let n = Math.min(this.lastNeed, bytes.length, 4 - held);
+        if (this.encoding === "utf8") {
+          let k = 0;
+          while (k < n && (bytes[k] & 0xc0) === 0x80) k++;
+          n = k;
+        }
+        this[kLast].set(bytes.subarray(0, n), held);
+      }
       let head = "";
       if (this.encoding === "utf16le" && this[kPending].length === 1 && bytes.length > 0) {
         // Node completes a held odd byte into its code unit and emits it as is, even when it is
@@ -79,6 +93,7 @@
       const all = this[kPending].length ? Buffer.concat([this[kPending], bytes]) : bytes;
       const keep = tailOf(this.encoding, all);
       this[kPending] = Buffer.from(all.subarray(all.length - keep));
+      this[kLast].set(this[kPending].subarray(0, 4));
       return head + all.toString(this.encoding, 0, all.length - keep);
     }
 
@@ -107,6 +122,17 @@
       }
       if (this.encoding === "utf16le") return p.length % 2 ? 1 : 2;
       return 3 - p.length;
+    }
+
+    // As Node: the bytes of the character being completed (stale bytes stay after it), how many
+    // it has in all (0 when none is pending).
+    get lastTotal() {
+      const p = this[kPending];
+      return p.length === 0 ? 0 : p.length + this.lastNeed;
+    }
+
+    get lastChar() {
+      return this[kLast];
     }
   }
 

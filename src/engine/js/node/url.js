@@ -626,7 +626,8 @@
   }
 
   Url.prototype.format = function () { return legacyFormat(this); };
-  Url.prototype.resolve = function (relative) { return resolve(this.href, relative); };
+  Url.prototype.resolve = function (relative) { return resolver().resolveObject(this, legacyParse(relative, false, true)).format(); };
+  Url.prototype.resolveObject = function (relative) { return resolver().resolveObject(this, relative); };
 
   function format(urlObject, options = undefined) {
     if (urlObject instanceof URL) {
@@ -655,36 +656,18 @@
     return legacyFormat(urlObject);
   }
 
-  // Legacy resolve through the WHATWG parser: a relative `from` is resolved under a placeholder
-  // scheme that is stripped again, so path-only inputs give path-only results.
-  const PLACEHOLDER = "chidori-resolve:";
-  // The escaping the legacy parser applies before resolving: backslashes before the query
-  // become slashes, then tab, newline, space, quotes, <>, `, {}, |, ^ and \\ become %XX (the WHATWG
-  // parser would drop tabs and keep ' | ^ as they are).
-  function legacyEscape(s) {
-    s = String(s).trim();
-    const q = s.search(/[?#]/);
-    s = q < 0 ? s.replace(/\\/g, "/") : s.slice(0, q).replace(/\\/g, "/") + s.slice(q);
-    return autoEscape(s);
-  }
+  // Legacy resolve over legacy Url objects, as Node (node/internal_url_resolve.js).
+  let legacyResolver = null;
+  const resolver = () => legacyResolver ||
+    (legacyResolver = require("internal/url_resolve").make(Url, legacyParse, SLASHED, HOSTLESS));
 
   function resolve(from, to) {
-    from = legacyEscape(from);
-    to = legacyEscape(to);
-    const base = new URL(from, PLACEHOLDER + "//");
-    const out = new URL(to, base);
-    if (out.protocol === PLACEHOLDER) {
-      const prefix = out.host !== "" ? "//" + out.host : "";
-      let path = out.pathname;
-      if (base.host === "" && !String(from).startsWith("/") && path.startsWith("/")) path = path.slice(1);
-      return (base.host === "" ? "" : prefix) + path + out.search + out.hash;
-    }
-    return out.href;
+    return resolver().resolve(from, to);
   }
 
   function resolveObject(from, to) {
-    return legacyParse(resolve(typeof from === "string" ? from : legacyFormat(from),
-      typeof to === "string" ? to : legacyFormat(to)), false, false);
+    if (!from) return to;
+    return resolver().resolveObject(legacyParse(from, false, true), to);
   }
 
   return Object.freeze({
