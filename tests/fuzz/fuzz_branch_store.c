@@ -1,12 +1,12 @@
 /* fuzz_branch_store.c — the branch store's documents (cli/branch_doc.h) read from any bytes. The
  * input is branch.json, anchor.json and checkpoint.json joined by NUL bytes (missing ones are
- * empty). Properties: no crash, hang or leak; a document parses or is refused with an error that
- * names it; `branches` makes a row of any branch.json, with a value (null when missing) for each
- * field, and prints it; a plan that reads has branch_seq < start <
- * end_exclusive, its project root, source and input, at most 16 open calls none before the range,
- * and (resume) a pending seq inside the range; whatever resume accepts, rerun accepts too; a
- * resumed checkpoint ends with the answer's record, whose args is an object; the records print, and then go through the one
- * record loader (host/calllog.h) without crashing. */
+ * empty). Properties: no crash, hang, leak or undefined behaviour; a document parses or is refused
+ * with an error that names it; `branches` makes a row of any branch.json with a value (null when
+ * missing) for each field, and prints it; a plan that reads has branch_seq < start < end_exclusive,
+ * its project root, source and input, at most 16 open calls none before the range, and (resume) a
+ * pending seq inside the range; whatever resume accepts, rerun accepts too; a resumed checkpoint
+ * ends with the answer's record, whose args is an object; the records print, and go through the
+ * one record loader (host/calllog.h) without crashing. */
 #define _GNU_SOURCE
 #include "cli/branch_doc.h"
 #include "host/calllog.h"
