@@ -15,6 +15,7 @@
  * branch's range. Holds the run folder's lock while it runs.
  */
 #define _GNU_SOURCE
+#include "cli/branch_doc.h"
 #include "cli/cli.h"
 #include "cli/runstore.h"
 #include "host/effects/branch_store.h"
@@ -22,9 +23,7 @@
 #include "runner/start.h"
 #include "settings/settings.h"
 #include "util/buf.h"
-#include "util/clock.h"
 #include "util/files.h"
-#include "util/rfc3339.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -33,9 +32,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#define STORE_JSON_MAX ((size_t)256 << 20)
 #define MAX_BRANCH_CALLS 4096
-#define MAX_OPEN 16
 
 typedef struct branch_options {
     const char *run_id, *branch_id, *answer, *runs_dir;
@@ -46,12 +43,10 @@ typedef struct branch_options {
 static json_t *read_json(const char *path, char **error)
 {
     size_t n;
-    char *text = read_regular_file_capped(path, STORE_JSON_MAX, &n, error);
+    char *text = read_regular_file_capped(path, BRANCH_DOC_MAX_BYTES, &n, error);
     if (!text) return NULL;
-    json_error jerr;
-    json_t *v = json_parse(text, n, NULL, &jerr);
+    json_t *v = branch_doc_parse(text, n, path, error);
     free(text);
-    if (!v) *error = xasprintf("%s is not valid JSON (line %d: %s)", path, jerr.line, jerr.message);
     return v;
 }
 
@@ -115,21 +110,6 @@ static void free_names(char **names, size_t n)
 
 /* ---------- branches ---------- */
 
-static json_t *row_of(const json_t *b)
-{
-    json_t *r = json_object();
-    json_object_set(r, "branchId", json_copy(json_object_get(b, "branch_id")));
-    json_object_set(r, "label", json_copy(json_object_get(b, "label")));
-    json_object_set(r, "status", json_copy(json_object_get(b, "status")));
-    json_object_set(r, "branchSeq", json_copy(json_object_get(b, "branch_seq")));
-    json_object_set(r, "branchIndex", json_copy(json_object_get(b, "branch_index")));
-    const json_t *p = json_object_get(b, "pending_prompt");
-    json_object_set(r, "pendingPrompt", p ? json_copy(p) : json_null());
-    json_object_set(r, "source", json_copy(json_object_get(b, "original_source")));
-    json_object_set(r, "updatedAt", json_copy(json_object_get(b, "updated_at")));
-    return r;
-}
-
 /* Every branch.json of the run, as rows; or the one of branch_id with its folder (*found_dir). */
 static json_t *scan(const char *run_dir, const char *branch_id, char **found_dir, json_t **found, char **error)
 {
@@ -158,7 +138,7 @@ static json_t *scan(const char *run_dir, const char *branch_id, char **found_dir
                     b = NULL;
                 }
             } else {
-                json_array_push(rows, row_of(b));
+                json_array_push(rows, branch_doc_row(b));
             }
             json_free(b);
             free(path);
@@ -185,15 +165,6 @@ static int collect(void *ctx, const json_t *record, char **error)
     (void)error;
     json_array_push(((collected *)ctx)->records, json_copy(record));
     return 0;
-}
-
-static bool seq_of(const json_t *v, uint64_t *out)
-{
-    if (!v || v->type != JSON_NUMBER || !(v->u.number >= 1 && v->u.number <= 9007199254740991.0) ||
-        v->u.number != (double)(uint64_t)v->u.number)
-        return false;
-    *out = (uint64_t)v->u.number;
-    return true;
 }
 
 static char *outcome_prompt(const runner_outcome *res)
@@ -226,65 +197,18 @@ static int run_branch(const branch_options *o, const settings *set, bool resume)
     free(apath);
     free(call_dir);
     if (!anchor) goto out;
-    const json_t *range = json_object_get(b, "sequence_range");
-    const char *root = json_string_value(json_object_get(anchor, "project_root"));
-    const char *source = json_string_value(json_object_get(b, "original_source"));
-    const char *status = json_string_value(json_object_get(b, "status"));
-    const json_t *pending = json_object_get(b, "pending");
-    uint64_t S = 0, lo = 0, hi = 0;
-    if (!seq_of(json_object_get(b, "branch_seq"), &S) || !seq_of(json_object_get(range, "start"), &lo) ||
-        !seq_of(json_object_get(range, "end_exclusive"), &hi) || lo <= S || hi <= lo || !root || !source ||
-        !status || !json_object_get(b, "input")) {
-        error = xasprintf("%s/branch.json or its anchor.json is malformed (a branch_seq, sequence_range, "
-                          "original_source, input and the anchor's project_root are needed)", bdir);
-        goto out;
-    }
-    uint64_t queued[MAX_OPEN];
-    size_t n_queued = 0;
+    branch_plan plan;
+    if (branch_plan_read(b, anchor, resume, o->branch_id, bdir, &plan, &error) < 0) goto out;
+    uint64_t lo = plan.lo, hi = plan.hi;
     collected got = {json_array()};
     if (resume) {
-        uint64_t pseq = 0, pparent = 0;
-        const json_t *open = json_object_get(pending, "open_calls");
-        if (strcmp(status, "paused") || !json_is_object(pending) ||
-            strcmp(json_string_value(json_object_get(pending, "function")) ?: "", "input")) {
-            error = xasprintf("branch %s is %s, not paused on an input: only an input is answered "
-                              "(branch-rerun runs it again from its start)", o->branch_id, status);
-            json_free(got.records);
-            goto out;
-        }
-        if (!seq_of(json_object_get(pending, "seq"), &pseq) || !seq_of(json_object_get(pending, "parent_seq"), &pparent) ||
-            pseq < lo || pseq >= hi || (open && (!json_is_array(open) || open->u.array.len > MAX_OPEN))) {
-            error = xasprintf("%s/branch.json: its pending call is malformed", bdir);
-            json_free(got.records);
-            goto out;
-        }
-        for (size_t i = 0; open && i < open->u.array.len; i++)
-            if (!seq_of(open->u.array.items[i], &queued[n_queued++]) || queued[n_queued - 1] < lo) {
-                error = xasprintf("%s/branch.json: its pending call is malformed", bdir);
-                json_free(got.records);
-                goto out;
-            }
         char *cpath = xasprintf("%s/checkpoint.json", bdir);
         records = read_json(cpath, &error);
         free(cpath);
-        if (!records || !json_is_array(records)) {
-            if (records) error = xasprintf("%s/checkpoint.json must be an array of records", bdir);
+        if (!records || branch_plan_answer(&plan, records, o->answer, bdir, &error) < 0) {
             json_free(got.records);
             goto out;
         }
-        /* the answer, as the input's record (the original's synthetic record) */
-        json_t *ans = json_object();
-        json_object_set(ans, "seq", json_number((double)pseq));
-        json_object_set(ans, "parent_seq", json_number((double)pparent));
-        json_object_set(ans, "function", json_string("input"));
-        json_object_set(ans, "args", json_copy(json_object_get(pending, "args")));
-        json_object_set(ans, "result", json_string(o->answer));
-        json_object_set(ans, "duration_ms", json_number(0));
-        char when[RFC3339_MAX];
-        rfc3339_format_ms(clock_realtime_ms(), when);
-        json_object_set(ans, "timestamp", json_string(when));
-        json_object_set(ans, "duration_us", json_number(0));
-        json_array_push(records, ans);
     }
     if (run_setup_from_settings(&setup, set, POLICY_SURFACE_RUN, o->untrusted, o->trusted, o->isolate, &error) < 0) {
         json_free(got.records);
@@ -293,19 +217,14 @@ static int run_branch(const branch_options *o, const settings *set, bool resume)
     }
     setup_made = true;
     json_free(setup.surface.vfs_seed); /* the branch starts from its anchor's VFS */
-    const json_t *vfs = json_object_get(anchor, "vfs");
-    setup.surface.vfs_seed = json_is_object(vfs) && vfs->u.object.len ? json_copy(vfs) : NULL;
-    input = json_copy(json_object_get(b, "input"));
-    uint64_t seed = 0;
-    const char *seed_text = json_string_value(json_object_get(b, "seed"));
-    if (seed_text) seed = strtoull(seed_text, NULL, 10);
-    const json_t *clock = json_object_get(b, "clock_start_ms");
+    setup.surface.vfs_seed = plan.vfs ? json_copy(plan.vfs) : NULL;
+    input = json_copy(plan.input);
     runner_request req = {
-        .project_root = root,
-        .entry = source,
+        .project_root = plan.root,
+        .entry = plan.source,
         .input = input,
-        .seed = seed,
-        .clock_start_ms = clock && clock->type == JSON_NUMBER ? (int64_t)clock->u.number : 0,
+        .seed = plan.seed,
+        .clock_start_ms = plan.clock_start_ms,
         .limits = setup.limits,
         .settings = set,
         .surface = &setup.surface,
@@ -318,10 +237,10 @@ static int run_branch(const branch_options *o, const settings *set, bool resume)
         .isolated = setup.isolated,
         .iso = setup.iso,
         .run_id = o->run_id,
-        .anchor_seq = S,
+        .anchor_seq = plan.seq,
         .seq_after = lo - 1,
-        .queue_seqs = queued,
-        .n_queue_seqs = n_queued,
+        .queue_seqs = plan.queued,
+        .n_queue_seqs = plan.n_queued,
     };
     runner_outcome res;
     if (runner_run(&req, &res, &error) < 0) {
@@ -331,7 +250,7 @@ static int run_branch(const branch_options *o, const settings *set, bool resume)
     /* the new records must lie in the branch's range */
     for (size_t i = 0; i < got.records->u.array.len; i++) {
         uint64_t s = 0;
-        if (!seq_of(json_object_get(got.records->u.array.items[i], "seq"), &s) || s < lo || s >= hi) {
+        if (!branch_doc_seq(json_object_get(got.records->u.array.items[i], "seq"), &s) || s < lo || s >= hi) {
             error = xasprintf("the branch recorded seq %llu, outside its range %llu..%llu: the store is not updated",
                               (unsigned long long)s, (unsigned long long)lo, (unsigned long long)hi);
             runner_outcome_clear(&res);
