@@ -9,6 +9,7 @@
  */
 #define _GNU_SOURCE
 #include "runner/member_run.h"
+#include "runner/nested_run.h"
 #include "runner/tree_budget.h"
 #include "util/buf.h"
 #include "util/clock.h"
@@ -90,20 +91,10 @@ static int collect_record(void *ctx, const json_t *record, char **error)
     return 0;
 }
 
-static uint64_t mix64(uint64_t x)
-{
-    x += 0x9E3779B97F4A7C15ull;
-    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-    return x ^ (x >> 31);
-}
-
 static uint64_t member_seed(uint64_t seed, const host_member *m)
 {
-    uint64_t h = mix64(seed ^ m->salt);
-    for (const char *p = m->entry; *p; p++) h = mix64(h ^ (unsigned char)*p);
-    for (const char *p = m->input_json; *p; p++) h = mix64(h ^ (unsigned char)*p);
-    return h;
+    uint64_t h = nested_mix64(seed ^ m->salt);
+    return nested_seed(h, m->entry, m->input_json);
 }
 
 /* The words a paused member waits on: the input's prompt, the approval's target, the signal. */
@@ -185,12 +176,6 @@ static void member_charge(void *ctx, int depth, uint64_t ticks)
 }
 
 /* The first line of an engine's error (its message without the stack). */
-static char *first_line(const char *text)
-{
-    const char *nl = text ? strchr(text, '\n') : NULL;
-    return text ? (nl ? xstrndup(text, (size_t)(nl - text)) : xstrdup(text)) : xstrdup("?");
-}
-
 /* One engine run of the member or of a nested agent it calls, on the member's thread: a worker of
  * its own when isolated (killed by the member's stop), else an engine thread (halted by it). */
 static void member_engine(host_member *m, engine_config *cfg, host *h, engine_result *res)
@@ -214,6 +199,11 @@ static void member_engine(host_member *m, engine_config *cfg, host *h, engine_re
 /* A member's call_agent (host_config.run_nested): the nested agent is a member of the tree below
  * the run that calls it, as in runner.c's run_nested, on a chain this member keeps (the run's own
  * chain belongs to the run's thread). */
+static void member_nested_engine(void *ctx, engine_config *cfg, host *h, engine_result *res)
+{
+    member_engine(ctx, cfg, h, res);
+}
+
 static int member_run_nested(void *ctx, host *h, const char *entry, const char *input_json, char **output,
                              host_nested_end *end, char **error)
 {
@@ -223,59 +213,10 @@ static int member_run_nested(void *ctx, host *h, const char *entry, const char *
     cfg.mode = ENGINE_AGENT;
     cfg.entry = entry;
     cfg.input_json = input_json;
-    uint64_t seed = m->seed;
-    for (const char *p = entry; *p; p++) seed = mix64(seed ^ (unsigned char)*p);
-    for (const char *p = input_json; *p; p++) seed = mix64(seed ^ (unsigned char)*p);
-    cfg.seed = seed;
+    cfg.seed = nested_seed(m->seed, entry, input_json);
     cfg.seam = host_seam(h);
-    tree_member *t = NULL;
-    engine_limit_kind crossed;
-    char *why = NULL;
-    if (m->depth + 1 >= MEMBER_CHAIN) {
-        why = xstrdup("agent tree depth cap reached: nested agents cannot go deeper here");
-    } else if (tree_admit(env->tree, chain_at(m, m->depth), &t, &why) == 0 &&
-               tree_grant(env->tree, t, 1, &cfg.limits, &crossed, &why) != 0) {
-        tree_leave(t, 0);
-        t = NULL;
-    }
-    if (!t) {
-        tree_abort(env->tree, why);
-        *error = why;
-        end->ends_tree = true;
-        return HOST_ABORT;
-    }
-    m->chain[++m->depth] = t;
-    engine_result res;
-    member_engine(m, &cfg, h, &res);
-    m->chain[m->depth--] = NULL;
-    end->ticks = res.ticks;
-    tree_leave(t, res.ticks);
-    int code;
-    if (res.status == RUN_FAILED && !host_aborted(h) &&
-        (res.limit == LIMIT_BUDGET || res.limit == LIMIT_DEADLINE || res.limit == LIMIT_MEMORY)) {
-        char *who = xasprintf("nested agent %s", entry), *detail = first_line(res.error);
-        *error = tree_limit_message(env->tree, res.limit, who, detail);
-        tree_abort(env->tree, *error);
-        free(who);
-        free(detail);
-        end->ends_tree = true;
-        code = HOST_ABORT;
-    } else if (res.status == RUN_FAILED && host_aborted(h) && tree_ended(env->tree)) {
-        *error = xstrdup(tree_ended(env->tree));
-        end->ends_tree = true;
-        code = HOST_ABORT;
-    } else if (res.status == RUN_COMPLETED) {
-        *output = res.output_json;
-        res.output_json = NULL;
-        code = HOST_OK;
-    } else if (res.status == RUN_PAUSED) {
-        code = HOST_SUSPEND;
-    } else {
-        *error = host_aborted(h) ? xstrdup(res.error) : xasprintf("agent %s failed: %s", entry, res.error);
-        code = host_aborted(h) ? HOST_ABORT : HOST_ERROR;
-    }
-    engine_result_free(&res);
-    return code;
+    return nested_run(env->tree, chain_at(m, m->depth), m->chain, &m->depth, MEMBER_CHAIN, &cfg, h, entry,
+                      member_nested_engine, m, output, end, error);
 }
 
 static void *member_main(void *arg)
@@ -359,7 +300,7 @@ static void *member_main(void *arg)
             if (res.status == RUN_FAILED && !stopped && !host_aborted(h) &&
                 (res.limit == LIMIT_BUDGET || res.limit == LIMIT_DEADLINE || res.limit == LIMIT_MEMORY)) {
                 /* it crossed its grant, so the tree's limit: the whole tree ends */
-                char *who = xasprintf("the member %s", m->entry), *detail = first_line(res.error);
+                char *who = xasprintf("the member %s", m->entry), *detail = nested_first_line(res.error);
                 char *msg = tree_limit_message(tb, res.limit, who, detail);
                 tree_abort(tb, msg);
                 free(who);

@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 #include "runner/runner.h"
 #include "runner/member_run.h"
+#include "runner/nested_run.h"
 #include "runner/tree_budget.h"
 #include "host/host.h"
 #include "host/policy.h"
@@ -121,33 +122,14 @@ static void run_engine(run_context *rc, const engine_config *cfg, host *h, bool 
     free(text);
 }
 
-static uint64_t mix64(uint64_t x)
-{
-    x += 0x9E3779B97F4A7C15ull;
-    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-    return x ^ (x >> 31);
-}
-
-/* A nested agent's seed: a function of the run's seed and what was called, so replay agrees. */
-static uint64_t nested_seed(uint64_t seed, const char *entry, const char *input_json)
-{
-    uint64_t h = seed;
-    for (const char *p = entry; *p; p++) h = mix64(h ^ (unsigned char)*p);
-    for (const char *p = input_json; *p; p++) h = mix64(h ^ (unsigned char)*p);
-    return h;
-}
-
-/* The first line of a run's error (its message without the stack). */
-static char *first_line(const char *text)
-{
-    const char *nl = text ? strchr(text, '\n') : NULL;
-    return text ? (nl ? xstrndup(text, (size_t)(nl - text)) : xstrdup(text)) : xstrdup("?");
-}
-
 /* A nested agent is a member of the run's tree: admitted under the run that calls it, granted what
  * is left of the tree's limits, and charged to its caller when it ends. A refusal, or a limit of
  * the grant crossed, ends the whole tree (end->ends_tree, HOST_ABORT). */
+static void nested_engine(void *ctx, engine_config *cfg, host *h, engine_result *res)
+{
+    run_engine(ctx, cfg, h, false, res);
+}
+
 static int run_nested(void *ctx, host *h, const char *entry, const char *input_json, char **output,
                       host_nested_end *end, char **error)
 {
@@ -158,61 +140,8 @@ static int run_nested(void *ctx, host *h, const char *entry, const char *input_j
     cfg.input_json = input_json;
     cfg.seed = nested_seed(rc->base.seed, entry, input_json);
     cfg.seam = host_seam(h);
-    tree_member *m = NULL;
-    engine_limit_kind crossed;
-    char *why = NULL;
-    if (rc->depth + 1 >= TREE_CHAIN_MAX) {
-        why = xstrdup("agent tree depth cap reached: nested agents cannot go deeper here");
-    } else if (tree_admit(rc->tree, rc->members[rc->depth], &m, &why) == 0 &&
-               tree_grant(rc->tree, m, 1, &cfg.limits, &crossed, &why) != 0) {
-        tree_leave(m, 0);
-        m = NULL;
-    }
-    if (!m) {
-        tree_abort(rc->tree, why);
-        *error = why;
-        end->ends_tree = true;
-        return HOST_ABORT;
-    }
-    rc->members[++rc->depth] = m;
-    engine_result res;
-    run_engine(rc, &cfg, h, false, &res);
-    rc->members[rc->depth--] = NULL;
-    end->ticks = res.ticks;
-    tree_leave(m, res.ticks);
-    if (res.status == RUN_FAILED && !host_aborted(h) &&
-        (res.limit == LIMIT_BUDGET || res.limit == LIMIT_DEADLINE || res.limit == LIMIT_MEMORY)) {
-        /* it crossed its grant, so the tree's limit: the whole tree ends */
-        char *who = xasprintf("nested agent %s", entry), *detail = first_line(res.error);
-        char *msg = tree_limit_message(rc->tree, res.limit, who, detail);
-        free(who);
-        free(detail);
-        tree_abort(rc->tree, msg);
-        *error = msg;
-        end->ends_tree = true;
-        engine_result_free(&res);
-        return HOST_ABORT;
-    }
-    if (res.status == RUN_FAILED && host_aborted(h) && tree_ended(rc->tree)) {
-        /* a run below it ended the tree: every call_agent on the way up is recorded as ending it */
-        *error = xstrdup(tree_ended(rc->tree));
-        end->ends_tree = true;
-        engine_result_free(&res);
-        return HOST_ABORT;
-    }
-    int code;
-    if (res.status == RUN_COMPLETED) {
-        *output = res.output_json;
-        res.output_json = NULL;
-        code = HOST_OK;
-    } else if (res.status == RUN_PAUSED) {
-        code = HOST_SUSPEND;
-    } else {
-        *error = host_aborted(h) ? xstrdup(res.error) : xasprintf("agent %s failed: %s", entry, res.error);
-        code = host_aborted(h) ? HOST_ABORT : HOST_ERROR;
-    }
-    engine_result_free(&res);
-    return code;
+    return nested_run(rc->tree, rc->members[rc->depth], rc->members, &rc->depth, TREE_CHAIN_MAX, &cfg, h, entry,
+                      nested_engine, rc, output, end, error);
 }
 
 static bool as_seq(const json_t *v, uint64_t *out)
