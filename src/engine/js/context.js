@@ -18,11 +18,16 @@
   const JSONStringify = lib.JSONStringify, JSONParse = lib.JSONParse, ObjectFreeze = lib.ObjectFreeze;
   const ObjectCreate = lib.ObjectCreate, ObjectKeys = lib.ObjectKeys, ArrayIsArray = lib.ArrayIsArray;
   const StringCtor = lib.StringCtor, TypeErrorCtor = lib.TypeErrorCtor;
-  const MathCeil = Math.ceil, MathFloor = Math.floor, MathMax = Math.max;
-  const NumberCtor = Number, NumberIsFinite = Number.isFinite;
-  const nodes = new WeakMap(); // context → {parent, segment, handles}
-  const WeakMapGet = (k) => WeakMap.prototype.get.call(nodes, k);
-  const WeakMapSet = (k, v) => WeakMap.prototype.set.call(nodes, k, v);
+  // the builtins captured before guest code ran (primordials.js): never the live prototypes
+  const P = lib.primordials;
+  const MathCeil = P.MathCeil, MathFloor = P.MathFloor, MathMax = P.MathMax;
+  const NumberCtor = P.NumberCtor, NumberIsFinite = P.NumberIsFinite;
+  const PromiseThen = P.PromiseThen, PromiseOwn = P.PromiseOwn, MapCtor = P.MapCtor, MapGet = P.MapGet, MapSet = P.MapSet;
+  const MapForEach = P.MapForEach, MapSize = P.MapSize, ArrayIndexOf = P.ArrayIndexOf, ArrayJoin = P.ArrayJoin;
+  const ArraySlice = P.ArraySlice, ArrayReverse = P.ArrayReverse, StringToLowerCase = P.StringToLowerCase, StringTrim = P.StringTrim;
+  const nodes = new P.WeakMapCtor(); // context → {parent, segment, handles}
+  const WeakMapGet = (k) => P.WeakMapGet(nodes, k);
+  const WeakMapSet = (k, v) => P.WeakMapSet(nodes, k, v);
 
   const DEFAULT_MAX_TURNS = 10;  // ctx.prompt()'s tool loop, as the original's host loop
   const HANDLE_MAX_TURNS = 8;    // conversation().say()'s loop over defineTool handles
@@ -68,7 +73,7 @@
   function flatten(node) {
     const out = [];
     for (let n = node; n !== null; n = n.parent) if (n.segment !== null) out[out.length] = n.segment;
-    out.reverse();
+    ArrayReverse(out);
     return out;
   }
 
@@ -86,7 +91,7 @@
 
   function registryNames(segments, o) {
     const names = [];
-    const add = (n) => { if (typeof n === "string" && names.indexOf(n) < 0) names[names.length] = n; };
+    const add = (n) => { if (typeof n === "string" && ArrayIndexOf(names, n) < 0) names[names.length] = n; };
     for (let i = 0; i < segments.length; i++)
       if (segments[i].kind === "tools") for (let k = 0; k < segments[i].names.length; k++) add(segments[i].names[k]);
     if (ArrayIsArray(o.tools)) for (let k = 0; k < o.tools.length; k++) add(o.tools[k]);
@@ -147,14 +152,14 @@
       const texts = [];
       for (let i = 0; i < value.content.length; i++)
         if (value.content[i] && value.content[i].type === "text") texts[texts.length] = StringCtor(value.content[i].text);
-      if (texts.length) return texts.join("\n");
+      if (texts.length) return ArrayJoin(texts, "\n");
     }
     const text = JSONStringify(value === undefined ? null : value);
     return text === undefined ? "null" : text;
   }
 
   async function runTool(call, handles) {
-    const handle = handles !== null ? handles.get(call.name) : undefined;
+    const handle = handles !== null ? MapGet(handles, call.name) : undefined;
     try {
       if (handle !== undefined) {
         await mark("tool:" + call.name, { args: call.input });
@@ -204,7 +209,7 @@
       const results = [];
       for (let i = 0; i < response.toolCalls.length; i++) {
         const call = response.toolCalls[i];
-        const out = await runTool(call, node.handles);
+        const out = await PromiseOwn(runTool(call, node.handles));
         results[i] = { type: "tool_result", tool_use_id: StringCtor(call.id), content: out.content, is_error: out.isError };
       }
       turns[turns.length] = { role: "user", content: results };
@@ -235,7 +240,7 @@
         const content = s.message.content || [];
         const parts = [];
         for (let i = 0; i < content.length; i++) parts[i] = renderBlock(content[i]);
-        return (s.message.role === "assistant" ? "Assistant" : "User") + ": " + parts.join("\n");
+        return (s.message.role === "assistant" ? "Assistant" : "User") + ": " + ArrayJoin(parts, "\n");
       }
       default: return "";
     }
@@ -250,7 +255,7 @@
     const flat = flatten(node);
     let headEnd = 0;
     while (headEnd < flat.length && !isTurn(flat[headEnd])) headEnd++;
-    const head = flat.slice(0, headEnd), tail = flat.slice(headEnd);
+    const head = ArraySlice(flat, 0, headEnd), tail = ArraySlice(flat, headEnd, flat.length);
     let turnCount = 0;
     for (let i = 0; i < tail.length; i++) if (isTurn(tail[i])) turnCount++;
     if (turnCount <= keepTurns) return ctx;
@@ -267,7 +272,7 @@
     if (typeof o.model === "string") promptOpts.model = o.model;
     if (o.maxTokens !== undefined) promptOpts.maxTokens = o.maxTokens;
     if (o.cache !== undefined) promptOpts.cache = o.cache;
-    const summary = await plainPrompt(lines.join("\n"), promptOpts);
+    const summary = await plainPrompt(ArrayJoin(lines, "\n"), promptOpts);
     let n = make(null, null, node.handles);
     for (let i = 0; i < head.length; i++) n = append(n, head[i]);
     n = append(n, { kind: "summary", text: StringCtor(summary) });
@@ -294,14 +299,20 @@
     tools(list) {
       const names = [], schemas = [];
       let handles = nodeOf(this).handles;
-      for (const t of list || []) {
+      const given = list || [];
+      for (let i = 0; i < given.length; i++) {
+        const t = given[i];
         if (isHandle(t)) {
           const params = t.parameters === undefined ? undefined : jsonCopy("defineTool " + t.name + ": parameters", t.parameters);
           const schema = { name: t.name, description: t.description };
           if (params !== undefined) schema.parameters = params;
           schemas[schemas.length] = schema;
-          if (handles === nodeOf(this).handles) handles = new Map(handles === null ? [] : handles);
-          handles.set(t.name, t);
+          if (handles === nodeOf(this).handles) {
+            const copy = new MapCtor();
+            if (handles !== null) MapForEach(handles, (v, k) => { MapSet(copy, k, v); });
+            handles = copy;
+          }
+          MapSet(handles, t.name, t);
         } else {
           names[names.length] = StringCtor(t);
         }
@@ -316,12 +327,12 @@
     },
     cacheBreakpoint(ttl) { return append(this, { kind: "cacheBreakpoint", ttl: ttl === "1h" ? "1h" : "5m" }); },
     prompt(opts) {
-      return send(this, opts, "prompt").then((out) => ({ text: out.text, context: out.context }));
+      return PromiseThen(PromiseOwn(send(this, opts, "prompt")), (out) => ({ text: out.text, context: out.context }));
     },
     respond(opts) {
-      return send(this, opts, "respond").then((out) => ({ response: out.response, context: out.context }));
+      return PromiseThen(PromiseOwn(send(this, opts, "respond")), (out) => ({ response: out.response, context: out.context }));
     },
-    compact(opts) { return compact(this, opts); },
+    compact(opts) { return PromiseOwn(compact(this, opts)); },
     // Synchronous: the digest string itself, not a Promise.
     digest(opts) {
       const o = opts === undefined || opts === null ? null : jsonCopy("digest(options)", opts);
@@ -355,7 +366,7 @@
         const call = calls[i];
         let content, isError = false;
         try {
-          const handle = handles.get(call.name);
+          const handle = MapGet(handles, call.name);
           if (handle !== undefined) {
             await mark("tool:" + call.name, { args: call.input });
             content = stringify(await handle.run(call.input, chidori));
@@ -379,16 +390,20 @@
     for (let i = 0; i < DEFAULT_KEYS.length; i++) if (o[DEFAULT_KEYS[i]] !== undefined) defaults[DEFAULT_KEYS[i]] = o[DEFAULT_KEYS[i]];
     const defaultType = typeof o.type === "string" ? o.type : "final";
     const compactOptions = o.compact && typeof o.compact === "object" ? o.compact : null;
-    const handles = new Map();
-    for (const t of ArrayIsArray(o.tools) ? o.tools : []) if (isHandle(t)) handles.set(t.name, t);
+    const handles = new MapCtor();
+    if (ArrayIsArray(o.tools)) for (let i = 0; i < o.tools.length; i++) if (isHandle(o.tools[i])) MapSet(handles, o.tools[i].name, o.tools[i]);
     const handleTurns = NumberIsFinite(NumberCtor(o.maxTurns)) ? NumberCtor(o.maxTurns) : HANDLE_MAX_TURNS;
     let ctx = context({ system: o.system, tools: o.tools });
     if (o.system || (ArrayIsArray(o.tools) && o.tools.length)) ctx = ctx.cacheBreakpoint(o.cacheTtl === "1h" ? "1h" : "5m");
     const turns = [];
     const turnOptions = (perTurn) => {
       const t = { type: defaultType };
-      for (const k of ObjectKeys(defaults)) t[k] = defaults[k];
-      if (perTurn !== undefined && perTurn !== null) for (const k of ObjectKeys(perTurn)) t[k] = perTurn[k];
+      const dk = ObjectKeys(defaults);
+      for (let i = 0; i < dk.length; i++) t[dk[i]] = defaults[dk[i]];
+      if (perTurn !== undefined && perTurn !== null) {
+        const pk = ObjectKeys(perTurn);
+        for (let i = 0; i < pk.length; i++) t[pk[i]] = perTurn[pk[i]];
+      }
       return t;
     };
     const api = {
@@ -409,12 +424,12 @@
         ctx = ctx.user(text);
         turns[turns.length] = { role: "user", text };
         let result;
-        if (handles.size > 0) {
+        if (MapSize(handles) > 0) {
           const t = turnOptions(perTurn);
           delete t.format;
           delete t.strict;
           delete t.nonEmpty;
-          result = await handleLoop(ctx, t, handles, handleTurns);
+          result = await PromiseOwn(handleLoop(ctx, t, handles, handleTurns));
         } else {
           result = await ctx.prompt(turnOptions(perTurn));
         }
@@ -437,16 +452,16 @@
         const lo = loopOpts || {};
         const exitList = ArrayIsArray(lo.exit) ? lo.exit : lo.exit !== null && lo.exit !== undefined ? [lo.exit] : ["exit", "quit"];
         const exits = [];
-        for (let i = 0; i < exitList.length; i++) exits[i] = StringCtor(exitList[i]).toLowerCase();
+        for (let i = 0; i < exitList.length; i++) exits[i] = StringToLowerCase(StringCtor(exitList[i]));
         const maxTurns = NumberIsFinite(NumberCtor(lo.maxTurns)) ? NumberCtor(lo.maxTurns) : Infinity;
         let turn = 0;
         while (turn < maxTurns) {
           const promptText = typeof lo.prompt === "function" ? lo.prompt(turn) : lo.prompt || "You:";
           const raw = await chidori.input(promptText, lo.inputOptions || { type: "message" });
-          const message = StringCtor(raw === null || raw === undefined ? "" : raw).trim();
+          const message = StringTrim(StringCtor(raw === null || raw === undefined ? "" : raw));
           if (message === "" && lo.skipEmpty !== false) continue;
-          if (exits.indexOf(message.toLowerCase()) !== -1) break;
-          const reply = await api.say(message, lo.turn);
+          if (ArrayIndexOf(exits, StringToLowerCase(message)) !== -1) break;
+          const reply = await PromiseOwn(api.say(message, lo.turn));
           if (typeof lo.onReply === "function") await lo.onReply(reply, message);
           turn += 1;
           if (typeof lo.until === "function" && lo.until(message, reply)) break;

@@ -19,49 +19,27 @@
   const unavailableMember = natives.unavailableMember;
   const enqueueMicrotask = natives.enqueueMicrotask;
 
-  const JSONStringify = JSON.stringify;
-  const JSONParse = JSON.parse;
-  const ObjectFreeze = Object.freeze;
-  const ObjectDefineProperty = Object.defineProperty;
-  const ObjectKeys = Object.keys;
-  const ObjectGetPrototypeOf = Object.getPrototypeOf;
-  const ObjectHasOwn = Object.hasOwn;
-  const ReflectApply = Reflect.apply;
-  const ObjectCreate = Object.create;
-  const StringPrototypeSlice = String.prototype.slice;
-  const StringSlice = (s, a, b) => ReflectApply(StringPrototypeSlice, s, [a, b]);
-  const StringPrototypeIncludes = String.prototype.includes;
-  const StringIncludes = (s, x) => ReflectApply(StringPrototypeIncludes, s, [x]);
-  const StringPrototypeRepeat = String.prototype.repeat;
-  const StringRepeat = (s, n) => ReflectApply(StringPrototypeRepeat, s, [n]);
-  const RegExpPrototypeReplace = RegExp.prototype[Symbol.replace];
-  const RegExpReplace = (re, s, by) => ReflectApply(RegExpPrototypeReplace, re, [s, by]);
-  const ArrayIsArray = Array.isArray;
-  const PromiseCtor = Promise;
-  const PromiseResolve = (v) => PromiseCtor.resolve(v);
-  const PromiseReject = (e) => PromiseCtor.reject(e);
-  const PromiseThen = (p, f, r) => PromiseCtor.prototype.then.call(p, f, r);
-  const StringCtor = String;
-  const ErrorCtor = Error;
-  const TypeErrorCtor = TypeError;
-  const MathMax = Math.max;
-  const FunctionToString = (f) => Function.prototype.toString.call(f);
-  const RegExpCtor = RegExp;
-  const RegExpTest = (re, s) => ReflectApply(RegExp.prototype.test, re, [s]);
-  const NumberIsInteger = Number.isInteger;
+  // Every builtin this file uses, captured before any guest code runs (primordials.js).
+  const P = loadBuiltinFile("primordials.js")();
+  const { JSONStringify, JSONParse, ObjectFreeze, ObjectDefineProperty, ObjectKeys, ObjectHasOwn, ReflectApply,
+    ReflectGet, ObjectCreate, StringSlice, StringIncludes, StringRepeat, StringIndexOf, StringStartsWith, ArrayIsArray,
+    PromiseCtor, PromiseResolve, PromiseReject, PromiseThen, StringCtor, ErrorCtor, TypeErrorCtor, MathMax,
+    RegExpCtor, RegExpExec, NumberIsInteger, ArrayJoin, ArraySlice, ArraySort, ProxyCtor, MapCtor, MapGet, MapSet,
+    MapForEach, MapDelete, MapSize, PromiseFrom, list, rec, defineValue } = P;
+  const RegExpTest = (re, s) => RegExpExec(re, s) !== null;
 
   /* ---- the seam ---- */
 
   // Synchronous host call: args are marshalled as JSON; the host's reply comes back parsed.
   function callSync(op, args) {
-    return hostCall(op, JSONStringify(args));
+    return hostCall(op, JSONStringify(rec(args)));
   }
 
   // Every chidori.* effect returns a Promise, settled with the host's result or error.
   function effect(op, args) {
     let text;
     try {
-      text = JSONStringify(args);
+      text = JSONStringify(rec(args));
     } catch (e) {
       return PromiseReject(new TypeErrorCtor(op + ": arguments are not JSON-serializable: " + messageOfError(e)));
     }
@@ -89,7 +67,7 @@
   }
 
   function optionsObject(what, opts) {
-    if (opts === undefined || opts === null) return {};
+    if (opts === undefined || opts === null) return rec({});
     if (typeof opts !== "object") throw new TypeErrorCtor(what + ": options must be an object");
     return opts;
   }
@@ -130,11 +108,20 @@
     return ReflectApply(nodeUtil().format, undefined, args);
   }
 
+  function indentLines(text, indent) {
+    let out = "", from = 0;
+    for (let at = StringIndexOf(text, "\n", 0); at >= 0; at = StringIndexOf(text, "\n", from)) {
+      out += StringSlice(text, from, at + 1) + indent;
+      from = at + 1;
+    }
+    return out + StringSlice(text, from, text.length);
+  }
+
   // console.group's indentation: prefixed to every line of every entry, stdout and stderr.
   let groupIndent = "";
   function consoleWrite(level, text) {
     if (groupIndent.length !== 0) {
-      if (StringIncludes(text, "\n")) text = RegExpReplace(/\n/g, text, "\n" + groupIndent);
+      if (StringIncludes(text, "\n")) text = indentLines(text, groupIndent);
       text = groupIndent + text;
     }
     callSync("console", { level, text });
@@ -176,10 +163,10 @@
     const key = LAZY_CONSOLE[i];
     const stub = function (...args) {
       if (consoleMethods === null) consoleMethods = requireBuiltin("internal/console").methods(console, consoleEnv);
-      if (console[key] === stub) console[key] = consoleMethods[key]; // unless the guest replaced it
+      if (console[key] === stub) defineValue(console, key, consoleMethods[key]); // unless the guest replaced it
       return ReflectApply(consoleMethods[key], this, args);
     };
-    console[key] = stub;
+    defineValue(console, key, stub);
   }
 
   /* ---- timers on virtual time ----
@@ -187,7 +174,7 @@
    * to its deadline. Order is (deadline, id), so a run's timer order is a pure function of the
    * program and replays identically. */
 
-  const timers = new Map(); // id -> {id, at, fn, args, interval}
+  const timers = new MapCtor(); // id -> {id, at, fn, args, interval}, used through captured methods only
   let nextTimerId = 1;
 
   function addTimer(fn, ms, args, repeat) {
@@ -196,23 +183,23 @@
     if (!(delay >= 1)) delay = 1; // NaN, negative and 0 all mean 1 ms, as in browsers and Node
     if (delay > 2147483647) delay = 1;
     const id = nextTimerId++;
-    timers.set(id, { id, at: clockNow() + delay, fn, args, interval: repeat ? delay : 0 });
+    MapSet(timers, id, rec({ id, at: clockNow() + delay, fn, args, interval: repeat ? delay : 0 }));
     return id;
   }
 
   function clearTimer(id) {
-    timers.delete(+id);
+    MapDelete(timers, +id);
   }
 
   function fireNextTimer() {
     let next = null;
-    for (const t of timers.values()) {
+    MapForEach(timers, (t) => {
       if (next === null || t.at < next.at || (t.at === next.at && t.id < next.id)) next = t;
-    }
+    });
     if (next === null) return false;
     clockAdvanceTo(next.at);
     if (next.interval) next.at = MathMax(next.at, clockNow()) + next.interval;
-    else timers.delete(next.id);
+    else MapDelete(timers, next.id);
     ReflectApply(next.fn, undefined, next.args);
     runTicks(); // as Node after a timer callback: its nextTicks before its promise callbacks
     return true;
@@ -222,10 +209,10 @@
    * timer) before the promise jobs that callback queued, and again whenever the promise job queue
    * runs empty; engine.c calls runTicks at that point. A tick queued by a tick runs in the same
    * drain. */
-  const tickQueue = [];
+  const tickQueue = list();
   let tickHead = 0;
   function queueTick(fn, args) {
-    tickQueue[tickQueue.length] = { fn, args };
+    tickQueue[tickQueue.length] = rec({ fn, args });
   }
   function runTicks() {
     if (tickHead >= tickQueue.length) return false;
@@ -261,7 +248,7 @@
   }
 
   function mark(label, data) {
-    const args = { label: StringCtor(label) };
+    const args = rec({ label: StringCtor(label) });
     if (data !== undefined) args.data = data;
     return effect("mark", args);
   }
@@ -272,8 +259,9 @@
       if (typeof name !== "string" || !name) throw new TypeErrorCtor("chidori.step(name, fn): name must be a non-empty string");
       if (typeof fn !== "function") throw new TypeErrorCtor("chidori.step(name, fn): fn must be a function");
       const hit = callSync("step_begin", { name });
-      if (hit.cached) return "error" in hit ? PromiseReject(new ErrorCtor(hit.error)) : PromiseResolve(hit.value);
-      const running = PromiseThen(PromiseResolve(), () => fn());
+      if (ObjectHasOwn(hit, "cached") && hit.cached === true)
+        return ObjectHasOwn(hit, "error") ? PromiseReject(new ErrorCtor(hit.error)) : PromiseResolve(ObjectHasOwn(hit, "value") ? hit.value : null);
+      const running = PromiseThen(PromiseResolve(), () => PromiseFrom(fn()));
       return PromiseThen(running,
         (value) => effect("step", { name, value: value === undefined ? null : value }),
         (err) => effect("step", { name, error: messageOfError(err) }));
@@ -283,7 +271,7 @@
   function memoryCall(action, key, value, opts, hasValue) {
     return attempt(() => {
       const o = optionsObject("chidori.memory." + action, opts);
-      const args = { action };
+      const args = rec({ action });
       if (key !== undefined) args.key = StringCtor(key);
       if (hasValue) {
         requireJson("chidori.memory.set: the value", value);
@@ -304,15 +292,18 @@
   });
 
   function workspaceCall(action, path, extra) {
-    const args = { action };
+    const args = rec({ action });
     if (path !== undefined) args.path = StringCtor(path);
-    if (extra) for (const k of ObjectKeys(extra)) args[k] = extra[k];
+    if (extra) {
+      const keys = ObjectKeys(extra);
+      for (let i = 0; i < keys.length; i++) args[keys[i]] = extra[keys[i]];
+    }
     return effect("workspace", args);
   }
 
   function workspaceOptions(what, opts) {
     const o = optionsObject("chidori.workspace." + what, opts);
-    const out = {};
+    const out = rec({});
     if (what === "write" && o.language !== undefined) out.language = StringCtor(o.language);
     if (what === "list" && o.completeOnly !== undefined) out.completeOnly = !!o.completeOnly;
     return out;
@@ -343,18 +334,24 @@
         if (!ArrayIsArray(tasks)) throw new TypeErrorCtor("chidori.util.parallel: tasks must be an array");
         const o = optionsObject("chidori.util.parallel", opts);
         const limit = o.concurrency > 0 ? o.concurrency : tasks.length || 1;
-        const results = new Array(tasks.length);
+        const results = [];
         let next = 0;
         const worker = () => {
           if (next >= tasks.length) return PromiseResolve();
           const i = next++;
           const t = tasks[i];
-          const started = PromiseThen(PromiseResolve(), () => (typeof t === "function" ? t() : t));
-          return PromiseThen(started, (v) => { results[i] = v; return worker(); });
+          const started = PromiseThen(PromiseResolve(), () => PromiseFrom(typeof t === "function" ? t() : t));
+          return PromiseThen(started, (v) => { defineValue(results, i, v); return worker(); });
         };
-        const workers = [];
-        for (let i = 0; i < limit && i < tasks.length; i++) workers.push(worker());
-        return PromiseThen(PromiseCtor.all(workers), () => results);
+        for (let i = 0; i < tasks.length; i++) defineValue(results, i, undefined);
+        // the workers joined in order (no Promise.all: it reads Promise.resolve, the array
+        // iterator and each promise's then, all guest-writable)
+        let all = PromiseResolve();
+        for (let i = 0; i < limit && i < tasks.length; i++) {
+          const w = worker();
+          all = PromiseThen(all, () => w);
+        }
+        return PromiseThen(all, () => results);
       });
     },
     // Calls fn until it succeeds, at most `attempts` times (default 3); the last error is thrown.
@@ -363,14 +360,14 @@
         if (typeof fn !== "function") throw new TypeErrorCtor("chidori.util.retry: fn must be a function");
         const o = optionsObject("chidori.util.retry", opts);
         const attempts = o.attempts > 0 ? o.attempts : 3;
-        const go = (n) => PromiseThen(PromiseThen(PromiseResolve(), () => fn(n)), undefined,
+        const go = (n) => PromiseThen(PromiseThen(PromiseResolve(), () => PromiseFrom(fn(n))), undefined,
           (e) => (n + 1 < attempts ? go(n + 1) : PromiseReject(e)));
         return go(0);
       });
     },
     // {ok: true, value} or {ok: false, error: message}; never throws.
     tryCall(fn) {
-      const settled = PromiseThen(PromiseResolve(), () => fn());
+      const settled = PromiseThen(PromiseResolve(), () => PromiseFrom(fn()));
       return PromiseThen(settled, (value) => ({ ok: true, value }), (e) => ({ ok: false, error: messageOfError(e) }));
     },
   });
@@ -382,17 +379,21 @@
   function toolResultText(result) {
     if (typeof result === "string") return result;
     if (result && typeof result === "object" && ArrayIsArray(result.content)) {
-      const texts = [];
-      for (const block of result.content) if (block && block.type === "text") texts.push(StringCtor(block.text));
-      if (texts.length) return texts.join("\n");
+      const texts = list(), content = result.content;
+      for (let i = 0; i < content.length; i++) {
+        const block = content[i];
+        if (block && block.type === "text") texts[texts.length] = StringCtor(block.text);
+      }
+      if (texts.length) return ArrayJoin(texts, "\n");
     }
     const text = JSONStringify(result === undefined ? null : result);
     return text === undefined ? "null" : text;
   }
 
+  const PROMPT_KEYS = ObjectFreeze(["system", "model", "maxTokens", "temperature", "format"]);
   function promptRequest(opts, messages, tools) {
-    const req = { messages };
-    for (const k of ["system", "model", "maxTokens", "temperature", "format"]) if (opts[k] !== undefined) req[k] = opts[k];
+    const req = rec({ messages });
+    for (let i = 0; i < PROMPT_KEYS.length; i++) if (opts[PROMPT_KEYS[i]] !== undefined) req[PROMPT_KEYS[i]] = opts[PROMPT_KEYS[i]];
     // the prompt's type, as streamed prompt events name it (the original's three spellings)
     const type = opts.type !== undefined ? opts.type : opts.streamType !== undefined ? opts.streamType : opts.stream_type;
     if (typeof type === "string") req.type = type;
@@ -407,41 +408,44 @@
   function prompt(text, opts) {
     return attempt(() => {
       const o = optionsObject("chidori.prompt", opts);
-      const messages = [{ role: "user", content: messageOf(text) }];
+      const messages = list();
+      messages[0] = rec({ role: "user", content: messageOf(text) });
       const toolList = o.tools === undefined ? [] : o.tools;
       if (!ArrayIsArray(toolList)) throw new TypeErrorCtor("chidori.prompt: `tools` must be an array of names or defineTool handles");
       if (toolList.length === 0) return PromiseThen(effect("prompt", promptRequest(o, messages, [])), (r) => replyOf(r, o));
 
-      const handles = new Map();
-      const names = [];
-      for (const t of toolList) {
-        if (typeof t === "string") names.push(t);
-        else if (t && t.__chidoriTool === true) handles.set(t.name, t);
+      const handles = new MapCtor();
+      const names = list();
+      for (let i = 0; i < toolList.length; i++) {
+        const t = toolList[i];
+        if (typeof t === "string") names[names.length] = t;
+        else if (t && t.__chidoriTool === true) MapSet(handles, t.name, t);
         else throw new TypeErrorCtor("chidori.prompt: each tool is a tool name or a defineTool handle");
       }
       const maxTurns = o.maxTurns > 0 ? o.maxTurns : 8;
       const schemas = names.length ? effect("tool_schemas", { names }) : PromiseResolve([]);
       return PromiseThen(schemas, (named) => {
-        const tools = [];
-        for (const h of handles.values()) tools.push({ name: h.name, description: h.description, parameters: h.parameters });
-        for (const t of named) tools.push(t);
+        const tools = list();
+        MapForEach(handles, (h) => { tools[tools.length] = rec({ name: h.name, description: h.description, parameters: h.parameters }); });
+        for (let i = 0; i < named.length; i++) tools[tools.length] = named[i];
         const turn = (n) => {
           if (n >= maxTurns)
             return PromiseReject(new ErrorCtor("chidori.prompt: the model still asked for tools after " + maxTurns + " turns (maxTurns)"));
           return PromiseThen(effect("prompt", promptRequest(o, messages, tools)), (reply) => {
             const calls = ArrayIsArray(reply.toolCalls) ? reply.toolCalls : [];
             if (calls.length === 0) return replyOf(reply, o);
-            messages.push({ role: "assistant", content: reply.content || "", toolCalls: calls });
+            messages[messages.length] = rec({ role: "assistant", content: reply.content || "", toolCalls: calls });
             let chain = PromiseResolve();
-            for (const call of calls) {
+            for (let i = 0; i < calls.length; i++) {
+              const call = calls[i];
               chain = PromiseThen(chain, () => {
-                const handle = handles.get(call.name);
+                const handle = MapGet(handles, call.name);
                 const ran = handle
-                  ? PromiseThen(mark("tool:" + call.name, { args: call.input }), () => handle.run(call.input, guestChidori))
+                  ? PromiseThen(mark("tool:" + call.name, { args: call.input }), () => PromiseFrom(handle.run(call.input, guestChidori)))
                   : chidori.tool(call.name, call.input);
                 return PromiseThen(ran,
-                  (out) => { messages.push({ role: "tool", toolCallId: call.id, content: toolResultText(out), isError: !!(out && out.isError) }); },
-                  (err) => { messages.push({ role: "tool", toolCallId: call.id, content: "error: " + messageOfError(err), isError: true }); });
+                  (out) => { messages[messages.length] = rec({ role: "tool", toolCallId: call.id, content: toolResultText(out), isError: !!(out && out.isError) }); },
+                  (err) => { messages[messages.length] = rec({ role: "tool", toolCallId: call.id, content: "error: " + messageOfError(err), isError: true }); });
               });
             }
             return PromiseThen(chain, () => turn(n + 1));
@@ -458,7 +462,7 @@
     if (contextApi === null) {
       contextApi = loadBuiltinFile("context.js")(ObjectFreeze({
         effect, callSync, chidori: guestChidori, prompt, mark, messageOfError, JSONStringify, JSONParse, ObjectFreeze,
-        ObjectCreate, ObjectDefineProperty, ObjectKeys, ArrayIsArray, StringCtor, ErrorCtor, TypeErrorCtor,
+        ObjectCreate, ObjectDefineProperty, ObjectKeys, ArrayIsArray, StringCtor, ErrorCtor, TypeErrorCtor, primordials: P,
       }));
     }
     return contextApi;
@@ -595,8 +599,8 @@
   }
   function canonical(v) {
     if (v === null || typeof v !== "object") return v;
-    if (ArrayIsArray(v)) { const out = []; for (let i = 0; i < v.length; i++) out[i] = canonical(v[i]); return out; }
-    const keys = ObjectKeys(v).sort(), out = {};
+    if (ArrayIsArray(v)) { const out = list(); for (let i = 0; i < v.length; i++) out[i] = canonical(v[i]); return out; }
+    const keys = ArraySort(ObjectKeys(v)), out = rec({});
     for (let i = 0; i < keys.length; i++) out[keys[i]] = canonical(v[keys[i]]);
     return out;
   }
@@ -612,18 +616,18 @@
       let found = false;
       for (let i = 0; i < schema.enum.length && !found; i++) found = jsonEqual(schema.enum[i], value);
       if (!found) {
-        const names = [];
+        const names = list();
         for (let i = 0; i < schema.enum.length; i++) names[i] = JSONStringify(schema.enum[i]);
-        issues[issues.length] = at + ": expected one of " + names.join(", ");
+        issues[issues.length] = at + ": expected one of " + ArrayJoin(names, ", ");
         return;
       }
     }
     const actual = jsonTypeOf(value);
     if (schema.type !== undefined) {
-      const types = ArrayIsArray(schema.type) ? schema.type : [schema.type];
+      const types = ArrayIsArray(schema.type) ? schema.type : rec([schema.type]);
       let ok = false;
       for (let i = 0; i < types.length && !ok; i++) ok = types[i] === actual || (types[i] === "number" && actual === "integer");
-      if (!ok) { issues[issues.length] = at + ": expected " + types.join(" | ") + ", got " + actual; return; }
+      if (!ok) { issues[issues.length] = at + ": expected " + ArrayJoin(types, " | ") + ", got " + actual; return; }
     }
     if (actual === "string") {
       if (typeof schema.minLength === "number" && value.length < schema.minLength)
@@ -663,34 +667,34 @@
 
   function issuePath(path) {
     if (!ArrayIsArray(path) || path.length === 0) return "";
-    const parts = [];
+    const parts = list();
     for (let i = 0; i < path.length; i++) {
       const seg = path[i];
       parts[i] = StringCtor(seg !== null && typeof seg === "object" && "key" in seg ? seg.key : seg);
     }
-    return " (at " + parts.join(".") + ")";
+    return " (at " + ArrayJoin(parts, ".") + ")";
   }
 
   // {value} when the input passes (a Standard Schema's value replaces it), else {issues}.
   function checkInput(schema, input) {
     const standard = schema !== null && typeof schema === "object" ? schema["~standard"] : undefined;
     if (standard !== null && typeof standard === "object" && typeof standard.validate === "function") {
-      return PromiseThen(PromiseResolve(standard.validate(input)), (result) => {
+      return PromiseThen(PromiseFrom(standard.validate(input)), (result) => {
         if (result !== null && typeof result === "object" && result.issues) {
-          const list = result.issues, issues = [];
-          for (let i = 0; i < list.length; i++) {
-            const issue = list[i];
+          const given = result.issues, issues = list();
+          for (let i = 0; i < given.length; i++) {
+            const issue = given[i];
             const message = issue !== null && typeof issue === "object" ? issue.message : issue;
             issues[i] = StringCtor(message) + (issue !== null && typeof issue === "object" ? issuePath(issue.path) : "");
           }
-          return { issues };
+          return rec({ issues });
         }
-        return { value: result !== null && typeof result === "object" ? result.value : undefined };
+        return rec({ value: result !== null && typeof result === "object" ? result.value : undefined });
       });
     }
-    const issues = [];
+    const issues = list();
     checkJsonSchema(schema, input, "", issues);
-    return issues.length ? { issues } : { value: input };
+    return issues.length ? rec({ issues }) : rec({ value: input });
   }
 
   function defineTool(spec) {
@@ -737,8 +741,7 @@
   // (then, toJSON) read as undefined, so awaiting or serializing chidori is unchanged.
   const PROBED_NAMES = ObjectFreeze({ then: true, toJSON: true });
   const standIns = ObjectCreate(null);
-  const ReflectGet = Reflect.get;
-  const guestChidori = new Proxy(chidori, {
+  const guestChidori = new ProxyCtor(chidori, {
     get(target, key, receiver) {
       if (typeof key !== "string" || key in target || ObjectHasOwn(PROBED_NAMES, key)) return ReflectGet(target, key, receiver);
       if (!ObjectHasOwn(standIns, key)) standIns[key] = unavailableMember(key);
@@ -758,7 +761,7 @@
       const handler = pickHandler(ns);
       const input = JSONParse(inputJson);
       const schema = registered !== null ? registered.schema : null;
-      if (schema === null) return handler(input, guestChidori);
+      if (schema === null) return PromiseFrom(handler(input, guestChidori));
       return PromiseThen(PromiseResolve(checkInput(schema, input)), (checked) => {
         if (checked !== null && typeof checked === "object" && checked.issues) {
           let message = "InputValidationError: invalid input:";
@@ -766,7 +769,7 @@
           rejection = ObjectFreeze({ inputInvalid: message });
           return rejection;
         }
-        return handler(checked !== null && typeof checked === "object" ? checked.value : undefined, guestChidori);
+        return PromiseFrom(handler(checked !== null && typeof checked === "object" ? checked.value : undefined, guestChidori));
       });
     });
     return PromiseThen(running, (output) => (rejection !== null && output === rejection ? rejection : outputText(output)));
@@ -847,6 +850,7 @@
     now: () => clockNow(),
     messageOfError,
     queueMicrotask,
+    primordials: P,
   });
 
   // A rejection nobody handled once the job queue drained (engine.c): given to the guest's
@@ -892,8 +896,9 @@
 
   function defineLazyGlobal(name, module, prop) {
     const settle = (value) =>
-      ObjectDefineProperty(globalThis, name, { value, writable: true, configurable: true, enumerable: false });
+      ObjectDefineProperty(globalThis, name, { __proto__: null, value, writable: true, configurable: true, enumerable: false });
     ObjectDefineProperty(globalThis, name, {
+      __proto__: null,
       get() {
         const value = prop === null ? requireBuiltin(module) : requireBuiltin(module)[prop];
         settle(value);
@@ -912,9 +917,7 @@
    * no stack is captured (as in V8).
    * QuickJS's own stacks (of `new Error`) do not read the limit. */
 
-  const ErrorToString = ErrorCtor.prototype.toString;
-  const StringSplit = (s, sep) => ReflectApply(String.prototype.split, s, [sep]);
-  const StringStartsWith = (s, p) => ReflectApply(String.prototype.startsWith, s, [p]);
+  const ErrorToString = P.ErrorToString;
 
   function captureStackTrace(target, fn) {
     if (target === null || (typeof target !== "object" && typeof target !== "function")) {
@@ -924,20 +927,29 @@
     const limit = ErrorCtor.stackTraceLimit;
     if (typeof limit !== "number") return;
     const raw = new ErrorCtor().stack;
-    let frames = typeof raw === "string" ? StringSplit(raw, "\n") : [];
-    frames = frames.filter((line) => line !== "");
-    frames = frames.slice(1); // this function's own frame
-    if (typeof fn === "function" && fn.name) {
-      const mark = "    at " + fn.name + " ";
-      for (let i = 0; i < frames.length; i++) {
-        if (StringStartsWith(frames[i], mark)) { frames = frames.slice(i + 1); break; }
+    const frames = list(); // its non-empty lines (split by hand: String.prototype.split is guest-writable)
+    if (typeof raw === "string") {
+      for (let from = 0; ;) {
+        const at = StringIndexOf(raw, "\n", from);
+        const line = StringSlice(raw, from, at < 0 ? raw.length : at);
+        if (line !== "") frames[frames.length] = line;
+        if (at < 0) break;
+        from = at + 1;
       }
     }
-    frames = frames.slice(0, limit > 0 ? limit : 0);
+    let first = 1; // this function's own frame
+    if (typeof fn === "function" && fn.name) {
+      const mark = "    at " + fn.name + " ";
+      for (let i = 1; i < frames.length; i++) {
+        if (StringStartsWith(frames[i], mark)) { first = i + 1; break; }
+      }
+    }
+    const keep = limit > 0 ? limit : 0;
     let head;
-    try { head = StringCtor(ReflectApply(ErrorToString, target, [])); } catch (_) { head = "Error"; }
-    const stack = frames.length ? head + "\n" + frames.join("\n") : head;
-    ObjectDefineProperty(target, "stack", { value: stack, writable: true, configurable: true, enumerable: false });
+    try { head = StringCtor(ErrorToString(target)); } catch (_) { head = "Error"; }
+    let stack = head;
+    for (let i = first, n = 0; i < frames.length && n + 1 <= keep; i++, n++) stack += "\n" + frames[i];
+    ObjectDefineProperty(target, "stack", { __proto__: null, value: stack, writable: true, configurable: true, enumerable: false });
   }
 
   ObjectDefineProperty(ErrorCtor, "captureStackTrace", { value: captureStackTrace, writable: true, configurable: true, enumerable: false });
@@ -963,7 +975,7 @@
     start,
     fireNextTimer,
     runTicks,
-    hasTimers: () => timers.size > 0,
+    hasTimers: () => MapSize(timers) > 0,
     unhandledRejection,
     builtinName,
     requireBuiltin,
