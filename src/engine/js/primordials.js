@@ -111,6 +111,11 @@
     ArraySort: m0(ArrayProto.sort),
     ArrayIndexOf: m1(ArrayProto.indexOf),
     ArrayReverse: m0(ArrayProto.reverse),
+    ArrayPush: m1(ArrayProto.push),
+    ArrayUnshift: m1(ArrayProto.unshift),
+    ArraySplice: m2(ArrayProto.splice),
+    FunctionBind: m1(Function.prototype.bind),
+    ReflectOwnKeys: Reflect.ownKeys,
 
     MapGet: m1(MapProto.get),
     MapSet: m2(MapProto.set),
@@ -137,5 +142,13 @@
     // JSON.stringify reads no inherited toJSON from it.
     rec: (o) => ObjectSetPrototypeOf(o, null),
     defineValue,
+    // [...head, ...rest] as an argument list for ReflectApply, without the array iterator (spread
+    // reads Array.prototype[Symbol.iterator]) and without inherited setters
+    argsWith: (head, rest) => {
+      const a = ObjectSetPrototypeOf([], null);
+      for (let i = 0; i < head.length; i++) a[a.length] = head[i];
+      for (let i = 0; i < rest.length; i++) a[a.length] = rest[i];
+      return a;
+    },
   });
 })

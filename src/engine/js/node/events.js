@@ -11,6 +11,8 @@
   const abort = require("internal/abort");
   const abortError = abort.abortError;
   const { codedError, invalidArgType } = text;
+  // emit and the listener lists run on builtins captured before guest code (primordials.js)
+  const { ReflectApply, ReflectOwnKeys, ArrayPush, ArrayUnshift, ArraySplice, ArraySlice, FunctionBind, argsWith } = natives.primordials;
 
   const kCapture = Symbol("kCapture");
   const kRejection = Symbol.for("nodejs.rejection");
@@ -27,7 +29,7 @@
   }
 
   function EventEmitter(opts) {
-    EventEmitter.init.call(this, opts);
+    ReflectApply(init, this, [opts]);
   }
 
   function init(opts) {
@@ -95,8 +97,8 @@
       return target;
     }
     if (typeof existing === "function") existing = events[type] = prepend ? [listener, existing] : [existing, listener];
-    else if (prepend) existing.unshift(listener);
-    else existing.push(listener);
+    else if (prepend) ArrayUnshift(existing, listener);
+    else ArrayPush(existing, listener);
     const max = maxOf(target);
     if (max > 0 && existing.length > max && !existing.warned) {
       existing.warned = true;
@@ -117,12 +119,12 @@
     if (this.fired) return undefined;
     this.target.removeListener(this.type, this.wrapFn);
     this.fired = true;
-    return Reflect.apply(this.listener, this.target, args);
+    return ReflectApply(this.listener, this.target, args);
   }
 
   function onceWrap(target, type, listener) {
     const state = { fired: false, wrapFn: undefined, target, type, listener };
-    const wrapped = onceWrapper.bind(state);
+    const wrapped = FunctionBind(onceWrapper, state);
     wrapped.listener = listener;
     state.wrapFn = wrapped;
     return wrapped;
@@ -157,7 +159,7 @@
       if (list[i] === listener || list[i].listener === listener) { position = i; break; }
     }
     if (position < 0) return this;
-    list.splice(position, 1);
+    ArraySplice(list, position, 1);
     if (list.length === 1) events[type] = list[0];
     if (events.removeListener !== undefined) this.emit("removeListener", type, listener);
     return this;
@@ -178,7 +180,9 @@
       return this;
     }
     if (arguments.length === 0) {
-      for (const key of Reflect.ownKeys(events)) {
+      const keys = ReflectOwnKeys(events);
+      for (let i = 0; i < keys.length; i++) {
+        const key = keys[i];
         if (key === "removeListener") continue;
         this.removeAllListeners(key);
       }
@@ -201,7 +205,9 @@
     const list = events[type];
     if (list === undefined) return [];
     if (typeof list === "function") return unwrap ? [list.listener || list] : [list];
-    return unwrap ? list.map((l) => l.listener || l) : list.slice();
+    const out = ArraySlice(list, 0, list.length);
+    if (unwrap) for (let i = 0; i < out.length; i++) out[i] = out[i].listener || out[i];
+    return out;
   }
 
   proto.listeners = function listeners(type) { return listenersOf(this, type, true); };
@@ -218,7 +224,7 @@
     }
     if (listener == null) return list.length;
     let n = 0;
-    for (const l of list) if (l === listener || l.listener === listener) n++;
+    for (let i = 0; i < list.length; i++) if (list[i] === listener || list[i].listener === listener) n++;
     return n;
   }
   proto.listenerCount = listenerCount;
@@ -231,7 +237,7 @@
     try {
       const then = promise.then;
       if (typeof then === "function") {
-        Reflect.apply(then, promise, [undefined, (err) => {
+        ReflectApply(then, promise, [undefined, (err) => {
           natives.addTimer(() => emitRejection(target, err, type, args), 0, [], false);
         }]);
       }
@@ -242,7 +248,7 @@
 
   function emitRejection(target, err, type, args) {
     if (typeof target[kRejection] === "function") {
-      Reflect.apply(target[kRejection], target, [err, type, ...args]);
+      ReflectApply(target[kRejection], target, argsWith([err, type], args));
     } else {
       const prev = target[kCapture];
       try {
@@ -257,7 +263,7 @@
   proto.emit = function emit(type, ...args) {
     const events = this._events;
     const isError = type === "error";
-    if (isError && events !== undefined && events[errorMonitor] !== undefined) this.emit(errorMonitor, ...args);
+    if (isError && events !== undefined && events[errorMonitor] !== undefined) ReflectApply(this.emit, this, argsWith([errorMonitor], args));
     const handler = events === undefined ? undefined : events[type];
     if (handler === undefined) {
       if (!isError) return false;
@@ -267,9 +273,9 @@
       err.context = er;
       throw err;
     }
-    const list = typeof handler === "function" ? [handler] : handler.slice();
+    const list = typeof handler === "function" ? [handler] : ArraySlice(handler, 0, handler.length);
     for (let i = 0; i < list.length; i++) {
-      const result = Reflect.apply(list[i], this, args);
+      const result = ReflectApply(list[i], this, args);
       if (result !== undefined && result !== null && this[kCapture] === true) addCatch(this, result, type, args);
     }
     return true;
@@ -394,7 +400,7 @@
   const statics = {
     EventEmitter, once, on, getEventListeners, getMaxListeners, setMaxListeners, addAbortListener,
     errorMonitor, captureRejectionSymbol: kRejection, usingDomains: false, init,
-    listenerCount: (emitter, type) => listenerCount.call(emitter, type),
+    listenerCount: (emitter, type) => ReflectApply(listenerCount, emitter, [type]),
     EventTarget: abort.EventTarget, Event: abort.Event,
   };
   for (const k of Object.keys(statics)) {

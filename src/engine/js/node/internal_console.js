@@ -11,6 +11,9 @@
 
   const util = require("util");
   const inspect = util.inspect;
+  // count/time/group/assert/dirxml run on builtins captured before guest code (primordials.js);
+  // table's rendering still calls the live Array and String methods (docs/primordials.md)
+  const { ReflectApply, MapCtor, MapGet, MapSet, MapHas, MapDelete, argsWith } = natives.primordials;
 
   // Node's duration text: "12.345ms", "1.500s", "1:02.345 (m:ss.mmm)", "1:02:03.456 (h:mm:ss.mmm)".
   function formatTime(ms) {
@@ -140,41 +143,41 @@
   // The methods for `console`. env.write(level, text) prints one (indented) entry; the rest go
   // through console.log/warn/error, so a guest replacing console.log sees their calls as in Node.
   function methods(console, env) {
-    const counts = new Map();
-    const times = new Map();
+    const counts = new MapCtor();
+    const times = new MapCtor();
     const warn = (text) => require("process").emitWarning(text);
     const label = (l) => (l === undefined ? "default" : `${l}`);
 
     function count(l) {
       l = label(l);
-      const n = (counts.get(l) || 0) + 1;
-      counts.set(l, n);
+      const n = (MapGet(counts, l) || 0) + 1;
+      MapSet(counts, l, n);
       console.log(`${l}: ${n}`);
     }
     function countReset(l) {
       l = label(l);
-      if (!counts.has(l)) warn(`Count for '${l}' does not exist`);
-      else counts.delete(l);
+      if (!MapHas(counts, l)) warn(`Count for '${l}' does not exist`);
+      else MapDelete(counts, l);
     }
     function time(l) {
       l = label(l);
-      if (times.has(l)) return warn(`Label '${l}' already exists for console.time()`);
-      times.set(l, env.now());
+      if (MapHas(times, l)) return warn(`Label '${l}' already exists for console.time()`);
+      MapSet(times, l, env.now());
     }
     function logTime(which, l, data) {
-      const start = times.get(l);
+      const start = MapGet(times, l);
       if (start === undefined) { warn(`No such label '${l}' for console.${which}()`); return false; }
       const text = formatTime(env.now() - start);
-      console.log("%s: %s", l, text, ...data);
+      ReflectApply(console.log, console, argsWith(["%s: %s", l, text], data));
       return true;
     }
     function timeLog(l, ...data) { logTime("timeLog", label(l), data); }
     function timeEnd(l) {
       l = label(l);
-      if (logTime("timeEnd", l, [])) times.delete(l);
+      if (logTime("timeEnd", l, [])) MapDelete(times, l);
     }
     function group(...data) {
-      if (data.length > 0) console.log(...data);
+      if (data.length > 0) ReflectApply(console.log, console, data);
       env.indent(2);
     }
     function groupEnd() { env.indent(-2); }
@@ -188,13 +191,13 @@
     function assert(condition, ...args) {
       if (condition) return;
       args[0] = `Assertion failed${args.length === 0 ? "" : `: ${args[0]}`}`;
-      console.warn(...args);
+      ReflectApply(console.warn, console, args);
     }
     function dir(value, options) {
       env.write("log", inspect(value, { customInspect: false, ...options }));
     }
     return { count, countReset, time, timeLog, timeEnd, group, groupCollapsed: group, groupEnd, table, assert,
-      dir, dirxml: (...a) => console.log(...a) };
+      dir, dirxml: (...a) => ReflectApply(console.log, console, a) };
   }
 
   return { methods, formatTime, renderTable };
