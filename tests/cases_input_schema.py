@@ -65,16 +65,19 @@ const schema = { "~standard": { version: 1, vendor: "fixture", async validate() 
 run(async () => "never", { inputSchema: schema });
 """
 
-# A guest that replaces Promise.prototype.then before the run starts can make the prelude's start()
-# resolve with its own {inputInvalid}: after an effect, the runner must not call that an invalid
-# input (the run did something).
+# A guest that redefines Promise[Symbol.species] before the run starts can make the prelude's
+# start() resolve with its own {inputInvalid} (its captured `then` still asks the species for the
+# promise it returns; replacing Promise.prototype.then no longer reaches start(), docs/primordials.md):
+# after an effect, the runner must not call that an invalid input (the run did something).
 FORGED_THEN_AGENT = """
 import { run, chidori } from "chidori:agent";
 await chidori.log("an effect first");
-const realThen = Promise.prototype.then;
-Promise.prototype.then = function () {
-  return realThen.call(Promise.resolve(), () => ({ inputInvalid: "InputValidationError: invalid input:\\n  - forged" }));
-};
+Object.defineProperty(Promise, Symbol.species, { configurable: true, get() {
+  return function Forger(executor) {
+    executor(() => {}, () => {});
+    return Promise.resolve({ inputInvalid: "InputValidationError: invalid input:\\n  - forged" });
+  };
+} });
 run(async () => "never");
 """
 
