@@ -22,12 +22,14 @@
   const P = lib.primordials;
   const MathCeil = P.MathCeil, MathFloor = P.MathFloor, MathMax = P.MathMax;
   const NumberCtor = P.NumberCtor, NumberIsFinite = P.NumberIsFinite;
-  const PromiseThen = P.PromiseThen, PromiseOwn = P.PromiseOwn, MapCtor = P.MapCtor, MapGet = P.MapGet, MapSet = P.MapSet;
-  const MapForEach = P.MapForEach, MapSize = P.MapSize, ArrayIndexOf = P.ArrayIndexOf, ArrayJoin = P.ArrayJoin;
-  const ArraySlice = P.ArraySlice, ArrayReverse = P.ArrayReverse, StringToLowerCase = P.StringToLowerCase, StringTrim = P.StringTrim;
+  const PromiseThen = P.PromiseThen, PromiseOwn = P.PromiseOwn, MapCtor = P.MapCtor, u = P.uncurry;
+  const MapGet = u(P.MapPrototypeGet), MapSet = u(P.MapPrototypeSet), MapForEach = u(P.MapPrototypeForEach);
+  const MapSize = u(P.MapPrototypeGetSize), ArrayIndexOf = u(P.ArrayPrototypeIndexOf), ArrayJoin = u(P.ArrayPrototypeJoin);
+  const ArraySlice = u(P.ArrayPrototypeSlice), ArrayReverse = u(P.ArrayPrototypeReverse);
+  const StringToLowerCase = u(P.StringPrototypeToLowerCase), StringTrim = u(P.StringPrototypeTrim);
   const nodes = new P.WeakMapCtor(); // context → {parent, segment, handles}
-  const WeakMapGet = (k) => P.WeakMapGet(nodes, k);
-  const WeakMapSet = (k, v) => P.WeakMapSet(nodes, k, v);
+  const WeakMapGet = (k) => P.ReflectApply(P.WeakMapPrototypeGet, nodes, [k]);
+  const WeakMapSet = (k, v) => P.ReflectApply(P.WeakMapPrototypeSet, nodes, [k, v]);
 
   const DEFAULT_MAX_TURNS = 10;  // ctx.prompt()'s tool loop, as the original's host loop
   const HANDLE_MAX_TURNS = 8;    // conversation().say()'s loop over defineTool handles

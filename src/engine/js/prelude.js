@@ -22,10 +22,14 @@
   // Every builtin this file uses, captured before any guest code runs (primordials.js).
   const P = loadBuiltinFile("primordials.js")();
   const { JSONStringify, JSONParse, ObjectFreeze, ObjectDefineProperty, ObjectKeys, ObjectHasOwn, ReflectApply,
-    ReflectGet, ObjectCreate, StringSlice, StringIncludes, StringRepeat, StringIndexOf, StringStartsWith, ArrayIsArray,
-    PromiseCtor, PromiseResolve, PromiseReject, PromiseThen, StringCtor, ErrorCtor, TypeErrorCtor, MathMax,
-    RegExpCtor, RegExpExec, NumberIsInteger, ArrayJoin, ArraySlice, ArraySort, ProxyCtor, MapCtor, MapGet, MapSet,
-    MapForEach, MapDelete, MapSize, PromiseFrom, list, rec, defineValue } = P;
+    ReflectGet, ObjectCreate, ArrayIsArray, PromiseResolve, PromiseReject, PromiseThen, PromiseFrom, StringCtor,
+    ErrorCtor, TypeErrorCtor, MathMax, RegExpCtor, NumberIsInteger, ProxyCtor, MapCtor, list, rec, defineValue, uncurry } = P;
+  const StringSlice = uncurry(P.StringPrototypeSlice), StringIncludes = uncurry(P.StringPrototypeIncludes);
+  const StringRepeat = uncurry(P.StringPrototypeRepeat), StringIndexOf = uncurry(P.StringPrototypeIndexOf);
+  const StringStartsWith = uncurry(P.StringPrototypeStartsWith), RegExpExec = uncurry(P.RegExpPrototypeExec);
+  const ArrayJoin = uncurry(P.ArrayPrototypeJoin), ArraySort = uncurry(P.ArrayPrototypeSort);
+  const MapGet = uncurry(P.MapPrototypeGet), MapSet = uncurry(P.MapPrototypeSet), MapDelete = uncurry(P.MapPrototypeDelete);
+  const MapForEach = uncurry(P.MapPrototypeForEach), MapSize = uncurry(P.MapPrototypeGetSize);
   const RegExpTest = (re, s) => RegExpExec(re, s) !== null;
 
   /* ---- the seam ---- */
@@ -166,7 +170,7 @@
       if (console[key] === stub) defineValue(console, key, consoleMethods[key]); // unless the guest replaced it
       return ReflectApply(consoleMethods[key], this, args);
     };
-    defineValue(console, key, stub);
+    console[key] = stub; // at startup: no guest code has run, a plain write is an own one
   }
 
   /* ---- timers on virtual time ----
@@ -897,8 +901,7 @@
   function defineLazyGlobal(name, module, prop) {
     const settle = (value) =>
       ObjectDefineProperty(globalThis, name, { __proto__: null, value, writable: true, configurable: true, enumerable: false });
-    ObjectDefineProperty(globalThis, name, {
-      __proto__: null,
+    ObjectDefineProperty(globalThis, name, { // at startup: Object.prototype is still pristine
       get() {
         const value = prop === null ? requireBuiltin(module) : requireBuiltin(module)[prop];
         settle(value);
@@ -917,7 +920,6 @@
    * no stack is captured (as in V8).
    * QuickJS's own stacks (of `new Error`) do not read the limit. */
 
-  const ErrorToString = P.ErrorToString;
 
   function captureStackTrace(target, fn) {
     if (target === null || (typeof target !== "object" && typeof target !== "function")) {
@@ -946,7 +948,7 @@
     }
     const keep = limit > 0 ? limit : 0;
     let head;
-    try { head = StringCtor(ErrorToString(target)); } catch (_) { head = "Error"; }
+    try { head = StringCtor(ReflectApply(P.ErrorPrototypeToString, target, [])); } catch (_) { head = "Error"; }
     let stack = head;
     for (let i = first, n = 0; i < frames.length && n + 1 <= keep; i++, n++) stack += "\n" + frames[i];
     ObjectDefineProperty(target, "stack", { __proto__: null, value: stack, writable: true, configurable: true, enumerable: false });

@@ -12,7 +12,10 @@
   const abortError = abort.abortError;
   const { codedError, invalidArgType } = text;
   // emit and the listener lists run on builtins captured before guest code (primordials.js)
-  const { ReflectApply, ReflectOwnKeys, ArrayPush, ArrayUnshift, ArraySplice, ArraySlice, FunctionBind, argsWith } = natives.primordials;
+  const P = natives.primordials, u = P.uncurry;
+  const { ReflectApply, ReflectOwnKeys, argsWith } = P;
+  const ArrayPush = u(P.ArrayPrototypePush), ArrayUnshift = u(P.ArrayPrototypeUnshift), ArraySplice = u(P.ArrayPrototypeSplice);
+  const ArraySlice = u(P.ArrayPrototypeSlice), FunctionBind = u(P.FunctionPrototypeBind);
 
   const kCapture = Symbol("kCapture");
   const kRejection = Symbol.for("nodejs.rejection");

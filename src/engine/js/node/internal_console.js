@@ -13,7 +13,9 @@
   const inspect = util.inspect;
   // count/time/group/assert/dirxml run on builtins captured before guest code (primordials.js);
   // table's rendering still calls the live Array and String methods (docs/primordials.md)
-  const { ReflectApply, MapCtor, MapGet, MapSet, MapHas, MapDelete, argsWith } = natives.primordials;
+  const P = natives.primordials, u = P.uncurry;
+  const { ReflectApply, MapCtor, argsWith } = P;
+  const MapGet = u(P.MapPrototypeGet), MapSet = u(P.MapPrototypeSet), MapHas = u(P.MapPrototypeHas), MapDelete = u(P.MapPrototypeDelete);
 
   // Node's duration text: "12.345ms", "1.500s", "1:02.345 (m:ss.mmm)", "1:02:03.456 (h:mm:ss.mmm)".
   function formatTime(ms) {
