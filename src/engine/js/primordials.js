@@ -3,7 +3,7 @@
  * otherwise read a guest-writable property (docs/primordials.md).
  *
  * Evaluated first by the prelude (loadBuiltin("primordials.js")); its value is a function that
- * returns one frozen, prototype-less object. Nothing here is reachable from guest code. Guest code
+ * returns one prototype-less object. Nothing here is reachable from guest code. Guest code
  * may later replace or delete any of the originals (Promise.prototype.then, Function.prototype.call,
  * Array.prototype[Symbol.iterator], Map.prototype.values, JSON.stringify …) or put setters on
  * Array.prototype and Object.prototype: the captured functions are unaffected, and the helpers below
@@ -67,7 +67,6 @@
     return own(p);
   }
 
-  // Not frozen (freezing ~70 properties is measurable at startup): no guest code can reach it.
   // Not frozen (freezing some 60 properties is measurable at startup): no guest code can reach it.
   // Methods are the raw functions (no wrapper is made here); uncurry(f) makes a callable form.
   return {
