@@ -9,6 +9,8 @@ its replay must print the same. Isolated and in-process.
 
 The Promise.prototype.then family is the forged-record hole: a `then` that keeps the callbacks it
 is given and calls them again with a value of its choosing used to write extra `step` records.
+Before primordials.js every family but `json` failed (JSON was already captured; the QuickJS side
+of JSON, its setter-visible internal lists, is what `array_setters` catches).
 """
 import json
 import os
