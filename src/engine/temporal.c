@@ -1,0 +1,70 @@
+/* temporal.c — `Temporal`, loaded on first touch. The global starts as an accessor (non-enumerable,
+ * configurable, like the standard data property); its getter compiles nothing: it reads the
+ * bytecode of the pinned polyfill (temporal.js, built from deps/temporal.lock by the Makefile),
+ * runs it once, and replaces itself with the data property {writable, configurable, not
+ * enumerable}. A run that never reads `Temporal` never loads it: no bytecode read, no objects.
+ * Assigning `Temporal` before any read replaces the accessor without loading anything.
+ *
+ * The polyfill runs as guest-realm code (src/engine/temporal/head.js says what it may touch). Its
+ * only clock is Date.now(), the run's virtual clock (the engine's clock hook), so Temporal.Now
+ * reads the same time as Date and replays identically. Time zones other than UTC and fixed
+ * offsets resolve through the realm's Intl.DateTimeFormat when it has one.
+ *
+ * Trusts: the embedded bytecode (built with this engine); nothing from the guest. The getter and
+ * setter always act on the realm's global object, whatever receiver they are called with. */
+#include "engine/engine_internal.h"
+
+static int define_data(JSContext *ctx, JSValue value)
+{
+    JSValue global = JS_GetGlobalObject(ctx);
+    int r = JS_DefinePropertyValueStr(ctx, global, "Temporal", value, JS_PROP_WRITABLE | JS_PROP_CONFIGURABLE);
+    JS_FreeValue(ctx, global);
+    return r;
+}
+
+static JSValue temporal_get(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv)
+{
+    const embedded_file *f = engine_embedded("temporal.js");
+    if (!f) return JS_ThrowReferenceError(ctx, "internal error: Temporal is missing from the binary");
+    JSValue code = JS_ReadObject(ctx, f->data, f->len, JS_READ_OBJ_BYTECODE);
+    JSValue factory = JS_IsException(code) ? code : JS_EvalFunction(ctx, code);
+    if (JS_IsException(factory)) return factory;
+    JSValue global = JS_GetGlobalObject(ctx);
+    JSValue intl = JS_GetPropertyStr(ctx, global, "Intl");
+    JS_FreeValue(ctx, global);
+    if (JS_IsException(intl)) {
+        JS_FreeValue(ctx, factory);
+        return intl;
+    }
+    JSValue temporal = JS_Call(ctx, factory, JS_UNDEFINED, 1, (JSValueConst *)&intl);
+    JS_FreeValue(ctx, intl);
+    JS_FreeValue(ctx, factory);
+    if (JS_IsException(temporal)) return temporal; /* the accessor stays: the next read tries again */
+    if (!JS_IsObject(temporal)) {
+        JS_FreeValue(ctx, temporal);
+        return JS_ThrowTypeError(ctx, "internal error: the Temporal polyfill installed nothing");
+    }
+    if (define_data(ctx, JS_DupValue(ctx, temporal)) < 0) {
+        JS_FreeValue(ctx, temporal);
+        return JS_EXCEPTION;
+    }
+    return temporal;
+}
+
+static JSValue temporal_set(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv)
+{
+    if (define_data(ctx, JS_DupValue(ctx, argc > 0 ? argv[0] : JS_UNDEFINED)) < 0) return JS_EXCEPTION;
+    return JS_UNDEFINED;
+}
+
+int engine_install_temporal(JSContext *ctx)
+{
+    JSValue getter = JS_NewCFunction2(ctx, temporal_get, "get Temporal", 0, JS_CFUNC_generic, 0);
+    JSValue setter = JS_NewCFunction2(ctx, temporal_set, "set Temporal", 1, JS_CFUNC_generic, 0);
+    JSValue global = JS_GetGlobalObject(ctx);
+    JSAtom name = JS_NewAtom(ctx, "Temporal");
+    int r = JS_DefinePropertyGetSet(ctx, global, name, getter, setter, JS_PROP_CONFIGURABLE);
+    JS_FreeAtom(ctx, name);
+    JS_FreeValue(ctx, global);
+    return r < 0 ? -1 : 0;
+}
