@@ -8,7 +8,7 @@ its `includes:` + the test, with "use strict" first for onlyStrict tests. Module
 skipped (counted). A negative test passes when the run fails naming the expected error type.
 
 Usage: scripts/temporal-test262.py TEST262_DIR [--cmd 'build/chidori eval --file'] [--prepend FILE]
-       [--every N] [-j 2] [--failures FILE]
+       [--every N] [-j 2] [--strict] [--failures FILE]
 Trusts: the test262 checkout (read only; scripts are written to a temporary directory)."""
 import argparse, concurrent.futures, os, re, shlex, subprocess, sys, tempfile
 
@@ -43,6 +43,8 @@ def main():
     ap.add_argument('--every', type=int, default=1, help='run every Nth test only (a sample)')
     ap.add_argument('-j', type=int, default=2)
     ap.add_argument('--timeout', type=float, default=60)
+    ap.add_argument('--strict', action='store_true',
+                    help='run each test that allows it in strict mode (test262 runs tests without flags in both modes)')
     ap.add_argument('--failures', help='write the failing paths with their first error line here')
     a = ap.parse_args()
     root = os.path.join(a.test262, 'test/built-ins/Temporal')
@@ -65,7 +67,8 @@ def main():
         m = meta(src)
         if 'module' in m['flags'] or 'raw' in m['flags']:
             return path, 'skip', ''
-        parts = ['"use strict";\n' if 'onlyStrict' in m['flags'] else '',
+        strict = 'onlyStrict' in m['flags'] or (a.strict and 'noStrict' not in m['flags'])
+        parts = ['"use strict";\n' if strict else '',
                  "if (typeof print === 'undefined') globalThis.print = function () { console.log.apply(console, arguments); };\n",
                  pre, h('assert.js'), h('sta.js')]
         if 'async' in m['flags']:

@@ -7,7 +7,8 @@
  *
  * The polyfill runs as guest-realm code (src/engine/temporal/head.js says what it may touch). Its
  * only clock is Date.now(), the run's virtual clock (the engine's clock hook), so Temporal.Now
- * reads the same time as Date and replays identically. Time zones other than UTC and fixed
+ * reads the same time as Date and replays identically; the polyfill is handed Date.now as captured
+ * here, before any guest code ran, so a guest that replaces Date.now does not move Temporal.Now. Time zones other than UTC and fixed
  * offsets resolve through the realm's Intl.DateTimeFormat when it has one.
  *
  * Trusts: the embedded bytecode (built with this engine); nothing from the guest. The getter and
@@ -22,7 +23,9 @@ static int define_data(JSContext *ctx, JSValue value)
     return r;
 }
 
-static JSValue temporal_get(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv)
+/* data[0]: Date.now as it was before any guest code ran (the virtual clock's native); data[1]: Date. */
+static JSValue temporal_get(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv, int magic,
+                            JSValue *data)
 {
     const embedded_file *f = engine_embedded("temporal.js");
     if (!f) return JS_ThrowReferenceError(ctx, "internal error: Temporal is missing from the binary");
@@ -36,7 +39,8 @@ static JSValue temporal_get(JSContext *ctx, JSValueConst this_val, int argc, JSV
         JS_FreeValue(ctx, factory);
         return intl;
     }
-    JSValue temporal = JS_Call(ctx, factory, JS_UNDEFINED, 1, (JSValueConst *)&intl);
+    JSValueConst args[3] = {intl, data[0], data[1]};
+    JSValue temporal = JS_Call(ctx, factory, JS_UNDEFINED, 3, args);
     JS_FreeValue(ctx, intl);
     JS_FreeValue(ctx, factory);
     if (JS_IsException(temporal)) return temporal; /* the accessor stays: the next read tries again */
@@ -59,9 +63,21 @@ static JSValue temporal_set(JSContext *ctx, JSValueConst this_val, int argc, JSV
 
 int engine_install_temporal(JSContext *ctx)
 {
-    JSValue getter = JS_NewCFunction2(ctx, temporal_get, "get Temporal", 0, JS_CFUNC_generic, 0);
-    JSValue setter = JS_NewCFunction2(ctx, temporal_set, "set Temporal", 1, JS_CFUNC_generic, 0);
     JSValue global = JS_GetGlobalObject(ctx);
+    JSValue date = JS_GetPropertyStr(ctx, global, "Date");
+    JSValue now = JS_GetPropertyStr(ctx, date, "now");
+    if (!JS_IsFunction(ctx, date) || !JS_IsFunction(ctx, now)) {
+        JS_FreeValue(ctx, now);
+        JS_FreeValue(ctx, date);
+        JS_FreeValue(ctx, global);
+        JS_ThrowInternalError(ctx, "internal error: Date.now is missing when Temporal is installed");
+        return -1;
+    }
+    JSValue data[2] = {now, date};
+    JSValue getter = JS_NewCFunctionData(ctx, temporal_get, 0, 0, 2, (JSValueConst *)data);
+    JS_FreeValue(ctx, now);
+    JS_FreeValue(ctx, date);
+    JSValue setter = JS_NewCFunction2(ctx, temporal_set, "set Temporal", 1, JS_CFUNC_generic, 0);
     JSAtom name = JS_NewAtom(ctx, "Temporal");
     int r = JS_DefinePropertyGetSet(ctx, global, name, getter, setter, JS_PROP_CONFIGURABLE);
     JS_FreeAtom(ctx, name);

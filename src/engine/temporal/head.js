@@ -7,12 +7,16 @@
  * object (the loader, not the polyfill, decides how it lands on the real global) and patches only a
  * private view of Intl, so loading Temporal changes nothing the rest of the run (or chidori's own
  * code) relies on. Everything else the polyfill reads (Date, BigInt, Math, Object, ...) is the
- * realm's: a guest that tampers with those breaks Temporal, never the host. Date.now() is the run's
- * virtual clock (the engine's clock hook), so Temporal.Now has no other source of time.
+ * realm's: a guest that tampers with those breaks Temporal, never the host. The polyfill's clock is
+ * Date.now() as it was before guest code ran, the run's virtual clock (the engine's clock hook), so
+ * Temporal.Now has no other source of time.
  *
  * Trusts: nothing from the guest; runs as guest-realm code. */
-(function chidoriTemporal(realmIntl) {
+(function chidoriTemporal(realmIntl, dateNow, RealmDate) {
   'use strict';
+  /* The realm's Date (both captured before guest code ran), except that Date.now is always the
+   * engine's own: the polyfill's only clock. */
+  const Date = new Proxy(RealmDate, { get: (target, key, receiver) => (key === 'now' ? dateNow : Reflect.get(target, key, receiver)) });
   /* A view of Intl the polyfill may patch freely (its own DateTimeFormat wrapper lands here). With
    * no Intl in the realm, a stand-in that knows only UTC: UTC and fixed offsets never need Intl,
    * and a named zone fails with a RangeError that says why. With a real Intl, named zones resolve
@@ -55,7 +59,7 @@
         ];
       }
       resolvedOptions() {
-        return { locale: 'en-US', calendar: 'gregory', numberingSystem: 'latn', timeZone: 'UTC' };
+        return { locale: 'en-US', calendar: 'iso8601', numberingSystem: 'latn', timeZone: 'UTC' };
       }
       static supportedLocalesOf() {
         return [];
