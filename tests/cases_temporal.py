@@ -170,6 +170,13 @@ ASSIGNED = PROBE + r"""export default async () => {
 };
 """
 
+FROZEN = r"""export default async () => {
+  Object.freeze(globalThis);
+  const a = Temporal, b = Temporal;
+  return { same: a === b, date: a.PlainDate.from('2024-02-29').add({ days: 1 }).toString() };
+};
+"""
+
 
 def case_temporal_loads_only_when_touched(v):
     """A run that never reads `Temporal` never loads the polyfill; the first read does, once."""
@@ -188,6 +195,10 @@ def case_temporal_loads_only_when_touched(v):
     assert code == 0, err
     got = json.loads(out)
     assert got == {"kind": "data", "enumerable": False, "toTemporalInstant": "undefined", "value": 5}, got
+    # a global frozen before the first read keeps the accessor, which serves one loaded object
+    code, out, err = run_agent(v, FROZEN, "--no-isolate")
+    assert code == 0, err
+    assert json.loads(out) == {"same": True, "date": "2024-03-01"}, out
 
 
 BAD = r"""export default async () => {

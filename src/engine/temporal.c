@@ -23,10 +23,13 @@ static int define_data(JSContext *ctx, JSValue value)
     return r;
 }
 
-/* data[0]: Date.now as it was before any guest code ran (the virtual clock's native); data[1]: Date. */
+/* data[0]: Date.now as it was before any guest code ran (the virtual clock's native); data[1]: Date;
+ * data[2]: the loaded Temporal, kept for a global the guest froze before the first read (the data
+ * property cannot replace the accessor then, and every read must still give the same object). */
 static JSValue temporal_get(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv, int magic,
                             JSValue *data)
 {
+    if (JS_IsObject(data[2])) return JS_DupValue(ctx, data[2]);
     const embedded_file *f = engine_embedded("temporal.js");
     if (!f) return JS_ThrowReferenceError(ctx, "internal error: Temporal is missing from the binary");
     JSValue code = JS_ReadObject(ctx, f->data, f->len, JS_READ_OBJ_BYTECODE);
@@ -48,9 +51,10 @@ static JSValue temporal_get(JSContext *ctx, JSValueConst this_val, int argc, JSV
         JS_FreeValue(ctx, temporal);
         return JS_ThrowTypeError(ctx, "internal error: the Temporal polyfill installed nothing");
     }
+    data[2] = JS_DupValue(ctx, temporal);
     if (define_data(ctx, JS_DupValue(ctx, temporal)) < 0) {
-        JS_FreeValue(ctx, temporal);
-        return JS_EXCEPTION;
+        /* a frozen or sealed global: the accessor stays and serves the kept object */
+        JS_FreeValue(ctx, JS_GetException(ctx));
     }
     return temporal;
 }
@@ -73,8 +77,8 @@ int engine_install_temporal(JSContext *ctx)
         JS_ThrowInternalError(ctx, "internal error: Date.now is missing when Temporal is installed");
         return -1;
     }
-    JSValue data[2] = {now, date};
-    JSValue getter = JS_NewCFunctionData(ctx, temporal_get, 0, 0, 2, (JSValueConst *)data);
+    JSValue data[3] = {now, date, JS_UNDEFINED};
+    JSValue getter = JS_NewCFunctionData(ctx, temporal_get, 0, 0, 3, (JSValueConst *)data);
     JS_FreeValue(ctx, now);
     JS_FreeValue(ctx, date);
     JSValue setter = JS_NewCFunction2(ctx, temporal_set, "set Temporal", 1, JS_CFUNC_generic, 0);
