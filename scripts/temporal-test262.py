@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""temporal-test262.py — runs test262's Temporal directory (test/built-ins/Temporal) through
+"""temporal-test262.py — runs test262's Temporal tests (test/built-ins/Temporal and
+Date.prototype.toTemporalInstant: every script test of the feature outside intl402) through
 `chidori eval --file` (or any command given with --cmd), one process per test, and prints the pass
 count. A quick loop for this one directory; `make conformance` is the full runner.
 
@@ -12,6 +13,8 @@ Usage: scripts/temporal-test262.py TEST262_DIR [--cmd 'build/chidori eval --file
 Trusts: the test262 checkout (read only; scripts are written to a temporary directory)."""
 import argparse, concurrent.futures, os, re, shlex, subprocess, sys, tempfile
 
+# every script test of the Temporal feature outside intl402 and staging
+DIRS = ('test/built-ins/Temporal', 'test/built-ins/Date/prototype/toTemporalInstant')
 META = re.compile(r'/\*---(.*?)---\*/', re.S)
 
 
@@ -47,8 +50,7 @@ def main():
                     help='run each test that allows it in strict mode (test262 runs tests without flags in both modes)')
     ap.add_argument('--failures', help='write the failing paths with their first error line here')
     a = ap.parse_args()
-    root = os.path.join(a.test262, 'test/built-ins/Temporal')
-    files = sorted(os.path.join(d, f) for d, _, fs in os.walk(root) for f in fs
+    files = sorted(os.path.join(d, f) for sub in DIRS for d, _, fs in os.walk(os.path.join(a.test262, sub)) for f in fs
                    if f.endswith('.js') and not f.endswith('_FIXTURE.js'))[::a.every]
     harness = {}
 

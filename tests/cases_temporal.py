@@ -6,8 +6,8 @@ binary and loaded on first touch.
   isolated, with the same output;
 - Temporal.Now is the run's virtual clock: equal to Date.now() at a pinned clock start, moving only
   with virtual time, deaf to a guest's Date.now, and a replay prints the same bytes;
-- a run that never reads `Temporal` never loads it (the global is still the lazy accessor and
-  Date.prototype.toTemporalInstant, which the polyfill adds, is absent); assigning it loads nothing;
+- a run that never reads `Temporal` (or Date.prototype.toTemporalInstant) never loads it: both are
+  still the lazy accessors; assigning `Temporal` loads nothing; a frozen global still works;
 - bad input: RangeError/TypeError with the polyfill's message, an uncaught one fails the run;
 - a guest that breaks the builtins the polyfill needs breaks Temporal only: chidori's effects and
   the run's output still work;
@@ -141,11 +141,9 @@ def case_temporal_now_replays_byte_identical(v):
         assert "replay matched" in err2, err2
 
 
-PROBE = r"""const loaded = () => {
-  const d = Object.getOwnPropertyDescriptor(globalThis, 'Temporal');
-  return { kind: d && ('value' in d ? 'data' : 'accessor'), enumerable: d && d.enumerable,
-           toTemporalInstant: typeof Date.prototype.toTemporalInstant };
-};
+PROBE = r"""const kind = (o, k) => { const d = Object.getOwnPropertyDescriptor(o, k); return d && ('value' in d ? 'data' : 'accessor'); };
+const loaded = () => ({ kind: kind(globalThis, 'Temporal'), enumerable: Object.getOwnPropertyDescriptor(globalThis, 'Temporal').enumerable,
+                        toTemporalInstant: kind(Date.prototype, 'toTemporalInstant') });
 """
 
 UNTOUCHED = PROBE + r"""export default async (input, chidori) => {
@@ -170,6 +168,13 @@ ASSIGNED = PROBE + r"""export default async () => {
 };
 """
 
+VIA_DATE = PROBE + r"""export default async () => {
+  const method = typeof Date.prototype.toTemporalInstant;
+  const instant = new Date(1000).toTemporalInstant().toString();
+  return { ...loaded(), method, instant };
+};
+"""
+
 FROZEN = r"""export default async () => {
   Object.freeze(globalThis);
   const a = Temporal, b = Temporal;
@@ -183,18 +188,24 @@ def case_temporal_loads_only_when_touched(v):
     code, out, err = run_agent(v, UNTOUCHED, "--no-isolate")
     assert code == 0, err
     got = json.loads(out)
-    assert got == {"kind": "accessor", "enumerable": False, "toTemporalInstant": "undefined", "keys": False,
+    assert got == {"kind": "accessor", "enumerable": False, "toTemporalInstant": "accessor", "keys": False,
                    "inOperator": True}, got
     code, out, err = run_agent(v, TOUCHED, "--isolate")
     assert code == 0, err
     got = json.loads(out)
-    assert got["before"] == {"kind": "accessor", "enumerable": False, "toTemporalInstant": "undefined"}, got
-    assert got["after"] == {"kind": "data", "enumerable": False, "toTemporalInstant": "function"}, got
+    assert got["before"] == {"kind": "accessor", "enumerable": False, "toTemporalInstant": "accessor"}, got
+    assert got["after"] == {"kind": "data", "enumerable": False, "toTemporalInstant": "data"}, got
     assert got["kind"] == "object", got
     code, out, err = run_agent(v, ASSIGNED, "--no-isolate")
     assert code == 0, err
     got = json.loads(out)
-    assert got == {"kind": "data", "enumerable": False, "toTemporalInstant": "undefined", "value": 5}, got
+    assert got == {"kind": "data", "enumerable": False, "toTemporalInstant": "accessor", "value": 5}, got
+    # the first read of Date.prototype.toTemporalInstant loads Temporal too, and gives the method
+    code, out, err = run_agent(v, VIA_DATE, "--isolate")
+    assert code == 0, err
+    got = json.loads(out)
+    assert got == {"kind": "data", "enumerable": False, "toTemporalInstant": "data", "method": "function",
+                   "instant": "1970-01-01T00:00:01Z"}, got
     # a global frozen before the first read keeps the accessor, which serves one loaded object
     code, out, err = run_agent(v, FROZEN, "--no-isolate")
     assert code == 0, err

@@ -65,6 +65,55 @@ static JSValue temporal_set(JSContext *ctx, JSValueConst this_val, int argc, JSV
     return JS_UNDEFINED;
 }
 
+/* Date.prototype.toTemporalInstant, which the polyfill adds, is lazy too: the first read loads
+ * Temporal (data[0]: the Temporal getter), whose install replaces this accessor with the standard
+ * method; the read then gives that method. data[1]: Date.prototype as it was at start. */
+static JSValue to_instant_get(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv, int magic,
+                              JSValue *data)
+{
+    JSValue temporal = JS_Call(ctx, data[0], JS_UNDEFINED, 0, NULL);
+    if (JS_IsException(temporal)) return temporal;
+    JS_FreeValue(ctx, temporal);
+    JSPropertyDescriptor desc;
+    JSAtom name = JS_NewAtom(ctx, "toTemporalInstant");
+    int has = JS_GetOwnProperty(ctx, &desc, data[1], name);
+    JS_FreeAtom(ctx, name);
+    if (has < 0) return JS_EXCEPTION;
+    if (has) {
+        JS_FreeValue(ctx, desc.getter);
+        JS_FreeValue(ctx, desc.setter);
+        if (!(desc.flags & JS_PROP_GETSET)) return desc.value; /* the polyfill's method */
+        JS_FreeValue(ctx, desc.value);
+    }
+    return JS_UNDEFINED; /* the guest replaced Temporal's install: nothing to give */
+}
+
+static JSValue to_instant_set(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv, int magic,
+                              JSValue *data)
+{
+    if (JS_DefinePropertyValueStr(ctx, data[0], "toTemporalInstant", JS_DupValue(ctx, argc > 0 ? argv[0] : JS_UNDEFINED),
+                                  JS_PROP_WRITABLE | JS_PROP_CONFIGURABLE) < 0)
+        return JS_EXCEPTION;
+    return JS_UNDEFINED;
+}
+
+static int install_to_instant(JSContext *ctx, JSValueConst date, JSValueConst temporal_getter)
+{
+    JSValue proto = JS_GetPropertyStr(ctx, date, "prototype");
+    if (!JS_IsObject(proto)) {
+        JS_FreeValue(ctx, proto);
+        return -1;
+    }
+    JSValue get_data[2] = {(JSValue)temporal_getter, proto};
+    JSValue getter = JS_NewCFunctionData(ctx, to_instant_get, 0, 0, 2, (JSValueConst *)get_data);
+    JSValue setter = JS_NewCFunctionData(ctx, to_instant_set, 1, 0, 1, (JSValueConst *)&proto);
+    JSAtom name = JS_NewAtom(ctx, "toTemporalInstant");
+    int r = JS_DefinePropertyGetSet(ctx, proto, name, getter, setter, JS_PROP_CONFIGURABLE);
+    JS_FreeAtom(ctx, name);
+    JS_FreeValue(ctx, proto);
+    return r < 0 ? -1 : 0;
+}
+
 int engine_install_temporal(JSContext *ctx)
 {
     JSValue global = JS_GetGlobalObject(ctx);
@@ -80,10 +129,15 @@ int engine_install_temporal(JSContext *ctx)
     JSValue data[3] = {now, date, JS_UNDEFINED};
     JSValue getter = JS_NewCFunctionData(ctx, temporal_get, 0, 0, 3, (JSValueConst *)data);
     JS_FreeValue(ctx, now);
+    int r = JS_IsException(getter) ? -1 : install_to_instant(ctx, date, getter);
     JS_FreeValue(ctx, date);
     JSValue setter = JS_NewCFunction2(ctx, temporal_set, "set Temporal", 1, JS_CFUNC_generic, 0);
     JSAtom name = JS_NewAtom(ctx, "Temporal");
-    int r = JS_DefinePropertyGetSet(ctx, global, name, getter, setter, JS_PROP_CONFIGURABLE);
+    if (r == 0) r = JS_DefinePropertyGetSet(ctx, global, name, getter, setter, JS_PROP_CONFIGURABLE);
+    else {
+        JS_FreeValue(ctx, getter);
+        JS_FreeValue(ctx, setter);
+    }
     JS_FreeAtom(ctx, name);
     JS_FreeValue(ctx, global);
     return r < 0 ? -1 : 0;
