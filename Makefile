@@ -65,7 +65,7 @@ JS_FILES  := $(sort $(wildcard src/engine/js/*.js src/engine/js/node/*.js))
 UI_FILES  := $(sort $(wildcard ui/*.html ui/*.js ui/*.css))
 
 .PHONY: build setup deps demo test asan unit bench load fuzz fuzz-bins test-bins clean FORCE
-build: setup $(OUT)/chidori $(WORKER)
+build: setup $(OUT)/chidori $(WORKER) $(OUT)/licenses/temporal-polyfill.LICENSE
 
 setup:
 	@scripts/setup.sh
@@ -89,9 +89,24 @@ $(OUT)/tools/compile-js: $(OBJ)/tools/compile_js.o $(QJS_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(OUT)/gen/js_bytecode.c: $(OUT)/tools/compile-js $(JS_FILES)
+$(OUT)/gen/js_bytecode.c: $(OUT)/tools/compile-js $(JS_FILES) $(OUT)/gen/temporal.js
 	@mkdir -p $(dir $@)
-	ASAN_OPTIONS=detect_leaks=0 $(OUT)/tools/compile-js $(JS_FILES) > $@.tmp && mv $@.tmp $@
+	ASAN_OPTIONS=detect_leaks=0 $(OUT)/tools/compile-js $(JS_FILES) $(OUT)/gen/temporal.js > $@.tmp && mv $@.tmp $@
+
+# Temporal: the pinned npm polyfill (deps/temporal.lock, scripts/fetch-temporal.sh) inside our own
+# opening and closing (src/engine/temporal/), compiled with the rest and loaded on first touch
+# (src/engine/temporal.c). Its licence ships next to the binary.
+TEMPORAL_SRC := build/temporal-src
+$(TEMPORAL_SRC)/.stamp: FORCE
+	@scripts/fetch-temporal.sh
+
+$(OUT)/gen/temporal.js: src/engine/temporal/head.js src/engine/temporal/tail.js $(TEMPORAL_SRC)/.stamp
+	@mkdir -p $(dir $@)
+	cat src/engine/temporal/head.js $(TEMPORAL_SRC)/polyfill.js src/engine/temporal/tail.js > $@.tmp && mv $@.tmp $@
+
+$(OUT)/licenses/temporal-polyfill.LICENSE: $(TEMPORAL_SRC)/.stamp
+	@mkdir -p $(dir $@)
+	cp $(TEMPORAL_SRC)/LICENSE $@
 
 $(OBJ)/gen/js_bytecode.o: $(OUT)/gen/js_bytecode.c
 	@mkdir -p $(dir $@)
@@ -141,7 +156,7 @@ $(OUT)/ts-strip: $(OBJ)/tools/ts_strip_main.o $(OBJ)/src/engine/ts_strip.o $(OBJ
 	$(CC) $(LDFLAGS) -o $@ $^
 
 # Everything a test run needs for one variant.
-test-bins: setup $(OUT)/chidori $(WORKER) $(OUT)/unit_tests $(OUT)/ts-strip
+test-bins: setup $(OUT)/chidori $(WORKER) $(OUT)/unit_tests $(OUT)/ts-strip $(OUT)/licenses/temporal-polyfill.LICENSE
 
 demo: build
 	build/chidori run examples/hello.js -i '{"name": "Ada"}'

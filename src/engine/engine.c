@@ -685,7 +685,12 @@ static int build(engine *e)
         fail_with_exception(e);
         return -1;
     }
-    return install_prelude(e);
+    if (install_prelude(e) < 0) return -1;
+    if (engine_install_temporal(e->ctx) < 0) { /* loaded on first touch (temporal.c) */
+        fail_with_exception(e);
+        return -1;
+    }
+    return 0;
 }
 
 /* engine_prepare's engine, taken by the next engine_run (only ever set in a fork server, which is

@@ -51,6 +51,9 @@ void engine_install_module_loader(engine *e);
 int engine_load_entry(engine *e, const char *specifier, JSValue *module_value, JSModuleDef **def);
 void engine_free_module_cache(engine *e);
 
+/* temporal.c: the lazy `Temporal` global (0, or -1 with an exception) */
+int engine_install_temporal(JSContext *ctx);
+
 /* cjs.c */
 /* The CommonJS registry (js/cjs.js), made on first use; borrowed, or JS_EXCEPTION. */
 JSValue engine_cjs(engine *e);
