@@ -310,3 +310,18 @@ def case_pg_memory_rows_are_in_the_database(v):
         s.stop()
     finally:
         s.cleanup()
+
+
+def case_pg_db_layer_unit_tests_on_postgres(v):
+    """The db.h unit tests (tests/unit/test_db.c) against a PostgreSQL database: the same
+    statements as on SQLite, typed reads, a unique violation told apart, transactions, and
+    LISTEN/NOTIFY between two connections (delivered at commit)."""
+    need_cluster()
+    url, _ = pgserver.database()
+    binary = os.path.join(v.dir, "unit_tests")
+    if not os.path.exists(binary):
+        raise Skip(f"{binary} is not built (make unit)")
+    p = subprocess.run([binary, "db_"], capture_output=True, text=True, timeout=120 * v.slow,
+                       env=v.env({"PG_TEST_URL": url}))
+    assert p.returncode == 0 and "ok db_both_postgres" in p.stdout, p.stdout + p.stderr
+    assert "PG_TEST_URL unset" not in p.stdout, p.stdout
