@@ -18,6 +18,7 @@
 #define _GNU_SOURCE
 #include "serve/db.h"
 #include "util/buf.h"
+#include "util/clock.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -26,7 +27,6 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define INT8OID 20
 #define BYTEAOID 17
@@ -407,17 +407,10 @@ static int pg_listen(db *d, const char *channel, char **error)
     return rc;
 }
 
-static int64_t now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 static int pg_wait(db *d, int timeout_ms, char **channel, char **payload, char **error)
 {
     pg *p = (pg *)d;
-    int64_t deadline = now_ms() + (timeout_ms > 0 ? timeout_ms : 0);
+    int64_t deadline = clock_monotonic_ms() + (timeout_ms > 0 ? timeout_ms : 0);
     for (;;) {
         if (!pq.consumeInput(p->c)) {
             char *why = tidy(pq.errorMessage(p->c));
@@ -432,7 +425,7 @@ static int pg_wait(db *d, int timeout_ms, char **channel, char **payload, char *
             pq.freemem(n);
             return 1;
         }
-        int64_t left = deadline - now_ms();
+        int64_t left = deadline - clock_monotonic_ms();
         if (left <= 0) return 0;
         struct pollfd pfd = {pq.socket(p->c), POLLIN, 0};
         if (pfd.fd < 0) {
