@@ -325,3 +325,23 @@ def case_pg_db_layer_unit_tests_on_postgres(v):
                        env=v.env({"PG_TEST_URL": url}))
     assert p.returncode == 0 and "ok db_both_postgres" in p.stdout, p.stdout + p.stderr
     assert "PG_TEST_URL unset" not in p.stdout, p.stdout
+
+
+def case_pg_unusual_strings_round_trip(v):
+    """A NUL and a lone surrogate in a session's input and output: PostgreSQL's text columns take
+    no NUL byte and only valid UTF-8, so they must arrive as JSON escapes, and come back the same."""
+    need_cluster()
+    url, name = pgserver.database()
+    s = server_on(v, url)
+    try:
+        s.start()
+        status, _, view = s.request("POST", "/sessions", '{"input": {"name": "a\\ud800b\\u0000c\\u00e9"}}')
+        assert status == 201 and view["status"] == "completed", (status, view)
+        assert view["output"] == {"greeting": "Hello, a\ud800b\x00c\u00e9!"}, view
+        again = s.request("GET", f"/sessions/{view['id']}")[2]
+        assert again["input"] == {"name": "a\ud800b\x00c\u00e9"} and again["output"] == view["output"], again
+        stored = pgserver.psql(name, f"SELECT input FROM sessions WHERE id = '{view['id']}'").strip()
+        assert "\\ud800" in stored and "\\u0000" in stored, stored
+        s.stop()
+    finally:
+        s.cleanup()
