@@ -9,7 +9,10 @@ Two parts:
   of its own instead of its SQLite file: one database per state folder (or CHIDORI_DB_PATH) the
   case uses, so a case that restarts a server on its folder finds its sessions again, and two
   folders stay two databases. The few cases that open the SQLite file themselves are left out
-  (SQLITE_ONLY says why); their PostgreSQL counterparts are the cases of the second part.
+  (SQLITE_ONLY says why); their PostgreSQL counterparts are the cases of the second part. The
+  crash test of cases_crash.py (PORTED) runs too: its reader of the SQLite file is given a
+  PostgreSQL twin for the thread that runs the PostgreSQL pass (the SQLite pass, in other threads,
+  keeps the original).
 * Cases of PostgreSQL's own: migrations (a version-1 database upgraded, a newer one refused, a
   database that is not chidori's refused), damaged rows, bad URLs (no password in any message),
   the memory cap, and two servers on one database seeing each other's sessions.
@@ -25,6 +28,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 
 import pgserver
 from cases import Skip
@@ -38,6 +42,9 @@ MODULES = sorted(os.path.basename(p)[:-3] for p in os.listdir(os.path.join(ROOT,
 SERVES = re.compile(r"\b(Server|serving|serve_agent|serve_prompt_events|serve_hung|bounded)\(")
 # Cases that read or edit the SQLite file with Python's sqlite3: not meaningful on PostgreSQL.
 SQLITE_ONLY = re.compile(r"sqlite3\.connect|sessions\.sqlite3")
+# ... but for these, whose only SQLite access is a reader given a PostgreSQL twin below.
+PORTED = {"case_crash_serve_killed_at_random_points"}
+_here = threading.local()  # .variant: the OnPostgres of the case this thread runs
 
 
 def need_cluster():
@@ -56,7 +63,7 @@ class OnPostgres:
 
     def __init__(self, v):
         self._v = v
-        self._dbs = {}
+        self._dbs = {}  # key -> (url, database name)
 
     def __getattr__(self, name):
         return getattr(self._v, name)
@@ -65,17 +72,25 @@ class OnPostgres:
         extra = dict(extra or {})
         key = extra.pop("CHIDORI_DB_PATH", None) or extra.get("CHIDORI_STATE_DIR") or "(default)"
         if key not in self._dbs:
-            self._dbs[key] = pgserver.database()[0]
+            self._dbs[key] = pgserver.database()
         env = self._v.env(extra)
         env.pop("CHIDORI_DB_PATH", None)
-        env["CHIDORI_DB_URL"] = self._dbs[key]
+        env["CHIDORI_DB_URL"] = self._dbs[key][0]
         return env
+
+    def database_of(self, state_dir):
+        """The name of the database that stands for the state folder's SQLite file."""
+        return self._dbs[state_dir][1]
 
 
 def _on_postgres(case):
     def run(v):
         need_cluster()
-        case(OnPostgres(v))
+        _here.variant = OnPostgres(v)
+        try:
+            case(_here.variant)
+        finally:
+            _here.variant = None
     run.__name__ = "case_pg_" + case.__name__[5:]
     run.__doc__ = f"{case.__name__} on PostgreSQL"
     return run
@@ -92,12 +107,48 @@ def _serve_cases():
                 src = inspect.getsource(fn)
             except (OSError, TypeError):
                 continue
-            if (name.startswith("cases_serve") or SERVES.search(src)) and not SQLITE_ONLY.search(src):
+            if (name.startswith("cases_serve") or SERVES.search(src)) and (attr in PORTED or not SQLITE_ONLY.search(src)):
                 wrapped = _on_postgres(fn)
                 out[wrapped.__name__] = wrapped
     return out
 
 
+def _read_database_pg(dbname, where):
+    """cases_crash.read_database on PostgreSQL: the same checks of every session row and record."""
+    sessions = {}
+    for sid, status, inp in pgserver.rows(dbname, "SELECT id, status, input FROM sessions"):
+        json.loads(inp)
+        assert status in ("running", "completed", "failed", "cancelled", "paused", "awaitingapproval"), \
+            f"{where}: session {sid} has status {status}"
+        sessions[sid] = (status, [])
+    seen = set()
+    for sid, seq, text, pos in pgserver.rows(dbname, "SELECT session_id, seq, record, pos FROM records"
+                                                     " ORDER BY session_id, pos"):
+        seq, rec = int(seq), json.loads(text)
+        assert rec["seq"] == seq, f"{where}: session {sid}: record {seq} says seq {rec['seq']}"
+        assert (sid, pos) not in seen, f"{where}: session {sid}: two records at position {pos}"
+        seen.add((sid, pos))
+        assert sid in sessions, f"{where}: records of an unknown session {sid}"
+        sessions[sid][1].append(rec)
+    for sid, (_, recs) in sessions.items():
+        seqs = [r["seq"] for r in recs]
+        assert len(seqs) == len(set(seqs)), f"{where}: session {sid}: a seq twice: {sorted(seqs)}"
+    return sessions
+
+
+def _give_the_crash_reader_a_twin():
+    import cases_crash
+    original = cases_crash.read_database
+
+    def read_database(path, where):
+        pgv = getattr(_here, "variant", None)
+        if pgv is None:
+            return original(path, where)
+        return _read_database_pg(pgv.database_of(os.path.dirname(path)), where)
+    cases_crash.read_database = read_database
+
+
+_give_the_crash_reader_a_twin()
 globals().update(_serve_cases())
 
 
