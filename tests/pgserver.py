@@ -45,7 +45,8 @@ def unavailable():
 
 class Cluster:
     def __init__(self):
-        self.dir = tempfile.mkdtemp(prefix="chidori-pg-")
+        # in /tmp, not $TMPDIR: `nobody` must reach it, and a socket's path has at most 107 bytes
+        self.dir = tempfile.mkdtemp(prefix="chidori-pg-", dir="/tmp" if os.path.isdir("/tmp") else None)
         self.data = os.path.join(self.dir, "data")
         self.log = os.path.join(self.dir, "server.log")
         self.as_user = {}
