@@ -120,7 +120,8 @@ char *db_url_redacted(const char *url)
     buf b = {0};
     const char *p = strstr(url, "://");
     const char *rest = p ? p + 3 : url;
-    const char *end = rest + strcspn(rest, "/?#");
+    /* up to the query, not the first `/`: a password written with a raw `/` stays hidden too */
+    const char *end = rest + strcspn(rest, "?#");
     const char *at = memrchr(rest, '@', (size_t)(end - rest));
     const char *colon = at ? memchr(rest, ':', (size_t)(at - rest)) : NULL;
     if (colon) {

@@ -35,6 +35,9 @@ TEST(db_urls_are_redacted_and_recognized)
     r = db_url_redacted("postgresql:///app");
     CHECK_STR(r, "postgresql:///app");
     free(r);
+    r = db_url_redacted("postgresql://a:pa/ss@h/d"); /* a raw slash, which should have been %2F */
+    CHECK_STR(r, "postgresql://a:***@h/d");
+    free(r);
     r = db_url_redacted("postgresql://a:b:c@h/d"); /* a password holding a colon */
     CHECK(!strstr(r, "b:c") && strstr(r, "***"));
     free(r);
