@@ -47,7 +47,7 @@ else
   $(error unknown VARIANT $(VARIANT))
 endif
 
-CFLAGS   := -std=gnu11 $(OPTFLAGS) -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare -Wno-cast-function-type -Isrc -I$(QJS_SRC) -MMD -MP
+CFLAGS   := -std=gnu11 $(OPTFLAGS) -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare -Wno-cast-function-type -Isrc -I$(QJS_SRC) -I/usr/include/postgresql -MMD -MP
 QJSFLAGS := $(OPTFLAGS) -w -fwrapv $(QJS_DEFS)
 # libmicrohttpd is dlopened by serve (src/serve/mhd_lazy.c); SQLite is linked statically: neither may
 # add shared libraries to the start of every run (the worker is an exec of this binary too).

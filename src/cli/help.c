@@ -93,10 +93,12 @@ static const command_help COMMANDS[] = {
      "--runs-dir --untrusted --trusted --isolate --no-isolate --help", false},
     {"serve", "serve FILE [options]", "durable sessions of the agent over HTTP, and the dashboard at /ui",
      "  --host HOST         the address to listen on (default 127.0.0.1, or $CHIDORI_HOST)\n"
-     "  -p, --port PORT     the port (default 8080; 0 picks a free one)\n" POSTURE,
+     "  -p, --port PORT     the port (default 8080; 0 picks a free one)\n"
+     "  --db URL|PATH       the session database: a postgresql:// URL or a SQLite file (default $CHIDORI_DB_URL,\n"
+     "                      else $CHIDORI_DB_PATH, else sessions.sqlite3 in the state folder)\n" POSTURE,
      "  chidori serve examples/hello.js --port 8080\n"
      "  curl -s localhost:8080/sessions -d '{\"input\": {\"name\": \"Ada\"}, \"wait\": true}'\n",
-     "--host --port --untrusted --trusted --isolate --no-isolate --help", false},
+     "--host --port --db --untrusted --trusted --isolate --no-isolate --help", false},
     {"eval", "eval CODE | eval --file FILE", "run a plain script (console.log goes to stdout)",
      "  -f, --file FILE     the script to run\n", "  chidori eval 'console.log(1 + 1)'\n", "--file --help", false},
     {"sandbox", "sandbox", "test this machine's isolation guarantees live, one forbidden act at a time", NULL,
@@ -180,7 +182,7 @@ static void print_bash(void)
           "    case \"$prev\" in\n"
           "        --runs-dir) COMPREPLY=( $(compgen -d -- \"$cur\") ); return 0 ;;\n"
           "        -f|--file) COMPREPLY=( $(compgen -f -- \"$cur\") ); return 0 ;;\n"
-          "        -i|--input|--answer|--response|--host|-p|--port|--timeout) COMPREPLY=(); return 0 ;;\n"
+          "        -i|--input|--answer|--response|--host|-p|--port|--db|--timeout) COMPREPLY=(); return 0 ;;\n"
           "        help) COMPREPLY=( $(compgen -W \"",
           stdout);
     command_names(stdout);

@@ -127,7 +127,7 @@ static const struct {
 static bool asks_help(int argc, char **argv)
 {
     static const char *const takes_value[] = {"-i", "--input", "--answer", "--runs-dir", "--response", "--host",
-                                              "--port", "-p", "--file", "-f", "--timeout", "-v", "--value"};
+                                              "--port", "--db", "-p", "--file", "-f", "--timeout", "-v", "--value"};
     for (int i = 2; i < argc; i++) {
         bool is_value = false;
         for (size_t k = 0; k < sizeof takes_value / sizeof takes_value[0]; k++)

@@ -1,4 +1,4 @@
-/* serve_cmd.c — `chidori serve`'s command line: --host, --port, the posture flags and the agent
+/* serve_cmd.c — `chidori serve`'s command line: --host, --port, --db, the posture flags and the agent
  * file, turned into serve_options for src/serve/serve.c, which runs the server. Usage errors exit 2
  * here, before anything starts. */
 #define _GNU_SOURCE
@@ -28,9 +28,13 @@ static int parse_options(int argc, char **argv, const settings *set, serve_optio
     o->isolate = -1;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
-        if (!strcmp(a, "--host") || !strcmp(a, "--port") || !strcmp(a, "-p")) {
+        if (!strcmp(a, "--host") || !strcmp(a, "--port") || !strcmp(a, "-p") || !strcmp(a, "--db")) {
             if (++i >= argc) return cli_usage_error("%s needs a value", a);
             if (!strcmp(a, "--host")) o->host = argv[i];
+            else if (!strcmp(a, "--db")) {
+                if (!*argv[i]) return cli_usage_error("%s", "--db needs a postgresql:// URL or a SQLite file path");
+                o->db = argv[i];
+            }
             else if (parse_port(argv[i], &o->port) < 0) return cli_usage_error("%s needs a port (0-65535)", a);
         } else if (cli_posture_flag(a, &o->untrusted, &o->trusted, &o->isolate)) {
             continue;

@@ -154,10 +154,15 @@ int serve_run(const serve_options *opts, const settings *set)
     }
 
     state_dir = run_start_state_dir(set, folder);
-    const char *env_db = settings_nonempty(set, "CHIDORI_DB_PATH");
+    /* the session database (docs/storage.md): --db, else CHIDORI_DB_URL (PostgreSQL), else
+     * CHIDORI_DB_PATH, else a SQLite file in the state folder */
+    const char *env_db = o.db ? o.db : settings_nonempty(set, "CHIDORI_DB_URL");
+    if (!env_db) env_db = settings_nonempty(set, "CHIDORI_DB_PATH");
     db_path = env_db ? xstrdup(env_db) : xasprintf("%s/sessions.sqlite3", state_dir);
     st = store_open(db_path, &error);
     if (!st) goto fail;
+    free(db_path);
+    db_path = xstrdup(store_describe(st)); /* as it may be printed: a URL without its password */
 
     /* Workers forked from one confined process rather than exec'd one by one (forkserver.h);
      * CHIDORI_SERVE_FORKSERVER=0 turns that off (a benchmark's comparison, a debugging aid). */

@@ -67,6 +67,7 @@ typedef struct serve_options {
     const char *file;
     const char *host; /* --host, else CHIDORI_HOST, else 127.0.0.1 */
     int port;
+    const char *db;   /* --db: a postgresql:// URL or a SQLite path; else CHIDORI_DB_URL, CHIDORI_DB_PATH, the default */
     int isolate;      /* --isolate 1, --no-isolate 0, -1 unset */
     bool untrusted, trusted;
 } serve_options;

@@ -1,16 +1,19 @@
-/* store.h — the server's durable state in SQLite: sessions, their call logs, memory.
+/* store.h — the server's durable state: sessions, their call logs, memory, in SQLite or PostgreSQL.
  *
- * One database file (CHIDORI_DB_PATH, or sessions.sqlite3 in the state folder beside the agent),
- * in WAL mode with synchronous=FULL, so a record is on disk when store_append_record returns and
- * a kill -9 of the server loses nothing that was acknowledged. The schema is versioned
- * (PRAGMA user_version); a database of a newer version is refused rather than misread.
+ * One database (docs/storage.md): a SQLite file (CHIDORI_DB_PATH, or sessions.sqlite3 in the state
+ * folder beside the agent) in WAL mode with synchronous=FULL, or a PostgreSQL database
+ * (--db / CHIDORI_DB_URL), reached through db.h; either way a record is durable when
+ * store_append_record returns and a kill -9 of the server loses nothing that was acknowledged.
+ * The schema is versioned (SQLite: PRAGMA user_version; PostgreSQL: the table schema_version);
+ * a database of a newer version is refused rather than misread.
  *
  * Tables: sessions (one row per session: everything its view shows plus what a re-run needs —
  * seed, clock start, run id, policy profile, approvals, the pending call), records
  * (session_id, seq, record JSON, pos: its place in the order records were appended) and memory (chidori.memory: namespace, key, value JSON). JSON columns are stored as compact text and parsed back with
  * limits: the file is trusted no more than a records.jsonl would be.
  *
- * Thread-safe: one connection, used under the store's own lock.
+ * Thread-safe: one connection, used under the store's own lock. Several servers may share one
+ * PostgreSQL database: every read-then-write runs in a transaction holding the writer lock.
  */
 #ifndef CHIDORI_SERVE_STORE_H
 #define CHIDORI_SERVE_STORE_H
@@ -47,8 +50,11 @@ typedef struct session_row {
 
 void session_row_clear(session_row *r);
 
-/* Open (creating it and its folder if needed) and check the schema. NULL with *error. */
-store *store_open(const char *path, char **error);
+/* Open (creating it and its folder if needed) and check the schema: target is a SQLite file path
+ * or a postgresql:// URL (db.h). NULL with *error. */
+store *store_open(const char *target, char **error);
+/* The database as it may be printed: the path, or the URL without its password. */
+const char *store_describe(const store *st);
 void store_close(store *st);
 
 /* Insert a new session; with copy_records_from set, that session's records are copied to it in

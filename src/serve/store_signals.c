@@ -1,39 +1,33 @@
-/* store_signals.c — the sessions' signal mailboxes in SQLite (see store_signals.h).
+/* store_signals.c — the sessions' signal mailboxes in the server's database (see store_signals.h),
+ * through db.h: the same statements on SQLite and PostgreSQL.
  *
- * Each operation runs under the store's lock and, where it reads then writes, in one transaction,
- * so two requests, a run's take and a deadline never see half of each other's change. Trusts
- * nothing read back from the file: bodies are parsed with limits and must be objects.
+ * Each operation runs under the store's lock and, where it reads then writes, in one transaction
+ * holding the writer lock (DB_TX_IMMEDIATE), so two requests, a run's take and a deadline never
+ * see half of each other's change — nor do two servers sharing one PostgreSQL database. Trusts
+ * nothing read back: bodies are parsed with limits and must be objects.
  */
 #define _GNU_SOURCE
 #include "serve/store_signals.h"
+#include "serve/db.h"
 #include "util/buf.h"
 #include "util/clock.h"
 
-#include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int fail(sqlite3 *db, const char *what, char **error)
+static int fail(const char *what, char **error)
 {
-    *error = xasprintf("database: signals: %s: %s", what, sqlite3_errmsg(db));
+    char *was = *error;
+    const char *bare = was && !strncmp(was, "database: ", 10) ? was + 10 : was ? was : "unknown error";
+    *error = xasprintf("database: signals: %s: %s", what, bare);
+    free(was);
     return -1;
 }
 
-static int run(sqlite3 *db, const char *sql, char **error)
+static json_t *parse_body(db_stmt *s, int col, char **error)
 {
-    char *msg = NULL;
-    if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) {
-        *error = xasprintf("database: signals: %s", msg ? msg : sqlite3_errmsg(db));
-        sqlite3_free(msg);
-        return -1;
-    }
-    return 0;
-}
-
-static json_t *parse_body(sqlite3_stmt *s, int col, char **error)
-{
-    const char *text = (const char *)sqlite3_column_text(s, col);
-    size_t n = (size_t)sqlite3_column_bytes(s, col);
+    size_t n;
+    const char *text = db_column_text(s, col, &n);
     json_limits lim = {STORE_SIGNAL_MAX_BYTES, JSON_DEFAULT_MAX_DEPTH, 0};
     json_error jerr;
     json_t *v = text ? json_parse(text, n, &lim, &jerr) : NULL;
@@ -47,45 +41,55 @@ static json_t *parse_body(sqlite3_stmt *s, int col, char **error)
 }
 
 /* The body handed to seq: 1 with *body, 0, -1. The lock held. */
-static int handed(sqlite3 *db, const char *id, uint64_t seq, json_t **body, char **error)
+static int handed(db *d, const char *id, uint64_t seq, json_t **body, char **error)
 {
-    sqlite3_stmt *s = NULL;
-    if (sqlite3_prepare_v2(db, "SELECT body FROM signals WHERE session_id = ?1 AND taken_by = ?2", -1, &s, NULL) !=
-        SQLITE_OK)
-        return fail(db, "reading", error);
-    sqlite3_bind_text(s, 1, id, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(s, 2, (sqlite3_int64)seq);
-    int rc = sqlite3_step(s);
-    int out = rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : fail(db, "reading", error);
+    db_stmt *s = db_prepare_static(d, "SELECT body FROM signals WHERE session_id = ?1 AND taken_by = ?2", error);
+    if (!s) return fail("reading", error);
+    db_bind_text(s, 1, id, (size_t)-1);
+    db_bind_int64(s, 2, (int64_t)seq);
+    int rc = db_step(s, error);
+    int out = rc < 0 ? fail("reading", error) : rc;
     if (out == 1 && body && !(*body = parse_body(s, 0, error))) out = -1;
-    sqlite3_finalize(s);
+    db_done(s);
     return out;
 }
 
 /* The oldest queued signal of one of names: 1 with *dseq, 0, -1. The lock held. */
-static int oldest_queued(sqlite3 *db, const char *id, const char *const *names, size_t n, uint64_t *dseq,
-                         char **error)
+static int oldest_queued(db *d, const char *id, const char *const *names, size_t n, uint64_t *dseq, char **error)
 {
-    sqlite3_stmt *s = NULL;
-    if (sqlite3_prepare_v2(db,
-                           "SELECT delivery_seq, name FROM signals WHERE session_id = ?1 AND taken_by IS NULL"
-                           " ORDER BY delivery_seq",
-                           -1, &s, NULL) != SQLITE_OK)
-        return fail(db, "reading", error);
-    sqlite3_bind_text(s, 1, id, -1, SQLITE_STATIC);
-    int rc, out = 0;
-    while (!out && (rc = sqlite3_step(s)) == SQLITE_ROW) {
-        const char *name = (const char *)sqlite3_column_text(s, 1);
+    db_stmt *s = db_prepare_static(d,
+                                   "SELECT delivery_seq, name FROM signals WHERE session_id = ?1 AND taken_by IS NULL"
+                                   " ORDER BY delivery_seq", error);
+    if (!s) return fail("reading", error);
+    db_bind_text(s, 1, id, (size_t)-1);
+    int rc = 0, out = 0;
+    while (!out && (rc = db_step(s, error)) == 1) {
+        const char *name = db_column_text(s, 1, NULL);
         for (size_t i = 0; name && i < n; i++)
             if (names[i] && !strcmp(names[i], name)) {
-                *dseq = (uint64_t)sqlite3_column_int64(s, 0);
+                *dseq = (uint64_t)db_column_int64(s, 0);
                 out = 1;
                 break;
             }
     }
-    if (!out && rc != SQLITE_DONE) out = fail(db, "reading", error);
-    sqlite3_finalize(s);
+    if (!out && rc < 0) out = fail("reading", error);
+    db_done(s);
     return out;
+}
+
+/* One statement without rows: 0, or -1 with *error. */
+static int run_one(db *d, const char *sql, const char *what, const char *id, int64_t a, bool a_null, int64_t b,
+                   char **error)
+{
+    db_stmt *s = db_prepare_static(d, sql, error);
+    if (!s) return fail(what, error);
+    db_bind_text(s, 1, id, (size_t)-1);
+    if (a_null) db_bind_null(s, 2);
+    else db_bind_int64(s, 2, a);
+    if (strstr(sql, "?3")) db_bind_int64(s, 3, b);
+    int rc = db_step(s, error) < 0 ? fail(what, error) : 0;
+    db_done(s);
+    return rc;
 }
 
 int store_signal_put(store *st, const char *session_id, const char *name, const json_t *body, uint64_t taken_by,
@@ -99,13 +103,12 @@ int store_signal_put(store *st, const char *session_id, const char *name, const 
         *error = xasprintf("the signal is over %zu bytes", STORE_SIGNAL_MAX_BYTES);
         return -2;
     }
-    sqlite3 *db = store_lock_db(st);
-    int out = run(db, "BEGIN IMMEDIATE", error);
-    sqlite3_stmt *s = NULL;
+    db *d = store_lock_db(st);
+    int out = db_begin(d, DB_TX_IMMEDIATE, error) < 0 ? fail("writing", error) : 0;
     uint64_t next = 1, queued = 0, queued_bytes = 0;
     bool drop = false;
     if (out == 0 && taken_by) {
-        int h = handed(db, session_id, taken_by, NULL, error);
+        int h = handed(d, session_id, taken_by, NULL, error);
         if (h < 0) out = -1;
         else if (h) *handed_before = true, taken_by = 0;
         /* a timeout's sentinel (the empty name) that lost the race: nothing listens to it, so
@@ -113,23 +116,23 @@ int store_signal_put(store *st, const char *session_id, const char *name, const 
         drop = *handed_before && !*name;
     }
     if (out == 0) {
-        if (sqlite3_prepare_v2(db,
-                               "SELECT coalesce(max(delivery_seq), 0), coalesce(sum(taken_by IS NULL), 0),"
-                               " coalesce(sum(CASE WHEN taken_by IS NULL THEN length(CAST(body AS BLOB)) END), 0)"
-                               " FROM signals WHERE session_id = ?1",
-                               -1, &s, NULL) != SQLITE_OK)
-            out = fail(db, "counting", error);
+        db_stmt *s = db_prepare_static(d,
+                                       "SELECT coalesce(max(delivery_seq), 0),"
+                                       " coalesce(sum(CASE WHEN taken_by IS NULL THEN 1 ELSE 0 END), 0),"
+                                       " coalesce(sum(CASE WHEN taken_by IS NULL THEN octet_length(body) END), 0)"
+                                       " FROM signals WHERE session_id = ?1", error);
+        if (!s) out = fail("counting", error);
         else {
-            sqlite3_bind_text(s, 1, session_id, -1, SQLITE_STATIC);
-            if (sqlite3_step(s) == SQLITE_ROW) {
-                next = (uint64_t)sqlite3_column_int64(s, 0) + 1;
-                queued = (uint64_t)sqlite3_column_int64(s, 1);
-                queued_bytes = (uint64_t)sqlite3_column_int64(s, 2);
+            db_bind_text(s, 1, session_id, (size_t)-1);
+            if (db_step(s, error) == 1) {
+                next = (uint64_t)db_column_int64(s, 0) + 1;
+                queued = (uint64_t)db_column_int64(s, 1);
+                queued_bytes = (uint64_t)db_column_int64(s, 2);
             } else {
-                out = fail(db, "counting", error);
+                out = fail("counting", error);
             }
         }
-        sqlite3_finalize(s), s = NULL;
+        db_done(s);
     }
     if (out == 0 && !taken_by && queued >= STORE_SIGNALS_QUEUED_MAX) {
         *error = xasprintf("the session's mailbox is full: %d signals are queued and not yet taken; let the agent "
@@ -141,29 +144,24 @@ int store_signal_put(store *st, const char *session_id, const char *name, const 
         out = -2;
     }
     if (out == 0 && !drop) {
-        if (sqlite3_prepare_v2(db,
-                               "INSERT INTO signals (session_id, delivery_seq, name, body, enqueued_at_ms, taken_by)"
-                               " VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                               -1, &s, NULL) != SQLITE_OK)
-            out = fail(db, "writing", error);
+        db_stmt *s = db_prepare_static(d,
+                                       "INSERT INTO signals (session_id, delivery_seq, name, body, enqueued_at_ms,"
+                                       " taken_by) VALUES (?1, ?2, ?3, ?4, ?5, ?6)", error);
+        if (!s) out = fail("writing", error);
         else {
-            sqlite3_bind_text(s, 1, session_id, -1, SQLITE_STATIC);
-            sqlite3_bind_int64(s, 2, (sqlite3_int64)next);
-            sqlite3_bind_text(s, 3, name, -1, SQLITE_STATIC);
-            sqlite3_bind_text(s, 4, text, (int)len, SQLITE_STATIC);
-            sqlite3_bind_int64(s, 5, clock_realtime_ms());
-            if (taken_by) sqlite3_bind_int64(s, 6, (sqlite3_int64)taken_by);
-            else sqlite3_bind_null(s, 6);
-            if (sqlite3_step(s) != SQLITE_DONE) out = fail(db, "writing", error);
+            db_bind_text(s, 1, session_id, (size_t)-1);
+            db_bind_int64(s, 2, (int64_t)next);
+            db_bind_text(s, 3, name, (size_t)-1);
+            db_bind_text(s, 4, text, len);
+            db_bind_int64(s, 5, clock_realtime_ms());
+            if (taken_by) db_bind_int64(s, 6, (int64_t)taken_by);
+            else db_bind_null(s, 6);
+            if (db_step(s, error) < 0) out = fail("writing", error);
         }
-        sqlite3_finalize(s);
+        db_done(s);
     }
-    if (out == 0) out = run(db, "COMMIT", error);
-    if (out < 0) {
-        char *ignored = NULL;
-        run(db, "ROLLBACK", &ignored);
-        free(ignored);
-    }
+    if (out == 0 && db_commit(d, error) < 0) out = fail("writing", error);
+    if (out < 0) db_rollback(d);
     store_unlock_db(st);
     free(text);
     if (out == 0) *delivery_seq = drop ? 0 : next;
@@ -173,33 +171,22 @@ int store_signal_put(store *st, const char *session_id, const char *name, const 
 int store_signal_take(store *st, const char *session_id, uint64_t seq, const char *const *names, size_t n,
                       json_t **body, char **error)
 {
-    sqlite3 *db = store_lock_db(st);
-    int out = run(db, "BEGIN IMMEDIATE", error);
-    if (out == 0) out = handed(db, session_id, seq, body, error);
+    db *d = store_lock_db(st);
+    int out = db_begin(d, DB_TX_IMMEDIATE, error) < 0 ? fail("taking", error) : 0;
+    if (out == 0) out = handed(d, session_id, seq, body, error);
     uint64_t dseq = 0;
-    if (out == 0 && (out = oldest_queued(db, session_id, names, n, &dseq, error)) == 1) {
-        sqlite3_stmt *s = NULL;
-        if (sqlite3_prepare_v2(db, "UPDATE signals SET taken_by = ?3 WHERE session_id = ?1 AND delivery_seq = ?2",
-                               -1, &s, NULL) != SQLITE_OK)
-            out = fail(db, "taking", error);
-        else {
-            sqlite3_bind_text(s, 1, session_id, -1, SQLITE_STATIC);
-            sqlite3_bind_int64(s, 2, (sqlite3_int64)dseq);
-            sqlite3_bind_int64(s, 3, (sqlite3_int64)seq);
-            if (sqlite3_step(s) != SQLITE_DONE) out = fail(db, "taking", error);
-        }
-        sqlite3_finalize(s);
-        if (out == 1) out = handed(db, session_id, seq, body, error);
+    if (out == 0 && (out = oldest_queued(d, session_id, names, n, &dseq, error)) == 1) {
+        if (run_one(d, "UPDATE signals SET taken_by = ?3 WHERE session_id = ?1 AND delivery_seq = ?2", "taking",
+                    session_id, (int64_t)dseq, false, (int64_t)seq, error) < 0)
+            out = -1;
+        if (out == 1) out = handed(d, session_id, seq, body, error);
     }
-    if (out >= 0 && run(db, "COMMIT", error) < 0) {
+    if (out >= 0 && db_commit(d, error) < 0) {
+        fail("taking", error);
         json_free(*body), *body = NULL;
         out = -1;
     }
-    if (out < 0) {
-        char *ignored = NULL;
-        run(db, "ROLLBACK", &ignored);
-        free(ignored);
-    }
+    if (out < 0) db_rollback(d);
     store_unlock_db(st);
     return out;
 }
@@ -207,34 +194,23 @@ int store_signal_take(store *st, const char *session_id, uint64_t seq, const cha
 int store_signal_waiting(store *st, const char *session_id, uint64_t seq, const char *const *names, size_t n,
                          char **error)
 {
-    sqlite3 *db = store_lock_db(st);
+    db *d = store_lock_db(st);
     uint64_t dseq;
-    int out = handed(db, session_id, seq, NULL, error);
-    if (out == 0) out = oldest_queued(db, session_id, names, n, &dseq, error);
+    int out = handed(d, session_id, seq, NULL, error);
+    if (out == 0) out = oldest_queued(d, session_id, names, n, &dseq, error);
     store_unlock_db(st);
     return out;
 }
 
 int store_signal_unhand(store *st, const char *session_id, uint64_t seq, char **error)
 {
-    sqlite3 *db = store_lock_db(st);
-    sqlite3_stmt *s = NULL;
-    int out = 0;
+    db *d = store_lock_db(st);
     /* a timeout's sentinel (no name) is dropped: the deadline is the pause's own, not a signal */
-    static const char *const sql[] = {
-        "DELETE FROM signals WHERE session_id = ?1 AND taken_by = ?2 AND name = ''",
-        "UPDATE signals SET taken_by = NULL WHERE session_id = ?1 AND taken_by = ?2",
-    };
-    for (int i = 0; i < 2 && out == 0; i++) {
-        if (sqlite3_prepare_v2(db, sql[i], -1, &s, NULL) != SQLITE_OK) {
-            out = fail(db, "queueing again", error);
-            break;
-        }
-        sqlite3_bind_text(s, 1, session_id, -1, SQLITE_STATIC);
-        sqlite3_bind_int64(s, 2, (sqlite3_int64)seq);
-        if (sqlite3_step(s) != SQLITE_DONE) out = fail(db, "queueing again", error);
-        sqlite3_finalize(s), s = NULL;
-    }
+    int out = run_one(d, "DELETE FROM signals WHERE session_id = ?1 AND taken_by = ?2 AND name = ''",
+                      "queueing again", session_id, (int64_t)seq, false, 0, error);
+    if (out == 0)
+        out = run_one(d, "UPDATE signals SET taken_by = NULL WHERE session_id = ?1 AND taken_by = ?2",
+                      "queueing again", session_id, (int64_t)seq, false, 0, error);
     store_unlock_db(st);
     return out;
 }

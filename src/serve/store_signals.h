@@ -1,4 +1,4 @@
-/* store_signals.h — every session's signal mailbox, in the server's database (table `signals`).
+/* store_signals.h — every session's signal mailbox, in the server's database (table `signals`, SQLite or PostgreSQL through db.h).
  *
  * A signal sent to a session is a row (session_id, delivery_seq, name, body, enqueued_at_ms,
  * taken_by): body is what the agent's chidori.signal call resolves to ({name, payload, from}, or
@@ -20,11 +20,17 @@
 #include "serve/store.h"
 #include "util/json.h"
 
-/* Made by store_open when missing (an older database gains it; an older chidori ignores it). */
-#define STORE_SIGNALS_SCHEMA                                                                                       \
+/* Made by store_open when missing (an older database gains it; an older chidori ignores it), per
+ * dialect (store.c picks one). */
+#define STORE_SIGNALS_SCHEMA_SQLITE                                                                                \
     "CREATE TABLE IF NOT EXISTS signals (session_id TEXT NOT NULL, delivery_seq INTEGER NOT NULL,"                \
     " name TEXT NOT NULL, body TEXT NOT NULL, enqueued_at_ms INTEGER NOT NULL, taken_by INTEGER,"                 \
     " PRIMARY KEY (session_id, delivery_seq)) WITHOUT ROWID;"                                                     \
+    "CREATE UNIQUE INDEX IF NOT EXISTS signals_taken ON signals (session_id, taken_by) WHERE taken_by IS NOT NULL;"
+#define STORE_SIGNALS_SCHEMA_PG                                                                                    \
+    "CREATE TABLE IF NOT EXISTS signals (session_id TEXT NOT NULL, delivery_seq BIGINT NOT NULL,"                 \
+    " name TEXT NOT NULL, body TEXT NOT NULL, enqueued_at_ms BIGINT NOT NULL, taken_by BIGINT,"                   \
+    " PRIMARY KEY (session_id, delivery_seq));"                                                                   \
     "CREATE UNIQUE INDEX IF NOT EXISTS signals_taken ON signals (session_id, taken_by) WHERE taken_by IS NOT NULL;"
 
 /* A body larger than this is refused (the request's own cap is smaller; this guards the file). */
@@ -36,9 +42,9 @@
  * would let 10000 bodies of 1 MiB each in). */
 #define STORE_SIGNALS_QUEUED_BYTES_MAX ((size_t)16 << 20)
 
-struct sqlite3;
-/* store.c: the connection under the store's lock, and its release. */
-struct sqlite3 *store_lock_db(store *st);
+struct db;
+/* store.c: the connection under the store's lock (db.h), and its release. */
+struct db *store_lock_db(store *st);
 void store_unlock_db(store *st);
 
 /* Queue body under name for the session (taken_by 0), or hand it to the call at taken_by. A hand

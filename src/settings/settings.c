@@ -43,6 +43,14 @@ static int check_allow_hosts(const char *value, char **why)
     return 0;
 }
 
+/* CHIDORI_DB_URL: a PostgreSQL URL (src/serve/db.h); the server checks that it connects */
+static int check_db_url(const char *value, char **why)
+{
+    if (!strncmp(value, "postgresql://", 13) || !strncmp(value, "postgres://", 11)) return 0;
+    *why = xstrdup("is not a postgresql:// or postgres:// URL (a SQLite file is CHIDORI_DB_PATH)");
+    return -1;
+}
+
 #define ISOLATE_SKIP_MAX 127 /* isolate_sandbox.skip holds it with its NUL */
 
 static int check_skip(const char *value, char **why)
@@ -183,6 +191,9 @@ static const setting_def TABLE[] = {
     /* serve (docs/http-api.md) */
     TEXT("CHIDORI_HOST", "127.0.0.1", "a host name or address", SERVE, "the address serve listens on (--host wins)"),
     TEXT("CHIDORI_DB_PATH", "<state dir>/sessions.sqlite3", "a path", SERVE, "serve's session database"),
+    {.name = "CHIDORI_DB_URL", .kind = SETTING_TEXT, .check = check_db_url, .default_text = "unset",
+     .accepted = "a postgresql:// URL", .commands = SERVE,
+     .meaning = "serve's session database in PostgreSQL instead of SQLite (--db wins; docs/storage.md)"},
     TEXT("CHIDORI_API_KEY", "unset", "keys, comma-separated (not empty)", SERVE,
          "keys a client must send as `Authorization: Bearer <key>`; without one, serve listens on loopback only"),
     TEXT("CHIDORI_CORS_ORIGINS", "unset", "origins, comma-separated, or `*` (with a key)", SERVE,
