@@ -6,11 +6,12 @@
 set -euo pipefail
 
 # Build: compiler, make, xz for the QuickJS tarball, libcurl (provider and http effects),
-# libmicrohttpd and SQLite (`chidori serve`).
+# libmicrohttpd and SQLite (`chidori serve`), libicu-dev (Intl: headers, and the static libraries
+# the worker links in).
 # Tests: python3 (runner), nodejs + npm (TypeScript oracle, MCP servers), clang + compiler-rt
 # (libFuzzer and sanitizers), hyperfine and bubblewrap (bench peers), python3-setuptools,
 # python3-venv and python3-pip (the Python SDK's install test: pip install with no index).
-PACKAGES=(gcc make xz-utils ca-certificates patch python3 libcurl4-openssl-dev libssl-dev libmicrohttpd-dev libsqlite3-dev clang libclang-rt-14-dev hyperfine bubblewrap python3-setuptools python3-venv python3-pip)
+PACKAGES=(gcc make xz-utils ca-certificates patch python3 libcurl4-openssl-dev libssl-dev libmicrohttpd-dev libsqlite3-dev libicu-dev clang libclang-rt-14-dev hyperfine bubblewrap python3-setuptools python3-venv python3-pip)
 
 missing=()
 for p in "${PACKAGES[@]}"; do
