@@ -8,6 +8,7 @@
  * Trusts: the ICU shared libraries of the system. */
 #define _GNU_SOURCE
 #include "engine/intl_icu.h"
+#include "engine/engine.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -22,11 +23,25 @@ static const char *load_error;
 static int loaded;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
+/* ICU's own defaults are fixed before any use, so it never asks the machine (TZ, /etc/localtime,
+ * LANG): every call names its locale and zone anyway, but a few ICU internals build a default
+ * calendar along the way. */
+static void fix_defaults(void)
+{
+    static const UChar utc[] = {'U', 'T', 'C', 0};
+    UErrorCode e = U_ZERO_ERROR;
+    api.uloc_setDefault("en_US", &e);
+    e = U_ZERO_ERROR;
+    api.ucal_setDefaultTimeZone(utc, &e);
+}
+
 static void load(void)
 {
     if (intl_icu_fill_static) {
-        if (intl_icu_fill_static(&api) == 0) loaded = 1;
-        else load_error = "ICU linked into this binary is incomplete";
+        if (intl_icu_fill_static(&api) == 0) {
+            fix_defaults();
+            loaded = 1;
+        } else load_error = "ICU linked into this binary is incomplete";
         return;
     }
     /* The handle is kept for the life of the process: ICU's caches live in it. */
@@ -42,6 +57,7 @@ static void load(void)
     }
     INTL_ICU_FUNCS(INTL_ICU_SYM)
 #undef INTL_ICU_SYM
+    fix_defaults();
     loaded = 1;
 }
 
@@ -58,4 +74,9 @@ const intl_icu_api *intl_icu(const char **error)
 void intl_icu_preload(void)
 {
     (void)intl_icu(NULL);
+}
+
+void engine_intl_preload(void)
+{
+    intl_icu_preload();
 }
