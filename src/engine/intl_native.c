@@ -236,13 +236,15 @@ static JSValue f_canonicalize(JSContext *ctx, JSValueConst this_val, int argc, J
 static JSValue f_available_locales(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv)
 {
     if (need_icu(ctx)) return JS_EXCEPTION;
+    int collation = JS_ToBool(ctx, argv[0]);
     JSValue arr = JS_NewArray(ctx);
-    int32_t n = I->uloc_countAvailable();
+    int32_t n = collation ? I->ucol_countAvailable() : I->uloc_countAvailable();
     uint32_t k = 0;
     for (int32_t i = 0; i < n; i++) {
         char out[LOCALE_MAX];
         UErrorCode e = U_ZERO_ERROR;
-        int32_t len = I->uloc_toLanguageTag(I->uloc_getAvailable(i), out, sizeof out, 0, &e);
+        const char *id = collation ? I->ucol_getAvailable(i) : I->uloc_getAvailable(i);
+        int32_t len = I->uloc_toLanguageTag(id, out, sizeof out, 0, &e);
         if (U_SUCCESS(e) && e != U_STRING_NOT_TERMINATED_WARNING)
             JS_SetPropertyUint32(ctx, arr, k++, JS_NewStringLen(ctx, out, (size_t)len));
     }
@@ -767,7 +769,7 @@ out:
 
 static const JSCFunctionListEntry intl_funcs[] = {
     JS_CFUNC_DEF("canonicalize", 1, f_canonicalize),
-    JS_CFUNC_DEF("availableLocales", 0, f_available_locales),
+    JS_CFUNC_DEF("availableLocales", 1, f_available_locales),
     JS_CFUNC_DEF("numberFormat", 4, f_number_format),
     JS_CFUNC_DEF("bestPattern", 2, f_best_pattern),
     JS_CFUNC_DEF("hourCycle", 1, f_hour_cycle),

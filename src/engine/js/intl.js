@@ -86,20 +86,25 @@
     if (!(n > 0)) return 0;
     return n > 2 ** 53 - 1 ? 2 ** 53 - 1 : MathFloor(n);
   }
-  let available = null;
-  function availableSet() {
-    if (!available) {
-      available = new Set();
-      for (const t of icu.availableLocales()) available.add(t.toLowerCase());
+  /* The locales each service has data for, as ICU lists them: 0 every locale, 1 collation;
+   * 2 plural rules (ICU's C API lists none: its languages). */
+  const availableSets = [null, null, null];
+  function availableSet(kind = 0) {
+    if (!availableSets[kind]) {
+      const set = new Set();
+      for (const t of icu.availableLocales(kind === 1 ? 1 : 0))
+        if (kind !== 2 || t.indexOf("-") < 0) set.add(t.toLowerCase());
+      if (kind === 1) set.add("en-us"); /* V8 lists its default locale for every service */
+      availableSets[kind] = set;
     }
-    return available;
+    return availableSets[kind];
   }
   function stripExtensions(tag) {
     const i = tag.search(/-[0-9a-wyz]-|-x-/i);
     return i < 0 ? tag : tag.slice(0, i);
   }
-  function bestAvailable(tag) {
-    const set = availableSet();
+  function bestAvailable(tag, kind) {
+    const set = availableSet(kind);
     let c = tag;
     for (;;) {
       if (set.has(c.toLowerCase())) return c;
@@ -109,10 +114,10 @@
       c = c.slice(0, pos);
     }
   }
-  function lookupMatcher(requested) {
+  function lookupMatcher(requested, kind) {
     for (const tag of requested) {
       const noExt = stripExtensions(tag);
-      const found = bestAvailable(noExt);
+      const found = bestAvailable(noExt, kind);
       if (found !== undefined) {
         const m = /-u((?:-[a-z0-9]{2,8})+)/i.exec(tag.slice(noExt.length));
         return { locale: found, extension: m ? m[1].slice(1) : "" };
@@ -136,8 +141,8 @@
   const NUMBERING = new Set(["arab", "arabext", "bali", "beng", "deva", "fullwide", "gujr", "guru", "hanidec", "khmr", "knda", "laoo", "latn", "limb", "mlym", "mong", "mymr", "orya", "tamldec", "telu", "thai", "tibt"]);
   const CALENDARS = new Set(["gregory"]);
   /* resolve: relevant keys → { locale (with kept -u- keys), dataLocale, values } */
-  function resolveLocale(requested, options, relevant, check) {
-    const r = lookupMatcher(requested);
+  function resolveLocale(requested, options, relevant, check, kind) {
+    const r = lookupMatcher(requested, kind);
     const kw = parseKeywords(r.extension);
     const values = {};
     let kept = "";
@@ -156,14 +161,14 @@
     const locale = kept ? `${r.locale}-u${kept}` : r.locale;
     return { locale, base: r.locale, values };
   }
-  function supportedLocales(locales, options) {
+  function supportedLocales(locales, options, kind) {
     const requested = canonicalizeLocaleList(locales);
     if (options !== undefined) {
       const o = $Object(options);
       getOption(o, "localeMatcher", ["lookup", "best fit"], "best fit");
     }
     const out = [];
-    for (const tag of requested) if (bestAvailable(stripExtensions(tag)) !== undefined) out.push(tag);
+    for (const tag of requested) if (bestAvailable(stripExtensions(tag), kind) !== undefined) out.push(tag);
     return out;
   }
 
@@ -429,7 +434,7 @@
     resolvedOptions() {
       const s = internal(this, "NumberFormat", "resolvedOptions");
       const r = { locale: s.locale, numberingSystem: s.numberingSystem, style: s.style };
-      for (const k of ["currency", "currencyDisplay", "currencySign", "unit", "unitDisplay", "minimumIntegerDigits", "minimumFractionDigits", "maximumFractionDigits", "minimumSignificantDigits", "maximumSignificantDigits", "useGrouping", "notation", "compactDisplay", "signDisplay", "roundingIncrement", "roundingMode", "roundingPriority", "trailingZeroDisplay"])
+      for (const k of ["currency", "currencyDisplay", "currencySign", "unit", "unitDisplay", "minimumIntegerDigits", "minimumFractionDigits", "maximumFractionDigits", "minimumSignificantDigits", "maximumSignificantDigits", "useGrouping", "notation", "compactDisplay", "signDisplay", "roundingMode", "roundingIncrement", "trailingZeroDisplay", "roundingPriority"])
         if (s[k] !== undefined && (k !== "compactDisplay" || s.notation === "compact")) r[k] = s[k];
       if (r.roundingPriority === "morePrecision" && s.roundingType === "compact") r.roundingPriority = "morePrecision";
       return r;
@@ -609,14 +614,13 @@
       pattern = icu.stylePattern(icuLocale, dateStyle === undefined ? -1 : STYLE_INDEX[dateStyle], timeStyle === undefined ? -1 : STYLE_INDEX[timeStyle]);
       if (hc !== undefined && timeStyle !== undefined) pattern = applyHourCycle(pattern, hc);
       s.dateStyle = dateStyle; s.timeStyle = timeStyle;
-      s.skeleton = patternFields(pattern).map(([ch, n]) => ch.repeat(n)).join("").replace(/[aBb]+/g, "");
     } else {
       if (!hasComponent) { f.year = "numeric"; f.month = "numeric"; f.day = "numeric"; }
-      s.skeleton = skeletonOf(f, hc);
-      pattern = icu.bestPattern(icuLocale, s.skeleton);
+      pattern = icu.bestPattern(icuLocale, skeletonOf(f, hc));
       if (hc !== undefined && f.hour !== undefined) pattern = applyHourCycle(pattern, hc);
     }
     s.pattern = pattern;
+    s.skeleton = patternFields(pattern).map(([ch, n]) => ch.repeat(n)).join("");
     s.hourCycle = patternHourCycle(pattern);
     if (s.hourCycle === undefined) s.hourCycleRequested = hc;
     return s;
@@ -639,8 +643,11 @@
     }
     return coalesce(text, type, source);
   }
+  /* As V8 does for the web's sake, format() (not formatToParts) writes CLDR 42's narrow no-break
+   * space (before AM/PM) as a plain space. */
+  const NNBSP = /\u202f/g;
   function formatDate(s, date) {
-    return icu.dateFormat(s.icuLocale, s.timeZone, s.pattern, timeValue(date), false);
+    return icu.dateFormat(s.icuLocale, s.timeZone, s.pattern, timeValue(date), false).replace(NNBSP, " ");
   }
   defineMethods(DateTimeFormat.prototype, {
     formatToParts(date) {
@@ -696,7 +703,7 @@
     const co = identifierOption(o, "collation");
     let kn = o.numeric === undefined ? undefined : $String(!!o.numeric);
     const kf = getOption(o, "caseFirst", ["upper", "lower", "false"], undefined);
-    const r = resolveLocale(requested, { co, kn, kf }, ["co", "kn", "kf"], (k, v) => (k === "kn" ? v === "true" || v === "false" : k === "kf" ? ["upper", "lower", "false"].includes(v) : false));
+    const r = resolveLocale(requested, { co, kn, kf }, ["co", "kn", "kf"], (k, v) => (k === "kn" ? v === "true" || v === "false" : k === "kf" ? ["upper", "lower", "false"].includes(v) : false), 1);
     const s = { kind: "Collator", locale: r.locale, usage, collation: "default", numeric: r.values.kn === "true", caseFirst: r.values.kf || "false" };
     s.sensitivity = getOption(o, "sensitivity", ["base", "accent", "case", "variant"], "variant");
     s.ignorePunctuation = getOption(o, "ignorePunctuation", undefined, false, "boolean");
@@ -731,7 +738,7 @@
     const requested = canonicalizeLocaleList(locales);
     const o = coerceOptions(options);
     localeOptions(o);
-    const r = resolveLocale(requested, {}, [], () => false);
+    const r = resolveLocale(requested, {}, [], () => false, 2);
     const s = { kind: "PluralRules", locale: r.locale, type: getOption(o, "type", ["cardinal", "ordinal"], "cardinal") };
     setDigitOptions(s, o, 0, 3, "standard");
     s.skeleton = digitSkeleton(s);
@@ -749,9 +756,7 @@
       const s = internal(this, "PluralRules", "resolvedOptions");
       const r = { locale: s.locale, type: s.type, minimumIntegerDigits: s.minimumIntegerDigits };
       for (const k of ["minimumFractionDigits", "maximumFractionDigits", "minimumSignificantDigits", "maximumSignificantDigits"]) if (s[k] !== undefined) r[k] = s[k];
-      const order = ["zero", "one", "two", "few", "many", "other"];
-      r.pluralCategories = icu.pluralCategories(s.locale, s.type === "ordinal").sort((a, b) => order.indexOf(a) - order.indexOf(b));
-      r.roundingIncrement = s.roundingIncrement; r.roundingMode = s.roundingMode; r.roundingPriority = s.roundingPriority; r.trailingZeroDisplay = s.trailingZeroDisplay;
+      r.pluralCategories = icu.pluralCategories(s.locale, s.type === "ordinal"); /* in ICU's order, as V8 */
       return r;
     },
   });
@@ -879,7 +884,7 @@
     ObjectDefineProperty(C, "prototype", { writable: false, enumerable: false, configurable: false });
     ObjectDefineProperty(C.prototype, "constructor", { value: C, writable: true, enumerable: false, configurable: true });
     ObjectDefineProperty(C, "supportedLocalesOf", {
-      value: { supportedLocalesOf(locales, options) { return supportedLocales(locales, options); } }.supportedLocalesOf,
+      value: { supportedLocalesOf(locales, options) { return supportedLocales(locales, options, name === "Collator" ? 1 : name === "PluralRules" ? 2 : 0); } }.supportedLocalesOf,
       writable: true, enumerable: false, configurable: true,
     });
     ObjectDefineProperty(Intl, name, { value: C, writable: true, enumerable: false, configurable: true });
