@@ -37,7 +37,7 @@
     X(udat_open) X(udat_close) X(udat_formatForFields) X(udat_toPattern) \
     X(udatpg_open) X(udatpg_close) X(udatpg_getBestPatternWithOptions) X(udatpg_getDefaultHourCycle) \
     X(ufieldpositer_open) X(ufieldpositer_next) X(ufieldpositer_close) \
-    X(ucol_open) X(ucol_close) X(ucol_countAvailable) X(ucol_getAvailable) X(ucol_setAttribute) X(ucol_strcoll) \
+    X(ucol_open) X(ucol_close) X(ucol_countAvailable) X(ucol_getAvailable) X(ucol_setAttribute) X(ucol_getAttribute) X(ucol_strcoll) \
     X(uplrules_openForType) X(uplrules_close) X(uplrules_selectFormatted) X(uplrules_getKeywords) \
     X(unum_open) X(unum_close) \
     X(ureldatefmt_open) X(ureldatefmt_close) X(ureldatefmt_openResult) X(ureldatefmt_closeResult) \

@@ -567,7 +567,7 @@ static JSValue f_compare(JSContext *ctx, JSValueConst this_val, int argc, JSValu
             if (numeric) I->ucol_setAttribute(c, UCOL_NUMERIC_COLLATION, UCOL_ON, &e);
             if (!strcmp(case_first, "upper")) I->ucol_setAttribute(c, UCOL_CASE_FIRST, UCOL_UPPER_FIRST, &e);
             else if (!strcmp(case_first, "lower")) I->ucol_setAttribute(c, UCOL_CASE_FIRST, UCOL_LOWER_FIRST, &e);
-            if (ignore_punct) I->ucol_setAttribute(c, UCOL_ALTERNATE_HANDLING, UCOL_SHIFTED, &e);
+            I->ucol_setAttribute(c, UCOL_ALTERNATE_HANDLING, ignore_punct ? UCOL_SHIFTED : UCOL_NON_IGNORABLE, &e);
         }
         if (U_FAILURE(e)) {
             if (c) I->ucol_close(c);
@@ -580,6 +580,20 @@ static JSValue f_compare(JSContext *ctx, JSValueConst this_val, int argc, JSValu
     free(a);
     free(b);
     return r;
+}
+
+/* collatorIgnoresPunctuation(locale) → the locale's default (true for Thai, for one). */
+static JSValue f_collator_ignores_punctuation(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv)
+{
+    char locale[LOCALE_MAX];
+    if (need_icu(ctx) || get_locale(ctx, argv[0], locale, sizeof locale, "a locale")) return JS_EXCEPTION;
+    pthread_mutex_lock(&icu_lock);
+    UErrorCode e = U_ZERO_ERROR;
+    UCollator *c = I->ucol_open(locale, &e);
+    int shifted = U_SUCCESS(e) && I->ucol_getAttribute(c, UCOL_ALTERNATE_HANDLING, &e) == UCOL_SHIFTED && U_SUCCESS(e);
+    if (c) I->ucol_close(c);
+    pthread_mutex_unlock(&icu_lock);
+    return JS_NewBool(ctx, shifted);
 }
 
 /* ---------- plurals ---------- */
@@ -779,6 +793,7 @@ static const JSCFunctionListEntry intl_funcs[] = {
     JS_CFUNC_DEF("timeZone", 1, f_time_zone),
     JS_CFUNC_DEF("timeZones", 0, f_time_zones),
     JS_CFUNC_DEF("compare", 7, f_compare),
+    JS_CFUNC_DEF("collatorIgnoresPunctuation", 1, f_collator_ignores_punctuation),
     JS_CFUNC_DEF("plural", 4, f_plural),
     JS_CFUNC_DEF("pluralCategories", 2, f_plural_categories),
     JS_CFUNC_DEF("relativeTime", 6, f_relative_time),

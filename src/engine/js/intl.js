@@ -25,6 +25,18 @@
   const SymbolIterator = Symbol.iterator;
   const $String = String, $Number = Number, $Object = Object;
   const TypeErr = TypeError, RangeErr = RangeError;
+  const ObjectSetPrototypeOf = Object.setPrototypeOf;
+  const ObjectKeys = Object.keys;
+  /* Internal records have no prototype, so a guest's setters on Object.prototype never see them;
+   * objects handed back are built with data properties only (CreateDataProperty, not Set). */
+  const rec = (o) => ObjectSetPrototypeOf(o, null);
+  function plain(r) {
+    const o = {};
+    for (const k of ObjectKeys(r)) ObjectDefineProperty(o, k, { value: r[k], writable: true, enumerable: true, configurable: true });
+    return o;
+  }
+  /* ToString: a Symbol is a TypeError (String(sym) would not throw). */
+  const toStr = (v) => { if (typeof v === "symbol") throw new TypeErr("Cannot convert a Symbol value to a string"); return $String(v); };
 
   const slots = new WeakMap();
   function internal(o, kind, method) {
@@ -35,6 +47,12 @@
   function defineMethods(proto, methods) {
     for (const name of Object.keys(methods))
       ObjectDefineProperty(proto, name, { value: methods[name], writable: true, enumerable: false, configurable: true });
+  }
+  /* holder: an object literal with `get name() {}` (so the getter is named "get name" and has no
+   * prototype, as a built-in accessor) */
+  function defineGetter(proto, name, holder) {
+    const get = Object.getOwnPropertyDescriptor(holder, name).get;
+    ObjectDefineProperty(proto, name, { get, enumerable: false, configurable: true });
   }
   function defineTag(proto, tag) {
     ObjectDefineProperty(proto, SymbolToStringTag, { value: tag, writable: false, enumerable: false, configurable: true });
@@ -70,13 +88,14 @@
   function canonicalizeLocaleList(locales) {
     if (locales === undefined) return [];
     const seen = [];
+    if (locales === null) throw new TypeErr("Cannot convert null to an object (locales)");
     const O = typeof locales === "string" ? [locales] : $Object(locales);
     const len = toLength(O.length);
     for (let k = 0; k < len; k++) {
       if (!(k in O)) continue;
       const v = O[k];
       if (typeof v !== "string" && (typeof v !== "object" || v === null)) throw new TypeErr("Language ID should be string or object.");
-      const tag = canonicalizeTag($String(v));
+      const tag = canonicalizeTag(toStr(v));
       if (!seen.includes(tag)) seen.push(tag);
     }
     return seen;
@@ -144,7 +163,7 @@
   function resolveLocale(requested, options, relevant, check, kind) {
     const r = lookupMatcher(requested, kind);
     const kw = parseKeywords(r.extension);
-    const values = {};
+    const values = rec({});
     let kept = "";
     for (const key of relevant) {
       let value = kw.has(key) ? kw.get(key) : undefined;
@@ -163,10 +182,7 @@
   }
   function supportedLocales(locales, options, kind) {
     const requested = canonicalizeLocaleList(locales);
-    if (options !== undefined) {
-      const o = $Object(options);
-      getOption(o, "localeMatcher", ["lookup", "best fit"], "best fit");
-    }
+    getOption(coerceOptions(options), "localeMatcher", ["lookup", "best fit"], "best fit");
     const out = [];
     for (const tag of requested) if (bestAvailable(stripExtensions(tag), kind) !== undefined) out.push(tag);
     return out;
@@ -183,7 +199,7 @@
     let v = o[prop];
     if (v === undefined) return fallback;
     if (type === "boolean") return !!v;
-    v = $String(v);
+    v = toStr(v);
     if (values && !values.includes(v)) throw new RangeErr(`Value ${v} out of range for Intl options property ${prop}`);
     return v;
   }
@@ -323,8 +339,8 @@
     const o = coerceOptions(options);
     localeOptions(o);
     const nu = identifierOption(o, "numberingSystem");
-    const r = resolveLocale(requested, { nu }, ["nu"], (k, v) => NUMBERING.has(v));
-    const s = { kind: "NumberFormat", locale: r.locale, numberingSystem: r.values.nu || "latn" };
+    const r = resolveLocale(requested, rec({ nu }), ["nu"], (k, v) => NUMBERING.has(v));
+    const s = rec({ kind: "NumberFormat", locale: r.locale, numberingSystem: r.values.nu || "latn" });
     s.style = getOption(o, "style", ["decimal", "percent", "currency", "unit"], "decimal");
     let currency = getOption(o, "currency", undefined, undefined);
     if (currency !== undefined && !/^[a-z]{3}$/i.test(currency)) throw new RangeErr(`Invalid currency code : ${currency}`);
@@ -353,7 +369,7 @@
     else if (g === true) g = "always";
     else if (typeof g !== "string" && !g) g = false;
     else {
-      g = $String(g);
+      g = toStr(g);
       if (g === "true" || g === "false") g = defaultGrouping;
       else if (!["min2", "auto", "always"].includes(g)) throw new RangeErr(`Value ${g} out of range for Intl.NumberFormat options property useGrouping`);
     }
@@ -406,15 +422,17 @@
     }
     return coalesce(text, type);
   }
-  function coalesce(text, type, extra) {
+  /* Runs of one type (and one `extra` value) become parts; extraName names extra in each part
+   * ("source", "unit"), or null when extra only separates runs (list elements). */
+  function coalesce(text, type, extra, extraName) {
     const out = [];
     let start = 0;
     for (let k = 1; k <= text.length; k++) {
-      if (k === text.length || type[k] !== type[start] || (extra && extra[k] !== extra[start]) || (type[k] === "integer" && type[start] === "integer" && false)) {
+      if (k === text.length || type[k] !== type[start] || (extra && extra[k] !== extra[start])) {
         if (k > start) {
-          const part = { type: type[start], value: text.slice(start, k) };
-          if (extra && extra[start] !== undefined) part.source = extra[start];
-          out.push(part);
+          const part = rec({ type: type[start], value: text.slice(start, k) });
+          if (extraName && extra[start] !== undefined) part[extraName] = extra[start];
+          out.push(plain(part));
         }
         start = k;
       }
@@ -433,21 +451,17 @@
     },
     resolvedOptions() {
       const s = internal(this, "NumberFormat", "resolvedOptions");
-      const r = { locale: s.locale, numberingSystem: s.numberingSystem, style: s.style };
+      const r = rec({ locale: s.locale, numberingSystem: s.numberingSystem, style: s.style });
       for (const k of ["currency", "currencyDisplay", "currencySign", "unit", "unitDisplay", "minimumIntegerDigits", "minimumFractionDigits", "maximumFractionDigits", "minimumSignificantDigits", "maximumSignificantDigits", "useGrouping", "notation", "compactDisplay", "signDisplay", "roundingMode", "roundingIncrement", "trailingZeroDisplay", "roundingPriority"])
         if (s[k] !== undefined && (k !== "compactDisplay" || s.notation === "compact")) r[k] = s[k];
-      if (r.roundingPriority === "morePrecision" && s.roundingType === "compact") r.roundingPriority = "morePrecision";
-      return r;
+      return plain(r);
     },
   });
-  ObjectDefineProperty(NumberFormat.prototype, "format", {
-    get() {
-      const s = internal(this, "NumberFormat", "format");
-      if (!s.bound) s.bound = (x) => formatNumber(s, x);
-      return s.bound;
-    },
-    enumerable: false, configurable: true,
-  });
+  defineGetter(NumberFormat.prototype, "format", { get format() {
+    const s = internal(this, "NumberFormat", "format");
+    if (!s.bound) s.bound = (x) => formatNumber(s, x);
+    return s.bound;
+  } });
   defineTag(NumberFormat.prototype, "Intl.NumberFormat");
 
   /* ---------- DateTimeFormat ---------- */
@@ -521,7 +535,7 @@
     return runs;
   }
   function resolvedComponents(pattern) {
-    const r = {};
+    const r = rec({});
     const text = { 1: "numeric", 2: "2-digit" };
     for (const [ch, n] of patternFields(pattern)) {
       switch (ch) {
@@ -578,18 +592,18 @@
     const hour12 = o.hour12 === undefined ? undefined : !!o.hour12;
     let hourCycle = getOption(o, "hourCycle", ["h11", "h12", "h23", "h24"], undefined);
     if (hour12 !== undefined) hourCycle = null;
-    const r = resolveLocale(requested, { ca, nu, hc: hourCycle === null ? undefined : hourCycle }, ["ca", "hc", "nu"], (k, v) => (k === "nu" ? NUMBERING.has(v) : k === "ca" ? CALENDARS.has(v) : ["h11", "h12", "h23", "h24"].includes(v)));
-    const s = { kind: "DateTimeFormat", locale: r.locale, calendar: "gregory", numberingSystem: r.values.nu || "latn" };
+    const r = resolveLocale(requested, rec({ ca, nu, hc: hourCycle === null ? undefined : hourCycle }), ["ca", "hc", "nu"], (k, v) => (k === "nu" ? NUMBERING.has(v) : k === "ca" ? CALENDARS.has(v) : ["h11", "h12", "h23", "h24"].includes(v)));
+    const s = rec({ kind: "DateTimeFormat", locale: r.locale, calendar: "gregory", numberingSystem: r.values.nu || "latn" });
     let tz = o.timeZone;
     if (tz === undefined) tz = DEFAULT_ZONE;
     else {
-      tz = $String(tz);
+      tz = toStr(tz);
       const c = canonicalZone(tz);
       if (c === null) throw new RangeErr(`Invalid time zone specified: ${tz}`);
       tz = c;
     }
     s.timeZone = tz;
-    const f = {};
+    const f = rec({});
     for (const k of DATE_COMPONENTS) {
       if (k === "fractionalSecondDigits") { const v = getNumberOption(o, k, 1, 3, undefined); if (v !== undefined) f[k] = v; continue; }
       const values = k === "weekday" || k === "era" || k === "dayPeriod" ? ["narrow", "short", "long"]
@@ -641,7 +655,7 @@
       if (cat === 1) { const t = DATE_FIELDS[field] || "literal"; for (let k = a; k < b; k++) type[k] = t; }
       else if (cat === 0x1005 && withSource) for (let k = a; k < b; k++) source[k] = field === 0 ? "startRange" : "endRange";
     }
-    return coalesce(text, type, source);
+    return coalesce(text, type, source, withSource ? "source" : null);
   }
   /* As V8 does for the web's sake, format() (not formatToParts) writes CLDR 42's narrow no-break
    * space (before AM/PM) as a plain space. */
@@ -670,7 +684,7 @@
     },
     resolvedOptions() {
       const s = internal(this, "DateTimeFormat", "resolvedOptions");
-      const r = { locale: s.locale, calendar: s.calendar, numberingSystem: s.numberingSystem, timeZone: s.timeZone };
+      const r = rec({ locale: s.locale, calendar: s.calendar, numberingSystem: s.numberingSystem, timeZone: s.timeZone });
       if (s.hourCycle !== undefined) { r.hourCycle = s.hourCycle; r.hour12 = s.hourCycle === "h11" || s.hourCycle === "h12"; }
       if (s.dateStyle === undefined && s.timeStyle === undefined) {
         const c = resolvedComponents(s.pattern);
@@ -679,17 +693,14 @@
         if (s.dateStyle !== undefined) r.dateStyle = s.dateStyle;
         if (s.timeStyle !== undefined) r.timeStyle = s.timeStyle;
       }
-      return r;
+      return plain(r);
     },
   });
-  ObjectDefineProperty(DateTimeFormat.prototype, "format", {
-    get() {
-      const s = internal(this, "DateTimeFormat", "format");
-      if (!s.bound) s.bound = (date) => formatDate(s, date);
-      return s.bound;
-    },
-    enumerable: false, configurable: true,
-  });
+  defineGetter(DateTimeFormat.prototype, "format", { get format() {
+    const s = internal(this, "DateTimeFormat", "format");
+    if (!s.bound) s.bound = (date) => formatDate(s, date);
+    return s.bound;
+  } });
   defineTag(DateTimeFormat.prototype, "Intl.DateTimeFormat");
 
   /* ---------- Collator ---------- */
@@ -703,32 +714,30 @@
     const co = identifierOption(o, "collation");
     let kn = o.numeric === undefined ? undefined : $String(!!o.numeric);
     const kf = getOption(o, "caseFirst", ["upper", "lower", "false"], undefined);
-    const r = resolveLocale(requested, { co, kn, kf }, ["co", "kn", "kf"], (k, v) => (k === "kn" ? v === "true" || v === "false" : k === "kf" ? ["upper", "lower", "false"].includes(v) : false), 1);
-    const s = { kind: "Collator", locale: r.locale, usage, collation: "default", numeric: r.values.kn === "true", caseFirst: r.values.kf || "false" };
+    const r = resolveLocale(requested, rec({ co, kn, kf }), ["co", "kn", "kf"], (k, v) => (k === "kn" ? v === "true" || v === "false" : k === "kf" ? ["upper", "lower", "false"].includes(v) : false), 1);
+    const s = rec({ kind: "Collator", locale: r.locale, usage, collation: "default", numeric: r.values.kn === "true", caseFirst: r.values.kf || "false" });
     s.sensitivity = getOption(o, "sensitivity", ["base", "accent", "case", "variant"], "variant");
-    s.ignorePunctuation = getOption(o, "ignorePunctuation", undefined, false, "boolean");
+    const ip = getOption(o, "ignorePunctuation", undefined, undefined, "boolean");
+    s.ignorePunctuation = ip === undefined ? icu.collatorIgnoresPunctuation(r.base) : ip;
     s.icuLocale = usage === "search" ? `${r.base}-u-co-search` : r.base;
     s.strength = { base: 0, accent: 1, case: 3, variant: 2 }[s.sensitivity];
     slots.set(this, s);
     return this;
   }
   function compareStrings(s, x, y) {
-    return icu.compare(s.icuLocale, s.strength, s.numeric, s.caseFirst, s.ignorePunctuation, $String(x), $String(y));
+    return icu.compare(s.icuLocale, s.strength, s.numeric, s.caseFirst, s.ignorePunctuation, toStr(x), toStr(y));
   }
   defineMethods(Collator.prototype, {
     resolvedOptions() {
       const s = internal(this, "Collator", "resolvedOptions");
-      return { locale: s.locale, usage: s.usage, sensitivity: s.sensitivity, ignorePunctuation: s.ignorePunctuation, collation: s.collation, numeric: s.numeric, caseFirst: s.caseFirst };
+      return plain(rec({ locale: s.locale, usage: s.usage, sensitivity: s.sensitivity, ignorePunctuation: s.ignorePunctuation, collation: s.collation, numeric: s.numeric, caseFirst: s.caseFirst }));
     },
   });
-  ObjectDefineProperty(Collator.prototype, "compare", {
-    get() {
-      const s = internal(this, "Collator", "compare");
-      if (!s.bound) s.bound = (x, y) => compareStrings(s, x, y);
-      return s.bound;
-    },
-    enumerable: false, configurable: true,
-  });
+  defineGetter(Collator.prototype, "compare", { get compare() {
+    const s = internal(this, "Collator", "compare");
+    if (!s.bound) s.bound = (x, y) => compareStrings(s, x, y);
+    return s.bound;
+  } });
   defineTag(Collator.prototype, "Intl.Collator");
 
   /* ---------- PluralRules ---------- */
@@ -738,10 +747,13 @@
     const requested = canonicalizeLocaleList(locales);
     const o = coerceOptions(options);
     localeOptions(o);
-    const r = resolveLocale(requested, {}, [], () => false, 2);
-    const s = { kind: "PluralRules", locale: r.locale, type: getOption(o, "type", ["cardinal", "ordinal"], "cardinal") };
-    setDigitOptions(s, o, 0, 3, "standard");
-    s.skeleton = digitSkeleton(s);
+    const r = resolveLocale(requested, rec({}), [], () => false, 2);
+    const s = rec({ kind: "PluralRules", locale: r.locale, type: getOption(o, "type", ["cardinal", "ordinal"], "cardinal") });
+    s.notation = getOption(o, "notation", ["standard", "scientific", "engineering", "compact"], "standard");
+    const compactDisplay = getOption(o, "compactDisplay", ["short", "long"], "short");
+    if (s.notation === "compact") s.compactDisplay = compactDisplay;
+    setDigitOptions(s, o, 0, 3, s.notation);
+    s.skeleton = (s.notation === "standard" ? "" : (s.notation === "compact" ? "compact-" + compactDisplay : s.notation) + " ") + digitSkeleton(s);
     slots.set(this, s);
     return this;
   }
@@ -754,10 +766,17 @@
     },
     resolvedOptions() {
       const s = internal(this, "PluralRules", "resolvedOptions");
-      const r = { locale: s.locale, type: s.type, minimumIntegerDigits: s.minimumIntegerDigits };
+      const r = rec({ locale: s.locale, type: s.type, notation: s.notation });
+      if (s.compactDisplay !== undefined) r.compactDisplay = s.compactDisplay;
+      r.minimumIntegerDigits = s.minimumIntegerDigits;
       for (const k of ["minimumFractionDigits", "maximumFractionDigits", "minimumSignificantDigits", "maximumSignificantDigits"]) if (s[k] !== undefined) r[k] = s[k];
-      r.pluralCategories = icu.pluralCategories(s.locale, s.type === "ordinal"); /* in ICU's order, as V8 */
-      return r;
+      /* ECMA-402 (2025) orders the categories; Node 20 gives ICU's order (docs/intl.md) */
+      const order = ["zero", "one", "two", "few", "many", "other"];
+      const cats = icu.pluralCategories(s.locale, s.type === "ordinal");
+      r.pluralCategories = order.filter((c) => cats.includes(c));
+      r.roundingIncrement = s.roundingIncrement; r.roundingMode = s.roundingMode;
+      r.roundingPriority = s.roundingType === "compact" ? "morePrecision" : s.roundingPriority; r.trailingZeroDisplay = s.trailingZeroDisplay;
+      return plain(r);
     },
   });
   defineTag(PluralRules.prototype, "Intl.PluralRules");
@@ -771,8 +790,8 @@
     const o = coerceOptions(options);
     localeOptions(o);
     const nu = identifierOption(o, "numberingSystem");
-    const r = resolveLocale(requested, { nu }, ["nu"], (k, v) => NUMBERING.has(v));
-    const s = { kind: "RelativeTimeFormat", locale: r.locale, numberingSystem: r.values.nu || "latn" };
+    const r = resolveLocale(requested, rec({ nu }), ["nu"], (k, v) => NUMBERING.has(v));
+    const s = rec({ kind: "RelativeTimeFormat", locale: r.locale, numberingSystem: r.values.nu || "latn" });
     s.icuLocale = r.values.nu ? `${r.base}-u-nu-${r.values.nu}` : r.base;
     s.style = getOption(o, "style", ["long", "short", "narrow"], "long");
     s.numeric = getOption(o, "numeric", ["always", "auto"], "always");
@@ -780,7 +799,7 @@
     return this;
   }
   function relUnit(unit) {
-    let u = $String(unit);
+    let u = toStr(unit);
     if (u.endsWith("s")) u = u.slice(0, -1);
     const i = REL_UNITS.indexOf(u);
     if (i < 0) throw new RangeErr(`Invalid unit argument for format() '${$String(unit)}'`);
@@ -811,13 +830,11 @@
         if (t === "sign") t = /[-\u2212]/.test(text.slice(a, b)) ? "minusSign" : "plusSign";
         for (let k = a; k < b; k++) if (b - a <= width[k]) { type[k] = t; width[k] = b - a; unitOf[k] = REL_UNITS[u]; }
       }
-      const parts = coalesce(text, type, unitOf);
-      for (const p of parts) if (p.source !== undefined) { p.unit = p.source; delete p.source; }
-      return parts;
+      return coalesce(text, type, unitOf, "unit");
     },
     resolvedOptions() {
       const s = internal(this, "RelativeTimeFormat", "resolvedOptions");
-      return { locale: s.locale, style: s.style, numeric: s.numeric, numberingSystem: s.numberingSystem };
+      return plain(rec({ locale: s.locale, style: s.style, numeric: s.numeric, numberingSystem: s.numberingSystem }));
     },
   });
   defineTag(RelativeTimeFormat.prototype, "Intl.RelativeTimeFormat");
@@ -830,8 +847,8 @@
     const o = options === undefined ? ObjectCreate(null) : options;
     if (typeof o !== "object" || o === null) throw new TypeErr("Options must be an object");
     localeOptions(o);
-    const r = resolveLocale(requested, {}, [], () => false);
-    const s = { kind: "ListFormat", locale: r.locale };
+    const r = resolveLocale(requested, rec({}), [], () => false);
+    const s = rec({ kind: "ListFormat", locale: r.locale });
     s.type = getOption(o, "type", ["conjunction", "disjunction", "unit"], "conjunction");
     s.style = getOption(o, "style", ["long", "short", "narrow"], "long");
     slots.set(this, s);
@@ -863,13 +880,11 @@
       const elem = new Array(text.length).fill(undefined);
       for (let i = 0; i < spans.length; i += 4)
         if (spans[i] === 3 && spans[i + 1] === 1) for (let k = spans[i + 2]; k < spans[i + 3]; k++) { type[k] = "element"; elem[k] = i; }
-      const parts = coalesce(text, type, elem);
-      for (const p of parts) delete p.source;
-      return parts;
+      return coalesce(text, type, elem, null);
     },
     resolvedOptions() {
       const s = internal(this, "ListFormat", "resolvedOptions");
-      return { locale: s.locale, type: s.type, style: s.style };
+      return plain(rec({ locale: s.locale, type: s.type, style: s.style }));
     },
   });
   defineTag(ListFormat.prototype, "Intl.ListFormat");
@@ -881,10 +896,11 @@
   for (const name of Object.keys(ctors)) {
     const C = ctors[name];
     ObjectDefineProperty(C, "name", { value: name, configurable: true });
+    ObjectDefineProperty(C, "length", { value: 0, configurable: true });
     ObjectDefineProperty(C, "prototype", { writable: false, enumerable: false, configurable: false });
     ObjectDefineProperty(C.prototype, "constructor", { value: C, writable: true, enumerable: false, configurable: true });
     ObjectDefineProperty(C, "supportedLocalesOf", {
-      value: { supportedLocalesOf(locales, options) { return supportedLocales(locales, options, name === "Collator" ? 1 : name === "PluralRules" ? 2 : 0); } }.supportedLocalesOf,
+      value: { supportedLocalesOf(locales) { return supportedLocales(locales, arguments[1], name === "Collator" ? 1 : name === "PluralRules" ? 2 : 0); } }.supportedLocalesOf,
       writable: true, enumerable: false, configurable: true,
     });
     ObjectDefineProperty(Intl, name, { value: C, writable: true, enumerable: false, configurable: true });
