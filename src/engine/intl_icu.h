@@ -44,7 +44,7 @@
     X(ureldatefmt_formatToResult) X(ureldatefmt_formatNumericToResult) X(ureldatefmt_resultAsValue) \
     X(ulistfmt_openForType) X(ulistfmt_close) X(ulistfmt_openResult) X(ulistfmt_closeResult) \
     X(ulistfmt_formatStringsToResult) X(ulistfmt_resultAsValue) \
-    X(ucal_getCanonicalTimeZoneID) X(ucal_openTimeZoneIDEnumeration) \
+    X(ucal_getCanonicalTimeZoneID) X(ucal_getKeywordValuesForLocale) X(uloc_toUnicodeLocaleType) X(ucal_openTimeZoneIDEnumeration) \
     X(udtitvfmt_open) X(udtitvfmt_close) X(udtitvfmt_openResult) X(udtitvfmt_closeResult) \
     X(udtitvfmt_formatToResult) X(udtitvfmt_resultAsValue) \
     X(ufmtval_getString) X(ufmtval_nextPosition) \

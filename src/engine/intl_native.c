@@ -36,11 +36,18 @@ static cached cache[CACHE_SLOTS];
 static unsigned long cache_clock;
 static pthread_mutex_t icu_lock = PTHREAD_MUTEX_INITIALIZER;
 
+static int cache_last = -1; /* the slot of the last hit: the same formatter is often asked again */
+
 static void *cache_get(const char *key)
 {
+    if (cache_last >= 0 && cache[cache_last].key && !strcmp(cache[cache_last].key, key)) {
+        cache[cache_last].used = ++cache_clock;
+        return cache[cache_last].obj;
+    }
     for (int i = 0; i < CACHE_SLOTS; i++)
         if (cache[i].key && !strcmp(cache[i].key, key)) {
             cache[i].used = ++cache_clock;
+            cache_last = i;
             return cache[i].obj;
         }
     return NULL;
@@ -53,6 +60,7 @@ static void cache_put(const char *key, void *obj, void (*destroy)(void *))
         if (!cache[i].key) { victim = i; break; }
         if (cache[i].used < cache[victim].used) victim = i;
     }
+    if (victim == cache_last) cache_last = -1;
     if (cache[victim].key) {
         cache[victim].destroy(cache[victim].obj);
         free(cache[victim].key);
@@ -529,6 +537,25 @@ static JSValue f_time_zones(JSContext *ctx, JSValueConst this_val, int argc, JSV
     return arr;
 }
 
+/* calendars() → the calendars ICU has, as BCP 47 types ("gregory", "hebrew", "ethioaa" ...). */
+static JSValue f_calendars(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv)
+{
+    if (need_icu(ctx)) return JS_EXCEPTION;
+    UErrorCode e = U_ZERO_ERROR;
+    UEnumeration *en = I->ucal_getKeywordValuesForLocale("calendar", "und", 0, &e);
+    if (U_FAILURE(e)) return icu_error(ctx, "calendar list", e);
+    JSValue arr = JS_NewArray(ctx);
+    uint32_t k = 0;
+    const char *id;
+    int32_t len;
+    while ((id = I->uenum_next(en, &len, &e)) && U_SUCCESS(e)) {
+        const char *bcp = I->uloc_toUnicodeLocaleType("ca", id);
+        JS_SetPropertyUint32(ctx, arr, k++, JS_NewString(ctx, bcp ? bcp : id));
+    }
+    I->uenum_close(en);
+    return arr;
+}
+
 /* ---------- collation ---------- */
 
 /* compare(locale, strength 0..3 (primary, secondary, tertiary; 3 = primary + case level),
@@ -792,6 +819,7 @@ static const JSCFunctionListEntry intl_funcs[] = {
     JS_CFUNC_DEF("dateRange", 6, f_date_range),
     JS_CFUNC_DEF("timeZone", 1, f_time_zone),
     JS_CFUNC_DEF("timeZones", 0, f_time_zones),
+    JS_CFUNC_DEF("calendars", 0, f_calendars),
     JS_CFUNC_DEF("compare", 7, f_compare),
     JS_CFUNC_DEF("collatorIgnoresPunctuation", 1, f_collator_ignores_punctuation),
     JS_CFUNC_DEF("plural", 4, f_plural),

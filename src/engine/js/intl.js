@@ -158,7 +158,16 @@
     return map;
   }
   const NUMBERING = new Set(["arab", "arabext", "bali", "beng", "deva", "fullwide", "gujr", "guru", "hanidec", "khmr", "knda", "laoo", "latn", "limb", "mlym", "mong", "mymr", "orya", "tamldec", "telu", "thai", "tibt"]);
-  const CALENDARS = new Set(["gregory"]);
+  let calendarSet = null;
+  /* ICU's calendars (BCP 47 types), and the deprecated aliases ECMA-402 canonicalizes. */
+  const CALENDAR_ALIASES = rec({ islamicc: "islamic-civil", "ethiopic-amete-alem": "ethioaa", gregorian: "gregory" });
+  function isCalendar(v) {
+    if (!calendarSet) calendarSet = new Set(icu.calendars());
+    return calendarSet.has(v);
+  }
+  function canonicalCalendar(v) {
+    return v !== undefined && CALENDAR_ALIASES[v] !== undefined ? CALENDAR_ALIASES[v] : v;
+  }
   /* resolve: relevant keys → { locale (with kept -u- keys), dataLocale, values } */
   function resolveLocale(requested, options, relevant, check, kind) {
     const r = lookupMatcher(requested, kind);
@@ -430,9 +439,9 @@
     for (let k = 1; k <= text.length; k++) {
       if (k === text.length || type[k] !== type[start] || (extra && extra[k] !== extra[start])) {
         if (k > start) {
-          const part = rec({ type: type[start], value: text.slice(start, k) });
-          if (extraName && extra[start] !== undefined) part[extraName] = extra[start];
-          out.push(plain(part));
+          /* object literals define their properties (no setter of Object.prototype runs) */
+          const t = type[start], v = text.slice(start, k), x = extraName ? extra[start] : undefined;
+          out.push(x === undefined ? { type: t, value: v } : extraName === "source" ? { type: t, value: v, source: x } : { type: t, value: v, unit: x });
         }
         start = k;
       }
@@ -587,13 +596,13 @@
     const requested = canonicalizeLocaleList(locales);
     const o = toDateTimeOptions(options, required, defaults);
     localeOptions(o);
-    const ca = identifierOption(o, "calendar");
+    const ca = canonicalCalendar(identifierOption(o, "calendar"));
     const nu = identifierOption(o, "numberingSystem");
     const hour12 = o.hour12 === undefined ? undefined : !!o.hour12;
     let hourCycle = getOption(o, "hourCycle", ["h11", "h12", "h23", "h24"], undefined);
     if (hour12 !== undefined) hourCycle = null;
-    const r = resolveLocale(requested, rec({ ca, nu, hc: hourCycle === null ? undefined : hourCycle }), ["ca", "hc", "nu"], (k, v) => (k === "nu" ? NUMBERING.has(v) : k === "ca" ? CALENDARS.has(v) : ["h11", "h12", "h23", "h24"].includes(v)));
-    const s = rec({ kind: "DateTimeFormat", locale: r.locale, calendar: "gregory", numberingSystem: r.values.nu || "latn" });
+    const r = resolveLocale(requested, rec({ ca, nu, hc: hourCycle === null ? undefined : hourCycle }), ["ca", "hc", "nu"], (k, v) => (k === "nu" ? NUMBERING.has(v) : k === "ca" ? isCalendar(v) : ["h11", "h12", "h23", "h24"].includes(v)));
+    const s = rec({ kind: "DateTimeFormat", locale: r.locale, calendar: r.values.ca || "gregory", numberingSystem: r.values.nu || "latn" });
     let tz = o.timeZone;
     if (tz === undefined) tz = DEFAULT_ZONE;
     else {
@@ -618,7 +627,8 @@
     const timeStyle = getOption(o, "timeStyle", ["full", "long", "medium", "short"], undefined);
     const hasComponent = Object.keys(f).length > 0;
     if ((dateStyle !== undefined || timeStyle !== undefined) && hasComponent) throw new TypeErr(`Can't set option ${Object.keys(f)[0]} when ${dateStyle !== undefined ? "dateStyle" : "timeStyle"} is used`);
-    const icuLocale = r.values.nu ? `${r.base}-u-nu-${r.values.nu}` : r.base;
+    let icuLocale = r.base;
+    if (r.values.ca || r.values.nu) icuLocale += "-u" + (r.values.ca ? "-ca-" + r.values.ca : "") + (r.values.nu ? "-nu-" + r.values.nu : "");
     s.icuLocale = icuLocale;
     const hcDefault = icu.hourCycle(r.base);
     let hc = r.values.hc || hourCycle || undefined;
@@ -647,6 +657,23 @@
   }
   const DATE_FIELDS = { 0: "era", 1: "year", 2: "month", 3: "day", 4: "hour", 5: "hour", 6: "minute", 7: "second", 8: "fractionalSecond", 9: "weekday", 14: "dayPeriod", 15: "hour", 16: "hour", 17: "timeZoneName", 18: "year", 19: "weekday", 20: "year", 23: "timeZoneName", 24: "timeZoneName", 25: "weekday", 26: "month", 29: "timeZoneName", 30: "yearName", 31: "timeZoneName", 32: "timeZoneName", 33: "timeZoneName", 34: "relatedYear", 35: "dayPeriod", 36: "dayPeriod" };
   function dateParts(text, spans, withSource) {
+    if (!withSource) {
+      /* a date's fields never overlap: walk them in order */
+      const order = [];
+      for (let i = 0; i < spans.length; i += 4) if (spans[i] === 1) order.push(i);
+      order.sort((a, b) => spans[a + 2] - spans[b + 2]);
+      const out = [];
+      let at = 0;
+      for (const i of order) {
+        const a = spans[i + 2], b = spans[i + 3];
+        if (a < at) continue;
+        if (a > at) out.push({ type: "literal", value: text.slice(at, a) });
+        out.push({ type: DATE_FIELDS[spans[i + 1]] || "literal", value: text.slice(a, b) });
+        at = b;
+      }
+      if (at < text.length) out.push({ type: "literal", value: text.slice(at) });
+      return out;
+    }
     const n = text.length;
     const type = new Array(n).fill("literal");
     const source = withSource ? new Array(n).fill("shared") : undefined;
