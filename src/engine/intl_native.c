@@ -241,6 +241,39 @@ static JSValue f_canonicalize(JSContext *ctx, JSValueConst this_val, int argc, J
     return JS_NewStringLen(ctx, out, (size_t)n);
 }
 
+/* maximize(tag) → the tag with its likely script and region ("zh-TW" → "zh-Hant-TW"), or null. */
+static JSValue f_maximize(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv)
+{
+    char id[LOCALE_MAX], max[LOCALE_MAX], out[LOCALE_MAX];
+    if (need_icu(ctx) || get_locale(ctx, argv[0], id, sizeof id, "a locale")) return JS_EXCEPTION;
+    UErrorCode e = U_ZERO_ERROR;
+    I->uloc_addLikelySubtags(id, max, sizeof max, &e);
+    if (U_FAILURE(e) || e == U_STRING_NOT_TERMINATED_WARNING) return JS_NULL;
+    int32_t n = I->uloc_toLanguageTag(max, out, sizeof out, 0, &e);
+    if (U_FAILURE(e) || e == U_STRING_NOT_TERMINATED_WARNING) return JS_NULL;
+    return JS_NewStringLen(ctx, out, (size_t)n);
+}
+
+/* caseMap(text, locale, upper) → the locale's lower or upper case of text (Turkish dotted i ...). */
+static JSValue f_case_map(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv)
+{
+    char locale[LOCALE_MAX];
+    if (need_icu(ctx) || get_locale(ctx, argv[1], locale, sizeof locale, "a locale")) return JS_EXCEPTION;
+    int upper = JS_ToBool(ctx, argv[2]);
+    int32_t len;
+    UChar *src = get_ustr(ctx, argv[0], &len);
+    if (!src) return JS_EXCEPTION;
+    int32_t cap = len * 3 + 16; /* a case mapping grows a string at most threefold */
+    UChar *dst = malloc((size_t)cap * sizeof(UChar));
+    if (!dst) { free(src); return JS_ThrowOutOfMemory(ctx); }
+    UErrorCode e = U_ZERO_ERROR;
+    int32_t n = upper ? I->u_strToUpper(dst, cap, src, len, locale, &e) : I->u_strToLower(dst, cap, src, len, locale, &e);
+    JSValue r = U_FAILURE(e) ? icu_error(ctx, "case mapping", e) : new_ustr(ctx, dst, n);
+    free(src);
+    free(dst);
+    return r;
+}
+
 static JSValue f_available_locales(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv)
 {
     if (need_icu(ctx)) return JS_EXCEPTION;
@@ -811,6 +844,8 @@ out:
 static const JSCFunctionListEntry intl_funcs[] = {
     JS_CFUNC_DEF("canonicalize", 1, f_canonicalize),
     JS_CFUNC_DEF("availableLocales", 1, f_available_locales),
+    JS_CFUNC_DEF("maximize", 1, f_maximize),
+    JS_CFUNC_DEF("caseMap", 3, f_case_map),
     JS_CFUNC_DEF("numberFormat", 4, f_number_format),
     JS_CFUNC_DEF("bestPattern", 2, f_best_pattern),
     JS_CFUNC_DEF("hourCycle", 1, f_hour_cycle),

@@ -124,6 +124,11 @@
   }
   function bestAvailable(tag, kind) {
     const set = availableSet(kind);
+    /* ICU lists "zh-Hant-TW", not "zh-TW": a tag whose likely form is listed is available as is */
+    if (!set.has(tag.toLowerCase()) && kind !== 2) {
+      const max = icu.maximize(tag);
+      if (max !== null && set.has(max.toLowerCase())) return tag;
+    }
     let c = tag;
     for (;;) {
       if (set.has(c.toLowerCase())) return c;
@@ -290,7 +295,9 @@
       s.roundingPriority = "morePrecision";
     } else if (s.roundingPriority === "auto") s.roundingType = needSd ? "significant" : "fraction";
     else s.roundingType = s.roundingPriority;
-    if (s.roundingIncrement !== 1 && (s.roundingType !== "fraction" || s.maximumFractionDigits !== s.minimumFractionDigits))
+    if (s.roundingIncrement !== 1 && s.roundingType !== "fraction")
+      throw new TypeErr("roundingIncrement other than 1 needs fraction-digit rounding");
+    if (s.roundingIncrement !== 1 && s.maximumFractionDigits !== s.minimumFractionDigits)
       throw new RangeErr("roundingIncrement requires fraction rounding with equal minimum and maximum digits");
   }
   const ROUNDING_MODES = { ceil: "ceiling", floor: "floor", expand: "up", trunc: "down", halfCeil: "half-ceiling", halfFloor: "half-floor", halfExpand: "half-up", halfTrunc: "half-down", halfEven: "half-even" };
@@ -352,10 +359,12 @@
     const s = rec({ kind: "NumberFormat", locale: r.locale, numberingSystem: r.values.nu || "latn" });
     s.style = getOption(o, "style", ["decimal", "percent", "currency", "unit"], "decimal");
     let currency = getOption(o, "currency", undefined, undefined);
+    if (currency === undefined && s.style === "currency") throw new TypeErr("Currency code is required with currency style.");
     if (currency !== undefined && !/^[a-z]{3}$/i.test(currency)) throw new RangeErr(`Invalid currency code : ${currency}`);
     const currencyDisplay = getOption(o, "currencyDisplay", ["code", "symbol", "narrowSymbol", "name"], "symbol");
     const currencySign = getOption(o, "currencySign", ["standard", "accounting"], "standard");
     const unit = getOption(o, "unit", undefined, undefined);
+    if (unit === undefined && s.style === "unit") throw new TypeErr("Unit is required with unit style.");
     if (unit !== undefined && !isWellFormedUnit(unit)) throw new RangeErr(`Invalid unit argument for Intl.NumberFormat() '${unit}'`);
     const unitDisplay = getOption(o, "unitDisplay", ["short", "narrow", "long"], "short");
     if (s.style === "currency") {
@@ -456,7 +465,9 @@
       const s = internal(this, "NumberFormat", "formatToParts");
       const v = toIntlMV(x);
       const [text, spans] = icu.numberFormat(s.locale, s.skeleton, v, true);
-      return numberParts(text, spans, v);
+      const parts = numberParts(text, spans, v);
+      if (s.style === "unit") for (const p of parts) if (p.type === "percentSign") p.type = "unit";
+      return parts;
     },
     resolvedOptions() {
       const s = internal(this, "NumberFormat", "resolvedOptions");
@@ -965,6 +976,11 @@
       const c = cached("c", locales, options, () => new Collator(locales, options));
       return c.compare(a, b);
     },
+  };
+  locale.caseMap = (text, locales, upper) => {
+    const list = canonicalizeLocaleList(locales);
+    const tag = list.length ? stripExtensions(list[0]) : DEFAULT_LOCALE;
+    return icu.caseMap(text, tag, upper);
   };
   return { Intl, locale };
 });

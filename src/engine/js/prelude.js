@@ -1002,6 +1002,16 @@
       if (this === null || this === undefined) throw new TypeErrorCtor("String.prototype.localeCompare called on null or undefined");
       return intlLayer().locale.compare(StringCtor(this), StringCtor(that), arguments[1], arguments[2]); } }.localeCompare);
     method(Array.prototype, "toLocaleString", ArrayToLocale);
+    const StringToLower = String.prototype.toLowerCase, StringToUpper = String.prototype.toUpperCase;
+    const caseMap = (self, locales, upper) => {
+      if (self === null || self === undefined) throw new TypeErrorCtor("String.prototype.toLocale" + (upper ? "Upper" : "Lower") + "Case called on null or undefined");
+      const s = StringCtor(self);
+      /* no locale: the default (en-US) maps case as the root does, without loading ICU */
+      if (locales === undefined) return ReflectApply(upper ? StringToUpper : StringToLower, s, []);
+      return intlLayer().locale.caseMap(s, locales, upper);
+    };
+    method(String.prototype, "toLocaleLowerCase", { toLocaleLowerCase() { return caseMap(this, arguments[0], false); } }.toLocaleLowerCase);
+    method(String.prototype, "toLocaleUpperCase", { toLocaleUpperCase() { return caseMap(this, arguments[0], true); } }.toLocaleUpperCase);
   }
 
   return ObjectFreeze({
