@@ -22,6 +22,7 @@ static intl_icu_api api;
 static const char *load_error;
 static int loaded;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
+static pthread_once_t defaults_once = PTHREAD_ONCE_INIT;
 
 /* ICU's own defaults are fixed before any use, so it never asks the machine (TZ, /etc/localtime,
  * LANG): every call names its locale and zone anyway, but a few ICU internals build a default
@@ -38,10 +39,8 @@ static void fix_defaults(void)
 static void load(void)
 {
     if (intl_icu_fill_static) {
-        if (intl_icu_fill_static(&api) == 0) {
-            fix_defaults();
-            loaded = 1;
-        } else load_error = "ICU linked into this binary is incomplete";
+        if (intl_icu_fill_static(&api) == 0) loaded = 1;
+        else load_error = "ICU linked into this binary is incomplete";
         return;
     }
     /* The handle is kept for the life of the process: ICU's caches live in it. */
@@ -57,7 +56,6 @@ static void load(void)
     }
     INTL_ICU_FUNCS(INTL_ICU_SYM)
 #undef INTL_ICU_SYM
-    fix_defaults();
     loaded = 1;
 }
 
@@ -68,12 +66,15 @@ const intl_icu_api *intl_icu(const char **error)
         if (error) *error = load_error;
         return NULL;
     }
+    /* on first use, not at preload: setting them builds ICU objects a run without Intl never needs */
+    pthread_once(&defaults_once, fix_defaults);
     return &api;
 }
 
+/* Only finds the library (dlopen, or the linked-in table): nothing of ICU runs. */
 void intl_icu_preload(void)
 {
-    (void)intl_icu(NULL);
+    pthread_once(&once, load);
 }
 
 void engine_intl_preload(void)
