@@ -143,8 +143,10 @@ $(OUT)/libchidori.a: $(LIB_OBJS) $(QJS_OBJS)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(OUT)/chidori-worker: $(OBJ)/tools/worker_main.o $(OUT)/libchidori.a $(OBJ)/gen/build_id.o
-	$(CC) $(LDFLAGS) -static-pie -o $@ $(OBJ)/tools/worker_main.o $(OBJ)/gen/build_id.o $(OUT)/libchidori.a -lm -lpthread
+# It links ICU in (Intl): a static binary cannot dlopen, and a confined worker could not open it.
+ICU_STATIC := -licui18n -licuuc -licudata
+$(OUT)/chidori-worker: $(OBJ)/tools/worker_main.o $(OBJ)/tools/intl_icu_static.o $(OUT)/libchidori.a $(OBJ)/gen/build_id.o
+	$(CC) $(LDFLAGS) -static-pie -Wl,-z,pack-relative-relocs -o $@ $(OBJ)/tools/worker_main.o $(OBJ)/tools/intl_icu_static.o $(OBJ)/gen/build_id.o $(OUT)/libchidori.a $(ICU_STATIC) -lstdc++ -lm -lpthread -ldl
 
 $(OUT)/unit_tests: $(UNIT_OBJS) $(LIB_OBJS) $(QJS_OBJS) $(OBJ)/gen/build_id.o
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)

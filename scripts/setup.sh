@@ -7,12 +7,13 @@ set -euo pipefail
 
 # Build: compiler, make, xz for the QuickJS tarball, libcurl (provider and http effects),
 # libmicrohttpd and SQLite (`chidori serve`), libpq's headers (`chidori serve --db postgresql://…`;
-# the library itself is loaded when first used, see src/serve/db_pg.c).
+# the library itself is loaded when first used, see src/serve/db_pg.c), libicu-dev (Intl: headers,
+# and the static libraries the worker links in).
 # Tests: python3 (runner), nodejs + npm (TypeScript oracle, MCP servers), clang + compiler-rt
 # (libFuzzer and sanitizers), hyperfine and bubblewrap (bench peers), python3-setuptools,
 # python3-venv and python3-pip (the Python SDK's install test: pip install with no index),
 # postgresql-15 (tests/pgserver.py runs a throwaway cluster from /usr/lib/postgresql/15/bin).
-PACKAGES=(gcc make xz-utils ca-certificates patch python3 libcurl4-openssl-dev libssl-dev libmicrohttpd-dev libsqlite3-dev clang libclang-rt-14-dev hyperfine bubblewrap python3-setuptools python3-venv python3-pip libpq-dev postgresql-15)
+PACKAGES=(gcc make xz-utils ca-certificates patch python3 libcurl4-openssl-dev libssl-dev libmicrohttpd-dev libsqlite3-dev libicu-dev clang libclang-rt-14-dev hyperfine bubblewrap python3-setuptools python3-venv python3-pip libpq-dev postgresql-15)
 
 missing=()
 for p in "${PACKAGES[@]}"; do

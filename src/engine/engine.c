@@ -12,6 +12,7 @@
 #define _GNU_SOURCE
 #include "engine/engine.h"
 #include "engine/engine_internal.h"
+#include "engine/intl_native.h"
 #include "engine/limits.h"
 #include "util/buf.h"
 #include "util/excerpt.h"
@@ -360,6 +361,7 @@ static int install_prelude(engine *e)
     JS_SetPropertyStr(ctx, natives, "loadBuiltin", JS_NewCFunction(ctx, native_load_builtin, "loadBuiltin", 1));
     JS_SetPropertyStr(ctx, natives, "unavailableMember",
                       JS_NewCFunction(ctx, native_unavailable_member, "unavailableMember", 1));
+    JS_SetPropertyStr(ctx, natives, "intl", intl_native_object(ctx)); /* ICU loads on first use */
     JSValue internals = JS_Call(ctx, fn, JS_UNDEFINED, 1, (JSValueConst *)&natives);
     JS_FreeValue(ctx, natives);
     JS_FreeValue(ctx, fn);

@@ -104,4 +104,7 @@ int engine_prepare(void);
 int engine_run_on_thread(const engine_config *cfg, engine_result *result);
 void engine_result_free(engine_result *result);
 
+/* Finds ICU for Intl now (a worker calls it before confinement); otherwise ICU loads on first use. */
+void engine_intl_preload(void);
+
 #endif

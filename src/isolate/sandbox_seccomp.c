@@ -212,6 +212,22 @@ static void emit_arg_in(bpf_prog *p, int nr, int arg, const uint32_t *values, in
     emit_ret(p, SECCOMP_RET_ALLOW);
 }
 
+/* futex(_, FUTEX_WAKE_PRIVATE, ...) is refused with EINVAL (never executed); any other futex op
+ * gets deflt. Why: ICU (Intl, linked into the worker) makes each of its mutexes on first use
+ * through pthread_once, and glibc's pthread_once ends with an unconditional futex wake, which
+ * glibc ignores when it fails with EINVAL. The worker has one thread, so there is never anyone to
+ * wake: refusing the call changes nothing but keeps the worker alive (docs/sandbox-model.md). */
+static void emit_futex_wake_refused(bpf_prog *p, uint32_t deflt)
+{
+    emit(p, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)SYS_futex, 0, 6));
+    emit(p, (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, OFF_ARG_HI(1)));
+    emit(p, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 2));
+    emit(p, (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, OFF_ARG_LO(1)));
+    emit(p, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 129 /* FUTEX_WAKE_PRIVATE */, 1, 0));
+    emit_ret(p, deflt);
+    emit_ret(p, SECCOMP_RET_ERRNO | (EINVAL & SECCOMP_RET_DATA));
+}
+
 /* Build the worker filter. deflt is SECCOMP_RET_TRAP or SECCOMP_RET_KILL_PROCESS. */
 static void build_worker_filter(bpf_prog *p, uint32_t deflt, pid_t self)
 {
@@ -230,6 +246,7 @@ static void build_worker_filter(bpf_prog *p, uint32_t deflt, pid_t self)
             emit_allow(p, r->nr);
         }
     }
+    emit_futex_wake_refused(p, deflt);
     emit_ret(p, deflt);
 }
 

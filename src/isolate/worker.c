@@ -363,6 +363,9 @@ int worker_main(void)
     sigset_t none;
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);
+    /* Intl's ICU table, before confinement: linked into chidori-worker (free); dlopen'd by
+     * `chidori __run-worker`, which could not open the library once confined (docs/intl.md). */
+    engine_intl_preload();
 
     json_t *init = NULL;
     char *error = NULL;

@@ -972,6 +972,62 @@
   defineGlobal("global", globalThis);
   for (let i = 0; i < LAZY_GLOBALS.length; i++) defineLazyGlobal(LAZY_GLOBALS[i][0], LAZY_GLOBALS[i][1], LAZY_GLOBALS[i][2]);
 
+  /* ---- Intl (js/intl.js over ICU), loaded on first use ----
+   * `Intl` is a lazy global and the toLocaleString family are thin methods that load the layer on
+   * their first call, so a run that never formats never loads ICU (docs/intl.md). */
+  const intlNative = natives.intl;
+  let intlLayerValue = null;
+  const intlLayer = () => intlLayerValue || (intlLayerValue = loadBuiltinFile("intl.js")(intlNative, clockNow));
+  {
+    const settleIntl = (value) =>
+      ObjectDefineProperty(globalThis, "Intl", { value, writable: true, configurable: true, enumerable: false });
+    ObjectDefineProperty(globalThis, "Intl", {
+      get() { const v = intlLayer().Intl; settleIntl(v); return v; },
+      set(value) { settleIntl(value); },
+      configurable: true,
+      enumerable: false,
+    });
+    const method = (proto, name, fn) =>
+      ObjectDefineProperty(proto, name, { value: fn, writable: true, configurable: true, enumerable: false });
+    const NumberValueOf = Number.prototype.valueOf, BigIntValueOf = BigInt.prototype.valueOf;
+    const DateGetTime = Date.prototype.getTime;
+    const ArrayToLocale = { toLocaleString() {
+      if (this === null || this === undefined) throw new TypeErrorCtor("Array.prototype.toLocaleString called on null or undefined");
+      const o = Object(this), len = Math.min(Number(o.length) || 0, 2 ** 53 - 1);
+      let out = "";
+      for (let k = 0; k < len; k++) {
+        if (k > 0) out += ",";
+        const e = o[k];
+        if (e !== undefined && e !== null) out += StringCtor(e.toLocaleString(arguments[0], arguments[1]));
+      }
+      return out;
+    } }.toLocaleString;
+    method(Number.prototype, "toLocaleString", { toLocaleString() {
+      return intlLayer().locale.number(ReflectApply(NumberValueOf, this, []), arguments[0], arguments[1]); } }.toLocaleString);
+    method(BigInt.prototype, "toLocaleString", { toLocaleString() {
+      return intlLayer().locale.number(ReflectApply(BigIntValueOf, this, []), arguments[0], arguments[1]); } }.toLocaleString);
+    method(Date.prototype, "toLocaleString", { toLocaleString() {
+      return intlLayer().locale.date(ReflectApply(DateGetTime, this, []), arguments[0], arguments[1]); } }.toLocaleString);
+    method(Date.prototype, "toLocaleDateString", { toLocaleDateString() {
+      return intlLayer().locale.dateOnly(ReflectApply(DateGetTime, this, []), arguments[0], arguments[1]); } }.toLocaleDateString);
+    method(Date.prototype, "toLocaleTimeString", { toLocaleTimeString() {
+      return intlLayer().locale.timeOnly(ReflectApply(DateGetTime, this, []), arguments[0], arguments[1]); } }.toLocaleTimeString);
+    method(String.prototype, "localeCompare", { localeCompare(that) {
+      if (this === null || this === undefined) throw new TypeErrorCtor("String.prototype.localeCompare called on null or undefined");
+      return intlLayer().locale.compare(StringCtor(this), StringCtor(that), arguments[1], arguments[2]); } }.localeCompare);
+    method(Array.prototype, "toLocaleString", ArrayToLocale);
+    const StringToLower = String.prototype.toLowerCase, StringToUpper = String.prototype.toUpperCase;
+    const caseMap = (self, locales, upper) => {
+      if (self === null || self === undefined) throw new TypeErrorCtor("String.prototype.toLocale" + (upper ? "Upper" : "Lower") + "Case called on null or undefined");
+      const s = StringCtor(self);
+      /* no locale: the default (en-US) maps case as the root does, without loading ICU */
+      if (locales === undefined) return ReflectApply(upper ? StringToUpper : StringToLower, s, []);
+      return intlLayer().locale.caseMap(s, locales, upper);
+    };
+    method(String.prototype, "toLocaleLowerCase", { toLocaleLowerCase() { return caseMap(this, arguments[0], false); } }.toLocaleLowerCase);
+    method(String.prototype, "toLocaleUpperCase", { toLocaleUpperCase() { return caseMap(this, arguments[0], true); } }.toLocaleUpperCase);
+  }
+
   return ObjectFreeze({
     agentExports: ObjectFreeze({ chidori: guestChidori, run, defineTool }),
     start,
