@@ -270,3 +270,27 @@ if __name__ == "__main__":
         update()
     else:
         sys.exit("usage: python3 tests/cases_intl.py --update")
+
+
+FROZEN_AGENT = r"""export default async () => {
+  Object.freeze(globalThis);
+  const a = Intl, b = Intl;
+  return { same: a === b, n: new a.NumberFormat("de-DE").format(1234.5),
+           zone: Temporal.ZonedDateTime.from("2024-03-10T01:30[America/New_York]").add({ hours: 1 }).toString() };
+};
+"""
+
+
+def case_intl_on_a_frozen_global_serves_one_object(v):
+    """A guest that freezes globalThis before the first read of Intl still gets one Intl (and
+    Temporal's named zones, which read Intl while loading): the lazy accessor cannot settle into a
+    data property there, and must not throw."""
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "frozen.mjs")
+        with open(path, "w") as f:
+            f.write(FROZEN_AGENT)
+        for mode in (["--no-isolate"], []):
+            code, out, err = chidori(v, "run", path, *mode, timeout=60)
+            assert code == 0, f"{mode}: exit {code}: {err[-2000:]}"
+            assert json.loads(out) == {"same": True, "n": "1.234,5",
+                                       "zone": "2024-03-10T03:30:00-04:00[America/New_York]"}, f"{mode}: {out}"

@@ -979,8 +979,12 @@
   let intlLayerValue = null;
   const intlLayer = () => intlLayerValue || (intlLayerValue = loadBuiltinFile("intl.js")(intlNative, clockNow));
   {
+    /* Reflect.defineProperty, captured here (before guest code), answers false instead of
+     * throwing: on a global the guest froze or sealed, the accessor stays and keeps serving the
+     * one loaded object (as Temporal's does). */
+    const ReflectDefineProperty = Reflect.defineProperty;
     const settleIntl = (value) =>
-      ObjectDefineProperty(globalThis, "Intl", { value, writable: true, configurable: true, enumerable: false });
+      ReflectDefineProperty(globalThis, "Intl", { value, writable: true, configurable: true, enumerable: false });
     ObjectDefineProperty(globalThis, "Intl", {
       get() { const v = intlLayer().Intl; settleIntl(v); return v; },
       set(value) { settleIntl(value); },
