@@ -681,7 +681,7 @@ static int build(engine *e)
         return -1;
     }
     JS_SetContextOpaque(e->ctx, e);
-    if (add_intrinsics(e->ctx) < 0) {
+    if (add_intrinsics(e->ctx) < 0 || engine_install_esnext(e->ctx) < 0) {
         fail_with_exception(e);
         return -1;
     }

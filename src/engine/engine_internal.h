@@ -42,6 +42,10 @@ typedef struct embedded_file {
 const embedded_file *engine_embedded(const char *name);
 
 engine *engine_of(JSContext *ctx);
+
+/* esnext.c: the built-ins written in JavaScript (js/esnext/), installed once per context before
+ * the prelude. 0, or -1 with the exception pending. */
+int engine_install_esnext(JSContext *ctx);
 void engine_annotate_syntax_error(JSContext *ctx, JSValueConst exc, const char *name, const char *src, size_t len);
 
 /* modules.c */

@@ -1,0 +1,189 @@
+/* esnext/00-lib.js — the shared toolkit of the built-ins we add in JavaScript (esnext/*.js).
+ *
+ * Evaluated once per run, before any guest code, like every file of esnext/ (in name order); its
+ * value is a function the engine calls with `lib`, a null-prototype object the files share, and
+ * `natives`, a few C helpers. This file fills `lib` with the spec's abstract operations
+ * (GetIteratorDirect, IteratorStepValue, IteratorClose, ToIntegerOrInfinity...) written against
+ * builtins captured here, at install time: guest code that later replaces Function.prototype.call,
+ * Object.defineProperty or a prototype method cannot change how our built-ins behave. The only
+ * lookups they make on guest objects are the ones the specification makes observable.
+ *
+ * Trusts: nothing but the intrinsics as they are before guest code runs.
+ */
+(function (lib, natives) {
+  "use strict";
+  const FunctionPrototypeCall = Function.prototype.call;
+  const call = FunctionPrototypeCall.bind(FunctionPrototypeCall);
+  const ObjectDefineProperty = Object.defineProperty;
+  const ObjectGetOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
+  const ReflectOwnKeys = Reflect.ownKeys;
+  const ProxyCtor = Proxy;
+  const TypeErrorCtor = TypeError;
+  const RangeErrorCtor = RangeError;
+  const MathTrunc = Math.trunc;
+  const NumberIsNaN = Number.isNaN;
+
+  const isObject = (v) => (typeof v === "object" && v !== null) || typeof v === "function";
+  const isCallable = (v) => typeof v === "function";
+  const DONE = { __proto__: null };
+
+  // Gives arbitrary objects a private slot: `new Slot(obj, value)` stamps obj (the base
+  // constructor returns obj, so the derived one adds its private field to it). `#v in o` is a
+  // brand check no guest code can fake or observe (a Proxy has no private fields).
+  class Stamp {
+    constructor(o) {
+      return o;
+    }
+  }
+  function makeSlot(what) {
+    class Slot extends Stamp {
+      #v;
+      constructor(o, v) {
+        super(o);
+        this.#v = v;
+      }
+      static has(o) {
+        return isObject(o) && #v in o;
+      }
+      static get(o) {
+        if (!isObject(o) || !(#v in o)) throw new TypeErrorCtor(what);
+        return o.#v;
+      }
+    }
+    return Slot;
+  }
+
+  // GetIteratorDirect: the record of an iterator whose `next` is read once, up front.
+  function getIteratorDirect(obj) {
+    return { it: obj, next: obj.next };
+  }
+
+  // IteratorStep: the result object, or DONE.
+  function step(rec) {
+    const r = call(rec.next, rec.it);
+    if (!isObject(r)) throw new TypeErrorCtor("the iterator's next() returned a non-object");
+    return r.done ? DONE : r;
+  }
+
+  // IteratorStepValue: the next value, or DONE.
+  function stepValue(rec) {
+    const r = call(rec.next, rec.it);
+    if (!isObject(r)) throw new TypeErrorCtor("the iterator's next() returned a non-object");
+    return r.done ? DONE : r.value;
+  }
+
+  // GetMethod: undefined for undefined/null, else a callable or a TypeError.
+  function getMethod(o, key) {
+    const m = o[key];
+    if (m === undefined || m === null) return undefined;
+    if (!isCallable(m)) throw new TypeErrorCtor("the object's " + (typeof key === "symbol" ? "symbol-keyed" : key) + " method is not callable");
+    return m;
+  }
+
+  // IteratorClose with a throw completion: the iterator's return() is called, whatever it does
+  // is ignored, and `err` is thrown.
+  function closeThrow(it, err) {
+    try {
+      const m = it.return;
+      if (m !== undefined && m !== null) call(m, it);
+    } catch (_) {
+      /* the original error wins */
+    }
+    throw err;
+  }
+
+  // IteratorClose with a normal completion: errors of return() propagate; its result must be an
+  // object.
+  function closeNormal(it) {
+    const m = getMethod(it, "return");
+    if (m === undefined) return;
+    const r = call(m, it);
+    if (!isObject(r)) throw new TypeErrorCtor("the iterator's return() returned a non-object");
+  }
+
+  // GetIteratorFromMethod
+  function getIteratorFromMethod(obj, method) {
+    const it = call(method, obj);
+    if (!isObject(it)) throw new TypeErrorCtor("the iterator method returned a non-object");
+    return getIteratorDirect(it);
+  }
+
+  // ToIntegerOrInfinity (ToNumber is the unary plus: it throws on BigInt and Symbol).
+  function toIntegerOrInfinity(v) {
+    const n = +v;
+    if (NumberIsNaN(n) || n === 0) return 0;
+    return MathTrunc(n);
+  }
+
+  // ToIndex
+  function toIndex(v) {
+    const i = toIntegerOrInfinity(v);
+    if (i < 0 || i > 9007199254740991) throw new RangeErrorCtor("index out of range");
+    return i;
+  }
+
+  // CreateDataPropertyOrThrow
+  function createDataProperty(o, key, value) {
+    ObjectDefineProperty(o, key, { __proto__: null, value, writable: true, enumerable: true, configurable: true });
+  }
+
+  // IsConstructor, with no observable lookup on f: constructing a Proxy of f runs our trap only
+  // if f can be constructed at all.
+  const probeHandler = { __proto__: null, construct() { return probeHandler; } };
+  function isConstructor(f) {
+    if (typeof f !== "function") return false;
+    try {
+      new new ProxyCtor(f, probeHandler)();
+      return true;
+    } catch (_) {
+      return false;
+    }
+  }
+
+  // Installs the own properties of `src` (an object literal of methods and accessors, so names
+  // and lengths are the literal's) on `target` as the spec installs built-in methods: writable,
+  // configurable, not enumerable.
+  function defineMethods(target, src) {
+    const keys = ReflectOwnKeys(src);
+    for (let i = 0; i < keys.length; i++) {
+      const d = ObjectGetOwnPropertyDescriptor(src, keys[i]);
+      d.enumerable = false;
+      ObjectDefineProperty(target, keys[i], d);
+    }
+  }
+
+  // A data property with explicit attributes (install time only).
+  function defineValue(target, key, value, writable, enumerable, configurable) {
+    ObjectDefineProperty(target, key, { value, writable, enumerable, configurable });
+  }
+
+  // A global binding as the spec's own globals are: writable, configurable, not enumerable.
+  function defineGlobal(name, value) {
+    defineValue(globalThis, name, value, true, false, true);
+  }
+
+  lib.call = call;
+  lib.getOwnPropertyDescriptor = ObjectGetOwnPropertyDescriptor;
+  lib.isObject = isObject;
+  lib.isCallable = isCallable;
+  lib.DONE = DONE;
+  lib.makeSlot = makeSlot;
+  lib.getIteratorDirect = getIteratorDirect;
+  lib.step = step;
+  lib.stepValue = stepValue;
+  lib.getMethod = getMethod;
+  lib.closeThrow = closeThrow;
+  lib.closeNormal = closeNormal;
+  lib.getIteratorFromMethod = getIteratorFromMethod;
+  lib.toIntegerOrInfinity = toIntegerOrInfinity;
+  lib.toIndex = toIndex;
+  lib.createDataProperty = createDataProperty;
+  lib.isConstructor = isConstructor;
+  lib.defineMethods = defineMethods;
+  lib.defineValue = defineValue;
+  lib.defineGlobal = defineGlobal;
+  lib.IteratorPrototype = Object.getPrototypeOf(Object.getPrototypeOf([][Symbol.iterator]()));
+  lib.AsyncIteratorPrototype = Object.getPrototypeOf(Object.getPrototypeOf((async function* () {}).prototype));
+  lib.GeneratorPrototype = Object.getPrototypeOf(function* () {}).prototype;
+  lib.natives = natives;
+})
