@@ -133,7 +133,8 @@
   function isConstructor(f) {
     if (typeof f !== "function") return false;
     try {
-      new new ProxyCtor(f, probeHandler)();
+      const probe = new ProxyCtor(f, probeHandler);
+      new probe();
       return true;
     } catch (_) {
       return false;
