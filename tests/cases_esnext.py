@@ -21,7 +21,7 @@ DIR = os.path.join(ROOT, "tests", "esnext")
 BUILTINS = {
     "iter": {
         "chain": [30, 50, 70], "flat": ["a1", "b1", "a2", "b2"], "reduce": 10, "reduce0": "init", "some": True,
-        "every": True, "find": 5, "forEach": ["x0", "y1", "z2"], "fromString": ["h", "é"],
+        "every": True, "find": 5, "forEach": ["x0", "y1", "z2"], "fromString": ["h", "é"], "concat": [1, 2, 3, "a", "b"],
         "closed": ["closed", "closed", "closed"], "tag": "[object Iterator Helper]", "abstract": "TypeError",
         "subclass": True, "badLimit": "RangeError", "nan": "RangeError", "badMapper": "TypeError",
         "brand": "TypeError", "helperNextBrand": "TypeError",
@@ -37,7 +37,7 @@ BUILTINS = {
     "small": {
         "fromAsync": [3, 6], "fromAsyncLike": ["a", "b"], "fromAsyncBad": "TypeError", "promiseTry": 5,
         "promiseTryThrow": "RangeError", "escape": "\\x31\\.5\\+x\\x3dy\\x20\\(a\\|b\\)\\n",
-        "sumPrecise": [0.1, 0.6, True, 1.7976931348623157e+308], "isError": [True, False, False],
+        "sumPrecise": [0.1, 0.6, True, 1.7976931348623157e+308], "pause": [None, None, "TypeError"], "isError": [True, False, False],
         "upsert": [1, 1, "b!", [["a", 1], ["b", "b!"]]], "weakUpsert": [1, 1, "TypeError"],
         "f16": [1.3369140625, None, 5.960464477539063e-08, -0.0999755859375],
         "dataView": [1.5, -2, "62,0,0,192"],

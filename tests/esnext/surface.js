@@ -6,7 +6,7 @@ const helperProto = Object.getPrototypeOf([].values().map((x) => x));
 const wrapProto = Object.getPrototypeOf(Iterator.from({ next() {} }));
 const places = [
   ["globalThis", globalThis, ["Iterator", "SuppressedError", "DisposableStack", "AsyncDisposableStack"]],
-  ["Iterator", Iterator, ["from", "prototype"]],
+  ["Iterator", Iterator, ["from", "concat", "prototype"]],
   ["Iterator.prototype", iterProto, ["map", "filter", "take", "drop", "flatMap", "reduce", "toArray", "forEach", "some", "every", "find", "constructor", Symbol.toStringTag, Symbol.dispose]],
   ["%IteratorHelperPrototype%", helperProto, ["next", "return", Symbol.toStringTag]],
   ["%WrapForValidIteratorPrototype%", wrapProto, ["next", "return"]],
@@ -17,6 +17,7 @@ const places = [
   ["RegExp", RegExp, ["escape"]],
   ["Math", Math, ["sumPrecise", "f16round"]],
   ["Error", Error, ["isError"]],
+  ["Atomics", Atomics, ["pause"]],
   ["Map.prototype", Map.prototype, ["getOrInsert", "getOrInsertComputed"]],
   ["WeakMap.prototype", WeakMap.prototype, ["getOrInsert", "getOrInsertComputed"]],
   ["DataView.prototype", DataView.prototype, ["getFloat16", "setFloat16"]],

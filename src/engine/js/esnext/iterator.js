@@ -1,4 +1,5 @@
 /* esnext/iterator.js — iterator helpers (ES2025): the global `Iterator`, Iterator.from,
+ * Iterator.concat (iterator sequencing, ES2026),
  * Iterator.prototype.{map, filter, take, drop, flatMap, reduce, toArray, forEach, some, every,
  * find}, its `constructor` and @@toStringTag accessors, %WrapForValidIteratorPrototype% and
  * %IteratorHelperPrototype%.
@@ -226,7 +227,7 @@
       if (!s.started) {
         s.started = true;
         call(GenReturn, s.gen); // suspended-start → completed, running none of the closure
-        closeNormal(s.underlying);
+        if (s.underlying !== null) closeNormal(s.underlying);
         return { value: undefined, done: true };
       }
       return call(GenReturn, s.gen, undefined);
@@ -248,7 +249,39 @@
     },
   });
 
+  // Iterator.concat's closure: each iterable opened in turn, its values passed through.
+  function* concatBody(iterables) {
+    for (let i = 0; i < iterables.length; i++) {
+      const it = call(iterables[i].open, iterables[i].iterable);
+      if (!isObject(it)) throw new TypeErrorCtor("the iterator method returned a non-object");
+      const rec = getIteratorDirect(it);
+      for (;;) {
+        const v = stepValue(rec);
+        if (v === DONE) break;
+        let resumed = false;
+        try {
+          yield v;
+          resumed = true;
+        } finally {
+          if (!resumed) closeNormal(it);
+        }
+      }
+    }
+    return undefined;
+  }
+
   defineMethods(Iterator, {
+    concat(...items) {
+      const iterables = [];
+      for (let i = 0; i < items.length; i++) {
+        const item = items[i];
+        if (!isObject(item)) throw new TypeErrorCtor("Iterator.concat: an argument is not an object");
+        const open = getMethod(item, SymbolIterator);
+        if (open === undefined) throw new TypeErrorCtor("Iterator.concat: an argument is not iterable");
+        createDataProperty(iterables, i, { open, iterable: item });
+      }
+      return makeHelper(concatBody(iterables), null);
+    },
     from(O) {
       const rec = getIteratorFlattenable(O, true);
       if (call(ObjectIsPrototypeOf, IteratorPrototype, rec.it)) return rec.it;

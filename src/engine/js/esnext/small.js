@@ -1,5 +1,5 @@
 /* esnext/small.js — the small newer built-ins: Promise.try, RegExp.escape, Math.sumPrecise,
- * Error.isError, Map/WeakMap.prototype.getOrInsert(Computed) (upsert), Math.f16round and
+ * Error.isError, Atomics.pause, Map/WeakMap.prototype.getOrInsert(Computed) (upsert), Math.f16round and
  * DataView.prototype.getFloat16/setFloat16.
  *
  * Each reads its receiver through intrinsics captured here; the only lookups on guest objects are
@@ -198,6 +198,17 @@
         return roundPartials(half) * 2;
       }
       return roundPartials(partials);
+    },
+  });
+
+  /* ---- Atomics.pause: a spin-wait hint; here it only checks its argument ---- */
+  const NumberIsInteger = Number.isInteger;
+  defineMethods(Atomics, {
+    pause(N = undefined) {
+      if (N !== undefined && !(typeof N === "number" && NumberIsInteger(N))) {
+        throw new TypeErrorCtor("Atomics.pause: the argument must be undefined or an integral number");
+      }
+      return undefined;
     },
   });
 
