@@ -1,6 +1,7 @@
 """tests/cases_esnext.py — the built-ins chidori adds in its own JavaScript (src/engine/js/esnext/:
 iterator helpers, Set methods, Array.fromAsync, Promise.try, RegExp.escape, Math.sumPrecise,
-Error.isError, upsert, float16 helpers, Uint8Array base64/hex, DisposableStack & co).
+Error.isError, upsert, float16 helpers, Uint8Array base64/hex, ArrayBuffer transfer,
+DisposableStack & co).
 
   * an agent exercises each of them, in-process and isolated, against fixed values (worked out
     from the specification; Node 20 has none of these built-ins, so there is no oracle to ask);
@@ -42,6 +43,7 @@ BUILTINS = {
         "f16": [1.3369140625, None, 5.960464477539063e-08, -0.0999755859375],
         "dataView": [1.5, -2, "62,0,0,192"],
         "base64": ["aGn/", "-_8", [104, 105, 63], [0, 255, 160], "01ab", "SyntaxError", "SyntaxError"],
+        "transfer": [True, 0, True, 1, 7, "TypeError", "TypeError"],
         "setFrom": [{"read": 9, "written": 4}, [1, 2, 3, 4], {"read": 4, "written": 2}, [170, 187]],
     },
     "erm": {

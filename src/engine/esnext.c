@@ -1,11 +1,11 @@
-/* esnext.c — installs the built-ins we write in JavaScript (src/engine/js/esnext/*.js: iterator
+/* esnext.c — installs the built-ins we write in JavaScript (the files of src/engine/js/esnext: iterator
  * helpers, Set methods, Array.fromAsync, DisposableStack...) into a fresh context, before the
  * prelude and any guest code.
  *
  * Each embedded file named esnext/... is compiled bytecode whose value is a function; they are
  * called in name order with a shared, null-prototype `lib` object (00-lib.js fills it with the
  * spec's abstract operations) and `natives`, the C helpers JavaScript cannot express (an
- * [[ErrorData]] check). Neither object is ever reachable from guest code.
+ * [[ErrorData]] check, detaching an ArrayBuffer and asking whether one is). Neither object is ever reachable from guest code.
  *
  * Trusts: the embedded bytecode (built from our own sources by tools/compile_js.c).
  */
@@ -22,11 +22,32 @@ static JSValue native_is_error(JSContext *ctx, JSValueConst this_val, int argc, 
     return JS_NewBool(ctx, argc > 0 && JS_IsError(ctx, argv[0]));
 }
 
+/* IsDetachedBuffer, for an object the caller has checked is an ArrayBuffer. */
+static JSValue native_is_detached(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv)
+{
+    (void)this_val;
+    if (argc < 1) return JS_FALSE;
+    size_t n;
+    if (JS_GetArrayBuffer(ctx, &n, argv[0]) || !JS_HasException(ctx)) return JS_FALSE;
+    JS_FreeValue(ctx, JS_GetException(ctx)); /* the engine's "detached" error: the answer */
+    return JS_TRUE;
+}
+
+/* DetachArrayBuffer (ArrayBuffer.prototype.transfer; a no-op on anything else). */
+static JSValue native_detach(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv)
+{
+    (void)this_val;
+    if (argc > 0) JS_DetachArrayBuffer(ctx, argv[0]);
+    return JS_UNDEFINED;
+}
+
 int engine_install_esnext(JSContext *ctx)
 {
     JSValue lib = JS_NewObjectProto(ctx, JS_NULL);
     JSValue natives = JS_NewObjectProto(ctx, JS_NULL);
     JS_SetPropertyStr(ctx, natives, "isError", JS_NewCFunction(ctx, native_is_error, "isError", 1));
+    JS_SetPropertyStr(ctx, natives, "isDetached", JS_NewCFunction(ctx, native_is_detached, "isDetached", 1));
+    JS_SetPropertyStr(ctx, natives, "detach", JS_NewCFunction(ctx, native_detach, "detach", 1));
     int rc = 0;
     for (const embedded_file *f = embedded_js; f->name && rc == 0; f++) {
         if (strncmp(f->name, "esnext/", 7) != 0) continue;

@@ -79,6 +79,8 @@ run(async () => {
     base64: [new Uint8Array([104, 105, 255]).toBase64(), new Uint8Array([251, 255]).toBase64({ alphabet: "base64url", omitPadding: true }),
       [...Uint8Array.fromBase64("aGk/")], [...Uint8Array.fromHex("00fFa0")], new Uint8Array([1, 171]).toHex(),
       threw(() => Uint8Array.fromBase64("a")), threw(() => Uint8Array.fromHex("abc"))],
+    transfer: (() => { const b = new ArrayBuffer(4); const u = new Uint8Array(b); u[0] = 7; const t = b.transfer(8); const f = t.transferToFixedLength(1);
+      return [b.detached, b.byteLength, t.detached, f.byteLength, new Uint8Array(f)[0], threw(() => u.toHex()), threw(() => b.transfer())]; })(),
     setFrom: (() => { const t = new Uint8Array(4); const r = t.setFromBase64("AQID BA=="); const h = new Uint8Array(2); return [r, [...t], h.setFromHex("aabbcc"), [...h]]; })(),
   };
   // explicit resource management (built-ins only; `using` is syntax the parser lacks)

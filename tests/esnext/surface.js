@@ -23,6 +23,7 @@ const places = [
   ["DataView.prototype", DataView.prototype, ["getFloat16", "setFloat16"]],
   ["Uint8Array", Uint8Array, ["fromBase64", "fromHex"]],
   ["Uint8Array.prototype", Uint8Array.prototype, ["toBase64", "toHex", "setFromBase64", "setFromHex"]],
+  ["ArrayBuffer.prototype", ArrayBuffer.prototype, ["transfer", "transferToFixedLength", "detached"]],
   ["Symbol", Symbol, ["dispose", "asyncDispose"]],
   ["DisposableStack.prototype", DisposableStack.prototype, ["adopt", "defer", "dispose", "disposed", "move", "use", Symbol.dispose, Symbol.toStringTag]],
   ["AsyncDisposableStack.prototype", AsyncDisposableStack.prototype, ["adopt", "defer", "disposeAsync", "disposed", "move", "use", Symbol.asyncDispose, Symbol.toStringTag]],

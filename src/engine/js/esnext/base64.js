@@ -6,9 +6,9 @@
  * receiver is checked through the %TypedArray% @@toStringTag getter captured here; bytes are
  * read and written by index, which a typed array never forwards to its prototype.
  *
- * Trusts: lib (esnext/00-lib.js) and the intrinsics as they are at install time.
+ * Trusts: lib (esnext/00-lib.js), natives.isDetached (C) and the intrinsics as they are at install time.
  */
-(function (lib) {
+(function (lib, natives) {
   "use strict";
   const { call, isObject, createDataProperty, defineMethods } = lib;
   const TypeErrorCtor = TypeError;
@@ -33,18 +33,11 @@
     return call(TypedArrayLength, ta);
   }
   // A Uint8Array whose buffer was detached reads as length 0; the spec's out-of-bounds check is
-  // a TypeError. (QuickJS's byteOffset getter throws on a detached buffer: that is our probe.)
+  // a TypeError (C: natives.isDetached).
   const TypedArrayBuffer = Object.getOwnPropertyDescriptor(TypedArrayProto, "buffer").get;
-  const ArrayBufferByteLength = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, "byteLength").get;
+  const isDetached = natives.isDetached;
   function requireAttached(ta, len) {
-    if (len !== 0) return;
-    let ok = true;
-    try {
-      call(ArrayBufferByteLength, call(TypedArrayBuffer, ta));
-    } catch (_) {
-      ok = false;
-    }
-    if (!ok) throw new TypeErrorCtor("the Uint8Array's buffer is detached");
+    if (len === 0 && isDetached(call(TypedArrayBuffer, ta))) throw new TypeErrorCtor("the Uint8Array's buffer is detached");
   }
 
   // GetOptionsObject

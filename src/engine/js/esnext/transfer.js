@@ -1,0 +1,45 @@
+/* esnext/transfer.js — ArrayBuffer.prototype.{transfer, transferToFixedLength} and the `detached`
+ * getter (ES2024 arraybuffer-transfer). QuickJS 2025-04-26 has no resizable buffers, so both
+ * transfers make a fixed-length buffer: the bytes are copied into a new %ArrayBuffer% and the
+ * old one is detached (C: natives.detach).
+ *
+ * Trusts: lib (esnext/00-lib.js), natives.detach / natives.isDetached (C) and the intrinsics as
+ * they are at install time.
+ */
+(function (lib, natives) {
+  "use strict";
+  const { call, toIndex, defineMethods } = lib;
+  const TypeErrorCtor = TypeError;
+  const ArrayBufferCtor = ArrayBuffer;
+  const Uint8ArrayCtor = Uint8Array;
+  const ByteLength = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, "byteLength").get;
+  const TypedArraySet = Object.getPrototypeOf(Uint8Array.prototype).set;
+  const isDetached = natives.isDetached;
+  const detach = natives.detach;
+
+  // ArrayBufferCopyAndDetach (the byteLength getter is the brand check: it refuses a
+  // SharedArrayBuffer and anything else)
+  function copyAndDetach(O, newLength) {
+    const length = call(ByteLength, O);
+    const newByteLength = newLength === undefined ? length : toIndex(newLength);
+    if (isDetached(O)) throw new TypeErrorCtor("the ArrayBuffer is detached");
+    const out = new ArrayBufferCtor(newByteLength);
+    const n = newByteLength < length ? newByteLength : length;
+    if (n > 0) call(TypedArraySet, new Uint8ArrayCtor(out, 0, n), new Uint8ArrayCtor(O, 0, n));
+    detach(O);
+    return out;
+  }
+
+  defineMethods(ArrayBuffer.prototype, {
+    get detached() {
+      call(ByteLength, this);
+      return isDetached(this);
+    },
+    transfer(newLength = undefined) {
+      return copyAndDetach(this, newLength);
+    },
+    transferToFixedLength(newLength = undefined) {
+      return copyAndDetach(this, newLength);
+    },
+  });
+})
