@@ -28,7 +28,7 @@ BUILTINS = {
         "brand": "TypeError", "helperNextBrand": "TypeError",
         "desc": [["map/1", True, False, True], ["get constructor/0", "acc", False, True],
                  ["Iterator/0", True, False, True], ["[object Iterator]", False, False, False]],
-        "reentrant": "TypeError", "returnFresh": ["return"],
+        "setters": ["TypeError", [5, "[object t]"]], "reentrant": "TypeError", "returnFresh": ["return"],
     },
     "set": {
         "union": [1, 2, 3, 4], "intersection": [2, 3], "difference": [1], "sym": [1, 4], "subset": True,

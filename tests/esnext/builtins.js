@@ -45,6 +45,8 @@ run(async () => {
     helperNextBrand: threw(() => Object.getPrototypeOf([].values().map((x) => x)).next.call({})),
     desc: [desc(Iterator.prototype, "map"), desc(Iterator.prototype, "constructor"), desc(globalThis, "Iterator"),
       desc(Iterator, "prototype")],
+    setters: [threw(() => { Object.getPrototypeOf(Object.getPrototypeOf([].values())).constructor = 1; }),
+      (() => { const o = Object.create(Iterator.prototype); o.constructor = 5; o[Symbol.toStringTag] = "t"; return [Object.getOwnPropertyDescriptor(o, "constructor").value, String(o)]; })()],
     reentrant: (() => { let h; h = [1].values().map(() => h.next()); return threw(() => h.next()); })(),
     returnFresh: (() => { const log = []; const h = Iterator.from({ next() { log.push("next"); }, return() { log.push("return"); return {}; } }).map((x) => x); h.return(); h.next(); return log; })(),
   };

@@ -6,26 +6,19 @@
  * receiver is checked through the %TypedArray% @@toStringTag getter captured here; bytes are
  * read and written by index, which a typed array never forwards to its prototype.
  *
- * Trusts: lib (esnext/00-lib.js), natives.isDetached (C) and the intrinsics as they are at install time.
+ * Trusts: lib (esnext/01-lib.js), natives.isDetached (C) and the intrinsics 00-captures.js captured.
  */
 (function (lib, natives) {
   "use strict";
-  const { call, isObject, createDataProperty, defineMethods } = lib;
-  const TypeErrorCtor = TypeError;
-  const SyntaxErrorCtor = SyntaxError;
-  const Uint8ArrayCtor = Uint8Array;
-  const TypedArrayProto = Object.getPrototypeOf(Uint8Array.prototype);
-  const TypedArrayTag = Object.getOwnPropertyDescriptor(TypedArrayProto, Symbol.toStringTag).get;
-  const TypedArrayLength = Object.getOwnPropertyDescriptor(TypedArrayProto, "length").get;
-  const StringCharCodeAt = String.prototype.charCodeAt;
-  const StringFromCharCode = String.fromCharCode;
-  const ObjectCreate = Object.create;
+  const { call, isObject, createDataProperty, register } = lib;
+  const { TypeErrorCtor, SyntaxErrorCtor, Uint8ArrayCtor, TypedArrayTag, TypedArrayLength, TypedArrayBuffer,
+    StringCharCodeAt, ObjectCreate } = lib.P;
 
   const STD = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
   const URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
   const HEX = "0123456789abcdef";
   const decodeTable = ObjectCreate(null); // char code → 6-bit value (standard alphabet)
-  for (let i = 0; i < 64; i++) decodeTable[STD.charCodeAt(i)] = i;
+  for (let i = 0; i < 64; i++) decodeTable[call(StringCharCodeAt, STD, i)] = i;
 
   // ValidateUint8Array; returns the current length (0 when the buffer is detached).
   function validate(ta) {
@@ -34,7 +27,6 @@
   }
   // A Uint8Array whose buffer was detached reads as length 0; the spec's out-of-bounds check is
   // a TypeError (C: natives.isDetached).
-  const TypedArrayBuffer = Object.getOwnPropertyDescriptor(TypedArrayProto, "buffer").get;
   const isDetached = natives.isDetached;
   function requireAttached(ta, len) {
     if (len === 0 && isDetached(call(TypedArrayBuffer, ta))) throw new TypeErrorCtor("the Uint8Array's buffer is detached");
@@ -185,7 +177,7 @@
     return o;
   }
 
-  defineMethods(Uint8ArrayCtor, {
+  register("Uint8Array", {
     fromBase64(string, options = undefined) {
       if (typeof string !== "string") throw new TypeErrorCtor("Uint8Array.fromBase64 needs a string");
       const opts = optionsOf(options);
@@ -203,7 +195,7 @@
     },
   });
 
-  defineMethods(Uint8ArrayCtor.prototype, {
+  register("Uint8Array.prototype", {
     setFromBase64(string, options = undefined) {
       validate(this);
       if (typeof string !== "string") throw new TypeErrorCtor("setFromBase64 needs a string");

@@ -3,60 +3,47 @@
  * %IteratorPrototype%[@@dispose] and %AsyncIteratorPrototype%[@@asyncDispose].
  * (The `using` / `await using` declarations are syntax: the engine's parser does not know them.)
  *
- * A stack's state (disposed or not, its list of resources) lives in a private slot; disposal runs
- * the spec's DisposeResources: last in, first out, each error wrapped with the previous one in a
- * SuppressedError.
+ * The constructors, prototypes and symbols are made eagerly (esnext.c, 00-captures.js); this file
+ * holds what runs when they are called. A stack's state (disposed or not, its list of resources)
+ * lives in a private slot; disposal runs the spec's DisposeResources: last in, first out, each
+ * error wrapped with the previous one in a SuppressedError.
  *
- * Trusts: lib (esnext/00-lib.js) and the intrinsics as they are at install time.
+ * Trusts: lib (esnext/01-lib.js) and the intrinsics 00-captures.js captured.
  */
 (function (lib) {
   "use strict";
-  const { call, isObject, isCallable, getMethod, createDataProperty, defineMethods, defineValue, defineGlobal } = lib;
-  const TypeErrorCtor = TypeError;
-  const ReferenceErrorCtor = ReferenceError;
-  const ErrorCtor = Error;
-  const ReflectConstruct = Reflect.construct;
-  const ObjectDefineProperty = Object.defineProperty;
-  const ObjectSetPrototypeOf = Object.setPrototypeOf;
-  const SymbolCtor = Symbol;
-  const ObjectCreate = Object.create;
-
-  /* ---- the well-known symbols ---- */
-  const SymbolDispose = SymbolCtor("Symbol.dispose");
-  const SymbolAsyncDispose = SymbolCtor("Symbol.asyncDispose");
-  defineValue(SymbolCtor, "dispose", SymbolDispose, false, false, false);
-  defineValue(SymbolCtor, "asyncDispose", SymbolAsyncDispose, false, false, false);
+  const { call, isObject, isCallable, getMethod, createDataProperty, register } = lib;
+  const { TypeErrorCtor, ReferenceErrorCtor, ErrorCtor, ReflectConstruct, ObjectDefineProperty, ObjectSetPrototypeOf,
+    ObjectCreate, PromiseCtor, PromiseReject, PromiseResolve, SymbolDispose, SymbolAsyncDispose, SuppressedError,
+    DSP, ADSP } = lib.P;
 
   const nonEnumerable = (o, key, value) =>
     ObjectDefineProperty(o, key, { __proto__: null, value, writable: true, enumerable: false, configurable: true });
 
   /* ---- SuppressedError ---- */
-  // OrdinaryCreateFromConstructor(newTarget, "%SuppressedError.prototype%"): the prototype is
-  // read from newTarget once; one that is not an object falls back to ours.
-  function SuppressedError(error, suppressed, message) {
-    const O = ReflectConstruct(ErrorCtor, [], SuppressedError);
-    if (new.target !== undefined && new.target !== SuppressedError) {
-      const proto = new.target.prototype;
-      if (isObject(proto)) ObjectSetPrototypeOf(O, proto);
-    }
-    if (message !== undefined) nonEnumerable(O, "message", `${message}`);
-    nonEnumerable(O, "error", error);
-    nonEnumerable(O, "suppressed", suppressed);
-    return O;
-  }
-  ObjectSetPrototypeOf(SuppressedError, ErrorCtor);
-  const SuppressedErrorPrototype = { __proto__: ErrorCtor.prototype };
-  defineValue(SuppressedError, "prototype", SuppressedErrorPrototype, false, false, false);
-  defineValue(SuppressedErrorPrototype, "constructor", SuppressedError, true, false, true);
-  defineValue(SuppressedErrorPrototype, "name", "SuppressedError", true, false, true);
-  defineValue(SuppressedErrorPrototype, "message", "", true, false, true);
+  // OrdinaryCreateFromConstructor(newTarget, "%SuppressedError.prototype%"): the prototype is read
+  // from newTarget once; one that is not an object falls back to ours. (`this` is newTarget, or
+  // undefined for a call without `new`.)
+  register("SuppressedError", {
+    construct(error, suppressed, message) {
+      const O = ReflectConstruct(ErrorCtor, [], SuppressedError);
+      const nt = this;
+      if (nt !== undefined && nt !== SuppressedError) {
+        const proto = nt.prototype;
+        if (isObject(proto)) ObjectSetPrototypeOf(O, proto);
+      }
+      if (message !== undefined) nonEnumerable(O, "message", `${message}`);
+      nonEnumerable(O, "error", error);
+      nonEnumerable(O, "suppressed", suppressed);
+      return O;
+    },
+  });
   function suppressedError(error, suppressed) {
     const O = ReflectConstruct(ErrorCtor, [], SuppressedError);
     nonEnumerable(O, "error", error);
     nonEnumerable(O, "suppressed", suppressed);
     return O;
   }
-
   /* ---- the dispose capability: a list of {value, async, method} ---- */
   // CreateDisposableResource + AddDisposableResource for a value (use/ await using).
   function addValue(list, V, async) {
@@ -90,7 +77,6 @@
   function addMethod(list, fn, async) {
     createDataProperty(list, list.length, { value: undefined, async, method: fn });
   }
-  const PromiseCtor = Promise;
 
   // DisposeResources (sync): returns normally or throws the combined error.
   function disposeSync(list) {
@@ -138,35 +124,27 @@
     if (thrown) throw error;
   }
 
-  /* ---- DisposableStack ---- */
+  /* ---- DisposableStack, AsyncDisposableStack ---- */
   const SyncSlot = lib.makeSlot("not a DisposableStack");
   const AsyncSlot = lib.makeSlot("not an AsyncDisposableStack");
-
-  // A derived class whose constructor never calls super(): calling it without `new` is a
-  // TypeError, and no object is made from newTarget before ours (its prototype is read once).
-  // Its links to the base are cut after definition.
-  const FunctionPrototype = Function.prototype;
-  const ObjectPrototype = Object.prototype;
+  // OrdinaryCreateFromConstructor: `this` is newTarget (the C constructor refuses a call without new)
   function fromNewTarget(nt, fallback) {
     const proto = nt.prototype;
     return ObjectCreate(isObject(proto) ? proto : fallback);
   }
-  const DisposableStack = class DisposableStack extends Object {
-    constructor() {
-      const o = fromNewTarget(new.target, DSP);
-      new SyncSlot(o, { disposed: false, list: [] });
-      return o;
-    }
-  };
-  ObjectSetPrototypeOf(DisposableStack, FunctionPrototype);
-  const DSP = DisposableStack.prototype;
-  ObjectSetPrototypeOf(DSP, ObjectPrototype);
   function liveState(slot, o) {
     const s = slot.get(o);
     if (s.disposed) throw new ReferenceErrorCtor("the stack is already disposed");
     return s;
   }
-  defineMethods(DSP, {
+  register("DisposableStack", {
+    construct() {
+      const o = fromNewTarget(this, DSP);
+      new SyncSlot(o, { disposed: false, list: [] });
+      return o;
+    },
+  });
+  register("DisposableStack.prototype", {
     adopt(value, onDispose) {
       const s = liveState(SyncSlot, this);
       if (!isCallable(onDispose)) throw new TypeErrorCtor("adopt: onDispose is not a function");
@@ -205,38 +183,15 @@
       return value;
     },
   });
-  defineValue(DSP, SymbolDispose, DSP.dispose, true, false, true);
-  defineValue(DSP, Symbol.toStringTag, "DisposableStack", false, false, true);
 
-  /* ---- AsyncDisposableStack ---- */
-  const AsyncDisposableStack = class AsyncDisposableStack extends Object {
-    constructor() {
-      const o = fromNewTarget(new.target, ADSP);
+  register("AsyncDisposableStack", {
+    construct() {
+      const o = fromNewTarget(this, ADSP);
       new AsyncSlot(o, { disposed: false, list: [] });
       return o;
-    }
-  };
-  ObjectSetPrototypeOf(AsyncDisposableStack, FunctionPrototype);
-  const ADSP = AsyncDisposableStack.prototype;
-  ObjectSetPrototypeOf(ADSP, ObjectPrototype);
-  const PromiseRejectIntrinsic = Promise.reject.bind(Promise);
-  const PromiseResolveIntrinsic = Promise.resolve.bind(Promise);
-  // The promise of disposeAsync is DisposeResources' own (no extra wrapping: the spec's job
-  // order is observable).
-  function disposeAsyncStack(o) {
-    let s;
-    try {
-      s = AsyncSlot.get(o);
-    } catch (e) {
-      return PromiseRejectIntrinsic(e);
-    }
-    if (s.disposed) return PromiseResolveIntrinsic(undefined);
-    s.disposed = true;
-    const list = s.list;
-    s.list = [];
-    return disposeAsync(list);
-  }
-  defineMethods(ADSP, {
+    },
+  });
+  register("AsyncDisposableStack.prototype", {
     adopt(value, onDisposeAsync) {
       const s = liveState(AsyncSlot, this);
       if (!isCallable(onDisposeAsync)) throw new TypeErrorCtor("adopt: onDisposeAsync is not a function");
@@ -249,8 +204,19 @@
       addMethod(s.list, onDisposeAsync, true);
       return undefined;
     },
+    // The promise is DisposeResources' own (no extra wrapping: the spec's job order is observable).
     disposeAsync() {
-      return disposeAsyncStack(this);
+      let s;
+      try {
+        s = AsyncSlot.get(this);
+      } catch (e) {
+        return PromiseReject(e);
+      }
+      if (s.disposed) return PromiseResolve(undefined);
+      s.disposed = true;
+      const list = s.list;
+      s.list = [];
+      return disposeAsync(list);
     },
     get disposed() {
       return AsyncSlot.get(this).disposed;
@@ -269,8 +235,6 @@
       return value;
     },
   });
-  defineValue(ADSP, SymbolAsyncDispose, ADSP.disposeAsync, true, false, true);
-  defineValue(ADSP, Symbol.toStringTag, "AsyncDisposableStack", false, false, true);
 
   /* ---- the iterator prototypes ---- */
   async function asyncIteratorDispose(O) {
@@ -278,20 +242,16 @@
     if (m !== undefined) await call(m, O);
     return undefined;
   }
-  defineMethods(lib.IteratorPrototype, {
-    [SymbolDispose]() {
+  register("Iterator.prototype", {
+    "@@dispose"() {
       const m = getMethod(this, "return");
       if (m !== undefined) call(m, this);
       return undefined;
     },
   });
-  defineMethods(lib.AsyncIteratorPrototype, {
-    [SymbolAsyncDispose]() {
+  register("AsyncIteratorPrototype", {
+    "@@asyncDispose"() {
       return asyncIteratorDispose(this);
     },
   });
-
-  defineGlobal("SuppressedError", SuppressedError);
-  defineGlobal("DisposableStack", DisposableStack);
-  defineGlobal("AsyncDisposableStack", AsyncDisposableStack);
 })

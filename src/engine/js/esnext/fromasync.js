@@ -6,20 +6,15 @@
  * awaited; a rejected value closes the sync iterator). `await` is the spec's Await: the only
  * lookups on guest values are the ones Await and the iteration protocol make.
  *
- * Trusts: lib (esnext/00-lib.js) and the intrinsics as they are at install time.
+ * Trusts: lib (esnext/01-lib.js) and the intrinsics 00-captures.js captured.
  */
 (function (lib) {
   "use strict";
   const { call, isObject, isCallable, getMethod, getIteratorFromMethod, closeThrow, toIntegerOrInfinity,
-    createDataProperty, isConstructor, defineMethods } = lib;
-  const TypeErrorCtor = TypeError;
-  const ObjectCtor = Object;
-  const SymbolIterator = Symbol.iterator;
-  const SymbolAsyncIterator = Symbol.asyncIterator;
+    createDataProperty, isConstructor, register } = lib;
+  const { TypeErrorCtor, ObjectCtor, ArrayCtor, SymbolIterator, SymbolAsyncIterator, ReflectSet, PromiseReject } = lib.P;
   const MAX = 9007199254740991;
 
-  const ReflectSet = Reflect.set;
-  const PromiseReject = Promise.reject.bind(Promise);
   // Set(A, "length", len, true)
   function setLengthStrict(A, len) {
     if (!ReflectSet(A, "length", len)) throw new TypeErrorCtor("cannot set the length of the result");
@@ -133,13 +128,12 @@
     setLengthStrict(A, len);
     return A;
   }
-  const ArrayCtor = Array;
   function toLength(v) {
     const n = toIntegerOrInfinity(v);
     return n <= 0 ? 0 : n > MAX ? MAX : n;
   }
 
-  defineMethods(ArrayCtor, {
+  register("Array", {
     fromAsync(asyncItems, mapfn = undefined, thisArg = undefined) {
       return fromAsyncImpl(this, asyncItems, mapfn, thisArg);
     },

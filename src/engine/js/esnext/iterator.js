@@ -10,40 +10,36 @@
  * The helper object itself is a plain object of %IteratorHelperPrototype% carrying that state in a
  * private slot (the brand check).
  *
- * Trusts: lib (esnext/00-lib.js) and the intrinsics as they are at install time.
+ * Trusts: lib (esnext/01-lib.js) and the intrinsics 00-captures.js captured.
  */
 (function (lib) {
   "use strict";
   const { call, isObject, isCallable, DONE, stepValue, step, closeThrow, closeNormal, getIteratorDirect,
-    getMethod, toIntegerOrInfinity, createDataProperty, defineMethods, defineValue, defineGlobal } = lib;
-  const TypeErrorCtor = TypeError;
-  const RangeErrorCtor = RangeError;
-  const ObjectCreate = Object.create;
-  const ObjectIsPrototypeOf = Object.prototype.isPrototypeOf;
-  const NumberIsNaN = Number.isNaN;
-  const SymbolIterator = Symbol.iterator;
-  const SymbolToStringTag = Symbol.toStringTag;
-  const IteratorPrototype = lib.IteratorPrototype;
-  const GenNext = lib.GeneratorPrototype.next;
-  const GenReturn = lib.GeneratorPrototype.return;
+    getMethod, toIntegerOrInfinity, createDataProperty, defineMethods, defineValue, register } = lib;
+  const { TypeErrorCtor, RangeErrorCtor, ObjectCreate, ObjectIsPrototypeOf, ObjectGetOwnPropertyDescriptor, NumberIsNaN,
+    SymbolIterator, SymbolToStringTag, IteratorPrototype, GenNext, GenReturn, Iterator } = lib.P;
 
   const HelperSlot = lib.makeSlot("not an Iterator Helper object");
   const WrapSlot = lib.makeSlot("not a wrapped iterator (made by Iterator.from)");
 
-  // %Iterator%: abstract, only a subclass can be constructed.
-  function Iterator() {
-    if (new.target === undefined || new.target === Iterator) {
-      throw new TypeErrorCtor("Iterator is an abstract class: construct a subclass of it");
-    }
-    return this;
-  }
-  defineValue(Iterator, "prototype", IteratorPrototype, false, false, false);
+  // %Iterator% (the C stub is the constructor guests see; `this` is newTarget): abstract, only a
+  // subclass can be constructed.
+  register("Iterator", {
+    construct() {
+      const nt = this;
+      if (nt === undefined || nt === Iterator) {
+        throw new TypeErrorCtor("Iterator is an abstract class: construct a subclass of it");
+      }
+      const proto = nt.prototype;
+      return ObjectCreate(isObject(proto) ? proto : IteratorPrototype);
+    },
+  });
 
   // SetterThatIgnoresPrototypeProperties(this, home, p, v)
   function setIgnoringHome(self, home, p, v) {
     if (!isObject(self)) throw new TypeErrorCtor("cannot set " + (typeof p === "symbol" ? "Symbol.toStringTag" : p) + " on a primitive");
     if (self === home) throw new TypeErrorCtor("cannot set this property of Iterator.prototype by assignment");
-    if (lib.getOwnPropertyDescriptor(self, p) === undefined) createDataProperty(self, p, v);
+    if (ObjectGetOwnPropertyDescriptor(self, p) === undefined) createDataProperty(self, p, v);
     else self[p] = v;
   }
 
@@ -233,7 +229,7 @@
       return call(GenReturn, s.gen, undefined);
     },
   });
-  defineValue(IteratorHelperPrototype, Symbol.toStringTag, "Iterator Helper", false, false, true);
+  defineValue(IteratorHelperPrototype, SymbolToStringTag, "Iterator Helper", false, false, true);
 
   const WrapForValidIteratorPrototype = ObjectCreate(IteratorPrototype);
   defineMethods(WrapForValidIteratorPrototype, {
@@ -270,7 +266,7 @@
     return undefined;
   }
 
-  defineMethods(Iterator, {
+  register("Iterator", {
     concat(...items) {
       const iterables = [];
       for (let i = 0; i < items.length; i++) {
@@ -291,7 +287,7 @@
     },
   });
 
-  defineMethods(IteratorPrototype, {
+  register("Iterator.prototype", {
     map(mapper) {
       const o = thisIterator(this);
       requireCallable(o, mapper);
@@ -427,10 +423,10 @@
         }
       }
     },
-    get [Symbol.toStringTag]() {
+    get "@@toStringTag"() {
       return "Iterator";
     },
-    set [Symbol.toStringTag](v) {
+    set "@@toStringTag"(v) {
       setIgnoringHome(this, IteratorPrototype, SymbolToStringTag, v);
     },
     get constructor() {
@@ -440,6 +436,4 @@
       setIgnoringHome(this, IteratorPrototype, "constructor", v);
     },
   });
-
-  defineGlobal("Iterator", Iterator);
 })

@@ -5,23 +5,14 @@
  * `values`/`has`/`add`); the argument is read as the spec's GetSetRecord does: `size`, then `has`
  * and `keys`, each once, called as the algorithm says. Results are new %Set% objects.
  *
- * Trusts: lib (esnext/00-lib.js) and the intrinsics as they are at install time.
+ * Trusts: lib (esnext/01-lib.js) and the intrinsics 00-captures.js captured.
  */
 (function (lib) {
   "use strict";
   const { call, isObject, isCallable, DONE, stepValue, closeNormal, getIteratorFromMethod, toIntegerOrInfinity,
-    createDataProperty, defineMethods } = lib;
-  const TypeErrorCtor = TypeError;
-  const RangeErrorCtor = RangeError;
-  const NumberIsNaN = Number.isNaN;
-  const SetCtor = Set;
-  const SetProto = Set.prototype;
-  const SetHas = SetProto.has;
-  const SetAdd = SetProto.add;
-  const SetDelete = SetProto.delete;
-  const SetValues = SetProto.values;
-  const SetSize = Object.getOwnPropertyDescriptor(SetProto, "size").get;
-  const SetIterNext = Object.getPrototypeOf(new Set().values()).next;
+    createDataProperty, register } = lib;
+  const { TypeErrorCtor, RangeErrorCtor, NumberIsNaN, SetCtor, SetHas, SetAdd, SetDelete, SetValues, SetSize,
+    SetIterNext } = lib.P;
 
   // RequireInternalSlot(O, [[SetData]]): the size getter is the brand check.
   const sizeOf = (o) => call(SetSize, o);
@@ -66,7 +57,7 @@
   const otherHas = (rec, v) => !!call(rec.has, rec.obj, v);
   const canonical = (v) => (v === 0 ? 0 : v);
 
-  defineMethods(SetProto, {
+  register("Set.prototype", {
     union(other) {
       sizeOf(this);
       const rec = setRecord(other);

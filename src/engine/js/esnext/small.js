@@ -1,47 +1,25 @@
 /* esnext/small.js — the small newer built-ins: Promise.try, RegExp.escape, Math.sumPrecise,
- * Error.isError, Atomics.pause, Map/WeakMap.prototype.getOrInsert(Computed) (upsert), Math.f16round and
+ * Map/WeakMap.prototype.getOrInsert(Computed) (upsert), Math.f16round and
  * DataView.prototype.getFloat16/setFloat16.
  *
  * Each reads its receiver through intrinsics captured here; the only lookups on guest objects are
  * the spec's (the constructor a Promise.try is called on, an iterable's iterator).
  * Float16Array itself is not provided (a typed array kind needs the engine).
  *
- * Trusts: lib (esnext/00-lib.js), natives.isError (C: the [[ErrorData]] test) and the intrinsics
- * as they are at install time.
+ * (Error.isError and Atomics.pause need no JavaScript: esnext.c has them.)
+ *
+ * Trusts: lib (esnext/01-lib.js) and the intrinsics 00-captures.js captured.
  */
 (function (lib, natives) {
   "use strict";
   const { call, isObject, isCallable, DONE, stepValue, closeThrow, getMethod, getIteratorFromMethod, toIndex,
-    createDataProperty, defineMethods } = lib;
-  const TypeErrorCtor = TypeError;
-  const RangeErrorCtor = RangeError;
-  const isError = natives.isError;
-  const ReflectApply = Reflect.apply;
-  const NumberIsNaN = Number.isNaN;
-  const NumberToString = Number.prototype.toString;
-  const StringCharCodeAt = String.prototype.charCodeAt;
-  const StringFromCharCode = String.fromCharCode;
-  const StringPadStart = String.prototype.padStart;
-  const MathAbs = Math.abs;
-  const MathFloor = Math.floor;
-  const MathLog2 = Math.log2;
-  const SymbolIterator = Symbol.iterator;
-  const SymbolKeyFor = Symbol.keyFor;
-  const MapProto = Map.prototype;
-  const MapHas = MapProto.has;
-  const MapGet = MapProto.get;
-  const MapSet = MapProto.set;
-  const WeakMapProto = WeakMap.prototype;
-  const WeakMapHas = WeakMapProto.has;
-  const WeakMapGet = WeakMapProto.get;
-  const WeakMapSet = WeakMapProto.set;
-  const DataViewProto = DataView.prototype;
-  const DataViewBuffer = Object.getOwnPropertyDescriptor(DataViewProto, "buffer").get;
-  const DataViewGetUint16 = DataViewProto.getUint16;
-  const DataViewSetUint16 = DataViewProto.setUint16;
+    createDataProperty, register } = lib;
+  const { TypeErrorCtor, RangeErrorCtor, ReflectApply, NumberIsNaN, NumberIsInteger, NumberToString, StringCharCodeAt,
+    StringFromCharCode, StringPadStart, MathAbs, MathFloor, MathLog2, SymbolIterator, SymbolKeyFor, MapHas, MapGet,
+    MapSet, WeakMapHas, WeakMapGet, WeakMapSet, DataViewBuffer, DataViewGetUint16, DataViewSetUint16 } = lib.P;
 
   /* ---- Promise.try ---- */
-  defineMethods(Promise, {
+  register("Promise", {
     try(callbackfn, ...args) {
       const C = this;
       if (!isObject(C)) throw new TypeErrorCtor("Promise.try called on a non-object");
@@ -87,7 +65,7 @@
     }
     return StringFromCharCode(c);
   }
-  defineMethods(RegExp, {
+  register("RegExp", {
     escape(S) {
       if (typeof S !== "string") throw new TypeErrorCtor("RegExp.escape needs a string");
       let out = "";
@@ -159,7 +137,7 @@
     }
     return hi;
   }
-  defineMethods(Math, {
+  register("Math", {
     sumPrecise(items) {
       if (items === undefined || items === null) throw new TypeErrorCtor("Math.sumPrecise needs an iterable");
       const method = getMethod(items, SymbolIterator);
@@ -201,26 +179,8 @@
     },
   });
 
-  /* ---- Atomics.pause: a spin-wait hint; here it only checks its argument ---- */
-  const NumberIsInteger = Number.isInteger;
-  defineMethods(Atomics, {
-    pause(N = undefined) {
-      if (N !== undefined && !(typeof N === "number" && NumberIsInteger(N))) {
-        throw new TypeErrorCtor("Atomics.pause: the argument must be undefined or an integral number");
-      }
-      return undefined;
-    },
-  });
-
-  /* ---- Error.isError ---- */
-  defineMethods(Error, {
-    isError(arg) {
-      return isError(arg);
-    },
-  });
-
   /* ---- upsert ---- */
-  defineMethods(MapProto, {
+  register("Map.prototype", {
     getOrInsert(key, value) {
       if (call(MapHas, this, key)) return call(MapGet, this, key);
       call(MapSet, this, key, value);
@@ -238,7 +198,7 @@
   });
   // CanBeHeldWeakly
   const canBeHeldWeakly = (v) => isObject(v) || (typeof v === "symbol" && SymbolKeyFor(v) === undefined);
-  defineMethods(WeakMapProto, {
+  register("WeakMap.prototype", {
     getOrInsert(key, value) {
       call(WeakMapHas, this, key);
       if (!canBeHeldWeakly(key)) throw new TypeErrorCtor("invalid WeakMap key");
@@ -303,12 +263,12 @@
     if (exp === 31) return m ? NaN : sign * Infinity;
     return sign * (1024 + m) * 2 ** (exp - 25);
   }
-  defineMethods(Math, {
+  register("Math", {
     f16round(x) {
       return f16round(x);
     },
   });
-  defineMethods(DataViewProto, {
+  register("DataView.prototype", {
     getFloat16(byteOffset, ...rest) {
       return fromBits16(call(DataViewGetUint16, this, byteOffset, rest.length > 0 ? rest[0] : undefined));
     },

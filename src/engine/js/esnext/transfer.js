@@ -3,17 +3,14 @@
  * transfers make a fixed-length buffer: the bytes are copied into a new %ArrayBuffer% and the
  * old one is detached (C: natives.detach).
  *
- * Trusts: lib (esnext/00-lib.js), natives.detach / natives.isDetached (C) and the intrinsics as
- * they are at install time.
+ * Trusts: lib (esnext/01-lib.js), natives.detach / natives.isDetached (C) and the intrinsics
+ * 00-captures.js captured.
  */
 (function (lib, natives) {
   "use strict";
-  const { call, toIndex, defineMethods } = lib;
-  const TypeErrorCtor = TypeError;
-  const ArrayBufferCtor = ArrayBuffer;
-  const Uint8ArrayCtor = Uint8Array;
-  const ByteLength = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, "byteLength").get;
-  const TypedArraySet = Object.getPrototypeOf(Uint8Array.prototype).set;
+  const { call, toIndex, register } = lib;
+  const { TypeErrorCtor, ArrayBufferCtor, Uint8ArrayCtor, TypedArraySet } = lib.P;
+  const ByteLength = lib.P.ArrayBufferByteLength;
   const isDetached = natives.isDetached;
   const detach = natives.detach;
 
@@ -30,7 +27,7 @@
     return out;
   }
 
-  defineMethods(ArrayBuffer.prototype, {
+  register("ArrayBuffer.prototype", {
     get detached() {
       call(ByteLength, this);
       return isDetached(this);

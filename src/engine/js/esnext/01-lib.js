@@ -1,27 +1,96 @@
-/* esnext/00-lib.js — the shared toolkit of the built-ins we add in JavaScript (esnext/*.js).
+/* esnext/01-lib.js — the shared toolkit of the built-ins we add in JavaScript (esnext/).
  *
- * Evaluated once per run, before any guest code, like every file of esnext/ (in name order); its
- * value is a function the engine calls with `lib`, a null-prototype object the files share, and
- * `natives`, a few C helpers. This file fills `lib` with the spec's abstract operations
- * (GetIteratorDirect, IteratorStepValue, IteratorClose, ToIntegerOrInfinity...) written against
- * builtins captured here, at install time: guest code that later replaces Function.prototype.call,
- * Object.defineProperty or a prototype method cannot change how our built-ins behave. The only
- * lookups they make on guest objects are the ones the specification makes observable.
+ * Loaded with the other files of esnext/ on the first call of one of those built-ins (see
+ * src/engine/esnext.c); each file's value is a function called with `lib`, a null-prototype object
+ * the files share, and `natives`, a few C helpers. This file fills `lib` with the spec's abstract
+ * operations (GetIteratorDirect, IteratorStepValue, IteratorClose, ToIntegerOrInfinity...) and
+ * `register`, which hands the implementations to the C stubs guests see. Everything here is
+ * written against the intrinsics 00-captures.js captured before guest code ran (lib.P): guest code
+ * that replaced Function.prototype.call, Object.defineProperty or a prototype method cannot change
+ * how our built-ins behave. The only lookups they make on guest objects are the ones the
+ * specification makes observable.
  *
  * Trusts: nothing but the intrinsics as they are before guest code runs.
  */
 (function (lib, natives) {
   "use strict";
-  const FunctionPrototypeCall = Function.prototype.call;
-  const call = FunctionPrototypeCall.bind(FunctionPrototypeCall);
-  const ObjectDefineProperty = Object.defineProperty;
-  const ObjectGetOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
-  const ReflectOwnKeys = Reflect.ownKeys;
-  const ProxyCtor = Proxy;
-  const TypeErrorCtor = TypeError;
-  const RangeErrorCtor = RangeError;
-  const MathTrunc = Math.trunc;
-  const NumberIsNaN = Number.isNaN;
+  // The entries of 00-captures.js's array, by name (same order), and what esnext.c made.
+  const NAMES = [
+    "IteratorPrototype",
+    "AsyncIteratorPrototype",
+    "SymbolDispose",
+    "SymbolAsyncDispose",
+    "ErrorPrototype",
+    "call",
+    "ObjectDefineProperty",
+    "ObjectGetOwnPropertyDescriptor",
+    "ObjectCreate",
+    "ObjectSetPrototypeOf",
+    "ObjectIsPrototypeOf",
+    "ObjectCtor",
+    "ArrayCtor",
+    "ReflectOwnKeys",
+    "ReflectApply",
+    "ReflectSet",
+    "ReflectConstruct",
+    "ProxyCtor",
+    "ErrorCtor",
+    "TypeErrorCtor",
+    "RangeErrorCtor",
+    "SyntaxErrorCtor",
+    "ReferenceErrorCtor",
+    "MathTrunc",
+    "MathAbs",
+    "MathFloor",
+    "MathLog2",
+    "NumberIsNaN",
+    "NumberIsInteger",
+    "NumberToString",
+    "StringCharCodeAt",
+    "StringFromCharCode",
+    "StringPadStart",
+    "SymbolIterator",
+    "SymbolAsyncIterator",
+    "SymbolToStringTag",
+    "SymbolKeyFor",
+    "PromiseCtor",
+    "PromiseReject",
+    "PromiseResolve",
+    "SetCtor",
+    "SetHas",
+    "SetAdd",
+    "SetDelete",
+    "SetValues",
+    "SetSize",
+    "SetIterNext",
+    "MapHas",
+    "MapGet",
+    "MapSet",
+    "WeakMapHas",
+    "WeakMapGet",
+    "WeakMapSet",
+    "DataViewBuffer",
+    "DataViewGetUint16",
+    "DataViewSetUint16",
+    "Uint8ArrayCtor",
+    "TypedArrayTag",
+    "TypedArrayLength",
+    "TypedArrayBuffer",
+    "TypedArraySet",
+    "ArrayBufferCtor",
+    "ArrayBufferByteLength",
+    "GenNext",
+    "GenReturn",
+  ];
+  const P = { __proto__: null };
+  for (let i = 0; i < NAMES.length; i++) P[NAMES[i]] = lib.captures[i];
+  P.Iterator = lib.made.Iterator;
+  P.SuppressedError = lib.made.SuppressedError;
+  P.DSP = lib.made.DSP;
+  P.ADSP = lib.made.ADSP;
+  lib.P = P;
+  const { call, ObjectDefineProperty, ObjectGetOwnPropertyDescriptor, ObjectSetPrototypeOf, ReflectOwnKeys, ProxyCtor,
+    TypeErrorCtor, RangeErrorCtor, MathTrunc, NumberIsNaN } = P;
 
   const isObject = (v) => (typeof v === "object" && v !== null) || typeof v === "function";
   const isCallable = (v) => typeof v === "function";
@@ -143,28 +212,38 @@
 
   // Installs the own properties of `src` (an object literal of methods and accessors, so names
   // and lengths are the literal's) on `target` as the spec installs built-in methods: writable,
-  // configurable, not enumerable.
+  // configurable, not enumerable. (For the objects these files create themselves.)
   function defineMethods(target, src) {
     const keys = ReflectOwnKeys(src);
     for (let i = 0; i < keys.length; i++) {
       const d = ObjectGetOwnPropertyDescriptor(src, keys[i]);
+      ObjectSetPrototypeOf(d, null); // no field of it may be inherited from Object.prototype
       d.enumerable = false;
       ObjectDefineProperty(target, keys[i], d);
     }
   }
 
-  // A data property with explicit attributes (install time only).
+  // A data property with explicit attributes.
   function defineValue(target, key, value, writable, enumerable, configurable) {
-    ObjectDefineProperty(target, key, { value, writable, enumerable, configurable });
+    ObjectDefineProperty(target, key, { __proto__: null, value, writable, enumerable, configurable });
   }
 
-  // A global binding as the spec's own globals are: writable, configurable, not enumerable.
-  function defineGlobal(name, value) {
-    defineValue(globalThis, name, value, true, false, true);
+  // Hands the implementations in `src` to the C stubs: its methods as "where.name", its accessors
+  // as "get where.name" / "set where.name" (esnext.c calls them by those names).
+  const impl = lib.impl;
+  function register(where, src) {
+    const keys = ReflectOwnKeys(src);
+    for (let i = 0; i < keys.length; i++) {
+      const d = ObjectGetOwnPropertyDescriptor(src, keys[i]);
+      ObjectSetPrototypeOf(d, null);
+      const name = where + "." + keys[i];
+      if (d.get !== undefined) defineValue(impl, "get " + name, d.get, false, false, false);
+      if (d.set !== undefined) defineValue(impl, "set " + name, d.set, false, false, false);
+      if (d.get === undefined && d.set === undefined) defineValue(impl, name, d.value, false, false, false);
+    }
   }
 
   lib.call = call;
-  lib.getOwnPropertyDescriptor = ObjectGetOwnPropertyDescriptor;
   lib.isObject = isObject;
   lib.isCallable = isCallable;
   lib.DONE = DONE;
@@ -182,9 +261,6 @@
   lib.isConstructor = isConstructor;
   lib.defineMethods = defineMethods;
   lib.defineValue = defineValue;
-  lib.defineGlobal = defineGlobal;
-  lib.IteratorPrototype = Object.getPrototypeOf(Object.getPrototypeOf([][Symbol.iterator]()));
-  lib.AsyncIteratorPrototype = Object.getPrototypeOf(Object.getPrototypeOf((async function* () {}).prototype));
-  lib.GeneratorPrototype = Object.getPrototypeOf(function* () {}).prototype;
+  lib.register = register;
   lib.natives = natives;
 })
