@@ -61,7 +61,7 @@ LIB_OBJS  := $(LIB_SRCS:%.c=$(OBJ)/%.o) $(OBJ)/gen/js_bytecode.o $(OBJ)/gen/ui_f
 QJS_OBJS  := $(QJS_FILES:%.c=$(OBJ)/quickjs/%.o)
 UNIT_SRCS := $(sort $(wildcard tests/unit/*.c))
 UNIT_OBJS := $(UNIT_SRCS:%.c=$(OBJ)/%.o)
-JS_FILES  := $(sort $(wildcard src/engine/js/*.js src/engine/js/node/*.js))
+JS_FILES  := $(sort $(wildcard src/engine/js/*.js src/engine/js/node/*.js src/engine/js/esnext/*.js))
 UI_FILES  := $(sort $(wildcard ui/*.html ui/*.js ui/*.css))
 
 .PHONY: build setup deps demo test asan unit bench load fuzz fuzz-bins test-bins clean FORCE

@@ -683,7 +683,7 @@ static int build(engine *e)
         return -1;
     }
     JS_SetContextOpaque(e->ctx, e);
-    if (add_intrinsics(e->ctx) < 0) {
+    if (add_intrinsics(e->ctx) < 0 || engine_install_esnext(e) < 0) {
         fail_with_exception(e);
         return -1;
     }
@@ -711,6 +711,7 @@ int engine_prepare(void)
         if (e->ctx) {
             rejections_clear(e);
             JS_FreeValue(e->ctx, e->internals);
+            JS_FreeValue(e->ctx, e->esnext);
             JS_FreeContext(e->ctx);
         }
         if (e->rt) JS_FreeRuntime(e->rt);
@@ -782,6 +783,7 @@ done:
     if (e->ctx) {
         rejections_clear(e);
         JS_FreeValue(e->ctx, e->internals);
+        JS_FreeValue(e->ctx, e->esnext);
         /* Lift the ceiling so teardown can never fail for lack of memory. */
         JS_SetMemoryLimit(e->rt, (size_t)-1);
         JS_FreeContext(e->ctx);

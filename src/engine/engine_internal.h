@@ -20,6 +20,7 @@ typedef struct engine {
     run_limits limits;
     int64_t clock_ms;        /* the virtual clock Date reads */
     JSValue internals;       /* what the prelude returned */
+    JSValue esnext;          /* esnext.c's state (0 until installed: freeing it is then a no-op) */
     module_source *sources;  /* sources fetched while resolving, waiting to be compiled */
     size_t sources_bytes;    /* their total size (bounded: MODULE_PENDING_MAX_BYTES) */
     strmap loaded;           /* keys the runtime already has a module for (no source kept for them) */
@@ -42,6 +43,10 @@ typedef struct embedded_file {
 const embedded_file *engine_embedded(const char *name);
 
 engine *engine_of(JSContext *ctx);
+
+/* esnext.c: the built-ins written in JavaScript (js/esnext/), installed once per context before
+ * the prelude (their code is loaded on first use). 0, or -1 with the exception pending. */
+int engine_install_esnext(engine *e);
 void engine_annotate_syntax_error(JSContext *ctx, JSValueConst exc, const char *name, const char *src, size_t len);
 
 /* modules.c */

@@ -1,0 +1,93 @@
+/* esnext/00-captures.js — the one eagerly run file of esnext/: it captures, before any guest code
+ * runs, every intrinsic the built-ins of esnext/ will use, and creates Symbol.dispose and
+ * Symbol.asyncDispose. It returns them as one array (the cheapest object to build: this runs in
+ * every run); 01-lib.js names the entries, in the order of NAMES there, when the built-ins load.
+ *
+ * The built-ins themselves are loaded lazily (src/engine/esnext.c installs native-looking stubs
+ * that load the other files of esnext/ on their first call), possibly after guest code has
+ * replaced Function.prototype.call or Set.prototype.has: so the other files read the language
+ * only through the object this file returns, never through globals.
+ *
+ * Trusts: nothing but the intrinsics as they are before guest code runs.
+ */
+(function () {
+  "use strict";
+  const gopd = Object.getOwnPropertyDescriptor;
+  const getProto = Object.getPrototypeOf;
+  const FunctionPrototypeCall = Function.prototype.call;
+  const TypedArrayProto = getProto(Uint8Array.prototype);
+  const GeneratorPrototype = getProto(function* () {}).prototype;
+  // The two well-known symbols the engine lacks: data properties of Symbol, like the others.
+  const SymbolDispose = Symbol("Symbol.dispose");
+  const SymbolAsyncDispose = Symbol("Symbol.asyncDispose");
+  Object.defineProperty(Symbol, "dispose", { value: SymbolDispose, writable: false, enumerable: false, configurable: false });
+  Object.defineProperty(Symbol, "asyncDispose", { value: SymbolAsyncDispose, writable: false, enumerable: false, configurable: false });
+  // (esnext.c reads the first five entries by position)
+  return [
+    getProto(getProto([][Symbol.iterator]())), // IteratorPrototype
+    getProto(getProto((async function* () {}).prototype)), // AsyncIteratorPrototype
+    SymbolDispose, // SymbolDispose
+    SymbolAsyncDispose, // SymbolAsyncDispose
+    Error.prototype, // ErrorPrototype
+    FunctionPrototypeCall.bind(FunctionPrototypeCall), // call
+    Object.defineProperty, // ObjectDefineProperty
+    gopd, // ObjectGetOwnPropertyDescriptor
+    Object.create, // ObjectCreate
+    Object.setPrototypeOf, // ObjectSetPrototypeOf
+    Object.prototype.isPrototypeOf, // ObjectIsPrototypeOf
+    Object, // ObjectCtor
+    Array, // ArrayCtor
+    Reflect.ownKeys, // ReflectOwnKeys
+    Reflect.apply, // ReflectApply
+    Reflect.set, // ReflectSet
+    Reflect.construct, // ReflectConstruct
+    Proxy, // ProxyCtor
+    Error, // ErrorCtor
+    TypeError, // TypeErrorCtor
+    RangeError, // RangeErrorCtor
+    SyntaxError, // SyntaxErrorCtor
+    ReferenceError, // ReferenceErrorCtor
+    Math.trunc, // MathTrunc
+    Math.abs, // MathAbs
+    Math.floor, // MathFloor
+    Math.log2, // MathLog2
+    Number.isNaN, // NumberIsNaN
+    Number.isInteger, // NumberIsInteger
+    Number.prototype.toString, // NumberToString
+    String.prototype.charCodeAt, // StringCharCodeAt
+    String.fromCharCode, // StringFromCharCode
+    String.prototype.padStart, // StringPadStart
+    Symbol.iterator, // SymbolIterator
+    Symbol.asyncIterator, // SymbolAsyncIterator
+    Symbol.toStringTag, // SymbolToStringTag
+    Symbol.keyFor, // SymbolKeyFor
+    Promise, // PromiseCtor
+    Promise.reject.bind(Promise), // PromiseReject
+    Promise.resolve.bind(Promise), // PromiseResolve
+    Set, // SetCtor
+    Set.prototype.has, // SetHas
+    Set.prototype.add, // SetAdd
+    Set.prototype.delete, // SetDelete
+    Set.prototype.values, // SetValues
+    gopd(Set.prototype, "size").get, // SetSize
+    getProto(new Set().values()).next, // SetIterNext
+    Map.prototype.has, // MapHas
+    Map.prototype.get, // MapGet
+    Map.prototype.set, // MapSet
+    WeakMap.prototype.has, // WeakMapHas
+    WeakMap.prototype.get, // WeakMapGet
+    WeakMap.prototype.set, // WeakMapSet
+    gopd(DataView.prototype, "buffer").get, // DataViewBuffer
+    DataView.prototype.getUint16, // DataViewGetUint16
+    DataView.prototype.setUint16, // DataViewSetUint16
+    Uint8Array, // Uint8ArrayCtor
+    gopd(TypedArrayProto, Symbol.toStringTag).get, // TypedArrayTag
+    gopd(TypedArrayProto, "length").get, // TypedArrayLength
+    gopd(TypedArrayProto, "buffer").get, // TypedArrayBuffer
+    TypedArrayProto.set, // TypedArraySet
+    ArrayBuffer, // ArrayBufferCtor
+    gopd(ArrayBuffer.prototype, "byteLength").get, // ArrayBufferByteLength
+    GeneratorPrototype.next, // GenNext
+    GeneratorPrototype.return, // GenReturn
+  ];
+})
