@@ -7,6 +7,7 @@
 #define _GNU_SOURCE
 #include "serve/store.h"
 #include "serve/store_signals.h"
+#include "serve/store_cluster.h"
 #include "telemetry/otel.h"
 #include "host/host.h"
 #include "util/buf.h"
@@ -226,6 +227,8 @@ store *store_open(const char *path, char **error)
         goto fail;
     /* sessions' signal mailboxes (store_signals.c), the same way */
     if (exec(st, STORE_SIGNALS_SCHEMA, &why) < 0) goto fail;
+    /* the cluster's leases (store_cluster.c), the same way */
+    if (exec(st, STORE_CLUSTER_SCHEMA, &why) < 0) goto fail;
     return st;
 fail:
     *error = xasprintf("cannot use the session database %s: %s", path, why);
@@ -477,7 +480,8 @@ out:
     " policy_profile, approvals, seed, clock_start_ms, created_at_ms, replayed_from, call_count,"                     \
     " (SELECT traceparent FROM session_traces WHERE session_traces.session_id = sessions.id)"
 
-static const char *const STATUSES[] = {"running", "completed", "failed", "cancelled", "paused", "awaitingapproval"};
+static const char *const STATUSES[] = {"running", "completed", "failed", "cancelled", "paused", "awaitingapproval",
+                                       "queued"};
 
 static int read_row(sqlite3_stmt *s, session_row *r, char **error)
 {
