@@ -39,6 +39,10 @@ run(async (input, chidori) => {
       }
       return { seen };
     }
+    case "signal": {
+      const got = await chidori.signal("go");
+      return { payload: got.payload };
+    }
     case "one": {
       const r = await fetch(input.base + "/q/" + input.k);
       return { k: input.k, status: r.status };
@@ -107,6 +111,28 @@ def seq_dupes(db, sid):
         con.close()
 
 
+def stream(v, s, sid, seconds=90):
+    """The events of GET /sessions/{sid}/stream on node s, read on a thread: a stream that never
+    ends (keep-alives would hold the socket open) fails the test after seconds, not the suite."""
+    out = {}
+
+    def read():
+        try:
+            out["events"] = s.events("GET", f"/sessions/{sid}/stream", timeout=seconds)
+        except Exception as e:  # reported below
+            out["error"] = e
+    t = threading.Thread(target=read, daemon=True)
+    t.start()
+    return t, out
+
+
+def stream_done(v, t, out, seconds=90):
+    t.join(seconds * v.slow)
+    assert not t.is_alive(), "the stream did not end"
+    assert "events" in out, out.get("error")
+    return out["events"]
+
+
 def wait_until(v, what, pred, seconds=60, detail=lambda: ""):
     deadline = time.monotonic() + seconds * v.slow
     while time.monotonic() < deadline:
@@ -152,6 +178,27 @@ def case_cluster_started_on_a_resumed_on_b_approved_on_c(v):
         assert not seq_dupes(n["_db"], sid)
 
 
+def case_cluster_signal_on_b_of_a_session_streamed_and_held_on_a(v):
+    """A session paused on a signal, streamed on A (so A keeps it in memory): the signal sent to B
+    runs it on B; A's stream follows the stored records to `done`, and A's view is the stored one,
+    not the paused copy it held."""
+    with cluster(v, ["node-a", "node-b"]) as n:
+        a, b = n["node-a"], n["node-b"]
+        view = post(a, "/sessions", {"input": {"mode": "signal"}}, 201)
+        sid = view["id"]
+        assert view["status"] == "paused" and view["pending_signal_name"] == "go", view
+        t, out = stream(v, a, sid)
+        time.sleep(0.5 * v.slow)  # the stream is open on A, past the `paused` it sends first
+        got = post(b, f"/sessions/{sid}/signal", {"name": "go", "payload": 7})
+        done = b.wait_for(sid, lambda x: x["status"] == "completed", "completed")
+        assert done["output"] == {"payload": 7} and done["node"] == "node-b", done
+        _, _, seen = a.request("GET", f"/sessions/{sid}")
+        assert seen["status"] == "completed" and seen["node"] == "node-b" and seen["call_count"] == done["call_count"], seen
+        events = stream_done(v, t, out)
+        assert events and events[-1][0] == "done" and events[-1][1]["status"] == "completed", (got, events)
+        assert [d for e, d in events if e == "call"] == records(n["_db"], sid), events
+
+
 def case_cluster_stream_on_b_of_a_session_running_on_a_and_cancel_from_c(v):
     """A stream on B follows a session that runs on A from the stored records, every record once and
     in order, and ends with `done`; a stream opened later on C (re-attaching elsewhere) gets the same
@@ -161,14 +208,14 @@ def case_cluster_stream_on_b_of_a_session_running_on_a_and_cancel_from_c(v):
         base = f"http://127.0.0.1:{port}"
         view = post(a, "/sessions", {"input": {"mode": "count", "n": 4, "ms": 150, "base": base}, "wait": False}, 201)
         sid = view["id"]
-        events = b.events("GET", f"/sessions/{sid}/stream", timeout=60)
+        events = stream_done(v, *stream(v, b, sid))
         calls = [d for e, d in events if e == "call"]
         assert events[-1][0] == "done", events
         done = events[-1][1]
         assert done["status"] == "completed" and done["node"] == "node-a", done
         assert [r["seq"] for r in calls] == list(range(1, len(calls) + 1)) and len(calls) == 8, calls
         assert calls == records(n["_db"], sid), "the stream on B differs from the stored log"
-        later = c.events("GET", f"/sessions/{sid}/stream", timeout=60)
+        later = stream_done(v, *stream(v, c, sid))
         assert [d for e, d in later if e == "call"] == calls and later[-1][0] == "done", later
 
         view = post(a, "/sessions", {"input": {"mode": "count", "n": 200, "ms": 100, "base": base}, "wait": False}, 201)

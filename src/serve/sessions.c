@@ -1686,11 +1686,14 @@ static void kick(sessions *ss)
     pthread_cond_signal(&ss->tick);
 }
 
+/* Followed while it waits for a signal, which another node may take: read again like a remote one. */
+static bool watched(const session *s) { return remote(s) || (!s->running && s->followers > 0 && signal_waits(s)); }
+
 void sessions_wake(sessions *ss, session *s)
 {
     pthread_mutex_lock(&ss->lock);
     session_waiter *waiters = NULL;
-    if (remote(s)) {
+    if (watched(s)) {
         if (refresh(ss, s, true)) pthread_cond_broadcast(&s->changed);
         if (!active(s)) { /* settled on the other node: what waited for it is told */
             pthread_cond_broadcast(&s->changed);
@@ -1762,7 +1765,7 @@ static void renew_leases(sessions *ss)
 static void poll_remote(sessions *ss)
 {
     size_t n;
-    session **list = resident_where(ss, remote, &n);
+    session **list = resident_where(ss, watched, &n);
     for (size_t i = 0; i < n; i++) sessions_wake(ss, list[i]);
     release_all(ss, list, n);
 }
