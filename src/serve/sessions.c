@@ -797,6 +797,13 @@ void sessions_free(sessions *ss)
     const char *id;
     void *v;
     signal_deadlines_stop(ss->deadlines);
+    if (ss->ticker_on) { /* freed without sessions_stop (a test) */
+        pthread_mutex_lock(&ss->lock);
+        ss->ticker_quit = true;
+        pthread_cond_broadcast(&ss->tick);
+        pthread_mutex_unlock(&ss->lock);
+        pthread_join(ss->ticker, NULL);
+    }
     while (strmap_next(&ss->resident, &pos, &id, &v)) free_session(v);
     strmap_free(&ss->resident);
     pthread_cond_destroy(&ss->changed);
