@@ -373,7 +373,7 @@ def case_crash_serve_killed_at_random_points(v):
         deadline = time.monotonic() + 120 * v.slow
         while True:
             listing = s.request("GET", "/sessions")[2]["sessions"]
-            pending = [x for x in listing if x["status"] in ("running", "paused", "awaitingapproval")]
+            pending = [x for x in listing if x["status"] in ("running", "queued", "paused", "awaitingapproval")]
             if not pending:
                 break
             assert time.monotonic() < deadline, f"{where}: never settled: {pending}\n{s.stderr()}"
