@@ -279,7 +279,7 @@ def read_database(path, where):
         sessions = {}
         for sid, status, inp in db.execute("SELECT id, status, input FROM sessions"):
             json.loads(inp)
-            assert status in ("running", "completed", "failed", "cancelled", "paused", "awaitingapproval"), \
+            assert status in ("running", "queued", "completed", "failed", "cancelled", "paused", "awaitingapproval"), \
                 f"{where}: session {sid} has status {status}"
             sessions[sid] = (status, [])
         seen = set()
