@@ -261,15 +261,27 @@ def case_cluster_kill_9_of_a_node_mid_run_fails_over_exactly_once(v):
 def case_cluster_stale_owner_after_sigstop_is_fenced(v):
     """A node stopped (SIGSTOP) past its lease: another node takes the session over and completes it.
     Continued (SIGCONT), the stale node's writes are refused: the session stays completed by the
-    other node, no seq is written twice, and the stale node performs no further step."""
+    other node, no seq is written twice, and the stale node performs no further step. The request
+    that created it on the stale node, waiting for it to settle, answers with what the other node
+    stored."""
     lease = 2000
     with counting_server() as (port, counts), cluster(v, ["node-a", "node-b"], lease_ms=lease) as n:
         a, b = n["node-a"], n["node-b"]
         base = f"http://127.0.0.1:{port}"
         steps = 5
-        view = post(a, "/sessions", {"input": {"mode": "count", "n": steps, "ms": 600, "base": base},
-                                     "wait": False}, 201)
-        sid = view["id"]
+        # created with wait (the default): the request waits on A for a run that B finishes
+        created = {}
+
+        def create():
+            created["reply"] = a.request("POST", "/sessions", {"input": {"mode": "count", "n": steps, "ms": 600,
+                                                                         "base": base}}, timeout=120)
+        t = threading.Thread(target=create, daemon=True)
+        t.start()
+
+        def listed():
+            got = b.request("GET", "/sessions")[2]["sessions"]
+            return got[0]["id"] if got else None
+        sid = wait_until(v, "the session stored", listed)
         wait_until(v, "at the second step", lambda: counts()["paths"].get("/slow", 0) >= 2)
         os.kill(a.proc.pid, signal.SIGSTOP)
         try:
@@ -288,6 +300,10 @@ def case_cluster_stale_owner_after_sigstop_is_fenced(v):
         _, _, seen = b.request("GET", f"/sessions/{sid}")
         assert seen["status"] == "completed" and seen["output"] == {"seen": [404] * steps}, seen
         assert records(n["_db"], sid) == log_before, "a record was written after the session completed"
+        t.join(60 * v.slow)
+        assert not t.is_alive(), "the waiting create on A never answered"
+        status, _, reply = created["reply"]
+        assert status == 201 and reply["status"] == "completed" and reply["node"] == "node-b", (status, reply)
         assert not seq_dupes(n["_db"], sid)
         paths = counts()["paths"]
         for i in range(steps):

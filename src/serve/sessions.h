@@ -81,8 +81,10 @@ sessions *sessions_new(const sessions_config *cfg, store *st);
 /* The configuration it was made with (the agent, the caps). */
 const sessions_config *sessions_config_of(const sessions *ss);
 /* Read (and check) every stored session; *total says how many there are. Sessions stored as
- * running were cut off by the end of the previous server: they are made resident and run again
- * (a replay of their log, then live); *rerun says how many. The others stay in the store. */
+ * running that no live node holds (their lease released, expired, or held by a dead process of
+ * this host) were cut off by the end of their server: they are made resident and run again (a
+ * replay of their log, then live); *rerun says how many. The others stay in the store (those
+ * another node runs stay with it). Then starts the node's ticker (see Nodes above). */
 int sessions_load(sessions *ss, size_t *total, size_t *rerun, char **error);
 /* Stop: no more runs start; waiters and streams return; running runs are stopped at their next
  * effect (an isolated worker at once). They stay `running` in the store, to be re-run (replayed,
