@@ -279,7 +279,7 @@ def read_database(path, where):
         sessions = {}
         for sid, status, inp in db.execute("SELECT id, status, input FROM sessions"):
             json.loads(inp)
-            assert status in ("running", "completed", "failed", "cancelled", "paused", "awaitingapproval"), \
+            assert status in ("running", "queued", "completed", "failed", "cancelled", "paused", "awaitingapproval"), \
                 f"{where}: session {sid} has status {status}"
             sessions[sid] = (status, [])
         seen = set()
@@ -373,7 +373,7 @@ def case_crash_serve_killed_at_random_points(v):
         deadline = time.monotonic() + 120 * v.slow
         while True:
             listing = s.request("GET", "/sessions")[2]["sessions"]
-            pending = [x for x in listing if x["status"] in ("running", "paused", "awaitingapproval")]
+            pending = [x for x in listing if x["status"] in ("running", "queued", "paused", "awaitingapproval")]
             if not pending:
                 break
             assert time.monotonic() < deadline, f"{where}: never settled: {pending}\n{s.stderr()}"

@@ -29,7 +29,7 @@ AGENT = os.path.join(ROOT, "tests", "serve", "agent.js")
 PY = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
 VIEW_KEYS = {"id", "run_id", "status", "input", "output", "error", "call_count", "pending_prompt",
              "pending_approval", "policy_profile", "created_at",
-             "pending_seq", "pending_signal_name", "pending_signal_names", "pending_signal_deadline"}
+             "pending_seq", "pending_signal_name", "pending_signal_names", "pending_signal_deadline", "node"}
 
 
 def json_headers(data, headers):

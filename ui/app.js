@@ -198,7 +198,7 @@ function renderSessions() {
     title: s.id,
     onclick: () => select(s.id),
   }, el("td", {}, el("code", {}, shortId(s.id))), el("td", {}, statusBadge(s.status)),
-     el("td", {}, String(s.call_count ?? "")), el("td", {}, when(s.created_at)))));
+     el("td", {}, String(s.call_count ?? "")), el("td", {}, s.node || ""), el("td", {}, when(s.created_at)))));
   $("sessions-count").textContent = String(state.sessions.length);
 }
 
@@ -341,11 +341,12 @@ function renderFacts(s) {
   $("detail-status").dataset.status = s.status;
   $("detail-run").textContent = s.run_id || "";
   $("detail-profile").textContent = s.policy_profile || "(the server's)";
+  $("detail-node").textContent = s.node || "(none yet)";
   $("detail-input").textContent = json(s.input);
   $("detail-output").textContent = json(s.output);
   $("detail-error").textContent = s.error || "";
-  $("cancel").disabled = !["running", "paused", "awaitingapproval"].includes(s.status);
-  $("replay").disabled = s.status === "running";
+  $("cancel").disabled = !["running", "queued", "paused", "awaitingapproval"].includes(s.status);
+  $("replay").disabled = s.status === "running" || s.status === "queued";
 }
 
 // A record that arrives live (not in the replay of past ones that opens a stream) is highlighted.

@@ -239,8 +239,9 @@ void api_create(server *srv, const http_request *req, http_reply *rep, bool stre
     session *s = NULL;
     char *error = NULL;
     json_t *created = NULL; /* the view as created: a wait:false reply says `running` even if the run already ended */
-    ss_result r = sessions_create_replaying(srv->ss, input, profile, id, req->traceparent, replay_from, &s,
-                                            !wait && !stream ? &created : NULL, &error);
+    /* wait:false at the cap: stored `queued`, for the first node with room (docs/scaling.md) */
+    ss_result r = sessions_create_queued(srv->ss, input, profile, id, req->traceparent, replay_from, !wait && !stream,
+                                         &s, !wait && !stream ? &created : NULL, &error);
     if (r != SS_OK) {
         reply_failure(srv, rep, r, error);
         goto out;

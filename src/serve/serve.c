@@ -89,7 +89,7 @@ int serve_run(const serve_options *opts, const settings *set)
     pthread_sigmask(SIG_BLOCK, &stop_signals, NULL);
     raise_descriptor_limit();
 
-    char *error = NULL, *folder = NULL, *key = NULL, *state_dir = NULL, *db_path = NULL, *address = NULL;
+    char *error = NULL, *folder = NULL, *key = NULL, *state_dir = NULL, *db_path = NULL, *address = NULL, *node_default = NULL;
     run_setup rs = {0};
     sessions_config sc = {0};
     server srv = {0};
@@ -121,6 +121,14 @@ int serve_run(const serve_options *opts, const settings *set)
     }
     sc.max_running = (int)settings_u64(set, "CHIDORI_MAX_CONCURRENT_SESSIONS");
     sc.acquire_timeout_ms = (int)settings_u64(set, "CHIDORI_ACQUIRE_TIMEOUT_MS");
+    /* this node among the servers sharing the database (docs/scaling.md) */
+    sc.lease_ms = (int64_t)settings_u64(set, "CHIDORI_LEASE_MS");
+    const char *node_id = settings_nonempty(set, "CHIDORI_NODE_ID");
+    char host[256] = "localhost";
+    if (gethostname(host, sizeof host - 1) != 0) snprintf(host, sizeof host, "localhost");
+    host[sizeof host - 1] = 0;
+    node_default = node_id ? NULL : xasprintf("%s-%d", host, (int)getpid());
+    sc.node_id = node_id ? node_id : node_default;
     /* confined workers kept ready for new runs (0: none) */
     int warm = (int)settings_u64(set, "CHIDORI_SERVE_WARM_WORKERS");
     /* workers one fork server forks before a fresh one replaces it (0: FORKSERVER_MAX_FORKS) */
@@ -233,5 +241,6 @@ done:
     free(state_dir);
     free(db_path);
     free(address);
+    free(node_default);
     return code;
 }

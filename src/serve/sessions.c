@@ -39,12 +39,16 @@
 #include "serve/session_log.h"
 #include "serve/signal_deadlines.h"
 #include "serve/store_signals.h"
+#include "serve/store_cluster.h"
 #include "util/buf.h"
 #include "util/threads.h"
 #include "util/random.h"
 #include "util/strmap.h"
 
 #include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -71,6 +75,9 @@ struct session {
                                waiting for its run, its stream followers), not every session's */
     session_waiter *waiters; /* told when its run settles (sessions_notify_settled) */
     prompt_events *pevents;  /* its runs' streamed prompt events, for its streams; NULL: none yet */
+    int64_t epoch;         /* the lease epoch its run on this node holds (store_cluster.h) */
+    bool fenced;           /* its run here lost the lease: another node owns the session now */
+    char *node;            /* the node that runs it or ran it last (the lease's owner), or NULL */
 };
 
 struct sessions {
@@ -84,6 +91,11 @@ struct sessions {
     int running;
     bool stopping;
     signal_deadlines *deadlines; /* the timers of signal pauses (signals section below) */
+    cluster_node me;     /* this node (store_cluster.h) */
+    char host[256];
+    pthread_t ticker;    /* leases, take-overs, the queue, other nodes' changes (cluster section) */
+    bool ticker_on, ticker_quit, tick_now;
+    pthread_cond_t tick; /* wakes the ticker early: a slot came free, a session was queued */
 };
 
 /* RUN_SIGNAL: a signal pause whose signal (or timeout) was handed to its seq in the mailbox; its call
@@ -101,6 +113,9 @@ typedef struct run_job {
 } run_job;
 
 static bool signal_pause_settled(sessions *ss, session *s);
+static int refresh(sessions *ss, session *s, bool stats);
+static void kick(sessions *ss);
+static void settle(sessions *ss, session *s);
 static void signal_stamp_deadline(session *s);
 static int signal_take(void *ctx, uint64_t seq, const char *const *names, size_t n, json_t **signal, char **error);
 
@@ -115,6 +130,11 @@ bool sessions_profile_known(const char *name)
 
 
 static bool is_status(const session *s, const char *status) { return !strcmp(s->row.status, status); }
+
+/* Stored as running (or queued) but not running here: another node runs it (or will). */
+static bool remote(const session *s) { return !s->running && (is_status(s, "running") || is_status(s, "queued")); }
+/* Its run has not settled, here or elsewhere. */
+static bool active(const session *s) { return s->running || remote(s); }
 
 static void set_status(session *s, const char *status)
 {
@@ -166,6 +186,10 @@ sessions *sessions_new(const sessions_config *cfg, store *st)
     clock_monotonic_cond_init(&ss->changed);
     strmap_init(&ss->resident);
     ss->deadlines = signal_deadlines_start(signal_deadline_fired, ss);
+    clock_monotonic_cond_init(&ss->tick);
+    if (gethostname(ss->host, sizeof ss->host - 1) != 0) snprintf(ss->host, sizeof ss->host, "localhost");
+    ss->me = (cluster_node){cfg->node_id ? cfg->node_id : ss->host, ss->host, (int64_t)getpid()};
+    if (ss->cfg.lease_ms <= 0) ss->cfg.lease_ms = 10000;
     return ss;
 }
 
@@ -191,6 +215,7 @@ static void free_session(session *s)
     pthread_cond_destroy(&s->changed);
     prompt_events_free(s->pevents);
     session_row_clear(&s->row);
+    free(s->node);
     free(s);
 }
 
@@ -229,9 +254,15 @@ session *sessions_find(sessions *ss, const char *id, char **error)
             session_row_clear(&row);
             rc = store_get_session(ss->st, id, &row, error);
         }
-        if (!s && rc > 0) s = add(ss, &row);
+        if (!s && rc > 0) {
+            s = add(ss, &row);
+            s->node = store_lease_owner(ss->st, s->row.id);
+            if (remote(s)) refresh(ss, s, true); /* its live count */
+        }
         session_row_clear(&row);
         if (s && *error) free(*error), *error = NULL;
+    } else {
+        refresh(ss, s, remote(s)); /* another node may have changed it */
     }
     if (s) s->refs++;
     pthread_mutex_unlock(&ss->lock);
@@ -296,7 +327,7 @@ static int record_sink(void *ctx, const json_t *record, char **error)
     char *text = json_dump(record, JSON_COMPACT, &n);
     double seq = json_number_value(json_object_get(record, "seq"));
     pthread_mutex_lock(&ss->lock);
-    int64_t pos = 0;
+    int64_t pos = 0, epoch = s->epoch;
     if (s->log.records >= ss->cfg.log_caps.max_records)
         *error = log_full(s, "records", s->log.records, ss->cfg.log_caps.max_records, "CHIDORI_LOG_MAX_RECORDS");
     else if (s->log.bytes >= ss->cfg.log_caps.max_bytes)
@@ -304,8 +335,19 @@ static int record_sink(void *ctx, const json_t *record, char **error)
     else
         pos = ++s->log.last_pos; /* the sink is the session's only writer, one call at a time */
     pthread_mutex_unlock(&ss->lock);
-    int rc = pos ? store_append_record(ss->st, s->row.id, (uint64_t)seq, pos, text, error) : -1;
+    int rc = pos ? store_append_record_fenced(ss->st, s->row.id, (uint64_t)seq, pos, text, &ss->me, epoch, error) : -1;
     free(text);
+    if (rc == -2) {
+        /* fenced: another node took the session over (this one was too slow to renew); it runs the
+         * session from its log, so this run stops here and its result is not recorded */
+        *error = xasprintf("session %s: node %s no longer holds its lease (epoch %lld): another node runs it now; "
+                           "this run stops without recording its last call",
+                           s->row.id, ss->me.id, (long long)epoch);
+        fprintf(stderr, "chidori serve: %s\n", *error);
+        pthread_mutex_lock(&ss->lock);
+        s->fenced = true;
+        pthread_mutex_unlock(&ss->lock);
+    }
     if (rc < 0) return -1;
     pthread_mutex_lock(&ss->lock);
     s->log.records++;
@@ -519,11 +561,20 @@ static void *run_thread(void *arg)
     s->running = false;
     ss->running--;
     runner_cancel_clear(&s->cancel);
-    if (!ss->stopping) save_or_report(ss, s); /* when stopping, it stays running: the next server re-runs it */
+    if (!ss->stopping && !s->fenced) settle(ss, s); /* stored and the lease released, while it holds it */
+    if (ss->stopping && !s->fenced) {
+        /* it stays running: the next server, or another node at once, re-runs it */
+        char *why = NULL;
+        if (store_lease_release(ss->st, s->row.id, &ss->me, s->epoch, &why) < 0)
+            fprintf(stderr, "chidori serve: session %s: %s\n", s->row.id, why), free(why);
+    }
+    if (s->fenced) refresh(ss, s, true); /* as the node that owns it now stored it */
     /* a signal pause whose signal is already queued goes on at once: its waiters wait for that run */
-    bool again = !refused && !ss->stopping && signal_pause_settled(ss, s);
+    bool again = !refused && !ss->stopping && !s->fenced && signal_pause_settled(ss, s);
     pthread_cond_broadcast(&s->changed);
     pthread_cond_broadcast(&ss->changed); /* ss->running changed */
+    kick(ss); /* a slot came free: a queued session may start */
+    again = again || (!ss->stopping && remote(s)); /* its waiters wait for the node that runs it now */
     session_waiter *waiters = again ? NULL : s->waiters;
     if (!again) s->waiters = NULL;
     release_locked(ss, s); /* the run's reference: s may be gone after this */
@@ -547,6 +598,37 @@ static void *run_thread(void *arg)
 static ss_result start_run(sessions *ss, session *s, run_kind kind, json_t *pending, char *response, bool store,
                            char **error)
 {
+    /* this node owns the run through the session's lease first (store_cluster.h): of two nodes
+     * starting it at once, one does */
+    int64_t epoch = 0;
+    int claimed = store_lease_claim(ss->st, s->row.id, &ss->me, clock_realtime_ms(), ss->cfg.lease_ms, -1, &epoch, error);
+    if (claimed > 0 && store) {
+        /* it may have changed on another node since it was read: start only what was checked */
+        char *why = NULL, *now = store_session_status(ss->st, s->row.id, &why);
+        if (!now || strcmp(now, s->row.status) != 0) {
+            *error = now ? xasprintf("session %s changed on another node meanwhile (it is %s now); look at it again",
+                                     s->row.id, now)
+                         : why ? why : xasprintf("session %s is no longer stored", s->row.id);
+            if (now) free(why);
+            char *ignored = NULL;
+            store_lease_release(ss->st, s->row.id, &ss->me, epoch, &ignored);
+            free(ignored);
+            claimed = -2;
+        }
+        free(now);
+    }
+    if (claimed <= 0) {
+        if (claimed == 0)
+            *error = xasprintf("session %s is running on another node (its lease is held); try again once it has "
+                               "settled", s->row.id);
+        json_free(pending);
+        free(response);
+        return claimed == -1 ? SS_ERROR : SS_CONFLICT;
+    }
+    s->epoch = epoch;
+    s->fenced = false;
+    free(s->node);
+    s->node = xstrdup(ss->me.id);
     bool stored_running = !store;
     if (count_records(ss, s, error) < 0) goto fail;
     if (store) {
@@ -638,40 +720,25 @@ static void load_one(void *ctx, session_row *r)
     load_ctx *lc = ctx;
     lc->total++;
     if (!strcmp(r->status, "paused")) signal_rearm(lc->ss, r); /* its deadline, if it waits for a signal */
-    if (strcmp(r->status, "running") != 0) return;
-    if (lc->n_running == lc->cap) {
-        lc->cap = lc->cap ? lc->cap * 2 : 16;
-        lc->running = xrealloc(lc->running, lc->cap * sizeof *lc->running);
-    }
-    lc->running[lc->n_running++] = *r;
-    memset(r, 0, sizeof *r);
 }
+
+static size_t adopt_orphans(sessions *ss, bool at_start);
+static void *ticker(void *arg);
 
 int sessions_load(sessions *ss, size_t *total, size_t *rerun, char **error)
 {
     load_ctx lc = {.ss = ss};
     *total = *rerun = 0;
     int rc = store_load_sessions(ss->st, load_one, &lc, error);
-    pthread_mutex_lock(&ss->lock);
-    for (size_t i = 0; i < lc.n_running; i++) {
-        if (rc < 0 || strmap_get(&ss->resident, lc.running[i].id)) {
-            session_row_clear(&lc.running[i]);
-            continue;
-        }
-        session *s = add(ss, &lc.running[i]);
-        char *why = NULL;
-        if (start_run(ss, s, RUN_RECOVER, NULL, NULL, false, &why) != SS_OK) {
-            fprintf(stderr, "chidori serve: session %s cannot be re-run: %s\n", s->row.id, why);
-            free(why);
-            maybe_evict(ss, s);
-            continue;
-        }
-        (*rerun)++;
-    }
-    pthread_mutex_unlock(&ss->lock);
     free(lc.running);
     if (rc < 0) return -1;
+    /* The sessions stored as running that no live node holds (cut off by the end of the previous
+     * server, or of another node) run again here; those another node runs stay with it. */
+    *rerun = adopt_orphans(ss, true);
     *total = lc.total;
+    pthread_mutex_lock(&ss->lock);
+    if (!ss->ticker_on && !ss->stopping) ss->ticker_on = pthread_create(&ss->ticker, NULL, ticker, ss) == 0;
+    pthread_mutex_unlock(&ss->lock);
     return 0;
 }
 
@@ -684,6 +751,12 @@ void sessions_stop(sessions *ss)
     ss->deadlines = NULL;
     pthread_mutex_unlock(&ss->lock);
     signal_deadlines_stop(dl);
+    pthread_mutex_lock(&ss->lock); /* the ticker next: it starts runs */
+    bool ticking = ss->ticker_on;
+    ss->ticker_quit = true, ss->ticker_on = false;
+    pthread_cond_broadcast(&ss->tick);
+    pthread_mutex_unlock(&ss->lock);
+    if (ticking) pthread_join(ss->ticker, NULL);
     pthread_mutex_lock(&ss->lock);
     ss->stopping = true;
     size_t pos = 0;
@@ -724,9 +797,17 @@ void sessions_free(sessions *ss)
     const char *id;
     void *v;
     signal_deadlines_stop(ss->deadlines);
+    if (ss->ticker_on) { /* freed without sessions_stop (a test) */
+        pthread_mutex_lock(&ss->lock);
+        ss->ticker_quit = true;
+        pthread_cond_broadcast(&ss->tick);
+        pthread_mutex_unlock(&ss->lock);
+        pthread_join(ss->ticker, NULL);
+    }
     while (strmap_next(&ss->resident, &pos, &id, &v)) free_session(v);
     strmap_free(&ss->resident);
     pthread_cond_destroy(&ss->changed);
+    pthread_cond_destroy(&ss->tick);
     pthread_mutex_destroy(&ss->lock);
     free(ss);
 }
@@ -742,14 +823,14 @@ bool sessions_stopping(sessions *ss)
 void sessions_wait(sessions *ss, session *s)
 {
     pthread_mutex_lock(&ss->lock);
-    while (s->running && !ss->stopping) pthread_cond_wait(&s->changed, &ss->lock);
+    while (active(s) && !ss->stopping) pthread_cond_wait(&s->changed, &ss->lock);
     pthread_mutex_unlock(&ss->lock);
 }
 
 bool sessions_notify_settled(sessions *ss, session *s, session_waiter *w)
 {
     pthread_mutex_lock(&ss->lock);
-    bool kept = s->running && !ss->stopping;
+    bool kept = active(s) && !ss->stopping; /* running elsewhere: the ticker tells it (sessions_wake) */
     if (kept) {
         w->next = s->waiters;
         s->waiters = w;
@@ -910,6 +991,13 @@ ss_result sessions_create_replaying(sessions *ss, const json_t *input, const cha
                                     const char *traceparent, const json_t *records, session **out,
                                     json_t **view_at_start, char **error)
 {
+    return sessions_create_queued(ss, input, profile, id, traceparent, records, false, out, view_at_start, error);
+}
+
+ss_result sessions_create_queued(sessions *ss, const json_t *input, const char *profile, const char *id,
+                                 const char *traceparent, const json_t *records, bool queue, session **out,
+                                 json_t **view_at_start, char **error)
+{
     if (view_at_start) *view_at_start = NULL;
     session_row row = {0};
     char fresh[37];
@@ -929,6 +1017,13 @@ ss_result sessions_create_replaying(sessions *ss, const json_t *input, const cha
     pthread_mutex_lock(&ss->lock);
     wait_for_slot(ss);
     ss_result r = check_capacity(ss, error);
+    bool queued = r == SS_BUSY && queue; /* every slot here is taken: the first node with room runs it */
+    if (queued) {
+        free(*error), *error = NULL;
+        free(row.status);
+        row.status = xstrdup("queued");
+        r = SS_OK;
+    }
     /* A resident session is in the store too; the store's primary key sees the others. */
     bool duplicate = r == SS_OK && strmap_get(&ss->resident, row.id);
     if (r == SS_OK && !duplicate &&
@@ -944,7 +1039,8 @@ ss_result sessions_create_replaying(sessions *ss, const json_t *input, const cha
         session *s = add(ss, &row);
         s->counted = !records; /* a new session's log is empty; given records are counted from the store */
         s->refs++; /* the caller's */
-        r = start_run(ss, s, RUN_NEW, NULL, NULL, false, error);
+        r = queued ? SS_OK : start_run(ss, s, RUN_NEW, NULL, NULL, false, error);
+        if (queued) kick(ss);
         if (r == SS_OK) *out = s;
         else release_locked(ss, s);
         /* the lock is still held: the run cannot have settled yet, so this is the view as created */
@@ -1018,6 +1114,25 @@ ss_result sessions_cancel(sessions *ss, session *s, char **error)
 {
     pthread_mutex_lock(&ss->lock);
     ss_result r = SS_OK;
+    if (remote(s)) {
+        /* it runs (or waits to run) on another node: marked in the store, where its node sees it at
+         * its next renewal and stops; a queued one never starts */
+        char *from = xstrdup(s->row.status);
+        int c = store_session_cas(ss->st, s->row.id, from, "cancelled", "cancelled", error);
+        if (c > 0) {
+            clear_outcome(s);
+            set_status(s, "cancelled");
+            s->row.error = xstrdup("cancelled");
+            pthread_cond_broadcast(&s->changed);
+        } else if (c == 0) {
+            refresh(ss, s, false);
+            *error = xasprintf("session %s changed on another node meanwhile (it is %s now); look at it again",
+                               s->row.id, s->row.status);
+        }
+        free(from);
+        pthread_mutex_unlock(&ss->lock);
+        return c > 0 ? SS_OK : c == 0 ? SS_CONFLICT : SS_ERROR;
+    }
     if (s->running && !s->cancel_requested) {
         s->cancel_requested = true;
         runner_cancel_now(&s->cancel);
@@ -1043,7 +1158,7 @@ ss_result sessions_replay(sessions *ss, session *src, session **out, char **erro
     pthread_mutex_lock(&ss->lock);
     wait_for_slot(ss);
     ss_result r = SS_OK;
-    if (src->running) {
+    if (active(src)) {
         *error = xasprintf("session %s is still running; replay it once it has settled", src->row.id);
         r = SS_CONFLICT;
     }
@@ -1094,8 +1209,8 @@ static json_t *iso_time(int64_t ms)
 
 static void signal_view(const session_row *r, json_t *v);
 
-/* The view of a row whose log holds calls records. */
-static json_t *view_row(const session_row *r, size_t calls)
+/* The view of a row whose log holds calls records; node: the node that runs it or ran it last. */
+static json_t *view_row(const session_row *r, size_t calls, const char *node)
 {
     json_t *v = json_object();
     json_object_set(v, "id", json_string(r->id));
@@ -1113,12 +1228,13 @@ static json_t *view_row(const session_row *r, size_t calls)
     json_object_set(v, "pending_approval", or_null(json_copy(r->pending_approval)));
     json_object_set(v, "policy_profile", r->policy_profile ? json_string(r->policy_profile) : json_null());
     json_object_set(v, "created_at", iso_time(r->created_at_ms));
+    json_object_set(v, "node", node ? json_string(node) : json_null());
     if (r->replayed_from) json_object_set(v, "replayed_from", json_string(r->replayed_from));
     return v;
 }
 
 /* With the lock held. */
-static json_t *view(const session *s) { return view_row(&s->row, call_count(s)); }
+static json_t *view(const session *s) { return view_row(&s->row, call_count(s), s->node); }
 
 bool sessions_input_invalid(sessions *ss, session *s)
 {
@@ -1136,7 +1252,7 @@ json_t *sessions_view(sessions *ss, session *s)
     return v;
 }
 
-static void list_one(void *ctx, session_row *r) { json_array_push(ctx, view_row(r, r->call_count)); }
+static void list_one(void *ctx, session_row *r) { json_array_push(ctx, view_row(r, r->call_count, NULL)); }
 
 json_t *sessions_list(sessions *ss, char **error)
 {
@@ -1150,11 +1266,17 @@ json_t *sessions_list(sessions *ss, char **error)
         json_free(list);
         return NULL;
     }
+    for (size_t i = 0; i < list->u.array.len; i++) { /* the node of each (a lease's owner) */
+        json_t *item = list->u.array.items[i];
+        char *node = store_lease_owner(ss->st, json_string_value(json_object_get(item, "id")));
+        if (node) json_object_set(item, "node", json_string(node));
+        free(node);
+    }
     pthread_mutex_lock(&ss->lock);
     for (size_t i = 0; strmap_len(&ss->resident) && i < list->u.array.len; i++) {
         json_t **item = &list->u.array.items[i];
         session *s = strmap_get(&ss->resident, json_string_value(json_object_get(*item, "id")));
-        if (!s) continue;
+        if (!s || remote(s)) continue; /* a remote one's row is as fresh as the walk */
         json_free(*item);
         *item = view(s);
     }
@@ -1270,8 +1392,8 @@ int sessions_follow_next(sessions *ss, session_follower *f, int timeout_ms, cons
             f->page = page;
             continue;
         }
-        if (s->running) f->waiting_sent = false; /* a signal pause went on: its `paused` was sent */
-        if (!s->running && !(f->waiting_sent && signal_waits(s))) {
+        if (active(s)) f->waiting_sent = false; /* a signal pause went on: its `paused` was sent */
+        if (!active(s) && !(f->waiting_sent && signal_waits(s))) {
             bool waits = is_status(s, "paused") || is_status(s, "awaitingapproval");
             if (waits && !f->waiting_sent) {
                 *event = is_status(s, "paused") ? "paused" : "awaitingapproval";
@@ -1498,4 +1620,283 @@ ss_result sessions_signal(sessions *ss, session *s, const char *name, const json
     pthread_mutex_unlock(&ss->lock);
     json_free(body);
     return r;
+}
+
+/* ---------- nodes sharing the store (docs/scaling.md) ----------
+ *
+ * One ticker thread a node: every CLUSTER_POLL_MS it reads again the resident sessions that run on
+ * another node (sessions_wake: their streams and waiters follow the store) and starts queued
+ * sessions while this node has room; every lease/3 it renews the leases of the sessions running
+ * here (a lease found taken over stops its run: fenced; a session found cancelled by another node
+ * is cancelled here) and takes over the running sessions whose lease ended. */
+
+#define CLUSTER_POLL_MS 100
+
+/* Read a resident session that does not run here again from the store (lock held): another node
+ * may have changed it. row.id is kept (other threads read it without the lock). stats: measure its
+ * log too (it runs elsewhere: its count is live). 1 when something a stream sees changed. */
+static int refresh(sessions *ss, session *s, bool stats)
+{
+    if (s->running || s->unsaved || ss->stopping) return 0;
+    session_row row;
+    char *error = NULL;
+    int rc = store_get_session(ss->st, s->row.id, &row, &error);
+    if (rc <= 0) {
+        free(error);
+        return 0;
+    }
+    bool changed = strcmp(row.status, s->row.status) != 0;
+    free(row.id);
+    row.id = s->row.id;
+    s->row.id = NULL;
+    session_row_clear(&s->row);
+    s->row = row;
+    free(s->node);
+    s->node = store_lease_owner(ss->st, s->row.id);
+    size_t before = call_count(s);
+    s->counted = false;
+    if (stats && count_records(ss, s, &error) < 0) free(error);
+    return changed || call_count(s) != before;
+}
+
+/* A run of this node has ended (lock held, not stopping): its outcome is stored and its lease
+ * released, in one transaction, while the lease is still its own. */
+static void settle(sessions *ss, session *s)
+{
+    s->row.call_count = call_count(s);
+    char *error = NULL;
+    int rc = store_settle_fenced(ss->st, &s->row, &ss->me, s->epoch, true, &error);
+    if (rc == -3) { /* cancelled on another node meanwhile: cancelled it is */
+        clear_outcome(s);
+        set_status(s, "cancelled");
+        s->row.error = xstrdup("cancelled");
+        rc = store_settle_fenced(ss->st, &s->row, &ss->me, s->epoch, true, &error);
+    }
+    if (rc == -2) {
+        fprintf(stderr, "chidori serve: session %s: node %s no longer holds its lease (epoch %lld); the node that "
+                        "took it over settles it\n", s->row.id, ss->me.id, (long long)s->epoch);
+        s->fenced = true;
+        s->unsaved = false;
+        return;
+    }
+    s->unsaved = rc < 0;
+    if (rc < 0) {
+        fprintf(stderr, "chidori serve: session %s: %s\n", s->row.id, error);
+        free(error);
+    }
+}
+
+/* Wake the ticker now (lock held). */
+static void kick(sessions *ss)
+{
+    ss->tick_now = true;
+    pthread_cond_signal(&ss->tick);
+}
+
+/* Followed while it waits for a signal, which another node may take: read again like a remote one. */
+static bool watched(const session *s) { return remote(s) || (!s->running && s->followers > 0 && signal_waits(s)); }
+
+void sessions_wake(sessions *ss, session *s)
+{
+    pthread_mutex_lock(&ss->lock);
+    session_waiter *waiters = NULL;
+    if (watched(s)) {
+        if (refresh(ss, s, true)) pthread_cond_broadcast(&s->changed);
+        if (!active(s)) { /* settled on the other node: what waited for it is told */
+            pthread_cond_broadcast(&s->changed);
+            waiters = s->waiters, s->waiters = NULL;
+        }
+    }
+    pthread_mutex_unlock(&ss->lock);
+    notify_waiters(waiters);
+}
+
+/* The resident sessions that pass keep, each with a reference (the caller releases them). */
+static session **resident_where(sessions *ss, bool (*keep)(const session *), size_t *n)
+{
+    pthread_mutex_lock(&ss->lock);
+    session **list = xcalloc(strmap_len(&ss->resident) + 1, sizeof *list);
+    *n = 0;
+    size_t pos = 0;
+    const char *id;
+    void *v;
+    while (strmap_next(&ss->resident, &pos, &id, &v))
+        if (keep(v)) list[(*n)++] = v, ((session *)v)->refs++;
+    pthread_mutex_unlock(&ss->lock);
+    return list;
+}
+
+static bool runs_here(const session *s) { return s->running; }
+
+static void release_all(sessions *ss, session **list, size_t n)
+{
+    for (size_t i = 0; i < n; i++) sessions_release(ss, list[i]);
+    free(list);
+}
+
+static void renew_leases(sessions *ss)
+{
+    size_t n;
+    session **list = resident_where(ss, runs_here, &n);
+    for (size_t i = 0; i < n; i++) {
+        session *s = list[i];
+        pthread_mutex_lock(&ss->lock);
+        int64_t epoch = s->epoch;
+        pthread_mutex_unlock(&ss->lock);
+        char *error = NULL;
+        int held = store_lease_renew(ss->st, s->row.id, &ss->me, epoch, clock_realtime_ms() + ss->cfg.lease_ms, &error);
+        char *status = held > 0 ? store_session_status(ss->st, s->row.id, &error) : NULL;
+        if (held < 0 || error) fprintf(stderr, "chidori serve: session %s: %s\n", s->row.id, error);
+        free(error);
+        pthread_mutex_lock(&ss->lock);
+        if (s->running && s->epoch == epoch && held == 0 && !s->fenced) {
+            fprintf(stderr, "chidori serve: session %s: node %s lost its lease (epoch %lld) to another node; its run "
+                            "here stops\n", s->row.id, ss->me.id, (long long)epoch);
+            s->fenced = true;
+            runner_cancel_now(&s->cancel);
+        }
+        if (s->running && status && !strcmp(status, "cancelled") && !s->cancel_requested) {
+            s->cancel_requested = true; /* cancelled on another node */
+            clear_outcome(s);
+            set_status(s, "cancelled");
+            s->row.error = xstrdup("cancelled");
+            runner_cancel_now(&s->cancel);
+            pthread_cond_broadcast(&s->changed);
+        }
+        pthread_mutex_unlock(&ss->lock);
+        free(status);
+    }
+    release_all(ss, list, n);
+}
+
+static void poll_remote(sessions *ss)
+{
+    size_t n;
+    session **list = resident_where(ss, watched, &n);
+    for (size_t i = 0; i < n; i++) sessions_wake(ss, list[i]);
+    release_all(ss, list, n);
+}
+
+typedef struct adopt_ctx {
+    sessions *ss;
+    bool at_start; /* sessions_load: every orphan runs again, as the single server always did */
+    size_t started;
+} adopt_ctx;
+
+/* A running session whose node is gone: its lease is claimed, and it runs here from its log. */
+static void adopt_one(void *ctx, const char *id, int64_t dead_epoch)
+{
+    adopt_ctx *ac = ctx;
+    sessions *ss = ac->ss;
+    pthread_mutex_lock(&ss->lock);
+    session *r = strmap_get(&ss->resident, id);
+    bool skip = ss->stopping || (r && r->running) || (!ac->at_start && ss->running >= ss->cfg.max_running);
+    pthread_mutex_unlock(&ss->lock);
+    if (skip) return;
+    int64_t epoch;
+    char *error = NULL;
+    if (store_lease_claim(ss->st, id, &ss->me, clock_realtime_ms(), ss->cfg.lease_ms, dead_epoch, &epoch, &error) != 1) {
+        free(error);
+        return;
+    }
+    session *s = sessions_find(ss, id, &error);
+    if (!s) {
+        free(error);
+        return;
+    }
+    pthread_mutex_lock(&ss->lock);
+    if (!s->running && is_status(s, "running") && !ss->stopping) {
+        if (!ac->at_start)
+            fprintf(stderr, "chidori serve: session %s: taken over by node %s (its lease ended); it runs on from its log\n",
+                    id, ss->me.id);
+        if (start_run(ss, s, RUN_RECOVER, NULL, NULL, false, &error) == SS_OK) ac->started++;
+        else fprintf(stderr, "chidori serve: session %s cannot be re-run: %s\n", id, error), free(error);
+    } else {
+        store_lease_release(ss->st, id, &ss->me, epoch, &error);
+        free(error);
+    }
+    release_locked(ss, s);
+    pthread_mutex_unlock(&ss->lock);
+}
+
+static size_t adopt_orphans(sessions *ss, bool at_start)
+{
+    adopt_ctx ac = {ss, at_start, 0};
+    char *error = NULL;
+    if (store_lease_orphans(ss->st, &ss->me, clock_realtime_ms(), ss->cfg.lease_ms, at_start ? SIZE_MAX : 256,
+                            adopt_one, &ac, &error) < 0) {
+        fprintf(stderr, "chidori serve: %s\n", error);
+        free(error);
+    }
+    return ac.started;
+}
+
+/* Queued sessions, oldest first, while this node has room: claimed in one transaction of the
+ * store (each made running with this node's lease; on PostgreSQL the rows are taken FOR UPDATE
+ * SKIP LOCKED, so nodes claiming at once take different ones) and started here. */
+static void claim_queued(sessions *ss)
+{
+    pthread_mutex_lock(&ss->lock);
+    int room = ss->stopping ? 0 : ss->cfg.max_running - ss->running;
+    pthread_mutex_unlock(&ss->lock);
+    if (room <= 0) return;
+    char **ids;
+    int64_t *epochs;
+    size_t n;
+    char *error = NULL;
+    if (store_queued_claim(ss->st, &ss->me, clock_realtime_ms(), ss->cfg.lease_ms, (size_t)room, &ids, &epochs, &n,
+                           &error) < 0) {
+        fprintf(stderr, "chidori serve: %s\n", error);
+        free(error);
+        free(ids);
+        free(epochs);
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        int64_t epoch = epochs[i];
+        const char *id = ids[i];
+        session *s = sessions_find(ss, id, &error);
+        pthread_mutex_lock(&ss->lock);
+        ss_result r = s && !s->running && is_status(s, "running") ? check_capacity(ss, &error) : SS_CONFLICT;
+        if (r == SS_OK) r = start_run(ss, s, RUN_NEW, NULL, NULL, false, &error);
+        else if (s && !s->running && is_status(s, "running")) { /* no room after all: queued again */
+            char *ignored = NULL;
+            if (store_session_cas(ss->st, id, "running", "queued", NULL, &ignored) > 0) set_status(s, "queued");
+            store_lease_release(ss->st, id, &ss->me, epoch, &ignored);
+            free(ignored);
+        }
+        if (r != SS_OK && error) fprintf(stderr, "chidori serve: session %s: %s\n", id, error);
+        free(error), error = NULL;
+        if (s) release_locked(ss, s);
+        pthread_mutex_unlock(&ss->lock);
+    }
+    for (size_t i = 0; i < n; i++) free(ids[i]);
+    free(ids);
+    free(epochs);
+}
+
+static void *ticker(void *arg)
+{
+    sessions *ss = arg;
+    int64_t next_lease = 0;
+    pthread_mutex_lock(&ss->lock);
+    while (!ss->ticker_quit) {
+        int64_t now = clock_monotonic_ms();
+        bool lease_due = now >= next_lease;
+        if (lease_due) next_lease = now + (ss->cfg.lease_ms / 3 > 0 ? ss->cfg.lease_ms / 3 : 1);
+        ss->tick_now = false;
+        pthread_mutex_unlock(&ss->lock);
+        poll_remote(ss);
+        if (lease_due) {
+            renew_leases(ss);
+            adopt_orphans(ss, false);
+        }
+        claim_queued(ss);
+        pthread_mutex_lock(&ss->lock);
+        if (ss->ticker_quit || ss->tick_now) continue;
+        struct timespec until = clock_monotonic_after_ms(CLUSTER_POLL_MS);
+        pthread_cond_timedwait(&ss->tick, &ss->lock, &until);
+    }
+    pthread_mutex_unlock(&ss->lock);
+    return NULL;
 }

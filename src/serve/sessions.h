@@ -8,7 +8,8 @@
  * (log_caps, across all its runs): the record that would pass a cap is
  * refused and the run ends failed, saying which limit and which variable.
  *
- * Statuses: running, completed, failed, cancelled, paused (an input), awaitingapproval.
+ * Statuses: running, completed, failed, cancelled, paused (an input), awaitingapproval, queued (waiting
+ * for a node with room: store_cluster.h).
  *
  * Memory: every session is in the store; a session is in memory (resident) only while something
  * uses it — its run, a stream following it, or a handler between sessions_find (or
@@ -17,6 +18,15 @@
  * keeps only their count and size, so its memory does not grow with its log either. A `session *` is valid only while its holder's
  * reference is: every one handed out must be given back with sessions_release (a follower gives
  * its own back in sessions_unfollow).
+ *
+ * Nodes (docs/scaling.md): several servers may share one store. A running session is owned by
+ * one node through a lease (store_cluster.h) that its node renews; each record and the run's end
+ * are written only while the lease is still the run's (fencing). A node serves any session: a
+ * resident session that does not run here is read again from the store when it is looked up, and
+ * while something uses it (a stream, a request waiting for it to settle) a ticker reads it again
+ * every CLUSTER_POLL_MS (sessions_wake). The same ticker renews this node's leases, takes over
+ * running sessions whose lease ended (their node died), and starts queued sessions while this node
+ * has room.
  *
  * Concurrency: one lock guards every session's state and one condition variable announces every
  * change (a record, a settled run); the store has its own lock and is called with or without
@@ -54,6 +64,8 @@ typedef struct sessions_config {
     isolate_options iso;
     int max_running;          /* CHIDORI_MAX_CONCURRENT_SESSIONS */
     int acquire_timeout_ms;   /* CHIDORI_ACQUIRE_TIMEOUT_MS: how long a request waits for a free slot */
+    const char *node_id;      /* CHIDORI_NODE_ID (serve.c gives the default: host name and pid) */
+    int64_t lease_ms;         /* CHIDORI_LEASE_MS: how long a running session's lease lasts unrenewed */
 } sessions_config;
 
 typedef enum ss_result {
@@ -69,8 +81,10 @@ sessions *sessions_new(const sessions_config *cfg, store *st);
 /* The configuration it was made with (the agent, the caps). */
 const sessions_config *sessions_config_of(const sessions *ss);
 /* Read (and check) every stored session; *total says how many there are. Sessions stored as
- * running were cut off by the end of the previous server: they are made resident and run again
- * (a replay of their log, then live); *rerun says how many. The others stay in the store. */
+ * running that no live node holds (their lease released, expired, or held by a dead process of
+ * this host) were cut off by the end of their server: they are made resident and run again (a
+ * replay of their log, then live); *rerun says how many. The others stay in the store (those
+ * another node runs stay with it). Then starts the node's ticker (see Nodes above). */
 int sessions_load(sessions *ss, size_t *total, size_t *rerun, char **error);
 /* Stop: no more runs start; waiters and streams return; running runs are stopped at their next
  * effect (an isolated worker at once). They stay `running` in the store, to be re-run (replayed,
@@ -117,6 +131,15 @@ bool sessions_notify_settled(sessions *ss, session *s, session_waiter *w);
 ss_result sessions_create_replaying(sessions *ss, const json_t *input, const char *profile, const char *id,
                                     const char *traceparent, const json_t *records, session **out,
                                     json_t **view_at_start, char **error);
+/* The same; queue: with every slot of this node taken, the session is stored `queued` (SS_OK, no
+ * run) and the first node with room starts it, rather than SS_BUSY. */
+ss_result sessions_create_queued(sessions *ss, const json_t *input, const char *profile, const char *id,
+                                 const char *traceparent, const json_t *records, bool queue, session **out,
+                                 json_t **view_at_start, char **error);
+/* Another node may have changed s (a record, a new status): read it again from the store and wake
+ * what waits on it. The ticker calls it for every resident session that runs elsewhere; a store
+ * with change notifications (PostgreSQL's LISTEN) calls it at once. */
+void sessions_wake(sessions *ss, session *s);
 /* resume and approve(allow) first check the agent's source against the session's snapshot
  * manifest: a changed source is a 409 (SS_CONFLICT, nothing of the session touched) unless
  * allow_source_change; a changed ABI or surface always is. */
@@ -134,7 +157,8 @@ ss_result sessions_signal(sessions *ss, session *s, const char *name, const json
 ss_result sessions_replay(sessions *ss, session *s, session **out, char **error);
 
 /* {id, run_id, status, input, output, error, call_count, pending_prompt, pending_approval,
- * policy_profile, created_at} (+ replayed_from for a replay). */
+ * policy_profile, created_at, node} (+ replayed_from for a replay); node: the node that runs it, or
+ * ran it last (null: none yet). */
 json_t *sessions_view(sessions *ss, session *s);
 /* {"sessions": [view, ...]}, oldest first: every stored session, a resident one as it is in memory.
  * NULL with *error when the store fails. */

@@ -12,6 +12,7 @@
 #include "serve/store.h"
 #include "serve/db.h"
 #include "serve/store_signals.h"
+#include "serve/store_cluster.h"
 #include "telemetry/otel.h"
 #include "host/host.h"
 #include "util/buf.h"
@@ -107,13 +108,13 @@ static const char SCHEMA_PG[] =
 /* Tables added after version 2 without a version change, made when missing on every open (an
  * older chidori ignores them): sessions' trace contexts (docs/observability.md), snapshot
  * manifests (docs/http-api.md; the part sessions share stored once, each session naming its own),
- * and the signal mailboxes (store_signals.c). PostgreSQL's btree cannot index a long manifest
+ * the signal mailboxes (store_signals.c) and the nodes' leases (store_cluster.c). PostgreSQL's btree cannot index a long manifest
  * body, so there its uniqueness is on md5(body) and the lookup by body uses a hash index. */
 static const char EXTRAS_SQLITE[] =
     "CREATE TABLE IF NOT EXISTS session_traces (session_id TEXT PRIMARY KEY, traceparent TEXT NOT NULL) WITHOUT ROWID;"
     "CREATE TABLE IF NOT EXISTS manifests (id INTEGER PRIMARY KEY, body TEXT NOT NULL UNIQUE);"
     "CREATE TABLE IF NOT EXISTS session_manifests (session_id TEXT PRIMARY KEY, manifest_id INTEGER NOT NULL)"
-    " WITHOUT ROWID;" STORE_SIGNALS_SCHEMA_SQLITE;
+    " WITHOUT ROWID;" STORE_SIGNALS_SCHEMA_SQLITE STORE_CLUSTER_SCHEMA_SQLITE;
 
 static const char EXTRAS_PG[] =
     "CREATE TABLE IF NOT EXISTS session_traces (session_id TEXT PRIMARY KEY, traceparent TEXT NOT NULL);"
@@ -121,7 +122,7 @@ static const char EXTRAS_PG[] =
     "CREATE UNIQUE INDEX IF NOT EXISTS manifests_body_md5 ON manifests (md5(body));"
     "CREATE INDEX IF NOT EXISTS manifests_body ON manifests USING hash (body);"
     "CREATE TABLE IF NOT EXISTS session_manifests (session_id TEXT PRIMARY KEY, manifest_id BIGINT NOT NULL);"
-    STORE_SIGNALS_SCHEMA_PG;
+    STORE_SIGNALS_SCHEMA_PG STORE_CLUSTER_SCHEMA_PG;
 
 /* Migrations: MIGRATE[v] takes a database of version v to v + 1 (the same SQL on both). */
 static const char *const MIGRATE[STORE_SCHEMA_VERSION] = {
@@ -449,7 +450,8 @@ int store_update_session(store *st, const session_row *r, char **error)
     " policy_profile, approvals, seed, clock_start_ms, created_at_ms, replayed_from, call_count,"                     \
     " (SELECT traceparent FROM session_traces WHERE session_traces.session_id = sessions.id)"
 
-static const char *const STATUSES[] = {"running", "completed", "failed", "cancelled", "paused", "awaitingapproval"};
+static const char *const STATUSES[] = {"running", "completed", "failed", "cancelled", "paused", "awaitingapproval",
+                                       "queued"};
 
 static int read_row(db_stmt *s, session_row *r, char **error)
 {

@@ -32,7 +32,7 @@ typedef struct store store;
 typedef struct session_row {
     char *id;
     char run_id[37];
-    char *status;            /* running | completed | failed | cancelled | paused | awaitingapproval */
+    char *status;            /* running | completed | failed | cancelled | paused | awaitingapproval | queued */
     json_t *input;           /* object */
     json_t *output;          /* or NULL */
     char *error;             /* or NULL */

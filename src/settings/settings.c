@@ -60,6 +60,21 @@ static int check_skip(const char *value, char **why)
     return -1;
 }
 
+/* CHIDORI_NODE_ID: a name that goes into logs and views as it is */
+static int check_node_id(const char *value, char **why)
+{
+    size_t n = strlen(value);
+    bool ok = n >= 1 && n <= 128;
+    for (size_t i = 0; ok && i < n; i++) {
+        char c = value[i];
+        ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' ||
+             c == ':' || c == '-';
+    }
+    if (ok) return 0;
+    *why = xstrdup("must be 1 to 128 letters, digits, `.`, `_`, `:` or `-`");
+    return -1;
+}
+
 #define NUM(n, lo, hi, d, dt, cmds, what) \
     {.name = n, .kind = SETTING_NUMBER, .min = lo, .max = hi, .def = d, .default_text = dt, .commands = cmds, .meaning = what}
 /* serve's own numbers refuse an empty value (they always have; the others take it as unset) */
@@ -194,6 +209,11 @@ static const setting_def TABLE[] = {
     {.name = "CHIDORI_DB_URL", .kind = SETTING_TEXT, .check = check_db_url, .default_text = "unset",
      .accepted = "a postgresql:// URL", .commands = SERVE,
      .meaning = "serve's session database in PostgreSQL instead of SQLite (--db wins; docs/storage.md)"},
+    {.name = "CHIDORI_NODE_ID", .kind = SETTING_TEXT, .check = check_node_id, .default_text = "<host name>-<pid>",
+     .accepted = "1 to 128 letters, digits, `.`, `_`, `:` or `-`", .commands = SERVE,
+     .meaning = "this server's name among the nodes sharing its database (session views show it; docs/scaling.md)"},
+    SERVE_NUM("CHIDORI_LEASE_MS", 300, 600000, 10000, "10000",
+              "how long a node owns a running session without renewing its lease; another node takes the session over after it (docs/scaling.md)"),
     TEXT("CHIDORI_API_KEY", "unset", "keys, comma-separated (not empty)", SERVE,
          "keys a client must send as `Authorization: Bearer <key>`; without one, serve listens on loopback only"),
     TEXT("CHIDORI_CORS_ORIGINS", "unset", "origins, comma-separated, or `*` (with a key)", SERVE,

@@ -110,7 +110,7 @@ TEST(serve_sessions_are_resident_only_while_held)
     CHECK_STR(field(items->u.array.items[0], "status"), "paused");
     CHECK_STR(field(items->u.array.items[2], "status"), "failed");
     CHECK_STR(field(json_object_get(items->u.array.items[1], "input"), "who"), "b-second");
-    CHECK(items->u.array.items[0]->u.object.len == 15); /* the view, signal pause fields included */
+    CHECK(items->u.array.items[0]->u.object.len == 16); /* the view, signal pause fields and node included */
     json_free(list);
     sessions_release(ss, a);
     CHECK(sessions_resident(ss) == 0);
