@@ -23,7 +23,7 @@ included) get rows of their own. Then the chidori-only failures: failed through 
 through the bare engine, with the first line of chidori's error.
 
   run262.py --test262 DIR [--chidori build/chidori] [--bare build/bench/qjs] [-j N]
-            [--features-only] [--intl402] [--filter PREFIX] [--json OUT] [--timeout S]
+            [--features-only] [--intl402] [--filter PREFIX] [--list FILE] [--json OUT] [--timeout S]
 """
 import argparse
 import concurrent.futures
@@ -40,7 +40,12 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 HOOK_HARNESS_MARK = "$262"
-PRINT_SHIM = "if (typeof print !== 'function') { globalThis.print = function (m) { console.log(String(m)); }; }\n"
+# What test262 expects of every host, for engines that lack it: a `print`, and a rejection nobody
+# handles is not a failure (bare qjs gets --no-unhandled-rejection; chidori, whose runs fail on one
+# as Node's do, gets a process.on('unhandledRejection') listener).
+HOST_SHIM = ("if (typeof print !== 'function') { globalThis.print = function (m) { console.log(String(m)); }; }\n"
+             "if (typeof process === 'object' && process !== null && typeof process.on === 'function') "
+             "{ process.on('unhandledRejection', function () {}); }\n")
 MAX_TEST_BYTES = 4 << 20
 MAX_OUTPUT_CHARS = 64 << 10
 
@@ -167,7 +172,7 @@ def compose(test262, test, source, mode):
     parts = []
     if mode == "strict":
         parts.append('"use strict";\n')
-    parts.append(PRINT_SHIM)
+    parts.append(HOST_SHIM)
     names = ["assert.js", "sta.js"]
     if "async" in test.meta["flags"]:
         names.append("doneprintHandle.js")
@@ -362,6 +367,7 @@ def main(argv=None):
                     help="run only the tests of the first table (faster); the second table is then partial")
     ap.add_argument("--intl402", action="store_true", help="include test/intl402 (reported in a row of its own)")
     ap.add_argument("--filter", action="append", default=[], help="only tests under this path prefix (repeatable)")
+    ap.add_argument("--list", help="only the tests named in this file (paths like test/built-ins/x.js, one a line)")
     ap.add_argument("-j", "--jobs", type=int, default=2)
     ap.add_argument("--timeout", type=float, default=60.0, help="seconds per engine run")
     ap.add_argument("--json", help="write every test's outcome here")
@@ -391,6 +397,10 @@ def main(argv=None):
     if known is None:
         print("run262: no feature list at %s; every test counts as implemented" % args.features_conf, file=sys.stderr)
     tests, left = collect(args.test262, args.intl402, args.filter, known)
+    if args.list:
+        with open(args.list, encoding="utf-8") as f:
+            wanted = set(line.strip() for line in f if line.strip())
+        tests = [t for t in tests if t.rel in wanted]
     if args.features_only:
         tests = [t for t in tests if not t.skip_features]
     runner = Runner(args, engines)
