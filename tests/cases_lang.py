@@ -260,6 +260,11 @@ def case_lang_run262_fixture_tables_and_verdicts(v):
         for name, why in want_fail.items():
             assert verdict[name][0] is False and verdict[name][1].startswith(why), (name, verdict[name])
         assert tests["test/lang/missing-feature.js"]["features_skipped"] == ["not-in-this-engine"]
+        # the same tables again from the saved outcomes, without running anything
+        argv = [sys.executable, RUN262, "--test262", FIXTURE262, "--features-conf",
+                os.path.join(FIXTURE262, "features.conf"), "--report-from", out_json]
+        again = subprocess.run(argv, capture_output=True, text=True, timeout=60, env=v.env())
+        assert again.returncode == 0 and again.stdout == out, (again.stderr, again.stdout, out)
 
 
 def case_lang_run262_fixture_intl402_flag(v):

@@ -354,6 +354,33 @@ def to_json(results, engines, left):
                       for t, r in results}}
 
 
+def report_from(args):
+    """The tables of earlier runs (their --json files), over the tests the checkout has now."""
+    outcomes, left = {}, None
+    for path in args.report_from:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+        left = data.get("left_out", left)
+        for rel, r in data["tests"].items():
+            for name in data["engines"]:
+                if name in r:
+                    outcomes.setdefault(rel, {})[name] = (r[name]["pass"], r[name]["error"])
+    tests, left_now = collect(args.test262, args.intl402, args.filter, engine_features(args.features_conf))
+    names = [n for n in ("chidori", "bare") if any(n in o for o in outcomes.values())]
+    results, missing = [], 0
+    for t in tests:
+        r = outcomes.get(t.rel, {})
+        if all(n in r for n in names):
+            results.append((t, r))
+        else:
+            missing += 1
+    if missing:
+        print("run262: %d of %d tests have no outcome for every engine in these files; left out" % (missing, len(tests)),
+              file=sys.stderr)
+    report(results, [(n, None) for n in names], left_now, args.intl402, sys.stdout)
+    return 0
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--test262", required=True, help="a test262 checkout (its harness/ and test/)")
@@ -368,6 +395,9 @@ def main(argv=None):
     ap.add_argument("--intl402", action="store_true", help="include test/intl402 (reported in a row of its own)")
     ap.add_argument("--filter", action="append", default=[], help="only tests under this path prefix (repeatable)")
     ap.add_argument("--list", help="only the tests named in this file (paths like test/built-ins/x.js, one a line)")
+    ap.add_argument("--report-from", nargs="+", metavar="JSON",
+                    help="run nothing: print the tables from --json files of earlier runs (merged in order, a "
+                         "later file's outcome of a test for an engine replacing an earlier one's)")
     ap.add_argument("-j", "--jobs", type=int, default=2)
     ap.add_argument("--timeout", type=float, default=60.0, help="seconds per engine run")
     ap.add_argument("--json", help="write every test's outcome here")
@@ -378,6 +408,8 @@ def main(argv=None):
         print("run262: %s is not a test262 checkout (no harness/ and test/); pass TEST262=DIR" % args.test262,
               file=sys.stderr)
         return 2
+    if args.report_from:
+        return report_from(args)
     engines = [("chidori", [os.path.abspath(args.chidori), "eval", "--file"])]
     if args.bare_cmd:
         cmd = shlex.split(args.bare_cmd)
