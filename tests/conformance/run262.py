@@ -32,6 +32,7 @@ import os
 import re
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -435,17 +436,19 @@ def main(argv=None):
         tests = [t for t in tests if t.rel in wanted]
     if args.features_only:
         tests = [t for t in tests if not t.skip_features]
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # so the scratch folder goes too
     runner = Runner(args, engines)
     results = []
     start = time.monotonic()
+    pool = concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs))
     try:
-        with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-            for i, (t, r) in enumerate(pool.map(runner.run_one, tests), 1):
-                results.append((t, r))
-                if not args.quiet and (i % 500 == 0 or i == len(tests)):
-                    print("run262: %d/%d tests, %.0f s" % (i, len(tests), time.monotonic() - start),
-                          file=sys.stderr, flush=True)
+        for i, (t, r) in enumerate(pool.map(runner.run_one, tests), 1):
+            results.append((t, r))
+            if not args.quiet and (i % 500 == 0 or i == len(tests)):
+                print("run262: %d/%d tests, %.0f s" % (i, len(tests), time.monotonic() - start),
+                      file=sys.stderr, flush=True)
     finally:
+        pool.shutdown(wait=True, cancel_futures=True)  # on an interruption: the running tests end, no new one starts
         runner.close()
     report(results, engines, left, args.intl402, sys.stdout)
     if args.json:
