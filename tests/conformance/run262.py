@@ -272,7 +272,10 @@ class Runner:
             for name, argv in self.engines:
                 if name in result and not result[name][0]:
                     continue  # already failed in the other mode
-                rc, out, err, timed_out = run_engine(argv + [os.path.basename(file)], d, self.args.timeout)
+                # run from the scratch root with a path that has a folder (`wN/x.js`), as a user runs
+                # `chidori eval --file dir/x.js`: imports must resolve beside the file, not the cwd
+                rel_file = os.path.relpath(file, self.scratch)
+                rc, out, err, timed_out = run_engine(argv + [rel_file], self.scratch, self.args.timeout)
                 ok, why = judge(test, name, rc, out, err, timed_out)
                 if not ok and len(test.modes) > 1:
                     why = "[%s] %s" % (mode, why)
