@@ -5,6 +5,7 @@
 #   make asan    the suite under ASan+UBSan only
 #   make bench   startup benchmark against bare qjs built from the same source
 #   make load    load and fault tests of `chidori serve` at full size (tests/load/load.py)
+#   make conformance TEST262=DIR   test262 through chidori and the bare engine (docs/conformance.md)
 #
 # Variants share one patched QuickJS tree (build/quickjs-src, laid out by scripts/fetch-quickjs.sh)
 # and compile it with their own flags, so sanitizer builds instrument the engine too.
@@ -64,7 +65,7 @@ UNIT_OBJS := $(UNIT_SRCS:%.c=$(OBJ)/%.o)
 JS_FILES  := $(sort $(wildcard src/engine/js/*.js src/engine/js/node/*.js src/engine/js/esnext/*.js))
 UI_FILES  := $(sort $(wildcard ui/*.html ui/*.js ui/*.css))
 
-.PHONY: build setup deps demo test asan unit bench load fuzz fuzz-bins test-bins clean FORCE
+.PHONY: build setup deps demo test asan unit bench load conformance fuzz fuzz-bins test-bins clean FORCE
 build: setup $(OUT)/chidori $(WORKER) $(OUT)/licenses/temporal-polyfill.LICENSE
 
 setup:
@@ -185,6 +186,16 @@ LOAD_CONCURRENCY ?= 64
 load: build
 	python3 tests/load/load.py load --sessions $(LOAD_SESSIONS) --concurrency $(LOAD_CONCURRENCY)
 	python3 tests/load/load.py fault --sessions $(LOAD_SESSIONS) --concurrency $(LOAD_CONCURRENCY)
+
+# test262 (a checkout at TEST262) through `chidori eval --file` and through bare qjs built from the same
+# patched source, side by side: both tables and the chidori-only failures (tests/conformance/run262.py;
+# not part of `make test`). CONFORMANCE_JOBS (default 2); CONFORMANCE_ARGS, e.g. --intl402 or
+# --json FILE.
+CONFORMANCE_JOBS ?= 2
+conformance: build
+	@if [ -z "$(TEST262)" ]; then echo "make conformance needs TEST262=DIR (a test262 checkout)" >&2; exit 2; fi
+	@source bench/lib.sh && bench_qjs
+	nice -n 10 python3 tests/conformance/run262.py --test262 "$(TEST262)" -j $(CONFORMANCE_JOBS) $(CONFORMANCE_ARGS)
 
 # libFuzzer targets (tests/fuzz/fuzz_*.c), each linked with the whole trusted side.
 FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,$(OUT)/%,$(sort $(wildcard tests/fuzz/fuzz_*.c)))

@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include "cli/cli.h"
+#include "runner/runner.h"
 #include "runner/start.h"
 #include "runner/surface.h"
 #include "settings/settings.h"
@@ -63,7 +64,7 @@ static int cmd_eval(int argc, char **argv, const settings *set)
     surface_apply_to_engine(&surf, &cfg);
     char *source;
     size_t len;
-    char *root;
+    char *root, *entry = NULL;
     if (file) {
         source = read_file_capped(file, SCRIPT_MAX_BYTES, &len, &error);
         if (!source) {
@@ -72,9 +73,15 @@ static int cmd_eval(int argc, char **argv, const settings *set)
             surface_settings_clear(&surf);
             return 1;
         }
-        char *copy = xstrdup(file);
-        root = xstrdup(dirname(copy));
-        free(copy);
+        /* The file's folder is the project root and the file is its entry, named relative to that
+         * root as `chidori run` names it: import('./y.js') from dir/x.js resolves beside x.js. */
+        if (runner_split_agent(file, &root, &entry, &error) < 0) {
+            fprintf(stderr, "chidori: %s\n", error);
+            free(error);
+            free(source);
+            surface_settings_clear(&surf);
+            return 1;
+        }
     } else {
         source = xstrdup(code);
         len = strlen(code);
@@ -94,7 +101,7 @@ static int cmd_eval(int argc, char **argv, const settings *set)
     }
     cfg.script = source;
     cfg.script_len = len;
-    cfg.script_name = file ? file : "<eval>";
+    cfg.script_name = entry ? entry : "<eval>";
     cfg.seam = host_seam(h);
     engine_result res;
     engine_run(&cfg, &res);
@@ -108,6 +115,7 @@ static int cmd_eval(int argc, char **argv, const settings *set)
     engine_result_free(&res);
     host_free(h);
     free(source);
+    free(entry);
     return rc;
 }
 

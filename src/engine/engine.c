@@ -332,8 +332,10 @@ static int add_intrinsics(JSContext *ctx)
     JS_AddIntrinsicMapSet(ctx);
     JS_AddIntrinsicTypedArrays(ctx);
     JS_AddIntrinsicPromise(ctx);
-    /* No JS_AddIntrinsicWeakRef: WeakRef/FinalizationRegistry callbacks run when the GC
-     * decides, which no replay could reproduce. */
+    /* WeakRef and FinalizationRegistry as patched (patches/quickjs/0010-*): targets are held
+     * strongly for the whole run and cleanup callbacks never run, so the collector's timing is
+     * never observable and a replay sees what the run saw (docs/conformance.md). */
+    JS_AddIntrinsicWeakRef(ctx);
     return JS_HasException(ctx) ? -1 : 0;
 }
 

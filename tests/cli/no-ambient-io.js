@@ -1,13 +1,15 @@
 //! mode: eval
 //! stdout: no ambient I/O
 // A bare run holds no I/O capability: none of the names other runtimes use for files, network,
-// processes, clocks or native code exist, and what remains cannot block or observe the GC.
+// processes, clocks or native code exist, and what remains cannot block or observe the GC
+// (WeakRef and FinalizationRegistry exist but hold their targets for the whole run and never call
+// a cleanup: checked below and in tests/cases_lang.py).
 // (Buffer, fetch and setImmediate are captured surface — pure code, the gated `http` effect and a
 // virtual-time timer — and are checked by their own tests.)
 const forbidden = [
   "require", "module", "exports", "XMLHttpRequest", "WebSocket",
   "print", "std", "os", "scriptArgs", "Deno", "Bun", "navigator", "performance", "importScripts",
-  "WeakRef", "FinalizationRegistry", "Worker", "SharedWorker", "__filename",
+  "Worker", "SharedWorker", "__filename",
   "__dirname", "chidori", "run", "host", "natives",
 ];
 const present = forbidden.filter((n) => typeof globalThis[n] !== "undefined" || n in globalThis);
@@ -37,6 +39,15 @@ try {
   if (!(e instanceof TypeError)) blocked = "threw " + e.name;
 }
 if (blocked !== "threw") throw new Error("Atomics.wait " + blocked);
+// WeakRef and FinalizationRegistry cannot observe the collector: a dropped target still derefs
+// after a lot of garbage, and no cleanup callback is ever called.
+let cleanups = 0;
+const registry = new FinalizationRegistry(() => { cleanups++; });
+const ref = (() => { const target = { kept: true }; registry.register(target, "t"); return new WeakRef(target); })();
+for (let i = 0; i < 200000; i++) { const a = {}; a.self = a; }
+setTimeout(() => {  // after the jobs a collection could have queued (an exception here fails the run)
+  if (!ref.deref() || ref.deref().kept !== true || cleanups !== 0) throw new Error("the GC is observable");
+}, 1);
 // Function constructors work but see the same global: nothing new appears.
 const g = new Function("return this")();
 if (g !== globalThis) throw new Error("Function('return this') is a different global");

@@ -1,0 +1,4 @@
+/*---
+description: counted only with --intl402
+---*/
+assert.sameValue(1, 1);

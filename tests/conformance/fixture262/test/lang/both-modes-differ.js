@@ -1,0 +1,4 @@
+/*---
+description: passes in sloppy mode, fails in strict mode, so it fails
+---*/
+undeclaredGlobal = 1;

@@ -1,0 +1,4 @@
+/*---
+description: uses $262 itself (left out)
+---*/
+$262.gc();

@@ -1,0 +1,4 @@
+/*---
+description: a raw test (left out)
+flags: [raw]
+---*/

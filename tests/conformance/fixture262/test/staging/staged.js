@@ -1,0 +1,3 @@
+/*---
+description: staging is left out
+---*/
