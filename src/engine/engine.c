@@ -779,6 +779,9 @@ done:
     free(e->output);
     free(e->failure);
     if (cfg->on_result) cfg->on_result(cfg->on_result_ctx, res);
+#if !defined(__SANITIZE_ADDRESS__)
+    if (cfg->exit_after) return rc; /* the process exits next: no teardown (engine_config) */
+#endif
     engine_free_module_cache(e);
     if (e->ctx) {
         rejections_clear(e);
