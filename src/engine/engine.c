@@ -35,7 +35,9 @@ engine *engine_of(JSContext *ctx) { return JS_GetContextOpaque(ctx); }
 
 /* ---------- errors ---------- */
 
-/* Drop stack frames of the embedded prelude: they are our plumbing, not the agent's code. */
+/* Drop stack frames of the embedded prelude: they are our plumbing, not the agent's code. Our
+ * bytecode carries no debug information (tools/compile_js.c), so its frames are the ones with no
+ * location: "    at NAME" where every other frame ends "(file:line:col)" or "(native)". */
 static void strip_internal_frames(buf *b)
 {
     if (!b->data) return;
@@ -43,7 +45,9 @@ static void strip_internal_frames(buf *b)
     while (*line) {
         char *nl = strchr(line, '\n');
         size_t n = nl ? (size_t)(nl - line) + 1 : strlen(line);
-        bool internal = memmem(line, n, "(<chidori ", 10) != NULL;
+        size_t text = nl ? n - 1 : n;
+        bool frame = text >= 7 && memcmp(line, "    at ", 7) == 0;
+        bool internal = memmem(line, n, "(<chidori ", 10) != NULL || (frame && line[text - 1] != ')');
         if (!internal) {
             memmove(out, line, n);
             out += n;
