@@ -103,6 +103,7 @@ static int cmd_eval(int argc, char **argv, const settings *set)
     cfg.script_len = len;
     cfg.script_name = entry ? entry : "<eval>";
     cfg.seam = host_seam(h);
+    cfg.exit_after = true; /* the command ends with this run */
     engine_result res;
     engine_run(&cfg, &res);
     int rc = res.status == RUN_COMPLETED ? 0 : 1;

@@ -583,6 +583,7 @@ static void fill_request(const durable *d, const settings *set, banner_ctx *bann
     durable_mode mode = d->mode;
     const run_meta *m = &d->meta;
     req->isolated = d->setup.isolated;
+    req->exit_after = true; /* one run per process */
     req->iso = d->setup.iso;
     req->limits = d->setup.limits;
     req->log_caps = d->setup.log_caps;

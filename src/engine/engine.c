@@ -35,7 +35,22 @@ engine *engine_of(JSContext *ctx) { return JS_GetContextOpaque(ctx); }
 
 /* ---------- errors ---------- */
 
-/* Drop stack frames of the embedded prelude: they are our plumbing, not the agent's code. */
+/* Whether the n bytes of s end with ":LINE:COL" (a syntax error's frame: "    at file:9:13"). */
+static bool ends_with_line_col(const char *s, size_t n)
+{
+    for (int part = 0; part < 2; part++) {
+        size_t digits = 0;
+        while (n > 0 && s[n - 1] >= '0' && s[n - 1] <= '9') n--, digits++;
+        if (!digits || n == 0 || s[n - 1] != ':') return false;
+        n--;
+    }
+    return true;
+}
+
+/* Drop stack frames of the embedded prelude: they are our plumbing, not the agent's code. Our
+ * bytecode carries no debug information (tools/compile_js.c), so its frames are the ones with no
+ * location: "    at NAME" where every other frame ends "(file:line:col)", "(native)" or, for a
+ * syntax error, "file:line:col". */
 static void strip_internal_frames(buf *b)
 {
     if (!b->data) return;
@@ -43,7 +58,10 @@ static void strip_internal_frames(buf *b)
     while (*line) {
         char *nl = strchr(line, '\n');
         size_t n = nl ? (size_t)(nl - line) + 1 : strlen(line);
-        bool internal = memmem(line, n, "(<chidori ", 10) != NULL;
+        size_t text = nl ? n - 1 : n;
+        bool frame = text >= 7 && memcmp(line, "    at ", 7) == 0;
+        bool internal = memmem(line, n, "(<chidori ", 10) != NULL ||
+                        (frame && line[text - 1] != ')' && !ends_with_line_col(line, text));
         if (!internal) {
             memmove(out, line, n);
             out += n;
@@ -781,6 +799,9 @@ done:
     free(e->output);
     free(e->failure);
     if (cfg->on_result) cfg->on_result(cfg->on_result_ctx, res);
+#if !defined(__SANITIZE_ADDRESS__)
+    if (cfg->exit_after) return rc; /* the process exits next: no teardown (engine_config) */
+#endif
     engine_free_module_cache(e);
     if (e->ctx) {
         rejections_clear(e);

@@ -62,6 +62,11 @@ typedef struct engine_config {
      * sends it at once and need not wait for the teardown at all. */
     void (*on_result)(void *ctx, const struct engine_result *res);
     void *on_result_ctx;
+    /* The process exits right after this run (a one-shot CLI, a disposable worker): the runtime is
+     * not torn down, the exit returns its memory at once (freeing it object by object was a fifth
+     * of a hello run's instructions). Ignored under AddressSanitizer, whose leak check wants it
+     * freed. Never set where another run may follow in the same process (serve, nested agents). */
+    bool exit_after;
 } engine_config;
 
 #define ENGINE_FIXED_SEED 0x6368696461726931ull

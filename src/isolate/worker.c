@@ -487,6 +487,7 @@ int worker_main(void)
 
     in.config.seam = (engine_seam){.call = broker_call, .internal = broker_internal, .meter = broker_meter};
     in.config.on_result = done_before_teardown;
+    in.config.exit_after = true; /* a disposable worker: one run, then exit */
     engine_result res;
     engine_run(&in.config, &res);
     if (!done_sent) send_done(&res); /* it ended before it had a runtime to tear down */

@@ -110,8 +110,11 @@ static void run_engine(run_context *rc, const engine_config *cfg, host *h, bool 
 {
     const runner_request *req = rc->req;
     if (!req->isolated) {
-        if (top && !req->engine_on_thread) engine_run(cfg, res);
-        else engine_run_on_thread(cfg, res);
+        if (top && !req->engine_on_thread) {
+            engine_config once = *cfg;
+            once.exit_after = req->exit_after;
+            engine_run(&once, res);
+        } else engine_run_on_thread(cfg, res);
         return;
     }
     char *text = NULL;
