@@ -1074,6 +1074,25 @@ ss_result sessions_resume(sessions *ss, session *s, const char *response, bool a
     return r;
 }
 
+/* A waiting (paused or awaitingapproval) session settled here without a run (deny, cancel): first
+ * a compare-and-set of its stored status, so a resume or approval another node made meanwhile is
+ * never overwritten (that node's lease claim checks the status too: one of the two wins). The
+ * lock held. */
+static ss_result settle_waiting(sessions *ss, session *s, const char *to, const char *error_text, char **error)
+{
+    char *from = xstrdup(s->row.status);
+    int c = store_session_cas(ss->st, s->row.id, from, to, error_text, error);
+    free(from);
+    if (c < 0) return SS_ERROR;
+    if (c == 0) {
+        refresh(ss, s, false);
+        *error = xasprintf("session %s changed on another node meanwhile (it is %s now); look at it again", s->row.id,
+                           s->row.status);
+        return SS_CONFLICT;
+    }
+    return SS_OK;
+}
+
 ss_result sessions_approve(sessions *ss, session *s, bool allow, bool allow_source_change, char **error)
 {
     pthread_mutex_lock(&ss->lock);
@@ -1087,11 +1106,14 @@ ss_result sessions_approve(sessions *ss, session *s, bool allow, bool allow_sour
         r = SS_CONFLICT;
     } else if (!allow) {
         char *message = xasprintf("policy: `%s` denied by operator", target);
-        clear_outcome(s);
-        set_status(s, "failed");
-        s->row.error = message;
-        if (save(ss, s, error) < 0) r = SS_ERROR;
-        pthread_cond_broadcast(&s->changed);
+        if ((r = settle_waiting(ss, s, "failed", message, error)) == SS_OK) {
+            clear_outcome(s);
+            set_status(s, "failed");
+            s->row.error = message, message = NULL;
+            if (save(ss, s, error) < 0) r = SS_ERROR;
+            pthread_cond_broadcast(&s->changed);
+        }
+        free(message);
     } else if ((r = check_source(ss, s, allow_source_change, &changed, &was, error)) == SS_OK &&
                (r = check_capacity(ss, error)) == SS_OK) {
         json_t *approval = json_object();
@@ -1141,6 +1163,8 @@ ss_result sessions_cancel(sessions *ss, session *s, char **error)
                            s->row.status);
         r = SS_CONFLICT;
     }
+    /* a waiting session: its stored status first, so a resume on another node is not overwritten */
+    if (r == SS_OK && !s->running) r = settle_waiting(ss, s, "cancelled", "cancelled", error);
     if (r == SS_OK) {
         /* Stored at once: a crash before the run has stopped must not bring the session back. */
         clear_outcome(s);
