@@ -398,3 +398,49 @@ case_pg_cluster_stream_on_b_of_a_session_running_on_a_and_cancel_from_c = _on_po
 case_pg_cluster_kill_9_of_a_node_mid_run_fails_over_exactly_once = _on_postgres(case_cluster_kill_9_of_a_node_mid_run_fails_over_exactly_once)
 case_pg_cluster_stale_owner_after_sigstop_is_fenced = _on_postgres(case_cluster_stale_owner_after_sigstop_is_fenced)
 case_pg_cluster_200_queued_sessions_shared_by_three_nodes = _on_postgres(case_cluster_200_queued_sessions_shared_by_three_nodes)
+
+
+def case_pg_cluster_stream_on_b_follows_a_by_notify_and_survives_a_lost_listener(v):
+    """LISTEN/NOTIFY on PostgreSQL: a stream on B of a session running on A follows it as A stores
+    each record (A NOTIFYs, B's listener wakes its ticker), not at B's next poll: with the poll set
+    far apart (CHIDORI_CLUSTER_POLL_MS, and a long lease so the lease renewals do not read either),
+    the stream still ends long before any poll could have happened. Then the listening connection
+    of B is killed by the database mid-run: notifications are lost until it reconnects, B polls
+    meanwhile, and a stream of the next session still gets every record once, in order."""
+    lease = 120000  # the ticker then wakes on its own every lease/3 (40 s, x slow) at the soonest
+    env = {"CHIDORI_CLUSTER_POLL_MS": "600000"}
+    with counting_server() as (port, counts), cluster(v, ["node-a", "node-b"], lease_ms=lease, env=env,
+                                                      pg=True) as n:
+        a, b = n["node-a"], n["node-b"]
+        dbname = n["_db"].name
+        base = f"http://127.0.0.1:{port}"
+        listeners = f"SELECT pid FROM pg_stat_activity WHERE datname = '{dbname}' AND query LIKE 'LISTEN %'"
+        wait_until(v, "both nodes listening", lambda: len(pgserver.rows(dbname, listeners)) == 2)
+        time.sleep(1 * v.slow)  # both tickers past their first round
+        view = post(a, "/sessions", {"input": {"mode": "count", "n": 4, "ms": 150, "base": base}, "wait": False}, 201)
+        sid = view["id"]
+        began = time.monotonic()
+        events = stream_done(v, *stream(v, b, sid, seconds=300), seconds=300)
+        took = time.monotonic() - began
+        calls = [d for e, d in events if e == "call"]
+        assert events[-1][0] == "done" and events[-1][1]["node"] == "node-a", events
+        assert calls == records(n["_db"], sid) and len(calls) == 8, calls
+        # without the notifications B would see the session's end at its next tick, >= 40 s away
+        assert took < 20 * v.slow, f"the stream on B took {took:.1f}s: it followed the poll, not the NOTIFYs"
+
+        # B's listener killed by the database while a run goes on: B polls until it listens again
+        view = post(a, "/sessions", {"input": {"mode": "count", "n": 6, "ms": 300, "base": base}, "wait": False}, 201)
+        sid = view["id"]
+        t, out = stream(v, b, sid, seconds=300)
+        wait_until(v, "the run under way", lambda: counts()["paths"].get("/c/1"))
+        # every listener of this database (A's and B's): the NOTIFYs sent meanwhile reach nobody
+        killed = pgserver.rows(dbname, f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{dbname}'"
+                                       " AND query LIKE 'LISTEN %'")
+        assert killed, "no listening connection to kill"
+        events = stream_done(v, t, out, seconds=300)
+        calls = [d for e, d in events if e == "call"]
+        assert events[-1][0] == "done" and events[-1][1]["status"] == "completed", events
+        assert [r["seq"] for r in calls] == list(range(1, 13)) and calls == records(n["_db"], sid), calls
+        wait_until(v, "the lost listener reported", lambda: "listening connection was lost" in (a.stderr() + b.stderr()),
+                   detail=lambda: a.stderr() + b.stderr())
+        wait_until(v, "both nodes listening again", lambda: len(pgserver.rows(dbname, listeners)) == 2)
