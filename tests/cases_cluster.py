@@ -1,6 +1,8 @@
-"""tests/cases_cluster.py — several `chidori serve` nodes on one SQLite database (docs/scaling.md):
-any node serves any session, one owner per running session through leases fenced by an epoch,
-failover of a killed node's sessions, queued sessions shared out to nodes with room.
+"""tests/cases_cluster.py — several `chidori serve` nodes on one database (docs/scaling.md): any
+node serves any session, one owner per running session through leases fenced by an epoch,
+failover of a killed node's sessions, queued sessions shared out to nodes with room. Every case
+runs on one SQLite file (case_cluster_*) and again on one PostgreSQL database of tests/pgserver.py's
+throwaway cluster (case_pg_cluster_*), plus PostgreSQL's own LISTEN/NOTIFY case.
 
 Every node here is a real server process on its own loopback port, all on one database file
 (CHIDORI_DB_PATH), each with its own CHIDORI_NODE_ID and state folder. Effects are counted by a
