@@ -1,6 +1,8 @@
-"""tests/cases_cluster.py — several `chidori serve` nodes on one SQLite database (docs/scaling.md):
-any node serves any session, one owner per running session through leases fenced by an epoch,
-failover of a killed node's sessions, queued sessions shared out to nodes with room.
+"""tests/cases_cluster.py — several `chidori serve` nodes on one database (docs/scaling.md): any
+node serves any session, one owner per running session through leases fenced by an epoch,
+failover of a killed node's sessions, queued sessions shared out to nodes with room. Every case
+runs on one SQLite file (case_cluster_*) and again on one PostgreSQL database of tests/pgserver.py's
+throwaway cluster (case_pg_cluster_*), plus PostgreSQL's own LISTEN/NOTIFY case.
 
 Every node here is a real server process on its own loopback port, all on one database file
 (CHIDORI_DB_PATH), each with its own CHIDORI_NODE_ID and state folder. Effects are counted by a
@@ -18,6 +20,8 @@ import tempfile
 import threading
 import time
 
+import pgserver
+from cases import Skip
 from cases_http import server as counting_server
 from cases_serve import Server
 
@@ -55,20 +59,29 @@ run(async (input, chidori) => {
 
 
 @contextlib.contextmanager
-def cluster(v, names, lease_ms=3000, env=None):
-    """Nodes named names on one database; yields {name: Server}. Each is stopped with SIGTERM at
-    the end (exit 0, no sanitizer report) unless the test killed it."""
+def cluster(v, names, lease_ms=3000, env=None, pg=False):
+    """Nodes named names on one database; yields {name: Server} and "_db" (what records() and
+    seq_dupes() read). pg: the database is a new one of tests/pgserver.py's throwaway PostgreSQL
+    cluster (CHIDORI_DB_URL), else one SQLite file (CHIDORI_DB_PATH). Each node is stopped with
+    SIGTERM at the end (exit 0, no sanitizer report) unless the test killed it."""
+    if pg:
+        need_cluster()
+        url, dbname = pgserver.database()
+        where, db = {"CHIDORI_DB_URL": url}, PgDb(dbname)
     folder = tempfile.mkdtemp(prefix="chidori-cluster-")
     agent = os.path.join(folder, "agent.js")
     with open(agent, "w") as f:
         f.write(AGENT)
-    db = os.path.join(folder, "cluster.sqlite3")
+    if not pg:
+        db = os.path.join(folder, "cluster.sqlite3")
+        where = {"CHIDORI_DB_PATH": db}
     nodes = {}
     try:
         for name in names:
-            e = {"CHIDORI_DB_PATH": db, "CHIDORI_NODE_ID": name, "CHIDORI_LEASE_MS": str(int(lease_ms * v.slow)),
+            e = dict(where)
+            e.update({"CHIDORI_NODE_ID": name, "CHIDORI_LEASE_MS": str(int(lease_ms * v.slow)),
                  "CHIDORI_STATE_DIR": os.path.join(folder, "state-" + name),
-                 "CHIDORI_HTTP_ALLOW_HOSTS": "127.0.0.1"}
+                 "CHIDORI_HTTP_ALLOW_HOSTS": "127.0.0.1"})
             e.update(env or {})
             nodes[name] = Server(v, "--trusted", env=e, folder=folder, agent=agent).start()
         nodes["_db"] = db
@@ -93,7 +106,32 @@ def post(s, path, body, want=200):
     return view
 
 
+class PgDb:
+    """A cluster's PostgreSQL database, read with pgserver.rows (psql as the superuser)."""
+
+    def __init__(self, name):
+        self.name = name
+
+
+def need_cluster():
+    why = pgserver.unavailable()
+    if why:
+        raise Skip(why)
+    try:
+        pgserver.cluster()
+    except RuntimeError as e:
+        raise Skip(str(e)) from None
+
+
+def _sql_text(sid):
+    assert all(ch.isalnum() or ch in "-_" for ch in sid), sid  # quoted into SQL below
+    return "'" + sid + "'"
+
+
 def records(db, sid):
+    if isinstance(db, PgDb):
+        return [json.loads(r[0]) for r in pgserver.rows(
+            db.name, f"SELECT record FROM records WHERE session_id = {_sql_text(sid)} ORDER BY pos")]
     con = sqlite3.connect(db, timeout=30)
     try:
         return [json.loads(r[0]) for r in con.execute("SELECT record FROM records WHERE session_id = ? ORDER BY pos",
@@ -103,6 +141,9 @@ def records(db, sid):
 
 
 def seq_dupes(db, sid):
+    if isinstance(db, PgDb):
+        return pgserver.rows(db.name, f"SELECT seq, COUNT(*) FROM records WHERE session_id = {_sql_text(sid)}"
+                                      " GROUP BY seq HAVING COUNT(*) > 1")
     con = sqlite3.connect(db, timeout=30)
     try:
         return con.execute("SELECT seq, COUNT(*) FROM records WHERE session_id = ? GROUP BY seq HAVING COUNT(*) > 1",
@@ -143,11 +184,11 @@ def wait_until(v, what, pred, seconds=60, detail=lambda: ""):
     raise AssertionError(f"never {what}\n{detail()}")
 
 
-def case_cluster_started_on_a_resumed_on_b_approved_on_c(v):
+def case_cluster_started_on_a_resumed_on_b_approved_on_c(v, pg=False):
     """One session, three nodes: created on A (paused on its input), resumed on B (it waits for an
     approval, run by B), approved on C (completed by C); every node shows the same state, the
     node that ran it last, and the same call log."""
-    with cluster(v, ["node-a", "node-b", "node-c"]) as n:
+    with cluster(v, ["node-a", "node-b", "node-c"], pg=pg) as n:
         a, b, c = n["node-a"], n["node-b"], n["node-c"]
         view = post(a, "/sessions", {"input": {"mode": "steps"}, "policy_profile": "supervised"}, 201)
         sid = view["id"]
@@ -178,11 +219,11 @@ def case_cluster_started_on_a_resumed_on_b_approved_on_c(v):
         assert not seq_dupes(n["_db"], sid)
 
 
-def case_cluster_signal_on_b_of_a_session_streamed_and_held_on_a(v):
+def case_cluster_signal_on_b_of_a_session_streamed_and_held_on_a(v, pg=False):
     """A session paused on a signal, streamed on A (so A keeps it in memory): the signal sent to B
     runs it on B; A's stream follows the stored records to `done`, and A's view is the stored one,
     not the paused copy it held."""
-    with cluster(v, ["node-a", "node-b"]) as n:
+    with cluster(v, ["node-a", "node-b"], pg=pg) as n:
         a, b = n["node-a"], n["node-b"]
         view = post(a, "/sessions", {"input": {"mode": "signal"}}, 201)
         sid = view["id"]
@@ -199,11 +240,11 @@ def case_cluster_signal_on_b_of_a_session_streamed_and_held_on_a(v):
         assert [d for e, d in events if e == "call"] == records(n["_db"], sid), events
 
 
-def case_cluster_stream_on_b_of_a_session_running_on_a_and_cancel_from_c(v):
+def case_cluster_stream_on_b_of_a_session_running_on_a_and_cancel_from_c(v, pg=False):
     """A stream on B follows a session that runs on A from the stored records, every record once and
     in order, and ends with `done`; a stream opened later on C (re-attaching elsewhere) gets the same
     events. A cancel sent to C stops a session running on A."""
-    with counting_server() as (port, counts), cluster(v, ["node-a", "node-b", "node-c"]) as n:
+    with counting_server() as (port, counts), cluster(v, ["node-a", "node-b", "node-c"], pg=pg) as n:
         a, b, c = n["node-a"], n["node-b"], n["node-c"]
         base = f"http://127.0.0.1:{port}"
         view = post(a, "/sessions", {"input": {"mode": "count", "n": 4, "ms": 150, "base": base}, "wait": False}, 201)
@@ -233,10 +274,10 @@ def case_cluster_stream_on_b_of_a_session_running_on_a_and_cancel_from_c(v):
         assert "/c/150" not in counts()["paths"]
 
 
-def case_cluster_kill_9_of_a_node_mid_run_fails_over_exactly_once(v):
+def case_cluster_kill_9_of_a_node_mid_run_fails_over_exactly_once(v, pg=False):
     """kill -9 of the node running a session: another node takes it over and finishes it by
     replaying its log; every effect recorded before the kill happened exactly once."""
-    with counting_server() as (port, counts), cluster(v, ["node-a", "node-b", "node-c"]) as n:
+    with counting_server() as (port, counts), cluster(v, ["node-a", "node-b", "node-c"], pg=pg) as n:
         a, b = n["node-a"], n["node-b"]
         base = f"http://127.0.0.1:{port}"
         steps = 6
@@ -258,14 +299,14 @@ def case_cluster_kill_9_of_a_node_mid_run_fails_over_exactly_once(v):
         assert "taken over by node" in (n["node-b"].stderr() + n["node-c"].stderr())
 
 
-def case_cluster_stale_owner_after_sigstop_is_fenced(v):
+def case_cluster_stale_owner_after_sigstop_is_fenced(v, pg=False):
     """A node stopped (SIGSTOP) past its lease: another node takes the session over and completes it.
     Continued (SIGCONT), the stale node's writes are refused: the session stays completed by the
     other node, no seq is written twice, and the stale node performs no further step. The request
     that created it on the stale node, waiting for it to settle, answers with what the other node
     stored."""
     lease = 2000
-    with counting_server() as (port, counts), cluster(v, ["node-a", "node-b"], lease_ms=lease) as n:
+    with counting_server() as (port, counts), cluster(v, ["node-a", "node-b"], lease_ms=lease, pg=pg) as n:
         a, b = n["node-a"], n["node-b"]
         base = f"http://127.0.0.1:{port}"
         steps = 5
@@ -310,12 +351,12 @@ def case_cluster_stale_owner_after_sigstop_is_fenced(v):
             assert paths.get(f"/c/{i}") == 1, (i, paths)
 
 
-def case_cluster_200_queued_sessions_shared_by_three_nodes(v):
+def case_cluster_200_queued_sessions_shared_by_three_nodes(v, pg=False):
     """200 sessions posted with wait:false to nodes at their cap are queued; the three nodes claim
     them, oldest first, and each runs exactly once."""
     total = 200
     env = {"CHIDORI_MAX_CONCURRENT_SESSIONS": "3"}
-    with counting_server() as (port, counts), cluster(v, ["node-a", "node-b", "node-c"], env=env) as n:
+    with counting_server() as (port, counts), cluster(v, ["node-a", "node-b", "node-c"], env=env, pg=pg) as n:
         nodes = [n["node-a"], n["node-b"], n["node-c"]]
         base = f"http://127.0.0.1:{port}"
         ids, queued = [], 0
@@ -341,3 +382,67 @@ def case_cluster_200_queued_sessions_shared_by_three_nodes(v):
             {k: paths.get(f"/q/{k}") for k in range(total) if paths.get(f"/q/{k}") != 1}
         for sid in ids[:20]:
             assert not seq_dupes(n["_db"], sid)
+
+
+# The same cases with the nodes on one PostgreSQL database (tests/pgserver.py), the backend for
+# many machines: each twin runs its SQLite case's body with pg=True.
+def _on_postgres(case):
+    def twin(v):
+        return case(v, pg=True)
+    twin.__name__ = "case_pg_" + case.__name__[len("case_"):]
+    twin.__doc__ = "On PostgreSQL: " + (case.__doc__ or "")
+    return twin
+
+
+case_pg_cluster_started_on_a_resumed_on_b_approved_on_c = _on_postgres(case_cluster_started_on_a_resumed_on_b_approved_on_c)
+case_pg_cluster_signal_on_b_of_a_session_streamed_and_held_on_a = _on_postgres(case_cluster_signal_on_b_of_a_session_streamed_and_held_on_a)
+case_pg_cluster_stream_on_b_of_a_session_running_on_a_and_cancel_from_c = _on_postgres(case_cluster_stream_on_b_of_a_session_running_on_a_and_cancel_from_c)
+case_pg_cluster_kill_9_of_a_node_mid_run_fails_over_exactly_once = _on_postgres(case_cluster_kill_9_of_a_node_mid_run_fails_over_exactly_once)
+case_pg_cluster_stale_owner_after_sigstop_is_fenced = _on_postgres(case_cluster_stale_owner_after_sigstop_is_fenced)
+case_pg_cluster_200_queued_sessions_shared_by_three_nodes = _on_postgres(case_cluster_200_queued_sessions_shared_by_three_nodes)
+
+
+def case_pg_cluster_stream_on_b_follows_a_by_notify_and_survives_a_lost_listener(v):
+    """LISTEN/NOTIFY on PostgreSQL: a stream on B of a session running on A follows it as A stores
+    each record (A NOTIFYs, B's listener wakes its ticker), not at B's next poll: with the poll set
+    far apart (CHIDORI_CLUSTER_POLL_MS, and a long lease so the lease renewals do not read either),
+    the stream still ends long before any poll could have happened. Then the listening connection
+    of B is killed by the database mid-run: notifications are lost until it reconnects, B polls
+    meanwhile, and a stream of the next session still gets every record once, in order."""
+    lease = 120000  # the ticker then wakes on its own every lease/3 (40 s, x slow) at the soonest
+    env = {"CHIDORI_CLUSTER_POLL_MS": "600000"}
+    with counting_server() as (port, counts), cluster(v, ["node-a", "node-b"], lease_ms=lease, env=env,
+                                                      pg=True) as n:
+        a, b = n["node-a"], n["node-b"]
+        dbname = n["_db"].name
+        base = f"http://127.0.0.1:{port}"
+        listeners = f"SELECT pid FROM pg_stat_activity WHERE datname = '{dbname}' AND query LIKE 'LISTEN %'"
+        wait_until(v, "both nodes listening", lambda: len(pgserver.rows(dbname, listeners)) == 2)
+        time.sleep(1 * v.slow)  # both tickers past their first round
+        view = post(a, "/sessions", {"input": {"mode": "count", "n": 4, "ms": 150, "base": base}, "wait": False}, 201)
+        sid = view["id"]
+        began = time.monotonic()
+        events = stream_done(v, *stream(v, b, sid, seconds=300), seconds=300)
+        took = time.monotonic() - began
+        calls = [d for e, d in events if e == "call"]
+        assert events[-1][0] == "done" and events[-1][1]["node"] == "node-a", events
+        assert calls == records(n["_db"], sid) and len(calls) == 8, calls
+        # without the notifications B would see the session's end at its next tick, >= 40 s away
+        assert took < 20 * v.slow, f"the stream on B took {took:.1f}s: it followed the poll, not the NOTIFYs"
+
+        # B's listener killed by the database while a run goes on: B polls until it listens again
+        view = post(a, "/sessions", {"input": {"mode": "count", "n": 6, "ms": 300, "base": base}, "wait": False}, 201)
+        sid = view["id"]
+        t, out = stream(v, b, sid, seconds=300)
+        wait_until(v, "the run under way", lambda: counts()["paths"].get("/c/1"))
+        # every listener of this database (A's and B's): the NOTIFYs sent meanwhile reach nobody
+        killed = pgserver.rows(dbname, f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{dbname}'"
+                                       " AND query LIKE 'LISTEN %'")
+        assert killed, "no listening connection to kill"
+        events = stream_done(v, t, out, seconds=300)
+        calls = [d for e, d in events if e == "call"]
+        assert events[-1][0] == "done" and events[-1][1]["status"] == "completed", events
+        assert [r["seq"] for r in calls] == list(range(1, 13)) and calls == records(n["_db"], sid), calls
+        wait_until(v, "the lost listener reported", lambda: "listening connection was lost" in (a.stderr() + b.stderr()),
+                   detail=lambda: a.stderr() + b.stderr())
+        wait_until(v, "both nodes listening again", lambda: len(pgserver.rows(dbname, listeners)) == 2)

@@ -123,6 +123,7 @@ int serve_run(const serve_options *opts, const settings *set)
     sc.acquire_timeout_ms = (int)settings_u64(set, "CHIDORI_ACQUIRE_TIMEOUT_MS");
     /* this node among the servers sharing the database (docs/scaling.md) */
     sc.lease_ms = (int64_t)settings_u64(set, "CHIDORI_LEASE_MS");
+    sc.notified_poll_ms = (int)settings_u64(set, "CHIDORI_CLUSTER_POLL_MS");
     const char *node_id = settings_nonempty(set, "CHIDORI_NODE_ID");
     char host[256] = "localhost";
     if (gethostname(host, sizeof host - 1) != 0) snprintf(host, sizeof host, "localhost");

@@ -40,6 +40,7 @@
 #include "serve/signal_deadlines.h"
 #include "serve/store_signals.h"
 #include "serve/store_cluster.h"
+#include "serve/db.h"
 #include "util/buf.h"
 #include "util/threads.h"
 #include "util/random.h"
@@ -96,6 +97,8 @@ struct sessions {
     pthread_t ticker;    /* leases, take-overs, the queue, other nodes' changes (cluster section) */
     bool ticker_on, ticker_quit, tick_now;
     pthread_cond_t tick; /* wakes the ticker early: a slot came free, a session was queued */
+    pthread_t listener;  /* PostgreSQL: other nodes' NOTIFYs wake the ticker (cluster section) */
+    bool listener_on, listening; /* listening: connected and listening now (the poll may slow down) */
 };
 
 /* RUN_SIGNAL: a signal pause whose signal (or timeout) was handed to its seq in the mailbox; its call
@@ -724,6 +727,7 @@ static void load_one(void *ctx, session_row *r)
 
 static size_t adopt_orphans(sessions *ss, bool at_start);
 static void *ticker(void *arg);
+static void *listener(void *arg);
 
 int sessions_load(sessions *ss, size_t *total, size_t *rerun, char **error)
 {
@@ -738,6 +742,8 @@ int sessions_load(sessions *ss, size_t *total, size_t *rerun, char **error)
     *total = lc.total;
     pthread_mutex_lock(&ss->lock);
     if (!ss->ticker_on && !ss->stopping) ss->ticker_on = pthread_create(&ss->ticker, NULL, ticker, ss) == 0;
+    if (!ss->listener_on && !ss->stopping && store_is_shared(ss->st))
+        ss->listener_on = pthread_create(&ss->listener, NULL, listener, ss) == 0;
     pthread_mutex_unlock(&ss->lock);
     return 0;
 }
@@ -752,11 +758,12 @@ void sessions_stop(sessions *ss)
     pthread_mutex_unlock(&ss->lock);
     signal_deadlines_stop(dl);
     pthread_mutex_lock(&ss->lock); /* the ticker next: it starts runs */
-    bool ticking = ss->ticker_on;
-    ss->ticker_quit = true, ss->ticker_on = false;
+    bool ticking = ss->ticker_on, hearing = ss->listener_on;
+    ss->ticker_quit = true, ss->ticker_on = false, ss->listener_on = false;
     pthread_cond_broadcast(&ss->tick);
     pthread_mutex_unlock(&ss->lock);
     if (ticking) pthread_join(ss->ticker, NULL);
+    if (hearing) pthread_join(ss->listener, NULL);
     pthread_mutex_lock(&ss->lock);
     ss->stopping = true;
     size_t pos = 0;
@@ -803,6 +810,12 @@ void sessions_free(sessions *ss)
         pthread_cond_broadcast(&ss->tick);
         pthread_mutex_unlock(&ss->lock);
         pthread_join(ss->ticker, NULL);
+    }
+    if (ss->listener_on) {
+        pthread_mutex_lock(&ss->lock);
+        ss->ticker_quit = true;
+        pthread_mutex_unlock(&ss->lock);
+        pthread_join(ss->listener, NULL);
     }
     while (strmap_next(&ss->resident, &pos, &id, &v)) free_session(v);
     strmap_free(&ss->resident);
@@ -1031,6 +1044,7 @@ ss_result sessions_create_queued(sessions *ss, const json_t *input, const char *
         r = SS_ERROR;
         if (duplicate) free(*error), *error = NULL;
     }
+    if (r == SS_OK && queued) store_announce(ss->st, STORE_QUEUED_EVENT); /* another node with room may claim it now */
     if (duplicate) {
         *error = xasprintf("a session with id `%s` already exists", row.id);
         r = SS_CONFLICT;
@@ -1655,6 +1669,12 @@ ss_result sessions_signal(sessions *ss, session *s, const char *name, const json
  * is cancelled here) and takes over the running sessions whose lease ended. */
 
 #define CLUSTER_POLL_MS 100
+/* PostgreSQL, while the listener hears the other nodes' NOTIFYs: the poll is only the safety net
+ * (a notification lost with a dropped connection), and the queue's claims (a node queues a
+ * session when all its own slots are taken; it announces it too). */
+#define CLUSTER_POLL_NOTIFIED_MS 500 /* unless CHIDORI_CLUSTER_POLL_MS says otherwise */
+#define LISTEN_WAIT_MS 250      /* how often the listener looks at ticker_quit */
+#define LISTEN_RETRY_MS 1000    /* between two attempts to connect again */
 
 /* Read a resident session that does not run here again from the store (lock held): another node
  * may have changed it. row.id is kept (other threads read it without the lock). stats: measure its
@@ -1918,9 +1938,74 @@ static void *ticker(void *arg)
         claim_queued(ss);
         pthread_mutex_lock(&ss->lock);
         if (ss->ticker_quit || ss->tick_now) continue;
-        struct timespec until = clock_monotonic_after_ms(CLUSTER_POLL_MS);
+        int64_t wait = ss->listening ? (ss->cfg.notified_poll_ms > 0 ? ss->cfg.notified_poll_ms : CLUSTER_POLL_NOTIFIED_MS)
+                                     : CLUSTER_POLL_MS;
+        int64_t to_lease = next_lease - clock_monotonic_ms(); /* a slow poll never delays a renewal */
+        if (to_lease < wait) wait = to_lease > 0 ? to_lease : 1;
+        struct timespec until = clock_monotonic_after_ms(wait);
         pthread_cond_timedwait(&ss->tick, &ss->lock, &until);
     }
     pthread_mutex_unlock(&ss->lock);
+    return NULL;
+}
+
+static bool listener_quit(sessions *ss)
+{
+    pthread_mutex_lock(&ss->lock);
+    bool quit = ss->ticker_quit;
+    pthread_mutex_unlock(&ss->lock);
+    return quit;
+}
+
+/* PostgreSQL: one connection of its own LISTENs to STORE_EVENTS_CHANNEL; each notification (a
+ * record appended, a session settled or queued by any node) wakes the ticker, which reads again the
+ * sessions followed here (poll_remote) and claims queued ones. A stream reads the stored records
+ * by position, so a wake-up that comes late or twice loses nothing. A dropped connection is opened
+ * again; until then the ticker polls at CLUSTER_POLL_MS. */
+static void *listener(void *arg)
+{
+    sessions *ss = arg;
+    db *d = NULL;
+    bool told = false; /* a failure to listen is printed once until it works again */
+    while (!listener_quit(ss)) {
+        char *error = NULL;
+        if (!d) {
+            d = db_open(store_target(ss->st), &error);
+            if (d && db_listen(d, STORE_EVENTS_CHANNEL, &error) < 0) db_close(d), d = NULL;
+            if (!d) {
+                if (!told) fprintf(stderr, "chidori serve: cannot listen for other nodes' changes (polling every %d ms "
+                                           "instead; retrying): %s\n", CLUSTER_POLL_MS, error);
+                told = true;
+                free(error);
+                for (int waited = 0; waited < LISTEN_RETRY_MS && !listener_quit(ss); waited += LISTEN_WAIT_MS)
+                    nanosleep(&(struct timespec){0, LISTEN_WAIT_MS * 1000000L}, NULL);
+                continue;
+            }
+            told = false;
+            pthread_mutex_lock(&ss->lock);
+            ss->listening = true;
+            kick(ss); /* what changed while nobody listened */
+            pthread_mutex_unlock(&ss->lock);
+        }
+        char *channel = NULL, *payload = NULL;
+        int rc = db_wait_notification(d, LISTEN_WAIT_MS, &channel, &payload, &error);
+        if (rc == 1) { /* only what this node follows or could claim: not its own runs' records */
+            pthread_mutex_lock(&ss->lock);
+            session *s = payload && strcmp(payload, STORE_QUEUED_EVENT) != 0 ? strmap_get(&ss->resident, payload) : NULL;
+            if ((payload && strcmp(payload, STORE_QUEUED_EVENT) == 0) || (s && watched(s))) kick(ss);
+            pthread_mutex_unlock(&ss->lock);
+        } else if (rc < 0) {
+            fprintf(stderr, "chidori serve: the listening connection was lost (%s); polling every %d ms until it is "
+                            "back\n", error ? error : "no detail", CLUSTER_POLL_MS);
+            free(error);
+            db_close(d), d = NULL;
+            pthread_mutex_lock(&ss->lock);
+            ss->listening = false;
+            pthread_mutex_unlock(&ss->lock);
+        }
+        free(channel);
+        free(payload);
+    }
+    db_close(d);
     return NULL;
 }

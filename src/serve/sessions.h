@@ -66,6 +66,7 @@ typedef struct sessions_config {
     int acquire_timeout_ms;   /* CHIDORI_ACQUIRE_TIMEOUT_MS: how long a request waits for a free slot */
     const char *node_id;      /* CHIDORI_NODE_ID (serve.c gives the default: host name and pid) */
     int64_t lease_ms;         /* CHIDORI_LEASE_MS: how long a running session's lease lasts unrenewed */
+    int notified_poll_ms;     /* CHIDORI_CLUSTER_POLL_MS: the poll while NOTIFYs are heard (0: 500) */
 } sessions_config;
 
 typedef enum ss_result {

@@ -26,6 +26,7 @@
 
 struct store {
     db *db;
+    char *target; /* what store_open was given (may hold a password: never printed) */
     pthread_mutex_t lock;
 };
 
@@ -238,11 +239,14 @@ store *store_open(const char *target, char **error)
     }
     store *st = xcalloc(1, sizeof *st);
     st->db = d;
+    st->target = xstrdup(target);
     pthread_mutex_init(&st->lock, NULL);
     return st;
 }
 
 const char *store_describe(const store *st) { return db_describe(st->db); }
+const char *store_target(const store *st) { return st->target; }
+bool store_is_shared(const store *st) { return db_kind_of(st->db) == DB_POSTGRES; }
 
 /* The connection under the store's lock, for the store's companion files (store_signals.c). */
 db *store_lock_db(store *st)
@@ -257,6 +261,7 @@ void store_close(store *st)
 {
     if (!st) return;
     db_close(st->db);
+    free(st->target);
     pthread_mutex_destroy(&st->lock);
     free(st);
 }

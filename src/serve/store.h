@@ -55,6 +55,11 @@ void session_row_clear(session_row *r);
 store *store_open(const char *target, char **error);
 /* The database as it may be printed: the path, or the URL without its password. */
 const char *store_describe(const store *st);
+/* What store_open was given, to open another connection to the same database (a listener); it
+ * may hold a password: never print it (store_describe is for messages). */
+const char *store_target(const store *st);
+/* Does the store deliver LISTEN/NOTIFY events across processes (PostgreSQL)? */
+bool store_is_shared(const store *st);
 void store_close(store *st);
 
 /* Insert a new session; with copy_records_from set, that session's records are copied to it in

@@ -141,6 +141,19 @@ char *store_lease_owner(store *st, const char *session_id)
 #define HELD(SESSION, OWNER, EPOCH)                                                                               \
     "EXISTS (SELECT 1 FROM session_leases WHERE session_id = " SESSION " AND owner = " OWNER " AND epoch = " EPOCH ")"
 
+/* d under the store's lock, outside a transaction (or inside one: delivered at its commit). */
+static void announce(db *d, const char *session_id)
+{
+    char *error = NULL;
+    if (db_notify(d, STORE_EVENTS_CHANNEL, session_id, &error) < 0) free(error); /* the poll catches up */
+}
+
+void store_announce(store *st, const char *session_id)
+{
+    announce(store_lock_db(st), session_id);
+    store_unlock_db(st);
+}
+
 int store_append_record_fenced(store *st, const char *session_id, uint64_t seq, int64_t pos, const char *record_json,
                                const cluster_node *me, int64_t epoch, char **error)
 {
@@ -164,6 +177,7 @@ int store_append_record_fenced(store *st, const char *session_id, uint64_t seq, 
     if (db_step(s, error) < 0) fail("storing a record", error);
     else rc = db_changes(d) > 0 ? 0 : -2;
     db_done(s);
+    if (rc == 0) announce(d, session_id);
 out:
     store_unlock_db(st);
     return rc;
@@ -239,6 +253,7 @@ int store_settle_fenced(store *st, const session_row *r, const cluster_node *me,
         }
         db_done(s), s = NULL;
     }
+    announce(d, r->id); /* sent when the transaction commits */
     if (db_commit(d, error) < 0) {
         fail("settling a session", error);
         goto rollback;

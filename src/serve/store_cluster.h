@@ -52,6 +52,14 @@ int store_lease_claim(store *st, const char *session_id, const cluster_node *me,
 int store_lease_renew(store *st, const char *session_id, const cluster_node *me, int64_t epoch, int64_t expires_ms,
                       char **error);
 /* Release (expires_ms 0, the owner kept: the view names the node that ran it last). */
+/* The channel every node listens to (PostgreSQL LISTEN/NOTIFY): its payload is a session id whose
+ * stored state or log changed. */
+#define STORE_EVENTS_CHANNEL "chidori_sessions"
+#define STORE_QUEUED_EVENT "queued" /* the payload when a session was queued (a session so named only wakes more) */
+/* Tell the other nodes that session_id changed (a record appended, settled, queued): a NOTIFY on
+ * PostgreSQL, nothing on SQLite. Best effort: a lost one is caught by the nodes' poll. */
+void store_announce(store *st, const char *session_id);
+
 int store_lease_release(store *st, const char *session_id, const cluster_node *me, int64_t epoch, char **error);
 /* The owner named in a session's lease (malloc'd), or NULL when it has none. */
 char *store_lease_owner(store *st, const char *session_id);

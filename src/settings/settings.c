@@ -214,6 +214,8 @@ static const setting_def TABLE[] = {
      .meaning = "this server's name among the nodes sharing its database (session views show it; docs/scaling.md)"},
     SERVE_NUM("CHIDORI_LEASE_MS", 300, 600000, 10000, "10000",
               "how long a node owns a running session without renewing its lease; another node takes the session over after it (docs/scaling.md)"),
+    SERVE_NUM("CHIDORI_CLUSTER_POLL_MS", 20, 600000, 500, "500",
+              "on PostgreSQL, while a node hears the other nodes' NOTIFYs: how often it still reads the store for their changes (the safety net; on SQLite, or while not listening, every 100 ms; docs/scaling.md)"),
     TEXT("CHIDORI_API_KEY", "unset", "keys, comma-separated (not empty)", SERVE,
          "keys a client must send as `Authorization: Bearer <key>`; without one, serve listens on loopback only"),
     TEXT("CHIDORI_CORS_ORIGINS", "unset", "origins, comma-separated, or `*` (with a key)", SERVE,
