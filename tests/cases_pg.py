@@ -302,9 +302,19 @@ def case_pg_bad_urls_are_clear_errors_without_the_password(v):
         code, err = start_fails(v, "postgresql://nobody:hunter2@/x?host=/nonexistent", "--db",
                                 f"postgresql://chidori:hunter2@/x?host={sock}")
         assert code == 1 and sock in err and "/nonexistent" not in err and "hunter2" not in err, err
-        # a URL libpq cannot parse
+        # a URL libpq cannot parse: said without libpq's text, which quotes the password
         code, err = start_fails(v, "postgresql://[::1/x")
-        assert code == 1 and "cannot connect to the PostgreSQL database" in err, (code, err)
+        assert code == 1 and "cannot be parsed" in err, (code, err)
+        for url in ("postgresql://alice:hun%zzter2@localhost/x", "postgresql://a:hunter2@[::1:1/x"):
+            code, err = start_fails(v, url)
+            assert code == 1 and "cannot be parsed" in err and "hunter2" not in err and "hun%zzter2" not in err, \
+                (url, code, err)
+        # a password key written percent-encoded is still a password (libpq decodes the key)
+        code, err = start_fails(v, f"postgresql://chidori@/x?host={sock}&%70assword=hunter2")
+        assert code == 1 and "hunter2" not in err and "***" in err, err
+        # a key=value connection string is refused, not made into a SQLite file named after it
+        code, err = start_fails(v, f"postgresql://chidori@/x?host={sock}", "--db", "host=localhost password=hunter2")
+        assert code != 0 and "key=value connection string" in err and "hunter2" not in err, (code, err)
         # a database that does not exist in a running cluster
         good = pgserver.cluster().url("no_such_database")
         code, err = start_fails(v, good)

@@ -36,11 +36,26 @@ static void fix_defaults(void)
     api.ucal_setDefaultTimeZone(utc, &e);
 }
 
+/* ICU looks for loose data files before its built-in data (UDATA_FILES_FIRST), in directories
+ * taken from ICU_DATA and ICU_TIMEZONE_FILES_DIR or compiled in (Debian: /usr/share/zoneinfo-icu):
+ * the machine's files would change Intl's results (a replay elsewhere differs) and, in a confined
+ * worker, opening one is a refused syscall. So, before ICU loads any data: the built-in data only,
+ * and no time-zone files directory. */
+static void data_built_in_only(void)
+{
+    UErrorCode e = U_ZERO_ERROR;
+    api.udata_setFileAccess(UDATA_NO_FILES, &e);
+    e = U_ZERO_ERROR;
+    api.u_setTimeZoneFilesDirectory("", &e);
+}
+
 static void load(void)
 {
     if (intl_icu_fill_static) {
-        if (intl_icu_fill_static(&api) == 0) loaded = 1;
-        else load_error = "ICU linked into this binary is incomplete";
+        if (intl_icu_fill_static(&api) == 0) {
+            data_built_in_only();
+            loaded = 1;
+        } else load_error = "ICU linked into this binary is incomplete";
         return;
     }
     /* The handle is kept for the life of the process: ICU's caches live in it. */
@@ -56,6 +71,7 @@ static void load(void)
     }
     INTL_ICU_FUNCS(INTL_ICU_SYM)
 #undef INTL_ICU_SYM
+    data_built_in_only();
     loaded = 1;
 }
 

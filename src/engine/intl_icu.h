@@ -26,10 +26,12 @@
 #include <unicode/udateintervalformat.h>
 #include <unicode/uformattedvalue.h>
 #include <unicode/unum.h>
+#include <unicode/putil.h>
+#include <unicode/udata.h>
 
 /* X(name) for every function used; the macro sees ICU's unversioned name. */
 #define INTL_ICU_FUNCS(X) \
-    X(u_errorName) X(uloc_setDefault) X(ucal_setDefaultTimeZone) X(u_strFromUTF8WithSub) X(u_strToUTF8WithSub) \
+    X(u_errorName) X(udata_setFileAccess) X(u_setTimeZoneFilesDirectory) X(uloc_setDefault) X(ucal_setDefaultTimeZone) X(u_strFromUTF8WithSub) X(u_strToUTF8WithSub) \
     X(uloc_forLanguageTag) X(uloc_toLanguageTag) X(uloc_countAvailable) X(uloc_addLikelySubtags) X(u_strToLower) X(u_strToUpper) X(uloc_getAvailable) \
     X(uenum_next) X(uenum_close) \
     X(unumf_openForSkeletonAndLocale) X(unumf_openResult) X(unumf_formatDouble) X(unumf_formatDecimal) \

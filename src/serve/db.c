@@ -24,6 +24,13 @@ db *db_open(const char *target, char **error)
         *error = xstrdup("no database given: a SQLite file path or a postgresql:// URL");
         return NULL;
     }
+    /* a libpq key=value connection string (host=… password=…) is not a file name: refused rather
+     * than made into a SQLite file of that name (and printed, password and all) */
+    if (!db_is_url(target) && strchr(target, '=') && !strstr(target, "://")) {
+        *error = xstrdup("the database looks like a PostgreSQL key=value connection string; give it as a "
+                         "postgresql://user@host/dbname URL (or a SQLite file path without '=')");
+        return NULL;
+    }
     return db_is_url(target) ? db_pg_open(target, error) : db_sqlite_open(target, error);
 }
 
@@ -114,9 +121,33 @@ int db_wait_notification(db *d, int timeout_ms, char **channel, char **payload, 
 
 /* ---------- helpers for the drivers ---------- */
 
+/* A query parameter's key, percent-decoded (libpq decodes it: `%70assword` is `password`). */
+static bool key_is_password(const char *k, size_t n)
+{
+    char dec[16];
+    size_t o = 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = k[i];
+        if (c == '%') {
+            if (i + 2 >= n) return false;
+            char hex[3] = {k[i + 1], k[i + 2], 0};
+            char *end;
+            long v = strtol(hex, &end, 16);
+            if (end != hex + 2) return false;
+            c = (char)v;
+            i += 2;
+        }
+        if (o + 1 >= sizeof dec) return false;
+        dec[o++] = c;
+    }
+    dec[o] = 0;
+    return !strcmp(dec, "password");
+}
+
 char *db_url_redacted(const char *url)
 {
-    /* scheme://user:password@host… → scheme://user:***@host…; a password=… query parameter too */
+    /* scheme://user:password@host… → scheme://user:***@host…; a password query parameter too,
+     * whatever percent-encoding its key is written with */
     buf b = {0};
     const char *p = strstr(url, "://");
     const char *rest = p ? p + 3 : url;
@@ -129,15 +160,27 @@ char *db_url_redacted(const char *url)
         buf_puts(&b, "***");
         url = at;
     }
-    for (const char *q = url; *q;) {
-        const char *hit = strstr(q, "password=");
-        if (!hit) {
+    const char *query = strchr(url, '?');
+    if (!query) {
+        buf_puts(&b, url);
+        return buf_steal(&b);
+    }
+    buf_append(&b, url, (size_t)(query + 1 - url));
+    for (const char *q = query + 1; *q;) {
+        size_t len = strcspn(q, "&#");
+        const char *eq = memchr(q, '=', len);
+        if (eq && key_is_password(q, (size_t)(eq - q))) {
+            buf_append(&b, q, (size_t)(eq + 1 - q));
+            buf_puts(&b, "***");
+        } else {
+            buf_append(&b, q, len);
+        }
+        q += len;
+        if (*q == '#') {
             buf_puts(&b, q);
             break;
         }
-        buf_append(&b, q, (size_t)(hit + 9 - q));
-        buf_puts(&b, "***");
-        q = hit + 9 + strcspn(hit + 9, "&#");
+        if (*q == '&') buf_puts(&b, "&"), q++;
     }
     return buf_steal(&b);
 }

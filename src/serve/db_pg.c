@@ -52,6 +52,8 @@ static struct {
     unsigned char *(*unescapeBytea)(const unsigned char *, size_t *);
     void (*freemem)(void *);
     int (*socket)(const PGconn *);
+    PQconninfoOption *(*conninfoParse)(const char *, char **);
+    void (*conninfoFree)(PQconninfoOption *);
     int (*consumeInput)(PGconn *);
     PGnotify *(*notifies)(PGconn *);
     char *(*escapeIdentifier)(PGconn *, const char *, size_t);
@@ -88,6 +90,8 @@ static void load(void)
     BIND(cmdTuples, "PQcmdTuples");
     BIND(unescapeBytea, "PQunescapeBytea");
     BIND(freemem, "PQfreemem");
+    BIND(conninfoParse, "PQconninfoParse");
+    BIND(conninfoFree, "PQconninfoFree");
     BIND(socket, "PQsocket");
     BIND(consumeInput, "PQconsumeInput");
     BIND(notifies, "PQnotifies");
@@ -133,6 +137,32 @@ static char *tidy(const char *m)
 
 static void quiet(void *arg, const char *message) {}
 
+/* m (owned) with every copy of what must not be printed replaced: the raw URL by its redacted
+ * form, the password (as libpq decoded it) by ***. */
+static char *scrub(char *m, const char *url, const char *shown, const char *password)
+{
+    const char *const find[2] = {url, password};
+    const char *const put[2] = {shown, "***"};
+    for (int k = 0; k < 2; k++) {
+        if (!find[k] || !*find[k]) continue;
+        size_t fl = strlen(find[k]);
+        buf b = {0};
+        for (const char *q = m;;) {
+            const char *hit = strstr(q, find[k]);
+            if (!hit) {
+                buf_puts(&b, q);
+                break;
+            }
+            buf_append(&b, q, (size_t)(hit - q));
+            buf_puts(&b, put[k]);
+            q = hit + fl;
+        }
+        free(m);
+        m = buf_steal(&b);
+    }
+    return m;
+}
+
 db *db_pg_open(const char *url, char **error)
 {
     char *shown = db_url_redacted(url);
@@ -143,19 +173,37 @@ db *db_pg_open(const char *url, char **error)
         free(shown);
         return NULL;
     }
+    /* Parsed first, by libpq itself: a URL it cannot parse is reported without libpq's text, which
+     * quotes the offending part (a password among it). */
+    char *perr = NULL;
+    PQconninfoOption *opts = pq.conninfoParse(url, &perr);
+    if (!opts) {
+        if (perr) pq.freemem(perr);
+        *error = xasprintf("cannot use the PostgreSQL database %s: the URL cannot be parsed (check its percent-encoding, "
+                           "brackets and parameters; a password with special characters must be percent-encoded)",
+                           shown);
+        free(shown);
+        return NULL;
+    }
+    char *password = NULL;
+    for (PQconninfoOption *o = opts; o->keyword; o++)
+        if (!strcmp(o->keyword, "password") && o->val && *o->val) password = xstrdup(o->val);
+    pq.conninfoFree(opts);
     /* connect_timeout first: the URL's own (expanded from dbname) overrides it */
     const char *const keys[] = {"connect_timeout", "fallback_application_name", "dbname", NULL};
     const char *const values[] = {"10", "chidori", url, NULL};
     PGconn *c = pq.connectdbParams(keys, values, 1);
     if (!c || pq.status(c) != CONNECTION_OK) {
-        char *why = tidy(c ? pq.errorMessage(c) : "out of memory");
+        char *why = scrub(tidy(c ? pq.errorMessage(c) : "out of memory"), url, shown, password);
         *error = xasprintf("cannot connect to the PostgreSQL database %s: %s; check the URL (--db or CHIDORI_DB_URL) "
                            "and that the server is running and accepts this user", shown, why);
         free(why);
         free(shown);
+        free(password);
         if (c) pq.finish(c);
         return NULL;
     }
+    free(password);
     pq.setNoticeProcessor(c, quiet, NULL);
     pg *p = xcalloc(1, sizeof *p);
     p->base.drv = &DRIVER;

@@ -137,9 +137,19 @@ char *store_lease_owner(store *st, const char *session_id)
 }
 
 /* The condition every fenced write adds: the lease is still (me, epoch) — the owner and epoch
- * bound at ?OWNER and ?EPOCH, the session at ?SESSION. */
-#define HELD(SESSION, OWNER, EPOCH)                                                                               \
-    "EXISTS (SELECT 1 FROM session_leases WHERE session_id = " SESSION " AND owner = " OWNER " AND epoch = " EPOCH ")"
+ * bound at ?OWNER and ?EPOCH, the session at ?SESSION. LOCK is the dialect's row lock: on
+ * PostgreSQL (read committed) " FOR SHARE", so the lease row is locked until the write commits — a
+ * claim waits for a stale owner's write in flight, and a write that waited on a claim re-reads the
+ * row and finds the lease moved on; without it a stale owner's record could commit after a claim,
+ * unseen by the new owner that had read the log, and its effect be performed twice. On SQLite ""
+ * (one writer at a time: the claim and the write cannot interleave). */
+#define HELD_LOCK(SESSION, OWNER, EPOCH, LOCK)                                                                    \
+    "EXISTS (SELECT 1 FROM session_leases WHERE session_id = " SESSION " AND owner = " OWNER " AND epoch = " EPOCH \
+    LOCK ")"
+#define HELD(SESSION, OWNER, EPOCH) HELD_LOCK(SESSION, OWNER, EPOCH, "")
+#define HELD_SHARE(SESSION, OWNER, EPOCH) HELD_LOCK(SESSION, OWNER, EPOCH, " FOR SHARE")
+/* A statement text per dialect (both literals, as db_prepare_static wants). */
+#define BY_DIALECT(d, SQLITE_TEXT, PG_TEXT) (db_kind_of(d) == DB_POSTGRES ? (PG_TEXT) : (SQLITE_TEXT))
 
 /* d under the store's lock, outside a transaction (or inside one: delivered at its commit). */
 static void announce(db *d, const char *session_id)
@@ -159,11 +169,15 @@ int store_append_record_fenced(store *st, const char *session_id, uint64_t seq, 
 {
     db *d = store_lock_db(st);
     int rc = -1;
-    /* the insert and the check are one statement: no write of a stale owner slips in between */
-    db_stmt *s = db_prepare_static(d,
-                                   "INSERT INTO records (session_id, seq, record, pos) SELECT ?1, ?2, ?3, ?4 WHERE "
-                                   HELD("?1", "?5", "?6"),
-                                   error);
+    /* the insert and the check are one statement, the lease row locked on PostgreSQL (HELD_SHARE): no
+     * write of a stale owner slips in between */
+    db_stmt *s = db_prepare_static(
+        d,
+        BY_DIALECT(d,
+                   "INSERT INTO records (session_id, seq, record, pos) SELECT ?1, ?2, ?3, ?4 WHERE " HELD("?1", "?5", "?6"),
+                   "INSERT INTO records (session_id, seq, record, pos) SELECT ?1, ?2, ?3, ?4 WHERE "
+                   HELD_SHARE("?1", "?5", "?6")),
+        error);
     if (!s) {
         fail("preparing a record", error);
         goto out;
@@ -193,12 +207,12 @@ int store_settle_fenced(store *st, const session_row *r, const cluster_node *me,
         fail("settling a session", error);
         goto out;
     }
-    s = db_prepare_static(d,
-                          "UPDATE sessions SET status = ?1, output = ?2, error = ?3, pending = ?4, pending_approval = ?5,"
-                          " approvals = ?6, call_count = ?7 WHERE id = ?8"
-                          " AND (status <> 'cancelled' OR CAST(?1 AS TEXT) = 'cancelled') AND "
-                          HELD("?8", "?9", "?10"),
-                          error);
+#define SETTLE_SQL(HELD_FORM)                                                                                      \
+    "UPDATE sessions SET status = ?1, output = ?2, error = ?3, pending = ?4, pending_approval = ?5,"                  \
+    " approvals = ?6, call_count = ?7 WHERE id = ?8"                                                               \
+    " AND (status <> 'cancelled' OR CAST(?1 AS TEXT) = 'cancelled') AND " HELD_FORM("?8", "?9", "?10")
+    s = db_prepare_static(d, BY_DIALECT(d, SETTLE_SQL(HELD), SETTLE_SQL(HELD_SHARE)), error);
+#undef SETTLE_SQL
     if (!s) {
         fail("preparing a session update", error);
         goto rollback;
