@@ -8,8 +8,10 @@ Two parts:
   as `pg_<its name>`, through a variant whose environment gives each server a PostgreSQL database
   of its own instead of its SQLite file: one database per state folder (or CHIDORI_DB_PATH) the
   case uses, so a case that restarts a server on its folder finds its sessions again, and two
-  folders stay two databases. The few cases that open the SQLite file themselves are left out
-  (SQLITE_ONLY says why); their PostgreSQL counterparts are the cases of the second part. The
+  folders stay two databases. A case that reads or edits stored rows does it through
+  tests/serve_db.py, which goes to that database under this variant. The few cases that open the
+  SQLite file themselves are left out (SQLITE_ONLY says why); their PostgreSQL counterparts are
+  the cases of the second part. The
   crash test of cases_crash.py (PORTED) runs too: its reader of the SQLite file is given a
   PostgreSQL twin for the thread that runs the PostgreSQL pass (the SQLite pass, in other threads,
   keeps the original).
@@ -42,8 +44,10 @@ MODULES = sorted(os.path.basename(p)[:-3] for p in os.listdir(os.path.join(ROOT,
 SERVES = re.compile(r"\b(Server|serving|serve_agent|serve_prompt_events|serve_hung|bounded)\(")
 # Cases that read or edit the SQLite file with Python's sqlite3: not meaningful on PostgreSQL.
 SQLITE_ONLY = re.compile(r"sqlite3\.connect|sessions\.sqlite3")
-# ... but for these, whose only SQLite access is a reader given a PostgreSQL twin below.
-PORTED = {"case_crash_serve_killed_at_random_points"}
+# ... but for these: the crash test's only SQLite access is a reader given a PostgreSQL twin below;
+# the memory case only names a CHIDORI_DB_PATH, which OnPostgres turns into a database of its own.
+# (Cases that read or edit stored rows through tests/serve_db.py need no entry: it has both forms.)
+PORTED = {"case_crash_serve_killed_at_random_points", "case_serve_memory_does_not_grow_with_a_sessions_log"}
 _here = threading.local()  # .variant: the OnPostgres of the case this thread runs
 
 

@@ -21,6 +21,7 @@ import tempfile
 import threading
 import time
 
+import serve_db
 from cases import Skip
 from cases_isolation import FORKSERVER_NAME
 from run import ROOT, sanitizer_report
@@ -337,14 +338,11 @@ def case_serve_settled_sessions_leave_memory_and_come_back_whole(v):
         status, _, got = first.request("POST", "/sessions", {"input": {}, "session_id": "done-2"})
         assert status == 409 and "already exists" in got["error"], (status, got)
 
-        db = sqlite3.connect(os.path.join(folder, "state", "sessions.sqlite3"))
-        db.execute("UPDATE sessions SET output = ? WHERE id = 'done-1'", (json.dumps({"edited": True}),))
-        db.commit()
+        state = os.path.join(folder, "state")
+        serve_db.set_session_column(v, state, "done-1", "output", json.dumps({"edited": True}))
         status, _, got = first.request("GET", "/sessions/done-1")
         assert status == 200 and got["output"] == {"edited": True}, ("still in memory", got)
-        db.execute("UPDATE sessions SET output = ? WHERE id = 'done-1'", (json.dumps(done[1]["output"]),))
-        db.commit()
-        db.close()
+        serve_db.set_session_column(v, state, "done-1", "output", json.dumps(done[1]["output"]))
 
         status, _, got = first.request("POST", "/sessions/waits/resume", {"response": "yes"})
         assert status == 200 and got["status"] == "completed" and got["output"] == {"answer": "yes"}, got
@@ -776,10 +774,7 @@ def case_serve_stored_profile_that_no_longer_resolves_fails_closed(v):
         view = create(first, {"input": {"mode": "input-write"}, "policy_profile": "permissive"})
         assert view["status"] == "paused", view
         first.stop()
-        db = sqlite3.connect(os.path.join(folder, "state", "sessions.sqlite3"))
-        db.execute("UPDATE sessions SET policy_profile = 'retired' WHERE id = ?", (view["id"],))
-        db.commit()
-        db.close()
+        serve_db.set_session_column(v, os.path.join(folder, "state"), view["id"], "policy_profile", "retired")
         second.start()
         got = second.request("POST", f"/sessions/{view['id']}/resume", {"response": "yes"})[2]
         assert got["status"] == "failed" and "policy: `workspace:write` denied" in got["error"], got

@@ -14,6 +14,7 @@ import shutil
 import sqlite3
 import tempfile
 
+import serve_db
 from cases_serve import Server, create
 from run import ROOT
 
@@ -81,10 +82,7 @@ def case_serve_log_capped_by_bytes(v):
         assert "CHIDORI_LOG_MAX_BYTES" in err and "20000" in err, err
         log = checkpoint(s, view["id"])
         assert 0 < len(log) == view["call_count"] < 1000, (len(log), view)
-        db = sqlite3.connect(os.path.join(s.folder, "state", "sessions.sqlite3"))
-        stored = db.execute("SELECT sum(length(CAST(record AS BLOB)) + 1) FROM records WHERE session_id = ?",
-                            (view["id"],)).fetchone()[0]
-        db.close()
+        stored = serve_db.stored_log_bytes(v, os.path.join(s.folder, "state"), view["id"])
         # the record that reaches the cap is kept, the next one is refused
         last = max(len(json.dumps(r, separators=(",", ":")).encode()) + 1 for r in log)
         assert 20000 <= stored < 20000 + last, (stored, last)
