@@ -1988,7 +1988,8 @@ static bool listener_quit(sessions *ss)
     return quit;
 }
 
-/* PostgreSQL: one connection of its own LISTENs to STORE_EVENTS_CHANNEL; each notification (a
+/* PostgreSQL: one connection of its own LISTENs to STORE_EVENTS_CHANNEL (and PROMPT_EVENTS_CHANNEL:
+ * live prompt events of other nodes' runs, prompt_heard above); each notification (a
  * record appended, a session settled or queued by any node) wakes the ticker, which reads again the
  * sessions followed here (poll_remote) and claims queued ones. A stream reads the stored records
  * by position, so a wake-up that comes late or twice loses nothing. A dropped connection is opened
