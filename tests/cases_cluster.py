@@ -47,6 +47,11 @@ run(async (input, chidori) => {
       const got = await chidori.signal("go");
       return { payload: got.payload };
     }
+    case "prompt": {
+      // held on a signal so the streams can attach first; then a prompt whose reply streams
+      await chidori.signal("go");
+      return { reply: await chidori.prompt("Tell the news.", { type: "summary" }) };
+    }
     case "one": {
       const r = await fetch(input.base + "/q/" + input.k);
       return { k: input.k, status: r.status };
@@ -446,3 +451,58 @@ def case_pg_cluster_stream_on_b_follows_a_by_notify_and_survives_a_lost_listener
         wait_until(v, "the lost listener reported", lambda: "listening connection was lost" in (a.stderr() + b.stderr()),
                    detail=lambda: a.stderr() + b.stderr())
         wait_until(v, "both nodes listening again", lambda: len(pgserver.rows(dbname, listeners)) == 2)
+
+
+def case_pg_cluster_prompt_events_of_a_run_on_a_reach_a_stream_on_b(v):
+    """A live prompt's streamed events on PostgreSQL: a session running on A streams a prompt (the
+    static test provider, its reply in several pieces); a stream on B gets prompt_start /
+    prompt_delta… / prompt_end with the same contents as a stream on A, before the prompt's `call`
+    record (A NOTIFYs them on chidori_prompt_events, B's listener keeps them). Garbage NOTIFYs on
+    that channel, sent by hand, are ignored: both nodes go on serving and nothing forged is streamed."""
+    from cases_streaming import NO_PROVIDERS, TEXT, prompts_of
+    env = dict(NO_PROVIDERS, CHIDORI_TEST_LLM_RESPONSE=TEXT)
+    with cluster(v, ["node-a", "node-b"], env=env, pg=True) as n:
+        a, b = n["node-a"], n["node-b"]
+        dbname = n["_db"].name
+        listeners = f"SELECT pid FROM pg_stat_activity WHERE datname = '{dbname}' AND query LIKE 'LISTEN %'"
+        wait_until(v, "both nodes listening", lambda: len(pgserver.rows(dbname, listeners)) == 2)
+        view = post(a, "/sessions", {"input": {"mode": "prompt"}}, 201)
+        sid = view["id"]
+        assert view["status"] == "paused" and view["pending_signal_name"] == "go", view
+        ta, outa = stream(v, a, sid)
+        tb, outb = stream(v, b, sid)
+        time.sleep(0.5 * v.slow)  # both streams open, past the `paused` they send first
+
+        def notify(payload):
+            pgserver.psql(dbname, "SELECT pg_notify('chidori_prompt_events', '" + payload.replace("'", "''") + "')")
+        forged = {"a": -1, "e": {"type": "prompt_delta", "seq": 1, "stream_id": "x", "prompt_type": "summary",
+                                 "delta": "FORGED"}, "n": "node-z", "r": 0, "s": "no-such-session"}
+        garbage = ["", "not json", "{", "[" * 3000 + "]" * 3000, '{"a":' * 1000, "{" * 7990, "\x01\x02",
+                   json.dumps(dict(forged, s=sid, e=dict(forged["e"], delta=7))),       # a delta not a string
+                   json.dumps(dict(forged, s=sid, e=dict(forged["e"], type="call"))),   # not a prompt event
+                   json.dumps(dict(forged, s=sid, r=-3)), json.dumps(dict(forged, s=sid, r=1.5)),
+                   json.dumps(dict(forged, s=sid, n="")), json.dumps(dict(forged, s=sid, e=[1, 2])),
+                   json.dumps(dict(forged, s=sid, e=dict(forged["e"], seq={"deep": [[[[1]]]]}))),
+                   json.dumps(forged)]                                                  # a session not here
+        for junk in garbage:
+            notify(junk)
+        for s in (a, b):
+            status, _, seen = s.request("GET", f"/sessions/{sid}")
+            assert status == 200 and seen["status"] == "paused", (status, seen, s.stderr())
+        post(a, f"/sessions/{sid}/signal", {"name": "go", "payload": 1})
+        got = {}
+        for name, t, out in (("a", ta, outa), ("b", tb, outb)):
+            evs = stream_done(v, t, out)
+            assert evs[-1][0] == "done" and evs[-1][1]["status"] == "completed", (name, evs)
+            as_events = [dict(d, type=e) if e.startswith("prompt_") else {"type": e, "record": d} if e == "call"
+                         else dict(d, type=e) for e, d in evs]
+            got[name] = [e for e in as_events if e["type"].startswith("prompt_") or e["type"] == "call"]
+            prompts = prompts_of(as_events)  # start, deltas, end, then the prompt's record, in that order
+            assert len(prompts) == 1, (name, evs)
+            start, deltas, end, rec = prompts[0]
+            assert "".join(deltas) == TEXT and len(deltas) >= 3 and rec is not None, (name, deltas, rec)
+            assert "FORGED" not in json.dumps(evs), (name, evs)
+        assert got["b"] == got["a"], ("the stream on B differs from the stream on A", got)
+        assert [d for e, d in stream_done(v, *stream(v, b, sid)) if e == "call"] == records(n["_db"], sid)
+        for s in (a, b):
+            assert s.proc.poll() is None, s.stderr()

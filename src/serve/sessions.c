@@ -36,6 +36,7 @@
 #include "runner/runner.h"
 #include "runner/start.h"
 #include "serve/prompt_events.h"
+#include "serve/prompt_notify.h"
 #include "serve/session_log.h"
 #include "serve/signal_deadlines.h"
 #include "serve/store_signals.h"
@@ -371,6 +372,8 @@ static int64_t attempt_number(const json_t *input)
     return a && a->type == JSON_NUMBER && d >= 0 && d <= 9007199254740991.0 && d == (double)(int64_t)d ? (int64_t)d : -1;
 }
 
+static void send_prompt_event(void *ctx, const char *payload) { store_notify(ctx, PROMPT_EVENTS_CHANNEL, payload); }
+
 /* runner_request.prompt_event: a live prompt's event, kept for the session's streams. */
 static void prompt_event(void *ctx, const json_t *event)
 {
@@ -379,9 +382,15 @@ static void prompt_event(void *ctx, const json_t *event)
     session *s = job->s;
     pthread_mutex_lock(&ss->lock);
     if (!s->pevents) s->pevents = prompt_events_new();
-    prompt_events_push(s->pevents, event, attempt_number(s->row.input), call_count(s));
+    int64_t attempt = attempt_number(s->row.input);
+    size_t records = call_count(s);
+    prompt_events_push(s->pevents, event, attempt, records);
     pthread_cond_broadcast(&s->changed);
     pthread_mutex_unlock(&ss->lock);
+    /* PostgreSQL: the other nodes' streams of this session get it too (the listener below). Sent
+     * from this run's thread, in order, before the prompt's record is stored and announced. */
+    if (store_is_shared(ss->st))
+        prompt_notify_encode(ss->me.id, s->row.id, records, attempt, event, send_prompt_event, ss->st);
 }
 
 /* Called by the runner once the log is loaded into the run's host, before the agent starts: the
@@ -1949,6 +1958,28 @@ static void *ticker(void *arg)
     return NULL;
 }
 
+/* A prompt event another node sent (PROMPT_EVENTS_CHANNEL; untrusted: anyone with access to the
+ * database can NOTIFY): kept for the streams of a resident session that does not run here, then
+ * its followers are woken. Its own, malformed ones, and those of sessions not in memory here are
+ * ignored; so is one placed before a record this node has already read (late: a stream here may
+ * have sent that record, and an event is never sent after the record that follows it). */
+static void prompt_heard(sessions *ss, const char *payload)
+{
+    prompt_notice n;
+    if (!payload || !prompt_notify_decode(payload, strlen(payload), &n)) return;
+    if (strcmp(n.node, ss->me.id) != 0) {
+        pthread_mutex_lock(&ss->lock);
+        session *s = strmap_get(&ss->resident, n.session);
+        if (s && !s->running && !ss->stopping && n.records >= call_count(s)) {
+            if (!s->pevents) s->pevents = prompt_events_new();
+            prompt_events_push(s->pevents, n.event, n.attempt, n.records);
+            pthread_cond_broadcast(&s->changed);
+        }
+        pthread_mutex_unlock(&ss->lock);
+    }
+    prompt_notice_clear(&n);
+}
+
 static bool listener_quit(sessions *ss)
 {
     pthread_mutex_lock(&ss->lock);
@@ -1957,7 +1988,8 @@ static bool listener_quit(sessions *ss)
     return quit;
 }
 
-/* PostgreSQL: one connection of its own LISTENs to STORE_EVENTS_CHANNEL; each notification (a
+/* PostgreSQL: one connection of its own LISTENs to STORE_EVENTS_CHANNEL (and PROMPT_EVENTS_CHANNEL:
+ * live prompt events of other nodes' runs, prompt_heard above); each notification (a
  * record appended, a session settled or queued by any node) wakes the ticker, which reads again the
  * sessions followed here (poll_remote) and claims queued ones. A stream reads the stored records
  * by position, so a wake-up that comes late or twice loses nothing. A dropped connection is opened
@@ -1971,7 +2003,8 @@ static void *listener(void *arg)
         char *error = NULL;
         if (!d) {
             d = db_open(store_target(ss->st), &error);
-            if (d && db_listen(d, STORE_EVENTS_CHANNEL, &error) < 0) db_close(d), d = NULL;
+            if (d && (db_listen(d, STORE_EVENTS_CHANNEL, &error) < 0 || db_listen(d, PROMPT_EVENTS_CHANNEL, &error) < 0))
+                db_close(d), d = NULL;
             if (!d) {
                 if (!told) fprintf(stderr, "chidori serve: cannot listen for other nodes' changes (polling every %d ms "
                                            "instead; retrying): %s\n", CLUSTER_POLL_MS, error);
@@ -1989,7 +2022,9 @@ static void *listener(void *arg)
         }
         char *channel = NULL, *payload = NULL;
         int rc = db_wait_notification(d, LISTEN_WAIT_MS, &channel, &payload, &error);
-        if (rc == 1) { /* only what this node follows or could claim: not its own runs' records */
+        if (rc == 1 && channel && !strcmp(channel, PROMPT_EVENTS_CHANNEL)) {
+            prompt_heard(ss, payload);
+        } else if (rc == 1) { /* only what this node follows or could claim: not its own runs' records */
             pthread_mutex_lock(&ss->lock);
             session *s = payload && strcmp(payload, STORE_QUEUED_EVENT) != 0 ? strmap_get(&ss->resident, payload) : NULL;
             if ((payload && strcmp(payload, STORE_QUEUED_EVENT) == 0) || (s && watched(s))) kick(ss);

@@ -164,6 +164,13 @@ void store_announce(store *st, const char *session_id)
     store_unlock_db(st);
 }
 
+void store_notify(store *st, const char *channel, const char *payload)
+{
+    char *error = NULL;
+    if (db_notify(store_lock_db(st), channel, payload, &error) < 0) free(error); /* a stream elsewhere misses it */
+    store_unlock_db(st);
+}
+
 int store_append_record_fenced(store *st, const char *session_id, uint64_t seq, int64_t pos, const char *record_json,
                                const cluster_node *me, int64_t epoch, char **error)
 {
