@@ -1876,7 +1876,13 @@ static size_t adopt_orphans(sessions *ss, bool at_start)
 {
     adopt_ctx ac = {ss, at_start, 0};
     char *error = NULL;
-    if (store_lease_orphans(ss->st, &ss->me, clock_realtime_ms(), ss->cfg.lease_ms, at_start ? SIZE_MAX : 256,
+    /* A running session with no lease row yet was stored by a node that had not claimed it: during
+     * operation it is left alone for a lease (that node is claiming it now), but at start-up it is
+     * taken at once: a node cut off between storing and claiming (kill -9) must not leave it
+     * waiting a whole lease after the restart. Should its node be alive after all, the claim is
+     * atomic: one of the two runs it, the other's request is told it runs elsewhere. */
+    int64_t unleased_grace = at_start ? 0 : ss->cfg.lease_ms;
+    if (store_lease_orphans(ss->st, &ss->me, clock_realtime_ms(), unleased_grace, at_start ? SIZE_MAX : 256,
                             adopt_one, &ac, &error) < 0) {
         fprintf(stderr, "chidori serve: %s\n", error);
         free(error);
