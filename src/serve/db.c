@@ -7,6 +7,7 @@
 #define _GNU_SOURCE
 #include "serve/db.h"
 #include "util/buf.h"
+#include "util/json.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -117,6 +118,28 @@ int db_listen(db *d, const char *channel, char **error) { return d->drv->listen(
 int db_wait_notification(db *d, int timeout_ms, char **channel, char **payload, char **error)
 {
     return d->drv->wait(d, timeout_ms, channel, payload, error);
+}
+
+void db_bind_json(db_stmt *s, int i, const json_t *v)
+{
+    if (!v) {
+        db_bind_null(s, i);
+        return;
+    }
+    size_t n;
+    char *text = json_dump(v, JSON_COMPACT, &n);
+    db_bind_text(s, i, text, n);
+    free(text);
+}
+
+int db_failed(const char *what, char **error)
+{
+    if (!error) return -1;
+    char *was = *error;
+    const char *bare = was && !strncmp(was, "database: ", 10) ? was + 10 : was ? was : "unknown error";
+    *error = xasprintf("database: %s: %s", what, bare);
+    free(was);
+    return -1;
 }
 
 /* ---------- helpers for the drivers ---------- */

@@ -25,6 +25,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct json_t;
+
 typedef struct db db;
 typedef struct db_stmt db_stmt;
 
@@ -96,6 +98,12 @@ bool db_last_was_unique_violation(db *d);
  * NULL, 'n' NULL): the first column of its first row as int64 in *out (out may be NULL; 0 when
  * no row). 1 a row, 0 none, -1 with *error. For the many one-value queries. */
 int db_query_int64(db *d, const char *sql, int64_t *out, char **error, const char *types, ...);
+
+/* A JSON value bound as its compact text (NULL: SQL NULL). */
+void db_bind_json(db_stmt *s, int i, const struct json_t *v);
+/* *error (a driver's "database: X") said with what was being done: "database: what: X"; -1.
+ * error may be NULL (nothing said). For the store's files, so their messages read alike. */
+int db_failed(const char *what, char **error);
 
 /* ---------- transactions ---------- */
 

@@ -149,15 +149,6 @@ void session_row_clear(session_row *r)
     memset(r, 0, sizeof *r);
 }
 
-/* *error ("database: X" from db.h) said with what was being done: "database: what: X". */
-static int failed(const char *what, char **error)
-{
-    char *was = *error;
-    const char *bare = was && !strncmp(was, "database: ", 10) ? was + 10 : was ? was : "unknown error";
-    *error = xasprintf("database: %s: %s", what, bare);
-    free(was);
-    return -1;
-}
 
 /* The schema version: 0 for an empty database; -2 (PostgreSQL) when tables are there but no
  * version (not a chidori database). */
@@ -268,18 +259,6 @@ void store_close(store *st)
 
 /* ---------- binding and reading columns ---------- */
 
-static void bind_json(db_stmt *s, int i, const json_t *v)
-{
-    if (!v) {
-        db_bind_null(s, i);
-        return;
-    }
-    size_t n;
-    char *text = json_dump(v, JSON_COMPACT, &n);
-    db_bind_text(s, i, text, n);
-    free(text);
-}
-
 static void bind_text(db_stmt *s, int i, const char *v) { db_bind_text(s, i, v, (size_t)-1); }
 
 static char *column_text(db_stmt *s, int i)
@@ -321,11 +300,11 @@ static int column_json(db_stmt *s, int i, json_type want, bool nullable, json_t 
     ({                                                                                                               \
         int rc_ = -1;                                                                                                 \
         db_stmt *s_ = db_prepare_static((d), (sql), (error));                                                         \
-        if (!s_) failed((what), (error));                                                                             \
+        if (!s_) db_failed((what), (error));                                                                             \
         else {                                                                                                        \
             db_stmt *s = s_;                                                                                          \
             __VA_ARGS__;                                                                                              \
-            rc_ = db_step(s_, (error)) < 0 ? failed((what), (error)) : 0;                                             \
+            rc_ = db_step(s_, (error)) < 0 ? db_failed((what), (error)) : 0;                                             \
         }                                                                                                             \
         db_done(s_);                                                                                                  \
         rc_;                                                                                                          \
@@ -362,7 +341,7 @@ int store_insert_session_with(store *st, const session_row *r, const char *copy_
     db *d = st->db;
     char *seed = xasprintf("%llu", (unsigned long long)r->seed);
     if (db_begin(d, DB_TX_IMMEDIATE, error) < 0) {
-        failed("storing a session", error);
+        db_failed("storing a session", error);
         goto out;
     }
     db_stmt *s = db_prepare_static(d,
@@ -372,19 +351,19 @@ int store_insert_session_with(store *st, const session_row *r, const char *copy_
                                    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
                                    error);
     if (!s) {
-        failed("preparing a session", error);
+        db_failed("preparing a session", error);
         goto rollback;
     }
     bind_text(s, 1, r->id);
     bind_text(s, 2, r->run_id);
     bind_text(s, 3, r->status);
-    bind_json(s, 4, r->input);
-    bind_json(s, 5, r->output);
+    db_bind_json(s, 4, r->input);
+    db_bind_json(s, 5, r->output);
     bind_text(s, 6, r->error);
-    bind_json(s, 7, r->pending);
-    bind_json(s, 8, r->pending_approval);
+    db_bind_json(s, 7, r->pending);
+    db_bind_json(s, 8, r->pending_approval);
     bind_text(s, 9, r->policy_profile);
-    bind_json(s, 10, r->approvals);
+    db_bind_json(s, 10, r->approvals);
     bind_text(s, 11, seed);
     db_bind_int64(s, 12, r->clock_start_ms);
     db_bind_int64(s, 13, r->created_at_ms);
@@ -394,7 +373,7 @@ int store_insert_session_with(store *st, const session_row *r, const char *copy_
     db_done(s);
     if (step < 0) {
         *duplicate = db_last_was_unique_violation(d);
-        failed("storing a session", error);
+        db_failed("storing a session", error);
         goto rollback;
     }
     /* the caller's trace context (telemetry/otel.h), in its own table */
@@ -418,11 +397,11 @@ int store_insert_session_with(store *st, const session_row *r, const char *copy_
         }
         if (RUN(d, "INSERT INTO records (session_id, seq, record, pos) VALUES (?1, ?2, ?3, ?4) ON CONFLICT DO NOTHING",
                 "storing a given record", error, bind_text(s, 1, r->id); db_bind_int64(s, 2, (int64_t)seq);
-                bind_json(s, 3, rec); db_bind_int64(s, 4, (int64_t)i + 1)) < 0)
+                db_bind_json(s, 3, rec); db_bind_int64(s, 4, (int64_t)i + 1)) < 0)
             goto rollback;
     }
     if (db_commit(d, error) < 0) {
-        failed("storing a session", error);
+        db_failed("storing a session", error);
         goto rollback;
     }
     rc = 0;
@@ -442,8 +421,8 @@ int store_update_session(store *st, const session_row *r, char **error)
                  "UPDATE sessions SET status = ?2, output = ?3, error = ?4, pending = ?5,"
                  " pending_approval = ?6, approvals = ?7, call_count = ?8 WHERE id = ?1",
                  "updating a session", error, bind_text(s, 1, r->id); bind_text(s, 2, r->status);
-                 bind_json(s, 3, r->output); bind_text(s, 4, r->error); bind_json(s, 5, r->pending);
-                 bind_json(s, 6, r->pending_approval); bind_json(s, 7, r->approvals);
+                 db_bind_json(s, 3, r->output); bind_text(s, 4, r->error); db_bind_json(s, 5, r->pending);
+                 db_bind_json(s, 6, r->pending_approval); db_bind_json(s, 7, r->approvals);
                  db_bind_int64(s, 8, (int64_t)r->call_count));
     pthread_mutex_unlock(&st->lock);
     return rc;
@@ -510,7 +489,7 @@ int store_load_sessions(store *st, void (*fn)(void *ctx, session_row *r), void *
     db_stmt *s = db_prepare_static(st->db, "SELECT " SESSION_COLUMNS " FROM sessions ORDER BY created_at_ms, rowid",
                                    error);
     if (!s) {
-        failed("reading sessions", error);
+        db_failed("reading sessions", error);
         goto out;
     }
     int step;
@@ -521,7 +500,7 @@ int store_load_sessions(store *st, void (*fn)(void *ctx, session_row *r), void *
         session_row_clear(&r);
     }
     if (step < 0) {
-        failed("reading sessions", error);
+        db_failed("reading sessions", error);
         goto out;
     }
     rc = 0;
@@ -538,14 +517,14 @@ int store_get_session(store *st, const char *id, session_row *out, char **error)
     int rc = -1;
     db_stmt *s = db_prepare_static(st->db, "SELECT " SESSION_COLUMNS " FROM sessions WHERE id = ?1", error);
     if (!s) {
-        failed("reading a session", error);
+        db_failed("reading a session", error);
         goto out;
     }
     bind_text(s, 1, id);
     int step = db_step(s, error);
     if (step == 1) rc = read_row(s, out, error) < 0 ? -1 : 1;
     else if (step == 0) rc = 0;
-    else failed("reading a session", error);
+    else db_failed("reading a session", error);
 out:
     db_done(s);
     pthread_mutex_unlock(&st->lock);
@@ -574,7 +553,7 @@ static json_t *rows_of_records(db_stmt *s, const char *session_id, bool has_pos,
         if (has_pos) *last_pos = db_column_int64(s, 2);
     }
     if (step < 0) {
-        failed("reading records", error);
+        db_failed("reading records", error);
         json_free(out);
         return NULL;
     }
@@ -587,7 +566,7 @@ json_t *store_load_records(store *st, const char *session_id, char **error)
     json_t *out = NULL;
     db_stmt *s = db_prepare_static(st->db, "SELECT seq, record FROM records WHERE session_id = ?1 ORDER BY seq", error);
     if (!s) {
-        failed("reading records", error);
+        db_failed("reading records", error);
     } else {
         bind_text(s, 1, session_id);
         out = rows_of_records(s, session_id, false, NULL, error);
@@ -606,13 +585,13 @@ int store_record_stats(store *st, const char *session_id, store_log_stats *out, 
                                    "SELECT count(*), coalesce(sum(octet_length(record) + 1), 0), coalesce(max(pos), 0)"
                                    " FROM records WHERE session_id = ?1", error);
     if (!s) {
-        failed("measuring a call log", error);
+        db_failed("measuring a call log", error);
         goto out;
     }
     bind_text(s, 1, session_id);
     if (db_step(s, error) != 1) {
         if (!*error) *error = xstrdup("no row");
-        failed("measuring a call log", error);
+        db_failed("measuring a call log", error);
         goto out;
     }
     int64_t n = db_column_int64(s, 0), bytes = db_column_int64(s, 1), last = db_column_int64(s, 2);
@@ -634,7 +613,7 @@ json_t *store_load_records_page(store *st, const char *session_id, int64_t after
     db_stmt *s = db_prepare_static(
         st->db, "SELECT seq, record, pos FROM records WHERE session_id = ?1 AND pos > ?2 ORDER BY pos LIMIT ?3", error);
     if (!s) {
-        failed("reading records", error);
+        db_failed("reading records", error);
     } else {
         bind_text(s, 1, session_id);
         db_bind_int64(s, 2, after_pos);
@@ -694,14 +673,14 @@ int store_memory_op(void *ctx, const char *action, const char *ns, const char *k
          * servers sharing one database cannot pass it together */
         text = json_dump(value, JSON_COMPACT, &n);
         if (db_begin(d, DB_TX_IMMEDIATE, error) < 0) {
-            failed("memory", error);
+            db_failed("memory", error);
             goto out;
         }
         in_tx = true;
         int64_t used = 0;
         if (db_query_int64(d, "SELECT coalesce(sum(length(value) + length(key)), 0) FROM memory", &used, error, "") != 1) {
             if (!*error) *error = xstrdup("no row");
-            failed("memory", error);
+            db_failed("memory", error);
             goto out;
         }
         if ((double)used + (double)n > (double)STORE_MEMORY_MAX_BYTES) {
@@ -711,7 +690,7 @@ int store_memory_op(void *ctx, const char *action, const char *ns, const char *k
     }
     s = db_prepare_static(d, sql, error);
     if (!s) {
-        failed("memory", error);
+        db_failed("memory", error);
         goto out;
     }
     bind_text(s, 1, ns);
@@ -730,12 +709,12 @@ int store_memory_op(void *ctx, const char *action, const char *ns, const char *k
         if (why) {
             free(*error);
             *error = xasprintf("memory in the database: %s", why);
-        } else failed("memory", error);
+        } else db_failed("memory", error);
         goto out;
     }
     if (in_tx) {
         if (db_commit(d, error) < 0) {
-            failed("memory", error);
+            db_failed("memory", error);
             goto out;
         }
         in_tx = false;
@@ -774,12 +753,12 @@ int store_get_manifest(store *st, const char *session_id, json_t **out, char **e
                                    "SELECT body FROM manifests WHERE id = (SELECT manifest_id FROM session_manifests"
                                    " WHERE session_id = ?1)", error);
     if (!s) {
-        failed("preparing a read of a session's manifest", error);
+        db_failed("preparing a read of a session's manifest", error);
     } else {
         bind_text(s, 1, session_id);
         int step = db_step(s, error);
         if (step == 0) rc = 0;
-        else if (step < 0) failed("reading a session's manifest", error);
+        else if (step < 0) db_failed("reading a session's manifest", error);
         else if (column_json(s, 0, JSON_OBJECT, false, out, "manifest", error) == 0) rc = 1;
         else {
             char *why = *error;
@@ -801,20 +780,20 @@ int store_drop_unanswered(store *st, const char *session_id, int64_t after_pos, 
     db_stmt *s = NULL;
     int rc = -1;
     if (db_begin(d, DB_TX_IMMEDIATE, error) < 0) {
-        failed("looking at a resume's records", error);
+        db_failed("looking at a resume's records", error);
         goto out;
     }
     s = db_prepare_static(d, "SELECT count(*), min(seq), max(seq), coalesce(sum(octet_length(record) + 1), 0)"
                              " FROM records WHERE session_id = ?1 AND pos > ?2", error);
     if (!s) {
-        failed("preparing a look at a resume's records", error);
+        db_failed("preparing a look at a resume's records", error);
         goto rollback;
     }
     bind_text(s, 1, session_id);
     db_bind_int64(s, 2, after_pos);
     if (db_step(s, error) != 1) {
         if (!*error) *error = xstrdup("no row");
-        failed("looking at a resume's records", error);
+        db_failed("looking at a resume's records", error);
         goto rollback;
     }
     int64_t n = db_column_int64(s, 0), lo = db_column_int64(s, 1), hi = db_column_int64(s, 2);
@@ -829,7 +808,7 @@ int store_drop_unanswered(store *st, const char *session_id, int64_t after_pos, 
                       bind_text(s, 1, session_id); db_bind_int64(s, 2, after_pos)) < 0)
         goto rollback;
     if (db_commit(d, error) < 0) {
-        failed("removing a resume's answer", error);
+        db_failed("removing a resume's answer", error);
         goto rollback;
     }
     *bytes = size > 0 ? (uint64_t)size : 0;

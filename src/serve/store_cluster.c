@@ -18,31 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* *error (db.h's "database: X") said with what was being done. */
-static int fail(const char *what, char **error)
-{
-    if (!error) return -1;
-    char *was = *error;
-    const char *bare = was && !strncmp(was, "database: ", 10) ? was + 10 : was ? was : "unknown error";
-    *error = xasprintf("database: %s: %s", what, bare);
-    free(was);
-    return -1;
-}
 
 
 static void bind_text(db_stmt *s, int i, const char *v) { db_bind_text(s, i, v, (size_t)-1); }
-
-static void bind_json(db_stmt *s, int i, const json_t *v)
-{
-    if (!v) {
-        db_bind_null(s, i);
-        return;
-    }
-    size_t n;
-    char *text = json_dump(v, JSON_COMPACT, &n);
-    db_bind_text(s, i, text, n);
-    free(text);
-}
 
 /* The lease upsert: of two nodes claiming at once, one gets the row back. The owner column keeps
  * the last node (a released lease has expires_ms 0). */
@@ -59,7 +37,7 @@ static int claim(db *d, const char *session_id, const cluster_node *me, int64_t 
                  int64_t dead_epoch, int64_t *epoch, char **error)
 {
     db_stmt *s = db_prepare_static(d, CLAIM_SQL, error);
-    if (!s) return fail("preparing a lease claim", error);
+    if (!s) return db_failed("preparing a lease claim", error);
     bind_text(s, 1, session_id);
     bind_text(s, 2, me->id);
     bind_text(s, 3, me->host);
@@ -72,7 +50,7 @@ static int claim(db *d, const char *session_id, const cluster_node *me, int64_t 
         *epoch = db_column_int64(s, 0);
         if (db_step(s, error) < 0) rc = -1;
     }
-    if (rc < 0) fail("claiming a session's lease", error);
+    if (rc < 0) db_failed("claiming a session's lease", error);
     db_done(s);
     return rc;
 }
@@ -95,14 +73,14 @@ static int lease_update(store *st, const char *session_id, const cluster_node *m
     db_stmt *s = db_prepare_static(
         d, "UPDATE session_leases SET expires_ms = ?1 WHERE session_id = ?2 AND owner = ?3 AND epoch = ?4", error);
     if (!s) {
-        fail(what, error);
+        db_failed(what, error);
         goto out;
     }
     db_bind_int64(s, 1, expires_ms);
     bind_text(s, 2, session_id);
     bind_text(s, 3, me->id);
     db_bind_int64(s, 4, epoch);
-    if (db_step(s, error) < 0) fail(what, error);
+    if (db_step(s, error) < 0) db_failed(what, error);
     else rc = db_changes(d) > 0;
     db_done(s);
 out:
@@ -186,7 +164,7 @@ int store_append_record_fenced(store *st, const char *session_id, uint64_t seq, 
                    HELD_SHARE("?1", "?5", "?6")),
         error);
     if (!s) {
-        fail("preparing a record", error);
+        db_failed("preparing a record", error);
         goto out;
     }
     bind_text(s, 1, session_id);
@@ -195,7 +173,7 @@ int store_append_record_fenced(store *st, const char *session_id, uint64_t seq, 
     db_bind_int64(s, 4, pos);
     bind_text(s, 5, me->id);
     db_bind_int64(s, 6, epoch);
-    if (db_step(s, error) < 0) fail("storing a record", error);
+    if (db_step(s, error) < 0) db_failed("storing a record", error);
     else rc = db_changes(d) > 0 ? 0 : -2;
     db_done(s);
     if (rc == 0) announce(d, session_id);
@@ -211,7 +189,7 @@ int store_settle_fenced(store *st, const session_row *r, const cluster_node *me,
     db_stmt *s = NULL;
     int rc = -1;
     if (db_begin(d, DB_TX_IMMEDIATE, error) < 0) {
-        fail("settling a session", error);
+        db_failed("settling a session", error);
         goto out;
     }
 #define SETTLE_SQL(HELD_FORM)                                                                                      \
@@ -221,21 +199,21 @@ int store_settle_fenced(store *st, const session_row *r, const cluster_node *me,
     s = db_prepare_static(d, BY_DIALECT(d, SETTLE_SQL(HELD), SETTLE_SQL(HELD_SHARE)), error);
 #undef SETTLE_SQL
     if (!s) {
-        fail("preparing a session update", error);
+        db_failed("preparing a session update", error);
         goto rollback;
     }
     bind_text(s, 1, r->status);
-    bind_json(s, 2, r->output);
+    db_bind_json(s, 2, r->output);
     bind_text(s, 3, r->error);
-    bind_json(s, 4, r->pending);
-    bind_json(s, 5, r->pending_approval);
-    bind_json(s, 6, r->approvals);
+    db_bind_json(s, 4, r->pending);
+    db_bind_json(s, 5, r->pending_approval);
+    db_bind_json(s, 6, r->approvals);
     db_bind_int64(s, 7, (int64_t)r->call_count);
     bind_text(s, 8, r->id);
     bind_text(s, 9, me->id);
     db_bind_int64(s, 10, epoch);
     if (db_step(s, error) < 0) {
-        fail("updating a session", error);
+        db_failed("updating a session", error);
         goto rollback;
     }
     db_done(s), s = NULL;
@@ -243,7 +221,7 @@ int store_settle_fenced(store *st, const session_row *r, const cluster_node *me,
         /* why not: the lease moved on, or a cancel came first */
         s = db_prepare_static(d, "SELECT 1 FROM sessions WHERE id = ?1 AND " HELD("?1", "?2", "?3"), error);
         if (!s) {
-            fail("reading a lease", error);
+            db_failed("reading a lease", error);
             goto rollback;
         }
         bind_text(s, 1, r->id);
@@ -251,7 +229,7 @@ int store_settle_fenced(store *st, const session_row *r, const cluster_node *me,
         db_bind_int64(s, 3, epoch);
         int step = db_step(s, error);
         if (step < 0) {
-            fail("reading a lease", error);
+            db_failed("reading a lease", error);
             goto rollback;
         }
         rc = step == 1 ? -3 : -2;
@@ -262,21 +240,21 @@ int store_settle_fenced(store *st, const session_row *r, const cluster_node *me,
         s = db_prepare_static(d, "UPDATE session_leases SET expires_ms = 0 WHERE session_id = ?1 AND owner = ?2"
                                  " AND epoch = ?3", error);
         if (!s) {
-            fail("preparing a lease release", error);
+            db_failed("preparing a lease release", error);
             goto rollback;
         }
         bind_text(s, 1, r->id);
         bind_text(s, 2, me->id);
         db_bind_int64(s, 3, epoch);
         if (db_step(s, error) < 0) {
-            fail("releasing a lease", error);
+            db_failed("releasing a lease", error);
             goto rollback;
         }
         db_done(s), s = NULL;
     }
     announce(d, r->id); /* sent when the transaction commits */
     if (db_commit(d, error) < 0) {
-        fail("settling a session", error);
+        db_failed("settling a session", error);
         goto rollback;
     }
     rc = 0;
@@ -295,12 +273,12 @@ char *store_session_status(store *st, const char *session_id, char **error)
     char *status = NULL;
     db_stmt *s = db_prepare_static(d, "SELECT status FROM sessions WHERE id = ?1", error);
     if (!s) {
-        fail("reading a session's status", error);
+        db_failed("reading a session's status", error);
     } else {
         bind_text(s, 1, session_id);
         int step = db_step(s, error);
         if (step == 1 && db_column_text(s, 0, NULL)) status = xstrdup(db_column_text(s, 0, NULL));
-        else if (step < 0) fail("reading a session's status", error);
+        else if (step < 0) db_failed("reading a session's status", error);
     }
     db_done(s);
     store_unlock_db(st);
@@ -316,14 +294,14 @@ int store_session_cas(store *st, const char *session_id, const char *from, const
         d, "UPDATE sessions SET status = ?1, error = COALESCE(CAST(?2 AS TEXT), error) WHERE id = ?3 AND status = ?4",
         error);
     if (!s) {
-        fail("preparing a status change", error);
+        db_failed("preparing a status change", error);
         goto out;
     }
     bind_text(s, 1, to);
     bind_text(s, 2, error_text);
     bind_text(s, 3, session_id);
     bind_text(s, 4, from);
-    if (db_step(s, error) < 0) fail("changing a session's status", error);
+    if (db_step(s, error) < 0) db_failed("changing a session's status", error);
     else rc = db_changes(d) > 0;
     db_done(s);
 out:
@@ -363,7 +341,7 @@ int store_lease_orphans(store *st, const cluster_node *me, int64_t now_ms, int64
                                    " ORDER BY s.created_at_ms",
                                    error);
     if (!s) {
-        rc = fail("preparing the scan for orphaned sessions", error);
+        rc = db_failed("preparing the scan for orphaned sessions", error);
         goto out;
     }
     db_bind_int64(s, 1, now_ms - lease_ms);
@@ -383,7 +361,7 @@ int store_lease_orphans(store *st, const cluster_node *me, int64_t now_ms, int64
         if (n == cap) cap = cap ? cap * 2 : 16, list = xrealloc(list, cap * sizeof *list);
         list[n++] = (orphan){xstrdup(id), dead};
     }
-    if (step < 0) rc = fail("scanning for orphaned sessions", error);
+    if (step < 0) rc = db_failed("scanning for orphaned sessions", error);
     db_done(s);
 out:
     store_unlock_db(st);
@@ -411,7 +389,7 @@ int store_queued_claim(store *st, const cluster_node *me, int64_t now_ms, int64_
      * claiming at once take different sessions); SQLite: the whole database, one writer. */
     bool pg = db_kind_of(d) == DB_POSTGRES;
     if (db_begin(d, pg ? DB_TX_DEFERRED : DB_TX_IMMEDIATE, error) < 0) {
-        fail("claiming queued sessions", error);
+        db_failed("claiming queued sessions", error);
         goto out;
     }
     /* the statement text depends on the dialect, so it is built (and kept) per store */
@@ -420,7 +398,7 @@ int store_queued_claim(store *st, const cluster_node *me, int64_t now_ms, int64_
     s = db_prepare(d, scan, error);
     free(scan);
     if (!s) {
-        fail("preparing the scan for queued sessions", error);
+        db_failed("preparing the scan for queued sessions", error);
         goto rollback;
     }
     db_bind_int64(s, 1, (int64_t)max);
@@ -429,7 +407,7 @@ int store_queued_claim(store *st, const cluster_node *me, int64_t now_ms, int64_
         if (db_column_text(s, 0, NULL) && nfound < max) found[nfound++] = xstrdup(db_column_text(s, 0, NULL));
     db_done(s), s = NULL;
     if (step < 0) {
-        fail("scanning for queued sessions", error);
+        db_failed("scanning for queued sessions", error);
         goto rollback;
     }
     for (size_t i = 0; i < nfound; i++) {
@@ -439,12 +417,12 @@ int store_queued_claim(store *st, const cluster_node *me, int64_t now_ms, int64_
         if (c == 0) continue; /* a lease left from an earlier try is still live: not ours to run */
         s = db_prepare_static(d, "UPDATE sessions SET status = 'running' WHERE id = ?1 AND status = 'queued'", error);
         if (!s) {
-            fail("preparing a status change", error);
+            db_failed("preparing a status change", error);
             goto rollback;
         }
         bind_text(s, 1, found[i]);
         if (db_step(s, error) < 0) {
-            fail("claiming a queued session", error);
+            db_failed("claiming a queued session", error);
             goto rollback;
         }
         db_done(s), s = NULL;
@@ -453,7 +431,7 @@ int store_queued_claim(store *st, const cluster_node *me, int64_t now_ms, int64_
         (*epochs)[(*n)++] = epoch;
     }
     if (db_commit(d, error) < 0) {
-        fail("claiming queued sessions", error);
+        db_failed("claiming queued sessions", error);
         goto rollback;
     }
     rc = 0;

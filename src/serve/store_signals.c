@@ -17,10 +17,9 @@
 
 static int fail(const char *what, char **error)
 {
-    char *was = *error;
-    const char *bare = was && !strncmp(was, "database: ", 10) ? was + 10 : was ? was : "unknown error";
-    *error = xasprintf("database: signals: %s: %s", what, bare);
-    free(was);
+    char *where = xasprintf("signals: %s", what);
+    db_failed(where, error);
+    free(where);
     return -1;
 }
 
