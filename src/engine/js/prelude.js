@@ -898,14 +898,19 @@
     ["process", "process", null], // null: the module itself
   ];
 
-  function defineLazyGlobal(name, module, prop) {
+  /* A global made on first read by load() and then an ordinary data property. Reflect.defineProperty
+   * (captured here, before guest code) answers false instead of throwing: on a global the guest
+   * froze or sealed, the accessor stays and keeps serving the one loaded value. */
+  const ReflectDefineProperty = Reflect.defineProperty;
+  function defineLazyGlobal(name, load) {
+    let loaded = false, kept;
     const settle = (value) =>
-      ObjectDefineProperty(globalThis, name, { __proto__: null, value, writable: true, configurable: true, enumerable: false });
+      ReflectDefineProperty(globalThis, name, { __proto__: null, value, writable: true, configurable: true, enumerable: false });
     ObjectDefineProperty(globalThis, name, { // at startup: Object.prototype is still pristine
       get() {
-        const value = prop === null ? requireBuiltin(module) : requireBuiltin(module)[prop];
-        settle(value);
-        return value;
+        if (!loaded) kept = load(), loaded = true;
+        settle(kept);
+        return kept;
       },
       set(value) { settle(value); },
       configurable: true,
@@ -970,7 +975,10 @@
   defineGlobal("clearInterval", clearTimer);
   defineGlobal("queueMicrotask", queueMicrotask);
   defineGlobal("global", globalThis);
-  for (let i = 0; i < LAZY_GLOBALS.length; i++) defineLazyGlobal(LAZY_GLOBALS[i][0], LAZY_GLOBALS[i][1], LAZY_GLOBALS[i][2]);
+  for (let i = 0; i < LAZY_GLOBALS.length; i++) {
+    const module = LAZY_GLOBALS[i][1], prop = LAZY_GLOBALS[i][2];
+    defineLazyGlobal(LAZY_GLOBALS[i][0], () => (prop === null ? requireBuiltin(module) : requireBuiltin(module)[prop]));
+  }
 
   /* ---- Intl (js/intl.js over ICU), loaded on first use ----
    * `Intl` is a lazy global and the toLocaleString family are thin methods that load the layer on
@@ -979,18 +987,7 @@
   let intlLayerValue = null;
   const intlLayer = () => intlLayerValue || (intlLayerValue = loadBuiltinFile("intl.js")(intlNative, clockNow));
   {
-    /* Reflect.defineProperty, captured here (before guest code), answers false instead of
-     * throwing: on a global the guest froze or sealed, the accessor stays and keeps serving the
-     * one loaded object (as Temporal's does). */
-    const ReflectDefineProperty = Reflect.defineProperty;
-    const settleIntl = (value) =>
-      ReflectDefineProperty(globalThis, "Intl", { value, writable: true, configurable: true, enumerable: false });
-    ObjectDefineProperty(globalThis, "Intl", {
-      get() { const v = intlLayer().Intl; settleIntl(v); return v; },
-      set(value) { settleIntl(value); },
-      configurable: true,
-      enumerable: false,
-    });
+    defineLazyGlobal("Intl", () => intlLayer().Intl);
     const method = (proto, name, fn) =>
       ObjectDefineProperty(proto, name, { value: fn, writable: true, configurable: true, enumerable: false });
     const NumberValueOf = Number.prototype.valueOf, BigIntValueOf = BigInt.prototype.valueOf;
