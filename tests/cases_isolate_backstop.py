@@ -196,3 +196,28 @@ def case_backstop_gives_the_engine_a_cpu_rlimit_for_while_an_effect_runs(v):
                 p.wait()
         assert want in seen, (want, seen)
         assert "wall-clock deadline exceeded:" in err, err
+
+
+def case_inproc_backstop_ends_eval_blocked_on_a_full_pipe(v):
+    """`chidori eval` has no worker: its own watchdog (src/isolate/inproc_backstop.c) is the
+    backstop. A script that writes to a stdout nobody reads blocks in write(2), where the engine
+    cannot poll; it must end at the deadline plus its grace with the deadline message and status 1
+    (before the watchdog it blocked for ever)."""
+    with tempfile.TemporaryDirectory() as state:
+        env = v.env({"CHIDORI_JS_DEADLINE_MS": str(DEADLINE_MS), "CHIDORI_STATE_DIR": state})
+        start = time.monotonic()
+        p = subprocess.Popen([v.chidori, "eval", 'for (;;) console.log("x".repeat(100000));'], env=env,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        try:
+            p.wait(timeout=30 * v.slow)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait()
+        secs = time.monotonic() - start
+        err = p.stderr.read().decode("utf-8", "replace")
+        p.stdout.close()
+        p.stderr.close()
+        assert p.returncode == 1, (p.returncode, err[-2000:])
+        assert f"wall-clock deadline exceeded: the run passed {DEADLINE_MS} ms (CHIDORI_JS_DEADLINE_MS)" in err \
+            and "the backstop ended the process" in err, err[-2000:]
+        assert secs < 10 * v.slow, f"ended after {secs:.2f} s"

@@ -15,6 +15,7 @@
  * branch's range. Holds the run folder's lock while it runs.
  */
 #define _GNU_SOURCE
+#include "isolate/isolate.h"
 #include "cli/branch_doc.h"
 #include "cli/cli.h"
 #include "cli/runstore.h"
@@ -243,6 +244,7 @@ static int run_branch(const branch_options *o, const settings *set, bool resume)
         .n_queue_seqs = plan.n_queued,
     };
     runner_outcome res;
+    if (!req.isolated) isolate_inproc_backstop_arm(&req.limits, false); /* the CPU backstop in this process */
     if (runner_run(&req, &res, &error) < 0) {
         json_free(got.records);
         goto out;

@@ -69,6 +69,26 @@ int isolate_netns_open_here(void);
  * slot's membership files — so that the parent prepares them while the worker execs. */
 #define ISOLATE_HANDOFF_FD 3
 
+/* The backstop's figures (docs/limits.md): the grace past the engine's own deadline, the CPU time
+ * a tick is allowed, and the slack for start-up before the first tick. */
+#define ISOLATE_BACKSTOP_GRACE_MS 500        /* the engine's own deadline error comes first when it polls */
+#if defined(__SANITIZE_ADDRESS__)
+#define ISOLATE_BACKSTOP_NS_PER_TICK 800     /* sanitizer builds run each tick 3-7 times slower */
+#else
+#define ISOLATE_BACKSTOP_NS_PER_TICK 100     /* measured: 15 ns (a tight loop) to 520 ns (small builtins) */
+#endif
+#define ISOLATE_BACKSTOP_CPU_SLACK_MS 1000   /* start-up, before the first tick */
+/* The CPU time (ms) a run with these limits may use before the backstop stops it; 0: no budget. */
+uint64_t isolate_backstop_cpu_ms(const engine_limits *lim);
+
+/* The backstop of a run executed in this process, with no worker (inproc_backstop.c): a watchdog
+ * thread that ends the whole process, with the limit's message on stderr and exit status 1, once
+ * the process has used the CPU time of lim's budget, and (wall: only for a run that performs no
+ * host effect, which could legitimately outlast the deadline) once the deadline plus its grace has
+ * passed. For the CLI's in-process runs, whose process is the run; never for a server. Arm it right
+ * before the run starts; at most once per process. */
+void isolate_inproc_backstop_arm(const engine_limits *lim, bool wall);
+
 /* From the CHIDORI_ISOLATE_* settings (checked when s was built; NULL: the defaults), and the
  * sanitizer options a worker is given. The strings point into s. */
 struct settings;

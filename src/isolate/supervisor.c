@@ -369,13 +369,9 @@ static wait_outcome wait_for_frame(int from_child, int cancel_fd, int64_t until)
  * the supervisor sleeps until the CPU limit could be reached at the earliest, reads the worker's
  * CPU clock, and sleeps again for what is left. CPU time does not advance while the worker waits
  * for a host effect; wall time does, as the engine's deadline does by design. */
-#define BACKSTOP_GRACE_MS 500        /* the engine's own deadline error comes first when it polls */
-#if defined(__SANITIZE_ADDRESS__)
-#define BACKSTOP_NS_PER_TICK 800     /* sanitizer builds run each tick 3-7 times slower */
-#else
-#define BACKSTOP_NS_PER_TICK 100     /* measured: 15 ns (a tight loop) to 520 ns (small builtins) */
-#endif
-#define BACKSTOP_CPU_SLACK_MS 1000   /* the worker's start-up, before its first tick */
+#define BACKSTOP_GRACE_MS ISOLATE_BACKSTOP_GRACE_MS
+#define BACKSTOP_NS_PER_TICK ISOLATE_BACKSTOP_NS_PER_TICK
+#define BACKSTOP_CPU_SLACK_MS ISOLATE_BACKSTOP_CPU_SLACK_MS
 
 typedef struct backstop {
     int64_t wall_at;        /* kill at (0: none) */
@@ -429,9 +425,14 @@ static uint64_t worker_cpu_us(const worker *w)
 static uint64_t backstop_rlimit_secs(const isolate_options *o, const engine_limits *lim)
 {
     if (o->cpu_secs_set) return o->sandbox.cpu_secs;
+    uint64_t ms = isolate_backstop_cpu_ms(lim);
+    return ms ? ms / 1000 + 2 : 0;
+}
+
+uint64_t isolate_backstop_cpu_ms(const engine_limits *lim)
+{
     if (!lim->op_budget) return 0;
-    uint64_t ms = lim->op_budget / (1000000 / BACKSTOP_NS_PER_TICK) + BACKSTOP_CPU_SLACK_MS;
-    return ms / 1000 + 2;
+    return lim->op_budget / (1000000 / BACKSTOP_NS_PER_TICK) + BACKSTOP_CPU_SLACK_MS;
 }
 
 static void backstop_start(backstop *b, const engine_limits *lim, const isolate_options *o, const worker *w, bool warm)
@@ -447,7 +448,7 @@ static void backstop_start(backstop *b, const engine_limits *lim, const isolate_
     }
     /* An explicit CHIDORI_ISOLATE_CPU_SECS is the worker's RLIMIT_CPU: the kernel enforces it. */
     if (!o->cpu_secs_set && lim->op_budget) {
-        uint64_t ms = lim->op_budget / (1000000 / BACKSTOP_NS_PER_TICK) + BACKSTOP_CPU_SLACK_MS;
+        uint64_t ms = isolate_backstop_cpu_ms(lim);
         b->cpu_limit_us = ms * 1000;
         b->cpu_base_us = warm ? worker_cpu_us(w) : 0; /* a new worker's start-up is in the slack */
         b->cpu_check_at = now + (int64_t)ms;
