@@ -244,7 +244,7 @@ static int run_branch(const branch_options *o, const settings *set, bool resume)
         .n_queue_seqs = plan.n_queued,
     };
     runner_outcome res;
-    if (!req.isolated) isolate_inproc_backstop_arm(&req.limits, false); /* the CPU backstop in this process */
+    if (!req.isolated) isolate_inproc_backstop_arm(&req.limits, false, ISOLATE_INPROC_HOST_SLACK_MS); /* the CPU backstop in this process */
     if (runner_run(&req, &res, &error) < 0) {
         json_free(got.records);
         goto out;

@@ -105,7 +105,7 @@ static int cmd_eval(int argc, char **argv, const settings *set)
     cfg.seam = host_seam(h);
     cfg.exit_after = true; /* the command ends with this run */
     /* no worker: the backstop watches this process (eval performs no effect, so the wall too) */
-    isolate_inproc_backstop_arm(&cfg.limits, true);
+    isolate_inproc_backstop_arm(&cfg.limits, true, ISOLATE_INPROC_HOST_SLACK_MS);
     engine_result res;
     engine_run(&cfg, &res);
     int rc = res.status == RUN_COMPLETED ? 0 : 1;

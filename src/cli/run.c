@@ -830,7 +830,7 @@ static int durable_run(durable_mode mode, const run_options *o, const settings *
         fill_request(&d, set, &banner, pg, so, &req);
         off_t size_before = mode == MODE_RESUME ? file_size(d.records) : 0;
         /* in this process, the CPU backstop (its effects may outlast the deadline legitimately) */
-        if (!req.isolated) isolate_inproc_backstop_arm(&req.limits, false);
+        if (!req.isolated) isolate_inproc_backstop_arm(&req.limits, false, ISOLATE_INPROC_HOST_SLACK_MS);
         int ran = runner_run(&req, &res, &d.error);
         progress_stop(pg); /* cleared before the outcome, the paused prompt or an error is printed */
         if (ran == 0 && mode == MODE_RESUME && undo_refused_resume(&d, &res, size_before)) {

@@ -86,8 +86,11 @@ uint64_t isolate_backstop_cpu_ms(const engine_limits *lim);
  * the process has used the CPU time of lim's budget, and (wall: only for a run that performs no
  * host effect, which could legitimately outlast the deadline) once the deadline plus its grace has
  * passed. For the CLI's in-process runs, whose process is the run; never for a server. Arm it right
- * before the run starts; at most once per process. */
-void isolate_inproc_backstop_arm(const engine_limits *lim, bool wall);
+ * before the run starts; at most once per process. host_slack_ms is CPU time added for the host's
+ * own work in this process (parsing, records, a replayed prefix), which an isolated run's worker
+ * does not do: ISOLATE_INPROC_HOST_SLACK_MS for the CLI. */
+#define ISOLATE_INPROC_HOST_SLACK_MS 10000
+void isolate_inproc_backstop_arm(const engine_limits *lim, bool wall, uint64_t host_slack_ms);
 
 /* From the CHIDORI_ISOLATE_* settings (checked when s was built; NULL: the defaults), and the
  * sanitizer options a worker is given. The strings point into s. */

@@ -63,14 +63,14 @@ static child_end run_child(void (*body)(void))
 static void spin_with_budget(void)
 {
     engine_limits lim = {.op_budget = 1};
-    isolate_inproc_backstop_arm(&lim, false);
+    isolate_inproc_backstop_arm(&lim, false, 0);
     for (;;) spin_sink++;
 }
 
 static void block_with_deadline(void)
 {
     engine_limits lim = {.deadline_ms = 200};
-    isolate_inproc_backstop_arm(&lim, true);
+    isolate_inproc_backstop_arm(&lim, true, 0);
     int p[2];
     if (pipe(p) != 0) _exit(98);
     char c;
@@ -80,7 +80,7 @@ static void block_with_deadline(void)
 static void block_without_wall(void)
 {
     engine_limits lim = {.deadline_ms = 200};
-    isolate_inproc_backstop_arm(&lim, false); /* a run with effects: no wall backstop, no budget */
+    isolate_inproc_backstop_arm(&lim, false, 0); /* a run with effects: no wall backstop, no budget */
     usleep(1500000);
     _exit(7);
 }
