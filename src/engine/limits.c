@@ -109,9 +109,17 @@ void run_limits_arm_memory(run_limits *l, JSRuntime *rt)
     JS_SetGCThreshold(rt, threshold);
 }
 
+/* Every limit, once tripped, stops the run: memory too. A refused allocation usually ends the run
+ * on the spot as QuickJS's uncatchable out-of-memory error, but a few QuickJS paths tolerate the
+ * failure without raising it (a stack trace too long for the allocation cap is left out, an
+ * internal table that cannot grow is kept as it is); answering "stop" from then on ends the run
+ * at the next poll point there too, with the memory message, instead of letting it go on past its
+ * limit until the tick budget. */
+static bool stopping(const run_limits *l) { return l->halted || l->tripped != LIMIT_NONE; }
+
 int run_limits_check(run_limits *l)
 {
-    if (l->halted || l->tripped == LIMIT_BUDGET || l->tripped == LIMIT_DEADLINE) return 1;
+    if (stopping(l)) return 1;
     if (l->deadline_ns && clock_monotonic_ns() >= l->deadline_ns) {
         l->tripped = LIMIT_DEADLINE;
         return 1;
@@ -122,7 +130,7 @@ int run_limits_check(run_limits *l)
 int run_limits_interrupt(JSRuntime *rt, void *opaque)
 {
     run_limits *l = opaque;
-    if (l->halted || l->tripped == LIMIT_BUDGET || l->tripped == LIMIT_DEADLINE) return 1;
+    if (stopping(l)) return 1;
     if (l->cfg.stop && atomic_load(l->cfg.stop)) { /* a stopped member: no more guest code */
         l->halted = true;
         return 1;
