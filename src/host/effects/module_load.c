@@ -18,7 +18,6 @@
 #include "host/host_internal.h"
 #include "host/ops.h"
 #include "settings/settings.h"
-#include "util/base64.h"
 #include "util/buf.h"
 #include "util/strmap.h"
 
@@ -129,7 +128,7 @@ static int read_source(int fd, const char *key, buf *src, char **error)
 }
 
 /* A package's ES module, for an engine in this process: its cached bytecode when an entry checks
- * out ("bytecode", base64, next to the source, which stays the fallback), else "cache": true, which
+ * out ("bytecode", its raw bytes, next to the source, which stays the fallback), else "cache": true, which
  * asks it to hand back what it compiles (module_cache_put_local). An isolated worker gets neither:
  * its compiles are never stored (a compromised worker could otherwise plant code in later runs),
  * and bytecode across the worker's frames costs more than the parse it saves. */
@@ -146,11 +145,8 @@ static void offer_bytecode(host *h, loader_state *st, const char *key, const buf
     if (bc_cache_id(st->bc, key, src->data ? src->data : "", src->len, id) < 0) return;
     size_t n = 0;
     unsigned char *bc = bc_cache_get(st->bc, id, &n);
-    if (bc) {
-        size_t elen;
-        char *b64 = base64_encode(bc, n, &elen);
-        json_object_set(o, "bytecode", json_stringn(b64, elen));
-        free(b64);
+    if (bc) { /* raw bytes: this reply goes to an engine in this process and is never serialized */
+        json_object_set(o, "bytecode", json_stringn((const char *)bc, n));
         free(bc);
         return;
     }
@@ -170,10 +166,9 @@ int module_cache_put_local(host *h, const json_t *args, json_t **result, char **
     if (!st || !st->bc || !key || !json_is_string(b)) return 0;
     bc_offer *offer = strmap_remove(&st->bc_ids, key); /* one put per offer */
     if (!offer) return 0; /* not a file this host offered to cache */
-    size_t n = 0;
-    unsigned char *bytes = base64_decode(b->u.string.bytes, b->u.string.len, BC_CACHE_MAX_PAYLOAD, &n, NULL);
-    if (bytes) bc_cache_put(st->bc, offer->id, bytes, n);
-    free(bytes);
+    /* raw bytes, like the offer's: the put comes only from an engine in this process */
+    if (b->u.string.len <= BC_CACHE_MAX_PAYLOAD)
+        bc_cache_put(st->bc, offer->id, (const unsigned char *)b->u.string.bytes, b->u.string.len);
     free(offer);
     (void)error;
     return 0;
