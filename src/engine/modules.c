@@ -151,6 +151,17 @@ static void throw_host_error(JSContext *ctx, const char *msg)
     JS_Throw(ctx, exc);
 }
 
+/* The bytes of a string of the host's reply (ours to free), taken instead of copied: a source or
+ * bytecode can be megabytes. The string is left empty. */
+static char *take_bytes(json_t *str, size_t *len)
+{
+    char *b = str->u.string.bytes;
+    *len = str->u.string.len;
+    str->u.string.bytes = xstrdup("");
+    str->u.string.len = 0;
+    return b;
+}
+
 /* Ask the host for a module. 0 with *key_out (malloc'd), or -1 with a JS exception thrown. */
 static int fetch_module(engine *e, const char *importer, const char *specifier, char **key_out)
 {
@@ -162,7 +173,7 @@ static int fetch_module(engine *e, const char *importer, const char *specifier, 
         return -1;
     }
     const json_t *key = json_object_get(res, "key");
-    const json_t *src = json_object_get(res, "source");
+    json_t *src = json_object_get(res, "source");
     const char *fmt = json_string_value(json_object_get(res, "format"));
     if (!json_is_string(key) || !json_is_string(src)) {
         json_free(res);
@@ -184,15 +195,12 @@ static int fetch_module(engine *e, const char *importer, const char *specifier, 
     }
     s = xcalloc(1, sizeof *s);
     s->key = xstrdup(key->u.string.bytes);
-    s->len = src->u.string.len;
-    s->source = xstrndup(src->u.string.bytes, s->len);
+    s->source = take_bytes(src, &s->len);
     s->format = fmt && !strcmp(fmt, "cjs") ? 'c' : fmt && !strcmp(fmt, "json") ? 'j' : 'e';
-    const json_t *bc = json_object_get(res, "bytecode");
+    json_t *bc = json_object_get(res, "bytecode");
     if (s->format == 'e' && json_is_string(bc) && bc->u.string.len > 0 && bc->u.string.len <= MODULE_PENDING_MAX_BYTES) {
         /* raw bytes (only an in-process host offers bytecode; the reply is never serialized) */
-        s->bytecode = xmalloc(bc->u.string.len);
-        memcpy(s->bytecode, bc->u.string.bytes, bc->u.string.len);
-        s->bytecode_len = bc->u.string.len;
+        s->bytecode = (unsigned char *)take_bytes(bc, &s->bytecode_len);
     }
     s->cache = s->format == 'e' && !s->bytecode && json_object_get(res, "cache") && json_object_get(res, "cache")->type == JSON_TRUE;
     e->sources_bytes += s->len;

@@ -220,8 +220,9 @@ unsigned char *bc_cache_get(bc_cache *c, const char *id, size_t *len)
         const unsigned char *p;
         size_t plen;
         if (bc_entry_check(c->key, id, (const unsigned char *)data, n, &p, &plen) == 0) {
-            out = xmalloc(plen ? plen : 1);
+            out = xmalloc(plen + 1);
             memcpy(out, p, plen);
+            out[plen] = '\0'; /* it travels as a JSON string's bytes, which end with a NUL */
             *len = plen;
         } else {
             unlink(path); /* not ours or broken: rebuilt by the next run that compiles the file */

@@ -1,5 +1,5 @@
 /* bytecode_cache.h — compiled ES modules kept under <state dir>/cache/bytecode, by content hash,
- * authenticated with an HMAC whose key only the host reads (docs/captured-surface.md, "Bytecode
+ * authenticated with a MAC whose key only the host reads (docs/captured-surface.md, "Bytecode
  * cache"). Trusted side: the engine never opens these files; the host hands it an entry only after
  * checking it, and takes entries only from an engine in its own process.
  *
@@ -35,7 +35,7 @@ void bc_cache_close(bc_cache *c);
  * the cache's key. Always 0. */
 int bc_cache_id(const bc_cache *c, const char *key, const char *source, size_t len, char out[BC_ID_HEX + 1]);
 
-/* The payload of the entry `id`, checked (size, magic, id, HMAC), malloc'd; NULL when there is
+/* The payload of the entry `id`, checked (size, magic, id, tag), malloc'd (with a NUL after it); NULL when there is
  * none or it does not check (a bad entry is removed, so it is rebuilt). */
 unsigned char *bc_cache_get(bc_cache *c, const char *id, size_t *len);
 

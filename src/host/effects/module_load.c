@@ -102,6 +102,17 @@ static const char *module_format(host *h, module_cache *mc, const module_found *
     return fmt;
 }
 
+/* A JSON string that takes the bytes (NUL-terminated, len of them) instead of copying them: a
+ * module's source and bytecode are the largest things a load hands over. */
+static json_t *string_taking(char *bytes, size_t len)
+{
+    json_t *v = json_stringn("", 0);
+    free(v->u.string.bytes);
+    v->u.string.bytes = bytes;
+    v->u.string.len = len;
+    return v;
+}
+
 static int read_source(int fd, const char *key, buf *src, char **error)
 {
     struct stat st;
@@ -109,6 +120,7 @@ static int read_source(int fd, const char *key, buf *src, char **error)
         *error = xasprintf("module `%s` is larger than the %zu MiB limit", key, MODULE_MAX_BYTES >> 20);
         return -1;
     }
+    buf_reserve(src, (size_t)st.st_size); /* one allocation for the usual file, which does not grow */
     char chunk[65536];
     for (;;) {
         ssize_t n = read(fd, chunk, sizeof chunk);
@@ -146,8 +158,7 @@ static void offer_bytecode(host *h, loader_state *st, const char *key, const buf
     size_t n = 0;
     unsigned char *bc = bc_cache_get(st->bc, id, &n);
     if (bc) { /* raw bytes: this reply goes to an engine in this process and is never serialized */
-        json_object_set(o, "bytecode", json_stringn((const char *)bc, n));
-        free(bc);
+        json_object_set(o, "bytecode", string_taking((char *)bc, n));
         return;
     }
     bc_offer *offer = xmalloc(sizeof *offer + strlen(key) + 1);
@@ -257,8 +268,9 @@ static int host_module_load(host *h, const json_t *args, json_t **result, char *
     const char *format = module_format(h, &st->cache, &f, src.data ? src.data : "", src.len);
     json_object_set(o, "key", json_string(f.key));
     json_object_set(o, "format", json_string(format));
-    json_object_set(o, "source", json_stringn(src.data ? src.data : "", src.len));
     if (strcmp(format, "esm") == 0 && in_node_modules(f.key)) offer_bytecode(h, st, f.key, &src, o);
+    size_t src_len = src.len;
+    json_object_set(o, "source", src.data ? string_taking(buf_steal(&src), src_len) : json_stringn("", 0));
     buf_free(&src);
     free(f.key);
     *result = o;
