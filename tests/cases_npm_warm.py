@@ -114,3 +114,34 @@ def case_npm_warm_every_package_module_past_a_line_is_cached(v):
         go(["--no-isolate"])
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def case_npm_warm_failed_import_is_forgotten_and_fails_again(v):
+    """A dynamic import whose graph fails to link (a missing file two levels down) is dropped by the
+    engine with the modules it half-loaded, and importing it again fails the same way, not with a
+    module found in the engine's name table (patch 0014 hashes loaded modules by name: a module freed
+    but left in the table would be found again; the sanitizer build sees its memory reused), while
+    a good module imports fine before and after."""
+    tmp = tempfile.mkdtemp(prefix="chidori-npm-warm-")
+    try:
+        app = os.path.join(tmp, "app")
+        write(app, "package.json", json.dumps({"type": "module"}))
+        write(app, "bad.js", 'import { mid } from "./mid.js";\nexport const bad = mid;\n')
+        write(app, "mid.js", 'import { gone } from "./gone.js";\nexport const mid = gone;\n')
+        write(app, "good.js", 'export const good = "good";\n')
+        write(app, "agent.js", 'import { run } from "chidori:agent";\n'
+              "async function attempt(s) { try { return (await import(s)); } catch (e) { return String(e.message); } }\n"
+              "run(async () => {\n"
+              '  const g1 = (await attempt("./good.js")).good;\n'
+              '  const b1 = await attempt("./bad.js"), b2 = await attempt("./bad.js"), m = await attempt("./mid.js");\n'
+              '  const g2 = (await attempt("./good.js")).good;\n'
+              "  return { g1, g2, b1, same: b1 === b2, midFails: typeof m === 'string' };\n"
+              "});\n")
+        for mode, args in MODES:
+            code, out, err = chidori(v, "run", *args, os.path.join(app, "agent.js"))
+            assert code == 0, f"{mode}: exit {code}\n{err}"
+            r = json.loads(out)
+            assert r["g1"] == r["g2"] == "good", f"{mode}: {r}"
+            assert "gone.js" in r["b1"] and r["same"] and r["midFails"], f"{mode}: {r}"
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
