@@ -145,3 +145,38 @@ def case_npm_warm_failed_import_is_forgotten_and_fails_again(v):
             assert "gone.js" in r["b1"] and r["same"] and r["midFails"], f"{mode}: {r}"
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def case_npm_warm_require_memo_keeps_folders_apart_and_honours_require_cache(v):
+    """CommonJS: `require("./x")` from a/ and from b/ are two modules however often each folder
+    requires it; a module deleted from require.cache is read and run again on the next require();
+    the same answers as Node's."""
+    tmp = tempfile.mkdtemp(prefix="chidori-npm-warm-")
+    try:
+        app = os.path.join(tmp, "app")
+        write(app, "node_modules/c/package.json", json.dumps({"name": "c", "main": "index.js"}))
+        for d in ("a", "b"):
+            write(app, f"node_modules/c/{d}/x.js", f"globalThis.runs = (globalThis.runs || 0) + 1;\n"
+                  f"module.exports = {{ v: {json.dumps(d)} }};\n")
+            for name in ("m", "n"):
+                write(app, f"node_modules/c/{d}/{name}.js", 'module.exports = require("./x").v;\n')
+        write(app, "node_modules/c/index.js",
+              'const out = [require("./a/m"), require("./b/m"), require("./a/n"), require("./b/n")];\n'
+              "const before = globalThis.runs;\n"
+              'delete require.cache[require.resolve("./a/x")];\n'
+              'out.push(require("./a/x").v, require("./a/x").v, before, globalThis.runs);\n'
+              "module.exports = out;\n")
+        want = ["a", "b", "a", "b", "a", "a", 2, 3]
+        write(app, "agent.js", 'import { run } from "chidori:agent";\nimport out from "c";\nrun(async () => out);\n')
+        for mode, args in MODES:
+            code, out, err = chidori(v, "run", *args, os.path.join(app, "agent.js"))
+            assert code == 0, f"{mode}: exit {code}\n{err}"
+            assert json.loads(out) == want, f"{mode}: {out}"
+        if shutil.which("node"):
+            import subprocess
+            write(app, "node.mjs", 'import out from "c";\nconsole.log(JSON.stringify(out));\n')
+            p = subprocess.run(["node", "node.mjs"], cwd=app, capture_output=True, text=True, timeout=60 * v.slow)
+            assert p.returncode == 0, p.stderr
+            assert json.loads(p.stdout) == want, p.stdout
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
