@@ -1,5 +1,5 @@
 """tests/cases_npm_bytecode_cache.py — the bytecode cache of package files (docs/captured-surface.md,
-"Bytecode cache"): <state>/cache/bytecode/<id>.bc, authenticated by a MAC (SipHash-2-4, 128 bits)
+"Bytecode cache"): <state>/cache/bytecode/<id>.bc, authenticated by a MAC (SipHash-2-4-128)
 under a key only the host reads; used by in-process runs only.
 
 Shown here: an in-process run stores its package modules' bytecode, and an isolated run neither
@@ -18,16 +18,16 @@ import tempfile
 from cases import chidori
 
 MODES = (("isolated", []), ("in-process", ["--no-isolate"]))
-MAGIC = b"CHIBC002"
+MAGIC = b"CHIBC003"
 ID = 16
 M64 = (1 << 64) - 1
 
 
-def siphash24(k0, k1, data):
-    """SipHash-2-4 (the reference algorithm), as the host computes entry tags."""
+def siphash24_128(k0, k1, data):
+    """SipHash-2-4 with its 128-bit output (the reference algorithm), as the host computes entry tags."""
     def rotl(x, b):
         return ((x << b) | (x >> (64 - b))) & M64
-    v = [k0 ^ 0x736f6d6570736575, k1 ^ 0x646f72616e646f6d, k0 ^ 0x6c7967656e657261, k1 ^ 0x7465646279746573]
+    v = [k0 ^ 0x736f6d6570736575, k1 ^ 0x646f72616e646f6d ^ 0xee, k0 ^ 0x6c7967656e657261, k1 ^ 0x7465646279746573]
 
     def rounds(n):
         for _ in range(n):
@@ -41,8 +41,10 @@ def siphash24(k0, k1, data):
         v[3] ^= m; rounds(2); v[0] ^= m
     last = ((len(data) & 0xff) << 56) | int.from_bytes(data[whole:], "little")
     v[3] ^= last; rounds(2); v[0] ^= last
-    v[2] ^= 0xff; rounds(4)
-    return v[0] ^ v[1] ^ v[2] ^ v[3]
+    v[2] ^= 0xee; rounds(4)
+    first = v[0] ^ v[1] ^ v[2] ^ v[3]
+    v[1] ^= 0xdd; rounds(4)
+    return first, v[0] ^ v[1] ^ v[2] ^ v[3]
 
 
 def setup(value):
@@ -59,7 +61,7 @@ def setup(value):
 
 
 def set_value(app, value):
-    # past BC_CACHE_MIN_SOURCE (16 KiB): smaller files are not cached
+    # well past BC_CACHE_MIN_SOURCE (128 bytes): smaller files are not cached
     with open(os.path.join(app, "node_modules", "bcpkg", "index.js"), "w") as f:
         f.write("export const v = %s;\n" % json.dumps(value))
         f.write("export const filler = [%s];\n" % ", ".join(str(i) for i in range(4000)))
@@ -90,7 +92,7 @@ def signed(state, entry_id, payload):
         key = f.read()
     body = MAGIC + bytes.fromhex(entry_id) + struct.pack("<Q", len(payload)) + payload
     k = struct.unpack("<4Q", key)
-    return body + struct.pack("<QQ", siphash24(k[0], k[1], body), siphash24(k[2], k[3], body))
+    return body + struct.pack("<QQ", *siphash24_128(k[2], k[3], body))
 
 
 def case_npm_bytecode_cache_written_in_process_only_and_used(v):

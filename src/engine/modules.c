@@ -14,11 +14,11 @@
 #include "engine/cjs_scan.h"
 #include "engine/engine_internal.h"
 #include "engine/ts_strip.h"
-#include "util/base64.h"
 #include "util/buf.h"
 #include "util/excerpt.h"
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,6 +27,9 @@
 /* Sources fetched but not yet compiled. QuickJS loads each key right after normalizing it, so this
  * holds one or two at a time; the bound stops anything that would pile them up. */
 #define MODULE_PENDING_MAX_BYTES ((size_t)64 << 20)
+/* Answers remembered per run (importer folder + specifier -> key); past this many the memo stops
+ * growing and later imports simply ask the host. */
+#define MODULE_MEMO_MAX 100000
 
 struct module_source {
     char *key;
@@ -65,6 +68,57 @@ void engine_free_module_cache(engine *e)
     while (strmap_next(&e->loaded, &pos, &k, &v)) free(v);
     strmap_free(&e->loaded);
     memset(&e->loaded, 0, sizeof e->loaded);
+    pos = 0;
+    while (strmap_next(&e->resolved, &pos, &k, &v)) {
+        free((char *)k);
+        free(v);
+    }
+    strmap_free(&e->resolved);
+    memset(&e->resolved, 0, sizeof e->resolved);
+}
+
+/* The memo's key for a specifier imported from `importer`: the host resolves from the importer's
+ * folder (module_resolve.c), so every file of one folder importing the same specifier gets the same
+ * answer. The folder's length goes first, so no folder/specifier split is ambiguous. NULL for
+ * importers that are no file (the entry's load, code from eval): those always ask the host. */
+static char *memo_key(const char *importer, const char *specifier)
+{
+    if (!importer || !importer[0] || importer[0] == '<') return NULL;
+    const char *slash = strrchr(importer, '/');
+    size_t dl = slash ? (size_t)(slash - importer) : 0, sl = strlen(specifier);
+    char num[24];
+    int nl = snprintf(num, sizeof num, "%zu:", dl);
+    char *k = xmalloc((size_t)nl + dl + sl + 1); /* built by hand: this runs for every import */
+    memcpy(k, num, (size_t)nl);
+    memcpy(k + nl, importer, dl);
+    memcpy(k + nl + dl, specifier, sl + 1);
+    return k;
+}
+
+/* A key this run's host already answered for (importer, specifier) and the runtime already has:
+ * QuickJS links the module it holds and will not load it again, so asking the host (resolving and
+ * reading the file again, or a worker round trip) would only hand back what is known. Node keeps
+ * its resolutions per run the same way. Only modules the host served are in the memo, so it never
+ * names a file the host did not allow. NULL when the host must be asked. */
+static const char *memo_get(engine *e, const char *importer, const char *specifier)
+{
+    char *mk = memo_key(importer, specifier);
+    if (!mk) return NULL;
+    const char *key = strmap_get(&e->resolved, mk);
+    free(mk);
+    return key && strmap_get(&e->loaded, key) ? key : NULL;
+}
+
+static void memo_put(engine *e, const char *importer, const char *specifier, const char *key)
+{
+    if (strmap_len(&e->resolved) >= MODULE_MEMO_MAX) return;
+    char *mk = memo_key(importer, specifier);
+    if (!mk) return;
+    if (strmap_get(&e->resolved, mk)) { /* the host answers the same while the key is loaded */
+        free(mk);
+        return;
+    }
+    strmap_put(&e->resolved, mk, xstrdup(key));
 }
 
 static void mark_loaded(engine *e, const char *key)
@@ -97,6 +151,17 @@ static void throw_host_error(JSContext *ctx, const char *msg)
     JS_Throw(ctx, exc);
 }
 
+/* The bytes of a string of the host's reply (ours to free), taken instead of copied: a source or
+ * bytecode can be megabytes. The string is left empty. */
+static char *take_bytes(json_t *str, size_t *len)
+{
+    char *b = str->u.string.bytes;
+    *len = str->u.string.len;
+    str->u.string.bytes = xstrdup("");
+    str->u.string.len = 0;
+    return b;
+}
+
 /* Ask the host for a module. 0 with *key_out (malloc'd), or -1 with a JS exception thrown. */
 static int fetch_module(engine *e, const char *importer, const char *specifier, char **key_out)
 {
@@ -108,7 +173,7 @@ static int fetch_module(engine *e, const char *importer, const char *specifier, 
         return -1;
     }
     const json_t *key = json_object_get(res, "key");
-    const json_t *src = json_object_get(res, "source");
+    json_t *src = json_object_get(res, "source");
     const char *fmt = json_string_value(json_object_get(res, "format"));
     if (!json_is_string(key) || !json_is_string(src)) {
         json_free(res);
@@ -130,12 +195,13 @@ static int fetch_module(engine *e, const char *importer, const char *specifier, 
     }
     s = xcalloc(1, sizeof *s);
     s->key = xstrdup(key->u.string.bytes);
-    s->len = src->u.string.len;
-    s->source = xstrndup(src->u.string.bytes, s->len);
+    s->source = take_bytes(src, &s->len);
     s->format = fmt && !strcmp(fmt, "cjs") ? 'c' : fmt && !strcmp(fmt, "json") ? 'j' : 'e';
-    const json_t *bc = json_object_get(res, "bytecode");
-    if (s->format == 'e' && json_is_string(bc))
-        s->bytecode = base64_decode(bc->u.string.bytes, bc->u.string.len, MODULE_PENDING_MAX_BYTES, &s->bytecode_len, NULL);
+    json_t *bc = json_object_get(res, "bytecode");
+    if (s->format == 'e' && json_is_string(bc) && bc->u.string.len > 0 && bc->u.string.len <= MODULE_PENDING_MAX_BYTES) {
+        /* raw bytes (only an in-process host offers bytecode; the reply is never serialized) */
+        s->bytecode = (unsigned char *)take_bytes(bc, &s->bytecode_len);
+    }
     s->cache = s->format == 'e' && !s->bytecode && json_object_get(res, "cache") && json_object_get(res, "cache")->type == JSON_TRUE;
     e->sources_bytes += s->len;
     s->next = e->sources;
@@ -213,8 +279,11 @@ static char *normalize(JSContext *ctx, const char *importer, const char *specifi
     /* Code from eval or new Function names `<input>` (or nothing): it imports from the project's
      * root under the same policy as any module. Never NULL, which the host keeps for the entry. */
     const char *base = importer && importer[0] ? importer : DYNAMIC_CODE;
+    const char *known = memo_get(e, base, specifier);
+    if (known) return js_strdup(ctx, known);
     char *key;
     if (fetch_module(e, base, specifier, &key) < 0) return NULL;
+    memo_put(e, base, specifier, key);
     char *r = js_strdup(ctx, key);
     free(key);
     return r;
@@ -373,13 +442,10 @@ static void give_bytecode(engine *e, module_source *s, JSValueConst module)
         JS_FreeValue(e->ctx, JS_GetException(e->ctx));
         return;
     }
-    size_t elen;
-    char *b64 = base64_encode(bc, len, &elen);
-    js_free(e->ctx, bc);
     json_t *args = json_object();
     json_object_set(args, "key", json_string(s->key));
-    json_object_set(args, "bytecode", json_stringn(b64, elen));
-    free(b64);
+    json_object_set(args, "bytecode", json_stringn((const char *)bc, len)); /* raw: the seam is in-process */
+    js_free(e->ctx, bc);
     json_t *res = NULL;
     char *error = NULL;
     (void)e->seam.internal(e->seam.ctx, "__module_cache_put", args, &res, &error);
@@ -436,6 +502,7 @@ static JSModuleDef *load(JSContext *ctx, const char *key, void *opaque)
 void engine_install_module_loader(engine *e)
 {
     strmap_init(&e->loaded);
+    strmap_init(&e->resolved);
     JS_SetModuleLoaderFunc(e->rt, normalize, load, e);
 }
 

@@ -68,30 +68,11 @@ static bool opened_in_state_dir(int dirfd, int fd)
     return path_names_state_dir(file + n + 1);
 }
 
-int open_beneath(int dirfd, const char *dir_path, const char *rel, int flags, int mode)
+/* No openat2 (ENOSYS): resolve the path and check the prefix ourselves, which has a window
+ * between the check and the open (docs/sandbox-model.md). flags already hold O_NONBLOCK. */
+static int open_unchecked_fallback(const char *dir_path, const char *rel, int flags, int mode)
 {
-    if (!path_is_confined(rel, strlen(rel))) {
-        errno = EXDEV;
-        return -1;
-    }
-    if (path_names_state_dir(rel)) { /* the call log and memory are not the agent's to read */
-        errno = EACCES;
-        return -1;
-    }
-    flags |= O_NONBLOCK; /* a FIFO planted in the folder must not hang the host in open() */
-    struct open_how how = {
-        .flags = (uint64_t)(flags | O_CLOEXEC | O_NOCTTY),
-        .mode = (flags & O_CREAT) ? (uint64_t)mode : 0,
-        .resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS,
-    };
-    int fd = (int)syscall(SYS_openat2, dirfd, rel, &how, sizeof how);
-    if (fd >= 0 && opened_in_state_dir(dirfd, fd)) {
-        close(fd);
-        errno = EACCES;
-        return -1;
-    }
-    if (fd >= 0 || errno != ENOSYS) return fd;
-    /* No openat2: resolve and check the prefix ourselves (the parent must exist for creation). */
+    /* the parent must exist for creation */
     char *full = xasprintf("%s/%s", dir_path, rel);
     char *real = realpath(full, NULL);
     if (!real && (flags & O_CREAT)) {
@@ -112,7 +93,42 @@ int open_beneath(int dirfd, const char *dir_path, const char *rel, int flags, in
         errno = EACCES;
         return -1;
     }
-    fd = inside ? open(real, flags | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW, mode) : (errno = EXDEV, -1);
+    int fd = inside ? open(real, flags | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW, mode) : (errno = EXDEV, -1);
     free(real);
     return fd;
+}
+
+int open_beneath(int dirfd, const char *dir_path, const char *rel, int flags, int mode)
+{
+    if (!path_is_confined(rel, strlen(rel))) {
+        errno = EXDEV;
+        return -1;
+    }
+    if (path_names_state_dir(rel)) { /* the call log and memory are not the agent's to read */
+        errno = EACCES;
+        return -1;
+    }
+    flags |= O_NONBLOCK; /* a FIFO planted in the folder must not hang the host in open() */
+    struct open_how how = {
+        .flags = (uint64_t)(flags | O_CLOEXEC | O_NOCTTY),
+        .mode = (flags & O_CREAT) ? (uint64_t)mode : 0,
+        .resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS,
+    };
+    /* First with no symlinks at all: then the file is the folder's `rel`, part for part, and the
+     * name check above already said it is not in the state folder, so /proc need not be asked (two
+     * readlinks per open: most of a package import's syscalls). A path through a symlink fails with
+     * ELOOP and is opened again following it, and checked. */
+    how.resolve |= RESOLVE_NO_SYMLINKS;
+    int fd = (int)syscall(SYS_openat2, dirfd, rel, &how, sizeof how);
+    if (fd < 0 && errno == ENOSYS) return open_unchecked_fallback(dir_path, rel, flags, mode);
+    if (fd >= 0 || errno != ELOOP) return fd;
+    how.resolve &= ~(uint64_t)RESOLVE_NO_SYMLINKS;
+    fd = (int)syscall(SYS_openat2, dirfd, rel, &how, sizeof how);
+    if (fd >= 0 && opened_in_state_dir(dirfd, fd)) {
+        close(fd);
+        errno = EACCES;
+        return -1;
+    }
+    if (fd >= 0 || errno != ENOSYS) return fd;
+    return open_unchecked_fallback(dir_path, rel, flags, mode);
 }

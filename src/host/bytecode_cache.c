@@ -25,27 +25,29 @@
 
 extern const char chidori_build_id[];
 
-static const unsigned char MAGIC[8] = {'C', 'H', 'I', 'B', 'C', '0', '0', '2'};
+static const unsigned char MAGIC[8] = {'C', 'H', 'I', 'B', 'C', '0', '0', '3'};
 
 struct bc_cache {
     char *dir;
     unsigned char key[32];
 };
 
-/* The id and the tag are SipHash-2-4 (a keyed PRF; util/strmap.c has it), twice with the two halves
- * of the 32-byte key, for 128 bits: cheap enough for every module load of a package (SHA-256 and
- * HMAC-SHA256 here cost more than the parse they save), and unforgeable without the key. */
-static void prf128(const unsigned char key[32], const void *data, size_t len, unsigned char out[16])
+/* The id and the tag are SipHash-2-4-128 (a keyed PRF with a 128-bit output; util/strmap.c has it):
+ * the id under the first half of the 32-byte key, the tag under the second. One pass over the bytes
+ * each: cheap enough for every package module a run loads (SHA-256 and HMAC-SHA256 here cost more
+ * than the parse they save), and unforgeable without the key. */
+static void prf128(const unsigned char key[32], int half, const void *data, size_t len, unsigned char out[16])
 {
-    uint64_t k[4];
-    for (int w = 0; w < 4; w++) {
+    uint64_t k[2];
+    for (int w = 0; w < 2; w++) {
         k[w] = 0;
-        for (int i = 7; i >= 0; i--) k[w] = (k[w] << 8) | key[8 * w + i];
+        for (int i = 7; i >= 0; i--) k[w] = (k[w] << 8) | key[16 * half + 8 * w + i];
     }
-    uint64_t a = strmap_siphash(k[0], k[1], data, len, 2, 4), b = strmap_siphash(k[2], k[3], data, len, 2, 4);
+    uint64_t h[2];
+    strmap_siphash128(k[0], k[1], data, len, h);
     for (int i = 0; i < 8; i++) {
-        out[i] = (unsigned char)(a >> (8 * i));
-        out[8 + i] = (unsigned char)(b >> (8 * i));
+        out[i] = (unsigned char)(h[0] >> (8 * i));
+        out[8 + i] = (unsigned char)(h[1] >> (8 * i));
     }
 }
 
@@ -67,14 +69,14 @@ static int hex_to_raw(const char *hex, unsigned char out[BC_ID_BYTES])
 
 int bc_cache_id(const bc_cache *c, const char *key, const char *source, size_t len, char out[BC_ID_HEX + 1])
 {
-    static const char tag[] = "chidori-bytecode-1";
+    static const char tag[] = "chidori-bytecode-2";
     buf pre = {0};
     buf_append(&pre, tag, sizeof tag); /* each part with its NUL */
     buf_append(&pre, chidori_build_id, strlen(chidori_build_id) + 1);
     buf_append(&pre, key, strlen(key) + 1);
     buf_append(&pre, source, len);
     unsigned char d[BC_ID_BYTES];
-    prf128(c->key, pre.data, pre.len, d);
+    prf128(c->key, 0, pre.data, pre.len, d);
     buf_free(&pre);
     static const char hex[] = "0123456789abcdef";
     for (int i = 0; i < BC_ID_BYTES; i++) {
@@ -96,7 +98,7 @@ int bc_entry_check(const unsigned char key32[32], const char *id, const unsigned
     for (int i = 7; i >= 0; i--) n = (n << 8) | data[8 + BC_ID_BYTES + i];
     if (n != len - BC_CACHE_OVERHEAD) return -1;
     unsigned char mac[BC_TAG_BYTES];
-    prf128(key32, data, len - BC_TAG_BYTES, mac);
+    prf128(key32, 1, data, len - BC_TAG_BYTES, mac);
     unsigned diff = 0;
     for (int i = 0; i < BC_TAG_BYTES; i++) diff |= (unsigned)(mac[i] ^ data[len - BC_TAG_BYTES + i]);
     if (diff != 0) return -1;
@@ -116,7 +118,7 @@ unsigned char *bc_entry_build(const unsigned char key32[32], const char *id, con
     memcpy(out + 8, raw, BC_ID_BYTES);
     for (int i = 0; i < 8; i++) out[8 + BC_ID_BYTES + i] = (unsigned char)((uint64_t)plen >> (8 * i));
     if (plen) memcpy(out + BC_HEADER_BYTES, payload, plen);
-    prf128(key32, out, total - BC_TAG_BYTES, out + total - BC_TAG_BYTES);
+    prf128(key32, 1, out, total - BC_TAG_BYTES, out + total - BC_TAG_BYTES);
     *len = total;
     return out;
 }
@@ -218,8 +220,9 @@ unsigned char *bc_cache_get(bc_cache *c, const char *id, size_t *len)
         const unsigned char *p;
         size_t plen;
         if (bc_entry_check(c->key, id, (const unsigned char *)data, n, &p, &plen) == 0) {
-            out = xmalloc(plen ? plen : 1);
+            out = xmalloc(plen + 1);
             memcpy(out, p, plen);
+            out[plen] = '\0'; /* it travels as a JSON string's bytes, which end with a NUL */
             *len = plen;
         } else {
             unlink(path); /* not ours or broken: rebuilt by the next run that compiles the file */

@@ -1,12 +1,13 @@
 /* bytecode_cache.h — compiled ES modules kept under <state dir>/cache/bytecode, by content hash,
- * authenticated with an HMAC whose key only the host reads (docs/captured-surface.md, "Bytecode
+ * authenticated with a MAC whose key only the host reads (docs/captured-surface.md, "Bytecode
  * cache"). Trusted side: the engine never opens these files; the host hands it an entry only after
  * checking it, and takes entries only from an engine in its own process.
  *
- * An entry file is: magic "CHIBC002" (8) | entry id (16) | payload length (8, little endian) |
+ * An entry file is: magic "CHIBC003" (8) | entry id (16) | payload length (8, little endian) |
  * payload | tag (16): the tag is a MAC of everything before it, the id one of the cache format, the
  * build id, the module's key and its source (so a changed file, another module name or another
- * chidori build never matches), both SipHash-2-4 under the two halves of the folder's 32-byte key. */
+ * chidori build never matches): SipHash-2-4-128, the id under the first half of the folder's
+ * 32-byte key and the tag under the second. */
 #ifndef CHIDORI_BYTECODE_CACHE_H
 #define CHIDORI_BYTECODE_CACHE_H
 
@@ -14,8 +15,9 @@
 #include <stddef.h>
 
 #define BC_CACHE_MAX_PAYLOAD ((size_t)32 << 20) /* larger entries are neither written nor read */
-/* smaller sources are not cached: they parse faster than an entry is found and checked */
-#define BC_CACHE_MIN_SOURCE ((size_t)16 << 10)
+/* smaller sources (a line or two: re-exports) are not cached: they parse faster than an entry is
+ * found and read; every larger package ES module is (bench/npm-import) */
+#define BC_CACHE_MIN_SOURCE ((size_t)128)
 #define BC_ID_BYTES 16
 #define BC_ID_HEX (2 * BC_ID_BYTES)
 #define BC_TAG_BYTES 16
@@ -33,7 +35,7 @@ void bc_cache_close(bc_cache *c);
  * the cache's key. Always 0. */
 int bc_cache_id(const bc_cache *c, const char *key, const char *source, size_t len, char out[BC_ID_HEX + 1]);
 
-/* The payload of the entry `id`, checked (size, magic, id, HMAC), malloc'd; NULL when there is
+/* The payload of the entry `id`, checked (size, magic, id, tag), malloc'd (with a NUL after it); NULL when there is
  * none or it does not check (a bad entry is removed, so it is rebuilt). */
 unsigned char *bc_cache_get(bc_cache *c, const char *id, size_t *len);
 

@@ -42,5 +42,7 @@ bool strmap_next(const strmap *m, size_t *pos, const char **key, void **value);
 /* SipHash-c-d of n bytes under (k0, k1) (the map uses c = 1, d = 3); exposed for the unit test,
  * which checks it against the published SipHash-2-4 vectors. */
 uint64_t strmap_siphash(uint64_t k0, uint64_t k1, const void *data, size_t n, int c_rounds, int d_rounds);
+/* SipHash-2-4-128: the 128-bit output mode of the same PRF (out[0] the first 8 bytes, little endian). */
+void strmap_siphash128(uint64_t k0, uint64_t k1, const void *data, size_t n, uint64_t out[2]);
 
 #endif

@@ -40,6 +40,10 @@
   const modules = ObjectCreate(null);   // key → module object (cached for the run)
   const pending = ObjectCreate(null);   // key → source registered by an ES import, not yet run
   const scanned = ObjectCreate(null);   // key → the export names the static scan found
+  // folder + "\0" + specifier → the key the host answered: the host resolves from the importer's
+  // folder, so a require() of a module already in `modules` need not ask it (read and send the file)
+  // again; a key deleted from require.cache is asked for again, as Node does
+  const resolved = ObjectCreate(null);
 
   function codeError(code, message) {
     const e = new ErrorCtor(message);
@@ -92,8 +96,11 @@
         allowBuiltin(specifier, importer);
         return requireBuiltin(specifier);
       }
+      const memo = dirOf(importer) + "\0" + specifier;
+      if (ObjectHasOwn(resolved, memo) && ObjectHasOwn(modules, resolved[memo])) return modules[resolved[memo]].exports;
       const found = hostLoad(specifier, importer);
       const key = found.key;
+      resolved[memo] = key;
       if (ObjectHasOwn(modules, key)) return modules[key].exports;
       if (found.format === "json") {
         const module = newModule(key);

@@ -18,7 +18,6 @@
 #include "host/host_internal.h"
 #include "host/ops.h"
 #include "settings/settings.h"
-#include "util/base64.h"
 #include "util/buf.h"
 #include "util/strmap.h"
 
@@ -103,6 +102,17 @@ static const char *module_format(host *h, module_cache *mc, const module_found *
     return fmt;
 }
 
+/* A JSON string that takes the bytes (NUL-terminated, len of them) instead of copying them: a
+ * module's source and bytecode are the largest things a load hands over. */
+static json_t *string_taking(char *bytes, size_t len)
+{
+    json_t *v = json_stringn("", 0);
+    free(v->u.string.bytes);
+    v->u.string.bytes = bytes;
+    v->u.string.len = len;
+    return v;
+}
+
 static int read_source(int fd, const char *key, buf *src, char **error)
 {
     struct stat st;
@@ -110,6 +120,7 @@ static int read_source(int fd, const char *key, buf *src, char **error)
         *error = xasprintf("module `%s` is larger than the %zu MiB limit", key, MODULE_MAX_BYTES >> 20);
         return -1;
     }
+    buf_reserve(src, (size_t)st.st_size); /* one allocation for the usual file, which does not grow */
     char chunk[65536];
     for (;;) {
         ssize_t n = read(fd, chunk, sizeof chunk);
@@ -129,7 +140,7 @@ static int read_source(int fd, const char *key, buf *src, char **error)
 }
 
 /* A package's ES module, for an engine in this process: its cached bytecode when an entry checks
- * out ("bytecode", base64, next to the source, which stays the fallback), else "cache": true, which
+ * out ("bytecode", its raw bytes, next to the source, which stays the fallback), else "cache": true, which
  * asks it to hand back what it compiles (module_cache_put_local). An isolated worker gets neither:
  * its compiles are never stored (a compromised worker could otherwise plant code in later runs),
  * and bytecode across the worker's frames costs more than the parse it saves. */
@@ -146,12 +157,8 @@ static void offer_bytecode(host *h, loader_state *st, const char *key, const buf
     if (bc_cache_id(st->bc, key, src->data ? src->data : "", src->len, id) < 0) return;
     size_t n = 0;
     unsigned char *bc = bc_cache_get(st->bc, id, &n);
-    if (bc) {
-        size_t elen;
-        char *b64 = base64_encode(bc, n, &elen);
-        json_object_set(o, "bytecode", json_stringn(b64, elen));
-        free(b64);
-        free(bc);
+    if (bc) { /* raw bytes: this reply goes to an engine in this process and is never serialized */
+        json_object_set(o, "bytecode", string_taking((char *)bc, n));
         return;
     }
     bc_offer *offer = xmalloc(sizeof *offer + strlen(key) + 1);
@@ -170,10 +177,9 @@ int module_cache_put_local(host *h, const json_t *args, json_t **result, char **
     if (!st || !st->bc || !key || !json_is_string(b)) return 0;
     bc_offer *offer = strmap_remove(&st->bc_ids, key); /* one put per offer */
     if (!offer) return 0; /* not a file this host offered to cache */
-    size_t n = 0;
-    unsigned char *bytes = base64_decode(b->u.string.bytes, b->u.string.len, BC_CACHE_MAX_PAYLOAD, &n, NULL);
-    if (bytes) bc_cache_put(st->bc, offer->id, bytes, n);
-    free(bytes);
+    /* raw bytes, like the offer's: the put comes only from an engine in this process */
+    if (b->u.string.len <= BC_CACHE_MAX_PAYLOAD)
+        bc_cache_put(st->bc, offer->id, (const unsigned char *)b->u.string.bytes, b->u.string.len);
     free(offer);
     (void)error;
     return 0;
@@ -262,8 +268,9 @@ static int host_module_load(host *h, const json_t *args, json_t **result, char *
     const char *format = module_format(h, &st->cache, &f, src.data ? src.data : "", src.len);
     json_object_set(o, "key", json_string(f.key));
     json_object_set(o, "format", json_string(format));
-    json_object_set(o, "source", json_stringn(src.data ? src.data : "", src.len));
     if (strcmp(format, "esm") == 0 && in_node_modules(f.key)) offer_bytecode(h, st, f.key, &src, o);
+    size_t src_len = src.len;
+    json_object_set(o, "source", src.data ? string_taking(buf_steal(&src), src_len) : json_stringn("", 0));
     buf_free(&src);
     free(f.key);
     *result = o;

@@ -1,0 +1,182 @@
+"""tests/cases_npm_warm.py — what makes a run with many package files start fast, shown not to change
+what it loads (docs/captured-surface.md, "Bytecode cache" and "Start-up with many package files").
+
+The engine remembers which key the host answered for a specifier imported from a folder and, once
+that module is loaded, does not ask again: shown here to keep files of two folders apart when they
+import the same relative specifier, or the same bare name that resolves to different node_modules.
+Every package ES module past a line or two is cached as bytecode by in-process runs; a tiny one is
+not. Each project is built here in a temporary folder and run isolated and in-process, which must
+agree.
+"""
+import glob
+import json
+import os
+import shutil
+import tempfile
+
+from cases import chidori
+
+MODES = (("isolated", []), ("in-process", ["--no-isolate"]))
+
+
+def write(root, rel, text):
+    path = os.path.join(root, rel)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(text)
+
+
+def entries(state):
+    return sorted(glob.glob(os.path.join(state, "cache", "bytecode", "*", "*.bc")))
+
+
+def case_npm_warm_same_specifier_from_other_folders_is_another_module(v):
+    """`./x.js` from a/ and from b/ (and from a/b/, whose folder name starts like a's), and the bare
+    `p` from the project root and from sub/ (its own node_modules/p): each importer gets its own
+    folder's module, however many files of a folder import it and in whatever order."""
+    tmp = tempfile.mkdtemp(prefix="chidori-npm-warm-")
+    try:
+        app = os.path.join(tmp, "app")
+        for d in ("a", "b", "a/b", "ab"):
+            write(app, f"{d}/x.js", f"export const v = {json.dumps(d + '-x')};\n")
+            for name in ("m", "n"):
+                write(app, f"{d}/{name}.js", 'import { v } from "./x.js";\nexport const w = v;\n')
+        write(app, "package.json", json.dumps({"type": "module"}))
+        write(app, "node_modules/p/package.json", json.dumps({"name": "p", "type": "module", "main": "index.js"}))
+        write(app, "node_modules/p/index.js", 'export const p = "root-p";\n')
+        write(app, "sub/node_modules/p/package.json", json.dumps({"name": "p", "type": "module", "main": "index.js"}))
+        write(app, "sub/node_modules/p/index.js", 'export const p = "sub-p";\n')
+        for name in ("q", "r"):
+            write(app, f"sub/{name}.js", 'import { p } from "p";\nexport const w = p;\n')
+        write(app, "top.js", 'import { p } from "p";\nexport const w = p;\n')
+        mods = [f"{d}/{n}" for d in ("a", "b", "a/b", "ab") for n in ("m", "n")] + ["sub/q", "top", "sub/r"]
+        imports = "".join(f'import {{ w as w{i} }} from "./{m}.js";\n' for i, m in enumerate(mods))
+        body = ", ".join(f'"{m}": w{i}' for i, m in enumerate(mods))
+        write(app, "agent.js", 'import { run } from "chidori:agent";\n' + imports +
+              'run(async () => ({ ' + body + ', dyn: (await import("./b/x.js")).v, dynp: (await import("p")).p }));\n')
+        want = {f"{d}/{n}": d + "-x" for d in ("a", "b", "a/b", "ab") for n in ("m", "n")}
+        want.update({"sub/q": "sub-p", "sub/r": "sub-p", "top": "root-p", "dyn": "b-x", "dynp": "root-p"})
+        for mode, args in MODES:
+            code, out, err = chidori(v, "run", *args, os.path.join(app, "agent.js"))
+            assert code == 0, f"{mode}: exit {code}\n{err}"
+            assert json.loads(out) == want, f"{mode}: {out}"
+        # Node agrees (the oracle), where it is installed
+        if shutil.which("node"):
+            write(app, "node.mjs", imports +
+                  'console.log(JSON.stringify({ ' + body + ', dyn: (await import("./b/x.js")).v, '
+                  'dynp: (await import("p")).p }));\n')
+            import subprocess
+            p = subprocess.run(["node", "node.mjs"], cwd=app, capture_output=True, text=True, timeout=60 * v.slow)
+            assert p.returncode == 0, p.stderr
+            assert json.loads(p.stdout) == want, p.stdout
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def case_npm_warm_every_package_module_past_a_line_is_cached(v):
+    """An in-process run stores the bytecode of each package ES module of more than 128 bytes (a
+    600-byte file too, which the 16 KiB floor of before left out) but not of a one-line file; the
+    warm run reads them and answers the same, isolated runs neither read nor write any, and a
+    changed file is compiled again under a new entry."""
+    tmp = tempfile.mkdtemp(prefix="chidori-npm-warm-")
+    try:
+        app, state = os.path.join(tmp, "app"), os.path.join(tmp, "state")
+        write(app, "node_modules/w/package.json", json.dumps({"name": "w", "type": "module", "main": "index.js"}))
+        write(app, "node_modules/w/index.js",
+              "// the package's entry: re-exports, padded past the smallest size that is cached\n"
+              'export { one } from "./lib/one.js";\nexport { tiny } from "./tiny.js";\n'
+              "export const entry = 'index';\n")
+        fns = "".join(f"function f{i}(a) {{ return a * {i} + {i}; }}\n" for i in range(20))
+        write(app, "node_modules/w/lib/one.js", fns + "export function one() { return f3(2) + f19(1); }\n")
+        write(app, "node_modules/w/tiny.js", "export const tiny = 1;\n")
+        write(app, "agent.js", 'import { run } from "chidori:agent";\nimport { one, tiny, entry } from "w";\n'
+              "run(async () => ({ one: one(), tiny, entry }));\n")
+        want = {"one": 47, "tiny": 1, "entry": "index"}
+        assert 128 < os.path.getsize(os.path.join(app, "node_modules/w/lib/one.js")) < 16 << 10
+
+        def go(args):
+            code, out, err = chidori(v, "run", *args, os.path.join(app, "agent.js"), state=state)
+            assert code == 0, f"{args}: exit {code}\n{err}"
+            assert json.loads(out) == want, out
+        go([])
+        assert entries(state) == [], "an isolated run stored bytecode"
+        go(["--no-isolate"])
+        first = entries(state)
+        assert len(first) == 2, f"index.js and lib/one.js are cached, tiny.js is not: {first}"
+        stamps = {p: open(p, "rb").read() for p in first}
+        for _, args in MODES + MODES:
+            go(args)
+        assert {p: open(p, "rb").read() for p in entries(state)} == stamps, "a warm run rewrote or added entries"
+        write(app, "node_modules/w/lib/one.js", fns + "export function one() { return f3(2) + f19(2); }\n")
+        want["one"] = 66
+        go(["--no-isolate"])
+        assert len(entries(state)) == 3, "the changed file did not get an entry of its own"
+        go(["--no-isolate"])
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def case_npm_warm_failed_import_is_forgotten_and_fails_again(v):
+    """A dynamic import whose graph fails to link (a missing file two levels down) is dropped by the
+    engine with the modules it half-loaded, and importing it again fails the same way, not with a
+    module found in the engine's name table (patch 0014 hashes loaded modules by name: a module freed
+    but left in the table would be found again; the sanitizer build sees its memory reused), while
+    a good module imports fine before and after."""
+    tmp = tempfile.mkdtemp(prefix="chidori-npm-warm-")
+    try:
+        app = os.path.join(tmp, "app")
+        write(app, "package.json", json.dumps({"type": "module"}))
+        write(app, "bad.js", 'import { mid } from "./mid.js";\nexport const bad = mid;\n')
+        write(app, "mid.js", 'import { gone } from "./gone.js";\nexport const mid = gone;\n')
+        write(app, "good.js", 'export const good = "good";\n')
+        write(app, "agent.js", 'import { run } from "chidori:agent";\n'
+              "async function attempt(s) { try { return (await import(s)); } catch (e) { return String(e.message); } }\n"
+              "run(async () => {\n"
+              '  const g1 = (await attempt("./good.js")).good;\n'
+              '  const b1 = await attempt("./bad.js"), b2 = await attempt("./bad.js"), m = await attempt("./mid.js");\n'
+              '  const g2 = (await attempt("./good.js")).good;\n'
+              "  return { g1, g2, b1, same: b1 === b2, midFails: typeof m === 'string' };\n"
+              "});\n")
+        for mode, args in MODES:
+            code, out, err = chidori(v, "run", *args, os.path.join(app, "agent.js"))
+            assert code == 0, f"{mode}: exit {code}\n{err}"
+            r = json.loads(out)
+            assert r["g1"] == r["g2"] == "good", f"{mode}: {r}"
+            assert "gone.js" in r["b1"] and r["same"] and r["midFails"], f"{mode}: {r}"
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def case_npm_warm_require_memo_keeps_folders_apart_and_honours_require_cache(v):
+    """CommonJS: `require("./x")` from a/ and from b/ are two modules however often each folder
+    requires it; a module deleted from require.cache is read and run again on the next require();
+    the same answers as Node's."""
+    tmp = tempfile.mkdtemp(prefix="chidori-npm-warm-")
+    try:
+        app = os.path.join(tmp, "app")
+        write(app, "node_modules/c/package.json", json.dumps({"name": "c", "main": "index.js"}))
+        for d in ("a", "b"):
+            write(app, f"node_modules/c/{d}/x.js", f"globalThis.runs = (globalThis.runs || 0) + 1;\n"
+                  f"module.exports = {{ v: {json.dumps(d)} }};\n")
+            for name in ("m", "n"):
+                write(app, f"node_modules/c/{d}/{name}.js", 'module.exports = require("./x").v;\n')
+        write(app, "node_modules/c/index.js",
+              'const out = [require("./a/m"), require("./b/m"), require("./a/n"), require("./b/n")];\n'
+              "const before = globalThis.runs;\n"
+              'delete require.cache[require.resolve("./a/x")];\n'
+              'out.push(require("./a/x").v, require("./a/x").v, before, globalThis.runs);\n'
+              "module.exports = out;\n")
+        want = ["a", "b", "a", "b", "a", "a", 2, 3]
+        write(app, "agent.js", 'import { run } from "chidori:agent";\nimport out from "c";\nrun(async () => out);\n')
+        for mode, args in MODES:
+            code, out, err = chidori(v, "run", *args, os.path.join(app, "agent.js"))
+            assert code == 0, f"{mode}: exit {code}\n{err}"
+            assert json.loads(out) == want, f"{mode}: {out}"
+        if shutil.which("node"):
+            import subprocess
+            write(app, "node.mjs", 'import out from "c";\nconsole.log(JSON.stringify(out));\n')
+            p = subprocess.run(["node", "node.mjs"], cwd=app, capture_output=True, text=True, timeout=60 * v.slow)
+            assert p.returncode == 0, p.stderr
+            assert json.loads(p.stdout) == want, p.stdout
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
