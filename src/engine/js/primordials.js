@@ -146,6 +146,12 @@
     URIError,
     encodeURIComponent,
     decodeURIComponent,
+    Object.getPrototypeOf(Uint8Array.prototype).subarray,
+    Object.getPrototypeOf(Uint8Array.prototype).set,
+    Object.prototype.hasOwnProperty,
+    Array.prototype.shift,
+    Object.getPrototypeOf(new Map().entries()).next,
+    Object.getPrototypeOf(new Set().values()).next,
   ];
 
   // Not frozen (freezing some 60 properties is measurable at startup): no guest code can reach it.

@@ -16,10 +16,16 @@
   const { ReflectApply, ReflectOwnKeys, argsWith } = P;
   const ArrayPush = u(P.ArrayPrototypePush), ArrayUnshift = u(P.ArrayPrototypeUnshift), ArraySplice = u(P.ArrayPrototypeSplice);
   const ArraySlice = u(P.ArrayPrototypeSlice), FunctionBind = u(P.FunctionPrototypeBind);
+  // the rest of what this file uses, captured before guest code too (internal/captures_util)
+  const C = require("internal/captures_util");
+  const { ObjectGetPrototypeOf, ObjectCreate, ObjectDefineProperty, ObjectKeys, ObjectFreeze, NumberIsNaN, StringCtor,
+    SymbolCtor, SymbolFor, ErrorCtor, RangeErrorCtor, PromiseCtor, list } = C;
+  const ArrayShift = C.uncurryThis(C.ArrayPrototypeShift), SymbolToString = C.uncurryThis(C.SymbolPrototypeToString);
+  const isError = (v) => ReflectApply(C.FunctionPrototypeHasInstance, ErrorCtor, [v]);
 
-  const kCapture = Symbol("kCapture");
-  const kRejection = Symbol.for("nodejs.rejection");
-  const errorMonitor = Symbol("events.errorMonitor");
+  const kCapture = SymbolCtor("kCapture");
+  const kRejection = SymbolFor("nodejs.rejection");
+  const errorMonitor = SymbolCtor("events.errorMonitor");
   let defaultMaxListeners = 10;
   let captureRejectionsDefault = false;
 
@@ -28,7 +34,7 @@
   }
 
   function inspect(value) {
-    try { return require("util").inspect(value); } catch (_) { return String(value); }
+    try { return require("util").inspect(value); } catch (_) { return StringCtor(value); }
   }
 
   function EventEmitter(opts) {
@@ -36,8 +42,8 @@
   }
 
   function init(opts) {
-    if (this._events === undefined || this._events === Object.getPrototypeOf(this)._events) {
-      this._events = Object.create(null);
+    if (this._events === undefined || this._events === ObjectGetPrototypeOf(this)._events) {
+      this._events = ObjectCreate(null);
       this._eventsCount = 0;
     }
     this._maxListeners = this._maxListeners || undefined;
@@ -54,12 +60,12 @@
   proto._events = undefined;
   proto._eventsCount = 0;
   proto._maxListeners = undefined;
-  Object.defineProperty(proto, kCapture, { value: false, writable: true, enumerable: false });
+  ObjectDefineProperty(proto, kCapture, { __proto__: null, value: false, writable: true, enumerable: false });
 
   function eventsOf(emitter) {
     let events = emitter._events;
     if (events === undefined) {
-      events = emitter._events = Object.create(null);
+      events = emitter._events = ObjectCreate(null);
       emitter._eventsCount = 0;
     }
     return events;
@@ -71,9 +77,9 @@
 
   function checkMax(n) {
     if (typeof n !== "number") throw invalidArgType("setMaxListeners", "of type number", n);
-    if (n < 0 || Number.isNaN(n))
-      throw codedError(RangeError, "ERR_OUT_OF_RANGE",
-        "The value of \"setMaxListeners\" is out of range. It must be >= 0. Received " + String(n));
+    if (n < 0 || NumberIsNaN(n))
+      throw codedError(RangeErrorCtor, "ERR_OUT_OF_RANGE",
+        "The value of \"setMaxListeners\" is out of range. It must be >= 0. Received " + StringCtor(n));
   }
 
   proto.setMaxListeners = function setMaxListeners(n) {
@@ -105,7 +111,7 @@
     const max = maxOf(target);
     if (max > 0 && existing.length > max && !existing.warned) {
       existing.warned = true;
-      const what = typeof type === "symbol" ? type.toString() : String(type);
+      const what = typeof type === "symbol" ? SymbolToString(type) : StringCtor(type);
       const ctorName = (target.constructor && target.constructor.name) || "EventEmitter";
       globalThis.console.warn("MaxListenersExceededWarning: Possible EventEmitter memory leak detected. " +
         existing.length + " " + what + " listeners added to [" + ctorName + "]. MaxListeners is " + max +
@@ -151,7 +157,7 @@
     if (list === undefined) return this;
     if (list === listener || list.listener === listener) {
       this._eventsCount--;
-      if (this._eventsCount === 0) this._events = Object.create(null);
+      if (this._eventsCount === 0) this._events = ObjectCreate(null);
       else delete events[type];
       if (events.removeListener !== undefined) this.emit("removeListener", type, list.listener || listener);
       return this;
@@ -174,10 +180,10 @@
     if (events === undefined) return this;
     if (events.removeListener === undefined) {
       if (arguments.length === 0) {
-        this._events = Object.create(null);
+        this._events = ObjectCreate(null);
         this._eventsCount = 0;
       } else if (events[type] !== undefined) {
-        if (--this._eventsCount === 0) this._events = Object.create(null);
+        if (--this._eventsCount === 0) this._events = ObjectCreate(null);
         else delete events[type];
       }
       return this;
@@ -190,7 +196,7 @@
         this.removeAllListeners(key);
       }
       this.removeAllListeners("removeListener");
-      this._events = Object.create(null);
+      this._events = ObjectCreate(null);
       this._eventsCount = 0;
       return this;
     }
@@ -233,7 +239,7 @@
   proto.listenerCount = listenerCount;
 
   proto.eventNames = function eventNames() {
-    return this._eventsCount > 0 ? Reflect.ownKeys(this._events) : [];
+    return this._eventsCount > 0 ? ReflectOwnKeys(this._events) : [];
   };
 
   function addCatch(target, promise, type, args) {
@@ -271,8 +277,8 @@
     if (handler === undefined) {
       if (!isError) return false;
       const er = args[0];
-      if (er instanceof Error) throw er;
-      const err = codedError(Error, "ERR_UNHANDLED_ERROR", "Unhandled error. (" + inspect(er) + ")");
+      if (isError(er)) throw er;
+      const err = codedError(ErrorCtor, "ERR_UNHANDLED_ERROR", "Unhandled error. (" + inspect(er) + ")");
       err.context = er;
       throw err;
     }
@@ -287,7 +293,7 @@
   // EventEmitter.once(emitter, name[, {signal}]) → Promise of the arguments array.
   function once(emitter, type, options) {
     const signal = options && options.signal;
-    return new Promise((resolve, reject) => {
+    return new PromiseCtor((resolve, reject) => {
       if (signal && signal.aborted) return reject(abortError(signal));
       if (typeof emitter.addEventListener === "function" && typeof emitter.on !== "function") {
         const listener = (...args) => { cleanup(); resolve(args); };
@@ -312,22 +318,24 @@
     });
   }
 
+  const resolved = (v) => P.PromiseResolve(v);
+
   // EventEmitter.on(emitter, name[, {signal, close}]) → an async iterator of argument arrays.
   function on(emitter, type, options) {
     const signal = options && options.signal;
     if (signal && signal.aborted) throw abortError(signal);
     const closeOn = (options && options.close) || [];
-    const queue = [];
-    const waiting = [];
+    const queue = list();
+    const waiting = list();
     let error = null;
     let finished = false;
 
     const listener = (...args) => {
-      if (waiting.length) waiting.shift().resolve({ value: args, done: false });
-      else queue.push(args);
+      if (waiting.length) ArrayShift(waiting).resolve({ value: args, done: false });
+      else queue[queue.length] = args;
     };
     const onError = (err) => {
-      if (waiting.length) waiting.shift().reject(err);
+      if (waiting.length) ArrayShift(waiting).reject(err);
       else error = err;
       finish();
     };
@@ -339,33 +347,33 @@
       finished = true;
       emitter.removeListener(type, listener);
       if (type !== "error") emitter.removeListener("error", onError);
-      for (const c of closeOn) emitter.removeListener(c, onClose);
+      for (let i = 0; i < closeOn.length; i++) emitter.removeListener(closeOn[i], onClose);
       if (signal) signal.removeEventListener("abort", onAbort);
-      while (waiting.length) waiting.shift().resolve({ value: undefined, done: true });
+      while (waiting.length) ArrayShift(waiting).resolve({ value: undefined, done: true });
     }
 
     emitter.on(type, listener);
     if (type !== "error") emitter.on("error", onError);
-    for (const c of closeOn) emitter.on(c, onClose);
+    for (let i = 0; i < closeOn.length; i++) emitter.on(closeOn[i], onClose);
     if (signal) signal.addEventListener("abort", onAbort, { once: true });
 
     const iterator = {
       next() {
-        if (queue.length) return Promise.resolve({ value: queue.shift(), done: false });
-        if (error) { const e = error; error = null; return Promise.reject(e); }
-        if (finished) return Promise.resolve({ value: undefined, done: true });
-        return new Promise((resolve, reject) => waiting.push({ resolve, reject }));
+        if (queue.length) return resolved({ value: ArrayShift(queue), done: false });
+        if (error) { const e = error; error = null; return P.PromiseReject(e); }
+        if (finished) return resolved({ value: undefined, done: true });
+        return new PromiseCtor((resolve, reject) => { waiting[waiting.length] = { __proto__: null, resolve, reject }; });
       },
       return() {
         finish();
-        return Promise.resolve({ value: undefined, done: true });
+        return resolved({ value: undefined, done: true });
       },
       throw(err) {
         error = err;
         finish();
-        return Promise.reject(err);
+        return P.PromiseReject(err);
       },
-      [Symbol.asyncIterator]() { return this; },
+      [SymbolCtor.asyncIterator]() { return this; },
     };
     return iterator;
   }
@@ -384,19 +392,22 @@
   function setMaxListeners(n, ...targets) {
     checkMax(n);
     if (targets.length === 0) defaultMaxListeners = n;
-    for (const t of targets) if (t && typeof t.setMaxListeners === "function") t.setMaxListeners(n);
+    for (let i = 0; i < targets.length; i++) {
+      const t = targets[i];
+      if (t && typeof t.setMaxListeners === "function") t.setMaxListeners(n);
+    }
   }
 
   function addAbortListener(signal, listener) {
     if (signal === undefined) throw invalidArgType("signal", "of type AbortSignal", signal);
     checkListener(listener);
     let removed = false;
-    const handler = (...args) => { if (!removed) listener(...args); };
+    const handler = (...args) => { if (!removed) ReflectApply(listener, undefined, args); };
     if (signal.aborted) natives.addTimer(() => handler(), 0, [], false);
     else signal.addEventListener("abort", handler, { once: true });
     const dispose = () => { removed = true; signal.removeEventListener("abort", handler); };
     const disposable = { dispose };
-    if (typeof Symbol.dispose === "symbol") disposable[Symbol.dispose] = dispose;
+    if (typeof SymbolCtor.dispose === "symbol") disposable[SymbolCtor.dispose] = dispose;
     return disposable;
   }
 
@@ -406,21 +417,25 @@
     listenerCount: (emitter, type) => ReflectApply(listenerCount, emitter, [type]),
     EventTarget: abort.EventTarget, Event: abort.Event,
   };
-  for (const k of Object.keys(statics)) {
-    Object.defineProperty(EventEmitter, k, { value: statics[k], enumerable: true, writable: false, configurable: false });
+  const staticNames = ObjectKeys(statics);
+  for (let i = 0; i < staticNames.length; i++) {
+    const k = staticNames[i];
+    ObjectDefineProperty(EventEmitter, k, { __proto__: null, value: statics[k], enumerable: true, writable: false, configurable: false });
   }
-  Object.defineProperty(EventEmitter, "defaultMaxListeners", {
+  ObjectDefineProperty(EventEmitter, "defaultMaxListeners", {
+    __proto__: null,
     enumerable: true,
     get() { return defaultMaxListeners; },
     set(n) {
-      if (typeof n !== "number" || n < 0 || Number.isNaN(n)) {
+      if (typeof n !== "number" || n < 0 || NumberIsNaN(n)) {
         if (typeof n !== "number") throw invalidArgType("defaultMaxListeners", "of type number", n);
-        throw codedError(RangeError, "ERR_OUT_OF_RANGE", "The value of \"defaultMaxListeners\" is out of range. It must be a non-negative number. Received " + String(n));
+        throw codedError(RangeErrorCtor, "ERR_OUT_OF_RANGE", "The value of \"defaultMaxListeners\" is out of range. It must be a non-negative number. Received " + StringCtor(n));
       }
       defaultMaxListeners = n;
     },
   });
-  Object.defineProperty(EventEmitter, "captureRejections", {
+  ObjectDefineProperty(EventEmitter, "captureRejections", {
+    __proto__: null,
     enumerable: true,
     get() { return captureRejectionsDefault; },
     set(v) {
@@ -430,5 +445,5 @@
     },
   });
 
-  return Object.freeze(EventEmitter);
+  return ObjectFreeze(EventEmitter);
 })

@@ -85,6 +85,12 @@
     "URIErrorCtor",
     "EncodeURIComponent",
     "DecodeURIComponent",
+    "TypedArrayPrototypeSubarray",
+    "TypedArrayPrototypeSet",
+    "ObjectPrototypeHasOwnProperty",
+    "ArrayPrototypeShift",
+    "MapIteratorPrototypeNext",
+    "SetIteratorPrototypeNext",
   ];
   if (captured.length !== NAMES.length)
     throw new P.ErrorCtor("internal/captures_util: " + captured.length + " captures for " + NAMES.length + " names");

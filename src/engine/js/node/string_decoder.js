@@ -10,20 +10,26 @@
   "use strict";
   const { codedError, invalidArgType } = require("internal/text");
   const { Buffer } = require("buffer");
+  // builtins captured before guest code (primordials.js, internal/captures_util); the Buffers
+  // themselves are node:buffer's, and their methods that module's
+  const C = require("internal/captures_util");
+  const { ObjectHasOwn, ObjectDefineProperty, ObjectFreeze, StringCtor, MathMin, SymbolCtor, ArrayBufferIsView, TypeErrorCtor } = C;
+  const StringToLowerCase = C.uncurryThis(C.StringPrototypeToLowerCase);
 
   const ENCODINGS = {
+    __proto__: null,
     "utf8": "utf8", "utf-8": "utf8", "ucs2": "utf16le", "ucs-2": "utf16le", "utf16le": "utf16le",
     "utf-16le": "utf16le", "latin1": "latin1", "binary": "latin1", "base64": "base64",
     "base64url": "base64url", "hex": "hex", "ascii": "ascii",
   };
-  const kPending = Symbol("kPending");
-  const kLast = Symbol("kLast"); // lastChar's 4 bytes: the held bytes written over the old ones
+  const kPending = SymbolCtor("kPending");
+  const kLast = SymbolCtor("kLast"); // lastChar's 4 bytes: the held bytes written over the old ones
 
   function normalizeEncoding(enc) {
     if (enc === undefined || enc === null || enc === "") return "utf8";
-    const key = String(enc).toLowerCase();
-    if (Object.prototype.hasOwnProperty.call(ENCODINGS, key)) return ENCODINGS[key];
-    throw codedError(TypeError, "ERR_UNKNOWN_ENCODING", "Unknown encoding: " + enc);
+    const key = StringToLowerCase(StringCtor(enc));
+    if (ObjectHasOwn(ENCODINGS, key)) return ENCODINGS[key];
+    throw codedError(TypeErrorCtor, "ERR_UNKNOWN_ENCODING", "Unknown encoding: " + enc);
   }
 
   // How many bytes at the end of `b` begin a character that is not complete yet.
@@ -57,15 +63,15 @@
 
   function toBytes(buf) {
     if (Buffer.isBuffer(buf)) return buf;
-    if (ArrayBuffer.isView(buf)) return Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
+    if (ArrayBufferIsView(buf)) return Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
     throw invalidArgType("buf", "an instance of Buffer, TypedArray, or DataView", buf);
   }
 
   class StringDecoder {
     constructor(encoding) {
       this.encoding = normalizeEncoding(encoding);
-      Object.defineProperty(this, kPending, { value: Buffer.alloc(0), writable: true });
-      Object.defineProperty(this, kLast, { value: Buffer.alloc(4) });
+      ObjectDefineProperty(this, kPending, { __proto__: null, value: Buffer.alloc(0), writable: true });
+      ObjectDefineProperty(this, kLast, { __proto__: null, value: Buffer.alloc(4) });
     }
 
     write(buf) {
@@ -74,7 +80,7 @@
       const held = this[kPending].length;
       if (held > 0) {
         // the bytes that go on completing the held character (for UTF-8, only continuation bytes)
-        let n = Math.min(this.lastNeed, bytes.length, 4 - held);
+        let n = MathMin(this.lastNeed, bytes.length, 4 - held);
         if (this.encoding === "utf8") {
           let k = 0;
           while (k < n && (bytes[k] & 0xc0) === 0x80) k++;
@@ -136,5 +142,5 @@
     }
   }
 
-  return Object.freeze({ StringDecoder });
+  return ObjectFreeze({ StringDecoder });
 })
