@@ -152,6 +152,15 @@
     Array.prototype.shift,
     Object.getPrototypeOf(new Map().entries()).next,
     Object.getPrototypeOf(new Set().values()).next,
+    Object.getOwnPropertyDescriptor(RegExp.prototype, "hasIndices").get,
+    Object.getOwnPropertyDescriptor(RegExp.prototype, "global").get,
+    Object.getOwnPropertyDescriptor(RegExp.prototype, "ignoreCase").get,
+    Object.getOwnPropertyDescriptor(RegExp.prototype, "multiline").get,
+    Object.getOwnPropertyDescriptor(RegExp.prototype, "dotAll").get,
+    Object.getOwnPropertyDescriptor(RegExp.prototype, "unicode").get,
+    (Object.getOwnPropertyDescriptor(RegExp.prototype, "unicodeSets") || {}).get,
+    Object.getOwnPropertyDescriptor(RegExp.prototype, "sticky").get,
+    Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), "length").get,
   ];
 
   // Not frozen (freezing some 60 properties is measurable at startup): no guest code can reach it.

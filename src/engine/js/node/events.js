@@ -14,14 +14,24 @@
   // emit and the listener lists run on builtins captured before guest code (primordials.js)
   const P = natives.primordials, u = P.uncurry;
   const { ReflectApply, ReflectOwnKeys, argsWith } = P;
-  const ArrayPush = u(P.ArrayPrototypePush), ArrayUnshift = u(P.ArrayPrototypeUnshift), ArraySplice = u(P.ArrayPrototypeSplice);
-  const ArraySlice = u(P.ArrayPrototypeSlice), FunctionBind = u(P.FunctionPrototypeBind);
+  const FunctionBind = u(P.FunctionPrototypeBind), defineValue = P.defineValue;
+  // The listener lists are the guest's to read (libraries do), so they stay ordinary arrays; they
+  // change only by definition or by writes to their own indices (no setter a guest put on
+  // Array.prototype runs, and no Array.prototype.constructor is consulted as push/splice/slice would).
+  function listPrepend(a, v) {
+    for (let i = a.length; i > 0; i--) defineValue(a, i, a[i - 1]);
+    defineValue(a, 0, v);
+  }
+  function listRemoveAt(a, at) {
+    for (let i = at; i < a.length - 1; i++) a[i] = a[i + 1];
+    a.length = a.length - 1;
+  }
   // the rest of what this file uses, captured before guest code too (internal/captures_util)
   const C = require("internal/captures_util");
   const { ObjectGetPrototypeOf, ObjectCreate, ObjectDefineProperty, ObjectKeys, ObjectFreeze, NumberIsNaN, StringCtor,
     SymbolCtor, SymbolFor, ErrorCtor, RangeErrorCtor, PromiseCtor, list } = C;
   const ArrayShift = C.uncurryThis(C.ArrayPrototypeShift), SymbolToString = C.uncurryThis(C.SymbolPrototypeToString);
-  const isError = (v) => ReflectApply(C.FunctionPrototypeHasInstance, ErrorCtor, [v]);
+  const isErrorValue = (v) => ReflectApply(C.FunctionPrototypeHasInstance, ErrorCtor, [v]);
 
   const kCapture = SymbolCtor("kCapture");
   const kRejection = SymbolFor("nodejs.rejection");
@@ -106,8 +116,8 @@
       return target;
     }
     if (typeof existing === "function") existing = events[type] = prepend ? [listener, existing] : [existing, listener];
-    else if (prepend) ArrayUnshift(existing, listener);
-    else ArrayPush(existing, listener);
+    else if (prepend) listPrepend(existing, listener);
+    else defineValue(existing, existing.length, listener);
     const max = maxOf(target);
     if (max > 0 && existing.length > max && !existing.warned) {
       existing.warned = true;
@@ -168,7 +178,7 @@
       if (list[i] === listener || list[i].listener === listener) { position = i; break; }
     }
     if (position < 0) return this;
-    ArraySplice(list, position, 1);
+    listRemoveAt(list, position);
     if (list.length === 1) events[type] = list[0];
     if (events.removeListener !== undefined) this.emit("removeListener", type, listener);
     return this;
@@ -214,8 +224,8 @@
     const list = events[type];
     if (list === undefined) return [];
     if (typeof list === "function") return unwrap ? [list.listener || list] : [list];
-    const out = ArraySlice(list, 0, list.length);
-    if (unwrap) for (let i = 0; i < out.length; i++) out[i] = out[i].listener || out[i];
+    const out = [];
+    for (let i = 0; i < list.length; i++) defineValue(out, i, unwrap ? list[i].listener || list[i] : list[i]);
     return out;
   }
 
@@ -277,12 +287,18 @@
     if (handler === undefined) {
       if (!isError) return false;
       const er = args[0];
-      if (isError(er)) throw er;
+      if (isErrorValue(er)) throw er;
       const err = codedError(ErrorCtor, "ERR_UNHANDLED_ERROR", "Unhandled error. (" + inspect(er) + ")");
       err.context = er;
       throw err;
     }
-    const list = typeof handler === "function" ? [handler] : ArraySlice(handler, 0, handler.length);
+    let list = handler;
+    if (typeof handler !== "function") {
+      list = P.list();
+      for (let i = 0; i < handler.length; i++) list[i] = handler[i];
+    } else {
+      list = [handler];
+    }
     for (let i = 0; i < list.length; i++) {
       const result = ReflectApply(list[i], this, args);
       if (result !== undefined && result !== null && this[kCapture] === true) addCatch(this, result, type, args);
@@ -293,7 +309,8 @@
   // EventEmitter.once(emitter, name[, {signal}]) → Promise of the arguments array.
   function once(emitter, type, options) {
     const signal = options && options.signal;
-    return new PromiseCtor((resolve, reject) => {
+    // marked like the prelude's promises: await and then on it read no Promise.prototype field
+    return P.PromiseOwn(new PromiseCtor((resolve, reject) => {
       if (signal && signal.aborted) return reject(abortError(signal));
       if (typeof emitter.addEventListener === "function" && typeof emitter.on !== "function") {
         const listener = (...args) => { cleanup(); resolve(args); };
@@ -315,7 +332,7 @@
       if (type !== "error") emitter.on("error", onError);
       if (signal) signal.addEventListener("abort", onAbort, { once: true });
       return undefined;
-    });
+    }));
   }
 
   const resolved = (v) => P.PromiseResolve(v);
@@ -362,7 +379,7 @@
         if (queue.length) return resolved({ value: ArrayShift(queue), done: false });
         if (error) { const e = error; error = null; return P.PromiseReject(e); }
         if (finished) return resolved({ value: undefined, done: true });
-        return new PromiseCtor((resolve, reject) => { waiting[waiting.length] = { __proto__: null, resolve, reject }; });
+        return P.PromiseOwn(new PromiseCtor((resolve, reject) => { waiting[waiting.length] = { __proto__: null, resolve, reject }; }));
       },
       return() {
         finish();

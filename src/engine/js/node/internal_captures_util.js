@@ -91,6 +91,15 @@
     "ArrayPrototypeShift",
     "MapIteratorPrototypeNext",
     "SetIteratorPrototypeNext",
+    "RegExpPrototypeGetHasIndices",
+    "RegExpPrototypeGetGlobal",
+    "RegExpPrototypeGetIgnoreCase",
+    "RegExpPrototypeGetMultiline",
+    "RegExpPrototypeGetDotAll",
+    "RegExpPrototypeGetUnicode",
+    "RegExpPrototypeGetUnicodeSets",
+    "RegExpPrototypeGetSticky",
+    "TypedArrayPrototypeGetLength",
   ];
   if (captured.length !== NAMES.length)
     throw new P.ErrorCtor("internal/captures_util: " + captured.length + " captures for " + NAMES.length + " names");

@@ -25,6 +25,11 @@
   const ArrayJoin = t(C.ArrayPrototypeJoin), objectToString = t(C.ObjectPrototypeToString);
   const MapForEach = t(C.MapPrototypeForEach), SetForEach = t(C.SetPrototypeForEach);
   const MapIteratorNext = t(C.MapIteratorPrototypeNext), SetIteratorNext = t(C.SetIteratorPrototypeNext);
+  // ToString as a template literal applies it (a Symbol throws)
+  const text = (v) => {
+    if (typeof v === "symbol") throw new C.TypeErrorCtor("Cannot convert a Symbol value to a string");
+    return StringCtor(v);
+  };
   const isInstance = (v, Ctor) => ReflectApply(C.FunctionPrototypeHasInstance, Ctor, [v]);
 
   // Node's duration text: "12.345ms", "1.500s", "1:02.345 (m:ss.mmm)", "1:02:03.456 (h:mm:ss.mmm)".
@@ -189,27 +194,29 @@
     const counts = new MapCtor();
     const times = new MapCtor();
     const warn = (text) => require("process").emitWarning(text);
-    const label = (l) => (l === undefined ? "default" : `${l}`);
+    // `${l}` as Node writes it, without a template literal (QuickJS compiles those to a call of
+    // the live String.prototype.concat)
+    const label = (l) => (l === undefined ? "default" : text(l));
 
     function count(l) {
       l = label(l);
       const n = (MapGet(counts, l) || 0) + 1;
       MapSet(counts, l, n);
-      console.log(`${l}: ${n}`);
+      console.log(l + ": " + n);
     }
     function countReset(l) {
       l = label(l);
-      if (!MapHas(counts, l)) warn(`Count for '${l}' does not exist`);
+      if (!MapHas(counts, l)) warn("Count for '" + l + "' does not exist");
       else MapDelete(counts, l);
     }
     function time(l) {
       l = label(l);
-      if (MapHas(times, l)) return warn(`Label '${l}' already exists for console.time()`);
+      if (MapHas(times, l)) return warn("Label '" + l + "' already exists for console.time()");
       MapSet(times, l, env.now());
     }
     function logTime(which, l, data) {
       const start = MapGet(times, l);
-      if (start === undefined) { warn(`No such label '${l}' for console.${which}()`); return false; }
+      if (start === undefined) { warn("No such label '" + l + "' for console." + which + "()"); return false; }
       const text = formatTime(env.now() - start);
       ReflectApply(console.log, console, argsWith(["%s: %s", l, text], data));
       return true;
@@ -233,7 +240,7 @@
     }
     function assert(condition, ...args) {
       if (condition) return;
-      C.defineValue(args, 0, `Assertion failed${args.length === 0 ? "" : `: ${args[0]}`}`);
+      C.defineValue(args, 0, "Assertion failed" + (args.length === 0 ? "" : ": " + text(args[0])));
       ReflectApply(console.warn, console, args);
     }
     function dir(value, options) {

@@ -17,7 +17,7 @@
   const StringCharCodeAt = u(C.StringPrototypeCharCodeAt), StringIndexOf = u(C.StringPrototypeIndexOf);
   const StringSlice = u(C.StringPrototypeSlice), RegExpExec = u(C.RegExpPrototypeExec);
   const BufferAlloc = Buffer.alloc, BufferToString = Buffer.prototype.toString;
-  const TypedArraySubarray = C.TypedArrayPrototypeSubarray;
+  const { decode } = require("internal/decode");
 
   function hexValue(c) {
     if (c >= 48 && c <= 57) return c - 48;
@@ -27,10 +27,10 @@
   }
 
   // Bytes of `s` with valid %XX escapes decoded (and '+' as a space when asked); other characters
-  // keep their low byte, as Node's version does.
-  function unescapeBuffer(s, decodeSpaces) {
+  // keep their low byte, as Node's version does. An internal byte array and its used length.
+  function unescapeBytes(s, decodeSpaces) {
     s = StringCtor(s);
-    const out = C.ReflectApply(BufferAlloc, Buffer, [s.length]);
+    const out = new C.Uint8ArrayCtor(s.length);
     let n = 0;
     for (let i = 0; i < s.length; i++) {
       const c = StringCharCodeAt(s, i);
@@ -40,11 +40,23 @@
       }
       out[n++] = c === 43 && decodeSpaces ? 32 : c & 0xff;
     }
-    return C.ReflectApply(TypedArraySubarray, out, [0, n]);
+    return { __proto__: null, bytes: out, n };
   }
 
+  function unescapeBuffer(s, decodeSpaces) {
+    const r = unescapeBytes(s, decodeSpaces);
+    const out = C.ReflectApply(BufferAlloc, Buffer, [r.n]);
+    for (let i = 0; i < r.n; i++) out[i] = r.bytes[i];
+    return out;
+  }
+
+  // The default unescape: decodeURIComponent, or, where that throws, the bytes as UTF-8 (the
+  // module's unescapeBuffer when a guest replaced it, as Node looks it up)
   function qsUnescape(s, decodeSpaces) {
-    try { return DecodeURIComponent(s); } catch (_) { return C.ReflectApply(BufferToString, api.unescapeBuffer(s, decodeSpaces), []); }
+    try { return DecodeURIComponent(s); } catch (_) { /* malformed: bytes as UTF-8 below */ }
+    if (api.unescapeBuffer !== unescapeBuffer) return C.ReflectApply(BufferToString, api.unescapeBuffer(s, decodeSpaces), []);
+    const r = unescapeBytes(s, decodeSpaces);
+    return decode(r.bytes, "utf8", 0, r.n);
   }
 
   // encodeURIComponent leaves exactly the characters Node's table leaves alone.

@@ -5,16 +5,36 @@
  * truncated UTF-8 character, padded base64, nothing for an odd UTF-16 byte). lastChar, lastNeed
  * and lastTotal show the held character as Node's do.
  *
- * Decoding itself is Buffer#toString; this file only decides where a chunk may be cut. */
+ * Decoding is internal/decode's (Buffer#toString's text, without Buffer methods); this file decides
+ * where a chunk may be cut. Held bytes live in an internal Uint8Array; lastChar is a Buffer, as in
+ * Node. Every builtin used was captured before guest code (internal/captures_util). */
 (function (require, natives, name) {
   "use strict";
   const { codedError, invalidArgType } = require("internal/text");
   const { Buffer } = require("buffer");
-  // builtins captured before guest code (primordials.js, internal/captures_util); the Buffers
-  // themselves are node:buffer's, and their methods that module's
+  const { decode, byteLength } = require("internal/decode");
   const C = require("internal/captures_util");
-  const { ObjectHasOwn, ObjectDefineProperty, ObjectFreeze, StringCtor, MathMin, SymbolCtor, ArrayBufferIsView, TypeErrorCtor } = C;
+  const { ObjectHasOwn, ObjectDefineProperty, ObjectFreeze, StringCtor, MathMin, SymbolCtor, ArrayBufferIsView, TypeErrorCtor,
+    Uint8ArrayCtor, ReflectApply } = C;
   const StringToLowerCase = C.uncurryThis(C.StringPrototypeToLowerCase);
+  const TypedArraySet = C.uncurryThis(C.TypedArrayPrototypeSet);
+  const typedArrayTag = C.uncurryThis(C.TypedArrayPrototypeGetToStringTag);
+  const BufferAlloc = Buffer.alloc;
+  const EMPTY = new Uint8ArrayCtor(0);
+  const MathTrunc = (x) => (x < 0 ? -C.MathFloor(-x) : C.MathFloor(x));
+
+  // b[from, to) as a new internal byte array
+  function slice(b, from, to) {
+    const out = new Uint8ArrayCtor(to - from);
+    for (let i = from; i < to; i++) out[i - from] = b[i];
+    return out;
+  }
+  function concat2(a, b) {
+    const out = new Uint8ArrayCtor(byteLength(a) + byteLength(b));
+    TypedArraySet(out, a, 0);
+    TypedArraySet(out, b, byteLength(a));
+    return out;
+  }
 
   const ENCODINGS = {
     __proto__: null,
@@ -32,9 +52,8 @@
     throw codedError(TypeErrorCtor, "ERR_UNKNOWN_ENCODING", "Unknown encoding: " + enc);
   }
 
-  // How many bytes at the end of `b` begin a character that is not complete yet.
   function utf8Tail(b) {
-    const n = b.length;
+    const n = byteLength(b);
     for (let i = n - 1; i >= 0 && i >= n - 4; i--) {
       const c = b[i];
       if ((c & 0xc0) === 0x80) continue;
@@ -48,93 +67,103 @@
   }
 
   function tailOf(encoding, b) {
+    const n = byteLength(b);
     switch (encoding) {
       case "utf8": return utf8Tail(b);
       case "utf16le": {
         // An odd byte is all that waits (a high surrogate before it goes out alone, as in Node);
         // otherwise a trailing high surrogate waits for its pair.
-        if (b.length % 2) return 1;
-        return b.length >= 2 && b[b.length - 1] >= 0xd8 && b[b.length - 1] <= 0xdb ? 2 : 0;
+        if (n % 2) return 1;
+        return n >= 2 && b[n - 1] >= 0xd8 && b[n - 1] <= 0xdb ? 2 : 0;
       }
-      case "base64": case "base64url": return b.length % 3;
+      case "base64": case "base64url": return n % 3;
       default: return 0;
     }
   }
 
+  // The bytes of a Buffer, TypedArray or DataView (a Uint8Array, Buffers included, as it is).
   function toBytes(buf) {
-    if (Buffer.isBuffer(buf)) return buf;
-    if (ArrayBufferIsView(buf)) return Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
+    if (ArrayBufferIsView(buf)) {
+      if (typedArrayTag(buf) === "Uint8Array") return buf;
+      return new Uint8ArrayCtor(buf.buffer, buf.byteOffset, buf.byteLength);
+    }
     throw invalidArgType("buf", "an instance of Buffer, TypedArray, or DataView", buf);
   }
 
   class StringDecoder {
     constructor(encoding) {
       this.encoding = normalizeEncoding(encoding);
-      ObjectDefineProperty(this, kPending, { __proto__: null, value: Buffer.alloc(0), writable: true });
-      ObjectDefineProperty(this, kLast, { __proto__: null, value: Buffer.alloc(4) });
+      ObjectDefineProperty(this, kPending, { __proto__: null, value: EMPTY, writable: true });
+      ObjectDefineProperty(this, kLast, { __proto__: null, value: ReflectApply(BufferAlloc, Buffer, [4]) });
     }
 
     write(buf) {
       if (typeof buf === "string") return buf;
       let bytes = toBytes(buf);
-      const held = this[kPending].length;
+      let length = byteLength(bytes);
+      const pending = this[kPending];
+      const held = byteLength(pending);
       if (held > 0) {
-        // the bytes that go on completing the held character (for UTF-8, only continuation bytes)
-        let n = MathMin(this.lastNeed, bytes.length, 4 - held);
+        let n = MathMin(this.lastNeed, length, 4 - held);
         if (this.encoding === "utf8") {
           let k = 0;
           while (k < n && (bytes[k] & 0xc0) === 0x80) k++;
           n = k;
         }
-        this[kLast].set(bytes.subarray(0, n), held);
+        for (let i = 0; i < n; i++) this[kLast][held + i] = bytes[i];
       }
       let head = "";
-      if (this.encoding === "utf16le" && this[kPending].length === 1 && bytes.length > 0) {
-        // Node completes a held odd byte into its code unit and emits it as is, even when it is
-        // a high surrogate; only the rest of the chunk is cut at a surrogate.
-        head = Buffer.from([this[kPending][0], bytes[0]]).toString("utf16le");
-        this[kPending] = Buffer.alloc(0);
-        bytes = bytes.subarray(1);
+      let from = 0;
+      if (this.encoding === "utf16le" && held === 1 && length > 0) {
+        head = ReflectApply(C.StringFromCharCode, null, [pending[0] | (bytes[0] << 8)]);
+        this[kPending] = EMPTY;
+        from = 1;
       }
-      const all = this[kPending].length ? Buffer.concat([this[kPending], bytes]) : bytes;
+      const rest = from === 0 ? bytes : slice(bytes, from, length);
+      const all = byteLength(this[kPending]) ? concat2(this[kPending], rest) : rest;
+      const total = byteLength(all);
       const keep = tailOf(this.encoding, all);
-      this[kPending] = Buffer.from(all.subarray(all.length - keep));
-      this[kLast].set(this[kPending].subarray(0, 4));
-      return head + all.toString(this.encoding, 0, all.length - keep);
+      this[kPending] = slice(all, total - keep, total);
+      for (let i = 0; i < keep && i < 4; i++) this[kLast][i] = this[kPending][i];
+      return head + decode(all, this.encoding, 0, total - keep);
     }
 
     end(buf) {
       let text = buf === undefined ? "" : this.write(buf);
       const rest = this[kPending];
-      this[kPending] = Buffer.alloc(0);
-      if (rest.length === 0) return text;
+      const n = byteLength(rest);
+      this[kPending] = EMPTY;
+      if (n === 0) return text;
       if (this.encoding === "utf8") return text + "\ufffd";
-      if (this.encoding === "utf16le") return text + rest.toString("utf16le", 0, rest.length - (rest.length % 2));
-      return text + rest.toString(this.encoding);
+      if (this.encoding === "utf16le") return text + decode(rest, "utf16le", 0, n - (n % 2));
+      return text + decode(rest, this.encoding, 0, n);
     }
 
     text(buf, offset) {
-      this[kPending] = Buffer.alloc(0);
-      return this.write(toBytes(buf).subarray(offset));
+      this[kPending] = EMPTY;
+      const bytes = toBytes(buf);
+      const n = byteLength(bytes);
+      let from = offset === undefined ? 0 : MathTrunc(offset) || 0;
+      if (from < 0) from = from + n < 0 ? 0 : from + n;
+      return this.write(slice(bytes, from > n ? n : from, n));
     }
 
     get lastNeed() {
       const p = this[kPending];
-      if (p.length === 0) return 0;
+      const n = byteLength(p);
+      if (n === 0) return 0;
       if (this.encoding === "utf8") {
         const c = p[0];
         const total = (c & 0xe0) === 0xc0 ? 2 : (c & 0xf0) === 0xe0 ? 3 : 4;
-        return total - p.length;
+        return total - n;
       }
-      if (this.encoding === "utf16le") return p.length % 2 ? 1 : 2;
-      return 3 - p.length;
+      if (this.encoding === "utf16le") return n % 2 ? 1 : 2;
+      return 3 - n;
     }
 
-    // As Node: the bytes of the character being completed (stale bytes stay after it), how many
-    // it has in all (0 when none is pending).
     get lastTotal() {
-      const p = this[kPending];
-      return p.length === 0 ? 0 : p.length + this.lastNeed;
+      const n = byteLength(this[kPending]);
+      return n === 0 ? 0 : n + this.lastNeed;
     }
 
     get lastChar() {

@@ -127,6 +127,20 @@
   const sabByteLength = C.SharedArrayBufferPrototypeGetByteLength ? u(C.SharedArrayBufferPrototypeGetByteLength) : null;
   const dvByteLength = u(C.DataViewPrototypeGetByteLength);
   const regexpSource = u(C.RegExpPrototypeGetSource);
+  // RegExp.prototype.toString reads `source` and `flags` (and `flags` each flag) through the live
+  // prototype; this reads the captured getters, in the order `flags` lists them
+  const REGEXP_FLAGS = [[C.RegExpPrototypeGetHasIndices, "d"], [C.RegExpPrototypeGetGlobal, "g"],
+    [C.RegExpPrototypeGetIgnoreCase, "i"], [C.RegExpPrototypeGetMultiline, "m"], [C.RegExpPrototypeGetDotAll, "s"],
+    [C.RegExpPrototypeGetUnicode, "u"], [C.RegExpPrototypeGetUnicodeSets, "v"], [C.RegExpPrototypeGetSticky, "y"]];
+  function regexpFlags(re) {
+    let flags = "";
+    for (let i = 0; i < REGEXP_FLAGS.length; i++) {
+      const getter = REGEXP_FLAGS[i][0];
+      if (getter !== undefined && ReflectApply(getter, re, [])) flags += REGEXP_FLAGS[i][1];
+    }
+    return flags;
+  }
+  const regexpText = (re) => "/" + regexpSource(re) + "/" + regexpFlags(re);
   // the prototypes of the function kinds, from syntax (no .constructor read)
   const AsyncFunctionPrototype = ObjectGetPrototypeOf(async function () {});
   const GeneratorFunctionPrototype = ObjectGetPrototypeOf(function* () {});
@@ -565,7 +579,7 @@
         else if (tag !== "") braces[0] = prefixOf(ctor, tag, "Object") + "{";
         if (keys.length === 0) return braces[0] + "}";
       } else if (isRegExp(value)) {
-        base = RegExpToString(ctor !== null ? value : new RegExpCtor(value));
+        base = regexpText(value);
         const prefix = prefixOf(ctor, tag, "RegExp");
         if (prefix !== "RegExp ") base = prefix + base;
         if (keys.length === 0 || (recurseTimes > ctx.depth && ctx.depth !== null)) return ctx.stylize(base, "regexp");
@@ -1135,7 +1149,8 @@
     if (isDate(a)) {
       if (!isDate(b) || DateGetTime(a) !== DateGetTime(b)) return false;
     } else if (isRegExp(a)) {
-      if (!isRegExp(b) || a.source !== b.source || a.flags !== b.flags || a.lastIndex !== b.lastIndex) return false;
+      if (!isRegExp(b) || regexpSource(a) !== regexpSource(b) || regexpFlags(a) !== regexpFlags(b) ||
+          a.lastIndex !== b.lastIndex) return false;
     } else if (isNativeError(a)) {
       if (!isNativeError(b) || a.message !== b.message || a.name !== b.name) return false;
     } else if (ArrayBufferIsView(a)) {
@@ -1299,12 +1314,12 @@
       return ObjectDefineProperty(fn, promisifyCustom, { __proto__: null, value: fn, enumerable: false, writable: false, configurable: true });
     }
     function fn(...args) {
-      return new PromiseCtor((resolve, reject) => {
+      return C.PromiseOwn(new PromiseCtor((resolve, reject) => {
         ReflectApply(original, this, C.argsWith(args, [(err, ...values) => {
           if (err) return reject(err);
           resolve(values[0]);
         }]));
-      });
+      }));
     }
     ObjectSetPrototypeOf(fn, ObjectGetPrototypeOf(original));
     ObjectDefineProperty(fn, promisifyCustom, { __proto__: null, value: fn, enumerable: false, writable: false, configurable: true });
@@ -1381,8 +1396,8 @@
       throw invalidArgType("signal", "an instance of AbortSignal", signal);
     if (resource === null || (typeof resource !== "object" && typeof resource !== "function"))
       throw invalidArgType("resource", "of type object", resource);
-    if (signal.aborted) return ReflectApply(PromiseStaticResolve, PromiseCtor, []);
-    return new PromiseCtor((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
+    if (signal.aborted) return C.PromiseResolve(undefined);
+    return C.PromiseOwn(new PromiseCtor((resolve) => signal.addEventListener("abort", () => resolve(), { once: true })));
   }
 
   // Styles apply only with { validateStream: false }: a run's output is never a colour terminal.
