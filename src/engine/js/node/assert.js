@@ -9,7 +9,7 @@
 (function (require, natives, name) {
   "use strict";
   const util = require("util");
-  const { codedError, invalidArgType } = require("internal/text");
+  const { codedError, invalidArgType } = require("internal/captures_util");
   const inspect = util.inspect;
   const isDeepEqual = util._isDeepEqual;
   const isRegExp = util.types.isRegExp, isNativeError = util.types.isNativeError;

@@ -7,10 +7,9 @@
  * or an array once there are two), on `_events`, because libraries read those fields. */
 (function (require, natives, name) {
   "use strict";
-  const text = require("internal/text");
   const abort = require("internal/abort");
   const abortError = abort.abortError;
-  const { codedError, invalidArgType } = text;
+  const { codedError, invalidArgType } = require("internal/captures_util");
   // emit and the listener lists run on builtins captured before guest code (primordials.js)
   const P = natives.primordials, u = P.uncurry;
   const { ReflectApply, ReflectOwnKeys, argsWith } = P;
@@ -28,7 +27,7 @@
   }
   // the rest of what this file uses, captured before guest code too (internal/captures_util)
   const C = require("internal/captures_util");
-  const { ObjectGetPrototypeOf, ObjectCreate, ObjectDefineProperty, ObjectKeys, ObjectFreeze, NumberIsNaN, StringCtor,
+  const { ObjectGetPrototypeOf, ObjectSetPrototypeOf, ObjectCreate, ObjectDefineProperty, ObjectKeys, ObjectFreeze, NumberIsNaN, StringCtor,
     SymbolCtor, SymbolFor, ErrorCtor, RangeErrorCtor, PromiseCtor, list } = C;
   const ArrayShift = C.uncurryThis(C.ArrayPrototypeShift), SymbolToString = C.uncurryThis(C.SymbolPrototypeToString);
   const isErrorValue = (v) => ReflectApply(C.FunctionPrototypeHasInstance, ErrorCtor, [v]);
@@ -67,6 +66,10 @@
   }
 
   const proto = EventEmitter.prototype;
+  // Built without its prototype, so the assignments below are own writes (no setter a guest put
+  // on Object.prototype runs); Object.prototype goes back once it is complete.
+  const ObjectPrototype = ObjectGetPrototypeOf(proto);
+  ObjectSetPrototypeOf(proto, null);
   proto._events = undefined;
   proto._eventsCount = 0;
   proto._maxListeners = undefined;
@@ -120,7 +123,7 @@
     else defineValue(existing, existing.length, listener);
     const max = maxOf(target);
     if (max > 0 && existing.length > max && !existing.warned) {
-      existing.warned = true;
+      defineValue(existing, "warned", true);
       const what = typeof type === "symbol" ? SymbolToString(type) : StringCtor(type);
       const ctorName = (target.constructor && target.constructor.name) || "EventEmitter";
       globalThis.console.warn("MaxListenersExceededWarning: Possible EventEmitter memory leak detected. " +
@@ -142,9 +145,9 @@
   }
 
   function onceWrap(target, type, listener) {
-    const state = { fired: false, wrapFn: undefined, target, type, listener };
+    const state = { __proto__: null, fired: false, wrapFn: undefined, target, type, listener };
     const wrapped = FunctionBind(onceWrapper, state);
-    wrapped.listener = listener;
+    defineValue(wrapped, "listener", listener);
     state.wrapFn = wrapped;
     return wrapped;
   }
@@ -289,7 +292,7 @@
       const er = args[0];
       if (isErrorValue(er)) throw er;
       const err = codedError(ErrorCtor, "ERR_UNHANDLED_ERROR", "Unhandled error. (" + inspect(er) + ")");
-      err.context = er;
+      defineValue(err, "context", er);
       throw err;
     }
     let list = handler;
@@ -434,6 +437,7 @@
     listenerCount: (emitter, type) => ReflectApply(listenerCount, emitter, [type]),
     EventTarget: abort.EventTarget, Event: abort.Event,
   };
+  ObjectSetPrototypeOf(proto, ObjectPrototype);
   const staticNames = ObjectKeys(statics);
   for (let i = 0; i < staticNames.length; i++) {
     const k = staticNames[i];

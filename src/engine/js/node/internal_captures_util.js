@@ -113,5 +113,35 @@
   // Function.prototype.call, bound to f with the original bind.
   const bind = P.FunctionPrototypeBind, call = C.FunctionPrototypeCall;
   C.uncurryThis = (f) => P.ReflectApply(bind, call, [f]);
+
+  // Node-style coded errors (internal/text has the same two; these run on the captures, so an
+  // error a shim throws reads nothing a guest replaced): an Error of class Ctor with a `code`.
+  const defineCode = (err, code) => P.ObjectDefineProperty(err, "code",
+    { __proto__: null, value: code, writable: true, configurable: true, enumerable: true });
+  C.codedError = (Ctor, code, message) => {
+    const err = new Ctor(message);
+    defineCode(err, code);
+    return err;
+  };
+  const StringSlice = C.uncurryThis(P.StringPrototypeSlice), StringIndexOf = C.uncurryThis(P.StringPrototypeIndexOf);
+  function describeReceived(value) {
+    if (value === null || value === undefined) return " Received " + value;
+    if (typeof value === "function") return " Received function " + value.name;
+    const inspect = require("util").inspect;
+    if (typeof value === "object") {
+      const ctor = value.constructor;
+      if (ctor && typeof ctor.name === "string" && ctor.name) return " Received an instance of " + ctor.name;
+      return " Received " + inspect(value, { depth: -1 });
+    }
+    let shown = inspect(value, { colors: false });
+    if (shown.length > 28) shown = StringSlice(shown, 0, 25) + "...";
+    return " Received type " + typeof value + " (" + shown + ")";
+  }
+  // TypeError ERR_INVALID_ARG_TYPE: `The "<what>" argument must be <expected>. Received ...`.
+  C.invalidArgType = (what, expected, value) => {
+    const noun = StringIndexOf(what, ".") >= 0 ? "property" : "argument";
+    return C.codedError(P.TypeErrorCtor, "ERR_INVALID_ARG_TYPE",
+      "The \"" + what + "\" " + noun + " must be " + expected + "." + describeReceived(value));
+  };
   return P.ObjectFreeze(C);
 })

@@ -233,7 +233,7 @@
     function groupEnd() { env.indent(-2); }
     function table(data, properties) {
       if (properties !== undefined && !ArrayIsArray(properties)) {
-        throw require("internal/text").invalidArgType("properties", "an instance of Array", properties);
+        throw require("internal/captures_util").invalidArgType("properties", "an instance of Array", properties);
       }
       if (data === null || typeof data !== "object") return console.log(data);
       console.log(tableText(data, properties));

@@ -13,7 +13,7 @@
 (function (require, natives, name) {
   "use strict";
   const EventEmitter = require("events");
-  const { codedError, invalidArgType } = require("internal/text");
+  const { codedError, invalidArgType } = require("internal/captures_util");
   // builtins captured before guest code (primordials.js, internal/captures_util)
   const C = require("internal/captures_util");
   const { ReflectApply, StringCtor, ErrorCtor, BigIntCtor, MathRound, ArrayIsArray, ObjectFreeze, ObjectKeys, ObjectDefineProperty } = C;
@@ -23,7 +23,7 @@
 
   function refuse(what, instead) {
     return function () {
-      throw codedError(Error, "ERR_CHIDORI_UNSUPPORTED",
+      throw codedError(ErrorCtor, "ERR_CHIDORI_UNSUPPORTED",
         "process." + what + "() is not available inside a chidori run (there is no host process): " + instead);
     };
   }
@@ -72,9 +72,9 @@
       err = warning;
     } else if (typeof warning === "string") {
       err = new ErrorCtor(warning);
-      err.name = typeof type === "string" && type ? type : "Warning";
-      if (code !== undefined) err.code = code;
-      if (typeof opts.detail === "string") err.detail = opts.detail;
+      C.defineValue(err, "name", typeof type === "string" && type ? type : "Warning");
+      if (code !== undefined) C.defineValue(err, "code", code);
+      if (typeof opts.detail === "string") C.defineValue(err, "detail", opts.detail);
     } else {
       throw invalidArgType("warning", "of type string or an instance of Error", warning);
     }
@@ -87,7 +87,7 @@
 
   function hrtime(previous) {
     const ns = BigIntCtor(MathRound((natives.now() - startMs) * 1e6));
-    let sec = Number(ns / 1000000000n), nsec = Number(ns % 1000000000n);
+    let sec = C.NumberCtor(ns / 1000000000n), nsec = C.NumberCtor(ns % 1000000000n);
     if (previous !== undefined) {
       if (!ArrayIsArray(previous) || previous.length !== 2) throw invalidArgType("time", "an instance of Array", previous);
       sec -= previous[0];
@@ -96,7 +96,7 @@
     }
     return [sec, nsec];
   }
-  hrtime.bigint = () => BigIntCtor(MathRound((natives.now() - startMs) * 1e6));
+  C.defineValue(hrtime, "bigint", () => BigIntCtor(MathRound((natives.now() - startMs) * 1e6)));
 
   const fields = {
     title: "chidori",

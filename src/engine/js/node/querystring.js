@@ -7,7 +7,7 @@
  * Pure string computation over guest values; trusts nothing it is given. */
 (function (require, natives, name) {
   "use strict";
-  const { codedError } = require("internal/text");
+  const { codedError } = require("internal/captures_util");
   const { Buffer } = require("buffer");
   // builtins captured before guest code (primordials.js, internal/captures_util); the Buffer that
   // unescapeBuffer returns is node:buffer's (its own methods are that module's)
@@ -16,7 +16,7 @@
   const { ObjectKeys, ObjectCreate, ObjectFreeze, ArrayIsArray, StringCtor, NumberIsFinite, EncodeURIComponent, DecodeURIComponent } = C;
   const StringCharCodeAt = u(C.StringPrototypeCharCodeAt), StringIndexOf = u(C.StringPrototypeIndexOf);
   const StringSlice = u(C.StringPrototypeSlice), RegExpExec = u(C.RegExpPrototypeExec);
-  const BufferAlloc = Buffer.alloc, BufferToString = Buffer.prototype.toString;
+  const BufferPrototype = Buffer.prototype, BufferToString = BufferPrototype.toString;
   const { decode } = require("internal/decode");
 
   function hexValue(c) {
@@ -45,7 +45,8 @@
 
   function unescapeBuffer(s, decodeSpaces) {
     const r = unescapeBytes(s, decodeSpaces);
-    const out = C.ReflectApply(BufferAlloc, Buffer, [r.n]);
+    // a Buffer as node:buffer makes one (a Uint8Array with Buffer.prototype)
+    const out = C.ObjectSetPrototypeOf(new C.Uint8ArrayCtor(r.n), BufferPrototype);
     for (let i = 0; i < r.n; i++) out[i] = r.bytes[i];
     return out;
   }

@@ -10,7 +10,7 @@
  * Node. Every builtin used was captured before guest code (internal/captures_util). */
 (function (require, natives, name) {
   "use strict";
-  const { codedError, invalidArgType } = require("internal/text");
+  const { codedError, invalidArgType } = require("internal/captures_util");
   const { Buffer } = require("buffer");
   const { decode, byteLength } = require("internal/decode");
   const C = require("internal/captures_util");
@@ -19,7 +19,9 @@
   const StringToLowerCase = C.uncurryThis(C.StringPrototypeToLowerCase);
   const TypedArraySet = C.uncurryThis(C.TypedArrayPrototypeSet);
   const typedArrayTag = C.uncurryThis(C.TypedArrayPrototypeGetToStringTag);
-  const BufferAlloc = Buffer.alloc;
+  // a Buffer as node:buffer makes one (a Uint8Array with Buffer.prototype), without its methods
+  const BufferPrototype = Buffer.prototype;
+  const newBuffer = (n) => C.ObjectSetPrototypeOf(new Uint8ArrayCtor(n), BufferPrototype);
   const EMPTY = new Uint8ArrayCtor(0);
   const MathTrunc = (x) => (x < 0 ? -C.MathFloor(-x) : C.MathFloor(x));
 
@@ -92,9 +94,9 @@
 
   class StringDecoder {
     constructor(encoding) {
-      this.encoding = normalizeEncoding(encoding);
+      C.defineValue(this, "encoding", normalizeEncoding(encoding));
       ObjectDefineProperty(this, kPending, { __proto__: null, value: EMPTY, writable: true });
-      ObjectDefineProperty(this, kLast, { __proto__: null, value: ReflectApply(BufferAlloc, Buffer, [4]) });
+      ObjectDefineProperty(this, kLast, { __proto__: null, value: newBuffer(4) });
     }
 
     write(buf) {

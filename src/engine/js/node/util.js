@@ -15,7 +15,7 @@
 (function (require, natives, name) {
   "use strict";
   const text = require("internal/text");
-  const { codedError, invalidArgType } = text;
+  const { codedError, invalidArgType } = require("internal/captures_util");
   // Every builtin used below was captured before guest code ran (primordials.js,
   // internal/captures_util): a guest that replaces String.prototype.slice, Array.prototype.push,
   // RegExp.prototype.exec, Object.keys, JSON.stringify, Math.max … changes nothing here. Lists
@@ -989,8 +989,8 @@
       for (let i = 0; i < keys.length; i++) defaultOptions[keys[i]] = options[keys[i]];
     },
   });
-  inspect.colors = colors;
-  inspect.styles = styles;
+  C.defineValue(inspect, "colors", colors);
+  C.defineValue(inspect, "styles", styles);
 
   /* ---- format ---- */
 
@@ -1332,7 +1332,7 @@
     }
     return fn;
   }
-  promisify.custom = promisifyCustom;
+  C.defineValue(promisify, "custom", promisifyCustom);
 
   function callbackify(original) {
     if (typeof original !== "function") throw invalidArgType("original", "of type function", original);
@@ -1343,7 +1343,7 @@
       const onErr = (reason) => {
         if (!reason) {
           const err = codedError(ErrorCtor, "ERR_FALSY_VALUE_REJECTION", "Promise was rejected with falsy value");
-          err.reason = reason;
+          C.defineValue(err, "reason", reason);
           reason = err;
         }
         natives.addTimer(() => ReflectApply(cb, this, [reason]), 0, [], false);
