@@ -39,7 +39,7 @@
   const NumberValueOf = u(C.NumberPrototypeValueOf), BooleanValueOf = u(C.BooleanPrototypeValueOf);
   const BigIntValueOf = u(C.BigIntPrototypeValueOf), SymbolToString = u(C.SymbolPrototypeToString);
   const SymbolValueOf = u(C.SymbolPrototypeValueOf), DateGetTime = u(C.DatePrototypeGetTime);
-  const DateToISOString = u(C.DatePrototypeToISOString), RegExpToString = u(C.RegExpPrototypeToString);
+  const DateToISOString = u(C.DatePrototypeToISOString);
   const RegExpExec = u(C.RegExpPrototypeExec), FunctionToString = u(C.FunctionPrototypeToString);
   const ErrorToString = u(C.ErrorPrototypeToString), ArrayJoin = u(C.ArrayPrototypeJoin);
   const ArraySort = u(C.ArrayPrototypeSort), ArraySplice = u(C.ArrayPrototypeSplice);
