@@ -13,7 +13,7 @@
   // unescapeBuffer returns is node:buffer's (its own methods are that module's)
   const C = require("internal/captures_util");
   const u = C.uncurryThis;
-  const { ObjectKeys, ObjectCreate, ObjectFreeze, ArrayIsArray, StringCtor, NumberIsFinite, EncodeURIComponent, DecodeURIComponent } = C;
+  const { ObjectKeys, ObjectCreate, ArrayIsArray, StringCtor, NumberIsFinite, EncodeURIComponent, DecodeURIComponent } = C;
   const StringCharCodeAt = u(C.StringPrototypeCharCodeAt), StringIndexOf = u(C.StringPrototypeIndexOf);
   const StringSlice = u(C.StringPrototypeSlice), RegExpExec = u(C.RegExpPrototypeExec);
   const BufferPrototype = Buffer.prototype, BufferToString = BufferPrototype.toString;
@@ -157,5 +157,7 @@
     unescapeBuffer, unescape: qsUnescape, escape: qsEscape,
     stringify, encode: stringify, parse, decode: parse,
   };
-  return ObjectFreeze(api);
+  // Not frozen: as in Node, a program may replace escape/unescape/unescapeBuffer on the module,
+  // and stringify/parse look them up there at call time (the change stays in this run).
+  return api;
 })

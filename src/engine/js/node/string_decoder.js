@@ -1,6 +1,6 @@
 /* node/string_decoder.js — node:string_decoder: StringDecoder, which turns a stream of byte
  * chunks into text without splitting a character across chunks. Bytes of an incomplete UTF-8
- * sequence, an odd UTF-16 byte (or, on an even cut, a trailing high surrogate), and the 1–2 bytes short of a base64
+ * sequence, an odd UTF-16 byte and a trailing high surrogate, and the 1–2 bytes short of a base64
  * group are held back until the next write; end() flushes them as Node does (U+FFFD for a
  * truncated UTF-8 character, padded base64, nothing for an odd UTF-16 byte). lastChar, lastNeed
  * and lastTotal show the held character as Node's do.
@@ -73,9 +73,9 @@
     switch (encoding) {
       case "utf8": return utf8Tail(b);
       case "utf16le": {
-        // An odd byte is all that waits (a high surrogate before it goes out alone, as in Node);
-        // otherwise a trailing high surrogate waits for its pair.
-        if (n % 2) return 1;
+        // A trailing high surrogate waits for its pair, and an odd byte for its other half (with
+        // the high surrogate before it, if there is one), as in Node 20.
+        if (n % 2) return n >= 3 && b[n - 2] >= 0xd8 && b[n - 2] <= 0xdb ? 3 : 1;
         return n >= 2 && b[n - 1] >= 0xd8 && b[n - 1] <= 0xdb ? 2 : 0;
       }
       case "base64": case "base64url": return n % 3;
