@@ -120,7 +120,7 @@
       try { fn(v); return true; } catch (_) { return false; }
     };
   }
-  const typedArrayTag = u(C.TypedArrayPrototypeGetToStringTag);
+  const typedArrayTag = u(C.TypedArrayPrototypeGetToStringTag), typedArrayLength = u(C.TypedArrayPrototypeGetLength);
   const mapSize = MapGetSize;
   const setSize = SetGetSize;
   const abByteLength = u(C.ArrayBufferPrototypeGetByteLength);
@@ -173,8 +173,42 @@
     (() => { try { return ReflectApply(PromiseStaticResolve, PromiseCtor, [v]) === v; } catch (_) { return false; } })());
   const isNativeError = (v) => isInstance(v, ErrorCtor) || (v !== null && typeof v === "object" && objectToString(v) === "[object Error]" &&
     !hasOwn(v, SymbolToStringTag) && !(SymbolToStringTag in v));
-  const isAsyncFunction = (v) => typeof v === "function" && (inherits_(v, AsyncFunctionPrototype) || inherits_(v, AsyncGeneratorFunctionPrototype));
-  const isGeneratorFunction = (v) => typeof v === "function" && (inherits_(v, GeneratorFunctionPrototype) || inherits_(v, AsyncGeneratorFunctionPrototype));
+  // The kind of a function, from its source text as the engine keeps it (Node reads the engine's
+  // kind; a changed prototype does not change it): 1 async, 2 generator, 3 async generator, 0
+  // neither. Where the text is unavailable, the prototype chain decides.
+  const ASYNC_GENERATOR_SOURCE = /^async\s*(?:function\b\s*)?\*/;
+  const GENERATOR_SOURCE = /^(?:function\b\s*)?\*/;
+  const ASYNC_SOURCE = /^async(?:\s+function\b|\s+[A-Za-z_$][\w$]*\s*(?:=>|\()|\s*\[)/;
+  const ASYNC_PAREN = /^async\s*\(/;
+  // `async (…) =>` is an async arrow; `async(…) {` is a method named async
+  function isAsyncArrow(source) {
+    let depth = 0, i = StringIndexOf(source, "(");
+    for (; i < source.length; i++) {
+      const c = StringCharCodeAt(source, i);
+      if (c === 40) depth++;
+      else if (c === 41 && --depth === 0) break;
+    }
+    return reTest(ARROW_AFTER, StringSlice(source, i + 1));
+  }
+  const ARROW_AFTER = /^\s*=>/;
+  function functionKind(v) {
+    let source;
+    try { source = FunctionToString(v); } catch (_) { source = null; }
+    if (typeof source === "string") {
+      if (StringIncludes(source, "[native code]")) return 0; // built-in or bound: a plain function
+      if (reTest(ASYNC_GENERATOR_SOURCE, source)) return 3;
+      if (reTest(GENERATOR_SOURCE, source)) return 2;
+      if (reTest(ASYNC_SOURCE, source)) return 1;
+      if (reTest(ASYNC_PAREN, source) && isAsyncArrow(source)) return 1;
+      return 0;
+    }
+    if (inherits_(v, AsyncGeneratorFunctionPrototype)) return 3;
+    if (inherits_(v, GeneratorFunctionPrototype)) return 2;
+    if (inherits_(v, AsyncFunctionPrototype)) return 1;
+    return 0;
+  }
+  const isAsyncFunction = (v) => typeof v === "function" && (functionKind(v) & 1) === 1;
+  const isGeneratorFunction = (v) => typeof v === "function" && (functionKind(v) & 2) === 2;
   const tagIs = (tag) => (v) => v !== null && typeof v === "object" && objectToString(v) === "[object " + tag + "]";
   const isArgumentsObject = (v) => tagIs("Arguments")(v) && !(SymbolToStringTag in v);
   const isModuleNamespaceObject = (v) => v !== null && typeof v === "object" && ObjectGetPrototypeOf(v) === null &&
@@ -411,7 +445,7 @@
     if (isAsyncFunction(value)) type = "Async" + type;
     let base = "[" + type;
     if (ctor === null) base += " (null prototype)";
-    base += value.name === "" || typeof value.name !== "string" ? " (anonymous)" : ": " + value.name;
+    base += value.name === "" ? " (anonymous)" : ": " + StringCtor(value.name);
     base += "]";
     if (ctor !== type && ctor !== null) base += " " + ctor;
     if (tag !== "" && ctor !== tag) base += " [" + tag + "]";
@@ -554,10 +588,10 @@
       } else if (isTypedArray(value)) {
         keys = ownKeys(value, ctx.showHidden, true);
         const fallback = ctor === null ? typedArrayTag(value) : "";
-        const size = value.length;
+        const size = typedArrayLength(value);
         const prefix = prefixOf(ctor, tag, fallback, "(" + size + ")");
         braces = [prefix + "[", "]"];
-        if (value.length === 0 && keys.length === 0 && !ctx.showHidden) return braces[0] + "]";
+        if (size === 0 && keys.length === 0 && !ctx.showHidden) return braces[0] + "]";
         formatter = formatTypedArray;
         extrasType = kArrayExtrasType;
       } else if (types.isMapIterator(value) || types.isSetIterator(value)) {
@@ -731,12 +765,15 @@
   }
 
   function formatTypedArray(ctx, value, recurseTimes) {
-    const length = value.length;
+    // the engine's length (an own `length` a program defined does not change it); the element
+    // format is chosen as Node chooses it, from the visible length and first element
+    const length = typedArrayLength(value);
     const shown = MathMin(MathMax(0, ctx.maxArrayLength), length);
     const output = list();
+    const asNumber = value.length > 0 && typeof value[0] === "number";
     for (let i = 0; i < shown; i++) {
-      output[i] = typeof value[i] === "bigint" ? formatBigInt(ctx.stylize, value[i], ctx.numericSeparator)
-        : formatNumber(ctx.stylize, value[i], ctx.numericSeparator);
+      output[i] = asNumber ? formatNumber(ctx.stylize, value[i], ctx.numericSeparator)
+        : formatBigInt(ctx.stylize, value[i], ctx.numericSeparator);
     }
     if (length - shown > 0) append(output, "... " + (length - shown) + " more item" + (length - shown > 1 ? "s" : ""));
     if (ctx.showHidden) {
