@@ -73,9 +73,9 @@
     switch (encoding) {
       case "utf8": return utf8Tail(b);
       case "utf16le": {
-        // A trailing high surrogate waits for its pair, and an odd byte for its other half (with
-        // the high surrogate before it, if there is one), as in Node 20.
-        if (n % 2) return n >= 3 && b[n - 2] >= 0xd8 && b[n - 2] <= 0xdb ? 3 : 1;
+        // An odd byte waits for its other half; otherwise a trailing high surrogate waits for its
+        // pair (a high surrogate before an odd byte goes out, as in Node 20).
+        if (n % 2) return 1;
         return n >= 2 && b[n - 1] >= 0xd8 && b[n - 1] <= 0xdb ? 2 : 0;
       }
       case "base64": case "base64url": return n % 3;
@@ -116,10 +116,25 @@
       }
       let head = "";
       let from = 0;
-      if (this.encoding === "utf16le" && held === 1 && length > 0) {
-        head = ReflectApply(C.StringFromCharCode, null, [pending[0] | (bytes[0] << 8)]);
+      if (this.encoding === "utf16le" && held > 0) {
+        // The held character is completed first, as Node does: an odd byte takes one more, and a
+        // completed high surrogate two more (its pair); only then does the rest start afresh.
+        let pend = pending;
+        for (;;) {
+          const n = byteLength(pend);
+          const need = n % 2 ? 1 : n === 2 && pend[1] >= 0xd8 && pend[1] <= 0xdb ? 2 : 0;
+          if (need === 0) break;
+          if (from >= length) {
+            this[kPending] = pend;
+            for (let i = 0; i < n && i < 4; i++) this[kLast][i] = pend[i];
+            return "";
+          }
+          const take = MathMin(need, length - from);
+          pend = concat2(pend, slice(bytes, from, from + take));
+          from += take;
+        }
+        head = decode(pend, "utf16le", 0, byteLength(pend));
         this[kPending] = EMPTY;
-        from = 1;
       }
       const rest = from === 0 ? bytes : slice(bytes, from, length);
       const all = byteLength(this[kPending]) ? concat2(this[kPending], rest) : rest;
