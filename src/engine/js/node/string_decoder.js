@@ -117,21 +117,17 @@
       let head = "";
       let from = 0;
       if (this.encoding === "utf16le" && held > 0) {
-        // The held character is completed first, as Node does: an odd byte takes one more, and a
-        // completed high surrogate two more (its pair); only then does the rest start afresh.
-        let pend = pending;
-        for (;;) {
-          const n = byteLength(pend);
-          const need = n % 2 ? 1 : n === 2 && pend[1] >= 0xd8 && pend[1] <= 0xdb ? 2 : 0;
-          if (need === 0) break;
-          if (from >= length) {
-            this[kPending] = pend;
-            for (let i = 0; i < n && i < 4; i++) this[kLast][i] = pend[i];
-            return "";
-          }
-          const take = MathMin(need, length - from);
-          pend = concat2(pend, slice(bytes, from, from + take));
-          from += take;
+        // The held character is completed first, as Node does: a held odd byte becomes one code
+        // unit (written out even if it is a high surrogate), a held high surrogate waits for the
+        // two bytes of its pair; only then does the rest start afresh.
+        const target = held >= 2 ? 4 : 2;
+        const take = MathMin(target - held, length);
+        const pend = concat2(pending, slice(bytes, 0, take));
+        from = take;
+        if (held + take < target) {
+          this[kPending] = pend;
+          for (let i = 0; i < held + take && i < 4; i++) this[kLast][i] = pend[i];
+          return "";
         }
         head = decode(pend, "utf16le", 0, byteLength(pend));
         this[kPending] = EMPTY;
