@@ -816,6 +816,8 @@
     "internal/stream_ops": "internal_stream_ops",
     "internal/webstreams": "internal_webstreams", "internal/blob": "internal_blob",
     "internal/formdata": "internal_formdata", "internal/dataurl": "internal_dataurl",
+    "internal/captures_util": "internal_captures_util", // shims1: the builtins util & co. use
+    "internal/decode": "internal_decode", // shims1: bytes to text without Buffer methods
   };
 
   const loadedFiles = ObjectCreate(null); // "file|name" -> exports

@@ -67,6 +67,92 @@
     return own(p);
   }
 
+  // ---- shims1 (util, internal_console, assert, querystring, string_decoder, events, process) ----
+  // The builtins those shims use beyond the ones above, read here before any guest code: an array
+  // (no atoms to intern or shapes to grow at startup), named in this order by
+  // node/internal_captures_util.js (which checks the count).
+  const shims1Captures = [
+    Function.prototype.call,
+    Function.prototype.toString,
+    Function.prototype[Symbol.hasInstance],
+    Object.getPrototypeOf,
+    Object.getOwnPropertyDescriptor,
+    Object.getOwnPropertyDescriptors,
+    Object.getOwnPropertyNames,
+    Object.getOwnPropertySymbols,
+    Object.is,
+    Object.prototype.toString,
+    Object.prototype.propertyIsEnumerable,
+    Reflect.construct,
+    Array.prototype.pop,
+    Array.prototype.includes,
+    String.fromCharCode,
+    String.prototype.charCodeAt,
+    String.prototype.codePointAt,
+    String.prototype.endsWith,
+    String.prototype.padStart,
+    String.prototype.padEnd,
+    String.prototype.toUpperCase,
+    String.prototype.normalize,
+    String.prototype.valueOf,
+    Number.isNaN,
+    Number.parseInt,
+    Number.parseFloat,
+    Number.prototype.toString,
+    Number.prototype.toFixed,
+    Number.prototype.valueOf,
+    Boolean,
+    Boolean.prototype.valueOf,
+    BigInt,
+    BigInt.prototype.valueOf,
+    Symbol,
+    Symbol.for,
+    Symbol.prototype.toString,
+    Symbol.prototype.valueOf,
+    Math.min,
+    Math.round,
+    Math.sqrt,
+    Date,
+    Date.prototype.getTime,
+    Date.prototype.toISOString,
+    Object.getOwnPropertyDescriptor(RegExp.prototype, "source").get,
+    Set,
+    Set.prototype.has,
+    Set.prototype.add,
+    Set.prototype.forEach,
+    Object.getOwnPropertyDescriptor(Set.prototype, "size").get,
+    WeakMap.prototype.has,
+    WeakSet,
+    WeakSet.prototype.has,
+    ArrayBuffer,
+    ArrayBuffer.isView,
+    Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, "byteLength").get,
+    typeof SharedArrayBuffer === "function" ? SharedArrayBuffer : undefined,
+    typeof SharedArrayBuffer === "function" ? Object.getOwnPropertyDescriptor(SharedArrayBuffer.prototype, "byteLength").get : undefined,
+    DataView,
+    Object.getOwnPropertyDescriptor(DataView.prototype, "byteLength").get,
+    Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), Symbol.toStringTag).get,
+    Uint8Array,
+    Promise.resolve,
+    RangeError,
+    URIError,
+    encodeURIComponent,
+    decodeURIComponent,
+    Object.getPrototypeOf(Uint8Array.prototype).set,
+    Array.prototype.shift,
+    Object.getPrototypeOf(new Map().entries()).next,
+    Object.getPrototypeOf(new Set().values()).next,
+    Object.getOwnPropertyDescriptor(RegExp.prototype, "hasIndices").get,
+    Object.getOwnPropertyDescriptor(RegExp.prototype, "global").get,
+    Object.getOwnPropertyDescriptor(RegExp.prototype, "ignoreCase").get,
+    Object.getOwnPropertyDescriptor(RegExp.prototype, "multiline").get,
+    Object.getOwnPropertyDescriptor(RegExp.prototype, "dotAll").get,
+    Object.getOwnPropertyDescriptor(RegExp.prototype, "unicode").get,
+    (Object.getOwnPropertyDescriptor(RegExp.prototype, "unicodeSets") || {}).get,
+    Object.getOwnPropertyDescriptor(RegExp.prototype, "sticky").get,
+    Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), "length").get,
+  ];
+
   // Not frozen (freezing some 60 properties is measurable at startup): no guest code can reach it.
   // Methods are the raw functions (no wrapper is made here); uncurry(f) makes a callable form.
   return {
@@ -146,5 +232,7 @@
       for (let i = 0; i < rest.length; i++) a[a.length] = rest[i];
       return a;
     },
+    // shims1: see shims1Captures above
+    shims1: ObjectSetPrototypeOf(shims1Captures, null),
   };
 })

@@ -9,9 +9,27 @@
 (function (require, natives, name) {
   "use strict";
   const util = require("util");
-  const { codedError, invalidArgType } = require("internal/text");
+  const { codedError, invalidArgType } = require("internal/captures_util");
   const inspect = util.inspect;
   const isDeepEqual = util._isDeepEqual;
+  const isRegExp = util.types.isRegExp, isNativeError = util.types.isNativeError;
+  // builtins captured before guest code (primordials.js, internal/captures_util)
+  const C = require("internal/captures_util"), u = C.uncurryThis;
+  const { ReflectApply, ReflectOwnKeys, ObjectCreate, ObjectGetPrototypeOf, ObjectDefineProperty, ObjectGetOwnPropertyDescriptor,
+    ObjectKeys, ObjectFreeze, ObjectIs, NumberIsNaN, MathMax, StringCtor, ErrorCtor, TypeErrorCtor, list } = C;
+  const StringIndexOf = u(C.StringPrototypeIndexOf), StringSlice = u(C.StringPrototypeSlice);
+  const StringEndsWith = u(C.StringPrototypeEndsWith), StringRepeat = u(C.StringPrototypeRepeat);
+  const ArrayJoin = u(C.ArrayPrototypeJoin), ArrayPop = u(C.ArrayPrototypePop), RegExpExec = u(C.RegExpPrototypeExec);
+  const isInstance = (v, Ctor) => ReflectApply(C.FunctionPrototypeHasInstance, Ctor, [v]);
+  const isError = (v) => isInstance(v, ErrorCtor);
+  // s.split("\n") into a list without a prototype
+  function lines(s) {
+    const out = list();
+    let from = 0, at;
+    while ((at = StringIndexOf(s, "\n", from)) !== -1) { out[out.length] = StringSlice(s, from, at); from = at + 1; }
+    out[out.length] = StringSlice(s, from);
+    return out;
+  }
 
   const READABLE = {
     deepStrictEqual: "Expected values to be strictly deep-equal:",
@@ -28,15 +46,17 @@
 
   // A top-level error is shown without its stack (nested ones keep it), as Node does.
   function withoutStack(err) {
-    const copy = Object.create(Object.getPrototypeOf(err));
-    for (const k of Reflect.ownKeys(err)) {
-      if (k !== "stack") Object.defineProperty(copy, k, Object.getOwnPropertyDescriptor(err, k));
+    const copy = ObjectCreate(ObjectGetPrototypeOf(err));
+    const keys = ReflectOwnKeys(err);
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i];
+      if (k !== "stack") ObjectDefineProperty(copy, k, ObjectGetOwnPropertyDescriptor(err, k));
     }
     return copy;
   }
 
   function inspectValue(v) {
-    if (util.types.isNativeError(v)) v = withoutStack(v);
+    if (isNativeError(v)) v = withoutStack(v);
     return inspect(v, {
       compact: false, customInspect: false, depth: 1000, maxArrayLength: Infinity, showHidden: false,
       showProxy: false, sorted: true, getters: true,
@@ -52,8 +72,8 @@
     let other = "", res = "", end = "";
     let skipped = false;
     const actualInspected = inspectValue(actual);
-    const actualLines = actualInspected.split("\n");
-    const expectedLines = inspectValue(expected).split("\n");
+    const actualLines = lines(actualInspected);
+    const expectedLines = lines(inspectValue(expected));
     let i = 0;
     let indicator = "";
     if (operator === "strictEqual" &&
@@ -72,7 +92,7 @@
       } else if (operator !== "strictEqualObject" && inputLength < 80) {
         while (a0[i] === e0[i]) i++;
         if (i > 2) {
-          indicator = "\n  " + " ".repeat(i) + "^";
+          indicator = "\n  " + StringRepeat(" ", i) + "^";
           i = 0;
         }
       }
@@ -82,20 +102,20 @@
     while (a === b) {
       if (i++ < 3) end = "\n  " + a + end;
       else other = a;
-      actualLines.pop();
-      expectedLines.pop();
+      ArrayPop(actualLines);
+      ArrayPop(expectedLines);
       if (actualLines.length === 0 || expectedLines.length === 0) break;
       a = actualLines[actualLines.length - 1];
       b = expectedLines[expectedLines.length - 1];
     }
-    const maxLines = Math.max(actualLines.length, expectedLines.length);
+    const maxLines = MathMax(actualLines.length, expectedLines.length);
     if (maxLines === 0) {
-      const lines = actualInspected.split("\n");
-      if (lines.length > 50) {
-        lines[46] = "...";
-        while (lines.length > 47) lines.pop();
+      const shown = lines(actualInspected);
+      if (shown.length > 50) {
+        shown[46] = "...";
+        while (shown.length > 47) ArrayPop(shown);
       }
-      return READABLE.notIdentical + "\n\n" + lines.join("\n") + "\n";
+      return READABLE.notIdentical + "\n\n" + ArrayJoin(shown, "\n") + "\n";
     }
     if (i >= 5) {
       end = "\n..." + end;
@@ -109,11 +129,11 @@
     let identical = 0;
     const msg = (heading === undefined ? READABLE[operator] : heading) + "\n+ actual - expected";
     const skippedMsg = " ... Lines skipped";
-    let lines = actualLines;
+    let longer = actualLines;
     let plusMinus = "+";
     let maxLength = expectedLines.length;
     if (actualLines.length < maxLines) {
-      lines = expectedLines;
+      longer = expectedLines;
       plusMinus = "-";
       maxLength = actualLines.length;
     }
@@ -139,15 +159,15 @@
     };
     for (i = 0; i < maxLines; i++) {
       if (maxLength < i + 1) {
-        flushIdentical(lines, i);
-        if (lines === actualLines) res += "\n" + plusMinus + " " + lines[i];
-        else other += "\n" + plusMinus + " " + lines[i];
+        flushIdentical(longer, i);
+        if (longer === actualLines) res += "\n" + plusMinus + " " + longer[i];
+        else other += "\n" + plusMinus + " " + longer[i];
         printedLines++;
       } else {
         const expectedLine = expectedLines[i];
         let actualLine = actualLines[i];
-        let diverging = actualLine !== expectedLine && (!actualLine.endsWith(",") || actualLine.slice(0, -1) !== expectedLine);
-        if (diverging && expectedLine.endsWith(",") && expectedLine.slice(0, -1) === actualLine) {
+        let diverging = actualLine !== expectedLine && (!StringEndsWith(actualLine, ",") || StringSlice(actualLine, 0, -1) !== expectedLine);
+        if (diverging && StringEndsWith(expectedLine, ",") && StringSlice(expectedLine, 0, -1) === actualLine) {
           diverging = false;
           actualLine += ",";
         }
@@ -177,25 +197,25 @@
     if (operator === "deepStrictEqual" || operator === "strictEqual") return diffMessage(actual, expected, operator);
     if (operator === "notDeepStrictEqual" || operator === "notStrictEqual") {
       let base = READABLE[operator];
-      const res = inspectValue(actual).split("\n");
+      const res = lines(inspectValue(actual));
       if (operator === "notStrictEqual" && isObjectLike(actual)) base = READABLE.notStrictEqualObject;
       if (res.length > 50) {
         res[46] = "...";
-        while (res.length > 47) res.pop();
+        while (res.length > 47) ArrayPop(res);
       }
       if (res.length === 1) return base + (res[0].length > 5 ? "\n\n" : " ") + res[0];
-      return base + "\n\n" + res.join("\n") + "\n";
+      return base + "\n\n" + ArrayJoin(res, "\n") + "\n";
     }
     let res = inspectValue(actual);
     let other = inspectValue(expected);
     const known = READABLE[operator];
     if (operator === "notDeepEqual" && res === other) {
       res = known + "\n\n" + res;
-      if (res.length > 1024) res = res.slice(0, 1021) + "...";
+      if (res.length > 1024) res = StringSlice(res, 0, 1021) + "...";
       return res;
     }
-    if (res.length > 512) res = res.slice(0, 509) + "...";
-    if (other.length > 512) other = other.slice(0, 509) + "...";
+    if (res.length > 512) res = StringSlice(res, 0, 509) + "...";
+    if (other.length > 512) other = StringSlice(other, 0, 509) + "...";
     if (operator === "deepEqual") {
       res = known + "\n\n" + res + "\n\nshould loosely deep-equal\n\n";
     } else {
@@ -206,23 +226,24 @@
     return res + other;
   }
 
-  class AssertionError extends Error {
+  class AssertionError extends ErrorCtor {
     constructor(options) {
       if (options === null || typeof options !== "object") throw invalidArgType("options", "of type object", options);
       const { message, operator } = options;
       let { actual, expected } = options;
       if (message != null) {
-        if (operator === "deepStrictEqual" || operator === "strictEqual") super(diffMessage(actual, expected, operator, String(message)));
-        else super(String(message));
+        if (operator === "deepStrictEqual" || operator === "strictEqual") super(diffMessage(actual, expected, operator, StringCtor(message)));
+        else super(StringCtor(message));
       } else {
         super(generatedMessage(actual, expected, operator));
       }
-      this.generatedMessage = !message;
-      Object.defineProperty(this, "name", { value: "AssertionError", enumerable: false, writable: true, configurable: true });
-      this.code = "ERR_ASSERTION";
-      this.actual = actual;
-      this.expected = expected;
-      this.operator = operator;
+      // defined, not assigned: no setter a guest put on Object.prototype or Error.prototype runs
+      C.defineValue(this, "generatedMessage", !message);
+      ObjectDefineProperty(this, "name", { __proto__: null, value: "AssertionError", enumerable: false, writable: true, configurable: true });
+      C.defineValue(this, "code", "ERR_ASSERTION");
+      C.defineValue(this, "actual", actual);
+      C.defineValue(this, "expected", expected);
+      C.defineValue(this, "operator", operator);
     }
     toString() {
       return this.name + " [" + this.code + "]: " + this.message;
@@ -231,7 +252,7 @@
 
   // Throws the AssertionError for `info`; a caller's Error given as the message is thrown as is.
   function fail(info) {
-    if (info.message instanceof Error) throw info.message;
+    if (isError(info.message)) throw info.message;
     const err = new AssertionError(info);
     if (info.generated !== undefined) err.generatedMessage = info.generated;
     throw err;
@@ -243,7 +264,7 @@
     if (argLen === 0) {
       generated = true;
       message = "No value argument passed to `assert.ok()`";
-    } else if (message instanceof Error) {
+    } else if (isError(message)) {
       throw message;
     }
     const err = new AssertionError({ actual: value, expected: true, message, operator: "==" });
@@ -252,12 +273,14 @@
   }
 
   function ok(...args) {
-    innerOk(ok, args.length, ...args);
+    innerOk(ok, args.length, args[0], args[1]);
   }
 
   function requireArgs(n, got, names) {
     if (got < n) {
-      throw codedError(TypeError, "ERR_MISSING_ARGS", "The " + names.map((x) => "\"" + x + "\"").join(" and ") +
+      const quoted = list();
+      for (let i = 0; i < names.length; i++) quoted[i] = "\"" + names[i] + "\"";
+      throw codedError(TypeErrorCtor, "ERR_MISSING_ARGS", "The " + ArrayJoin(quoted, " and ") +
         " arguments must be specified");
     }
   }
@@ -269,7 +292,7 @@
       if (argsLen === 0) internalMessage = "Failed";
       else if (argsLen === 1) { message = actual; actual = undefined; }
       else if (argsLen === 2) operator = "!=";
-      if (message instanceof Error) throw message;
+      if (isError(message)) throw message;
       const errArgs = { actual, expected, operator: operator === undefined ? "fail" : operator, message: message || internalMessage || undefined };
       const err = new AssertionError(errArgs);
       if (internalMessage) err.generatedMessage = true;
@@ -278,14 +301,14 @@
     equal(actual, expected, message) {
       requireArgs(2, arguments.length, ["actual", "expected"]);
       // eslint-disable-next-line eqeqeq
-      if (actual != expected && (!Number.isNaN(actual) || !Number.isNaN(expected))) {
+      if (actual != expected && (!NumberIsNaN(actual) || !NumberIsNaN(expected))) {
         fail({ actual, expected, message, operator: "==" });
       }
     },
     notEqual(actual, expected, message) {
       requireArgs(2, arguments.length, ["actual", "expected"]);
       // eslint-disable-next-line eqeqeq
-      if (actual == expected || (Number.isNaN(actual) && Number.isNaN(expected))) {
+      if (actual == expected || (NumberIsNaN(actual) && NumberIsNaN(expected))) {
         fail({ actual, expected, message, operator: "!=" });
       }
     },
@@ -307,23 +330,23 @@
     },
     strictEqual(actual, expected, message) {
       requireArgs(2, arguments.length, ["actual", "expected"]);
-      if (!Object.is(actual, expected)) fail({ actual, expected, message, operator: "strictEqual" });
+      if (!ObjectIs(actual, expected)) fail({ actual, expected, message, operator: "strictEqual" });
     },
     notStrictEqual(actual, expected, message) {
       requireArgs(2, arguments.length, ["actual", "expected"]);
-      if (Object.is(actual, expected)) fail({ actual, expected, message, operator: "notStrictEqual" });
+      if (ObjectIs(actual, expected)) fail({ actual, expected, message, operator: "notStrictEqual" });
     },
     throws(promiseFn, ...args) {
-      expectsError("throws", getActual(promiseFn), ...args);
+      ReflectApply(expectsError, undefined, C.argsWith(["throws", getActual(promiseFn)], args));
     },
     async rejects(promiseFn, ...args) {
-      expectsError("rejects", await waitForActual(promiseFn), ...args);
+      ReflectApply(expectsError, undefined, C.argsWith(["rejects", await C.PromiseOwn(waitForActual(promiseFn))], args));
     },
     doesNotThrow(fn, ...args) {
-      expectsNoError("doesNotThrow", getActual(fn), ...args);
+      ReflectApply(expectsNoError, undefined, C.argsWith(["doesNotThrow", getActual(fn)], args));
     },
     async doesNotReject(fn, ...args) {
-      expectsNoError("doesNotReject", await waitForActual(fn), ...args);
+      ReflectApply(expectsNoError, undefined, C.argsWith(["doesNotReject", await C.PromiseOwn(waitForActual(fn))], args));
     },
     ifError(err) {
       if (err !== null && err !== undefined) {
@@ -364,7 +387,7 @@
     if (typeof promiseFn === "function") {
       resultPromise = promiseFn();
       if (!isThenable(resultPromise)) {
-        throw codedError(TypeError, "ERR_INVALID_RETURN_VALUE", "Expected instance of Promise to be returned from the " +
+        throw codedError(TypeErrorCtor, "ERR_INVALID_RETURN_VALUE", "Expected instance of Promise to be returned from the " +
           "\"promiseFn\" function but got " + describeType(resultPromise) + ".");
       }
     } else if (isThenable(promiseFn)) {
@@ -381,19 +404,19 @@
   }
 
   function describeType(v) {
-    if (v === null || v === undefined) return String(v);
+    if (v === null || v === undefined) return StringCtor(v);
     if (typeof v === "function") return "function " + v.name;
     if (typeof v === "object") {
       if (v.constructor && v.constructor.name) return "an instance of " + v.constructor.name;
       return inspect(v, { depth: -1 });
     }
     let shown = inspect(v, { colors: false });
-    if (shown.length > 28) shown = shown.slice(0, 25) + "...";
+    if (shown.length > 28) shown = StringSlice(shown, 0, 25) + "...";
     return "type " + typeof v + " (" + shown + ")";
   }
 
   function isErrorClass(fn) {
-    return typeof fn === "function" && fn.prototype !== undefined && (fn === Error || fn.prototype instanceof Error);
+    return typeof fn === "function" && fn.prototype !== undefined && (fn === ErrorCtor || isError(fn.prototype));
   }
 
   function expectsError(kind, actual, error, message) {
@@ -403,11 +426,11 @@
       }
       if (typeof actual === "object" && actual !== null) {
         if (actual.message === error) {
-          throw codedError(TypeError, "ERR_AMBIGUOUS_ARGUMENT", "The \"error/message\" argument is ambiguous. " +
+          throw codedError(TypeErrorCtor, "ERR_AMBIGUOUS_ARGUMENT", "The \"error/message\" argument is ambiguous. " +
             "The error message \"" + actual.message + "\" is identical to the message.");
         }
       } else if (actual === error) {
-        throw codedError(TypeError, "ERR_AMBIGUOUS_ARGUMENT", "The \"error/message\" argument is ambiguous. " +
+        throw codedError(TypeErrorCtor, "ERR_AMBIGUOUS_ARGUMENT", "The \"error/message\" argument is ambiguous. " +
           "The error \"" + actual + "\" is identical to the message.");
       }
       message = error;
@@ -434,9 +457,9 @@
 
   function checkError(actual, expected, msg, kind) {
     if (typeof expected !== "function") {
-      if (expected instanceof RegExp || util.types.isRegExp(expected)) {
-        const str = String(actual);
-        if (RegExp.prototype.exec.call(expected, str) !== null) return;
+      if (isInstance(expected, C.RegExpCtor) || isRegExp(expected)) {
+        const str = StringCtor(actual);
+        if (RegExpExec(expected, str) !== null) return;
         if (!msg) {
           fail2(actual, expected, kind, "The input did not match the regular expression " + inspect(expected) +
             ". Input:\n\n" + inspect(str) + "\n", true);
@@ -448,23 +471,26 @@
         err.operator = kind;
         throw err;
       }
-      const keys = Object.keys(expected);
-      if (expected instanceof Error) keys.push("name", "message");
-      else if (keys.length === 0) throw codedError(TypeError, "ERR_INVALID_ARG_VALUE", "The argument 'error' may not be an empty object. Received {}");
-      for (const key of keys) {
-        if (typeof actual[key] === "string" && util.types.isRegExp(expected[key]) &&
-            RegExp.prototype.exec.call(expected[key], actual[key]) !== null) continue;
+      const keys = list();
+      const own = ObjectKeys(expected);
+      for (let i = 0; i < own.length; i++) keys[i] = own[i];
+      if (isError(expected)) { keys[keys.length] = "name"; keys[keys.length] = "message"; }
+      else if (keys.length === 0) throw codedError(TypeErrorCtor, "ERR_INVALID_ARG_VALUE", "The argument 'error' may not be an empty object. Received {}");
+      for (let i = 0; i < keys.length; i++) {
+        const key = keys[i];
+        if (typeof actual[key] === "string" && isRegExp(expected[key]) &&
+            RegExpExec(expected[key], actual[key]) !== null) continue;
         if (!(key in actual) || !isDeepEqual(actual[key], expected[key], true)) {
           compareExceptionKey(actual, expected, keys, msg, kind);
         }
       }
       return;
     }
-    if (expected.prototype !== undefined && actual instanceof expected) return;
+    if (expected.prototype !== undefined && isInstance(actual, expected)) return;
     if (isErrorClass(expected)) {
       if (!msg) {
         let m = "The error is expected to be an instance of \"" + expected.name + "\". Received ";
-        if (actual !== null && typeof actual === "object" && actual instanceof Error) {
+        if (actual !== null && typeof actual === "object" && isError(actual)) {
           m += "\"" + (actual.constructor && actual.constructor.name) + "\"";
           if (actual.message) m += "\n\nError message:\n\n" + actual.message;
         } else {
@@ -474,12 +500,12 @@
       }
       fail2(actual, expected, kind, msg, false);
     }
-    const res = Reflect.apply(expected, {}, [actual]);
+    const res = ReflectApply(expected, {}, [actual]);
     if (res !== true) {
       if (!msg) {
         const fnName = expected.name ? "\"" + expected.name + "\" " : "";
         fail2(actual, expected, kind, "The " + fnName + "validation function is expected to return \"true\". Received " +
-          inspect(res) + (actual instanceof Error ? "\n\nCaught error:\n\n" + actual : ""), true);
+          inspect(res) + (isError(actual) ? "\n\nCaught error:\n\n" + actual : ""), true);
       }
       fail2(actual, expected, kind, msg, false);
     }
@@ -492,9 +518,10 @@
     if (msg) fail2(actual, expected, kind, msg, false);
     // Node shows both sides as instances of a class named Comparison.
     const a = new Comparison(), b = new Comparison();
-    for (const k of keys) {
-      if (k in actual) a[k] = actual[k];
-      b[k] = expected[k];
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i];
+      if (k in actual) C.defineValue(a, k, actual[k]);
+      C.defineValue(b, k, expected[k]);
     }
     const err = new AssertionError({ actual: a, expected: b, operator: "deepStrictEqual" });
     const shown = new AssertionError({ actual, expected, message: err.message, operator: kind });
@@ -508,8 +535,8 @@
       message = error;
       error = undefined;
     }
-    if (!error || (typeof error === "function" && error.prototype !== undefined && actual instanceof error) ||
-        (typeof error === "function" && error.prototype === undefined && Reflect.apply(error, {}, [actual]) === true)) {
+    if (!error || (typeof error === "function" && error.prototype !== undefined && isInstance(actual, error)) ||
+        (typeof error === "function" && error.prototype === undefined && ReflectApply(error, {}, [actual]) === true)) {
       const details = message ? ": " + message : ".";
       const fnType = kind === "doesNotReject" ? "rejection" : "exception";
       fail2(actual, error, kind, "Got unwanted " + fnType + details + "\nActual message: \"" + (actual && actual.message) + "\"", false);
@@ -518,10 +545,10 @@
   }
 
   function internalMatch(string, regexp, message, kind) {
-    if (!util.types.isRegExp(regexp)) throw invalidArgType("regexp", "an instance of RegExp", regexp);
+    if (!isRegExp(regexp)) throw invalidArgType("regexp", "an instance of RegExp", regexp);
     const match = kind === "match";
-    if (typeof string !== "string" || (RegExp.prototype.exec.call(regexp, string) !== null) !== match) {
-      if (message instanceof Error) throw message;
+    if (typeof string !== "string" || (RegExpExec(regexp, string) !== null) !== match) {
+      if (isError(message)) throw message;
       const generated = !message;
       message = message || (typeof string !== "string"
         ? "The \"string\" argument must be of type string. Received type " + typeof string + " (" + inspect(string) + ")"
@@ -534,9 +561,13 @@
   // assert is ok(); strict is a second function whose equal/deepEqual are the strict ones (its
   // `ok` stays assert's, as in Node).
   function build(strictMode, okFn) {
-    const fn = function assert(...args) { innerOk(fn, args.length, ...args); };
-    Object.defineProperty(fn, "name", { value: strictMode ? "strict" : "ok" });
-    const members = Object.assign({}, api, { AssertionError, ok: okFn || fn });
+    const fn = function assert(...args) { innerOk(fn, args.length, args[0], args[1]); };
+    ObjectDefineProperty(fn, "name", { __proto__: null, value: strictMode ? "strict" : "ok" });
+    const members = ObjectCreate(null);
+    const apiNames = ObjectKeys(api);
+    for (let i = 0; i < apiNames.length; i++) members[apiNames[i]] = api[apiNames[i]];
+    members.AssertionError = AssertionError;
+    members.ok = okFn || fn;
     if (strictMode) {
       members.equal = api.strictEqual;
       members.notEqual = api.notStrictEqual;
@@ -544,17 +575,19 @@
       members.notDeepEqual = api.notDeepStrictEqual;
     }
     members.CallTracker = function CallTracker() {
-      throw codedError(Error, "ERR_CHIDORI_UNSUPPORTED", "assert.CallTracker is not available in chidori");
+      throw codedError(ErrorCtor, "ERR_CHIDORI_UNSUPPORTED", "assert.CallTracker is not available in chidori");
     };
-    for (const k of Object.keys(members)) {
-      Object.defineProperty(fn, k, { value: members[k], enumerable: true, writable: true, configurable: true });
+    const names = ObjectKeys(members);
+    for (let i = 0; i < names.length; i++) {
+      const k = names[i];
+      ObjectDefineProperty(fn, k, { __proto__: null, value: members[k], enumerable: true, writable: true, configurable: true });
     }
     return fn;
   }
 
   const assert = build(false);
   const strict = build(true, assert);
-  Object.defineProperty(strict, "strict", { value: strict, enumerable: true });
-  Object.defineProperty(assert, "strict", { value: strict, enumerable: true });
-  return Object.freeze(assert);
+  ObjectDefineProperty(strict, "strict", { __proto__: null, value: strict, enumerable: true });
+  ObjectDefineProperty(assert, "strict", { __proto__: null, value: strict, enumerable: true });
+  return ObjectFreeze(assert);
 })

@@ -7,19 +7,34 @@
  * or an array once there are two), on `_events`, because libraries read those fields. */
 (function (require, natives, name) {
   "use strict";
-  const text = require("internal/text");
   const abort = require("internal/abort");
   const abortError = abort.abortError;
-  const { codedError, invalidArgType } = text;
+  const { codedError, invalidArgType } = require("internal/captures_util");
   // emit and the listener lists run on builtins captured before guest code (primordials.js)
   const P = natives.primordials, u = P.uncurry;
   const { ReflectApply, ReflectOwnKeys, argsWith } = P;
-  const ArrayPush = u(P.ArrayPrototypePush), ArrayUnshift = u(P.ArrayPrototypeUnshift), ArraySplice = u(P.ArrayPrototypeSplice);
-  const ArraySlice = u(P.ArrayPrototypeSlice), FunctionBind = u(P.FunctionPrototypeBind);
+  const FunctionBind = u(P.FunctionPrototypeBind), defineValue = P.defineValue;
+  // The listener lists are the guest's to read (libraries do), so they stay ordinary arrays; they
+  // change only by definition or by writes to their own indices (no setter a guest put on
+  // Array.prototype runs, and no Array.prototype.constructor is consulted as push/splice/slice would).
+  function listPrepend(a, v) {
+    for (let i = a.length; i > 0; i--) defineValue(a, i, a[i - 1]);
+    defineValue(a, 0, v);
+  }
+  function listRemoveAt(a, at) {
+    for (let i = at; i < a.length - 1; i++) a[i] = a[i + 1];
+    a.length = a.length - 1;
+  }
+  // the rest of what this file uses, captured before guest code too (internal/captures_util)
+  const C = require("internal/captures_util");
+  const { ObjectGetPrototypeOf, ObjectSetPrototypeOf, ObjectCreate, ObjectDefineProperty, ObjectKeys, ObjectFreeze, NumberIsNaN, StringCtor,
+    SymbolCtor, SymbolFor, ErrorCtor, RangeErrorCtor, PromiseCtor, list } = C;
+  const ArrayShift = C.uncurryThis(C.ArrayPrototypeShift), SymbolToString = C.uncurryThis(C.SymbolPrototypeToString);
+  const isErrorValue = (v) => ReflectApply(C.FunctionPrototypeHasInstance, ErrorCtor, [v]);
 
-  const kCapture = Symbol("kCapture");
-  const kRejection = Symbol.for("nodejs.rejection");
-  const errorMonitor = Symbol("events.errorMonitor");
+  const kCapture = SymbolCtor("kCapture");
+  const kRejection = SymbolFor("nodejs.rejection");
+  const errorMonitor = SymbolCtor("events.errorMonitor");
   let defaultMaxListeners = 10;
   let captureRejectionsDefault = false;
 
@@ -28,7 +43,7 @@
   }
 
   function inspect(value) {
-    try { return require("util").inspect(value); } catch (_) { return String(value); }
+    try { return require("util").inspect(value); } catch (_) { return StringCtor(value); }
   }
 
   function EventEmitter(opts) {
@@ -36,8 +51,8 @@
   }
 
   function init(opts) {
-    if (this._events === undefined || this._events === Object.getPrototypeOf(this)._events) {
-      this._events = Object.create(null);
+    if (this._events === undefined || this._events === ObjectGetPrototypeOf(this)._events) {
+      this._events = ObjectCreate(null);
       this._eventsCount = 0;
     }
     this._maxListeners = this._maxListeners || undefined;
@@ -51,15 +66,19 @@
   }
 
   const proto = EventEmitter.prototype;
+  // Built without its prototype, so the assignments below are own writes (no setter a guest put
+  // on Object.prototype runs); Object.prototype goes back once it is complete.
+  const ObjectPrototype = ObjectGetPrototypeOf(proto);
+  ObjectSetPrototypeOf(proto, null);
   proto._events = undefined;
   proto._eventsCount = 0;
   proto._maxListeners = undefined;
-  Object.defineProperty(proto, kCapture, { value: false, writable: true, enumerable: false });
+  ObjectDefineProperty(proto, kCapture, { __proto__: null, value: false, writable: true, enumerable: false });
 
   function eventsOf(emitter) {
     let events = emitter._events;
     if (events === undefined) {
-      events = emitter._events = Object.create(null);
+      events = emitter._events = ObjectCreate(null);
       emitter._eventsCount = 0;
     }
     return events;
@@ -71,9 +90,9 @@
 
   function checkMax(n) {
     if (typeof n !== "number") throw invalidArgType("setMaxListeners", "of type number", n);
-    if (n < 0 || Number.isNaN(n))
-      throw codedError(RangeError, "ERR_OUT_OF_RANGE",
-        "The value of \"setMaxListeners\" is out of range. It must be >= 0. Received " + String(n));
+    if (n < 0 || NumberIsNaN(n))
+      throw codedError(RangeErrorCtor, "ERR_OUT_OF_RANGE",
+        "The value of \"setMaxListeners\" is out of range. It must be >= 0. Received " + StringCtor(n));
   }
 
   proto.setMaxListeners = function setMaxListeners(n) {
@@ -100,12 +119,12 @@
       return target;
     }
     if (typeof existing === "function") existing = events[type] = prepend ? [listener, existing] : [existing, listener];
-    else if (prepend) ArrayUnshift(existing, listener);
-    else ArrayPush(existing, listener);
+    else if (prepend) listPrepend(existing, listener);
+    else defineValue(existing, existing.length, listener);
     const max = maxOf(target);
     if (max > 0 && existing.length > max && !existing.warned) {
-      existing.warned = true;
-      const what = typeof type === "symbol" ? type.toString() : String(type);
+      defineValue(existing, "warned", true);
+      const what = typeof type === "symbol" ? SymbolToString(type) : StringCtor(type);
       const ctorName = (target.constructor && target.constructor.name) || "EventEmitter";
       globalThis.console.warn("MaxListenersExceededWarning: Possible EventEmitter memory leak detected. " +
         existing.length + " " + what + " listeners added to [" + ctorName + "]. MaxListeners is " + max +
@@ -126,9 +145,9 @@
   }
 
   function onceWrap(target, type, listener) {
-    const state = { fired: false, wrapFn: undefined, target, type, listener };
+    const state = { __proto__: null, fired: false, wrapFn: undefined, target, type, listener };
     const wrapped = FunctionBind(onceWrapper, state);
-    wrapped.listener = listener;
+    defineValue(wrapped, "listener", listener);
     state.wrapFn = wrapped;
     return wrapped;
   }
@@ -151,7 +170,7 @@
     if (list === undefined) return this;
     if (list === listener || list.listener === listener) {
       this._eventsCount--;
-      if (this._eventsCount === 0) this._events = Object.create(null);
+      if (this._eventsCount === 0) this._events = ObjectCreate(null);
       else delete events[type];
       if (events.removeListener !== undefined) this.emit("removeListener", type, list.listener || listener);
       return this;
@@ -162,7 +181,7 @@
       if (list[i] === listener || list[i].listener === listener) { position = i; break; }
     }
     if (position < 0) return this;
-    ArraySplice(list, position, 1);
+    listRemoveAt(list, position);
     if (list.length === 1) events[type] = list[0];
     if (events.removeListener !== undefined) this.emit("removeListener", type, listener);
     return this;
@@ -174,10 +193,10 @@
     if (events === undefined) return this;
     if (events.removeListener === undefined) {
       if (arguments.length === 0) {
-        this._events = Object.create(null);
+        this._events = ObjectCreate(null);
         this._eventsCount = 0;
       } else if (events[type] !== undefined) {
-        if (--this._eventsCount === 0) this._events = Object.create(null);
+        if (--this._eventsCount === 0) this._events = ObjectCreate(null);
         else delete events[type];
       }
       return this;
@@ -190,7 +209,7 @@
         this.removeAllListeners(key);
       }
       this.removeAllListeners("removeListener");
-      this._events = Object.create(null);
+      this._events = ObjectCreate(null);
       this._eventsCount = 0;
       return this;
     }
@@ -208,8 +227,8 @@
     const list = events[type];
     if (list === undefined) return [];
     if (typeof list === "function") return unwrap ? [list.listener || list] : [list];
-    const out = ArraySlice(list, 0, list.length);
-    if (unwrap) for (let i = 0; i < out.length; i++) out[i] = out[i].listener || out[i];
+    const out = [];
+    for (let i = 0; i < list.length; i++) defineValue(out, i, unwrap ? list[i].listener || list[i] : list[i]);
     return out;
   }
 
@@ -233,7 +252,7 @@
   proto.listenerCount = listenerCount;
 
   proto.eventNames = function eventNames() {
-    return this._eventsCount > 0 ? Reflect.ownKeys(this._events) : [];
+    return this._eventsCount > 0 ? ReflectOwnKeys(this._events) : [];
   };
 
   function addCatch(target, promise, type, args) {
@@ -271,12 +290,18 @@
     if (handler === undefined) {
       if (!isError) return false;
       const er = args[0];
-      if (er instanceof Error) throw er;
-      const err = codedError(Error, "ERR_UNHANDLED_ERROR", "Unhandled error. (" + inspect(er) + ")");
-      err.context = er;
+      if (isErrorValue(er)) throw er;
+      const err = codedError(ErrorCtor, "ERR_UNHANDLED_ERROR", "Unhandled error. (" + inspect(er) + ")");
+      defineValue(err, "context", er);
       throw err;
     }
-    const list = typeof handler === "function" ? [handler] : ArraySlice(handler, 0, handler.length);
+    let list = handler;
+    if (typeof handler !== "function") {
+      list = P.list();
+      for (let i = 0; i < handler.length; i++) list[i] = handler[i];
+    } else {
+      list = [handler];
+    }
     for (let i = 0; i < list.length; i++) {
       const result = ReflectApply(list[i], this, args);
       if (result !== undefined && result !== null && this[kCapture] === true) addCatch(this, result, type, args);
@@ -287,7 +312,8 @@
   // EventEmitter.once(emitter, name[, {signal}]) → Promise of the arguments array.
   function once(emitter, type, options) {
     const signal = options && options.signal;
-    return new Promise((resolve, reject) => {
+    // marked like the prelude's promises: await and then on it read no Promise.prototype field
+    return P.PromiseOwn(new PromiseCtor((resolve, reject) => {
       if (signal && signal.aborted) return reject(abortError(signal));
       if (typeof emitter.addEventListener === "function" && typeof emitter.on !== "function") {
         const listener = (...args) => { cleanup(); resolve(args); };
@@ -309,25 +335,27 @@
       if (type !== "error") emitter.on("error", onError);
       if (signal) signal.addEventListener("abort", onAbort, { once: true });
       return undefined;
-    });
+    }));
   }
+
+  const resolved = (v) => P.PromiseResolve(v);
 
   // EventEmitter.on(emitter, name[, {signal, close}]) → an async iterator of argument arrays.
   function on(emitter, type, options) {
     const signal = options && options.signal;
     if (signal && signal.aborted) throw abortError(signal);
     const closeOn = (options && options.close) || [];
-    const queue = [];
-    const waiting = [];
+    const queue = list();
+    const waiting = list();
     let error = null;
     let finished = false;
 
     const listener = (...args) => {
-      if (waiting.length) waiting.shift().resolve({ value: args, done: false });
-      else queue.push(args);
+      if (waiting.length) ArrayShift(waiting).resolve({ value: args, done: false });
+      else queue[queue.length] = args;
     };
     const onError = (err) => {
-      if (waiting.length) waiting.shift().reject(err);
+      if (waiting.length) ArrayShift(waiting).reject(err);
       else error = err;
       finish();
     };
@@ -339,33 +367,33 @@
       finished = true;
       emitter.removeListener(type, listener);
       if (type !== "error") emitter.removeListener("error", onError);
-      for (const c of closeOn) emitter.removeListener(c, onClose);
+      for (let i = 0; i < closeOn.length; i++) emitter.removeListener(closeOn[i], onClose);
       if (signal) signal.removeEventListener("abort", onAbort);
-      while (waiting.length) waiting.shift().resolve({ value: undefined, done: true });
+      while (waiting.length) ArrayShift(waiting).resolve({ value: undefined, done: true });
     }
 
     emitter.on(type, listener);
     if (type !== "error") emitter.on("error", onError);
-    for (const c of closeOn) emitter.on(c, onClose);
+    for (let i = 0; i < closeOn.length; i++) emitter.on(closeOn[i], onClose);
     if (signal) signal.addEventListener("abort", onAbort, { once: true });
 
     const iterator = {
       next() {
-        if (queue.length) return Promise.resolve({ value: queue.shift(), done: false });
-        if (error) { const e = error; error = null; return Promise.reject(e); }
-        if (finished) return Promise.resolve({ value: undefined, done: true });
-        return new Promise((resolve, reject) => waiting.push({ resolve, reject }));
+        if (queue.length) return resolved({ value: ArrayShift(queue), done: false });
+        if (error) { const e = error; error = null; return P.PromiseReject(e); }
+        if (finished) return resolved({ value: undefined, done: true });
+        return P.PromiseOwn(new PromiseCtor((resolve, reject) => { waiting[waiting.length] = { __proto__: null, resolve, reject }; }));
       },
       return() {
         finish();
-        return Promise.resolve({ value: undefined, done: true });
+        return resolved({ value: undefined, done: true });
       },
       throw(err) {
         error = err;
         finish();
-        return Promise.reject(err);
+        return P.PromiseReject(err);
       },
-      [Symbol.asyncIterator]() { return this; },
+      [SymbolCtor.asyncIterator]() { return this; },
     };
     return iterator;
   }
@@ -384,19 +412,22 @@
   function setMaxListeners(n, ...targets) {
     checkMax(n);
     if (targets.length === 0) defaultMaxListeners = n;
-    for (const t of targets) if (t && typeof t.setMaxListeners === "function") t.setMaxListeners(n);
+    for (let i = 0; i < targets.length; i++) {
+      const t = targets[i];
+      if (t && typeof t.setMaxListeners === "function") t.setMaxListeners(n);
+    }
   }
 
   function addAbortListener(signal, listener) {
     if (signal === undefined) throw invalidArgType("signal", "of type AbortSignal", signal);
     checkListener(listener);
     let removed = false;
-    const handler = (...args) => { if (!removed) listener(...args); };
+    const handler = (...args) => { if (!removed) ReflectApply(listener, undefined, args); };
     if (signal.aborted) natives.addTimer(() => handler(), 0, [], false);
     else signal.addEventListener("abort", handler, { once: true });
     const dispose = () => { removed = true; signal.removeEventListener("abort", handler); };
     const disposable = { dispose };
-    if (typeof Symbol.dispose === "symbol") disposable[Symbol.dispose] = dispose;
+    if (typeof SymbolCtor.dispose === "symbol") disposable[SymbolCtor.dispose] = dispose;
     return disposable;
   }
 
@@ -406,21 +437,26 @@
     listenerCount: (emitter, type) => ReflectApply(listenerCount, emitter, [type]),
     EventTarget: abort.EventTarget, Event: abort.Event,
   };
-  for (const k of Object.keys(statics)) {
-    Object.defineProperty(EventEmitter, k, { value: statics[k], enumerable: true, writable: false, configurable: false });
+  ObjectSetPrototypeOf(proto, ObjectPrototype);
+  const staticNames = ObjectKeys(statics);
+  for (let i = 0; i < staticNames.length; i++) {
+    const k = staticNames[i];
+    ObjectDefineProperty(EventEmitter, k, { __proto__: null, value: statics[k], enumerable: true, writable: false, configurable: false });
   }
-  Object.defineProperty(EventEmitter, "defaultMaxListeners", {
+  ObjectDefineProperty(EventEmitter, "defaultMaxListeners", {
+    __proto__: null,
     enumerable: true,
     get() { return defaultMaxListeners; },
     set(n) {
-      if (typeof n !== "number" || n < 0 || Number.isNaN(n)) {
+      if (typeof n !== "number" || n < 0 || NumberIsNaN(n)) {
         if (typeof n !== "number") throw invalidArgType("defaultMaxListeners", "of type number", n);
-        throw codedError(RangeError, "ERR_OUT_OF_RANGE", "The value of \"defaultMaxListeners\" is out of range. It must be a non-negative number. Received " + String(n));
+        throw codedError(RangeErrorCtor, "ERR_OUT_OF_RANGE", "The value of \"defaultMaxListeners\" is out of range. It must be a non-negative number. Received " + StringCtor(n));
       }
       defaultMaxListeners = n;
     },
   });
-  Object.defineProperty(EventEmitter, "captureRejections", {
+  ObjectDefineProperty(EventEmitter, "captureRejections", {
+    __proto__: null,
     enumerable: true,
     get() { return captureRejectionsDefault; },
     set(v) {
@@ -430,5 +466,5 @@
     },
   });
 
-  return Object.freeze(EventEmitter);
+  return ObjectFreeze(EventEmitter);
 })

@@ -13,14 +13,17 @@
 (function (require, natives, name) {
   "use strict";
   const EventEmitter = require("events");
-  const { codedError, invalidArgType } = require("internal/text");
-  const ReflectApply = Reflect.apply;
-  const StringCtor = String;
+  const { codedError, invalidArgType } = require("internal/captures_util");
+  // builtins captured before guest code (primordials.js, internal/captures_util)
+  const C = require("internal/captures_util");
+  const { ReflectApply, StringCtor, ErrorCtor, BigIntCtor, MathRound, ArrayIsArray, ObjectFreeze, ObjectKeys, ObjectDefineProperty } = C;
+  const StringEndsWith = C.uncurryThis(C.StringPrototypeEndsWith), StringSlice = C.uncurryThis(C.StringPrototypeSlice);
+  const isError = (v) => ReflectApply(C.FunctionPrototypeHasInstance, ErrorCtor, [v]);
   const startMs = natives.now();
 
   function refuse(what, instead) {
     return function () {
-      throw codedError(Error, "ERR_CHIDORI_UNSUPPORTED",
+      throw codedError(ErrorCtor, "ERR_CHIDORI_UNSUPPORTED",
         "process." + what + "() is not available inside a chidori run (there is no host process): " + instead);
     };
   }
@@ -38,7 +41,7 @@
       writable: true,
       write(chunk, encoding, callback) {
         let text = typeof chunk === "string" ? chunk : StringCtor(chunk);
-        if (text.endsWith("\n")) text = text.slice(0, -1);
+        if (StringEndsWith(text, "\n")) text = StringSlice(text, 0, -1);
         consoleText(level, text);
         const cb = typeof encoding === "function" ? encoding : callback;
         if (typeof cb === "function") natives.queueMicrotask(() => cb());
@@ -65,13 +68,13 @@
       code = opts.code;
     }
     let err;
-    if (warning instanceof Error) {
+    if (isError(warning)) {
       err = warning;
     } else if (typeof warning === "string") {
-      err = new Error(warning);
-      err.name = typeof type === "string" && type ? type : "Warning";
-      if (code !== undefined) err.code = code;
-      if (typeof opts.detail === "string") err.detail = opts.detail;
+      err = new ErrorCtor(warning);
+      C.defineValue(err, "name", typeof type === "string" && type ? type : "Warning");
+      if (code !== undefined) C.defineValue(err, "code", code);
+      if (typeof opts.detail === "string") C.defineValue(err, "detail", opts.detail);
     } else {
       throw invalidArgType("warning", "of type string or an instance of Error", warning);
     }
@@ -83,23 +86,23 @@
   }
 
   function hrtime(previous) {
-    const ns = BigInt(Math.round((natives.now() - startMs) * 1e6));
-    let sec = Number(ns / 1000000000n), nsec = Number(ns % 1000000000n);
+    const ns = BigIntCtor(MathRound((natives.now() - startMs) * 1e6));
+    let sec = C.NumberCtor(ns / 1000000000n), nsec = C.NumberCtor(ns % 1000000000n);
     if (previous !== undefined) {
-      if (!Array.isArray(previous) || previous.length !== 2) throw invalidArgType("time", "an instance of Array", previous);
+      if (!ArrayIsArray(previous) || previous.length !== 2) throw invalidArgType("time", "an instance of Array", previous);
       sec -= previous[0];
       nsec -= previous[1];
       if (nsec < 0) { sec -= 1; nsec += 1e9; }
     }
     return [sec, nsec];
   }
-  hrtime.bigint = () => BigInt(Math.round((natives.now() - startMs) * 1e6));
+  C.defineValue(hrtime, "bigint", () => BigIntCtor(MathRound((natives.now() - startMs) * 1e6)));
 
   const fields = {
     title: "chidori",
     version: "v20.0.0",
-    versions: Object.freeze({ node: "20.0.0" }),
-    release: Object.freeze({ name: "node" }),
+    versions: ObjectFreeze({ node: "20.0.0" }),
+    release: ObjectFreeze({ name: "node" }),
     platform: "linux",
     arch: "x64",
     pid: 1,
@@ -125,9 +128,9 @@
     nextTick,
     emitWarning,
   };
-  const names = Object.keys(fields);
+  const names = ObjectKeys(fields);
   for (let i = 0; i < names.length; i++) {
-    Object.defineProperty(process, names[i], { value: fields[names[i]], writable: true, configurable: true, enumerable: true });
+    ObjectDefineProperty(process, names[i], { __proto__: null, value: fields[names[i]], writable: true, configurable: true, enumerable: true });
   }
   return process;
 })

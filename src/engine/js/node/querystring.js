@@ -7,8 +7,17 @@
  * Pure string computation over guest values; trusts nothing it is given. */
 (function (require, natives, name) {
   "use strict";
-  const { codedError } = require("internal/text");
+  const { codedError } = require("internal/captures_util");
   const { Buffer } = require("buffer");
+  // builtins captured before guest code (primordials.js, internal/captures_util); the Buffer that
+  // unescapeBuffer returns is node:buffer's (its own methods are that module's)
+  const C = require("internal/captures_util");
+  const u = C.uncurryThis;
+  const { ObjectKeys, ObjectCreate, ArrayIsArray, StringCtor, NumberIsFinite, EncodeURIComponent, DecodeURIComponent } = C;
+  const StringCharCodeAt = u(C.StringPrototypeCharCodeAt), StringIndexOf = u(C.StringPrototypeIndexOf);
+  const StringSlice = u(C.StringPrototypeSlice), RegExpExec = u(C.RegExpPrototypeExec);
+  const BufferPrototype = Buffer.prototype, BufferToString = BufferPrototype.toString;
+  const { decode } = require("internal/decode");
 
   function hexValue(c) {
     if (c >= 48 && c <= 57) return c - 48;
@@ -18,35 +27,48 @@
   }
 
   // Bytes of `s` with valid %XX escapes decoded (and '+' as a space when asked); other characters
-  // keep their low byte, as Node's version does.
-  function unescapeBuffer(s, decodeSpaces) {
-    s = String(s);
-    const out = Buffer.alloc(s.length);
+  // keep their low byte, as Node's version does. An internal byte array and its used length.
+  function unescapeBytes(s, decodeSpaces) {
+    s = StringCtor(s);
+    const out = new C.Uint8ArrayCtor(s.length);
     let n = 0;
     for (let i = 0; i < s.length; i++) {
-      const c = s.charCodeAt(i);
+      const c = StringCharCodeAt(s, i);
       if (c === 37 && i + 2 < s.length) {
-        const hi = hexValue(s.charCodeAt(i + 1)), lo = hexValue(s.charCodeAt(i + 2));
+        const hi = hexValue(StringCharCodeAt(s, i + 1)), lo = hexValue(StringCharCodeAt(s, i + 2));
         if (hi >= 0 && lo >= 0) { out[n++] = hi * 16 + lo; i += 2; continue; }
       }
       out[n++] = c === 43 && decodeSpaces ? 32 : c & 0xff;
     }
-    return out.subarray(0, n);
+    return { __proto__: null, bytes: out, n };
   }
 
+  function unescapeBuffer(s, decodeSpaces) {
+    const r = unescapeBytes(s, decodeSpaces);
+    // a Buffer as node:buffer makes one (a Uint8Array with Buffer.prototype)
+    const out = C.ObjectSetPrototypeOf(new C.Uint8ArrayCtor(r.n), BufferPrototype);
+    for (let i = 0; i < r.n; i++) out[i] = r.bytes[i];
+    return out;
+  }
+
+  // The default unescape: decodeURIComponent, or, where that throws, the bytes as UTF-8 (the
+  // module's unescapeBuffer when a guest replaced it, as Node looks it up)
   function qsUnescape(s, decodeSpaces) {
-    try { return decodeURIComponent(s); } catch (_) { return api.unescapeBuffer(s, decodeSpaces).toString(); }
+    try { return DecodeURIComponent(s); } catch (_) { /* malformed: bytes as UTF-8 below */ }
+    if (api.unescapeBuffer !== unescapeBuffer) return C.ReflectApply(BufferToString, api.unescapeBuffer(s, decodeSpaces), []);
+    const r = unescapeBytes(s, decodeSpaces);
+    return decode(r.bytes, "utf8", 0, r.n);
   }
 
   // encodeURIComponent leaves exactly the characters Node's table leaves alone.
   function qsEscape(str) {
-    if (typeof str !== "string") str = typeof str === "object" ? String(str) : str + "";
-    try { return encodeURIComponent(str); } catch (_) { throw codedError(URIError, "ERR_INVALID_URI", "URI malformed"); }
+    if (typeof str !== "string") str = typeof str === "object" ? StringCtor(str) : str + "";
+    try { return EncodeURIComponent(str); } catch (_) { throw codedError(C.URIErrorCtor, "ERR_INVALID_URI", "URI malformed"); }
   }
 
   function primitiveText(v) {
     if (typeof v === "string") return v;
-    if (typeof v === "number") return isFinite(v) ? "" + v : "";
+    if (typeof v === "number") return NumberIsFinite(v) ? "" + v : "";
     if (typeof v === "bigint") return "" + v;
     if (typeof v === "boolean") return v ? "true" : "false";
     return "";
@@ -59,12 +81,12 @@
     if (options && typeof options.encodeURIComponent === "function") encode = options.encodeURIComponent;
     const convert = (v) => encode(primitiveText(v));
     if (obj === null || typeof obj !== "object") return "";
-    const keys = Object.keys(obj);
+    const keys = ObjectKeys(obj);
     let fields = "";
     for (let i = 0; i < keys.length; i++) {
       const v = obj[keys[i]];
       const ks = convert(keys[i]) + eq;
-      if (Array.isArray(v)) {
+      if (ArrayIsArray(v)) {
         if (v.length === 0) continue;
         if (fields) fields += sep;
         for (let j = 0; j < v.length; j++) {
@@ -79,11 +101,24 @@
     return fields;
   }
 
+  const ESCAPE = /%[0-9a-fA-F]{2}/;
+  // s with every "+" a space (s.replace(/\+/g, " ") without the live Symbol.replace)
+  function plusToSpace(s) {
+    let at = StringIndexOf(s, "+");
+    if (at === -1) return s;
+    let out = "", from = 0;
+    for (; at !== -1; at = StringIndexOf(s, "+", from)) {
+      out += StringSlice(s, from, at) + " ";
+      from = at + 1;
+    }
+    return out + StringSlice(s, from);
+  }
+
   function parse(qs, sep, eq, options) {
-    const obj = Object.create(null);
+    const obj = ObjectCreate(null);
     if (typeof qs !== "string" || qs.length === 0) return obj;
-    sep = sep ? String(sep) : "&";
-    eq = eq ? String(eq) : "=";
+    sep = sep ? StringCtor(sep) : "&";
+    eq = eq ? StringCtor(eq) : "=";
     let maxKeys = 1000;
     if (options && typeof options.maxKeys === "number") maxKeys = options.maxKeys;
     const limit = maxKeys > 0 ? maxKeys : Infinity;
@@ -92,25 +127,25 @@
     const custom = decode !== qsUnescape;
     const decodeText = (s) => {
       // The built-in decoder only runs where a well-formed %XX escape occurs (as in Node).
-      if (!custom && !/%[0-9a-fA-F]{2}/.test(s)) return s;
+      if (!custom && RegExpExec(ESCAPE, s) === null) return s;
       try { return decode(s); } catch (_) { return api.unescape(s, true); }
     };
     let start = 0, count = 0;
     while (count < limit && start <= qs.length) {
-      let end = qs.indexOf(sep, start);
+      let end = StringIndexOf(qs, sep, start);
       if (end < 0) end = qs.length;
-      const fragment = qs.slice(start, end);
+      const fragment = StringSlice(qs, start, end);
       count++;
       start = end + sep.length;
       if (fragment.length > 0) {
-        const at = fragment.indexOf(eq);
-        const rawKey = at < 0 ? fragment : fragment.slice(0, at);
-        const rawValue = at < 0 ? "" : fragment.slice(at + eq.length);
-        const key = decodeText(rawKey.replace(/\+/g, " "));
-        const value = decodeText(rawValue.replace(/\+/g, " "));
+        const at = StringIndexOf(fragment, eq);
+        const rawKey = at < 0 ? fragment : StringSlice(fragment, 0, at);
+        const rawValue = at < 0 ? "" : StringSlice(fragment, at + eq.length);
+        const key = decodeText(plusToSpace(rawKey));
+        const value = decodeText(plusToSpace(rawValue));
         const prev = obj[key];
         if (prev === undefined) obj[key] = value;
-        else if (Array.isArray(prev)) prev.push(value);
+        else if (ArrayIsArray(prev)) C.defineValue(prev, prev.length, value);
         else obj[key] = [prev, value];
       }
       if (end === qs.length) break;
@@ -122,5 +157,7 @@
     unescapeBuffer, unescape: qsUnescape, escape: qsEscape,
     stringify, encode: stringify, parse, decode: parse,
   };
-  return Object.freeze(api);
+  // Not frozen: as in Node, a program may replace escape/unescape/unescapeBuffer on the module,
+  // and stringify/parse look them up there at call time (the change stays in this run).
+  return api;
 })

@@ -15,12 +15,100 @@
 (function (require, natives, name) {
   "use strict";
   const text = require("internal/text");
-  const { codedError, invalidArgType } = text;
+  const { codedError, invalidArgType } = require("internal/captures_util");
+  // Every builtin used below was captured before guest code ran (primordials.js,
+  // internal/captures_util): a guest that replaces String.prototype.slice, Array.prototype.push,
+  // RegExp.prototype.exec, Object.keys, JSON.stringify, Math.max … changes nothing here. Lists
+  // this file fills have no prototype (setters on Array.prototype never run); regular expressions
+  // run through the captured exec (never Symbol.replace/split).
+  const C = require("internal/captures_util");
+  const u = C.uncurryThis;
+  const { ReflectApply, ReflectOwnKeys, ReflectConstruct, ObjectKeys, ObjectHasOwn, ObjectDefineProperty, ObjectGetPrototypeOf,
+    ObjectGetOwnPropertyDescriptor, ObjectGetOwnPropertyDescriptors, ObjectGetOwnPropertyNames, ObjectGetOwnPropertySymbols,
+    ObjectIs, ObjectCreate, ObjectFreeze, ObjectSetPrototypeOf, ArrayIsArray, StringCtor, NumberIsNaN, NumberIsFinite,
+    NumberParseInt, NumberParseFloat, MathMin, MathMax, MathRound, MathSqrt, MathFloor, JSONStringify, SymbolCtor, SymbolFor,
+    ErrorCtor, TypeErrorCtor, RangeErrorCtor, RegExpCtor, MapCtor, SetCtor, DateCtor, BooleanCtor, BigIntCtor, WeakMapCtor,
+    WeakSetCtor, ArrayBufferCtor, SharedArrayBufferCtor, DataViewCtor, Uint8ArrayCtor, PromiseCtor, ArrayBufferIsView,
+    list } = C;
+  const StringSlice = u(C.StringPrototypeSlice), StringIndexOf = u(C.StringPrototypeIndexOf);
+  const StringIncludes = u(C.StringPrototypeIncludes), StringStartsWith = u(C.StringPrototypeStartsWith);
+  const StringEndsWith = u(C.StringPrototypeEndsWith), StringRepeat = u(C.StringPrototypeRepeat);
+  const StringPadStart = u(C.StringPrototypePadStart), StringPadEnd = u(C.StringPrototypePadEnd);
+  const StringCharCodeAt = u(C.StringPrototypeCharCodeAt), StringToUpperCase = u(C.StringPrototypeToUpperCase);
+  const StringValueOf = u(C.StringPrototypeValueOf), NumberToString = u(C.NumberPrototypeToString);
+  const NumberValueOf = u(C.NumberPrototypeValueOf), BooleanValueOf = u(C.BooleanPrototypeValueOf);
+  const BigIntValueOf = u(C.BigIntPrototypeValueOf), SymbolToString = u(C.SymbolPrototypeToString);
+  const SymbolValueOf = u(C.SymbolPrototypeValueOf), DateGetTime = u(C.DatePrototypeGetTime);
+  const DateToISOString = u(C.DatePrototypeToISOString);
+  const RegExpExec = u(C.RegExpPrototypeExec), FunctionToString = u(C.FunctionPrototypeToString);
+  const ErrorToString = u(C.ErrorPrototypeToString), ArrayJoin = u(C.ArrayPrototypeJoin);
+  const ArraySort = u(C.ArrayPrototypeSort), ArraySplice = u(C.ArrayPrototypeSplice);
+  const ArrayIndexOf = u(C.ArrayPrototypeIndexOf), ArrayIncludes = u(C.ArrayPrototypeIncludes);
+  const ArrayPop = u(C.ArrayPrototypePop), ArrayUnshift = u(C.ArrayPrototypeUnshift);
+  const MapGet = u(C.MapPrototypeGet), MapSet = u(C.MapPrototypeSet), MapHas = u(C.MapPrototypeHas);
+  const MapForEach = u(C.MapPrototypeForEach), MapGetSize = u(C.MapPrototypeGetSize);
+  const SetHas = u(C.SetPrototypeHas), SetAdd = u(C.SetPrototypeAdd), SetForEach = u(C.SetPrototypeForEach);
+  const SetGetSize = u(C.SetPrototypeGetSize), WeakMapHas = u(C.WeakMapPrototypeHas), WeakSetHas = u(C.WeakSetPrototypeHas);
+  const PromiseStaticResolve = C.PromiseStaticResolve, HasInstance = C.FunctionPrototypeHasInstance;
+  const objectToString = u(C.ObjectPrototypeToString), propertyIsEnumerable = u(C.ObjectPrototypePropertyIsEnumerable);
+  const hasOwn = (o, k) => ObjectHasOwn(o, k);
+  // a field of a property descriptor, never inherited (a guest may put `get` on Object.prototype)
+  const field = (desc, k) => (ObjectHasOwn(desc, k) ? desc[k] : undefined);
+  // `v instanceof Ctor` without reading Ctor[Symbol.hasInstance] (a guest may define one on a builtin)
+  const isInstance = (v, Ctor) => ReflectApply(HasInstance, Ctor, [v]);
+  // a.push(v) for a list this file made (no prototype: a[a.length] = v is an own write)
+  const append = (a, v) => { a[a.length] = v; };
+  // A copy of an array's elements into a list without a prototype.
+  function listOf(a) {
+    const out = list();
+    for (let i = 0; i < a.length; i++) out[i] = a[i];
+    return out;
+  }
+  // A fresh object with the own enumerable properties of each source, defined (no setter on
+  // Object.prototype runs): Object.assign({}, ...sources) without the live Object.assign.
+  function assignNew(a, b) {
+    const out = {};
+    const sources = [a, b];
+    for (let s = 0; s < 2; s++) {
+      const src = sources[s];
+      if (src === null || src === undefined) continue;
+      const keys = ObjectKeys(src);
+      for (let i = 0; i < keys.length; i++) C.defineValue(out, keys[i], src[keys[i]]);
+    }
+    return out;
+  }
+  // RegExp#test through the captured exec, for a regular expression without the g or y flag.
+  const reTest = (re, s) => RegExpExec(re, s) !== null;
+  // s.replace(re, fn) for a global `re` of this file, through the captured exec.
+  function reReplace(re, s, fn) {
+    re.lastIndex = 0;
+    let out = "", last = 0, m;
+    while ((m = RegExpExec(re, s)) !== null) {
+      const hit = m[0];
+      out += StringSlice(s, last, m.index) + (typeof fn === "string" ? fn : fn(hit));
+      last = m.index + hit.length;
+      if (hit.length === 0) re.lastIndex++;
+    }
+    return last === 0 ? s : out + StringSlice(s, last);
+  }
+  // s.split(sep) for a non-empty string separator, into a list; with `keep`, each piece but the
+  // last keeps its separator (s.split(/(?<=\n)/) for sep "\n").
+  function splitString(s, sep, keep) {
+    const out = list();
+    let from = 0, at;
+    while ((at = StringIndexOf(s, sep, from)) !== -1) {
+      out[out.length] = StringSlice(s, from, keep ? at + sep.length : at);
+      from = at + sep.length;
+    }
+    if (!keep || from < s.length) out[out.length] = StringSlice(s, from);
+    return out;
+  }
+  // list.join(sep) for any array-like, with the captured join.
+  const join = (a, sep) => ArrayJoin(a, sep);
 
-  const customInspect = Symbol.for("nodejs.util.inspect.custom");
-  const promisifyCustom = Symbol.for("nodejs.util.promisify.custom");
-  const hasOwn = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
-  const objectToString = (v) => Object.prototype.toString.call(v);
+  const customInspect = SymbolFor("nodejs.util.inspect.custom");
+  const promisifyCustom = SymbolFor("nodejs.util.promisify.custom");
+  const SymbolToStringTag = SymbolCtor.toStringTag, SymbolIterator = SymbolCtor.iterator;
 
   /* ---- brand checks ---- */
 
@@ -28,55 +116,107 @@
     const tagText = "[object " + tag + "]";
     return (v) => {
       if (v === null || typeof v !== "object") return false;
-      if (!(v instanceof Ctor) && objectToString(v) !== tagText) return false;
+      if (!isInstance(v, Ctor) && objectToString(v) !== tagText) return false;
       try { fn(v); return true; } catch (_) { return false; }
     };
   }
-  const getter = (proto, key) => Object.getOwnPropertyDescriptor(proto, key).get;
-  const typedArrayTag = getter(Object.getPrototypeOf(Uint8Array.prototype), Symbol.toStringTag);
-  const mapSize = getter(Map.prototype, "size");
-  const setSize = getter(Set.prototype, "size");
-  const abByteLength = getter(ArrayBuffer.prototype, "byteLength");
-  const sabByteLength = typeof SharedArrayBuffer === "function" ? getter(SharedArrayBuffer.prototype, "byteLength") : null;
-  const dvByteLength = getter(DataView.prototype, "byteLength");
-  const regexpSource = getter(RegExp.prototype, "source");
-  const AsyncFunction = Object.getPrototypeOf(async function () {}).constructor;
-  const GeneratorFunction = Object.getPrototypeOf(function* () {}).constructor;
-  const AsyncGeneratorFunction = Object.getPrototypeOf(async function* () {}).constructor;
+  const typedArrayTag = u(C.TypedArrayPrototypeGetToStringTag), typedArrayLength = u(C.TypedArrayPrototypeGetLength);
+  const mapSize = MapGetSize;
+  const setSize = SetGetSize;
+  const abByteLength = u(C.ArrayBufferPrototypeGetByteLength);
+  const sabByteLength = C.SharedArrayBufferPrototypeGetByteLength ? u(C.SharedArrayBufferPrototypeGetByteLength) : null;
+  const dvByteLength = u(C.DataViewPrototypeGetByteLength);
+  const regexpSource = u(C.RegExpPrototypeGetSource);
+  // RegExp.prototype.toString reads `source` and `flags` (and `flags` each flag) through the live
+  // prototype; this reads the captured getters, in the order `flags` lists them
+  const REGEXP_FLAGS = [[C.RegExpPrototypeGetHasIndices, "d"], [C.RegExpPrototypeGetGlobal, "g"],
+    [C.RegExpPrototypeGetIgnoreCase, "i"], [C.RegExpPrototypeGetMultiline, "m"], [C.RegExpPrototypeGetDotAll, "s"],
+    [C.RegExpPrototypeGetUnicode, "u"], [C.RegExpPrototypeGetUnicodeSets, "v"], [C.RegExpPrototypeGetSticky, "y"]];
+  function regexpFlags(re) {
+    let flags = "";
+    for (let i = 0; i < REGEXP_FLAGS.length; i++) {
+      const getter = REGEXP_FLAGS[i][0];
+      if (getter !== undefined && ReflectApply(getter, re, [])) flags += REGEXP_FLAGS[i][1];
+    }
+    return flags;
+  }
+  const regexpText = (re) => "/" + regexpSource(re) + "/" + regexpFlags(re);
+  // the prototypes of the function kinds, from syntax (no .constructor read)
+  const AsyncFunctionPrototype = ObjectGetPrototypeOf(async function () {});
+  const GeneratorFunctionPrototype = ObjectGetPrototypeOf(function* () {});
+  const AsyncGeneratorFunctionPrototype = ObjectGetPrototypeOf(async function* () {});
+  function inherits_(v, proto) {
+    for (let o = ObjectGetPrototypeOf(v); o !== null; o = ObjectGetPrototypeOf(o)) if (o === proto) return true;
+    return false;
+  }
 
-  const isDate = brand((v) => Date.prototype.getTime.call(v), Date, "Date");
-  const regexpBrand = brand((x) => regexpSource.call(x), RegExp, "RegExp");
-  const isRegExp = (v) => v !== RegExp.prototype && regexpBrand(v);
-  const isMap = brand((v) => mapSize.call(v), Map, "Map");
-  const isSet = brand((v) => setSize.call(v), Set, "Set");
-  const isWeakMap = brand((v) => WeakMap.prototype.has.call(v, {}), WeakMap, "WeakMap");
-  const isWeakSet = brand((v) => WeakSet.prototype.has.call(v, {}), WeakSet, "WeakSet");
-  const isArrayBuffer = brand((v) => abByteLength.call(v), ArrayBuffer, "ArrayBuffer");
-  const isSharedArrayBuffer = sabByteLength ? brand((v) => sabByteLength.call(v), SharedArrayBuffer, "SharedArrayBuffer") : () => false;
+  const isDate = brand((v) => DateGetTime(v), DateCtor, "Date");
+  const regexpBrand = brand((x) => regexpSource(x), RegExpCtor, "RegExp");
+  const isRegExp = (v) => v !== RegExpCtor.prototype && regexpBrand(v);
+  const isMap = brand((v) => mapSize(v), MapCtor, "Map");
+  const isSet = brand((v) => setSize(v), SetCtor, "Set");
+  const isWeakMap = brand((v) => WeakMapHas(v, {}), WeakMapCtor, "WeakMap");
+  const isWeakSet = brand((v) => WeakSetHas(v, {}), WeakSetCtor, "WeakSet");
+  const isArrayBuffer = brand((v) => abByteLength(v), ArrayBufferCtor, "ArrayBuffer");
+  const isSharedArrayBuffer = sabByteLength ? brand((v) => sabByteLength(v), SharedArrayBufferCtor, "SharedArrayBuffer") : () => false;
   const isAnyArrayBuffer = (v) => isArrayBuffer(v) || isSharedArrayBuffer(v);
-  const isDataView = brand((v) => dvByteLength.call(v), DataView, "DataView");
-  const isTypedArray = (v) => typedArrayTag.call(v) !== undefined;
-  const typedIs = (tag) => (v) => typedArrayTag.call(v) === tag;
-  const isNumberObject = brand((v) => Number.prototype.valueOf.call(v), Number, "Number");
-  const isStringObject = brand((v) => String.prototype.valueOf.call(v), String, "String");
-  const isBooleanObject = brand((v) => Boolean.prototype.valueOf.call(v), Boolean, "Boolean");
-  const isSymbolObject = brand((v) => Symbol.prototype.valueOf.call(v), Symbol, "Symbol");
-  const isBigIntObject = brand((v) => BigInt.prototype.valueOf.call(v), BigInt, "BigInt");
+  const isDataView = brand((v) => dvByteLength(v), DataViewCtor, "DataView");
+  const isTypedArray = (v) => typedArrayTag(v) !== undefined;
+  const typedIs = (tag) => (v) => typedArrayTag(v) === tag;
+  const isNumberObject = brand((v) => NumberValueOf(v), C.NumberCtor, "Number");
+  const isStringObject = brand((v) => StringValueOf(v), StringCtor, "String");
+  const isBooleanObject = brand((v) => BooleanValueOf(v), BooleanCtor, "Boolean");
+  const isSymbolObject = brand((v) => SymbolValueOf(v), SymbolCtor, "Symbol");
+  const isBigIntObject = brand((v) => BigIntValueOf(v), BigIntCtor, "BigInt");
   const isBoxedPrimitive = (v) => isNumberObject(v) || isStringObject(v) || isBooleanObject(v) || isSymbolObject(v) || isBigIntObject(v);
-  const isPromise = (v) => v instanceof Promise || (v !== null && typeof v === "object" && objectToString(v) === "[object Promise]" &&
-    (() => { try { return Promise.resolve(v) === v; } catch (_) { return false; } })());
-  const isNativeError = (v) => v instanceof Error || (v !== null && typeof v === "object" && objectToString(v) === "[object Error]" &&
-    !hasOwn(v, Symbol.toStringTag) && !(Symbol.toStringTag in v));
-  const isAsyncFunction = (v) => typeof v === "function" && (v instanceof AsyncFunction || v instanceof AsyncGeneratorFunction);
-  const isGeneratorFunction = (v) => typeof v === "function" && (v instanceof GeneratorFunction || v instanceof AsyncGeneratorFunction);
+  const isPromise = (v) => isInstance(v, PromiseCtor) || (v !== null && typeof v === "object" && objectToString(v) === "[object Promise]" &&
+    (() => { try { return ReflectApply(PromiseStaticResolve, PromiseCtor, [v]) === v; } catch (_) { return false; } })());
+  const isNativeError = (v) => isInstance(v, ErrorCtor) || (v !== null && typeof v === "object" && objectToString(v) === "[object Error]" &&
+    !hasOwn(v, SymbolToStringTag) && !(SymbolToStringTag in v));
+  // The kind of a function, from its source text as the engine keeps it (Node reads the engine's
+  // kind; a changed prototype does not change it): 1 async, 2 generator, 3 async generator, 0
+  // neither. Where the text is unavailable, the prototype chain decides.
+  const ASYNC_GENERATOR_SOURCE = /^async\s*(?:function\b\s*)?\*/;
+  const GENERATOR_SOURCE = /^(?:function\b\s*)?\*/;
+  const ASYNC_SOURCE = /^async(?:\s+function\b|\s+[A-Za-z_$][\w$]*\s*(?:=>|\()|\s*\[)/;
+  const ASYNC_PAREN = /^async\s*\(/;
+  // `async (…) =>` is an async arrow; `async(…) {` is a method named async
+  function isAsyncArrow(source) {
+    let depth = 0, i = StringIndexOf(source, "(");
+    for (; i < source.length; i++) {
+      const c = StringCharCodeAt(source, i);
+      if (c === 40) depth++;
+      else if (c === 41 && --depth === 0) break;
+    }
+    return reTest(ARROW_AFTER, StringSlice(source, i + 1));
+  }
+  const ARROW_AFTER = /^\s*=>/;
+  function functionKind(v) {
+    let source;
+    try { source = FunctionToString(v); } catch (_) { source = null; }
+    if (typeof source === "string") {
+      if (StringIncludes(source, "[native code]")) return 0; // built-in or bound: a plain function
+      if (reTest(ASYNC_GENERATOR_SOURCE, source)) return 3;
+      if (reTest(GENERATOR_SOURCE, source)) return 2;
+      if (reTest(ASYNC_SOURCE, source)) return 1;
+      if (reTest(ASYNC_PAREN, source) && isAsyncArrow(source)) return 1;
+      return 0;
+    }
+    if (inherits_(v, AsyncGeneratorFunctionPrototype)) return 3;
+    if (inherits_(v, GeneratorFunctionPrototype)) return 2;
+    if (inherits_(v, AsyncFunctionPrototype)) return 1;
+    return 0;
+  }
+  const isAsyncFunction = (v) => typeof v === "function" && (functionKind(v) & 1) === 1;
+  const isGeneratorFunction = (v) => typeof v === "function" && (functionKind(v) & 2) === 2;
   const tagIs = (tag) => (v) => v !== null && typeof v === "object" && objectToString(v) === "[object " + tag + "]";
-  const isArgumentsObject = (v) => tagIs("Arguments")(v) && !(Symbol.toStringTag in v);
-  const isModuleNamespaceObject = (v) => v !== null && typeof v === "object" && Object.getPrototypeOf(v) === null &&
-    v[Symbol.toStringTag] === "Module" && !Object.getOwnPropertyDescriptor(v, Symbol.toStringTag).writable;
+  const isArgumentsObject = (v) => tagIs("Arguments")(v) && !(SymbolToStringTag in v);
+  const isModuleNamespaceObject = (v) => v !== null && typeof v === "object" && ObjectGetPrototypeOf(v) === null &&
+    v[SymbolToStringTag] === "Module" && !field(ObjectGetOwnPropertyDescriptor(v, SymbolToStringTag), "writable");
 
   const types = {
     isDate, isRegExp, isMap, isSet, isWeakMap, isWeakSet, isArrayBuffer, isSharedArrayBuffer, isAnyArrayBuffer, isDataView,
-    isTypedArray, isArrayBufferView: (v) => ArrayBuffer.isView(v),
+    isTypedArray, isArrayBufferView: (v) => ArrayBufferIsView(v),
     isUint8Array: typedIs("Uint8Array"), isUint8ClampedArray: typedIs("Uint8ClampedArray"), isUint16Array: typedIs("Uint16Array"),
     isUint32Array: typedIs("Uint32Array"), isInt8Array: typedIs("Int8Array"), isInt16Array: typedIs("Int16Array"),
     isInt32Array: typedIs("Int32Array"), isFloat32Array: typedIs("Float32Array"), isFloat64Array: typedIs("Float64Array"),
@@ -96,6 +236,7 @@
   };
 
   const colors = {
+    __proto__: null,
     reset: [0, 0], bold: [1, 22], dim: [2, 22], italic: [3, 23], underline: [4, 24], blink: [5, 25], inverse: [7, 27],
     hidden: [8, 28], strikethrough: [9, 29], doubleunderline: [21, 24], black: [30, 39], red: [31, 39], green: [32, 39],
     yellow: [33, 39], blue: [34, 39], magenta: [35, 39], cyan: [36, 39], white: [37, 39], bgBlack: [40, 49], bgRed: [41, 49],
@@ -105,8 +246,9 @@
     bgRedBright: [101, 49], bgGreenBright: [102, 49], bgYellowBright: [103, 49], bgBlueBright: [104, 49],
     bgMagentaBright: [105, 49], bgCyanBright: [106, 49], bgWhiteBright: [107, 49],
   };
-  Object.defineProperty(colors, "grey", { value: colors.gray, enumerable: false });
+  ObjectDefineProperty(colors, "grey", { __proto__: null, value: colors.gray, enumerable: false });
   const styles = {
+    __proto__: null,
     special: "cyan", number: "yellow", bigint: "yellow", boolean: "yellow", undefined: "grey", null: "bold",
     string: "green", symbol: "green", date: "magenta", regexp: "red", module: "underline",
   };
@@ -124,72 +266,74 @@
   const ANSI = /[\u001B\u009B][[\]()#;?]*(?:(?:(?:(?:;[-a-zA-Z\d/#&.:=?%@~_]+)*|[a-zA-Z\d]+(?:;[-a-zA-Z\d/#&.:=?%@~_]*)*)?\u0007)|(?:(?:\d{1,4}(?:;\d{0,4})*)?[\dA-PR-TZcf-ntqry=><~]))/g;
   function stripVTControlCharacters(str) {
     if (typeof str !== "string") throw invalidArgType("str", "of type string", str);
-    return str.replace(ANSI, "");
+    return reReplace(ANSI, str, "");
   }
-  const visibleLength = (ctx, s) => (ctx.colors ? s.replace(ANSI, "").length : s.length);
+  const visibleLength = (ctx, s) => (ctx.colors ? reReplace(ANSI, s, "").length : s.length);
 
   // Escapes for code points below 0x80 (empty: printed as is).
-  const ESCAPES = [];
-  for (let i = 0; i < 0x80; i++) ESCAPES.push(i < 0x20 || i === 0x7f ? "\\x" + i.toString(16).toUpperCase().padStart(2, "0") : "");
+  const ESCAPES = list();
+  for (let i = 0; i < 0x80; i++) append(ESCAPES, i < 0x20 || i === 0x7f ? "\\x" + StringPadStart(StringToUpperCase(NumberToString(i, 16)), 2, "0") : "");
   ESCAPES[8] = "\\b"; ESCAPES[9] = "\\t"; ESCAPES[10] = "\\n"; ESCAPES[12] = "\\f"; ESCAPES[13] = "\\r"; ESCAPES[0x5c] = "\\\\";
 
   // A string literal with the quote Node picks: ' unless the text has ' and lacks " (then ") or
   // has both and lacks ` (then `).
   function quoteString(str) {
     let quote = "'";
-    if (str.indexOf("'") >= 0) {
-      if (str.indexOf('"') < 0) quote = '"';
-      else if (str.indexOf("`") < 0 && str.indexOf("${") < 0) quote = "`";
+    if (StringIndexOf(str, "'") >= 0) {
+      if (StringIndexOf(str, '"') < 0) quote = '"';
+      else if (StringIndexOf(str, "`") < 0 && StringIndexOf(str, "${") < 0) quote = "`";
     }
     let out = "";
     let last = 0;
     for (let i = 0; i < str.length; i++) {
-      const c = str.charCodeAt(i);
+      const c = StringCharCodeAt(str, i);
       let esc = "";
       if (c < 0x80) {
         esc = ESCAPES[c];
-        if (c === quote.charCodeAt(0)) esc = "\\" + quote;
+        if (c === StringCharCodeAt(quote, 0)) esc = "\\" + quote;
       } else if (c <= 0x9f) {
-        esc = "\\x" + c.toString(16).toUpperCase();
+        esc = "\\x" + StringToUpperCase(NumberToString(c, 16));
       } else if (c >= 0xd800 && c <= 0xdfff) {
         if (c <= 0xdbff && i + 1 < str.length) {
-          const d = str.charCodeAt(i + 1);
+          const d = StringCharCodeAt(str, i + 1);
           if (d >= 0xdc00 && d <= 0xdfff) { i++; continue; }
         }
-        esc = "\\u" + c.toString(16);
+        esc = "\\u" + NumberToString(c, 16);
       }
       if (esc) {
-        out += str.slice(last, i) + esc;
+        out += StringSlice(str, last, i) + esc;
         last = i + 1;
       }
     }
-    return quote + out + str.slice(last) + quote;
+    return quote + out + StringSlice(str, last) + quote;
   }
 
   function groupNumber(s) {
     const neg = s[0] === "-";
-    if (neg) s = s.slice(1);
-    let [int, frac] = s.split(".");
+    if (neg) s = StringSlice(s, 1);
+    const dot = StringIndexOf(s, ".");
+    let int = dot === -1 ? s : StringSlice(s, 0, dot);
+    const frac = dot === -1 ? undefined : StringSlice(s, dot + 1);
     let out = "";
-    while (int.length > 3) { out = "_" + int.slice(-3) + out; int = int.slice(0, -3); }
+    while (int.length > 3) { out = "_" + StringSlice(int, -3) + out; int = StringSlice(int, 0, -3); }
     out = int + out;
     if (frac !== undefined) {
       let f = "";
-      for (let i = 0; i < frac.length; i += 3) f += (i ? "_" : "") + frac.slice(i, i + 3);
+      for (let i = 0; i < frac.length; i += 3) f += (i ? "_" : "") + StringSlice(frac, i, i + 3);
       out += "." + f;
     }
     return (neg ? "-" : "") + out;
   }
 
   function formatNumber(stylize, n, separator) {
-    if (Object.is(n, -0)) return stylize("-0", "number");
-    const s = String(n);
-    if (separator && Number.isFinite(n) && s.indexOf("e") < 0) return stylize(groupNumber(s), "number");
+    if (ObjectIs(n, -0)) return stylize("-0", "number");
+    const s = StringCtor(n);
+    if (separator && NumberIsFinite(n) && StringIndexOf(s, "e") < 0) return stylize(groupNumber(s), "number");
     return stylize(s, "number");
   }
 
   function formatBigInt(stylize, n, separator) {
-    const s = String(n);
+    const s = StringCtor(n);
     return stylize((separator ? groupNumber(s) : s) + "n", "bigint");
   }
 
@@ -200,20 +344,21 @@
         let trailer = "";
         if (value.length > ctx.maxStringLength) {
           const remaining = value.length - ctx.maxStringLength;
-          value = value.slice(0, ctx.maxStringLength);
+          value = StringSlice(value, 0, ctx.maxStringLength);
           trailer = "... " + remaining + " more character" + (remaining > 1 ? "s" : "");
         }
         if (ctx.compact !== true && value.length > 16 && value.length > ctx.breakLength - ctx.indentationLvl - 4) {
-          const lines = value.split(/(?<=\n)/);
-          return lines.map((line) => stylize(quoteString(line), "string")).join(" +\n" + " ".repeat(ctx.indentationLvl + 2)) + trailer;
+          const lines = splitString(value, "\n", true);
+          for (let i = 0; i < lines.length; i++) lines[i] = stylize(quoteString(lines[i]), "string");
+          return join(lines, " +\n" + StringRepeat(" ", ctx.indentationLvl + 2)) + trailer;
         }
         return stylize(quoteString(value), "string") + trailer;
       }
       case "number": return formatNumber(stylize, value, ctx.numericSeparator);
       case "bigint": return formatBigInt(stylize, value, ctx.numericSeparator);
-      case "boolean": return stylize(String(value), "boolean");
+      case "boolean": return stylize(StringCtor(value), "boolean");
       case "undefined": return stylize("undefined", "undefined");
-      default: return stylize(Symbol.prototype.toString.call(value), "symbol");
+      default: return stylize(SymbolToString(value), "symbol");
     }
   }
 
@@ -223,13 +368,14 @@
     const original = obj;
     let o = obj;
     while (o !== null && o !== undefined) {
-      const desc = Object.getOwnPropertyDescriptor(o, "constructor");
-      if (desc !== undefined && typeof desc.value === "function" && desc.value.name !== "") {
-        let isInstance = false;
-        try { isInstance = original instanceof desc.value; } catch (_) { isInstance = false; }
-        if (isInstance) return String(desc.value.name);
+      const desc = ObjectGetOwnPropertyDescriptor(o, "constructor");
+      const ctorValue = desc === undefined ? undefined : field(desc, "value");
+      if (typeof ctorValue === "function" && ctorValue.name !== "") {
+        let instance = false;
+        try { instance = isInstance(original, ctorValue); } catch (_) { instance = false; }
+        if (instance) return StringCtor(ctorValue.name);
       }
-      o = Object.getPrototypeOf(o);
+      o = ObjectGetPrototypeOf(o);
       if (first === undefined) first = o;
     }
     if (first === null) return null;
@@ -237,14 +383,14 @@
     if (recurseTimes > ctx.depth && ctx.depth !== null) return base + " <Complex prototype>";
     const protoName = constructorName(first, ctx, recurseTimes + 1);
     if (protoName === null) {
-      return base + " <" + inspect(first, Object.assign({}, ctx.userOptions, { customInspect: false, depth: -1 })) + ">";
+      return base + " <" + inspect(first, assignNew(ctx.userOptions, { __proto__: null, customInspect: false, depth: -1 })) + ">";
     }
     return base + " <" + protoName + ">";
   }
 
   function builtinTag(v) {
     const tag = objectToString(v);
-    return tag.slice(8, -1);
+    return StringSlice(tag, 8, -1);
   }
 
   function prefixOf(ctor, tag, fallback, size) {
@@ -257,34 +403,36 @@
     return ctor + size + " ";
   }
 
+  const INDEX_KEY = /^(0|[1-9][0-9]*)$/;
   function ownKeys(value, showHidden, nonIndex) {
-    let keys;
-    if (showHidden) {
-      keys = Object.getOwnPropertyNames(value);
-      const symbols = Object.getOwnPropertySymbols(value);
-      keys = keys.concat(symbols);
-    } else {
-      keys = Object.keys(value);
-      const symbols = Object.getOwnPropertySymbols(value);
-      for (const s of symbols) if (Object.prototype.propertyIsEnumerable.call(value, s)) keys.push(s);
+    let names;
+    const symbols = ObjectGetOwnPropertySymbols(value);
+    names = showHidden ? ObjectGetOwnPropertyNames(value) : ObjectKeys(value);
+    const keys = list();
+    for (let i = 0; i < names.length; i++) {
+      const k = names[i];
+      if (nonIndex && reTest(INDEX_KEY, k) && C.NumberCtor(k) < 4294967295) continue;
+      keys[keys.length] = k;
     }
-    if (nonIndex) keys = keys.filter((k) => typeof k === "symbol" || !/^(0|[1-9][0-9]*)$/.test(k) || Number(k) >= 4294967295);
+    for (let i = 0; i < symbols.length; i++) {
+      if (showHidden || propertyIsEnumerable(value, symbols[i])) keys[keys.length] = symbols[i];
+    }
     return keys;
   }
 
   function functionBase(value, ctor, tag) {
     let source = "";
-    try { source = Function.prototype.toString.call(value); } catch (_) { source = ""; }
-    if (source.startsWith("class") && source.endsWith("}")) {
-      const body = source.slice(5, -1);
-      const brace = body.indexOf("{");
-      if (brace !== -1 && (!body.slice(0, brace).includes("(") || /^\s*(?:[^\s(]+\s+)?extends\b/.test(body))) {
+    try { source = FunctionToString(value); } catch (_) { source = ""; }
+    if (StringStartsWith(source, "class") && StringEndsWith(source, "}")) {
+      const body = StringSlice(source, 5, -1);
+      const brace = StringIndexOf(body, "{");
+      if (brace !== -1 && (!StringIncludes(StringSlice(body, 0, brace), "(") || reTest(/^\s*(?:[^\s(]+\s+)?extends\b/, body))) {
         const name = (hasOwn(value, "name") && value.name) || "(anonymous)";
         let base = "class " + name;
         if (ctor !== "Function" && ctor !== null) base += " [" + ctor + "]";
         if (tag !== "" && ctor !== tag) base += " [" + tag + "]";
         if (ctor !== null) {
-          const superName = Object.getPrototypeOf(value).name;
+          const superName = ObjectGetPrototypeOf(value).name;
           if (superName) base += " extends " + superName;
         } else {
           base += " extends [null prototype]";
@@ -297,7 +445,7 @@
     if (isAsyncFunction(value)) type = "Async" + type;
     let base = "[" + type;
     if (ctor === null) base += " (null prototype)";
-    base += value.name === "" || typeof value.name !== "string" ? " (anonymous)" : ": " + value.name;
+    base += value.name === "" ? " (anonymous)" : ": " + StringCtor(value.name);
     base += "]";
     if (ctor !== type && ctor !== null) base += " " + ctor;
     if (tag !== "" && ctor !== tag) base += " [" + tag + "]";
@@ -305,34 +453,40 @@
   }
 
   function formatError(err, ctor, tag, ctx, keys) {
-    const nameText = err.name != null ? String(err.name) : "Error";
-    const messageText = err.message != null ? String(err.message) : "";
+    const nameText = err.name != null ? StringCtor(err.name) : "Error";
+    const messageText = err.message != null ? StringCtor(err.message) : "";
     let stack = "";
-    try { stack = err.stack ? String(err.stack) : ""; } catch (_) { stack = ""; }
+    try { stack = err.stack ? StringCtor(err.stack) : ""; } catch (_) { stack = ""; }
     let head;
-    try { head = Error.prototype.toString.call(err); } catch (_) { head = nameText; }
+    try { head = ErrorToString(err); } catch (_) { head = nameText; }
     // QuickJS keeps only the frames in `stack`; V8 starts it with "Name: message".
     let text = stack;
-    if (!stack || /^\s+at /.test(stack)) text = head + (stack ? "\n" + stack.replace(/\n+$/, "") : "");
+    if (!stack || reTest(/^\s+at /, stack)) {
+      let end = stack.length;
+      while (end > 0 && StringCharCodeAt(stack, end - 1) === 10) end--;
+      text = head + (stack ? "\n" + StringSlice(stack, 0, end) : "");
+    }
     // Drop keys already shown in the text.
-    for (const k of ["name", "message", "stack"]) {
-      const i = keys.indexOf(k);
-      if (i !== -1 && (k === "stack" || text.includes(String(err[k])))) keys.splice(i, 1);
+    const shownKeys = ["name", "message", "stack"];
+    for (let n = 0; n < 3; n++) {
+      const k = shownKeys[n];
+      const i = ArrayIndexOf(keys, k);
+      if (i !== -1 && (k === "stack" || StringIncludes(text, StringCtor(err[k])))) ArraySplice(keys, i, 1);
     }
     text = improveHead(text, ctor, nameText, tag);
-    if ("cause" in err && (keys.length === 0 || !keys.includes("cause"))) {
-      const desc = Object.getOwnPropertyDescriptor(err, "cause");
-      if (desc && !desc.enumerable) keys.push("cause");
+    if ("cause" in err && (keys.length === 0 || !ArrayIncludes(keys, "cause"))) {
+      const desc = ObjectGetOwnPropertyDescriptor(err, "cause");
+      if (desc && !desc.enumerable) append(keys, "cause");
     }
-    if (Array.isArray(err.errors) && !keys.includes("errors")) {
-      const desc = Object.getOwnPropertyDescriptor(err, "errors");
-      if (desc && !desc.enumerable) keys.push("errors");
+    if (ArrayIsArray(err.errors) && !ArrayIncludes(keys, "errors")) {
+      const desc = ObjectGetOwnPropertyDescriptor(err, "errors");
+      if (desc && !desc.enumerable) append(keys, "errors");
     }
-    const atLine = text.indexOf("\n    at");
+    const atLine = StringIndexOf(text, "\n    at");
     if (atLine === -1) text = "[" + text + "]";
     if (ctx.indentationLvl !== 0) {
-      const indentation = " ".repeat(ctx.indentationLvl);
-      text = text.split("\n").join("\n" + indentation);
+      const indentation = StringRepeat(" ", ctx.indentationLvl);
+      text = join(splitString(text, "\n", false), "\n" + indentation);
     }
     return text;
   }
@@ -342,20 +496,20 @@
   // constructor is Foo → "Foo [TypeError]: msg".
   function improveHead(text, ctor, errName, tag) {
     let len = errName.length;
-    const regular = errName.endsWith("Error") && text.startsWith(errName) &&
+    const regular = StringEndsWith(errName, "Error") && StringStartsWith(text, errName) &&
       (text.length === len || text[len] === ":" || text[len] === "\n");
     if (ctor !== null && !regular) return text;
     let fallback = "Error";
     if (ctor === null) {
-      const m = /^([A-Z][a-z_ A-Z0-9[\]()-]+)(?::|\n\s+at)/.exec(text) || /^([a-z_A-Z0-9-]*Error)$/.exec(text);
+      const m = RegExpExec(/^([A-Z][a-z_ A-Z0-9[\]()-]+)(?::|\n\s+at)/, text) || RegExpExec(/^([a-z_A-Z0-9-]*Error)$/, text);
       fallback = (m && m[1]) || "";
       len = fallback.length;
       fallback = fallback || "Error";
     }
-    const shown = prefixOf(ctor, tag, fallback).slice(0, -1);
+    const shown = StringSlice(prefixOf(ctor, tag, fallback), 0, -1);
     if (errName === shown) return text;
-    if (shown.includes(errName)) return len === 0 ? shown + ": " + text : shown + text.slice(len);
-    return shown + " [" + errName + "]" + text.slice(len);
+    if (StringIncludes(shown, errName)) return len === 0 ? shown + ": " + text : shown + StringSlice(text, len);
+    return shown + " [" + errName + "]" + StringSlice(text, len);
   }
 
   function formatValue(ctx, value, recurseTimes, typedArray) {
@@ -367,24 +521,24 @@
       if (typeof maybeCustom === "function" && maybeCustom !== inspect &&
           !(value.constructor && value.constructor.prototype === value)) {
         const depth = ctx.depth === null ? null : ctx.depth - recurseTimes;
-        const options = Object.assign({}, ctx.userOptions, { depth, stylize: ctx.stylize, indentationLvl: ctx.indentationLvl });
-        const ret = Reflect.apply(maybeCustom, value, [depth, options, inspect]);
+        const options = assignNew(ctx.userOptions, { __proto__: null, depth, stylize: ctx.stylize, indentationLvl: ctx.indentationLvl });
+        const ret = ReflectApply(maybeCustom, value, [depth, options, inspect]);
         if (ret !== value) {
           if (typeof ret !== "string") return formatValue(ctx, ret, recurseTimes);
-          return ret.split("\n").join("\n" + " ".repeat(ctx.indentationLvl));
+          return join(splitString(ret, "\n", false), "\n" + StringRepeat(" ", ctx.indentationLvl));
         }
       }
     }
-    if (ctx.seen.includes(value)) {
+    if (ArrayIncludes(ctx.seen, value)) {
       let index = 1;
       if (ctx.circular === undefined) {
-        ctx.circular = new Map();
-        ctx.circular.set(value, index);
+        ctx.circular = new MapCtor();
+        MapSet(ctx.circular, value, index);
       } else {
-        index = ctx.circular.get(value);
+        index = MapGet(ctx.circular, value);
         if (index === undefined) {
-          index = ctx.circular.size + 1;
-          ctx.circular.set(value, index);
+          index = MapGetSize(ctx.circular) + 1;
+          MapSet(ctx.circular, value, index);
         }
       }
       return ctx.stylize("[Circular *" + index + "]", "special");
@@ -398,19 +552,19 @@
     let keys;
     const ctor = constructorName(value, ctx, recurseTimes);
     let tag = "";
-    try { tag = value[Symbol.toStringTag]; } catch (_) { tag = ""; }
+    try { tag = value[SymbolToStringTag]; } catch (_) { tag = ""; }
     // A tag that is an own enumerable property is printed with the keys, not twice.
-    if (typeof tag !== "string" || (tag !== "" && (ctx.showHidden ? hasOwn(value, Symbol.toStringTag)
-      : Object.prototype.propertyIsEnumerable.call(value, Symbol.toStringTag)))) tag = "";
+    if (typeof tag !== "string" || (tag !== "" && (ctx.showHidden ? hasOwn(value, SymbolToStringTag)
+      : propertyIsEnumerable(value, SymbolToStringTag)))) tag = "";
     let base = "";
-    let formatter = () => [];
+    let formatter = () => list();
     let braces;
     let extrasType = kObjectType;
     let noIterator = true;
 
-    if (Symbol.iterator in value || ctor === null) {
+    if (SymbolIterator in value || ctor === null) {
       noIterator = false;
-      if (Array.isArray(value)) {
+      if (ArrayIsArray(value)) {
         const prefix = ctor !== "Array" || tag !== "" ? prefixOf(ctor, tag, "Array", "(" + value.length + ")") : "";
         keys = ownKeys(value, ctx.showHidden, true);
         braces = [prefix + "[", "]"];
@@ -418,14 +572,14 @@
         extrasType = kArrayExtrasType;
         formatter = formatArray;
       } else if (isSet(value)) {
-        const size = setSize.call(value);
+        const size = setSize(value);
         const prefix = prefixOf(ctor, tag, "Set", "(" + size + ")");
         keys = ownKeys(value, ctx.showHidden, false);
         formatter = formatSet;
         if (size === 0 && keys.length === 0) return prefix + "{}";
         braces = [prefix + "{", "}"];
       } else if (isMap(value)) {
-        const size = mapSize.call(value);
+        const size = mapSize(value);
         const prefix = prefixOf(ctor, tag, "Map", "(" + size + ")");
         keys = ownKeys(value, ctx.showHidden, false);
         formatter = formatMap;
@@ -433,17 +587,17 @@
         braces = [prefix + "{", "}"];
       } else if (isTypedArray(value)) {
         keys = ownKeys(value, ctx.showHidden, true);
-        const fallback = ctor === null ? typedArrayTag.call(value) : "";
-        const size = value.length;
+        const fallback = ctor === null ? typedArrayTag(value) : "";
+        const size = typedArrayLength(value);
         const prefix = prefixOf(ctor, tag, fallback, "(" + size + ")");
         braces = [prefix + "[", "]"];
-        if (value.length === 0 && keys.length === 0 && !ctx.showHidden) return braces[0] + "]";
+        if (size === 0 && keys.length === 0 && !ctx.showHidden) return braces[0] + "]";
         formatter = formatTypedArray;
         extrasType = kArrayExtrasType;
       } else if (types.isMapIterator(value) || types.isSetIterator(value)) {
         keys = ownKeys(value, ctx.showHidden, false);
         braces = ["[" + tag + "] {", "}"];
-        formatter = () => [ctx.stylize("<items unknown>", "special")];
+        formatter = () => listOf([ctx.stylize("<items unknown>", "special")]);
       } else {
         noIterator = true;
       }
@@ -459,13 +613,13 @@
         else if (tag !== "") braces[0] = prefixOf(ctor, tag, "Object") + "{";
         if (keys.length === 0) return braces[0] + "}";
       } else if (isRegExp(value)) {
-        base = RegExp.prototype.toString.call(ctor !== null ? value : new RegExp(value));
+        base = regexpText(value);
         const prefix = prefixOf(ctor, tag, "RegExp");
         if (prefix !== "RegExp ") base = prefix + base;
         if (keys.length === 0 || (recurseTimes > ctx.depth && ctx.depth !== null)) return ctx.stylize(base, "regexp");
       } else if (isDate(value)) {
-        const t = Date.prototype.getTime.call(value);
-        base = Number.isNaN(t) ? "Invalid Date" : Date.prototype.toISOString.call(value);
+        const t = DateGetTime(value);
+        base = NumberIsNaN(t) ? "Invalid Date" : DateToISOString(value);
         const prefix = prefixOf(ctor, tag, "Date");
         if (prefix !== "Date ") base = prefix + base;
         if (keys.length === 0) return ctx.stylize(base, "date");
@@ -478,38 +632,43 @@
         if (typedArray === undefined) formatter = formatArrayBuffer;
         else if (keys.length === 0) return prefix + "{ byteLength: " + formatNumber(ctx.stylize, value.byteLength, false) + " }";
         braces[0] = prefix + "{";
-        keys.unshift("byteLength");
+        ArrayUnshift(keys, "byteLength");
       } else if (isDataView(value)) {
         braces[0] = prefixOf(ctor, tag, "DataView") + "{";
-        keys.unshift("byteLength", "byteOffset", "buffer");
+        ArrayUnshift(keys, "byteLength", "byteOffset", "buffer");
       } else if (isPromise(value)) {
         braces[0] = prefixOf(ctor, tag, "Promise") + "{";
-        formatter = () => [ctx.stylize("<unknown>", "special")];
+        formatter = () => listOf([ctx.stylize("<unknown>", "special")]);
       } else if (isWeakSet(value)) {
         braces[0] = prefixOf(ctor, tag, "WeakSet") + "{";
-        formatter = () => [ctx.stylize("<items unknown>", "special")];
+        formatter = () => listOf([ctx.stylize("<items unknown>", "special")]);
       } else if (isWeakMap(value)) {
         braces[0] = prefixOf(ctor, tag, "WeakMap") + "{";
-        formatter = () => [ctx.stylize("<items unknown>", "special")];
+        formatter = () => listOf([ctx.stylize("<items unknown>", "special")]);
       } else if (isModuleNamespaceObject(value)) {
         braces[0] = prefixOf(ctor, tag, "Module") + "{";
-        keys = Object.keys(value);
+        keys = listOf(ObjectKeys(value));
       } else if (isBoxedPrimitive(value)) {
         let type, fn;
-        if (isNumberObject(value)) { type = "Number"; fn = (v) => formatNumber(stylizeNoColor, Number.prototype.valueOf.call(v), false); }
+        if (isNumberObject(value)) { type = "Number"; fn = (v) => formatNumber(stylizeNoColor, NumberValueOf(v), false); }
         else if (isStringObject(value)) {
           type = "String";
-          fn = (v) => quoteString(String.prototype.valueOf.call(v));
-          const len = String.prototype.valueOf.call(value).length;
-          keys = keys.filter((k) => typeof k === "symbol" || !/^(0|[1-9][0-9]*)$/.test(k) || Number(k) >= len);
-        } else if (isBooleanObject(value)) { type = "Boolean"; fn = (v) => String(Boolean.prototype.valueOf.call(v)); }
-        else if (isBigIntObject(value)) { type = "BigInt"; fn = (v) => String(BigInt.prototype.valueOf.call(v)) + "n"; }
-        else { type = "Symbol"; fn = (v) => Symbol.prototype.toString.call(Symbol.prototype.valueOf.call(v)); }
+          fn = (v) => quoteString(StringValueOf(v));
+          const len = StringValueOf(value).length;
+          const all = keys;
+          keys = list();
+          for (let i = 0; i < all.length; i++) {
+            const k = all[i];
+            if (typeof k === "symbol" || !reTest(INDEX_KEY, k) || C.NumberCtor(k) >= len) keys[keys.length] = k;
+          }
+        } else if (isBooleanObject(value)) { type = "Boolean"; fn = (v) => StringCtor(BooleanValueOf(v)); }
+        else if (isBigIntObject(value)) { type = "BigInt"; fn = (v) => StringCtor(BigIntValueOf(v)) + "n"; }
+        else { type = "Symbol"; fn = (v) => SymbolToString(SymbolValueOf(v)); }
         base = "[" + type;
         if (type !== ctor) base += ctor === null ? " (null prototype)" : " (" + ctor + ")";
         base += ": " + fn(value) + "]";
         if (tag !== "" && tag !== ctor) base += " [" + tag + "]";
-        base = ctx.stylize(base, type === "String" ? "string" : type.toLowerCase());
+        base = ctx.stylize(base, type === "String" ? "string" : C.ReflectApply(C.StringPrototypeToLowerCase, type, []));
         if (keys.length === 0) return base;
       } else {
         if (keys.length === 0) return prefixOf(ctor, tag, "Object") + "{}";
@@ -518,39 +677,40 @@
     }
 
     if (recurseTimes > ctx.depth && ctx.depth !== null) {
-      let shown = prefixOf(ctor, tag, "Object").slice(0, -1);
+      let shown = StringSlice(prefixOf(ctor, tag, "Object"), 0, -1);
       if (ctor !== null) shown = "[" + shown + "]";
       return ctx.stylize(shown, "special");
     }
     recurseTimes += 1;
-    ctx.seen.push(value);
+    append(ctx.seen, value);
     ctx.currentDepth = recurseTimes;
     let output;
     try {
       output = formatter(ctx, value, recurseTimes);
-      for (let i = 0; i < keys.length; i++) output.push(formatProperty(ctx, value, recurseTimes, keys[i], extrasType));
+      for (let i = 0; i < keys.length; i++) append(output, formatProperty(ctx, value, recurseTimes, keys[i], extrasType));
     } catch (err) {
-      ctx.seen.pop();
-      if (err instanceof RangeError || (err && err.name === "InternalError")) {
-        return ctx.stylize("[" + prefixOf(ctor, tag, "Object").slice(0, -1) + ": Inspection interrupted prematurely. Maximum call stack size exceeded.]", "special");
+      ArrayPop(ctx.seen);
+      if (isInstance(err, RangeErrorCtor) || (err && err.name === "InternalError")) {
+        return ctx.stylize("[" + StringSlice(prefixOf(ctor, tag, "Object"), 0, -1) + ": Inspection interrupted prematurely. Maximum call stack size exceeded.]", "special");
       }
       throw err;
     }
     if (ctx.circular !== undefined) {
-      const index = ctx.circular.get(value);
+      const index = MapGet(ctx.circular, value);
       if (index !== undefined) {
         const reference = ctx.stylize("<ref *" + index + ">", "special");
         if (ctx.compact !== true) base = base === "" ? reference : reference + " " + base;
         else braces[0] = reference + " " + braces[0];
       }
     }
-    ctx.seen.pop();
+    ArrayPop(ctx.seen);
     if (ctx.sorted) {
       const comparator = ctx.sorted === true ? undefined : ctx.sorted;
-      if (extrasType === kObjectType) output.sort(comparator);
+      if (extrasType === kObjectType) ArraySort(output, comparator);
       else if (keys.length > 1) {
-        const sorted = output.slice(output.length - keys.length).sort(comparator);
-        output.splice(output.length - keys.length, keys.length, ...sorted);
+        const from = output.length - keys.length;
+        const sorted = ArraySort(listOf(C.ReflectApply(C.ArrayPrototypeSlice, output, [from])), comparator);
+        for (let i = 0; i < sorted.length; i++) output[from + i] = sorted[i];
       }
     }
     return reduceToSingleString(ctx, output, base, braces, extrasType, recurseTimes, value);
@@ -558,12 +718,12 @@
 
   // The own integer-index keys of an array, ascending (the order Object.keys gives them in).
   function ownIndices(array) {
-    const keys = Object.keys(array);
-    const out = [];
+    const keys = ObjectKeys(array);
+    const out = list();
     for (let k = 0; k < keys.length; k++) {
-      const n = Number(keys[k]);
-      if (!(n >= 0 && n < 4294967295 && String(n) === keys[k])) break;
-      out.push(n);
+      const n = C.NumberCtor(keys[k]);
+      if (!(n >= 0 && n < 4294967295 && StringCtor(n) === keys[k])) break;
+      out[out.length] = n;
     }
     return out;
   }
@@ -580,8 +740,8 @@
 
   function formatArray(ctx, value, recurseTimes) {
     const length = value.length;
-    const shown = Math.min(Math.max(0, ctx.maxArrayLength), length);
-    const output = [];
+    const shown = MathMin(MathMax(0, ctx.maxArrayLength), length);
+    const output = list();
     let i = 0;
     let owned = null; // the array's own indices, ascending; read at the first hole
     while (i < length && output.length < shown) {
@@ -592,31 +752,36 @@
         let j = firstAtLeast(owned, i);
         if (j > length) j = length;
         const holes = j - i;
-        output.push(ctx.stylize("<" + holes + " empty item" + (holes > 1 ? "s" : "") + ">", "undefined"));
+        append(output, ctx.stylize("<" + holes + " empty item" + (holes > 1 ? "s" : "") + ">", "undefined"));
         i = j;
         continue;
       }
-      output.push(formatProperty(ctx, value, recurseTimes, i, kArrayType));
+      append(output, formatProperty(ctx, value, recurseTimes, i, kArrayType));
       i++;
     }
     const remaining = length - i;
-    if (remaining > 0) output.push("... " + remaining + " more item" + (remaining > 1 ? "s" : ""));
+    if (remaining > 0) append(output, "... " + remaining + " more item" + (remaining > 1 ? "s" : ""));
     return output;
   }
 
   function formatTypedArray(ctx, value, recurseTimes) {
-    const length = value.length;
-    const shown = Math.min(Math.max(0, ctx.maxArrayLength), length);
-    const output = new Array(shown);
+    // the engine's length (an own `length` a program defined does not change it); the element
+    // format is chosen as Node chooses it, from the visible length and first element
+    const length = typedArrayLength(value);
+    const shown = MathMin(MathMax(0, ctx.maxArrayLength), length);
+    const output = list();
+    const asNumber = value.length > 0 && typeof value[0] === "number";
     for (let i = 0; i < shown; i++) {
-      output[i] = typeof value[i] === "bigint" ? formatBigInt(ctx.stylize, value[i], ctx.numericSeparator)
-        : formatNumber(ctx.stylize, value[i], ctx.numericSeparator);
+      output[i] = asNumber ? formatNumber(ctx.stylize, value[i], ctx.numericSeparator)
+        : formatBigInt(ctx.stylize, value[i], ctx.numericSeparator);
     }
-    if (length - shown > 0) output.push("... " + (length - shown) + " more item" + (length - shown > 1 ? "s" : ""));
+    if (length - shown > 0) append(output, "... " + (length - shown) + " more item" + (length - shown > 1 ? "s" : ""));
     if (ctx.showHidden) {
       ctx.indentationLvl += 2;
-      for (const key of ["BYTES_PER_ELEMENT", "length", "byteLength", "byteOffset", "buffer"]) {
-        output.push("[" + key + "]: " + formatValue(ctx, value[key], recurseTimes, true));
+      const hidden = ["BYTES_PER_ELEMENT", "length", "byteLength", "byteOffset", "buffer"];
+      for (let i = 0; i < hidden.length; i++) {
+        const key = hidden[i];
+        append(output, "[" + key + "]: " + formatValue(ctx, value[key], recurseTimes, true));
       }
       ctx.indentationLvl -= 2;
     }
@@ -625,44 +790,40 @@
 
   function formatArrayBuffer(ctx, value) {
     let bytes;
-    try { bytes = new Uint8Array(value); } catch (_) { return [ctx.stylize("(detached)", "special")]; }
-    const max = Math.min(50, bytes.length);
-    const parts = [];
-    for (let i = 0; i < max; i++) parts.push((bytes[i] < 16 ? "0" : "") + bytes[i].toString(16));
-    let str = parts.join(" ");
+    try { bytes = new Uint8ArrayCtor(value); } catch (_) { return listOf([ctx.stylize("(detached)", "special")]); }
+    const max = MathMin(50, bytes.length);
+    let str = "";
+    for (let i = 0; i < max; i++) str += (i ? " " : "") + (bytes[i] < 16 ? "0" : "") + NumberToString(bytes[i], 16);
     const remaining = bytes.length - 50;
     if (remaining > 0) str += " ... " + remaining + " more byte" + (remaining > 1 ? "s" : "");
-    return [ctx.stylize("[Uint8Contents]", "special") + ": <" + str + ">"];
+    return listOf([ctx.stylize("[Uint8Contents]", "special") + ": <" + str + ">"]);
   }
 
   function formatSet(ctx, value, recurseTimes) {
-    const length = setSize.call(value);
-    const max = Math.min(Math.max(0, ctx.maxArrayLength), length);
-    const output = [];
+    const length = setSize(value);
+    const max = MathMin(MathMax(0, ctx.maxArrayLength), length);
+    const output = list();
     ctx.indentationLvl += 2;
-    let i = 0;
-    for (const v of Set.prototype.values.call(value)) {
-      if (i >= max) break;
-      output.push(formatValue(ctx, v, recurseTimes));
-      i++;
-    }
-    if (length - max > 0) output.push("... " + (length - max) + " more item" + (length - max > 1 ? "s" : ""));
+    // the entries first (forEach, not the guest-writable iterator), then the formatting
+    const items = list();
+    SetForEach(value, (v) => { if (items.length < max) items[items.length] = v; });
+    for (let i = 0; i < items.length; i++) append(output, formatValue(ctx, items[i], recurseTimes));
+    if (length - max > 0) append(output, "... " + (length - max) + " more item" + (length - max > 1 ? "s" : ""));
     ctx.indentationLvl -= 2;
     return output;
   }
 
   function formatMap(ctx, value, recurseTimes) {
-    const length = mapSize.call(value);
-    const max = Math.min(Math.max(0, ctx.maxArrayLength), length);
-    const output = [];
+    const length = mapSize(value);
+    const max = MathMin(MathMax(0, ctx.maxArrayLength), length);
+    const output = list();
     ctx.indentationLvl += 2;
-    let i = 0;
-    for (const [k, v] of Map.prototype.entries.call(value)) {
-      if (i >= max) break;
-      output.push(formatValue(ctx, k, recurseTimes) + " => " + formatValue(ctx, v, recurseTimes));
-      i++;
+    const ks = list(), vs = list();
+    MapForEach(value, (v, k) => { if (ks.length < max) { ks[ks.length] = k; vs[vs.length] = v; } });
+    for (let i = 0; i < ks.length; i++) {
+      append(output, formatValue(ctx, ks[i], recurseTimes) + " => " + formatValue(ctx, vs[i], recurseTimes));
     }
-    if (length - max > 0) output.push("... " + (length - max) + " more item" + (length - max > 1 ? "s" : ""));
+    if (length - max > 0) append(output, "... " + (length - max) + " more item" + (length - max > 1 ? "s" : ""));
     ctx.indentationLvl -= 2;
     return output;
   }
@@ -670,19 +831,21 @@
   function formatProperty(ctx, value, recurseTimes, key, type) {
     let str;
     let extra = " ";
-    const desc = Object.getOwnPropertyDescriptor(value, key) || { value: value[key], enumerable: true };
+    const own = ObjectGetOwnPropertyDescriptor(value, key);
+    const desc = own === undefined ? { __proto__: null, value: value[key], get: undefined, set: undefined, enumerable: true }
+      : { __proto__: null, value: field(own, "value"), get: field(own, "get"), set: field(own, "set"), enumerable: own.enumerable };
     if (desc.value !== undefined) {
       const diff = ctx.compact !== true || type !== kObjectType ? 2 : 3;
       ctx.indentationLvl += diff;
       str = formatValue(ctx, desc.value, recurseTimes);
-      if (diff === 3 && ctx.breakLength < visibleLength(ctx, str)) extra = "\n" + " ".repeat(ctx.indentationLvl);
+      if (diff === 3 && ctx.breakLength < visibleLength(ctx, str)) extra = "\n" + StringRepeat(" ", ctx.indentationLvl);
       ctx.indentationLvl -= diff;
     } else if (desc.get !== undefined) {
       const label = desc.set !== undefined ? "Getter/Setter" : "Getter";
       if (ctx.getters && (ctx.getters === true || (ctx.getters === "get" && desc.set === undefined) ||
           (ctx.getters === "set" && desc.set !== undefined))) {
         try {
-          const tmp = Reflect.apply(desc.get, value, []);
+          const tmp = ReflectApply(desc.get, value, []);
           ctx.indentationLvl += 2;
           if (tmp === null) str = ctx.stylize("[" + label + ":", "special") + " " + ctx.stylize("null", "null") + ctx.stylize("]", "special");
           else if (typeof tmp === "object") str = ctx.stylize("[" + label + "]", "special") + " " + formatValue(ctx, tmp, recurseTimes);
@@ -702,12 +865,12 @@
     if (type === kArrayType) return str;
     let nameText;
     if (typeof key === "symbol") {
-      nameText = "[" + ctx.stylize(escapeControl(Symbol.prototype.toString.call(key)), "symbol") + "]";
+      nameText = "[" + ctx.stylize(escapeControl(SymbolToString(key)), "symbol") + "]";
     } else if (key === "__proto__") {
       nameText = "['__proto__']";
     } else if (desc.enumerable === false) {
       nameText = "[" + escapeControl(key) + "]";
-    } else if (/^[a-zA-Z_][a-zA-Z_0-9]*$/.test(key)) {
+    } else if (reTest(/^[a-zA-Z_][a-zA-Z_0-9]*$/, key)) {
       nameText = ctx.stylize(key, "name");
     } else {
       nameText = ctx.stylize(quoteString(key), "string");
@@ -716,10 +879,10 @@
   }
 
   function escapeControl(s) {
-    return s.replace(/[\x00-\x1f\x27\x5c\x7f-\x9f]/g, (c) => {
-      const code = c.charCodeAt(0);
+    return reReplace(/[\x00-\x1f\x27\x5c\x7f-\x9f]/g, s, (c) => {
+      const code = StringCharCodeAt(c, 0);
       if (code < 0x80 && ESCAPES[code]) return ESCAPES[code];
-      return "\\x" + code.toString(16).toUpperCase().padStart(2, "0");
+      return "\\x" + StringPadStart(StringToUpperCase(NumberToString(code, 16)), 2, "0");
     });
   }
 
@@ -730,7 +893,7 @@
       total += visibleLength(ctx, output[i]);
       if (total > ctx.breakLength) return false;
     }
-    return base === "" || !base.includes("\n");
+    return base === "" || !StringIncludes(base, "\n");
   }
 
   // Lays out many short array entries in aligned columns (numbers right-aligned).
@@ -740,7 +903,7 @@
     let outputLength = output.length;
     if (ctx.maxArrayLength < output.length) outputLength--; // leave "... more items" alone
     const separatorSpace = 2;
-    const dataLen = new Array(outputLength);
+    const dataLen = list();
     for (let i = 0; i < outputLength; i++) {
       const len = visibleLength(ctx, output[i]);
       dataLen[i] = len;
@@ -749,19 +912,19 @@
     }
     const actualMax = maxLength + separatorSpace;
     if (actualMax * 3 + ctx.indentationLvl < ctx.breakLength && (totalLength / actualMax > 5 || maxLength <= 6)) {
-      const averageBias = Math.sqrt(actualMax - totalLength / output.length);
-      const biasedMax = Math.max(actualMax - 3 - averageBias, 1);
-      const columns = Math.min(
-        Math.round(Math.sqrt(2.5 * biasedMax * outputLength) / biasedMax),
-        Math.floor((ctx.breakLength - ctx.indentationLvl) / actualMax),
+      const averageBias = MathSqrt(actualMax - totalLength / output.length);
+      const biasedMax = MathMax(actualMax - 3 - averageBias, 1);
+      const columns = MathMin(
+        MathRound(MathSqrt(2.5 * biasedMax * outputLength) / biasedMax),
+        MathFloor((ctx.breakLength - ctx.indentationLvl) / actualMax),
         ctx.compact * 4,
         15);
       if (columns <= 1) return output;
-      const maxLineLength = [];
+      const maxLineLength = list();
       for (let i = 0; i < columns; i++) {
         let lineLength = 0;
         for (let j = i; j < output.length; j += columns) if (dataLen[j] > lineLength) lineLength = dataLen[j];
-        maxLineLength.push(lineLength + separatorSpace);
+        append(maxLineLength, lineLength + separatorSpace);
       }
       let padStart = true;
       if (value !== undefined) {
@@ -769,24 +932,24 @@
           if (typeof value[i] !== "number" && typeof value[i] !== "bigint") { padStart = false; break; }
         }
       }
-      const grouped = [];
+      const grouped = list();
       for (let i = 0; i < outputLength; i += columns) {
-        const max = Math.min(i + columns, outputLength);
+        const max = MathMin(i + columns, outputLength);
         let line = "";
         let j = i;
         for (; j < max - 1; j++) {
           const padding = maxLineLength[j - i] + output[j].length - dataLen[j];
-          line += padStart ? (output[j] + ", ").padStart(padding, " ") : (output[j] + ", ").padEnd(padding, " ");
+          line += padStart ? StringPadStart(output[j] + ", ", padding, " ") : StringPadEnd(output[j] + ", ", padding, " ");
         }
         if (padStart) {
           const padding = maxLineLength[j - i] + output[j].length - dataLen[j] - separatorSpace;
-          line += output[j].padStart(padding, " ");
+          line += StringPadStart(output[j], padding, " ");
         } else {
           line += output[j];
         }
-        grouped.push(line);
+        append(grouped, line);
       }
-      if (ctx.maxArrayLength < output.length) grouped.push(output[outputLength]);
+      if (ctx.maxArrayLength < output.length) append(grouped, output[outputLength]);
       output = grouped;
     }
     return output;
@@ -800,25 +963,27 @@
         if (ctx.currentDepth - recurseTimes < ctx.compact && entries === output.length) {
           const start = output.length + ctx.indentationLvl + braces[0].length + base.length + 10;
           if (isBelowBreakLength(ctx, output, start, base)) {
-            const joined = output.join(", ");
-            if (!joined.includes("\n")) return (base ? base + " " : "") + braces[0] + " " + joined + " " + braces[1];
+            const joined = join(output, ", ");
+            if (!StringIncludes(joined, "\n")) return (base ? base + " " : "") + braces[0] + " " + joined + " " + braces[1];
           }
         }
       }
-      const indentation = "\n" + " ".repeat(ctx.indentationLvl);
-      return (base ? base + " " : "") + braces[0] + indentation + "  " + output.join("," + indentation + "  ") + indentation + braces[1];
+      const indentation = "\n" + StringRepeat(" ", ctx.indentationLvl);
+      return (base ? base + " " : "") + braces[0] + indentation + "  " + join(output, "," + indentation + "  ") + indentation + braces[1];
     }
     if (isBelowBreakLength(ctx, output, 0, base)) {
-      return braces[0] + (base ? " " + base : "") + " " + output.join(", ") + " " + braces[1];
+      return braces[0] + (base ? " " + base : "") + " " + join(output, ", ") + " " + braces[1];
     }
-    const indentation = " ".repeat(ctx.indentationLvl);
+    const indentation = StringRepeat(" ", ctx.indentationLvl);
     const ln = base === "" && braces[0].length === 1 ? " " : (base ? " " + base : "") + "\n" + indentation + "  ";
-    return braces[0] + ln + output.join(",\n" + indentation + "  ") + " " + braces[1];
+    return braces[0] + ln + join(output, ",\n" + indentation + "  ") + " " + braces[1];
   }
 
   function inspect(value, opts) {
+    // no prototype: ctx.circular and the option fields are own writes (no setter on Object.prototype)
     const ctx = {
-      budget: {}, indentationLvl: 0, seen: [], currentDepth: 0, stylize: stylizeNoColor,
+      __proto__: null, circular: undefined,
+      budget: {}, indentationLvl: 0, seen: list(), currentDepth: 0, stylize: stylizeNoColor,
       showHidden: defaultOptions.showHidden, depth: defaultOptions.depth, colors: defaultOptions.colors,
       customInspect: defaultOptions.customInspect, showProxy: defaultOptions.showProxy,
       maxArrayLength: defaultOptions.maxArrayLength, maxStringLength: defaultOptions.maxStringLength,
@@ -832,9 +997,11 @@
       }
       if (typeof opts === "boolean") ctx.showHidden = opts;
       else if (opts) {
-        for (const key of Object.keys(opts)) {
+        const optKeys = ObjectKeys(opts);
+        for (let i = 0; i < optKeys.length; i++) {
+          const key = optKeys[i];
           if (hasOwn(defaultOptions, key) || key === "stylize") ctx[key] = opts[key];
-          ctx.userOptions[key] = opts[key];
+          C.defineValue(ctx.userOptions, key, opts[key]);
         }
       }
     }
@@ -842,43 +1009,52 @@
     if (ctx.maxArrayLength === null) ctx.maxArrayLength = Infinity;
     if (ctx.maxStringLength === null) ctx.maxStringLength = Infinity;
     // What a custom inspector receives: the caller's options over the effective ones.
-    for (const key of Object.keys(defaultOptions)) if (!hasOwn(ctx.userOptions, key)) ctx.userOptions[key] = ctx[key];
+    const defaultKeys = ObjectKeys(defaultOptions);
+    for (let i = 0; i < defaultKeys.length; i++) {
+      const key = defaultKeys[i];
+      if (!hasOwn(ctx.userOptions, key)) C.defineValue(ctx.userOptions, key, ctx[key]);
+    }
     return formatValue(ctx, value, 0);
   }
-  Object.defineProperty(inspect, "custom", { value: customInspect, enumerable: false });
-  Object.defineProperty(inspect, "defaultOptions", {
+  ObjectDefineProperty(inspect, "custom", { __proto__: null, value: customInspect, enumerable: false });
+  ObjectDefineProperty(inspect, "defaultOptions", {
+    __proto__: null,
     get() { return defaultOptions; },
     set(options) {
       if (options === null || typeof options !== "object") throw invalidArgType("options", "of type object", options);
-      Object.assign(defaultOptions, options);
+      const keys = ObjectKeys(options);
+      for (let i = 0; i < keys.length; i++) defaultOptions[keys[i]] = options[keys[i]];
     },
   });
-  inspect.colors = colors;
-  inspect.styles = styles;
+  C.defineValue(inspect, "colors", colors);
+  C.defineValue(inspect, "styles", styles);
 
   /* ---- format ---- */
 
-  const builtinConstructors = new Set(["Object", "Error", "Array", "Date", "RegExp", "Map", "Set", "WeakMap", "WeakSet", "Promise",
+  const builtinConstructors = new SetCtor();
+  const builtinNames = ["Object", "Error", "Array", "Date", "RegExp", "Map", "Set", "WeakMap", "WeakSet", "Promise",
     "Function", "Number", "String", "Boolean", "Symbol", "BigInt", "ArrayBuffer", "DataView", "EvalError", "RangeError",
     "ReferenceError", "SyntaxError", "TypeError", "URIError", "AggregateError", "Int8Array", "Uint8Array", "Uint8ClampedArray",
     "Int16Array", "Uint16Array", "Int32Array", "Uint32Array", "Float32Array", "Float64Array", "BigInt64Array", "BigUint64Array",
-    "SharedArrayBuffer", "WeakRef", "FinalizationRegistry", "Proxy"]);
+    "SharedArrayBuffer", "WeakRef", "FinalizationRegistry", "Proxy"];
+  for (let i = 0; i < builtinNames.length; i++) SetAdd(builtinConstructors, builtinNames[i]);
 
   function hasBuiltInToString(value) {
     if (typeof value.toString !== "function") return true;
     if (hasOwn(value, "toString")) return false;
     let pointer = value;
-    do { pointer = Object.getPrototypeOf(pointer); } while (pointer !== null && !hasOwn(pointer, "toString"));
+    do { pointer = ObjectGetPrototypeOf(pointer); } while (pointer !== null && !hasOwn(pointer, "toString"));
     if (pointer === null) return true;
-    const desc = Object.getOwnPropertyDescriptor(pointer, "constructor");
-    return desc !== undefined && typeof desc.value === "function" && builtinConstructors.has(desc.value.name);
+    const desc = ObjectGetOwnPropertyDescriptor(pointer, "constructor");
+    const ctorValue = desc === undefined ? undefined : field(desc, "value");
+    return typeof ctorValue === "function" && SetHas(builtinConstructors, ctorValue.name);
   }
 
   function tryStringify(arg) {
     try {
-      return JSON.stringify(arg);
+      return JSONStringify(arg);
     } catch (err) {
-      if (err instanceof TypeError && /circular|cyclic/i.test(String(err.message))) return "[Circular]";
+      if (isInstance(err, TypeErrorCtor) && reTest(/circular|cyclic/i, StringCtor(err.message))) return "[Circular]";
       throw err;
     }
   }
@@ -893,16 +1069,16 @@
       let tempStr;
       let lastPos = 0;
       for (let i = 0; i < first.length - 1; i++) {
-        if (first.charCodeAt(i) !== 37) continue; // '%'
-        const next = first.charCodeAt(++i);
+        if (StringCharCodeAt(first, i) !== 37) continue; // '%'
+        const next = StringCharCodeAt(first, ++i);
         if (a + 1 !== args.length) {
           switch (next) {
             case 115: { // s
               const arg = args[++a];
               if (typeof arg === "number") tempStr = formatNumber(stylizeNoColor, arg, false);
               else if (typeof arg === "bigint") tempStr = formatBigInt(stylizeNoColor, arg, false);
-              else if (typeof arg !== "object" || arg === null || !hasBuiltInToString(arg)) tempStr = String(arg);
-              else tempStr = inspect(arg, Object.assign({}, inspectOptions, { depth: 0, colors: false, compact: 3 }));
+              else if (typeof arg !== "object" || arg === null || !hasBuiltInToString(arg)) tempStr = StringCtor(arg);
+              else tempStr = inspect(arg, assignNew(inspectOptions, { __proto__: null, depth: 0, colors: false, compact: 3 }));
               break;
             }
             case 106: tempStr = tryStringify(args[++a]); break; // j
@@ -910,41 +1086,41 @@
               const n = args[++a];
               if (typeof n === "bigint") tempStr = formatBigInt(stylizeNoColor, n, false);
               else if (typeof n === "symbol") tempStr = "NaN";
-              else tempStr = formatNumber(stylizeNoColor, Number(n), false);
+              else tempStr = formatNumber(stylizeNoColor, C.NumberCtor(n), false);
               break;
             }
             case 79: tempStr = inspect(args[++a], inspectOptions); break; // O
             case 111: // o
-              tempStr = inspect(args[++a], Object.assign({}, inspectOptions, { showHidden: true, showProxy: true, depth: 4 }));
+              tempStr = inspect(args[++a], assignNew(inspectOptions, { __proto__: null, showHidden: true, showProxy: true, depth: 4 }));
               break;
             case 105: { // i
               const n = args[++a];
               if (typeof n === "bigint") tempStr = formatBigInt(stylizeNoColor, n, false);
               else if (typeof n === "symbol") tempStr = "NaN";
-              else tempStr = formatNumber(stylizeNoColor, Number.parseInt(n), false);
+              else tempStr = formatNumber(stylizeNoColor, NumberParseInt(n), false);
               break;
             }
             case 102: { // f
               const n = args[++a];
-              tempStr = typeof n === "symbol" ? "NaN" : formatNumber(stylizeNoColor, Number.parseFloat(n), false);
+              tempStr = typeof n === "symbol" ? "NaN" : formatNumber(stylizeNoColor, NumberParseFloat(n), false);
               break;
             }
             case 99: a += 1; tempStr = ""; break; // c
-            case 37: str += first.slice(lastPos, i); lastPos = i + 1; continue; // %%
+            case 37: str += StringSlice(first, lastPos, i); lastPos = i + 1; continue; // %%
             default: continue;
           }
-          if (lastPos !== i - 1) str += first.slice(lastPos, i - 1);
+          if (lastPos !== i - 1) str += StringSlice(first, lastPos, i - 1);
           str += tempStr;
           lastPos = i + 1;
         } else if (next === 37) {
-          str += first.slice(lastPos, i);
+          str += StringSlice(first, lastPos, i);
           lastPos = i + 1;
         }
       }
       if (lastPos !== 0) {
         a++;
         join = " ";
-        if (lastPos < first.length) str += first.slice(lastPos);
+        if (lastPos < first.length) str += StringSlice(first, lastPos);
       }
     }
     while (a < args.length) {
@@ -970,94 +1146,113 @@
   /* ---- deep equality (shared with assert) ---- */
 
   function isDeepEqual(a, b, strict) {
-    return deepEqual(a, b, strict, { a: [], b: [] });
+    return deepEqual(a, b, strict, { __proto__: null, a: list(), b: list() });
   }
 
   function keysForCompare(v, strict) {
-    const keys = Object.keys(v);
+    const keys = listOf(ObjectKeys(v));
     if (strict) {
-      for (const s of Object.getOwnPropertySymbols(v)) if (Object.prototype.propertyIsEnumerable.call(v, s)) keys.push(s);
+      const symbols = ObjectGetOwnPropertySymbols(v);
+      for (let i = 0; i < symbols.length; i++) if (propertyIsEnumerable(v, symbols[i])) append(keys, symbols[i]);
     }
     return keys;
   }
 
   function deepEqual(a, b, strict, memo) {
-    if (a === b) return a !== 0 || !strict || Object.is(a, b);
+    if (a === b) return a !== 0 || !strict || ObjectIs(a, b);
     if (strict) {
-      if (typeof a !== "object" || a === null) return typeof a === "number" && typeof b === "number" && Number.isNaN(a) && Number.isNaN(b);
+      if (typeof a !== "object" || a === null) return typeof a === "number" && typeof b === "number" && NumberIsNaN(a) && NumberIsNaN(b);
       if (typeof b !== "object" || b === null) return false;
-      if (Object.getPrototypeOf(a) !== Object.getPrototypeOf(b)) return false;
+      if (ObjectGetPrototypeOf(a) !== ObjectGetPrototypeOf(b)) return false;
     } else {
       if (a === null || typeof a !== "object") {
         if (b === null || typeof b !== "object") {
           // eslint-disable-next-line eqeqeq
-          return a == b || (Number.isNaN(a) && Number.isNaN(b));
+          return a == b || (NumberIsNaN(a) && NumberIsNaN(b));
         }
         return false;
       }
       if (b === null || typeof b !== "object") return false;
     }
     if (objectToString(a) !== objectToString(b)) return false;
-    if (Array.isArray(a) !== Array.isArray(b)) return false;
+    if (ArrayIsArray(a) !== ArrayIsArray(b)) return false;
     // cycles: a pair already under comparison is assumed equal
     for (let i = 0; i < memo.a.length; i++) if (memo.a[i] === a && memo.b[i] === b) return true;
 
-    if (Array.isArray(a)) {
+    if (ArrayIsArray(a)) {
       if (a.length !== b.length) return false;
       return compareWith(a, b, strict, memo, true);
     }
     if (isDate(a)) {
-      if (!isDate(b) || Date.prototype.getTime.call(a) !== Date.prototype.getTime.call(b)) return false;
+      if (!isDate(b) || DateGetTime(a) !== DateGetTime(b)) return false;
     } else if (isRegExp(a)) {
-      if (!isRegExp(b) || a.source !== b.source || a.flags !== b.flags || a.lastIndex !== b.lastIndex) return false;
-    } else if (isNativeError(a) || a instanceof Error) {
-      if (!(isNativeError(b) || b instanceof Error) || a.message !== b.message || a.name !== b.name) return false;
-    } else if (ArrayBuffer.isView(a)) {
-      if (!ArrayBuffer.isView(b)) return false;
+      if (!isRegExp(b) || regexpSource(a) !== regexpSource(b) || regexpFlags(a) !== regexpFlags(b) ||
+          a.lastIndex !== b.lastIndex) return false;
+    } else if (isNativeError(a)) {
+      if (!isNativeError(b) || a.message !== b.message || a.name !== b.name) return false;
+    } else if (ArrayBufferIsView(a)) {
+      if (!ArrayBufferIsView(b)) return false;
       if (!strict && (types.isFloat32Array(a) || types.isFloat64Array(a))) {
         if (a.length !== b.length) return false;
         for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
       } else {
         if (a.byteLength !== b.byteLength) return false;
-        const x = new Uint8Array(a.buffer, a.byteOffset, a.byteLength), y = new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+        const x = new Uint8ArrayCtor(a.buffer, a.byteOffset, a.byteLength), y = new Uint8ArrayCtor(b.buffer, b.byteOffset, b.byteLength);
         for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
       }
       return compareWith(a, b, strict, memo, true);
     } else if (isAnyArrayBuffer(a)) {
       if (!isAnyArrayBuffer(b) || a.byteLength !== b.byteLength) return false;
-      const x = new Uint8Array(a), y = new Uint8Array(b);
+      const x = new Uint8ArrayCtor(a), y = new Uint8ArrayCtor(b);
       for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
     } else if (isSet(a)) {
-      if (!isSet(b) || a.size !== b.size) return false;
+      if (!isSet(b) || setSize(a) !== setSize(b)) return false;
       return compareWith(a, b, strict, memo, false, setEquiv);
     } else if (isMap(a)) {
-      if (!isMap(b) || a.size !== b.size) return false;
+      if (!isMap(b) || mapSize(a) !== mapSize(b)) return false;
       return compareWith(a, b, strict, memo, false, mapEquiv);
     } else if (isBoxedPrimitive(a)) {
       if (!isBoxedPrimitive(b)) return false;
-      if (!Object.is(a.valueOf(), b.valueOf())) return false;
-    } else if (isBoxedPrimitive(b) || ArrayBuffer.isView(b) || isSet(b) || isMap(b) || isDate(b) || isRegExp(b) || isAnyArrayBuffer(b)) {
+      if (!ObjectIs(boxedValue(a), boxedValue(b))) return false;
+    } else if (isBoxedPrimitive(b) || ArrayBufferIsView(b) || isSet(b) || isMap(b) || isDate(b) || isRegExp(b) || isAnyArrayBuffer(b)) {
       return false;
     }
     return compareWith(a, b, strict, memo, false);
+  }
+
+  // The primitive inside a boxed value (a guest's valueOf is not consulted).
+  function boxedValue(v) {
+    if (isNumberObject(v)) return NumberValueOf(v);
+    if (isStringObject(v)) return StringValueOf(v);
+    if (isBooleanObject(v)) return BooleanValueOf(v);
+    if (isBigIntObject(v)) return BigIntValueOf(v);
+    return SymbolValueOf(v);
+  }
+
+  function nonIndexKeys(keys) {
+    const out = list();
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i];
+      if (typeof k === "symbol" || !reTest(INDEX_KEY, k)) out[out.length] = k;
+    }
+    return out;
   }
 
   function compareWith(a, b, strict, memo, arrayLike, extra) {
     let keysA = keysForCompare(a, strict);
     let keysB = keysForCompare(b, strict);
     if (arrayLike) {
-      const nonIndex = (k) => typeof k === "symbol" || !/^(0|[1-9][0-9]*)$/.test(k);
-      keysA = keysA.filter(nonIndex);
-      keysB = keysB.filter(nonIndex);
+      keysA = nonIndexKeys(keysA);
+      keysB = nonIndexKeys(keysB);
     }
     if (keysA.length !== keysB.length) return false;
-    for (const k of keysA) {
-      if (!Object.prototype.propertyIsEnumerable.call(b, k)) return false;
+    for (let i = 0; i < keysA.length; i++) {
+      if (!propertyIsEnumerable(b, keysA[i])) return false;
     }
-    memo.a.push(a);
-    memo.b.push(b);
+    append(memo.a, a);
+    append(memo.b, b);
     try {
-      if (arrayLike && !ArrayBuffer.isView(a)) {
+      if (arrayLike && !ArrayBufferIsView(a)) {
         for (let i = 0; i < a.length; i++) {
           const hasA = hasOwn(a, i), hasB = hasOwn(b, i);
           if (hasA !== hasB) {
@@ -1069,49 +1264,79 @@
         }
       }
       if (extra && !extra(a, b, strict, memo)) return false;
-      for (const k of keysA) if (!deepEqual(a[k], b[k], strict, memo)) return false;
+      for (let i = 0; i < keysA.length; i++) if (!deepEqual(a[keysA[i]], b[keysA[i]], strict, memo)) return false;
       return true;
     } finally {
-      memo.a.pop();
-      memo.b.pop();
+      ArrayPop(memo.a);
+      ArrayPop(memo.b);
     }
   }
 
+  // The elements of a Set, or the [key, value] pairs of a Map, as a list (forEach: no iterator).
+  function setItems(s) {
+    const out = list();
+    SetForEach(s, (v) => { out[out.length] = v; });
+    return out;
+  }
+  function mapPairs(m) {
+    const out = list();
+    MapForEach(m, (v, k) => { out[out.length] = listOf([k, v]); });
+    return out;
+  }
+  function findIndexOf(items, pred) {
+    for (let i = 0; i < items.length; i++) if (pred(items[i])) return i;
+    return -1;
+  }
+
   function setEquiv(a, b, strict, memo) {
-    const pending = [];
-    for (const v of a) {
-      if (v !== null && typeof v === "object") pending.push(v);
-      else if (!b.has(v)) {
+    const pending = list();
+    const itemsA = setItems(a);
+    for (let n = 0; n < itemsA.length; n++) {
+      const v = itemsA[n];
+      if (v !== null && typeof v === "object") append(pending, v);
+      else if (!SetHas(b, v)) {
         if (strict) return false;
-        pending.push(v);
+        append(pending, v);
       }
     }
     if (pending.length === 0) return true;
-    const candidates = [];
-    for (const v of b) if ((v !== null && typeof v === "object") || !a.has(v)) candidates.push(v);
-    for (const v of pending) {
-      const i = candidates.findIndex((c) => deepEqual(v, c, strict, memo));
+    const candidates = list();
+    const itemsB = setItems(b);
+    for (let n = 0; n < itemsB.length; n++) {
+      const v = itemsB[n];
+      if ((v !== null && typeof v === "object") || !SetHas(a, v)) append(candidates, v);
+    }
+    for (let n = 0; n < pending.length; n++) {
+      const v = pending[n];
+      const i = findIndexOf(candidates, (c) => deepEqual(v, c, strict, memo));
       if (i === -1) return false;
-      candidates.splice(i, 1);
+      ArraySplice(candidates, i, 1);
     }
     return true;
   }
 
   function mapEquiv(a, b, strict, memo) {
-    const pending = [];
-    for (const [k, v] of a) {
-      if (k !== null && typeof k === "object") pending.push([k, v]);
-      else if (b.has(k) && deepEqual(v, b.get(k), strict, memo)) continue;
+    const pending = list();
+    const pairsA = mapPairs(a);
+    for (let n = 0; n < pairsA.length; n++) {
+      const k = pairsA[n][0], v = pairsA[n][1];
+      if (k !== null && typeof k === "object") append(pending, pairsA[n]);
+      else if (MapHas(b, k) && deepEqual(v, MapGet(b, k), strict, memo)) continue;
       else if (strict) return false;
-      else pending.push([k, v]);
+      else append(pending, pairsA[n]);
     }
     if (pending.length === 0) return true;
-    const candidates = [];
-    for (const [k, v] of b) if ((k !== null && typeof k === "object") || !a.has(k) || !strict) candidates.push([k, v]);
-    for (const [k, v] of pending) {
-      const i = candidates.findIndex(([ck, cv]) => deepEqual(k, ck, strict, memo) && deepEqual(v, cv, strict, memo));
+    const candidates = list();
+    const pairsB = mapPairs(b);
+    for (let n = 0; n < pairsB.length; n++) {
+      const k = pairsB[n][0];
+      if ((k !== null && typeof k === "object") || !MapHas(a, k) || !strict) append(candidates, pairsB[n]);
+    }
+    for (let n = 0; n < pending.length; n++) {
+      const k = pending[n][0], v = pending[n][1];
+      const i = findIndexOf(candidates, (c) => deepEqual(k, c[0], strict, memo) && deepEqual(v, c[1], strict, memo));
       if (i === -1) return false;
-      candidates.splice(i, 1);
+      ArraySplice(candidates, i, 1);
     }
     return true;
   }
@@ -1123,61 +1348,64 @@
     if (original[promisifyCustom]) {
       const fn = original[promisifyCustom];
       if (typeof fn !== "function") throw invalidArgType("util.promisify.custom", "of type function", fn);
-      return Object.defineProperty(fn, promisifyCustom, { value: fn, enumerable: false, writable: false, configurable: true });
+      return ObjectDefineProperty(fn, promisifyCustom, { __proto__: null, value: fn, enumerable: false, writable: false, configurable: true });
     }
     function fn(...args) {
-      return new Promise((resolve, reject) => {
-        Reflect.apply(original, this, args.concat([(err, ...values) => {
+      return C.PromiseOwn(new PromiseCtor((resolve, reject) => {
+        ReflectApply(original, this, C.argsWith(args, [(err, ...values) => {
           if (err) return reject(err);
           resolve(values[0]);
         }]));
-      });
+      }));
     }
-    Object.setPrototypeOf(fn, Object.getPrototypeOf(original));
-    Object.defineProperty(fn, promisifyCustom, { value: fn, enumerable: false, writable: false, configurable: true });
-    const descriptors = Object.getOwnPropertyDescriptors(original);
-    for (const k of Reflect.ownKeys(descriptors)) {
+    ObjectSetPrototypeOf(fn, ObjectGetPrototypeOf(original));
+    ObjectDefineProperty(fn, promisifyCustom, { __proto__: null, value: fn, enumerable: false, writable: false, configurable: true });
+    const descriptors = ObjectGetOwnPropertyDescriptors(original);
+    const names = ReflectOwnKeys(descriptors);
+    for (let i = 0; i < names.length; i++) {
+      const k = names[i];
       if (k === "length" || k === "name" || k === "prototype" || k === promisifyCustom) continue;
-      try { Object.defineProperty(fn, k, descriptors[k]); } catch (_) { /* non-configurable: skip */ }
+      try { ObjectDefineProperty(fn, k, descriptors[k]); } catch (_) { /* non-configurable: skip */ }
     }
     return fn;
   }
-  promisify.custom = promisifyCustom;
+  C.defineValue(promisify, "custom", promisifyCustom);
 
   function callbackify(original) {
     if (typeof original !== "function") throw invalidArgType("original", "of type function", original);
     function callbackified(...args) {
-      const cb = args.pop();
+      const cb = ArrayPop(args);
       if (typeof cb !== "function") throw invalidArgType("last argument", "of type function", cb);
-      const onOk = (value) => natives.addTimer(() => Reflect.apply(cb, this, [null, value]), 0, [], false);
+      const onOk = (value) => natives.addTimer(() => ReflectApply(cb, this, [null, value]), 0, [], false);
       const onErr = (reason) => {
         if (!reason) {
-          const err = codedError(Error, "ERR_FALSY_VALUE_REJECTION", "Promise was rejected with falsy value");
-          err.reason = reason;
+          const err = codedError(ErrorCtor, "ERR_FALSY_VALUE_REJECTION", "Promise was rejected with falsy value");
+          C.defineValue(err, "reason", reason);
           reason = err;
         }
-        natives.addTimer(() => Reflect.apply(cb, this, [reason]), 0, [], false);
+        natives.addTimer(() => ReflectApply(cb, this, [reason]), 0, [], false);
       };
-      Reflect.apply(original, this, args).then(onOk, onErr);
+      // the guest's promise (or thenable) is followed with the captured then
+      C.PromiseThen(C.PromiseFrom(ReflectApply(original, this, args)), onOk, onErr);
     }
-    Object.defineProperty(callbackified, "name", { value: original.name + "Callbackified", configurable: true });
-    Object.defineProperty(callbackified, "length", { value: original.length + 1, configurable: true });
+    ObjectDefineProperty(callbackified, "name", { __proto__: null, value: original.name + "Callbackified", configurable: true });
+    ObjectDefineProperty(callbackified, "length", { __proto__: null, value: original.length + 1, configurable: true });
     return callbackified;
   }
 
-  const warnedCodes = new Set();
+  const warnedCodes = new SetCtor();
   function deprecate(fn, msg, code) {
     if (typeof fn !== "function") throw invalidArgType("fn", "of type function", fn);
     let warned = false;
     function deprecated(...args) {
-      if (!warned && !(code !== undefined && warnedCodes.has(code))) {
+      if (!warned && !(code !== undefined && SetHas(warnedCodes, code))) {
         warned = true;
-        if (code !== undefined) warnedCodes.add(code);
+        if (code !== undefined) SetAdd(warnedCodes, code);
         globalThis.console.warn("[" + (code || "DEP0000") + "] DeprecationWarning: " + msg);
       }
-      return new.target ? Reflect.construct(fn, args, new.target) : Reflect.apply(fn, this, args);
+      return new.target ? ReflectConstruct(fn, args, new.target) : ReflectApply(fn, this, args);
     }
-    Object.setPrototypeOf(deprecated, fn);
+    ObjectSetPrototypeOf(deprecated, fn);
     if (fn.prototype) deprecated.prototype = fn.prototype;
     return deprecated;
   }
@@ -1186,8 +1414,8 @@
     if (ctor === undefined || ctor === null) throw invalidArgType("ctor", "of type function", ctor);
     if (superCtor === undefined || superCtor === null) throw invalidArgType("superCtor", "of type function", superCtor);
     if (superCtor.prototype === undefined) throw invalidArgType("superCtor.prototype", "of type object", superCtor.prototype);
-    Object.defineProperty(ctor, "super_", { value: superCtor, writable: true, configurable: true });
-    Object.setPrototypeOf(ctor.prototype, superCtor.prototype);
+    ObjectDefineProperty(ctor, "super_", { __proto__: null, value: superCtor, writable: true, configurable: true });
+    ObjectSetPrototypeOf(ctor.prototype, superCtor.prototype);
   }
 
   function debuglog(section) {
@@ -1197,7 +1425,7 @@
   }
 
   function toUSVString(str) {
-    return String(str).replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, "\ufffd");
+    return reReplace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, StringCtor(str), "\ufffd");
   }
 
   function aborted(signal, resource) {
@@ -1205,21 +1433,24 @@
       throw invalidArgType("signal", "an instance of AbortSignal", signal);
     if (resource === null || (typeof resource !== "object" && typeof resource !== "function"))
       throw invalidArgType("resource", "of type object", resource);
-    if (signal.aborted) return Promise.resolve();
-    return new Promise((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
+    if (signal.aborted) return C.PromiseResolve(undefined);
+    return C.PromiseOwn(new PromiseCtor((resolve) => signal.addEventListener("abort", () => resolve(), { once: true })));
   }
 
   // Styles apply only with { validateStream: false }: a run's output is never a colour terminal.
   function styleText(format, str, options) {
     if (typeof str !== "string") throw invalidArgType("text", "of type string", str);
     const styled = !!(options && options.validateStream === false);
-    const formats = Array.isArray(format) ? format : [format];
+    const formats = ArrayIsArray(format) ? format : [format];
     let left = "", right = "";
-    for (const f of formats) {
-      const code = colors[f];
+    for (let i = 0; i < formats.length; i++) {
+      const f = formats[i];
+      const code = hasOwn(colors, f) ? colors[f] : undefined;
       if (code === undefined) {
-        throw codedError(TypeError, "ERR_INVALID_ARG_VALUE", "The argument 'format' must be one of: " +
-          Object.keys(colors).map((k) => "'" + k + "'").join(", ") + ". Received " + inspect(f));
+        const names = listOf(ObjectKeys(colors));
+        for (let n = 0; n < names.length; n++) names[n] = "'" + names[n] + "'";
+        throw codedError(TypeErrorCtor, "ERR_INVALID_ARG_VALUE", "The argument 'format' must be one of: " +
+          join(names, ", ") + ". Received " + inspect(f));
       }
       left += "\u001b[" + code[0] + "m";
       right = "\u001b[" + code[1] + "m" + right;
@@ -1228,7 +1459,7 @@
   }
 
   function unsupported(what) {
-    return () => { throw codedError(Error, "ERR_CHIDORI_UNSUPPORTED", "util." + what + " is not available in chidori"); };
+    return () => { throw codedError(ErrorCtor, "ERR_CHIDORI_UNSUPPORTED", "util." + what + " is not available in chidori"); };
   }
 
   const isPrimitive = (v) => v === null || (typeof v !== "object" && typeof v !== "function");
@@ -1236,24 +1467,25 @@
   const exports = {
     format, formatWithOptions, inspect, promisify, callbackify, deprecate, inherits, debuglog, debug: debuglog,
     isDeepStrictEqual: (a, b) => isDeepEqual(a, b, true),
-    types: Object.freeze(types),
+    types: ObjectFreeze(types),
     TextEncoder: text.TextEncoder, TextDecoder: text.TextDecoder,
     stripVTControlCharacters, toUSVString, aborted, styleText,
     getSystemErrorName: unsupported("getSystemErrorName"), getSystemErrorMap: unsupported("getSystemErrorMap"),
     parseArgs: unsupported("parseArgs"), parseEnv: unsupported("parseEnv"),
-    isArray: Array.isArray, isBoolean: (v) => typeof v === "boolean", isNull: (v) => v === null,
+    isArray: ArrayIsArray, isBoolean: (v) => typeof v === "boolean", isNull: (v) => v === null,
     isNullOrUndefined: (v) => v === null || v === undefined, isNumber: (v) => typeof v === "number",
     isString: (v) => typeof v === "string", isSymbol: (v) => typeof v === "symbol", isUndefined: (v) => v === undefined,
-    isRegExp, isObject: (v) => v !== null && typeof v === "object", isDate, isError: (v) => isNativeError(v) || v instanceof Error,
+    isRegExp, isObject: (v) => v !== null && typeof v === "object", isDate, isError: (v) => isNativeError(v),
     isFunction: (v) => typeof v === "function", isPrimitive,
     isBuffer: (v) => { try { return require("buffer").Buffer.isBuffer(v); } catch (_) { return false; } },
-    log: (...args) => globalThis.console.log(format(...args)),
+    log: (...args) => globalThis.console.log(formatWithOptionsInternal(undefined, args)),
     _extend: (target, source) => {
       if (source === null || typeof source !== "object") return target;
-      for (const k of Object.keys(source)) target[k] = source[k];
+      const keys = ObjectKeys(source);
+      for (let i = 0; i < keys.length; i++) target[keys[i]] = source[keys[i]];
       return target;
     },
   };
-  Object.defineProperty(exports, "_isDeepEqual", { value: isDeepEqual, enumerable: false });
-  return Object.freeze(exports);
+  ObjectDefineProperty(exports, "_isDeepEqual", { __proto__: null, value: isDeepEqual, enumerable: false });
+  return ObjectFreeze(exports);
 })
