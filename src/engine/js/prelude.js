@@ -855,6 +855,7 @@
     messageOfError,
     queueMicrotask,
     primordials: P,
+    idna: natives.idna, // UTS #46 over ICU (idna_native.c), for internal/idna
   });
 
   // A rejection nobody handled once the job queue drained (engine.c): given to the guest's

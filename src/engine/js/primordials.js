@@ -140,6 +140,11 @@
     defineValue,
     // [...head, ...rest] as an argument list for ReflectApply, without the array iterator (spread
     // reads Array.prototype[Symbol.iterator]) and without inherited setters
+    // shims2 (buffer, path, url, internal/url*, internal/idna): what their own paths use
+    StringPrototypeCharCodeAt: StringProto.charCodeAt,
+    StringPrototypeCodePointAt: StringProto.codePointAt,
+    StringFromCharCode: String.fromCharCode,
+    StringFromCodePoint: String.fromCodePoint,
     argsWith: (head, rest) => {
       const a = ObjectSetPrototypeOf([], null);
       for (let i = 0; i < head.length; i++) a[a.length] = head[i];
