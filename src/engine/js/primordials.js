@@ -145,6 +145,20 @@
     StringPrototypeCodePointAt: StringProto.codePointAt,
     StringFromCharCode: String.fromCharCode,
     StringFromCodePoint: String.fromCodePoint,
+    NumberPrototypeToString: Number.prototype.toString,
+    StringPrototypeToWellFormed: StringProto.toWellFormed,
+    StringPrototypeToUpperCase: StringProto.toUpperCase,
+    StringPrototypeEndsWith: StringProto.endsWith,
+    ArrayFrom: Array.from,
+    ObjectGetOwnPropertyNames: Object.getOwnPropertyNames,
+    ObjectGetOwnPropertyDescriptor: Object.getOwnPropertyDescriptor,
+    ReflectGetOwnPropertyDescriptor: Reflect.getOwnPropertyDescriptor,
+    SymbolIterator: Symbol.iterator,
+    SymbolToStringTag: Symbol.toStringTag,
+    // %IteratorPrototype%, the [[Prototype]] of the array iterator's prototype
+    IteratorPrototype: Object.getPrototypeOf(Object.getPrototypeOf([][Symbol.iterator]())),
+    DecodeURIComponent: decodeURIComponent,
+    EncodeURIComponent: encodeURIComponent,
     argsWith: (head, rest) => {
       const a = ObjectSetPrototypeOf([], null);
       for (let i = 0; i < head.length; i++) a[a.length] = head[i];

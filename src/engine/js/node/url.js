@@ -19,21 +19,48 @@
   const P = require("internal/url");
   const idna = require("internal/idna");
   const S = P.STATES;
+  // URL, URLSearchParams and the helpers above the legacy API use only builtins captured before
+  // guest code ran (natives.primordials) and their own prototype-less lists: a guest that replaces
+  // Array.prototype or String.prototype methods, Object/Reflect statics or the array iterator
+  // changes nothing here (docs/primordials.md). A guest's own iterable or record given to
+  // URLSearchParams is read as the guest made it. The legacy API (parse, format, resolve) is not
+  // converted yet (docs/primordials.md, gaps).
+  const Q = natives.primordials;
+  const ReflectApply = Q.ReflectApply, list = Q.list, defineValue = Q.defineValue;
+  const ObjectDefineProperty = Q.ObjectDefineProperty, ObjectFreeze = Q.ObjectFreeze;
+  const ObjectSetPrototypeOf = Q.ObjectSetPrototypeOf, ObjectGetOwnPropertyNames = Q.ObjectGetOwnPropertyNames;
+  const ObjectGetOwnPropertyDescriptor = Q.ObjectGetOwnPropertyDescriptor, ReflectOwnKeys = Q.ReflectOwnKeys;
+  const ReflectGetOwnPropertyDescriptor = Q.ReflectGetOwnPropertyDescriptor, ArrayFrom = Q.ArrayFrom;
+  const TypeErrorCtor = Q.TypeErrorCtor, ErrorCtor = Q.ErrorCtor, StringCtor = Q.StringCtor, NumberCtor = Q.NumberCtor;
+  const SymbolIterator = Q.SymbolIterator, SymbolToStringTag = Q.SymbolToStringTag;
+  const DecodeURIComponent = Q.DecodeURIComponent;
+  const StringPrototypeToWellFormed = Q.StringPrototypeToWellFormed, StringPrototypeSlice = Q.StringPrototypeSlice;
+  const StringPrototypeCharCodeAt = Q.StringPrototypeCharCodeAt, StringPrototypeIndexOf = Q.StringPrototypeIndexOf;
+  const strSlice = (s, a, b) => ReflectApply(StringPrototypeSlice, s, b === undefined ? [a] : [a, b]);
+  const charCodeAt = (s, i) => ReflectApply(StringPrototypeCharCodeAt, s, [i]);
+  const strIndexOf = (s, t, from) => ReflectApply(StringPrototypeIndexOf, s, [t, from]);
+  const firstIs = (s, c) => s.length > 0 && charCodeAt(s, 0) === c;
+  const endsWithSlash = (s) => s.length > 0 && charCodeAt(s, s.length - 1) === 0x2f;
+  const pair = (a, b) => { const p = list(); p[0] = a; p[1] = b; return p; };
 
   function nodeError(Ctor, code, message, extra) {
     const err = new Ctor(message);
-    err.code = code;
-    if (extra) Object.assign(err, extra);
+    defineValue(err, "code", code);
+    if (extra) {
+      const keys = Q.ObjectKeys(extra);
+      for (let i = 0; i < keys.length; i++) defineValue(err, keys[i], extra[keys[i]]);
+    }
     return err;
   }
   const invalidURL = (input, base) =>
-    nodeError(TypeError, "ERR_INVALID_URL", "Invalid URL", base === undefined ? { input } : { input, base });
-  const missingArgs = (names) => nodeError(TypeError, "ERR_MISSING_ARGS",
+    nodeError(TypeErrorCtor, "ERR_INVALID_URL", "Invalid URL",
+      base === undefined ? { __proto__: null, input } : { __proto__: null, input, base });
+  const missingArgs = (names) => nodeError(TypeErrorCtor, "ERR_MISSING_ARGS",
     names.length === 1 ? `The "${names[0]}" argument must be specified`
       : `The "${names[0]}" and "${names[1]}" arguments must be specified`);
 
   // WebIDL USVString: String conversion (symbols throw), lone surrogates → U+FFFD.
-  const usv = (v) => `${v}`.toWellFormed();
+  const usv = (v) => ReflectApply(StringPrototypeToWellFormed, `${v}`, []);
 
   function parseRecord(input, base) {
     let baseRec = null;
@@ -44,51 +71,63 @@
     return P.basicParse(usv(input), baseRec, null, 0);
   }
 
+  // The pairs of `list` for which keep(pair, index) is true, as a new list.
+  function filterPairs(from, keep) {
+    const out = list();
+    for (let i = 0; i < from.length; i++) if (keep(from[i], i)) out[out.length] = from[i];
+    return out;
+  }
+
   /* ---- URLSearchParams ---- */
 
   let paramsList, linkParams, replaceParams;
+  const badTuple = () =>
+    nodeError(TypeErrorCtor, "ERR_INVALID_TUPLE", "Each query pair must be an iterable [name, value] tuple");
 
   class URLSearchParams {
-    #list = [];
+    #list = list();
     #url = null; // the owning URL, or null
 
     static {
       paramsList = (p) => p.#list;
       linkParams = (p, url) => { p.#url = url; };
-      replaceParams = (p, list) => { p.#list = list; };
+      replaceParams = (p, l) => { p.#list = l; };
     }
 
     constructor(init = undefined) {
       if (init === undefined || init === null) return;
       if (typeof init === "object" || typeof init === "function") {
-        const iter = init[Symbol.iterator];
+        const iter = init[SymbolIterator];
         if (typeof iter === "function") {
-          for (const pair of init) {
-            if ((typeof pair !== "object" && typeof pair !== "function") || pair === null ||
-                typeof pair[Symbol.iterator] !== "function") {
-              throw nodeError(TypeError, "ERR_INVALID_TUPLE", "Each query pair must be an iterable [name, value] tuple");
-            }
-            const items = Array.from(pair);
-            if (items.length !== 2) {
-              throw nodeError(TypeError, "ERR_INVALID_TUPLE", "Each query pair must be an iterable [name, value] tuple");
-            }
-            this.#list.push([usv(items[0]), usv(items[1])]);
+          // the guest's iterable, iterated as the guest made it (WebIDL sequence conversion)
+          const pairs = ArrayFrom(init);
+          for (let i = 0; i < pairs.length; i++) {
+            const p = pairs[i];
+            if ((typeof p !== "object" && typeof p !== "function") || p === null ||
+                typeof p[SymbolIterator] !== "function") throw badTuple();
+            const items = ArrayFrom(p);
+            if (items.length !== 2) throw badTuple();
+            const l = this.#list;
+            l[l.length] = pair(usv(items[0]), usv(items[1]));
           }
         } else if (iter !== undefined) {
-          throw nodeError(TypeError, "ERR_ARG_NOT_ITERABLE", "Query pairs must be iterable");
+          throw nodeError(TypeErrorCtor, "ERR_ARG_NOT_ITERABLE", "Query pairs must be iterable");
         } else {
-          const keys = Reflect.ownKeys(init);
+          const keys = ReflectOwnKeys(init);
           for (let i = 0; i < keys.length; i++) {
             const k = keys[i];
             if (typeof k !== "string") continue;
-            const d = Reflect.getOwnPropertyDescriptor(init, k);
-            if (d && d.enumerable) this.#list.push([usv(k), usv(init[k])]);
+            const d = ReflectGetOwnPropertyDescriptor(init, k);
+            if (d && d.enumerable) {
+              const l = this.#list;
+              l[l.length] = pair(usv(k), usv(init[k]));
+            }
           }
         }
         return;
       }
       let s = usv(init);
-      if (s[0] === "?") s = s.slice(1);
+      if (firstIs(s, 0x3f)) s = strSlice(s, 1);
       this.#list = P.parseForm(s);
     }
 
@@ -103,7 +142,8 @@
 
     append(name, value) {
       if (arguments.length < 2) throw missingArgs(["name", "value"]);
-      this.#list.push([usv(name), usv(value)]);
+      const l = this.#list;
+      l[l.length] = pair(usv(name), usv(value));
       this.#update();
     }
 
@@ -111,57 +151,72 @@
       if (arguments.length < 1) throw missingArgs(["name"]);
       name = usv(name);
       const v = value === undefined ? undefined : usv(value);
-      this.#list = this.#list.filter((p) => !(p[0] === name && (v === undefined || p[1] === v)));
+      this.#list = filterPairs(this.#list, (p) => !(p[0] === name && (v === undefined || p[1] === v)));
       this.#update();
     }
 
     get(name) {
       if (arguments.length < 1) throw missingArgs(["name"]);
       name = usv(name);
-      for (const p of this.#list) if (p[0] === name) return p[1];
+      const l = this.#list;
+      for (let i = 0; i < l.length; i++) if (l[i][0] === name) return l[i][1];
       return null;
     }
 
     getAll(name) {
       if (arguments.length < 1) throw missingArgs(["name"]);
       name = usv(name);
-      return this.#list.filter((p) => p[0] === name).map((p) => p[1]);
+      const l = this.#list, out = [];
+      // the array handed to the guest is filled by definition (no inherited setter runs)
+      for (let i = 0; i < l.length; i++) if (l[i][0] === name) defineValue(out, out.length, l[i][1]);
+      return out;
     }
 
     has(name, value = undefined) {
       if (arguments.length < 1) throw missingArgs(["name"]);
       name = usv(name);
       const v = value === undefined ? undefined : usv(value);
-      return this.#list.some((p) => p[0] === name && (v === undefined || p[1] === v));
+      const l = this.#list;
+      for (let i = 0; i < l.length; i++) if (l[i][0] === name && (v === undefined || l[i][1] === v)) return true;
+      return false;
     }
 
     set(name, value) {
       if (arguments.length < 2) throw missingArgs(["name", "value"]);
       name = usv(name);
       value = usv(value);
-      const i = this.#list.findIndex((p) => p[0] === name);
-      if (i < 0) {
-        this.#list.push([name, value]);
+      const l = this.#list;
+      let i = 0;
+      while (i < l.length && l[i][0] !== name) i++;
+      if (i === l.length) {
+        l[l.length] = pair(name, value);
       } else {
-        this.#list[i][1] = value;
-        this.#list = this.#list.filter((p, j) => j <= i || p[0] !== name);
+        l[i][1] = value;
+        this.#list = filterPairs(l, (p, j) => j <= i || p[0] !== name);
       }
       this.#update();
     }
 
     sort() {
-      // Stable (Array.prototype.sort is), by UTF-16 code units of the names.
-      this.#list.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+      // Stable insertion sort by UTF-16 code units of the names (the list is short; the live
+      // Array.prototype.sort is not used).
+      const l = this.#list;
+      for (let i = 1; i < l.length; i++) {
+        const p = l[i];
+        let j = i - 1;
+        while (j >= 0 && l[j][0] > p[0]) { l[j + 1] = l[j]; j--; }
+        l[j + 1] = p;
+      }
       this.#update();
     }
 
     forEach(callback, thisArg = undefined) {
       if (typeof callback !== "function") {
-        throw nodeError(TypeError, "ERR_INVALID_ARG_TYPE", 'The "callback" argument must be of type function');
+        throw nodeError(TypeErrorCtor, "ERR_INVALID_ARG_TYPE", 'The "callback" argument must be of type function');
       }
       for (let i = 0; i < this.#list.length; i++) {
         const p = this.#list[i];
-        callback.call(thisArg, p[1], p[0], this);
+        ReflectApply(callback, thisArg, [p[1], p[0], this]);
       }
     }
 
@@ -172,28 +227,33 @@
     toString() { return P.serializeForm(this.#list); }
 
   }
-  Object.defineProperty(URLSearchParams.prototype, Symbol.iterator,
-    { value: URLSearchParams.prototype.entries, writable: true, enumerable: false, configurable: true });
+  ObjectDefineProperty(URLSearchParams.prototype, SymbolIterator,
+    { __proto__: null, value: URLSearchParams.prototype.entries, writable: true, enumerable: false, configurable: true });
 
   // The pair iterator: reads the live list by index, as WebIDL iterators do.
-  const IteratorPrototype = Object.getPrototypeOf(Object.getPrototypeOf([][Symbol.iterator]()));
   class ParamsIterator {
     #params; #kind; #index = 0;
     constructor(params, kind) { this.#params = params; this.#kind = kind; }
     next() {
-      const list = paramsList(this.#params);
-      if (this.#index >= list.length) return { value: undefined, done: true };
-      const p = list[this.#index++];
-      const value = this.#kind === "keys" ? p[0] : this.#kind === "values" ? p[1] : [p[0], p[1]];
+      const l = paramsList(this.#params);
+      if (this.#index >= l.length) return { value: undefined, done: true };
+      const p = l[this.#index++];
+      let value;
+      if (this.#kind === "keys") value = p[0];
+      else if (this.#kind === "values") value = p[1];
+      else { value = []; defineValue(value, 0, p[0]); defineValue(value, 1, p[1]); }
       return { value, done: false };
     }
   }
-  Object.setPrototypeOf(ParamsIterator.prototype, IteratorPrototype);
-  Object.defineProperty(ParamsIterator.prototype, Symbol.toStringTag, { value: "URLSearchParams Iterator", configurable: true });
+  ObjectSetPrototypeOf(ParamsIterator.prototype, Q.IteratorPrototype);
+  ObjectDefineProperty(ParamsIterator.prototype, SymbolToStringTag,
+    { __proto__: null, value: "URLSearchParams Iterator", configurable: true });
 
   /* ---- URL ---- */
 
   let urlRecord;
+  // The constructor's first argument when it is handed a parsed record: an object no guest holds.
+  const FROM_RECORD = ObjectFreeze({ __proto__: null });
 
   const cannotHaveCredentialsOrPort = (rec) => rec.host === null || rec.host === "" || rec.scheme === "file";
 
@@ -206,10 +266,14 @@
     }
 
     constructor(url, base = undefined) {
-      if (arguments.length < 1) throw missingArgs(["url"]);
-      const rec = parseRecord(url, base);
-      if (rec === P.FAILURE) throw invalidURL(`${url}`, base === undefined ? undefined : `${base}`);
-      this.#rec = rec;
+      if (url === FROM_RECORD) {
+        this.#rec = base; // URL.parse and pathToFileURL: a record already parsed
+      } else {
+        if (arguments.length < 1) throw missingArgs(["url"]);
+        const rec = parseRecord(url, base);
+        if (rec === P.FAILURE) throw invalidURL(`${url}`, base === undefined ? undefined : `${base}`);
+        this.#rec = rec;
+      }
       this.#params = new URLSearchParams();
       linkParams(this.#params, this);
       this.#syncParams();
@@ -222,24 +286,21 @@
 
     static parse(url, base = undefined) {
       if (arguments.length < 1) throw missingArgs(["url"]);
-      try {
-        return new URL(url, base);
-      } catch (e) {
-        if (e && e.code === "ERR_INVALID_URL") return null;
-        throw e;
-      }
+      // the constructor's steps, without a throw and catch
+      const rec = parseRecord(url, base);
+      return rec === P.FAILURE ? null : new URL(FROM_RECORD, rec);
     }
 
     static createObjectURL() {
-      throw nodeError(Error, "ERR_CHIDORI_UNAVAILABLE", "URL.createObjectURL is not available in chidori (there is no Blob store)");
+      throw nodeError(ErrorCtor, "ERR_CHIDORI_UNAVAILABLE", "URL.createObjectURL is not available in chidori (there is no Blob store)");
     }
 
     static revokeObjectURL() {
-      throw nodeError(Error, "ERR_CHIDORI_UNAVAILABLE", "URL.revokeObjectURL is not available in chidori (there is no Blob store)");
+      throw nodeError(ErrorCtor, "ERR_CHIDORI_UNAVAILABLE", "URL.revokeObjectURL is not available in chidori (there is no Blob store)");
     }
 
     #syncParams() {
-      replaceParams(this.#params, this.#rec.query === null ? [] : P.parseForm(this.#rec.query));
+      replaceParams(this.#params, this.#rec.query === null ? list() : P.parseForm(this.#rec.query));
     }
 
     get href() { return P.serialize(this.#rec, false); }
@@ -272,11 +333,7 @@
       this.#rec.password = P.percentEncode(value, P.SETS.userinfo, false);
     }
 
-    get host() {
-      const rec = this.#rec;
-      if (rec.host === null) return "";
-      return rec.port === null ? rec.host : rec.host + ":" + rec.port;
-    }
+    get host() { return hostOf(this.#rec); }
     set host(value) {
       value = usv(value);
       if (P.hasOpaquePath(this.#rec)) return;
@@ -290,7 +347,7 @@
       this.#setWith(value, S.HOSTNAME);
     }
 
-    get port() { return this.#rec.port === null ? "" : String(this.#rec.port); }
+    get port() { return this.#rec.port === null ? "" : StringCtor(this.#rec.port); }
     set port(value) {
       value = usv(value);
       if (cannotHaveCredentialsOrPort(this.#rec)) return;
@@ -302,22 +359,19 @@
     set pathname(value) {
       value = usv(value);
       if (P.hasOpaquePath(this.#rec)) return;
-      this.#rec.path = [];
+      this.#rec.path = list();
       P.basicParse(value, null, this.#rec, S.PATH_START);
     }
 
-    get search() {
-      const q = this.#rec.query;
-      return q === null || q === "" ? "" : "?" + q;
-    }
+    get search() { return searchOf(this.#rec); }
     set search(value) {
       value = usv(value);
       if (value === "") {
         this.#rec.query = null;
-        replaceParams(this.#params, []);
+        replaceParams(this.#params, list());
         return;
       }
-      const input = value[0] === "?" ? value.slice(1) : value;
+      const input = firstIs(value, 0x3f) ? strSlice(value, 1) : value;
       this.#rec.query = "";
       P.basicParse(input, null, this.#rec, S.QUERY);
       this.#syncParams();
@@ -325,17 +379,14 @@
 
     get searchParams() { return this.#params; }
 
-    get hash() {
-      const f = this.#rec.fragment;
-      return f === null || f === "" ? "" : "#" + f;
-    }
+    get hash() { return hashOf(this.#rec); }
     set hash(value) {
       value = usv(value);
       if (value === "") {
         this.#rec.fragment = null;
         return;
       }
-      const input = value[0] === "#" ? value.slice(1) : value;
+      const input = firstIs(value, 0x23) ? strSlice(value, 1) : value;
       this.#rec.fragment = "";
       P.basicParse(input, null, this.#rec, S.FRAGMENT);
     }
@@ -351,67 +402,103 @@
     }
   }
 
+  const serializeRecord = (rec) => P.serialize(rec, false);
+  const hostOf = (rec) => (rec.host === null ? "" : rec.port === null ? rec.host : rec.host + ":" + rec.port);
+  const searchOf = (rec) => (rec.query === null || rec.query === "" ? "" : "?" + rec.query);
+  const hashOf = (rec) => (rec.fragment === null || rec.fragment === "" ? "" : "#" + rec.fragment);
+  // The record of a URL of ours, or null for anything else (a guest object with URL's shape).
+  const recordOf = (value) => { try { return urlRecord(value); } catch (_) { return null; } };
+
   // WebIDL attributes and operations are enumerable; the class string is a data property.
-  for (const C of [URL, URLSearchParams]) {
-    Object.defineProperty(C.prototype, Symbol.toStringTag, { value: C.name, configurable: true });
-    for (const key of Object.getOwnPropertyNames(C.prototype)) {
+  const CLASSES = list();
+  CLASSES[0] = URL;
+  CLASSES[1] = URLSearchParams;
+  for (let c = 0; c < CLASSES.length; c++) {
+    const C = CLASSES[c];
+    ObjectDefineProperty(C.prototype, SymbolToStringTag, { __proto__: null, value: C.name, configurable: true });
+    const keys = ObjectGetOwnPropertyNames(C.prototype);
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i];
       if (key === "constructor") continue;
-      const d = Object.getOwnPropertyDescriptor(C.prototype, key);
+      const d = ObjectGetOwnPropertyDescriptor(C.prototype, key);
+      ObjectSetPrototypeOf(d, null);
       d.enumerable = true;
-      Object.defineProperty(C.prototype, key, d);
+      ObjectDefineProperty(C.prototype, key, d);
     }
   }
 
   /* ---- node:url helpers ---- */
 
-  function toURL(value, argName) {
-    if (typeof value === "string") return new URL(value);
-    if (value instanceof URL) return value;
-    throw nodeError(TypeError, "ERR_INVALID_ARG_TYPE",
+  // The record of a string or of a URL of ours. A URL is read through its record, never through
+  // URL.prototype's getters (a guest may replace them).
+  function toRecord(value, argName) {
+    if (typeof value === "string") {
+      const rec = parseRecord(value, undefined);
+      if (rec === P.FAILURE) throw invalidURL(value);
+      return rec;
+    }
+    const rec = recordOf(value);
+    if (rec !== null) return rec;
+    throw nodeError(TypeErrorCtor, "ERR_INVALID_ARG_TYPE",
       `The "${argName}" argument must be of type string or an instance of URL`);
   }
 
   function fileURLToPath(path) {
-    const url = toURL(path, "path");
-    if (url.protocol !== "file:") throw nodeError(TypeError, "ERR_INVALID_URL_SCHEME", "The URL must be of scheme file");
-    if (url.hostname !== "") {
-      throw nodeError(TypeError, "ERR_INVALID_FILE_URL_HOST", 'File URL host must be "localhost" or empty on linux');
+    const rec = toRecord(path, "path");
+    if (rec.scheme !== "file") throw nodeError(TypeErrorCtor, "ERR_INVALID_URL_SCHEME", "The URL must be of scheme file");
+    if (rec.host !== null && rec.host !== "") {
+      throw nodeError(TypeErrorCtor, "ERR_INVALID_FILE_URL_HOST", 'File URL host must be "localhost" or empty on linux');
     }
-    const pathname = url.pathname;
+    const pathname = P.serializePath(rec);
     for (let i = 0; i + 2 < pathname.length; i++) {
       if (pathname[i] === "%" && pathname[i + 1] === "2" && (pathname[i + 2] === "f" || pathname[i + 2] === "F")) {
-        throw nodeError(TypeError, "ERR_INVALID_FILE_URL_PATH", "File URL path must not include encoded / characters");
+        throw nodeError(TypeErrorCtor, "ERR_INVALID_FILE_URL_PATH", "File URL path must not include encoded / characters");
       }
     }
-    return decodeURIComponent(pathname);
+    return DecodeURIComponent(pathname);
   }
 
   // POSIX resolution against "/" (the run's working directory), keeping a trailing slash.
   function resolvePosix(path) {
-    const out = [];
-    const parts = path.split("/");
-    for (let i = 0; i < parts.length; i++) {
-      const p = parts[i];
+    const out = list();
+    let start = 0;
+    for (let i = 0; i <= path.length; i++) {
+      if (i < path.length && charCodeAt(path, i) !== 0x2f) continue;
+      const p = strSlice(path, start, i);
+      start = i + 1;
       if (p === "" || p === ".") continue;
-      if (p === "..") out.pop();
-      else out.push(p);
+      if (p === "..") { if (out.length > 0) out.length--; }
+      else out[out.length] = p;
     }
-    let r = "/" + out.join("/");
-    if (path.endsWith("/") && r !== "/") r += "/";
+    let r = "";
+    for (let i = 0; i < out.length; i++) r += "/" + out[i];
+    if (r === "") r = "/";
+    if (endsWithSlash(path) && r !== "/") r += "/";
     return r;
+  }
+
+  // % \ newline, carriage return and tab escaped, as Node's pathToFileURL does
+  function escapePathChars(s) {
+    let out = "";
+    for (let i = 0; i < s.length; i++) {
+      const c = charCodeAt(s, i);
+      out += c === 0x25 ? "%25" : c === 0x5c ? "%5C" : c === 0x0a ? "%0A" : c === 0x0d ? "%0D" : c === 0x09 ? "%09"
+        : s[i];
+    }
+    return out;
   }
 
   function pathToFileURL(path) {
     if (typeof path !== "string") {
-      throw nodeError(TypeError, "ERR_INVALID_ARG_TYPE", 'The "path" argument must be of type string');
+      throw nodeError(TypeErrorCtor, "ERR_INVALID_ARG_TYPE", 'The "path" argument must be of type string');
     }
     let resolved = resolvePosix(path);
-    if ((path.endsWith("/") || path === "") && !resolved.endsWith("/")) resolved += "/";
-    resolved = resolved.replace(/%/g, "%25").replace(/\\/g, "%5C").replace(/\n/g, "%0A")
-      .replace(/\r/g, "%0D").replace(/\t/g, "%09");
-    const url = new URL("file://");
-    url.pathname = resolved;
-    return url;
+    if ((endsWithSlash(path) || path === "") && !endsWithSlash(resolved)) resolved += "/";
+    resolved = escapePathChars(usv(resolved));
+    const rec = P.basicParse("file://", null, null, 0);
+    rec.path = list();
+    P.basicParse(resolved, null, rec, S.PATH_START);
+    return new URL(FROM_RECORD, rec);
   }
 
   // Both run the host parser (so "0x7f.1" gives "127.0.0.1", as in Node); "" on failure.
@@ -427,25 +514,32 @@
     domain = usv(domain);
     const host = domain === "" ? P.FAILURE : P.parseHost(domain, false);
     if (host === P.FAILURE) return "";
-    const r = host[0] === "[" ? host : idna.toUnicode(host);
+    const r = firstIs(host, 0x5b) ? host : idna.toUnicode(host);
     return r === null ? "" : r;
   }
 
   function urlToHttpOptions(url) {
-    const hostname = url.hostname;
+    // a URL of ours is read through its record; anything else (a guest's look-alike) as given
+    const rec = recordOf(url);
+    const hostname = rec !== null ? (rec.host === null ? "" : rec.host) : url.hostname;
+    const pathname = rec !== null ? P.serializePath(rec) : url.pathname;
+    const search = rec !== null ? searchOf(rec) : url.search;
+    const port = rec !== null ? (rec.port === null ? "" : StringCtor(rec.port)) : url.port;
+    const username = rec !== null ? rec.username : url.username;
+    const password = rec !== null ? rec.password : url.password;
     const options = {
       __proto__: null,
-      protocol: url.protocol,
-      hostname: hostname.startsWith("[") ? hostname.slice(1, -1) : hostname,
-      hash: url.hash,
-      search: url.search,
-      pathname: url.pathname,
-      path: `${url.pathname || ""}${url.search || ""}`,
-      href: url.href,
+      protocol: rec !== null ? rec.scheme + ":" : url.protocol,
+      hostname: typeof hostname === "string" && firstIs(hostname, 0x5b) ? strSlice(hostname, 1, -1) : hostname,
+      hash: rec !== null ? hashOf(rec) : url.hash,
+      search,
+      pathname,
+      path: `${pathname || ""}${search || ""}`,
+      href: rec !== null ? serializeRecord(rec) : url.href,
     };
-    if (url.port !== "") options.port = Number(url.port);
-    if (url.username || url.password) {
-      options.auth = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
+    if (port !== "") options.port = NumberCtor(port);
+    if (username || password) {
+      options.auth = `${DecodeURIComponent(username)}:${DecodeURIComponent(password)}`;
     }
     return options;
   }
