@@ -6,11 +6,39 @@
  * Pure string computation; every argument is validated as Node validates it. */
 (function (require, natives, name) {
   "use strict";
-  const { invalidArgType, codedError } = require("internal/text");
   // Only builtins captured before guest code ran (natives.primordials), and lists without a
   // prototype: a guest that replaces String/Array methods or the array iterator changes nothing
   // here (docs/primordials.md).
   const Q = natives.primordials;
+
+  // Node's coded errors, made here (internal/text's helpers would read live builtins). An object
+  // or function argument is described by internal/text (util.inspect), loaded only then.
+  function codedError(Ctor, code, message) {
+    const err = new Ctor(message);
+    Q.defineValue(err, "code", code);
+    return err;
+  }
+  function received(value) {
+    switch (typeof value) {
+      case "undefined": return " Received undefined";
+      case "string": {
+        const shown = "'" + value + "'";
+        return " Received type string (" + (shown.length > 28 ? strSlice(shown, 0, 25) + "..." : shown) + ")";
+      }
+      case "number": case "boolean": {
+        const shown = value === 0 && 1 / value < 0 ? "-0" : Q.StringCtor(value);
+        return " Received type " + typeof value + " (" + shown + ")";
+      }
+      case "bigint": return " Received type bigint (" + Q.StringCtor(value) + "n)";
+      default: return value === null ? " Received null" : null;
+    }
+  }
+  function invalidArgType(what, expected, value) {
+    const tail = received(value);
+    if (tail === null) return require("internal/text").invalidArgType(what, expected, value);
+    return codedError(Q.TypeErrorCtor, "ERR_INVALID_ARG_TYPE",
+      'The "' + what + '" argument must be ' + expected + "." + tail);
+  }
   const ReflectApply = Q.ReflectApply, list = Q.list;
   const StringPrototypeSlice = Q.StringPrototypeSlice, StringPrototypeCharCodeAt = Q.StringPrototypeCharCodeAt;
   const StringPrototypeLastIndexOf = Q.StringPrototypeLastIndexOf, StringPrototypeEndsWith = Q.StringPrototypeEndsWith;

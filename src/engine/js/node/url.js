@@ -56,11 +56,16 @@
     nodeError(TypeErrorCtor, "ERR_INVALID_URL", "Invalid URL",
       base === undefined ? { __proto__: null, input } : { __proto__: null, input, base });
   const missingArgs = (names) => nodeError(TypeErrorCtor, "ERR_MISSING_ARGS",
-    names.length === 1 ? `The "${names[0]}" argument must be specified`
-      : `The "${names[0]}" and "${names[1]}" arguments must be specified`);
+    names.length === 1 ? 'The "' + names[0] + '" argument must be specified'
+      : 'The "' + names[0] + '" and "' + names[1] + '" arguments must be specified');
 
   // WebIDL USVString: String conversion (symbols throw), lone surrogates → U+FFFD.
-  const usv = (v) => ReflectApply(StringPrototypeToWellFormed, `${v}`, []);
+  // (A template literal would call the live String.prototype.concat in this engine: never used here.)
+  const toStr = (v) => {
+    if (typeof v === "symbol") throw new TypeErrorCtor("cannot convert symbol to string");
+    return StringCtor(v);
+  };
+  const usv = (v) => ReflectApply(StringPrototypeToWellFormed, toStr(v), []);
 
   function parseRecord(input, base) {
     let baseRec = null;
@@ -271,7 +276,7 @@
       } else {
         if (arguments.length < 1) throw missingArgs(["url"]);
         const rec = parseRecord(url, base);
-        if (rec === P.FAILURE) throw invalidURL(`${url}`, base === undefined ? undefined : `${base}`);
+        if (rec === P.FAILURE) throw invalidURL(toStr(url), base === undefined ? undefined : toStr(base));
         this.#rec = rec;
       }
       this.#params = new URLSearchParams();
@@ -440,7 +445,7 @@
     const rec = recordOf(value);
     if (rec !== null) return rec;
     throw nodeError(TypeErrorCtor, "ERR_INVALID_ARG_TYPE",
-      `The "${argName}" argument must be of type string or an instance of URL`);
+      'The "' + argName + '" argument must be of type string or an instance of URL');
   }
 
   function fileURLToPath(path) {
@@ -534,151 +539,211 @@
       hash: rec !== null ? hashOf(rec) : url.hash,
       search,
       pathname,
-      path: `${pathname || ""}${search || ""}`,
+      path: toStr(pathname || "") + toStr(search || ""),
       href: rec !== null ? serializeRecord(rec) : url.href,
     };
     if (port !== "") options.port = NumberCtor(port);
     if (username || password) {
-      options.auth = `${DecodeURIComponent(username)}:${DecodeURIComponent(password)}`;
+      options.auth = DecodeURIComponent(username) + ":" + DecodeURIComponent(password);
     }
     return options;
   }
 
   /* ---- the legacy API (approximate, see the header) ---- */
 
-  const SLASHED = new Set(["http:", "https:", "ftp:", "gopher:", "file:", "ws:", "wss:"]);
-  const HOSTLESS = new Set(["javascript:"]);
-  // Characters the legacy parser escapes in paths, queries and hashes.
-  const AUTO_ESCAPE = /[\t\n\r "'<>\\^`{|}]/g;
-  const NON_HOST = /[\/?#%;\t\n\r "'<>\\^`{|}]/;
-  const autoEscape = (s) => s.replace(AUTO_ESCAPE, (ch) => "%" + ch.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0"));
+  const StringPrototypeLastIndexOf = Q.StringPrototypeLastIndexOf, StringPrototypeToLowerCase = Q.StringPrototypeToLowerCase;
+  const StringPrototypeToUpperCase = Q.StringPrototypeToUpperCase, StringPrototypeTrim = Q.StringPrototypeTrim;
+  const StringPrototypeEndsWith = Q.StringPrototypeEndsWith, StringPrototypeStartsWith = Q.StringPrototypeStartsWith;
+  const StringPrototypeIncludes = Q.StringPrototypeIncludes, NumberPrototypeToString = Q.NumberPrototypeToString;
+  const EncodeURIComponent = Q.EncodeURIComponent, ArrayIsArray = Q.ArrayIsArray, ObjectKeys = Q.ObjectKeys;
+  const lower = (s) => ReflectApply(StringPrototypeToLowerCase, s, []);
+  const startsWith = (s, t) => ReflectApply(StringPrototypeStartsWith, s, [t]);
+  const endsWith = (s, t) => ReflectApply(StringPrototypeEndsWith, s, [t]);
+
+  const SLASHED = { __proto__: null, "http:": true, "https:": true, "ftp:": true, "gopher:": true, "file:": true,
+    "ws:": true, "wss:": true };
+  const isSlashed = (p) => typeof p === "string" && SLASHED[p] === true;
+  const isHostless = (p) => p === "javascript:";
+  // Characters the legacy parser escapes in paths, queries and hashes, and those a host cannot hold.
+  const isAutoEscaped = (c) => c === 0x09 || c === 0x0a || c === 0x0d || c === 0x20 || c === 0x22 || c === 0x27 ||
+    c === 0x3c || c === 0x3e || c === 0x5c || c === 0x5e || c === 0x60 || c === 0x7b || c === 0x7c || c === 0x7d;
+  const isNonHost = (c) => isAutoEscaped(c) || c === 0x2f || c === 0x3f || c === 0x23 || c === 0x25 || c === 0x3b;
+  function autoEscape(s) {
+    let out = "";
+    for (let i = 0; i < s.length; i++) {
+      const c = charCodeAt(s, i);
+      if (!isAutoEscaped(c)) { out += s[i]; continue; }
+      const h = ReflectApply(StringPrototypeToUpperCase, ReflectApply(NumberPrototypeToString, c, [16]), []);
+      out += (h.length < 2 ? "%0" : "%") + h;
+    }
+    return out;
+  }
+  // the first index of a character for which test(c) holds, or -1
+  function search(s, test) {
+    for (let i = 0; i < s.length; i++) if (test(charCodeAt(s, i))) return i;
+    return -1;
+  }
+  // every "\" as "/"
+  function backslashesToSlashes(s) {
+    if (strIndexOf(s, "\\", 0) < 0) return s;
+    let out = "";
+    for (let i = 0; i < s.length; i++) out += s[i] === "\\" ? "/" : s[i];
+    return out;
+  }
+  // the length of a leading scheme and its ":" ([a-zA-Z0-9.+-]+:), or 0
+  function schemeLength(s) {
+    let i = 0;
+    for (; i < s.length; i++) {
+      const c = charCodeAt(s, i);
+      if (!((c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x2e ||
+        c === 0x2b || c === 0x2d)) break;
+    }
+    return i > 0 && i < s.length && charCodeAt(s, i) === 0x3a ? i + 1 : 0;
+  }
 
   function Url() {
-    this.protocol = null;
-    this.slashes = null;
-    this.auth = null;
-    this.host = null;
-    this.port = null;
-    this.hostname = null;
-    this.hash = null;
-    this.search = null;
-    this.query = null;
-    this.pathname = null;
-    this.path = null;
-    this.href = null;
+    // defined, not assigned: no setter a guest put on Object.prototype runs
+    const fields = URL_FIELDS;
+    for (let i = 0; i < fields.length; i++) defineValue(this, fields[i], null);
+  }
+  const URL_FIELDS = list();
+  {
+    const names = "protocol slashes auth host port hostname hash search query pathname path href";
+    let start = 0;
+    for (let i = 0; i <= names.length; i++) {
+      if (i < names.length && names[i] !== " ") continue;
+      URL_FIELDS[URL_FIELDS.length] = strSlice(names, start, i);
+      start = i + 1;
+    }
   }
 
   function qsUnescape(s) {
     try {
-      return decodeURIComponent(s);
+      return DecodeURIComponent(s);
     } catch (e) {
       return s;
     }
   }
+  // every "+" as " "
+  function plusToSpace(s) {
+    if (strIndexOf(s, "+", 0) < 0) return s;
+    let out = "";
+    for (let i = 0; i < s.length; i++) out += s[i] === "+" ? " " : s[i];
+    return out;
+  }
 
   function qsParse(q) {
-    const out = Object.create(null);
+    const out = Q.ObjectCreate(null);
     if (q === "") return out;
-    const parts = q.split("&");
-    for (let i = 0; i < parts.length; i++) {
-      if (parts[i] === "") continue;
-      const eq = parts[i].indexOf("=");
-      const k = qsUnescape((eq < 0 ? parts[i] : parts[i].slice(0, eq)).replace(/\+/g, " "));
-      const v = qsUnescape((eq < 0 ? "" : parts[i].slice(eq + 1)).replace(/\+/g, " "));
+    let start = 0;
+    for (let end = 0; end <= q.length; end++) {
+      if (end < q.length && q[end] !== "&") continue;
+      const part = strSlice(q, start, end);
+      start = end + 1;
+      if (part === "") continue;
+      const eq = strIndexOf(part, "=", 0);
+      const k = qsUnescape(plusToSpace(eq < 0 ? part : strSlice(part, 0, eq)));
+      const v = qsUnescape(plusToSpace(eq < 0 ? "" : strSlice(part, eq + 1)));
       if (!(k in out)) out[k] = v;
-      else if (Array.isArray(out[k])) out[k].push(v);
+      else if (ArrayIsArray(out[k])) defineValue(out[k], out[k].length, v);
       else out[k] = [out[k], v];
     }
     return out;
   }
 
   function qsStringify(obj) {
-    const parts = [];
-    for (const k of Object.keys(obj)) {
+    let out = "";
+    const keys = ObjectKeys(obj);
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i];
       const v = obj[k];
-      const values = Array.isArray(v) ? v : [v];
-      for (const item of values) {
+      const one = !ArrayIsArray(v);
+      const n = one ? 1 : v.length;
+      for (let j = 0; j < n; j++) {
+        const item = one ? v : v[j];
         const s = typeof item === "string" || typeof item === "number" || typeof item === "bigint" ||
-          typeof item === "boolean" ? String(item) : "";
-        parts.push(encodeURIComponent(k) + "=" + encodeURIComponent(s));
+          typeof item === "boolean" ? StringCtor(item) : "";
+        out += (out === "" ? "" : "&") + EncodeURIComponent(k) + "=" + EncodeURIComponent(s);
       }
     }
-    return parts.join("&");
+    return out;
   }
 
   function legacyParse(input, parseQueryString, slashesDenoteHost) {
     if (input instanceof Url) return input;
     if (typeof input !== "string") {
-      throw nodeError(TypeError, "ERR_INVALID_ARG_TYPE", 'The "url" argument must be of type string');
+      throw nodeError(TypeErrorCtor, "ERR_INVALID_ARG_TYPE", 'The "url" argument must be of type string');
     }
     const u = new Url();
-    let rest = input.trim();
+    let rest = ReflectApply(StringPrototypeTrim, input, []);
     // Backslashes before the query become slashes, as Node does.
-    const qPos = rest.search(/[?#]/);
-    rest = qPos < 0 ? rest.replace(/\\/g, "/") : rest.slice(0, qPos).replace(/\\/g, "/") + rest.slice(qPos);
+    const qPos = search(rest, (c) => c === 0x3f || c === 0x23);
+    rest = qPos < 0 ? backslashesToSlashes(rest) : backslashesToSlashes(strSlice(rest, 0, qPos)) + strSlice(rest, qPos);
 
-    const hashAt = rest.indexOf("#");
+    const hashAt = strIndexOf(rest, "#", 0);
     if (hashAt >= 0) {
-      u.hash = autoEscape(rest.slice(hashAt));
-      rest = rest.slice(0, hashAt);
+      u.hash = autoEscape(strSlice(rest, hashAt));
+      rest = strSlice(rest, 0, hashAt);
     }
-    const searchAt = rest.indexOf("?");
+    const searchAt = strIndexOf(rest, "?", 0);
     if (searchAt >= 0) {
-      u.search = autoEscape(rest.slice(searchAt));
-      u.query = u.search.slice(1);
-      rest = rest.slice(0, searchAt);
+      u.search = autoEscape(strSlice(rest, searchAt));
+      u.query = strSlice(u.search, 1);
+      rest = strSlice(rest, 0, searchAt);
     } else if (parseQueryString) {
       u.search = "";
       u.query = {};
     }
     if (parseQueryString && typeof u.query === "string") u.query = qsParse(u.query);
 
-    const proto = /^[a-zA-Z0-9.+-]+:/.exec(rest);
+    const schemeLen = schemeLength(rest);
     let protocol = null;
-    if (proto) {
-      protocol = proto[0].toLowerCase();
+    if (schemeLen > 0) {
+      protocol = lower(strSlice(rest, 0, schemeLen));
       u.protocol = protocol;
-      rest = rest.slice(proto[0].length);
+      rest = strSlice(rest, schemeLen);
     }
     let slashes = false;
-    if ((slashesDenoteHost || protocol) && rest.startsWith("//") && !(protocol && HOSTLESS.has(protocol))) {
+    if ((slashesDenoteHost || protocol) && startsWith(rest, "//") && !(protocol && isHostless(protocol))) {
       slashes = true;
       u.slashes = true;
-      rest = rest.slice(2);
+      rest = strSlice(rest, 2);
     }
-    if (!(protocol && HOSTLESS.has(protocol)) && (slashes || (protocol && !SLASHED.has(protocol)))) {
-      let hostEnd = rest.indexOf("/");
+    if (!(protocol && isHostless(protocol)) && (slashes || (protocol && !isSlashed(protocol)))) {
+      let hostEnd = strIndexOf(rest, "/", 0);
       if (hostEnd < 0) hostEnd = rest.length;
-      const at = rest.lastIndexOf("@", hostEnd);
+      const at = ReflectApply(StringPrototypeLastIndexOf, rest, ["@", hostEnd]);
       if (at >= 0) {
-        u.auth = qsUnescape(rest.slice(0, at));
-        rest = rest.slice(at + 1);
+        u.auth = qsUnescape(strSlice(rest, 0, at));
+        rest = strSlice(rest, at + 1);
       }
       // The host ends at the first character a host cannot hold (as in Node: "http://a b/c" has
       // host "a" and path " b/c"); what follows is the path.
-      hostEnd = rest.search(NON_HOST);
+      hostEnd = search(rest, isNonHost);
       if (hostEnd < 0) hostEnd = rest.length;
-      let host = rest.slice(0, hostEnd);
-      rest = rest.slice(hostEnd);
-      const portMatch = /:([0-9]*)$/.exec(host);
-      if (portMatch) {
-        if (portMatch[1] !== "") u.port = portMatch[1];
-        host = host.slice(0, host.length - portMatch[0].length);
+      let host = strSlice(rest, 0, hostEnd);
+      rest = strSlice(rest, hostEnd);
+      // a trailing ":" and digits is the port
+      let portAt = host.length;
+      while (portAt > 0 && charCodeAt(host, portAt - 1) >= 0x30 && charCodeAt(host, portAt - 1) <= 0x39) portAt--;
+      if (portAt > 0 && charCodeAt(host, portAt - 1) === 0x3a) {
+        if (portAt < host.length) u.port = strSlice(host, portAt);
+        host = strSlice(host, 0, portAt - 1);
       }
       let hostname = host;
-      const v6 = hostname.startsWith("[") && hostname.endsWith("]");
-      if (v6) hostname = hostname.slice(1, -1);
-      hostname = hostname.toLowerCase();
-      if (!v6 && /[^\x00-\x7f]/.test(hostname)) {
+      const v6 = startsWith(hostname, "[") && endsWith(hostname, "]");
+      if (v6) hostname = strSlice(hostname, 1, -1);
+      hostname = lower(hostname);
+      if (!v6 && search(hostname, (c) => c > 0x7f) >= 0) {
         const a = P.domainToASCII(hostname, false);
         hostname = a === P.FAILURE ? "" : a;
       }
       u.hostname = hostname;
       u.host = (v6 ? "[" + hostname + "]" : hostname) + (u.port !== null ? ":" + u.port : "");
-      if (SLASHED.has(protocol) && rest === "") rest = "/";
+      if (isSlashed(protocol) && rest === "") rest = "/";
     }
     if (rest !== "") u.pathname = autoEscape(rest);
-    else if (protocol && SLASHED.has(protocol) && u.hostname !== null) u.pathname = "/";
+    else if (protocol && isSlashed(protocol) && u.hostname !== null) u.pathname = "/";
     if (u.pathname !== null || u.search !== null) u.path = (u.pathname || "") + (u.search || "");
     u.href = legacyFormat(u);
     return u;
@@ -686,27 +751,41 @@
 
   function legacyFormat(obj) {
     let auth = obj.auth || "";
-    if (auth) auth = encodeURIComponent(auth).replace(/%3A/i, ":") + "@";
+    if (auth) {
+      // encodeURIComponent writes ":" as "%3A"; the first one stays a ":"
+      auth = EncodeURIComponent(auth);
+      const colon = strIndexOf(auth, "%3A", 0);
+      if (colon >= 0) auth = strSlice(auth, 0, colon) + ":" + strSlice(auth, colon + 3);
+      auth += "@";
+    }
     let protocol = obj.protocol || "";
-    if (protocol && !protocol.endsWith(":")) protocol += ":";
+    if (protocol && !endsWith(protocol, ":")) protocol += ":";
     let pathname = obj.pathname || "";
     let hash = obj.hash || "";
     let host = false;
     if (obj.host) {
       host = auth + obj.host;
     } else if (obj.hostname) {
-      const h = String(obj.hostname);
-      host = auth + (h.includes(":") && !h.startsWith("[") ? "[" + h + "]" : h);
+      const h = StringCtor(obj.hostname);
+      host = auth + (ReflectApply(StringPrototypeIncludes, h, [":"]) && !startsWith(h, "[") ? "[" + h + "]" : h);
       if (obj.port) host += ":" + obj.port;
     }
     let query = "";
     if (obj.query !== null && typeof obj.query === "object") query = qsStringify(obj.query);
     let search = obj.search || (query && "?" + query) || "";
-    pathname = pathname.replace(/[?#]/g, (c) => encodeURIComponent(c));
-    search = search.replace(/#/g, "%23");
+    pathname = StringCtor(pathname);
+    search = StringCtor(search);
+    {
+      let p = "";
+      for (let i = 0; i < pathname.length; i++) p += pathname[i] === "?" ? "%3F" : pathname[i] === "#" ? "%23" : pathname[i];
+      pathname = p;
+      let q = "";
+      for (let i = 0; i < search.length; i++) q += search[i] === "#" ? "%23" : search[i];
+      search = q;
+    }
     // "//" only for slashes or a slashed scheme; a bare host is glued on ({host:"h",pathname:"x"}
     // is "hx" in Node), and file: without a host still gets "//".
-    if ((obj.slashes || SLASHED.has(protocol)) && (obj.slashes || host)) {
+    if ((obj.slashes || isSlashed(protocol)) && (obj.slashes || host)) {
       host = "//" + (host || "");
       if (pathname && pathname[0] !== "/") pathname = "/" + pathname;
     } else if (!host && protocol === "file:") {
@@ -719,17 +798,21 @@
     return protocol + host + pathname + search + hash;
   }
 
-  Url.prototype.format = function () { return legacyFormat(this); };
-  Url.prototype.resolve = function (relative) { return resolver().resolveObject(this, legacyParse(relative, false, true)).format(); };
-  Url.prototype.resolveObject = function (relative) { return resolver().resolveObject(this, relative); };
+  defineValue(Url.prototype, "format", function format() { return legacyFormat(this); });
+  defineValue(Url.prototype, "resolve", function resolve(relative) {
+    return legacyFormat(resolver().resolveObject(this, legacyParse(relative, false, true)));
+  });
+  defineValue(Url.prototype, "resolveObject", function resolveObject(relative) {
+    return resolver().resolveObject(this, relative);
+  });
 
   function format(urlObject, options = undefined) {
-    if (urlObject instanceof URL) {
-      const o = options || {};
+    const rec = recordOf(urlObject);
+    if (rec !== null) {
+      const o = options || { __proto__: null };
       const auth = o.auth !== false, fragment = o.fragment !== false, search = o.search !== false;
       const unicode = o.unicode === true;
-      let out = urlObject.protocol;
-      const rec = urlRecord(urlObject);
+      let out = rec.scheme + ":";
       if (rec.host !== null) {
         out += "//";
         if (auth && (rec.username || rec.password)) {
@@ -738,14 +821,14 @@
         out += unicode ? domainToUnicode(rec.host) || rec.host : rec.host;
         if (rec.port !== null) out += ":" + rec.port;
       }
-      out += urlObject.pathname;
-      if (search) out += urlObject.search;
-      if (fragment) out += urlObject.hash;
+      out += P.serializePath(rec);
+      if (search) out += searchOf(rec);
+      if (fragment) out += hashOf(rec);
       return out;
     }
     if (typeof urlObject === "string") return legacyFormat(legacyParse(urlObject, false, false));
     if (urlObject === null || typeof urlObject !== "object") {
-      throw nodeError(TypeError, "ERR_INVALID_ARG_TYPE", 'The "urlObject" argument must be one of type object or string');
+      throw nodeError(TypeErrorCtor, "ERR_INVALID_ARG_TYPE", 'The "urlObject" argument must be one of type object or string');
     }
     return legacyFormat(urlObject);
   }
@@ -753,7 +836,7 @@
   // Legacy resolve over legacy Url objects, as Node (node/internal_url_resolve.js).
   let legacyResolver = null;
   const resolver = () => legacyResolver ||
-    (legacyResolver = require("internal/url_resolve").make(Url, legacyParse, SLASHED, HOSTLESS));
+    (legacyResolver = require("internal/url_resolve").make(Url, legacyParse, isSlashed, isHostless, legacyFormat));
 
   function resolve(from, to) {
     return resolver().resolve(from, to);
@@ -764,7 +847,7 @@
     return resolver().resolveObject(legacyParse(from, false, true), to);
   }
 
-  return Object.freeze({
+  return ObjectFreeze({
     URL, URLSearchParams,
     fileURLToPath, pathToFileURL, urlToHttpOptions,
     domainToASCII, domainToUnicode,
