@@ -29,6 +29,7 @@
   const MapProto = Map.prototype, WeakMapProto = WeakMap.prototype;
   const StringProto = String.prototype, ArrayProto = Array.prototype;
   const MapSize = Object.getOwnPropertyDescriptor(MapProto, "size").get;
+  const FunctionPrototypeBind = Function.prototype.bind, FunctionPrototypeCall = Function.prototype.call; // shims2
 
   // Own, writable, enumerable data property, defined (no inherited setter runs): the descriptor has
   // no prototype, so a getter a guest put on Object.prototype ("get", "set") is never read.
@@ -146,6 +147,10 @@
     StringFromCharCode: String.fromCharCode,
     StringFromCodePoint: String.fromCodePoint,
     NumberPrototypeToString: Number.prototype.toString,
+    // Function.prototype.call itself: bind(call, f) is f uncurried with no argument list made per
+    // call (the bound function holds both; nothing is looked up when it runs)
+    FunctionPrototypeCall,
+    uncurryThis: (f) => ReflectApply(FunctionPrototypeBind, FunctionPrototypeCall, [f]),
     StringPrototypeToWellFormed: StringProto.toWellFormed,
     StringPrototypeToUpperCase: StringProto.toUpperCase,
     StringPrototypeEndsWith: StringProto.endsWith,

@@ -17,9 +17,9 @@
  */
 (function (require, natives, name) {
   "use strict";
-  const P = natives.primordials, u = P.uncurry;
+  const P = natives.primordials;
   const StringCtor = P.StringCtor;
-  const charCodeAt = u(P.StringPrototypeCharCodeAt);
+  const charCodeAt = P.uncurryThis(P.StringPrototypeCharCodeAt);
   const native = natives.idna;
   const nativeToASCII = native.toASCII, nativeToUnicode = native.toUnicode;
 

@@ -12,7 +12,7 @@
   const ReflectApply = Q.ReflectApply, list = Q.list;
   const StringPrototypeSlice = Q.StringPrototypeSlice, StringPrototypeLastIndexOf = Q.StringPrototypeLastIndexOf;
   const StringPrototypeEndsWith = Q.StringPrototypeEndsWith;
-  const strSlice = (s, a, b) => ReflectApply(StringPrototypeSlice, s, b === undefined ? [a] : [a, b]);
+  const strSlice = Q.uncurryThis(StringPrototypeSlice);
   const lastIndexOf = (s, t) => ReflectApply(StringPrototypeLastIndexOf, s, [t]);
   const endsWith = (s, t) => ReflectApply(StringPrototypeEndsWith, s, [t]);
 

@@ -19,7 +19,7 @@
   const Q = natives.primordials;
   const ReflectApply = Q.ReflectApply;
   const StringPrototypeSlice = Q.StringPrototypeSlice, StringPrototypeToLowerCase = Q.StringPrototypeToLowerCase;
-  const strSlice = (s, a, b) => ReflectApply(StringPrototypeSlice, s, b === undefined ? [a] : [a, b]);
+  const strSlice = Q.uncurryThis(StringPrototypeSlice);
   const toLowerCase = (s) => ReflectApply(StringPrototypeToLowerCase, s, []);
   const isDriveLetter = (c) => typeof c === "string" && c.length === 1 && ((c >= "A" && c <= "Z") || (c >= "a" && c <= "z"));
 

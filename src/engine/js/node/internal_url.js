@@ -20,14 +20,15 @@
   const StringPrototypeCharCodeAt = P.StringPrototypeCharCodeAt, StringPrototypeCodePointAt = P.StringPrototypeCodePointAt;
   const StringPrototypeSlice = P.StringPrototypeSlice, StringPrototypeIndexOf = P.StringPrototypeIndexOf;
   const StringPrototypeToLowerCase = P.StringPrototypeToLowerCase, NumberPrototypeToString = P.NumberPrototypeToString;
-  const ArrayPrototypeJoin = P.ArrayPrototypeJoin;
-  const charCodeAt = (s, i) => ReflectApply(StringPrototypeCharCodeAt, s, [i]);
-  const codePointAt = (s, i) => ReflectApply(StringPrototypeCodePointAt, s, [i]);
-  const strSlice = (s, a, b) => ReflectApply(StringPrototypeSlice, s, b === undefined ? [a] : [a, b]);
-  const strIndexOf = (s, t, from) => ReflectApply(StringPrototypeIndexOf, s, [t, from]);
-  const toLowerCase = (s) => ReflectApply(StringPrototypeToLowerCase, s, []);
-  const join = (a, sep) => ReflectApply(ArrayPrototypeJoin, a, [sep]);
-  const hex = (n) => ReflectApply(NumberPrototypeToString, n, [16]);
+  // uncurried by binding the captured Function.prototype.call: no argument list made per call
+  const uncurryThis = P.uncurryThis;
+  const charCodeAt = uncurryThis(StringPrototypeCharCodeAt);
+  const codePointAt = uncurryThis(StringPrototypeCodePointAt);
+  const strSlice = uncurryThis(StringPrototypeSlice);
+  const strIndexOf = uncurryThis(StringPrototypeIndexOf);
+  const toLowerCase = uncurryThis(StringPrototypeToLowerCase);
+  const numberToString = uncurryThis(NumberPrototypeToString);
+  const hex = (n) => numberToString(n, 16);
   const fromCharCode = P.StringFromCharCode, fromCodePoint = P.StringFromCodePoint;
   const StringCtor = P.StringCtor, ObjectFreeze = P.ObjectFreeze, ObjectHasOwn = P.ObjectHasOwn, MathFloor = P.MathFloor;
   const list = P.list;

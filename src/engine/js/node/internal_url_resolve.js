@@ -14,7 +14,7 @@
   const ReflectApply = Q.ReflectApply, list = Q.list, defineValue = Q.defineValue, ObjectKeys = Q.ObjectKeys;
   const StringPrototypeSlice = Q.StringPrototypeSlice, StringPrototypeIndexOf = Q.StringPrototypeIndexOf;
   const StringPrototypeCharCodeAt = Q.StringPrototypeCharCodeAt;
-  const strSlice = (s, a, b) => ReflectApply(StringPrototypeSlice, s, b === undefined ? [a] : [a, b]);
+  const strSlice = Q.uncurryThis(StringPrototypeSlice);
   const strIndexOf = (s, t) => ReflectApply(StringPrototypeIndexOf, s, [t, 0]);
   const startsWithSlash = (s) => s.length > 0 && ReflectApply(StringPrototypeCharCodeAt, s, [0]) === 0x2f;
 

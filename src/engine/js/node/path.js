@@ -43,8 +43,8 @@
   const StringPrototypeSlice = Q.StringPrototypeSlice, StringPrototypeCharCodeAt = Q.StringPrototypeCharCodeAt;
   const StringPrototypeLastIndexOf = Q.StringPrototypeLastIndexOf, StringPrototypeEndsWith = Q.StringPrototypeEndsWith;
   const StringPrototypeIndexOf = Q.StringPrototypeIndexOf;
-  const strSlice = (s, a, b) => ReflectApply(StringPrototypeSlice, s, b === undefined ? [a] : [a, b]);
-  const charCodeAt = (s, i) => ReflectApply(StringPrototypeCharCodeAt, s, [i]);
+  const strSlice = Q.uncurryThis(StringPrototypeSlice);
+  const charCodeAt = Q.uncurryThis(StringPrototypeCharCodeAt);
   const lastIndexOf = (s, t) => ReflectApply(StringPrototypeLastIndexOf, s, [t]);
   const endsWith = (s, t) => ReflectApply(StringPrototypeEndsWith, s, [t]);
   // the segments of s between "/" (one character), as a list

@@ -36,8 +36,8 @@
   const DecodeURIComponent = Q.DecodeURIComponent;
   const StringPrototypeToWellFormed = Q.StringPrototypeToWellFormed, StringPrototypeSlice = Q.StringPrototypeSlice;
   const StringPrototypeCharCodeAt = Q.StringPrototypeCharCodeAt, StringPrototypeIndexOf = Q.StringPrototypeIndexOf;
-  const strSlice = (s, a, b) => ReflectApply(StringPrototypeSlice, s, b === undefined ? [a] : [a, b]);
-  const charCodeAt = (s, i) => ReflectApply(StringPrototypeCharCodeAt, s, [i]);
+  const strSlice = Q.uncurryThis(StringPrototypeSlice);
+  const charCodeAt = Q.uncurryThis(StringPrototypeCharCodeAt);
   const strIndexOf = (s, t, from) => ReflectApply(StringPrototypeIndexOf, s, [t, from]);
   const firstIs = (s, c) => s.length > 0 && charCodeAt(s, 0) === c;
   const endsWithSlash = (s) => s.length > 0 && charCodeAt(s, s.length - 1) === 0x2f;
