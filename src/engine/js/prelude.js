@@ -788,7 +788,7 @@
 
   const BUILTINS = {
     // importable name: [file, property of its exports or null]
-    "path": ["path", null], "path/posix": ["path", "posix"],
+    "path": ["path", null], "path/posix": ["path", "posix"], "path/win32": ["path", "win32"],
     "events": ["events", null],
     "buffer": ["buffer", null],
     "url": ["url", null],

@@ -11,7 +11,7 @@
   const Q = natives.primordials;
   const ReflectApply = Q.ReflectApply, list = Q.list;
   const StringPrototypeSlice = Q.StringPrototypeSlice, StringPrototypeLastIndexOf = Q.StringPrototypeLastIndexOf;
-  const StringPrototypeEndsWith = Q.StringPrototypeEndsWith;
+  const StringPrototypeEndsWith = Q.StringPrototypeEndsWith, StringPrototypeIndexOf = Q.StringPrototypeIndexOf;
   const strSlice = Q.uncurryThis(StringPrototypeSlice);
   const lastIndexOf = (s, t) => ReflectApply(StringPrototypeLastIndexOf, s, [t]);
   const endsWith = (s, t) => ReflectApply(StringPrototypeEndsWith, s, [t]);
@@ -87,6 +87,15 @@
     let tail = rootEnd < len ? normalizeTail(strSlice(path, rootEnd), !absolute) : "";
     if (tail.length === 0 && !absolute) tail = ".";
     if (tail.length > 0 && isSep(path[len - 1])) tail += "\\";
+    // A relative path with a ":" must not normalize into something Windows reads as a drive
+    // (CVE-2024-36139, as Node 20 does): "test/../C:/x" is ".\\C:\\x".
+    if (!absolute && device === undefined && ReflectApply(StringPrototypeIndexOf, path, [":", 0]) >= 0) {
+      if (tail.length >= 2 && isDriveLetter(tail[0]) && tail[1] === ":") return ".\\" + tail;
+      for (let i = ReflectApply(StringPrototypeIndexOf, path, [":", 0]); i !== -1;
+        i = ReflectApply(StringPrototypeIndexOf, path, [":", i + 1])) {
+        if (i === len - 1 || isSep(path[i + 1])) return ".\\" + tail;
+      }
+    }
     if (device === undefined) return absolute ? "\\" + tail : tail;
     return absolute ? device + "\\" + tail : device + tail;
   }

@@ -96,6 +96,41 @@
     return resolvedAbsolute ? resolvedDevice + "\\" + resolvedTail : (resolvedDevice + resolvedTail) || ".";
   }
 
+  function segments(p) {
+    const out = [];
+    let start = 0;
+    for (let i = 0; i <= p.length; i++) {
+      if (i < p.length && p[i] !== "\\") continue;
+      Q.defineValue(out, out.length, strSlice(p, start, i));
+      start = i + 1;
+    }
+    if (out.length > 0 && out[out.length - 1] === "") out.length--;
+    return out;
+  }
+  function joinFrom(list, start) {
+    let out = "";
+    for (let i = start; i < list.length; i++) out += (i > start ? "\\" : "") + list[i];
+    return out;
+  }
+  function relativeBySegments(fromOrig, toOrig) {
+    const a = segments(fromOrig), b = segments(toOrig);
+    const length = a.length < b.length ? a.length : b.length;
+    let i = 0;
+    while (i < length && toLowerCase(a[i]) === toLowerCase(b[i])) i++;
+    if (i === 0) return toOrig;
+    let up = "";
+    if (i === length) {
+      if (b.length > length) return joinFrom(b, i);
+      if (a.length > length) {
+        for (let k = i; k < a.length - 1; k++) up += "..\\";
+        return up + "..";
+      }
+      return "";
+    }
+    for (let k = i; k < a.length; k++) up += "..\\";
+    return up + joinFrom(b, i);
+  }
+
   function relative(from, to) {
     if (from === to) return "";
     const fromOrig = resolve([from]);
@@ -104,6 +139,9 @@
     from = toLowerCase(fromOrig);
     to = toLowerCase(toOrig);
     if (from === to) return "";
+    // Lower-casing changed a length ("İ" is two code units lower-cased): the index arithmetic
+    // below would cut the original in the wrong place, so compare segment by segment, as Node does.
+    if (from.length !== fromOrig.length || to.length !== toOrig.length) return relativeBySegments(fromOrig, toOrig);
     let fromStart = 0;
     while (fromStart < from.length && from[fromStart] === "\\") fromStart++;
     let fromEnd = from.length;

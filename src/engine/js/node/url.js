@@ -300,8 +300,10 @@
       throw nodeError(ErrorCtor, "ERR_CHIDORI_UNAVAILABLE", "URL.createObjectURL is not available in chidori (there is no Blob store)");
     }
 
-    static revokeObjectURL() {
-      throw nodeError(ErrorCtor, "ERR_CHIDORI_UNAVAILABLE", "URL.revokeObjectURL is not available in chidori (there is no Blob store)");
+    // Nothing was ever registered (createObjectURL is unavailable), so revoking is a no-op, as
+    // Node's is for a URL it does not know.
+    static revokeObjectURL(url) {
+      if (arguments.length < 1) throw missingArgs(["url"]);
     }
 
     #syncParams() {
@@ -434,6 +436,28 @@
 
   /* ---- node:url helpers ---- */
 
+  // The " Received ..." tail of Node's ERR_INVALID_ARG_TYPE for a primitive (an object or a
+  // function is described by internal/text through util.inspect, loaded only then).
+  function received(value) {
+    switch (typeof value) {
+      case "undefined": return " Received undefined";
+      case "string": {
+        const shown = "'" + value + "'";
+        return " Received type string (" + (shown.length > 28 ? strSlice(shown, 0, 25) + "..." : shown) + ")";
+      }
+      case "number": case "boolean":
+        return " Received type " + typeof value + " (" + (value === 0 && 1 / value < 0 ? "-0" : StringCtor(value)) + ")";
+      case "bigint": return " Received type bigint (" + StringCtor(value) + "n)";
+      default:
+        if (value === null) return " Received null";
+        return require("internal/text").describeReceived(value);
+    }
+  }
+  const invalidArgType = (argName, expected, value) => nodeError(TypeErrorCtor, "ERR_INVALID_ARG_TYPE",
+    'The "' + argName + '" argument must be ' + expected + "." + received(value));
+  // options?.windows, as Node reads it (false: a run's paths are POSIX)
+  const windowsOption = (options) => options !== null && options !== undefined && options.windows === true;
+
   // The record of a string or of a URL of ours. A URL is read through its record, never through
   // URL.prototype's getters (a guest may replace them).
   function toRecord(value, argName) {
@@ -444,21 +468,44 @@
     }
     const rec = recordOf(value);
     if (rec !== null) return rec;
-    throw nodeError(TypeErrorCtor, "ERR_INVALID_ARG_TYPE",
-      'The "' + argName + '" argument must be of type string or an instance of URL');
+    throw invalidArgType(argName, "of type string or an instance of URL", value);
   }
 
-  function fileURLToPath(path) {
+  // "%2f" (and, on Windows, "%5c") in any case: an encoded separator
+  function hasEncodedSeparator(pathname, windows) {
+    for (let i = 0; i + 2 < pathname.length; i++) {
+      if (pathname[i] !== "%") continue;
+      const a = pathname[i + 1], b = pathname[i + 2];
+      if ((a === "2" && (b === "f" || b === "F")) || (windows && a === "5" && (b === "c" || b === "C"))) return true;
+    }
+    return false;
+  }
+
+  function fileURLToPath(path, options = undefined) {
+    const windows = windowsOption(options);
     const rec = toRecord(path, "path");
     if (rec.scheme !== "file") throw nodeError(TypeErrorCtor, "ERR_INVALID_URL_SCHEME", "The URL must be of scheme file");
+    const pathname = P.serializePath(rec);
+    if (windows) {
+      if (hasEncodedSeparator(pathname, true)) {
+        throw nodeError(TypeErrorCtor, "ERR_INVALID_FILE_URL_PATH",
+          "File URL path must not include encoded \\ or / characters");
+      }
+      let back = "";
+      for (let i = 0; i < pathname.length; i++) back += pathname[i] === "/" ? "\\" : pathname[i];
+      const decoded = DecodeURIComponent(back);
+      if (rec.host !== null && rec.host !== "") return "\\\\" + domainToUnicode(rec.host) + decoded;
+      const letter = decoded.length > 2 ? charCodeAt(decoded, 1) | 0x20 : 0;
+      if (letter < 0x61 || letter > 0x7a || decoded[2] !== ":") {
+        throw nodeError(TypeErrorCtor, "ERR_INVALID_FILE_URL_PATH", "File URL path must be absolute");
+      }
+      return strSlice(decoded, 1);
+    }
     if (rec.host !== null && rec.host !== "") {
       throw nodeError(TypeErrorCtor, "ERR_INVALID_FILE_URL_HOST", 'File URL host must be "localhost" or empty on linux');
     }
-    const pathname = P.serializePath(rec);
-    for (let i = 0; i + 2 < pathname.length; i++) {
-      if (pathname[i] === "%" && pathname[i + 1] === "2" && (pathname[i + 2] === "f" || pathname[i + 2] === "F")) {
-        throw nodeError(TypeErrorCtor, "ERR_INVALID_FILE_URL_PATH", "File URL path must not include encoded / characters");
-      }
+    if (hasEncodedSeparator(pathname, false)) {
+      throw nodeError(TypeErrorCtor, "ERR_INVALID_FILE_URL_PATH", "File URL path must not include encoded / characters");
     }
     return DecodeURIComponent(pathname);
   }
@@ -482,29 +529,55 @@
     return r;
   }
 
-  // % \ newline, carriage return and tab escaped, as Node's pathToFileURL does
-  function escapePathChars(s) {
+  // % (and, for POSIX paths, \), newline, carriage return and tab escaped, as Node's
+  // pathToFileURL does; with `all`, ? and # too
+  function escapePathChars(s, windows, all) {
     let out = "";
     for (let i = 0; i < s.length; i++) {
       const c = charCodeAt(s, i);
-      out += c === 0x25 ? "%25" : c === 0x5c ? "%5C" : c === 0x0a ? "%0A" : c === 0x0d ? "%0D" : c === 0x09 ? "%09"
-        : s[i];
+      out += c === 0x25 ? "%25" : c === 0x5c && !windows ? "%5C" : c === 0x0a ? "%0A" : c === 0x0d ? "%0D"
+        : c === 0x09 ? "%09" : all && c === 0x3f ? "%3F" : all && c === 0x23 ? "%23"
+        : windows && c === 0x5e ? "%5E" : windows && c === 0x5b ? "%5B" : windows && c === 0x5d ? "%5D"
+        : windows && c === 0x7c ? "%7C" : windows && c === 0x7e ? "%7E" : s[i];
     }
     return out;
   }
 
-  function pathToFileURL(path) {
-    if (typeof path !== "string") {
-      throw nodeError(TypeErrorCtor, "ERR_INVALID_ARG_TYPE", 'The "path" argument must be of type string');
+  const invalidArgValue = (argName, value, reason) => nodeError(TypeErrorCtor, "ERR_INVALID_ARG_VALUE",
+    "The argument '" + argName + "' " + reason + ". Received '" + value + "'");
+
+  function pathToFileURL(path, options = undefined) {
+    if (typeof path !== "string") throw invalidArgType("path", "of type string", path);
+    const windows = windowsOption(options);
+    if (windows) {
+      let rec;
+      if (strSlice(path, 0, 2) === "\\\\") {
+        // UNC: \\server\share\resource, or \\?\UNC\server\share\resource
+        const prefix = strSlice(path, 0, 8) === "\\\\?\\UNC\\" ? 8 : 2;
+        const hostEnd = strIndexOf(path, "\\", prefix);
+        if (hostEnd === -1) throw invalidArgValue("path", path, "Missing UNC resource path");
+        if (hostEnd === 2) throw invalidArgValue("path", path, "Empty UNC servername");
+        rec = P.basicParse(usv("file://" + strSlice(path, prefix, hostEnd) + escapePathChars(strSlice(path, hostEnd), true, true)),
+          null, null, 0);
+      } else {
+        let resolved = winPath().resolve(path);
+        const last = path.length > 0 ? path[path.length - 1] : "";
+        if ((last === "/" || last === "\\") && resolved[resolved.length - 1] !== "\\") resolved += "\\";
+        rec = P.basicParse(usv("file://" + escapePathChars(resolved, true, true)), null, null, 0);
+      }
+      if (rec === P.FAILURE) throw invalidURL(path);
+      return new URL(FROM_RECORD, rec);
     }
     let resolved = resolvePosix(path);
     if ((endsWithSlash(path) || path === "") && !endsWithSlash(resolved)) resolved += "/";
-    resolved = escapePathChars(usv(resolved));
+    resolved = escapePathChars(usv(resolved), false, false);
     const rec = P.basicParse("file://", null, null, 0);
     rec.path = list();
     P.basicParse(resolved, null, rec, S.PATH_START);
     return new URL(FROM_RECORD, rec);
   }
+  let winPathModule = null;
+  const winPath = () => winPathModule || (winPathModule = require("path").win32);
 
   // Both run the host parser (so "0x7f.1" gives "127.0.0.1", as in Node); "" on failure.
   function domainToASCII(domain) {
@@ -617,6 +690,10 @@
     }
   }
 
+  const isForbiddenInV6 = (c) => c === 0 || c === 0x09 || c === 0x0a || c === 0x0d || c === 0x20 || c === 0x23 ||
+    c === 0x25 || c === 0x2f || c === 0x3c || c === 0x3e || c === 0x3f || c === 0x40 || c === 0x5c || c === 0x5e ||
+    c === 0x7c;
+
   function qsUnescape(s) {
     try {
       return DecodeURIComponent(s);
@@ -671,9 +748,7 @@
 
   function legacyParse(input, parseQueryString, slashesDenoteHost) {
     if (input instanceof Url) return input;
-    if (typeof input !== "string") {
-      throw nodeError(TypeErrorCtor, "ERR_INVALID_ARG_TYPE", 'The "url" argument must be of type string');
-    }
+    if (typeof input !== "string") throw invalidArgType("url", "of type string", input);
     const u = new Url();
     let rest = ReflectApply(StringPrototypeTrim, input, []);
     // Backslashes before the query become slashes, as Node does.
@@ -714,7 +789,7 @@
       if (hostEnd < 0) hostEnd = rest.length;
       const at = ReflectApply(StringPrototypeLastIndexOf, rest, ["@", hostEnd]);
       if (at >= 0) {
-        u.auth = qsUnescape(strSlice(rest, 0, at));
+        u.auth = DecodeURIComponent(strSlice(rest, 0, at)); // a URIError on a bad escape, as in Node
         rest = strSlice(rest, at + 1);
       }
       // The host ends at the first character a host cannot hold (as in Node: "http://a b/c" has
@@ -734,9 +809,16 @@
       const v6 = startsWith(hostname, "[") && endsWith(hostname, "]");
       if (v6) hostname = strSlice(hostname, 1, -1);
       hostname = lower(hostname);
-      if (!v6 && search(hostname, (c) => c > 0x7f) >= 0) {
-        const a = P.domainToASCII(hostname, false);
-        hostname = a === P.FAILURE ? "" : a;
+      // as Node: a host that cannot be a host name (a bad IDNA label, a forbidden code point) is
+      // an ERR_INVALID_URL, not an empty host
+      if (hostname !== "") {
+        if (v6) {
+          if (search(hostname, isForbiddenInV6) >= 0) throw invalidURL(input);
+        } else if (search(hostname, (c) => c > 0x7f) >= 0) {
+          const a = P.domainToASCII(hostname, false);
+          if (a === P.FAILURE) throw invalidURL(input);
+          hostname = a;
+        }
       }
       u.hostname = hostname;
       u.host = (v6 ? "[" + hostname + "]" : hostname) + (u.port !== null ? ":" + u.port : "");
@@ -809,9 +891,12 @@
   function format(urlObject, options = undefined) {
     const rec = recordOf(urlObject);
     if (rec !== null) {
+      if (options && typeof options !== "object") throw invalidArgType("options", "of type object", options);
       const o = options || { __proto__: null };
-      const auth = o.auth !== false, fragment = o.fragment !== false, search = o.search !== false;
-      const unicode = o.unicode === true;
+      // an option given (not null or undefined) counts by its truth, as in Node
+      const flag = (v, dflt) => (v === null || v === undefined ? dflt : !!v);
+      const auth = flag(o.auth, true), fragment = flag(o.fragment, true), search = flag(o.search, true);
+      const unicode = flag(o.unicode, false);
       let out = rec.scheme + ":";
       if (rec.host !== null) {
         out += "//";
