@@ -543,8 +543,14 @@
     return out;
   }
 
+  // util.inspect's form of a string without a single quote: quoted, backslashes doubled
+  function quoted(s) {
+    let out = "'";
+    for (let i = 0; i < s.length; i++) out += s[i] === "\\" ? "\\\\" : s[i];
+    return out + "'";
+  }
   const invalidArgValue = (argName, value, reason) => nodeError(TypeErrorCtor, "ERR_INVALID_ARG_VALUE",
-    "The argument '" + argName + "' " + reason + ". Received '" + value + "'");
+    "The argument '" + argName + "' " + reason + ". Received " + quoted(value));
 
   function pathToFileURL(path, options = undefined) {
     if (typeof path !== "string") throw invalidArgType("path", "of type string", path);
