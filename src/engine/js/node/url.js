@@ -2,8 +2,8 @@
  *
  * URL and URLSearchParams follow the WHATWG URL Standard (the parser, hosts and serializer are in
  * internal/url, IDNA in internal/idna); a URL's searchParams is live-linked both ways. The Node
- * helpers: fileURLToPath / pathToFileURL (POSIX rules; a relative path is resolved against "/",
- * the working directory of a chidori run), format (a URL with Node's options, or a legacy object),
+ * helpers: fileURLToPath / pathToFileURL (POSIX rules, or Windows rules with {windows: true}; a
+ * relative path is resolved against "/", the working directory of a chidori run), format (a URL with Node's options, or a legacy object),
  * domainToASCII / domainToUnicode (an empty string on failure, as in Node), urlToHttpOptions.
  *
  * The legacy API (parse, resolve, resolveObject, Url) is APPROXIMATE: it gives Node's fields
