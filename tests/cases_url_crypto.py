@@ -144,7 +144,8 @@ def known_node_deviation(case, want, got):
         # URL.canParse says false for some non-ASCII hosts that the constructor accepts.
         if differs == {"canParse"} and want["canParse"] is False:
             return "canParse"
-    # IDNA: Node applies only part of CheckBidi and has the full UTS 46 table (see internal_idna.js).
+    # IDNA: Node applies only part of CheckBidi and an older UTS 46 revision (an xn-- label that
+    # decodes to ASCII only passes there); chidori uses ICU's UTS 46 (idna_native.c).
     if w_ok != g_ok and (re.search(r"[^\x00-\x7f]", inp) or "xn--" in inp.lower()):
         return "idna"
     return None

@@ -13,6 +13,7 @@
 #include "engine/engine.h"
 #include "engine/engine_internal.h"
 #include "engine/intl_native.h"
+#include "engine/idna_native.h"
 #include "engine/limits.h"
 #include "util/buf.h"
 #include "util/excerpt.h"
@@ -382,6 +383,7 @@ static int install_prelude(engine *e)
     JS_SetPropertyStr(ctx, natives, "unavailableMember",
                       JS_NewCFunction(ctx, native_unavailable_member, "unavailableMember", 1));
     JS_SetPropertyStr(ctx, natives, "intl", intl_native_object(ctx)); /* ICU loads on first use */
+    JS_SetPropertyStr(ctx, natives, "idna", idna_native_object(ctx)); /* UTS #46 over ICU, for URL hosts */
     JSValue internals = JS_Call(ctx, fn, JS_UNDEFINED, 1, (JSValueConst *)&natives);
     JS_FreeValue(ctx, natives);
     JS_FreeValue(ctx, fn);

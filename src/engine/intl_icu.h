@@ -1,4 +1,4 @@
-/* intl_icu.h — the ICU C functions Intl uses, as one table of pointers.
+/* intl_icu.h — the ICU C functions Intl (and IDNA, idna_native.c) use, as one table of pointers.
  *
  * The names are ICU's own, versioned by the headers (unumf_formatDouble is unumf_formatDouble_72
  * with libicu 72), so the table matches the library the build found. The main binary fills it by
@@ -28,6 +28,7 @@
 #include <unicode/unum.h>
 #include <unicode/putil.h>
 #include <unicode/udata.h>
+#include <unicode/uidna.h>
 
 /* X(name) for every function used; the macro sees ICU's unversioned name. */
 #define INTL_ICU_FUNCS(X) \
@@ -50,7 +51,8 @@
     X(udtitvfmt_open) X(udtitvfmt_close) X(udtitvfmt_openResult) X(udtitvfmt_closeResult) \
     X(udtitvfmt_formatToResult) X(udtitvfmt_resultAsValue) \
     X(ufmtval_getString) X(ufmtval_nextPosition) \
-    X(ucfpos_open) X(ucfpos_close) X(ucfpos_getCategory) X(ucfpos_getField) X(ucfpos_getIndexes)
+    X(ucfpos_open) X(ucfpos_close) X(ucfpos_getCategory) X(ucfpos_getField) X(ucfpos_getIndexes) \
+    X(uidna_openUTS46) X(uidna_nameToASCII) X(uidna_nameToUnicode)
 
 typedef struct intl_icu_api {
 #define INTL_ICU_MEMBER(f) __typeof__(f) *f;

@@ -788,7 +788,7 @@
 
   const BUILTINS = {
     // importable name: [file, property of its exports or null]
-    "path": ["path", null], "path/posix": ["path", "posix"],
+    "path": ["path", null], "path/posix": ["path", "posix"], "path/win32": ["path", "win32"],
     "events": ["events", null],
     "buffer": ["buffer", null],
     "url": ["url", null],
@@ -857,6 +857,7 @@
     messageOfError,
     queueMicrotask,
     primordials: P,
+    idna: natives.idna, // UTS #46 over ICU (idna_native.c), for internal/idna
   });
 
   // A rejection nobody handled once the job queue drained (engine.c): given to the guest's

@@ -29,6 +29,7 @@
   const MapProto = Map.prototype, WeakMapProto = WeakMap.prototype;
   const StringProto = String.prototype, ArrayProto = Array.prototype;
   const MapSize = Object.getOwnPropertyDescriptor(MapProto, "size").get;
+  const FunctionPrototypeBind = Function.prototype.bind, FunctionPrototypeCall = Function.prototype.call; // shims2
 
   // Own, writable, enumerable data property, defined (no inherited setter runs): the descriptor has
   // no prototype, so a getter a guest put on Object.prototype ("get", "set") is never read.
@@ -226,6 +227,29 @@
     defineValue,
     // [...head, ...rest] as an argument list for ReflectApply, without the array iterator (spread
     // reads Array.prototype[Symbol.iterator]) and without inherited setters
+    // shims2 (buffer, path, url, internal/url*, internal/idna): what their own paths use
+    StringPrototypeCharCodeAt: StringProto.charCodeAt,
+    StringPrototypeCodePointAt: StringProto.codePointAt,
+    StringFromCharCode: String.fromCharCode,
+    StringFromCodePoint: String.fromCodePoint,
+    NumberPrototypeToString: Number.prototype.toString,
+    // Function.prototype.call itself: bind(call, f) is f uncurried with no argument list made per
+    // call (the bound function holds both; nothing is looked up when it runs)
+    FunctionPrototypeCall,
+    uncurryThis: (f) => ReflectApply(FunctionPrototypeBind, FunctionPrototypeCall, [f]),
+    StringPrototypeToWellFormed: StringProto.toWellFormed,
+    StringPrototypeToUpperCase: StringProto.toUpperCase,
+    StringPrototypeEndsWith: StringProto.endsWith,
+    ArrayFrom: Array.from,
+    ObjectGetOwnPropertyNames: Object.getOwnPropertyNames,
+    ObjectGetOwnPropertyDescriptor: Object.getOwnPropertyDescriptor,
+    ReflectGetOwnPropertyDescriptor: Reflect.getOwnPropertyDescriptor,
+    SymbolIterator: Symbol.iterator,
+    SymbolToStringTag: Symbol.toStringTag,
+    // %IteratorPrototype%, the [[Prototype]] of the array iterator's prototype
+    IteratorPrototype: Object.getPrototypeOf(Object.getPrototypeOf([][Symbol.iterator]())),
+    DecodeURIComponent: decodeURIComponent,
+    EncodeURIComponent: encodeURIComponent,
     argsWith: (head, rest) => {
       const a = ObjectSetPrototypeOf([], null);
       for (let i = 0; i < head.length; i++) a[a.length] = head[i];

@@ -14,7 +14,7 @@
   // QuickJS caps an ArrayBuffer at 2^31-1 bytes (Node on 64-bit allows 2^32).
   const kMaxLength = 2147483647;
   const kStringMaxLength = 1073741823;
-  const INSPECT_MAX_BYTES = 50;
+  let INSPECT_MAX_BYTES = 50; // buffer.INSPECT_MAX_BYTES, settable as in Node
   const inspectCustom = Symbol.for("nodejs.util.inspect.custom");
 
   /* ---- errors ---- */
@@ -428,18 +428,16 @@
 
   const methods = {
     toString(encoding, start, end) {
-      const len = this.length;
-      if (arguments.length === 0) return ENCODINGS.utf8.decode(this, 0, len);
-      if (start <= 0) start = 0;
-      else if (start >= len) return "";
-      else start = Math.trunc(start) || 0;
-      if (end === undefined || end > len) end = len;
-      else end = Math.trunc(end) || 0;
-      if (end <= start) return "";
-      if (encoding === undefined) return ENCODINGS.utf8.decode(this, start, end);
-      const ops = encodingOps(encoding);
-      if (ops === undefined) throw unknownEncoding(encoding);
-      return ops.decode(this, start, end);
+      try {
+        return toStringOf(this, arguments.length, encoding, start, end);
+      } catch (e) {
+        // the engine's own string limit, reported as Node reports it
+        if (e instanceof RangeError && e.code === undefined && this.length > kStringMaxLength / 4) {
+          throw codedError(Error, "ERR_STRING_TOO_LONG",
+            "Cannot create a string longer than 0x" + kStringMaxLength.toString(16) + " characters");
+        }
+        throw e;
+      }
     },
 
     toJSON() {
@@ -705,6 +703,21 @@
     return findBytes(buf, needle, start, forward, 1);
   }
 
+  function toStringOf(buf, argc, encoding, start, end) {
+    const len = buf.length;
+    if (argc === 0) return ENCODINGS.utf8.decode(buf, 0, len);
+    if (start <= 0) start = 0;
+    else if (start >= len) return "";
+    else start = Math.trunc(start) || 0;
+    if (end === undefined || end > len) end = len;
+    else end = Math.trunc(end) || 0;
+    if (end <= start) return "";
+    if (encoding === undefined) return ENCODINGS.utf8.decode(buf, start, end);
+    const ops = encodingOps(encoding);
+    if (ops === undefined) throw unknownEncoding(encoding);
+    return ops.decode(buf, start, end);
+  }
+
   /* ---- prototype: numbers ---- */
 
   function checkOffset(buf, offset, size) {
@@ -723,8 +736,10 @@
     throw outOfRange(what || "offset", ">= " + (what ? 1 : 0) + " and <= " + length, value);
   }
 
-  function checkByteLength(byteLength) {
+  // the variable-width forms (readIntBE(offset, byteLength)...) have no default offset, as in Node
+  function checkByteLength(byteLength, offset) {
     if (byteLength === undefined) throw invalidArgType("byteLength", "of type number", byteLength);
+    if (offset === undefined) throw invalidArgType("offset", "of type number", offset);
     if (!(byteLength >= 1 && byteLength <= 6 && Number.isInteger(byteLength))) boundsError(byteLength, 6, "byteLength");
   }
 
@@ -824,19 +839,19 @@
   }
   for (const [suffix, little] of [["LE", true], ["BE", false]]) {
     methods["readUInt" + suffix] = function (offset, byteLength) {
-      checkByteLength(byteLength);
+      checkByteLength(byteLength, offset);
       return readUnsigned(this, checkOffset(this, offset, byteLength), byteLength, little);
     };
     methods["readInt" + suffix] = function (offset, byteLength) {
-      checkByteLength(byteLength);
+      checkByteLength(byteLength, offset);
       return readSigned(this, checkOffset(this, offset, byteLength), byteLength, little);
     };
     methods["writeUInt" + suffix] = function (value, offset, byteLength) {
-      checkByteLength(byteLength);
+      checkByteLength(byteLength, offset);
       return writeInteger(this, value, offset, byteLength, little, false);
     };
     methods["writeInt" + suffix] = function (value, offset, byteLength) {
-      checkByteLength(byteLength);
+      checkByteLength(byteLength, offset);
       return writeInteger(this, value, offset, byteLength, little, true);
     };
     methods["readFloat" + suffix] = function (offset) { return readFloat(this, offset, 4, little); };
@@ -930,6 +945,11 @@
     Buffer, SlowBuffer, transcode, isUtf8, isAscii, kMaxLength, kStringMaxLength,
     btoa: text.btoa, atob: text.atob,
     constants: Object.freeze({ MAX_LENGTH: kMaxLength, MAX_STRING_LENGTH: kStringMaxLength }),
-    INSPECT_MAX_BYTES, Blob, File,
+    get INSPECT_MAX_BYTES() { return INSPECT_MAX_BYTES; },
+    set INSPECT_MAX_BYTES(value) {
+      validateNumber(value, "INSPECT_MAX_BYTES", 0);
+      INSPECT_MAX_BYTES = value;
+    },
+    Blob, File,
   });
 })

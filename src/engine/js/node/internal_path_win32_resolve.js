@@ -15,7 +15,13 @@
   const CWD = "/"; // the run's working directory (node/process.js cwd())
 
   const isSep = (c) => c === "\\" || c === "/";
-  const isDriveLetter = (c) => /^[A-Za-z]$/.test(c);
+  // Only builtins captured before guest code ran (natives.primordials): docs/primordials.md.
+  const Q = natives.primordials;
+  const ReflectApply = Q.ReflectApply;
+  const StringPrototypeSlice = Q.StringPrototypeSlice, StringPrototypeToLowerCase = Q.StringPrototypeToLowerCase;
+  const strSlice = Q.uncurryThis(StringPrototypeSlice);
+  const toLowerCase = (s) => ReflectApply(StringPrototypeToLowerCase, s, []);
+  const isDriveLetter = (c) => typeof c === "string" && c.length === 1 && ((c >= "A" && c <= "Z") || (c >= "a" && c <= "z"));
 
   // The root of one path: its device ("C:" or "\\\\server\\share"), where the root ends and
   // whether it is absolute.
@@ -31,7 +37,7 @@
         let last = j;
         while (j < len && !isSep(path[j])) j++;
         if (j < len && j !== last) {
-          const server = path.slice(last, j);
+          const server = strSlice(path, last, j);
           last = j;
           while (j < len && isSep(path[j])) j++;
           if (j < len && j !== last) {
@@ -39,7 +45,7 @@
             while (j < len && !isSep(path[j])) j++;
             if (j === len || j !== last) {
               if (server !== "." && server !== "?") {
-                device = "\\\\" + server + "\\" + path.slice(last, j);
+                device = "\\\\" + server + "\\" + strSlice(path, last, j);
                 rootEnd = j;
               } else {
                 device = "\\\\" + server; // a device path ("\\\\.\\pipe", "\\\\?\\C:"): the rest is its tail
@@ -52,7 +58,7 @@
         rootEnd = 1;
       }
     } else if (isDriveLetter(path[0]) && path[1] === ":") {
-      device = path.slice(0, 2);
+      device = strSlice(path, 0, 2);
       rootEnd = 2;
       if (len > 2 && isSep(path[2])) { absolute = true; rootEnd = 3; }
     }
@@ -74,14 +80,14 @@
         path = CWD;
       }
       const { device, rootEnd, absolute } = rootOf(path);
-      if (device.length > 0 && resolvedDevice.length > 0 && device.toLowerCase() !== resolvedDevice.toLowerCase()) {
+      if (device.length > 0 && resolvedDevice.length > 0 && toLowerCase(device) !== toLowerCase(resolvedDevice)) {
         continue; // another drive: not part of this path
       }
       if (resolvedDevice.length === 0 && device.length > 0) resolvedDevice = device;
       if (resolvedAbsolute) {
         if (resolvedDevice.length > 0) break;
       } else {
-        resolvedTail = path.slice(rootEnd) + "\\" + resolvedTail;
+        resolvedTail = strSlice(path, rootEnd) + "\\" + resolvedTail;
         resolvedAbsolute = absolute;
         if (absolute && resolvedDevice.length > 0) break;
       }
@@ -90,14 +96,52 @@
     return resolvedAbsolute ? resolvedDevice + "\\" + resolvedTail : (resolvedDevice + resolvedTail) || ".";
   }
 
+  function segments(p) {
+    const out = [];
+    let start = 0;
+    for (let i = 0; i <= p.length; i++) {
+      if (i < p.length && p[i] !== "\\") continue;
+      Q.defineValue(out, out.length, strSlice(p, start, i));
+      start = i + 1;
+    }
+    if (out.length > 0 && out[out.length - 1] === "") out.length--;
+    return out;
+  }
+  function joinFrom(list, start) {
+    let out = "";
+    for (let i = start; i < list.length; i++) out += (i > start ? "\\" : "") + list[i];
+    return out;
+  }
+  function relativeBySegments(fromOrig, toOrig) {
+    const a = segments(fromOrig), b = segments(toOrig);
+    const length = a.length < b.length ? a.length : b.length;
+    let i = 0;
+    while (i < length && toLowerCase(a[i]) === toLowerCase(b[i])) i++;
+    if (i === 0) return toOrig;
+    let up = "";
+    if (i === length) {
+      if (b.length > length) return joinFrom(b, i);
+      if (a.length > length) {
+        for (let k = i; k < a.length - 1; k++) up += "..\\";
+        return up + "..";
+      }
+      return "";
+    }
+    for (let k = i; k < a.length; k++) up += "..\\";
+    return up + joinFrom(b, i);
+  }
+
   function relative(from, to) {
     if (from === to) return "";
     const fromOrig = resolve([from]);
     const toOrig = resolve([to]);
     if (fromOrig === toOrig) return "";
-    from = fromOrig.toLowerCase();
-    to = toOrig.toLowerCase();
+    from = toLowerCase(fromOrig);
+    to = toLowerCase(toOrig);
     if (from === to) return "";
+    // Lower-casing changed a length ("İ" is two code units lower-cased): the index arithmetic
+    // below would cut the original in the wrong place, so compare segment by segment, as Node does.
+    if (from.length !== fromOrig.length || to.length !== toOrig.length) return relativeBySegments(fromOrig, toOrig);
     let fromStart = 0;
     while (fromStart < from.length && from[fromStart] === "\\") fromStart++;
     let fromEnd = from.length;
@@ -121,8 +165,8 @@
       if (lastCommonSep === -1) return toOrig; // nothing in common: another drive or share
     } else {
       if (toLen > length) {
-        if (to[toStart + i] === "\\") return toOrig.slice(toStart + i + 1); // from is a parent of to
-        if (i === 2) return toOrig.slice(toStart + i); // from is a drive root
+        if (to[toStart + i] === "\\") return strSlice(toOrig, toStart + i + 1); // from is a parent of to
+        if (i === 2) return strSlice(toOrig, toStart + i); // from is a drive root
       }
       if (fromLen > length) {
         if (from[fromStart + i] === "\\") lastCommonSep = i; // to is a parent of from
@@ -135,9 +179,9 @@
       if (i === fromEnd || from[i] === "\\") out += out.length === 0 ? ".." : "\\..";
     }
     toStart += lastCommonSep;
-    if (out.length > 0) return out + toOrig.slice(toStart, toEnd);
+    if (out.length > 0) return out + strSlice(toOrig, toStart, toEnd);
     if (toOrig[toStart] === "\\") ++toStart;
-    return toOrig.slice(toStart, toEnd);
+    return strSlice(toOrig, toStart, toEnd);
   }
 
   function toNamespacedPath(path) {
@@ -145,7 +189,7 @@
     const resolved = resolve([path]);
     if (resolved.length <= 2) return path;
     if (resolved[0] === "\\") {
-      if (resolved[1] === "\\" && resolved[2] !== "?" && resolved[2] !== ".") return "\\\\?\\UNC\\" + resolved.slice(2);
+      if (resolved[1] === "\\" && resolved[2] !== "?" && resolved[2] !== ".") return "\\\\?\\UNC\\" + strSlice(resolved, 2);
     } else if (isDriveLetter(resolved[0]) && resolved[1] === ":" && resolved[2] === "\\") {
       return "\\\\?\\" + resolved;
     }
@@ -187,7 +231,7 @@
         rootEnd = 3;
       }
     }
-    if (rootEnd > 0) ret.root = path.slice(0, rootEnd);
+    if (rootEnd > 0) ret.root = strSlice(path, 0, rootEnd);
 
     // The last segment (trailing separators ignored) and its extension, as Node splits them.
     let startDot = -1, startPart = rootEnd, end = -1, matchedSlash = true, preDotState = 0;
@@ -208,14 +252,14 @@
     if (end !== -1) {
       if (startDot === -1 || preDotState === 0 ||
         (preDotState === 1 && startDot === end - 1 && startDot === startPart + 1)) {
-        ret.base = ret.name = path.slice(startPart, end);
+        ret.base = ret.name = strSlice(path, startPart, end);
       } else {
-        ret.name = path.slice(startPart, startDot);
-        ret.base = path.slice(startPart, end);
-        ret.ext = path.slice(startDot, end);
+        ret.name = strSlice(path, startPart, startDot);
+        ret.base = strSlice(path, startPart, end);
+        ret.ext = strSlice(path, startDot, end);
       }
     }
-    ret.dir = startPart > 0 && startPart !== rootEnd ? path.slice(0, startPart - 1) : ret.root;
+    ret.dir = startPart > 0 && startPart !== rootEnd ? strSlice(path, 0, startPart - 1) : ret.root;
     return ret;
   }
 
@@ -230,5 +274,5 @@
     return dir === pathObject.root ? dir + base : dir + "\\" + base;
   }
 
-  return Object.freeze({ resolve, relative, toNamespacedPath, parse, format });
+  return Q.ObjectFreeze({ __proto__: null, resolve, relative, toNamespacedPath, parse, format });
 })

@@ -13,11 +13,50 @@
 (function (require, natives, name) {
   "use strict";
   const idna = require("internal/idna");
+  // Every builtin used below was captured before guest code ran (natives.primordials): the parser
+  // reads no guest-writable property (docs/primordials.md). Its own lists have no prototype.
+  const P = natives.primordials;
+  const ReflectApply = P.ReflectApply;
+  const StringPrototypeCharCodeAt = P.StringPrototypeCharCodeAt, StringPrototypeCodePointAt = P.StringPrototypeCodePointAt;
+  const StringPrototypeSlice = P.StringPrototypeSlice, StringPrototypeIndexOf = P.StringPrototypeIndexOf;
+  const StringPrototypeToLowerCase = P.StringPrototypeToLowerCase, NumberPrototypeToString = P.NumberPrototypeToString;
+  // uncurried by binding the captured Function.prototype.call: no argument list made per call
+  const uncurryThis = P.uncurryThis;
+  const charCodeAt = uncurryThis(StringPrototypeCharCodeAt);
+  const codePointAt = uncurryThis(StringPrototypeCodePointAt);
+  const strSlice = uncurryThis(StringPrototypeSlice);
+  const strIndexOf = uncurryThis(StringPrototypeIndexOf);
+  const toLowerCase = uncurryThis(StringPrototypeToLowerCase);
+  const numberToString = uncurryThis(NumberPrototypeToString);
+  const hex = (n) => numberToString(n, 16);
+  const fromCharCode = P.StringFromCharCode, fromCodePoint = P.StringFromCodePoint;
+  const StringCtor = P.StringCtor, ObjectFreeze = P.ObjectFreeze, ObjectHasOwn = P.ObjectHasOwn, MathFloor = P.MathFloor;
+  const list = P.list;
+  const push = (a, v) => { a[a.length] = v; };
+  // a copy of a list, itself a list
+  function copyList(a, start, end) {
+    const out = list();
+    for (let i = start || 0, n = end === undefined ? a.length : end; i < n; i++) out[out.length] = a[i];
+    return out;
+  }
+  // s split at every `sep` (one character), as a list
+  function split(s, sep) {
+    const out = list();
+    let start = 0;
+    for (;;) {
+      const i = strIndexOf(s, sep, start);
+      if (i < 0) break;
+      out[out.length] = strSlice(s, start, i);
+      start = i + 1;
+    }
+    out[out.length] = strSlice(s, start);
+    return out;
+  }
   const FAILURE = null;
   const EOF = -1;
 
-  const SPECIAL = { "ftp": 21, "file": null, "http": 80, "https": 443, "ws": 80, "wss": 443 };
-  const isSpecialScheme = (s) => Object.prototype.hasOwnProperty.call(SPECIAL, s);
+  const SPECIAL = { __proto__: null, "ftp": 21, "file": null, "http": 80, "https": 443, "ws": 80, "wss": 443 };
+  const isSpecialScheme = (s) => ObjectHasOwn(SPECIAL, s);
   const defaultPort = (s) => (isSpecialScheme(s) ? SPECIAL[s] : null);
 
   /* ---- code point classes ---- */
@@ -37,14 +76,30 @@
     (c >= 0x5b && c <= 0x5e) || c === 0x7c;
   const inComponent = (c) => inUserinfo(c) || (c >= 0x24 && c <= 0x26) || c === 0x2b || c === 0x2c;
   const inForm = (c) => inComponent(c) || c === 0x21 || (c >= 0x27 && c <= 0x29) || c === 0x7e;
-  const SETS = { c0: inC0, fragment: inFragment, query: inQuery, specialQuery: inSpecialQuery, path: inPath,
+  const SETS = { __proto__: null, c0: inC0, fragment: inFragment, query: inQuery, specialQuery: inSpecialQuery, path: inPath,
     userinfo: inUserinfo, component: inComponent, form: inForm };
 
   const HEX = "0123456789ABCDEF";
   const pctByte = (b) => "%" + HEX[b >> 4] + HEX[b & 15];
 
+  function list1(c) {
+    const a = list();
+    a[0] = c;
+    return a;
+  }
+  const allDigits = (s) => {
+    for (let i = 0; i < s.length; i++) if (!isDigit(charCodeAt(s, i))) return false;
+    return true;
+  };
+  function plusToSpace(s) {
+    if (strIndexOf(s, "+", 0) < 0) return s;
+    let out = "";
+    for (let i = 0; i < s.length; i++) { const c = charCodeAt(s, i); out += c === 0x2b ? " " : fromCharCode(c); }
+    return out;
+  }
+
   function utf8Bytes(c) {
-    if (c < 0x80) return [c];
+    if (c < 0x80) return list1(c);
     if (c < 0x800) return [0xc0 | (c >> 6), 0x80 | (c & 63)];
     if (c < 0x10000) return [0xe0 | (c >> 12), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63)];
     return [0xf0 | (c >> 18), 0x80 | ((c >> 12) & 63), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63)];
@@ -52,7 +107,7 @@
 
   function encodeCodePoint(c, inSet, spaceAsPlus) {
     if (spaceAsPlus && c === 0x20) return "+";
-    if (!inSet(c)) return String.fromCodePoint(c);
+    if (!inSet(c)) return fromCodePoint(c);
     const bytes = utf8Bytes(c);
     let out = "";
     for (let i = 0; i < bytes.length; i++) out += pctByte(bytes[i]);
@@ -63,7 +118,7 @@
   function percentEncode(s, inSet, spaceAsPlus) {
     let out = "";
     for (let i = 0; i < s.length; i++) {
-      const c = s.codePointAt(i);
+      const c = codePointAt(s, i);
       if (c > 0xffff) i++;
       out += (c < 0x80 && !inSet(c) && !(spaceAsPlus && c === 0x20)) ? s[i] : encodeCodePoint(c, inSet, spaceAsPlus);
     }
@@ -72,16 +127,16 @@
 
   // String → its UTF-8 bytes with %XX sequences decoded (the "percent-decode a string" steps).
   function percentDecodeToBytes(s) {
-    const bytes = [];
+    const bytes = list();
     for (let i = 0; i < s.length; i++) {
-      const c = s.codePointAt(i);
+      const c = codePointAt(s, i);
       if (c > 0xffff) i++;
-      if (c === 0x25 && i + 2 < s.length && isHex(s.charCodeAt(i + 1)) && isHex(s.charCodeAt(i + 2))) {
-        bytes.push(hexValue(s.charCodeAt(i + 1)) * 16 + hexValue(s.charCodeAt(i + 2)));
+      if (c === 0x25 && i + 2 < s.length && isHex(charCodeAt(s, i + 1)) && isHex(charCodeAt(s, i + 2))) {
+        push(bytes, hexValue(charCodeAt(s, i + 1)) * 16 + hexValue(charCodeAt(s, i + 2)));
         i += 2;
       } else {
         const b = utf8Bytes(c);
-        for (let j = 0; j < b.length; j++) bytes.push(b[j]);
+        for (let j = 0; j < b.length; j++) push(bytes, b[j]);
       }
     }
     return bytes;
@@ -94,7 +149,7 @@
     const n = bytes.length;
     while (i < n) {
       const b = bytes[i];
-      if (b < 0x80) { out += String.fromCharCode(b); i++; continue; }
+      if (b < 0x80) { out += fromCharCode(b); i++; continue; }
       let need, cp, lo = 0x80, hi = 0xbf;
       if (b >= 0xc2 && b <= 0xdf) { need = 1; cp = b & 0x1f; }
       else if (b >= 0xe0 && b <= 0xef) { need = 2; cp = b & 0x0f; if (b === 0xe0) lo = 0xa0; if (b === 0xed) hi = 0x9f; }
@@ -108,7 +163,7 @@
         cp = (cp << 6) | (t & 0x3f);
       }
       if (!ok) { out += "\ufffd"; i = j; continue; }
-      out += String.fromCodePoint(cp);
+      out += fromCodePoint(cp);
       i = j;
     }
     return out;
@@ -128,12 +183,12 @@
   function parseIPv4Number(s) {
     if (s === "") return FAILURE;
     let radix = 10;
-    if (s.length >= 2 && s[0] === "0" && (s[1] === "x" || s[1] === "X")) { s = s.slice(2); radix = 16; }
-    else if (s.length >= 2 && s[0] === "0") { s = s.slice(1); radix = 8; }
+    if (s.length >= 2 && s[0] === "0" && (s[1] === "x" || s[1] === "X")) { s = strSlice(s, 2); radix = 16; }
+    else if (s.length >= 2 && s[0] === "0") { s = strSlice(s, 1); radix = 8; }
     if (s === "") return 0;
     let value = 0;
     for (let i = 0; i < s.length; i++) {
-      const c = s.charCodeAt(i);
+      const c = charCodeAt(s, i);
       let d;
       if (radix === 16 && isHex(c)) d = hexValue(c);
       else if (radix === 10 && isDigit(c)) d = c - 0x30;
@@ -145,49 +200,53 @@
   }
 
   function endsInANumber(s) {
-    const parts = s.split(".");
-    if (parts[parts.length - 1] === "") {
-      if (parts.length === 1) return false;
-      parts.pop();
+    const parts = split(s, ".");
+    let n = parts.length;
+    if (parts[n - 1] === "") {
+      if (n === 1) return false;
+      n--;
     }
-    const last = parts[parts.length - 1];
-    if (last !== "" && /^[0-9]+$/.test(last)) return true;
+    const last = parts[n - 1];
+    if (last !== "" && allDigits(last)) return true;
     return parseIPv4Number(last) !== FAILURE;
   }
 
   function parseIPv4(s) {
-    const parts = s.split(".");
-    if (parts[parts.length - 1] === "" && parts.length > 1) parts.pop();
-    if (parts.length > 4) return FAILURE;
-    const numbers = [];
-    for (let i = 0; i < parts.length; i++) {
+    const parts = split(s, ".");
+    let count = parts.length;
+    if (parts[count - 1] === "" && count > 1) count--;
+    if (count > 4) return FAILURE;
+    const numbers = list();
+    for (let i = 0; i < count; i++) {
       const n = parseIPv4Number(parts[i]);
       if (n === FAILURE) return FAILURE;
-      numbers.push(n);
+      push(numbers, n);
     }
     for (let i = 0; i < numbers.length - 1; i++) if (numbers[i] > 255) return FAILURE;
     const last = numbers[numbers.length - 1];
-    if (last >= Math.pow(256, 5 - numbers.length)) return FAILURE;
+    if (last >= 256 ** (5 - numbers.length)) return FAILURE;
     let ipv4 = last;
-    for (let i = 0; i < numbers.length - 1; i++) ipv4 += numbers[i] * Math.pow(256, 3 - i);
+    for (let i = 0; i < numbers.length - 1; i++) ipv4 += numbers[i] * 256 ** (3 - i);
     return ipv4;
   }
 
   function serializeIPv4(n) {
-    const out = [];
+    let out = "";
     for (let i = 0; i < 4; i++) {
-      out.unshift(String(n % 256));
-      n = Math.floor(n / 256);
+      out = (i ? "." : "") + out;
+      out = StringCtor(n % 256) + out;
+      n = MathFloor(n / 256);
     }
-    return out.join(".");
+    return out;
   }
 
   // IPv6 parser over the text between the brackets: 8 pieces or FAILURE.
   function parseIPv6(s) {
-    const cps = [];
-    for (let i = 0; i < s.length; i++) cps.push(s.charCodeAt(i));
+    const cps = list();
+    for (let i = 0; i < s.length; i++) push(cps, charCodeAt(s, i));
     const at = (p) => (p < cps.length ? cps[p] : EOF);
-    const address = [0, 0, 0, 0, 0, 0, 0, 0];
+    const address = list();
+    for (let i = 0; i < 8; i++) address[i] = 0;
     let pieceIndex = 0, compress = null, p = 0;
     if (at(p) === 0x3a) {
       if (at(p + 1) !== 0x3a) return FAILURE;
@@ -280,22 +339,22 @@
         ignore0 = true;
         continue;
       }
-      out += address[i].toString(16);
+      out += hex(address[i]);
       if (i !== 7) out += ":";
     }
     return out;
   }
 
   function parseOpaqueHost(s) {
-    for (let i = 0; i < s.length; i++) if (isForbiddenHost(s.charCodeAt(i))) return FAILURE;
+    for (let i = 0; i < s.length; i++) if (isForbiddenHost(charCodeAt(s, i))) return FAILURE;
     return percentEncode(s, inC0);
   }
 
   // The host parser; returns the serialized host or FAILURE.
   function parseHost(input, isOpaque) {
-    if (input[0] === "[") {
-      if (input[input.length - 1] !== "]") return FAILURE;
-      const a = parseIPv6(input.slice(1, -1));
+    if (input.length > 0 && charCodeAt(input, 0) === 0x5b) {
+      if (charCodeAt(input, input.length - 1) !== 0x5d) return FAILURE;
+      const a = parseIPv6(strSlice(input, 1, -1));
       return a === FAILURE ? FAILURE : "[" + serializeIPv6(a) + "]";
     }
     if (isOpaque) return parseOpaqueHost(input);
@@ -313,15 +372,15 @@
   function domainToASCII(domain, beStrict) {
     const r = idna.toASCII(domain, beStrict);
     if (r === null || r === "") return FAILURE;
-    for (let i = 0; i < r.length; i++) if (isForbiddenDomain(r.charCodeAt(i))) return FAILURE;
+    for (let i = 0; i < r.length; i++) if (isForbiddenDomain(charCodeAt(r, i))) return FAILURE;
     return r;
   }
 
   /* ---- paths ---- */
 
   const isWindowsDriveLetter = (a, b) => isAlpha(a) && (b === 0x3a || b === 0x7c);
-  const isDriveString = (s) => s.length === 2 && isWindowsDriveLetter(s.charCodeAt(0), s.charCodeAt(1));
-  const isNormalizedDrive = (s) => s.length === 2 && isAlpha(s.charCodeAt(0)) && s.charCodeAt(1) === 0x3a;
+  const isDriveString = (s) => s.length === 2 && isWindowsDriveLetter(charCodeAt(s, 0), charCodeAt(s, 1));
+  const isNormalizedDrive = (s) => s.length === 2 && isAlpha(charCodeAt(s, 0)) && charCodeAt(s, 1) === 0x3a;
 
   function startsWithDrive(cps, p) {
     if (cps.length - p < 2 || !isWindowsDriveLetter(cps[p], cps[p + 1])) return false;
@@ -330,33 +389,35 @@
     return c === 0x2f || c === 0x5c || c === 0x3f || c === 0x23;
   }
 
-  const isSingleDot = (s) => s === "." || s.toLowerCase() === "%2e";
+  const isSingleDot = (s) => s === "." || toLowerCase(s) === "%2e";
   function isDoubleDot(s) {
-    const l = s.toLowerCase();
+    const l = toLowerCase(s);
     return l === ".." || l === ".%2e" || l === "%2e." || l === "%2e%2e";
   }
 
   function shortenPath(url) {
     const path = url.path;
     if (url.scheme === "file" && path.length === 1 && isNormalizedDrive(path[0])) return;
-    path.pop();
+    if (path.length > 0) path.length--;
   }
 
   const hasOpaquePath = (url) => typeof url.path === "string";
   const includesCredentials = (url) => url.username !== "" || url.password !== "";
 
   function newRecord() {
-    return { scheme: "", username: "", password: "", host: null, port: null, path: [], query: null, fragment: null };
+    return { __proto__: null, scheme: "", username: "", password: "", host: null, port: null, path: list(), query: null,
+      fragment: null };
   }
 
   function cloneRecord(u) {
-    return { scheme: u.scheme, username: u.username, password: u.password, host: u.host, port: u.port,
-      path: typeof u.path === "string" ? u.path : u.path.slice(), query: u.query, fragment: u.fragment };
+    return { __proto__: null, scheme: u.scheme, username: u.username, password: u.password, host: u.host, port: u.port,
+      path: typeof u.path === "string" ? u.path : copyList(u.path), query: u.query, fragment: u.fragment };
   }
 
   /* ---- the basic URL parser ---- */
 
   const S = {
+    __proto__: null,
     SCHEME_START: 1, SCHEME: 2, NO_SCHEME: 3, SPECIAL_RELATIVE_OR_AUTHORITY: 4, PATH_OR_AUTHORITY: 5,
     RELATIVE: 6, RELATIVE_SLASH: 7, SPECIAL_AUTHORITY_SLASHES: 8, SPECIAL_AUTHORITY_IGNORE_SLASHES: 9,
     AUTHORITY: 10, HOST: 11, HOSTNAME: 12, PORT: 13, FILE: 14, FILE_SLASH: 15, FILE_HOST: 16,
@@ -366,11 +427,11 @@
   const isC0OrSpace = (c) => c <= 0x20;
 
   function toCodePoints(s) {
-    const out = [];
+    const out = list();
     for (let i = 0; i < s.length; i++) {
-      const c = s.codePointAt(i);
+      const c = codePointAt(s, i);
       if (c > 0xffff) i++;
-      out.push(c);
+      out[out.length] = c;
     }
     return out;
   }
@@ -384,9 +445,16 @@
       let start = 0, end = cps.length;
       while (start < end && isC0OrSpace(cps[start])) start++;
       while (end > start && isC0OrSpace(cps[end - 1])) end--;
-      if (start !== 0 || end !== cps.length) cps = cps.slice(start, end);
+      if (start !== 0 || end !== cps.length) cps = copyList(cps, start, end);
     }
-    cps = cps.filter((c) => c !== 0x09 && c !== 0x0a && c !== 0x0d);
+    {
+      const kept = list();
+      for (let i = 0; i < cps.length; i++) {
+        const c = cps[i];
+        if (c !== 0x09 && c !== 0x0a && c !== 0x0d) kept[kept.length] = c;
+      }
+      cps = kept;
+    }
     const len = cps.length;
     let state = stateOverride || S.SCHEME_START;
     let buffer = "";
@@ -399,7 +467,7 @@
       switch (state) {
         case S.SCHEME_START:
           if (c !== EOF && isAlpha(c)) {
-            buffer += String.fromCharCode(lower(c));
+            buffer += fromCharCode(lower(c));
             state = S.SCHEME;
           } else if (!stateOverride) {
             state = S.NO_SCHEME;
@@ -411,7 +479,7 @@
 
         case S.SCHEME:
           if (c !== EOF && (isAlpha(c) || isDigit(c) || c === 0x2b || c === 0x2d || c === 0x2e)) {
-            buffer += String.fromCharCode(lower(c));
+            buffer += fromCharCode(lower(c));
           } else if (c === 0x3a) {
             if (stateOverride) {
               if (isSpecialScheme(url.scheme) !== isSpecialScheme(buffer)) return url;
@@ -494,7 +562,7 @@
             url.password = base.password;
             url.host = base.host;
             url.port = base.port;
-            url.path = base.path.slice();
+            url.path = copyList(base.path);
             url.query = base.query;
             if (c === 0x3f) {
               url.query = "";
@@ -548,7 +616,7 @@
             if (atSignSeen) buffer = "%40" + buffer;
             atSignSeen = true;
             for (let i = 0; i < buffer.length; i++) {
-              const b = buffer.codePointAt(i);
+              const b = codePointAt(buffer, i);
               if (b > 0xffff) i++;
               if (b === 0x3a && !passwordTokenSeen) {
                 passwordTokenSeen = true;
@@ -565,7 +633,7 @@
             buffer = "";
             state = S.HOST;
           } else {
-            buffer += String.fromCodePoint(c);
+            buffer += fromCodePoint(c);
           }
           break;
 
@@ -595,18 +663,18 @@
           } else {
             if (c === 0x5b) insideBrackets = true;
             if (c === 0x5d) insideBrackets = false;
-            buffer += String.fromCodePoint(c);
+            buffer += fromCodePoint(c);
           }
           break;
 
         case S.PORT:
           if (c !== EOF && isDigit(c)) {
-            buffer += String.fromCharCode(c);
+            buffer += fromCharCode(c);
           } else if (c === EOF || c === 0x2f || c === 0x3f || c === 0x23 || (special && c === 0x5c) || stateOverride) {
             if (buffer !== "") {
               let port = 0;
               for (let i = 0; i < buffer.length; i++) {
-                port = port * 10 + (buffer.charCodeAt(i) - 0x30);
+                port = port * 10 + (charCodeAt(buffer, i) - 0x30);
                 if (port > 65535) return FAILURE;
               }
               url.port = port === defaultPort(url.scheme) ? null : port;
@@ -628,7 +696,7 @@
             state = S.FILE_SLASH;
           } else if (base && base.scheme === "file") {
             url.host = base.host;
-            url.path = base.path.slice();
+            url.path = copyList(base.path);
             url.query = base.query;
             if (c === 0x3f) {
               url.query = "";
@@ -656,7 +724,7 @@
             if (base && base.scheme === "file") {
               url.host = base.host;
               if (!startsWithDrive(cps, pointer) && base.path.length > 0 && isNormalizedDrive(base.path[0])) {
-                url.path.push(base.path[0]);
+                push(url.path, base.path[0]);
               }
             }
             state = S.PATH;
@@ -683,7 +751,7 @@
               state = S.PATH_START;
             }
           } else {
-            buffer += String.fromCodePoint(c);
+            buffer += fromCodePoint(c);
           }
           break;
 
@@ -701,7 +769,7 @@
             state = S.PATH;
             if (c !== 0x2f) pointer--;
           } else if (stateOverride && url.host === null) {
-            url.path.push("");
+            push(url.path, "");
           }
           break;
 
@@ -710,14 +778,14 @@
             const slash = c === 0x2f || (special && c === 0x5c);
             if (isDoubleDot(buffer)) {
               shortenPath(url);
-              if (!slash) url.path.push("");
+              if (!slash) push(url.path, "");
             } else if (isSingleDot(buffer) && !slash) {
-              url.path.push("");
+              push(url.path, "");
             } else if (!isSingleDot(buffer)) {
               if (url.scheme === "file" && url.path.length === 0 && isDriveString(buffer)) {
                 buffer = buffer[0] + ":";
               }
-              url.path.push(buffer);
+              push(url.path, buffer);
             }
             buffer = "";
             if (c === 0x3f) {
@@ -754,7 +822,7 @@
               state = S.FRAGMENT;
             }
           } else if (c !== EOF) {
-            buffer += String.fromCodePoint(c);
+            buffer += fromCodePoint(c);
           }
           break;
 
@@ -812,15 +880,18 @@
 
   // The application/x-www-form-urlencoded parser: string → [[name, value], ...].
   function parseForm(input) {
-    const out = [];
-    const seqs = input.split("&");
+    const out = list();
+    const seqs = split(input, "&");
     for (let i = 0; i < seqs.length; i++) {
       const seq = seqs[i];
       if (seq === "") continue;
-      const eq = seq.indexOf("=");
-      const n = eq < 0 ? seq : seq.slice(0, eq);
-      const v = eq < 0 ? "" : seq.slice(eq + 1);
-      out.push([percentDecode(n.replace(/\+/g, " ")), percentDecode(v.replace(/\+/g, " "))]);
+      const eq = strIndexOf(seq, "=", 0);
+      const n = eq < 0 ? seq : strSlice(seq, 0, eq);
+      const v = eq < 0 ? "" : strSlice(seq, eq + 1);
+      const pair = list();
+      pair[0] = percentDecode(plusToSpace(n));
+      pair[1] = percentDecode(plusToSpace(v));
+      out[out.length] = pair;
     }
     return out;
   }
@@ -834,8 +905,9 @@
     return out;
   }
 
-  return Object.freeze({
-    FAILURE, STATES: Object.freeze(S), SETS: Object.freeze(SETS),
+  return ObjectFreeze({
+    __proto__: null,
+    FAILURE, STATES: ObjectFreeze(S), SETS: ObjectFreeze(SETS),
     basicParse, serialize, serializePath, origin, cloneRecord, hasOpaquePath, includesCredentials,
     isSpecialScheme, defaultPort, parseHost, domainToASCII, serializeIPv4, serializeIPv6, parseIPv6,
     percentEncode, percentDecode, percentDecodeToBytes, utf8Decode, parseForm, serializeForm,

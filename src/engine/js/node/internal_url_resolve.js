@@ -7,10 +7,61 @@
  * capability. */
 (function (require, natives, name) {
   "use strict";
+  // Only builtins captured before guest code ran (natives.primordials) and lists without a
+  // prototype; the Url's own format is called directly, never looked up on Url.prototype
+  // (docs/primordials.md).
+  const Q = natives.primordials;
+  const ReflectApply = Q.ReflectApply, list = Q.list, defineValue = Q.defineValue, ObjectKeys = Q.ObjectKeys;
+  const StringPrototypeSlice = Q.StringPrototypeSlice, StringPrototypeIndexOf = Q.StringPrototypeIndexOf;
+  const StringPrototypeCharCodeAt = Q.StringPrototypeCharCodeAt;
+  const strSlice = Q.uncurryThis(StringPrototypeSlice);
+  const strIndexOf = (s, t) => ReflectApply(StringPrototypeIndexOf, s, [t, 0]);
+  const startsWithSlash = (s) => s.length > 0 && ReflectApply(StringPrototypeCharCodeAt, s, [0]) === 0x2f;
 
-  function make(Url, parse, SLASHED, HOSTLESS) {
+  // list helpers (the legacy algorithm's shift/unshift/splice/concat/join, on lists)
+  function split(s, sep) {
+    const out = list();
+    let start = 0;
+    for (;;) {
+      const i = ReflectApply(StringPrototypeIndexOf, s, [sep, start]);
+      if (i < 0) break;
+      out[out.length] = strSlice(s, start, i);
+      start = i + 1;
+    }
+    out[out.length] = strSlice(s, start);
+    return out;
+  }
+  function shift(a) {
+    if (a.length === 0) return undefined;
+    const v = a[0];
+    for (let i = 1; i < a.length; i++) a[i - 1] = a[i];
+    a.length--;
+    return v;
+  }
+  function unshift(a, v) {
+    for (let i = a.length; i > 0; i--) a[i] = a[i - 1];
+    a[0] = v;
+  }
+  function removeAt(a, at) {
+    for (let i = at + 1; i < a.length; i++) a[i - 1] = a[i];
+    a.length--;
+  }
+  function concat(a, b) {
+    const out = list();
+    for (let i = 0; i < a.length; i++) out[out.length] = a[i];
+    for (let i = 0; i < b.length; i++) out[out.length] = b[i];
+    return out;
+  }
+  function join(a, sep) {
+    let out = "";
+    for (let i = 0; i < a.length; i++) out += (i ? sep : "") + (a[i] === undefined || a[i] === null ? "" : a[i]);
+    return out;
+  }
+
+  function make(Url, parse, isSlashed, isHostless, format) {
     const copyInto = (to, from, skip) => {
-      for (const k of Object.keys(from)) if (k !== skip) to[k] = from[k];
+      const keys = ObjectKeys(from);
+      for (let i = 0; i < keys.length; i++) if (keys[i] !== skip) defineValue(to, keys[i], from[keys[i]]);
     };
     const setPath = (r) => {
       if (r.pathname !== null || r.search !== null) r.path = (r.pathname || "") + (r.search || "");
@@ -18,10 +69,10 @@
 
     // An "@" left in the host of a base without "//" is its auth ("mailto:a@b" + "c@d").
     function hostToAuth(result) {
-      if (result.host && result.host.indexOf("@") > 0) {
-        const parts = result.host.split("@");
-        result.auth = parts.shift();
-        result.host = result.hostname = parts.shift();
+      if (result.host && strIndexOf(result.host, "@") > 0) {
+        const parts = split(result.host, "@");
+        result.auth = parts[0];
+        result.host = result.hostname = parts[1];
       }
     }
 
@@ -32,31 +83,32 @@
       result.hash = relative.hash; // always the relative's, even when it has none
 
       if (relative.href === "") {
-        result.href = result.format();
+        result.href = format(result);
         return result;
       }
       // "//host/path": everything but the scheme from the relative
       if (relative.slashes && !relative.protocol) {
         copyInto(result, relative, "protocol");
-        if (SLASHED.has(result.protocol) && result.hostname && !result.pathname) result.path = result.pathname = "/";
-        result.href = result.format();
+        if (isSlashed(result.protocol) && result.hostname && !result.pathname) result.path = result.pathname = "/";
+        result.href = format(result);
         return result;
       }
       if (relative.protocol && relative.protocol !== result.protocol) {
-        if (!SLASHED.has(relative.protocol)) {
+        if (!isSlashed(relative.protocol)) {
           copyInto(result, relative);
-          result.href = result.format();
+          result.href = format(result);
           return result;
         }
         result.protocol = relative.protocol;
-        if (!relative.host && !/^file:?$/.test(relative.protocol) && !HOSTLESS.has(relative.protocol)) {
-          const relPath = (relative.pathname || "").split("/");
-          while (relPath.length && !(relative.host = relPath.shift()));
+        if (!relative.host && relative.protocol !== "file" && relative.protocol !== "file:" &&
+            !isHostless(relative.protocol)) {
+          const relPath = split(relative.pathname || "", "/");
+          while (relPath.length && !(relative.host = shift(relPath)));
           if (!relative.host) relative.host = "";
           if (!relative.hostname) relative.hostname = "";
-          if (relPath[0] !== "") relPath.unshift("");
-          if (relPath.length < 2) relPath.unshift("");
-          result.pathname = relPath.join("/");
+          if (relPath[0] !== "") unshift(relPath, "");
+          if (relPath.length < 2) unshift(relPath, "");
+          result.pathname = join(relPath, "/");
         } else {
           result.pathname = relative.pathname;
         }
@@ -68,17 +120,17 @@
         result.port = relative.port;
         if (result.pathname || result.search) result.path = (result.pathname || "") + (result.search || "");
         result.slashes = result.slashes || relative.slashes;
-        result.href = result.format();
+        result.href = format(result);
         return result;
       }
 
-      const isSourceAbs = result.pathname && result.pathname.charAt(0) === "/";
-      const isRelAbs = relative.host || (relative.pathname && relative.pathname.charAt(0) === "/");
+      const isSourceAbs = result.pathname && startsWithSlash(result.pathname);
+      const isRelAbs = relative.host || (relative.pathname && startsWithSlash(relative.pathname));
       let mustEndAbs = isRelAbs || isSourceAbs || (result.host && relative.pathname);
       const removeAllDots = mustEndAbs;
-      let srcPath = (result.pathname && result.pathname.split("/")) || [];
-      const relPath = (relative.pathname && relative.pathname.split("/")) || [];
-      const noLeadingSlashes = result.protocol && !SLASHED.has(result.protocol);
+      let srcPath = (result.pathname && split(result.pathname, "/")) || list();
+      const relPath = (relative.pathname && split(relative.pathname, "/")) || list();
+      const noLeadingSlashes = result.protocol && !isSlashed(result.protocol);
 
       // Without "//", "../" may climb into the host: the host becomes the first path part.
       if (noLeadingSlashes) {
@@ -86,7 +138,7 @@
         result.port = null;
         if (result.host) {
           if (srcPath[0] === "") srcPath[0] = result.host;
-          else srcPath.unshift(result.host);
+          else unshift(srcPath, result.host);
         }
         result.host = "";
         if (relative.protocol) {
@@ -94,7 +146,7 @@
           relative.port = null;
           if (relative.host) {
             if (relPath[0] === "") relPath[0] = relative.host;
-            else relPath.unshift(relative.host);
+            else unshift(relPath, relative.host);
           }
           relative.host = null;
         }
@@ -115,59 +167,62 @@
         result.query = relative.query;
         srcPath = relPath;
       } else if (relPath.length) {
-        srcPath.pop();
-        srcPath = srcPath.concat(relPath);
+        if (srcPath.length > 0) srcPath.length--;
+        srcPath = concat(srcPath, relPath);
         result.search = relative.search;
         result.query = relative.query;
       } else if (relative.search !== null && relative.search !== undefined) {
         if (noLeadingSlashes) {
-          result.hostname = result.host = srcPath.shift();
+          result.hostname = result.host = shift(srcPath);
           hostToAuth(result);
         }
         result.search = relative.search;
         result.query = relative.query;
         setPath(result);
-        result.href = result.format();
+        result.href = format(result);
         return result;
       }
 
       if (!srcPath.length) {
         result.pathname = null;
         result.path = result.search ? "/" + result.search : null;
-        result.href = result.format();
+        result.href = format(result);
         return result;
       }
 
       // A path ending in "." or ".." gets a trailing slash; one ending otherwise does not.
-      let last = srcPath.slice(-1)[0];
+      let last = srcPath[srcPath.length - 1];
       const hasTrailingSlash = ((result.host || relative.host || srcPath.length > 1) && (last === "." || last === "..")) ||
         last === "";
       let up = 0;
       for (let i = srcPath.length - 1; i >= 0; i--) {
         last = srcPath[i];
         if (last === ".") {
-          srcPath.splice(i, 1);
+          removeAt(srcPath, i);
         } else if (last === "..") {
-          srcPath.splice(i, 1);
+          removeAt(srcPath, i);
           up++;
         } else if (up) {
-          srcPath.splice(i, 1);
+          removeAt(srcPath, i);
           up--;
         }
       }
-      if (!mustEndAbs && !removeAllDots) while (up--) srcPath.unshift("..");
-      if (mustEndAbs && srcPath[0] !== "" && (!srcPath[0] || srcPath[0].charAt(0) !== "/")) srcPath.unshift("");
-      if (hasTrailingSlash && srcPath.join("/").slice(-1) !== "/") srcPath.push("");
-      const isAbsolute = srcPath[0] === "" || (srcPath[0] && srcPath[0].charAt(0) === "/");
+      if (!mustEndAbs && !removeAllDots) while (up--) unshift(srcPath, "..");
+      if (mustEndAbs && srcPath[0] !== "" && (!srcPath[0] || !startsWithSlash(srcPath[0]))) unshift(srcPath, "");
+      if (hasTrailingSlash) {
+        const joined = join(srcPath, "/");
+        if (joined.length === 0 || strSlice(joined, -1) !== "/") srcPath[srcPath.length] = "";
+      }
+      const isAbsolute = srcPath[0] === "" || (srcPath[0] && startsWithSlash(srcPath[0]));
 
       if (noLeadingSlashes) {
-        result.hostname = result.host = isAbsolute ? "" : srcPath.length ? srcPath.shift() : "";
+        result.hostname = result.host = isAbsolute ? "" : srcPath.length ? shift(srcPath) : "";
         hostToAuth(result);
       }
       mustEndAbs = mustEndAbs || (result.host && srcPath.length);
-      if (mustEndAbs && !isAbsolute) srcPath.unshift("");
+      if (mustEndAbs && !isAbsolute) unshift(srcPath, "");
       if (srcPath.length > 0) {
-        result.pathname = srcPath.join("/");
+        result.pathname = join(srcPath, "/");
       } else {
         result.pathname = null;
         result.path = null;
@@ -175,15 +230,16 @@
       setPath(result);
       result.auth = relative.auth || result.auth;
       result.slashes = result.slashes || relative.slashes;
-      result.href = result.format();
+      result.href = format(result);
       return result;
     }
 
     return {
+      __proto__: null,
       resolveObject,
-      resolve: (from, to) => resolveObject(parse(from, false, true), parse(to, false, true)).format(),
+      resolve: (from, to) => format(resolveObject(parse(from, false, true), parse(to, false, true))),
     };
   }
 
-  return Object.freeze({ make });
+  return Q.ObjectFreeze({ __proto__: null, make });
 })

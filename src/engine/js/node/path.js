@@ -6,7 +6,66 @@
  * Pure string computation; every argument is validated as Node validates it. */
 (function (require, natives, name) {
   "use strict";
-  const { invalidArgType, codedError } = require("internal/text");
+  // Only builtins captured before guest code ran (natives.primordials), and lists without a
+  // prototype: a guest that replaces String/Array methods or the array iterator changes nothing
+  // here (docs/primordials.md).
+  const Q = natives.primordials;
+
+  // Node's coded errors, made here (internal/text's helpers would read live builtins). An object
+  // or function argument is described by internal/text (util.inspect), loaded only then.
+  function codedError(Ctor, code, message) {
+    const err = new Ctor(message);
+    Q.defineValue(err, "code", code);
+    return err;
+  }
+  function received(value) {
+    switch (typeof value) {
+      case "undefined": return " Received undefined";
+      case "string": {
+        const shown = "'" + value + "'";
+        return " Received type string (" + (shown.length > 28 ? strSlice(shown, 0, 25) + "..." : shown) + ")";
+      }
+      case "number": case "boolean": {
+        const shown = value === 0 && 1 / value < 0 ? "-0" : Q.StringCtor(value);
+        return " Received type " + typeof value + " (" + shown + ")";
+      }
+      case "bigint": return " Received type bigint (" + Q.StringCtor(value) + "n)";
+      default: return value === null ? " Received null" : null;
+    }
+  }
+  function invalidArgType(what, expected, value) {
+    const tail = received(value);
+    if (tail === null) return require("internal/text").invalidArgType(what, expected, value);
+    return codedError(Q.TypeErrorCtor, "ERR_INVALID_ARG_TYPE",
+      'The "' + what + '" argument must be ' + expected + "." + tail);
+  }
+  const ReflectApply = Q.ReflectApply, list = Q.list;
+  const StringPrototypeSlice = Q.StringPrototypeSlice, StringPrototypeCharCodeAt = Q.StringPrototypeCharCodeAt;
+  const StringPrototypeLastIndexOf = Q.StringPrototypeLastIndexOf, StringPrototypeEndsWith = Q.StringPrototypeEndsWith;
+  const StringPrototypeIndexOf = Q.StringPrototypeIndexOf;
+  const strSlice = Q.uncurryThis(StringPrototypeSlice);
+  const charCodeAt = Q.uncurryThis(StringPrototypeCharCodeAt);
+  const lastIndexOf = (s, t) => ReflectApply(StringPrototypeLastIndexOf, s, [t]);
+  const endsWith = (s, t) => ReflectApply(StringPrototypeEndsWith, s, [t]);
+  // the segments of s between "/" (one character), as a list
+  function splitSlash(s) {
+    const out = list();
+    let start = 0;
+    for (;;) {
+      const i = ReflectApply(StringPrototypeIndexOf, s, ["/", start]);
+      if (i < 0) break;
+      out[out.length] = strSlice(s, start, i);
+      start = i + 1;
+    }
+    out[out.length] = strSlice(s, start);
+    return out;
+  }
+  // the items of a list joined by "/", from `start`
+  function joinSlash(a, start) {
+    let out = "";
+    for (let i = start || 0; i < a.length; i++) out += (i > (start || 0) ? "/" : "") + a[i];
+    return out;
+  }
 
   function validateString(value, what) {
     if (typeof value !== "string") throw invalidArgType(what, "of type string", value);
@@ -15,19 +74,19 @@
   // Resolves "." and ".." segments of a path without its root; ".." above the start is kept when
   // allowAboveRoot (relative paths) and dropped otherwise.
   function normalizeSegments(path, allowAboveRoot) {
-    const out = [];
-    const parts = path.split("/");
+    const out = list();
+    const parts = splitSlash(path);
     for (let i = 0; i < parts.length; i++) {
       const part = parts[i];
       if (part === "" || part === ".") continue;
       if (part === "..") {
-        if (out.length && out[out.length - 1] !== "..") out.pop();
-        else if (allowAboveRoot) out.push("..");
+        if (out.length && out[out.length - 1] !== "..") out.length--;
+        else if (allowAboveRoot) out[out.length] = "..";
         continue;
       }
-      out.push(part);
+      out[out.length] = part;
     }
-    return out.join("/");
+    return joinSlash(out, 0);
   }
 
   function resolve(...args) {
@@ -38,7 +97,7 @@
       validateString(p, "paths[" + i + "]");
       if (p.length === 0) continue;
       resolved = p + "/" + resolved;
-      absolute = p.charCodeAt(0) === 47;
+      absolute = charCodeAt(p, 0) === 47;
     }
     resolved = normalizeSegments(resolved, !absolute);
     if (absolute) return "/" + resolved;
@@ -48,8 +107,8 @@
   function normalize(path) {
     validateString(path, "path");
     if (path.length === 0) return ".";
-    const absolute = path.charCodeAt(0) === 47;
-    const trailing = path.charCodeAt(path.length - 1) === 47;
+    const absolute = charCodeAt(path, 0) === 47;
+    const trailing = charCodeAt(path, path.length - 1) === 47;
     let p = normalizeSegments(path, !absolute);
     if (p.length === 0) {
       if (absolute) return "/";
@@ -61,7 +120,7 @@
 
   function isAbsolute(path) {
     validateString(path, "path");
-    return path.length > 0 && path.charCodeAt(0) === 47;
+    return path.length > 0 && charCodeAt(path, 0) === 47;
   }
 
   function join(...args) {
@@ -83,13 +142,14 @@
     from = resolve(from);
     to = resolve(to);
     if (from === to) return "";
-    const a = from === "/" ? [] : from.slice(1).split("/");
-    const b = to === "/" ? [] : to.slice(1).split("/");
+    const a = from === "/" ? list() : splitSlash(strSlice(from, 1));
+    const b = to === "/" ? list() : splitSlash(strSlice(to, 1));
     let common = 0;
     while (common < a.length && common < b.length && a[common] === b[common]) common++;
-    const up = [];
-    for (let i = common; i < a.length; i++) up.push("..");
-    return up.concat(b.slice(common)).join("/");
+    let out = "";
+    for (let i = common; i < a.length; i++) out += out === "" ? ".." : "/..";
+    const rest = joinSlash(b, common);
+    return out === "" ? rest : rest === "" ? out : out + "/" + rest;
   }
 
   function toNamespacedPath(path) {
@@ -99,11 +159,11 @@
   function dirname(path) {
     validateString(path, "path");
     if (path.length === 0) return ".";
-    const hasRoot = path.charCodeAt(0) === 47;
+    const hasRoot = charCodeAt(path, 0) === 47;
     let end = -1;
     let trailing = true; // still inside the run of slashes at the end
     for (let i = path.length - 1; i >= 1; i--) {
-      if (path.charCodeAt(i) === 47) {
+      if (charCodeAt(path, i) === 47) {
         if (!trailing) { end = i; break; }
       } else {
         trailing = false;
@@ -111,42 +171,45 @@
     }
     if (end === -1) return hasRoot ? "/" : ".";
     if (hasRoot && end === 1) return "//";
-    return path.slice(0, end);
+    return strSlice(path, 0, end);
   }
 
-  // [start, end) of the last segment, trailing slashes excluded.
-  function lastSegment(path) {
+  // The end of the last segment, trailing slashes excluded, and its start.
+  function segmentEnd(path) {
     let end = path.length;
-    while (end > 0 && path.charCodeAt(end - 1) === 47) end--;
+    while (end > 0 && charCodeAt(path, end - 1) === 47) end--;
+    return end;
+  }
+  function segmentStart(path, end) {
     let start = end;
-    while (start > 0 && path.charCodeAt(start - 1) !== 47) start--;
-    return [start, end];
+    while (start > 0 && charCodeAt(path, start - 1) !== 47) start--;
+    return start;
   }
 
   function basename(path, suffix) {
     if (suffix !== undefined) validateString(suffix, "suffix");
     validateString(path, "path");
-    const [start, end] = lastSegment(path);
-    const base = path.slice(start, end);
-    if (suffix !== undefined && suffix.length > 0 && base.endsWith(suffix)) {
+    const end = segmentEnd(path), start = segmentStart(path, end);
+    const base = strSlice(path, start, end);
+    if (suffix !== undefined && suffix.length > 0 && endsWith(base, suffix)) {
       // Node strips a suffix equal to the whole argument ("a.js", "a.js" → "") but keeps a last
       // segment equal to the suffix otherwise ("/x/.env", "a/" with "a").
       if (base === suffix && path !== suffix) return base;
-      return base.slice(0, base.length - suffix.length);
+      return strSlice(base, 0, base.length - suffix.length);
     }
     return base;
   }
 
   function extOf(base) {
     if (base === "..") return "";
-    const dot = base.lastIndexOf(".");
-    return dot <= 0 ? "" : base.slice(dot);
+    const dot = lastIndexOf(base, ".");
+    return dot <= 0 ? "" : strSlice(base, dot);
   }
 
   function extname(path) {
     validateString(path, "path");
-    const [start, end] = lastSegment(path);
-    return extOf(path.slice(start, end));
+    const end = segmentEnd(path);
+    return extOf(strSlice(path, segmentStart(path, end), end));
   }
 
   function format(pathObject) {
@@ -166,19 +229,19 @@
     validateString(path, "path");
     const ret = { root: "", dir: "", base: "", ext: "", name: "" };
     if (path.length === 0) return ret;
-    const absolute = path.charCodeAt(0) === 47;
+    const absolute = charCodeAt(path, 0) === 47;
     if (absolute) ret.root = "/";
-    const [start, end] = lastSegment(path);
+    const end = segmentEnd(path), start = segmentStart(path, end);
     if (end === 0) {
       ret.dir = absolute ? "/" : "";
       return ret;
     }
-    ret.base = path.slice(start, end);
+    ret.base = strSlice(path, start, end);
     // Node reads the last segment of "/.." as name "." with extension "."; kept for parity.
     ret.ext = start === 1 && ret.base === ".." ? "." : extOf(ret.base);
-    ret.name = ret.ext ? ret.base.slice(0, ret.base.length - ret.ext.length) : ret.base;
+    ret.name = ret.ext ? strSlice(ret.base, 0, ret.base.length - ret.ext.length) : ret.base;
     if (start > 0) {
-      ret.dir = path.slice(0, start - 1);
+      ret.dir = strSlice(path, 0, start - 1);
       if (ret.dir === "" && absolute) ret.dir = "/";
     } else if (absolute) {
       ret.dir = "/";
@@ -187,7 +250,7 @@
   }
 
   function matchesGlob() {
-    throw codedError(Error, "ERR_CHIDORI_UNSUPPORTED", "path.matchesGlob is not available in chidori");
+    throw codedError(Q.ErrorCtor, "ERR_CHIDORI_UNSUPPORTED", "path.matchesGlob is not available in chidori");
   }
 
   const posix = {
@@ -232,8 +295,9 @@
     matchesGlob,
   };
 
-  posix.posix = posix;
-  win32.posix = posix;
-  posix.win32 = Object.freeze(win32);
-  return Object.freeze(posix);
+  // defined, not assigned: no setter a guest put on Object.prototype runs
+  Q.defineValue(posix, "posix", posix);
+  Q.defineValue(win32, "posix", posix);
+  Q.defineValue(posix, "win32", Q.ObjectFreeze(win32));
+  return Q.ObjectFreeze(posix);
 })
