@@ -67,6 +67,19 @@
     return own(p);
   }
 
+  // streams: the accessors a byte stream reads on views (brand-checked, so a guest's object that
+  // only looks like a view is refused).
+  function streamsViewGetters() {
+    const get = (o, k) => Object.getOwnPropertyDescriptor(o, k).get;
+    const TA = Object.getPrototypeOf(Uint8Array.prototype), DV = DataView.prototype;
+    return {
+      __proto__: null, set: TA.set,
+      tag: get(TA, Symbol.toStringTag), buffer: get(TA, "buffer"), byteOffset: get(TA, "byteOffset"),
+      byteLength: get(TA, "byteLength"), length: get(TA, "length"),
+      dvBuffer: get(DV, "buffer"), dvByteOffset: get(DV, "byteOffset"), dvByteLength: get(DV, "byteLength"),
+    };
+  }
+
   // Not frozen (freezing some 60 properties is measurable at startup): no guest code can reach it.
   // Methods are the raw functions (no wrapper is made here); uncurry(f) makes a callable form.
   return {
@@ -145,6 +158,34 @@
       for (let i = 0; i < head.length; i++) a[a.length] = head[i];
       for (let i = 0; i < rest.length; i++) a[a.length] = rest[i];
       return a;
+    },
+
+    // --- streams (node/stream.js, internal_stream_ops.js, internal_webstreams.js) ---
+    ArrayPrototypeShift: ArrayProto.shift,
+    WeakMapPrototypeHas: WeakMapProto.has,
+    RangeErrorCtor: RangeError,
+    SymbolCtor: Symbol,
+    SymbolAsyncIterator: Symbol.asyncIterator,
+    SymbolIterator: Symbol.iterator,
+    SymbolToStringTag: Symbol.toStringTag,
+    SymbolHasInstance: Symbol.hasInstance,
+    FunctionPrototypeHasInstance: Function.prototype[Symbol.hasInstance],
+    ObjectGetPrototypeOf: Object.getPrototypeOf,
+    ObjectGetOwnPropertyDescriptor: Object.getOwnPropertyDescriptor,
+    NumberIsNaN: Number.isNaN,
+    MathMin: Math.min,
+    ArrayBufferCtor: ArrayBuffer,
+    ArrayBufferIsView: ArrayBuffer.isView,
+    ArrayBufferPrototypeSlice: ArrayBuffer.prototype.slice,
+    ArrayBufferPrototypeTransfer: ArrayBuffer.prototype.transfer,
+    ArrayBufferPrototypeGetByteLength: Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, "byteLength").get,
+    ArrayBufferPrototypeGetDetached: (Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, "detached") || {}).get,
+    DataViewCtor: DataView,
+    // %TypedArray%.prototype's getters and DataView's (configurable: a guest may redefine them)
+    TypedArrayGetters: streamsViewGetters(),
+    TypedArrayCtors: {
+      __proto__: null, Int8Array, Uint8Array, Uint8ClampedArray, Int16Array, Uint16Array, Int32Array,
+      Uint32Array, Float32Array, Float64Array, BigInt64Array, BigUint64Array,
     },
   };
 })
