@@ -57,16 +57,33 @@
   function attempt(fn, args) {
     try { return PromiseFrom(ReflectApply(fn, undefined, args)); } catch (e) { return PromiseReject(e); }
   }
-  // An AbortController for the callbacks, aborted with the caller's signal too; `onAbort` runs
-  // when the caller's signal aborts.
+  // The callbacks' signal (an AbortController made when a callback first reads it), aborted
+  // with the caller's signal; `onAbort` runs when the caller's signal aborts. `opts()` is the
+  // `{ signal }` a callback gets.
   function linked(signal, onAbort) {
-    const ac = new (abort().AbortController)();
+    let ac = null, aborted = false, reason;
+    const state = {
+      __proto__: null,
+      get signal() {
+        if (ac === null) {
+          ac = new (abort().AbortController)();
+          if (aborted) ac.abort(reason);
+        }
+        return ac.signal;
+      },
+      opts: () => ({ get signal() { return state.signal; } }),
+    };
     if (signal !== undefined) {
-      const stop = () => { ac.abort(signal.reason); onAbort(abort().abortError(signal)); };
+      const stop = () => {
+        aborted = true;
+        reason = signal.reason;
+        if (ac !== null) ac.abort(reason);
+        onAbort(abort().abortError(signal));
+      };
       if (signal.aborted) stop();
       else signal.addEventListener("abort", stop, { once: true });
     }
-    return ac;
+    return state;
   }
 
   const EMPTY = { __proto__: null }; // a callback's answer that gives nothing downstream
@@ -110,7 +127,7 @@
             if (r.done) { srcDone = true; deliver(); return; }
             const entry = { __proto__: null, settled: false, failed: false, value: undefined };
             ArrayPush(pending, entry);
-            PromiseThen(each(r.value, ac.signal), (v) => { entry.settled = true; entry.value = v; deliver(); },
+            PromiseThen(each(r.value, ac.opts()), (v) => { entry.settled = true; entry.value = v; deliver(); },
               (e) => { entry.settled = true; entry.failed = true; entry.value = e; deliver(); });
             fill();
           }, (e) => { pulling = false; fail(e); });
@@ -174,12 +191,12 @@
     function map(fn, options) {
       checkFn(fn);
       const o = checkOptions(options);
-      return mapped(this, o, (chunk, signal) => attempt(fn, [chunk, { signal }]));
+      return mapped(this, o, (chunk, opts) => attempt(fn, [chunk, opts]));
     }
     function filter(fn, options) {
       checkFn(fn);
       const o = checkOptions(options);
-      return mapped(this, o, (chunk, signal) => PromiseThen(attempt(fn, [chunk, { signal }]), (keep) => (keep ? chunk : EMPTY)));
+      return mapped(this, o, (chunk, opts) => PromiseThen(attempt(fn, [chunk, opts]), (keep) => (keep ? chunk : EMPTY)));
     }
     function flatMap(fn, options) {
       const values = ReflectApply(map, this, [fn, options]);
@@ -234,7 +251,7 @@
     function forEach(fn, options) {
       checkFn(fn);
       const o = checkOptions(options);
-      const each = mapped(this, o, (chunk, signal) => PromiseThen(attempt(fn, [chunk, { signal }]), () => EMPTY));
+      const each = mapped(this, o, (chunk, opts) => PromiseThen(attempt(fn, [chunk, opts]), () => EMPTY));
       return iterate(each, {}, () => undefined);
     }
     function toArray(options) {
@@ -274,8 +291,8 @@
       let acc = rest[0];
       let o;
       try { o = checkOptions(rest[1]); } catch (e) { return PromiseReject(e); }
-      const ac = new (abort().AbortController)();
-      const opts = { signal: ac.signal };
+      const ac = linked(undefined, null);
+      const opts = ac.opts();
       const done = iterate(this, o, (chunk) => {
         if (!hasInitial) { acc = chunk; hasInitial = true; return undefined; }
         return PromiseThen(attempt(fn, [acc, chunk, opts]), (v) => { acc = v; });
@@ -285,7 +302,7 @@
           throw codedError(TypeErrorCtor, "ERR_MISSING_ARGS", "Reduce of an empty stream requires an initial value");
         }
         return acc;
-      }, (e) => { ac.abort(); throw e; });
+      }, (e) => { throw e; });
     }
     // the promise-returning operators reject (never throw) on a bad argument, as async functions do
     const asPromise = (f) => function (...args) {

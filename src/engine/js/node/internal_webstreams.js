@@ -1031,6 +1031,9 @@
 
   function abortWritable(ws, reason) {
     if (ws.state === "closed" || ws.state === "errored") return resolved(undefined);
+    ws.aborted = true;
+    ws.abortReason = reason;
+    if (ws.abort !== null) ws.abort.abort(reason);
     errorWritable(ws, reason);
     return then(promiseCall(ws.sink, "abort", [reason]), () => undefined);
   }
@@ -1045,7 +1048,14 @@
   class WritableStreamDefaultController {
     constructor() { if (!creating) throw illegal("WritableStreamDefaultController"); }
     error(e) { const ws = WeakMapGet(wcontrollers, this); if (ws.state === "writable") errorWritable(ws, e); }
-    get signal() { return WeakMapGet(wcontrollers, this).abort.signal; }
+    get signal() {
+      const ws = WeakMapGet(wcontrollers, this);
+      if (ws.abort === null) {
+        ws.abort = new (require("internal/abort").AbortController)();
+        if (ws.aborted) ws.abort.abort(ws.abortReason);
+      }
+      return ws.abort.signal;
+    }
     get [SymbolToStringTag]() { return "WritableStreamDefaultController"; }
   }
 
@@ -1077,13 +1087,12 @@
       if (sink !== null && typeof sink !== "object") throw invalidArgType("sink", "an object", sink);
       if (sink !== null && sink.type !== undefined) throw new RangeErrorCtor("WritableStream: the sink's type must be undefined");
       const st = strategyOf(strategy, 1);
-      const AC = require("internal/abort").AbortController;
       const ws = {
         __proto__: null,
         state: "writable", error: undefined, writer: null, sink, hwm: st.hwm, size: st.size,
         queue: list(), queueSize: 0, started: false, busy: false, closeRequested: false, closeD: null,
         closed: deferred(), ready: deferred(), controller: null,
-        abort: new AC(),
+        abort: null, aborted: false, abortReason: undefined, // the controller's AbortController, made when its signal is first read
       };
       handled(ws.closed.promise);
       ws.ready.resolve(undefined);

@@ -24,20 +24,34 @@
   const ArrayPush = u(P.ArrayPrototypePush), ArrayShift = u(P.ArrayPrototypeShift), ArrayUnshift = u(P.ArrayPrototypeUnshift);
   const ArrayJoin = u(P.ArrayPrototypeJoin);
   const TASet = u(P.TypedArrayGetters.set), TAByteLength = u(P.TypedArrayGetters.byteLength);
+  const TABuffer = u(P.TypedArrayGetters.buffer), TAByteOffset = u(P.TypedArrayGetters.byteOffset);
+  const MathMin = P.MathMin, MathMax = P.MathMax;
   // Buffer's statics, read once (the module object is the guest's to patch afterwards)
-  const BufferFrom = Buffer.from, BufferAlloc = Buffer.alloc, BufferIsBuffer = Buffer.isBuffer;
+  const BufferFrom = Buffer.from, BufferIsBuffer = Buffer.isBuffer;
   const EEOn = EventEmitter.prototype.on;
-  const BufferSlice = u(Buffer.prototype.slice), BufferToString = u(Buffer.prototype.toString);
+  const BufferToString = u(Buffer.prototype.toString);
   const StringSlice = u(P.StringPrototypeSlice);
-  const sliceOf = (x, a, b) => (typeof x === "string" ? StringSlice(x, a, b) : BufferSlice(x, a, b));
+  // buf.slice(a, b) for 0 <= a: a view on the same bytes, as Node's
+  function bufferSlice(b, a, e) {
+    const len = TAByteLength(b);
+    const start = MathMin(a, len), end = e === undefined ? len : MathMax(start, MathMin(e, len));
+    return asBuffer(new Uint8ArrayCtor(TABuffer(b), TAByteOffset(b) + start, end - start));
+  }
+  const sliceOf = (x, a, b) => (typeof x === "string" ? StringSlice(x, a, b) : bufferSlice(x, a, b));
+  // a Uint8Array that is not a Buffer, as a Buffer over the same bytes
+  const viewAsBuffer = (c) => asBuffer(new Uint8ArrayCtor(TABuffer(c), TAByteOffset(c), TAByteLength(c)));
   const microtask = natives.queueMicrotask;
 
   const later = (fn, a) => microtask(() => fn(a));
+  // A Buffer over bytes (what node:buffer's own Buffers are: Uint8Arrays with Buffer.prototype),
+  // made without a call into node:buffer.
+  const BufferProto = Buffer.prototype;
+  const asBuffer = (u8) => ObjectSetPrototypeOf(u8, BufferProto);
   // Buffer.concat over a prototype-less list (no iterator, no Array.prototype read)
   function concatBuffers(bufs) {
     let total = 0;
     for (let i = 0; i < bufs.length; i++) total += TAByteLength(bufs[i]);
-    const out = ReflectApply(BufferAlloc, Buffer, [total]);
+    const out = asBuffer(new Uint8ArrayCtor(total));
     let at = 0;
     for (let i = 0; i < bufs.length; i++) { TASet(out, bufs[i], at); at += TAByteLength(bufs[i]); }
     return out;
@@ -144,7 +158,7 @@
     }
     if (!st.objectMode) {
       if (typeof chunk === "string") chunk = toBuffer(chunk, encoding || "utf8");
-      else if (chunk instanceof Uint8ArrayCtor && !isBuffer(chunk)) chunk = toBuffer(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+      else if (chunk instanceof Uint8ArrayCtor && !isBuffer(chunk)) chunk = viewAsBuffer(chunk);
       else if (!isBuffer(chunk)) {
         this.destroy(invalidArgType("chunk", "of type string or an instance of Buffer or Uint8Array", chunk));
         return false;
@@ -171,7 +185,7 @@
     }
     if (!st.objectMode) {
       if (typeof chunk === "string") chunk = toBuffer(chunk, encoding || "utf8");
-      else if (chunk instanceof Uint8ArrayCtor && !isBuffer(chunk)) chunk = toBuffer(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+      else if (chunk instanceof Uint8ArrayCtor && !isBuffer(chunk)) chunk = viewAsBuffer(chunk);
       else if (!isBuffer(chunk)) {
         this.destroy(invalidArgType("chunk", "of type string or an instance of Buffer or Uint8Array", chunk));
         return false;
@@ -485,7 +499,7 @@
       if (typeof chunk === "string") {
         if (st.decodeStrings) { chunk = toBuffer(chunk, encoding); encoding = "buffer"; }
       } else if (chunk instanceof Uint8ArrayCtor) {
-        if (!isBuffer(chunk)) chunk = toBuffer(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+        if (!isBuffer(chunk)) chunk = viewAsBuffer(chunk);
         encoding = "buffer";
       } else {
         err = invalidArgType("chunk", "of type string or an instance of Buffer or Uint8Array", chunk);
