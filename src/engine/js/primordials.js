@@ -67,17 +67,19 @@
     return own(p);
   }
 
-  // streams: the accessors a byte stream reads on views (brand-checked, so a guest's object that
-  // only looks like a view is refused).
-  function streamsViewGetters() {
-    const get = (o, k) => Object.getOwnPropertyDescriptor(o, k).get;
-    const TA = Object.getPrototypeOf(Uint8Array.prototype), DV = DataView.prototype;
-    return {
-      __proto__: null, set: TA.set,
-      tag: get(TA, Symbol.toStringTag), buffer: get(TA, "buffer"), byteOffset: get(TA, "byteOffset"),
-      byteLength: get(TA, "byteLength"), length: get(TA, "length"),
-      dvBuffer: get(DV, "buffer"), dvByteOffset: get(DV, "byteOffset"), dvByteLength: get(DV, "byteLength"),
-    };
+  // streams: what node:stream and the web streams use beyond the above, %TypedArray%.prototype's
+  // getters included (configurable: a guest may redefine them). Order: SP in node/internal_webstreams.js.
+  function streamsCaptures() {
+    const gopd = Object.getOwnPropertyDescriptor;
+    const TA = Object.getPrototypeOf(Uint8Array.prototype), AB = ArrayBuffer.prototype;
+    const detached = gopd(AB, "detached");
+    return [
+      ArrayProto.shift, WeakMapProto.has, RangeError, Symbol.asyncIterator, Symbol.iterator,
+      Symbol.toStringTag, Symbol.hasInstance, Function.prototype[Symbol.hasInstance], Object.getPrototypeOf,
+      Number.isNaN, Math.min, ArrayBuffer, ArrayBuffer.isView, AB.slice, AB.transfer, gopd(AB, "byteLength").get,
+      detached === undefined ? undefined : detached.get, DataView, TA.set, gopd(TA, Symbol.toStringTag).get,
+      gopd(TA, "buffer").get, gopd(TA, "byteOffset").get, gopd(TA, "byteLength").get, Uint8Array,
+    ];
   }
 
   // Not frozen (freezing some 60 properties is measurable at startup): no guest code can reach it.
@@ -160,32 +162,8 @@
       return a;
     },
 
-    // --- streams (node/stream.js, internal_stream_ops.js, internal_webstreams.js) ---
-    ArrayPrototypeShift: ArrayProto.shift,
-    WeakMapPrototypeHas: WeakMapProto.has,
-    RangeErrorCtor: RangeError,
-    SymbolCtor: Symbol,
-    SymbolAsyncIterator: Symbol.asyncIterator,
-    SymbolIterator: Symbol.iterator,
-    SymbolToStringTag: Symbol.toStringTag,
-    SymbolHasInstance: Symbol.hasInstance,
-    FunctionPrototypeHasInstance: Function.prototype[Symbol.hasInstance],
-    ObjectGetPrototypeOf: Object.getPrototypeOf,
-    ObjectGetOwnPropertyDescriptor: Object.getOwnPropertyDescriptor,
-    NumberIsNaN: Number.isNaN,
-    MathMin: Math.min,
-    ArrayBufferCtor: ArrayBuffer,
-    ArrayBufferIsView: ArrayBuffer.isView,
-    ArrayBufferPrototypeSlice: ArrayBuffer.prototype.slice,
-    ArrayBufferPrototypeTransfer: ArrayBuffer.prototype.transfer,
-    ArrayBufferPrototypeGetByteLength: Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, "byteLength").get,
-    ArrayBufferPrototypeGetDetached: (Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, "detached") || {}).get,
-    DataViewCtor: DataView,
-    // %TypedArray%.prototype's getters and DataView's (configurable: a guest may redefine them)
-    TypedArrayGetters: streamsViewGetters(),
-    TypedArrayCtors: {
-      __proto__: null, Int8Array, Uint8Array, Uint8ClampedArray, Int16Array, Uint16Array, Int32Array,
-      Uint32Array, Float32Array, Float64Array, BigInt64Array, BigUint64Array,
-    },
+    // streams (node/stream.js, internal_stream_ops.js, internal_webstreams.js): one array (the
+    // cheapest object to build, as esnext/00-captures.js), named by node/internal_webstreams.js
+    streams: streamsCaptures(),
   };
 })

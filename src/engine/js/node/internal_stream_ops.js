@@ -12,11 +12,13 @@
   "use strict";
   const { invalidArgType, codedError } = require("internal/text");
   const P = natives.primordials, u = P.uncurry;
+  const SP = require("internal/webstreams").SP; // the streams' own captures, named
   const {
-    ReflectApply, ObjectDefineProperty, MathFloor, NumberCtor, NumberIsNaN, NumberIsInteger, StringCtor, PromiseCtor, PromiseOwn,
-    PromiseThen, PromiseFrom, PromiseResolve, PromiseReject, TypeErrorCtor, RangeErrorCtor, SymbolAsyncIterator, SymbolIterator, list,
+    ReflectApply, ObjectDefineProperty, MathFloor, NumberCtor, NumberIsInteger, StringCtor, PromiseCtor, PromiseOwn,
+    PromiseThen, PromiseFrom, PromiseResolve, PromiseReject, TypeErrorCtor, list,
   } = P;
-  const ArrayPush = u(P.ArrayPrototypePush), ArrayShift = u(P.ArrayPrototypeShift);
+  const { NumberIsNaN, RangeErrorCtor, SymbolAsyncIterator, SymbolIterator } = SP;
+  const ArrayPush = u(P.ArrayPrototypePush), ArrayShift = u(SP.ArrayPrototypeShift);
   const abort = () => require("internal/abort");
 
   function checkFn(fn) {

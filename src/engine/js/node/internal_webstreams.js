@@ -22,22 +22,38 @@
   const text = require("internal/text");
   const { codedError, invalidArgType } = text;
   const P = natives.primordials, u = P.uncurry;
+  // The streams' own captures (primordials.js's `streams` array, in its order), named once here
+  // for this module, node:stream and its operators.
+  const SP = (() => {
+    const a = P.streams;
+    const names = [
+      "ArrayPrototypeShift", "WeakMapPrototypeHas", "RangeErrorCtor", "SymbolAsyncIterator", "SymbolIterator",
+      "SymbolToStringTag", "SymbolHasInstance", "FunctionPrototypeHasInstance", "ObjectGetPrototypeOf",
+      "NumberIsNaN", "MathMin", "ArrayBufferCtor", "ArrayBufferIsView", "ArrayBufferPrototypeSlice",
+      "ArrayBufferPrototypeTransfer", "ArrayBufferPrototypeGetByteLength", "ArrayBufferPrototypeGetDetached",
+      "DataViewCtor", "TypedArrayPrototypeSet", "TypedArrayPrototypeGetTag", "TypedArrayPrototypeGetBuffer",
+      "TypedArrayPrototypeGetByteOffset", "TypedArrayPrototypeGetByteLength", "Uint8ArrayCtor",
+    ];
+    const o = { __proto__: null };
+    for (let i = 0; i < names.length; i++) o[names[i]] = a[i];
+    return o;
+  })();
   const {
     ReflectApply, PromiseCtor, PromiseResolve, PromiseReject, PromiseThen, PromiseOwn, PromiseFrom,
-    ObjectCreate, ObjectFreeze, ObjectDefineProperty, ObjectGetPrototypeOf, NumberCtor, StringCtor,
-    NumberIsNaN, NumberIsInteger, TypeErrorCtor, RangeErrorCtor, ArrayBufferCtor, ArrayBufferIsView,
-    SymbolAsyncIterator, SymbolIterator, SymbolToStringTag, DataViewCtor, TypedArrayCtors, MathMin,
-    list, WeakMapCtor,
+    ObjectCreate, ObjectFreeze, ObjectDefineProperty, NumberCtor, StringCtor,
+    NumberIsInteger, TypeErrorCtor, list, WeakMapCtor,
   } = P;
-  const ArrayPush = u(P.ArrayPrototypePush), ArrayShift = u(P.ArrayPrototypeShift);
-  const WeakMapGet = u(P.WeakMapPrototypeGet), WeakMapSet = u(P.WeakMapPrototypeSet), WeakMapHas = u(P.WeakMapPrototypeHas);
-  const BufferSlice = u(P.ArrayBufferPrototypeSlice), BufferByteLength = u(P.ArrayBufferPrototypeGetByteLength);
-  const BufferTransfer = P.ArrayBufferPrototypeTransfer ? u(P.ArrayBufferPrototypeTransfer) : null;
-  const BufferDetached = P.ArrayBufferPrototypeGetDetached ? u(P.ArrayBufferPrototypeGetDetached) : null;
-  const G = P.TypedArrayGetters;
-  const TASet = u(G.set), TATag = u(G.tag), TABuffer = u(G.buffer), TAByteOffset = u(G.byteOffset), TAByteLength = u(G.byteLength);
-  const DVBuffer = u(G.dvBuffer), DVByteOffset = u(G.dvByteOffset), DVByteLength = u(G.dvByteLength);
-  const Uint8ArrayCtor = TypedArrayCtors.Uint8Array;
+  const {
+    ObjectGetPrototypeOf, NumberIsNaN, RangeErrorCtor, ArrayBufferCtor, ArrayBufferIsView,
+    SymbolAsyncIterator, SymbolIterator, SymbolToStringTag, DataViewCtor, Uint8ArrayCtor, MathMin,
+  } = SP;
+  const ArrayPush = u(P.ArrayPrototypePush), ArrayShift = u(SP.ArrayPrototypeShift);
+  const WeakMapGet = u(P.WeakMapPrototypeGet), WeakMapSet = u(P.WeakMapPrototypeSet), WeakMapHas = u(SP.WeakMapPrototypeHas);
+  const BufferSlice = u(SP.ArrayBufferPrototypeSlice), BufferByteLength = u(SP.ArrayBufferPrototypeGetByteLength);
+  const BufferTransfer = SP.ArrayBufferPrototypeTransfer ? u(SP.ArrayBufferPrototypeTransfer) : null;
+  const BufferDetached = SP.ArrayBufferPrototypeGetDetached ? u(SP.ArrayBufferPrototypeGetDetached) : null;
+  const TASet = u(SP.TypedArrayPrototypeSet), TATag = u(SP.TypedArrayPrototypeGetTag), TABuffer = u(SP.TypedArrayPrototypeGetBuffer);
+  const TAByteOffset = u(SP.TypedArrayPrototypeGetByteOffset), TAByteLength = u(SP.TypedArrayPrototypeGetByteLength);
   const microtask = natives.queueMicrotask;
 
   const noop = () => {};
@@ -75,10 +91,12 @@
     if (!ArrayBufferIsView(v)) return null;
     const tag = TATag(v);
     if (tag !== undefined) {
-      const ctor = TypedArrayCtors[tag];
+      // the view's own kind: Uint8Array captured, any other the guest's view names itself
+      const ctor = tag === "Uint8Array" ? Uint8ArrayCtor : v.constructor;
       return { __proto__: null, ctor, elementSize: ctor.BYTES_PER_ELEMENT, buffer: TABuffer(v), byteOffset: TAByteOffset(v), byteLength: TAByteLength(v) };
     }
-    return { __proto__: null, ctor: DataViewCtor, elementSize: 1, buffer: DVBuffer(v), byteOffset: DVByteOffset(v), byteLength: DVByteLength(v) };
+    // a DataView (rare as a chunk): its own accessors, as the guest left them
+    return { __proto__: null, ctor: DataViewCtor, elementSize: 1, buffer: v.buffer, byteOffset: v.byteOffset, byteLength: v.byteLength };
   }
   const isDetached = (b) => (BufferDetached ? BufferDetached(b) : false);
   // TransferArrayBuffer: the bytes move to a new buffer and the old one is detached.
@@ -1283,5 +1301,5 @@
     ByteLengthQueuingStrategy, CountQueuingStrategy, TextEncoderStream, TextDecoderStream,
   });
   // `web` is what guests see (node:stream/web, the globals); the rest is for fetch, Blob and node:stream.
-  return ObjectFreeze({ __proto__: null, web, readableOfBytes, bytesOfReadable, isReadableStream, isDisturbed });
+  return ObjectFreeze({ __proto__: null, web, readableOfBytes, bytesOfReadable, isReadableStream, isDisturbed, SP });
 })

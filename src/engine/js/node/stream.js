@@ -14,18 +14,19 @@
   const { StringDecoder } = require("string_decoder");
   const { codedError, invalidArgType } = require("internal/text");
   const P = natives.primordials, u = P.uncurry;
+  const SP = require("internal/webstreams").SP; // the streams' own captures, named
   const {
     ReflectApply, ObjectSetPrototypeOf, ObjectKeys, ObjectFreeze, ObjectDefineProperty,
     NumberIsInteger, ArrayIsArray, PromiseCtor, PromiseOwn, PromiseThen, PromiseFrom, TypeErrorCtor, ErrorCtor,
-    SymbolAsyncIterator, SymbolIterator, SymbolHasInstance, FunctionPrototypeHasInstance,
     list, defineValue, argsWith,
   } = P;
-  const Uint8ArrayCtor = P.TypedArrayCtors.Uint8Array;
-  const ArrayPush = u(P.ArrayPrototypePush), ArrayShift = u(P.ArrayPrototypeShift), ArrayUnshift = u(P.ArrayPrototypeUnshift);
+  const { SymbolAsyncIterator, SymbolIterator, SymbolHasInstance, FunctionPrototypeHasInstance } = SP;
+  const Uint8ArrayCtor = SP.Uint8ArrayCtor;
+  const ArrayPush = u(P.ArrayPrototypePush), ArrayShift = u(SP.ArrayPrototypeShift), ArrayUnshift = u(P.ArrayPrototypeUnshift);
   const ArrayJoin = u(P.ArrayPrototypeJoin);
-  const TASet = u(P.TypedArrayGetters.set), TAByteLength = u(P.TypedArrayGetters.byteLength);
-  const TABuffer = u(P.TypedArrayGetters.buffer), TAByteOffset = u(P.TypedArrayGetters.byteOffset);
-  const MathMin = P.MathMin, MathMax = P.MathMax;
+  const TASet = u(SP.TypedArrayPrototypeSet), TAByteLength = u(SP.TypedArrayPrototypeGetByteLength);
+  const TABuffer = u(SP.TypedArrayPrototypeGetBuffer), TAByteOffset = u(SP.TypedArrayPrototypeGetByteOffset);
+  const MathMin = SP.MathMin, MathMax = P.MathMax;
   // Buffer's statics, read once (the module object is the guest's to patch afterwards)
   const BufferFrom = Buffer.from, BufferIsBuffer = Buffer.isBuffer;
   const EEOn = EventEmitter.prototype.on;
