@@ -153,6 +153,20 @@
     Object.getOwnPropertyDescriptor(RegExp.prototype, "sticky").get,
     Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), "length").get,
   ];
+  // streams: what node:stream and the web streams use beyond the above, %TypedArray%.prototype's
+  // getters included (configurable: a guest may redefine them). Order: SP in node/internal_webstreams.js.
+  function streamsCaptures() {
+    const gopd = Object.getOwnPropertyDescriptor;
+    const TA = Object.getPrototypeOf(Uint8Array.prototype), AB = ArrayBuffer.prototype;
+    const detached = gopd(AB, "detached");
+    return [
+      ArrayProto.shift, WeakMapProto.has, RangeError, Symbol.asyncIterator, Symbol.iterator,
+      Symbol.toStringTag, Symbol.hasInstance, Function.prototype[Symbol.hasInstance], Object.getPrototypeOf,
+      Number.isNaN, Math.min, ArrayBuffer, ArrayBuffer.isView, AB.slice, AB.transfer, gopd(AB, "byteLength").get,
+      detached === undefined ? undefined : detached.get, DataView, TA.set, gopd(TA, Symbol.toStringTag).get,
+      gopd(TA, "buffer").get, gopd(TA, "byteOffset").get, gopd(TA, "byteLength").get, Uint8Array,
+    ];
+  }
 
   // Not frozen (freezing some 60 properties is measurable at startup): no guest code can reach it.
   // Methods are the raw functions (no wrapper is made here); uncurry(f) makes a callable form.
@@ -258,5 +272,9 @@
     },
     // shims1: see shims1Captures above
     shims1: ObjectSetPrototypeOf(shims1Captures, null),
+
+    // streams (node/stream.js, internal_stream_ops.js, internal_webstreams.js): one array (the
+    // cheapest object to build, as esnext/00-captures.js), named by node/internal_webstreams.js
+    streams: streamsCaptures(),
   };
 })

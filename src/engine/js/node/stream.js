@@ -1,36 +1,81 @@
 /* node/stream.js — node:stream (and, through the prelude, stream/promises): Readable, Writable,
- * Duplex, Transform, PassThrough, pipeline, finished, Readable.from and async iteration, object
- * mode and highWaterMark backpressure, built on node:events. The scope is what common packages
- * use; the gaps (cork batching into _writev, unshift/wrap, compose, web-stream adapters) are
- * listed in docs/captured-surface.md.
+ * Duplex, Transform, PassThrough, pipeline, finished, compose, addAbortSignal, Readable.from and
+ * async iteration, unshift and wrap, corked and queued writes batched into _writev, object mode
+ * and highWaterMark backpressure, the web-stream adapters (Readable/Writable/Duplex toWeb and
+ * fromWeb), built on node:events. What is left out is listed in docs/captured-surface.md.
  *
  * Pure JavaScript over guest objects: a stream holds nothing the host owns. Deferred work runs as
- * microtasks (where Node uses process.nextTick). */
+ * microtasks (where Node uses process.nextTick). Trusts natives.primordials: its own paths use
+ * captured builtins, prototype-less lists and index loops (docs/primordials.md). */
 (function (require, natives, name) {
   "use strict";
   const EventEmitter = require("events");
   const { Buffer } = require("buffer");
   const { StringDecoder } = require("string_decoder");
   const { codedError, invalidArgType } = require("internal/text");
+  const P = natives.primordials, u = P.uncurry;
+  const SP = require("internal/webstreams").SP; // the streams' own captures, named
+  const {
+    ReflectApply, ObjectSetPrototypeOf, ObjectKeys, ObjectFreeze, ObjectDefineProperty,
+    NumberIsInteger, ArrayIsArray, PromiseCtor, PromiseOwn, PromiseThen, PromiseFrom, TypeErrorCtor, ErrorCtor,
+    list, defineValue, argsWith,
+  } = P;
+  const { SymbolAsyncIterator, SymbolIterator, SymbolHasInstance, FunctionPrototypeHasInstance } = SP;
+  const Uint8ArrayCtor = SP.Uint8ArrayCtor;
+  const ArrayPush = u(P.ArrayPrototypePush), ArrayShift = u(SP.ArrayPrototypeShift), ArrayUnshift = u(P.ArrayPrototypeUnshift);
+  const ArrayJoin = u(P.ArrayPrototypeJoin);
+  const TASet = u(SP.TypedArrayPrototypeSet), TAByteLength = u(SP.TypedArrayPrototypeGetByteLength);
+  const TABuffer = u(SP.TypedArrayPrototypeGetBuffer), TAByteOffset = u(SP.TypedArrayPrototypeGetByteOffset);
+  const MathMin = SP.MathMin, MathMax = P.MathMax;
+  // Buffer's statics, read once (the module object is the guest's to patch afterwards)
+  const BufferFrom = Buffer.from, BufferIsBuffer = Buffer.isBuffer;
+  const EEOn = EventEmitter.prototype.on;
+  const BufferToString = u(Buffer.prototype.toString);
+  const StringSlice = u(P.StringPrototypeSlice);
+  // buf.slice(a, b) for 0 <= a: a view on the same bytes, as Node's
+  function bufferSlice(b, a, e) {
+    const len = TAByteLength(b);
+    const start = MathMin(a, len), end = e === undefined ? len : MathMax(start, MathMin(e, len));
+    return asBuffer(new Uint8ArrayCtor(TABuffer(b), TAByteOffset(b) + start, end - start));
+  }
+  const sliceOf = (x, a, b) => (typeof x === "string" ? StringSlice(x, a, b) : bufferSlice(x, a, b));
+  // a Uint8Array that is not a Buffer, as a Buffer over the same bytes
+  const viewAsBuffer = (c) => asBuffer(new Uint8ArrayCtor(TABuffer(c), TAByteOffset(c), TAByteLength(c)));
+  const microtask = natives.queueMicrotask;
 
-  const later = (fn, ...args) => queueMicrotask(() => fn(...args));
+  const later = (fn, a) => microtask(() => fn(a));
+  // A Buffer over bytes (what node:buffer's own Buffers are: Uint8Arrays with Buffer.prototype),
+  // made without a call into node:buffer.
+  const BufferProto = Buffer.prototype;
+  const asBuffer = (u8) => ObjectSetPrototypeOf(u8, BufferProto);
+  // Buffer.concat over a prototype-less list (no iterator, no Array.prototype read)
+  function concatBuffers(bufs) {
+    let total = 0;
+    for (let i = 0; i < bufs.length; i++) total += TAByteLength(bufs[i]);
+    const out = asBuffer(new Uint8ArrayCtor(total));
+    let at = 0;
+    for (let i = 0; i < bufs.length; i++) { TASet(out, bufs[i], at); at += TAByteLength(bufs[i]); }
+    return out;
+  }
+  const toBuffer = (x, a, b) => ReflectApply(BufferFrom, Buffer, a === undefined ? [x] : b === undefined ? [x, a] : [x, a, b]);
+  const isBuffer = (x) => ReflectApply(BufferIsBuffer, Buffer, [x]);
   const chunkLength = (objectMode, chunk) => (objectMode ? 1 : chunk.length);
   const defaultHwm = (objectMode) => (objectMode ? 16 : 16384);
 
   function hwmOf(options, objectMode, key) {
     const v = options && options[key] !== undefined ? options[key] : options && options.highWaterMark;
     if (v === undefined || v === null) return defaultHwm(objectMode);
-    if (!Number.isInteger(v) || v < 0) {
-      throw codedError(TypeError, "ERR_INVALID_ARG_VALUE", "The property 'options." + key + "' is invalid. Received " + v);
+    if (!NumberIsInteger(v) || v < 0) {
+      throw codedError(TypeErrorCtor, "ERR_INVALID_ARG_VALUE", "The property 'options." + key + "' is invalid. Received " + v);
     }
     return v;
   }
 
   /* ---- Stream (legacy base) ---- */
 
-  function Stream(opts) { EventEmitter.call(this, opts); }
-  Object.setPrototypeOf(Stream.prototype, EventEmitter.prototype);
-  Object.setPrototypeOf(Stream, EventEmitter);
+  function Stream(opts) { ReflectApply(EventEmitter, this, [opts]); }
+  ObjectSetPrototypeOf(Stream.prototype, EventEmitter.prototype);
+  ObjectSetPrototypeOf(Stream, EventEmitter);
 
   function destroyImpl(stream, err, cb) {
     const r = stream._readableState, w = stream._writableState;
@@ -59,7 +104,7 @@
   function ReadableState(options, stream, isDuplex) {
     this.objectMode = !!(options && (options.objectMode || (isDuplex && options.readableObjectMode)));
     this.highWaterMark = hwmOf(options, this.objectMode, "readableHighWaterMark");
-    this.buffer = [];
+    this.buffer = list();
     this.length = 0;
     this.flowing = null;
     this.ended = false;
@@ -75,6 +120,7 @@
     this.readableListening = false;
     if (options && options.encoding) this.setEncoding(options.encoding);
   }
+  ObjectSetPrototypeOf(ReadableState.prototype, null);
   ReadableState.prototype.setEncoding = function (enc) {
     this.decoder = new StringDecoder(enc);
     this.encoding = this.decoder.encoding;
@@ -88,13 +134,13 @@
       if (typeof options.read === "function") this._read = options.read;
       if (typeof options.destroy === "function") this._destroy = options.destroy;
     }
-    Stream.call(this, options);
+    ReflectApply(Stream, this, [options]);
   }
-  Object.setPrototypeOf(Readable.prototype, Stream.prototype);
-  Object.setPrototypeOf(Readable, Stream);
+  ObjectSetPrototypeOf(Readable.prototype, Stream.prototype);
+  ObjectSetPrototypeOf(Readable, Stream);
 
   Readable.prototype._read = function () {
-    throw codedError(Error, "ERR_METHOD_NOT_IMPLEMENTED", "The _read() method is not implemented");
+    throw codedError(ErrorCtor, "ERR_METHOD_NOT_IMPLEMENTED", "The _read() method is not implemented");
   };
   Readable.prototype._destroy = function (err, cb) { cb(err); };
   Readable.prototype.destroy = function (err, cb) { return destroyImpl(this, err, cb); };
@@ -108,13 +154,13 @@
       return false;
     }
     if (st.ended) {
-      this.destroy(codedError(Error, "ERR_STREAM_PUSH_AFTER_EOF", "stream.push() after EOF"));
+      this.destroy(codedError(ErrorCtor, "ERR_STREAM_PUSH_AFTER_EOF", "stream.push() after EOF"));
       return false;
     }
     if (!st.objectMode) {
-      if (typeof chunk === "string") chunk = Buffer.from(chunk, encoding || "utf8");
-      else if (chunk instanceof Uint8Array && !Buffer.isBuffer(chunk)) chunk = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-      else if (!Buffer.isBuffer(chunk)) {
+      if (typeof chunk === "string") chunk = toBuffer(chunk, encoding || "utf8");
+      else if (chunk instanceof Uint8ArrayCtor && !isBuffer(chunk)) chunk = viewAsBuffer(chunk);
+      else if (!isBuffer(chunk)) {
         this.destroy(invalidArgType("chunk", "of type string or an instance of Buffer or Uint8Array", chunk));
         return false;
       }
@@ -124,10 +170,51 @@
       chunk = st.decoder.write(chunk);
       if (chunk === "" && !st.objectMode) return st.length < st.highWaterMark;
     }
-    st.buffer.push(chunk);
+    ArrayPush(st.buffer, chunk);
     st.length += chunkLength(st.objectMode, chunk);
     scheduleFlow(this);
     return st.length < st.highWaterMark;
+  };
+
+  // A chunk put back at the front of the buffer (a parser that read too far).
+  Readable.prototype.unshift = function (chunk, encoding) {
+    const st = this._readableState;
+    if (chunk === null) { this.push(null); return false; }
+    if (st.endEmitted) {
+      this.destroy(codedError(ErrorCtor, "ERR_STREAM_UNSHIFT_AFTER_END_EVENT", "stream.unshift() after end event"));
+      return false;
+    }
+    if (!st.objectMode) {
+      if (typeof chunk === "string") chunk = toBuffer(chunk, encoding || "utf8");
+      else if (chunk instanceof Uint8ArrayCtor && !isBuffer(chunk)) chunk = viewAsBuffer(chunk);
+      else if (!isBuffer(chunk)) {
+        this.destroy(invalidArgType("chunk", "of type string or an instance of Buffer or Uint8Array", chunk));
+        return false;
+      }
+      if (st.decoder) chunk = BufferToString(chunk, st.encoding);
+      if (chunk.length === 0) return st.length < st.highWaterMark;
+    }
+    ArrayUnshift(st.buffer, chunk);
+    st.length += chunkLength(st.objectMode, chunk);
+    scheduleFlow(this);
+    return st.length < st.highWaterMark;
+  };
+
+  // An old-style stream (data/end events, pause/resume) read as this Readable.
+  Readable.prototype.wrap = function (old) {
+    let paused = false;
+    const self = this;
+    ReflectApply(EEOn, old, ["data", (chunk) => {
+      if (!self.push(chunk) && !paused && typeof old.pause === "function") { paused = true; old.pause(); }
+    }]);
+    ReflectApply(EEOn, old, ["end", () => self.push(null)]);
+    ReflectApply(EEOn, old, ["error", (err) => self.destroy(err)]);
+    ReflectApply(EEOn, old, ["close", () => self.destroy()]);
+    ReflectApply(EEOn, old, ["destroy", () => self.destroy()]);
+    this._read = () => {
+      if (paused && typeof old.resume === "function") { paused = false; old.resume(); }
+    };
+    return this;
   };
 
   function scheduleFlow(stream) {
@@ -165,7 +252,7 @@
     if (st.destroyed) return;
     if (st.flowing) {
       while (st.flowing && st.buffer.length > 0 && !st.destroyed) {
-        const chunk = st.buffer.shift();
+        const chunk = ArrayShift(st.buffer);
         st.length -= chunkLength(st.objectMode, chunk);
         stream.emit("data", chunk);
       }
@@ -176,7 +263,7 @@
       const rest = st.decoder.end();
       st.decoder = new StringDecoder(st.encoding);
       if (rest) {
-        st.buffer.push(rest);
+        ArrayPush(st.buffer, rest);
         st.length += chunkLength(st.objectMode, rest);
         scheduleFlow(stream);
         return;
@@ -193,14 +280,15 @@
     const st = this._readableState;
     let out = null;
     if (st.buffer.length > 0) {
-      if (st.objectMode) out = st.buffer.shift();
+      if (st.objectMode) out = ArrayShift(st.buffer);
       else if (n === undefined || n >= st.length) {
-        out = st.decoder ? st.buffer.join("") : Buffer.concat(st.buffer);
-        st.buffer = [];
+        out = st.decoder ? ArrayJoin(st.buffer, "") : concatBuffers(st.buffer);
+        st.buffer = list();
       } else if (n > 0) {
-        const all = st.decoder ? st.buffer.join("") : Buffer.concat(st.buffer);
-        out = all.slice(0, n);
-        st.buffer = [all.slice(n)];
+        const all = st.decoder ? ArrayJoin(st.buffer, "") : concatBuffers(st.buffer);
+        out = sliceOf(all, 0, n);
+        st.buffer = list();
+        ArrayPush(st.buffer, sliceOf(all, n));
       }
       if (out !== null) st.length -= chunkLength(st.objectMode, out);
     }
@@ -211,7 +299,7 @@
   };
 
   Readable.prototype.on = function (ev, fn) {
-    const res = Stream.prototype.on.call(this, ev, fn);
+    const res = ReflectApply(EEOn, this, [ev, fn]);
     const st = this._readableState;
     if (ev === "data" && st.flowing !== false) this.resume();
     else if (ev === "readable") {
@@ -261,30 +349,38 @@
   };
   Readable.prototype.unpipe = function () { this.removeAllListeners("data"); this.pause(); return this; };
 
-  Readable.prototype[Symbol.asyncIterator] = function () {
+  // An own-marked promise and its resolving functions.
+  function deferred() {
+    let resolve, reject;
+    const promise = PromiseOwn(new PromiseCtor((a, b) => { resolve = a; reject = b; }));
+    return { __proto__: null, promise, resolve, reject };
+  }
+
+  Readable.prototype[SymbolAsyncIterator] = function () {
     const stream = this;
-    const queue = [];
+    const queue = list();
     let error = null, done = false, wake = null;
     const notify = () => { if (wake) { const w = wake; wake = null; w(); } };
-    stream.on("data", (chunk) => { queue.push(chunk); stream.pause(); notify(); });
+    stream.on("data", (chunk) => { ArrayPush(queue, chunk); stream.pause(); notify(); });
     stream.once("end", () => { done = true; notify(); });
     stream.once("error", (e) => { error = e; notify(); });
     stream.once("close", () => { done = true; notify(); });
+    const next = (d) => {
+      if (queue.length) { d.resolve({ value: ArrayShift(queue), done: false }); return; }
+      if (error) { d.reject(error); return; }
+      if (done) { d.resolve({ value: undefined, done: true }); return; }
+      wake = () => next(d);
+      stream.resume();
+    };
     return {
-      async next() {
-        for (;;) {
-          if (queue.length) return { value: queue.shift(), done: false };
-          if (error) throw error;
-          if (done) return { value: undefined, done: true };
-          stream.resume();
-          await new Promise((r) => { wake = r; });
-        }
-      },
-      async return() {
+      next() { const d = deferred(); next(d); return d.promise; },
+      return() {
         stream.destroy();
-        return { value: undefined, done: true };
+        const d = deferred();
+        d.resolve({ value: undefined, done: true });
+        return d.promise;
       },
-      [Symbol.asyncIterator]() { return this; },
+      [SymbolAsyncIterator]() { return this; },
     };
   };
 
@@ -292,11 +388,11 @@
   require("internal/stream_ops").install(Readable);
 
   Readable.from = function (iterable, options) {
-    if (typeof iterable === "string" || Buffer.isBuffer(iterable)) {
+    if (typeof iterable === "string" || isBuffer(iterable)) {
       return new Readable({ objectMode: true, ...options, read() { this.push(iterable); this.push(null); } });
     }
-    const it = iterable && typeof iterable[Symbol.asyncIterator] === "function" ? iterable[Symbol.asyncIterator]()
-      : iterable && typeof iterable[Symbol.iterator] === "function" ? iterable[Symbol.iterator]() : null;
+    const it = iterable && typeof iterable[SymbolAsyncIterator] === "function" ? iterable[SymbolAsyncIterator]()
+      : iterable && typeof iterable[SymbolIterator] === "function" ? iterable[SymbolIterator]() : null;
     if (it === null) throw invalidArgType("iterable", "an Iterable", iterable);
     let pulling = false;
     return new Readable({
@@ -304,26 +400,33 @@
       read() {
         if (pulling) return;
         pulling = true;
-        const pull = async () => {
-          try {
-            for (;;) {
-              const { value, done } = await it.next();
-              if (done) { this.push(null); break; }
-              const v = await value;
-              if (v === null) throw codedError(TypeError, "ERR_STREAM_NULL_VALUES", "May not write null values to stream");
-              if (!this.push(v)) break;
-            }
-          } catch (e) {
-            this.destroy(e);
-          }
-          pulling = false;
+        const self = this;
+        const fail = (e) => { pulling = false; self.destroy(e); };
+        const pull = () => {
+          let p;
+          try { p = PromiseFrom(it.next()); } catch (e) { fail(e); return; }
+          PromiseThen(p, (r) => {
+            if (r.done) { pulling = false; self.push(null); return; }
+            PromiseThen(PromiseFrom(r.value), (v) => {
+              if (v === null) { fail(codedError(TypeErrorCtor, "ERR_STREAM_NULL_VALUES", "May not write null values to stream")); return; }
+              if (self.push(v)) pull(); else pulling = false;
+            }, fail);
+          }, fail);
         };
         pull();
       },
     });
   };
 
-  for (const [k, get] of Object.entries({
+  // Defines getters on a prototype from an object of functions.
+  function defineGetters(proto, getters, skip) {
+    const keys = ObjectKeys(getters);
+    for (let i = 0; i < keys.length; i++) {
+      if (keys[i] === skip) continue;
+      ObjectDefineProperty(proto, keys[i], { __proto__: null, get: getters[keys[i]], configurable: true, enumerable: false });
+    }
+  }
+  defineGetters(Readable.prototype, {
     readable() { const s = this._readableState; return !!s && !s.destroyed && !s.endEmitted; },
     readableEnded() { return this._readableState.endEmitted; },
     readableFlowing() { return this._readableState.flowing; },
@@ -332,7 +435,7 @@
     readableHighWaterMark() { return this._readableState.highWaterMark; },
     readableEncoding() { return this._readableState.encoding; },
     destroyed() { const s = this._readableState || this._writableState; return s.destroyed; },
-  })) Object.defineProperty(Readable.prototype, k, { get, configurable: true, enumerable: false });
+  });
 
   /* ---- Writable ---- */
 
@@ -343,7 +446,7 @@
     this.defaultEncoding = (options && options.defaultEncoding) || "utf8";
     this.length = 0;
     this.writing = false;
-    this.queue = [];
+    this.queue = list();
     this.needDrain = false;
     this.ending = false;
     this.ended = false;
@@ -356,6 +459,8 @@
     this.autoDestroy = !(options && options.autoDestroy === false);
   }
 
+  ObjectSetPrototypeOf(WritableState.prototype, null);
+
   function Writable(options) {
     if (!(this instanceof Writable) && !(this instanceof Duplex)) return new Writable(options);
     this._writableState = new WritableState(options, this instanceof Duplex);
@@ -365,20 +470,21 @@
       if (typeof options.final === "function") this._final = options.final;
       if (typeof options.destroy === "function") this._destroy = options.destroy;
     }
-    Stream.call(this, options);
+    ReflectApply(Stream, this, [options]);
   }
-  Object.setPrototypeOf(Writable.prototype, Stream.prototype);
-  Object.setPrototypeOf(Writable, Stream);
-  Object.defineProperty(Writable, Symbol.hasInstance, {
+  ObjectSetPrototypeOf(Writable.prototype, Stream.prototype);
+  ObjectSetPrototypeOf(Writable, Stream);
+  ObjectDefineProperty(Writable, SymbolHasInstance, {
+    __proto__: null,
     value(obj) {
-      if (Function.prototype[Symbol.hasInstance].call(this, obj)) return true;
+      if (ReflectApply(FunctionPrototypeHasInstance, this, [obj])) return true;
       return this === Writable && !!obj && obj._writableState instanceof WritableState;
     },
   });
 
   Writable.prototype._write = function (chunk, encoding, cb) {
     if (this._writev) this._writev([{ chunk, encoding }], cb);
-    else throw codedError(Error, "ERR_METHOD_NOT_IMPLEMENTED", "The _write() method is not implemented");
+    else throw codedError(ErrorCtor, "ERR_METHOD_NOT_IMPLEMENTED", "The _write() method is not implemented");
   };
   Writable.prototype._destroy = function (err, cb) { cb(err); };
   Writable.prototype.destroy = function (err, cb) { return destroyImpl(this, err, cb); };
@@ -389,19 +495,19 @@
     if (typeof cb !== "function") cb = () => {};
     encoding = encoding || st.defaultEncoding;
     let err = null;
-    if (chunk === null) err = codedError(TypeError, "ERR_STREAM_NULL_VALUES", "May not write null values to stream");
+    if (chunk === null) err = codedError(TypeErrorCtor, "ERR_STREAM_NULL_VALUES", "May not write null values to stream");
     else if (!st.objectMode) {
       if (typeof chunk === "string") {
-        if (st.decodeStrings) { chunk = Buffer.from(chunk, encoding); encoding = "buffer"; }
-      } else if (chunk instanceof Uint8Array) {
-        if (!Buffer.isBuffer(chunk)) chunk = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+        if (st.decodeStrings) { chunk = toBuffer(chunk, encoding); encoding = "buffer"; }
+      } else if (chunk instanceof Uint8ArrayCtor) {
+        if (!isBuffer(chunk)) chunk = viewAsBuffer(chunk);
         encoding = "buffer";
       } else {
         err = invalidArgType("chunk", "of type string or an instance of Buffer or Uint8Array", chunk);
       }
     }
-    if (!err && st.ending) err = codedError(Error, "ERR_STREAM_WRITE_AFTER_END", "write after end");
-    if (!err && st.destroyed) err = codedError(Error, "ERR_STREAM_DESTROYED", "Cannot call write after a stream was destroyed");
+    if (!err && st.ending) err = codedError(ErrorCtor, "ERR_STREAM_WRITE_AFTER_END", "write after end");
+    if (!err && st.destroyed) err = codedError(ErrorCtor, "ERR_STREAM_DESTROYED", "Cannot call write after a stream was destroyed");
     if (err) {
       later(cb, err);
       if (err.code === "ERR_STREAM_WRITE_AFTER_END" || err.code === "ERR_STREAM_DESTROYED") {
@@ -414,12 +520,35 @@
     st.length += chunkLength(st.objectMode, chunk);
     const ok = st.length < st.highWaterMark;
     if (!ok) st.needDrain = true;
-    if (st.writing || st.corked) st.queue.push({ chunk, encoding, cb });
+    if (st.writing || st.corked) ArrayPush(st.queue, { chunk, encoding, callback: cb });
     else doWrite(this, chunk, encoding, cb);
     return ok;
   };
 
-  function doWrite(stream, chunk, encoding, cb) {
+  // The queued writes go out: all at once through _writev when the stream has one and more than
+  // one is waiting (corked writes, or writes made while one was in flight), as in Node.
+  function clearQueue(stream) {
+    const st = stream._writableState;
+    if (st.queue.length > 1 && typeof stream._writev === "function") {
+      const entries = st.queue;
+      st.queue = list();
+      const chunks = [];
+      let allBuffers = true, size = 0;
+      for (let i = 0; i < entries.length; i++) {
+        defineValue(chunks, i, entries[i]);
+        if (entries[i].encoding !== "buffer") allBuffers = false;
+        size += chunkLength(st.objectMode, entries[i].chunk);
+      }
+      defineValue(chunks, "allBuffers", allBuffers);
+      const cbs = (err) => { for (let i = 0; i < entries.length; i++) entries[i].callback(err); };
+      doWrite(stream, chunks, "", cbs, size, true);
+      return;
+    }
+    const next = ArrayShift(st.queue);
+    doWrite(stream, next.chunk, next.encoding, next.callback);
+  }
+
+  function doWrite(stream, chunk, encoding, cb, size, writev) {
     const st = stream._writableState;
     st.writing = true;
     let sync = true, called = false;
@@ -429,7 +558,7 @@
       // The state moves on at once (so synchronous sinks take the next chunk in the same call, as
       // in Node); the caller's callback, 'drain' and finishing are deferred when the sink was sync.
       st.writing = false;
-      st.length -= chunkLength(st.objectMode, chunk);
+      st.length -= writev ? size : chunkLength(st.objectMode, chunk);
       if (err) {
         later(cb, err);
         stream.destroy(err);
@@ -437,8 +566,7 @@
       }
       if (sync) later(cb, null); else cb(null);
       if (st.queue.length && !st.corked) {
-        const next = st.queue.shift();
-        doWrite(stream, next.chunk, next.encoding, next.cb);
+        clearQueue(stream);
         return;
       }
       const settle = () => {
@@ -451,7 +579,8 @@
       if (sync) later(settle); else settle();
     };
     try {
-      stream._write(chunk, encoding, onwrite);
+      if (writev) stream._writev(chunk, onwrite);
+      else stream._write(chunk, encoding, onwrite);
     } catch (e) {
       onwrite(e);
     }
@@ -506,10 +635,7 @@
   Writable.prototype.cork = function () { this._writableState.corked++; };
   Writable.prototype.uncork = function () {
     const st = this._writableState;
-    if (st.corked > 0 && --st.corked === 0 && !st.writing && st.queue.length) {
-      const next = st.queue.shift();
-      doWrite(this, next.chunk, next.encoding, next.cb);
-    }
+    if (st.corked > 0 && --st.corked === 0 && !st.writing && st.queue.length) clearQueue(this);
   };
   Writable.prototype.setDefaultEncoding = function (enc) { this._writableState.defaultEncoding = enc; return this; };
 
@@ -524,15 +650,13 @@
     writableCorked() { return this._writableState.corked; },
     destroyed() { const s = this._writableState || this._readableState; return s.destroyed; },
   };
-  for (const [k, get] of Object.entries(writableGetters)) {
-    Object.defineProperty(Writable.prototype, k, { get, configurable: true, enumerable: false });
-  }
+  defineGetters(Writable.prototype, writableGetters);
 
   /* ---- Duplex, Transform, PassThrough ---- */
 
   function Duplex(options) {
     if (!(this instanceof Duplex)) return new Duplex(options);
-    Readable.call(this, options);
+    ReflectApply(Readable, this, [options]);
     this._writableState = new WritableState(options, true);
     if (options) {
       if (typeof options.write === "function") this._write = options.write;
@@ -543,25 +667,26 @@
     }
     this.allowHalfOpen = !(options && options.allowHalfOpen === false);
   }
-  Object.setPrototypeOf(Duplex.prototype, Readable.prototype);
-  Object.setPrototypeOf(Duplex, Readable);
-  for (const k of ["write", "end", "cork", "uncork", "setDefaultEncoding", "_write"]) Duplex.prototype[k] = Writable.prototype[k];
-  for (const k of Object.keys(writableGetters)) {
-    if (k !== "destroyed") Object.defineProperty(Duplex.prototype, k, Object.getOwnPropertyDescriptor(Writable.prototype, k));
+  ObjectSetPrototypeOf(Duplex.prototype, Readable.prototype);
+  ObjectSetPrototypeOf(Duplex, Readable);
+  {
+    const shared = ["write", "end", "cork", "uncork", "setDefaultEncoding", "_write"];
+    for (let i = 0; i < shared.length; i++) defineValue(Duplex.prototype, shared[i], Writable.prototype[shared[i]]);
   }
+  defineGetters(Duplex.prototype, writableGetters, "destroyed");
 
   function Transform(options) {
     if (!(this instanceof Transform)) return new Transform(options);
-    Duplex.call(this, options);
+    ReflectApply(Duplex, this, [options]);
     if (options) {
       if (typeof options.transform === "function") this._transform = options.transform;
       if (typeof options.flush === "function") this._flush = options.flush;
     }
   }
-  Object.setPrototypeOf(Transform.prototype, Duplex.prototype);
-  Object.setPrototypeOf(Transform, Duplex);
+  ObjectSetPrototypeOf(Transform.prototype, Duplex.prototype);
+  ObjectSetPrototypeOf(Transform, Duplex);
   Transform.prototype._transform = function () {
-    throw codedError(Error, "ERR_METHOD_NOT_IMPLEMENTED", "The _transform() method is not implemented");
+    throw codedError(ErrorCtor, "ERR_METHOD_NOT_IMPLEMENTED", "The _transform() method is not implemented");
   };
   Transform.prototype._write = function (chunk, encoding, cb) {
     this._transform(chunk, encoding, (err, data) => {
@@ -584,10 +709,10 @@
 
   function PassThrough(options) {
     if (!(this instanceof PassThrough)) return new PassThrough(options);
-    Transform.call(this, options);
+    ReflectApply(Transform, this, [options]);
   }
-  Object.setPrototypeOf(PassThrough.prototype, Transform.prototype);
-  Object.setPrototypeOf(PassThrough, Transform);
+  ObjectSetPrototypeOf(PassThrough.prototype, Transform.prototype);
+  ObjectSetPrototypeOf(PassThrough, Transform);
   PassThrough.prototype._transform = function (chunk, encoding, cb) { cb(null, chunk); };
 
   /* ---- finished, pipeline ---- */
@@ -604,13 +729,13 @@
       if (called) return;
       called = true;
       cleanup();
-      callback.call(stream, err);
+      ReflectApply(callback, stream, [err]);
     };
     const onEnd = () => { readable = false; if (!writable) done(); };
     const onFinish = () => { writable = false; if (!readable) done(); };
     const onError = (err) => done(err);
     const onClose = () => {
-      if (readable || writable) done(codedError(Error, "ERR_STREAM_PREMATURE_CLOSE", "Premature close"));
+      if (readable || writable) done(codedError(ErrorCtor, "ERR_STREAM_PREMATURE_CLOSE", "Premature close"));
       else done();
     };
     const cleanup = () => {
@@ -627,44 +752,246 @@
     return cleanup;
   }
 
-  function pipeline(...streams) {
-    const callback = typeof streams[streams.length - 1] === "function" ? streams.pop() : null;
-    if (streams.length === 1 && Array.isArray(streams[0])) streams = streams[0];
+  function pipeline(...args) {
+    const callback = args.length > 0 && typeof args[args.length - 1] === "function" ? args[args.length - 1] : null;
+    let streams = list();
+    for (let i = 0; i < args.length - (callback === null ? 0 : 1); i++) ArrayPush(streams, args[i]);
+    if (streams.length === 1 && ArrayIsArray(streams[0])) {
+      const given = streams[0];
+      streams = list();
+      for (let i = 0; i < given.length; i++) ArrayPush(streams, given[i]);
+    }
     if (callback === null) throw invalidArgType("callback", "of type function", undefined);
-    if (streams.length < 2) throw codedError(TypeError, "ERR_MISSING_ARGS", 'The "streams" argument must be specified');
-    streams = streams.map((s, i) => (i === 0 && typeof s.pipe !== "function" ? Readable.from(s) : s));
+    if (streams.length < 2) throw codedError(TypeErrorCtor, "ERR_MISSING_ARGS", 'The "streams" argument must be specified');
+    if (typeof streams[0].pipe !== "function") streams[0] = Readable.from(streams[0]);
     let error = null, pending = streams.length, called = false;
     const finish = () => {
       if (called) return;
       called = true;
       callback(error, undefined);
     };
-    streams.forEach((s, i) => {
+    const watch = (s, i) => {
       finished(s, { readable: i < streams.length - 1, writable: i > 0 }, (err) => {
         if (err && !error && !(err.code === "ERR_STREAM_PREMATURE_CLOSE" && i < streams.length - 1 && !error)) {
           error = err;
-          for (const other of streams) if (other !== s && typeof other.destroy === "function") other.destroy();
+          for (let j = 0; j < streams.length; j++) {
+            const other = streams[j];
+            if (other !== s && typeof other.destroy === "function") other.destroy();
+          }
           finish();
           return;
         }
         if (err && !error) error = err;
         if (--pending === 0 || i === streams.length - 1) finish();
       });
-    });
+    };
+    for (let i = 0; i < streams.length; i++) watch(streams[i], i);
     for (let i = 0; i < streams.length - 1; i++) streams[i].pipe(streams[i + 1]);
     return streams[streams.length - 1];
   }
 
-  const promises = Object.freeze({
+  // One Duplex over a chain of streams: writes go to the first, reads come from the last.
+  function compose(...streams) {
+    if (streams.length === 0) throw codedError(TypeErrorCtor, "ERR_MISSING_ARGS", 'The "streams" argument must be specified');
+    for (let i = 0; i < streams.length; i++) {
+      const s = streams[i];
+      if (!s || (typeof s.pipe !== "function" && typeof s.write !== "function"))
+        throw invalidArgType("streams[" + i + "]", "a Stream", s);
+    }
+    if (streams.length === 1) return streams[0];
+    const head = streams[0], last = streams[streams.length - 1];
+    const writable = typeof head.write === "function", readable = typeof last.read === "function";
+    let onDrain = null;
+    const d = new Duplex({
+      objectMode: !!(head._writableState && head._writableState.objectMode) || !!(last._readableState && last._readableState.objectMode),
+      writable, readable,
+      write(chunk, encoding, cb) {
+        if (head.write(chunk, encoding)) cb();
+        else onDrain = cb;
+      },
+      final(cb) {
+        head.end();
+        if (!readable) finished(head, { readable: false }, (err) => cb(err));
+        else cb();
+      },
+      read() { if (typeof last.resume === "function") last.resume(); },
+      destroy(err, cb) {
+        for (let i = 0; i < streams.length; i++) if (typeof streams[i].destroy === "function") streams[i].destroy(err);
+        cb(err);
+      },
+    });
+    if (writable) head.on("drain", () => { if (onDrain) { const cb = onDrain; onDrain = null; cb(); } });
+    if (readable) {
+      last.on("data", (chunk) => { if (!d.push(chunk)) last.pause(); });
+      last.on("end", () => d.push(null));
+    }
+    const chain = list();
+    for (let i = 0; i < streams.length; i++) ArrayPush(chain, streams[i]);
+    ArrayPush(chain, (err) => { if (err && !d.destroyed) d.destroy(err); });
+    ReflectApply(pipeline, null, chain);
+    return d;
+  }
+
+  // Destroys `stream` with an AbortError when `signal` aborts.
+  function addAbortSignal(signal, stream) {
+    const abort = require("internal/abort");
+    if (!signal || typeof signal !== "object" || !("aborted" in signal)) throw invalidArgType("signal", "an instance of AbortSignal", signal);
+    if (!stream || (typeof stream.pipe !== "function" && typeof stream.write !== "function" && !require("internal/webstreams").isReadableStream(stream)))
+      throw invalidArgType("stream", "an instance of ReadableStream, WritableStream, or Stream", stream);
+    const onAbort = () => stream.destroy(abort.abortError(signal));
+    if (signal.aborted) onAbort();
+    else {
+      signal.addEventListener("abort", onAbort, { once: true });
+      finished(stream, () => signal.removeEventListener("abort", onAbort));
+    }
+    return stream;
+  }
+
+  /* ---- web-stream adapters ---- */
+
+  const web = () => require("internal/webstreams").web;
+
+  function readableToWeb(readable, options) {
+    const W = web();
+    const objectMode = readable.readableObjectMode;
+    const hwm = readable.readableHighWaterMark;
+    const strategy = options && options.strategy ? options.strategy
+      : objectMode ? new W.CountQueuingStrategy({ highWaterMark: hwm }) : { highWaterMark: hwm, size: (c) => c.byteLength };
+    let controller, closed = false;
+    const onData = (chunk) => {
+      if (isBuffer(chunk) && !objectMode) chunk = new Uint8ArrayCtor(chunk);
+      controller.enqueue(chunk);
+      if (controller.desiredSize <= 0) readable.pause();
+    };
+    return new W.ReadableStream({
+      start(c) {
+        controller = c;
+        readable.pause();
+        finished(readable, (err) => {
+          if (closed) return;
+          closed = true;
+          if (err && err.code !== "ERR_STREAM_PREMATURE_CLOSE") controller.error(err);
+          else if (err) controller.error(err);
+          else controller.close();
+        });
+        readable.on("data", onData);
+      },
+      pull() { readable.resume(); },
+      cancel(reason) { closed = true; readable.destroy(reason); },
+    }, strategy);
+  }
+
+  function readableFromWeb(rs, options) {
+    if (!require("internal/webstreams").isReadableStream(rs)) throw invalidArgType("readableStream", "an instance of ReadableStream", rs);
+    const o = options || {};
+    const reader = rs.getReader();
+    let closed = false;
+    const r = new Readable({
+      objectMode: !!o.objectMode, highWaterMark: o.highWaterMark, encoding: o.encoding, signal: o.signal,
+      read() {
+        PromiseThen(PromiseFrom(reader.read()), (res) => {
+          if (res.done) { closed = true; r.push(null); } else r.push(res.value);
+        }, (err) => { closed = true; r.destroy(err); });
+      },
+      destroy(err, cb) {
+        if (closed) { cb(err); return; }
+        closed = true;
+        PromiseThen(PromiseFrom(reader.cancel(err)), () => cb(err), (e) => cb(e));
+      },
+    });
+    PromiseThen(PromiseFrom(reader.closed), () => { closed = true; }, (err) => { closed = true; r.destroy(err); });
+    return r;
+  }
+
+  function writableToWeb(writable) {
+    const W = web();
+    let backpressure = null, closeD = null;
+    writable.on("drain", () => { if (backpressure) { const b = backpressure; backpressure = null; b.resolve(); } });
+    return new W.WritableStream({
+      start(c) {
+        finished(writable, (err) => {
+          if (err) { if (closeD) closeD.reject(err); else c.error(err); if (backpressure) backpressure.reject(err); }
+          else if (closeD) closeD.resolve();
+        });
+      },
+      write(chunk) {
+        if (writable.writableNeedDrain || !writable.write(chunk)) {
+          backpressure = deferred();
+          return backpressure.promise;
+        }
+        return undefined;
+      },
+      close() {
+        closeD = deferred();
+        writable.end();
+        return closeD.promise;
+      },
+      abort(reason) { writable.destroy(reason); },
+    }, { highWaterMark: writable.writableHighWaterMark });
+  }
+
+  function writableFromWeb(ws, options) {
+    const W = web();
+    if (!(ws instanceof W.WritableStream)) throw invalidArgType("writableStream", "an instance of WritableStream", ws);
+    const o = options || {};
+    const writer = ws.getWriter();
+    let closed = false;
+    return new Writable({
+      objectMode: !!o.objectMode, highWaterMark: o.highWaterMark, decodeStrings: o.decodeStrings,
+      write(chunk, encoding, cb) {
+        PromiseThen(PromiseFrom(writer.ready), () => PromiseThen(PromiseFrom(writer.write(chunk)), () => cb(), cb), cb);
+      },
+      final(cb) {
+        closed = true;
+        PromiseThen(PromiseFrom(writer.close()), () => cb(), cb);
+      },
+      destroy(err, cb) {
+        if (closed) { cb(err); return; }
+        closed = true;
+        PromiseThen(PromiseFrom(writer.abort(err)), () => cb(err), () => cb(err));
+      },
+    });
+  }
+
+  function duplexToWeb(duplex) {
+    return { readable: readableToWeb(duplex), writable: writableToWeb(duplex) };
+  }
+  function duplexFromWeb(pair, options) {
+    if (!pair || typeof pair !== "object") throw invalidArgType("pair", "an object with readable and writable streams", pair);
+    const o = options || {};
+    const r = readableFromWeb(pair.readable, { objectMode: o.objectMode, encoding: o.encoding });
+    const w = writableFromWeb(pair.writable, { objectMode: o.objectMode, decodeStrings: o.decodeStrings });
+    const d = new Duplex({
+      objectMode: !!o.objectMode, allowHalfOpen: o.allowHalfOpen,
+      write(chunk, encoding, cb) { w.write(chunk, encoding, cb); },
+      final(cb) { w.end(); finished(w, { readable: false }, (err) => cb(err)); },
+      read() { r.resume(); },
+      destroy(err, cb) { r.destroy(err); w.destroy(err); cb(err); },
+    });
+    r.on("data", (chunk) => { if (!d.push(chunk)) r.pause(); });
+    r.on("end", () => d.push(null));
+    r.on("error", (err) => d.destroy(err));
+    w.on("error", (err) => d.destroy(err));
+    return d;
+  }
+
+  defineValue(Readable, "toWeb", readableToWeb);
+  defineValue(Readable, "fromWeb", readableFromWeb);
+  defineValue(Writable, "toWeb", writableToWeb);
+  defineValue(Writable, "fromWeb", writableFromWeb);
+  defineValue(Duplex, "toWeb", duplexToWeb);
+  defineValue(Duplex, "fromWeb", duplexFromWeb);
+
+  const promises = ObjectFreeze({
     pipeline(...streams) {
-      return new Promise((resolve, reject) => {
-        pipeline(...streams, (err, value) => (err ? reject(err) : resolve(value)));
-      });
+      const d = deferred();
+      ReflectApply(pipeline, null, argsWith(streams, [(err, value) => (err ? d.reject(err) : d.resolve(value))]));
+      return d.promise;
     },
     finished(stream, options) {
-      return new Promise((resolve, reject) => {
-        finished(stream, options, (err) => (err ? reject(err) : resolve()));
-      });
+      const d = deferred();
+      finished(stream, options, (err) => (err ? d.reject(err) : d.resolve()));
+      return d.promise;
     },
   });
 
@@ -672,9 +999,11 @@
   function isWritable(s) { return !!s && typeof s.write === "function" && !!s._writableState && !s._writableState.destroyed && !s._writableState.ending; }
   function isErrored(s) { const st = s && (s._readableState || s._writableState); return !!(st && st.errored); }
 
-  Object.assign(Stream, {
+  const exported = {
     Stream, Readable, Writable, Duplex, Transform, PassThrough, pipeline, finished, promises,
-    isReadable, isWritable, isErrored,
-  });
-  return Object.freeze(Stream);
+    isReadable, isWritable, isErrored, compose, addAbortSignal,
+  };
+  const names = ObjectKeys(exported);
+  for (let i = 0; i < names.length; i++) defineValue(Stream, names[i], exported[names[i]]);
+  return ObjectFreeze(Stream);
 })
