@@ -55,8 +55,10 @@
   /* ---- bytes: node:buffer for encodings, internal/text for the base64 of the host seam ---- */
 
   const text = require("internal/text");
-  const { Buffer } = require("buffer");
-  const output = (u8) => Buffer.from(u8.buffer, u8.byteOffset, u8.byteLength);
+  // node:buffer only for encodings other than UTF-8, hex and base64, loaded then
+  let BufferCtor = null;
+  const getBuffer = () => (BufferCtor === null ? (BufferCtor = require("buffer").Buffer) : BufferCtor);
+  const output = (u8) => text.asBuffer(u8);
   const toBase64 = (u8) => text.bytesToBase64(u8, false);
   const fromBase64 = (s) => text.base64ToBytes(s);
   const HEX = "0123456789abcdef";
@@ -103,7 +105,7 @@
     if (typeof data === "string") {
       if (encoding === undefined || encoding === null || encoding === "buffer" || encoding === "utf8" || encoding === "utf-8")
         return text.utf8Encode(data);
-      const b = Buffer.from(data, encoding);
+      const b = getBuffer().from(data, encoding);
       return new Uint8ArrayCtor(b.buffer, b.byteOffset, b.byteLength);
     }
     const v = ArrayBufferIsView(data) ? viewOf(data) : null;
@@ -331,7 +333,8 @@
     b[6] = (b[6] & 0x0f) | 0x40;
     b[8] = (b[8] & 0x3f) | 0x80;
     const h = toHex(b);
-    return `${StringSlice(h, 0, 8)}-${StringSlice(h, 8, 12)}-${StringSlice(h, 12, 16)}-${StringSlice(h, 16, 20)}-${StringSlice(h, 20)}`;
+    // no template literal: QuickJS builds one with String.prototype.concat
+    return StringSlice(h, 0, 8) + "-" + StringSlice(h, 8, 12) + "-" + StringSlice(h, 12, 16) + "-" + StringSlice(h, 16, 20) + "-" + StringSlice(h, 20);
   }
 
   const domException = (message, name) => new text.DOMException(message, name);

@@ -40,9 +40,12 @@
     ENAMETOOLONG: -36, EPERM: -1, EBUSY: -16, EFBIG: -27, ENOSYS: -38, EACCES: -13,
   };
 
+  // Error fields are defined (as plain assignment would make them), so no setter a guest put on
+  // Object.prototype runs.
+  const set = (err, k, v) => P.defineValue(err, k, v);
   function codedError(Ctor, code, message) {
     const err = new Ctor(message);
-    err.code = code;
+    set(err, "code", code);
     return err;
   }
 
@@ -69,17 +72,17 @@
     if (!m) return e instanceof Error ? e : new ErrorCtor(message);
     if (m[1] === "EISDIR" && m[2] === "rm") { // Node's own wording for rm on a directory
       const err = codedError(Error, "ERR_FS_EISDIR", "Path is a directory: rm returned EISDIR (is a directory) " + path);
-      err.errno = 21;
-      err.syscall = "rm";
-      err.path = path;
+      set(err, "errno", 21);
+      set(err, "syscall", "rm");
+      set(err, "path", path);
       return err;
     }
-    const err = new Error(message);
-    err.errno = ERRNO[m[1]] !== undefined ? ERRNO[m[1]] : -22;
-    err.code = m[1];
-    err.syscall = m[2];
-    if (path !== undefined && StringIndexOf(message, "'") >= 0) err.path = path;
-    if (dest !== undefined) err.dest = dest;
+    const err = new ErrorCtor(message);
+    set(err, "errno", ERRNO[m[1]] !== undefined ? ERRNO[m[1]] : -22);
+    set(err, "code", m[1]);
+    set(err, "syscall", m[2]);
+    if (path !== undefined && StringIndexOf(message, "'") >= 0) set(err, "path", path);
+    if (dest !== undefined) set(err, "dest", dest);
     return err;
   }
 
@@ -95,11 +98,11 @@
   function noLinks(syscall, target, path) {
     const err = new Error("ENOSYS: function not implemented, " + syscall + " '" + target + "'" +
       (path !== undefined ? " -> '" + path + "'" : "") + " (chidori's VFS has no links)");
-    err.errno = ERRNO.ENOSYS;
-    err.code = "ENOSYS";
-    err.syscall = syscall;
-    err.path = target;
-    if (path !== undefined) err.dest = path;
+    set(err, "errno", ERRNO.ENOSYS);
+    set(err, "code", "ENOSYS");
+    set(err, "syscall", syscall);
+    set(err, "path", target);
+    if (path !== undefined) set(err, "dest", path);
     return err;
   }
 
@@ -112,9 +115,7 @@
     return BufferCtor;
   }
   // What Node returns where it returns a Buffer.
-  function asBuffer(bytes) {
-    return getBuffer().from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  }
+  const asBuffer = (bytes) => text.asBuffer(bytes);
 
   // The host's base64 (canonical, padded) four characters at a time: faster than the lenient
   // decoder Buffer needs for guest strings.
@@ -515,8 +516,8 @@
       }
       throw e;
     }
-    const err = new Error("EINVAL: invalid argument, readlink '" + p + "'"); // nothing is a link
-    err.errno = ERRNO.EINVAL; err.code = "EINVAL"; err.syscall = "readlink"; err.path = p;
+    const err = new ErrorCtor("EINVAL: invalid argument, readlink '" + p + "'"); // nothing is a link
+    set(err, "errno", ERRNO.EINVAL); set(err, "code", "EINVAL"); set(err, "syscall", "readlink"); set(err, "path", p);
     throw err;
   }
 

@@ -40,15 +40,17 @@
 
   const events = require("events");
   const Emitter = typeof events === "function" ? events : events.EventEmitter;
-  const Buffer = require("buffer").Buffer;
+  // node:buffer only for encodings other than UTF-8, loaded then
+  let BufferCtor = null;
+  const getBuffer = () => (BufferCtor === null ? (BufferCtor = require("buffer").Buffer) : BufferCtor);
 
-  const toChunk = (bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const toChunk = (bytes) => text.asBuffer(bytes);
   const isUtf8 = (enc) => enc === "utf8" || enc === "utf-8";
 
   // Node's encodings, through Buffer (utf8 keeps a BOM, as Node does); UTF-8 through internal/text.
   function normEncoding(enc) {
     if (isUtf8(enc)) return enc;
-    if (!Buffer.isEncoding(enc)) {
+    if (!getBuffer().isEncoding(enc)) {
       const e = new TypeErrorCtor("Unknown encoding: " + StringCtor(enc));
       e.code = "ERR_UNKNOWN_ENCODING";
       throw e;
@@ -57,7 +59,7 @@
   }
   const decodeBytes = (bytes, enc) => (isUtf8(enc) ? text.utf8Decode(bytes) : toChunk(bytes).toString(enc));
   const encodeString = (s, enc) => (enc === undefined || isUtf8(enc) ? text.utf8Encode(s)
-    : new Uint8ArrayCtor(Buffer.from(s, enc)));
+    : new Uint8ArrayCtor(getBuffer().from(s, enc)));
 
   function toBytes(chunk, encoding, what) {
     if (typeof chunk === "string") return encodeString(chunk, encoding);

@@ -99,6 +99,14 @@
 
   /* ---- byte views ---- */
 
+  // A Buffer over the same bytes (what new FastBuffer(buffer, offset, length) in node:buffer makes:
+  // a Uint8Array whose prototype is Buffer.prototype), made without running node:buffer's code.
+  let bufferProto = null;
+  function asBuffer(u8) {
+    if (bufferProto === null) bufferProto = require("buffer").Buffer.prototype;
+    return P.ObjectSetPrototypeOf(new Uint8Array(u8.buffer, u8.byteOffset, u8.byteLength), bufferProto);
+  }
+
   // A Uint8Array over the bytes of an ArrayBuffer or any ArrayBufferView, or null.
   function bytesOf(input) {
     if (input instanceof Uint8Array) return input;
@@ -538,7 +546,7 @@
     TextEncoder, TextDecoder, atob, btoa, DOMException,
     // for the other shims
     utf8Encode, utf8Decode, utf8Length, utf8Write, utf8DecodeRange, latin1Decode, utf16Units, unitsToString,
-    bytesToBase64, base64ToBytes, bytesOf, codeUnitReader,
+    bytesToBase64, base64ToBytes, bytesOf, codeUnitReader, asBuffer,
     codedError, invalidArgType, describeReceived, missingArgs,
   });
 })
