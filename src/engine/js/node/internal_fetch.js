@@ -473,9 +473,9 @@
     }
   }
 
-  // kind: text, json, arrayBuffer, bytes, or a Blob of `blobType`.
+  // kind: text, json, arrayBuffer, bytes, a Blob of `blobType`, or formData (`blobType` is then the
+  // Content-Type that says how to parse it).
   function readAs(state, kind, what, blobType) {
-    if (kind === "formData") return PromiseReject(new TypeErrorCtor(what + ".formData() is not available in chidori; read the body with text() or arrayBuffer()"));
     return PromiseThen(state.takeAll(what), (bytes) => {
       switch (kind) {
         case "text": return utf8Decode(bytes);
@@ -483,6 +483,7 @@
         case "arrayBuffer": return TypedArraySlice(bytes).buffer;
         case "bytes": return TypedArraySlice(bytes);
         case "blob": return new (blobs().Blob)([bytes], { type: blobType || "" });
+        case "formData": return require("internal/formdata").parseFormData(bytes, blobType, what);
         default: throw new TypeErrorCtor(what + "." + kind + "() is not available in chidori");
       }
     });
@@ -593,7 +594,7 @@
     arrayBuffer() { return readAs(this.#body, "arrayBuffer", "Request"); }
     bytes() { return readAs(this.#body, "bytes", "Request"); }
     blob() { return readAs(this.#body, "blob", "Request", this.#headers.get("content-type")); }
-    formData() { return readAs(this.#body, "formData", "Request"); }
+    formData() { return readAs(this.#body, "formData", "Request", joinedValue(listOf(this.#headers), "content-type")); }
 
     static {
       // what fetch sends, read from the private state (never through the guest-writable getters)
@@ -656,7 +657,7 @@
     arrayBuffer() { return readAs(this.#body, "arrayBuffer", "Response"); }
     bytes() { return readAs(this.#body, "bytes", "Response"); }
     blob() { return readAs(this.#body, "blob", "Response", this.#headers.get("content-type")); }
-    formData() { return readAs(this.#body, "formData", "Response"); }
+    formData() { return readAs(this.#body, "formData", "Response", joinedValue(listOf(this.#headers), "content-type")); }
 
     static error() {
       const r = makeResponse(0, "", list(), null, "error", "", false, true);
