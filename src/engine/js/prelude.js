@@ -882,7 +882,7 @@
     ["AbortController", "internal/abort", "AbortController"], ["AbortSignal", "internal/abort", "AbortSignal"],
     ["Event", "internal/abort", "Event"], ["EventTarget", "internal/abort", "EventTarget"],
     ["CustomEvent", "internal/abort", "CustomEvent"], ["DOMException", "internal/text", "DOMException"],
-    ["Blob", "buffer", "Blob"], ["File", "buffer", "File"],
+    ["Blob", "internal/blob", "Blob"], ["File", "internal/blob", "File"], // the classes node:buffer re-exports
     ["fetch", "internal/fetch", "fetch"], ["Headers", "internal/fetch", "Headers"],
     ["Request", "internal/fetch", "Request"], ["Response", "internal/fetch", "Response"],
     ["FormData", "internal/formdata", "FormData"],

@@ -30,6 +30,7 @@
   const StringProto = String.prototype, ArrayProto = Array.prototype;
   const MapSize = Object.getOwnPropertyDescriptor(MapProto, "size").get;
   const FunctionPrototypeBind = Function.prototype.bind, FunctionPrototypeCall = Function.prototype.call; // shims2
+  const TypedArrayProto = Object.getPrototypeOf(Uint8Array.prototype); // web
 
   // Own, writable, enumerable data property, defined (no inherited setter runs): the descriptor has
   // no prototype, so a getter a guest put on Object.prototype ("get", "set") is never read.
@@ -231,6 +232,29 @@
     PromiseThen: (p, f, r) => own(ReflectApply(PromisePrototypeThen, own(p), [f, r])),
     PromiseOwn: own,
     PromiseFrom: from,
+
+    // ---- web (fetch, http, fs, crypto, blob, formdata, text: node/internal_fetch.js and friends) ----
+    StringPrototypeCharCodeAt: StringProto.charCodeAt,
+    StringPrototypeToUpperCase: StringProto.toUpperCase,
+    StringPrototypeEndsWith: StringProto.endsWith,
+    StringPrototypePadStart: StringProto.padStart,
+    StringFromCharCode: String.fromCharCode,
+    TypedArrayPrototypeSlice: TypedArrayProto.slice,
+    TypedArrayPrototypeSubarray: TypedArrayProto.subarray,
+    TypedArrayPrototypeSet: TypedArrayProto.set,
+    TypedArrayPrototypeFill: TypedArrayProto.fill,
+    ArrayBufferIsView: ArrayBuffer.isView,
+    ArrayBufferPrototypeSlice: ArrayBuffer.prototype.slice,
+    ObjectPrototypeToString: Object.prototype.toString,
+    ObjectGetPrototypeOf: Object.getPrototypeOf,
+    ReflectGetOwnPropertyDescriptor: Reflect.getOwnPropertyDescriptor,
+    WeakMapPrototypeHas: WeakMapProto.has,
+    Uint8ArrayCtor: Uint8Array,
+    RangeErrorCtor: RangeError,
+    MathMin: Math.min, MathRound: Math.round,
+    NumberIsNaN: Number.isNaN,
+    EncodeURIComponent: encodeURIComponent, DecodeURIComponent: decodeURIComponent,
+    Escape: escape, Unescape: unescape,
 
     // A list the plumbing fills with `a[a.length] = v`: an array without a prototype, so no
     // setter on Array.prototype or Object.prototype runs (JSON.stringify still sees an array).

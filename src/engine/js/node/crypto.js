@@ -12,11 +12,23 @@
  * objects, certificates, Diffie-Hellman; webcrypto.subtle methods other than digest reject.
  * Hash/Hmac objects are not streams (no write/end/pipe). Bytes come back as Buffers.
  * Trusts nothing: every argument is guest data; errors mirror Node's names and codes.
+ * Primordials (docs/primordials.md): what goes to the host (algorithm, data, key, sizes) is built on
+ * builtins captured before guest code (natives.primordials); hex, base64 and UTF-8 are done here and
+ * in internal/text, other encodings through node:buffer.
  */
 (function (require, natives, name) {
   "use strict";
+  const P = natives.primordials, u = P.uncurry;
+  const { StringCtor, ObjectFreeze, ArrayBufferIsView, Uint8ArrayCtor, MathMin, NumberIsInteger, TypeErrorCtor, RangeErrorCtor,
+    ErrorCtor, PromiseCtor, PromiseOwn, PromiseReject, ObjectHasOwn, list, rec } = P;
+  const StringToLowerCase = u(P.StringPrototypeToLowerCase), StringSlice = u(P.StringPrototypeSlice);
+  const RegExpExec = u(P.RegExpPrototypeExec), ArrayIndexOf = u(P.ArrayPrototypeIndexOf), ArraySlice = u(P.ArrayPrototypeSlice);
+  const ArrayJoin = u(P.ArrayPrototypeJoin), TypedArraySlice = u(P.TypedArrayPrototypeSlice), TypedArraySet = u(P.TypedArrayPrototypeSet);
+  const ArrayBufferSlice = u(P.ArrayBufferPrototypeSlice);
+  const NumberIsSafeInteger = (n) => NumberIsInteger(n) && n >= -9007199254740991 && n <= 9007199254740991;
   const ALGORITHMS = ["md5", "sha1", "sha256", "sha384", "sha512"];
-  const ALIASES = { "sha-1": "sha1", "sha-256": "sha256", "sha-384": "sha384", "sha-512": "sha512",
+  const ALIASES = {
+    __proto__: null, "sha-1": "sha1", "sha-256": "sha256", "sha-384": "sha384", "sha-512": "sha512",
     "sha2-256": "sha256", "sha2-384": "sha384", "sha2-512": "sha512", "rsa-md5": "md5", "rsa-sha1": "sha1",
     "rsa-sha256": "sha256", "rsa-sha384": "sha384", "rsa-sha512": "sha512", "ssl3-md5": "md5", "ssl3-sha1": "sha1" };
   // Names Node knows that chidori does not compute: a clearer error than "not supported".
@@ -43,15 +55,22 @@
   /* ---- bytes: node:buffer for encodings, internal/text for the base64 of the host seam ---- */
 
   const text = require("internal/text");
-  const { Buffer } = require("buffer");
-  const output = (u8) => Buffer.from(u8.buffer, u8.byteOffset, u8.byteLength);
+  // node:buffer only for encodings other than UTF-8, hex and base64, loaded then
+  let BufferCtor = null;
+  const getBuffer = () => (BufferCtor === null ? (BufferCtor = require("buffer").Buffer) : BufferCtor);
+  const output = (u8) => text.asBuffer(u8);
   const toBase64 = (u8) => text.bytesToBase64(u8, false);
   const fromBase64 = (s) => text.base64ToBytes(s);
-  const toHex = (u8) => output(u8).toString("hex");
+  const HEX = "0123456789abcdef";
+  function toHex(u8) {
+    let s = "";
+    for (let i = 0; i < u8.length; i++) s += HEX[u8[i] >> 4] + HEX[u8[i] & 15];
+    return s;
+  }
 
   // ArrayBuffer / TypedArray / DataView → a Uint8Array view of its bytes (no copy), else null.
   function viewOf(v) {
-    if (ArrayBuffer.isView(v)) return new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
+    if (ArrayBufferIsView(v)) return new Uint8ArrayCtor(v.buffer, v.byteOffset, v.byteLength);
     if (v instanceof ArrayBuffer || (typeof SharedArrayBuffer !== "undefined" && v instanceof SharedArrayBuffer)) {
       return new Uint8Array(v);
     }
@@ -59,9 +78,9 @@
   }
 
   function concat(chunks, total) {
-    const out = new Uint8Array(total);
+    const out = new Uint8ArrayCtor(total);
     let o = 0;
-    for (const c of chunks) { out.set(c, o); o += c.length; }
+    for (let i = 0; i < chunks.length; i++) { TypedArraySet(out, chunks[i], o); o += chunks[i].length; }
     return out;
   }
 
@@ -72,22 +91,24 @@
       throw nodeError(TypeError, "ERR_INVALID_ARG_TYPE",
         `The "${argName}" argument must be of type string. Received ${describe(algorithm)}`);
     }
-    const lower = algorithm.toLowerCase();
+    const lower = StringToLowerCase(algorithm);
     const alg = ALIASES[lower] || lower;
-    if (ALGORITHMS.includes(alg)) return alg;
-    if (KNOWN_ELSEWHERE.test(alg)) {
+    if (ArrayIndexOf(ALGORITHMS, alg) >= 0) return alg;
+    if (RegExpExec(KNOWN_ELSEWHERE, alg) !== null) {
       throw nodeError(Error, "ERR_CHIDORI_UNAVAILABLE",
-        `digest algorithm "${algorithm}" is not available in chidori (use one of ${ALGORITHMS.join(", ")})`);
+        `digest algorithm "${algorithm}" is not available in chidori (use one of ${ArrayJoin(ALGORITHMS, ", ")})`);
     }
     throw nodeError(Error, "ERR_OSSL_EVP_UNSUPPORTED", "Digest method not supported");
   }
 
   function dataBytes(data, encoding, argName) {
     if (typeof data === "string") {
-      const b = Buffer.from(data, encoding === undefined || encoding === null || encoding === "buffer" ? "utf8" : encoding);
-      return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+      if (encoding === undefined || encoding === null || encoding === "buffer" || encoding === "utf8" || encoding === "utf-8")
+        return text.utf8Encode(data);
+      const b = getBuffer().from(data, encoding);
+      return new Uint8ArrayCtor(b.buffer, b.byteOffset, b.byteLength);
     }
-    const v = ArrayBuffer.isView(data) ? viewOf(data) : null;
+    const v = ArrayBufferIsView(data) ? viewOf(data) : null;
     if (v) return v;
     throw nodeError(TypeError, "ERR_INVALID_ARG_TYPE", `The "${argName}" argument must be of type string or an ` +
       `instance of Buffer, TypedArray, or DataView. Received ${describe(data)}`);
@@ -100,19 +121,22 @@
   // One host call: digest (or HMAC with key) of bytes → Uint8Array.
   function hostDigest(alg, bytes, key) {
     if (bytes.length > DIGEST_DATA_MAX) throw tooLarge();
-    const args = { algorithm: alg, data: toBase64(bytes) };
+    const args = rec({ algorithm: alg, data: toBase64(bytes) });
     if (key) args.key = toBase64(key);
     return fromBase64(natives.callSync("crypto_digest", args).digest);
   }
 
   // Bytes as a Buffer, or as a string in Buffer's encoding (which throws ERR_UNKNOWN_ENCODING).
   function finish(bytes, encoding) {
-    return encoding === undefined || encoding === null || encoding === "buffer" ? output(bytes)
-      : output(bytes).toString(encoding);
+    if (encoding === undefined || encoding === null || encoding === "buffer") return output(bytes);
+    if (encoding === "hex") return toHex(bytes);
+    if (encoding === "base64") return text.bytesToBase64(bytes, false);
+    if (encoding === "base64url") return text.bytesToBase64(bytes, true);
+    return output(bytes).toString(encoding);
   }
 
   class Hash {
-    #alg; #key; #chunks = []; #size = 0; #done = false;
+    #alg; #key; #chunks = list(); #size = 0; #done = false;
 
     constructor(algorithm, options, key) {
       this.#alg = resolveAlgorithm(algorithm, "algorithm");
@@ -120,7 +144,9 @@
     }
 
     #copyFrom(other) {
-      this.#chunks = other.#chunks.slice();
+      const from = other.#chunks, to = list();
+      for (let i = 0; i < from.length; i++) to[i] = from[i];
+      this.#chunks = to;
       this.#size = other.#size;
     }
 
@@ -128,19 +154,19 @@
       if (this.#done) throw nodeError(Error, "ERR_CRYPTO_HASH_FINALIZED", "Digest already called");
       const bytes = dataBytes(data, inputEncoding, "data");
       if (this.#size + bytes.length > DIGEST_DATA_MAX) throw tooLarge();
-      this.#chunks.push(bytes.slice()); // a copy: the caller may reuse its buffer
+      this.#chunks[this.#chunks.length] = TypedArraySlice(bytes); // a copy: the caller may reuse its buffer
       this.#size += bytes.length;
       return this;
     }
 
     digest(outputEncoding = undefined) {
       if (this.#done) {
-        if (this.#key) return finish(new Uint8Array(0), outputEncoding); // Node: an empty HMAC digest
+        if (this.#key) return finish(new Uint8ArrayCtor(0), outputEncoding); // Node: an empty HMAC digest
         throw nodeError(Error, "ERR_CRYPTO_HASH_FINALIZED", "Digest already called");
       }
       this.#done = true;
       const bytes = concat(this.#chunks, this.#size);
-      this.#chunks = [];
+      this.#chunks = list();
       return finish(hostDigest(this.#alg, bytes, this.#key), outputEncoding);
     }
 
@@ -156,14 +182,14 @@
   class Hmac extends Hash {
     constructor(algorithm, key, options) {
       let k;
-      if (typeof key === "string") k = new Uint8Array(Buffer.from(key, "utf8"));
+      if (typeof key === "string") k = text.utf8Encode(key);
       else k = viewOf(key);
       if (!k) {
         throw nodeError(TypeError, "ERR_INVALID_ARG_TYPE", 'The "key" argument must be of type string or an instance ' +
           `of ArrayBuffer, Buffer, TypedArray, DataView, KeyObject, or CryptoKey. Received ${describe(key)}`);
       }
       if (k.length > (1 << 20)) throw nodeError(RangeError, "ERR_CHIDORI_LIMIT", "crypto: an HMAC key is limited to 1 MiB");
-      super(algorithm, options, k.slice());
+      super(algorithm, options, TypedArraySlice(k));
     }
   }
 
@@ -172,25 +198,25 @@
 
   function hash(algorithm, data, outputEncoding = "hex") {
     const alg = resolveAlgorithm(algorithm, "algorithm");
-    if (typeof data !== "string" && !ArrayBuffer.isView(data)) {
+    if (typeof data !== "string" && !ArrayBufferIsView(data)) {
       throw nodeError(TypeError, "ERR_INVALID_ARG_TYPE", `The "data" argument must be of type string or an instance ` +
         `of Buffer, TypedArray, or DataView. Received ${describe(data)}`);
     }
     return finish(hostDigest(alg, dataBytes(data, "utf8", "data"), null), outputEncoding);
   }
 
-  const getHashes = () => ALGORITHMS.slice();
+  const getHashes = () => ArraySlice(ALGORITHMS);
 
   /* ---- captured randomness ---- */
 
   // n fresh bytes from the host, in calls of at most 65536 bytes each (each one recorded).
   function hostRandom(n) {
-    const out = new Uint8Array(n);
+    const out = new Uint8ArrayCtor(n);
     for (let o = 0; o < n; o += RANDOM_CALL_MAX) {
-      const size = Math.min(RANDOM_CALL_MAX, n - o);
-      const bytes = fromBase64(natives.callSync("random_bytes", { size }).bytes);
-      if (bytes.length !== size) throw new Error("crypto: the host returned the wrong number of random bytes");
-      out.set(bytes, o);
+      const size = MathMin(RANDOM_CALL_MAX, n - o);
+      const bytes = fromBase64(natives.callSync("random_bytes", rec({ size })).bytes);
+      if (bytes.length !== size) throw new ErrorCtor("crypto: the host returned the wrong number of random bytes");
+      TypedArraySet(out, bytes, o);
     }
     return out;
   }
@@ -199,7 +225,7 @@
     if (typeof size !== "number") {
       throw nodeError(TypeError, "ERR_INVALID_ARG_TYPE", `The "${argName}" argument must be of type number. Received ${describe(size)}`);
     }
-    if (!(size >= 0 && size <= 2147483647) || !Number.isInteger(size)) {
+    if (!(size >= 0 && size <= 2147483647) || !NumberIsInteger(size)) {
       throw nodeError(RangeError, "ERR_OUT_OF_RANGE",
         `The value of "${argName}" is out of range. It must be >= 0 && <= 2147483647. Received ${size}`);
     }
@@ -236,24 +262,24 @@
   }
 
   function fillRange(view, buf, offset, size) {
-    const elem = ArrayBuffer.isView(buf) && buf.BYTES_PER_ELEMENT ? buf.BYTES_PER_ELEMENT : 1;
+    const elem = ArrayBufferIsView(buf) && buf.BYTES_PER_ELEMENT ? buf.BYTES_PER_ELEMENT : 1;
     const total = view.length;
     const off = offset === undefined ? 0 : offset * elem;
-    if (typeof offset !== "undefined" && (typeof offset !== "number" || !Number.isInteger(offset) || off < 0 || off > total)) {
+    if (typeof offset !== "undefined" && (typeof offset !== "number" || !NumberIsInteger(offset) || off < 0 || off > total)) {
       throw nodeError(RangeError, "ERR_OUT_OF_RANGE", `The value of "offset" is out of range. It must be >= 0 && <= ${total / elem}. Received ${offset}`);
     }
     const sz = size === undefined ? total - off : size * elem;
-    if (typeof size !== "undefined" && (typeof size !== "number" || !Number.isInteger(size) || sz < 0 || off + sz > total)) {
+    if (typeof size !== "undefined" && (typeof size !== "number" || !NumberIsInteger(size) || sz < 0 || off + sz > total)) {
       throw nodeError(RangeError, "ERR_OUT_OF_RANGE", `The value of "size + offset" is out of range. It must be <= ${total / elem}. Received ${size}`);
     }
     checkSize(sz, "size");
-    return [off, sz];
+    return rec({ off, sz });
   }
 
   function randomFillSync(buf, offset = undefined, size = undefined) {
     const view = fillTarget(buf);
-    const [off, sz] = fillRange(view, buf, offset, size);
-    view.set(hostRandom(sz), off);
+    const r = fillRange(view, buf, offset, size);
+    TypedArraySet(view, hostRandom(r.sz), r.off);
     return buf;
   }
 
@@ -262,8 +288,8 @@
     else if (typeof size === "function") { callback = size; size = undefined; }
     checkCallback(callback);
     const view = fillTarget(buf);
-    const [off, sz] = fillRange(view, buf, offset, size);
-    view.set(hostRandom(sz), off);
+    const r = fillRange(view, buf, offset, size);
+    TypedArraySet(view, hostRandom(r.sz), r.off);
     later(callback, null, buf);
   }
 
@@ -273,10 +299,10 @@
     const minGiven = typeof max !== "undefined" && typeof max !== "function";
     if (!minGiven) { callback = max; max = min; min = 0; }
     if (callback !== undefined) checkCallback(callback);
-    if (!Number.isSafeInteger(min)) {
+    if (!NumberIsSafeInteger(min)) {
       throw nodeError(TypeError, "ERR_INVALID_ARG_TYPE", `The "min" argument must be a safe integer. Received ${describe(min)}`);
     }
-    if (!Number.isSafeInteger(max)) {
+    if (!NumberIsSafeInteger(max)) {
       throw nodeError(TypeError, "ERR_INVALID_ARG_TYPE", `The "max" argument must be a safe integer. Received ${describe(max)}`);
     }
     if (max <= min) {
@@ -307,16 +333,22 @@
     b[6] = (b[6] & 0x0f) | 0x40;
     b[8] = (b[8] & 0x3f) | 0x80;
     const h = toHex(b);
-    return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+    // no template literal: QuickJS builds one with String.prototype.concat
+    return StringSlice(h, 0, 8) + "-" + StringSlice(h, 8, 12) + "-" + StringSlice(h, 12, 16) + "-" + StringSlice(h, 16, 20) + "-" + StringSlice(h, 20);
   }
 
   const domException = (message, name) => new text.DOMException(message, name);
 
-  const INTEGER_ARRAYS = ["Int8Array", "Uint8Array", "Uint8ClampedArray", "Int16Array", "Uint16Array", "Int32Array",
-    "Uint32Array", "BigInt64Array", "BigUint64Array"];
+  // the integer typed-array classes, taken when this module loads (never looked up on the global later)
+  const INTEGER_ARRAYS = list();
+  {
+    const all = [Int8Array, Uint8Array, Uint8ClampedArray, Int16Array, Uint16Array, Int32Array, Uint32Array,
+      typeof BigInt64Array === "function" ? BigInt64Array : null, typeof BigUint64Array === "function" ? BigUint64Array : null];
+    for (let i = 0; i < all.length; i++) if (typeof all[i] === "function") INTEGER_ARRAYS[INTEGER_ARRAYS.length] = all[i];
+  }
   function isIntegerArray(v) {
-    if (!ArrayBuffer.isView(v) || v instanceof DataView) return false;
-    for (const n of INTEGER_ARRAYS) if (typeof globalThis[n] === "function" && v instanceof globalThis[n]) return true;
+    if (!ArrayBufferIsView(v) || v instanceof DataView) return false;
+    for (let i = 0; i < INTEGER_ARRAYS.length; i++) if (v instanceof INTEGER_ARRAYS[i]) return true;
     return false;
   }
 
@@ -328,7 +360,7 @@
     if (array.byteLength > RANDOM_CALL_MAX) {
       throw domException("The requested length exceeds 65,536 bytes", "QuotaExceededError");
     }
-    new Uint8Array(array.buffer, array.byteOffset, array.byteLength).set(hostRandom(array.byteLength));
+    TypedArraySet(new Uint8ArrayCtor(array.buffer, array.byteOffset, array.byteLength), hostRandom(array.byteLength));
     return array;
   }
 
@@ -348,22 +380,22 @@
 
   /* ---- webcrypto ---- */
 
-  const SUBTLE_DIGESTS = { "sha-1": "sha1", "sha-256": "sha256", "sha-384": "sha384", "sha-512": "sha512" };
+  const SUBTLE_DIGESTS = { __proto__: null, "sha-1": "sha1", "sha-256": "sha256", "sha-384": "sha384", "sha-512": "sha512" };
   const subtleUnavailable = (method) => function () {
-    return Promise.reject(nodeError(Error, "ERR_CHIDORI_UNAVAILABLE",
+    return PromiseReject(nodeError(Error, "ERR_CHIDORI_UNAVAILABLE",
       `crypto.subtle.${method} is not available in chidori (only crypto.subtle.digest is)`));
   };
-  const subtle = Object.freeze({
+  const subtle = ObjectFreeze({
     digest(algorithm, data) {
-      return new Promise((resolve) => {
+      return PromiseOwn(new PromiseCtor((resolve) => {
         const algName = typeof algorithm === "string" ? algorithm : algorithm && algorithm.name;
-        const alg = typeof algName === "string" ? SUBTLE_DIGESTS[algName.toLowerCase()] : undefined;
+        const alg = typeof algName === "string" ? SUBTLE_DIGESTS[StringToLowerCase(algName)] : undefined;
         if (!alg) throw domException("Unrecognized algorithm name", "NotSupportedError");
         const v = viewOf(data);
         if (!v) throw nodeError(TypeError, "ERR_INVALID_ARG_TYPE", "The data argument must be a BufferSource");
         const d = hostDigest(alg, v, null);
-        resolve(d.buffer.slice(d.byteOffset, d.byteOffset + d.byteLength));
-      });
+        resolve(ArrayBufferSlice(d.buffer, d.byteOffset, d.byteOffset + d.byteLength));
+      }));
     },
     encrypt: subtleUnavailable("encrypt"), decrypt: subtleUnavailable("decrypt"),
     sign: subtleUnavailable("sign"), verify: subtleUnavailable("verify"),
@@ -373,7 +405,7 @@
     unwrapKey: subtleUnavailable("unwrapKey"),
   });
 
-  const webcrypto = Object.freeze({
+  const webcrypto = ObjectFreeze({
     getRandomValues,
     randomUUID: () => randomUUID(),
     subtle,
@@ -384,16 +416,15 @@
     randomBytes, pseudoRandomBytes: randomBytes, randomFillSync, randomFill, randomInt, randomUUID, getRandomValues,
     timingSafeEqual, webcrypto, subtle,
     getCiphers: () => [], getCurves: () => [],
-    constants: Object.freeze({}),
+    constants: ObjectFreeze({}),
   };
-  for (const what of ["createCipheriv", "createDecipheriv", "createSign", "createVerify", "sign", "verify",
+  const UNAVAILABLE = ["createCipheriv", "createDecipheriv", "createSign", "createVerify", "sign", "verify",
     "generateKeyPair", "generateKeyPairSync", "generateKey", "generateKeySync", "pbkdf2", "pbkdf2Sync", "scrypt",
     "scryptSync", "hkdf", "hkdfSync", "createECDH", "createDiffieHellman", "createDiffieHellmanGroup",
     "getDiffieHellman", "diffieHellman", "publicEncrypt", "publicDecrypt", "privateEncrypt", "privateDecrypt",
     "createPublicKey", "createPrivateKey", "createSecretKey", "KeyObject", "X509Certificate", "Certificate",
     "checkPrime", "checkPrimeSync", "generatePrime", "generatePrimeSync", "setEngine", "setFips", "getFips",
-    "secureHeapUsed", "getCipherInfo"]) {
-    exports[what] = unavailable(what);
-  }
-  return Object.freeze(exports);
+    "secureHeapUsed", "getCipherInfo"];
+  for (let i = 0; i < UNAVAILABLE.length; i++) exports[UNAVAILABLE[i]] = unavailable(UNAVAILABLE[i]);
+  return ObjectFreeze(exports);
 })

@@ -8,9 +8,25 @@
  *
  * Trusts nothing it is given: arguments are checked here the way Node checks them, and the host
  * checks everything again.
+ *
+ * Primordials (docs/primordials.md): the arguments of every `fs` call and what a read returns are
+ * built on builtins captured before guest code (natives.primordials); the argument objects have no
+ * prototype, so no setter a guest put on Object.prototype sees them. UTF-8 goes through
+ * internal/text; other encodings and the Buffers Node returns through node:buffer.
  */
 (function (require, natives, name) {
   "use strict";
+  const P = natives.primordials, u = P.uncurry;
+  const { ReflectApply, StringCtor, NumberCtor, ObjectKeys, ObjectFreeze, ObjectDefineProperty, NumberIsInteger, NumberIsFinite,
+    MathMin, MathMax, MathCeil, MathRound, ArrayBufferIsView, Uint8ArrayCtor, TypeErrorCtor, RangeErrorCtor, ErrorCtor,
+    PromiseCtor, PromiseOwn, PromiseResolve, PromiseThen, list, rec } = P;
+  const StringSlice = u(P.StringPrototypeSlice), StringIndexOf = u(P.StringPrototypeIndexOf);
+  const StringStartsWith = u(P.StringPrototypeStartsWith), StringEndsWith = u(P.StringPrototypeEndsWith);
+  const StringToLowerCase = u(P.StringPrototypeToLowerCase), StringCharCodeAt = u(P.StringPrototypeCharCodeAt);
+  const RegExpExec = u(P.RegExpPrototypeExec), TypedArraySubarray = u(P.TypedArrayPrototypeSubarray);
+  const TypedArraySet = u(P.TypedArrayPrototypeSet), TypedArrayFill = u(P.TypedArrayPrototypeFill);
+  const push = (l, v) => { l[l.length] = v; };
+  const isUtf8 = (enc) => enc === "utf8" || enc === "utf-8";
 
   // Bytes per host call: well under the host's limit (FS_IO_MAX, 16 MiB), so that no single base64
   // string grows large.
@@ -19,13 +35,17 @@
   /* ---- errors ---- */
 
   const ERRNO = {
+    __proto__: null,
     ENOENT: -2, EEXIST: -17, EISDIR: -21, ENOTDIR: -20, ENOTEMPTY: -39, EINVAL: -22, ENOSPC: -28,
     ENAMETOOLONG: -36, EPERM: -1, EBUSY: -16, EFBIG: -27, ENOSYS: -38, EACCES: -13,
   };
 
+  // Error fields are defined (as plain assignment would make them), so no setter a guest put on
+  // Object.prototype runs.
+  const set = (err, k, v) => P.defineValue(err, k, v);
   function codedError(Ctor, code, message) {
     const err = new Ctor(message);
-    err.code = code;
+    set(err, "code", code);
     return err;
   }
 
@@ -34,7 +54,7 @@
     if (value === undefined) return "undefined";
     if (typeof value === "function") return "function " + (value.name || "<anonymous>");
     if (typeof value === "object") return "an instance of " + ((value.constructor && value.constructor.name) || "Object");
-    let shown = typeof value === "string" ? "'" + value.slice(0, 28) + (value.length > 28 ? "...'" : "'") : String(value);
+    let shown = typeof value === "string" ? "'" + StringSlice(value, 0, 28) + (value.length > 28 ? "...'" : "'") : StringCtor(value);
     return "type " + typeof value + " (" + shown + ")";
   }
 
@@ -48,21 +68,21 @@
     const message = natives.messageOfError(e);
     if (message === "fs is disabled by CHIDORI_TS_FS=none")
       return codedError(Error, "ERR_CHIDORI_FS_DISABLED", "node:fs is unavailable: fs is disabled by CHIDORI_TS_FS=none");
-    const m = /^(E[A-Z]+): [^,]*, ([a-z]+)/.exec(message);
-    if (!m) return e instanceof Error ? e : new Error(message);
+    const m = RegExpExec(/^(E[A-Z]+): [^,]*, ([a-z]+)/, message);
+    if (!m) return e instanceof Error ? e : new ErrorCtor(message);
     if (m[1] === "EISDIR" && m[2] === "rm") { // Node's own wording for rm on a directory
       const err = codedError(Error, "ERR_FS_EISDIR", "Path is a directory: rm returned EISDIR (is a directory) " + path);
-      err.errno = 21;
-      err.syscall = "rm";
-      err.path = path;
+      set(err, "errno", 21);
+      set(err, "syscall", "rm");
+      set(err, "path", path);
       return err;
     }
-    const err = new Error(message);
-    err.errno = ERRNO[m[1]] !== undefined ? ERRNO[m[1]] : -22;
-    err.code = m[1];
-    err.syscall = m[2];
-    if (path !== undefined && message.indexOf("'") >= 0) err.path = path;
-    if (dest !== undefined) err.dest = dest;
+    const err = new ErrorCtor(message);
+    set(err, "errno", ERRNO[m[1]] !== undefined ? ERRNO[m[1]] : -22);
+    set(err, "code", m[1]);
+    set(err, "syscall", m[2]);
+    if (path !== undefined && StringIndexOf(message, "'") >= 0) set(err, "path", path);
+    if (dest !== undefined) set(err, "dest", dest);
     return err;
   }
 
@@ -78,11 +98,11 @@
   function noLinks(syscall, target, path) {
     const err = new Error("ENOSYS: function not implemented, " + syscall + " '" + target + "'" +
       (path !== undefined ? " -> '" + path + "'" : "") + " (chidori's VFS has no links)");
-    err.errno = ERRNO.ENOSYS;
-    err.code = "ENOSYS";
-    err.syscall = syscall;
-    err.path = target;
-    if (path !== undefined) err.dest = path;
+    set(err, "errno", ERRNO.ENOSYS);
+    set(err, "code", "ENOSYS");
+    set(err, "syscall", syscall);
+    set(err, "path", target);
+    if (path !== undefined) set(err, "dest", path);
     return err;
   }
 
@@ -95,29 +115,27 @@
     return BufferCtor;
   }
   // What Node returns where it returns a Buffer.
-  function asBuffer(bytes) {
-    return getBuffer().from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  }
+  const asBuffer = (bytes) => text.asBuffer(bytes);
 
   // The host's base64 (canonical, padded) four characters at a time: faster than the lenient
   // decoder Buffer needs for guest strings.
-  const B64_VALUE = new Int16Array(128).fill(-1);
-  for (let i = 0; i < 64; i++) B64_VALUE["ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".charCodeAt(i)] = i;
+  const B64_VALUE = TypedArrayFill(new Int16Array(128), -1);
+  for (let i = 0; i < 64; i++) B64_VALUE[StringCharCodeAt("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/", i)] = i;
   function fromHostBase64(data) {
-    const len = data.length;
-    if (len === 0) return new Uint8Array(0);
-    const pad = (data.charCodeAt(len - 1) === 61 ? 1 : 0) + (data.charCodeAt(len - 2) === 61 ? 1 : 0);
-    const out = new Uint8Array((len >> 2) * 3 - pad);
+    const len = data.length, at = text.codeUnitReader();
+    if (len === 0) return new Uint8ArrayCtor(0);
+    const pad = (at(data, len - 1) === 61 ? 1 : 0) + (at(data, len - 2) === 61 ? 1 : 0);
+    const out = new Uint8ArrayCtor((len >> 2) * 3 - pad);
     const T = B64_VALUE, full = pad ? len - 4 : len;
     let o = 0, i = 0;
     for (; i < full; i += 4) {
-      const v = (T[data.charCodeAt(i)] << 18) | (T[data.charCodeAt(i + 1)] << 12) |
-        (T[data.charCodeAt(i + 2)] << 6) | T[data.charCodeAt(i + 3)];
+      const v = (T[at(data, i)] << 18) | (T[at(data, i + 1)] << 12) |
+        (T[at(data, i + 2)] << 6) | T[at(data, i + 3)];
       out[o] = v >> 16; out[o + 1] = (v >> 8) & 255; out[o + 2] = v & 255;
       o += 3;
     }
     if (pad) {
-      const v = (T[data.charCodeAt(i)] << 18) | (T[data.charCodeAt(i + 1)] << 12) | (pad === 1 ? T[data.charCodeAt(i + 2)] << 6 : 0);
+      const v = (T[at(data, i)] << 18) | (T[at(data, i + 1)] << 12) | (pad === 1 ? T[at(data, i + 2)] << 6 : 0);
       out[o++] = v >> 16;
       if (pad === 1) out[o] = (v >> 8) & 255;
     }
@@ -126,17 +144,20 @@
 
   function normalizeEncoding(enc) {
     if (enc === undefined || enc === null || enc === "buffer") return null;
+    if (isUtf8(enc)) return enc;
     if (typeof enc !== "string" || !getBuffer().isEncoding(enc))
-      throw codedError(TypeError, "ERR_INVALID_ARG_VALUE", "The argument 'encoding' is invalid encoding. Received " + describe(enc));
-    return enc.toLowerCase();
+      throw codedError(TypeErrorCtor, "ERR_INVALID_ARG_VALUE", "The argument 'encoding' is invalid encoding. Received " + describe(enc));
+    return StringToLowerCase(enc);
   }
 
   function encodeString(str, enc) {
+    if (isUtf8(enc)) return text.utf8Encode(str);
     const b = getBuffer().from(str, enc);
-    return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+    return new Uint8ArrayCtor(b.buffer, b.byteOffset, b.byteLength);
   }
 
   function decodeBytes(bytes, enc) {
+    if (isUtf8(enc)) return text.utf8Decode(bytes);
     const b = asBuffer(bytes);
     return enc === null ? b : b.toString(enc);
   }
@@ -151,34 +172,39 @@
   function toPath(p, argName) {
     argName = argName || "path";
     if (typeof p === "string") {
-      if (p.indexOf("\u0000") >= 0)
-        throw codedError(TypeError, "ERR_INVALID_ARG_VALUE", "The argument '" + argName +
+      if (StringIndexOf(p, "\u0000") >= 0)
+        throw codedError(TypeErrorCtor, "ERR_INVALID_ARG_VALUE", "The argument '" + argName +
           "' must be a string, Uint8Array, or URL without null bytes. Received " + describe(p));
       return p;
     }
     if (p instanceof Uint8Array) return toPath(text.utf8Decode(p), argName);
     if (p !== null && typeof p === "object" && typeof p.href === "string" && typeof p.protocol === "string") {
-      if (p.protocol !== "file:") throw codedError(TypeError, "ERR_INVALID_URL_SCHEME", "The URL must be of scheme file");
-      return toPath(decodeURIComponent(p.pathname), argName);
+      if (p.protocol !== "file:") throw codedError(TypeErrorCtor, "ERR_INVALID_URL_SCHEME", "The URL must be of scheme file");
+      return toPath(P.DecodeURIComponent(p.pathname), argName);
     }
     throw argTypeError(argName, "of type string or an instance of Buffer or URL", p);
   }
 
+  // defaults (ours) overlaid with the guest's options: a record without a prototype.
   function optionsOf(options, defaults) {
-    if (options === undefined || options === null) return Object.assign({}, defaults);
-    if (typeof options === "string") return Object.assign({}, defaults, { encoding: options });
+    const o = rec({});
+    const from = (src) => { const ks = ObjectKeys(src); for (let i = 0; i < ks.length; i++) o[ks[i]] = src[ks[i]]; };
+    from(defaults);
+    if (options === undefined || options === null) return o;
+    if (typeof options === "string") { o.encoding = options; return o; }
     if (typeof options !== "object") throw argTypeError("options", "of type string or an instance of Object", options);
-    return Object.assign({}, defaults, options);
+    from(options);
+    return o;
   }
 
   // Data for writeFile / appendFile as bytes.
   function toBytes(data, encoding) {
     if (typeof data === "string") return encodeString(data, normalizeEncoding(encoding) || "utf8");
-    if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+    if (ArrayBufferIsView(data)) return new Uint8ArrayCtor(data.buffer, data.byteOffset, data.byteLength);
     throw argTypeError("data", "of type string or an instance of Buffer, TypedArray, or DataView", data);
   }
 
-  const O = { O_RDONLY: 0, O_WRONLY: 1, O_RDWR: 2, O_CREAT: 64, O_EXCL: 128, O_TRUNC: 512, O_APPEND: 1024 };
+  const O = { __proto__: null, O_RDONLY: 0, O_WRONLY: 1, O_RDWR: 2, O_CREAT: 64, O_EXCL: 128, O_TRUNC: 512, O_APPEND: 1024 };
 
   function writeFlag(flag, def) {
     if (flag === undefined || flag === null) return def;
@@ -190,18 +216,20 @@
   function modeOf(mode, def, argName) {
     if (mode === undefined || mode === null) return def;
     if (typeof mode === "string") {
-      if (!/^[0-7]+$/.test(mode))
-        throw codedError(TypeError, "ERR_INVALID_ARG_VALUE", "The argument '" + argName + "' must be a 32-bit unsigned integer or an octal string. Received " + describe(mode));
+      if (RegExpExec(/^[0-7]+$/, mode) === null)
+        throw codedError(TypeErrorCtor, "ERR_INVALID_ARG_VALUE", "The argument '" + argName + "' must be a 32-bit unsigned integer or an octal string. Received " + describe(mode));
       mode = parseInt(mode, 8);
     }
-    if (typeof mode !== "number" || !Number.isInteger(mode) || mode < 0 || mode > 0xffffffff)
-      throw codedError(RangeError, "ERR_OUT_OF_RANGE", "The value of \"" + argName + "\" is out of range. Received " + String(mode));
+    if (typeof mode !== "number" || !NumberIsInteger(mode) || mode < 0 || mode > 0xffffffff)
+      throw codedError(RangeErrorCtor, "ERR_OUT_OF_RANGE", "The value of \"" + argName + "\" is out of range. Received " + StringCtor(mode));
     return mode & 0o7777;
   }
 
   /* ---- the seam ---- */
 
+  // args: an object literal of ours; it loses its prototype before anything is written to it
   function call(action, args, path, dest) {
+    args = rec(args);
     args.action = action;
     args.now = natives.now();
     try {
@@ -212,27 +240,27 @@
   }
 
   function readAll(p) {
-    const chunks = [];
+    const chunks = list();
     let offset = 0, size = 0, total = 0;
     do {
       const r = call("read", { path: p, offset, length: CHUNK }, p);
       const bytes = fromHostBase64(r.data);
       size = r.size;
-      chunks.push(bytes);
+      push(chunks, bytes);
       total += bytes.length;
       offset += bytes.length;
       if (bytes.length === 0) break;
     } while (offset < size);
     if (chunks.length === 1) return chunks[0];
-    const out = new Uint8Array(total);
+    const out = new Uint8ArrayCtor(total);
     let o = 0;
-    for (const c of chunks) { out.set(c, o); o += c.length; }
+    for (let i = 0; i < chunks.length; i++) { TypedArraySet(out, chunks[i], o); o += chunks[i].length; }
     return out;
   }
 
   function writeAll(p, bytes, flag, mode) {
     for (let start = 0; ; start += CHUNK) {
-      const part = bytes.subarray(start, Math.min(bytes.length, start + CHUNK));
+      const part = TypedArraySubarray(bytes, start, MathMin(bytes.length, start + CHUNK));
       call("write", { path: p, data: text.bytesToBase64(part, false), flag: start === 0 ? flag : "a", mode }, p);
       if (start + CHUNK >= bytes.length) break;
     }
@@ -243,6 +271,9 @@
   const S_IFMT = 0o170000, S_IFREG = 0o100000, S_IFDIR = 0o040000, S_IFLNK = 0o120000;
 
   class Stats {
+    // own from the start (defined, not assigned): no setter a guest put on Object.prototype runs
+    dev; mode; nlink; uid; gid; rdev; blksize; ino; size; blocks; atimeMs; mtimeMs; ctimeMs; birthtimeMs;
+    atime; mtime; ctime; birthtime;
     constructor(s, bigint) {
       const num = bigint ? (x) => BigInt(x) : (x) => x;
       this.dev = num(2049);
@@ -254,25 +285,25 @@
       this.blksize = num(4096);
       this.ino = num(s.ino);
       this.size = num(s.size);
-      this.blocks = num(Math.ceil(s.size / 4096) * 8);
+      this.blocks = num(MathCeil(s.size / 4096) * 8);
       this.atimeMs = num(s.atimeMs);
       this.mtimeMs = num(s.mtimeMs);
       this.ctimeMs = num(s.ctimeMs);
       this.birthtimeMs = num(s.birthtimeMs);
       if (bigint) {
-        this.atimeNs = BigInt(s.atimeMs) * 1000000n;
-        this.mtimeNs = BigInt(s.mtimeMs) * 1000000n;
-        this.ctimeNs = BigInt(s.ctimeMs) * 1000000n;
-        this.birthtimeNs = BigInt(s.birthtimeMs) * 1000000n;
+        P.defineValue(this, "atimeNs", BigInt(s.atimeMs) * 1000000n);
+        P.defineValue(this, "mtimeNs", BigInt(s.mtimeMs) * 1000000n);
+        P.defineValue(this, "ctimeNs", BigInt(s.ctimeMs) * 1000000n);
+        P.defineValue(this, "birthtimeNs", BigInt(s.birthtimeMs) * 1000000n);
       }
       this.atime = new Date(s.atimeMs);
       this.mtime = new Date(s.mtimeMs);
       this.ctime = new Date(s.ctimeMs);
       this.birthtime = new Date(s.birthtimeMs);
     }
-    isFile() { return (Number(this.mode) & S_IFMT) === S_IFREG; }
-    isDirectory() { return (Number(this.mode) & S_IFMT) === S_IFDIR; }
-    isSymbolicLink() { return (Number(this.mode) & S_IFMT) === S_IFLNK; }
+    isFile() { return (NumberCtor(this.mode) & S_IFMT) === S_IFREG; }
+    isDirectory() { return (NumberCtor(this.mode) & S_IFMT) === S_IFDIR; }
+    isSymbolicLink() { return (NumberCtor(this.mode) & S_IFMT) === S_IFLNK; }
     isBlockDevice() { return false; }
     isCharacterDevice() { return false; }
     isFIFO() { return false; }
@@ -280,11 +311,12 @@
   }
 
   class Dirent {
+    name; parentPath; path; // defined, not assigned
     constructor(name, type, parentPath) {
       this.name = name;
       this.parentPath = parentPath;
       this.path = parentPath;
-      Object.defineProperty(this, "_type", { value: type, enumerable: false });
+      ObjectDefineProperty(this, "_type", { __proto__: null, value: type, enumerable: false });
     }
     isFile() { return this._type === "file"; }
     isDirectory() { return this._type === "directory"; }
@@ -323,7 +355,7 @@
   }
 
   function joinPath(dir, name) {
-    return dir.endsWith("/") ? dir + name : dir + "/" + name;
+    return StringEndsWith(dir, "/") ? dir + name : dir + "/" + name;
   }
 
   function readdirSync(path, options) {
@@ -332,15 +364,16 @@
     const root = toPath(path);
     const nameOut = (n) => nameIn(n, enc);
     const results = [];
-    const queue = [[root, ""]]; // [path to list, its path relative to root]
+    const queue = list(); // rec(dir: path to list, rel: its path relative to root)
+    push(queue, rec({ dir: root, rel: "" }));
     for (let q = 0; q < queue.length; q++) {
-      const dir = queue[q][0], rel = queue[q][1];
+      const dir = queue[q].dir, rel = queue[q].rel;
       const entries = listDir(dir);
       for (let i = 0; i < entries.length; i++) {
         const e = entries[i];
-        if (o.withFileTypes) results.push(new Dirent(nameOut(e.name), e.type, dir));
-        else results.push(nameOut(rel ? rel + "/" + e.name : e.name));
-        if (o.recursive && e.type === "directory") queue.push([joinPath(dir, e.name), rel ? rel + "/" + e.name : e.name]);
+        if (o.withFileTypes) P.defineValue(results, results.length, new Dirent(nameOut(e.name), e.type, dir));
+        else P.defineValue(results, results.length, nameOut(rel ? rel + "/" + e.name : e.name));
+        if (o.recursive && e.type === "directory") push(queue, rec({ dir: joinPath(dir, e.name), rel: rel ? rel + "/" + e.name : e.name }));
       }
       if (!o.recursive) break;
     }
@@ -358,7 +391,7 @@
     const p = toPath(path);
     const r = call("mkdir", { path: p, recursive, mode }, p);
     if (!recursive || r.first === null) return undefined;
-    return p[0] === "/" ? r.first : r.first.slice(1); // Node answers in the form it was asked (cwd is "/")
+    return p[0] === "/" ? r.first : StringSlice(r.first, 1); // Node answers in the form it was asked (cwd is "/")
   }
 
   function statCall(kind, path, options) {
@@ -386,8 +419,8 @@
   }
 
   function accessSync(path, mode) {
-    if (mode !== undefined && (typeof mode !== "number" || !Number.isInteger(mode) || mode < 0 || mode > 7))
-      throw codedError(RangeError, "ERR_OUT_OF_RANGE", "The value of \"mode\" is out of range. It must be an integer >= 0 && <= 7. Received " + String(mode));
+    if (mode !== undefined && (typeof mode !== "number" || !NumberIsInteger(mode) || mode < 0 || mode > 7))
+      throw codedError(RangeErrorCtor, "ERR_OUT_OF_RANGE", "The value of \"mode\" is out of range. It must be an integer >= 0 && <= 7. Received " + StringCtor(mode));
     const p = toPath(path);
     call("access", { path: p }, p);
   }
@@ -412,8 +445,8 @@
 
   function copyFileSync(src, dest, mode) {
     const a = toPath(src, "src"), b = toPath(dest, "dest");
-    if (mode !== undefined && (typeof mode !== "number" || !Number.isInteger(mode) || mode < 0 || mode > 7))
-      throw codedError(RangeError, "ERR_OUT_OF_RANGE", "The value of \"mode\" is out of range. It must be an integer >= 0 && <= 7. Received " + String(mode));
+    if (mode !== undefined && (typeof mode !== "number" || !NumberIsInteger(mode) || mode < 0 || mode > 7))
+      throw codedError(RangeErrorCtor, "ERR_OUT_OF_RANGE", "The value of \"mode\" is out of range. It must be an integer >= 0 && <= 7. Received " + StringCtor(mode));
     call("copyFile", { from: a, to: b, exclusive: Boolean(mode & 1) }, a, b);
   }
 
@@ -421,10 +454,10 @@
     if (typeof path === "number") return unsupported("ftruncateSync", NO_FD)();
     if (len === undefined || len === null) len = 0;
     if (typeof len !== "number") throw argTypeError("len", "of type number", len);
-    if (!Number.isInteger(len))
-      throw codedError(RangeError, "ERR_OUT_OF_RANGE", "The value of \"len\" is out of range. It must be an integer. Received " + String(len));
+    if (!NumberIsInteger(len))
+      throw codedError(RangeErrorCtor, "ERR_OUT_OF_RANGE", "The value of \"len\" is out of range. It must be an integer. Received " + StringCtor(len));
     const p = toPath(path);
-    call("truncate", { path: p, length: Math.max(0, len) }, p);
+    call("truncate", { path: p, length: MathMax(0, len) }, p);
   }
 
   function realpathSync(path, options) {
@@ -442,7 +475,7 @@
     const pre = toPath(prefix, "prefix");
     let made;
     try {
-      made = natives.callSync("fs", { action: "mkdtemp", prefix: pre, now: natives.now() });
+      made = natives.callSync("fs", rec({ action: "mkdtemp", prefix: pre, now: natives.now() }));
     } catch (e) {
       throw systemError(e, pre + "XXXXXX");
     }
@@ -456,8 +489,8 @@
 
   function timeMs(t, argName) {
     if (t instanceof Date) return t.getTime();
-    if (typeof t === "string" && t !== "" && Number.isFinite(Number(t))) t = Number(t);
-    if (typeof t === "number" && Number.isFinite(t)) return Math.round(t * 1000);
+    if (typeof t === "string" && t !== "" && NumberIsFinite(NumberCtor(t))) t = NumberCtor(t);
+    if (typeof t === "number" && NumberIsFinite(t)) return MathRound(t * 1000);
     throw argTypeError(argName, "of type number, string, or an instance of Date", t);
   }
 
@@ -476,11 +509,15 @@
     try {
       call("lstat", { path: p }, p);
     } catch (e) {
-      if (e.syscall) { e.syscall = "readlink"; e.message = e.message.replace(/, lstat '/, ", readlink '"); }
+      if (e.syscall) {
+        e.syscall = "readlink";
+        const at = StringIndexOf(e.message, ", lstat '");
+        if (at >= 0) e.message = StringSlice(e.message, 0, at) + ", readlink '" + StringSlice(e.message, at + 9);
+      }
       throw e;
     }
-    const err = new Error("EINVAL: invalid argument, readlink '" + p + "'"); // nothing is a link
-    err.errno = ERRNO.EINVAL; err.code = "EINVAL"; err.syscall = "readlink"; err.path = p;
+    const err = new ErrorCtor("EINVAL: invalid argument, readlink '" + p + "'"); // nothing is a link
+    set(err, "errno", ERRNO.EINVAL); set(err, "code", "EINVAL"); set(err, "syscall", "readlink"); set(err, "path", p);
     throw err;
   }
 
@@ -491,32 +528,34 @@
 
   function isArgumentError(e) {
     return e !== null && typeof e === "object" && typeof e.code === "string" &&
-      (e.code.startsWith("ERR_INVALID_ARG") || e.code === "ERR_OUT_OF_RANGE" || e.code === "ERR_INVALID_URL_SCHEME");
+      (StringStartsWith(e.code, "ERR_INVALID_ARG") || e.code === "ERR_OUT_OF_RANGE" || e.code === "ERR_INVALID_URL_SCHEME");
   }
 
   // fs.x(...args, callback): the call happens now; the callback runs from a microtask.
   function callbackify(fn) {
     return function (...args) {
-      const cb = args.pop();
+      const cb = args[args.length - 1];
+      const rest = list();
+      for (let i = 0; i < args.length - 1; i++) rest[i] = args[i];
       if (typeof cb !== "function") throw argTypeError("cb", "of type function", cb);
       let result, error = null;
       try {
-        result = fn.apply(undefined, args);
+        result = ReflectApply(fn, undefined, rest);
       } catch (e) {
         if (isArgumentError(e)) throw e;
         error = e;
       }
-      Promise.resolve().then(() => (error ? cb(error) : result === undefined ? cb(null) : cb(null, result)));
+      PromiseThen(PromiseResolve(undefined), () => (error ? cb(error) : result === undefined ? cb(null) : cb(null, result)));
     };
   }
 
   function promisify(fn) {
     return function (...args) {
-      return new Promise((resolve) => resolve(fn.apply(undefined, args)));
+      return PromiseOwn(new PromiseCtor((resolve) => resolve(ReflectApply(fn, undefined, args))));
     };
   }
 
-  const constants = Object.freeze({
+  const constants = ObjectFreeze({
     F_OK: 0, R_OK: 4, W_OK: 2, X_OK: 1,
     COPYFILE_EXCL: 1, COPYFILE_FICLONE: 2, COPYFILE_FICLONE_FORCE: 4,
     UV_FS_COPYFILE_EXCL: 1, UV_FS_COPYFILE_FICLONE: 2, UV_FS_COPYFILE_FICLONE_FORCE: 4,
@@ -543,31 +582,34 @@
     exists(path, cb) {
       if (typeof cb !== "function") throw argTypeError("cb", "of type function", cb);
       const found = existsSync(path);
-      Promise.resolve().then(() => cb(found));
+      PromiseThen(PromiseResolve(undefined), () => cb(found));
     },
     promises,
   };
-  for (const key of Object.keys(SYNC)) {
+  const syncKeys = ObjectKeys(SYNC);
+  for (let i = 0; i < syncKeys.length; i++) {
+    const key = syncKeys[i];
     fs[key + "Sync"] = SYNC[key];
     fs[key] = callbackify(SYNC[key]);
     promises[key] = promisify(SYNC[key]);
   }
   fs.realpath.native = fs.realpath;
 
-  for (const f of ["openSync", "closeSync", "readSync", "writeSync", "fstatSync", "fsyncSync", "ftruncateSync",
-    "futimesSync", "fchmodSync", "fchownSync", "fdatasyncSync", "readvSync", "writevSync", "opendirSync"])
-    fs[f] = unsupported(f, NO_FD);
-  for (const f of ["open", "close", "read", "write", "fstat", "fsync", "ftruncate", "futimes", "fchmod", "fchown",
-    "fdatasync", "readv", "writev", "opendir"])
-    fs[f] = unsupported(f, NO_FD);
+  const NO_FD_NAMES = ["openSync", "closeSync", "readSync", "writeSync", "fstatSync", "fsyncSync", "ftruncateSync",
+    "futimesSync", "fchmodSync", "fchownSync", "fdatasyncSync", "readvSync", "writevSync", "opendirSync",
+    "open", "close", "read", "write", "fstat", "fsync", "ftruncate", "futimes", "fchmod", "fchown",
+    "fdatasync", "readv", "writev", "opendir"];
+  for (let i = 0; i < NO_FD_NAMES.length; i++) fs[NO_FD_NAMES[i]] = unsupported(NO_FD_NAMES[i], NO_FD);
   promises.open = (...a) => new Promise(() => unsupported("promises.open", NO_FD)());
   promises.opendir = (...a) => new Promise(() => unsupported("promises.opendir", NO_FD)());
   fs.createReadStream = unsupported("createReadStream", NO_STREAM);
   fs.createWriteStream = unsupported("createWriteStream", NO_STREAM);
-  for (const f of ["watch", "watchFile", "unwatchFile"]) fs[f] = unsupported(f, NO_WATCH);
+  fs.watch = unsupported("watch", NO_WATCH);
+  fs.watchFile = unsupported("watchFile", NO_WATCH);
+  fs.unwatchFile = unsupported("unwatchFile", NO_WATCH);
   promises.watch = unsupported("promises.watch", NO_WATCH);
   fs.F_OK = 0; fs.R_OK = 4; fs.W_OK = 2; fs.X_OK = 1;
 
-  Object.freeze(promises);
-  return Object.freeze(fs);
+  ObjectFreeze(promises);
+  return ObjectFreeze(fs);
 })

@@ -13,45 +13,69 @@
  *
  * node:https (https.js) is the same client for https: URLs, reached through CLIENT below.
  * Events come from node:events, chunks are Buffers (node:buffer).
+ *
+ * Primordials (docs/primordials.md): the method, URL, headers and body a request sends are built on
+ * builtins captured before guest code (natives.primordials); UTF-8, the default encoding, goes
+ * through internal/text rather than Buffer.
  */
 (function (require, natives, name) {
   "use strict";
   const CLIENT = Symbol.for("chidori.http.client");
   const fi = require("internal/fetch").internals;
+  const text = require("internal/text");
+  const P = natives.primordials, u = P.uncurry;
+  const { ReflectApply, StringCtor, NumberCtor, ArrayIsArray, ObjectKeys, ObjectCreate, ObjectFreeze, ObjectDefineProperty,
+    NumberIsInteger, NumberIsFinite, MathMin, MathFloor, ArrayBufferIsView, Uint8ArrayCtor, TypeErrorCtor, RangeErrorCtor,
+    ErrorCtor, MapCtor, PromiseReject, PromiseThen, list, rec } = P;
+  const StringToLowerCase = u(P.StringPrototypeToLowerCase), StringToUpperCase = u(P.StringPrototypeToUpperCase);
+  const StringIncludes = u(P.StringPrototypeIncludes), StringSlice = u(P.StringPrototypeSlice);
+  const StringCharCodeAt = u(P.StringPrototypeCharCodeAt), RegExpExec = u(P.RegExpPrototypeExec);
+  const TypedArraySlice = u(P.TypedArrayPrototypeSlice), TypedArraySet = u(P.TypedArrayPrototypeSet);
+  const ArrayIndexOf = u(P.ArrayPrototypeIndexOf), ArraySplice = u(P.ArrayPrototypeSplice), ArraySlice = u(P.ArrayPrototypeSlice);
+  const MapGet = u(P.MapPrototypeGet), MapSet = u(P.MapPrototypeSet), MapHas = u(P.MapPrototypeHas);
+  const MapDelete = u(P.MapPrototypeDelete), MapForEach = u(P.MapPrototypeForEach);
+  const RegExpTest = (re, s) => RegExpExec(re, s) !== null;
+  const push = (l, v) => { l[l.length] = v; };
+  const pair = (a, b) => { const p = list(); p[0] = a; p[1] = b; return p; };
 
   const events = require("events");
   const Emitter = typeof events === "function" ? events : events.EventEmitter;
-  const Buffer = require("buffer").Buffer;
+  // node:buffer only for encodings other than UTF-8, loaded then
+  let BufferCtor = null;
+  const getBuffer = () => (BufferCtor === null ? (BufferCtor = require("buffer").Buffer) : BufferCtor);
 
-  const toChunk = (bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const toChunk = (bytes) => text.asBuffer(bytes);
+  const isUtf8 = (enc) => enc === "utf8" || enc === "utf-8";
 
-  // Node's encodings, through Buffer (utf8 keeps a BOM, as Node does).
+  // Node's encodings, through Buffer (utf8 keeps a BOM, as Node does); UTF-8 through internal/text.
   function normEncoding(enc) {
-    if (!Buffer.isEncoding(enc)) {
-      const e = new TypeError("Unknown encoding: " + String(enc));
+    if (isUtf8(enc)) return enc;
+    if (!getBuffer().isEncoding(enc)) {
+      const e = new TypeErrorCtor("Unknown encoding: " + StringCtor(enc));
       e.code = "ERR_UNKNOWN_ENCODING";
       throw e;
     }
-    return String(enc).toLowerCase();
+    return StringToLowerCase(StringCtor(enc));
   }
-  const decodeBytes = (bytes, enc) => toChunk(bytes).toString(enc);
-  const encodeString = (s, enc) => new Uint8Array(Buffer.from(s, enc === undefined ? "utf8" : enc));
+  const decodeBytes = (bytes, enc) => (isUtf8(enc) ? text.utf8Decode(bytes) : toChunk(bytes).toString(enc));
+  const encodeString = (s, enc) => (enc === undefined || isUtf8(enc) ? text.utf8Encode(s)
+    : new Uint8ArrayCtor(getBuffer().from(s, enc)));
 
   function toBytes(chunk, encoding, what) {
     if (typeof chunk === "string") return encodeString(chunk, encoding);
-    if (ArrayBuffer.isView(chunk)) return new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength).slice();
-    if (chunk instanceof ArrayBuffer) return new Uint8Array(chunk).slice();
-    const e = new TypeError("The \"chunk\" argument of " + what + " must be a string, Buffer or Uint8Array");
+    if (ArrayBufferIsView(chunk)) return TypedArraySlice(new Uint8ArrayCtor(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+    if (chunk instanceof ArrayBuffer) return TypedArraySlice(new Uint8ArrayCtor(chunk));
+    const e = new TypeErrorCtor("The \"chunk\" argument of " + what + " must be a string, Buffer or Uint8Array");
     e.code = "ERR_INVALID_ARG_TYPE";
     throw e;
   }
 
   function concat(chunks) {
     let n = 0;
-    for (const c of chunks) n += c.length;
-    const out = new Uint8Array(n);
+    for (let i = 0; i < chunks.length; i++) n += chunks[i].length;
+    const out = new Uint8ArrayCtor(n);
     let o = 0;
-    for (const c of chunks) { out.set(c, o); o += c.length; }
+    for (let i = 0; i < chunks.length; i++) { TypedArraySet(out, chunks[i], o); o += chunks[i].length; }
     return out;
   }
 
@@ -64,15 +88,16 @@
   const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
   function validateHeaderName(n) {
-    if (typeof n !== "string" || !TOKEN.test(n)) throw codeError(TypeError, "ERR_INVALID_HTTP_TOKEN", "Header name must be a valid HTTP token [\"" + String(n) + "\"]");
+    if (typeof n !== "string" || !RegExpTest(TOKEN, n)) throw codeError(TypeErrorCtor, "ERR_INVALID_HTTP_TOKEN", "Header name must be a valid HTTP token [\"" + StringCtor(n) + "\"]");
   }
 
   function validateHeaderValue(n, v) {
-    if (v === undefined) throw codeError(TypeError, "ERR_HTTP_INVALID_HEADER_VALUE", "Invalid value \"undefined\" for header \"" + n + "\"");
-    const vs = Array.isArray(v) ? v : [v];
-    for (const x of vs) {
-      if (/[^\t\u0020-\u007e\u0080-\u00ff]/.test(String(x))) throw codeError(TypeError, "ERR_INVALID_CHAR", "Invalid character in header content [\"" + n + "\"]");
-    }
+    if (v === undefined) throw codeError(TypeErrorCtor, "ERR_HTTP_INVALID_HEADER_VALUE", "Invalid value \"undefined\" for header \"" + n + "\"");
+    const one = (x) => {
+      if (RegExpTest(/[^\t\u0020-\u007e\u0080-\u00ff]/, StringCtor(x))) throw codeError(TypeErrorCtor, "ERR_INVALID_CHAR", "Invalid character in header content [\"" + n + "\"]");
+    };
+    if (ArrayIsArray(v)) { for (let i = 0; i < v.length; i++) one(v[i]); }
+    else one(v);
   }
 
   // Node's combining of duplicate response headers into `headers`.
@@ -80,32 +105,46 @@
     "if-modified-since", "if-unmodified-since", "last-modified", "location", "max-forwards", "proxy-authorization",
     "referer", "retry-after", "server", "user-agent"];
 
+  // Arrays handed to the guest are filled by definition (no Array.prototype setter runs).
+  const append = (a, v) => P.defineValue(a, a.length, v);
+  // A plain object for the guest with the own properties of o (a prototype-less record), defined.
+  function plainOf(o) {
+    const out = {}, keys = ObjectKeys(o);
+    for (let i = 0; i < keys.length; i++) P.defineValue(out, keys[i], o[keys[i]]);
+    return out;
+  }
+
   function headersObject(pairs) {
-    const h = Object.create(null), distinct = Object.create(null);
-    for (const [n, v] of pairs) {
-      (distinct[n] || (distinct[n] = [])).push(v);
-      if (!(n in h)) { h[n] = n === "set-cookie" ? [v] : v; continue; }
-      if (n === "set-cookie") h[n].push(v);
-      else if (FIRST_WINS.includes(n)) continue;
+    const h = ObjectCreate(null), distinct = ObjectCreate(null);
+    for (let i = 0; i < pairs.length; i++) {
+      const n = pairs[i][0], v = pairs[i][1];
+      append(distinct[n] || (distinct[n] = []), v);
+      if (!(n in h)) { if (n === "set-cookie") append(h[n] = [], v); else h[n] = v; continue; }
+      if (n === "set-cookie") append(h[n], v);
+      else if (ArrayIndexOf(FIRST_WINS, n) >= 0) continue;
       else h[n] += (n === "cookie" ? "; " : ", ") + v;
     }
-    return { headers: Object.assign({}, h), distinct: Object.assign({}, distinct) };
+    return rec({ headers: plainOf(h), distinct: plainOf(distinct) });
   }
 
   /* ---- IncomingMessage: the response ---- */
 
   class IncomingMessage extends Emitter {
     #chunks; #flowing = null; #scheduled = false; #encoding = null; #ended = false; #readableListening = false;
+    // own from the start (defined, not assigned): no setter a guest put on Object.prototype runs
+    statusCode; statusMessage; headers; headersDistinct; rawHeaders; trailers; trailersDistinct; rawTrailers;
+    httpVersion; httpVersionMajor; httpVersionMinor; method; url; complete; aborted; socket; readableEnded;
+    destroyed; req;
 
     constructor(result) {
       super();
-      const { headers, distinct } = headersObject(result.headers);
+      const hd = headersObject(result.headers);
       this.statusCode = result.status;
       this.statusMessage = result.status_text;
-      this.headers = headers;
-      this.headersDistinct = distinct;
+      this.headers = hd.headers;
+      this.headersDistinct = hd.distinct;
       this.rawHeaders = [];
-      for (const [n, v] of result.headers) this.rawHeaders.push(n, v);
+      for (let i = 0; i < result.headers.length; i++) { append(this.rawHeaders, result.headers[i][0]); append(this.rawHeaders, result.headers[i][1]); }
       this.trailers = {};
       this.trailersDistinct = {};
       this.rawTrailers = [];
@@ -120,7 +159,8 @@
       this.readableEnded = false;
       this.destroyed = false;
       const bytes = fi.base64ToBytes(result.body);
-      this.#chunks = bytes.length ? [bytes] : [];
+      this.#chunks = list();
+      if (bytes.length) this.#chunks[0] = bytes;
     }
 
     on(ev, fn) {
@@ -132,12 +172,13 @@
     }
     addListener(ev, fn) { return this.on(ev, fn); }
     once(ev, fn) {
-      const wrapped = (...a) => { this.removeListener(ev, wrapped); fn.apply(this, a); };
+      const wrapped = (...a) => { this.removeListener(ev, wrapped); ReflectApply(fn, this, a); };
       wrapped.listener = fn;
       return this.on(ev, wrapped);
     }
     removeListener(ev, fn) {
-      for (const l of this.listeners(ev)) if (l === fn || l.listener === fn) return super.removeListener(ev, l);
+      const ls = this.listeners(ev);
+      for (let i = 0; i < ls.length; i++) { const l = ls[i]; if (l === fn || l.listener === fn) return super.removeListener(ev, l); }
       return this;
     }
     off(ev, fn) { return this.removeListener(ev, fn); }
@@ -169,7 +210,7 @@
     #flush() {
       if (this.destroyed) return;
       if (this.#flowing) {
-        while (this.#flowing && this.#chunks.length) this.emit("data", this.#out(this.#chunks.shift()));
+        while (this.#flowing && this.#chunks.length) this.emit("data", this.#out(this.#shift()));
         if (this.#flowing && !this.#chunks.length) this.#finish();
       } else if (this.#readableListening && !this.#ended) {
         this.emit("readable");
@@ -177,12 +218,15 @@
       }
     }
 
+    #shift() { return ArraySplice(this.#chunks, 0, 1)[0]; }
+
     read() {
       if (!this.#chunks.length) {
         if (!this.#ended) this.#schedule();
         return null;
       }
-      const all = concat(this.#chunks.splice(0));
+      const all = concat(this.#chunks);
+      this.#chunks = list();
       this.#schedule();
       return this.#out(all);
     }
@@ -196,14 +240,14 @@
     destroy(err) {
       if (this.destroyed) return this;
       this.destroyed = true;
-      this.#chunks = [];
+      this.#chunks = list();
       queueMicrotask(() => { if (err) this.emit("error", err); this.emit("close"); });
       return this;
     }
 
     async *[Symbol.asyncIterator]() {
       this.#flowing = false;
-      while (this.#chunks.length) yield this.#out(this.#chunks.shift());
+      while (this.#chunks.length) yield this.#out(this.#shift());
       this.#ended = true;
       this.readableEnded = true;
     }
@@ -246,62 +290,76 @@
 
   // The request's target from (url?, options): {protocol, auth, hostname, port, path}.
   function targetOf(url, options, protocol, defaultPort) {
-    let t = { protocol, auth: null, hostname: "localhost", port: null, path: "/" };
+    let t = rec({ protocol, auth: null, hostname: "localhost", port: null, path: "/" });
     if (url !== null) {
       const href = fi.parseUrl(url, "http.request");
-      const m = URL_PARTS.exec(href);
-      if (!m) throw codeError(TypeError, "ERR_INVALID_URL", "Invalid URL: " + href);
-      t = { protocol: m[1].toLowerCase(), auth: m[2] ? decodeURIComponent(m[2]) : null,
-        hostname: m[3].replace(/^\[|\]$/g, ""), port: m[4] ? Number(m[4]) : null, path: m[5] || "/" };
+      const m = RegExpExec(URL_PARTS, href);
+      if (!m) throw codeError(TypeErrorCtor, "ERR_INVALID_URL", "Invalid URL: " + href);
+      t = rec({ protocol: StringToLowerCase(m[1]), auth: m[2] ? P.DecodeURIComponent(m[2]) : null,
+        hostname: unbracket(m[3]), port: m[4] ? NumberCtor(m[4]) : null, path: m[5] || "/" });
     }
-    if (options.protocol !== undefined && options.protocol !== null) t.protocol = String(options.protocol);
-    if (options.hostname !== undefined && options.hostname !== null) t.hostname = String(options.hostname);
-    else if (options.host !== undefined && options.host !== null) t.hostname = String(options.host);
-    if (options.port !== undefined && options.port !== null && options.port !== "") t.port = Number(options.port);
-    if (options.defaultPort !== undefined && t.port === null) t.port = Number(options.defaultPort);
-    if (options.path !== undefined && options.path !== null) t.path = String(options.path);
-    if (options.auth !== undefined && options.auth !== null) t.auth = String(options.auth);
+    if (options.protocol !== undefined && options.protocol !== null) t.protocol = StringCtor(options.protocol);
+    if (options.hostname !== undefined && options.hostname !== null) t.hostname = StringCtor(options.hostname);
+    else if (options.host !== undefined && options.host !== null) t.hostname = StringCtor(options.host);
+    if (options.port !== undefined && options.port !== null && options.port !== "") t.port = NumberCtor(options.port);
+    if (options.defaultPort !== undefined && t.port === null) t.port = NumberCtor(options.defaultPort);
+    if (options.path !== undefined && options.path !== null) t.path = StringCtor(options.path);
+    if (options.auth !== undefined && options.auth !== null) t.auth = StringCtor(options.auth);
     if (t.protocol !== protocol) {
-      throw codeError(TypeError, "ERR_INVALID_PROTOCOL", "Protocol \"" + t.protocol + "\" not supported. Expected \"" + protocol + "\"" +
+      throw codeError(TypeErrorCtor, "ERR_INVALID_PROTOCOL", "Protocol \"" + t.protocol + "\" not supported. Expected \"" + protocol + "\"" +
         (protocol === "http:" ? " (use node:https for https: URLs)" : " (use node:http for http: URLs)"));
     }
-    if (t.port !== null && !(Number.isInteger(t.port) && t.port >= 0 && t.port <= 65535))
-      throw codeError(RangeError, "ERR_SOCKET_BAD_PORT", "Port should be >= 0 and < 65536. Received " + String(t.port) + ".");
-    if (/[^\u0021-\u00ff]/.test(t.path)) throw codeError(TypeError, "ERR_UNESCAPED_CHARACTERS", "Request path contains unescaped characters");
+    if (t.port !== null && !(NumberIsInteger(t.port) && t.port >= 0 && t.port <= 65535))
+      throw codeError(RangeErrorCtor, "ERR_SOCKET_BAD_PORT", "Port should be >= 0 and < 65536. Received " + StringCtor(t.port) + ".");
+    if (RegExpTest(/[^\u0021-\u00ff]/, t.path)) throw codeError(TypeErrorCtor, "ERR_UNESCAPED_CHARACTERS", "Request path contains unescaped characters");
     if (t.path[0] !== "/" && t.path[0] !== "?" && t.path !== "*") t.path = "/" + t.path;
     if (t.path[0] === "?") t.path = "/" + t.path;
-    t.hostname = t.hostname.replace(/^\[|\]$/g, "");
+    t.hostname = unbracket(t.hostname);
     if (t.port === defaultPort) t.port = null;
     return t;
   }
 
+  // "[::1]" → "::1" (one bracket at each end, each removed on its own, as the pattern /^\[|\]$/g did)
+  function unbracket(h) {
+    let a = 0, b = h.length;
+    if (b > 0 && StringCharCodeAt(h, 0) === 91) a = 1;
+    if (b > a && StringCharCodeAt(h, b - 1) === 93) b--;
+    return a === 0 && b === h.length ? h : StringSlice(h, a, b);
+  }
+
   function urlOf(t) {
-    const host = t.hostname.includes(":") ? "[" + t.hostname + "]" : t.hostname;
+    const host = StringIncludes(t.hostname, ":") ? "[" + t.hostname + "]" : t.hostname;
     return t.protocol + "//" + host + (t.port !== null ? ":" + t.port : "") + t.path;
   }
 
   let requestCounter = 0;
 
+  const UNSUPPORTED_OPTIONS = ["socketPath", "createConnection", "lookup", "localAddress"];
+
   class ClientRequest extends Emitter {
-    #headers = new Map(); // lower name -> [name as given, value]
-    #chunks = [];
+    #headers = new MapCtor(); // lower name -> pair(name as given, value)
+    #chunks = list();
     #timeoutMs;
     #signal;
     #dispatched = false;
     #url;
+    // own from the start (defined, not assigned): no setter a guest put on Object.prototype runs
+    method; protocol; host; path; headersSent; finished; writableEnded; writableFinished; aborted; destroyed;
+    reusedSocket; socket; res; maxHeadersCount;
 
     constructor(url, options, callback, protocol, defaultPort) {
       super();
-      for (const k of ["socketPath", "createConnection", "lookup", "localAddress"]) {
+      for (let i = 0; i < UNSUPPORTED_OPTIONS.length; i++) {
+        const k = UNSUPPORTED_OPTIONS[i];
         if (options[k] !== undefined && options[k] !== null) notAvailable("the `" + k + "` option of http.request")();
       }
       const t = targetOf(url, options, protocol, defaultPort);
       let method = options.method;
       if (method !== undefined && method !== null && typeof method !== "string")
-        throw codeError(TypeError, "ERR_INVALID_ARG_TYPE", "The \"options.method\" property must be of type string");
+        throw codeError(TypeErrorCtor, "ERR_INVALID_ARG_TYPE", "The \"options.method\" property must be of type string");
       if (method) {
-        if (!TOKEN.test(method)) throw codeError(TypeError, "ERR_INVALID_HTTP_TOKEN", "Method must be a valid HTTP token [\"" + method + "\"]");
-        method = method.toUpperCase();
+        if (!RegExpTest(TOKEN, method)) throw codeError(TypeErrorCtor, "ERR_INVALID_HTTP_TOKEN", "Method must be a valid HTTP token [\"" + method + "\"]");
+        method = StringToUpperCase(method);
       } else {
         method = "GET";
       }
@@ -323,14 +381,15 @@
       this.#signal = options.signal;
       if (options.timeout !== undefined) this.setTimeout(options.timeout);
       const hs = options.headers;
-      if (Array.isArray(hs)) {
-        if (hs.length && Array.isArray(hs[0])) for (const [n, v] of hs) this.#append(n, v);
+      if (ArrayIsArray(hs)) {
+        if (hs.length && ArrayIsArray(hs[0])) for (let i = 0; i < hs.length; i++) this.#append(hs[i][0], hs[i][1]);
         else for (let i = 0; i + 1 < hs.length; i += 2) this.#append(hs[i], hs[i + 1]);
       } else if (hs !== undefined && hs !== null) {
-        for (const k of Object.keys(hs)) if (hs[k] !== undefined) this.setHeader(k, hs[k]);
+        const keys = ObjectKeys(hs);
+        for (let i = 0; i < keys.length; i++) if (hs[keys[i]] !== undefined) this.setHeader(keys[i], hs[keys[i]]);
       }
       if (t.auth !== null && !this.hasHeader("authorization"))
-        this.setHeader("Authorization", "Basic " + Buffer.from(t.auth, "utf8").toString("base64"));
+        this.setHeader("Authorization", "Basic " + text.bytesToBase64(text.utf8Encode(t.auth), false));
       if (typeof callback === "function") this.once("response", callback);
       requestCounter++;
     }
@@ -338,38 +397,44 @@
     #append(n, v) {
       validateHeaderName(n);
       validateHeaderValue(n, v);
-      const k = n.toLowerCase();
-      const old = this.#headers.get(k);
-      if (!old) this.#headers.set(k, [n, v]);
-      else old[1] = [].concat(old[1], v);
+      const k = StringToLowerCase(n);
+      const old = MapGet(this.#headers, k);
+      if (!old) { MapSet(this.#headers, k, pair(n, v)); return; }
+      const all = list();
+      const add = (x) => { if (ArrayIsArray(x)) { for (let i = 0; i < x.length; i++) push(all, x[i]); } else push(all, x); };
+      add(old[1]);
+      add(v);
+      old[1] = all;
     }
 
     #sent(what) {
-      if (this.headersSent) throw codeError(Error, "ERR_HTTP_HEADERS_SENT", "Cannot " + what + " headers after they are sent to the client");
+      if (this.headersSent) throw codeError(ErrorCtor, "ERR_HTTP_HEADERS_SENT", "Cannot " + what + " headers after they are sent to the client");
     }
 
     setHeader(n, v) {
       this.#sent("set");
       validateHeaderName(n);
       validateHeaderValue(n, v);
-      this.#headers.set(n.toLowerCase(), [n, v]);
+      MapSet(this.#headers, StringToLowerCase(n), pair(n, v));
       return this;
     }
     appendHeader(n, v) { this.#sent("append"); this.#append(n, v); return this; }
-    getHeader(n) { const e = this.#headers.get(String(n).toLowerCase()); return e ? e[1] : undefined; }
-    getHeaders() { const o = Object.create(null); for (const [k, e] of this.#headers) o[k] = e[1]; return o; }
-    getHeaderNames() { return [...this.#headers.keys()]; }
-    getRawHeaderNames() { return [...this.#headers.values()].map((e) => e[0]); }
-    hasHeader(n) { return this.#headers.has(String(n).toLowerCase()); }
-    removeHeader(n) { this.#sent("remove"); this.#headers.delete(String(n).toLowerCase()); }
+    // a value as the guest sees it: a list becomes an ordinary array
+    #shown(v) { return ArrayIsArray(v) && P.ObjectGetPrototypeOf(v) === null ? ArraySlice(v) : v; }
+    getHeader(n) { const e = MapGet(this.#headers, StringToLowerCase(StringCtor(n))); return e ? this.#shown(e[1]) : undefined; }
+    getHeaders() { const o = ObjectCreate(null); MapForEach(this.#headers, (e, k) => { o[k] = this.#shown(e[1]); }); return o; }
+    getHeaderNames() { const a = []; MapForEach(this.#headers, (e, k) => append(a, k)); return a; }
+    getRawHeaderNames() { const a = []; MapForEach(this.#headers, (e) => append(a, e[0])); return a; }
+    hasHeader(n) { return MapHas(this.#headers, StringToLowerCase(StringCtor(n))); }
+    removeHeader(n) { this.#sent("remove"); MapDelete(this.#headers, StringToLowerCase(StringCtor(n))); }
     flushHeaders() { }
     setNoDelay() { }
     setSocketKeepAlive() { }
 
     setTimeout(ms, cb) {
-      const v = Number(ms);
-      if (!(v >= 0) || !Number.isFinite(v)) throw codeError(TypeError, "ERR_INVALID_ARG_TYPE", "The \"msecs\" argument must be a non-negative number");
-      this.#timeoutMs = v >= 1 ? Math.min(Math.floor(v), 86400000) : undefined; // 0 = no timeout of its own
+      const v = NumberCtor(ms);
+      if (!(v >= 0) || !NumberIsFinite(v)) throw codeError(TypeErrorCtor, "ERR_INVALID_ARG_TYPE", "The \"msecs\" argument must be a non-negative number");
+      this.#timeoutMs = v >= 1 ? MathMin(MathFloor(v), 86400000) : undefined; // 0 = no timeout of its own
       if (typeof cb === "function") this.once("timeout", cb);
       return this;
     }
@@ -377,12 +442,12 @@
     write(chunk, encoding, cb) {
       if (typeof encoding === "function") { cb = encoding; encoding = undefined; }
       if (this.writableEnded) {
-        const e = codeError(Error, "ERR_STREAM_WRITE_AFTER_END", "write after end");
+        const e = codeError(ErrorCtor, "ERR_STREAM_WRITE_AFTER_END", "write after end");
         queueMicrotask(() => { if (typeof cb === "function") cb(e); this.emit("error", e); });
         return false;
       }
       const b = toBytes(chunk, encoding, "request.write");
-      this.#chunks.push(b);
+      push(this.#chunks, b);
       if (typeof cb === "function") queueMicrotask(() => cb());
       return true;
     }
@@ -391,7 +456,7 @@
       if (typeof chunk === "function") { cb = chunk; chunk = undefined; }
       else if (typeof encoding === "function") { cb = encoding; encoding = undefined; }
       if (this.writableEnded) return this;
-      if (chunk !== undefined && chunk !== null) this.#chunks.push(toBytes(chunk, encoding, "request.end"));
+      if (chunk !== undefined && chunk !== null) push(this.#chunks, toBytes(chunk, encoding, "request.end"));
       this.writableEnded = true;
       this.finished = true;
       this.headersSent = true;
@@ -423,21 +488,22 @@
       if (this.#signal && this.#signal.aborted) { this.destroy(fi.abortError(this.#signal)); return; }
       this.writableFinished = true;
       this.emit("finish");
-      const pairs = [];
-      for (const [, e] of this.#headers) {
-        const vs = Array.isArray(e[1]) ? e[1] : [e[1]];
-        for (const v of vs) pairs.push([e[0], String(v)]);
-      }
+      const pairs = list();
+      MapForEach(this.#headers, (e) => {
+        const v = e[1];
+        if (ArrayIsArray(v)) { for (let i = 0; i < v.length; i++) push(pairs, pair(e[0], StringCtor(v[i]))); }
+        else push(pairs, pair(e[0], StringCtor(v)));
+      });
       const body = this.#chunks.length ? concat(this.#chunks) : null;
-      this.#chunks = [];
+      this.#chunks = list();
       let p;
       try {
         p = fi.perform(this.method, this.#url, pairs, body !== null && body.length === 0 && (this.method === "GET" || this.method === "HEAD") ? null : body,
           "manual", this.#timeoutMs);
       } catch (e) {
-        p = Promise.reject(e);
+        p = PromiseReject(e);
       }
-      p.then((result) => {
+      PromiseThen(p, (result) => {
         if (this.destroyed) return;
         const res = new IncomingMessage(result);
         res.req = this;
@@ -447,7 +513,7 @@
       }, (e) => {
         if (this.destroyed) return;
         const msg = natives.messageOfError(e);
-        if (/ timed out after /.test(msg)) this.emit("timeout");
+        if (StringIncludes(msg, " timed out after ")) this.emit("timeout");
         this.destroyed = true;
         this.emit("error", e);
         this.emit("close");
@@ -458,16 +524,16 @@
   function makeClient(protocol) {
     const defaultPort = protocol === "https:" ? 443 : 80;
     function request(...args) {
-      let url = null, options = {}, cb;
-      if (typeof args[0] === "string" || (args[0] !== null && typeof args[0] === "object" && typeof args[0].href === "string")) url = args.shift();
-      if (args[0] !== null && typeof args[0] === "object") options = args.shift();
-      else if (args[0] === null || args[0] === undefined) { if (args.length > 1) args.shift(); }
-      if (typeof args[0] === "function") cb = args.shift();
-      if (url === null && (typeof options !== "object" || options === null)) throw codeError(TypeError, "ERR_INVALID_ARG_TYPE", "The \"url\" argument must be a string, URL or options object");
+      let url = null, options = rec({}), cb, i = 0;
+      if (typeof args[i] === "string" || (args[i] !== null && typeof args[i] === "object" && typeof args[i].href === "string")) url = args[i++];
+      if (args[i] !== null && typeof args[i] === "object") options = args[i++];
+      else if (args[i] === null || args[i] === undefined) { if (args.length - i > 1) i++; }
+      if (typeof args[i] === "function") cb = args[i++];
+      if (url === null && (typeof options !== "object" || options === null)) throw codeError(TypeErrorCtor, "ERR_INVALID_ARG_TYPE", "The \"url\" argument must be a string, URL or options object");
       return new ClientRequest(url, options, cb, protocol, defaultPort);
     }
     function get(...args) {
-      const req = request(...args);
+      const req = ReflectApply(request, undefined, args);
       req.end();
       return req;
     }
@@ -479,7 +545,7 @@
     const exports = {
       request, get,
       ClientRequest, IncomingMessage,
-      METHODS: METHODS.slice(), STATUS_CODES: Object.assign({}, STATUS_CODES),
+      METHODS: ArraySlice(METHODS), STATUS_CODES: plainOf(STATUS_CODES),
       maxHeaderSize: 16384,
       validateHeaderName, validateHeaderValue,
       createServer: notAvailable(mod + ".createServer"),
@@ -494,6 +560,6 @@
   }
 
   const exports = makeClient("http:");
-  Object.defineProperty(exports, CLIENT, { value: makeClient, enumerable: false });
-  return Object.freeze(exports);
+  ObjectDefineProperty(exports, CLIENT, { __proto__: null, value: makeClient, enumerable: false });
+  return ObjectFreeze(exports);
 })

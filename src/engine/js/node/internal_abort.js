@@ -8,13 +8,23 @@
   "use strict";
   const text = require("internal/text");
   const { codedError, invalidArgType, missingArgs, DOMException } = text;
+  // On builtins captured before guest code (natives.primordials, docs/primordials.md): listener
+  // lists, signal state and dispatch read no guest-writable property of their own objects.
+  const P = natives.primordials, u = P.uncurry;
+  const { ReflectApply, StringCtor, ObjectKeys, ObjectFreeze, ObjectDefineProperty, ArrayIsArray, MapCtor, list, rec } = P;
+  const WeakMapGet = u(P.WeakMapPrototypeGet), WeakMapSet = u(P.WeakMapPrototypeSet);
+  const MapGet = u(P.MapPrototypeGet), MapSet = u(P.MapPrototypeSet), MapDelete = u(P.MapPrototypeDelete);
+  const ArraySplice = u(P.ArrayPrototypeSplice);
+  const push = (l, v) => { l[l.length] = v; };
+  const copy = (l) => { const c = list(); for (let i = 0; i < l.length; i++) c[i] = l[i]; return c; };
+  const tag = (C, name) => ObjectDefineProperty(C.prototype, Symbol.toStringTag, { __proto__: null, value: name, configurable: true });
 
   /* ---- Event ---- */
 
   const eventState = new WeakMap();
 
   function stateOf(ev) {
-    const st = eventState.get(ev);
+    const st = WeakMapGet(eventState, ev);
     if (!st) throw codedError(TypeError, "ERR_INVALID_THIS", "Value of \"this\" must be of type Event");
     return st;
   }
@@ -24,12 +34,12 @@
       if (arguments.length === 0) throw missingArgs("type");
       if (options !== undefined && options !== null && typeof options !== "object")
         throw invalidArgType("options", "of type object", options);
-      const o = options || {};
-      eventState.set(this, {
-        type: String(type), bubbles: !!o.bubbles, cancelable: !!o.cancelable, composed: !!o.composed,
+      const o = options || rec({});
+      WeakMapSet(eventState, this, rec({
+        type: StringCtor(type), bubbles: !!o.bubbles, cancelable: !!o.cancelable, composed: !!o.composed,
         defaultPrevented: false, target: null, currentTarget: null, phase: 0, stop: false, stopNow: false,
         passive: false, dispatching: false, timeStamp: natives.now(),
-      });
+      }));
     }
     get type() { return stateOf(this).type; }
     get bubbles() { return stateOf(this).bubbles; }
@@ -53,43 +63,44 @@
     initEvent(type, bubbles, cancelable) {
       const st = stateOf(this);
       if (st.dispatching) return;
-      st.type = String(type); st.bubbles = !!bubbles; st.cancelable = !!cancelable;
+      st.type = StringCtor(type); st.bubbles = !!bubbles; st.cancelable = !!cancelable;
     }
   }
   const PHASES = { NONE: 0, CAPTURING_PHASE: 1, AT_TARGET: 2, BUBBLING_PHASE: 3 };
-  for (const k of Object.keys(PHASES)) {
-    Object.defineProperty(Event, k, { value: PHASES[k], enumerable: true });
+  const phaseNames = ObjectKeys(PHASES);
+  for (let i = 0; i < phaseNames.length; i++) {
+    ObjectDefineProperty(Event, phaseNames[i], { __proto__: null, value: PHASES[phaseNames[i]], enumerable: true });
   }
-  Object.defineProperty(Event.prototype, Symbol.toStringTag, { value: "Event", configurable: true });
+  tag(Event, "Event");
 
   const customDetail = new WeakMap();
   class CustomEvent extends Event {
     constructor(type, options) {
       if (arguments.length === 0) throw missingArgs("type");
       super(type, options);
-      customDetail.set(this, options && options.detail !== undefined ? options.detail : null);
+      WeakMapSet(customDetail, this, options && options.detail !== undefined ? options.detail : null);
     }
-    get detail() { return customDetail.get(this); }
+    get detail() { return WeakMapGet(customDetail, this); }
   }
-  Object.defineProperty(CustomEvent.prototype, Symbol.toStringTag, { value: "CustomEvent", configurable: true });
+  tag(CustomEvent, "CustomEvent");
 
   /* ---- EventTarget ---- */
 
   const listenerMaps = new WeakMap(); // target -> Map(type -> [{listener, capture, once, passive, removed}])
 
   function listenersOf(target, create) {
-    let map = listenerMaps.get(target);
+    let map = WeakMapGet(listenerMaps, target);
     if (!map && create) {
-      map = new Map();
-      listenerMaps.set(target, map);
+      map = new MapCtor();
+      WeakMapSet(listenerMaps, target, map);
     }
     return map;
   }
 
   function flags(options) {
-    if (typeof options === "boolean") return { capture: options, once: false, passive: false, signal: undefined };
-    if (options === null || typeof options !== "object") return { capture: false, once: false, passive: false, signal: undefined };
-    return { capture: !!options.capture, once: !!options.once, passive: !!options.passive, signal: options.signal };
+    if (typeof options === "boolean") return rec({ capture: options, once: false, passive: false, signal: undefined });
+    if (options === null || typeof options !== "object") return rec({ capture: false, once: false, passive: false, signal: undefined });
+    return rec({ capture: !!options.capture, once: !!options.once, passive: !!options.passive, signal: options.signal });
   }
 
   function validListener(listener) {
@@ -108,54 +119,55 @@
       if (f.signal !== undefined && !(f.signal instanceof AbortSignal))
         throw invalidArgType("options.signal", "an instance of AbortSignal", f.signal);
       if (f.signal && f.signal.aborted) return;
-      type = String(type);
+      type = StringCtor(type);
       const map = listenersOf(this, true);
-      let list = map.get(type);
-      if (!list) { list = []; map.set(type, list); }
-      for (const r of list) if (r.listener === listener && r.capture === f.capture) return;
-      const record = { listener, capture: f.capture, once: f.once, passive: f.passive, removed: false };
-      list.push(record);
+      let l = MapGet(map, type);
+      if (!l) { l = list(); MapSet(map, type, l); }
+      for (let i = 0; i < l.length; i++) if (l[i].listener === listener && l[i].capture === f.capture) return;
+      const record = rec({ listener, capture: f.capture, once: f.once, passive: f.passive, removed: false });
+      push(l, record);
       if (f.signal) {
-        f.signal.addEventListener("abort", () => this.removeEventListener(type, listener, { capture: f.capture }), { once: true });
+        f.signal.addEventListener("abort", () => this.removeEventListener(type, listener, rec({ capture: f.capture })), rec({ once: true }));
       }
     }
     removeEventListener(type, listener, options) {
       if (arguments.length < 2) throw missingArgs(arguments.length === 0 ? "type" : "listener");
       const map = listenersOf(this, false);
       if (!map) return;
-      type = String(type);
-      const list = map.get(type);
-      if (!list) return;
+      type = StringCtor(type);
+      const l = MapGet(map, type);
+      if (!l) return;
       const capture = flags(options).capture;
-      for (let i = 0; i < list.length; i++) {
-        if (list[i].listener === listener && list[i].capture === capture) {
-          list[i].removed = true;
-          list.splice(i, 1);
-          if (list.length === 0) map.delete(type);
+      for (let i = 0; i < l.length; i++) {
+        if (l[i].listener === listener && l[i].capture === capture) {
+          l[i].removed = true;
+          ArraySplice(l, i, 1);
+          if (l.length === 0) MapDelete(map, type);
           return;
         }
       }
     }
     dispatchEvent(event) {
       if (!(event instanceof Event)) throw invalidArgType("event", "an instance of Event", event);
-      const st = eventState.get(event);
+      const st = WeakMapGet(eventState, event);
       if (st.dispatching) throw codedError(Error, "ERR_EVENT_RECURSION", "The event \"" + st.type + "\" is already being dispatched");
       st.dispatching = true;
       st.target = this;
       st.currentTarget = this;
       st.phase = 2;
       const map = listenersOf(this, false);
-      const list = map && map.get(st.type);
-      if (list) {
-        const snapshot = list.slice();
-        for (const record of snapshot) {
+      const l0 = map && MapGet(map, st.type);
+      if (l0) {
+        const snapshot = copy(l0);
+        for (let i = 0; i < snapshot.length; i++) {
+          const record = snapshot[i];
           if (record.removed) continue;
-          if (record.once) this.removeEventListener(st.type, record.listener, { capture: record.capture });
+          if (record.once) this.removeEventListener(st.type, record.listener, rec({ capture: record.capture }));
           st.passive = record.passive;
           try {
             const l = record.listener;
-            if (typeof l === "function") Reflect.apply(l, this, [event]);
-            else if (typeof l.handleEvent === "function") Reflect.apply(l.handleEvent, l, [event]);
+            if (typeof l === "function") ReflectApply(l, this, [event]);
+            else if (typeof l.handleEvent === "function") ReflectApply(l.handleEvent, l, [event]);
           } catch (err) {
             reportListenerError(err);
           }
@@ -169,7 +181,7 @@
       return !(st.cancelable && st.defaultPrevented);
     }
   }
-  Object.defineProperty(EventTarget.prototype, Symbol.toStringTag, { value: "EventTarget", configurable: true });
+  tag(EventTarget, "EventTarget");
 
   function reportListenerError(err) {
     try {
@@ -179,10 +191,11 @@
 
   // The listeners of an EventTarget for events.getEventListeners.
   function getEventListeners(target, type) {
-    const map = listenerMaps.get(target);
+    const map = WeakMapGet(listenerMaps, target);
     if (!map) return [];
-    const list = map.get(String(type));
-    return list ? list.map((r) => r.listener) : [];
+    const l = MapGet(map, StringCtor(type)), out = [];
+    if (l) for (let i = 0; i < l.length; i++) P.defineValue(out, i, l[i].listener);
+    return out;
   }
 
   /* ---- AbortSignal / AbortController ---- */
@@ -191,7 +204,7 @@
   let constructing = false;
 
   function signalOf(s) {
-    const st = signalState.get(s);
+    const st = WeakMapGet(signalState, s);
     if (!st) throw codedError(TypeError, "ERR_INVALID_THIS", "Value of \"this\" must be of type AbortSignal");
     return st;
   }
@@ -211,10 +224,11 @@
     st.aborted = true;
     st.reason = reason;
     const followers = st.followers;
-    st.followers = [];
+    st.followers = list();
     const ev = new Event("abort");
     signal.dispatchEvent(ev);
-    for (const f of followers) {
+    for (let i = 0; i < followers.length; i++) {
+      const f = followers[i];
       const dependent = f.deref ? f.deref() : f;
       if (dependent) abortSignal(dependent, reason);
     }
@@ -224,7 +238,7 @@
     constructor() {
       if (!constructing) throw codedError(TypeError, "ERR_ILLEGAL_CONSTRUCTOR", "Illegal constructor");
       super();
-      signalState.set(this, { aborted: false, reason: undefined, onabort: null, followers: [] });
+      WeakMapSet(signalState, this, rec({ aborted: false, reason: undefined, onabort: null, onabortListener: null, followers: list() }));
     }
     get aborted() { return signalOf(this).aborted; }
     get reason() { return signalOf(this).reason; }
@@ -240,7 +254,7 @@
       st.onabortListener = null;
       if (typeof st.onabort === "function") {
         const handler = st.onabort;
-        st.onabortListener = function (ev) { return Reflect.apply(handler, this, [ev]); };
+        st.onabortListener = function (ev) { return ReflectApply(handler, this, [ev]); };
         this.addEventListener("abort", st.onabortListener);
       }
     }
@@ -264,12 +278,15 @@
     static any(signals) {
       if (signals === null || typeof signals !== "object" || typeof signals[Symbol.iterator] !== "function")
         throw invalidArgType("signals", "an instance of Array", signals);
-      const list = Array.from(signals);
-      for (let i = 0; i < list.length; i++) {
-        if (!(list[i] instanceof AbortSignal)) throw invalidArgType("signals[" + i + "]", "an instance of AbortSignal", list[i]);
+      const all = list(); // the guest's iterable, read by index when it is an array
+      if (ArrayIsArray(signals)) { for (let i = 0; i < signals.length; i++) push(all, signals[i]); }
+      else for (const x of signals) push(all, x);
+      for (let i = 0; i < all.length; i++) {
+        if (!(all[i] instanceof AbortSignal)) throw invalidArgType("signals[" + i + "]", "an instance of AbortSignal", all[i]);
       }
       const s = newSignal();
-      for (const source of list) {
+      for (let i = 0; i < all.length; i++) {
+        const source = signalOf(all[i]);
         if (source.aborted) {
           const st = signalOf(s);
           st.aborted = true;
@@ -277,20 +294,20 @@
           return s;
         }
       }
-      for (const source of list) signalOf(source).followers.push(s);
+      for (let i = 0; i < all.length; i++) push(signalOf(all[i]).followers, s);
       return s;
     }
   }
-  Object.defineProperty(AbortSignal.prototype, Symbol.toStringTag, { value: "AbortSignal", configurable: true });
+  tag(AbortSignal, "AbortSignal");
 
   const controllerSignal = new WeakMap();
 
   class AbortController {
     constructor() {
-      controllerSignal.set(this, newSignal());
+      WeakMapSet(controllerSignal, this, newSignal());
     }
     get signal() {
-      const s = controllerSignal.get(this);
+      const s = WeakMapGet(controllerSignal, this);
       if (!s) throw codedError(TypeError, "ERR_INVALID_THIS", "Value of \"this\" must be of type AbortController");
       return s;
     }
@@ -298,7 +315,7 @@
       abortSignal(this.signal, reason === undefined ? new DOMException("This operation was aborted", "AbortError") : reason);
     }
   }
-  Object.defineProperty(AbortController.prototype, Symbol.toStringTag, { value: "AbortController", configurable: true });
+  tag(AbortController, "AbortController");
 
   // Node's AbortError for APIs that take a signal (events.once/on, timers/promises).
   function abortError(signal) {
@@ -309,7 +326,7 @@
     return err;
   }
 
-  return Object.freeze({
+  return ObjectFreeze({
     Event, CustomEvent, EventTarget, AbortSignal, AbortController, DOMException, getEventListeners, abortError,
   });
 })

@@ -16,10 +16,22 @@
   "use strict";
   const text = require("internal/text");
   const { DOMException, codedError } = text;
-
-  const objectToString = (v) => Object.prototype.toString.call(v);
-  const getter = (proto, key) => Object.getOwnPropertyDescriptor(proto, key).get;
-  const typedArrayTag = getter(Object.getPrototypeOf(Uint8Array.prototype), Symbol.toStringTag);
+  // Builtins from natives.primordials (captured before guest code); the brand-check getters and the
+  // Date/Set/boxed-primitive methods below are read when this module first loads (docs/primordials.md).
+  const P = natives.primordials, u = P.uncurry;
+  const { ReflectApply, ObjectKeys, ObjectFreeze, ObjectDefineProperty, ObjectCreate, ObjectHasOwn, ArrayIsArray,
+    StringCtor, MapCtor, list } = P;
+  const MapGet = u(P.MapPrototypeGet), MapSet = u(P.MapPrototypeSet), MapHas = u(P.MapPrototypeHas);
+  const MapForEach = u(P.MapPrototypeForEach), StringSlice = u(P.StringPrototypeSlice);
+  const ArrayBufferSlice = u(P.ArrayBufferPrototypeSlice);
+  const objectToString = u(P.ObjectPrototypeToString);
+  const getter = (proto, key) => P.ReflectGetOwnPropertyDescriptor(proto, key).get;
+  const call = (f, self) => ReflectApply(f, self, []);
+  const DateGetTime = Date.prototype.getTime, SetForEach = Set.prototype.forEach, SetAdd = Set.prototype.add;
+  const WeakMapHas = WeakMap.prototype.has, WeakSetHas = WeakSet.prototype.has;
+  const WeakRefDeref = typeof WeakRef === "function" ? WeakRef.prototype.deref : null;
+  const RegExpFlags = getter(RegExp.prototype, "flags");
+  const typedArrayTag = getter(P.ObjectGetPrototypeOf(Uint8Array.prototype), Symbol.toStringTag);
   const abByteLength = getter(ArrayBuffer.prototype, "byteLength");
   const dvBuffer = getter(DataView.prototype, "buffer");
   const mapSize = getter(Map.prototype, "size");
@@ -33,20 +45,24 @@
       try { check(v); return true; } catch (_) { return false; }
     };
   };
-  const isArrayBuffer = is((v) => abByteLength.call(v), ArrayBuffer, "ArrayBuffer");
-  const isDataView = is((v) => dvBuffer.call(v), DataView, "DataView");
-  const isMap = is((v) => mapSize.call(v), Map, "Map");
-  const isSet = is((v) => setSize.call(v), Set, "Set");
-  const isDate = is((v) => Date.prototype.getTime.call(v), Date, "Date");
-  const regexpBrand = is((x) => regexpSource.call(x), RegExp, "RegExp");
-  const isRegExp = (v) => v !== RegExp.prototype && regexpBrand(v);
-  const isWeakMap = is((v) => WeakMap.prototype.has.call(v, {}), WeakMap, "WeakMap");
-  const isWeakSet = is((v) => WeakSet.prototype.has.call(v, {}), WeakSet, "WeakSet");
-  const isWeakRef = typeof WeakRef === "function" ? is((v) => WeakRef.prototype.deref.call(v), WeakRef, "WeakRef") : () => false;
-  const isPromise = (v) => v instanceof Promise || objectToString(v) === "[object Promise]";
-  const BOXES = [[Number, "Number"], [String, "String"], [Boolean, "Boolean"], [BigInt, "BigInt"]];
+  const isArrayBuffer = is((v) => call(abByteLength, v), ArrayBuffer, "ArrayBuffer");
+  const isDataView = is((v) => call(dvBuffer, v), DataView, "DataView");
+  const isMap = is((v) => call(mapSize, v), Map, "Map");
+  const isSet = is((v) => call(setSize, v), Set, "Set");
+  const isDate = is((v) => call(DateGetTime, v), Date, "Date");
+  const regexpBrand = is((x) => call(regexpSource, x), RegExp, "RegExp");
+  const RegExpProto = RegExp.prototype;
+  const isRegExp = (v) => v !== RegExpProto && regexpBrand(v);
+  const isWeakMap = is((v) => ReflectApply(WeakMapHas, v, [{}]), WeakMap, "WeakMap");
+  const isWeakSet = is((v) => ReflectApply(WeakSetHas, v, [{}]), WeakSet, "WeakSet");
+  const isWeakRef = WeakRefDeref !== null ? is((v) => call(WeakRefDeref, v), WeakRef, "WeakRef") : () => false;
+  const isPromise = (v) => v instanceof P.PromiseCtor || objectToString(v) === "[object Promise]";
+  const box = (Box, tag) => { const b = list(); b[0] = Box; b[1] = tag; b[2] = Box.prototype.valueOf; return b; };
+  const BOXES = list();
+  BOXES[0] = box(Number, "Number"); BOXES[1] = box(String, "String"); BOXES[2] = box(Boolean, "Boolean"); BOXES[3] = box(BigInt, "BigInt");
+  const SymbolValueOf = Symbol.prototype.valueOf, FunctionToString = Function.prototype.toString;
 
-  const ERROR_TYPES = { Error, EvalError, RangeError, ReferenceError, SyntaxError, TypeError, URIError };
+  const ERROR_TYPES = { __proto__: null, Error, EvalError, RangeError, ReferenceError, SyntaxError, TypeError, URIError };
 
   function cloneError(value) {
     throw new DOMException(value + " could not be cloned.", "DataCloneError");
@@ -54,10 +70,10 @@
 
   function describe(v) {
     if (typeof v === "function") {
-      try { return Function.prototype.toString.call(v); } catch (_) { return "function"; }
+      try { return call(FunctionToString, v); } catch (_) { return "function"; }
     }
-    if (typeof v === "symbol") return v.toString();
-    const tag = objectToString(v).slice(8, -1);
+    if (typeof v === "symbol") return StringCtor(v);
+    const tag = StringSlice(objectToString(v), 8, -1);
     return "#<" + tag + ">";
   }
 
@@ -77,13 +93,13 @@
       const list = options.transfer;
       if (list === null || typeof list !== "object" || typeof list[Symbol.iterator] !== "function")
         throw codedError(TypeError, "ERR_INVALID_ARG_TYPE", "Optional transferList argument must be an iterable");
-      for (const item of list) {
+      for (const item of list) { // the guest's iterable
         if (!isArrayBuffer(item)) throw codedError(TypeError, "ERR_INVALID_TRANSFER_OBJECT", "Found invalid object in transferList");
         throw new DOMException("structuredClone: transferring an ArrayBuffer is not supported in chidori " +
           "(buffers cannot be detached); clone without the transfer option", "DataCloneError");
       }
     }
-    const memory = new Map();
+    const memory = new MapCtor();
     return clone(value, memory);
   }
 
@@ -91,66 +107,69 @@
     const type = typeof value;
     if (type === "symbol" || type === "function") cloneError(describe(value));
     if (value === null || type !== "object") return value;
-    if (memory.has(value)) return memory.get(value);
+    if (MapHas(memory, value)) return MapGet(memory, value);
 
     let out;
-    if (Array.isArray(value)) {
+    if (ArrayIsArray(value)) {
       out = new Array(value.length);
-      memory.set(value, out);
-      for (const k of Object.keys(value)) out[k] = clone(value[k], memory);
+      MapSet(memory, value, out);
+      const ks = ObjectKeys(value);
+      for (let i = 0; i < ks.length; i++) P.defineValue(out, ks[i], clone(value[ks[i]], memory));
       return out;
     }
     if (isDate(value)) {
-      out = new Date(Date.prototype.getTime.call(value));
-      memory.set(value, out);
+      out = new Date(call(DateGetTime, value));
+      MapSet(memory, value, out);
       return out;
     }
     if (isRegExp(value)) {
-      out = new RegExp(regexpSource.call(value), value.flags);
-      memory.set(value, out);
+      out = new P.RegExpCtor(call(regexpSource, value), call(RegExpFlags, value));
+      MapSet(memory, value, out);
       return out;
     }
     if (isArrayBuffer(value)) {
-      out = value.slice(0);
-      memory.set(value, out);
+      out = ArrayBufferSlice(value, 0);
+      MapSet(memory, value, out);
       return out;
     }
-    const typedTag = typedArrayTag.call(value);
+    const typedTag = call(typedArrayTag, value);
     if (typedTag !== undefined) {
       const buffer = clone(value.buffer, memory);
-      out = new globalThis[typedTag](buffer, value.byteOffset, value.length);
-      memory.set(value, out);
+      out = new TYPED[typedTag](buffer, value.byteOffset, value.length);
+      MapSet(memory, value, out);
       return out;
     }
     if (isDataView(value)) {
-      const buffer = clone(dvBuffer.call(value), memory);
+      const buffer = clone(call(dvBuffer, value), memory);
       out = new DataView(buffer, value.byteOffset, value.byteLength);
-      memory.set(value, out);
+      MapSet(memory, value, out);
       return out;
     }
     if (isMap(value)) {
-      out = new Map();
-      memory.set(value, out);
-      const entries = Array.from(Map.prototype.entries.call(value));
-      for (const [k, v] of entries) out.set(clone(k, memory), clone(v, memory));
+      out = new MapCtor();
+      MapSet(memory, value, out);
+      const pairs = list();
+      MapForEach(value, (v, k) => { pairs[pairs.length] = k; pairs[pairs.length] = v; });
+      for (let i = 0; i < pairs.length; i += 2) MapSet(out, clone(pairs[i], memory), clone(pairs[i + 1], memory));
       return out;
     }
     if (isSet(value)) {
       out = new Set();
-      memory.set(value, out);
-      const items = Array.from(Set.prototype.values.call(value));
-      for (const v of items) out.add(clone(v, memory));
+      MapSet(memory, value, out);
+      const items = list();
+      ReflectApply(SetForEach, value, [(v) => { items[items.length] = v; }]);
+      for (let i = 0; i < items.length; i++) ReflectApply(SetAdd, out, [clone(items[i], memory)]);
       return out;
     }
     const boxed = unbox(value);
     if (boxed !== undefined) {
       out = boxed;
-      memory.set(value, out);
+      MapSet(memory, value, out);
       return out;
     }
     if (value instanceof DOMException) {
       out = new DOMException(value.message, value.name);
-      memory.set(value, out);
+      MapSet(memory, value, out);
       return out;
     }
     if (value instanceof Error || objectToString(value) === "[object Error]") return cloneErrorObject(value, memory);
@@ -160,31 +179,41 @@
     const Blob = blobClass();
     if (Blob && value instanceof Blob) {
       out = value.slice(0, value.size, value.type);
-      memory.set(value, out);
+      MapSet(memory, value, out);
       return out;
     }
     out = {};
-    memory.set(value, out);
-    for (const k of Object.keys(value)) out[k] = clone(value[k], memory);
+    MapSet(memory, value, out);
+    const ks = ObjectKeys(value);
+    for (let i = 0; i < ks.length; i++) P.defineValue(out, ks[i], clone(value[ks[i]], memory));
     return out;
   }
 
+  // the typed-array classes by tag, taken when this module loads
+  const TYPED = { __proto__: null };
+  {
+    const names = ["Int8Array", "Uint8Array", "Uint8ClampedArray", "Int16Array", "Uint16Array", "Int32Array", "Uint32Array",
+      "Float32Array", "Float64Array", "BigInt64Array", "BigUint64Array", "Float16Array"];
+    for (let i = 0; i < names.length; i++) if (typeof globalThis[names[i]] === "function") TYPED[names[i]] = globalThis[names[i]];
+  }
+
   function blobClass() {
-    try { return require("buffer").Blob; } catch (_) { return null; }
+    try { return require("internal/blob").Blob; } catch (_) { return null; }
   }
 
   // A copy of a boxed primitive (a boxed Symbol is refused), or undefined.
   function unbox(value) {
     const tag = objectToString(value);
-    for (const [Box, boxTag] of BOXES) {
+    for (let i = 0; i < BOXES.length; i++) {
+      const Box = BOXES[i][0], boxTag = BOXES[i][1];
       if (!(value instanceof Box) && tag !== "[object " + boxTag + "]") continue;
       let prim;
-      try { prim = Box.prototype.valueOf.call(value); } catch (_) { continue; }
+      try { prim = call(BOXES[i][2], value); } catch (_) { continue; }
       return Object(prim);
     }
     if (value instanceof Symbol || tag === "[object Symbol]") {
       let isSymbolBox = false;
-      try { Symbol.prototype.valueOf.call(value); isSymbolBox = true; } catch (_) { isSymbolBox = false; }
+      try { call(SymbolValueOf, value); isSymbolBox = true; } catch (_) { isSymbolBox = false; }
       if (isSymbolBox) cloneError(tag);
     }
     return undefined;
@@ -195,26 +224,21 @@
     let errName = "Error";
     try {
       const n = value.name;
-      if (typeof n === "string" && Object.prototype.hasOwnProperty.call(ERROR_TYPES, n)) errName = n;
+      if (typeof n === "string" && ObjectHasOwn(ERROR_TYPES, n)) errName = n;
     } catch (_) { errName = "Error"; }
-    const out = Object.create(ERROR_TYPES[errName].prototype);
-    memory.set(value, out);
-    const own = (k) => Object.getOwnPropertyDescriptor(value, k);
+    const out = ObjectCreate(ERROR_TYPES[errName].prototype);
+    MapSet(memory, value, out);
+    const own = (k) => P.ReflectGetOwnPropertyDescriptor(value, k);
+    const hidden = (v) => ({ __proto__: null, value: v, writable: true, configurable: true, enumerable: false });
     const m = own("message");
-    if (m && "value" in m && m.value !== undefined) {
-      Object.defineProperty(out, "message", { value: String(m.value), writable: true, configurable: true, enumerable: false });
-    }
+    if (m && ObjectHasOwn(m, "value") && m.value !== undefined) ObjectDefineProperty(out, "message", hidden(StringCtor(m.value)));
     let stack;
     try { stack = value.stack; } catch (_) { stack = undefined; }
-    if (typeof stack === "string") {
-      Object.defineProperty(out, "stack", { value: stack, writable: true, configurable: true, enumerable: false });
-    }
+    if (typeof stack === "string") ObjectDefineProperty(out, "stack", hidden(stack));
     const c = own("cause");
-    if (c && "value" in c) {
-      Object.defineProperty(out, "cause", { value: clone(c.value, memory), writable: true, configurable: true, enumerable: false });
-    }
+    if (c && ObjectHasOwn(c, "value")) ObjectDefineProperty(out, "cause", hidden(clone(c.value, memory)));
     return out;
   }
 
-  return Object.freeze({ structuredClone });
+  return ObjectFreeze({ structuredClone });
 })

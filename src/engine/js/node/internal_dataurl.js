@@ -6,10 +6,30 @@
  * the URL is not a valid data: URL (fetch then fails as Node's does). */
 (function (require, natives, name) {
   "use strict";
+  // On builtins captured before guest code (natives.primordials): no live String/RegExp method.
   const text = require("internal/text");
+  const P = natives.primordials, u = P.uncurry;
+  const { ObjectFreeze, list, rec } = P;
+  const StringSlice = u(P.StringPrototypeSlice), StringIndexOf = u(P.StringPrototypeIndexOf);
+  const StringToLowerCase = u(P.StringPrototypeToLowerCase), StringStartsWith = u(P.StringPrototypeStartsWith);
+  const StringCharCodeAt = u(P.StringPrototypeCharCodeAt), RegExpExec = u(P.RegExpPrototypeExec);
+  const TypedArraySlice = u(P.TypedArrayPrototypeSlice), ArrayIndexOf = u(P.ArrayPrototypeIndexOf);
+  const RegExpTest = (re, s) => RegExpExec(re, s) !== null;
 
-  const ASCII_WS = /^[\t\n\f\r ]+|[\t\n\f\r ]+$/g;
   const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+  const isWs = (c) => c === 9 || c === 10 || c === 12 || c === 13 || c === 32; // ASCII whitespace
+  const isHttpWs = (c) => c === 9 || c === 10 || c === 13 || c === 32;
+  function trimEnd(s, ws) {
+    let b = s.length;
+    while (b > 0 && ws(StringCharCodeAt(s, b - 1))) b--;
+    return b === s.length ? s : StringSlice(s, 0, b);
+  }
+  function trimStart(s, ws) {
+    let a = 0;
+    while (a < s.length && ws(StringCharCodeAt(s, a))) a++;
+    return a === 0 ? s : StringSlice(s, a);
+  }
+  const trim = (s, ws) => trimStart(trimEnd(s, ws), ws);
 
   // Percent-decoding of a string's UTF-8 bytes (invalid escapes stay as they are).
   function percentDecode(s) {
@@ -23,46 +43,65 @@
         i += 2;
       } else out[o++] = b[i];
     }
-    return out.slice(0, o);
+    return TypedArraySlice(out, 0, o);
+  }
+
+  // A parameter value in the form the MIME Sniffing standard serializes it: a token as it is, else
+  // quoted with '"' and '\' escaped.
+  function serializeValue(value) {
+    if (RegExpTest(TOKEN, value)) return value;
+    let out = "\"";
+    for (let i = 0; i < value.length; i++) {
+      const c = StringCharCodeAt(value, i);
+      out += (c === 34 || c === 92 ? "\\" : "") + StringSlice(value, i, i + 1);
+    }
+    return out + "\"";
   }
 
   // A MIME type serialized as the MIME Sniffing standard does, or null when it does not parse.
   function parseMime(s) {
-    s = s.replace(ASCII_WS, "");
-    const slash = s.indexOf("/");
+    s = trim(s, isWs);
+    const slash = StringIndexOf(s, "/");
     if (slash <= 0) return null;
-    const type = s.slice(0, slash);
-    const semi = s.indexOf(";", slash);
-    const sub = (semi < 0 ? s.slice(slash + 1) : s.slice(slash + 1, semi)).replace(/[\t\n\r ]+$/, "");
-    if (!TOKEN.test(type) || !TOKEN.test(sub)) return null;
-    let out = type.toLowerCase() + "/" + sub.toLowerCase();
-    const seen = new Set();
+    const type = StringSlice(s, 0, slash);
+    const semi = StringIndexOf(s, ";", slash);
+    const sub = trimEnd(semi < 0 ? StringSlice(s, slash + 1) : StringSlice(s, slash + 1, semi), isHttpWs);
+    if (!RegExpTest(TOKEN, type) || !RegExpTest(TOKEN, sub)) return null;
+    let out = StringToLowerCase(type) + "/" + StringToLowerCase(sub);
+    const seen = list();
     if (semi >= 0) {
-      for (const raw of s.slice(semi + 1).split(";")) {
-        const p = raw.replace(/^[\t\n\r ]+/, "");
-        const eq = p.indexOf("=");
+      const params = StringSlice(s, semi + 1);
+      for (let a = 0; a <= params.length;) {
+        let b = StringIndexOf(params, ";", a);
+        if (b < 0) b = params.length;
+        const p = trimStart(StringSlice(params, a, b), isHttpWs);
+        a = b + 1;
+        const eq = StringIndexOf(p, "=");
         if (eq <= 0) continue;
-        const pname = p.slice(0, eq).toLowerCase();
-        let value = p.slice(eq + 1);
-        if (value.startsWith("\"")) value = value.slice(1, value.indexOf("\"", 1) < 0 ? undefined : value.indexOf("\"", 1));
-        else value = value.replace(/[\t\n\r ]+$/, "");
-        if (value === "" || !TOKEN.test(pname) || seen.has(pname) || /[^\t\u0020-\u007e\u0080-\u00ff]/.test(value)) continue;
-        seen.add(pname);
-        out += ";" + pname + "=" + (TOKEN.test(value) ? value : "\"" + value.replace(/(["\\])/g, "\\$1") + "\"");
+        const pname = StringToLowerCase(StringSlice(p, 0, eq));
+        let value = StringSlice(p, eq + 1);
+        if (StringStartsWith(value, "\"")) {
+          const close = StringIndexOf(value, "\"", 1);
+          value = close < 0 ? StringSlice(value, 1) : StringSlice(value, 1, close);
+        } else value = trimEnd(value, isHttpWs);
+        if (value === "" || !RegExpTest(TOKEN, pname) || ArrayIndexOf(seen, pname) >= 0 ||
+            RegExpTest(/[^\t\u0020-\u007e\u0080-\u00ff]/, value)) continue;
+        seen[seen.length] = pname;
+        out += ";" + pname + "=" + serializeValue(value);
       }
     }
     return out;
   }
 
   function processDataUrl(href) {
-    let input = href.slice(5);
-    const hash = input.indexOf("#");
-    if (hash >= 0) input = input.slice(0, hash);
-    const comma = input.indexOf(",");
+    let input = StringSlice(href, 5);
+    const hash = StringIndexOf(input, "#");
+    if (hash >= 0) input = StringSlice(input, 0, hash);
+    const comma = StringIndexOf(input, ",");
     if (comma < 0) return null;
-    let mime = input.slice(0, comma).replace(ASCII_WS, "");
-    let bytes = percentDecode(input.slice(comma + 1));
-    const m = /;[\u0020]*base64$/i.exec(mime);
+    let mime = trim(StringSlice(input, 0, comma), isWs);
+    let bytes = percentDecode(StringSlice(input, comma + 1));
+    const m = RegExpExec(/;[\u0020]*base64$/i, mime);
     if (m) {
       let decoded;
       try {
@@ -71,12 +110,12 @@
         return null;
       }
       bytes = new Uint8Array(decoded.length);
-      for (let i = 0; i < decoded.length; i++) bytes[i] = decoded.charCodeAt(i);
-      mime = mime.slice(0, m.index);
+      for (let i = 0; i < decoded.length; i++) bytes[i] = StringCharCodeAt(decoded, i);
+      mime = StringSlice(mime, 0, m.index);
     }
-    if (mime.startsWith(";")) mime = "text/plain" + mime;
-    return { mime: parseMime(mime) || "text/plain;charset=US-ASCII", bytes };
+    if (StringStartsWith(mime, ";")) mime = "text/plain" + mime;
+    return rec({ mime: parseMime(mime) || "text/plain;charset=US-ASCII", bytes });
   }
 
-  return Object.freeze({ processDataUrl });
+  return ObjectFreeze({ processDataUrl });
 })

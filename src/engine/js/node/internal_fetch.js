@@ -15,9 +15,28 @@
  *
  * `internals` (not reachable from guest code: this module is internal) carries the request plumbing
  * node:http(s) share.
+ *
+ * Primordials (docs/primordials.md): what decides a request's method, URL, headers and body runs on
+ * builtins captured before guest code (natives.primordials): no live Array/String/RegExp/JSON/Object
+ * method, no for…of or spread over our own lists, and the lists that go to the host have no prototype.
+ * Guest objects (an init, a guest iterable of headers) are read as the guest made them.
  */
 (function (require, natives, name) {
   "use strict";
+  const P = natives.primordials, u = P.uncurry;
+  const { ReflectApply, ReflectOwnKeys, JSONStringify, JSONParse, ArrayIsArray, StringCtor, NumberCtor,
+    TypeErrorCtor, RangeErrorCtor, NumberIsInteger, PromiseCtor, PromiseResolve, PromiseReject, PromiseThen, PromiseOwn,
+    ObjectFreeze, ObjectDefineProperty, ArrayBufferIsView, Uint8ArrayCtor, list, rec } = P;
+  const StringToLowerCase = u(P.StringPrototypeToLowerCase), StringToUpperCase = u(P.StringPrototypeToUpperCase);
+  const StringStartsWith = u(P.StringPrototypeStartsWith), StringSlice = u(P.StringPrototypeSlice);
+  const StringCharCodeAt = u(P.StringPrototypeCharCodeAt), ArrayIndexOf = u(P.ArrayPrototypeIndexOf);
+  const ArraySort = u(P.ArrayPrototypeSort), RegExpExec = u(P.RegExpPrototypeExec);
+  const TypedArraySlice = u(P.TypedArrayPrototypeSlice), TypedArrayFill = u(P.TypedArrayPrototypeFill);
+  const ObjectToString = u(P.ObjectPrototypeToString), GetOwnPropertyDescriptor = P.ReflectGetOwnPropertyDescriptor;
+  const RegExpTest = (re, s) => RegExpExec(re, s) !== null;
+  const has = (arr, v) => ArrayIndexOf(arr, v) >= 0;
+  const push = (l, v) => { l[l.length] = v; }; // l: a list() (no prototype: no inherited setter)
+  const quote = (s) => JSONStringify(s); // a string: JSON reads no toJSON from a primitive
 
   /* ---- bytes ----
    * UTF-8 and base64 come from internal/text (the engine's one set of codecs), except decoding the
@@ -29,29 +48,30 @@
   const bytesToBase64 = (bytes) => text.bytesToBase64(bytes);
 
   const B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  const B64_VALUE = new Int32Array(65536).fill(-1); // indexed by char code: -1 for anything else
-  for (let i = 0; i < 64; i++) B64_VALUE[B64.charCodeAt(i)] = i;
+  const B64_VALUE = TypedArrayFill(new Int32Array(65536), -1); // indexed by char code: -1 for anything else
+  for (let i = 0; i < 64; i++) B64_VALUE[StringCharCodeAt(B64, i)] = i;
 
   // The host's base64 (always well-formed; checked anyway).
   function base64ToBytes(s) {
+    const at = text.codeUnitReader();
     let n = s.length;
-    if (n % 4) throw new TypeError("invalid base64 from the host");
+    if (n % 4) throw new TypeErrorCtor("invalid base64 from the host");
     let pad = 0;
-    while (pad < 2 && n > 0 && s.charCodeAt(n - 1) === 61) { n--; pad++; }
-    const out = new Uint8Array(((n + pad) / 4) * 3 - pad);
+    while (pad < 2 && n > 0 && at(s, n - 1) === 61) { n--; pad++; }
+    const out = new Uint8ArrayCtor(((n + pad) / 4) * 3 - pad);
     const full = n - (n % 4);
     let o = 0, i = 0;
     for (; i < full; i += 4) {
-      const v = (B64_VALUE[s.charCodeAt(i)] << 18) | (B64_VALUE[s.charCodeAt(i + 1)] << 12) |
-        (B64_VALUE[s.charCodeAt(i + 2)] << 6) | B64_VALUE[s.charCodeAt(i + 3)];
-      if (v < 0) throw new TypeError("invalid base64 from the host");
+      const v = (B64_VALUE[at(s, i)] << 18) | (B64_VALUE[at(s, i + 1)] << 12) |
+        (B64_VALUE[at(s, i + 2)] << 6) | B64_VALUE[at(s, i + 3)];
+      if (v < 0) throw new TypeErrorCtor("invalid base64 from the host");
       out[o] = v >> 16; out[o + 1] = v >> 8; out[o + 2] = v;
       o += 3;
     }
     if (i < n) { // 2 or 3 characters before the padding
       let v = 0;
-      for (let k = 0; k < 4; k++) v = (v << 6) | (i + k < n ? B64_VALUE[s.charCodeAt(i + k)] : 0);
-      if (v < 0 || n - i < 2) throw new TypeError("invalid base64 from the host");
+      for (let k = 0; k < 4; k++) v = (v << 6) | (i + k < n ? B64_VALUE[at(s, i + k)] : 0);
+      if (v < 0 || n - i < 2) throw new TypeErrorCtor("invalid base64 from the host");
       out[o++] = v >> 16;
       if (n - i === 3) out[o++] = v >> 8;
     }
@@ -74,19 +94,104 @@
     return urlClass;
   }
 
+  // True when s is an http(s) URL already in the form the URL parser serializes it to, so it can be
+  // taken as it is without loading node:url: a lower-case scheme and host (letters, digits, '-' and
+  // '.', no xn-- label; a host whose last label is a number must be a canonical dotted quad), a
+  // port that is not the default one and has no leading zero, a path that starts with '/' and has no
+  // dot segment, and path and query characters the parser would not encode. Anything else goes
+  // through the URL class.
+  function canonicalHttpUrl(s) {
+    if (StringStartsWith(s, "data:")) return canonicalDataUrl(s);
+    let i;
+    if (StringStartsWith(s, "http://")) i = 7;
+    else if (StringStartsWith(s, "https://")) i = 8;
+    else return false;
+    const n = s.length, hostStart = i;
+    let labelStart = i, lastLabelNumeric = false, labels = 0, dots = 0;
+    for (; i < n; i++) {
+      const c = StringCharCodeAt(s, i);
+      if (c === 46) { // '.'
+        if (i === labelStart) return false;
+        labels++; dots++; labelStart = i + 1;
+        continue;
+      }
+      if (c === 58 || c === 47 || c === 63) break; // ':' '/' '?'
+      const digit = c >= 48 && c <= 57;
+      if (!(digit || (c >= 97 && c <= 122) || c === 45)) return false;
+      if (i === labelStart) lastLabelNumeric = digit;
+      else if (!digit) lastLabelNumeric = false;
+      if (i === labelStart + 3 && c === 45 && StringSlice(s, labelStart, i + 1) === "xn--") return false;
+    }
+    if (i === hostStart || i === labelStart) return false; // empty host or a trailing dot
+    labels++;
+    if (lastLabelNumeric) {
+      // must be a.b.c.d, each 0-255 without a leading zero
+      if (labels !== 4 || dots !== 3) return false;
+      let part = 0, len = 0;
+      for (let k = hostStart; k <= i; k++) {
+        const c = k < i ? StringCharCodeAt(s, k) : 46;
+        if (c === 46) {
+          if (len === 0 || part > 255) return false;
+          part = 0; len = 0;
+          continue;
+        }
+        if (c < 48 || c > 57 || (len === 1 && part === 0)) return false;
+        part = part * 10 + (c - 48); len++;
+      }
+    }
+    if (i < n && StringCharCodeAt(s, i) === 58) { // port
+      const start = ++i;
+      let port = 0;
+      for (; i < n; i++) {
+        const c = StringCharCodeAt(s, i);
+        if (c < 48 || c > 57) break;
+        port = port * 10 + (c - 48);
+        if (port > 65535) return false;
+      }
+      if (i === start || StringCharCodeAt(s, start) === 48) return false;
+      if (port === (hostStart === 7 ? 80 : 443)) return false;
+    }
+    if (i >= n || StringCharCodeAt(s, i) !== 47) return false; // the path must be there, from '/'
+    let inQuery = false;
+    for (; i < n; i++) {
+      const c = StringCharCodeAt(s, i);
+      if (c <= 32 || c >= 127 || c === 34 || c === 35 || c === 60 || c === 62 || c === 92 || c === 96 || c === 39)
+        return false; // controls, space, '"', '#', '<', '>', '\\', '`', "'"
+      if (c === 63) { inQuery = true; continue; }
+      if (!inQuery) {
+        if (c === 123 || c === 125 || c === 124 || c === 94 || c === 91 || c === 93) return false; // {}|^[]
+        if (c === 46 && StringCharCodeAt(s, i - 1) === 47) return false; // a segment that starts with '.'
+        if (c === 37) return false; // a %2e segment, or any percent escape: let the parser decide
+      }
+    }
+    return true;
+  }
+
+  // A data: URL the URL parser would serialize as it is: printable ASCII without space, and none of
+  // the characters the parser encodes or treats specially in a path or query.
+  function canonicalDataUrl(s) {
+    for (let i = 5; i < s.length; i++) {
+      const c = StringCharCodeAt(s, i);
+      if (c <= 32 || c >= 127 || c === 34 || c === 35 || c === 39 || c === 60 || c === 62 || c === 92 || c === 96 ||
+          c === 123 || c === 125) return false;
+    }
+    return true;
+  }
+
   function parseUrl(input, what) {
     let s;
     if (input !== null && typeof input === "object" && typeof input.href === "string") s = input.href;
-    else s = String(input);
+    else s = StringCtor(input);
+    if (canonicalHttpUrl(s)) return s;
     const U = URLClass();
     if (U) {
       let u;
       try {
         u = new U(s);
       } catch (e) {
-        throw new TypeError(what + ": invalid URL " + JSON.stringify(s) + " (an absolute URL is required)");
+        throw new TypeErrorCtor(what + ": invalid URL " + quote(s) + " (an absolute URL is required)");
       }
-      if (u.username || u.password) throw new TypeError(what + ": a URL with credentials cannot be fetched: " + JSON.stringify(s));
+      if (u.username || u.password) throw new TypeErrorCtor(what + ": a URL with credentials cannot be fetched: " + quote(s));
       return u.href;
     }
     s = s.replace(/^[\u0000-\u0020]+|[\u0000-\u0020]+$/g, "").replace(/[\t\n\r]/g, "");
@@ -104,117 +209,139 @@
   /* ---- Headers ---- */
 
   const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-  const WS_EDGES = /^[\t\n\r ]+|[\t\n\r ]+$/g;
 
   function checkName(n) {
-    n = String(n);
-    if (!TOKEN.test(n)) throw new TypeError("Headers: invalid header name " + JSON.stringify(n));
+    n = StringCtor(n);
+    if (!RegExpTest(TOKEN, n)) throw new TypeErrorCtor("Headers: invalid header name " + quote(n));
     return n;
   }
 
+  const isHttpSpace = (c) => c === 9 || c === 10 || c === 13 || c === 32;
   function checkValue(v, n) {
-    v = String(v).replace(WS_EDGES, "");
+    v = StringCtor(v);
+    let a = 0, b = v.length;
+    while (a < b && isHttpSpace(StringCharCodeAt(v, a))) a++;
+    while (b > a && isHttpSpace(StringCharCodeAt(v, b - 1))) b--;
+    if (a > 0 || b < v.length) v = StringSlice(v, a, b);
     for (let i = 0; i < v.length; i++) {
-      const c = v.charCodeAt(i);
-      if (c === 0 || c === 10 || c === 13) throw new TypeError("Headers: invalid value for header " + JSON.stringify(n) + " (NUL, CR or LF)");
-      if (c > 255) throw new TypeError("Headers: the value of header " + JSON.stringify(n) + " has a character beyond U+00FF at index " + i);
+      const c = StringCharCodeAt(v, i);
+      if (c === 0 || c === 10 || c === 13) throw new TypeErrorCtor("Headers: invalid value for header " + quote(n) + " (NUL, CR or LF)");
+      if (c > 255) throw new TypeErrorCtor("Headers: the value of header " + quote(n) + " has a character beyond U+00FF at index " + i);
     }
     return v;
   }
 
+  const pair = (a, b) => { const p = list(); p[0] = a; p[1] = b; return p; };
+
   let trustedHeaders = null; // set below: builds Headers from the host's pairs without re-checking
 
   class Headers {
-    #list = []; // [lowerName, value], in insertion order
+    #list = list(); // pair(lowerName, value), in insertion order (lists without a prototype)
     #immutable = false;
 
     constructor(init) {
       if (init === undefined || init === null) return;
-      if (typeof init !== "object" && typeof init !== "function") throw new TypeError("Headers: init must be an object, an array of pairs or Headers");
+      if (typeof init !== "object" && typeof init !== "function") throw new TypeErrorCtor("Headers: init must be an object, an array of pairs or Headers");
       if (#list in init) {
-        for (const [n, v] of init.#list) this.#list.push([n, v]);
+        const from = init.#list;
+        for (let i = 0; i < from.length; i++) push(this.#list, pair(from[i][0], from[i][1]));
         return;
       }
       if (typeof init[Symbol.iterator] === "function") {
-        for (const pair of init) {
-          if (pair === null || typeof pair !== "object" || typeof pair[Symbol.iterator] !== "function") throw new TypeError("Headers: each header must be a [name, value] pair");
-          const p = Array.from(pair);
-          if (p.length !== 2) throw new TypeError("Headers: each header must be a [name, value] pair");
-          this.append(p[0], p[1]);
-        }
+        // a guest iterable: iterated as the guest made it (a plain array of pairs by index)
+        const add = (p) => {
+          if (p === null || typeof p !== "object" || typeof p[Symbol.iterator] !== "function") throw new TypeErrorCtor("Headers: each header must be a [name, value] pair");
+          const items = list();
+          if (ArrayIsArray(p)) { for (let i = 0; i < p.length; i++) push(items, p[i]); }
+          else for (const x of p) push(items, x);
+          if (items.length !== 2) throw new TypeErrorCtor("Headers: each header must be a [name, value] pair");
+          this.append(items[0], items[1]);
+        };
+        if (ArrayIsArray(init)) { for (let i = 0; i < init.length; i++) add(init[i]); }
+        else for (const p of init) add(p);
         return;
       }
-      for (const k of Reflect.ownKeys(init)) {
+      const keys = ReflectOwnKeys(init);
+      for (let i = 0; i < keys.length; i++) {
+        const k = keys[i];
         if (typeof k !== "string") continue;
-        const d = Reflect.getOwnPropertyDescriptor(init, k);
+        const d = GetOwnPropertyDescriptor(init, k);
         if (d && d.enumerable) this.append(k, init[k]);
       }
     }
 
     #mutable() {
-      if (this.#immutable) throw new TypeError("Headers: these headers are immutable");
+      if (this.#immutable) throw new TypeErrorCtor("Headers: these headers are immutable");
     }
 
     append(n, v) {
       n = checkName(n);
       v = checkValue(v, n);
       this.#mutable();
-      this.#list.push([n.toLowerCase(), v]);
+      push(this.#list, pair(StringToLowerCase(n), v));
+    }
+
+    // a copy of the list without the entries of `lower`, except the one at index `keep`
+    #without(lower, keep) {
+      const from = this.#list, out = list();
+      for (let j = 0; j < from.length; j++) if (j === keep || from[j][0] !== lower) push(out, from[j]);
+      this.#list = out;
     }
 
     delete(n) {
-      n = checkName(n).toLowerCase();
+      n = StringToLowerCase(checkName(n));
       this.#mutable();
-      this.#list = this.#list.filter((e) => e[0] !== n);
+      this.#without(n, -1);
     }
 
     get(n) {
-      n = checkName(n).toLowerCase();
-      const vs = [];
-      for (const e of this.#list) if (e[0] === n) vs.push(e[1]);
-      return vs.length ? vs.join(", ") : null;
+      return joinedValue(this.#list, StringToLowerCase(checkName(n)));
     }
 
     getSetCookie() {
-      const vs = [];
-      for (const e of this.#list) if (e[0] === "set-cookie") vs.push(e[1]);
+      const l = this.#list, vs = [];
+      for (let i = 0; i < l.length; i++) if (l[i][0] === "set-cookie") P.defineValue(vs, vs.length, l[i][1]);
       return vs;
     }
 
     has(n) {
-      n = checkName(n).toLowerCase();
-      return this.#list.some((e) => e[0] === n);
+      n = StringToLowerCase(checkName(n));
+      const l = this.#list;
+      for (let i = 0; i < l.length; i++) if (l[i][0] === n) return true;
+      return false;
     }
 
     set(n, v) {
       n = checkName(n);
       v = checkValue(v, n);
       this.#mutable();
-      const lower = n.toLowerCase();
-      const i = this.#list.findIndex((e) => e[0] === lower);
-      if (i < 0) { this.#list.push([lower, v]); return; }
-      this.#list[i] = [lower, v];
-      this.#list = this.#list.filter((e, j) => j <= i || e[0] !== lower);
+      const lower = StringToLowerCase(n), l = this.#list;
+      let i = 0;
+      while (i < l.length && l[i][0] !== lower) i++;
+      if (i === l.length) { push(l, pair(lower, v)); return; }
+      l[i] = pair(lower, v);
+      this.#without(lower, i);
     }
 
     // Sort and combine: names in code-unit order, values of one name joined by ", ", except
     // set-cookie whose values stay separate.
     #sorted() {
-      const names = [];
-      for (const e of this.#list) if (!names.includes(e[0])) names.push(e[0]);
-      names.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-      const out = [];
-      for (const n of names) {
-        if (n === "set-cookie") { for (const e of this.#list) if (e[0] === n) out.push([n, e[1]]); }
-        else out.push([n, this.get(n)]);
+      const l = this.#list, names = list();
+      for (let i = 0; i < l.length; i++) if (!has(names, l[i][0])) push(names, l[i][0]);
+      ArraySort(names, (a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      const out = list();
+      for (let k = 0; k < names.length; k++) {
+        const n = names[k];
+        if (n === "set-cookie") { for (let i = 0; i < l.length; i++) if (l[i][0] === n) push(out, pair(n, l[i][1])); }
+        else push(out, pair(n, joinedValue(l, n)));
       }
       return out;
     }
 
     forEach(callback, thisArg) {
-      if (typeof callback !== "function") throw new TypeError("Headers.forEach: the callback must be a function");
-      const list = this.#sorted();
-      for (let i = 0; i < list.length; i++) callback.call(thisArg, list[i][1], list[i][0], this);
+      if (typeof callback !== "function") throw new TypeErrorCtor("Headers.forEach: the callback must be a function");
+      const l = this.#sorted();
+      for (let i = 0; i < l.length; i++) ReflectApply(callback, thisArg, [l[i][1], l[i][0], this]);
     }
 
     *entries() { const l = this.#sorted(); for (let i = 0; i < l.length; i++) yield [l[i][0], l[i][1]]; }
@@ -226,7 +353,7 @@
     static {
       trustedHeaders = (pairs, immutable) => {
         const h = new Headers();
-        for (const p of pairs) h.#list.push([String(p[0]).toLowerCase(), String(p[1])]);
+        for (let i = 0; i < pairs.length; i++) push(h.#list, pair(StringToLowerCase(StringCtor(pairs[i][0])), StringCtor(pairs[i][1])));
         h.#immutable = immutable;
         return h;
       };
@@ -235,11 +362,18 @@
   }
   var listOf; // set by Headers' static block: the raw [lowerName, value] list
 
+  // The values of one (lower-case) name joined by ", ", or null.
+  function joinedValue(l, n) {
+    let out = null;
+    for (let i = 0; i < l.length; i++) if (l[i][0] === n) out = out === null ? l[i][1] : out + ", " + l[i][1];
+    return out;
+  }
+
   /* ---- bodies ---- */
 
   function isArrayBuffer(v) {
-    return v instanceof ArrayBuffer || Object.prototype.toString.call(v) === "[object ArrayBuffer]" ||
-      Object.prototype.toString.call(v) === "[object SharedArrayBuffer]";
+    return v instanceof ArrayBuffer || ObjectToString(v) === "[object ArrayBuffer]" ||
+      ObjectToString(v) === "[object SharedArrayBuffer]";
   }
 
   function isURLSearchParams(v) {
@@ -247,8 +381,9 @@
       const U = require("url").URLSearchParams;
       if (typeof U === "function" && v instanceof U) return true;
     } catch (_) { /* node:url not there yet */ }
-    return Object.prototype.toString.call(v) === "[object URLSearchParams]";
+    return ObjectToString(v) === "[object URLSearchParams]";
   }
+  const bodyOf = (bytes, source, type) => rec({ bytes, source, type });
 
   const webstreams = () => require("internal/webstreams");
   const blobs = () => require("internal/blob");
@@ -260,34 +395,39 @@
   // body (its bytes are read when the body is consumed).
   function extractBody(body, what) {
     if (body === undefined || body === null) return null;
-    if (typeof body === "string") return { bytes: utf8Encode(body), source: null, type: "text/plain;charset=UTF-8" };
-    if (ArrayBuffer.isView(body)) return { bytes: new Uint8Array(body.buffer, body.byteOffset, body.byteLength).slice(), source: null, type: null };
-    if (isArrayBuffer(body)) return { bytes: new Uint8Array(body).slice(), source: null, type: null };
-    if (isURLSearchParams(body)) return { bytes: utf8Encode(body.toString()), source: null, type: "application/x-www-form-urlencoded;charset=UTF-8" };
+    if (typeof body === "string") return bodyOf(utf8Encode(body), null, "text/plain;charset=UTF-8");
+    if (ArrayBufferIsView(body)) return bodyOf(TypedArraySlice(new Uint8ArrayCtor(body.buffer, body.byteOffset, body.byteLength)), null, null);
+    if (isArrayBuffer(body)) return bodyOf(TypedArraySlice(new Uint8ArrayCtor(body)), null, null);
     const blob = blobs().bytesOf(body);
-    if (blob !== null) return { bytes: blob.slice(), source: null, type: body.type === "" ? null : body.type };
+    if (blob !== null) {
+      const type = blobs().typeOf(body);
+      return bodyOf(TypedArraySlice(blob), null, type === "" ? null : type);
+    }
     const fd = require("internal/formdata");
     if (fd.isFormData(body)) {
       const m = fd.encodeMultipart(body);
-      return { bytes: m.bytes, source: null, type: m.type };
+      return bodyOf(m.bytes, null, m.type);
     }
+    if (isURLSearchParams(body)) return bodyOf(utf8Encode(StringCtor(body)), null, "application/x-www-form-urlencoded;charset=UTF-8");
     const ws = webstreams();
     if (ws.isReadableStream(body)) {
-      if (body.locked || ws.isDisturbed(body)) throw new TypeError(what + ": the body stream is locked or was read already");
-      return { bytes: null, source: body, type: null };
+      if (body.locked || ws.isDisturbed(body)) throw new TypeErrorCtor(what + ": the body stream is locked or was read already");
+      return bodyOf(null, body, null);
     }
     if (typeof body === "object" && typeof body[Symbol.asyncIterator] === "function")
-      return { bytes: null, source: ws.web.ReadableStream.from(body), type: null };
-    return { bytes: utf8Encode(String(body)), source: null, type: "text/plain;charset=UTF-8" };
+      return bodyOf(null, ws.web.ReadableStream.from(body), null);
+    return bodyOf(utf8Encode(StringCtor(body)), null, "text/plain;charset=UTF-8");
   }
 
   function unusable(what) {
-    return new TypeError(what + ": the body has already been read");
+    return new TypeErrorCtor(what + ": the body has already been read");
   }
 
   // Body state shared by Request and Response: whole bytes, or a stream (`source`) read when the
   // body is consumed. `body` (the getter) is a ReadableStream over either; reading it uses the body.
   class BodyState {
+    // fields are defined (own from the start): no setter on Object.prototype runs when they change
+    bytes; source; taken; stream;
     constructor(bytes, source) {
       this.bytes = bytes; // Uint8Array or null
       this.source = source || null; // ReadableStream or null
@@ -303,10 +443,10 @@
     // The whole body, once (a promise: a stream body is read to its end).
     takeAll(what) {
       if (this.used || (this.stream !== null && this.stream.locked) || (this.source !== null && this.source.locked))
-        return Promise.reject(unusable(what));
+        return PromiseReject(unusable(what));
       this.taken = true;
-      if (this.source !== null) return webstreams().bytesOfReadable(this.source, what, STREAM_BODY_LIMIT);
-      return Promise.resolve(this.bytes || new Uint8Array(0));
+      if (this.source !== null) return P.PromiseFrom(webstreams().bytesOfReadable(this.source, what, STREAM_BODY_LIMIT));
+      return PromiseResolve(this.bytes || new Uint8ArrayCtor(0));
     }
     streamFor() {
       if (this.source !== null) return this.source;
@@ -317,33 +457,34 @@
     // Two states with the same content (clone): a stream body is teed.
     split() {
       if (this.source !== null) {
-        const [a, b] = this.source.tee();
-        this.source = a;
-        return new BodyState(null, b);
+        const t = this.source.tee();
+        this.source = t[0];
+        return new BodyState(null, t[1]);
       }
       if (this.stream !== null) {
-        const [a, b] = this.stream.tee();
+        const t = this.stream.tee();
         this.stream = null;
-        this.source = a;
-        const copy = new BodyState(null, b);
+        this.source = t[0];
+        const copy = new BodyState(null, t[1]);
         this.bytes = null;
         return copy;
       }
-      return new BodyState(this.bytes === null ? null : this.bytes.slice());
+      return new BodyState(this.bytes === null ? null : TypedArraySlice(this.bytes));
     }
   }
 
-  // kind: text, json, arrayBuffer, bytes, or a Blob of `blobType`.
+  // kind: text, json, arrayBuffer, bytes, a Blob of `blobType`, or formData (`blobType` is then the
+  // Content-Type that says how to parse it).
   function readAs(state, kind, what, blobType) {
-    if (kind === "formData") return Promise.reject(new TypeError(what + ".formData() is not available in chidori; read the body with text() or arrayBuffer()"));
-    return state.takeAll(what).then((bytes) => {
+    return PromiseThen(state.takeAll(what), (bytes) => {
       switch (kind) {
         case "text": return utf8Decode(bytes);
-        case "json": return JSON.parse(utf8Decode(bytes));
-        case "arrayBuffer": return bytes.slice().buffer;
-        case "bytes": return bytes.slice();
+        case "json": return JSONParse(utf8Decode(bytes));
+        case "arrayBuffer": return TypedArraySlice(bytes).buffer;
+        case "bytes": return TypedArraySlice(bytes);
         case "blob": return new (blobs().Blob)([bytes], { type: blobType || "" });
-        default: throw new TypeError(what + "." + kind + "() is not available in chidori");
+        case "formData": return require("internal/formdata").parseFormData(bytes, blobType, what);
+        default: throw new TypeErrorCtor(what + "." + kind + "() is not available in chidori");
       }
     });
   }
@@ -354,11 +495,11 @@
   const REDIRECT_MODES = ["follow", "error", "manual"];
 
   function normalizeMethod(m) {
-    m = String(m);
-    if (!TOKEN.test(m)) throw new TypeError("Request: " + JSON.stringify(m) + " is not a valid HTTP method");
-    const upper = m.toUpperCase();
-    if (upper === "CONNECT" || upper === "TRACE" || upper === "TRACK") throw new TypeError("Request: the method " + upper + " is forbidden");
-    return NORMALIZED_METHODS.includes(upper) ? upper : m;
+    m = StringCtor(m);
+    if (!RegExpTest(TOKEN, m)) throw new TypeErrorCtor("Request: " + quote(m) + " is not a valid HTTP method");
+    const upper = StringToUpperCase(m);
+    if (upper === "CONNECT" || upper === "TRACE" || upper === "TRACK") throw new TypeErrorCtor("Request: the method " + upper + " is forbidden");
+    return has(NORMALIZED_METHODS, upper) ? upper : m;
   }
 
   let requestState = null; // (Request) -> {body, signal}
@@ -367,9 +508,9 @@
     #method; #url; #headers; #redirect; #signal; #body;
 
     constructor(input, init) {
-      if (arguments.length === 0) throw new TypeError("Request: a URL or Request is required");
-      if (init === undefined || init === null) init = {};
-      else if (typeof init !== "object") throw new TypeError("Request: init must be an object");
+      if (arguments.length === 0) throw new TypeErrorCtor("Request: a URL or Request is required");
+      if (init === undefined || init === null) init = rec({});
+      else if (typeof init !== "object") throw new TypeErrorCtor("Request: init must be an object");
       let fromRequest = null;
       if (input !== null && typeof input === "object" && #url in input) {
         fromRequest = input;
@@ -390,18 +531,18 @@
       if (init.method !== undefined) this.#method = normalizeMethod(init.method);
       if (init.headers !== undefined) this.#headers = new Headers(init.headers);
       if (init.redirect !== undefined) {
-        const r = String(init.redirect);
-        if (!REDIRECT_MODES.includes(r)) throw new TypeError("Request: redirect must be \"follow\", \"error\" or \"manual\", not " + JSON.stringify(r));
+        const r = StringCtor(init.redirect);
+        if (!has(REDIRECT_MODES, r)) throw new TypeErrorCtor("Request: redirect must be \"follow\", \"error\" or \"manual\", not " + quote(r));
         this.#redirect = r;
       }
       if (init.signal !== undefined) {
         const s = init.signal;
-        if (s !== null && (typeof s !== "object" || typeof s.aborted !== "boolean")) throw new TypeError("Request: signal must be an AbortSignal");
+        if (s !== null && (typeof s !== "object" || typeof s.aborted !== "boolean")) throw new TypeErrorCtor("Request: signal must be an AbortSignal");
         this.#signal = s;
       }
       const hasInitBody = init.body !== undefined && init.body !== null;
       if (hasInitBody || (fromRequest && fromRequest.#body.has)) {
-        if (this.#method === "GET" || this.#method === "HEAD") throw new TypeError("Request: a " + this.#method + " request cannot have a body");
+        if (this.#method === "GET" || this.#method === "HEAD") throw new TypeErrorCtor("Request: a " + this.#method + " request cannot have a body");
       }
       if (hasInitBody) {
         const b = extractBody(init.body, "Request");
@@ -439,7 +580,7 @@
 
     clone() {
       if (this.#body.used) throw unusable("Request.clone");
-      const r = new Request(this, {});
+      const r = new Request(this, rec({}));
       // new Request(this) moved the body; give both a copy
       if (r.#body.has) {
         this.#body = r.#body;
@@ -453,10 +594,12 @@
     arrayBuffer() { return readAs(this.#body, "arrayBuffer", "Request"); }
     bytes() { return readAs(this.#body, "bytes", "Request"); }
     blob() { return readAs(this.#body, "blob", "Request", this.#headers.get("content-type")); }
-    formData() { return readAs(this.#body, "formData", "Request"); }
+    formData() { return readAs(this.#body, "formData", "Request", joinedValue(listOf(this.#headers), "content-type")); }
 
     static {
-      requestState = (r) => ({ body: r.#body, signal: r.#signal });
+      // what fetch sends, read from the private state (never through the guest-writable getters)
+      requestState = (r) => rec({ body: r.#body, signal: r.#signal, method: r.#method, url: r.#url,
+        headers: r.#headers, redirect: r.#redirect });
     }
   }
 
@@ -471,21 +614,21 @@
 
     constructor(body, init) {
       if (body === undefined) body = null;
-      if (init === undefined || init === null) init = {};
-      else if (typeof init !== "object") throw new TypeError("Response: init must be an object");
+      if (init === undefined || init === null) init = rec({});
+      else if (typeof init !== "object") throw new TypeErrorCtor("Response: init must be an object");
       if (init.status !== undefined) {
-        const s = Number(init.status);
-        if (!Number.isInteger(s) || s < 200 || s > 599) throw new RangeError("Response: status must be an integer from 200 to 599, not " + String(init.status));
+        const s = NumberCtor(init.status);
+        if (!NumberIsInteger(s) || s < 200 || s > 599) throw new RangeErrorCtor("Response: status must be an integer from 200 to 599, not " + StringCtor(init.status));
         this.#status = s;
       }
       if (init.statusText !== undefined) {
-        const t = String(init.statusText);
-        if (!/^[\t\u0020-\u007e\u0080-\u00ff]*$/.test(t)) throw new TypeError("Response: invalid statusText");
+        const t = StringCtor(init.statusText);
+        if (!RegExpTest(/^[\t\u0020-\u007e\u0080-\u00ff]*$/, t)) throw new TypeErrorCtor("Response: invalid statusText");
         this.#statusText = t;
       }
       this.#headers = new Headers(init.headers);
       const b = extractBody(body, "Response");
-      if (b !== null && NULL_BODY_STATUS.includes(this.#status)) throw new TypeError("Response: a response with status " + this.#status + " cannot have a body");
+      if (b !== null && has(NULL_BODY_STATUS, this.#status)) throw new TypeErrorCtor("Response: a response with status " + this.#status + " cannot have a body");
       this.#body = b === null ? new BodyState(null) : new BodyState(b.bytes, b.source);
       if (b !== null && b.type !== null && !this.#headers.has("content-type")) this.#headers.append("content-type", b.type);
     }
@@ -514,27 +657,29 @@
     arrayBuffer() { return readAs(this.#body, "arrayBuffer", "Response"); }
     bytes() { return readAs(this.#body, "bytes", "Response"); }
     blob() { return readAs(this.#body, "blob", "Response", this.#headers.get("content-type")); }
-    formData() { return readAs(this.#body, "formData", "Response"); }
+    formData() { return readAs(this.#body, "formData", "Response", joinedValue(listOf(this.#headers), "content-type")); }
 
     static error() {
-      const r = makeResponse(0, "", [], null, "error", "", false, true);
+      const r = makeResponse(0, "", list(), null, "error", "", false, true);
       return r;
     }
 
     static redirect(url, status) {
       const href = parseUrl(url, "Response.redirect");
-      const s = status === undefined ? 302 : Number(status);
-      if (!REDIRECT_STATUS.includes(s)) throw new RangeError("Response.redirect: status must be 301, 302, 303, 307 or 308");
-      return makeResponse(s, "", [["location", href]], null, "default", "", false, true);
+      const s = status === undefined ? 302 : NumberCtor(status);
+      if (!has(REDIRECT_STATUS, s)) throw new RangeErrorCtor("Response.redirect: status must be 301, 302, 303, 307 or 308");
+      const l = list();
+      l[0] = pair("location", href);
+      return makeResponse(s, "", l, null, "default", "", false, true);
     }
 
     static json(data, init) {
-      const body = JSON.stringify(data);
-      if (body === undefined) throw new TypeError("Response.json: the data is not JSON-serializable");
+      const body = JSONStringify(data);
+      if (body === undefined) throw new TypeErrorCtor("Response.json: the data is not JSON-serializable");
       const headers = new Headers(init === undefined || init === null ? undefined : init.headers);
       if (!headers.has("content-type")) headers.set("content-type", "application/json");
-      const o = init === undefined || init === null ? {} : init;
-      return new Response(body, { status: o.status, statusText: o.statusText, headers });
+      const o = init === undefined || init === null ? rec({}) : init;
+      return new Response(body, rec({ status: o.status, statusText: o.statusText, headers }));
     }
 
     static {
@@ -558,13 +703,13 @@
   // browser drops forbidden request headers.
   const RESERVED = ["host", "content-length", "transfer-encoding", "connection", "keep-alive", "upgrade", "expect", "te", "trailer", "proxy-connection"];
   function reservedHeader(n) {
-    n = n.toLowerCase();
-    return RESERVED.includes(n) || n.startsWith("proxy-");
+    n = StringToLowerCase(n);
+    return has(RESERVED, n) || StringStartsWith(n, "proxy-");
   }
 
   function abortError(signal) {
     if (signal && signal.reason !== undefined) return signal.reason;
-    const e = new Error("This operation was aborted");
+    const e = new P.ErrorCtor("This operation was aborted");
     e.name = "AbortError";
     e.code = 20;
     return e;
@@ -573,19 +718,21 @@
   // One `http` op. pairs: [[name, value], …]; body: Uint8Array or null. Resolves with the host's
   // result, rejects with the host's error.
   function perform(method, url, pairs, body, redirect, timeoutMs) {
-    const args = {
+    const headers = list();
+    for (let i = 0; i < pairs.length; i++) if (!reservedHeader(pairs[i][0])) push(headers, pair(pairs[i][0], pairs[i][1]));
+    const args = rec({
       method,
       url,
-      headers: pairs.filter((p) => !reservedHeader(p[0])),
+      headers,
       body: body === null ? null : bytesToBase64(body),
       redirect,
-    };
+    });
     if (timeoutMs !== undefined) args.timeout_ms = timeoutMs;
     return natives.effect("http", args);
   }
 
   function fetch(input, init) {
-    return new Promise((resolve, reject) => {
+    return PromiseOwn(new PromiseCtor((resolve, reject) => {
       let req;
       try {
         req = new Request(input, init);
@@ -594,43 +741,45 @@
         return;
       }
       const st = requestState(req);
-      const signal = st.signal;
+      const signal = st.signal, method = st.method, url = st.url;
       if (signal && signal.aborted) {
         reject(abortError(signal));
         return;
       }
-      const method = req.method;
-      if (req.url.startsWith("data:")) { // answered here, as the Fetch standard does: no network
-        const d = require("internal/dataurl").processDataUrl(req.url);
+      if (StringStartsWith(url, "data:")) { // answered here, as the Fetch standard does: no network
+        const d = require("internal/dataurl").processDataUrl(url);
         if (d === null) {
-          const err = new TypeError("fetch failed");
-          err.cause = new TypeError("invalid data: URL " + JSON.stringify(req.url.length > 80 ? req.url.slice(0, 80) + "…" : req.url));
+          const err = new TypeErrorCtor("fetch failed");
+          err.cause = new TypeErrorCtor("invalid data: URL " + quote(url.length > 80 ? StringSlice(url, 0, 80) + "…" : url));
           reject(err);
           return;
         }
-        resolve(makeResponse(200, "OK", [["content-type", d.mime]], method === "HEAD" ? null : d.bytes, "basic", req.url, false, true));
+        const l = list();
+        l[0] = pair("content-type", d.mime);
+        resolve(makeResponse(200, "OK", l, method === "HEAD" ? null : d.bytes, "basic", url, false, true));
         return;
       }
-      const bodyReady = st.body.has ? st.body.takeAll("fetch") : Promise.resolve(null);
-      bodyReady.then((body) => {
+      const bodyReady = st.body.has ? st.body.takeAll("fetch") : PromiseResolve(null);
+      const sent = PromiseThen(bodyReady, (body) => {
         if (signal && signal.aborted) throw abortError(signal);
-        return perform(method, req.url, listOf(req.headers).map((e) => [e[0], e[1]]), body, req.redirect).then(null, (e) => {
-          const err = new TypeError(natives.messageOfError(e));
+        return PromiseThen(perform(method, url, listOf(st.headers), body, st.redirect), null, (e) => {
+          const err = new TypeErrorCtor(natives.messageOfError(e));
           err.cause = e;
           throw err;
         });
-      }).then((r) => {
+      });
+      PromiseThen(sent, (r) => {
         if (signal && signal.aborted) { reject(abortError(signal)); return; }
-        const nullBody = method === "HEAD" || NULL_BODY_STATUS.includes(r.status);
+        const nullBody = method === "HEAD" || has(NULL_BODY_STATUS, r.status);
         const bytes = nullBody ? null : base64ToBytes(r.body);
         resolve(makeResponse(r.status, r.status_text, r.headers, bytes, "basic", r.url, r.redirected, true));
       }, reject);
-    });
+    }));
   }
 
-  const internals = Object.freeze({ bytesToBase64, base64ToBytes, perform, reservedHeader, parseUrl, abortError });
+  const internals = ObjectFreeze(rec({ bytesToBase64, base64ToBytes, perform, reservedHeader, parseUrl, abortError }));
 
   const exports = { fetch, Headers, Request, Response };
-  Object.defineProperty(exports, "internals", { value: internals, enumerable: false });
-  return Object.freeze(exports);
+  ObjectDefineProperty(exports, "internals", { __proto__: null, value: internals, enumerable: false });
+  return ObjectFreeze(exports);
 })

@@ -8,24 +8,44 @@
 (function (require, natives, name) {
   "use strict";
 
-  const fromCharCode = String.fromCharCode;
+  // Builtins captured before guest code ran (natives.primordials, docs/primordials.md): this module
+  // encodes what fetch, http, fs and crypto send to the host, so its own paths read no
+  // guest-writable property. The per-character loops read String.prototype.charCodeAt directly
+  // only after checking it is still the original (codeUnitReader): no guest code runs inside them.
+  const P = natives.primordials, u = P.uncurry;
+  const { ReflectApply, StringCtor, ObjectDefineProperty, ObjectFreeze, ObjectHasOwn, MathMin, MathFloor, MathCeil, MathMax,
+    ArrayBufferIsView, TypeErrorCtor, RangeErrorCtor, rec } = P;
+  const fromCharCode = P.StringFromCharCode;
+  const StringCharCodeAt = u(P.StringPrototypeCharCodeAt), StringSlice = u(P.StringPrototypeSlice);
+  const StringIndexOf = u(P.StringPrototypeIndexOf), StringToLowerCase = u(P.StringPrototypeToLowerCase);
+  const TypedArraySlice = u(P.TypedArrayPrototypeSlice), TypedArraySubarray = u(P.TypedArrayPrototypeSubarray);
+  const TypedArraySet = u(P.TypedArrayPrototypeSet), TypedArrayFill = u(P.TypedArrayPrototypeFill);
+  const WeakMapGet = u(P.WeakMapPrototypeGet), WeakMapSet = u(P.WeakMapPrototypeSet);
+  const StringProto = P.ObjectGetPrototypeOf(""), charCodeAt = P.StringPrototypeCharCodeAt;
+  const directAt = (s, i) => s.charCodeAt(i);
+  // (s, i) → code unit: the direct method call when String.prototype.charCodeAt is the original
+  // data property (about 3x cheaper than a Reflect.apply per character), else the captured one.
+  function codeUnitReader() {
+    const d = P.ReflectGetOwnPropertyDescriptor(StringProto, "charCodeAt");
+    return d !== undefined && ObjectHasOwn(d, "value") && d.value === charCodeAt ? directAt : StringCharCodeAt;
+  }
   const CHUNK = 8192;
-  // Native helpers used as fast paths for UTF-8 (captured when this module is first loaded).
-  const escape_ = globalThis.escape, unescape_ = globalThis.unescape;
-  const encodeURIComponent_ = globalThis.encodeURIComponent, decodeURIComponent_ = globalThis.decodeURIComponent;
+  // Native helpers used as fast paths for UTF-8 (captured before guest code).
+  const escape_ = P.Escape, unescape_ = P.Unescape;
+  const encodeURIComponent_ = P.EncodeURIComponent, decodeURIComponent_ = P.DecodeURIComponent;
 
   /* ---- errors ---- */
 
   // An Error of class Ctor carrying a Node error code, as Node's internal errors do.
   function codedError(Ctor, code, message) {
     const err = new Ctor(message);
-    Object.defineProperty(err, "code", { value: code, writable: true, configurable: true, enumerable: true });
+    ObjectDefineProperty(err, "code", { __proto__: null, value: code, writable: true, configurable: true, enumerable: true });
     return err;
   }
 
   // util.inspect, loaded on demand (util itself requires this module).
   function inspect(value, options) {
-    try { return require("util").inspect(value, options); } catch (_) { return String(value); }
+    try { return require("util").inspect(value, options); } catch (_) { return StringCtor(value); }
   }
 
   // The " Received ..." tail of Node's ERR_INVALID_ARG_TYPE messages.
@@ -38,14 +58,14 @@
       return " Received " + inspect(value, { depth: -1 });
     }
     let shown = inspect(value, { colors: false });
-    if (shown.length > 28) shown = shown.slice(0, 25) + "...";
+    if (shown.length > 28) shown = StringSlice(shown, 0, 25) + "...";
     return " Received type " + typeof value + " (" + shown + ")";
   }
 
   // TypeError ERR_INVALID_ARG_TYPE: `The "<what>" argument must be <expected>. Received ...`.
   function invalidArgType(what, expected, value) {
-    const noun = what.indexOf(".") >= 0 ? "property" : "argument";
-    return codedError(TypeError, "ERR_INVALID_ARG_TYPE",
+    const noun = StringIndexOf(what, ".") >= 0 ? "property" : "argument";
+    return codedError(TypeErrorCtor, "ERR_INVALID_ARG_TYPE",
       "The \"" + what + "\" " + noun + " must be " + expected + "." + describeReceived(value));
   }
 
@@ -62,37 +82,45 @@
 
   class DOMException extends Error {
     constructor(message, options) {
-      super(message === undefined ? "" : String(message));
+      super(message === undefined ? "" : StringCtor(message));
       let n = "Error";
       if (options !== null && typeof options === "object") {
-        if ("name" in options) n = String(options.name);
-        if ("cause" in options) Object.defineProperty(this, "cause", { value: options.cause, writable: true, configurable: true });
+        if ("name" in options) n = StringCtor(options.name);
+        if ("cause" in options) ObjectDefineProperty(this, "cause", { __proto__: null, value: options.cause, writable: true, configurable: true });
       } else if (options !== undefined) {
-        n = String(options);
+        n = StringCtor(options);
       }
-      domName.set(this, n);
+      WeakMapSet(domName, this, n);
     }
-    get name() { return domName.has(this) ? domName.get(this) : "Error"; }
-    get code() { const n = domName.get(this); return Object.prototype.hasOwnProperty.call(DOM_CODES, n) ? DOM_CODES[n] : 0; }
+    get name() { const n = WeakMapGet(domName, this); return n === undefined ? "Error" : n; }
+    get code() { const n = WeakMapGet(domName, this); return n !== undefined && ObjectHasOwn(DOM_CODES, n) ? DOM_CODES[n] : 0; }
   }
-  Object.defineProperty(DOMException.prototype, Symbol.toStringTag, { value: "DOMException", configurable: true });
+  ObjectDefineProperty(DOMException.prototype, Symbol.toStringTag, { __proto__: null, value: "DOMException", configurable: true });
 
   /* ---- byte views ---- */
+
+  // A Buffer over the same bytes (what new FastBuffer(buffer, offset, length) in node:buffer makes:
+  // a Uint8Array whose prototype is Buffer.prototype), made without running node:buffer's code.
+  let bufferProto = null;
+  function asBuffer(u8) {
+    if (bufferProto === null) bufferProto = require("buffer").Buffer.prototype;
+    return P.ObjectSetPrototypeOf(new Uint8Array(u8.buffer, u8.byteOffset, u8.byteLength), bufferProto);
+  }
 
   // A Uint8Array over the bytes of an ArrayBuffer or any ArrayBufferView, or null.
   function bytesOf(input) {
     if (input instanceof Uint8Array) return input;
     if (input instanceof ArrayBuffer || (typeof SharedArrayBuffer === "function" && input instanceof SharedArrayBuffer))
       return new Uint8Array(input);
-    if (ArrayBuffer.isView(input)) return new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
+    if (ArrayBufferIsView(input)) return new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
     return null;
   }
 
   // Turns code units in u16[0..n) into a string, a chunk at a time (apply has an argument limit).
   function unitsToString(u16, n) {
-    if (n <= CHUNK) return fromCharCode.apply(null, n === u16.length ? u16 : u16.subarray(0, n));
+    if (n <= CHUNK) return ReflectApply(fromCharCode, null, n === u16.length ? u16 : TypedArraySubarray(u16, 0, n));
     let s = "";
-    for (let i = 0; i < n; i += CHUNK) s += fromCharCode.apply(null, u16.subarray(i, Math.min(n, i + CHUNK)));
+    for (let i = 0; i < n; i += CHUNK) s += ReflectApply(fromCharCode, null, TypedArraySubarray(u16, i, MathMin(n, i + CHUNK)));
     return s;
   }
 
@@ -101,12 +129,12 @@
   // Number of UTF-8 bytes of str (a lone surrogate counts as U+FFFD, 3 bytes).
   function utf8Length(str) {
     let len = 0;
-    const n = str.length;
+    const n = str.length, at = codeUnitReader();
     for (let i = 0; i < n; i++) {
-      const c = str.charCodeAt(i);
+      const c = at(str, i);
       if (c < 0x80) len += 1;
       else if (c < 0x800) len += 2;
-      else if (c >= 0xd800 && c <= 0xdbff && i + 1 < n && (str.charCodeAt(i + 1) & 0xfc00) === 0xdc00) { len += 4; i++; }
+      else if (c >= 0xd800 && c <= 0xdbff && i + 1 < n && (at(str, i + 1) & 0xfc00) === 0xdc00) { len += 4; i++; }
       else len += 3;
     }
     return len;
@@ -115,14 +143,14 @@
   // Writes str as UTF-8 into out[at..limit); stops before a character that would not fit whole.
   // Returns [code units read, bytes written].
   function utf8Write(str, out, at, limit) {
-    const n = str.length;
+    const n = str.length, cu = codeUnitReader();
     let i = 0, p = at;
     while (i < n) {
-      let c = str.charCodeAt(i);
+      let c = cu(str, i);
       let units = 1;
       if (c >= 0xd800 && c <= 0xdfff) {
-        if (c <= 0xdbff && i + 1 < n && (str.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-          c = 0x10000 + ((c - 0xd800) << 10) + (str.charCodeAt(i + 1) - 0xdc00);
+        if (c <= 0xdbff && i + 1 < n && (cu(str, i + 1) & 0xfc00) === 0xdc00) {
+          c = 0x10000 + ((c - 0xd800) << 10) + (cu(str, i + 1) - 0xdc00);
           units = 2;
         } else {
           c = 0xfffd;
@@ -153,16 +181,16 @@
   }
 
   function utf8Encode(str) {
-    str = String(str);
+    str = StringCtor(str);
     // Fast path: the engine's own UTF-8 encoder (encodeURIComponent) yields the bytes as %XX and
     // unescape turns them into one char per byte. It rejects lone surrogates; the loop below
     // writes those as U+FFFD.
     let binary = null;
     try { binary = unescape_(encodeURIComponent_(str)); } catch (_) { binary = null; }
     if (binary !== null) {
-      const n = binary.length;
+      const n = binary.length, at = codeUnitReader();
       const out = new Uint8Array(n);
-      for (let i = 0; i < n; i++) out[i] = binary.charCodeAt(i);
+      for (let i = 0; i < n; i++) out[i] = at(binary, i);
       return out;
     }
     const out = new Uint8Array(utf8Length(str));
@@ -184,13 +212,13 @@
   function utf8DecodeRange(bytes, start, end, fatal, stream) {
     if (!stream && end - start > 16) {
       const text = nativeUtf8Decode(bytes, start, end);
-      if (text !== null) return { text, pending: end };
+      if (text !== null) return rec({ text, pending: end });
     }
-    const u16 = new Uint16Array(Math.max(end - start, 1));
+    const u16 = new Uint16Array(MathMax(end - start, 1));
     let n = 0;
     let needed = 0, seen = 0, cp = 0, lower = 0x80, upper = 0xbf, seqStart = start;
     const bad = () => {
-      if (fatal) throw codedError(TypeError, "ERR_ENCODING_INVALID_ENCODED_DATA", "The encoded data was not valid for encoding utf-8");
+      if (fatal) throw codedError(TypeErrorCtor, "ERR_ENCODING_INVALID_ENCODED_DATA", "The encoded data was not valid for encoding utf-8");
       u16[n++] = 0xfffd;
     };
     for (let i = start; i < end; i++) {
@@ -234,7 +262,7 @@
       if (stream) pending = seqStart;
       else bad();
     }
-    return { text: unitsToString(u16, n), pending };
+    return rec({ text: unitsToString(u16, n), pending });
   }
 
   function utf8Decode(bytes, start, end) {
@@ -252,7 +280,7 @@
 
   function latin1Decode(bytes, start, end, cp1252) {
     const n = end - start;
-    const u16 = new Uint16Array(Math.max(n, 1));
+    const u16 = new Uint16Array(MathMax(n, 1));
     for (let i = 0; i < n; i++) {
       const b = bytes[start + i];
       u16[i] = cp1252 && b >= 0x80 && b <= 0x9f ? CP1252[b - 0x80] : b;
@@ -263,9 +291,9 @@
   // Code units from byte pairs; `big` for UTF-16BE. A trailing odd byte is left out.
   function utf16Units(bytes, start, end, big) {
     const n = (end - start) >> 1;
-    const u16 = new Uint16Array(Math.max(n, 1));
+    const u16 = new Uint16Array(MathMax(n, 1));
     for (let i = 0, p = start; i < n; i++, p += 2) u16[i] = big ? (bytes[p] << 8) | bytes[p + 1] : bytes[p] | (bytes[p + 1] << 8);
-    return { u16, n };
+    return rec({ u16, n });
   }
 
   /* ---- base64 ---- */
@@ -273,8 +301,8 @@
   const B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
   const B64URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
   // Both alphabets decode: -1 marks a byte outside them.
-  const B64_VALUE = new Int8Array(128).fill(-1);
-  for (let i = 0; i < 64; i++) { B64_VALUE[B64.charCodeAt(i)] = i; B64_VALUE[B64URL.charCodeAt(i)] = i; }
+  const B64_VALUE = TypedArrayFill(new Int8Array(128), -1);
+  for (let i = 0; i < 64; i++) { B64_VALUE[StringCharCodeAt(B64, i)] = i; B64_VALUE[StringCharCodeAt(B64URL, i)] = i; }
 
   // Base64 (or unpadded base64url) of a Uint8Array, or of any ArrayBuffer/view.
   function bytesToBase64(bytes, url) {
@@ -284,12 +312,12 @@
       bytes = view;
     }
     const alphabet = url ? B64URL : B64;
-    const codes = new Uint16Array(64);
-    for (let i = 0; i < 64; i++) codes[i] = alphabet.charCodeAt(i);
+    const codes = new Uint16Array(64), at = codeUnitReader();
+    for (let i = 0; i < 64; i++) codes[i] = at(alphabet, i);
     const n = bytes.length;
-    const full = Math.floor(n / 3) * 3;
-    const outLen = url ? Math.ceil(n * 4 / 3) : Math.ceil(n / 3) * 4;
-    const u16 = new Uint16Array(Math.max(outLen, 1));
+    const full = MathFloor(n / 3) * 3;
+    const outLen = url ? MathCeil(n * 4 / 3) : MathCeil(n / 3) * 4;
+    const u16 = new Uint16Array(MathMax(outLen, 1));
     let p = 0, i = 0;
     for (; i < full; i += 3) {
       const v = (bytes[i] << 16) | (bytes[i + 1] << 8) | bytes[i + 2];
@@ -317,12 +345,12 @@
   // decoding stops at the first "=". A final lone sextet is dropped. The result owns an
   // ArrayBuffer of exactly its length.
   function base64ToBytes(str) {
-    str = String(str);
-    const n = str.length;
-    const out = new Uint8Array(Math.floor(n * 3 / 4) + 1);
+    str = StringCtor(str);
+    const n = str.length, at = codeUnitReader();
+    const out = new Uint8Array(MathFloor(n * 3 / 4) + 1);
     let p = 0, acc = 0, bits = 0;
     for (let i = 0; i < n; i++) {
-      const c = str.charCodeAt(i);
+      const c = at(str, i);
       if (c === 61) break;
       const v = c < 128 ? B64_VALUE[c] : -1;
       if (v < 0) continue;
@@ -333,22 +361,22 @@
         out[p++] = (acc >> bits) & 0xff;
       }
     }
-    return p === out.length ? out : out.slice(0, p);
+    return p === out.length ? out : TypedArraySlice(out, 0, p);
   }
 
   /* ---- atob / btoa ---- */
 
   function missingArgs(what) {
-    return codedError(TypeError, "ERR_MISSING_ARGS", "The \"" + what + "\" argument must be specified");
+    return codedError(TypeErrorCtor, "ERR_MISSING_ARGS", "The \"" + what + "\" argument must be specified");
   }
 
   function btoa(input) {
     if (arguments.length === 0) throw missingArgs("input");
-    const s = String(input);
-    const n = s.length;
+    const s = StringCtor(input);
+    const n = s.length, at = codeUnitReader();
     const bytes = new Uint8Array(n);
     for (let i = 0; i < n; i++) {
-      const c = s.charCodeAt(i);
+      const c = at(s, i);
       if (c > 0xff) throw new DOMException("Invalid character", "InvalidCharacterError");
       bytes[i] = c;
     }
@@ -358,15 +386,16 @@
   // WHATWG forgiving-base64 decode; the result is a "binary string" (one char per byte).
   function atob(input) {
     if (arguments.length === 0) throw missingArgs("input");
-    const s = String(input);
+    const s = StringCtor(input);
     let significant = 0, equals = 0;
+    const at = codeUnitReader();
     for (let i = 0; i < s.length; i++) {
-      const c = s.charCodeAt(i);
+      const c = at(s, i);
       if (c === 0x09 || c === 0x0a || c === 0x0c || c === 0x0d || c === 0x20) continue;
       significant++;
       if (c === 61) {
         if (++equals > 2) throw new DOMException("Invalid character", "InvalidCharacterError");
-      } else if (c >= 128 || B64.indexOf(s[i]) < 0 || equals) {
+      } else if (c >= 128 || StringIndexOf(B64, s[i]) < 0 || equals) {
         throw new DOMException("Invalid character", "InvalidCharacterError");
       }
     }
@@ -383,20 +412,27 @@
   class TextEncoder {
     get encoding() { return "utf-8"; }
     encode(input) {
-      return utf8Encode(input === undefined ? "" : String(input));
+      return utf8Encode(input === undefined ? "" : StringCtor(input));
     }
     encodeInto(src, dest) {
       if (!(dest instanceof Uint8Array)) throw invalidArgType("dest", "an instance of Uint8Array", dest);
-      const r = utf8Write(String(src), dest, 0, dest.length);
+      const r = utf8Write(StringCtor(src), dest, 0, dest.length);
       return { read: r[0], written: r[1] };
     }
   }
-  Object.defineProperty(TextEncoder.prototype, Symbol.toStringTag, { value: "TextEncoder", configurable: true });
+  ObjectDefineProperty(TextEncoder.prototype, Symbol.toStringTag, { __proto__: null, value: "TextEncoder", configurable: true });
 
   /* ---- TextDecoder ---- */
 
-  const LABELS = {};
-  const label = (enc, names) => { for (const n of names.split(" ")) LABELS[n] = enc; };
+  const LABELS = rec({});
+  const label = (enc, names) => {
+    for (let a = 0; a < names.length;) {
+      let b = StringIndexOf(names, " ", a);
+      if (b < 0) b = names.length;
+      LABELS[StringSlice(names, a, b)] = enc;
+      a = b + 1;
+    }
+  };
   label("utf-8", "unicode-1-1-utf-8 unicode11utf8 unicode20utf8 utf-8 utf8 x-unicode20utf8");
   label("utf-16le", "csunicode iso-10646-ucs-2 ucs-2 unicode unicodefeff utf-16 utf-16le");
   label("utf-16be", "unicodefffe utf-16be");
@@ -404,17 +440,22 @@
     "iso88591 iso_8859-1 iso_8859-1:1987 l1 latin1 us-ascii windows-1252 x-cp1252");
 
   function encodingOf(labelText) {
-    const key = String(labelText).replace(/^[\t\n\f\r ]+|[\t\n\f\r ]+$/g, "").toLowerCase();
-    if (!Object.prototype.hasOwnProperty.call(LABELS, key))
-      throw codedError(RangeError, "ERR_ENCODING_NOT_SUPPORTED", "The \"" + labelText + "\" encoding is not supported");
+    const raw = StringCtor(labelText);
+    const space = (c) => c === 9 || c === 10 || c === 12 || c === 13 || c === 32;
+    let a = 0, b = raw.length;
+    while (a < b && space(StringCharCodeAt(raw, a))) a++;
+    while (b > a && space(StringCharCodeAt(raw, b - 1))) b--;
+    const key = StringToLowerCase(StringSlice(raw, a, b));
+    if (!ObjectHasOwn(LABELS, key))
+      throw codedError(RangeErrorCtor, "ERR_ENCODING_NOT_SUPPORTED", "The \"" + labelText + "\" encoding is not supported");
     return LABELS[key];
   }
 
   const decoderState = new WeakMap();
 
   function stateOf(decoder) {
-    const st = decoderState.get(decoder);
-    if (!st) throw codedError(TypeError, "ERR_INVALID_THIS", "Value of \"this\" must be of type TextDecoder");
+    const st = WeakMapGet(decoderState, decoder);
+    if (!st) throw codedError(TypeErrorCtor, "ERR_INVALID_THIS", "Value of \"this\" must be of type TextDecoder");
     return st;
   }
 
@@ -445,7 +486,7 @@
     }
     let text = unitsToString(u16, out);
     if (bytes.length & 1) {
-      if (stream) pendingFrom = Math.min(pendingFrom, bytes.length - 1);
+      if (stream) pendingFrom = MathMin(pendingFrom, bytes.length - 1);
       else if (st.fatal) throw codedError(TypeError, "ERR_ENCODING_INVALID_ENCODED_DATA", "The encoded data was not valid for encoding " + st.encoding);
       else text += "\ufffd";
     }
@@ -457,8 +498,8 @@
       const enc = encodingOf(encoding === undefined ? "utf-8" : encoding);
       if (options !== undefined && options !== null && typeof options !== "object")
         throw invalidArgType("options", "of type object", options);
-      const o = options || {};
-      decoderState.set(this, { encoding: enc, fatal: !!o.fatal, ignoreBOM: !!o.ignoreBOM, pending: null, bomSeen: false });
+      const o = options || rec({});
+      WeakMapSet(decoderState, this, rec({ encoding: enc, fatal: !!o.fatal, ignoreBOM: !!o.ignoreBOM, pending: null, bomSeen: false }));
     }
     get encoding() { return stateOf(this).encoding; }
     get fatal() { return stateOf(this).fatal; }
@@ -475,37 +516,37 @@
       const stream = !!(options && options.stream);
       if (st.pending !== null && st.pending.length) {
         const joined = new Uint8Array(st.pending.length + bytes.length);
-        joined.set(st.pending, 0);
-        joined.set(bytes, st.pending.length);
+        TypedArraySet(joined, st.pending, 0);
+        TypedArraySet(joined, bytes, st.pending.length);
         bytes = joined;
       }
       st.pending = null;
       let r;
       try {
         if (st.encoding === "utf-8") r = utf8DecodeRange(bytes, 0, bytes.length, st.fatal, stream);
-        else if (st.encoding === "windows-1252") r = { text: latin1Decode(bytes, 0, bytes.length, true), pending: bytes.length };
+        else if (st.encoding === "windows-1252") r = rec({ text: latin1Decode(bytes, 0, bytes.length, true), pending: bytes.length });
         else r = decodeUtf16(st, bytes, stream);
       } catch (e) {
         st.bomSeen = false;
         throw e;
       }
-      if (r.pending < bytes.length) st.pending = bytes.slice(r.pending);
+      if (r.pending < bytes.length) st.pending = TypedArraySlice(bytes, r.pending);
       let text = r.text;
       if (st.encoding !== "windows-1252" && !st.ignoreBOM && !st.bomSeen && text.length) {
         st.bomSeen = true;
-        if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+        if (StringCharCodeAt(text, 0) === 0xfeff) text = StringSlice(text, 1);
       }
       if (!stream) { st.bomSeen = false; st.pending = null; }
       return text;
     }
   }
-  Object.defineProperty(TextDecoder.prototype, Symbol.toStringTag, { value: "TextDecoder", configurable: true });
+  ObjectDefineProperty(TextDecoder.prototype, Symbol.toStringTag, { __proto__: null, value: "TextDecoder", configurable: true });
 
-  return Object.freeze({
+  return ObjectFreeze({
     TextEncoder, TextDecoder, atob, btoa, DOMException,
     // for the other shims
     utf8Encode, utf8Decode, utf8Length, utf8Write, utf8DecodeRange, latin1Decode, utf16Units, unitsToString,
-    bytesToBase64, base64ToBytes, bytesOf,
+    bytesToBase64, base64ToBytes, bytesOf, codeUnitReader, asBuffer,
     codedError, invalidArgType, describeReceived, missingArgs,
   });
 })
