@@ -161,7 +161,27 @@ static bool known_key(const char *k)
     return false;
 }
 
-const char *call_record_parse(const json_t *v, call_record *out)
+/* v's value at key, moved out of v when take (v is then the caller's to free, with a hole there):
+ * a log being loaded hands its parsed values to its records instead of copying them. */
+static json_t *value_of(const json_t *v, const char *key, bool take)
+{
+    const json_t *found = json_object_get(v, key);
+    if (!found) return NULL;
+    if (!take) return json_copy(found);
+    json_member *items = ((json_t *)v)->u.object.items;
+    for (size_t i = 0; i < v->u.object.len; i++)
+        if (items[i].value == found) {
+            items[i].value = NULL;
+            break;
+        }
+    return (json_t *)found;
+}
+
+static const char *record_parse(const json_t *v, call_record *out, bool take);
+
+const char *call_record_parse(const json_t *v, call_record *out) { return record_parse(v, out, false); }
+
+static const char *record_parse(const json_t *v, call_record *out, bool take)
 {
     memset(out, 0, sizeof *out);
     uint64_t seq = 0, parent = 0;
@@ -199,30 +219,32 @@ const char *call_record_parse(const json_t *v, call_record *out)
     out->seq = seq;
     out->parent_seq = parent;
     out->function = xstrdup(fn->u.string.bytes);
-    out->args = json_copy(args);
     bool failed = err && err->type == JSON_STRING;
     out->error = failed ? xstrndup(err->u.string.bytes, err->u.string.len) : NULL;
-    out->result = failed ? NULL : json_copy(json_object_get(v, "result"));
-    if (!failed && !out->result) out->result = json_null();
     out->duration_ms = dus ? dus->u.number / 1000 : dur && dur->type == JSON_NUMBER ? dur->u.number : 0;
     out->timestamp_ms = when;
     out->legacy = !json_is_string(ts); /* our previous shape wrote milliseconds (or, in tests, nothing) */
     out->ours = out->legacy || dus != NULL; /* we write duration_us; the original does not */
-    out->token_usage = usage ? json_copy(usage) : NULL;
+    /* every check is done: from here on values may move out of v (take) */
     for (size_t i = 0; i < v->u.object.len; i++) {
-        const json_member *m = &v->u.object.items[i];
+        json_member *m = &((json_t *)v)->u.object.items[i];
         if (strlen(m->key) != m->key_len || known_key(m->key)) continue;
         if (!out->extra) out->extra = json_object();
-        json_object_set(out->extra, m->key, json_copy(m->value));
+        json_object_set(out->extra, m->key, take ? m->value : json_copy(m->value));
+        if (take) m->value = NULL;
     }
+    out->args = value_of(v, "args", take);
+    out->result = failed ? NULL : value_of(v, "result", take);
+    if (!failed && !out->result) out->result = json_null();
+    out->token_usage = usage ? value_of(v, "token_usage", take) : NULL;
     return NULL;
 }
 
 /* Check one record's shape and add it. NULL, or what is wrong with it. */
-static const char *add_record(calllog *log, const json_t *v, size_t line_bytes)
+static const char *add_record(calllog *log, const json_t *v, size_t line_bytes, bool take)
 {
     call_record tmp;
-    const char *why = call_record_parse(v, &tmp);
+    const char *why = record_parse(v, &tmp, take);
     if (why) return why;
     call_record *r = push(log);
     *r = tmp;
@@ -242,7 +264,7 @@ static int parse_record(calllog *log, const char *line, size_t len, int lineno, 
         *error = xasprintf("line %d: not JSON (%d:%d: %s)", lineno, jerr.line, jerr.col, jerr.message);
         return -1;
     }
-    const char *why = add_record(log, v, len + 1);
+    const char *why = add_record(log, v, len + 1, true); /* v is ours: its values move into the record */
     json_free(v);
     if (why) {
         *error = xasprintf("line %d: %s", lineno, why);
@@ -377,7 +399,7 @@ int calllog_load_records(calllog *log, const json_t *records, const char *source
         size_t bytes = 0;
         char *line = json_is_object(rec) ? json_dump(rec, JSON_COMPACT, &bytes) : NULL;
         free(line);
-        const char *why = add_record(log, rec, bytes + 1);
+        const char *why = add_record(log, rec, bytes + 1, false);
         if (why) {
             *error = xasprintf("%s: record %zu: %s", source, i + 1, why);
             return -1;
