@@ -644,6 +644,74 @@ json_t *call_record_to_json(const call_record *r)
     return o;
 }
 
+/* The compact text of call_record_to_json(r), written straight from the record (no tree built,
+ * no value copied): what append writes for every call. false (b untouched) for a record whose
+ * `extra` has a key with a NUL byte in it, which the tree's rules rename; json_dump of the tree
+ * then writes it. The unit test calllog_record_line_matches_the_tree holds the two equal. */
+static bool record_line(const call_record *r, buf *b)
+{
+    for (size_t i = 0; json_is_object(r->extra) && i < r->extra->u.object.len; i++)
+        if (strlen(r->extra->u.object.items[i].key) != r->extra->u.object.items[i].key_len) return false;
+    char num[40];
+    json_format_number((double)r->seq, num);
+    buf_puts(b, "{\"seq\":");
+    buf_puts(b, num);
+    if (r->parent_seq) {
+        json_format_number((double)r->parent_seq, num);
+        buf_puts(b, ",\"parent_seq\":");
+        buf_puts(b, num);
+    }
+    buf_puts(b, ",\"function\":");
+    json_dump_string_into(b, r->function, strlen(r->function));
+    buf_puts(b, ",\"args\":");
+    json_dump_into(b, r->args, JSON_COMPACT);
+    buf_puts(b, ",\"result\":");
+    json_dump_into(b, r->result, JSON_COMPACT);
+    double ms = r->duration_ms >= 0 && r->duration_ms < 1e15 ? r->duration_ms : 0;
+    json_format_number(floor(ms), num);
+    buf_puts(b, ",\"duration_ms\":");
+    buf_puts(b, num);
+    if (r->token_usage) {
+        buf_puts(b, ",\"token_usage\":");
+        json_dump_into(b, r->token_usage, JSON_COMPACT);
+    }
+    char when[RFC3339_MAX];
+    rfc3339_format_ms(r->timestamp_ms, when);
+    buf_puts(b, ",\"timestamp\":\"");
+    buf_puts(b, when);
+    buf_putc(b, '"');
+    if (r->error) {
+        buf_puts(b, ",\"error\":");
+        json_dump_string_into(b, r->error, strlen(r->error));
+    }
+    json_format_number(floor(ms * 1000), num);
+    buf_puts(b, ",\"duration_us\":");
+    buf_puts(b, num);
+    for (size_t i = 0; json_is_object(r->extra) && i < r->extra->u.object.len; i++) {
+        const json_member *m = &r->extra->u.object.items[i];
+        if (known_key(m->key)) continue;
+        buf_putc(b, ',');
+        json_dump_string_into(b, m->key, m->key_len);
+        buf_putc(b, ':');
+        json_dump_into(b, m->value, JSON_COMPACT);
+    }
+    buf_putc(b, '}');
+    return true;
+}
+
+char *call_record_line(const call_record *r, size_t *len)
+{
+    buf b = {0};
+    if (!record_line(r, &b)) {
+        json_t *j = call_record_to_json(r);
+        char *line = json_dump(j, JSON_COMPACT, len);
+        json_free(j);
+        return line;
+    }
+    *len = b.len;
+    return buf_steal(&b);
+}
+
 static int sync_path(const char *path)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
@@ -693,24 +761,33 @@ static int append(calllog *log, bool keep, uint64_t seq, uint64_t parent_seq, co
                   const json_t *args, const json_t *result, const char *error, double duration_ms,
                   int64_t timestamp_ms, const json_t *token_usage, const json_t *extra, char **io_error)
 {
-    call_record tmp = {0};
-    call_record *r = keep ? push(log) : &tmp;
-    r->seq = seq;
-    r->parent_seq = parent_seq;
-    r->function = xstrdup(function);
-    r->args = json_copy(args);
-    r->result = error ? NULL : json_copy(result ? result : NULL);
-    if (!error && !r->result) r->result = json_null();
-    r->error = error ? xstrdup(error) : NULL;
-    r->duration_ms = duration_ms;
-    r->timestamp_ms = timestamp_ms;
-    r->token_usage = token_usage ? json_copy(token_usage) : NULL;
-    r->extra = extra ? json_copy(extra) : NULL;
-    r->consumed = !keep;
-    r->order = keep ? log->len - 1 : 0;
-    json_t *j = call_record_to_json(r);
+    /* the record as written: borrowed fields (view), copied only when the log keeps it */
+    static json_t null_result = {.type = JSON_NULL};
+    call_record view = {.seq = seq,
+                        .parent_seq = parent_seq,
+                        .function = (char *)function,
+                        .args = (json_t *)args,
+                        .result = error ? NULL : result ? (json_t *)result : &null_result,
+                        .error = (char *)error,
+                        .duration_ms = duration_ms,
+                        .timestamp_ms = timestamp_ms,
+                        .token_usage = (json_t *)token_usage,
+                        .extra = (json_t *)extra};
+    if (keep) {
+        call_record *r = push(log);
+        *r = view;
+        r->function = xstrdup(function);
+        r->args = json_copy(args);
+        r->result = error ? NULL : result ? json_copy(result) : json_null();
+        r->error = error ? xstrdup(error) : NULL;
+        r->token_usage = token_usage ? json_copy(token_usage) : NULL;
+        r->extra = extra ? json_copy(extra) : NULL;
+        r->order = log->len - 1;
+    }
+    /* the tree only for a sink (it is handed one); the line straight from the record otherwise */
+    json_t *j = log->sink ? call_record_to_json(&view) : NULL;
     size_t n;
-    char *line = json_dump(j, JSON_COMPACT, &n);
+    char *line = j ? json_dump(j, JSON_COMPACT, &n) : call_record_line(&view, &n);
     int rc = 0;
     if (n + 1 > RECORD_MAX_BYTES) {
         *io_error = xasprintf("cannot record `%s`: its record takes %zu bytes, over the %zu-byte limit of one record "
@@ -730,7 +807,6 @@ static int append(calllog *log, bool keep, uint64_t seq, uint64_t parent_seq, co
     }
     free(line);
     json_free(j);
-    if (!keep) record_clear(&tmp);
     return rc;
 }
 

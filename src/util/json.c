@@ -857,6 +857,14 @@ static void dump_value(buf *b, const json_t *v, bool pretty, int level)
     }
 }
 
+void json_dump_into(struct buf *b, const json_t *v, int flags)
+{
+    if (!v) buf_puts(b, "null");
+    else dump_value(b, v, flags & JSON_PRETTY, 0);
+}
+
+void json_dump_string_into(struct buf *b, const char *s, size_t len) { dump_string(b, s, len); }
+
 char *json_dump(const json_t *v, int flags, size_t *len)
 {
     buf b = {0};
