@@ -154,11 +154,17 @@ static bool as_count(const json_t *v)
 /* The keys of a record that are not `extra`. */
 static bool known_key(const char *k)
 {
-    static const char *const keys[] = {"seq", "parent_seq", "function", "args", "result", "duration_ms",
-                                       "duration_us", "timestamp", "error", "token_usage", NULL};
-    for (size_t i = 0; keys[i]; i++)
-        if (!strcmp(keys[i], k)) return true;
-    return false;
+    switch (k[0]) { /* by first letter: every record's every key is asked (replay loads them all) */
+    case 's': return !strcmp(k, "seq");
+    case 'p': return !strcmp(k, "parent_seq");
+    case 'f': return !strcmp(k, "function");
+    case 'a': return !strcmp(k, "args");
+    case 'r': return !strcmp(k, "result");
+    case 'd': return !strcmp(k, "duration_ms") || !strcmp(k, "duration_us");
+    case 't': return !strcmp(k, "timestamp") || !strcmp(k, "token_usage");
+    case 'e': return !strcmp(k, "error");
+    default: return false;
+    }
 }
 
 /* v's value at key, moved out of v when take (v is then the caller's to free, with a hole there):
