@@ -15,6 +15,7 @@
 #include "engine/intl_native.h"
 #include "engine/idna_native.h"
 #include "engine/limits.h"
+#include "engine/plain_args.h"
 #include "util/buf.h"
 #include "util/excerpt.h"
 
@@ -191,6 +192,8 @@ void engine_annotate_syntax_error(JSContext *ctx, JSValueConst exc, const char *
 
 /* ---------- natives handed to the prelude ---------- */
 
+static JSValue host_reply(JSContext *ctx, engine *e, const char *op, json_t *args);
+
 /* host(op, argsJson) → parsed result, or throws Error(host message). */
 static JSValue native_host(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv)
 {
@@ -217,6 +220,14 @@ static JSValue native_host(JSContext *ctx, JSValueConst this_val, int argc, JSVa
         JS_FreeCString(ctx, op);
         return r;
     }
+    JSValue reply = host_reply(ctx, e, op, args);
+    JS_FreeCString(ctx, op);
+    return reply;
+}
+
+/* The seam's call of op with args (freed here) and its reply as a JS value, or a throw. */
+static JSValue host_reply(JSContext *ctx, engine *e, const char *op, json_t *args)
+{
     json_t *result = NULL;
     char *error = NULL;
     /* the tree budget's meter: what this run counted goes out before the call, what its nested
@@ -227,7 +238,6 @@ static JSValue native_host(JSContext *ctx, JSValueConst this_val, int argc, JSVa
         run_limits_charge_tree(&e->limits, e->seam.meter(e->seam.ctx, run_limits_ticks(&e->limits),
                                                          e->limits.heap ? e->limits.heap->malloc_size : 0));
     json_free(args);
-    JS_FreeCString(ctx, op);
     if (rc == HOST_SUSPEND || rc == HOST_ABORT) {
         /* The run ends here: halt it (the interrupt handler and the job loop refuse to run any
          * more guest code) and unwind with an uncatchable error. */
@@ -259,6 +269,31 @@ static JSValue native_host(JSContext *ctx, JSValueConst this_val, int argc, JSVa
     JSValue v = JS_ParseJSON(ctx, rtext, rlen, "<host reply>");
     free(rtext);
     return v;
+}
+
+/* hostValue(op, args) → as host(op, JSON.stringify(args)) for args plain_args can read without
+ * running guest code; undefined (nothing called) for any other args: the caller then takes host. */
+static JSValue native_host_value(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv)
+{
+    engine *e = engine_of(ctx);
+    if (argc < 2 || !JS_IsString(argv[0])) return JS_ThrowTypeError(ctx, "hostValue: expected (op, args)");
+    json_t *args = NULL;
+    int plain = plain_args(ctx, argv[1], &args);
+    if (plain < 0) return JS_EXCEPTION;
+    if (plain == 0) return JS_UNDEFINED;
+    const char *op = JS_ToCString(ctx, argv[0]);
+    if (!op) {
+        json_free(args);
+        return JS_EXCEPTION;
+    }
+    if (strncmp(op, "__", 2) == 0) {
+        JS_FreeCString(ctx, op);
+        json_free(args);
+        return JS_ThrowTypeError(ctx, "host: internal operations cannot be called from JavaScript");
+    }
+    JSValue reply = host_reply(ctx, e, op, args);
+    JS_FreeCString(ctx, op);
+    return reply;
 }
 
 static JSValue native_now(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv)
@@ -376,6 +411,7 @@ static int install_prelude(engine *e)
     }
     JSValue natives = JS_NewObjectProto(ctx, JS_NULL);
     JS_SetPropertyStr(ctx, natives, "host", JS_NewCFunction(ctx, native_host, "host", 2));
+    JS_SetPropertyStr(ctx, natives, "hostValue", JS_NewCFunction(ctx, native_host_value, "hostValue", 2)); /* speed */
     JS_SetPropertyStr(ctx, natives, "now", JS_NewCFunction(ctx, native_now, "now", 0));
     JS_SetPropertyStr(ctx, natives, "advanceTo", JS_NewCFunction(ctx, native_advance_to, "advanceTo", 1));
     JS_SetPropertyStr(ctx, natives, "enqueueMicrotask", JS_NewCFunction(ctx, native_enqueue_microtask, "queueMicrotask", 1));

@@ -154,14 +154,40 @@ static bool as_count(const json_t *v)
 /* The keys of a record that are not `extra`. */
 static bool known_key(const char *k)
 {
-    static const char *const keys[] = {"seq", "parent_seq", "function", "args", "result", "duration_ms",
-                                       "duration_us", "timestamp", "error", "token_usage", NULL};
-    for (size_t i = 0; keys[i]; i++)
-        if (!strcmp(keys[i], k)) return true;
-    return false;
+    switch (k[0]) { /* by first letter: every record's every key is asked (replay loads them all) */
+    case 's': return !strcmp(k, "seq");
+    case 'p': return !strcmp(k, "parent_seq");
+    case 'f': return !strcmp(k, "function");
+    case 'a': return !strcmp(k, "args");
+    case 'r': return !strcmp(k, "result");
+    case 'd': return !strcmp(k, "duration_ms") || !strcmp(k, "duration_us");
+    case 't': return !strcmp(k, "timestamp") || !strcmp(k, "token_usage");
+    case 'e': return !strcmp(k, "error");
+    default: return false;
+    }
 }
 
-const char *call_record_parse(const json_t *v, call_record *out)
+/* v's value at key, moved out of v when take (v is then the caller's to free, with a hole there):
+ * a log being loaded hands its parsed values to its records instead of copying them. */
+static json_t *value_of(const json_t *v, const char *key, bool take)
+{
+    const json_t *found = json_object_get(v, key);
+    if (!found) return NULL;
+    if (!take) return json_copy(found);
+    json_member *items = ((json_t *)v)->u.object.items;
+    for (size_t i = 0; i < v->u.object.len; i++)
+        if (items[i].value == found) {
+            items[i].value = NULL;
+            break;
+        }
+    return (json_t *)found;
+}
+
+static const char *record_parse(const json_t *v, call_record *out, bool take);
+
+const char *call_record_parse(const json_t *v, call_record *out) { return record_parse(v, out, false); }
+
+static const char *record_parse(const json_t *v, call_record *out, bool take)
 {
     memset(out, 0, sizeof *out);
     uint64_t seq = 0, parent = 0;
@@ -199,30 +225,32 @@ const char *call_record_parse(const json_t *v, call_record *out)
     out->seq = seq;
     out->parent_seq = parent;
     out->function = xstrdup(fn->u.string.bytes);
-    out->args = json_copy(args);
     bool failed = err && err->type == JSON_STRING;
     out->error = failed ? xstrndup(err->u.string.bytes, err->u.string.len) : NULL;
-    out->result = failed ? NULL : json_copy(json_object_get(v, "result"));
-    if (!failed && !out->result) out->result = json_null();
     out->duration_ms = dus ? dus->u.number / 1000 : dur && dur->type == JSON_NUMBER ? dur->u.number : 0;
     out->timestamp_ms = when;
     out->legacy = !json_is_string(ts); /* our previous shape wrote milliseconds (or, in tests, nothing) */
     out->ours = out->legacy || dus != NULL; /* we write duration_us; the original does not */
-    out->token_usage = usage ? json_copy(usage) : NULL;
+    /* every check is done: from here on values may move out of v (take) */
     for (size_t i = 0; i < v->u.object.len; i++) {
-        const json_member *m = &v->u.object.items[i];
+        json_member *m = &((json_t *)v)->u.object.items[i];
         if (strlen(m->key) != m->key_len || known_key(m->key)) continue;
         if (!out->extra) out->extra = json_object();
-        json_object_set(out->extra, m->key, json_copy(m->value));
+        json_object_set(out->extra, m->key, take ? m->value : json_copy(m->value));
+        if (take) m->value = NULL;
     }
+    out->args = value_of(v, "args", take);
+    out->result = failed ? NULL : value_of(v, "result", take);
+    if (!failed && !out->result) out->result = json_null();
+    out->token_usage = usage ? value_of(v, "token_usage", take) : NULL;
     return NULL;
 }
 
 /* Check one record's shape and add it. NULL, or what is wrong with it. */
-static const char *add_record(calllog *log, const json_t *v, size_t line_bytes)
+static const char *add_record(calllog *log, const json_t *v, size_t line_bytes, bool take)
 {
     call_record tmp;
-    const char *why = call_record_parse(v, &tmp);
+    const char *why = record_parse(v, &tmp, take);
     if (why) return why;
     call_record *r = push(log);
     *r = tmp;
@@ -242,7 +270,7 @@ static int parse_record(calllog *log, const char *line, size_t len, int lineno, 
         *error = xasprintf("line %d: not JSON (%d:%d: %s)", lineno, jerr.line, jerr.col, jerr.message);
         return -1;
     }
-    const char *why = add_record(log, v, len + 1);
+    const char *why = add_record(log, v, len + 1, true); /* v is ours: its values move into the record */
     json_free(v);
     if (why) {
         *error = xasprintf("line %d: %s", lineno, why);
@@ -377,7 +405,7 @@ int calllog_load_records(calllog *log, const json_t *records, const char *source
         size_t bytes = 0;
         char *line = json_is_object(rec) ? json_dump(rec, JSON_COMPACT, &bytes) : NULL;
         free(line);
-        const char *why = add_record(log, rec, bytes + 1);
+        const char *why = add_record(log, rec, bytes + 1, false);
         if (why) {
             *error = xasprintf("%s: record %zu: %s", source, i + 1, why);
             return -1;
@@ -622,6 +650,74 @@ json_t *call_record_to_json(const call_record *r)
     return o;
 }
 
+/* The compact text of call_record_to_json(r), written straight from the record (no tree built,
+ * no value copied): what append writes for every call. false (b untouched) for a record whose
+ * `extra` has a key with a NUL byte in it, which the tree's rules rename; json_dump of the tree
+ * then writes it. The unit test calllog_record_line_matches_the_tree holds the two equal. */
+static bool record_line(const call_record *r, buf *b)
+{
+    for (size_t i = 0; json_is_object(r->extra) && i < r->extra->u.object.len; i++)
+        if (strlen(r->extra->u.object.items[i].key) != r->extra->u.object.items[i].key_len) return false;
+    char num[40];
+    json_format_number((double)r->seq, num);
+    buf_puts(b, "{\"seq\":");
+    buf_puts(b, num);
+    if (r->parent_seq) {
+        json_format_number((double)r->parent_seq, num);
+        buf_puts(b, ",\"parent_seq\":");
+        buf_puts(b, num);
+    }
+    buf_puts(b, ",\"function\":");
+    json_dump_string_into(b, r->function, strlen(r->function));
+    buf_puts(b, ",\"args\":");
+    json_dump_into(b, r->args, JSON_COMPACT);
+    buf_puts(b, ",\"result\":");
+    json_dump_into(b, r->result, JSON_COMPACT);
+    double ms = r->duration_ms >= 0 && r->duration_ms < 1e15 ? r->duration_ms : 0;
+    json_format_number(floor(ms), num);
+    buf_puts(b, ",\"duration_ms\":");
+    buf_puts(b, num);
+    if (r->token_usage) {
+        buf_puts(b, ",\"token_usage\":");
+        json_dump_into(b, r->token_usage, JSON_COMPACT);
+    }
+    char when[RFC3339_MAX];
+    rfc3339_format_ms(r->timestamp_ms, when);
+    buf_puts(b, ",\"timestamp\":\"");
+    buf_puts(b, when);
+    buf_putc(b, '"');
+    if (r->error) {
+        buf_puts(b, ",\"error\":");
+        json_dump_string_into(b, r->error, strlen(r->error));
+    }
+    json_format_number(floor(ms * 1000), num);
+    buf_puts(b, ",\"duration_us\":");
+    buf_puts(b, num);
+    for (size_t i = 0; json_is_object(r->extra) && i < r->extra->u.object.len; i++) {
+        const json_member *m = &r->extra->u.object.items[i];
+        if (known_key(m->key)) continue;
+        buf_putc(b, ',');
+        json_dump_string_into(b, m->key, m->key_len);
+        buf_putc(b, ':');
+        json_dump_into(b, m->value, JSON_COMPACT);
+    }
+    buf_putc(b, '}');
+    return true;
+}
+
+char *call_record_line(const call_record *r, size_t *len)
+{
+    buf b = {0};
+    if (!record_line(r, &b)) {
+        json_t *j = call_record_to_json(r);
+        char *line = json_dump(j, JSON_COMPACT, len);
+        json_free(j);
+        return line;
+    }
+    *len = b.len;
+    return buf_steal(&b);
+}
+
 static int sync_path(const char *path)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
@@ -671,24 +767,33 @@ static int append(calllog *log, bool keep, uint64_t seq, uint64_t parent_seq, co
                   const json_t *args, const json_t *result, const char *error, double duration_ms,
                   int64_t timestamp_ms, const json_t *token_usage, const json_t *extra, char **io_error)
 {
-    call_record tmp = {0};
-    call_record *r = keep ? push(log) : &tmp;
-    r->seq = seq;
-    r->parent_seq = parent_seq;
-    r->function = xstrdup(function);
-    r->args = json_copy(args);
-    r->result = error ? NULL : json_copy(result ? result : NULL);
-    if (!error && !r->result) r->result = json_null();
-    r->error = error ? xstrdup(error) : NULL;
-    r->duration_ms = duration_ms;
-    r->timestamp_ms = timestamp_ms;
-    r->token_usage = token_usage ? json_copy(token_usage) : NULL;
-    r->extra = extra ? json_copy(extra) : NULL;
-    r->consumed = !keep;
-    r->order = keep ? log->len - 1 : 0;
-    json_t *j = call_record_to_json(r);
+    /* the record as written: borrowed fields (view), copied only when the log keeps it */
+    static json_t null_result = {.type = JSON_NULL};
+    call_record view = {.seq = seq,
+                        .parent_seq = parent_seq,
+                        .function = (char *)function,
+                        .args = (json_t *)args,
+                        .result = error ? NULL : result ? (json_t *)result : &null_result,
+                        .error = (char *)error,
+                        .duration_ms = duration_ms,
+                        .timestamp_ms = timestamp_ms,
+                        .token_usage = (json_t *)token_usage,
+                        .extra = (json_t *)extra};
+    if (keep) {
+        call_record *r = push(log);
+        *r = view;
+        r->function = xstrdup(function);
+        r->args = json_copy(args);
+        r->result = error ? NULL : result ? json_copy(result) : json_null();
+        r->error = error ? xstrdup(error) : NULL;
+        r->token_usage = token_usage ? json_copy(token_usage) : NULL;
+        r->extra = extra ? json_copy(extra) : NULL;
+        r->order = log->len - 1;
+    }
+    /* the tree only for a sink (it is handed one); the line straight from the record otherwise */
+    json_t *j = log->sink ? call_record_to_json(&view) : NULL;
     size_t n;
-    char *line = json_dump(j, JSON_COMPACT, &n);
+    char *line = j ? json_dump(j, JSON_COMPACT, &n) : call_record_line(&view, &n);
     int rc = 0;
     if (n + 1 > RECORD_MAX_BYTES) {
         *io_error = xasprintf("cannot record `%s`: its record takes %zu bytes, over the %zu-byte limit of one record "
@@ -708,7 +813,6 @@ static int append(calllog *log, bool keep, uint64_t seq, uint64_t parent_seq, co
     }
     free(line);
     json_free(j);
-    if (!keep) record_clear(&tmp);
     return rc;
 }
 

@@ -180,6 +180,9 @@ int calllog_answer_pending(calllog *log, uint64_t seq, uint64_t parent_seq, cons
 
 /* The record as JSON, in the shape it is written (caller frees). */
 json_t *call_record_to_json(const call_record *r);
+/* The same record as the compact line it is written as, without its newline (caller frees):
+ * json_dump(call_record_to_json(r)) byte for byte, built without the tree. */
+char *call_record_line(const call_record *r, size_t *len);
 /* Check one record given as JSON (a line of records.jsonl, an element of a call log sent to serve)
  * and read it into *out (fields owned by *out; free with call_record_clear). NULL, or what is wrong
  * with it. Both shapes (see above). The one parser of a record: every loader goes through it. */

@@ -424,13 +424,29 @@ static int parse_string_raw(parser *p, buf *out)
             }
             continue;
         }
-        size_t n = utf8_seq_len((const unsigned char *)p->s + p->pos, p->len - p->pos);
-        if (!n) {
-            fail_at(p, p->pos, "invalid UTF-8 in string");
-            return -1;
+        /* a run of plain bytes (no quote, backslash or control character; valid UTF-8) is
+         * appended in one go: most strings are one run */
+        size_t run = p->pos;
+        for (;;) {
+            unsigned char b = (unsigned char)p->s[run];
+            if (b >= 0x20 && b < 0x80 && b != '"' && b != '\\') {
+                if (++run >= p->len) break;
+                continue;
+            }
+            if (b < 0x80) break; /* quote, backslash or control: handled above */
+            size_t n = utf8_seq_len((const unsigned char *)p->s + run, p->len - run);
+            if (!n) {
+                if (run == p->pos) {
+                    fail_at(p, p->pos, "invalid UTF-8 in string");
+                    return -1;
+                }
+                break; /* append the run first; the next turn reports the bad byte */
+            }
+            run += n;
+            if (run >= p->len) break;
         }
-        buf_append(out, p->s + p->pos, n);
-        p->pos += n;
+        buf_append(out, p->s + p->pos, run - p->pos);
+        p->pos = run;
     }
 }
 
@@ -462,8 +478,21 @@ static json_t *parse_number(parser *p)
         while (i < p->len && s[i] >= '0' && s[i] <= '9') i++;
     }
     {
-        /* strtod needs a terminated copy; numbers are short unless hostile, so cap the copy. */
         size_t n = i - start;
+        /* a whole number of at most 15 digits is exact in a double: no strtod (most numbers) */
+        size_t from = start + (s[start] == '-');
+        if (i - from <= 15) {
+            int64_t whole = 0;
+            size_t k = from;
+            while (k < i && s[k] >= '0' && s[k] <= '9') whole = whole * 10 + (s[k++] - '0');
+            if (k == i) {
+                json_t *v = json_number(s[start] == '-' ? -(double)whole : (double)whole);
+                mark(p, v, start);
+                p->pos = i;
+                return v;
+            }
+        }
+        /* strtod needs a terminated copy; numbers are short unless hostile, so cap the copy. */
         char small[64];
         char *tmp = n < sizeof small ? small : xmalloc(n + 1);
         memcpy(tmp, s + start, n);
@@ -666,8 +695,18 @@ int json_format_number(double d, char *out)
 {
     if (!isfinite(d)) return (int)(strcpy(out, "null"), 4);
     if (d == 0) return (int)(strcpy(out, "0"), 1); /* also -0, as in JS */
-    if (d > -9007199254740992.0 && d < 9007199254740992.0 && d == (double)(int64_t)d) /* range first: the cast is UB outside it */
-        return sprintf(out, "%lld", (long long)d); /* integers print as themselves (and most are) */
+    if (d > -9007199254740992.0 && d < 9007199254740992.0 && d == (double)(int64_t)d) { /* range first: the cast is UB outside it */
+        /* integers print as themselves (and most are): digits written here, no printf */
+        int64_t whole = (int64_t)d;
+        uint64_t mag = whole < 0 ? (uint64_t)-whole : (uint64_t)whole;
+        char rev[24];
+        int n = 0, o = 0;
+        do rev[n++] = (char)('0' + mag % 10); while (mag /= 10);
+        if (whole < 0) out[o++] = '-';
+        while (n) out[o++] = rev[--n];
+        out[o] = '\0';
+        return o;
+    }
     /* Shortest digits that round-trip, from %.*e. */
     char tmp[40];
     int prec;
@@ -739,8 +778,12 @@ static void dump_string(buf *b, const char *s, size_t len)
             }
             i++;
         } else if (c < 0x80) {
-            buf_putc(b, (char)c);
-            i++;
+            size_t run = i + 1; /* a run of plain ASCII goes out in one append */
+            while (run < len && (unsigned char)s[run] >= 0x20 && (unsigned char)s[run] < 0x80 && s[run] != '"' &&
+                   s[run] != '\\')
+                run++;
+            buf_append(b, s + i, run - i);
+            i = run;
         } else if (c == 0xED && i + 2 < len && (unsigned char)s[i + 1] >= 0xA0 && (unsigned char)s[i + 1] <= 0xBF &&
                    ((unsigned char)s[i + 2] & 0xC0) == 0x80) {
             /* WTF-8 lone surrogate → \udXXX, as well-formed JSON.stringify does */
@@ -813,6 +856,14 @@ static void dump_value(buf *b, const json_t *v, bool pretty, int level)
         break;
     }
 }
+
+void json_dump_into(struct buf *b, const json_t *v, int flags)
+{
+    if (!v) buf_puts(b, "null");
+    else dump_value(b, v, flags & JSON_PRETTY, 0);
+}
+
+void json_dump_string_into(struct buf *b, const char *s, size_t len) { dump_string(b, s, len); }
 
 char *json_dump(const json_t *v, int flags, size_t *len)
 {

@@ -96,6 +96,10 @@ bool json_equal(const json_t *a, const json_t *b);
  * Returns a malloc'd NUL-terminated string; *len (if given) gets its length. */
 enum { JSON_COMPACT = 0, JSON_PRETTY = 1 };
 char *json_dump(const json_t *v, int flags, size_t *len);
+/* The same text appended to b (util/buf.h); a string alone as json_dump writes it. */
+struct buf;
+void json_dump_into(struct buf *b, const json_t *v, int flags);
+void json_dump_string_into(struct buf *b, const char *s, size_t len);
 
 /* Format a double with JavaScript's Number::toString rules ("null" for NaN/Infinity, as in
  * JSON). buf must hold at least 32 bytes. Returns the length. */

@@ -41,8 +41,27 @@ void rfc3339_format_ms(int64_t ms, char out[RFC3339_MAX])
     int64_t y;
     unsigned m, d;
     civil_from_days(days, &y, &m, &d);
-    snprintf(out, RFC3339_MAX, "%04d-%02u-%02uT%02d:%02d:%02d.%03dZ", (int)y % 10000, m % 13, d % 32, (int)(rem / 3600) % 24,
-             (int)(rem / 60 % 60), (int)(rem % 60), (int)milli % 1000);
+    /* "%04d-%02u-%02uT%02d:%02d:%02d.%03dZ", written digit by digit (every record is stamped) */
+    int year = (int)y % 10000;
+    if (year < 0) { /* (the clamp keeps years 0..9999; printf would have written the sign) */
+        snprintf(out, RFC3339_MAX, "%04d-%02u-%02uT%02d:%02d:%02d.%03dZ", year, m % 13, d % 32,
+                 (int)(rem / 3600) % 24, (int)(rem / 60 % 60), (int)(rem % 60), (int)milli % 1000);
+        return;
+    }
+    unsigned parts[5] = {m % 13, d % 32, (unsigned)(rem / 3600) % 24, (unsigned)(rem / 60 % 60), (unsigned)(rem % 60)};
+    static const char seps[] = "--T::";
+    char *o = out;
+    *o++ = (char)('0' + year / 1000), *o++ = (char)('0' + year / 100 % 10);
+    *o++ = (char)('0' + year / 10 % 10), *o++ = (char)('0' + year % 10);
+    for (int i = 0; i < 5; i++) {
+        *o++ = seps[i];
+        *o++ = (char)('0' + parts[i] / 10), *o++ = (char)('0' + parts[i] % 10);
+    }
+    unsigned ms3 = (unsigned)((int)milli % 1000);
+    *o++ = '.';
+    *o++ = (char)('0' + ms3 / 100), *o++ = (char)('0' + ms3 / 10 % 10), *o++ = (char)('0' + ms3 % 10);
+    *o++ = 'Z';
+    *o = '\0';
 }
 
 static bool digits(const char *s, size_t n, unsigned *out)

@@ -13,6 +13,7 @@
 (function (natives) {
   "use strict";
   const hostCall = natives.host;
+  const hostValue = natives.hostValue; // speed: args read in C when stringify could run no guest code
   const clockNow = natives.now;
   const clockAdvanceTo = natives.advanceTo;
   const loadBuiltinFile = natives.loadBuiltin;
@@ -41,6 +42,16 @@
 
   // Every chidori.* effect returns a Promise, settled with the host's result or error.
   function effect(op, args) {
+    // Plain args (data properties of plain objects and arrays, no toJSON anywhere: what
+    // JSON.stringify would read without running guest code) go to the host as they are; for
+    // anything else hostValue calls nothing and answers undefined (a host reply is never
+    // undefined), and the args take the JSON path below, with its errors.
+    try {
+      const reply = hostValue(op, rec(args));
+      if (reply !== undefined) return PromiseResolve(reply);
+    } catch (e) {
+      return PromiseReject(e);
+    }
     let text;
     try {
       text = JSONStringify(rec(args));

@@ -1,0 +1,151 @@
+"""tests/cases_speed.py — the fast paths of issue 22 change no record and no error (docs/durable-runs.md#speed).
+
+An effect's arguments that JSON.stringify could serialize without running guest code are read in
+C (src/engine/plain_args.c); everything else takes the JSON path. A corpus of argument shapes is
+recorded three ways: plainly (the fast path wherever it applies), with a `toJSON` planted on
+Object.prototype (which sends every call with an object or array through JSON.stringify), and in
+an isolated worker; the records and the output must be the same bytes. Records are written from
+the record without a tree and a loaded log moves its values (src/host/calllog.c): a long run is
+resumed and replayed to the same bytes, and a changed call is still a divergence.
+"""
+import glob
+import os
+import re
+import shutil
+import tempfile
+
+from cases import chidori
+from cases_calllog import fast_state
+
+# Every shape the walk must treat as stringify does, or hand to stringify: text to escape, lone
+# surrogates, -0, NaN and the infinities, big and tiny numbers, undefined and symbols in objects
+# and arrays, integer-like keys (they come first), hidden and symbol keys, accessors, class
+# instances, frozen and null-prototype objects, holes, boxed values, Date and other classes,
+# toJSON on the value or inside it, proxies, large and deep values, BigInt and cycles (errors).
+CORPUS = r"""export default async function (input, chidori) {
+  if (input.tamper) {
+    Object.defineProperty(Object.prototype, "toJSON", { value: undefined, writable: true, configurable: true });
+  }
+  const lone = String.fromCharCode(0xd800) + "x" + String.fromCharCode(0xdc01);
+  class Point { constructor() { this.x = 1; this.y = -0; } }
+  const hidden = { shown: 1 };
+  Object.defineProperty(hidden, "hidden", { value: 2, enumerable: false });
+  hidden[Symbol("s")] = 3;
+  const getter = { get g() { return "got"; } };
+  const extra = [1, 2]; extra.extra = "no";
+  const cycle = { a: 1 }; cycle.self = cycle;
+  let deep = { end: true }; for (let i = 0; i < 40; i++) deep = { d: deep };
+  let nested = { end: true }; for (let i = 0; i < 20; i++) nested = [nested];
+  const bare = Object.create(null); bare.k = "v";
+  const shapes = [
+    "text", "", "quote\" back\\ nl\n tab\t cr\r bs\b ff\f nul\u0000 c1\u0001 del\u007f",
+    "é ü 中文 😀 \u2028\u2029", lone, String.fromCharCode(0xdfff),
+    0, -0, 1.5, -2.25, 1e21, 1e-7, 123456789012345680000, 2 ** 53 + 2, Number.MAX_VALUE, Number.MIN_VALUE,
+    NaN, Infinity, -Infinity, true, false, null, undefined,
+    { b: 1, 2: "two", 1: "one", a: undefined, s: Symbol("x"), f() {}, n: null },
+    [undefined, Symbol("y"), () => 1, 0, "z"], [undefined, Symbol("y"), 0, "z", null, -0, NaN],
+    { u: undefined, v: [undefined], w: { x: -0, y: Infinity } }, [], {}, [[[]]], { "": "empty key", "a\u0000b": 1 },
+    new Point(), hidden, getter, extra, bare, Object.freeze({ fz: [1, { q: 2 }] }),
+    [1, , 3], new Date(0), new Map([[1, 2]]), new Number(5), new String("boxed"), Object(Symbol("b")),
+    "x".repeat(300000), deep, nested, Array.from({ length: 5000 }, (_, i) => i),
+    { toJSON() { return "own toJSON"; } }, { inner: { toJSON: () => 7 } },
+    new Proxy({ p: 1 }, {}), new Proxy([1], {}), /re/g, new Error("e"), new Uint8Array([1, 2]),
+    10n, { big: 10n }, cycle,
+  ];
+  const errors = [];
+  for (let i = 0; i < shapes.length; i++) {
+    try {
+      await chidori.mark("shape " + i, shapes[i]);
+    } catch (e) {
+      errors.push(i + ": " + e.message);
+    }
+  }
+  await chidori.tool("missing-tool", { k: [1, "two"] }).catch((e) => errors.push("tool: " + e.message));
+  return { errors, n: shapes.length };
+}
+"""
+
+VOLATILE = re.compile(rb',"(?:duration_ms|duration_us)":[0-9.e+]+|,"timestamp":"[^"]*"')
+
+
+def records_of(runs):
+    (path,) = glob.glob(os.path.join(runs, "*", "records.jsonl"))
+    with open(path, "rb") as f:
+        return path, f.read()
+
+
+def case_speed_plain_args_record_what_the_json_path_records(v):
+    """The same records (byte for byte, times aside) and the same output, errors included, with the
+    C walk, with every object call forced through JSON.stringify, and in a worker. Seen failing
+    when the walk dropped undefined array elements instead of writing null."""
+    state = fast_state()
+    try:
+        agent = os.path.join(state, "corpus.js")
+        with open(agent, "w") as f:
+            f.write(CORPUS)
+        seen = {}
+        for name, extra in (("plain", ["--no-isolate"]), ("stringify", ["--no-isolate", "-i", "tamper=1"]),
+                            ("isolated", ["--isolate"])):
+            runs = os.path.join(state, name)
+            code, out, err = chidori(v, "run", agent, "--runs-dir", runs, "-q", *extra, state=state, timeout=60)
+            assert code == 0, (name, code, err[-2000:])
+            _, data = records_of(runs)
+            seen[name] = (VOLATILE.sub(b"", data), out)
+        plain = seen["plain"]
+        assert plain[0].count(b"\n") == 55, plain[0][-500:]  # 57 shapes, 3 refused, then the tool call
+        assert b'"data":[null,null,0,"z",null,0,null]' in plain[0], "undefined/symbol/NaN in an array"
+        assert b'"data":{"u":' not in plain[0] and b'"data":{"v":[null],"w":{"x":0,"y":null}}' in plain[0]
+        assert b'"data":{"1":"one","2":"two","b":1,"n":null}' in plain[0], "key order or left-out members"
+        assert b'"data":"\\ud800x\\udc01"' in plain[0], "lone surrogates"
+        assert "Do not know how to serialize a BigInt" in plain[1] and "circular reference" in plain[1], plain[1]
+        for name in ("stringify", "isolated"):
+            assert seen[name][0] == plain[0], (name, "records differ from the plain run")
+            assert seen[name][1] == plain[1], (name, seen[name][1], plain[1])
+    finally:
+        shutil.rmtree(state)
+
+
+LONG = """export default async function (input, chidori) {
+  for (let i = 0; i < 400; i++) await chidori.mark("step " + (i === 250 ? input.at250 || "same" : "same"), { i, t: "é" });
+  const answer = await chidori.input("go on?");
+  await chidori.mark("after", { answer });
+  return { answer };
+}
+"""
+
+
+def case_speed_long_log_resumes_and_replays_to_the_same_bytes(v):
+    """A run of 400 recorded marks pauses, resumes from its log (in-process and isolated, each from
+    a copy), and replays with zero live calls; the log keeps its first 401 lines byte for byte, and
+    an agent changed at call 251 is a divergence there."""
+    state = fast_state()
+    try:
+        agent = os.path.join(state, "long.js")
+        with open(agent, "w") as f:
+            f.write(LONG)
+        runs = os.path.join(state, "runs")
+        code, out, err = chidori(v, "run", "--no-isolate", agent, "--runs-dir", runs, "-q", state=state, timeout=60)
+        assert code == 3, (code, err[-2000:])
+        path, before = records_of(runs)
+        assert before.count(b"\n") == 400
+        rid = os.path.basename(os.path.dirname(path))
+        for iso in ("--no-isolate", "--isolate"):
+            copy = os.path.join(state, "copy" + iso)
+            shutil.copytree(runs, copy)
+            code, out, err = chidori(v, "resume", iso, agent, rid, "--runs-dir", copy, "--response", "yes", "-q",
+                                     state=state, timeout=60)
+            assert code == 0 and '"answer": "yes"' in out, (iso, code, out, err[-2000:])
+            _, after = records_of(copy)
+            assert after.startswith(before), (iso, "the replayed prefix changed")
+            assert after.count(b"\n") == 402 and b'"function":"input"' in after.split(b"\n")[400]
+            code, out2, err = chidori(v, "replay", iso, agent, rid, "--runs-dir", copy, state=state, timeout=60)
+            assert code == 0 and out2 == out, (iso, code, out2, err[-2000:])
+            _, again = records_of(copy)
+            assert again == after, (iso, "a replay wrote to the log")
+        with open(agent, "w") as f:
+            f.write(LONG.replace('input.at250 || "same"', '"changed"'))
+        code, out, err = chidori(v, "replay", agent, rid, "--runs-dir", os.path.join(state, "copy--no-isolate"),
+                                 state=state, timeout=60)
+        assert code == 1 and "differs from the recording" in err and "251" in err, (code, err[-2000:])
+    finally:
+        shutil.rmtree(state)
