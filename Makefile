@@ -17,6 +17,21 @@ VARIANT ?= release
 QJS_SRC   := build/quickjs-src
 QJS_FILES := quickjs.c libregexp.c libunicode.c cutils.c dtoa.c
 QJS_DEFS  := -D_GNU_SOURCE -DCONFIG_VERSION=\"2025-04-26\" -DCONFIG_CHIDORI_UTC
+QJS_PREP  := scripts/fetch-quickjs.sh
+
+# ENGINE=ng: an optional build against quickjs-ng, for measuring it (docs/conformance.md, Engine
+# decision), never the default and not part of `make test`. NG_SRC names a local quickjs-ng tree
+# (e.g. a `git archive` of a tag); scripts/prepare-quickjs-ng.sh copies it to build/ng-src and
+# applies patches/quickjs-ng/*.patch. Everything else lands in build/ng (build/ng-asan for asan).
+ENGINE ?= quickjs
+ifeq ($(ENGINE),ng)
+  QJS_SRC   := build/ng-src
+  QJS_FILES := quickjs.c libregexp.c libunicode.c dtoa.c
+  QJS_DEFS  := -D_GNU_SOURCE -DCONFIG_CHIDORI_UTC -DCHIDORI_ENGINE_NG
+  QJS_PREP  := scripts/prepare-quickjs-ng.sh "$(NG_SRC)"
+else ifneq ($(ENGINE),quickjs)
+  $(error unknown ENGINE $(ENGINE) (quickjs or ng))
+endif
 
 ifeq ($(VARIANT),asan)
   OUT      := build/asan
@@ -47,8 +62,12 @@ else ifeq ($(VARIANT),release)
 else
   $(error unknown VARIANT $(VARIANT))
 endif
+ifeq ($(ENGINE),ng)
+  OUT := $(if $(filter release,$(VARIANT)),build/ng,build/ng-$(VARIANT))
+  WORKER := $(if $(WORKER),$(OUT)/chidori-worker)
+endif
 
-CFLAGS   := -std=gnu11 $(OPTFLAGS) -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare -Wno-cast-function-type -Isrc -I$(QJS_SRC) -I/usr/include/postgresql -MMD -MP
+CFLAGS   := -std=gnu11 $(OPTFLAGS) -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare -Wno-cast-function-type -Isrc -I$(QJS_SRC) -I/usr/include/postgresql -MMD -MP $(if $(filter ng,$(ENGINE)),-DCHIDORI_ENGINE_NG -include src/engine/qjs_compat_ng.h)
 QJSFLAGS := $(OPTFLAGS) -w -fwrapv $(QJS_DEFS)
 # libmicrohttpd is dlopened by serve (src/serve/mhd_lazy.c); SQLite is linked statically: neither may
 # add shared libraries to the start of every run (the worker is an exec of this binary too).
@@ -74,7 +93,7 @@ setup:
 # The fetch script is a quick no-op when the tree matches the lock and patches; make then sees an
 # unchanged stamp and rebuilds nothing.
 $(QJS_SRC)/.stamp: FORCE
-	@scripts/fetch-quickjs.sh
+	@$(QJS_PREP)
 FORCE:
 
 $(OBJ)/quickjs/%.o: $(QJS_SRC)/.stamp

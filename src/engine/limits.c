@@ -24,8 +24,18 @@
 #include <malloc.h>
 #include <stdlib.h>
 #include <time.h>
+#include <string.h>
 
 #define MALLOC_OVERHEAD 8
+
+#ifdef CHIDORI_ENGINE_NG
+/* quickjs-ng passes the runtime's opaque pointer (the run_limits) and counts nothing for us. */
+#define ALLOC_ARG void *opaque
+#define ALLOC_STATE(o) (&((run_limits *)(o))->ng_heap)
+#else
+#define ALLOC_ARG JSMallocState *s_
+#define ALLOC_STATE(o) (o)
+#endif
 
 static run_limits *limits_of(JSMallocState *s) { return s->opaque; }
 
@@ -46,8 +56,13 @@ static int refuse(JSMallocState *s, size_t size, size_t grow)
     return 0;
 }
 
-static void *metered_malloc(JSMallocState *s, size_t size)
+static void *metered_malloc(ALLOC_ARG, size_t size)
 {
+#ifdef CHIDORI_ENGINE_NG
+    JSMallocState *s = ALLOC_STATE(opaque);
+#else
+    JSMallocState *s = s_;
+#endif
     if (s->opaque) limits_of(s)->heap = s;
     if (refuse(s, size, size)) return NULL;
     void *p = malloc(size);
@@ -57,20 +72,35 @@ static void *metered_malloc(JSMallocState *s, size_t size)
     return p;
 }
 
-static void metered_free(JSMallocState *s, void *p)
+static void metered_free(ALLOC_ARG, void *p)
 {
+#ifdef CHIDORI_ENGINE_NG
+    JSMallocState *s = ALLOC_STATE(opaque);
+#else
+    JSMallocState *s = s_;
+#endif
     if (!p) return;
     s->malloc_count--;
     s->malloc_size -= usable(p) + MALLOC_OVERHEAD;
     free(p);
 }
 
-static void *metered_realloc(JSMallocState *s, void *p, size_t size)
+static void *metered_realloc(ALLOC_ARG, void *p, size_t size)
 {
+#ifdef CHIDORI_ENGINE_NG
+    JSMallocState *s = ALLOC_STATE(opaque);
+    if (!p) return size ? metered_malloc(opaque, size) : NULL;
+#else
+    JSMallocState *s = s_;
     if (!p) return size ? metered_malloc(s, size) : NULL;
+#endif
     size_t old = usable(p);
     if (size == 0) {
+#ifdef CHIDORI_ENGINE_NG
+        metered_free(opaque, p);
+#else
         metered_free(s, p);
+#endif
         return NULL;
     }
     if (refuse(s, size, size > old ? size - old : 0)) return NULL;
@@ -81,17 +111,43 @@ static void *metered_realloc(JSMallocState *s, void *p, size_t size)
     return q;
 }
 
+#ifdef CHIDORI_ENGINE_NG
+static void *metered_calloc(void *opaque, size_t count, size_t size)
+{
+    if (size && count > SIZE_MAX / size) return NULL;
+    void *p = metered_malloc(opaque, count * size);
+    if (p) memset(p, 0, count * size);
+    return p;
+}
+
+const JSMallocFunctions metered_malloc_functions = {
+    metered_calloc,
+    metered_malloc,
+    metered_free,
+    metered_realloc,
+    usable,
+};
+#else
 const JSMallocFunctions metered_malloc_functions = {
     metered_malloc,
     metered_free,
     metered_realloc,
     usable,
 };
+#endif
 
 
 void run_limits_init(run_limits *l, const engine_limits *cfg)
 {
+#ifdef CHIDORI_ENGINE_NG
+    /* the counters belong to the runtime, which may outlive a run's limits (a prepared runtime) */
+    JSMallocState keep = l->heap == &l->ng_heap ? l->ng_heap : (JSMallocState){.malloc_limit = (size_t)-1};
     *l = (run_limits){.cfg = *cfg};
+    l->ng_heap = keep;
+    l->ng_heap.opaque = l;
+#else
+    *l = (run_limits){.cfg = *cfg};
+#endif
     if (cfg->op_budget) {
         l->budget_polls = cfg->op_budget / TICKS_PER_POLL;
         if (!l->budget_polls) l->budget_polls = 1;
@@ -101,7 +157,11 @@ void run_limits_init(run_limits *l, const engine_limits *cfg)
 
 void run_limits_arm_memory(run_limits *l, JSRuntime *rt)
 {
+#ifdef CHIDORI_ENGINE_NG
+    l->ng_heap.malloc_limit = l->cfg.mem_cap_bytes ? (size_t)l->cfg.mem_cap_bytes : (size_t)-1;
+#else
     JS_SetMemoryLimit(rt, l->cfg.mem_cap_bytes ? (size_t)l->cfg.mem_cap_bytes : (size_t)-1);
+#endif
     /* Collect cycles once the heap has grown past what set-up left, and well before the ceiling
      * (QuickJS does not collect and retry when an allocation hits the limit). */
     size_t used = l->heap ? l->heap->malloc_size : 0, threshold = used + ((size_t)1 << 20);

@@ -9,6 +9,17 @@
 #include "quickjs.h"
 #include "engine/engine.h"
 
+#ifdef CHIDORI_ENGINE_NG
+/* quickjs-ng (the optional `make ENGINE=ng` build) keeps its allocation counters private and hands
+ * the allocator only an opaque pointer: the metered allocator keeps these counters itself. */
+typedef struct JSMallocState {
+    size_t malloc_count;
+    size_t malloc_size;
+    size_t malloc_limit;
+    void *opaque;
+} JSMallocState;
+#endif
+
 typedef struct run_limits {
     engine_limits cfg;
     uint64_t polls;        /* interrupt-handler calls so far */
@@ -20,6 +31,9 @@ typedef struct run_limits {
     size_t refused_bytes;  /* the allocation that hit the memory ceiling or the allocation cap */
     const JSMallocState *heap; /* the runtime's allocation counters (seen on its first allocation) */
     uint64_t tree_charged; /* ticks charged by the tree budget (nested runs that ended), counted in polls */
+#ifdef CHIDORI_ENGINE_NG
+    JSMallocState ng_heap; /* the counters 'heap' points at; kept across run_limits_init */
+#endif
 } run_limits;
 
 /* QuickJS counts down this many ticks between calls of the interrupt handler. */
