@@ -8,7 +8,8 @@
  * a small cache until QuickJS asks to load that key. An ES module is compiled here; a CommonJS or
  * JSON file becomes a synthetic module (cjs.c). A built-in is served only once the host says the
  * import policy (CHIDORI_TS_IMPORTS) allows it. The engine never opens a file, which is what lets
- * an isolated worker run with no filesystem at all.
+ * an isolated worker run with no filesystem at all. Within a run, the key the host answered for a
+ * specifier from a folder is remembered, and a module already loaded is not asked for again.
  */
 #define _GNU_SOURCE
 #include "engine/cjs_scan.h"
