@@ -450,6 +450,26 @@ static int parse_string_raw(parser *p, buf *out)
     }
 }
 
+/* A string at the opening quote made only of plain ASCII (no escape, no control byte), as most
+ * keys and values are: its bytes stand in the text as they are. true with *at and *n and the
+ * position past the closing quote; false (nothing moved) for any other string. */
+static bool plain_string(parser *p, const char **at, size_t *n)
+{
+    size_t i = p->pos + 1;
+    while (i < p->len) {
+        unsigned char c = (unsigned char)p->s[i];
+        if (c == '"') {
+            *at = p->s + p->pos + 1;
+            *n = i - p->pos - 1;
+            p->pos = i + 1;
+            return true;
+        }
+        if (c < 0x20 || c >= 0x80 || c == '\\') return false;
+        i++;
+    }
+    return false;
+}
+
 static json_t *parse_value(parser *p, int depth);
 
 static json_t *parse_number(parser *p)
@@ -572,8 +592,14 @@ static json_t *parse_object(parser *p, int depth)
             fail_at(p, p->pos, "expected a string key in object");
             goto fail;
         }
-        key.len = 0;
-        if (parse_string_raw(p, &key) < 0) goto fail;
+        const char *key_at;
+        size_t key_len;
+        if (!plain_string(p, &key_at, &key_len)) {
+            key.len = 0;
+            if (parse_string_raw(p, &key) < 0) goto fail;
+            key_at = key.data ? key.data : "";
+            key_len = key.len;
+        }
         skip_ws(p);
         if (p->pos >= p->len || p->s[p->pos] != ':') {
             fail_at(p, p->pos, "expected ':' after object key");
@@ -582,7 +608,7 @@ static json_t *parse_object(parser *p, int depth)
         p->pos++;
         json_t *v = parse_value(p, depth + 1);
         if (!v) goto fail;
-        object_setn(o, key.data ? key.data : "", key.len, v);
+        object_setn(o, key_at, key_len, v);
         skip_ws(p);
         if (p->pos >= p->len) {
             fail_at(p, p->pos, "unterminated object");
@@ -631,6 +657,12 @@ static json_t *parse_value(parser *p, int depth)
     case '[':
         return parse_array(p, depth);
     case '"': {
+        const char *at_text;
+        size_t n;
+        if (plain_string(p, &at_text, &n)) {
+            v = json_stringn(at_text, n);
+            break;
+        }
         buf b = {0};
         if (parse_string_raw(p, &b) < 0) {
             buf_free(&b);
