@@ -1,7 +1,7 @@
 // Oracle: the differences Node's own test files (util, util-format, util-inspect, querystring,
 // string_decoder) showed in a hand run, each pinned against Node 20: function kinds as the
 // engine knows them (not the prototype), a numeric function name, typed arrays sized by the
-// engine's length, RegExp text with every flag, querystring's replaceable unescape,
+// engine's length, showHidden's prototype properties, RegExp text with every flag, querystring's replaceable unescape,
 // StringDecoder across every cut of invalid and multi-byte input in every encoding, and
 // console.log's placeholders.
 import util from "node:util";
@@ -49,6 +49,20 @@ export async function agent() {
   Object.defineProperty(broken, "length", { value: -1 });
   out.typed = [util.inspect(broken), util.inspect(new Uint8Array(0)), util.inspect(new BigInt64Array([1n, -2n])),
     util.inspect(new Uint16Array(120)).split("\n").length];
+
+  // showHidden lists what a class's prototype adds (Node's prototype properties)
+  class CustomArray extends Array {}
+  CustomArray.prototype[5] = "foo";
+  CustomArray.prototype[49] = "bar";
+  CustomArray.prototype.foo = true;
+  const custom = new CustomArray(50);
+  custom[49] = "I win";
+  class WithGetter { constructor() { this.own = 1; } get x() { return 1; } m() {} }
+  WithGetter.prototype.shared = [1, 2];
+  class Sub extends WithGetter { get y() { return 2; } }
+  out.protoProps = [util.inspect(custom), util.inspect(custom, { showHidden: true }), util.inspect(new Sub(), { showHidden: true }),
+    util.inspect(Object.create({ inherited: 1 }), { showHidden: true }), util.inspect({}, { showHidden: true }),
+    util.inspect(new (class A {})(), { showHidden: true }), util.inspect(new (class S extends Set {})([1]), { showHidden: true })];
 
   // regular expressions with every flag, a source with an escape, extra properties
   const re = /a+\/b/dgimsuy;

@@ -363,7 +363,36 @@
   }
 
   // The name of the nearest constructor on the prototype chain (null for a null-prototype object).
-  function constructorName(obj, ctx, recurseTimes) {
+  // With showHidden, the properties a class's prototype (up to three levels, above no built-in
+  // one) adds to an instance and the instance lacks, methods aside, as Node lists them.
+  function addPrototypeProperties(ctx, main, obj, recurseTimes, output) {
+    let depth = 0;
+    let keys = null;
+    const seenKeys = new SetCtor();
+    do {
+      if (depth !== 0 || main === obj) {
+        obj = ObjectGetPrototypeOf(obj);
+        if (obj === null) return;
+        const desc = ObjectGetOwnPropertyDescriptor(obj, "constructor");
+        const ctorValue = desc === undefined ? undefined : field(desc, "value");
+        if (typeof ctorValue === "function" && SetHas(builtinConstructors, ctorValue.name)) return;
+      }
+      if (depth !== 0) for (let i = 0; i < keys.length; i++) SetAdd(seenKeys, keys[i]);
+      keys = ReflectOwnKeys(obj);
+      append(ctx.seen, main);
+      for (let i = 0; i < keys.length; i++) {
+        const key = keys[i];
+        if (key === "constructor" || hasOwn(main, key) || (depth !== 0 && SetHas(seenKeys, key))) continue;
+        const desc = ObjectGetOwnPropertyDescriptor(obj, key);
+        if (typeof field(desc, "value") === "function") continue;
+        const text = formatProperty(ctx, obj, recurseTimes, key, kObjectType);
+        append(output, ctx.colors ? "\u001b[2m" + text + "\u001b[22m" : text);
+      }
+      ArrayPop(ctx.seen);
+    } while (++depth !== 3);
+  }
+
+  function constructorName(obj, ctx, recurseTimes, protoProps) {
     let first;
     const original = obj;
     let o = obj;
@@ -373,7 +402,11 @@
       if (typeof ctorValue === "function" && ctorValue.name !== "") {
         let instance = false;
         try { instance = isInstance(original, ctorValue); } catch (_) { instance = false; }
-        if (instance) return StringCtor(ctorValue.name);
+        if (instance) {
+          if (protoProps !== undefined && (first !== o || !SetHas(builtinConstructors, ctorValue.name)))
+            addPrototypeProperties(ctx, original, first || original, recurseTimes, protoProps);
+          return StringCtor(ctorValue.name);
+        }
       }
       o = ObjectGetPrototypeOf(o);
       if (first === undefined) first = o;
@@ -550,7 +583,10 @@
 
   function formatRaw(ctx, value, recurseTimes, typedArray) {
     let keys;
-    const ctor = constructorName(value, ctx, recurseTimes);
+    let protoProps;
+    if (ctx.showHidden && (recurseTimes <= ctx.depth || ctx.depth === null)) protoProps = list();
+    const ctor = constructorName(value, ctx, recurseTimes, protoProps);
+    if (protoProps !== undefined && protoProps.length === 0) protoProps = undefined;
     let tag = "";
     try { tag = value[SymbolToStringTag]; } catch (_) { tag = ""; }
     // A tag that is an own enumerable property is printed with the keys, not twice.
@@ -568,7 +604,7 @@
         const prefix = ctor !== "Array" || tag !== "" ? prefixOf(ctor, tag, "Array", "(" + value.length + ")") : "";
         keys = ownKeys(value, ctx.showHidden, true);
         braces = [prefix + "[", "]"];
-        if (value.length === 0 && keys.length === 0) return braces[0] + "]";
+        if (value.length === 0 && keys.length === 0 && protoProps === undefined) return braces[0] + "]";
         extrasType = kArrayExtrasType;
         formatter = formatArray;
       } else if (isSet(value)) {
@@ -576,14 +612,14 @@
         const prefix = prefixOf(ctor, tag, "Set", "(" + size + ")");
         keys = ownKeys(value, ctx.showHidden, false);
         formatter = formatSet;
-        if (size === 0 && keys.length === 0) return prefix + "{}";
+        if (size === 0 && keys.length === 0 && protoProps === undefined) return prefix + "{}";
         braces = [prefix + "{", "}"];
       } else if (isMap(value)) {
         const size = mapSize(value);
         const prefix = prefixOf(ctor, tag, "Map", "(" + size + ")");
         keys = ownKeys(value, ctx.showHidden, false);
         formatter = formatMap;
-        if (size === 0 && keys.length === 0) return prefix + "{}";
+        if (size === 0 && keys.length === 0 && protoProps === undefined) return prefix + "{}";
         braces = [prefix + "{", "}"];
       } else if (isTypedArray(value)) {
         keys = ownKeys(value, ctx.showHidden, true);
@@ -591,7 +627,7 @@
         const size = typedArrayLength(value);
         const prefix = prefixOf(ctor, tag, fallback, "(" + size + ")");
         braces = [prefix + "[", "]"];
-        if (size === 0 && keys.length === 0 && !ctx.showHidden) return braces[0] + "]";
+        if (size === 0 && keys.length === 0 && protoProps === undefined && !ctx.showHidden) return braces[0] + "]";
         formatter = formatTypedArray;
         extrasType = kArrayExtrasType;
       } else if (types.isMapIterator(value) || types.isSetIterator(value)) {
@@ -607,30 +643,30 @@
       braces = ["{", "}"];
       if (typeof value === "function") {
         base = functionBase(value, ctor, tag);
-        if (keys.length === 0) return ctx.stylize(base, "special");
+        if (keys.length === 0 && protoProps === undefined) return ctx.stylize(base, "special");
       } else if (ctor === "Object") {
         if (isArgumentsObject(value)) braces[0] = "[Arguments] {";
         else if (tag !== "") braces[0] = prefixOf(ctor, tag, "Object") + "{";
-        if (keys.length === 0) return braces[0] + "}";
+        if (keys.length === 0 && protoProps === undefined) return braces[0] + "}";
       } else if (isRegExp(value)) {
         base = regexpText(value);
         const prefix = prefixOf(ctor, tag, "RegExp");
         if (prefix !== "RegExp ") base = prefix + base;
-        if (keys.length === 0 || (recurseTimes > ctx.depth && ctx.depth !== null)) return ctx.stylize(base, "regexp");
+        if ((keys.length === 0 && protoProps === undefined) || (recurseTimes > ctx.depth && ctx.depth !== null)) return ctx.stylize(base, "regexp");
       } else if (isDate(value)) {
         const t = DateGetTime(value);
         base = NumberIsNaN(t) ? "Invalid Date" : DateToISOString(value);
         const prefix = prefixOf(ctor, tag, "Date");
         if (prefix !== "Date ") base = prefix + base;
-        if (keys.length === 0) return ctx.stylize(base, "date");
+        if (keys.length === 0 && protoProps === undefined) return ctx.stylize(base, "date");
       } else if (isNativeError(value)) {
         base = formatError(value, ctor, tag, ctx, keys);
-        if (keys.length === 0) return base;
+        if (keys.length === 0 && protoProps === undefined) return base;
       } else if (isAnyArrayBuffer(value)) {
         const arrayType = isArrayBuffer(value) ? "ArrayBuffer" : "SharedArrayBuffer";
         const prefix = prefixOf(ctor, tag, arrayType);
         if (typedArray === undefined) formatter = formatArrayBuffer;
-        else if (keys.length === 0) return prefix + "{ byteLength: " + formatNumber(ctx.stylize, value.byteLength, false) + " }";
+        else if (keys.length === 0 && protoProps === undefined) return prefix + "{ byteLength: " + formatNumber(ctx.stylize, value.byteLength, false) + " }";
         braces[0] = prefix + "{";
         ArrayUnshift(keys, "byteLength");
       } else if (isDataView(value)) {
@@ -669,9 +705,9 @@
         base += ": " + fn(value) + "]";
         if (tag !== "" && tag !== ctor) base += " [" + tag + "]";
         base = ctx.stylize(base, type === "String" ? "string" : C.ReflectApply(C.StringPrototypeToLowerCase, type, []));
-        if (keys.length === 0) return base;
+        if (keys.length === 0 && protoProps === undefined) return base;
       } else {
-        if (keys.length === 0) return prefixOf(ctor, tag, "Object") + "{}";
+        if (keys.length === 0 && protoProps === undefined) return prefixOf(ctor, tag, "Object") + "{}";
         braces[0] = prefixOf(ctor, tag, "Object") + "{";
       }
     }
@@ -688,6 +724,7 @@
     try {
       output = formatter(ctx, value, recurseTimes);
       for (let i = 0; i < keys.length; i++) append(output, formatProperty(ctx, value, recurseTimes, keys[i], extrasType));
+      if (protoProps !== undefined) for (let i = 0; i < protoProps.length; i++) append(output, protoProps[i]);
     } catch (err) {
       ArrayPop(ctx.seen);
       if (isInstance(err, RangeErrorCtor) || (err && err.name === "InternalError")) {
