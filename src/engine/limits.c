@@ -32,6 +32,7 @@
 /* quickjs-ng passes the runtime's opaque pointer (the run_limits) and counts nothing for us. */
 #define ALLOC_ARG void *opaque
 #define ALLOC_STATE(o) (&((run_limits *)(o))->ng_heap)
+#define NG_OOM_RESERVE (64 * 1024)
 #else
 #define ALLOC_ARG JSMallocState *s_
 #define ALLOC_STATE(o) (o)
@@ -49,7 +50,15 @@ static int refuse(JSMallocState *s, size_t size, size_t grow)
         if (!l->tripped) l->tripped = LIMIT_ALLOCATION, l->refused_bytes = size;
         return 1;
     }
+#ifdef CHIDORI_ENGINE_NG
+    /* quickjs-ng cannot raise our ceiling while it builds the out-of-memory error (QuickJS's
+     * patch 0003 does): once the ceiling has been hit, the error may borrow this much above it */
+    size_t limit = s->malloc_limit;
+    if (l->tripped == LIMIT_MEMORY && limit < (size_t)-1 - NG_OOM_RESERVE) limit += NG_OOM_RESERVE;
+    if (s->malloc_size + grow > limit) {
+#else
     if (s->malloc_size + grow > s->malloc_limit) {
+#endif
         if (!l->tripped) l->tripped = LIMIT_MEMORY, l->refused_bytes = size;
         return 1;
     }
