@@ -272,7 +272,13 @@
     defineValue,
     // [...head, ...rest] as an argument list for ReflectApply, without the array iterator (spread
     // reads Array.prototype[Symbol.iterator]) and without inherited setters
-    // shims2 (buffer, path, url, internal/url*, internal/idna): what their own paths use
+    argsWith: (head, rest) => {
+      const a = ObjectSetPrototypeOf([], null);
+      for (let i = 0; i < head.length; i++) a[a.length] = head[i];
+      for (let i = 0; i < rest.length; i++) a[a.length] = rest[i];
+      return a;
+    },
+    // ---- shims2 (path, url, internal/url*, internal/idna): what their own paths use ----
     StringPrototypeCharCodeAt: StringProto.charCodeAt,
     StringPrototypeCodePointAt: StringProto.codePointAt,
     StringFromCharCode: String.fromCharCode,
@@ -295,12 +301,6 @@
     IteratorPrototype: Object.getPrototypeOf(Object.getPrototypeOf([][Symbol.iterator]())),
     DecodeURIComponent: decodeURIComponent,
     EncodeURIComponent: encodeURIComponent,
-    argsWith: (head, rest) => {
-      const a = ObjectSetPrototypeOf([], null);
-      for (let i = 0; i < head.length; i++) a[a.length] = head[i];
-      for (let i = 0; i < rest.length; i++) a[a.length] = rest[i];
-      return a;
-    },
     // shims1: see shims1Captures above
     shims1: ObjectSetPrototypeOf(shims1Captures, null),
 
