@@ -745,6 +745,8 @@
     }
     getReader(options) {
       rsOf(this);
+      if (options !== undefined && options !== null && typeof options !== "object" && typeof options !== "function")
+        throw invalidArgType("options", "of type object", options);
       const mode = options === undefined || options === null ? undefined : options.mode;
       if (mode !== undefined) {
         if (StringCtor(mode) === "byob") return new ReadableStreamBYOBReader(this);
