@@ -109,6 +109,15 @@ async function body(stream, web) {
     byob += got.value.length + ":" + got.value[0] + got.value[1] + " ";
   }
   add("byob", byob);
+  let m = 0;
+  const btees = new web.ReadableStream({ type: "bytes", pull(c) {
+    const req = c.byobRequest;
+    if (m >= 4) { c.close(); if (req) req.respond(0); return; }
+    if (req) { req.view[0] = 40 + m++; req.respond(1); } else { const x = new U8(1); x[0] = 50 + m++; c.enqueue(x); }
+  } }).tee();
+  const ba = btees[0].getReader({ mode: "byob" }), bb = btees[1].getReader();
+  const z1 = await ba.read(new U8(2)), z2 = await bb.read(), z3 = await bb.read(), z4 = await ba.read(new U8(2));
+  add("byteTee", z1.value[0] + "," + z2.value[0] + "," + z3.value[0] + "," + z4.value[0] + ":" + z4.value.length);
   const auto = new web.ReadableStream({ type: "bytes", autoAllocateChunkSize: 8, pull(c) { c.byobRequest.view[0] = 5; c.byobRequest.respond(1); } });
   const ar = await auto.getReader().read();
   add("auto", ar.value.length + ":" + ar.value[0]);

@@ -177,6 +177,13 @@ export async function agent() {
     await attempt(() => { let c; new ReadableStream({ type: "bytes", start(x) { c = x; } }); c.close(); c.enqueue(new Uint8Array(1)); }),
     await attempt(() => new ReadableStreamBYOBReader(new ReadableStream())),
     await attempt(() => { const s = counter(1, 1); s.getReader(); return new ReadableStreamBYOBReader(s); }),
+    await attempt(() => new ReadableStream({ type: "bytes" }).getReader(1)),
+    await attempt(() => new ReadableStream({ type: "bytes" }).getReader("byob")),
+    await attempt(() => new ReadableStream({ type: "bytes" }).getReader({ mode: "" })),
+    await attempt(() => new ReadableStream({ type: "bytes" }).getReader({ mode: null })),
+    await attempt(() => Reflect.get(ReadableStreamBYOBRequest.prototype, "view", {})),
+    await attempt(() => ReadableStreamBYOBRequest.prototype.respond.call({}, 1)),
+    await attempt(() => { const r = new ReadableStream({ type: "bytes" }).getReader({ mode: "byob" }); r.releaseLock(); r.releaseLock(); return r.read(new Uint8Array(2)); }),
   ];
   {
     // a partial element at close errors the stream

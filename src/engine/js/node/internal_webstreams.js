@@ -745,6 +745,8 @@
     }
     getReader(options) {
       rsOf(this);
+      if (options !== undefined && options !== null && typeof options !== "object" && typeof options !== "function")
+        throw invalidArgType("options", "of type object", options);
       const mode = options === undefined || options === null ? undefined : options.mode;
       if (mode !== undefined) {
         if (StringCtor(mode) === "byob") return new ReadableStreamBYOBReader(this);
@@ -754,6 +756,7 @@
     }
     tee() {
       const rs = rsOf(this);
+      if (rs.bytes) return teeBytes(this);
       const reader = new ReadableStreamDefaultReader(this);
       let reading = false, readAgain = false, canceled1 = false, canceled2 = false, reason1, reason2;
       let b1, b2;
@@ -880,6 +883,107 @@
       }, { highWaterMark: 0 });
     }
     get [SymbolToStringTag]() { return "ReadableStream"; }
+  }
+
+  // The spec's ReadableByteStreamTee: a branch with a BYOB read waiting has the source read into
+  // that view (through a BYOB reader) and the other branch gets a copy; otherwise the source is
+  // read with a default reader and both branches get the chunk (the second a copy).
+  function teeBytes(stream) {
+    let reader = new ReadableStreamDefaultReader(stream);
+    let reading = false, readAgain1 = false, readAgain2 = false, canceled1 = false, canceled2 = false;
+    let reason1, reason2, b1 = null, b2 = null;
+    const cancelDone = deferred();
+    const rec = (b) => WeakMapGet(streams, b);
+    const clone = (v) => new Uint8ArrayCtor(BufferSlice(TABuffer(v), TAByteOffset(v), TAByteOffset(v) + TAByteLength(v)));
+    const forwardError = (r) => {
+      then(readerClosed(r, "reader"), noop, (e) => {
+        if (r !== reader) return;
+        errorReadable(rec(b1), e);
+        errorReadable(rec(b2), e);
+        if (!canceled1 || !canceled2) cancelDone.resolve(undefined);
+      });
+    };
+    forwardError(reader);
+    const closeBranch = (b) => { const x = rec(b); if (x.state === "readable" && !x.closeRequested) closeBytes(x); };
+    const respondZero = (b) => { const x = rec(b); if (x.pullIntos.length > 0) respond(x, 0); };
+    const again = () => {
+      if (readAgain1) { readAgain1 = false; pullBranch(1); } else if (readAgain2) { readAgain2 = false; pullBranch(2); }
+    };
+    const useReader = (byob) => {
+      const r = WeakMapGet(readers, reader);
+      if (r.byob === byob) return;
+      releaseReader(reader);
+      reader = byob ? new ReadableStreamBYOBReader(stream) : new ReadableStreamDefaultReader(stream);
+      forwardError(reader);
+    };
+    const pullDefault = () => {
+      useReader(false);
+      then(readFrom(rsOf(stream)), (r) => {
+        readAgain1 = readAgain2 = false;
+        if (r.done) {
+          reading = false;
+          if (!canceled1) closeBranch(b1);
+          if (!canceled2) closeBranch(b2);
+          if (!canceled1) respondZero(b1);
+          if (!canceled2) respondZero(b2);
+          if (!canceled1 || !canceled2) cancelDone.resolve(undefined);
+          return;
+        }
+        let c1 = r.value, c2 = r.value;
+        if (!canceled1 && !canceled2) c2 = clone(r.value);
+        if (!canceled1) enqueueReadable(rec(b1), c1);
+        if (!canceled2) enqueueReadable(rec(b2), c2);
+        reading = false;
+        again();
+      }, () => { reading = false; });
+    };
+    const pullByob = (view, forBranch2) => {
+      useReader(true);
+      const byobBranch = forBranch2 ? b2 : b1, otherBranch = forBranch2 ? b1 : b2;
+      then(readInto(rsOf(stream), viewInfo(view)), (r) => {
+        readAgain1 = readAgain2 = false;
+        const byobCanceled = forBranch2 ? canceled2 : canceled1, otherCanceled = forBranch2 ? canceled1 : canceled2;
+        if (r.done) {
+          reading = false;
+          if (!byobCanceled) closeBranch(byobBranch);
+          if (!otherCanceled) closeBranch(otherBranch);
+          if (r.value !== undefined) {
+            if (!byobCanceled) respondWithNewView(rec(byobBranch), viewInfo(r.value));
+            if (!otherCanceled) respondZero(otherBranch);
+          }
+          if (!byobCanceled || !otherCanceled) cancelDone.resolve(undefined);
+          return;
+        }
+        if (!otherCanceled) {
+          const copy = clone(r.value);
+          if (!byobCanceled) respondWithNewView(rec(byobBranch), viewInfo(r.value));
+          enqueueReadable(rec(otherBranch), copy);
+        } else if (!byobCanceled) {
+          respondWithNewView(rec(byobBranch), viewInfo(r.value));
+        }
+        reading = false;
+        again();
+      }, () => { reading = false; });
+    };
+    const pullBranch = (which) => {
+      if (reading) {
+        if (which === 1) readAgain1 = true; else readAgain2 = true;
+        return resolved(undefined);
+      }
+      reading = true;
+      const req = rec(which === 1 ? b1 : b2).controller.byobRequest;
+      if (req === null) pullDefault();
+      else pullByob(WeakMapGet(byobRequests, req).view, which === 2);
+      return resolved(undefined);
+    };
+    const cancelBranch = (which) => (reason) => {
+      if (which === 1) { canceled1 = true; reason1 = reason; } else { canceled2 = true; reason2 = reason; }
+      if (canceled1 && canceled2) then(cancelReadable(rsOf(stream), [reason1, reason2]), cancelDone.resolve, cancelDone.reject);
+      return cancelDone.promise;
+    };
+    b1 = new ReadableStream({ type: "bytes", pull: () => pullBranch(1), cancel: cancelBranch(1) });
+    b2 = new ReadableStream({ type: "bytes", pull: () => pullBranch(2), cancel: cancelBranch(2) });
+    return [b1, b2];
   }
 
   // pipeTo's loop: read, wait for the writer's ready, write; the end, an error on either side or
