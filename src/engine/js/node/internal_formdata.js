@@ -15,8 +15,8 @@
   const blobs = require("internal/blob");
   const P = natives.primordials, u = P.uncurry;
   const { ReflectApply, StringCtor, ObjectFreeze, TypeErrorCtor, JSONStringify, list, rec } = P;
-  const WeakMapGet = u(P.WeakMapPrototypeGet), WeakMapSet = u(P.WeakMapPrototypeSet), WeakMapHas = u(P.WeakMapPrototypeHas);
-  const TypedArraySet = u(P.TypedArrayPrototypeSet), TypedArraySlice = u(P.TypedArrayPrototypeSlice), StringPadStart = u(P.StringPrototypePadStart);
+  const WeakMapGet = u(P.WeakMapPrototypeGet), WeakMapSet = u(P.WeakMapPrototypeSet), WeakMapHas = (m, k) => WeakMapGet(m, k) !== undefined;
+  const TypedArraySet = u(P.TypedArrayPrototypeSet), TypedArraySlice = u(P.TypedArrayPrototypeSlice), StringPadStart = (s, n, ch) => { while (s.length < n) s = ch + s; return s; };
   const StringCharCodeAt = u(P.StringPrototypeCharCodeAt), StringSlice = u(P.StringPrototypeSlice);
   const ArraySplice = u(P.ArrayPrototypeSplice);
   const push = (l, v) => { l[l.length] = v; };
