@@ -1,5 +1,6 @@
-/* node/internal_formdata.js — FormData (the global) and its multipart/form-data encoding for fetch
- * bodies.
+/* node/internal_formdata.js — FormData (the global), its multipart/form-data encoding for fetch
+ * bodies, and the parsing of multipart/form-data and application/x-www-form-urlencoded bodies for
+ * Response#formData() and Request#formData() (untrusted bytes: size-limited, see below).
  *
  * Entries are [name, string | File] in order, as the XHR spec keeps them. The encoding follows
  * the HTML spec's multipart/form-data algorithm (names and file names escape `"`, CR and LF as
