@@ -30,7 +30,6 @@
   const StringProto = String.prototype, ArrayProto = Array.prototype;
   const MapSize = Object.getOwnPropertyDescriptor(MapProto, "size").get;
   const FunctionPrototypeBind = Function.prototype.bind, FunctionPrototypeCall = Function.prototype.call; // shims2
-  const TypedArrayProto = Object.getPrototypeOf(Uint8Array.prototype); // web
 
   // Own, writable, enumerable data property, defined (no inherited setter runs): the descriptor has
   // no prototype, so a getter a guest put on Object.prototype ("get", "set") is never read.
@@ -242,24 +241,16 @@
 
     // ---- web (fetch, http, fs, crypto, blob, formdata, text: node/internal_fetch.js and friends) ----
     StringPrototypeCharCodeAt: StringProto.charCodeAt,
-    StringPrototypeToUpperCase: StringProto.toUpperCase,
-    StringPrototypeEndsWith: StringProto.endsWith,
-    StringPrototypePadStart: StringProto.padStart,
     StringFromCharCode: String.fromCharCode,
-    TypedArrayPrototypeSlice: TypedArrayProto.slice,
-    TypedArrayPrototypeSubarray: TypedArrayProto.subarray,
-    TypedArrayPrototypeSet: TypedArrayProto.set,
-    TypedArrayPrototypeFill: TypedArrayProto.fill,
+    // %TypedArray%.prototype's, read through Uint8Array.prototype (which inherits them)
+    TypedArrayPrototypeSlice: Uint8Array.prototype.slice,
+    TypedArrayPrototypeSubarray: Uint8Array.prototype.subarray,
+    TypedArrayPrototypeSet: Uint8Array.prototype.set,
+    TypedArrayPrototypeFill: Uint8Array.prototype.fill,
     ArrayBufferIsView: ArrayBuffer.isView,
-    ArrayBufferPrototypeSlice: ArrayBuffer.prototype.slice,
     ObjectPrototypeToString: Object.prototype.toString,
     ObjectGetPrototypeOf: Object.getPrototypeOf,
     ReflectGetOwnPropertyDescriptor: Reflect.getOwnPropertyDescriptor,
-    WeakMapPrototypeHas: WeakMapProto.has,
-    Uint8ArrayCtor: Uint8Array,
-    RangeErrorCtor: RangeError,
-    MathMin: Math.min, MathRound: Math.round,
-    NumberIsNaN: Number.isNaN,
     EncodeURIComponent: encodeURIComponent, DecodeURIComponent: decodeURIComponent,
     Escape: escape, Unescape: unescape,
 

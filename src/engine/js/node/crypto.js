@@ -19,12 +19,13 @@
 (function (require, natives, name) {
   "use strict";
   const P = natives.primordials, u = P.uncurry;
-  const { StringCtor, ObjectFreeze, ArrayBufferIsView, Uint8ArrayCtor, MathMin, NumberIsInteger, TypeErrorCtor, RangeErrorCtor,
-    ErrorCtor, PromiseCtor, PromiseOwn, PromiseReject, ObjectHasOwn, list, rec } = P;
+  const { StringCtor, ObjectFreeze, ArrayBufferIsView, NumberIsInteger, TypeErrorCtor, ErrorCtor, PromiseCtor, PromiseOwn, PromiseReject, ObjectHasOwn, list, rec } = P;
+  // globals and small forms in place of captures (docs/primordials.md: global bindings are not covered)
+  const Uint8ArrayCtor = Uint8Array, MathMin = (a, b) => (a < b ? a : b), RangeErrorCtor = RangeError;
   const StringToLowerCase = u(P.StringPrototypeToLowerCase), StringSlice = u(P.StringPrototypeSlice);
   const RegExpExec = u(P.RegExpPrototypeExec), ArrayIndexOf = u(P.ArrayPrototypeIndexOf), ArraySlice = u(P.ArrayPrototypeSlice);
   const ArrayJoin = u(P.ArrayPrototypeJoin), TypedArraySlice = u(P.TypedArrayPrototypeSlice), TypedArraySet = u(P.TypedArrayPrototypeSet);
-  const ArrayBufferSlice = u(P.ArrayBufferPrototypeSlice);
+  const ArrayBufferSlice = (b, a, e) => new Uint8Array(new Uint8Array(b, a, e - a)).buffer; // a copy, no method read
   const NumberIsSafeInteger = (n) => NumberIsInteger(n) && n >= -9007199254740991 && n <= 9007199254740991;
   const ALGORITHMS = ["md5", "sha1", "sha256", "sha384", "sha512"];
   const ALIASES = {

@@ -17,11 +17,11 @@
 (function (require, natives, name) {
   "use strict";
   const P = natives.primordials, u = P.uncurry;
-  const { ReflectApply, StringCtor, NumberCtor, ObjectKeys, ObjectFreeze, ObjectDefineProperty, NumberIsInteger, NumberIsFinite,
-    MathMin, MathMax, MathCeil, MathRound, ArrayBufferIsView, Uint8ArrayCtor, TypeErrorCtor, RangeErrorCtor, ErrorCtor,
-    PromiseCtor, PromiseOwn, PromiseResolve, PromiseThen, list, rec } = P;
+  const { ReflectApply, StringCtor, NumberCtor, ObjectKeys, ObjectFreeze, ObjectDefineProperty, NumberIsInteger, NumberIsFinite, MathMax, MathCeil, ArrayBufferIsView, TypeErrorCtor, ErrorCtor, PromiseCtor, PromiseOwn, PromiseResolve, PromiseThen, list, rec } = P;
+  // globals and small forms in place of captures (docs/primordials.md: global bindings are not covered)
+  const MathMin = (a, b) => (a < b ? a : b), MathRound = (x) => { const f = P.MathFloor(x); return x - f >= 0.5 ? f + 1 : f; }, Uint8ArrayCtor = Uint8Array, RangeErrorCtor = RangeError;
   const StringSlice = u(P.StringPrototypeSlice), StringIndexOf = u(P.StringPrototypeIndexOf);
-  const StringStartsWith = u(P.StringPrototypeStartsWith), StringEndsWith = u(P.StringPrototypeEndsWith);
+  const StringStartsWith = u(P.StringPrototypeStartsWith), StringEndsWith = (s, t) => s.length >= t.length && StringSlice(s, s.length - t.length) === t;
   const StringToLowerCase = u(P.StringPrototypeToLowerCase), StringCharCodeAt = u(P.StringPrototypeCharCodeAt);
   const RegExpExec = u(P.RegExpPrototypeExec), TypedArraySubarray = u(P.TypedArrayPrototypeSubarray);
   const TypedArraySet = u(P.TypedArrayPrototypeSet), TypedArrayFill = u(P.TypedArrayPrototypeFill);

@@ -24,10 +24,10 @@
   const fi = require("internal/fetch").internals;
   const text = require("internal/text");
   const P = natives.primordials, u = P.uncurry;
-  const { ReflectApply, StringCtor, NumberCtor, ArrayIsArray, ObjectKeys, ObjectCreate, ObjectFreeze, ObjectDefineProperty,
-    NumberIsInteger, NumberIsFinite, MathMin, MathFloor, ArrayBufferIsView, Uint8ArrayCtor, TypeErrorCtor, RangeErrorCtor,
-    ErrorCtor, MapCtor, PromiseReject, PromiseThen, list, rec } = P;
-  const StringToLowerCase = u(P.StringPrototypeToLowerCase), StringToUpperCase = u(P.StringPrototypeToUpperCase);
+  const { ReflectApply, StringCtor, NumberCtor, ArrayIsArray, ObjectKeys, ObjectCreate, ObjectFreeze, ObjectDefineProperty, NumberIsInteger, NumberIsFinite, MathFloor, ArrayBufferIsView, TypeErrorCtor, ErrorCtor, MapCtor, PromiseReject, PromiseThen, list, rec } = P;
+  // globals and small forms in place of captures (docs/primordials.md: global bindings are not covered)
+  const MathMin = (a, b) => (a < b ? a : b), Uint8ArrayCtor = Uint8Array, RangeErrorCtor = RangeError;
+  const StringToLowerCase = u(P.StringPrototypeToLowerCase), StringToUpperCase = (s) => text.asciiUpper(s); // methods are tokens: ASCII
   const StringIncludes = u(P.StringPrototypeIncludes), StringSlice = u(P.StringPrototypeSlice);
   const StringCharCodeAt = u(P.StringPrototypeCharCodeAt), RegExpExec = u(P.RegExpPrototypeExec);
   const TypedArraySlice = u(P.TypedArrayPrototypeSlice), TypedArraySet = u(P.TypedArrayPrototypeSet);

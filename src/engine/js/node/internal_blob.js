@@ -9,8 +9,10 @@
   const text = require("internal/text");
   const { invalidArgType } = text;
   const P = natives.primordials, u = P.uncurry;
-  const { StringCtor, ObjectDefineProperty, ObjectFreeze, MathMax, MathMin, PromiseResolve, list, rec } = P;
-  const WeakMapGet = u(P.WeakMapPrototypeGet), WeakMapSet = u(P.WeakMapPrototypeSet), WeakMapHas = u(P.WeakMapPrototypeHas);
+  const { StringCtor, ObjectDefineProperty, ObjectFreeze, MathMax, PromiseResolve, list, rec } = P;
+  // globals and small forms in place of captures (docs/primordials.md: global bindings are not covered)
+  const MathMin = (a, b) => (a < b ? a : b);
+  const WeakMapGet = u(P.WeakMapPrototypeGet), WeakMapSet = u(P.WeakMapPrototypeSet), WeakMapHas = (m, k) => WeakMapGet(m, k) !== undefined;
   const TypedArraySlice = u(P.TypedArrayPrototypeSlice), TypedArraySubarray = u(P.TypedArrayPrototypeSubarray);
   const TypedArraySet = u(P.TypedArrayPrototypeSet), StringToLowerCase = u(P.StringPrototypeToLowerCase);
   const StringCharCodeAt = u(P.StringPrototypeCharCodeAt);

@@ -19,11 +19,10 @@
   // Builtins from natives.primordials (captured before guest code); the brand-check getters and the
   // Date/Set/boxed-primitive methods below are read when this module first loads (docs/primordials.md).
   const P = natives.primordials, u = P.uncurry;
-  const { ReflectApply, ObjectKeys, ObjectFreeze, ObjectDefineProperty, ObjectCreate, ObjectHasOwn, ArrayIsArray,
-    StringCtor, MapCtor, list } = P;
+  const { ReflectApply, ObjectKeys, ObjectFreeze, ObjectDefineProperty, ObjectCreate, ObjectHasOwn, ArrayIsArray, StringCtor, MapCtor, list } = P;
   const MapGet = u(P.MapPrototypeGet), MapSet = u(P.MapPrototypeSet), MapHas = u(P.MapPrototypeHas);
   const MapForEach = u(P.MapPrototypeForEach), StringSlice = u(P.StringPrototypeSlice);
-  const ArrayBufferSlice = u(P.ArrayBufferPrototypeSlice);
+  const ArrayBufferSlice = (b) => new Uint8Array(new Uint8Array(b)).buffer; // a copy, no method read
   const objectToString = u(P.ObjectPrototypeToString);
   const getter = (proto, key) => P.ReflectGetOwnPropertyDescriptor(proto, key).get;
   const call = (f, self) => ReflectApply(f, self, []);

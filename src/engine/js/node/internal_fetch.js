@@ -24,10 +24,10 @@
 (function (require, natives, name) {
   "use strict";
   const P = natives.primordials, u = P.uncurry;
-  const { ReflectApply, ReflectOwnKeys, JSONStringify, JSONParse, ArrayIsArray, StringCtor, NumberCtor,
-    TypeErrorCtor, RangeErrorCtor, NumberIsInteger, PromiseCtor, PromiseResolve, PromiseReject, PromiseThen, PromiseOwn,
-    ObjectFreeze, ObjectDefineProperty, ArrayBufferIsView, Uint8ArrayCtor, list, rec } = P;
-  const StringToLowerCase = u(P.StringPrototypeToLowerCase), StringToUpperCase = u(P.StringPrototypeToUpperCase);
+  const { ReflectApply, ReflectOwnKeys, JSONStringify, JSONParse, ArrayIsArray, StringCtor, NumberCtor, TypeErrorCtor, NumberIsInteger, PromiseCtor, PromiseResolve, PromiseReject, PromiseThen, PromiseOwn, ObjectFreeze, ObjectDefineProperty, ArrayBufferIsView, list, rec } = P;
+  // globals and small forms in place of captures (docs/primordials.md: global bindings are not covered)
+  const RangeErrorCtor = RangeError, Uint8ArrayCtor = Uint8Array;
+  const StringToLowerCase = u(P.StringPrototypeToLowerCase), StringToUpperCase = (s) => text.asciiUpper(s); // methods are tokens: byte-uppercase
   const StringStartsWith = u(P.StringPrototypeStartsWith), StringSlice = u(P.StringPrototypeSlice);
   const StringCharCodeAt = u(P.StringPrototypeCharCodeAt), ArrayIndexOf = u(P.ArrayPrototypeIndexOf);
   const ArraySort = u(P.ArrayPrototypeSort), RegExpExec = u(P.RegExpPrototypeExec);

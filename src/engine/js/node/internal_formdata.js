@@ -1,5 +1,6 @@
-/* node/internal_formdata.js — FormData (the global) and its multipart/form-data encoding for fetch
- * bodies.
+/* node/internal_formdata.js — FormData (the global), its multipart/form-data encoding for fetch
+ * bodies, and the parsing of multipart/form-data and application/x-www-form-urlencoded bodies for
+ * Response#formData() and Request#formData() (untrusted bytes: size-limited, see below).
  *
  * Entries are [name, string | File] in order, as the XHR spec keeps them. The encoding follows
  * the HTML spec's multipart/form-data algorithm (names and file names escape `"`, CR and LF as
@@ -15,8 +16,8 @@
   const blobs = require("internal/blob");
   const P = natives.primordials, u = P.uncurry;
   const { ReflectApply, StringCtor, ObjectFreeze, TypeErrorCtor, JSONStringify, list, rec } = P;
-  const WeakMapGet = u(P.WeakMapPrototypeGet), WeakMapSet = u(P.WeakMapPrototypeSet), WeakMapHas = u(P.WeakMapPrototypeHas);
-  const TypedArraySet = u(P.TypedArrayPrototypeSet), TypedArraySlice = u(P.TypedArrayPrototypeSlice), StringPadStart = u(P.StringPrototypePadStart);
+  const WeakMapGet = u(P.WeakMapPrototypeGet), WeakMapSet = u(P.WeakMapPrototypeSet), WeakMapHas = (m, k) => WeakMapGet(m, k) !== undefined;
+  const TypedArraySet = u(P.TypedArrayPrototypeSet), TypedArraySlice = u(P.TypedArrayPrototypeSlice), StringPadStart = (s, n, ch) => { while (s.length < n) s = ch + s; return s; };
   const StringCharCodeAt = u(P.StringPrototypeCharCodeAt), StringSlice = u(P.StringPrototypeSlice);
   const ArraySplice = u(P.ArrayPrototypeSplice);
   const push = (l, v) => { l[l.length] = v; };

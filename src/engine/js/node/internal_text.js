@@ -13,15 +13,16 @@
   // guest-writable property. The per-character loops read String.prototype.charCodeAt directly
   // only after checking it is still the original (codeUnitReader): no guest code runs inside them.
   const P = natives.primordials, u = P.uncurry;
-  const { ReflectApply, StringCtor, ObjectDefineProperty, ObjectFreeze, ObjectHasOwn, MathMin, MathFloor, MathCeil, MathMax,
-    ArrayBufferIsView, TypeErrorCtor, RangeErrorCtor, rec } = P;
+  const { ReflectApply, StringCtor, ObjectDefineProperty, ObjectFreeze, ObjectHasOwn, MathFloor, MathCeil, MathMax, ArrayBufferIsView, TypeErrorCtor, rec } = P;
+  // globals and small forms in place of captures (docs/primordials.md: global bindings are not covered)
+  const MathMin = (a, b) => (a < b ? a : b), RangeErrorCtor = RangeError;
   const fromCharCode = P.StringFromCharCode;
   const StringCharCodeAt = u(P.StringPrototypeCharCodeAt), StringSlice = u(P.StringPrototypeSlice);
   const StringIndexOf = u(P.StringPrototypeIndexOf), StringToLowerCase = u(P.StringPrototypeToLowerCase);
   const TypedArraySlice = u(P.TypedArrayPrototypeSlice), TypedArraySubarray = u(P.TypedArrayPrototypeSubarray);
   const TypedArraySet = u(P.TypedArrayPrototypeSet), TypedArrayFill = u(P.TypedArrayPrototypeFill);
   const WeakMapGet = u(P.WeakMapPrototypeGet), WeakMapSet = u(P.WeakMapPrototypeSet);
-  const StringProto = P.ObjectGetPrototypeOf(""), charCodeAt = P.StringPrototypeCharCodeAt;
+  const StringProto = StringCtor.prototype, charCodeAt = P.StringPrototypeCharCodeAt;
   const directAt = (s, i) => s.charCodeAt(i);
   // (s, i) → code unit: the direct method call when String.prototype.charCodeAt is the original
   // data property (about 3x cheaper than a Reflect.apply per character), else the captured one.
@@ -96,6 +97,18 @@
     get code() { const n = WeakMapGet(domName, this); return n !== undefined && ObjectHasOwn(DOM_CODES, n) ? DOM_CODES[n] : 0; }
   }
   ObjectDefineProperty(DOMException.prototype, Symbol.toStringTag, { __proto__: null, value: "DOMException", configurable: true });
+
+  // ASCII letters upper-cased, everything else as it is (HTTP methods)
+  function asciiUpper(s) {
+    let out = "", from = 0;
+    for (let i = 0; i < s.length; i++) {
+      const c = StringCharCodeAt(s, i);
+      if (c < 97 || c > 122) continue;
+      out += StringSlice(s, from, i) + ReflectApply(fromCharCode, null, [c - 32]);
+      from = i + 1;
+    }
+    return from === 0 ? s : out + StringSlice(s, from);
+  }
 
   /* ---- byte views ---- */
 
@@ -546,7 +559,7 @@
     TextEncoder, TextDecoder, atob, btoa, DOMException,
     // for the other shims
     utf8Encode, utf8Decode, utf8Length, utf8Write, utf8DecodeRange, latin1Decode, utf16Units, unitsToString,
-    bytesToBase64, base64ToBytes, bytesOf, codeUnitReader, asBuffer,
+    bytesToBase64, base64ToBytes, bytesOf, codeUnitReader, asBuffer, asciiUpper,
     codedError, invalidArgType, describeReceived, missingArgs,
   });
 })
