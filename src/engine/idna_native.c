@@ -17,6 +17,7 @@
  */
 #include "engine/idna_native.h"
 #include "engine/intl_icu.h"
+#include "engine/intl_native.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -54,48 +55,6 @@ static int need_uts46(JSContext *ctx)
     return -1;
 }
 
-/* JS string → UTF-16 (malloc'd); NULL with an exception pending. */
-static UChar *get_domain(JSContext *ctx, JSValueConst v, int32_t *len)
-{
-    size_t n;
-    const char *s = JS_ToCStringLen(ctx, &n, v);
-    if (!s) return NULL;
-    if (n > DOMAIN_MAX) {
-        JS_FreeCString(ctx, s);
-        JS_ThrowRangeError(ctx, "IDNA: a domain of more than %d bytes; shorten the host name", DOMAIN_MAX);
-        return NULL;
-    }
-    UChar *u = malloc((n + 1) * sizeof(UChar));
-    if (!u) {
-        JS_FreeCString(ctx, s);
-        JS_ThrowOutOfMemory(ctx);
-        return NULL;
-    }
-    UErrorCode e = U_ZERO_ERROR;
-    int32_t ul = 0;
-    I->u_strFromUTF8WithSub(u, (int32_t)n + 1, &ul, s, (int32_t)n, 0xFFFD, NULL, &e);
-    JS_FreeCString(ctx, s);
-    if (U_FAILURE(e)) {
-        free(u);
-        JS_ThrowRangeError(ctx, "IDNA: cannot convert the domain (%s)", I->u_errorName(e));
-        return NULL;
-    }
-    *len = ul;
-    return u;
-}
-
-static JSValue new_string(JSContext *ctx, const UChar *u, int32_t len)
-{
-    size_t cap = (size_t)len * 3 + 1;
-    char *s = malloc(cap);
-    if (!s) return JS_ThrowOutOfMemory(ctx);
-    UErrorCode e = U_ZERO_ERROR;
-    int32_t n = 0;
-    I->u_strToUTF8WithSub(s, (int32_t)cap, &n, u, len, 0xFFFD, NULL, &e);
-    JSValue v = U_FAILURE(e) ? JS_NULL : JS_NewStringLen(ctx, s, (size_t)n);
-    free(s);
-    return v;
-}
 
 /* The error bits the URL Standard's options leave out: CheckHyphens=false always,
  * VerifyDnsLength=false unless beStrict. */
@@ -105,7 +64,7 @@ static JSValue new_string(JSContext *ctx, const UChar *u, int32_t len)
 static JSValue convert(JSContext *ctx, JSValueConst domain, int to_ascii, int strict)
 {
     int32_t len = 0;
-    UChar *src = get_domain(ctx, domain, &len);
+    UChar *src = intl_ustr_from_js(ctx, domain, DOMAIN_MAX, "IDNA", &len);
     if (!src) return JS_EXCEPTION;
     /* UTS #46 output is at most a few times its input (Punycode, "xn--" per label, mappings that
      * expand): start there and grow once to the length ICU asks for. */
@@ -125,7 +84,7 @@ static JSValue convert(JSContext *ctx, JSValueConst domain, int to_ascii, int st
         }
         uint32_t errors = info.errors & ~(uint32_t)HYPHEN_ERRORS;
         if (!strict) errors &= ~(uint32_t)LENGTH_ERRORS;
-        r = (U_FAILURE(e) || errors) ? JS_NULL : new_string(ctx, dst, n);
+        r = (U_FAILURE(e) || errors) ? JS_NULL : intl_ustr_to_js(ctx, dst, n, "IDNA");
         free(dst);
         break;
     }

@@ -128,15 +128,18 @@ static int get_locale(JSContext *ctx, JSValueConst v, char *buf, size_t cap, con
     return 0;
 }
 
-/* JS string → UTF-16 (malloc'd, NUL-terminated); *len in UTF-16 units. */
-static UChar *get_ustr(JSContext *ctx, JSValueConst v, int32_t *len)
+/* JS string → UTF-16 (malloc'd, NUL-terminated) for ICU: at most max_bytes of UTF-8, *len in
+ * UTF-16 units; NULL with a RangeError naming `who` (or out of memory) pending. Shared with
+ * idna_native.c. */
+UChar *intl_ustr_from_js(JSContext *ctx, JSValueConst v, size_t max_bytes, const char *who, int32_t *len)
 {
+    if (need_icu(ctx) < 0) return NULL; /* idna_native.c may be the first to call */
     size_t n;
     const char *s = JS_ToCStringLen(ctx, &n, v);
     if (!s) return NULL;
-    if (n > TEXT_MAX) {
+    if (n > max_bytes) {
         JS_FreeCString(ctx, s);
-        JS_ThrowRangeError(ctx, "Intl: a string of more than %d bytes", TEXT_MAX);
+        JS_ThrowRangeError(ctx, "%s: a string of more than %zu bytes", who, max_bytes);
         return NULL;
     }
     UChar *u = malloc((n + 1) * sizeof(UChar));
@@ -145,14 +148,21 @@ static UChar *get_ustr(JSContext *ctx, JSValueConst v, int32_t *len)
     int32_t ul = 0;
     I->u_strFromUTF8WithSub(u, (int32_t)n + 1, &ul, s, (int32_t)n, 0xFFFD, NULL, &e);
     JS_FreeCString(ctx, s);
-    if (U_FAILURE(e)) { free(u); JS_ThrowRangeError(ctx, "Intl: cannot convert a string (%s)", I->u_errorName(e)); return NULL; }
+    if (U_FAILURE(e)) { free(u); JS_ThrowRangeError(ctx, "%s: cannot convert a string (%s)", who, I->u_errorName(e)); return NULL; }
     u[ul] = 0;
     *len = ul;
     return u;
 }
 
-static JSValue new_ustr(JSContext *ctx, const UChar *u, int32_t len)
+static UChar *get_ustr(JSContext *ctx, JSValueConst v, int32_t *len)
 {
+    return intl_ustr_from_js(ctx, v, TEXT_MAX, "Intl", len);
+}
+
+/* ICU's UTF-16 → a JS string; a RangeError naming `who` if ICU cannot convert it. */
+JSValue intl_ustr_to_js(JSContext *ctx, const UChar *u, int32_t len, const char *who)
+{
+    if (need_icu(ctx) < 0) return JS_EXCEPTION;
     if (len < 0) len = 0;
     size_t cap = (size_t)len * 3 + 1;
     char *s = malloc(cap);
@@ -160,10 +170,15 @@ static JSValue new_ustr(JSContext *ctx, const UChar *u, int32_t len)
     UErrorCode e = U_ZERO_ERROR;
     int32_t n = 0;
     I->u_strToUTF8WithSub(s, (int32_t)cap, &n, u, len, 0xFFFD, NULL, &e);
-    if (U_FAILURE(e)) { free(s); return JS_ThrowRangeError(ctx, "Intl: cannot convert ICU output (%s)", I->u_errorName(e)); }
+    if (U_FAILURE(e)) { free(s); return JS_ThrowRangeError(ctx, "%s: cannot convert ICU output (%s)", who, I->u_errorName(e)); }
     JSValue v = JS_NewStringLen(ctx, s, (size_t)n);
     free(s);
     return v;
+}
+
+static JSValue new_ustr(JSContext *ctx, const UChar *u, int32_t len)
+{
+    return intl_ustr_to_js(ctx, u, len, "Intl");
 }
 
 static JSValue icu_error(JSContext *ctx, const char *what, UErrorCode e)

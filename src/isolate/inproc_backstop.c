@@ -13,6 +13,7 @@
  * Owns: the watchdog thread and its figures. Trusts: the limits it is armed with. The thread does
  * nothing async-signal-unsafe after the limit passes (write, _exit). */
 #include "isolate/isolate.h"
+#include "util/clock.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -23,7 +24,7 @@
 #include <unistd.h>
 
 typedef struct watch {
-    struct timespec wall_at;   /* end at (tv_sec 0: no wall limit) */
+    uint64_t wall_at_ns;       /* CLOCK_MONOTONIC time to end at (0: no wall limit) */
     uint64_t cpu_limit_ns;     /* process CPU time allowed (0: none) */
     char wall_msg[256];
     char cpu_msg[320];
@@ -31,33 +32,6 @@ typedef struct watch {
 
 static watch the_watch;
 static atomic_bool armed;
-
-static uint64_t process_cpu_ns(void)
-{
-    struct timespec ts;
-    if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0) return 0;
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-static struct timespec monotonic_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts;
-}
-
-static struct timespec add_ns(struct timespec t, uint64_t ns)
-{
-    ns += (uint64_t)t.tv_nsec;
-    t.tv_sec += (time_t)(ns / 1000000000u);
-    t.tv_nsec = (long)(ns % 1000000000u);
-    return t;
-}
-
-static int before(struct timespec a, struct timespec b)
-{
-    return a.tv_sec < b.tv_sec || (a.tv_sec == b.tv_sec && a.tv_nsec < b.tv_nsec);
-}
 
 static void end_process(const char *msg)
 {
@@ -75,20 +49,21 @@ static void *watch_main(void *arg)
 {
     const watch *w = arg;
     for (;;) {
-        struct timespec now = monotonic_now(), next = {0, 0};
-        if (w->wall_at.tv_sec) {
-            if (!before(now, w->wall_at)) end_process(w->wall_msg);
-            next = w->wall_at;
+        uint64_t now = clock_monotonic_ns(), next = 0;
+        if (w->wall_at_ns) {
+            if (now >= w->wall_at_ns) end_process(w->wall_msg);
+            next = w->wall_at_ns;
         }
         if (w->cpu_limit_ns) {
-            uint64_t used = process_cpu_ns();
+            uint64_t used = clock_process_cpu_ns();
             if (used >= w->cpu_limit_ns) end_process(w->cpu_msg);
             /* the earliest the rest could be used (one thread at full speed), and at least 10 ms on */
             uint64_t left = w->cpu_limit_ns - used;
-            struct timespec cpu_next = add_ns(now, left < 10000000u ? 10000000u : left);
-            if (!next.tv_sec || before(cpu_next, next)) next = cpu_next;
+            uint64_t cpu_next = now + (left < 10000000u ? 10000000u : left);
+            if (!next || cpu_next < next) next = cpu_next;
         }
-        while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL) == EINTR) {
+        struct timespec at = {.tv_sec = (time_t)(next / 1000000000u), .tv_nsec = (long)(next % 1000000000u)};
+        while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at, NULL) == EINTR) {
         }
     }
     return NULL;
@@ -103,7 +78,7 @@ void isolate_inproc_backstop_arm(const engine_limits *lim, bool wall, uint64_t h
     if (atomic_exchange(&armed, true)) return;
     watch *w = &the_watch;
     if (use_wall)
-        w->wall_at = add_ns(monotonic_now(), (lim->deadline_ms + ISOLATE_BACKSTOP_GRACE_MS) * 1000000u);
+        w->wall_at_ns = clock_monotonic_ns() + (lim->deadline_ms + ISOLATE_BACKSTOP_GRACE_MS) * 1000000u;
     /* CPU time already spent (start-up) counts: the slack in isolate_backstop_cpu_ms covers it */
     w->cpu_limit_ns = cpu_ms * 1000000u;
     snprintf(w->wall_msg, sizeof w->wall_msg,

@@ -11,6 +11,8 @@
 /* CLOCK_MONOTONIC in nanoseconds and in whole milliseconds. */
 uint64_t clock_monotonic_ns(void);
 int64_t clock_monotonic_ms(void);
+/* CPU time this process has used, all its threads (CLOCK_PROCESS_CPUTIME_ID), in nanoseconds. */
+uint64_t clock_process_cpu_ns(void);
 /* CLOCK_REALTIME in whole milliseconds since the Unix epoch. */
 int64_t clock_realtime_ms(void);
 /* CLOCK_MONOTONIC now plus ms, as a timespec: the absolute deadline for pthread_cond_timedwait on a
