@@ -113,20 +113,12 @@
     defineCode(err, code);
     return err;
   };
-  const StringSlice = C.uncurryThis(P.StringPrototypeSlice), StringIndexOf = C.uncurryThis(P.StringPrototypeIndexOf);
+  const StringIndexOf = C.uncurryThis(P.StringPrototypeIndexOf);
+  // Node's " Received ..." tail: internal/text's (one copy; loaded on the error path only)
   function describeReceived(value) {
-    if (value === null || value === undefined) return " Received " + value;
-    if (typeof value === "function") return " Received function " + value.name;
-    const inspect = require("util").inspect;
-    if (typeof value === "object") {
-      const ctor = value.constructor;
-      if (ctor && typeof ctor.name === "string" && ctor.name) return " Received an instance of " + ctor.name;
-      return " Received " + inspect(value, { depth: -1 });
-    }
-    let shown = inspect(value, { colors: false });
-    if (shown.length > 28) shown = StringSlice(shown, 0, 25) + "...";
-    return " Received type " + typeof value + " (" + shown + ")";
+    return require("internal/text").describeReceived(value);
   }
+
   // TypeError ERR_INVALID_ARG_TYPE: `The "<what>" argument must be <expected>. Received ...`.
   C.invalidArgType = (what, expected, value) => {
     const noun = StringIndexOf(what, ".") >= 0 ? "property" : "argument";
