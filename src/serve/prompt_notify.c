@@ -75,19 +75,23 @@ static void cut_text(json_t *e, const char *key)
     free(cut);
 }
 
+/* The event's known fields, and nothing else, under its known type: what is sent and what is kept
+ * on receipt. */
+static json_t *event_fields(const char *type, const json_t *from)
+{
+    json_t *e = json_object();
+    json_object_set(e, "type", json_string(type));
+    static const char *const keys[] = {"delta", "error", "model", "prompt_type", "seq", "stream_id"};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) put_key(e, from, keys[i]);
+    return e;
+}
+
 void prompt_notify_encode(const char *node, const char *session, size_t records, int64_t attempt,
                           const json_t *event, prompt_notify_send *send, void *ctx)
 {
     const char *type = known_type(json_string_value(json_object_get(event, "type")));
     if (!type || strlen(node) > PROMPT_NOTIFY_ID_MAX || strlen(session) > PROMPT_NOTIFY_ID_MAX) return;
-    json_t *e = json_object();
-    json_object_set(e, "type", json_string(type));
-    put_key(e, event, "delta");
-    put_key(e, event, "error");
-    put_key(e, event, "model");
-    put_key(e, event, "prompt_type");
-    put_key(e, event, "seq");
-    put_key(e, event, "stream_id");
+    json_t *e = event_fields(type, event);
     char *p = payload_of(node, session, records, attempt, e);
     if (p) {
         send(ctx, p);
@@ -161,14 +165,7 @@ bool prompt_notify_decode(const char *payload, size_t len, prompt_notice *out)
         !text_ok(e, "model", true) || !text_ok(e, "error", true))
         goto bad;
     if (type == TYPES[1] && !json_is_string(json_object_get(e, "delta"))) goto bad;
-    json_t *ev = json_object();
-    json_object_set(ev, "type", json_string(type));
-    put_key(ev, e, "delta");
-    put_key(ev, e, "error");
-    put_key(ev, e, "model");
-    put_key(ev, e, "prompt_type");
-    put_key(ev, e, "seq");
-    put_key(ev, e, "stream_id");
+    json_t *ev = event_fields(type, e);
     out->node = xstrdup(json_string_value(n));
     out->session = xstrdup(json_string_value(s));
     out->records = (size_t)r;
