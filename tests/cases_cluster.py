@@ -50,6 +50,7 @@ run(async (input, chidori) => {
     case "prompt": {
       // held on a signal so the streams can attach first; then a prompt whose reply streams
       await chidori.signal("go");
+      if (input.base) await fetch(input.base + "/slow?ms=" + input.ms); // time for the test to act
       return { reply: await chidori.prompt("Tell the news.", { type: "summary" }) };
     }
     case "one": {
@@ -459,7 +460,7 @@ def case_pg_cluster_prompt_events_of_a_run_on_a_reach_a_stream_on_b(v):
     prompt_delta… / prompt_end with the same contents as a stream on A, before the prompt's `call`
     record (A NOTIFYs them on chidori_prompt_events, B's listener keeps them). Garbage NOTIFYs on
     that channel, sent by hand, are ignored: both nodes go on serving and nothing forged is streamed."""
-    from cases_streaming import NO_PROVIDERS, TEXT, prompts_of
+    from cases_streaming import NO_PROVIDERS, TEXT
     env = dict(NO_PROVIDERS, CHIDORI_TEST_LLM_RESPONSE=TEXT)
     with cluster(v, ["node-a", "node-b"], env=env, pg=True) as n:
         a, b = n["node-a"], n["node-b"]
@@ -490,19 +491,57 @@ def case_pg_cluster_prompt_events_of_a_run_on_a_reach_a_stream_on_b(v):
             status, _, seen = s.request("GET", f"/sessions/{sid}")
             assert status == 200 and seen["status"] == "paused", (status, seen, s.stderr())
         post(a, f"/sessions/{sid}/signal", {"name": "go", "payload": 1})
-        got = {}
-        for name, t, out in (("a", ta, outa), ("b", tb, outb)):
-            evs = stream_done(v, t, out)
-            assert evs[-1][0] == "done" and evs[-1][1]["status"] == "completed", (name, evs)
-            as_events = [dict(d, type=e) if e.startswith("prompt_") else {"type": e, "record": d} if e == "call"
-                         else dict(d, type=e) for e, d in evs]
-            got[name] = [e for e in as_events if e["type"].startswith("prompt_") or e["type"] == "call"]
-            prompts = prompts_of(as_events)  # start, deltas, end, then the prompt's record, in that order
-            assert len(prompts) == 1, (name, evs)
-            start, deltas, end, rec = prompts[0]
-            assert "".join(deltas) == TEXT and len(deltas) >= 3 and rec is not None, (name, deltas, rec)
-            assert "FORGED" not in json.dumps(evs), (name, evs)
-        assert got["b"] == got["a"], ("the stream on B differs from the stream on A", got)
-        assert [d for e, d in stream_done(v, *stream(v, b, sid)) if e == "call"] == records(n["_db"], sid)
-        for s in (a, b):
-            assert s.proc.poll() is None, s.stderr()
+        same_prompt_on_a_and_b(v, n, sid, (ta, outa), (tb, outb))
+
+
+def same_prompt_on_a_and_b(v, n, sid, on_a, on_b):
+    """The streams on A and B of a session that ran one streamed prompt: each gets prompt_start,
+    the deltas, prompt_end, then the prompt's record; B's events are A's; nothing forged."""
+    from cases_streaming import TEXT, prompts_of
+    a, b = n["node-a"], n["node-b"]
+    got = {}
+    for name, (t, out) in (("a", on_a), ("b", on_b)):
+        evs = stream_done(v, t, out)
+        assert evs[-1][0] == "done" and evs[-1][1]["status"] == "completed", (name, evs)
+        as_events = [dict(d, type=e) if e.startswith("prompt_") else {"type": e, "record": d} if e == "call"
+                     else dict(d, type=e) for e, d in evs]
+        got[name] = [e for e in as_events if e["type"].startswith("prompt_") or e["type"] == "call"]
+        prompts = prompts_of(as_events)  # start, deltas, end, then the prompt's record, in that order
+        assert len(prompts) == 1, (name, evs)
+        start, deltas, end, rec = prompts[0]
+        assert "".join(deltas) == TEXT and len(deltas) >= 3 and rec is not None, (name, deltas, rec)
+        assert "FORGED" not in json.dumps(evs), (name, evs)
+    assert got["b"] == got["a"], ("the stream on B differs from the stream on A", got)
+    assert [d for e, d in stream_done(v, *stream(v, b, sid)) if e == "call"] == records(n["_db"], sid)
+    for s in (a, b):
+        assert s.proc.poll() is None, s.stderr()
+
+
+def case_pg_cluster_prompt_events_reach_b_when_its_listener_is_behind(v):
+    """The race of a relayed prompt: B's ticker reads the prompt's record from the store (it polls
+    a session running elsewhere every 20 ms here) while B's listener is still busy with a backlog
+    of notifications sent before the prompt's events: 600,000 junk payloads on the prompt channel in
+    one transaction, committed just before the run's slow fetch returns and its prompt streams. B's
+    stream sends a record read from the store only once B's listener has handled every
+    notification committed before that read (a NOTIFY of its own, heard back), so the prompt's
+    events still come before its record on B, as on A."""
+    from cases_streaming import NO_PROVIDERS, TEXT
+    env = dict(NO_PROVIDERS, CHIDORI_TEST_LLM_RESPONSE=TEXT, CHIDORI_CLUSTER_POLL_MS="20")
+    with counting_server() as (port, counts), cluster(v, ["node-a", "node-b"], env=env, pg=True) as n:
+        a, b = n["node-a"], n["node-b"]
+        dbname = n["_db"].name
+        listeners = f"SELECT pid FROM pg_stat_activity WHERE datname = '{dbname}' AND query LIKE 'LISTEN %'"
+        wait_until(v, "both nodes listening", lambda: len(pgserver.rows(dbname, listeners)) == 2)
+        slow = int(3000 * v.slow)
+        view = post(a, "/sessions", {"input": {"mode": "prompt", "base": f"http://127.0.0.1:{port}", "ms": slow}}, 201)
+        sid = view["id"]
+        on_a, on_b = stream(v, a, sid), stream(v, b, sid)
+        time.sleep(0.5 * v.slow)  # both streams open, past the `paused` they send first
+        post(a, f"/sessions/{sid}/signal", {"name": "go", "payload": 1, "wait": False})
+        began = time.monotonic()
+        wait_until(v, "B sees the run on A", lambda: b.request("GET", f"/sessions/{sid}")[2]["status"] == "running")
+        time.sleep(max(0, began + slow / 1000 - 1.2 - time.monotonic()))
+        pgserver.psql(dbname, "SELECT count(pg_notify('chidori_prompt_events', 'junk ' || g))"
+                              " FROM generate_series(1, 600000) g")
+        assert time.monotonic() - began < slow / 1000, "the junk was sent after the prompt: the case proves nothing"
+        same_prompt_on_a_and_b(v, n, sid, on_a, on_b)

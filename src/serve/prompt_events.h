@@ -31,7 +31,8 @@ void prompt_events_free(prompt_events *pe);
 void prompt_events_push(prompt_events *pe, const json_t *event, int64_t attempt, size_t records);
 /* The next event for a stream that has sent records_sent records and every event before *cursor:
  * true with *event (a static name) and *data (malloc'd), and
- * *cursor moved past it. */
+ * *cursor moved past it. Events placed before a record the stream has sent (late: relayed from
+ * another node) are skipped. */
 bool prompt_events_next(const prompt_events *pe, uint64_t *cursor, size_t records_sent, const char **event,
                         char **data);
 

@@ -47,6 +47,7 @@
 #include "util/random.h"
 #include "util/strmap.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -100,6 +101,8 @@ struct sessions {
     pthread_cond_t tick; /* wakes the ticker early: a slot came free, a session was queued */
     pthread_t listener;  /* PostgreSQL: other nodes' NOTIFYs wake the ticker (cluster section) */
     bool listener_on, listening; /* listening: connected and listening now (the poll may slow down) */
+    uint64_t sync_sent, sync_heard; /* listener_sync: the last token sent, the last heard back */
+    pthread_cond_t synced;          /* sync_heard moved, or the listener stopped listening */
 };
 
 /* RUN_SIGNAL: a signal pause whose signal (or timeout) was handed to its seq in the mailbox; its call
@@ -191,6 +194,7 @@ sessions *sessions_new(const sessions_config *cfg, store *st)
     strmap_init(&ss->resident);
     ss->deadlines = signal_deadlines_start(signal_deadline_fired, ss);
     clock_monotonic_cond_init(&ss->tick);
+    clock_monotonic_cond_init(&ss->synced);
     if (gethostname(ss->host, sizeof ss->host - 1) != 0) snprintf(ss->host, sizeof ss->host, "localhost");
     ss->me = (cluster_node){cfg->node_id ? cfg->node_id : ss->host, ss->host, (int64_t)getpid()};
     if (ss->cfg.lease_ms <= 0) ss->cfg.lease_ms = 10000;
@@ -830,6 +834,7 @@ void sessions_free(sessions *ss)
     strmap_free(&ss->resident);
     pthread_cond_destroy(&ss->changed);
     pthread_cond_destroy(&ss->tick);
+    pthread_cond_destroy(&ss->synced);
     pthread_mutex_destroy(&ss->lock);
     free(ss);
 }
@@ -1400,6 +1405,7 @@ static char *dump(json_t *v)
 }
 
 static bool signal_waits(const session *s);
+static void listener_sync(sessions *ss);
 
 int sessions_follow_next(sessions *ss, session_follower *f, int timeout_ms, const char **event, char **data)
 {
@@ -1429,6 +1435,9 @@ int sessions_follow_next(sessions *ss, session_follower *f, int timeout_ms, cons
             pthread_mutex_unlock(&ss->lock);
             char *error = NULL;
             json_t *page = store_load_records_page(ss->st, s->row.id, f->last_pos, FOLLOW_PAGE, &f->last_pos, &error);
+            /* records another node stored: the prompt events it relayed before them (prompt_heard)
+             * are handled here first, so they are sent before those records */
+            if (page && page->u.array.len) listener_sync(ss);
             pthread_mutex_lock(&ss->lock);
             if (!page) {
                 fprintf(stderr, "chidori serve: a stream of session %s ends: %s\n", s->row.id, error);
@@ -1967,8 +1976,8 @@ static void *ticker(void *arg)
 /* A prompt event another node sent (PROMPT_EVENTS_CHANNEL; untrusted: anyone with access to the
  * database can NOTIFY): kept for the streams of a resident session that does not run here, then
  * its followers are woken. Its own, malformed ones, and those of sessions not in memory here are
- * ignored; so is one placed before a record this node has already read (late: a stream here may
- * have sent that record, and an event is never sent after the record that follows it). */
+ * ignored. One placed before a record this node has already read is kept too: a stream that has
+ * not sent that record yet sends it in its place (one that has skips it: prompt_events_next). */
 static void prompt_heard(sessions *ss, const char *payload)
 {
     prompt_notice n;
@@ -1976,7 +1985,7 @@ static void prompt_heard(sessions *ss, const char *payload)
     if (strcmp(n.node, ss->me.id) != 0) {
         pthread_mutex_lock(&ss->lock);
         session *s = strmap_get(&ss->resident, n.session);
-        if (s && !s->running && !ss->stopping && n.records >= call_count(s)) {
+        if (s && !s->running && !ss->stopping) {
             if (!s->pevents) s->pevents = prompt_events_new();
             prompt_events_push(s->pevents, n.event, n.attempt, n.records);
             pthread_cond_broadcast(&s->changed);
@@ -1984,6 +1993,54 @@ static void prompt_heard(sessions *ss, const char *payload)
         pthread_mutex_unlock(&ss->lock);
     }
     prompt_notice_clear(&n);
+}
+
+/* The listener's barrier (PostgreSQL). PostgreSQL delivers the notifications of different
+ * transactions to a listener in the order they committed. A NOTIFY on SYNC_CHANNEL sent after a read
+ * of the store, once heard back by this node's listener, means that listener has handled every
+ * notification committed before that read: the prompt events relayed before a record that the read
+ * returned (the owner NOTIFYs them before it stores the record). Payload "<node id> <token>"; other
+ * nodes' tokens are ignored. Without a listener (SQLite, or its connection lost) there is nothing to
+ * wait for; a token not heard within LISTENER_SYNC_WAIT_MS is given up on (the events are then
+ * late, as without the barrier). */
+#define SYNC_CHANNEL "chidori_sync"
+#define LISTENER_SYNC_WAIT_MS 10000
+
+static void listener_sync(sessions *ss)
+{
+    pthread_mutex_lock(&ss->lock);
+    if (!ss->listening || ss->stopping) {
+        pthread_mutex_unlock(&ss->lock);
+        return;
+    }
+    uint64_t token = ++ss->sync_sent;
+    pthread_mutex_unlock(&ss->lock);
+    char *payload = xasprintf("%s %llu", ss->me.id, (unsigned long long)token);
+    int sent = store_notify(ss->st, SYNC_CHANNEL, payload);
+    free(payload);
+    if (sent < 0) return;
+    struct timespec until = clock_monotonic_after_ms(LISTENER_SYNC_WAIT_MS);
+    pthread_mutex_lock(&ss->lock);
+    while (ss->sync_heard < token && ss->listening && !ss->stopping && !ss->ticker_quit &&
+           pthread_cond_timedwait(&ss->synced, &ss->lock, &until) == 0) {
+    }
+    pthread_mutex_unlock(&ss->lock);
+}
+
+/* A token on SYNC_CHANNEL (untrusted, like every notification): this node's own moves sync_heard. */
+static void sync_heard(sessions *ss, const char *payload)
+{
+    const char *space = payload ? strrchr(payload, ' ') : NULL;
+    size_t id_len = strlen(ss->me.id);
+    if (!space || (size_t)(space - payload) != id_len || strncmp(payload, ss->me.id, id_len) != 0) return;
+    char *end = NULL;
+    errno = 0;
+    unsigned long long token = strtoull(space + 1, &end, 10);
+    if (errno || end == space + 1 || *end || space[1] < '0' || space[1] > '9') return;
+    pthread_mutex_lock(&ss->lock);
+    if (token > ss->sync_heard && token <= ss->sync_sent) ss->sync_heard = token;
+    pthread_cond_broadcast(&ss->synced);
+    pthread_mutex_unlock(&ss->lock);
 }
 
 static bool listener_quit(sessions *ss)
@@ -2009,7 +2066,8 @@ static void *listener(void *arg)
         char *error = NULL;
         if (!d) {
             d = db_open(store_target(ss->st), &error);
-            if (d && (db_listen(d, STORE_EVENTS_CHANNEL, &error) < 0 || db_listen(d, PROMPT_EVENTS_CHANNEL, &error) < 0))
+            if (d && (db_listen(d, STORE_EVENTS_CHANNEL, &error) < 0 || db_listen(d, PROMPT_EVENTS_CHANNEL, &error) < 0 ||
+                      db_listen(d, SYNC_CHANNEL, &error) < 0))
                 db_close(d), d = NULL;
             if (!d) {
                 if (!told) fprintf(stderr, "chidori serve: cannot listen for other nodes' changes (polling every %d ms "
@@ -2030,6 +2088,8 @@ static void *listener(void *arg)
         int rc = db_wait_notification(d, LISTEN_WAIT_MS, &channel, &payload, &error);
         if (rc == 1 && channel && !strcmp(channel, PROMPT_EVENTS_CHANNEL)) {
             prompt_heard(ss, payload);
+        } else if (rc == 1 && channel && !strcmp(channel, SYNC_CHANNEL)) {
+            sync_heard(ss, payload);
         } else if (rc == 1) { /* only what this node follows or could claim: not its own runs' records */
             pthread_mutex_lock(&ss->lock);
             session *s = payload && strcmp(payload, STORE_QUEUED_EVENT) != 0 ? strmap_get(&ss->resident, payload) : NULL;
@@ -2042,11 +2102,16 @@ static void *listener(void *arg)
             db_close(d), d = NULL;
             pthread_mutex_lock(&ss->lock);
             ss->listening = false;
+            pthread_cond_broadcast(&ss->synced); /* nobody waits for a token this connection lost */
             pthread_mutex_unlock(&ss->lock);
         }
         free(channel);
         free(payload);
     }
     db_close(d);
+    pthread_mutex_lock(&ss->lock);
+    ss->listening = false;
+    pthread_cond_broadcast(&ss->synced);
+    pthread_mutex_unlock(&ss->lock);
     return NULL;
 }

@@ -64,14 +64,19 @@ int store_lease_claim(store *st, const char *session_id, const cluster_node *me,
     return rc;
 }
 
-/* One UPDATE of a lease held by (me, epoch): 1 when it was, 0 when it moved on. */
+/* One UPDATE of a lease held by (me, epoch) and not released: 1 when it was, 0 when it moved on or
+ * was released. A renewal races the settle that releases the lease (the renewer read the run as
+ * live just before): the released lease (expires_ms 0) stays released, so no other node waits a
+ * whole lease for a session that has settled. */
 static int lease_update(store *st, const char *session_id, const cluster_node *me, int64_t epoch, int64_t expires_ms,
                         const char *what, char **error)
 {
     db *d = store_lock_db(st);
     int rc = -1;
-    db_stmt *s = db_prepare_static(
-        d, "UPDATE session_leases SET expires_ms = ?1 WHERE session_id = ?2 AND owner = ?3 AND epoch = ?4", error);
+    db_stmt *s = db_prepare_static(d,
+                                   "UPDATE session_leases SET expires_ms = ?1 WHERE session_id = ?2 AND owner = ?3"
+                                   " AND epoch = ?4 AND expires_ms > 0",
+                                   error);
     if (!s) {
         db_failed(what, error);
         goto out;
@@ -142,11 +147,13 @@ void store_announce(store *st, const char *session_id)
     store_unlock_db(st);
 }
 
-void store_notify(store *st, const char *channel, const char *payload)
+int store_notify(store *st, const char *channel, const char *payload)
 {
     char *error = NULL;
-    if (db_notify(store_lock_db(st), channel, payload, &error) < 0) free(error); /* a stream elsewhere misses it */
+    int rc = db_notify(store_lock_db(st), channel, payload, &error);
+    if (rc < 0) free(error); /* a stream elsewhere misses it */
     store_unlock_db(st);
+    return rc < 0 ? -1 : 0;
 }
 
 int store_append_record_fenced(store *st, const char *session_id, uint64_t seq, int64_t pos, const char *record_json,

@@ -60,8 +60,9 @@ int store_lease_renew(store *st, const char *session_id, const cluster_node *me,
  * PostgreSQL, nothing on SQLite. Best effort: a lost one is caught by the nodes' poll. */
 void store_announce(store *st, const char *session_id);
 /* Send payload on channel (a NOTIFY on PostgreSQL, nothing on SQLite), best effort: prompt events
- * for the other nodes' streams (serve/prompt_notify.h). */
-void store_notify(store *st, const char *channel, const char *payload);
+ * for the other nodes' streams (serve/prompt_notify.h), a node's listener barrier (sessions.c).
+ * 0 sent (or nothing to send), -1 not. */
+int store_notify(store *st, const char *channel, const char *payload);
 
 int store_lease_release(store *st, const char *session_id, const cluster_node *me, int64_t epoch, char **error);
 /* The owner named in a session's lease (malloc'd), or NULL when it has none. */
