@@ -19,6 +19,7 @@ import sqlite3
 import tempfile
 import threading
 import time
+import urllib.request
 
 import pgserver
 from cases import Skip
@@ -50,7 +51,7 @@ run(async (input, chidori) => {
     case "prompt": {
       // held on a signal so the streams can attach first; then a prompt whose reply streams
       await chidori.signal("go");
-      if (input.base) await fetch(input.base + "/slow?ms=" + input.ms); // time for the test to act
+      if (input.gate) await fetch(input.gate); // held until the test opens it
       return { reply: await chidori.prompt("Tell the news.", { type: "summary" }) };
     }
     case "one": {
@@ -521,10 +522,10 @@ def case_pg_cluster_prompt_events_reach_b_when_its_listener_is_behind(v):
     """The race of a relayed prompt: B's ticker reads the prompt's record from the store (it polls
     a session running elsewhere every 20 ms here) while B's listener is still busy with a backlog
     of notifications sent before the prompt's events: 600,000 junk payloads on the prompt channel in
-    one transaction, committed just before the run's slow fetch returns and its prompt streams. B's
-    stream sends a record read from the store only once B's listener has handled every
-    notification committed before that read (a NOTIFY of its own, heard back), so the prompt's
-    events still come before its record on B, as on A."""
+    one transaction, committed while the run is held on a fetch the test opens right after, so the
+    prompt streams at once. B's stream sends a record read from the store only once B's listener
+    has handled every notification committed before that read (a NOTIFY of its own, heard back), so
+    the prompt's events still come before its record on B, as on A."""
     from cases_streaming import NO_PROVIDERS, TEXT
     env = dict(NO_PROVIDERS, CHIDORI_TEST_LLM_RESPONSE=TEXT, CHIDORI_CLUSTER_POLL_MS="20")
     with counting_server() as (port, counts), cluster(v, ["node-a", "node-b"], env=env, pg=True) as n:
@@ -532,16 +533,16 @@ def case_pg_cluster_prompt_events_reach_b_when_its_listener_is_behind(v):
         dbname = n["_db"].name
         listeners = f"SELECT pid FROM pg_stat_activity WHERE datname = '{dbname}' AND query LIKE 'LISTEN %'"
         wait_until(v, "both nodes listening", lambda: len(pgserver.rows(dbname, listeners)) == 2)
-        slow = int(3000 * v.slow)
-        view = post(a, "/sessions", {"input": {"mode": "prompt", "base": f"http://127.0.0.1:{port}", "ms": slow}}, 201)
+        base = f"http://127.0.0.1:{port}"
+        view = post(a, "/sessions", {"input": {"mode": "prompt", "gate": base + "/gate?name=prompt"}}, 201)
         sid = view["id"]
         on_a, on_b = stream(v, a, sid), stream(v, b, sid)
         time.sleep(0.5 * v.slow)  # both streams open, past the `paused` they send first
         post(a, f"/sessions/{sid}/signal", {"name": "go", "payload": 1, "wait": False})
-        began = time.monotonic()
         wait_until(v, "B sees the run on A", lambda: b.request("GET", f"/sessions/{sid}")[2]["status"] == "running")
-        time.sleep(max(0, began + slow / 1000 - 1.2 - time.monotonic()))
+        wait_until(v, "the run held at the gate", lambda: counts()["paths"].get("/gate"))
         pgserver.psql(dbname, "SELECT count(pg_notify('chidori_prompt_events', 'junk ' || g))"
                               " FROM generate_series(1, 600000) g")
-        assert time.monotonic() - began < slow / 1000, "the junk was sent after the prompt: the case proves nothing"
+        with urllib.request.urlopen(base + "/open?name=prompt", timeout=30) as r:
+            assert r.status == 200
         same_prompt_on_a_and_b(v, n, sid, on_a, on_b)

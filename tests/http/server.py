@@ -16,6 +16,8 @@ Every request is counted (by path, without the query) except GET /__requests, wh
     /chain/N              302 to /chain/N-1; /chain/0 answers 200 "end of chain"
     /big?n=N              200 with N bytes of 'x' (&unsized: without Content-Length)
     /slow?ms=N            sleeps N ms, then 200 "slow"
+    /gate?name=G          waits until /open?name=G is asked (at most 300 s), then 200 "open"
+    /open?name=G          opens gate G (now, or for a /gate that comes later): 200 "opened"
     /headers              200 with repeated headers (set-cookie twice, x-multi twice)
     /manyheaders?n=N      200 with N extra headers
     /status/N             status N with a short body (none for 204/304)
@@ -31,6 +33,12 @@ from urllib.parse import parse_qs, urlsplit
 
 LOCK = threading.Lock()
 COUNTS = {}
+GATES = {}  # name -> threading.Event
+
+
+def gate(name):
+    with LOCK:
+        return GATES.setdefault(name, threading.Event())
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -91,6 +99,12 @@ class Handler(BaseHTTPRequestHandler):
                     self.wfile.write(b"x" * 65536)
                 return self.wfile.write(b"x" * (n % 65536))
             return self.reply(200, b"x" * n, [("Content-Type", "text/plain")])
+        if path == "/gate":
+            opened = gate(query["name"][0]).wait(timeout=300)
+            return self.reply(200 if opened else 504, b"open" if opened else b"never opened")
+        if path == "/open":
+            gate(query["name"][0]).set()
+            return self.reply(200, b"opened")
         if path == "/slow":
             time.sleep(int(query["ms"][0]) / 1000)
             return self.reply(200, b"slow")
