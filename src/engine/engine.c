@@ -418,6 +418,7 @@ static int install_prelude(engine *e)
     JS_SetPropertyStr(ctx, natives, "loadBuiltin", JS_NewCFunction(ctx, native_load_builtin, "loadBuiltin", 1));
     JS_SetPropertyStr(ctx, natives, "unavailableMember",
                       JS_NewCFunction(ctx, native_unavailable_member, "unavailableMember", 1));
+    JS_SetPropertyStr(ctx, natives, "defineLazyGlobals", engine_lazy_globals_native(ctx)); /* lazy_globals.c */
     JS_SetPropertyStr(ctx, natives, "intl", intl_native_object(ctx)); /* ICU loads on first use */
     JS_SetPropertyStr(ctx, natives, "idna", idna_native_object(ctx)); /* UTS #46 over ICU, for URL hosts */
     JSValue internals = JS_Call(ctx, fn, JS_UNDEFINED, 1, (JSValueConst *)&natives);

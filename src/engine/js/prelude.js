@@ -910,26 +910,28 @@
     ["setImmediate", "timers", "setImmediate"], ["clearImmediate", "timers", "clearImmediate"],
     ["crypto", "crypto", "webcrypto"],
     ["process", "process", null], // null: the module itself
+    ["Intl", null, "Intl"], // module null: the Intl layer (intl.js, below), loaded with ICU on first use
   ];
 
-  /* A global made on first read by load() and then an ordinary data property. Reflect.defineProperty
+  /* A global made on first read and then an ordinary data property. Its accessor is made in C
+   * (natives.defineLazyGlobals, lazy_globals.c: no closures per global) and calls lazyGlobal(i) to
+   * read, lazyGlobal(i, true, value) to assign, i its index in LAZY_GLOBALS. Reflect.defineProperty
    * (captured here, before guest code) answers false instead of throwing: on a global the guest
-   * froze or sealed, the accessor stays and keeps serving the one loaded value. */
+   * froze or sealed, the accessor stays and keeps serving the one loaded value (lazyKept). An entry
+   * whose module is null is the Intl layer's. */
   const ReflectDefineProperty = Reflect.defineProperty;
-  function defineLazyGlobal(name, load) {
-    let loaded = false, kept;
-    const settle = (value) =>
-      ReflectDefineProperty(globalThis, name, { __proto__: null, value, writable: true, configurable: true, enumerable: false });
-    ObjectDefineProperty(globalThis, name, { // at startup: Object.prototype is still pristine
-      get() {
-        if (!loaded) kept = load(), loaded = true;
-        settle(kept);
-        return kept;
-      },
-      set(value) { settle(value); },
-      configurable: true,
-      enumerable: false,
-    });
+  const lazyKept = ObjectCreate(null); // LAZY_GLOBALS index -> the value its first read loaded
+  function lazyGlobal(i, setting, value) {
+    const entry = LAZY_GLOBALS[i];
+    if (setting !== true) {
+      if (!ObjectHasOwn(lazyKept, i)) {
+        const module = entry[1], prop = entry[2];
+        lazyKept[i] = module === null ? intlLayer()[prop] : prop === null ? requireBuiltin(module) : requireBuiltin(module)[prop];
+      }
+      value = lazyKept[i];
+    }
+    ReflectDefineProperty(globalThis, entry[0], { __proto__: null, value, writable: true, configurable: true, enumerable: false });
+    return value;
   }
 
   /* ---- V8's stack-trace API, for packages ----
@@ -989,9 +991,10 @@
   defineGlobal("clearInterval", clearTimer);
   defineGlobal("queueMicrotask", queueMicrotask);
   defineGlobal("global", globalThis);
-  for (let i = 0; i < LAZY_GLOBALS.length; i++) {
-    const module = LAZY_GLOBALS[i][1], prop = LAZY_GLOBALS[i][2];
-    defineLazyGlobal(LAZY_GLOBALS[i][0], () => (prop === null ? requireBuiltin(module) : requireBuiltin(module)[prop]));
+  {
+    const names = list();
+    for (let i = 0; i < LAZY_GLOBALS.length; i++) names[i] = LAZY_GLOBALS[i][0];
+    natives.defineLazyGlobals(names, lazyGlobal);
   }
 
   /* ---- Intl (js/intl.js over ICU), loaded on first use ----
@@ -1001,7 +1004,7 @@
   let intlLayerValue = null;
   const intlLayer = () => intlLayerValue || (intlLayerValue = loadBuiltinFile("intl.js")(intlNative, clockNow));
   {
-    defineLazyGlobal("Intl", () => intlLayer().Intl);
+    // the global Intl: the last entry of LAZY_GLOBALS (module null)
     const method = (proto, name, fn) =>
       ObjectDefineProperty(proto, name, { value: fn, writable: true, configurable: true, enumerable: false });
     const NumberValueOf = Number.prototype.valueOf, BigIntValueOf = BigInt.prototype.valueOf;
