@@ -1,0 +1,92 @@
+"""tests/cases_primordials_startup.py — the lazy globals' accessors, made in C (src/engine/lazy_globals.c)
+against a tampering guest (docs/primordials.md, Startup).
+
+URL, Buffer, TextEncoder, process, structuredClone, Intl … are accessors until their first read; the
+accessor is a C function that calls one prelude function (lazyGlobal) which loads the module, keeps
+the value and turns the global into a data property. That function runs whenever the guest first
+reads a global, so after any tampering: it must use only what it captured before guest code. The
+agent tampers with what it would reach live (Reflect.defineProperty, Object.defineProperty,
+Object.hasOwn, Object.create, Function.prototype.call/apply, getters and setters on
+Object.prototype for the indexes and the descriptor fields) and then reads the globals, assigns one
+and, in one variant, freezes globalThis between two reads (the accessor then stays and must serve
+the one kept value). Every variant must print what the untouched run prints. The modules and the
+Intl layer are loaded before the tampering: their own paths are the other corpora's subject.
+"""
+import json
+import os
+import tempfile
+
+from cases import chidori
+
+AGENT = r"""import { run } from "chidori:agent";
+import * as url from "node:url";
+import { Buffer as NodeBuffer } from "node:buffer";
+import * as util from "node:util";
+import process_ from "node:process";
+const hasOwn = Object.hasOwn, gopd = Object.getOwnPropertyDescriptor, def = Object.defineProperty, freeze = Object.freeze;
+const warm = (1234.5).toLocaleString(); // the Intl layer loads here, before the tampering
+function tamper() {
+  Reflect.defineProperty = () => { throw new Error("Reflect.defineProperty tampered"); };
+  Object.defineProperty = () => { throw new Error("Object.defineProperty tampered"); };
+  Object.hasOwn = () => { throw new Error("Object.hasOwn tampered"); };
+  Object.create = () => { throw new Error("Object.create tampered"); };
+  Function.prototype.call = function () { throw new Error("call tampered"); };
+  Function.prototype.apply = function () { throw new Error("apply tampered"); };
+  for (let i = 0; i < 48; i++)
+    def(Object.prototype, String(i), { __proto__: null, get() { return "poisoned " + i; }, set(v) { throw new Error("Object.prototype setter " + i); }, configurable: true });
+  for (const k of ["value", "writable", "enumerable", "configurable"])
+    def(Object.prototype, k, { __proto__: null, get() { return "poisoned " + k; }, set(v) { throw new Error("setter " + k); }, configurable: true });
+  for (const k of ["get", "set"])
+    def(Object.prototype, k, { __proto__: null, get() { return () => "poisoned " + k; }, set(v) { throw new Error("setter " + k); }, configurable: true });
+}
+const kind = (n) => { const d = gopd(globalThis, n); return d === undefined ? "missing" : hasOwn(d, "value") ? "value" : "accessor"; };
+run(async () => {
+  if (%TAMPER%) tamper();
+  const before = [kind("URL"), kind("Buffer"), kind("Intl"), kind("TextDecoder")];
+  const got = { URL, Buffer, Intl, process, TextEncoder };
+  globalThis.TextDecoder = 5; // the setter: a data property, nothing loaded
+  if (%FREEZE%) freeze(globalThis);
+  const again = { URL, Buffer, Intl, structuredClone, structuredClone2: structuredClone };
+  const out = {
+    warm, before,
+    after: [kind("URL"), kind("Buffer"), kind("Intl"), kind("TextDecoder"), kind("process"), kind("structuredClone")],
+    same: [got.URL === url.URL, got.Buffer === NodeBuffer, got.process === process_, got.TextEncoder === util.TextEncoder,
+      again.URL === got.URL, again.Buffer === got.Buffer, again.Intl === got.Intl, again.structuredClone === again.structuredClone2],
+    types: [typeof got.Intl.NumberFormat, typeof again.structuredClone, TextDecoder],
+  };
+  return JSON.parse(JSON.stringify(out));
+});
+"""
+
+MODES = (("in-process", ("--no-isolate",)), ("isolated", ()))
+
+
+def expected(frozen):
+    return {
+        "warm": "1,234.5",
+        "before": ["accessor", "accessor", "accessor", "accessor"],
+        "after": ["value", "value", "value", "value", "value", "accessor" if frozen else "value"],
+        "same": [True] * 8,
+        "types": ["function", "function", 5],
+    }
+
+
+def run_variant(v, d, tamper, frozen, flags):
+    path = os.path.join(d, f"agent_{tamper}_{frozen}.mjs")
+    with open(path, "w") as f:
+        f.write(AGENT.replace("%TAMPER%", "true" if tamper else "false").replace("%FREEZE%", "true" if frozen else "false"))
+    code, out, err = chidori(v, "run", *flags, path, timeout=60)
+    assert code == 0, f"tamper={tamper} frozen={frozen} {flags}: exit {code}\n{err[-3000:]}"
+    return json.loads(out)
+
+
+def case_primordials_startup_lazy_globals_survive_tampering(v):
+    """Each lazy global read after the guest tampered gives the module's own export, settles into
+    a data property (or, on a frozen global, keeps serving one value), and an assignment replaces
+    the accessor: as in the untouched run, in-process and isolated."""
+    with tempfile.TemporaryDirectory() as d:
+        for mode, flags in MODES:
+            for frozen in (False, True):
+                for tamper in (False, True):
+                    got = run_variant(v, d, tamper, frozen, flags)
+                    assert got == expected(frozen), f"{mode} tamper={tamper} frozen={frozen}: {got}"
