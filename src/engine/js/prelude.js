@@ -1000,9 +1000,9 @@
   /* ---- Intl (js/intl.js over ICU), loaded on first use ----
    * `Intl` is a lazy global and the toLocaleString family are thin methods that load the layer on
    * their first call, so a run that never formats never loads ICU (docs/intl.md). */
-  const intlNative = natives.intl;
+  const intlNatives = natives.intl; // makes the natives' object: called once, when the layer loads
   let intlLayerValue = null;
-  const intlLayer = () => intlLayerValue || (intlLayerValue = loadBuiltinFile("intl.js")(intlNative, clockNow));
+  const intlLayer = () => intlLayerValue || (intlLayerValue = loadBuiltinFile("intl.js")(intlNatives(), clockNow));
   {
     // the global Intl: the last entry of LAZY_GLOBALS (module null)
     const method = (proto, name, fn) =>
