@@ -90,3 +90,41 @@ def case_primordials_startup_lazy_globals_survive_tampering(v):
                 for tamper in (False, True):
                     got = run_variant(v, d, tamper, frozen, flags)
                     assert got == expected(frozen), f"{mode} tamper={tamper} frozen={frozen}: {got}"
+
+
+LOCALE_SCRIPT = r"""
+const d = new Date(Date.UTC(2024, 0, 15, 13, 5));
+function tamper() {
+  Number.prototype.valueOf = () => 999;
+  BigInt.prototype.valueOf = () => 999n;
+  Date.prototype.getTime = () => 0;
+  String.prototype.toLowerCase = () => "tampered lower";
+  String.prototype.toUpperCase = () => "tampered upper";
+  Function.prototype.call = function () { throw new Error("call tampered"); };
+  Function.prototype.apply = function () { throw new Error("apply tampered"); };
+  Reflect.apply = () => { throw new Error("Reflect.apply tampered"); };
+}
+if (%TAMPER%) tamper();
+console.log(JSON.stringify([(1234.5).toLocaleString(), (1234.5).toLocaleString("de-DE"), 12n.toLocaleString(),
+  d.toLocaleString("en-GB"), d.toLocaleDateString(), d.toLocaleTimeString(), "a".localeCompare("b"),
+  "Straße".toLocaleUpperCase(), "ÀB".toLocaleLowerCase(), "i".toLocaleUpperCase("tr"),
+  Number.prototype.toLocaleString.name, String.prototype.localeCompare.length]));
+"""
+
+
+def case_primordials_startup_locale_methods_survive_tampering(v):
+    """The toLocaleString family (native methods made in C, src/engine/locale_methods.c, that call
+    the prelude's localeMethod) give what they give untouched after a guest replaced the builtins
+    they build on (valueOf, getTime, toLowerCase/toUpperCase, call/apply, Reflect.apply)."""
+    outs = []
+    with tempfile.TemporaryDirectory() as d:
+        for tamper in (False, True):
+            path = os.path.join(d, f"locale_{tamper}.js")
+            with open(path, "w") as f:
+                f.write(LOCALE_SCRIPT.replace("%TAMPER%", "true" if tamper else "false"))
+            code, out, err = chidori(v, "eval", "--file", path, timeout=60)
+            assert code == 0, f"tamper={tamper}: exit {code}\n{err[-3000:]}"
+            outs.append(json.loads(out))
+    assert outs[0] == ["1,234.5", "1.234,5", "12", "15/01/2024, 13:05:00", "1/15/2024", "1:05:00 PM", -1,
+                       "STRASSE", "àb", "İ", "toLocaleString", 1], outs[0]
+    assert outs[1] == outs[0], f"tampered: {outs[1]}\nuntouched: {outs[0]}"

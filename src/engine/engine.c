@@ -424,6 +424,7 @@ static int install_prelude(engine *e)
     JS_SetPropertyStr(ctx, natives, "unavailableMember",
                       JS_NewCFunction(ctx, native_unavailable_member, "unavailableMember", 1));
     JS_SetPropertyStr(ctx, natives, "defineLazyGlobals", engine_lazy_globals_native(ctx)); /* lazy_globals.c */
+    JS_SetPropertyStr(ctx, natives, "defineLocaleMethods", engine_locale_methods_native(ctx)); /* locale_methods.c */
     /* natives.intl() makes the object of Intl natives when the Intl layer first loads (ICU loads on
      * its first use): a run that never formats does not make its ~30 functions */
     JS_SetPropertyStr(ctx, natives, "intl", JS_NewCFunction(ctx, native_intl_object, "intl", 0));

@@ -1004,36 +1004,12 @@
   let intlLayerValue = null;
   const intlLayer = () => intlLayerValue || (intlLayerValue = loadBuiltinFile("intl.js")(intlNatives(), clockNow));
   {
-    // the global Intl: the last entry of LAZY_GLOBALS (module null)
-    const method = (proto, name, fn) =>
-      ObjectDefineProperty(proto, name, { value: fn, writable: true, configurable: true, enumerable: false });
+    // the global Intl: the last entry of LAZY_GLOBALS (module null). The toLocaleString family are
+    // native methods made in C (natives.defineLocaleMethods, locale_methods.c: no closure, object
+    // and descriptor per method at start-up) that call localeMethod(i, this, a, b, c), i their
+    // index in the list below.
     const NumberValueOf = Number.prototype.valueOf, BigIntValueOf = BigInt.prototype.valueOf;
     const DateGetTime = Date.prototype.getTime;
-    const ArrayToLocale = { toLocaleString() {
-      if (this === null || this === undefined) throw new TypeErrorCtor("Array.prototype.toLocaleString called on null or undefined");
-      const o = Object(this), len = Math.min(Number(o.length) || 0, 2 ** 53 - 1);
-      let out = "";
-      for (let k = 0; k < len; k++) {
-        if (k > 0) out += ",";
-        const e = o[k];
-        if (e !== undefined && e !== null) out += StringCtor(e.toLocaleString(arguments[0], arguments[1]));
-      }
-      return out;
-    } }.toLocaleString;
-    method(Number.prototype, "toLocaleString", { toLocaleString() {
-      return intlLayer().locale.number(ReflectApply(NumberValueOf, this, []), arguments[0], arguments[1]); } }.toLocaleString);
-    method(BigInt.prototype, "toLocaleString", { toLocaleString() {
-      return intlLayer().locale.number(ReflectApply(BigIntValueOf, this, []), arguments[0], arguments[1]); } }.toLocaleString);
-    method(Date.prototype, "toLocaleString", { toLocaleString() {
-      return intlLayer().locale.date(ReflectApply(DateGetTime, this, []), arguments[0], arguments[1]); } }.toLocaleString);
-    method(Date.prototype, "toLocaleDateString", { toLocaleDateString() {
-      return intlLayer().locale.dateOnly(ReflectApply(DateGetTime, this, []), arguments[0], arguments[1]); } }.toLocaleDateString);
-    method(Date.prototype, "toLocaleTimeString", { toLocaleTimeString() {
-      return intlLayer().locale.timeOnly(ReflectApply(DateGetTime, this, []), arguments[0], arguments[1]); } }.toLocaleTimeString);
-    method(String.prototype, "localeCompare", { localeCompare(that) {
-      if (this === null || this === undefined) throw new TypeErrorCtor("String.prototype.localeCompare called on null or undefined");
-      return intlLayer().locale.compare(StringCtor(this), StringCtor(that), arguments[1], arguments[2]); } }.localeCompare);
-    method(Array.prototype, "toLocaleString", ArrayToLocale);
     const StringToLower = String.prototype.toLowerCase, StringToUpper = String.prototype.toUpperCase;
     const caseMap = (self, locales, upper) => {
       if (self === null || self === undefined) throw new TypeErrorCtor("String.prototype.toLocale" + (upper ? "Upper" : "Lower") + "Case called on null or undefined");
@@ -1042,8 +1018,39 @@
       if (locales === undefined) return ReflectApply(upper ? StringToUpper : StringToLower, s, []);
       return intlLayer().locale.caseMap(s, locales, upper);
     };
-    method(String.prototype, "toLocaleLowerCase", { toLocaleLowerCase() { return caseMap(this, arguments[0], false); } }.toLocaleLowerCase);
-    method(String.prototype, "toLocaleUpperCase", { toLocaleUpperCase() { return caseMap(this, arguments[0], true); } }.toLocaleUpperCase);
+    const arrayToLocale = (self, a, b) => {
+      if (self === null || self === undefined) throw new TypeErrorCtor("Array.prototype.toLocaleString called on null or undefined");
+      const o = Object(self), len = Math.min(Number(o.length) || 0, 2 ** 53 - 1);
+      let out = "";
+      for (let k = 0; k < len; k++) {
+        if (k > 0) out += ",";
+        const e = o[k];
+        if (e !== undefined && e !== null) out += StringCtor(e.toLocaleString(a, b));
+      }
+      return out;
+    };
+    const localeMethod = (i, self, a, b, c) => {
+      switch (i) {
+        case 0: return intlLayer().locale.number(ReflectApply(NumberValueOf, self, []), a, b);
+        case 1: return intlLayer().locale.number(ReflectApply(BigIntValueOf, self, []), a, b);
+        case 2: return intlLayer().locale.date(ReflectApply(DateGetTime, self, []), a, b);
+        case 3: return intlLayer().locale.dateOnly(ReflectApply(DateGetTime, self, []), a, b);
+        case 4: return intlLayer().locale.timeOnly(ReflectApply(DateGetTime, self, []), a, b);
+        case 5:
+          if (self === null || self === undefined) throw new TypeErrorCtor("String.prototype.localeCompare called on null or undefined");
+          return intlLayer().locale.compare(StringCtor(self), StringCtor(a), b, c);
+        case 6: return arrayToLocale(self, a, b);
+        case 7: return caseMap(self, a, false);
+        default: return caseMap(self, a, true);
+      }
+    };
+    natives.defineLocaleMethods([ // [prototype, name, length], in localeMethod's order
+      [Number.prototype, "toLocaleString", 0], [BigInt.prototype, "toLocaleString", 0],
+      [Date.prototype, "toLocaleString", 0], [Date.prototype, "toLocaleDateString", 0],
+      [Date.prototype, "toLocaleTimeString", 0], [String.prototype, "localeCompare", 1],
+      [Array.prototype, "toLocaleString", 0], [String.prototype, "toLocaleLowerCase", 0],
+      [String.prototype, "toLocaleUpperCase", 0],
+    ], localeMethod);
   }
 
   return ObjectFreeze({
