@@ -128,3 +128,45 @@ def case_primordials_startup_locale_methods_survive_tampering(v):
     assert outs[0] == ["1,234.5", "1.234,5", "12", "15/01/2024, 13:05:00", "1/15/2024", "1:05:00 PM", -1,
                        "STRASSE", "àb", "İ", "toLocaleString", 1], outs[0]
     assert outs[1] == outs[0], f"tampered: {outs[1]}\nuntouched: {outs[0]}"
+
+
+TABLES_AGENT = r"""
+const names = ["path", "fs", "events", "util", "url", "buffer", "process", "net", "child_process", "zlib",
+  "internal/text", "internal/console", "0", "1"];
+function tamper() {
+  const def = Object.defineProperty;
+  for (const k of names) {
+    for (const target of [Object.prototype, Array.prototype])
+      def(target, k, { __proto__: null, get() { throw new Error("getter " + k + " ran"); },
+        set(v) { throw new Error("setter " + k + " ran"); }, configurable: true });
+  }
+}
+if (%TAMPER%) tamper();
+export default async () => {
+  const path = await import("node:path");
+  const events = await import("events");
+  const net = await import("node:net");
+  let refused = "";
+  try { net.createServer(); } catch (e) { refused = String(e.message).includes("node:net is not available") ? "net refused" : String(e.message); }
+  console.log("logged", { a: 1 });
+  return { join: path.join("a", "b"), emitter: typeof events.EventEmitter, refused, url: String(new URL("http://x.test/a?b=1").search) };
+};
+"""
+
+
+def case_primordials_startup_module_tables_built_after_tampering(v):
+    """The tables of built-in modules are built on the first import, which may come after guest
+    code: a guest that put throwing getters and setters on Object.prototype and Array.prototype
+    under every module name (and 0, 1) before any import still gets its modules, an
+    unavailable one's refusal, console's util and a lazy global, as untouched."""
+    outs = []
+    with tempfile.TemporaryDirectory() as d:
+        for tamper in (False, True):
+            path = os.path.join(d, f"tables_{tamper}.mjs")
+            with open(path, "w") as f:
+                f.write(TABLES_AGENT.replace("%TAMPER%", "true" if tamper else "false"))
+            code, out, err = chidori(v, "run", "--no-isolate", path, timeout=60)
+            assert code == 0, f"tamper={tamper}: exit {code}\n{err[-3000:]}"
+            outs.append((json.loads(out), [line for line in err.splitlines() if "logged" in line]))
+    assert outs[0][0] == {"join": "a/b", "emitter": "function", "refused": "net refused", "url": "?b=1"}, outs[0]
+    assert outs[1] == outs[0], f"tampered: {outs[1]}\nuntouched: {outs[0]}"

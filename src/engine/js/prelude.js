@@ -795,9 +795,15 @@
    * compiled to bytecode with the prelude and evaluated only when first required, so a run that
    * imports none of them pays nothing. `require` reaches other built-ins (never the agent's files);
    * `natives` is the shims' narrow view of the seam. Guests import them as `node:x` or bare `x`;
-   * "internal/..." names are reachable from shims only. */
-
-  const BUILTINS = {
+   * "internal/..." names are reachable from shims only.
+   *
+   * The two tables are built by builtinTables() when a module is first asked for (not at every
+   * start-up: about 0.15 M instructions), maybe after guest code ran: they are made of literals
+   * (own properties, no setter runs) and defineValue only. (Their lines keep the indentation they
+   * had at the top level.) */
+  let BUILTINS = null, INTERNAL = null;
+  function builtinTables() {
+  BUILTINS = {
     // importable name: [file, property of its exports or null]
     "path": ["path", null], "path/posix": ["path", "posix"], "path/win32": ["path", "win32"],
     "events": ["events", null],
@@ -816,9 +822,9 @@
   const UNAVAILABLE = ["child_process", "net", "tls", "dns", "dns/promises", "dgram", "worker_threads",
     "cluster", "vm", "v8", "inspector", "module", "readline", "repl", "http2", "os", "process",
     "perf_hooks", "async_hooks", "zlib", "sqlite", "test", "wasi", "trace_events"];
-  for (let i = 0; i < UNAVAILABLE.length; i++) BUILTINS[UNAVAILABLE[i]] = ["unavailable", null];
-  BUILTINS["process"] = ["process", null]; // the guest-facing process object (node/process.js)
-  const INTERNAL = {
+  for (let i = 0; i < UNAVAILABLE.length; i++) defineValue(BUILTINS, UNAVAILABLE[i], ["unavailable", null]);
+  defineValue(BUILTINS, "process", ["process", null]); // the guest-facing process object (node/process.js)
+  INTERNAL = {
     "internal/text": "internal_text", "internal/clone": "internal_clone",
     "internal/abort": "internal_abort", "internal/fetch": "internal_fetch",
     "internal/url": "internal_url", "internal/idna": "internal_idna",
@@ -830,11 +836,13 @@
     "internal/captures_util": "internal_captures_util", // shims1: the builtins util & co. use
     "internal/decode": "internal_decode", // shims1: bytes to text without Buffer methods
   };
+  }
 
   const loadedFiles = ObjectCreate(null); // "file|name" -> exports
 
   // The canonical name of an importable built-in ("node:fs" and "fs" → "fs"), or null.
   function builtinName(specifier) {
+    if (BUILTINS === null) builtinTables();
     const name = StringSlice(specifier, 0, 5) === "node:" ? StringSlice(specifier, 5) : specifier;
     return ObjectHasOwn(BUILTINS, name) ? name : null;
   }
@@ -850,6 +858,7 @@
 
   // require() for shims: importable names and internal ones.
   function requireBuiltin(specifier) {
+    if (INTERNAL === null) builtinTables();
     if (ObjectHasOwn(INTERNAL, specifier)) return evaluateFile(INTERNAL[specifier], specifier);
     const name = builtinName(specifier);
     if (name === null) throw new ErrorCtor("no built-in module `" + specifier + "`");
