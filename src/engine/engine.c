@@ -329,6 +329,11 @@ static JSValue native_load_builtin(JSContext *ctx, JSValueConst this_val, int ar
     return JS_EvalFunction(ctx, code);
 }
 
+static JSValue native_intl_object(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv)
+{
+    return intl_native_object(ctx);
+}
+
 /* The stand-in for a chidori.* member this runtime does not have: calling it throws an error that
  * names the member. It is marked IsHTMLDDA (the annex-B `document.all` behaviour QuickJS keeps), so
  * `typeof` says "undefined", it is falsy and `== null`: feature detection sees no member. */
@@ -418,7 +423,11 @@ static int install_prelude(engine *e)
     JS_SetPropertyStr(ctx, natives, "loadBuiltin", JS_NewCFunction(ctx, native_load_builtin, "loadBuiltin", 1));
     JS_SetPropertyStr(ctx, natives, "unavailableMember",
                       JS_NewCFunction(ctx, native_unavailable_member, "unavailableMember", 1));
-    JS_SetPropertyStr(ctx, natives, "intl", intl_native_object(ctx)); /* ICU loads on first use */
+    JS_SetPropertyStr(ctx, natives, "defineLazyGlobals", engine_lazy_globals_native(ctx)); /* lazy_globals.c */
+    JS_SetPropertyStr(ctx, natives, "defineLocaleMethods", engine_locale_methods_native(ctx)); /* locale_methods.c */
+    /* natives.intl() makes the object of Intl natives when the Intl layer first loads (ICU loads on
+     * its first use): a run that never formats does not make its ~30 functions */
+    JS_SetPropertyStr(ctx, natives, "intl", JS_NewCFunction(ctx, native_intl_object, "intl", 0));
     JS_SetPropertyStr(ctx, natives, "idna", idna_native_object(ctx)); /* UTS #46 over ICU, for URL hosts */
     JSValue internals = JS_Call(ctx, fn, JS_UNDEFINED, 1, (JSValueConst *)&natives);
     JS_FreeValue(ctx, natives);

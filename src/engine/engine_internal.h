@@ -60,6 +60,13 @@ void engine_free_module_cache(engine *e);
 /* temporal.c: the lazy `Temporal` global (0, or -1 with an exception) */
 int engine_install_temporal(JSContext *ctx);
 
+/* lazy_globals.c: natives.defineLazyGlobals(names, handler), the accessors of the prelude's lazy
+ * globals made in C */
+JSValue engine_lazy_globals_native(JSContext *ctx);
+/* locale_methods.c: natives.defineLocaleMethods(entries, handler), the toLocaleString family made
+ * in C */
+JSValue engine_locale_methods_native(JSContext *ctx);
+
 /* cjs.c */
 /* The CommonJS registry (js/cjs.js), made on first use; borrowed, or JS_EXCEPTION. */
 JSValue engine_cjs(engine *e);

@@ -795,9 +795,15 @@
    * compiled to bytecode with the prelude and evaluated only when first required, so a run that
    * imports none of them pays nothing. `require` reaches other built-ins (never the agent's files);
    * `natives` is the shims' narrow view of the seam. Guests import them as `node:x` or bare `x`;
-   * "internal/..." names are reachable from shims only. */
-
-  const BUILTINS = {
+   * "internal/..." names are reachable from shims only.
+   *
+   * The two tables are built by builtinTables() when a module is first asked for (not at every
+   * start-up: about 0.15 M instructions), maybe after guest code ran: they are made of literals
+   * (own properties, no setter runs) and defineValue only. (Their lines keep the indentation they
+   * had at the top level.) */
+  let BUILTINS = null, INTERNAL = null;
+  function builtinTables() {
+  BUILTINS = {
     // importable name: [file, property of its exports or null]
     "path": ["path", null], "path/posix": ["path", "posix"], "path/win32": ["path", "win32"],
     "events": ["events", null],
@@ -816,9 +822,9 @@
   const UNAVAILABLE = ["child_process", "net", "tls", "dns", "dns/promises", "dgram", "worker_threads",
     "cluster", "vm", "v8", "inspector", "module", "readline", "repl", "http2", "os", "process",
     "perf_hooks", "async_hooks", "zlib", "sqlite", "test", "wasi", "trace_events"];
-  for (let i = 0; i < UNAVAILABLE.length; i++) BUILTINS[UNAVAILABLE[i]] = ["unavailable", null];
-  BUILTINS["process"] = ["process", null]; // the guest-facing process object (node/process.js)
-  const INTERNAL = {
+  for (let i = 0; i < UNAVAILABLE.length; i++) defineValue(BUILTINS, UNAVAILABLE[i], ["unavailable", null]);
+  defineValue(BUILTINS, "process", ["process", null]); // the guest-facing process object (node/process.js)
+  INTERNAL = {
     "internal/text": "internal_text", "internal/clone": "internal_clone",
     "internal/abort": "internal_abort", "internal/fetch": "internal_fetch",
     "internal/url": "internal_url", "internal/idna": "internal_idna",
@@ -830,11 +836,13 @@
     "internal/captures_util": "internal_captures_util", // shims1: the builtins util & co. use
     "internal/decode": "internal_decode", // shims1: bytes to text without Buffer methods
   };
+  }
 
   const loadedFiles = ObjectCreate(null); // "file|name" -> exports
 
   // The canonical name of an importable built-in ("node:fs" and "fs" → "fs"), or null.
   function builtinName(specifier) {
+    if (BUILTINS === null) builtinTables();
     const name = StringSlice(specifier, 0, 5) === "node:" ? StringSlice(specifier, 5) : specifier;
     return ObjectHasOwn(BUILTINS, name) ? name : null;
   }
@@ -850,6 +858,7 @@
 
   // require() for shims: importable names and internal ones.
   function requireBuiltin(specifier) {
+    if (INTERNAL === null) builtinTables();
     if (ObjectHasOwn(INTERNAL, specifier)) return evaluateFile(INTERNAL[specifier], specifier);
     const name = builtinName(specifier);
     if (name === null) throw new ErrorCtor("no built-in module `" + specifier + "`");
@@ -910,26 +919,28 @@
     ["setImmediate", "timers", "setImmediate"], ["clearImmediate", "timers", "clearImmediate"],
     ["crypto", "crypto", "webcrypto"],
     ["process", "process", null], // null: the module itself
+    ["Intl", null, "Intl"], // module null: the Intl layer (intl.js, below), loaded with ICU on first use
   ];
 
-  /* A global made on first read by load() and then an ordinary data property. Reflect.defineProperty
+  /* A global made on first read and then an ordinary data property. Its accessor is made in C
+   * (natives.defineLazyGlobals, lazy_globals.c: no closures per global) and calls lazyGlobal(i) to
+   * read, lazyGlobal(i, true, value) to assign, i its index in LAZY_GLOBALS. Reflect.defineProperty
    * (captured here, before guest code) answers false instead of throwing: on a global the guest
-   * froze or sealed, the accessor stays and keeps serving the one loaded value. */
+   * froze or sealed, the accessor stays and keeps serving the one loaded value (lazyKept). An entry
+   * whose module is null is the Intl layer's. */
   const ReflectDefineProperty = Reflect.defineProperty;
-  function defineLazyGlobal(name, load) {
-    let loaded = false, kept;
-    const settle = (value) =>
-      ReflectDefineProperty(globalThis, name, { __proto__: null, value, writable: true, configurable: true, enumerable: false });
-    ObjectDefineProperty(globalThis, name, { // at startup: Object.prototype is still pristine
-      get() {
-        if (!loaded) kept = load(), loaded = true;
-        settle(kept);
-        return kept;
-      },
-      set(value) { settle(value); },
-      configurable: true,
-      enumerable: false,
-    });
+  const lazyKept = ObjectCreate(null); // LAZY_GLOBALS index -> the value its first read loaded
+  function lazyGlobal(i, setting, value) {
+    const entry = LAZY_GLOBALS[i];
+    if (setting !== true) {
+      if (!ObjectHasOwn(lazyKept, i)) {
+        const module = entry[1], prop = entry[2];
+        lazyKept[i] = module === null ? intlLayer()[prop] : prop === null ? requireBuiltin(module) : requireBuiltin(module)[prop];
+      }
+      value = lazyKept[i];
+    }
+    ReflectDefineProperty(globalThis, entry[0], { __proto__: null, value, writable: true, configurable: true, enumerable: false });
+    return value;
   }
 
   /* ---- V8's stack-trace API, for packages ----
@@ -989,48 +1000,25 @@
   defineGlobal("clearInterval", clearTimer);
   defineGlobal("queueMicrotask", queueMicrotask);
   defineGlobal("global", globalThis);
-  for (let i = 0; i < LAZY_GLOBALS.length; i++) {
-    const module = LAZY_GLOBALS[i][1], prop = LAZY_GLOBALS[i][2];
-    defineLazyGlobal(LAZY_GLOBALS[i][0], () => (prop === null ? requireBuiltin(module) : requireBuiltin(module)[prop]));
+  {
+    const names = list();
+    for (let i = 0; i < LAZY_GLOBALS.length; i++) names[i] = LAZY_GLOBALS[i][0];
+    natives.defineLazyGlobals(names, lazyGlobal);
   }
 
   /* ---- Intl (js/intl.js over ICU), loaded on first use ----
    * `Intl` is a lazy global and the toLocaleString family are thin methods that load the layer on
    * their first call, so a run that never formats never loads ICU (docs/intl.md). */
-  const intlNative = natives.intl;
+  const intlNatives = natives.intl; // makes the natives' object: called once, when the layer loads
   let intlLayerValue = null;
-  const intlLayer = () => intlLayerValue || (intlLayerValue = loadBuiltinFile("intl.js")(intlNative, clockNow));
+  const intlLayer = () => intlLayerValue || (intlLayerValue = loadBuiltinFile("intl.js")(intlNatives(), clockNow));
   {
-    defineLazyGlobal("Intl", () => intlLayer().Intl);
-    const method = (proto, name, fn) =>
-      ObjectDefineProperty(proto, name, { value: fn, writable: true, configurable: true, enumerable: false });
+    // the global Intl: the last entry of LAZY_GLOBALS (module null). The toLocaleString family are
+    // native methods made in C (natives.defineLocaleMethods, locale_methods.c: no closure, object
+    // and descriptor per method at start-up) that call localeMethod(i, this, a, b, c), i their
+    // index in the list below.
     const NumberValueOf = Number.prototype.valueOf, BigIntValueOf = BigInt.prototype.valueOf;
     const DateGetTime = Date.prototype.getTime;
-    const ArrayToLocale = { toLocaleString() {
-      if (this === null || this === undefined) throw new TypeErrorCtor("Array.prototype.toLocaleString called on null or undefined");
-      const o = Object(this), len = Math.min(Number(o.length) || 0, 2 ** 53 - 1);
-      let out = "";
-      for (let k = 0; k < len; k++) {
-        if (k > 0) out += ",";
-        const e = o[k];
-        if (e !== undefined && e !== null) out += StringCtor(e.toLocaleString(arguments[0], arguments[1]));
-      }
-      return out;
-    } }.toLocaleString;
-    method(Number.prototype, "toLocaleString", { toLocaleString() {
-      return intlLayer().locale.number(ReflectApply(NumberValueOf, this, []), arguments[0], arguments[1]); } }.toLocaleString);
-    method(BigInt.prototype, "toLocaleString", { toLocaleString() {
-      return intlLayer().locale.number(ReflectApply(BigIntValueOf, this, []), arguments[0], arguments[1]); } }.toLocaleString);
-    method(Date.prototype, "toLocaleString", { toLocaleString() {
-      return intlLayer().locale.date(ReflectApply(DateGetTime, this, []), arguments[0], arguments[1]); } }.toLocaleString);
-    method(Date.prototype, "toLocaleDateString", { toLocaleDateString() {
-      return intlLayer().locale.dateOnly(ReflectApply(DateGetTime, this, []), arguments[0], arguments[1]); } }.toLocaleDateString);
-    method(Date.prototype, "toLocaleTimeString", { toLocaleTimeString() {
-      return intlLayer().locale.timeOnly(ReflectApply(DateGetTime, this, []), arguments[0], arguments[1]); } }.toLocaleTimeString);
-    method(String.prototype, "localeCompare", { localeCompare(that) {
-      if (this === null || this === undefined) throw new TypeErrorCtor("String.prototype.localeCompare called on null or undefined");
-      return intlLayer().locale.compare(StringCtor(this), StringCtor(that), arguments[1], arguments[2]); } }.localeCompare);
-    method(Array.prototype, "toLocaleString", ArrayToLocale);
     const StringToLower = String.prototype.toLowerCase, StringToUpper = String.prototype.toUpperCase;
     const caseMap = (self, locales, upper) => {
       if (self === null || self === undefined) throw new TypeErrorCtor("String.prototype.toLocale" + (upper ? "Upper" : "Lower") + "Case called on null or undefined");
@@ -1039,8 +1027,39 @@
       if (locales === undefined) return ReflectApply(upper ? StringToUpper : StringToLower, s, []);
       return intlLayer().locale.caseMap(s, locales, upper);
     };
-    method(String.prototype, "toLocaleLowerCase", { toLocaleLowerCase() { return caseMap(this, arguments[0], false); } }.toLocaleLowerCase);
-    method(String.prototype, "toLocaleUpperCase", { toLocaleUpperCase() { return caseMap(this, arguments[0], true); } }.toLocaleUpperCase);
+    const arrayToLocale = (self, a, b) => {
+      if (self === null || self === undefined) throw new TypeErrorCtor("Array.prototype.toLocaleString called on null or undefined");
+      const o = Object(self), len = Math.min(Number(o.length) || 0, 2 ** 53 - 1);
+      let out = "";
+      for (let k = 0; k < len; k++) {
+        if (k > 0) out += ",";
+        const e = o[k];
+        if (e !== undefined && e !== null) out += StringCtor(e.toLocaleString(a, b));
+      }
+      return out;
+    };
+    const localeMethod = (i, self, a, b, c) => {
+      switch (i) {
+        case 0: return intlLayer().locale.number(ReflectApply(NumberValueOf, self, []), a, b);
+        case 1: return intlLayer().locale.number(ReflectApply(BigIntValueOf, self, []), a, b);
+        case 2: return intlLayer().locale.date(ReflectApply(DateGetTime, self, []), a, b);
+        case 3: return intlLayer().locale.dateOnly(ReflectApply(DateGetTime, self, []), a, b);
+        case 4: return intlLayer().locale.timeOnly(ReflectApply(DateGetTime, self, []), a, b);
+        case 5:
+          if (self === null || self === undefined) throw new TypeErrorCtor("String.prototype.localeCompare called on null or undefined");
+          return intlLayer().locale.compare(StringCtor(self), StringCtor(a), b, c);
+        case 6: return arrayToLocale(self, a, b);
+        case 7: return caseMap(self, a, false);
+        default: return caseMap(self, a, true);
+      }
+    };
+    natives.defineLocaleMethods([ // [prototype, name, length], in localeMethod's order
+      [Number.prototype, "toLocaleString", 0], [BigInt.prototype, "toLocaleString", 0],
+      [Date.prototype, "toLocaleString", 0], [Date.prototype, "toLocaleDateString", 0],
+      [Date.prototype, "toLocaleTimeString", 0], [String.prototype, "localeCompare", 1],
+      [Array.prototype, "toLocaleString", 0], [String.prototype, "toLocaleLowerCase", 0],
+      [String.prototype, "toLocaleUpperCase", 0],
+    ], localeMethod);
   }
 
   return ObjectFreeze({
