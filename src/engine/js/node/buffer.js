@@ -18,23 +18,24 @@
   // species through the view's `constructor`), `instanceof` is the captured
   // Function.prototype[Symbol.hasInstance], and the module's own objects have no prototype.
   const P = natives.primordials;
-  const C = require("internal/captures_util"); // P's captures and shims1's, by name
-  const SA = P.streams; // in primordials.js's streamsCaptures order
-  const u = C.uncurryThis;
+  // primordials.js's shims1 and streams arrays, read by index (their order is fixed; the names
+  // are those of internal/captures_util.js and internal/webstreams.js' SP)
+  const S1 = P.shims1, SA = P.streams;
+  const u = P.uncurryThis;
   const { ReflectApply, ReflectOwnKeys, ObjectDefineProperty, ObjectSetPrototypeOf, ObjectGetPrototypeOf, ObjectKeys,
     ObjectHasOwn, ObjectFreeze, ArrayIsArray, StringCtor, NumberCtor, ErrorCtor, TypeErrorCtor, MathFloor,
     NumberIsInteger, ArrayBufferIsView, defineValue, list } = P;
-  const { RangeErrorCtor, NumberIsNaN, MathMin, SymbolFor, Uint8ArrayCtor, ArrayBufferCtor, SharedArrayBufferCtor,
-    DataViewCtor } = C;
-  const SymbolToPrimitive = C.SymbolCtor.toPrimitive; // non-writable, non-configurable
+  const NumberIsNaN = S1[23], MathMin = S1[37], SymbolFor = S1[34], ArrayBufferCtor = S1[52];
+  const SharedArrayBufferCtor = S1[55], DataViewCtor = S1[57], Uint8ArrayCtor = S1[60], RangeErrorCtor = S1[62];
+  const SymbolToPrimitive = S1[33].toPrimitive; // Symbol.toPrimitive: non-writable, non-configurable
   const ArrayPrototype = ObjectGetPrototypeOf([]);
-  const HasInstance = u(C.FunctionPrototypeHasInstance); // instanceof without Symbol.hasInstance
-  const TypedArrayLength = u(C.TypedArrayPrototypeGetLength), TypedArrayTag = u(C.TypedArrayPrototypeGetToStringTag);
+  const HasInstance = u(S1[2]); // Function.prototype[Symbol.hasInstance]: instanceof without the guest's hook
+  const TypedArrayLength = u(S1[78]), TypedArrayTag = u(S1[59]); // %TypedArray%.prototype's length, @@toStringTag
   const TypedArrayBuffer = u(SA[20]), TypedArrayByteOffset = u(SA[21]), TypedArrayByteLength = u(SA[22]);
   const TypedArraySet = u(P.TypedArrayPrototypeSet), TypedArrayFill = u(P.TypedArrayPrototypeFill);
   const ArrayBufferByteLength = u(SA[15]);
-  const SharedArrayBufferByteLength = SharedArrayBufferCtor === undefined ? null : u(C.SharedArrayBufferPrototypeGetByteLength);
-  const DataViewByteLength = u(C.DataViewPrototypeGetByteLength);
+  const SharedArrayBufferByteLength = SharedArrayBufferCtor === undefined ? null : u(S1[56]);
+  const DataViewByteLength = u(S1[58]);
   const StringSlice = u(P.StringPrototypeSlice), StringIndexOf = u(P.StringPrototypeIndexOf);
   const StringToLowerCase = u(P.StringPrototypeToLowerCase), StringCharCodeAt = u(P.StringPrototypeCharCodeAt);
   const NumberToString = u(P.NumberPrototypeToString);
