@@ -80,6 +80,8 @@ import("node:buffer").then((bufferModule) => import("node:util").then((util) => 
     put("isEncoding " + e, () => Buffer.isEncoding(e));
     put("slice " + e, () => b[(e === "utf-8" ? "utf8" : e === "binary" ? "latin1" : e === "utf16le" ? "ucs2" : e) + "Slice"](2, 12));
   }
+  put("encWrite", () => { const t = Buffer.alloc(12); return [t.hexWrite("abcdzz", 1), t.latin1Write("x\u00e9", 4), t.utf8Write("\u00e9", 6),
+    t.ucs2Write("\u2603", 8), t.base64Write("aGk=", 10), t.asciiWrite("q"), hex(t)]; });
   put("short utf8", () => Buffer.from([0x61, 0xe2, 0x98, 0x83, 0xff, 0x62]).toString());
   put("base64 lenient", () => hex(Buffer.from("aGk=\n Zm9v-_==", "base64")));
   put("from array", () => hex(Buffer.from(arr)));
