@@ -21,6 +21,8 @@
   // primordials.js's shims1 and streams arrays, read by index (their order is fixed; the names
   // are those of internal/captures_util.js and internal/webstreams.js' SP)
   const S1 = P.shims1, SA = P.streams;
+  if (S1.length !== 79 || SA.length !== 24)
+    throw new P.ErrorCtor("node:buffer: primordials.js's shims1 or streams array changed length; update the indexes in node/buffer.js");
   const u = P.uncurryThis;
   const { ReflectApply, ReflectOwnKeys, ObjectDefineProperty, ObjectSetPrototypeOf, ObjectGetPrototypeOf, ObjectKeys,
     ObjectHasOwn, ObjectFreeze, ArrayIsArray, StringCtor, NumberCtor, ErrorCtor, TypeErrorCtor, MathFloor,
