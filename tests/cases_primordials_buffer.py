@@ -182,8 +182,8 @@ FAMILIES = {
       if (typeof SharedArrayBuffer === "function") trapGetters(SharedArrayBuffer.prototype, ["byteLength"]);""",
     "species_constructor": TRAP + """trapGetters(Object.getPrototypeOf(Uint8Array), [Symbol.species]);
       trapGetters(ArrayBuffer, [Symbol.species]);
-      trapAll(Uint8Array.prototype, ["constructor"]);
-      trapAll(Uint16Array.prototype, ["constructor"]);""",
+      trapGetters(Uint8Array.prototype, ["constructor"]);
+      trapGetters(Uint16Array.prototype, ["constructor"]);""",
     "dataview": TRAP + """trapAll(DataView.prototype, ["getFloat32", "getFloat64", "setFloat32", "setFloat64", "getBigInt64",
       "getBigUint64", "setBigInt64", "setBigUint64", "getUint8", "setUint8", "getInt8", "setInt8", "getUint16", "setUint16",
       "getInt16", "setInt16", "getUint32", "setUint32", "getInt32", "setInt32"]);
