@@ -9,58 +9,112 @@
   "use strict";
   const text = require("internal/text");
   const { codedError, invalidArgType, utf8Length, utf8Write, utf8DecodeRange, latin1Decode, utf16Units, unitsToString,
-    bytesToBase64, base64ToBytes } = text;
+    bytesToBase64, base64ToBytes, codeUnitReader } = text;
+
+  // Builtins captured before guest code ran (natives.primordials, docs/primordials.md): the shim's
+  // own paths call no %TypedArray%.prototype method or getter, String/Number/Math/Object/Array
+  // static or prototype method, DataView method or RegExp method as the guest may have left it.
+  // Views and copies are made with the captured constructor (subarray and slice would read the
+  // species through the view's `constructor`), `instanceof` is the captured
+  // Function.prototype[Symbol.hasInstance], and the module's own objects have no prototype.
+  const P = natives.primordials;
+  // primordials.js's shims1 and streams arrays, read by index (their order is fixed; the names
+  // are those of internal/captures_util.js and internal/webstreams.js' SP)
+  const S1 = P.shims1, SA = P.streams;
+  if (S1.length !== 79 || SA.length !== 24)
+    throw new P.ErrorCtor("node:buffer: primordials.js's shims1 or streams array changed length; update the indexes in node/buffer.js");
+  const u = P.uncurryThis;
+  const { ReflectApply, ReflectOwnKeys, ObjectDefineProperty, ObjectSetPrototypeOf, ObjectGetPrototypeOf, ObjectKeys,
+    ObjectHasOwn, ObjectFreeze, ArrayIsArray, StringCtor, NumberCtor, ErrorCtor, TypeErrorCtor, MathFloor,
+    NumberIsInteger, ArrayBufferIsView, defineValue, list } = P;
+  const NumberIsNaN = S1[23], MathMin = S1[37], SymbolFor = S1[34], ArrayBufferCtor = S1[52];
+  const SharedArrayBufferCtor = S1[55], DataViewCtor = S1[57], Uint8ArrayCtor = S1[60], RangeErrorCtor = S1[62];
+  const SymbolToPrimitive = S1[33].toPrimitive; // Symbol.toPrimitive: non-writable, non-configurable
+  const ArrayPrototype = ObjectGetPrototypeOf([]);
+  const HasInstance = u(S1[2]); // Function.prototype[Symbol.hasInstance]: instanceof without the guest's hook
+  const TypedArrayLength = u(S1[78]), TypedArrayTag = u(S1[59]); // %TypedArray%.prototype's length, @@toStringTag
+  const TypedArrayBuffer = u(SA[20]), TypedArrayByteOffset = u(SA[21]), TypedArrayByteLength = u(SA[22]);
+  const TypedArraySet = u(P.TypedArrayPrototypeSet), TypedArrayFill = u(P.TypedArrayPrototypeFill);
+  const ArrayBufferByteLength = u(SA[15]);
+  const SharedArrayBufferByteLength = SharedArrayBufferCtor === undefined ? null : u(S1[56]);
+  const DataViewByteLength = u(S1[58]);
+  const StringSlice = u(P.StringPrototypeSlice), StringIndexOf = u(P.StringPrototypeIndexOf);
+  const StringToLowerCase = u(P.StringPrototypeToLowerCase), StringCharCodeAt = u(P.StringPrototypeCharCodeAt);
+  const NumberToString = u(P.NumberPrototypeToString);
+  // Math.trunc and Math.abs as arithmetic (the argument converted once, as they convert it)
+  const MathTrunc = (x) => { x = +x; return x < 0 ? -MathFloor(-x) : MathFloor(x); };
+  // The typed-array constructors beyond Uint8Array, read from the global object when this module
+  // loads (as internal/text reads them; docs/primordials.md: global bindings are not covered).
+  const Uint16ArrayCtor = Uint16Array, Float32ArrayCtor = Float32Array, Float64ArrayCtor = Float64Array;
+  const BigInt64ArrayCtor = BigInt64Array, BigUint64ArrayCtor = BigUint64Array;
+
+  const isUint8Array = (v) => HasInstance(Uint8ArrayCtor, v);
+  const isTypedArray = (v) => TypedArrayTag(v) !== undefined;
+  // bytes [start, end) of a Uint8Array as a new view (never subarray: it reads the species)
+  const view = (u8, start, end) => new Uint8ArrayCtor(TypedArrayBuffer(u8), TypedArrayByteOffset(u8) + start, end - start);
+  // a copy of a Uint8Array's bytes with its own ArrayBuffer (never slice: it reads the species)
+  function copyOf(u8) {
+    const out = new Uint8ArrayCtor(TypedArrayLength(u8));
+    TypedArraySet(out, u8);
+    return out;
+  }
+  function isAnyArrayBuffer(v) {
+    return HasInstance(ArrayBufferCtor, v) || (SharedArrayBufferCtor !== undefined && HasInstance(SharedArrayBufferCtor, v));
+  }
+  const anyArrayBufferByteLength = (ab) => (HasInstance(ArrayBufferCtor, ab) ? ArrayBufferByteLength(ab) : SharedArrayBufferByteLength(ab));
+  // the byteLength of any ArrayBuffer view
+  const viewByteLength = (v) => (HasInstance(DataViewCtor, v) ? DataViewByteLength(v) : TypedArrayByteLength(v));
 
   // QuickJS caps an ArrayBuffer at 2^31-1 bytes (Node on 64-bit allows 2^32).
   const kMaxLength = 2147483647;
   const kStringMaxLength = 1073741823;
   let INSPECT_MAX_BYTES = 50; // buffer.INSPECT_MAX_BYTES, settable as in Node
-  const inspectCustom = Symbol.for("nodejs.util.inspect.custom");
+  const inspectCustom = SymbolFor("nodejs.util.inspect.custom");
 
   /* ---- errors ---- */
 
   function showValue(v) {
     if (typeof v === "string") return "'" + v + "'";
-    if (typeof v === "bigint") return String(v) + "n";
-    if (Object.is(v, -0)) return "-0";
-    if (v instanceof Uint8Array) return "<Buffer " + hexBytes(v, INSPECT_MAX_BYTES) + ">";
-    return String(v);
+    if (typeof v === "bigint") return StringCtor(v) + "n";
+    if (v === 0 && 1 / v < 0) return "-0";
+    if (isUint8Array(v)) return "<Buffer " + hexBytes(v, INSPECT_MAX_BYTES) + ">";
+    return StringCtor(v);
   }
 
   function outOfRange(what, range, value) {
     let shown;
-    if (typeof value === "number" && Number.isInteger(value) && Math.abs(value) > 2 ** 32) shown = groupDigits(String(value));
-    else if (typeof value === "bigint") shown = (value > 2n ** 32n || value < -(2n ** 32n) ? groupDigits(String(value)) : String(value)) + "n";
+    if (typeof value === "number" && NumberIsInteger(value) && (value < 0 ? -value : value) > 2 ** 32) shown = groupDigits(StringCtor(value));
+    else if (typeof value === "bigint") shown = (value > 2n ** 32n || value < -(2n ** 32n) ? groupDigits(StringCtor(value)) : StringCtor(value)) + "n";
     else shown = showValue(value);
-    return codedError(RangeError, "ERR_OUT_OF_RANGE",
+    return codedError(RangeErrorCtor, "ERR_OUT_OF_RANGE",
       "The value of \"" + what + "\" is out of range. It must be " + range + ". Received " + shown);
   }
 
   function groupDigits(s) {
     let sign = "";
-    if (s[0] === "-") { sign = "-"; s = s.slice(1); }
+    if (s[0] === "-") { sign = "-"; s = StringSlice(s, 1); }
     let out = "";
-    while (s.length > 3) { out = "_" + s.slice(-3) + out; s = s.slice(0, -3); }
+    while (s.length > 3) { out = "_" + StringSlice(s, -3) + out; s = StringSlice(s, 0, -3); }
     return sign + s + out;
   }
 
   function outOfBounds(what) {
-    return codedError(RangeError, "ERR_BUFFER_OUT_OF_BOUNDS",
+    return codedError(RangeErrorCtor, "ERR_BUFFER_OUT_OF_BOUNDS",
       what ? "\"" + what + "\" is outside of buffer bounds" : "Attempt to access memory outside buffer bounds");
   }
 
   function unknownEncoding(enc) {
-    return codedError(TypeError, "ERR_UNKNOWN_ENCODING", "Unknown encoding: " + String(enc));
+    return codedError(TypeErrorCtor, "ERR_UNKNOWN_ENCODING", "Unknown encoding: " + StringCtor(enc));
   }
 
   function invalidArgValue(what, value) {
-    return codedError(TypeError, "ERR_INVALID_ARG_VALUE", "The argument '" + what + "' is invalid. Received " + showValue(value));
+    return codedError(TypeErrorCtor, "ERR_INVALID_ARG_VALUE", "The argument '" + what + "' is invalid. Received " + showValue(value));
   }
 
   function validateNumber(value, what, min, max) {
     if (typeof value !== "number") throw invalidArgType(what, "of type number", value);
     if ((min !== undefined && value < min) || (max !== undefined && value > max) ||
-        ((min !== undefined || max !== undefined) && Number.isNaN(value)))
+        ((min !== undefined || max !== undefined) && NumberIsNaN(value)))
       throw outOfRange(what, (min !== undefined ? ">= " + min : "") + (min !== undefined && max !== undefined ? " && " : "") +
         (max !== undefined ? "<= " + max : ""), value);
   }
@@ -69,23 +123,27 @@
     if (min === undefined) min = 0;
     if (max === undefined) max = kMaxLength;
     if (typeof value !== "number") throw invalidArgType(what, "of type number", value);
-    if (!Number.isInteger(value)) throw outOfRange(what, "an integer", value);
+    if (!NumberIsInteger(value)) throw outOfRange(what, "an integer", value);
     if (value < min || value > max) throw outOfRange(what, ">= " + min + " && <= " + max, value);
   }
 
   function requireBytes(value, what) {
-    if (!(value instanceof Uint8Array)) throw invalidArgType(what, "an instance of Buffer or Uint8Array", value);
+    if (!isUint8Array(value)) throw invalidArgType(what, "an instance of Buffer or Uint8Array", value);
   }
 
   /* ---- encodings ----
    * Each: length(str) → bytes; encode(str) → Uint8Array; write(buf, str, at, max) → bytes written
    * (never a partial character); decode(buf, start, end) → string. */
 
+  const HEX = "0123456789abcdef";
   function hexBytes(bytes, max) {
-    const n = Math.min(bytes.length, max);
-    const parts = [];
-    for (let i = 0; i < n; i++) parts.push((bytes[i] < 16 ? "0" : "") + bytes[i].toString(16));
-    return parts.join(" ");
+    const n = MathMin(TypedArrayLength(bytes), max);
+    let out = "";
+    for (let i = 0; i < n; i++) {
+      const b = bytes[i];
+      out += (i > 0 ? " " : "") + HEX[b >> 4] + HEX[b & 15];
+    }
+    return out;
   }
 
   function hexValue(c) {
@@ -97,45 +155,46 @@
 
   // Hex pairs until the first invalid one; an odd last digit is ignored.
   function hexWrite(buf, str, at, max) {
-    const pairs = Math.min(str.length >> 1, max);
+    const pairs = MathMin(str.length >> 1, max), cu = codeUnitReader();
     let i = 0;
     for (; i < pairs; i++) {
-      const hi = hexValue(str.charCodeAt(2 * i)), lo = hexValue(str.charCodeAt(2 * i + 1));
+      const hi = hexValue(cu(str, 2 * i)), lo = hexValue(cu(str, 2 * i + 1));
       if (hi < 0 || lo < 0) break;
       buf[at + i] = (hi << 4) | lo;
     }
     return i;
   }
 
-  const HEX = "0123456789abcdef";
+  const HEX_CODES = new Uint8ArrayCtor(16);
+  for (let i = 0; i < 16; i++) HEX_CODES[i] = StringCharCodeAt(HEX, i);
   function hexDecode(buf, start, end) {
     const n = end - start;
-    const u16 = new Uint16Array(Math.max(2 * n, 1));
+    const u16 = new Uint16ArrayCtor(n > 0 ? 2 * n : 1);
     for (let i = 0; i < n; i++) {
       const b = buf[start + i];
-      u16[2 * i] = HEX.charCodeAt(b >> 4);
-      u16[2 * i + 1] = HEX.charCodeAt(b & 15);
+      u16[2 * i] = HEX_CODES[b >> 4];
+      u16[2 * i + 1] = HEX_CODES[b & 15];
     }
     return unitsToString(u16, 2 * n);
   }
 
   function singleByteWrite(buf, str, at, max) {
-    const n = Math.min(str.length, max);
-    for (let i = 0; i < n; i++) buf[at + i] = str.charCodeAt(i);
+    const n = MathMin(str.length, max), cu = codeUnitReader();
+    for (let i = 0; i < n; i++) buf[at + i] = cu(str, i);
     return n;
   }
 
   function asciiDecode(buf, start, end) {
     const n = end - start;
-    const u16 = new Uint16Array(Math.max(n, 1));
+    const u16 = new Uint16ArrayCtor(n > 0 ? n : 1);
     for (let i = 0; i < n; i++) u16[i] = buf[start + i] & 0x7f;
     return unitsToString(u16, n);
   }
 
   function utf16Write(buf, str, at, max) {
-    const n = Math.min(str.length, max >> 1);
+    const n = MathMin(str.length, max >> 1), cu = codeUnitReader();
     for (let i = 0; i < n; i++) {
-      const c = str.charCodeAt(i);
+      const c = cu(str, i);
       buf[at + 2 * i] = c & 0xff;
       buf[at + 2 * i + 1] = c >> 8;
     }
@@ -144,78 +203,90 @@
 
   function base64Length(str) {
     let n = str.length;
-    if (n > 0 && str.charCodeAt(n - 1) === 61) n--;
-    if (n > 1 && str.charCodeAt(n - 1) === 61) n--;
+    if (n > 0 && StringCharCodeAt(str, n - 1) === 61) n--;
+    if (n > 1 && StringCharCodeAt(str, n - 1) === 61) n--;
     return (n * 3) >>> 2;
   }
 
   function copyInto(buf, bytes, at, max) {
-    const n = Math.min(bytes.length, max);
-    buf.set(n === bytes.length ? bytes : bytes.subarray(0, n), at);
+    const len = TypedArrayLength(bytes);
+    const n = MathMin(len, max);
+    TypedArraySet(buf, n === len ? bytes : view(bytes, 0, n), at);
     return n;
   }
 
   function encodeWith(write, length) {
     return (str) => {
-      const out = new Uint8Array(length(str));
-      const n = write(out, str, 0, out.length);
-      return n === out.length ? out : out.subarray(0, n);
+      const size = length(str);
+      const out = new Uint8ArrayCtor(size);
+      const n = write(out, str, 0, size);
+      return n === size ? out : view(out, 0, n);
     };
   }
 
   const ENCODINGS = {
+    __proto__: null,
     utf8: {
+      __proto__: null,
       length: utf8Length,
       write: (buf, str, at, max) => utf8Write(str, buf, at, at + max)[1],
       decode: (buf, start, end) => utf8DecodeRange(buf, start, end, false, false).text,
     },
     utf16le: {
+      __proto__: null,
       length: (str) => str.length * 2,
       write: utf16Write,
       decode: (buf, start, end) => { const r = utf16Units(buf, start, end, false); return unitsToString(r.u16, r.n); },
     },
     latin1: {
+      __proto__: null,
       length: (str) => str.length,
       write: singleByteWrite,
       decode: (buf, start, end) => latin1Decode(buf, start, end, false),
     },
     ascii: {
+      __proto__: null,
       length: (str) => str.length,
       write: singleByteWrite,
       decode: asciiDecode,
     },
     hex: {
+      __proto__: null,
       length: (str) => str.length >>> 1,
       write: hexWrite,
       decode: hexDecode,
     },
     base64: {
+      __proto__: null,
       length: base64Length,
       write: (buf, str, at, max) => copyInto(buf, base64ToBytes(str), at, max),
-      decode: (buf, start, end) => bytesToBase64(buf.subarray(start, end), false),
+      decode: (buf, start, end) => bytesToBase64(view(buf, start, end), false),
       encode: base64ToBytes,
     },
     base64url: {
+      __proto__: null,
       length: base64Length,
       write: (buf, str, at, max) => copyInto(buf, base64ToBytes(str), at, max),
-      decode: (buf, start, end) => bytesToBase64(buf.subarray(start, end), true),
+      decode: (buf, start, end) => bytesToBase64(view(buf, start, end), true),
       encode: base64ToBytes,
     },
   };
-  for (const k of Object.keys(ENCODINGS)) {
-    const e = ENCODINGS[k];
-    e.name = k;
+  const encodingKeys = ObjectKeys(ENCODINGS);
+  for (let i = 0; i < encodingKeys.length; i++) {
+    const e = ENCODINGS[encodingKeys[i]];
+    e.name = encodingKeys[i];
     if (!e.encode) e.encode = encodeWith(e.write, e.length);
   }
   const ENCODING_NAMES = {
+    __proto__: null,
     "utf8": "utf8", "utf-8": "utf8", "ucs2": "utf16le", "ucs-2": "utf16le", "utf16le": "utf16le", "utf-16le": "utf16le",
     "latin1": "latin1", "binary": "latin1", "ascii": "ascii", "hex": "hex", "base64": "base64", "base64url": "base64url",
   };
 
   // The encoding ops for a name, or undefined.
   function encodingOps(enc) {
-    const key = String(enc).toLowerCase();
-    return Object.prototype.hasOwnProperty.call(ENCODING_NAMES, key) ? ENCODINGS[ENCODING_NAMES[key]] : undefined;
+    const key = StringToLowerCase(StringCtor(enc));
+    return ObjectHasOwn(ENCODING_NAMES, key) ? ENCODINGS[ENCODING_NAMES[key]] : undefined;
   }
 
   function normalizeEncoding(enc) {
@@ -226,27 +297,28 @@
 
   /* ---- the Buffer type ---- */
 
-  class FastBuffer extends Uint8Array {
+  class FastBuffer extends Uint8ArrayCtor {
     // (size) or (arrayBuffer, byteOffset, length), like Uint8Array.
   }
+  const isBuffer = (v) => HasInstance(FastBuffer, v); // FastBuffer.prototype is Buffer.prototype, fixed
 
   function wrap(u8) {
-    if (u8 instanceof FastBuffer) return u8;
-    return new FastBuffer(u8.buffer, u8.byteOffset, u8.length);
+    if (isBuffer(u8)) return u8;
+    return new FastBuffer(TypedArrayBuffer(u8), TypedArrayByteOffset(u8), TypedArrayLength(u8));
   }
 
   // Buffer(arg[, encodingOrOffset[, length]]): the deprecated constructor, kept working.
   function Buffer(arg, encodingOrOffset, length) {
     if (typeof arg === "number") {
       if (typeof encodingOrOffset === "string") throw invalidArgType("string", "of type string", arg);
-      return Buffer.alloc(arg);
+      return alloc(arg);
     }
-    return Buffer.from(arg, encodingOrOffset, length);
+    return from(arg, encodingOrOffset, length);
   }
-  Object.setPrototypeOf(Buffer, Uint8Array);
-  Buffer.prototype = FastBuffer.prototype;
-  Object.defineProperty(FastBuffer.prototype, "constructor", { value: Buffer, writable: true, configurable: true });
-  const proto = Buffer.prototype;
+  ObjectSetPrototypeOf(Buffer, Uint8ArrayCtor);
+  Buffer.prototype = FastBuffer.prototype; // an own data property of the function: no setter runs
+  ObjectDefineProperty(FastBuffer.prototype, "constructor", { __proto__: null, value: Buffer, writable: true, configurable: true });
+  const proto = FastBuffer.prototype;
 
   function fromString(str, encoding) {
     let ops;
@@ -265,9 +337,9 @@
     if (byteOffset === undefined) byteOffset = 0;
     else {
       byteOffset = +byteOffset;
-      if (Number.isNaN(byteOffset)) byteOffset = 0;
+      if (NumberIsNaN(byteOffset)) byteOffset = 0;
     }
-    const maxLength = ab.byteLength - byteOffset;
+    const maxLength = anyArrayBufferByteLength(ab) - byteOffset;
     if (maxLength < 0) throw outOfBounds("offset");
     if (length === undefined) length = maxLength;
     else {
@@ -281,26 +353,23 @@
     return new FastBuffer(ab, byteOffset, length);
   }
 
-  function fromArrayLike(obj) {
-    const n = obj.length;
+  // A guest's array-like of n elements (a typed array's n read through the captured getter).
+  function fromArrayLike(obj, n) {
     if (n <= 0) return new FastBuffer(0);
     if (n > kMaxLength) throw outOfRange("size", ">= 0 && <= " + kMaxLength, n);
     const b = new FastBuffer(n);
-    if (obj instanceof Uint8Array) b.set(obj);
+    if (isUint8Array(obj)) TypedArraySet(b, obj);
     else for (let i = 0; i < n; i++) b[i] = obj[i];
     return b;
   }
 
-  function isAnyArrayBuffer(v) {
-    return v instanceof ArrayBuffer || (typeof SharedArrayBuffer === "function" && v instanceof SharedArrayBuffer);
-  }
-
   function fromObject(obj) {
+    if (isTypedArray(obj)) return fromArrayLike(obj, TypedArrayLength(obj));
     if (obj.length !== undefined || isAnyArrayBuffer(obj.buffer)) {
       if (typeof obj.length !== "number") return new FastBuffer(0);
-      return fromArrayLike(obj);
+      return fromArrayLike(obj, obj.length);
     }
-    if (obj.type === "Buffer" && Array.isArray(obj.data)) return fromArrayLike(obj.data);
+    if (obj.type === "Buffer" && ArrayIsArray(obj.data)) return fromArrayLike(obj.data, obj.data.length);
     return undefined;
   }
 
@@ -308,36 +377,39 @@
     if (typeof value === "string") return fromString(value, encodingOrOffset);
     if (typeof value === "object" && value !== null) {
       if (isAnyArrayBuffer(value)) return fromArrayBuffer(value, encodingOrOffset, length);
+      // the guest's own valueOf, as Node reads it
       const valueOf = typeof value.valueOf === "function" ? value.valueOf() : undefined;
       if (valueOf != null && valueOf !== value && (typeof valueOf === "string" || typeof valueOf === "object"))
         return from(valueOf, encodingOrOffset, length);
       const b = fromObject(value);
       if (b) return b;
-      if (typeof value[Symbol.toPrimitive] === "function") {
-        const primitive = value[Symbol.toPrimitive]("string");
+      if (typeof value[SymbolToPrimitive] === "function") {
+        const primitive = value[SymbolToPrimitive]("string");
         if (typeof primitive === "string") return fromString(primitive, encodingOrOffset);
       }
     }
     // Node words this one differently from its other ERR_INVALID_ARG_TYPE messages.
-    throw codedError(TypeError, "ERR_INVALID_ARG_TYPE", "The first argument must be of type string or an instance of " +
+    throw codedError(TypeErrorCtor, "ERR_INVALID_ARG_TYPE", "The first argument must be of type string or an instance of " +
       "Buffer, ArrayBuffer, or Array or an Array-like Object." + text.describeReceived(value));
   }
 
   function alloc(size, fill, encoding) {
     validateNumber(size, "size", 0, kMaxLength);
-    const b = new FastBuffer(Math.trunc(size));
-    if (fill !== undefined && fill !== 0 && b.length > 0) fillBuffer(b, fill, 0, b.length, encoding);
+    const n = MathTrunc(size);
+    const b = new FastBuffer(n);
+    if (fill !== undefined && fill !== 0 && n > 0) fillBuffer(b, fill, 0, n, encoding);
     return b;
   }
 
   function allocUnsafe(size) {
     validateNumber(size, "size", 0, kMaxLength);
-    return new FastBuffer(Math.trunc(size));
+    return new FastBuffer(MathTrunc(size));
   }
 
   function byteLength(string, encoding) {
     if (typeof string !== "string") {
-      if (ArrayBuffer.isView(string) || isAnyArrayBuffer(string)) return string.byteLength;
+      if (ArrayBufferIsView(string)) return viewByteLength(string);
+      if (isAnyArrayBuffer(string)) return anyArrayBufferByteLength(string);
       throw invalidArgType("string", "of type string or an instance of Buffer or ArrayBuffer", string);
     }
     const ops = encoding === undefined || encoding === null || encoding === "" ? ENCODINGS.utf8 : encodingOps(encoding) || ENCODINGS.utf8;
@@ -345,13 +417,13 @@
   }
 
   function concat(list, totalLength) {
-    if (!Array.isArray(list)) throw invalidArgType("list", "an instance of Array", list);
+    if (!ArrayIsArray(list)) throw invalidArgType("list", "an instance of Array", list);
     if (list.length === 0) return new FastBuffer(0);
     if (totalLength === undefined) {
       totalLength = 0;
       for (let i = 0; i < list.length; i++) {
-        if (!(list[i] instanceof Uint8Array)) throw invalidArgType("list[" + i + "]", "an instance of Buffer or Uint8Array", list[i]);
-        totalLength += list[i].length;
+        if (!isUint8Array(list[i])) throw invalidArgType("list[" + i + "]", "an instance of Buffer or Uint8Array", list[i]);
+        totalLength += TypedArrayLength(list[i]);
       }
     } else {
       validateOffset(totalLength, "length");
@@ -360,17 +432,18 @@
     let pos = 0;
     for (let i = 0; i < list.length; i++) {
       const b = list[i];
-      if (!(b instanceof Uint8Array)) throw invalidArgType("list[" + i + "]", "an instance of Buffer or Uint8Array", b);
+      if (!isUint8Array(b)) throw invalidArgType("list[" + i + "]", "an instance of Buffer or Uint8Array", b);
       if (pos >= totalLength) break;
-      const n = Math.min(b.length, totalLength - pos);
-      out.set(n === b.length ? b : b.subarray(0, n), pos);
+      const len = TypedArrayLength(b);
+      const n = MathMin(len, totalLength - pos);
+      TypedArraySet(out, n === len ? b : view(b, 0, n), pos);
       pos += n;
     }
     return out;
   }
 
   function compareBytes(a, aStart, aEnd, b, bStart, bEnd) {
-    const n = Math.min(aEnd - aStart, bEnd - bStart);
+    const n = MathMin(aEnd - aStart, bEnd - bStart);
     for (let i = 0; i < n; i++) {
       const x = a[aStart + i], y = b[bStart + i];
       if (x !== y) return x < y ? -1 : 1;
@@ -383,42 +456,48 @@
     requireBytes(buf1, "buf1");
     requireBytes(buf2, "buf2");
     if (buf1 === buf2) return 0;
-    return compareBytes(buf1, 0, buf1.length, buf2, 0, buf2.length);
+    return compareBytes(buf1, 0, TypedArrayLength(buf1), buf2, 0, TypedArrayLength(buf2));
   }
 
   function isEncoding(enc) {
     return typeof enc === "string" && enc.length !== 0 && encodingOps(enc) !== undefined;
   }
 
-  function copyBytesFrom(view, offset, length) {
-    if (!ArrayBuffer.isView(view) || view instanceof DataView) throw invalidArgType("view", "an instance of TypedArray", view);
-    const size = view.BYTES_PER_ELEMENT;
-    let start = 0, end = view.length;
+  function copyBytesFrom(view_, offset, length) {
+    if (!ArrayBufferIsView(view_) || HasInstance(DataViewCtor, view_)) throw invalidArgType("view", "an instance of TypedArray", view_);
+    const size = view_.BYTES_PER_ELEMENT; // non-writable and non-configurable on each typed array prototype
+    const count = TypedArrayLength(view_);
+    let start = 0, end = count;
     if (offset !== undefined) {
       validateOffset(offset, "offset", 0);
-      if (offset >= view.length) return new FastBuffer(0);
+      if (offset >= count) return new FastBuffer(0);
       start = offset;
     }
     if (length !== undefined) {
       validateOffset(length, "length", 0);
-      end = Math.min(view.length, start + length);
+      end = MathMin(count, start + length);
     }
     if (end <= start) return new FastBuffer(0);
-    return wrap(new Uint8Array(view.buffer, view.byteOffset + start * size, (end - start) * size).slice());
+    const out = new FastBuffer((end - start) * size);
+    TypedArraySet(out, new Uint8ArrayCtor(TypedArrayBuffer(view_), TypedArrayByteOffset(view_) + start * size, (end - start) * size));
+    return out;
   }
 
   const statics = {
+    __proto__: null,
     from, alloc, allocUnsafe, allocUnsafeSlow: allocUnsafe, byteLength, concat, compare, isEncoding, copyBytesFrom,
-    isBuffer: (b) => b instanceof Buffer,
+    isBuffer: (b) => isBuffer(b),
   };
-  for (const k of Object.keys(statics)) Object.defineProperty(Buffer, k, { value: statics[k], writable: true, configurable: true });
-  Buffer.poolSize = 8192;
+  const staticKeys = ObjectKeys(statics);
+  for (let i = 0; i < staticKeys.length; i++)
+    ObjectDefineProperty(Buffer, staticKeys[i], { __proto__: null, value: statics[staticKeys[i]], writable: true, configurable: true });
+  defineValue(Buffer, "poolSize", 8192);
 
   /* ---- prototype: conversion ---- */
 
   function adjustOffset(offset, length) {
-    offset = Math.trunc(offset);
-    if (offset === 0 || Number.isNaN(offset)) return 0;
+    offset = MathTrunc(offset);
+    if (offset === 0 || NumberIsNaN(offset)) return 0;
     if (offset < 0) {
       offset += length;
       return offset > 0 ? offset : 0;
@@ -426,73 +505,94 @@
     return offset < length ? offset : length;
   }
 
-  const methods = {
-    toString(encoding, start, end) {
-      try {
-        return toStringOf(this, arguments.length, encoding, start, end);
-      } catch (e) {
-        // the engine's own string limit, reported as Node reports it
-        if (e instanceof RangeError && e.code === undefined && this.length > kStringMaxLength / 4) {
-          throw codedError(Error, "ERR_STRING_TOO_LONG",
-            "Cannot create a string longer than 0x" + kStringMaxLength.toString(16) + " characters");
-        }
-        throw e;
+  function subarrayOf(buf, start, end) {
+    const len = TypedArrayLength(buf);
+    start = adjustOffset(start, len);
+    end = end !== undefined ? adjustOffset(end, len) : len;
+    return new FastBuffer(TypedArrayBuffer(buf), TypedArrayByteOffset(buf) + start, end > start ? end - start : 0);
+  }
+
+  function toStringMethod(encoding, start, end) {
+    try {
+      return toStringOf(this, arguments.length, encoding, start, end);
+    } catch (e) {
+      // the engine's own string limit, reported as Node reports it
+      if (HasInstance(RangeErrorCtor, e) && !ObjectHasOwn(e, "code") && TypedArrayLength(this) > kStringMaxLength / 4) {
+        throw codedError(ErrorCtor, "ERR_STRING_TOO_LONG",
+          "Cannot create a string longer than 0x" + NumberToString(kStringMaxLength, 16) + " characters");
       }
-    },
+      throw e;
+    }
+  }
+
+  // only digits: an index key, which inspect leaves out
+  function isIndexKey(k) {
+    if (typeof k !== "string" || k.length === 0) return false;
+    for (let i = 0; i < k.length; i++) {
+      const c = StringCharCodeAt(k, i);
+      if (c < 48 || c > 57) return false;
+    }
+    return true;
+  }
+
+  const methods = {
+    __proto__: null,
+    toString: toStringMethod,
 
     toJSON() {
-      const data = new Array(this.length);
-      for (let i = 0; i < this.length; i++) data[i] = this[i];
-      return { type: "Buffer", data };
+      const n = TypedArrayLength(this);
+      const data = list(); // filled without a prototype (no setter on Array.prototype runs), then made an Array
+      for (let i = 0; i < n; i++) data[i] = this[i];
+      return { type: "Buffer", data: ObjectSetPrototypeOf(data, ArrayPrototype) };
     },
 
     equals(other) {
       requireBytes(other, "otherBuffer");
       if (this === other) return true;
-      if (this.length !== other.length) return false;
-      return compareBytes(this, 0, this.length, other, 0, other.length) === 0;
+      const n = TypedArrayLength(this);
+      if (n !== TypedArrayLength(other)) return false;
+      return compareBytes(this, 0, n, other, 0, n) === 0;
     },
 
     compare(target, targetStart, targetEnd, sourceStart, sourceEnd) {
       requireBytes(target, "target");
+      const targetLength = TypedArrayLength(target), length = TypedArrayLength(this);
       if (targetStart === undefined) targetStart = 0;
       else validateOffset(targetStart, "targetStart");
-      if (targetEnd === undefined) targetEnd = target.length;
-      else validateOffset(targetEnd, "targetEnd", 0, target.length);
+      if (targetEnd === undefined) targetEnd = targetLength;
+      else validateOffset(targetEnd, "targetEnd", 0, targetLength);
       if (sourceStart === undefined) sourceStart = 0;
       else validateOffset(sourceStart, "sourceStart");
-      if (sourceEnd === undefined) sourceEnd = this.length;
-      else validateOffset(sourceEnd, "sourceEnd", 0, this.length);
+      if (sourceEnd === undefined) sourceEnd = length;
+      else validateOffset(sourceEnd, "sourceEnd", 0, length);
       if (sourceStart >= sourceEnd) return targetStart >= targetEnd ? 0 : -1;
       if (targetStart >= targetEnd) return 1;
       return compareBytes(this, sourceStart, sourceEnd, target, targetStart, targetEnd);
     },
 
     subarray(start, end) {
-      const len = this.length;
-      start = adjustOffset(start, len);
-      end = end !== undefined ? adjustOffset(end, len) : len;
-      return new FastBuffer(this.buffer, this.byteOffset + start, end > start ? end - start : 0);
+      return subarrayOf(this, start, end);
     },
 
     slice(start, end) {
-      return methods.subarray.call(this, start, end);
+      return subarrayOf(this, start, end);
     },
 
     write(string, offset, length, encoding) {
-      if (typeof string !== "string") throw codedError(TypeError, "ERR_INVALID_ARG_TYPE", "argument must be a string");
-      if (offset === undefined) return ENCODINGS.utf8.write(this, string, 0, this.length);
+      if (typeof string !== "string") throw codedError(TypeErrorCtor, "ERR_INVALID_ARG_TYPE", "argument must be a string");
+      const size = TypedArrayLength(this);
+      if (offset === undefined) return ENCODINGS.utf8.write(this, string, 0, size);
       if (length === undefined && typeof offset === "string") {
         encoding = offset;
-        length = this.length;
+        length = size;
         offset = 0;
       } else {
-        validateOffset(offset, "offset", 0, this.length);
-        const remaining = this.length - offset;
+        validateOffset(offset, "offset", 0, size);
+        const remaining = size - offset;
         if (length === undefined) length = remaining;
         else if (typeof length === "string") { encoding = length; length = remaining; }
         else {
-          validateOffset(length, "length", 0, this.length);
+          validateOffset(length, "length", 0, size);
           if (length > remaining) length = remaining;
         }
       }
@@ -508,31 +608,32 @@
 
     copy(target, targetStart, sourceStart, sourceEnd) {
       requireBytes(target, "target");
+      const length = TypedArrayLength(this), targetLength = TypedArrayLength(target);
       const toInteger = (n, dflt) => {
         n = +n;
-        if (!Number.isNaN(n) && n >= Number.MIN_SAFE_INTEGER && n <= Number.MAX_SAFE_INTEGER) return n % 1 === 0 ? n : Math.floor(n);
+        if (!NumberIsNaN(n) && n >= -9007199254740991 && n <= 9007199254740991) return n % 1 === 0 ? n : MathFloor(n);
         return dflt;
       };
       if (targetStart === undefined) targetStart = 0;
       else {
-        targetStart = Number.isInteger(targetStart) ? targetStart : toInteger(targetStart, 0);
+        targetStart = NumberIsInteger(targetStart) ? targetStart : toInteger(targetStart, 0);
         if (targetStart < 0) throw outOfRange("targetStart", ">= 0", targetStart);
       }
       if (sourceStart === undefined) sourceStart = 0;
       else {
-        sourceStart = Number.isInteger(sourceStart) ? sourceStart : toInteger(sourceStart, 0);
-        if (sourceStart < 0 || sourceStart > this.length) throw outOfRange("sourceStart", ">= 0 && <= " + this.length, sourceStart);
+        sourceStart = NumberIsInteger(sourceStart) ? sourceStart : toInteger(sourceStart, 0);
+        if (sourceStart < 0 || sourceStart > length) throw outOfRange("sourceStart", ">= 0 && <= " + length, sourceStart);
       }
-      if (sourceEnd === undefined) sourceEnd = this.length;
+      if (sourceEnd === undefined) sourceEnd = length;
       else {
-        sourceEnd = Number.isInteger(sourceEnd) ? sourceEnd : toInteger(sourceEnd, 0);
+        sourceEnd = NumberIsInteger(sourceEnd) ? sourceEnd : toInteger(sourceEnd, 0);
         if (sourceEnd < 0) throw outOfRange("sourceEnd", ">= 0", sourceEnd);
       }
-      if (targetStart >= target.length || sourceStart >= sourceEnd) return 0;
-      if (sourceEnd - sourceStart > target.length - targetStart) sourceEnd = sourceStart + target.length - targetStart;
+      if (targetStart >= targetLength || sourceStart >= sourceEnd) return 0;
+      if (sourceEnd - sourceStart > targetLength - targetStart) sourceEnd = sourceStart + targetLength - targetStart;
       let nb = sourceEnd - sourceStart;
-      if (nb > this.length - sourceStart) nb = this.length - sourceStart;
-      target.set(new Uint8Array(this.buffer, this.byteOffset + sourceStart, nb), targetStart);
+      if (nb > length - sourceStart) nb = length - sourceStart;
+      TypedArraySet(target, view(this, sourceStart, sourceStart + nb), targetStart);
       return nb;
     },
 
@@ -544,26 +645,33 @@
     swap32() { return swap(this, 4); },
     swap64() { return swap(this, 8); },
 
-    toLocaleString(encoding, start, end) { return methods.toString.apply(this, arguments); },
+    toLocaleString(encoding, start, end) { return ReflectApply(toStringMethod, this, arguments); },
 
     [inspectCustom](depth, options) {
+      const length = TypedArrayLength(this);
       let str = hexBytes(this, INSPECT_MAX_BYTES);
-      const remaining = this.length - INSPECT_MAX_BYTES;
+      const remaining = length - INSPECT_MAX_BYTES;
       if (remaining > 0) str += " ... " + remaining + " more byte" + (remaining > 1 ? "s" : "");
-      const extras = Object.keys(this).filter((k) => !/^\d+$/.test(k));
-      if (extras.length && options && typeof options.stylize === "function") {
-        const util = require("util");
-        const parts = extras.map((k) => k + ": " + util.inspect(this[k], { depth: options.depth === null ? null : (options.depth || 2) - 1 }));
-        str += (str ? ", " : "") + parts.join(", ");
+      if (options && typeof options.stylize === "function") {
+        const keys = ObjectKeys(this);
+        let util = null;
+        for (let i = 0; i < keys.length; i++) {
+          const k = keys[i];
+          if (isIndexKey(k)) continue;
+          if (util === null) util = require("util");
+          str += (str ? ", " : "") + k + ": " +
+            util.inspect(this[k], { depth: options.depth === null ? null : (options.depth || 2) - 1 });
+        }
       }
       return "<" + this.constructor.name + " " + str + ">";
     },
   };
 
   function swap(buf, size) {
-    if (buf.length % size !== 0)
-      throw codedError(RangeError, "ERR_INVALID_BUFFER_SIZE", "Buffer size must be a multiple of " + size * 8 + "-bits");
-    for (let i = 0; i < buf.length; i += size) {
+    const length = TypedArrayLength(buf);
+    if (length % size !== 0)
+      throw codedError(RangeErrorCtor, "ERR_INVALID_BUFFER_SIZE", "Buffer size must be a multiple of " + size * 8 + "-bits");
+    for (let i = 0; i < length; i += size) {
       for (let a = i, b = i + size - 1; a < b; a++, b--) {
         const t = buf[a];
         buf[a] = buf[b];
@@ -573,16 +681,24 @@
     return buf;
   }
 
+  // The bytes of a view other than a Uint8Array. A DataView's buffer and byteOffset are read
+  // through its getters (DataView.prototype's are not captured).
+  function viewBytes(v) {
+    if (HasInstance(DataViewCtor, v)) return new Uint8ArrayCtor(v.buffer, v.byteOffset, DataViewByteLength(v));
+    return new Uint8ArrayCtor(TypedArrayBuffer(v), TypedArrayByteOffset(v), TypedArrayByteLength(v));
+  }
+
   function fillBuffer(buf, value, offset, end, encoding) {
+    const length = TypedArrayLength(buf);
     let bytes = null;
     if (typeof value === "string") {
       if (offset === undefined || typeof offset === "string") {
         encoding = offset;
         offset = 0;
-        end = buf.length;
+        end = length;
       } else if (typeof end === "string") {
         encoding = end;
-        end = buf.length;
+        end = length;
       }
       const enc = normalizeEncoding(encoding);
       if (enc === undefined) {
@@ -590,38 +706,39 @@
         throw unknownEncoding(encoding);
       }
       if (value.length === 0) value = 0;
-      else if (value.length === 1 && enc === "utf8" && value.charCodeAt(0) < 128) value = value.charCodeAt(0);
-      else if (value.length === 1 && enc === "latin1") value = value.charCodeAt(0);
+      else if (value.length === 1 && enc === "utf8" && StringCharCodeAt(value, 0) < 128) value = StringCharCodeAt(value, 0);
+      else if (value.length === 1 && enc === "latin1") value = StringCharCodeAt(value, 0);
       else bytes = ENCODINGS[enc].encode(value);
-    } else if (value instanceof Uint8Array) {
+    } else if (isUint8Array(value)) {
       bytes = value;
-    } else if (ArrayBuffer.isView(value)) {
-      bytes = new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
+    } else if (ArrayBufferIsView(value)) {
+      bytes = viewBytes(value);
     } else if (typeof value === "boolean") {
-      value = Number(value);
+      value = NumberCtor(value);
     } else if (typeof value !== "number") {
-      value = Number(value) >>> 0;
+      value = NumberCtor(value) >>> 0;
     }
     if (offset === undefined) {
       offset = 0;
-      end = buf.length;
+      end = length;
     } else {
       validateOffset(offset, "offset");
-      if (end === undefined) end = buf.length;
-      else validateOffset(end, "end", 0, buf.length);
+      if (end === undefined) end = length;
+      else validateOffset(end, "end", 0, length);
       if (offset >= end) return buf;
     }
     if (bytes === null) {
-      if (offset > end || end > buf.length) throw outOfBounds();
-      Uint8Array.prototype.fill.call(buf, value & 255, offset, end);
+      if (offset > end || end > length) throw outOfBounds();
+      TypedArrayFill(buf, value & 255, offset, end);
       return buf;
     }
-    if (bytes.length === 0) throw invalidArgValue("value", value);
-    if (end > buf.length) throw outOfBounds();
-    if (bytes.buffer === buf.buffer) bytes = bytes.slice();
-    for (let at = offset; at < end; at += bytes.length) {
-      const n = Math.min(bytes.length, end - at);
-      buf.set(n === bytes.length ? bytes : bytes.subarray(0, n), at);
+    const n = TypedArrayLength(bytes);
+    if (n === 0) throw invalidArgValue("value", value);
+    if (end > length) throw outOfBounds();
+    if (TypedArrayBuffer(bytes) === TypedArrayBuffer(buf)) bytes = copyOf(bytes);
+    for (let at = offset; at < end; at += n) {
+      const k = MathMin(n, end - at);
+      TypedArraySet(buf, k === n ? bytes : view(bytes, 0, k), at);
     }
     return buf;
   }
@@ -641,8 +758,8 @@
     return length - 1;
   }
 
-  function findBytes(hay, needle, start, forward, step) {
-    const n = needle.length, last = hay.length - n;
+  function findBytes(hay, hayLength, needle, n, start, forward, step) {
+    const last = hayLength - n;
     if (forward) {
       for (let i = start; i <= last; i += step) {
         let j = 0;
@@ -650,7 +767,7 @@
         if (j === n) return i;
       }
     } else {
-      for (let i = Math.min(start, last); i >= 0; i--) {
+      for (let i = MathMin(start, last); i >= 0; i--) {
         if (step === 2 && i % 2) continue;
         let j = 0;
         while (j < n && hay[i + j] === needle[j]) j++;
@@ -667,9 +784,9 @@
     } else if (byteOffset > 0x7fffffff) byteOffset = 0x7fffffff;
     else if (byteOffset < -0x80000000) byteOffset = -0x80000000;
     byteOffset = +byteOffset;
-    if (Number.isNaN(byteOffset)) byteOffset = forward ? 0 : buf.length;
-    byteOffset = Math.trunc(byteOffset);
-    const len = buf.length;
+    const len = TypedArrayLength(buf);
+    if (NumberIsNaN(byteOffset)) byteOffset = forward ? 0 : len;
+    byteOffset = MathTrunc(byteOffset);
     if (typeof value === "number") {
       const start = searchStart(len, byteOffset, 1, forward);
       if (start <= -1 || len === 0) return -1;
@@ -686,31 +803,32 @@
     if (typeof value === "string") {
       if (ops === undefined) throw unknownEncoding(encoding);
       needle = ops.encode(value);
-    } else if (value instanceof Uint8Array) {
+    } else if (isUint8Array(value)) {
       needle = value;
     } else {
       throw invalidArgType("value", "one of type number or string or an instance of Buffer or Uint8Array", value);
     }
+    const needleLength = TypedArrayLength(needle);
     const ucs2 = ops !== undefined && ops.name === "utf16le";
-    const start = searchStart(len, byteOffset, needle.length, forward);
-    if (needle.length === 0) return start;
+    const start = searchStart(len, byteOffset, needleLength, forward);
+    if (needleLength === 0) return start;
     if (len === 0 || start <= -1) return -1;
-    if ((forward && needle.length + start > len) || needle.length > len) return -1;
+    if ((forward && needleLength + start > len) || needleLength > len) return -1;
     if (ucs2) {
-      if (len < 2 || needle.length < 2) return -1;
-      return findBytes(buf, needle, forward ? start + (start & 1) : start, forward, 2);
+      if (len < 2 || needleLength < 2) return -1;
+      return findBytes(buf, len, needle, needleLength, forward ? start + (start & 1) : start, forward, 2);
     }
-    return findBytes(buf, needle, start, forward, 1);
+    return findBytes(buf, len, needle, needleLength, start, forward, 1);
   }
 
   function toStringOf(buf, argc, encoding, start, end) {
-    const len = buf.length;
+    const len = TypedArrayLength(buf);
     if (argc === 0) return ENCODINGS.utf8.decode(buf, 0, len);
     if (start <= 0) start = 0;
     else if (start >= len) return "";
-    else start = Math.trunc(start) || 0;
+    else start = MathTrunc(start) || 0;
     if (end === undefined || end > len) end = len;
-    else end = Math.trunc(end) || 0;
+    else end = MathTrunc(end) || 0;
     if (end <= start) return "";
     if (encoding === undefined) return ENCODINGS.utf8.decode(buf, start, end);
     const ops = encodingOps(encoding);
@@ -723,12 +841,13 @@
   function checkOffset(buf, offset, size) {
     if (offset === undefined) offset = 0;
     validateNumber(offset, "offset");
-    if (!(offset >= 0 && offset + size <= buf.length && Number.isInteger(offset))) boundsError(offset, buf.length - size);
+    const length = TypedArrayLength(buf);
+    if (!(offset >= 0 && offset + size <= length && NumberIsInteger(offset))) boundsError(offset, length - size);
     return offset;
   }
 
   function boundsError(value, length, what) {
-    if (Math.floor(value) !== value) {
+    if (MathFloor(value) !== value) {
       validateNumber(value, what || "offset");
       throw outOfRange(what || "offset", "an integer", value);
     }
@@ -740,7 +859,7 @@
   function checkByteLength(byteLength, offset) {
     if (byteLength === undefined) throw invalidArgType("byteLength", "of type number", byteLength);
     if (offset === undefined) throw invalidArgType("offset", "of type number", offset);
-    if (!(byteLength >= 1 && byteLength <= 6 && Number.isInteger(byteLength))) boundsError(byteLength, 6, "byteLength");
+    if (!(byteLength >= 1 && byteLength <= 6 && NumberIsInteger(byteLength))) boundsError(byteLength, 6, "byteLength");
   }
 
   function readUnsigned(buf, offset, size, little) {
@@ -773,8 +892,9 @@
     if (size === 1) validateNumber(offset, "offset"); // Node checks the offset's type first only here
     if (value > max || value < min) throw outOfRange("value", intRangeText(min, max, size, false), value);
     validateNumber(offset, "offset");
-    if (!(offset >= 0 && offset + size <= buf.length && Number.isInteger(offset))) boundsError(offset, buf.length - size);
-    let v = Number.isNaN(value) ? 0 : Math.trunc(value);
+    const length = TypedArrayLength(buf);
+    if (!(offset >= 0 && offset + size <= length && NumberIsInteger(offset))) boundsError(offset, length - size);
+    let v = NumberIsNaN(value) ? 0 : MathTrunc(value);
     if (v < 0) v += 2 ** (8 * size);
     for (let i = 0; i < size; i++) {
       const byte = v % 256;
@@ -784,45 +904,67 @@
     return offset + size;
   }
 
-  const scratch = new DataView(new ArrayBuffer(8));
+  // Floats and 64-bit integers go through typed-array views of one 8-byte scratch buffer (no
+  // DataView method is called); bytes are copied in the platform's order, flipped when the
+  // accessor's order differs.
+  const scratch = new Uint8ArrayCtor(8);
+  const scratchF32 = new Float32ArrayCtor(TypedArrayBuffer(scratch), 0, 1);
+  const scratchF64 = new Float64ArrayCtor(TypedArrayBuffer(scratch), 0, 1);
+  const scratchI64 = new BigInt64ArrayCtor(TypedArrayBuffer(scratch), 0, 1);
+  const scratchU64 = new BigUint64ArrayCtor(TypedArrayBuffer(scratch), 0, 1);
+  const platformLittle = (() => { new Uint16ArrayCtor(TypedArrayBuffer(scratch), 0, 1)[0] = 1; return scratch[0] === 1; })();
+
+  function toScratch(buf, offset, size, little) {
+    const flip = little !== platformLittle;
+    for (let i = 0; i < size; i++) scratch[flip ? size - 1 - i : i] = buf[offset + i];
+  }
+
+  function fromScratch(buf, offset, size, little) {
+    const flip = little !== platformLittle;
+    for (let i = 0; i < size; i++) buf[offset + i] = scratch[flip ? size - 1 - i : i];
+  }
 
   function readFloat(buf, offset, size, little) {
     offset = checkOffset(buf, offset, size);
-    for (let i = 0; i < size; i++) scratch.setUint8(i, buf[offset + i]);
-    return size === 4 ? scratch.getFloat32(0, little) : scratch.getFloat64(0, little);
+    toScratch(buf, offset, size, little);
+    return size === 4 ? scratchF32[0] : scratchF64[0];
   }
 
   function writeFloat(buf, value, offset, size, little) {
     value = +value;
     offset = checkOffset(buf, offset, size);
-    if (size === 4) scratch.setFloat32(0, value, little);
-    else scratch.setFloat64(0, value, little);
-    for (let i = 0; i < size; i++) buf[offset + i] = scratch.getUint8(i);
+    if (size === 4) scratchF32[0] = value;
+    else scratchF64[0] = value;
+    fromScratch(buf, offset, size, little);
     return offset + size;
   }
 
   function readBig(buf, offset, little, signed) {
     offset = checkOffset(buf, offset, 8);
-    for (let i = 0; i < 8; i++) scratch.setUint8(i, buf[offset + i]);
-    return signed ? scratch.getBigInt64(0, little) : scratch.getBigUint64(0, little);
+    toScratch(buf, offset, 8, little);
+    return signed ? scratchI64[0] : scratchU64[0];
   }
 
   function writeBig(buf, value, offset, little, signed) {
-    if (typeof value !== "bigint") throw new TypeError("Cannot mix BigInt and other types, use explicit conversions");
+    if (typeof value !== "bigint") throw new TypeErrorCtor("Cannot mix BigInt and other types, use explicit conversions");
     const min = signed ? -(2n ** 63n) : 0n;
     const max = signed ? 2n ** 63n - 1n : 2n ** 64n - 1n;
     if (value > max || value < min) throw outOfRange("value", intRangeText(min, max, 8, true), value);
     offset = checkOffset(buf, offset, 8);
-    if (signed) scratch.setBigInt64(0, value, little);
-    else scratch.setBigUint64(0, value, little);
-    for (let i = 0; i < 8; i++) buf[offset + i] = scratch.getUint8(i);
+    if (signed) scratchI64[0] = value;
+    else scratchU64[0] = value;
+    fromScratch(buf, offset, 8, little);
     return offset + 8;
   }
 
-  const SIZES = [["8", 1], ["16", 2], ["32", 4]];
-  for (const [bits, size] of SIZES) {
-    const ends = size === 1 ? [["", true]] : [["LE", true], ["BE", false]];
-    for (const [suffix, little] of ends) {
+  // the accessors, made with index loops over literal lists (no array iterator)
+  const SIZES = [1, 2, 4];
+  const ENDS = [["LE", true], ["BE", false]], ONLY = [["", true]];
+  for (let s = 0; s < SIZES.length; s++) {
+    const size = SIZES[s], bits = StringCtor(size * 8);
+    const ends = size === 1 ? ONLY : ENDS;
+    for (let e = 0; e < ends.length; e++) {
+      const suffix = ends[e][0], little = ends[e][1];
       methods["readUInt" + bits + suffix] = function (offset) {
         return readUnsigned(this, checkOffset(this, offset, size), size, little);
       };
@@ -837,7 +979,8 @@
       };
     }
   }
-  for (const [suffix, little] of [["LE", true], ["BE", false]]) {
+  for (let e = 0; e < ENDS.length; e++) {
+    const suffix = ENDS[e][0], little = ENDS[e][1];
     methods["readUInt" + suffix] = function (offset, byteLength) {
       checkByteLength(byteLength, offset);
       return readUnsigned(this, checkOffset(this, offset, byteLength), byteLength, little);
@@ -863,33 +1006,43 @@
     methods["writeBigUInt64" + suffix] = function (value, offset) { return writeBig(this, value, offset, little, false); };
     methods["writeBigInt64" + suffix] = function (value, offset) { return writeBig(this, value, offset, little, true); };
   }
-  // Node also spells the unsigned accessors with a lower-case "int".
-  for (const k of Object.keys(methods)) {
-    if (/^(read|write)(Big)?UInt/.test(k)) methods[k.replace("UInt", "Uint")] = methods[k];
+  // Node also spells the unsigned accessors with a lower-case "int" (readUint8, writeBigUint64LE…).
+  const methodKeys = ObjectKeys(methods);
+  for (let i = 0; i < methodKeys.length; i++) {
+    const k = methodKeys[i], at = StringIndexOf(k, "UInt");
+    if (at < 0) continue;
+    const head = StringSlice(k, 0, at);
+    if (head === "read" || head === "write" || head === "readBig" || head === "writeBig")
+      methods[head + "Uint" + StringSlice(k, at + 4)] = methods[k];
   }
 
-  for (const k of Reflect.ownKeys(methods)) {
-    Object.defineProperty(proto, k, { value: methods[k], writable: true, configurable: true, enumerable: false });
+  const ownKeys = ReflectOwnKeys(methods);
+  for (let i = 0; i < ownKeys.length; i++) {
+    ObjectDefineProperty(proto, ownKeys[i], { __proto__: null, value: methods[ownKeys[i]], writable: true, configurable: true, enumerable: false });
   }
   // Legacy members Node still has: inspect() is the custom inspector; parent and offset are the
   // backing ArrayBuffer and the byte offset into it (enumerable getters, undefined off a Buffer).
-  Object.defineProperty(proto, "inspect", { value: methods[inspectCustom], writable: true, configurable: true, enumerable: false });
-  Object.defineProperty(proto, "parent", {
-    get() { return this instanceof Buffer ? this.buffer : undefined; }, enumerable: true, configurable: false,
+  ObjectDefineProperty(proto, "inspect", { __proto__: null, value: methods[inspectCustom], writable: true, configurable: true, enumerable: false });
+  ObjectDefineProperty(proto, "parent", {
+    __proto__: null, get() { return isBuffer(this) ? TypedArrayBuffer(this) : undefined; }, enumerable: true, configurable: false,
   });
-  Object.defineProperty(proto, "offset", {
-    get() { return this instanceof Buffer ? this.byteOffset : undefined; }, enumerable: true, configurable: false,
+  ObjectDefineProperty(proto, "offset", {
+    __proto__: null, get() { return isBuffer(this) ? TypedArrayByteOffset(this) : undefined; }, enumerable: true, configurable: false,
   });
-  for (const enc of ["utf8", "latin1", "ascii", "hex", "base64", "base64url", "ucs2", "utf16le"]) {
+  const SLICE_NAMES = ["utf8", "latin1", "ascii", "hex", "base64", "base64url", "ucs2", "utf16le"];
+  for (let i = 0; i < SLICE_NAMES.length; i++) {
+    const enc = SLICE_NAMES[i];
     const ops = ENCODINGS[ENCODING_NAMES[enc]];
-    Object.defineProperty(proto, enc + "Slice", {
-      value: function (start, end) { return ops.decode(this, start === undefined ? 0 : start, end === undefined ? this.length : end); },
+    ObjectDefineProperty(proto, enc + "Slice", {
+      __proto__: null,
+      value: function (start, end) { return ops.decode(this, start === undefined ? 0 : start, end === undefined ? TypedArrayLength(this) : end); },
       writable: true, configurable: true,
     });
-    Object.defineProperty(proto, enc + "Write", {
+    ObjectDefineProperty(proto, enc + "Write", {
+      __proto__: null,
       value: function (str, offset, length) {
         offset = offset === undefined ? 0 : offset;
-        return ops.write(this, String(str), offset, length === undefined ? this.length - offset : length);
+        return ops.write(this, StringCtor(str), offset, length === undefined ? TypedArrayLength(this) - offset : length);
       },
       writable: true, configurable: true,
     });
@@ -897,16 +1050,18 @@
 
   /* ---- module functions ---- */
 
+  // A Uint8Array over the bytes of an ArrayBuffer or any view (internal/text's bytesOf, on captures).
   function bytesArg(input, what) {
-    const b = text.bytesOf(input);
-    if (b === null) throw invalidArgType(what, "an instance of ArrayBuffer, Buffer, or TypedArray", input);
-    return b;
+    if (isUint8Array(input)) return input;
+    if (isAnyArrayBuffer(input)) return new Uint8ArrayCtor(input);
+    if (ArrayBufferIsView(input)) return viewBytes(input);
+    throw invalidArgType(what, "an instance of ArrayBuffer, Buffer, or TypedArray", input);
   }
 
   function isUtf8(input) {
     const b = bytesArg(input, "input");
     try {
-      utf8DecodeRange(b, 0, b.length, true, false);
+      utf8DecodeRange(b, 0, TypedArrayLength(b), true, false);
       return true;
     } catch (_) {
       return false;
@@ -915,8 +1070,20 @@
 
   function isAscii(input) {
     const b = bytesArg(input, "input");
-    for (let i = 0; i < b.length; i++) if (b[i] > 0x7f) return false;
+    const n = TypedArrayLength(b);
+    for (let i = 0; i < n; i++) if (b[i] > 0x7f) return false;
     return true;
+  }
+
+  // each code unit above U+00FF as "?" (what a latin1 or ascii target cannot hold)
+  function narrow(str) {
+    let out = "", from = 0;
+    for (let i = 0; i < str.length; i++) {
+      if (StringCharCodeAt(str, i) <= 0xff) continue;
+      out += StringSlice(str, from, i) + "?";
+      from = i + 1;
+    }
+    return from === 0 ? str : out + StringSlice(str, from);
   }
 
   function transcode(source, fromEnc, toEnc) {
@@ -924,12 +1091,12 @@
     const from_ = encodingOps(fromEnc), to = encodingOps(toEnc);
     const supported = (o) => o && (o.name === "utf8" || o.name === "utf16le" || o.name === "latin1" || o.name === "ascii");
     if (!supported(from_) || !supported(to)) {
-      const err = new Error("Unable to transcode Buffer [U_ILLEGAL_ARGUMENT_ERROR]");
-      err.code = "U_ILLEGAL_ARGUMENT_ERROR";
+      const err = new ErrorCtor("Unable to transcode Buffer [U_ILLEGAL_ARGUMENT_ERROR]");
+      defineValue(err, "code", "U_ILLEGAL_ARGUMENT_ERROR");
       throw err;
     }
-    let str = from_.decode(source, 0, source.length);
-    if (to.name === "latin1" || to.name === "ascii") str = str.replace(/[^\u0000-\u00ff]/g, "?");
+    let str = from_.decode(source, 0, TypedArrayLength(source));
+    if (to.name === "latin1" || to.name === "ascii") str = narrow(str);
     return wrap(to.encode(str));
   }
 
@@ -941,10 +1108,10 @@
 
   const { Blob, File } = require("internal/blob");
 
-  return Object.freeze({
+  return ObjectFreeze({
     Buffer, SlowBuffer, transcode, isUtf8, isAscii, kMaxLength, kStringMaxLength,
     btoa: text.btoa, atob: text.atob,
-    constants: Object.freeze({ MAX_LENGTH: kMaxLength, MAX_STRING_LENGTH: kStringMaxLength }),
+    constants: ObjectFreeze({ MAX_LENGTH: kMaxLength, MAX_STRING_LENGTH: kStringMaxLength }),
     get INSPECT_MAX_BYTES() { return INSPECT_MAX_BYTES; },
     set INSPECT_MAX_BYTES(value) {
       validateNumber(value, "INSPECT_MAX_BYTES", 0);

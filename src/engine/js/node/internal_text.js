@@ -19,7 +19,7 @@
   const fromCharCode = P.StringFromCharCode;
   const StringCharCodeAt = u(P.StringPrototypeCharCodeAt), StringSlice = u(P.StringPrototypeSlice);
   const StringIndexOf = u(P.StringPrototypeIndexOf), StringToLowerCase = u(P.StringPrototypeToLowerCase);
-  const TypedArraySlice = u(P.TypedArrayPrototypeSlice), TypedArraySubarray = u(P.TypedArrayPrototypeSubarray);
+  const TypedArraySlice = u(P.TypedArrayPrototypeSlice);
   const TypedArraySet = u(P.TypedArrayPrototypeSet), TypedArrayFill = u(P.TypedArrayPrototypeFill);
   const WeakMapGet = u(P.WeakMapPrototypeGet), WeakMapSet = u(P.WeakMapPrototypeSet);
   const StringProto = StringCtor.prototype, charCodeAt = P.StringPrototypeCharCodeAt;
@@ -129,11 +129,25 @@
     return null;
   }
 
+  // %TypedArray%.prototype's buffer/byteOffset/byteLength getters and Function.prototype[Symbol.hasInstance],
+  // captured (primordials.js's `streams` array) for node:buffer's paths through this module (bufprim)
+  const TypedArrayBuffer = u(P.streams[20]), TypedArrayByteOffset = u(P.streams[21]), TypedArrayByteLength = u(P.streams[22]);
+  const isUint8Array = (v) => ReflectApply(P.streams[7], P.streams[23], [v]);
+  const LENGTH_DESC = { __proto__: null, value: 0 };
+
   // Turns code units in u16[0..n) into a string, a chunk at a time (apply has an argument limit).
+  // Reflect.apply reads its list's `length` through the prototype (a guest-writable getter of
+  // %TypedArray%.prototype), so each chunk is a fresh view (no subarray: it reads the species)
+  // with its own `length`.
   function unitsToString(u16, n) {
-    if (n <= CHUNK) return ReflectApply(fromCharCode, null, n === u16.length ? u16 : TypedArraySubarray(u16, 0, n));
     let s = "";
-    for (let i = 0; i < n; i += CHUNK) s += ReflectApply(fromCharCode, null, TypedArraySubarray(u16, i, MathMin(n, i + CHUNK)));
+    for (let i = 0; i < n; i += CHUNK) {
+      const k = MathMin(n, i + CHUNK) - i;
+      const chunk = new Uint16Array(TypedArrayBuffer(u16), TypedArrayByteOffset(u16) + 2 * i, k);
+      LENGTH_DESC.value = k;
+      ObjectDefineProperty(chunk, "length", LENGTH_DESC);
+      s += ReflectApply(fromCharCode, null, chunk);
+    }
     return s;
   }
 
@@ -319,7 +333,7 @@
 
   // Base64 (or unpadded base64url) of a Uint8Array, or of any ArrayBuffer/view.
   function bytesToBase64(bytes, url) {
-    if (!(bytes instanceof Uint8Array)) {
+    if (!isUint8Array(bytes)) {
       const view = bytesOf(bytes);
       if (view === null) throw invalidArgType("bytes", "an instance of ArrayBuffer or ArrayBufferView", bytes);
       bytes = view;
@@ -327,7 +341,7 @@
     const alphabet = url ? B64URL : B64;
     const codes = new Uint16Array(64), at = codeUnitReader();
     for (let i = 0; i < 64; i++) codes[i] = at(alphabet, i);
-    const n = bytes.length;
+    const n = TypedArrayByteLength(bytes);
     const full = MathFloor(n / 3) * 3;
     const outLen = url ? MathCeil(n * 4 / 3) : MathCeil(n / 3) * 4;
     const u16 = new Uint16Array(MathMax(outLen, 1));
@@ -360,7 +374,8 @@
   function base64ToBytes(str) {
     str = StringCtor(str);
     const n = str.length, at = codeUnitReader();
-    const out = new Uint8Array(MathFloor(n * 3 / 4) + 1);
+    const size = MathFloor(n * 3 / 4) + 1;
+    const out = new Uint8Array(size);
     let p = 0, acc = 0, bits = 0;
     for (let i = 0; i < n; i++) {
       const c = at(str, i);
@@ -374,7 +389,10 @@
         out[p++] = (acc >> bits) & 0xff;
       }
     }
-    return p === out.length ? out : TypedArraySlice(out, 0, p);
+    if (p === size) return out;
+    const exact = new Uint8Array(p); // (not slice: it reads the species)
+    TypedArraySet(exact, new Uint8Array(TypedArrayBuffer(out), 0, p));
+    return exact;
   }
 
   /* ---- atob / btoa ---- */
@@ -417,7 +435,7 @@
     else if (equals) throw new DOMException("Invalid character", "InvalidCharacterError");
     if (rest === 1) throw new DOMException("The string to be decoded is not correctly encoded.", "InvalidCharacterError");
     const bytes = base64ToBytes(s);
-    return latin1Decode(bytes, 0, bytes.length, false);
+    return latin1Decode(bytes, 0, TypedArrayByteLength(bytes), false);
   }
 
   /* ---- TextEncoder ---- */
