@@ -15,7 +15,7 @@
 (function (require, natives, name) {
   "use strict";
   const text = require("internal/text");
-  const { codedError, invalidArgType } = require("internal/captures_util");
+  const { codedError, invalidArgType, codeOfNodeError } = require("internal/captures_util");
   // Every builtin used below was captured before guest code ran (primordials.js,
   // internal/captures_util): a guest that replaces String.prototype.slice, Array.prototype.push,
   // RegExp.prototype.exec, Object.keys, JSON.stringify, Math.max … changes nothing here. Lists
@@ -492,6 +492,8 @@
     try { stack = err.stack ? StringCtor(err.stack) : ""; } catch (_) { stack = ""; }
     let head;
     try { head = ErrorToString(err); } catch (_) { head = nameText; }
+    const nodeCode = codeOfNodeError(err);
+    if (nodeCode !== undefined && StringStartsWith(head, nameText)) head = nameText + " [" + nodeCode + "]" + StringSlice(head, nameText.length);
     // QuickJS keeps only the frames in `stack`; V8 starts it with "Name: message".
     let text = stack;
     if (!stack || reTest(/^\s+at /, stack)) {
@@ -554,7 +556,7 @@
       if (typeof maybeCustom === "function" && maybeCustom !== inspect &&
           !(value.constructor && value.constructor.prototype === value)) {
         const depth = ctx.depth === null ? null : ctx.depth - recurseTimes;
-        const options = assignNew(ctx.userOptions, { __proto__: null, depth, stylize: ctx.stylize, indentationLvl: ctx.indentationLvl });
+        const options = assignNew(ctx.userOptions, { __proto__: null, depth, stylize: ctx.stylize });
         const ret = ReflectApply(maybeCustom, value, [depth, options, inspect]);
         if (ret !== value) {
           if (typeof ret !== "string") return formatValue(ctx, ret, recurseTimes);
