@@ -869,6 +869,7 @@
     queueMicrotask,
     primordials: P,
     idna: natives.idna, // UTS #46 over ICU (idna_native.c), for internal/idna
+    inspectNatives: () => loadBuiltinFile("#inspect"), // utilgrp: engine views util.inspect needs (engine.c)
   });
 
   // A rejection nobody handled once the job queue drained (engine.c): given to the guest's

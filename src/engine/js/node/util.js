@@ -49,7 +49,7 @@
   const MapForEach = u(C.MapPrototypeForEach), MapGetSize = u(C.MapPrototypeGetSize);
   const SetHas = u(C.SetPrototypeHas), SetAdd = u(C.SetPrototypeAdd), SetForEach = u(C.SetPrototypeForEach);
   const SetGetSize = u(C.SetPrototypeGetSize), WeakMapHas = u(C.WeakMapPrototypeHas), WeakSetHas = u(C.WeakSetPrototypeHas);
-  const PromiseStaticResolve = C.PromiseStaticResolve, HasInstance = C.FunctionPrototypeHasInstance;
+  const HasInstance = C.FunctionPrototypeHasInstance;
   const objectToString = u(C.ObjectPrototypeToString), propertyIsEnumerable = u(C.ObjectPrototypePropertyIsEnumerable);
   const hasOwn = (o, k) => ObjectHasOwn(o, k);
   // a field of a property descriptor, never inherited (a guest may put `get` on Object.prototype)
@@ -169,8 +169,24 @@
   const isSymbolObject = brand((v) => SymbolValueOf(v), SymbolCtor, "Symbol");
   const isBigIntObject = brand((v) => BigIntValueOf(v), BigIntCtor, "BigInt");
   const isBoxedPrimitive = (v) => isNumberObject(v) || isStringObject(v) || isBooleanObject(v) || isSymbolObject(v) || isBigIntObject(v);
-  const isPromise = (v) => isInstance(v, PromiseCtor) || (v !== null && typeof v === "object" && objectToString(v) === "[object Promise]" &&
-    (() => { try { return ReflectApply(PromiseStaticResolve, PromiseCtor, [v]) === v; } catch (_) { return false; } })());
+  // A promise is what the engine made as one (its state slot), as V8's check: not an object that
+  // merely inherits from Promise.prototype. engine.c's promiseState, fetched on first use.
+  let promiseStateNative;
+  const promiseDetails = (v) => {
+    if (promiseStateNative === undefined) promiseStateNative = natives.inspectNatives().promiseState;
+    return promiseStateNative(v);
+  };
+  const isPromise = (v) => v !== null && typeof v === "object" && promiseDetails(v) !== undefined;
+  // Map/Set iterators by the engine's class (not Symbol.toStringTag), and what they have yet to
+  // yield, read without moving them: [items, kind (0 keys, 1 values, 2 entries), isSet].
+  let iteratorPreviewNative;
+  const iteratorPreview = (v) => {
+    if (v === null || typeof v !== "object") return undefined;
+    if (iteratorPreviewNative === undefined) iteratorPreviewNative = natives.inspectNatives().iteratorPreview;
+    return iteratorPreviewNative(v);
+  };
+  const isMapIterator = (v) => { const p = iteratorPreview(v); return p !== undefined && !p[2]; };
+  const isSetIterator = (v) => { const p = iteratorPreview(v); return p !== undefined && p[2]; };
   const isNativeError = (v) => isInstance(v, ErrorCtor) || (v !== null && typeof v === "object" && objectToString(v) === "[object Error]" &&
     !hasOwn(v, SymbolToStringTag) && !(SymbolToStringTag in v));
   // The kind of a function, from its source text as the engine keeps it (Node reads the engine's
@@ -223,7 +239,7 @@
     isBigInt64Array: typedIs("BigInt64Array"), isBigUint64Array: typedIs("BigUint64Array"),
     isNumberObject, isStringObject, isBooleanObject, isSymbolObject, isBigIntObject, isBoxedPrimitive,
     isPromise, isNativeError, isAsyncFunction, isGeneratorFunction,
-    isGeneratorObject: tagIs("Generator"), isMapIterator: tagIs("Map Iterator"), isSetIterator: tagIs("Set Iterator"),
+    isGeneratorObject: tagIs("Generator"), isMapIterator, isSetIterator,
     isArgumentsObject, isModuleNamespaceObject,
     isProxy: () => false, isExternal: () => false, isKeyObject: () => false, isCryptoKey: () => false,
   };
@@ -632,10 +648,15 @@
         if (size === 0 && keys.length === 0 && protoProps === undefined && !ctx.showHidden) return braces[0] + "]";
         formatter = formatTypedArray;
         extrasType = kArrayExtrasType;
-      } else if (types.isMapIterator(value) || types.isSetIterator(value)) {
+      } else if ((preview = iteratorPreview(value)) !== undefined) {
         keys = ownKeys(value, ctx.showHidden, false);
-        braces = ["[" + tag + "] {", "}"];
-        formatter = () => listOf([ctx.stylize("<items unknown>", "special")]);
+        const type = preview[2] ? "Set" : "Map";
+        // Node's layout: "[Map Iterator] {", "[Foo] [Set Iterator] {", "[Map Entries] {" for entries
+        let shownTag = tag;
+        if (shownTag !== type + " Iterator") shownTag = (shownTag !== "" ? shownTag + "] [" : "") + type + " Iterator";
+        if (preview[1] === 2) shownTag = StringSlice(shownTag, 0, -9) + " Entries";
+        braces = ["[" + shownTag + "] {", "}"];
+        formatter = formatIteratorPreview;
       } else {
         noIterator = true;
       }
@@ -676,7 +697,7 @@
         ArrayUnshift(keys, "byteLength", "byteOffset", "buffer");
       } else if (isPromise(value)) {
         braces[0] = prefixOf(ctor, tag, "Promise") + "{";
-        formatter = () => listOf([ctx.stylize("<unknown>", "special")]);
+        formatter = formatPromise;
       } else if (isWeakSet(value)) {
         braces[0] = prefixOf(ctor, tag, "WeakSet") + "{";
         formatter = () => listOf([ctx.stylize("<items unknown>", "special")]);
@@ -836,6 +857,41 @@
     const remaining = bytes.length - 50;
     if (remaining > 0) str += " ... " + remaining + " more byte" + (remaining > 1 ? "s" : "");
     return listOf([ctx.stylize("[Uint8Contents]", "special") + ": <" + str + ">"]);
+  }
+
+  // A promise's state and result as the engine holds them (engine.c's promiseState, made on first
+  // use): "<pending>", the value, or "<rejected> value". Nothing of the promise is called.
+  function formatPromise(ctx, value, recurseTimes) {
+    const details = promiseDetails(value);
+    if (details[0] === 0) return listOf([ctx.stylize("<pending>", "special")]);
+    ctx.indentationLvl += 2;
+    const shown = formatValue(ctx, details[1], recurseTimes);
+    ctx.indentationLvl -= 2;
+    return listOf([details[0] === 2 ? ctx.stylize("<rejected>", "special") + " " + shown : shown]);
+  }
+
+  // The items of a Map/Set iterator's preview (formatRaw's test keeps it in `preview`): values as a Set's,
+  // entries as "[ key, value ]" pairs; maxArrayLength bounds both.
+  let preview;
+  function formatIteratorPreview(ctx, value, recurseTimes) {
+    const seen = iteratorPreview(value); // again: formatting other values may have reused `preview`
+    const items = seen[0], entries = seen[1] === 2;
+    const max = MathMin(MathMax(0, ctx.maxArrayLength), items.length);
+    const output = list();
+    ctx.indentationLvl += 2;
+    for (let i = 0; i < max; i++) {
+      if (entries) {
+        const pair = items[i];
+        const res = listOf([formatValue(ctx, pair[0], recurseTimes), formatValue(ctx, pair[1], recurseTimes)]);
+        append(output, reduceToSingleString(ctx, res, "", ["[", "]"], kArrayExtrasType, recurseTimes));
+      } else {
+        append(output, formatValue(ctx, items[i], recurseTimes));
+      }
+    }
+    ctx.indentationLvl -= 2;
+    const remaining = items.length - max;
+    if (remaining > 0) append(output, "... " + remaining + " more item" + (remaining > 1 ? "s" : ""));
+    return output;
   }
 
   function formatSet(ctx, value, recurseTimes) {
