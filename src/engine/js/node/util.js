@@ -116,7 +116,9 @@
     const tagText = "[object " + tag + "]";
     return (v) => {
       if (v === null || typeof v !== "object") return false;
-      if (!isInstance(v, Ctor) && objectToString(v) !== tagText) return false;
+      // cheap filters first; an object with no prototype (Object.setPrototypeOf(new Set(), null))
+      // keeps its internal slots, so the engine's own check decides for it as in Node
+      if (!isInstance(v, Ctor) && objectToString(v) !== tagText && ObjectGetPrototypeOf(v) !== null) return false;
       try { fn(v); return true; } catch (_) { return false; }
     };
   }
@@ -830,7 +832,14 @@
     const length = typedArrayLength(value);
     const shown = MathMin(MathMax(0, ctx.maxArrayLength), length);
     const output = list();
-    const asNumber = value.length > 0 && typeof value[0] === "number";
+    // (with no prototype Node reads a copy, so the kind decides: BigInt64/BigUint64 print as bigints)
+    let asNumber;
+    if (ObjectGetPrototypeOf(value) === null) {
+      const kind = typedArrayTag(value);
+      asNumber = kind !== "BigInt64Array" && kind !== "BigUint64Array";
+    } else {
+      asNumber = value.length > 0 && typeof value[0] === "number";
+    }
     for (let i = 0; i < shown; i++) {
       output[i] = asNumber ? formatNumber(ctx.stylize, value[i], ctx.numericSeparator)
         : formatBigInt(ctx.stylize, value[i], ctx.numericSeparator);
