@@ -812,6 +812,7 @@
     "querystring": ["querystring", null], "string_decoder": ["string_decoder", null],
     "stream": ["stream", null], "stream/promises": ["stream", "promises"],
     "stream/web": ["stream_web", null],
+    "console": ["console", null], // utilgrp: the global console and its Console class
   };
   const UNAVAILABLE = ["child_process", "net", "tls", "dns", "dns/promises", "dgram", "worker_threads",
     "cluster", "vm", "v8", "inspector", "module", "readline", "repl", "http2", "os", "process",
@@ -870,6 +871,7 @@
     primordials: P,
     idna: natives.idna, // UTS #46 over ICU (idna_native.c), for internal/idna
     inspectNatives: () => loadBuiltinFile("#inspect"), // utilgrp: engine views util.inspect needs (engine.c)
+    globalConsole: console, // utilgrp: what node:console exports
   });
 
   // A rejection nobody handled once the job queue drained (engine.c): given to the guest's
