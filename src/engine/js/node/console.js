@@ -65,13 +65,11 @@
     if (inspectOptions !== undefined && (inspectOptions === null || typeof inspectOptions !== "object")) {
       throw invalidArgType("options.inspectOptions", "of type object", inspectOptions);
     }
-    if (typeof groupIndentation !== "number" || groupIndentation !== groupIndentation) {
-      throw invalidArgType("groupIndentation", "of type number", groupIndentation);
-    }
-    if (groupIndentation < 0 || groupIndentation > 1000 || groupIndentation % 1 !== 0) {
-      throw codedError(C.RangeErrorCtor, "ERR_OUT_OF_RANGE", "The value of \"groupIndentation\" is out of range. " +
-        "It must be >= 0 && <= 1000. Received " + StringCtor(groupIndentation));
-    }
+    if (typeof groupIndentation !== "number") throw invalidArgType("groupIndentation", "of type number", groupIndentation);
+    const outOfRange = (must) => codedError(C.RangeErrorCtor, "ERR_OUT_OF_RANGE",
+      "The value of \"groupIndentation\" is out of range. It must be " + must + ". Received " + util.inspect(groupIndentation));
+    if (groupIndentation !== groupIndentation || groupIndentation % 1 !== 0) throw outOfRange("an integer");
+    if (groupIndentation < 0 || groupIndentation > 1000) throw outOfRange(">= 0 && <= 1000");
 
     let indent = "";
     const self = this;
