@@ -264,7 +264,15 @@
     bgRedBright: [101, 49], bgGreenBright: [102, 49], bgYellowBright: [103, 49], bgBlueBright: [104, 49],
     bgMagentaBright: [105, 49], bgCyanBright: [106, 49], bgWhiteBright: [107, 49],
   };
-  ObjectDefineProperty(colors, "grey", { __proto__: null, value: colors.gray, enumerable: false });
+  // Node's aliases: non-enumerable accessors that read and write the colour they name
+  const COLOR_ALIASES = [["grey", "gray"], ["blackBright", "gray"], ["bgGrey", "bgGray"], ["bgBlackBright", "bgGray"],
+    ["faint", "dim"], ["crossedout", "strikethrough"], ["strikeThrough", "strikethrough"], ["crossedOut", "strikethrough"],
+    ["conceal", "hidden"], ["swapColors", "inverse"], ["swapcolors", "inverse"], ["doubleUnderline", "doubleunderline"]];
+  for (let i = 0; i < COLOR_ALIASES.length; i++) {
+    const target = COLOR_ALIASES[i][1];
+    ObjectDefineProperty(colors, COLOR_ALIASES[i][0], { __proto__: null, enumerable: false, configurable: true,
+      get() { return this[target]; }, set(value) { this[target] = value; } });
+  }
   const styles = {
     __proto__: null,
     special: "cyan", number: "yellow", bigint: "yellow", boolean: "yellow", undefined: "grey", null: "bold",
