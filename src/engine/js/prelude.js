@@ -812,7 +812,6 @@
     "querystring": ["querystring", null], "string_decoder": ["string_decoder", null],
     "stream": ["stream", null], "stream/promises": ["stream", "promises"],
     "stream/web": ["stream_web", null],
-    "console": ["console", null], // utilgrp: the global console and its Console class
   };
   const UNAVAILABLE = ["child_process", "net", "tls", "dns", "dns/promises", "dgram", "worker_threads",
     "cluster", "vm", "v8", "inspector", "module", "readline", "repl", "http2", "os", "process",
@@ -837,7 +836,9 @@
   // The canonical name of an importable built-in ("node:fs" and "fs" → "fs"), or null.
   function builtinName(specifier) {
     const name = StringSlice(specifier, 0, 5) === "node:" ? StringSlice(specifier, 5) : specifier;
-    return ObjectHasOwn(BUILTINS, name) ? name : null;
+    // utilgrp: node:console is named here, not in BUILTINS, so that a run which never imports it
+    // pays no table entry at start-up
+    return ObjectHasOwn(BUILTINS, name) || name === "console" ? name : null;
   }
 
   function evaluateFile(file, name) {
@@ -852,8 +853,13 @@
   // require() for shims: importable names and internal ones.
   function requireBuiltin(specifier) {
     if (ObjectHasOwn(INTERNAL, specifier)) return evaluateFile(INTERNAL[specifier], specifier);
+    // utilgrp, for shims only (a guest's require reaches here only for builtinName's names): the
+    // engine views util.inspect needs (engine.c), and the console node:console exports
+    if (specifier === "#inspect") return loadBuiltinFile("#inspect");
+    if (specifier === "#console") return console;
     const name = builtinName(specifier);
     if (name === null) throw new ErrorCtor("no built-in module `" + specifier + "`");
+    if (name === "console") return evaluateFile("console", "console");
     const file = BUILTINS[name][0], prop = BUILTINS[name][1];
     const exports = evaluateFile(file, file === "unavailable" ? name : file);
     return prop === null ? exports : exports[prop];
@@ -870,8 +876,6 @@
     queueMicrotask,
     primordials: P,
     idna: natives.idna, // UTS #46 over ICU (idna_native.c), for internal/idna
-    inspectNatives: () => loadBuiltinFile("#inspect"), // utilgrp: engine views util.inspect needs (engine.c)
-    globalConsole: console, // utilgrp: what node:console exports
   });
 
   // A rejection nobody handled once the job queue drained (engine.c): given to the guest's

@@ -175,7 +175,7 @@
   // merely inherits from Promise.prototype. engine.c's promiseState, fetched on first use.
   let promiseStateNative;
   const promiseDetails = (v) => {
-    if (promiseStateNative === undefined) promiseStateNative = natives.inspectNatives().promiseState;
+    if (promiseStateNative === undefined) promiseStateNative = require("#inspect").promiseState;
     return promiseStateNative(v);
   };
   const isPromise = (v) => v !== null && typeof v === "object" && promiseDetails(v) !== undefined;
@@ -184,7 +184,7 @@
   let iteratorPreviewNative;
   const iteratorPreview = (v) => {
     if (v === null || typeof v !== "object") return undefined;
-    if (iteratorPreviewNative === undefined) iteratorPreviewNative = natives.inspectNatives().iteratorPreview;
+    if (iteratorPreviewNative === undefined) iteratorPreviewNative = require("#inspect").iteratorPreview;
     return iteratorPreviewNative(v);
   };
   const isMapIterator = (v) => { const p = iteratorPreview(v); return p !== undefined && !p[2]; };
