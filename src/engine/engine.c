@@ -356,15 +356,14 @@ static JSValue native_iterator_preview(JSContext *ctx, JSValueConst this_val, in
 
 static JSValue native_load_builtin(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv)
 {
-    const char *file = argc > 0 ? JS_ToCString(ctx, argv[0]) : NULL;
-    if (!file) return JS_EXCEPTION;
-    if (!strcmp(file, "#inspect")) { /* made on util's first need, so a run without it pays nothing */
-        JS_FreeCString(ctx, file);
+    if (argc > 0 && JS_IsNumber(argv[0])) { /* loadBuiltin(0): util's engine views, made on its first need */
         JSValue o = JS_NewObjectProto(ctx, JS_NULL);
         JS_SetPropertyStr(ctx, o, "promiseState", JS_NewCFunction(ctx, native_promise_state, "promiseState", 1));
         JS_SetPropertyStr(ctx, o, "iteratorPreview", JS_NewCFunction(ctx, native_iterator_preview, "iteratorPreview", 1));
         return o;
     }
+    const char *file = argc > 0 ? JS_ToCString(ctx, argv[0]) : NULL;
+    if (!file) return JS_EXCEPTION;
     char name[128];
     size_t flen = strlen(file);
     if (flen > 3 && !strcmp(file + flen - 3, ".js")) snprintf(name, sizeof name, "%s", file);

@@ -853,10 +853,11 @@
   // require() for shims: importable names and internal ones.
   function requireBuiltin(specifier) {
     if (ObjectHasOwn(INTERNAL, specifier)) return evaluateFile(INTERNAL[specifier], specifier);
-    // utilgrp, for shims only (a guest's require reaches here only for builtinName's names): the
-    // engine views util.inspect needs (engine.c), and the console node:console exports
-    if (specifier === "#inspect") return loadBuiltinFile("#inspect");
-    if (specifier === "#console") return console;
+    // utilgrp, for shims only (a guest's require reaches here only with builtinName's names):
+    // require(0) is the engine views util.inspect needs (engine.c's loadBuiltin(0)), require(1) the
+    // console node:console exports. Numbers, not names: a new string constant here would cost
+    // every run an atom at start-up.
+    if (typeof specifier === "number") return specifier === 0 ? loadBuiltinFile(0) : console;
     const name = builtinName(specifier);
     if (name === null) throw new ErrorCtor("no built-in module `" + specifier + "`");
     if (name === "console") return evaluateFile("console", "console");

@@ -19,7 +19,7 @@
   const util = require("util");
   const formatWithOptions = util.formatWithOptions;
   const consoleMethods = require("internal/console").methods;
-  const globalConsole = require("#console"); // the run's own, even if a guest replaced globalThis.console
+  const globalConsole = require(1); // the run's own, even if a guest replaced globalThis.console
 
   // every line of text, each after `indent` (console.group's indentation)
   function indentLines(text, indent) {

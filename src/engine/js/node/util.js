@@ -175,7 +175,7 @@
   // merely inherits from Promise.prototype. engine.c's promiseState, fetched on first use.
   let promiseStateNative;
   const promiseDetails = (v) => {
-    if (promiseStateNative === undefined) promiseStateNative = require("#inspect").promiseState;
+    if (promiseStateNative === undefined) promiseStateNative = require(0).promiseState;
     return promiseStateNative(v);
   };
   const isPromise = (v) => v !== null && typeof v === "object" && promiseDetails(v) !== undefined;
@@ -184,7 +184,7 @@
   let iteratorPreviewNative;
   const iteratorPreview = (v) => {
     if (v === null || typeof v !== "object") return undefined;
-    if (iteratorPreviewNative === undefined) iteratorPreviewNative = require("#inspect").iteratorPreview;
+    if (iteratorPreviewNative === undefined) iteratorPreviewNative = require(0).iteratorPreview;
     return iteratorPreviewNative(v);
   };
   const isMapIterator = (v) => { const p = iteratorPreview(v); return p !== undefined && !p[2]; };
