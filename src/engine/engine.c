@@ -313,8 +313,55 @@ static JSValue native_advance_to(JSContext *ctx, JSValueConst this_val, int argc
 
 /* loadBuiltin(file) → the value of the embedded script node/<file>.js (a factory function); a name
  * ending in ".js" is a script of js/ itself ("context.js"). */
+/* util.inspect's view of a promise (utilgrp): [state, result] with state 0 pending, 1 fulfilled,
+ * 2 rejected (JSPromiseStateEnum), or undefined for anything that is not a promise. Reads the
+ * engine's slots only: no property lookup, no guest code. */
+static JSValue native_promise_state(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv)
+{
+    if (argc < 1 || !JS_IsObject(argv[0])) return JS_UNDEFINED;
+    int st = (int)JS_PromiseState(ctx, (JSValue)argv[0]);
+    if (st < 0) return JS_UNDEFINED;
+    JSValue pair = JS_NewArray(ctx);
+    if (JS_IsException(pair)) return pair;
+    JSValue result = st == JS_PROMISE_PENDING ? JS_UNDEFINED : JS_PromiseResult(ctx, (JSValue)argv[0]);
+    if (JS_DefinePropertyValueUint32(ctx, pair, 0, JS_NewInt32(ctx, st), JS_PROP_C_W_E) < 0 ||
+        JS_DefinePropertyValueUint32(ctx, pair, 1, result, JS_PROP_C_W_E) < 0) {
+        JS_FreeValue(ctx, pair);
+        return JS_EXCEPTION;
+    }
+    return pair;
+}
+
+/* util.inspect's view of a Map/Set iterator (utilgrp): [remaining, kind, isSet] without moving it
+ * (quickjs patch 0015), kind 0 keys, 1 values, 2 entries; undefined for anything else. */
+static JSValue native_iterator_preview(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv)
+{
+    int kind = 0, is_set = 0;
+    if (argc < 1 || !JS_IsObject(argv[0])) return JS_UNDEFINED;
+    JSValue items = JS_MapIteratorPreview(ctx, argv[0], &kind, &is_set);
+    if (JS_IsException(items) || JS_IsUndefined(items)) return items;
+    JSValue triple = JS_NewArray(ctx);
+    if (JS_IsException(triple)) {
+        JS_FreeValue(ctx, items);
+        return triple;
+    }
+    if (JS_DefinePropertyValueUint32(ctx, triple, 0, items, JS_PROP_C_W_E) < 0 ||
+        JS_DefinePropertyValueUint32(ctx, triple, 1, JS_NewInt32(ctx, kind), JS_PROP_C_W_E) < 0 ||
+        JS_DefinePropertyValueUint32(ctx, triple, 2, JS_NewBool(ctx, is_set), JS_PROP_C_W_E) < 0) {
+        JS_FreeValue(ctx, triple);
+        return JS_EXCEPTION;
+    }
+    return triple;
+}
+
 static JSValue native_load_builtin(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv)
 {
+    if (argc > 0 && JS_IsNumber(argv[0])) { /* loadBuiltin(0): util's engine views, made on its first need */
+        JSValue o = JS_NewObjectProto(ctx, JS_NULL);
+        JS_SetPropertyStr(ctx, o, "promiseState", JS_NewCFunction(ctx, native_promise_state, "promiseState", 1));
+        JS_SetPropertyStr(ctx, o, "iteratorPreview", JS_NewCFunction(ctx, native_iterator_preview, "iteratorPreview", 1));
+        return o;
+    }
     const char *file = argc > 0 ? JS_ToCString(ctx, argv[0]) : NULL;
     if (!file) return JS_EXCEPTION;
     char name[128];

@@ -2,7 +2,9 @@
 //! stderr: Uncaught exception in an event listener: Error: listener failed
 // Where the shims intentionally differ from Node 20 (kept out of tests/node/oracle/):
 // WHATWG windows-1252 for "latin1", passive listeners, structuredClone refusing event objects
-// and transfers, QuickJS's buffer limit, what inspect cannot see, assert.ok without source,
+// and transfers, QuickJS's buffer limit, what inspect cannot see (a WeakMap's entries: what a weak
+// collection holds depends on the collector; a promise's state and an iterator's entries it now
+// shows as Node does, pinned here next to it), assert.ok without source,
 // POSIX path with cwd "/" (path.win32.resolve resolves against "\\" too), zero-filled allocUnsafe, no colour without a terminal, a
 // throwing event listener reported instead of crashing the run.
 import { kMaxLength, constants } from "node:buffer";

@@ -105,7 +105,7 @@
     return maxOf(this);
   };
 
-  function addListener(target, type, listener, prepend) {
+  function addListenerTo(target, type, listener, prepend) {
     checkListener(listener);
     let events = eventsOf(target);
     if (events.newListener !== undefined) {
@@ -133,9 +133,10 @@
     return target;
   }
 
-  proto.addListener = function addListener_(type, listener) { return addListener(this, type, listener, false); };
+  // named as Node names it: EventEmitter.prototype.on.name is "addListener"
+  proto.addListener = function addListener(type, listener) { return addListenerTo(this, type, listener, false); };
   proto.on = proto.addListener;
-  proto.prependListener = function prependListener(type, listener) { return addListener(this, type, listener, true); };
+  proto.prependListener = function prependListener(type, listener) { return addListenerTo(this, type, listener, true); };
 
   function onceWrapper(...args) {
     if (this.fired) return undefined;

@@ -108,8 +108,18 @@
   // error a shim throws reads nothing a guest replaced): an Error of class Ctor with a `code`.
   const defineCode = (err, code) => P.ObjectDefineProperty(err, "code",
     { __proto__: null, value: code, writable: true, configurable: true, enumerable: true });
+  // As in Node, String(err) names the code too ("TypeError [ERR_X]: message"): an own,
+  // non-enumerable toString that reads only the error it is called on.
+  // The errors made here, with their codes: util.inspect writes "TypeError [ERR_X]: message" as
+  // the first line of these only (a guest error that merely has a `code` keeps "TypeError: ...").
+  const codes = new P.WeakMapCtor();
+  const WeakMapGet = C.uncurryThis(P.WeakMapPrototypeGet), WeakMapSet = C.uncurryThis(P.WeakMapPrototypeSet);
+  C.codeOfNodeError = (err) => WeakMapGet(codes, err);
   C.codedError = (Ctor, code, message) => {
     const err = new Ctor(message);
+    WeakMapSet(codes, err, code);
+    P.ObjectDefineProperty(err, "toString", { __proto__: null, writable: true, configurable: true, enumerable: false,
+      value: function toString() { return this.name + " [" + code + "]: " + this.message; } });
     defineCode(err, code);
     return err;
   };

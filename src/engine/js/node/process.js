@@ -49,6 +49,10 @@
       },
       on() { return this; },
       once() { return this; },
+      // what console.Console asks of a stream before each write (it never emits 'error')
+      removeListener() { return this; },
+      off() { return this; },
+      listenerCount() { return 0; },
       end() {},
     };
   }

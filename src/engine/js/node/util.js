@@ -15,7 +15,7 @@
 (function (require, natives, name) {
   "use strict";
   const text = require("internal/text");
-  const { codedError, invalidArgType } = require("internal/captures_util");
+  const { codedError, invalidArgType, codeOfNodeError } = require("internal/captures_util");
   // Every builtin used below was captured before guest code ran (primordials.js,
   // internal/captures_util): a guest that replaces String.prototype.slice, Array.prototype.push,
   // RegExp.prototype.exec, Object.keys, JSON.stringify, Math.max … changes nothing here. Lists
@@ -49,7 +49,7 @@
   const MapForEach = u(C.MapPrototypeForEach), MapGetSize = u(C.MapPrototypeGetSize);
   const SetHas = u(C.SetPrototypeHas), SetAdd = u(C.SetPrototypeAdd), SetForEach = u(C.SetPrototypeForEach);
   const SetGetSize = u(C.SetPrototypeGetSize), WeakMapHas = u(C.WeakMapPrototypeHas), WeakSetHas = u(C.WeakSetPrototypeHas);
-  const PromiseStaticResolve = C.PromiseStaticResolve, HasInstance = C.FunctionPrototypeHasInstance;
+  const HasInstance = C.FunctionPrototypeHasInstance;
   const objectToString = u(C.ObjectPrototypeToString), propertyIsEnumerable = u(C.ObjectPrototypePropertyIsEnumerable);
   const hasOwn = (o, k) => ObjectHasOwn(o, k);
   // a field of a property descriptor, never inherited (a guest may put `get` on Object.prototype)
@@ -116,7 +116,9 @@
     const tagText = "[object " + tag + "]";
     return (v) => {
       if (v === null || typeof v !== "object") return false;
-      if (!isInstance(v, Ctor) && objectToString(v) !== tagText) return false;
+      // cheap filters first; an object with no prototype (Object.setPrototypeOf(new Set(), null))
+      // keeps its internal slots, so the engine's own check decides for it as in Node
+      if (!isInstance(v, Ctor) && objectToString(v) !== tagText && ObjectGetPrototypeOf(v) !== null) return false;
       try { fn(v); return true; } catch (_) { return false; }
     };
   }
@@ -169,8 +171,24 @@
   const isSymbolObject = brand((v) => SymbolValueOf(v), SymbolCtor, "Symbol");
   const isBigIntObject = brand((v) => BigIntValueOf(v), BigIntCtor, "BigInt");
   const isBoxedPrimitive = (v) => isNumberObject(v) || isStringObject(v) || isBooleanObject(v) || isSymbolObject(v) || isBigIntObject(v);
-  const isPromise = (v) => isInstance(v, PromiseCtor) || (v !== null && typeof v === "object" && objectToString(v) === "[object Promise]" &&
-    (() => { try { return ReflectApply(PromiseStaticResolve, PromiseCtor, [v]) === v; } catch (_) { return false; } })());
+  // A promise is what the engine made as one (its state slot), as V8's check: not an object that
+  // merely inherits from Promise.prototype. engine.c's promiseState, fetched on first use.
+  let promiseStateNative;
+  const promiseDetails = (v) => {
+    if (promiseStateNative === undefined) promiseStateNative = require(0).promiseState;
+    return promiseStateNative(v);
+  };
+  const isPromise = (v) => v !== null && typeof v === "object" && promiseDetails(v) !== undefined;
+  // Map/Set iterators by the engine's class (not Symbol.toStringTag), and what they have yet to
+  // yield, read without moving them: [items, kind (0 keys, 1 values, 2 entries), isSet].
+  let iteratorPreviewNative;
+  const iteratorPreview = (v) => {
+    if (v === null || typeof v !== "object") return undefined;
+    if (iteratorPreviewNative === undefined) iteratorPreviewNative = require(0).iteratorPreview;
+    return iteratorPreviewNative(v);
+  };
+  const isMapIterator = (v) => { const p = iteratorPreview(v); return p !== undefined && !p[2]; };
+  const isSetIterator = (v) => { const p = iteratorPreview(v); return p !== undefined && p[2]; };
   const isNativeError = (v) => isInstance(v, ErrorCtor) || (v !== null && typeof v === "object" && objectToString(v) === "[object Error]" &&
     !hasOwn(v, SymbolToStringTag) && !(SymbolToStringTag in v));
   // The kind of a function, from its source text as the engine keeps it (Node reads the engine's
@@ -223,7 +241,7 @@
     isBigInt64Array: typedIs("BigInt64Array"), isBigUint64Array: typedIs("BigUint64Array"),
     isNumberObject, isStringObject, isBooleanObject, isSymbolObject, isBigIntObject, isBoxedPrimitive,
     isPromise, isNativeError, isAsyncFunction, isGeneratorFunction,
-    isGeneratorObject: tagIs("Generator"), isMapIterator: tagIs("Map Iterator"), isSetIterator: tagIs("Set Iterator"),
+    isGeneratorObject: tagIs("Generator"), isMapIterator, isSetIterator,
     isArgumentsObject, isModuleNamespaceObject,
     isProxy: () => false, isExternal: () => false, isKeyObject: () => false, isCryptoKey: () => false,
   };
@@ -246,7 +264,15 @@
     bgRedBright: [101, 49], bgGreenBright: [102, 49], bgYellowBright: [103, 49], bgBlueBright: [104, 49],
     bgMagentaBright: [105, 49], bgCyanBright: [106, 49], bgWhiteBright: [107, 49],
   };
-  ObjectDefineProperty(colors, "grey", { __proto__: null, value: colors.gray, enumerable: false });
+  // Node's aliases: non-enumerable accessors that read and write the colour they name
+  const COLOR_ALIASES = [["grey", "gray"], ["blackBright", "gray"], ["bgGrey", "bgGray"], ["bgBlackBright", "bgGray"],
+    ["faint", "dim"], ["crossedout", "strikethrough"], ["strikeThrough", "strikethrough"], ["crossedOut", "strikethrough"],
+    ["conceal", "hidden"], ["swapColors", "inverse"], ["swapcolors", "inverse"], ["doubleUnderline", "doubleunderline"]];
+  for (let i = 0; i < COLOR_ALIASES.length; i++) {
+    const target = COLOR_ALIASES[i][1];
+    ObjectDefineProperty(colors, COLOR_ALIASES[i][0], { __proto__: null, enumerable: false, configurable: true,
+      get() { return this[target]; }, set(value) { this[target] = value; } });
+  }
   const styles = {
     __proto__: null,
     special: "cyan", number: "yellow", bigint: "yellow", boolean: "yellow", undefined: "grey", null: "bold",
@@ -492,6 +518,8 @@
     try { stack = err.stack ? StringCtor(err.stack) : ""; } catch (_) { stack = ""; }
     let head;
     try { head = ErrorToString(err); } catch (_) { head = nameText; }
+    const nodeCode = codeOfNodeError(err);
+    if (nodeCode !== undefined && StringStartsWith(head, nameText)) head = nameText + " [" + nodeCode + "]" + StringSlice(head, nameText.length);
     // QuickJS keeps only the frames in `stack`; V8 starts it with "Name: message".
     let text = stack;
     if (!stack || reTest(/^\s+at /, stack)) {
@@ -554,7 +582,7 @@
       if (typeof maybeCustom === "function" && maybeCustom !== inspect &&
           !(value.constructor && value.constructor.prototype === value)) {
         const depth = ctx.depth === null ? null : ctx.depth - recurseTimes;
-        const options = assignNew(ctx.userOptions, { __proto__: null, depth, stylize: ctx.stylize, indentationLvl: ctx.indentationLvl });
+        const options = assignNew(ctx.userOptions, { __proto__: null, depth, stylize: ctx.stylize });
         const ret = ReflectApply(maybeCustom, value, [depth, options, inspect]);
         if (ret !== value) {
           if (typeof ret !== "string") return formatValue(ctx, ret, recurseTimes);
@@ -630,10 +658,15 @@
         if (size === 0 && keys.length === 0 && protoProps === undefined && !ctx.showHidden) return braces[0] + "]";
         formatter = formatTypedArray;
         extrasType = kArrayExtrasType;
-      } else if (types.isMapIterator(value) || types.isSetIterator(value)) {
+      } else if ((preview = iteratorPreview(value)) !== undefined) {
         keys = ownKeys(value, ctx.showHidden, false);
-        braces = ["[" + tag + "] {", "}"];
-        formatter = () => listOf([ctx.stylize("<items unknown>", "special")]);
+        const type = preview[2] ? "Set" : "Map";
+        // Node's layout: "[Map Iterator] {", "[Foo] [Set Iterator] {", "[Map Entries] {" for entries
+        let shownTag = tag;
+        if (shownTag !== type + " Iterator") shownTag = (shownTag !== "" ? shownTag + "] [" : "") + type + " Iterator";
+        if (preview[1] === 2) shownTag = StringSlice(shownTag, 0, -9) + " Entries";
+        braces = ["[" + shownTag + "] {", "}"];
+        formatter = formatIteratorPreview;
       } else {
         noIterator = true;
       }
@@ -674,7 +707,7 @@
         ArrayUnshift(keys, "byteLength", "byteOffset", "buffer");
       } else if (isPromise(value)) {
         braces[0] = prefixOf(ctor, tag, "Promise") + "{";
-        formatter = () => listOf([ctx.stylize("<unknown>", "special")]);
+        formatter = formatPromise;
       } else if (isWeakSet(value)) {
         braces[0] = prefixOf(ctor, tag, "WeakSet") + "{";
         formatter = () => listOf([ctx.stylize("<items unknown>", "special")]);
@@ -807,7 +840,14 @@
     const length = typedArrayLength(value);
     const shown = MathMin(MathMax(0, ctx.maxArrayLength), length);
     const output = list();
-    const asNumber = value.length > 0 && typeof value[0] === "number";
+    // (with no prototype Node reads a copy, so the kind decides: BigInt64/BigUint64 print as bigints)
+    let asNumber;
+    if (ObjectGetPrototypeOf(value) === null) {
+      const kind = typedArrayTag(value);
+      asNumber = kind !== "BigInt64Array" && kind !== "BigUint64Array";
+    } else {
+      asNumber = value.length > 0 && typeof value[0] === "number";
+    }
     for (let i = 0; i < shown; i++) {
       output[i] = asNumber ? formatNumber(ctx.stylize, value[i], ctx.numericSeparator)
         : formatBigInt(ctx.stylize, value[i], ctx.numericSeparator);
@@ -834,6 +874,41 @@
     const remaining = bytes.length - 50;
     if (remaining > 0) str += " ... " + remaining + " more byte" + (remaining > 1 ? "s" : "");
     return listOf([ctx.stylize("[Uint8Contents]", "special") + ": <" + str + ">"]);
+  }
+
+  // A promise's state and result as the engine holds them (engine.c's promiseState, made on first
+  // use): "<pending>", the value, or "<rejected> value". Nothing of the promise is called.
+  function formatPromise(ctx, value, recurseTimes) {
+    const details = promiseDetails(value);
+    if (details[0] === 0) return listOf([ctx.stylize("<pending>", "special")]);
+    ctx.indentationLvl += 2;
+    const shown = formatValue(ctx, details[1], recurseTimes);
+    ctx.indentationLvl -= 2;
+    return listOf([details[0] === 2 ? ctx.stylize("<rejected>", "special") + " " + shown : shown]);
+  }
+
+  // The items of a Map/Set iterator's preview (formatRaw's test keeps it in `preview`): values as a Set's,
+  // entries as "[ key, value ]" pairs; maxArrayLength bounds both.
+  let preview;
+  function formatIteratorPreview(ctx, value, recurseTimes) {
+    const seen = iteratorPreview(value); // again: formatting other values may have reused `preview`
+    const items = seen[0], entries = seen[1] === 2;
+    const max = MathMin(MathMax(0, ctx.maxArrayLength), items.length);
+    const output = list();
+    ctx.indentationLvl += 2;
+    for (let i = 0; i < max; i++) {
+      if (entries) {
+        const pair = items[i];
+        const res = listOf([formatValue(ctx, pair[0], recurseTimes), formatValue(ctx, pair[1], recurseTimes)]);
+        append(output, reduceToSingleString(ctx, res, "", ["[", "]"], kArrayExtrasType, recurseTimes));
+      } else {
+        append(output, formatValue(ctx, items[i], recurseTimes));
+      }
+    }
+    ctx.indentationLvl -= 2;
+    const remaining = items.length - max;
+    if (remaining > 0) append(output, "... " + remaining + " more item" + (remaining > 1 ? "s" : ""));
+    return output;
   }
 
   function formatSet(ctx, value, recurseTimes) {
