@@ -10,6 +10,7 @@
 #include "util/rfc3339.h"
 #include "util/buf.h"
 #include "util/files.h"
+#include "util/fnv.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,13 +25,12 @@
 
 void manifest_fnv1a64(const void *bytes, size_t n, char out[25])
 {
-    uint64_t h = 0xcbf29ce484222325ull;
-    const unsigned char *p = bytes;
-    for (size_t i = 0; i < n; i++) {
-        h ^= p[i];
-        h *= 0x100000001b3ull;
-    }
-    snprintf(out, 25, "fnv1a64:%016llx", (unsigned long long)h);
+    fnv1a64_text(fnv1a64_update(FNV1A64_INIT, bytes, n), out);
+}
+
+static const char *text_at_entry(const json_t *m)
+{
+    return json_string_value(json_object_get(json_object_get(m, "entry"), "path"));
 }
 
 static void set_seed(json_t *policy, uint64_t seed)
@@ -64,6 +64,97 @@ static json_t *policy_of(const surface_settings *s, uint64_t seed)
     return p;
 }
 
+/* A copy of object o without the keys named (NULL-terminated). */
+static json_t *without(const json_t *o, const char *const *keys)
+{
+    json_t *c = json_object();
+    for (size_t i = 0; json_is_object(o) && i < o->u.object.len; i++) {
+        const char *k = o->u.object.items[i].key;
+        bool drop = false;
+        for (size_t j = 0; keys[j] && !drop; j++) drop = !strcmp(k, keys[j]);
+        if (!drop) json_object_set(c, k, json_copy(o->u.object.items[i].value));
+    }
+    return c;
+}
+
+/* The graph of a run whose imports are not known yet: its entry alone, imports null. */
+static json_t *entry_graph(const char *entry)
+{
+    json_t *graph = json_array(), *node = json_object();
+    json_object_set(node, "path", json_string(entry));
+    json_object_set(node, "imports", json_null());
+    json_array_push(graph, node);
+    return graph;
+}
+
+/* A recorded module path we may open: relative, without `..` components, NUL-free, short. */
+static bool module_path_ok(const json_t *p)
+{
+    if (!json_is_string(p) || p->u.string.len == 0 || p->u.string.len > 4096) return false;
+    const char *s = p->u.string.bytes;
+    if (strlen(s) != p->u.string.len || s[0] == '/') return false;
+    for (const char *c = s; c; c = strchr(c, '/')) {
+        if (*c == '/') c++;
+        if (c[0] == '.' && c[1] == '.' && (c[2] == '/' || c[2] == 0)) return false;
+    }
+    return true;
+}
+
+/* The recorded module list with each file's hash as it is now: "missing" for a file that cannot be
+ * read, "unchecked" for an entry that is not a {path, hash} this runtime wrote. A list longer than
+ * MANIFEST_MODULES_MAX is not walked: it is replaced by one "unchecked" entry. */
+static json_t *rehash_modules(const char *root, const json_t *was)
+{
+    json_t *now = json_array();
+    size_t n = was->u.array.len;
+    if (n > MANIFEST_MODULES_MAX) {
+        json_t *e = json_object();
+        json_object_set(e, "path", json_string("(a list longer than this runtime writes)"));
+        json_object_set(e, "hash", json_string("unchecked"));
+        json_array_push(now, e);
+        return now;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const json_t *p = json_object_get(was->u.array.items[i], "path");
+        json_t *e = json_object();
+        json_object_set(e, "path", json_is_string(p) ? json_copy(p) : json_null());
+        if (!module_path_ok(p)) {
+            json_object_set(e, "hash", json_string("unchecked"));
+        } else {
+            char *path = xasprintf("%s/%s", root, p->u.string.bytes), *error = NULL, hash[25];
+            size_t len = 0;
+            char *bytes = read_regular_file_capped(path, MANIFEST_SOURCE_MAX_BYTES, &len, &error);
+            if (bytes) manifest_fnv1a64(bytes, len, hash);
+            json_object_set(e, "hash", json_string(bytes ? hash : "missing"));
+            free(bytes);
+            free(error);
+            free(path);
+        }
+        json_array_push(now, e);
+    }
+    return now;
+}
+
+void manifest_set_served(json_t *m, const json_t *served)
+{
+    const char *entry = json_string_value(json_object_get(served, "entry"));
+    const char *mine = text_at_entry(m);
+    const json_t *modules = json_object_get(served, "modules"), *graph = json_object_get(served, "module_graph");
+    if (!entry || !mine || strcmp(entry, mine) != 0 || !json_is_array(modules) || !json_is_array(graph)) return;
+    json_object_set(m, "modules", json_copy(modules));
+    json_object_set(m, "module_graph", json_copy(graph));
+    const json_t *past = json_object_get(served, "modules_past_cap");
+    if (past) {
+        json_object_set(m, "modules_past_cap", json_copy(past));
+        return;
+    }
+    static const char *const gone[] = {"modules_past_cap", NULL}; /* a cap an earlier run reached */
+    json_t *c = without(m, gone), swap = *m;
+    *m = *c;
+    *c = swap;
+    json_free(c);
+}
+
 json_t *manifest_build(const manifest_inputs *in, char **error)
 {
     char *path = xasprintf("%s/%s", in->project_root, in->entry);
@@ -88,12 +179,17 @@ json_t *manifest_build(const manifest_inputs *in, char **error)
     json_object_set(entry, "path", json_string(in->entry));
     json_object_set(entry, "hash", json_string(hash));
     json_object_set(m, "entry", entry);
-    json_object_set(m, "modules", json_array());
-    json_t *graph = json_array(), *node = json_object();
-    json_object_set(node, "path", json_string(in->entry));
-    json_object_set(node, "imports", json_null()); /* not walked yet: see docs/durable-runs.md */
-    json_array_push(graph, node);
-    json_object_set(m, "module_graph", graph);
+    const json_t *was_modules = json_object_get(in->recheck, "modules");
+    if (json_is_array(was_modules)) { /* the resume check: the recorded list, hashed as it is now */
+        json_object_set(m, "modules", rehash_modules(in->project_root, was_modules));
+        const json_t *was_graph = json_object_get(in->recheck, "module_graph");
+        json_object_set(m, "module_graph", was_graph ? json_copy(was_graph) : entry_graph(in->entry));
+        const json_t *past = json_object_get(in->recheck, "modules_past_cap");
+        if (past) json_object_set(m, "modules_past_cap", json_copy(past));
+    } else if (!in->recheck) { /* a new run: filled from what it is served (manifest_set_served) */
+        json_object_set(m, "modules", json_array());
+        json_object_set(m, "module_graph", entry_graph(in->entry));
+    } /* else a manifest of an older chidori, without modules: none are compared */
     json_object_set(m, "pending", json_null());
     json_object_set(m, "host_promises", json_array());
     json_object_set(m, "branch", json_null());
@@ -155,6 +251,27 @@ static bool part_differs(const json_t *recorded, const json_t *now, const char *
     return true;
 }
 
+/* The first module of the recorded list whose file changed, as the refusal's reason; NULL when none
+ * did (or the recorded manifest lists none: an older chidori's). now's list is the recorded one
+ * hashed again (manifest_inputs.recheck), so the two are read side by side. */
+static char *module_change(const json_t *recorded, const json_t *now)
+{
+    const json_t *was = json_object_get(recorded, "modules"), *is = json_object_get(now, "modules");
+    if (!was) return NULL;
+    if (!json_is_array(was) || !json_is_array(is) || was->u.array.len != is->u.array.len)
+        return xstrdup("the agent source changed since this run was recorded (its module list cannot be "
+                       "compared: the recorded manifest's `modules` is not a list this runtime wrote)");
+    for (size_t i = 0; i < was->u.array.len; i++) {
+        const json_t *a = was->u.array.items[i], *b = is->u.array.items[i];
+        if (json_equal(a, b)) continue;
+        const char *path = json_string_value(json_object_get(a, "path"));
+        const char *ha = json_string_value(json_object_get(a, "hash")), *hb = json_string_value(json_object_get(b, "hash"));
+        return xasprintf("the agent source changed since this run was recorded (module %s: %s, now %s)",
+                         path ? path : "(unnamed)", ha ? ha : "no hash", hb ? hb : "none");
+    }
+    return NULL;
+}
+
 manifest_verdict manifest_compare(const json_t *recorded, const json_t *now, bool allow, char **why)
 {
     *why = NULL;
@@ -171,9 +288,13 @@ manifest_verdict manifest_compare(const json_t *recorded, const json_t *now, boo
     const char *path_now = text_at(now, "entry", "path"), *hash_now = text_at(now, "entry", "hash");
     bool same = path_was && hash_was && path_now && hash_now && !strcmp(path_was, path_now) &&
                 !strcmp(hash_was, hash_now);
-    if (same) return MANIFEST_SAME;
-    char *what = xasprintf("the agent source changed since this run was recorded (%s: %s, now %s)",
-                           path_was ? path_was : "the entry", hash_was ? hash_was : "no hash", hash_now ? hash_now : "none");
+    char *what = NULL;
+    if (!same)
+        what = xasprintf("the agent source changed since this run was recorded (%s: %s, now %s)",
+                         path_was ? path_was : "the entry", hash_was ? hash_was : "no hash", hash_now ? hash_now : "none");
+    else
+        what = module_change(recorded, now);
+    if (!what) return MANIFEST_SAME;
     if (allow) {
         *why = what;
         return MANIFEST_SAME;
@@ -189,19 +310,6 @@ bool manifest_refused_before(const runner_outcome *out, uint64_t frontier)
 {
     return out->status == RUNNER_FAILED && !out->cancelled && out->diverged_at >= 1 && out->diverged_at <= frontier &&
            out->live_calls == 0;
-}
-
-/* A copy of object o without the keys named (NULL-terminated). */
-static json_t *without(const json_t *o, const char *const *keys)
-{
-    json_t *c = json_object();
-    for (size_t i = 0; json_is_object(o) && i < o->u.object.len; i++) {
-        const char *k = o->u.object.items[i].key;
-        bool drop = false;
-        for (size_t j = 0; keys[j] && !drop; j++) drop = !strcmp(k, keys[j]);
-        if (!drop) json_object_set(c, k, json_copy(o->u.object.items[i].value));
-    }
-    return c;
 }
 
 json_t *manifest_shared_part(const json_t *m)

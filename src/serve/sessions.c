@@ -459,6 +459,29 @@ static void notify_waiters(session_waiter *w)
     }
 }
 
+/* A run has ended (paused, awaiting an approval, settled): the session's stored manifest lists the
+ * modules it was served (runner_outcome.modules; manifest_set_served). Lock held. */
+static void record_served(sessions *ss, session *s, const json_t *served)
+{
+    json_t *m = NULL;
+    char *error = NULL;
+    int got = served ? store_get_manifest(ss->st, s->row.id, &m, &error) : 0;
+    if (got < 0) {
+        fprintf(stderr, "chidori serve: session %s: its snapshot manifest is not updated with the modules the run "
+                        "loaded (%s)\n", s->row.id, error);
+        free(error);
+    }
+    if (got == 1) {
+        char *before = json_dump(m, JSON_COMPACT, NULL);
+        manifest_set_served(m, served);
+        char *after = json_dump(m, JSON_COMPACT, NULL);
+        if (strcmp(before, after) != 0) store_manifest(ss, &s->row, m); /* unchanged: nothing written */
+        free(before);
+        free(after);
+    }
+    json_free(m);
+}
+
 static void *run_thread(void *arg)
 {
     run_job *job = arg;
@@ -529,6 +552,7 @@ static void *run_thread(void *arg)
     bool refused = rc == 0 && out.status == RUNNER_FAILED && refused_resume(ss, job, pos_before, &out, &dropped);
 
     pthread_mutex_lock(&ss->lock);
+    if (rc == 0 && !refused && !s->fenced) record_served(ss, s, out.modules);
     clear_outcome(s);
     if (refused && !s->cancel_requested) {
         /* as it was before the resume: waiting, its log unchanged; the error says why */
@@ -870,7 +894,7 @@ bool sessions_notify_settled(sessions *ss, session *s, session_waiter *w)
 
 /* The manifest of a session's run as the agent's files are now, the part sessions share (what the
  * store keeps: manifest_shared_part). NULL with *error. */
-static json_t *build_manifest(const sessions *ss, const session_row *row, char **error)
+static json_t *build_manifest(const sessions *ss, const session_row *row, const json_t *recheck, char **error)
 {
     manifest_inputs in = {
         .run_id = row->run_id,
@@ -880,6 +904,7 @@ static json_t *build_manifest(const sessions *ss, const session_row *row, char *
         .settings = ss->cfg.settings,
         .seed = row->seed,
         .created_at_ms = row->created_at_ms,
+        .recheck = recheck,
     };
     json_t *m = manifest_build(&in, error);
     json_t *shared = m ? manifest_shared_part(m) : NULL;
@@ -909,7 +934,7 @@ static void manifest_missing(const session_row *row, char *error)
 static json_t *manifest_or_warn(const sessions *ss, const session_row *row)
 {
     char *error = NULL;
-    json_t *m = build_manifest(ss, row, &error);
+    json_t *m = build_manifest(ss, row, NULL, &error);
     if (!m) manifest_missing(row, error);
     return m;
 }
@@ -938,7 +963,7 @@ static ss_result check_source(sessions *ss, session *s, bool allow, json_t **cha
         return SS_OK;
     }
     char *why = NULL;
-    json_t *now = build_manifest(ss, &s->row, &why);
+    json_t *now = build_manifest(ss, &s->row, recorded, &why);
     if (!now) {
         json_free(recorded);
         *error = xasprintf("session %s cannot be resumed: the agent's source cannot be read (%s)", s->row.id, why);
