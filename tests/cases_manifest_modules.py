@@ -273,3 +273,29 @@ def case_manifest_modules_serve_edited_package_409_unless_allowed(v):
     in_process = serve_refused_then_allowed(v, "--no-isolate")
     assert [e["path"] for e in isolated["modules"]] == [e["path"] for e in in_process["modules"]], (isolated, in_process)
     assert isolated["module_graph"] == in_process["module_graph"], (isolated, in_process)
+
+
+def case_manifest_modules_serve_garbage_stored_manifest_is_a_clear_409(v):
+    """A session whose stored manifest is not JSON (a damaged database): the resume is a 409 saying
+    so and what to do; with allow_source_change it goes on, and a new manifest is stored."""
+    import sqlite3
+    s, folder = serve_project(v, "--isolate")
+    try:
+        sid = create(s, {"input": {}})["id"]
+        s.stop()
+        db = sqlite3.connect(os.path.join(folder, "state", "sessions.sqlite3"))
+        with db:
+            db.execute("UPDATE manifests SET body = '{\"entry\": garbage ' || id")
+        db.close()
+        s = Server(v, "--isolate", "--trusted", folder=folder, agent=os.path.join(folder, "agent.js")).start()
+        status, _, got = s.request("POST", f"/sessions/{sid}/resume", {"response": "yes"})
+        assert status == 409 and "stored snapshot manifest" in got["error"], (status, got)
+        assert '"allow_source_change": true' in got["error"], got
+        assert s.request("GET", f"/sessions/{sid}")[2]["status"] == "paused"
+        status, _, done = s.request("POST", f"/sessions/{sid}/resume", {"response": "yes", "allow_source_change": True})
+        assert status == 200 and done["status"] == "completed" and done["output"] == OUTPUT, (status, done)
+        check_lists_the_project(s.request("GET", f"/sessions/{sid}/snapshot")[2]["snapshot_manifest"], folder)
+        s.stop()
+    finally:
+        s.cleanup()
+        shutil.rmtree(folder, ignore_errors=True)

@@ -956,6 +956,23 @@ static ss_result check_source(sessions *ss, session *s, bool allow, json_t **cha
     *changed = *was = NULL;
     json_t *recorded = NULL;
     int got = store_get_manifest(ss->st, s->row.id, &recorded, error);
+    if (got == STORE_MANIFEST_UNREADABLE && !allow) {
+        char *why = *error;
+        *error = xasprintf("%s, so the agent's source cannot be checked against the one the session's calls were "
+                           "recorded by; pass \"allow_source_change\": true to resume it without the check (a new "
+                           "manifest is stored)", why);
+        free(why);
+        return SS_CONFLICT;
+    }
+    if (got == STORE_MANIFEST_UNREADABLE) { /* allowed: a new manifest, stored once the run has started */
+        fprintf(stderr, "chidori serve: resuming without checking the agent's source (allow_source_change): %s\n",
+                *error);
+        free(*error), *error = NULL;
+        char *why = NULL;
+        *changed = build_manifest(ss, &s->row, NULL, &why);
+        if (!*changed) manifest_missing(&s->row, why);
+        return SS_OK;
+    }
     if (got < 0) return SS_ERROR;
     if (got == 0) {
         fprintf(stderr, "chidori serve: session %s has no snapshot manifest (stored by an older chidori); resuming "
