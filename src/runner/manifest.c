@@ -1,11 +1,13 @@
 /* manifest.c — a run's snapshot manifest, built and compared (see manifest.h).
  *
  * Owns the manifest's shape and the resume check's verdict. Reads the agent's entry file (capped,
- * MANIFEST_SOURCE_MAX_BYTES) to hash it; trusts a recorded manifest for nothing but comparison:
- * a key that is missing or of another type compares as changed.
+ * MANIFEST_SOURCE_MAX_BYTES) to hash it, and, for a resume, the modules a recorded manifest lists
+ * (opened beneath the project folder only, as the loader opened them); trusts a recorded manifest
+ * for nothing but comparison: a key that is missing or of another type compares as changed.
  */
 #define _GNU_SOURCE
 #include "runner/manifest.h"
+#include "host/host_internal.h"
 #include "settings/settings.h"
 #include "util/rfc3339.h"
 #include "util/buf.h"
@@ -16,6 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* The ABI of this runtime's recordings: a run replays its log from the top (there is no VM image),
  * so quickjs_snapshot is 0; raise typescript_runtime when a recording stops replaying here. */
@@ -87,21 +93,43 @@ static json_t *entry_graph(const char *entry)
     return graph;
 }
 
-/* A recorded module path we may open: relative, without `..` components, NUL-free, short. */
-static bool module_path_ok(const json_t *p)
+/* FNV-1a 64 of the file at rel beneath the project (open_beneath: no absolute path, no `..`, no
+ * symlink leading out), read in chunks: "missing" when it cannot be opened or is not a regular
+ * file, "unchecked" for a path that is not one the loader serves or a file past the size cap. */
+static void hash_beneath(int root_fd, const char *root, const json_t *p, char out[FNV1A64_TEXT_LEN])
 {
-    if (!json_is_string(p) || p->u.string.len == 0 || p->u.string.len > 4096) return false;
-    const char *s = p->u.string.bytes;
-    if (strlen(s) != p->u.string.len || s[0] == '/') return false;
-    for (const char *c = s; c; c = strchr(c, '/')) {
-        if (*c == '/') c++;
-        if (c[0] == '.' && c[1] == '.' && (c[2] == '/' || c[2] == 0)) return false;
+    const char *rel = json_string_value(p);
+    if (!rel || strlen(rel) != p->u.string.len || !path_is_confined(rel, p->u.string.len)) {
+        snprintf(out, FNV1A64_TEXT_LEN, "unchecked");
+        return;
     }
-    return true;
+    int fd = root_fd < 0 ? -1 : open_beneath(root_fd, root, rel, O_RDONLY | O_NONBLOCK | O_NOCTTY, 0);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        snprintf(out, FNV1A64_TEXT_LEN, "missing");
+        if (fd >= 0) close(fd);
+        return;
+    }
+    uint64_t h = FNV1A64_INIT, total = 0;
+    char chunk[65536];
+    for (;;) {
+        ssize_t n = read(fd, chunk, sizeof chunk);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) {
+            if (n < 0) snprintf(out, FNV1A64_TEXT_LEN, "missing");
+            else fnv1a64_text(h, out);
+            break;
+        }
+        if ((total += (uint64_t)n) > MANIFEST_SOURCE_MAX_BYTES) {
+            snprintf(out, FNV1A64_TEXT_LEN, "unchecked");
+            break;
+        }
+        h = fnv1a64_update(h, chunk, (size_t)n);
+    }
+    close(fd);
 }
 
-/* The recorded module list with each file's hash as it is now: "missing" for a file that cannot be
- * read, "unchecked" for an entry that is not a {path, hash} this runtime wrote. A list longer than
+/* The recorded module list with each file's hash as it is now (hash_beneath). A list longer than
  * MANIFEST_MODULES_MAX is not walked: it is replaced by one "unchecked" entry. */
 static json_t *rehash_modules(const char *root, const json_t *was)
 {
@@ -114,24 +142,17 @@ static json_t *rehash_modules(const char *root, const json_t *was)
         json_array_push(now, e);
         return now;
     }
+    int root_fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     for (size_t i = 0; i < n; i++) {
         const json_t *p = json_object_get(was->u.array.items[i], "path");
+        char hash[FNV1A64_TEXT_LEN];
+        hash_beneath(root_fd, root, p, hash);
         json_t *e = json_object();
         json_object_set(e, "path", json_is_string(p) ? json_copy(p) : json_null());
-        if (!module_path_ok(p)) {
-            json_object_set(e, "hash", json_string("unchecked"));
-        } else {
-            char *path = xasprintf("%s/%s", root, p->u.string.bytes), *error = NULL, hash[25];
-            size_t len = 0;
-            char *bytes = read_regular_file_capped(path, MANIFEST_SOURCE_MAX_BYTES, &len, &error);
-            if (bytes) manifest_fnv1a64(bytes, len, hash);
-            json_object_set(e, "hash", json_string(bytes ? hash : "missing"));
-            free(bytes);
-            free(error);
-            free(path);
-        }
+        json_object_set(e, "hash", json_string(hash));
         json_array_push(now, e);
     }
+    if (root_fd >= 0) close(root_fd);
     return now;
 }
 

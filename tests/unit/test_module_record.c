@@ -117,6 +117,19 @@ TEST(manifest_rechecks_the_served_modules)
     CHECK(manifest_compare(rec, now, false, &why) == MANIFEST_SOURCE_CHANGED && strstr(why, "now missing"));
     free(why);
     json_free(now);
+    /* a module replaced by a symlink leading out of the project is not followed: "missing" */
+    char *outside = xasprintf("%s.outside", dir);
+    FILE *o = fopen(outside, "w");
+    fputs("one", o); /* the recorded bytes, out of reach */
+    fclose(o);
+    CHECK(symlink(outside, path) == 0);
+    now = built(dir, rec);
+    CHECK(manifest_compare(rec, now, false, &why) == MANIFEST_SOURCE_CHANGED && strstr(why, "now missing"));
+    free(why);
+    json_free(now);
+    unlink(path);
+    unlink(outside);
+    free(outside);
     /* a path that leads out of the project is never opened: it reads as changed */
     json_t *forged = json_copy(rec);
     json_object_set(json_object_get(forged, "modules")->u.array.items[0], "path", json_string("../etc/passwd"));
