@@ -523,7 +523,7 @@ static int check_source(durable *d)
 
 /* After a run or resume (not refused): its manifest lists the modules the run was served, as they
  * were read (runner_outcome.modules), and is written again. */
-static void manifest_after_run(durable *d, const runner_outcome *res)
+static void manifest_after_run(durable *d, runner_outcome *res)
 {
     json_t *m = d->manifest ? d->manifest : d->recorded_manifest;
     if (!m || !res->modules) return;

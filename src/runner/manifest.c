@@ -156,19 +156,35 @@ static json_t *rehash_modules(const char *root, const json_t *was)
     return now;
 }
 
-void manifest_set_served(json_t *m, const json_t *served)
+/* Take key's value out of object o (left null there), or NULL. */
+static json_t *take(json_t *o, const char *key)
+{
+    for (size_t i = 0; json_is_object(o) && i < o->u.object.len; i++)
+        if (!strcmp(o->u.object.items[i].key, key)) {
+            json_t *v = o->u.object.items[i].value;
+            o->u.object.items[i].value = json_null();
+            return v;
+        }
+    return NULL;
+}
+
+void manifest_set_served(json_t *m, json_t *served)
 {
     const char *entry = json_string_value(json_object_get(served, "entry"));
     const char *mine = text_at_entry(m);
-    const json_t *modules = json_object_get(served, "modules"), *graph = json_object_get(served, "module_graph");
-    if (!entry || !mine || strcmp(entry, mine) != 0 || !json_is_array(modules) || !json_is_array(graph)) return;
-    json_object_set(m, "modules", json_copy(modules));
-    json_object_set(m, "module_graph", json_copy(graph));
-    const json_t *past = json_object_get(served, "modules_past_cap");
-    if (past) {
-        json_object_set(m, "modules_past_cap", json_copy(past));
+    if (!entry || !mine || strcmp(entry, mine) != 0 || !json_is_array(json_object_get(served, "modules")) ||
+        !json_is_array(json_object_get(served, "module_graph")))
+        return;
+    /* moved, not copied: a run of a large package tree is served thousands of values */
+    json_object_set(m, "modules", take(served, "modules"));
+    json_object_set(m, "module_graph", take(served, "module_graph"));
+    json_t *past = take(served, "modules_past_cap");
+    if (past && past->type != JSON_NULL) {
+        json_object_set(m, "modules_past_cap", past);
         return;
     }
+    json_free(past);
+    if (!json_object_get(m, "modules_past_cap")) return;
     static const char *const gone[] = {"modules_past_cap", NULL}; /* a cap an earlier run reached */
     json_t *c = without(m, gone), swap = *m;
     *m = *c;

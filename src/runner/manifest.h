@@ -48,9 +48,10 @@ json_t *manifest_build(const manifest_inputs *in, char **error);
 
 /* Put what the run was served (host_modules_served: {entry, modules, module_graph,
  * modules_past_cap?}) into m: its `modules` (the entry left out), `module_graph` (the entry first)
- * and, when the loader's caps were reached, `modules_past_cap`. Nothing when served is NULL or
- * names no entry (the run ended before its entry loaded), or another entry than m's. */
-void manifest_set_served(json_t *m, const json_t *served);
+ * and, when the loader's caps were reached, `modules_past_cap`. The values are moved out of served
+ * (left null there), not copied. Nothing when served is NULL or names no entry (the run ended
+ * before its entry loaded), or another entry than m's. */
+void manifest_set_served(json_t *m, json_t *served);
 
 /* The copy a client sees: m with call_log_len and pending filled from the run's present state
  * (pending: the call a paused run waits on, {seq, function, args, ...}, or NULL). */

@@ -461,7 +461,7 @@ static void notify_waiters(session_waiter *w)
 
 /* A run has ended (paused, awaiting an approval, settled): the session's stored manifest lists the
  * modules it was served (runner_outcome.modules; manifest_set_served). Lock held. */
-static void record_served(sessions *ss, session *s, const json_t *served)
+static void record_served(sessions *ss, session *s, json_t *served)
 {
     json_t *m = NULL;
     char *error = NULL;
@@ -471,13 +471,17 @@ static void record_served(sessions *ss, session *s, const json_t *served)
                         "loaded (%s)\n", s->row.id, error);
         free(error);
     }
-    if (got == 1) {
-        char *before = json_dump(m, JSON_COMPACT, NULL);
-        manifest_set_served(m, served);
-        char *after = json_dump(m, JSON_COMPACT, NULL);
-        if (strcmp(before, after) != 0) store_manifest(ss, &s->row, m); /* unchanged: nothing written */
-        free(before);
-        free(after);
+    if (got == 1) { /* unchanged (a resume that loaded what the last stretch did): nothing written */
+        static const char *const keys[] = {"modules", "module_graph", "modules_past_cap"};
+        bool same = true;
+        for (size_t i = 0; i < 3 && same; i++) {
+            const json_t *a = json_object_get(m, keys[i]), *b = json_object_get(served, keys[i]);
+            same = (!a && !b) || (a && b && json_equal(a, b));
+        }
+        if (!same) {
+            manifest_set_served(m, served);
+            store_manifest(ss, &s->row, m);
+        }
     }
     json_free(m);
 }
