@@ -448,7 +448,7 @@ static json_t *manifest_now(durable *d, const settings *set, const json_t *reche
 static void write_manifest(durable *d)
 {
     char *path = xasprintf("%s/runtime.snapshot.json", d->dir);
-    char *text = json_dump(d->manifest, JSON_PRETTY, NULL);
+    char *text = json_dump(d->manifest, JSON_COMPACT, NULL);
     char *error = NULL;
     if (write_file_atomic(path, text, strlen(text), false, &error) < 0) {
         fprintf(stderr, "chidori: the run's snapshot manifest is not written (%s); a resume of it will not check "
