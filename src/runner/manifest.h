@@ -4,7 +4,8 @@
  *
  * The key names follow the original chidori's manifest (docs/http-api.md lists each and what it
  * holds here); the values describe this runtime. A resume compares the manifest recorded when the
- * run (or its last accepted resume) started with one built now from the files on disk: a changed
+ * run (or its last accepted resume) started with one built now from the files on disk (the entry
+ * and the modules the run was served, manifest_set_served, hashed again): a changed
  * ABI or surface always refuses; a changed source refuses unless the caller allows it
  * (allow_source_change, `chidori resume --allow-source-change`). The refusal happens before
  * anything of the run is touched. Trusts a recorded manifest no further than its shape (it is
