@@ -307,6 +307,8 @@ typedef struct durable {
     json_t *manifest;            /* run: the run's snapshot manifest; resume: the edited source's, when
                                     --allow-source-change accepted one (written once the run starts) */
     json_t *was_manifest;        /* resume: the manifest that one replaces (put back if it is refused) */
+    json_t *recorded_manifest;   /* resume of an unchanged source: the manifest as recorded (its modules
+                                    are replaced by what the run is served, manifest_after_run) */
     int64_t ended_before;        /* resume: run.json's ended_at before it (put back with the pause) */
     char *error;
 } durable;
@@ -426,7 +428,7 @@ static int check_resumable(durable *d)
 }
 
 /* The run's snapshot manifest as the agent's files are now (runner/manifest.h). NULL with d->error. */
-static json_t *manifest_now(durable *d, const settings *set)
+static json_t *manifest_now(durable *d, const settings *set, const json_t *recheck)
 {
     manifest_inputs in = {
         .run_id = d->meta.run_id,
@@ -436,6 +438,7 @@ static json_t *manifest_now(durable *d, const settings *set)
         .settings = set,
         .seed = d->meta.seed,
         .created_at_ms = clock_realtime_ms(),
+        .recheck = recheck,
     };
     return manifest_build(&in, &d->error);
 }
@@ -445,7 +448,7 @@ static json_t *manifest_now(durable *d, const settings *set)
 static void write_manifest(durable *d)
 {
     char *path = xasprintf("%s/runtime.snapshot.json", d->dir);
-    char *text = json_dump(d->manifest, JSON_PRETTY, NULL);
+    char *text = json_dump(d->manifest, JSON_COMPACT, NULL);
     char *error = NULL;
     if (write_file_atomic(path, text, strlen(text), false, &error) < 0) {
         fprintf(stderr, "chidori: the run's snapshot manifest is not written (%s); a resume of it will not check "
@@ -463,18 +466,36 @@ static int check_source(durable *d)
     char *path = xasprintf("%s/runtime.snapshot.json", d->dir);
     char *why = NULL;
     size_t len = 0;
-    char *text = read_regular_file_capped(path, (size_t)1 << 20, &len, &why);
+    bool absent = access(path, F_OK) != 0 && errno == ENOENT;
+    char *text = absent ? NULL : read_regular_file_capped(path, MANIFEST_MAX_BYTES, &len, &why);
     free(path);
-    if (!text) {
-        fprintf(stderr, "chidori: run %s has no readable snapshot manifest (%s); resuming it without checking the "
-                        "agent's source\n", d->meta.run_id, why);
-        free(why);
+    if (absent) {
+        fprintf(stderr, "chidori: run %s has no snapshot manifest (runtime.snapshot.json: written by an older "
+                        "chidori, or removed); resuming it without checking the agent's source\n", d->meta.run_id);
         return STEP_OK;
     }
     json_error jerr;
-    json_t *recorded = json_parse(text, len, NULL, &jerr);
+    json_t *recorded = text ? json_parse(text, len, NULL, &jerr) : NULL;
     free(text);
-    json_t *now = manifest_now(d, d->set);
+    if (!json_is_object(recorded)) { /* there, but unreadable or not a manifest: the check cannot be made */
+        char *problem = !why ? xasprintf("is not a snapshot manifest (%s)", recorded ? "not a JSON object" : jerr.message)
+                             : xasprintf("cannot be read (%s)", why);
+        free(why);
+        json_free(recorded);
+        if (!d->o->allow_source_change) {
+            d->error = xasprintf("run %s cannot be resumed: its runtime.snapshot.json %s, so the agent's source cannot "
+                                 "be checked against the one its calls were recorded by; pass --allow-source-change "
+                                 "to resume it without the check (a new manifest is written)", d->meta.run_id, problem);
+            free(problem);
+            return STEP_FAILED;
+        }
+        fprintf(stderr, "chidori: resuming run %s without checking the agent's source (--allow-source-change): its "
+                        "runtime.snapshot.json %s; a new one is written\n", d->meta.run_id, problem);
+        free(problem);
+        d->manifest = manifest_now(d, d->set, NULL);
+        return d->manifest ? STEP_OK : STEP_FAILED;
+    }
+    json_t *now = manifest_now(d, d->set, recorded);
     if (!now) {
         json_free(recorded);
         return STEP_FAILED;
@@ -492,12 +513,23 @@ static int check_source(durable *d)
                 d->meta.run_id, why);
         free(why);
         d->manifest = now;
-        d->was_manifest = recorded, recorded = NULL;
+        d->was_manifest = recorded;
     } else {
         json_free(now);
+        d->recorded_manifest = recorded;
     }
-    json_free(recorded);
     return STEP_OK;
+}
+
+/* After a run or resume (not refused): its manifest lists the modules the run was served, as they
+ * were read (runner_outcome.modules), and is written again. */
+static void manifest_after_run(durable *d, runner_outcome *res)
+{
+    json_t *m = d->manifest ? d->manifest : d->recorded_manifest;
+    if (!m || !res->modules) return;
+    manifest_set_served(m, res->modules);
+    if (m != d->manifest) d->manifest = m, d->recorded_manifest = NULL;
+    write_manifest(d);
 }
 
 /* replay and resume: the recorded run, read (resume: under its lock) and checked. */
@@ -557,7 +589,7 @@ static int step_write_start(durable *d)
          run_meta_write(d->dir, &d->meta, false, &d->error) < 0))
         return STEP_FAILED;
     if (d->mode == MODE_RUN) {
-        d->manifest = manifest_now(d, d->set);
+        d->manifest = manifest_now(d, d->set, NULL);
         if (!d->manifest) return STEP_FAILED;
     }
     if (d->manifest) write_manifest(d); /* a run's, or the edit a resume accepted */
@@ -807,6 +839,7 @@ static void durable_clear(durable *d)
     json_free(d->orig_records);
     json_free(d->manifest);
     json_free(d->was_manifest);
+    json_free(d->recorded_manifest);
     signal_inbox_clear(&d->inbox);
     if (d->lock_fd >= 0) close(d->lock_fd); /* the run folder's lock */
 }
@@ -838,8 +871,10 @@ static int durable_run(durable_mode mode, const run_options *o, const settings *
                                 "as it was: put the recorded agent source back and resume it again",
                                 d.meta.run_id, res.error);
             rc = STEP_FAILED;
-        } else if (ran == 0)
+        } else if (ran == 0) {
+            if (mode != MODE_REPLAY) manifest_after_run(&d, &res);
             rc = mode == MODE_REPLAY ? report_replay(&d, &res) : record_outcome(&d, &res, so);
+        }
         else {
             if (d.was_paused) restore_paused(&d);
             rc = STEP_FAILED;

@@ -162,4 +162,8 @@ size_t host_live_calls(const host *h);
 
 size_t host_record_count(const host *h);
 
+/* What the module loader served the top-level run so far, for its snapshot manifest
+ * (effects/module_record.h): {entry, modules, module_graph, modules_past_cap?}; the caller owns it. */
+json_t *host_modules_served(host *h);
+
 #endif

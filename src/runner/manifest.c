@@ -1,20 +1,27 @@
 /* manifest.c — a run's snapshot manifest, built and compared (see manifest.h).
  *
  * Owns the manifest's shape and the resume check's verdict. Reads the agent's entry file (capped,
- * MANIFEST_SOURCE_MAX_BYTES) to hash it; trusts a recorded manifest for nothing but comparison:
- * a key that is missing or of another type compares as changed.
+ * MANIFEST_SOURCE_MAX_BYTES) to hash it, and, for a resume, the modules a recorded manifest lists
+ * (opened beneath the project folder only, as the loader opened them); trusts a recorded manifest
+ * for nothing but comparison: a key that is missing or of another type compares as changed.
  */
 #define _GNU_SOURCE
 #include "runner/manifest.h"
+#include "host/host_internal.h"
 #include "settings/settings.h"
 #include "util/rfc3339.h"
 #include "util/buf.h"
 #include "util/files.h"
+#include "util/fnv.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* The ABI of this runtime's recordings: a run replays its log from the top (there is no VM image),
  * so quickjs_snapshot is 0; raise typescript_runtime when a recording stops replaying here. */
@@ -24,13 +31,12 @@
 
 void manifest_fnv1a64(const void *bytes, size_t n, char out[25])
 {
-    uint64_t h = 0xcbf29ce484222325ull;
-    const unsigned char *p = bytes;
-    for (size_t i = 0; i < n; i++) {
-        h ^= p[i];
-        h *= 0x100000001b3ull;
-    }
-    snprintf(out, 25, "fnv1a64:%016llx", (unsigned long long)h);
+    fnv1a64_text(fnv1a64_update(FNV1A64_INIT, bytes, n), out);
+}
+
+static const char *text_at_entry(const json_t *m)
+{
+    return json_string_value(json_object_get(json_object_get(m, "entry"), "path"));
 }
 
 static void set_seed(json_t *policy, uint64_t seed)
@@ -64,6 +70,128 @@ static json_t *policy_of(const surface_settings *s, uint64_t seed)
     return p;
 }
 
+/* A copy of object o without the keys named (NULL-terminated). */
+static json_t *without(const json_t *o, const char *const *keys)
+{
+    json_t *c = json_object();
+    for (size_t i = 0; json_is_object(o) && i < o->u.object.len; i++) {
+        const char *k = o->u.object.items[i].key;
+        bool drop = false;
+        for (size_t j = 0; keys[j] && !drop; j++) drop = !strcmp(k, keys[j]);
+        if (!drop) json_object_set(c, k, json_copy(o->u.object.items[i].value));
+    }
+    return c;
+}
+
+/* The graph of a run whose imports are not known yet: its entry alone, imports null. */
+static json_t *entry_graph(const char *entry)
+{
+    json_t *graph = json_array(), *node = json_object();
+    json_object_set(node, "path", json_string(entry));
+    json_object_set(node, "imports", json_null());
+    json_array_push(graph, node);
+    return graph;
+}
+
+/* FNV-1a 64 of the file at rel beneath the project (open_beneath: no absolute path, no `..`, no
+ * symlink leading out), read in chunks: "missing" when it cannot be opened or is not a regular
+ * file, "unchecked" for a path that is not one the loader serves or a file past the size cap. */
+static void hash_beneath(int root_fd, const char *root, const json_t *p, char out[FNV1A64_TEXT_LEN])
+{
+    const char *rel = json_string_value(p);
+    if (!rel || strlen(rel) != p->u.string.len || !path_is_confined(rel, p->u.string.len)) {
+        snprintf(out, FNV1A64_TEXT_LEN, "unchecked");
+        return;
+    }
+    int fd = root_fd < 0 ? -1 : open_beneath(root_fd, root, rel, O_RDONLY | O_NONBLOCK | O_NOCTTY, 0);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        snprintf(out, FNV1A64_TEXT_LEN, "missing");
+        if (fd >= 0) close(fd);
+        return;
+    }
+    uint64_t h = FNV1A64_INIT, total = 0;
+    char chunk[65536];
+    for (;;) {
+        ssize_t n = read(fd, chunk, sizeof chunk);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) {
+            if (n < 0) snprintf(out, FNV1A64_TEXT_LEN, "missing");
+            else fnv1a64_text(h, out);
+            break;
+        }
+        if ((total += (uint64_t)n) > MANIFEST_SOURCE_MAX_BYTES) {
+            snprintf(out, FNV1A64_TEXT_LEN, "unchecked");
+            break;
+        }
+        h = fnv1a64_update(h, chunk, (size_t)n);
+    }
+    close(fd);
+}
+
+/* The recorded module list with each file's hash as it is now (hash_beneath). A list longer than
+ * MANIFEST_MODULES_MAX is not walked: it is replaced by one "unchecked" entry. */
+static json_t *rehash_modules(const char *root, const json_t *was)
+{
+    json_t *now = json_array();
+    size_t n = was->u.array.len;
+    if (n > MANIFEST_MODULES_MAX) {
+        json_t *e = json_object();
+        json_object_set(e, "path", json_string("(a list longer than this runtime writes)"));
+        json_object_set(e, "hash", json_string("unchecked"));
+        json_array_push(now, e);
+        return now;
+    }
+    int root_fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    for (size_t i = 0; i < n; i++) {
+        const json_t *p = json_object_get(was->u.array.items[i], "path");
+        char hash[FNV1A64_TEXT_LEN];
+        hash_beneath(root_fd, root, p, hash);
+        json_t *e = json_object();
+        json_object_set(e, "path", json_is_string(p) ? json_copy(p) : json_null());
+        json_object_set(e, "hash", json_string(hash));
+        json_array_push(now, e);
+    }
+    if (root_fd >= 0) close(root_fd);
+    return now;
+}
+
+/* Take key's value out of object o (left null there), or NULL. */
+static json_t *take(json_t *o, const char *key)
+{
+    for (size_t i = 0; json_is_object(o) && i < o->u.object.len; i++)
+        if (!strcmp(o->u.object.items[i].key, key)) {
+            json_t *v = o->u.object.items[i].value;
+            o->u.object.items[i].value = json_null();
+            return v;
+        }
+    return NULL;
+}
+
+void manifest_set_served(json_t *m, json_t *served)
+{
+    const char *entry = json_string_value(json_object_get(served, "entry"));
+    const char *mine = text_at_entry(m);
+    if (!entry || !mine || strcmp(entry, mine) != 0 || !json_is_array(json_object_get(served, "modules")) ||
+        !json_is_array(json_object_get(served, "module_graph")))
+        return;
+    /* moved, not copied: a run of a large package tree is served thousands of values */
+    json_object_set(m, "modules", take(served, "modules"));
+    json_object_set(m, "module_graph", take(served, "module_graph"));
+    json_t *past = take(served, "modules_past_cap");
+    if (past && past->type != JSON_NULL) {
+        json_object_set(m, "modules_past_cap", past);
+        return;
+    }
+    json_free(past);
+    if (!json_object_get(m, "modules_past_cap")) return;
+    static const char *const gone[] = {"modules_past_cap", NULL}; /* a cap an earlier run reached */
+    json_t *c = without(m, gone), swap = *m;
+    *m = *c;
+    *c = swap;
+    json_free(c);
+}
+
 json_t *manifest_build(const manifest_inputs *in, char **error)
 {
     char *path = xasprintf("%s/%s", in->project_root, in->entry);
@@ -88,12 +216,17 @@ json_t *manifest_build(const manifest_inputs *in, char **error)
     json_object_set(entry, "path", json_string(in->entry));
     json_object_set(entry, "hash", json_string(hash));
     json_object_set(m, "entry", entry);
-    json_object_set(m, "modules", json_array());
-    json_t *graph = json_array(), *node = json_object();
-    json_object_set(node, "path", json_string(in->entry));
-    json_object_set(node, "imports", json_null()); /* not walked yet: see docs/durable-runs.md */
-    json_array_push(graph, node);
-    json_object_set(m, "module_graph", graph);
+    const json_t *was_modules = json_object_get(in->recheck, "modules");
+    if (json_is_array(was_modules)) { /* the resume check: the recorded list, hashed as it is now */
+        json_object_set(m, "modules", rehash_modules(in->project_root, was_modules));
+        const json_t *was_graph = json_object_get(in->recheck, "module_graph");
+        json_object_set(m, "module_graph", was_graph ? json_copy(was_graph) : entry_graph(in->entry));
+        const json_t *past = json_object_get(in->recheck, "modules_past_cap");
+        if (past) json_object_set(m, "modules_past_cap", json_copy(past));
+    } else if (!in->recheck) { /* a new run: filled from what it is served (manifest_set_served) */
+        json_object_set(m, "modules", json_array());
+        json_object_set(m, "module_graph", entry_graph(in->entry));
+    } /* else a manifest of an older chidori, without modules: none are compared */
     json_object_set(m, "pending", json_null());
     json_object_set(m, "host_promises", json_array());
     json_object_set(m, "branch", json_null());
@@ -155,6 +288,27 @@ static bool part_differs(const json_t *recorded, const json_t *now, const char *
     return true;
 }
 
+/* The first module of the recorded list whose file changed, as the refusal's reason; NULL when none
+ * did (or the recorded manifest lists none: an older chidori's). now's list is the recorded one
+ * hashed again (manifest_inputs.recheck), so the two are read side by side. */
+static char *module_change(const json_t *recorded, const json_t *now)
+{
+    const json_t *was = json_object_get(recorded, "modules"), *is = json_object_get(now, "modules");
+    if (!was) return NULL;
+    if (!json_is_array(was) || !json_is_array(is) || was->u.array.len != is->u.array.len)
+        return xstrdup("the agent source changed since this run was recorded (its module list cannot be "
+                       "compared: the recorded manifest's `modules` is not a list this runtime wrote)");
+    for (size_t i = 0; i < was->u.array.len; i++) {
+        const json_t *a = was->u.array.items[i], *b = is->u.array.items[i];
+        if (json_equal(a, b)) continue;
+        const char *path = json_string_value(json_object_get(a, "path"));
+        const char *ha = json_string_value(json_object_get(a, "hash")), *hb = json_string_value(json_object_get(b, "hash"));
+        return xasprintf("the agent source changed since this run was recorded (module %s: %s, now %s)",
+                         path ? path : "(unnamed)", ha ? ha : "no hash", hb ? hb : "none");
+    }
+    return NULL;
+}
+
 manifest_verdict manifest_compare(const json_t *recorded, const json_t *now, bool allow, char **why)
 {
     *why = NULL;
@@ -171,9 +325,13 @@ manifest_verdict manifest_compare(const json_t *recorded, const json_t *now, boo
     const char *path_now = text_at(now, "entry", "path"), *hash_now = text_at(now, "entry", "hash");
     bool same = path_was && hash_was && path_now && hash_now && !strcmp(path_was, path_now) &&
                 !strcmp(hash_was, hash_now);
-    if (same) return MANIFEST_SAME;
-    char *what = xasprintf("the agent source changed since this run was recorded (%s: %s, now %s)",
-                           path_was ? path_was : "the entry", hash_was ? hash_was : "no hash", hash_now ? hash_now : "none");
+    char *what = NULL;
+    if (!same)
+        what = xasprintf("the agent source changed since this run was recorded (%s: %s, now %s)",
+                         path_was ? path_was : "the entry", hash_was ? hash_was : "no hash", hash_now ? hash_now : "none");
+    else
+        what = module_change(recorded, now);
+    if (!what) return MANIFEST_SAME;
     if (allow) {
         *why = what;
         return MANIFEST_SAME;
@@ -189,19 +347,6 @@ bool manifest_refused_before(const runner_outcome *out, uint64_t frontier)
 {
     return out->status == RUNNER_FAILED && !out->cancelled && out->diverged_at >= 1 && out->diverged_at <= frontier &&
            out->live_calls == 0;
-}
-
-/* A copy of object o without the keys named (NULL-terminated). */
-static json_t *without(const json_t *o, const char *const *keys)
-{
-    json_t *c = json_object();
-    for (size_t i = 0; json_is_object(o) && i < o->u.object.len; i++) {
-        const char *k = o->u.object.items[i].key;
-        bool drop = false;
-        for (size_t j = 0; keys[j] && !drop; j++) drop = !strcmp(k, keys[j]);
-        if (!drop) json_object_set(c, k, json_copy(o->u.object.items[i].value));
-    }
-    return c;
 }
 
 json_t *manifest_shared_part(const json_t *m)

@@ -4,7 +4,8 @@
  *
  * The key names follow the original chidori's manifest (docs/http-api.md lists each and what it
  * holds here); the values describe this runtime. A resume compares the manifest recorded when the
- * run (or its last accepted resume) started with one built now from the files on disk: a changed
+ * run (or its last accepted resume) started with one built now from the files on disk (the entry
+ * and the modules the run was served, manifest_set_served, hashed again): a changed
  * ABI or surface always refuses; a changed source refuses unless the caller allows it
  * (allow_source_change, `chidori resume --allow-source-change`). The refusal happens before
  * anything of the run is touched. Trusts a recorded manifest no further than its shape (it is
@@ -22,6 +23,12 @@
 struct settings;
 
 #define MANIFEST_SOURCE_MAX_BYTES ((uint64_t)64 << 20) /* an entry file larger than this is not hashed */
+/* A stored manifest larger than this is not read (with the loader's caps, effects/module_record.h,
+ * a manifest of the most files and imports it lists stays under a few MiB) */
+#define MANIFEST_MAX_BYTES ((size_t)16 << 20)
+/* A recorded manifest listing more modules than this is not re-hashed: it reads as changed (the
+ * loader lists at most MODULE_RECORD_MAX_FILES) */
+#define MANIFEST_MODULES_MAX 4096
 
 typedef struct manifest_inputs {
     const char *run_id;
@@ -31,10 +38,21 @@ typedef struct manifest_inputs {
     const struct settings *settings;    /* CHIDORI_MODEL, CHIDORI_PRICING; NULL: neither */
     uint64_t seed;
     int64_t created_at_ms;
+    /* The resume check: the recorded manifest. Its `modules` are hashed again as the files are now
+     * (a file gone reads "missing") and its `module_graph` kept, so manifest_compare sees an edited
+     * or removed module. NULL (a new run): no modules yet, manifest_set_served fills them. */
+    const json_t *recheck;
 } manifest_inputs;
 
 /* The manifest of a run as the files are now. NULL with *error when the entry file cannot be read. */
 json_t *manifest_build(const manifest_inputs *in, char **error);
+
+/* Put what the run was served (host_modules_served: {entry, modules, module_graph,
+ * modules_past_cap?}) into m: its `modules` (the entry left out), `module_graph` (the entry first)
+ * and, when the loader's caps were reached, `modules_past_cap`. The values are moved out of served
+ * (left null there), not copied. Nothing when served is NULL or names no entry (the run ended
+ * before its entry loaded), or another entry than m's. */
+void manifest_set_served(json_t *m, json_t *served);
 
 /* The copy a client sees: m with call_log_len and pending filled from the run's present state
  * (pending: the call a paused run waits on, {seq, function, args, ...}, or NULL). */

@@ -392,6 +392,7 @@ int runner_run(const runner_request *req, runner_outcome *out, char **error)
     out->call_count = host_record_count(h);
     out->diverged_at = out->status == RUNNER_FAILED && host_aborted(h) ? host_diverged_at(h) : 0;
     out->live_calls = host_live_calls(h);
+    out->modules = host_modules_served(h);
     /* the engine's claim, kept only where it can be true: nothing was recorded, no limit ended it */
     out->input_invalid = out->status == RUNNER_FAILED && !out->cancelled && res.input_invalid &&
                          res.limit == LIMIT_NONE && out->call_count == 0 && !host_aborted(h);
@@ -410,5 +411,6 @@ void runner_outcome_clear(runner_outcome *out)
     free(out->error);
     json_free(out->pending);
     json_free(out->pending_approval);
+    json_free(out->modules);
     memset(out, 0, sizeof *out);
 }

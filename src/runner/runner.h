@@ -136,6 +136,8 @@ typedef struct runner_outcome {
     uint64_t diverged_at;     /* FAILED by the seam: the agent's call at this seq differed from the log
                                  (host_diverged_at; never read from the error's text), 0 otherwise */
     size_t live_calls;        /* recorded calls that went past the log in this run (host_live_calls) */
+    json_t *modules;          /* the files and imports the run was served (host_modules_served), for its
+                                 manifest (manifest_set_served); NULL if none */
 } runner_outcome;
 
 /* Set up and run. -1 with *error when the run could not be set up (the agent's folder, a log that

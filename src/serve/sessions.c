@@ -459,6 +459,33 @@ static void notify_waiters(session_waiter *w)
     }
 }
 
+/* A run has ended (paused, awaiting an approval, settled): the session's stored manifest lists the
+ * modules it was served (runner_outcome.modules; manifest_set_served). Lock held. */
+static void record_served(sessions *ss, session *s, json_t *served)
+{
+    json_t *m = NULL;
+    char *error = NULL;
+    int got = served ? store_get_manifest(ss->st, s->row.id, &m, &error) : 0;
+    if (got < 0) {
+        fprintf(stderr, "chidori serve: session %s: its snapshot manifest is not updated with the modules the run "
+                        "loaded (%s)\n", s->row.id, error);
+        free(error);
+    }
+    if (got == 1) { /* unchanged (a resume that loaded what the last stretch did): nothing written */
+        static const char *const keys[] = {"modules", "module_graph", "modules_past_cap"};
+        bool same = true;
+        for (size_t i = 0; i < 3 && same; i++) {
+            const json_t *a = json_object_get(m, keys[i]), *b = json_object_get(served, keys[i]);
+            same = (!a && !b) || (a && b && json_equal(a, b));
+        }
+        if (!same) {
+            manifest_set_served(m, served);
+            store_manifest(ss, &s->row, m);
+        }
+    }
+    json_free(m);
+}
+
 static void *run_thread(void *arg)
 {
     run_job *job = arg;
@@ -529,6 +556,7 @@ static void *run_thread(void *arg)
     bool refused = rc == 0 && out.status == RUNNER_FAILED && refused_resume(ss, job, pos_before, &out, &dropped);
 
     pthread_mutex_lock(&ss->lock);
+    if (rc == 0 && !refused && !s->fenced) record_served(ss, s, out.modules);
     clear_outcome(s);
     if (refused && !s->cancel_requested) {
         /* as it was before the resume: waiting, its log unchanged; the error says why */
@@ -870,7 +898,7 @@ bool sessions_notify_settled(sessions *ss, session *s, session_waiter *w)
 
 /* The manifest of a session's run as the agent's files are now, the part sessions share (what the
  * store keeps: manifest_shared_part). NULL with *error. */
-static json_t *build_manifest(const sessions *ss, const session_row *row, char **error)
+static json_t *build_manifest(const sessions *ss, const session_row *row, const json_t *recheck, char **error)
 {
     manifest_inputs in = {
         .run_id = row->run_id,
@@ -880,6 +908,7 @@ static json_t *build_manifest(const sessions *ss, const session_row *row, char *
         .settings = ss->cfg.settings,
         .seed = row->seed,
         .created_at_ms = row->created_at_ms,
+        .recheck = recheck,
     };
     json_t *m = manifest_build(&in, error);
     json_t *shared = m ? manifest_shared_part(m) : NULL;
@@ -909,7 +938,7 @@ static void manifest_missing(const session_row *row, char *error)
 static json_t *manifest_or_warn(const sessions *ss, const session_row *row)
 {
     char *error = NULL;
-    json_t *m = build_manifest(ss, row, &error);
+    json_t *m = build_manifest(ss, row, NULL, &error);
     if (!m) manifest_missing(row, error);
     return m;
 }
@@ -931,6 +960,23 @@ static ss_result check_source(sessions *ss, session *s, bool allow, json_t **cha
     *changed = *was = NULL;
     json_t *recorded = NULL;
     int got = store_get_manifest(ss->st, s->row.id, &recorded, error);
+    if (got == STORE_MANIFEST_UNREADABLE && !allow) {
+        char *why = *error;
+        *error = xasprintf("%s, so the agent's source cannot be checked against the one the session's calls were "
+                           "recorded by; pass \"allow_source_change\": true to resume it without the check (a new "
+                           "manifest is stored)", why);
+        free(why);
+        return SS_CONFLICT;
+    }
+    if (got == STORE_MANIFEST_UNREADABLE) { /* allowed: a new manifest, stored once the run has started */
+        fprintf(stderr, "chidori serve: resuming without checking the agent's source (allow_source_change): %s\n",
+                *error);
+        free(*error), *error = NULL;
+        char *why = NULL;
+        *changed = build_manifest(ss, &s->row, NULL, &why);
+        if (!*changed) manifest_missing(&s->row, why);
+        return SS_OK;
+    }
     if (got < 0) return SS_ERROR;
     if (got == 0) {
         fprintf(stderr, "chidori serve: session %s has no snapshot manifest (stored by an older chidori); resuming "
@@ -938,7 +984,7 @@ static ss_result check_source(sessions *ss, session *s, bool allow, json_t **cha
         return SS_OK;
     }
     char *why = NULL;
-    json_t *now = build_manifest(ss, &s->row, &why);
+    json_t *now = build_manifest(ss, &s->row, recorded, &why);
     if (!now) {
         json_free(recorded);
         *error = xasprintf("session %s cannot be resumed: the agent's source cannot be read (%s)", s->row.id, why);

@@ -761,6 +761,7 @@ int store_get_manifest(store *st, const char *session_id, json_t **out, char **e
         else if (step < 0) db_failed("reading a session's manifest", error);
         else if (column_json(s, 0, JSON_OBJECT, false, out, "manifest", error) == 0) rc = 1;
         else {
+            rc = STORE_MANIFEST_UNREADABLE;
             char *why = *error;
             *error = xasprintf("session %s: its stored snapshot manifest %s", session_id, why);
             free(why);

@@ -114,8 +114,11 @@ int store_memory_op(void *ctx, const char *action, const char *ns, const char *k
                     const char *prefix, json_t **result, char **error);
 
 /* A session's snapshot manifest (runner/manifest.h), in the table session_manifests: stored (or
- * replaced) at its creation and when a resume accepts a changed source. get: 1 with *out, 0 when the
- * session has none (stored by an older chidori), -1 with *error. */
+ * replaced) at its creation, when its run pauses or ends (the modules it loaded) and when a resume
+ * accepts a changed source. get: 1 with *out, 0 when the session has none (stored by an older
+ * chidori), -1 with *error, STORE_MANIFEST_UNREADABLE with *error when the stored body is not a
+ * JSON object (or too large to read). */
+#define STORE_MANIFEST_UNREADABLE (-2)
 int store_put_manifest(store *st, const char *session_id, const json_t *manifest, char **error);
 int store_get_manifest(store *st, const char *session_id, json_t **out, char **error);
 

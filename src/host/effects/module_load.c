@@ -14,6 +14,7 @@
  */
 #define _GNU_SOURCE
 #include "host/bytecode_cache.h"
+#include "host/effects/module_record.h"
 #include "host/effects/module_resolve.h"
 #include "host/host_internal.h"
 #include "host/ops.h"
@@ -44,6 +45,7 @@ typedef struct {
     bc_cache *bc;
     bool bc_tried;
     strmap bc_ids; /* key -> entry id of the files served to an in-process engine for compiling */
+    module_record served; /* what the top-level run was served, for its manifest (host_modules_served) */
 } loader_state;
 
 typedef struct {
@@ -236,6 +238,12 @@ static int host_module_load(host *h, const json_t *args, json_t **result, char *
                                verb, spec, from, policy_names[policy]);
             return 1;
         }
+        if (depth == 0 && importer) { /* named in the graph as the original names a built-in */
+            const char *name = strncmp(spec, "node:", 5) == 0 ? spec + 5 : spec;
+            char *path = xasprintf(MODULE_RECORD_BUILTINS "%s.js", name);
+            module_record_import(&st->served, importer, spec, path);
+            free(path);
+        }
         json_t *o = json_object();
         json_object_set(o, "key", json_string(spec));
         *result = o;
@@ -264,6 +272,10 @@ static int host_module_load(host *h, const json_t *args, json_t **result, char *
         return 1;
     }
     close(f.fd);
+    if (depth == 0) { /* the top-level run's manifest lists it (a nested run's entry is its own) */
+        module_record_file(&st->served, f.key, src.data ? src.data : "", src.len, importer == NULL);
+        if (importer) module_record_import(&st->served, importer, spec, f.key);
+    }
     json_t *o = json_object();
     const char *format = module_format(h, &st->cache, &f, src.data ? src.data : "", src.len);
     json_object_set(o, "key", json_string(f.key));
@@ -277,6 +289,12 @@ static int host_module_load(host *h, const json_t *args, json_t **result, char *
     return 0;
 }
 
+json_t *host_modules_served(host *h)
+{
+    loader_state *st = host_module_state(h, &module_loader_module);
+    return st ? module_record_json(&st->served) : NULL;
+}
+
 static int loader_init(host *h, const host_config *cfg, void **state, char **error)
 {
     (void)h;
@@ -287,6 +305,7 @@ static int loader_init(host *h, const host_config *cfg, void **state, char **err
         if (w && strcmp(w, policy_names[i]) == 0) st->policy = (imports_policy)i;
     module_cache_init(&st->cache);
     strmap_init(&st->bc_ids);
+    module_record_init(&st->served);
     st->state_dir = cfg && cfg->state_dir ? xstrdup(cfg->state_dir) : xasprintf("%s/.chidori", h->project_root);
     *state = st;
     return 0;
@@ -297,6 +316,7 @@ static void loader_free(void *state)
     loader_state *st = state;
     if (!st) return;
     module_cache_free(&st->cache);
+    module_record_free(&st->served);
     size_t pos = 0;
     const char *k;
     void *v;

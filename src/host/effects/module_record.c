@@ -1,0 +1,126 @@
+/* effects/module_record.c — the files and imports the module loader served one run (see
+ * module_record.h). Owns the lists and their caps; trusts the loader for the keys it hands in.
+ */
+#define _GNU_SOURCE
+#include "host/effects/module_record.h"
+#include "util/buf.h"
+#include "util/fnv.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct record_import {
+    char *specifier, *resolved;
+} record_import;
+
+typedef struct record_file {
+    char hash[FNV1A64_TEXT_LEN];
+    record_import *imports;
+    size_t n_imports, cap_imports;
+    char key[]; /* the map's key */
+} record_file;
+
+void module_record_init(module_record *r)
+{
+    memset(r, 0, sizeof *r);
+    strmap_init(&r->files);
+    r->past_cap_hash = FNV1A64_INIT;
+}
+
+void module_record_free(module_record *r)
+{
+    for (size_t i = 0; i < r->n; i++) {
+        record_file *f = r->order[i];
+        for (size_t j = 0; j < f->n_imports; j++) free(f->imports[j].specifier), free(f->imports[j].resolved);
+        free(f->imports);
+        free(f);
+    }
+    free(r->order);
+    strmap_free(&r->files);
+    free(r->entry);
+    memset(r, 0, sizeof *r);
+}
+
+void module_record_file(module_record *r, const char *key, const void *bytes, size_t len, bool entry)
+{
+    if (entry && !r->entry) r->entry = xstrdup(key);
+    if (strmap_get(&r->files, key)) return;
+    char hash[FNV1A64_TEXT_LEN];
+    fnv1a64_text(fnv1a64_update(FNV1A64_INIT, bytes, len), hash);
+    if (r->n >= MODULE_RECORD_MAX_FILES) { /* counted and folded into one hash, in load order */
+        r->files_past_cap++;
+        r->past_cap_hash = fnv1a64_update(r->past_cap_hash, key, strlen(key) + 1);
+        r->past_cap_hash = fnv1a64_update(r->past_cap_hash, hash, strlen(hash) + 1);
+        return;
+    }
+    record_file *f = xcalloc(1, sizeof *f + strlen(key) + 1);
+    strcpy(f->key, key);
+    memcpy(f->hash, hash, sizeof hash);
+    if (r->n == r->cap) {
+        r->cap = r->cap ? r->cap * 2 : 16;
+        r->order = xrealloc(r->order, r->cap * sizeof *r->order);
+    }
+    r->order[r->n++] = f;
+    strmap_put(&r->files, f->key, f);
+}
+
+void module_record_import(module_record *r, const char *importer, const char *specifier, const char *resolved)
+{
+    record_file *f = importer ? strmap_get(&r->files, importer) : NULL;
+    if (!f) return;
+    for (size_t i = 0; i < f->n_imports; i++) /* asked again (an import and a require of it) */
+        if (!strcmp(f->imports[i].specifier, specifier)) return;
+    if (r->imports >= MODULE_RECORD_MAX_IMPORTS) {
+        r->imports_past_cap++;
+        return;
+    }
+    if (f->n_imports == f->cap_imports) {
+        f->cap_imports = f->cap_imports ? f->cap_imports * 2 : 4;
+        f->imports = xrealloc(f->imports, f->cap_imports * sizeof *f->imports);
+    }
+    f->imports[f->n_imports++] = (record_import){xstrdup(specifier), resolved ? xstrdup(resolved) : NULL};
+    r->imports++;
+}
+
+static json_t *graph_node(const record_file *f)
+{
+    json_t *node = json_object(), *imports = json_array();
+    json_object_set(node, "path", json_string(f->key));
+    for (size_t i = 0; i < f->n_imports; i++) {
+        json_t *e = json_object();
+        json_object_set(e, "specifier", json_string(f->imports[i].specifier));
+        json_object_set(e, "resolved_path", f->imports[i].resolved ? json_string(f->imports[i].resolved) : json_null());
+        json_array_push(imports, e);
+    }
+    json_object_set(node, "imports", imports);
+    return node;
+}
+
+json_t *module_record_json(const module_record *r)
+{
+    json_t *o = json_object(), *modules = json_array(), *graph = json_array();
+    json_object_set(o, "entry", r->entry ? json_string(r->entry) : json_null());
+    const record_file *entry = r->entry ? strmap_get(&r->files, r->entry) : NULL;
+    if (entry) json_array_push(graph, graph_node(entry));
+    for (size_t i = 0; i < r->n; i++) {
+        const record_file *f = r->order[i];
+        if (f == entry) continue;
+        json_t *m = json_object();
+        json_object_set(m, "path", json_string(f->key));
+        json_object_set(m, "hash", json_string(f->hash));
+        json_array_push(modules, m);
+        json_array_push(graph, graph_node(f));
+    }
+    json_object_set(o, "modules", modules);
+    json_object_set(o, "module_graph", graph);
+    if (r->files_past_cap || r->imports_past_cap) {
+        json_t *past = json_object();
+        char hash[FNV1A64_TEXT_LEN];
+        fnv1a64_text(r->past_cap_hash, hash);
+        json_object_set(past, "modules", json_number((double)r->files_past_cap));
+        json_object_set(past, "hash", json_string(hash));
+        json_object_set(past, "imports", json_number((double)r->imports_past_cap));
+        json_object_set(o, "modules_past_cap", past);
+    }
+    return o;
+}
