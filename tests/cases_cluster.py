@@ -519,13 +519,14 @@ def same_prompt_on_a_and_b(v, n, sid, on_a, on_b):
 
 
 def case_pg_cluster_prompt_events_reach_b_when_its_listener_is_behind(v):
-    """The race of a relayed prompt: B's ticker reads the prompt's record from the store (it polls
-    a session running elsewhere every 20 ms here) while B's listener is still busy with a backlog
-    of notifications sent before the prompt's events: 600,000 junk payloads on the prompt channel in
-    one transaction, committed while the run is held on a fetch the test opens right after, so the
-    prompt streams at once. B's stream sends a record read from the store only once B's listener
-    has handled every notification committed before that read (a NOTIFY of its own, heard back), so
-    the prompt's events still come before its record on B, as on A."""
+    """The race of a relayed prompt: B's ticker reads the prompt's record from the store before B's
+    listener has handled the prompt's events. Forced here: B is stopped (SIGSTOP) while 50,000 junk
+    payloads go onto the prompt channel and the run on A, released from a gate of the test's HTTP
+    server, streams its prompt and completes; then B goes on. Its ticker (it polls a session
+    running elsewhere every 20 ms) is overdue and reads at once, while its listener still has the
+    junk to go through before the prompt's events. B's stream sends a record read from the store
+    only once B's listener has handled every notification committed before that read (a NOTIFY of
+    its own, heard back), so the prompt's events still come before its record on B, as on A."""
     from cases_streaming import NO_PROVIDERS, TEXT
     env = dict(NO_PROVIDERS, CHIDORI_TEST_LLM_RESPONSE=TEXT, CHIDORI_CLUSTER_POLL_MS="20")
     with counting_server() as (port, counts), cluster(v, ["node-a", "node-b"], env=env, pg=True) as n:
@@ -541,8 +542,14 @@ def case_pg_cluster_prompt_events_reach_b_when_its_listener_is_behind(v):
         post(a, f"/sessions/{sid}/signal", {"name": "go", "payload": 1, "wait": False})
         wait_until(v, "B sees the run on A", lambda: b.request("GET", f"/sessions/{sid}")[2]["status"] == "running")
         wait_until(v, "the run held at the gate", lambda: counts()["paths"].get("/gate"))
-        pgserver.psql(dbname, "SELECT count(pg_notify('chidori_prompt_events', 'junk ' || g))"
-                              " FROM generate_series(1, 600000) g")
-        with urllib.request.urlopen(base + "/open?name=prompt", timeout=30) as r:
-            assert r.status == 200
+        b.proc.send_signal(signal.SIGSTOP)
+        try:
+            pgserver.psql(dbname, "SELECT count(pg_notify('chidori_prompt_events', 'junk ' || g))"
+                                  " FROM generate_series(1, 50000) g")
+            with urllib.request.urlopen(base + "/open?name=prompt", timeout=30) as r:
+                assert r.status == 200
+            wait_until(v, "the run completed on A",
+                       lambda: a.request("GET", f"/sessions/{sid}")[2]["status"] == "completed")
+        finally:
+            b.proc.send_signal(signal.SIGCONT)
         same_prompt_on_a_and_b(v, n, sid, on_a, on_b)
