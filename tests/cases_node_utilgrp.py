@@ -10,10 +10,9 @@ are built before the tampering: building them is the guest's own business. What 
 compared with Node itself by tests/node/oracle/{console_class,util_promise_iterators,
 util_null_proto_events,util_coded_errors}.mjs; this file guards only against tampering.
 """
-import os
 import tempfile
 
-from cases import chidori
+from tamper_corpus import check_family, eval_placeholders
 from cases_primordials_shims1 import TAMPERS
 
 BODY = r"""
@@ -90,11 +89,7 @@ function tamper() {
 
 
 def _eval(v, tmp, tamper, before):
-    text = BODY.replace("%TAMPER%", tamper).replace("%BEFORE%", "true" if before else "false")
-    path = os.path.join(tmp, "script.js")
-    with open(path, "w") as f:
-        f.write(text)
-    return chidori(v, "eval", "--file", path)
+    return eval_placeholders(v, tmp, BODY, tamper, before)
 
 
 _BASELINE = {}
@@ -118,18 +113,7 @@ def _baseline(v):
 
 
 def _check_family(v, family):
-    base_out, base_err = _baseline(v)
-    for before in (True, False):
-        where = f"{family}, tampered {'before the first import' if before else 'after the imports'}"
-        with tempfile.TemporaryDirectory() as tmp:
-            code, out, err = _eval(v, tmp, TAMPERS[family], before)
-        assert code == 0, f"{where}: exit {code}\n{out}\n{err[-2000:]}"
-        if out != base_out:
-            a, b = out.splitlines(), base_out.splitlines()
-            diff = [f"  tampered: {x!r}\n untouched: {y!r}" for x, y in zip(a, b) if x != y][:8]
-            raise AssertionError(f"{where}: the output differs from the untouched run's:\n" + "\n".join(diff) +
-                                 (f"\n(lines: {len(a)} vs {len(b)})" if len(a) != len(b) else ""))
-        assert err == base_err, f"{where}: stderr differs:\n{err[-2000:]}\n--- untouched:\n{base_err[-2000:]}"
+    check_family(v, family, lambda tmp, before: _eval(v, tmp, TAMPERS[family], before), _baseline(v))
 
 
 for _family in TAMPERS:

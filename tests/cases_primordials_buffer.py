@@ -17,11 +17,10 @@ undone (buffer.js's `TypedArraySet(out, …)` in concat back to `out.set(…)`),
 typed_array_methods family fails.
 """
 import json
-import os
 import re
 import tempfile
 
-from cases import chidori
+from tamper_corpus import eval_markers
 
 BODY = r"""
 const cap = {
@@ -233,16 +232,8 @@ FAMILIES = {
 }
 
 
-def body_with(before, after):
-    assert "\nTAMPER_BEFORE\n" in BODY and "\n  TAMPER_AFTER\n" in BODY, "the body lost its tamper markers"
-    return BODY.replace("\nTAMPER_BEFORE\n", "\n" + before + "\n").replace("\n  TAMPER_AFTER\n", "\n" + after + "\n")
-
-
 def run_body(v, tmp, name, before, after):
-    path = os.path.join(tmp, name + ".js")
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(body_with(before, after))
-    return chidori(v, "eval", "--file", path, timeout=60)
+    return eval_markers(v, tmp, name, BODY, before, after)
 
 
 def answers_of(output):

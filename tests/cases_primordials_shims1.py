@@ -17,10 +17,9 @@ Uint8Array/Buffer methods; the StringDecoder section still runs under every othe
 With the conversion undone (e.g. util.js's `StringSlice(...)` back to `.slice(...)`), the
 string_methods family fails: the script's output shows the tampered method's error.
 """
-import os
 import tempfile
 
-from cases import chidori
+from tamper_corpus import check_family, eval_placeholders
 
 BODY = r"""
 const BEFORE = %BEFORE%;
@@ -296,11 +295,7 @@ TAMPERS = {
 
 
 def _eval(v, tmp, tamper, before):
-    text = BODY.replace("%TAMPER%", tamper).replace("%BEFORE%", "true" if before else "false")
-    path = os.path.join(tmp, "script.js")
-    with open(path, "w") as f:
-        f.write(text)
-    return chidori(v, "eval", "--file", path)
+    return eval_placeholders(v, tmp, BODY, tamper, before)
 
 
 _BASELINE = {}
@@ -321,18 +316,7 @@ def _baseline(v):
 
 
 def _check_family(v, family):
-    base_out, base_err = _baseline(v)
-    for before in (True, False):
-        where = f"{family}, tampered {'before the first import' if before else 'after the imports'}"
-        with tempfile.TemporaryDirectory() as tmp:
-            code, out, err = _eval(v, tmp, TAMPERS[family], before)
-        assert code == 0, f"{where}: exit {code}\n{out}\n{err[-2000:]}"
-        if out != base_out:
-            a, b = out.splitlines(), base_out.splitlines()
-            diff = [f"  tampered: {x!r}\n untouched: {y!r}" for x, y in zip(a, b) if x != y][:8]
-            raise AssertionError(f"{where}: the output differs from the untouched run's:\n" + "\n".join(diff) +
-                                 (f"\n(lines: {len(a)} vs {len(b)})" if len(a) != len(b) else ""))
-        assert err == base_err, f"{where}: stderr differs:\n{err[-2000:]}\n--- untouched:\n{base_err[-2000:]}"
+    check_family(v, family, lambda tmp, before: _eval(v, tmp, TAMPERS[family], before), _baseline(v))
 
 
 for _family in TAMPERS:

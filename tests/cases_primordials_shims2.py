@@ -12,7 +12,7 @@ Each family was seen failing with the modules as they were before the conversion
 """
 import os
 
-from cases import chidori
+from tamper_corpus import eval_markers
 from run import ROOT
 
 BODY = os.path.join(ROOT, "tests", "primordials_shims2", "body.js")
@@ -59,19 +59,9 @@ FAMILIES = {
 }
 
 
-def body_with(before, after):
-    with open(BODY, encoding="utf-8") as f:
-        text = f.read()
-    assert "\nTAMPER_BEFORE\n" in text and "\n  TAMPER_AFTER\n" in text, "body.js lost its tamper markers"
-    return text.replace("\nTAMPER_BEFORE\n", "\n" + before + "\n").replace("\n  TAMPER_AFTER\n", "\n" + after + "\n")
-
-
 def run_body(v, tmp, name, before, after):
-    path = os.path.join(tmp, name + ".js")
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(body_with(before, after))
-    code, out, err = chidori(v, "eval", "--file", path, timeout=60)
-    return code, out, err
+    with open(BODY, encoding="utf-8") as f:
+        return eval_markers(v, tmp, name, f.read(), before, after)
 
 
 def case_primordials_shims2_tampered_builtins_change_nothing(v):
