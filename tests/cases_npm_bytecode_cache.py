@@ -1,12 +1,16 @@
 """tests/cases_npm_bytecode_cache.py — the bytecode cache of package files (docs/captured-surface.md,
-"Bytecode cache"): <state>/cache/bytecode/<id>.bc, authenticated by a MAC (SipHash-2-4-128)
-under a key only the host reads; used by in-process runs only.
+"Bytecode cache"): one graph image per agent, <state>/cache/bytecode/<id[0:2]>/<id>.bc, holding the
+compiled package modules of its import graph, each under its source's length and FNV-1a 64, and
+authenticated by a MAC (SipHash-2-4-128) under a key only the host reads; used by in-process runs
+only.
 
-Shown here: an in-process run stores its package modules' bytecode, and an isolated run neither
-stores nor reads any; a stored entry is what later in-process runs execute (an entry re-signed
-with the key runs instead of the source); an entry that does not check out (flipped bits, garbage,
-empty, oversized, a symlink, another key, another file's entry) is never run, is removed and
-rebuilt, and the run goes on from the source; deleting the cache or its key is safe.
+Shown here: an in-process run stores its package modules' bytecode in one image, and an isolated
+run neither stores nor reads any; a stored image is what later in-process runs execute (an image
+re-signed with the key runs instead of the source) for each file whose hash it holds, and a
+changed file is compiled from its source and the image rewritten; an image that does not check out
+(flipped bits, garbage, empty, oversized, a symlink, another key, another agent's image, a signed
+but malformed payload) is never run, is removed and rebuilt, and the run goes on from the sources;
+deleting the cache or its key is safe.
 """
 import glob
 import json
@@ -95,24 +99,76 @@ def signed(state, entry_id, payload):
     return body + struct.pack("<QQ", *siphash24_128(k[2], k[3], body))
 
 
+GRAPH_MAGIC = b"CHIGRF01"
+
+
+def fnv1a64(data):
+    h = 0xcbf29ce484222325
+    for b in data:
+        h = ((h ^ b) * 0x100000001b3) & M64
+    return h
+
+
+def graph_of(payload):
+    """A graph image's payload as {key: (source length, source FNV-1a 64, bytecode)}, in order."""
+    assert payload[:8] == GRAPH_MAGIC, payload[:8]
+    (count,) = struct.unpack("<I", payload[8:12])
+    at, out = 12, {}
+    for _ in range(count):
+        (kl,) = struct.unpack("<I", payload[at:at + 4])
+        key = payload[at + 4:at + 4 + kl].decode()
+        at += 4 + kl
+        slen, shash, bl = struct.unpack("<QQI", payload[at:at + 20])
+        at += 20
+        out[key] = (slen, shash, payload[at:at + bl])
+        at += bl
+    assert at == len(payload)
+    return out
+
+
+def graph_payload(graph):
+    body = GRAPH_MAGIC + struct.pack("<I", len(graph))
+    for key, (slen, shash, bc) in graph.items():
+        k = key.encode()
+        body += struct.pack("<I", len(k)) + k + struct.pack("<QQI", slen, shash, len(bc)) + bc
+    return body
+
+
+def source_of(app, key):
+    with open(os.path.join(app, key), "rb") as f:
+        data = f.read()
+    return len(data), fnv1a64(data)
+
+
+INDEX = "node_modules/bcpkg/index.js"
+
+
 def case_npm_bytecode_cache_written_in_process_only_and_used(v):
+    """One graph image per agent: written by the first in-process run, listing each cached package
+    module with its source's length and FNV-1a 64; untouched by warm runs; what runs when it holds
+    the file's hash (a signed image with other bytecode runs that bytecode); never used for a file
+    whose hash differs (a changed file is compiled again and the image rewritten); never read by an
+    isolated run; refused when its tag or id is not its own."""
     tmp, app, state = setup("one")
     try:
         assert run(v, app, state, []) == "one"
         assert entries(state) == [], "an isolated run stored bytecode"
         assert run(v, app, state, ["--no-isolate"]) == "one"
         first = entries(state)
-        assert len(first) == 1, f"one package module, one entry (the agent's own file is not cached): {first}"
+        assert len(first) == 1, f"one agent, one graph image: {first}"
         one_path = first[0]
         one_id = os.path.basename(one_path)[:-3]
         assert os.path.basename(os.path.dirname(one_path)) == one_id[:2]
         assert oct(os.stat(os.path.join(state, "cache", "bytecode", "key")).st_mode & 0o777) == "0o600"
-        # the same file, warm: same answer, the entry untouched
+        graph = graph_of(payload_of(one_path))
+        assert list(graph) == [INDEX], f"the package module, not the agent's own file: {list(graph)}"
+        assert graph[INDEX][:2] == source_of(app, INDEX), "the image does not hold the file's length and hash"
+        # the same file, warm: same answer, the image untouched
         before = open(one_path, "rb").read()
         for mode, args in MODES:
             assert run(v, app, state, args) == "one", mode
         assert open(one_path, "rb").read() == before
-        # a small package file is not cached (it parses faster than an entry is checked)
+        # a small package file is not cached (it parses faster than its bytecode is read)
         small = os.path.join(app, "node_modules", "bcpkg", "small.js")
         with open(small, "w") as f:
             f.write("export const s = 1;\n")
@@ -120,33 +176,117 @@ def case_npm_bytecode_cache_written_in_process_only_and_used(v):
             f.write('import { run } from "chidori:agent";\nimport { s } from "bcpkg/small.js";\nrun(async () => s);\n')
         code, out, err = chidori(v, "run", "--no-isolate", os.path.join(app, "small_agent.js"), state=state)
         assert code == 0 and json.loads(out) == 1 and entries(state) == first, (err, entries(state))
-        # another source is another entry
+        # a changed file is seen: compiled again, and the same image rewritten with its new hash
         set_value(app, "two")
-        assert run(v, app, state, ["--no-isolate"]) == "two"
-        two_path = next(p for p in entries(state) if p != one_path)
-        two_payload = payload_of(two_path)
-        # an entry signed with the key is what runs in process: "one"'s entry holding "two"'s bytecode
+        assert run(v, app, state, ["--no-isolate"]) == "two", "the image's bytecode ran for a changed file"
+        assert entries(state) == first, "a changed file made another image"
+        two_graph = graph_of(payload_of(one_path))
+        assert two_graph[INDEX][:2] == source_of(app, INDEX), "the image kept the old hash"
+        two_bc = two_graph[INDEX][2]
+        assert two_bc != graph[INDEX][2]
+        # an image signed with the key is what runs in process: "one"'s hash holding "two"'s bytecode
         set_value(app, "one")
+        forged = {INDEX: source_of(app, INDEX) + (two_bc,)}
         with open(one_path, "wb") as f:
-            f.write(signed(state, one_id, two_payload))
-        assert run(v, app, state, ["--no-isolate"]) == "two", "the signed entry was not the code that ran"
+            f.write(signed(state, one_id, graph_payload(forged)))
+        assert run(v, app, state, ["--no-isolate"]) == "two", "the signed image was not the code that ran"
         # an isolated worker is never given bytecode (nor asked for it)
         assert run(v, app, state, []) == "one", "an isolated run read the cache"
-        assert payload_of(one_path) == two_payload, "an isolated run touched the cache"
-        # the same bytes without the right tag are never run; the entry is replaced
-        forged = bytearray(signed(state, one_id, two_payload))
-        forged[-1] ^= 1
+        assert graph_of(payload_of(one_path))[INDEX][2] == two_bc, "an isolated run touched the cache"
+        # the same bytes without the right tag are never run; the image is written again
+        bad = bytearray(signed(state, one_id, graph_payload(forged)))
+        bad[-1] ^= 1
         with open(one_path, "wb") as f:
-            f.write(forged)
-        assert run(v, app, state, ["--no-isolate"]) == "one", "an entry with a bad tag ran"
+            f.write(bad)
+        assert run(v, app, state, ["--no-isolate"]) == "one", "an image with a bad tag ran"
         assert open(one_path, "rb").read() == before, "the in-process run did not store it again"
-        # another file's entry, correctly signed, under this id: refused by the id inside it
-        with open(two_path, "rb") as f:
+        # another agent's image, correctly signed, under this id: refused by the id inside it
+        with open(os.path.join(app, "agent2.js"), "w") as f:
+            f.write('import { run } from "chidori:agent";\nimport { v } from "bcpkg";\nrun(async () => v + "!");\n')
+        code, out, err = chidori(v, "run", "--no-isolate", os.path.join(app, "agent2.js"), state=state)
+        assert code == 0 and json.loads(out) == "one!", err
+        (other_path,) = [p for p in entries(state) if p != one_path]
+        with open(other_path, "rb") as f:
             other = f.read()
         with open(one_path, "wb") as f:
             f.write(other)
         assert run(v, app, state, ["--no-isolate"]) == "one"
-        assert open(one_path, "rb").read() == before, "another file's entry was kept"
+        assert open(one_path, "rb").read() == before, "another agent's image was kept"
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def case_npm_bytecode_cache_graph_reuses_unchanged_files(v):
+    """A graph of two package modules: changing one compiles that one again and keeps the other's
+    bytecode from the image (shown by planting, under the unchanged file's hash, bytecode of other
+    content: it is what runs), while bytecode planted under the changed file's old hash never runs.
+    A payload that is signed but malformed (cut short, a key twice, a count past the bytes, trailing
+    bytes) is refused as a whole and the run falls back to the sources."""
+    tmp = tempfile.mkdtemp(prefix="chidori-bc-")
+    try:
+        app, state = os.path.join(tmp, "app"), os.path.join(tmp, "state")
+        pkg = os.path.join(app, "node_modules", "gp")
+        os.makedirs(pkg)
+        with open(os.path.join(pkg, "package.json"), "w") as f:
+            json.dump({"name": "gp", "type": "module", "main": "a.js"}, f)
+        pad = "export const filler = [%s];\n" % ", ".join(str(i) for i in range(500))
+
+        def put(name, value):
+            with open(os.path.join(pkg, name), "w") as f:
+                if name == "a.js":
+                    f.write('export { b } from "./b.js";\n')
+                f.write("export const %s = %s;\n" % (name[0], json.dumps(value)) + pad)
+        with open(os.path.join(app, "agent.js"), "w") as f:
+            f.write('import { run } from "chidori:agent";\nimport { a, b } from "gp";\nrun(async () => a + b);\n')
+        A, B = "node_modules/gp/a.js", "node_modules/gp/b.js"
+
+        def image():
+            (p,) = entries(state)
+            return p, graph_of(payload_of(p))
+        put("a.js", "A1")
+        put("b.js", "B1")
+        assert run(v, app, state, ["--no-isolate"]) == "A1B1"
+        path, g1 = image()
+        first_payload = payload_of(path)
+        assert sorted(g1) == [A, B], list(g1)
+        img_id = os.path.basename(path)[:-3]
+        # the bytecode of other contents of each file
+        put("a.js", "Ax")
+        put("b.js", "Bx")
+        assert run(v, app, state, ["--no-isolate"]) == "AxBx"
+        _, gx = image()
+        assert gx[A][:2] != g1[A][:2] and gx[B][:2] != g1[B][:2], "the image kept the old hashes"
+        # back to A1/B1, with an image whose records carry their hashes but Ax's and Bx's bytecode
+        put("a.js", "A1")
+        put("b.js", "B1")
+        planted = {A: g1[A][:2] + (gx[A][2],), B: g1[B][:2] + (gx[B][2],)}
+        with open(path, "wb") as f:
+            f.write(signed(state, img_id, graph_payload(planted)))
+        assert run(v, app, state, ["--no-isolate"]) == "AxBx", "the image's bytecode did not run"
+        # a.js changes: compiled from its source (its planted bytecode never runs), b.js still a hit
+        put("a.js", "A2")
+        assert run(v, app, state, ["--no-isolate"]) == "A2Bx", "a changed file ran stale bytecode, or b was not reused"
+        _, g2 = image()
+        assert g2[A][:2] == source_of(app, A) and g2[B] == planted[B], "the image was not updated for a.js alone"
+        # signed but malformed payloads: refused whole, sources compiled, image written again
+        put("a.js", "A1")
+        two = graph_payload(planted)
+        one_rec = graph_payload({A: planted[A]})
+        hostile = {
+            "cut short": two[:-1],
+            "trailing byte": two + b"\0",
+            "a key twice": GRAPH_MAGIC + struct.pack("<I", 2) + one_rec[12:] + one_rec[12:],
+            "count past the bytes": GRAPH_MAGIC + struct.pack("<I", 3) + two[12:],
+            "bytecode length lies": two[:12 + 4 + len(A) + 16] + struct.pack("<I", 1 << 30) + two[12 + 4 + len(A) + 20:],
+            "empty key": GRAPH_MAGIC + struct.pack("<I", 1) + struct.pack("<I", 0) + struct.pack("<QQI", 1, 1, 1) + b"x",
+            "bad magic": b"CHIGRF00" + two[8:],
+            "garbage": os.urandom(2048),
+        }
+        for name, payload in hostile.items():
+            with open(path, "wb") as f:
+                f.write(signed(state, img_id, payload))
+            assert run(v, app, state, ["--no-isolate"]) == "A1B1", name
+            assert payload_of(image()[0]) == first_payload, f"{name}: not rebuilt"
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

@@ -15,6 +15,7 @@ import shutil
 import tempfile
 
 from cases import chidori
+from cases_npm_bytecode_cache import graph_of, payload_of
 
 MODES = (("isolated", []), ("in-process", ["--no-isolate"]))
 
@@ -77,7 +78,8 @@ def case_npm_warm_every_package_module_past_a_line_is_cached(v):
     """An in-process run stores the bytecode of each package ES module of more than 128 bytes (a
     600-byte file too, which the 16 KiB floor of before left out) but not of a one-line file; the
     warm run reads them and answers the same, isolated runs neither read nor write any, and a
-    changed file is compiled again under a new entry."""
+    changed file is compiled again and its record in the agent's graph image replaced (the other
+    file's kept)."""
     tmp = tempfile.mkdtemp(prefix="chidori-npm-warm-")
     try:
         app, state = os.path.join(tmp, "app"), os.path.join(tmp, "state")
@@ -102,7 +104,10 @@ def case_npm_warm_every_package_module_past_a_line_is_cached(v):
         assert entries(state) == [], "an isolated run stored bytecode"
         go(["--no-isolate"])
         first = entries(state)
-        assert len(first) == 2, f"index.js and lib/one.js are cached, tiny.js is not: {first}"
+        assert len(first) == 1, f"one graph image for the agent: {first}"
+        cached = graph_of(payload_of(first[0]))
+        assert sorted(cached) == ["node_modules/w/index.js", "node_modules/w/lib/one.js"], \
+            f"index.js and lib/one.js are cached, tiny.js is not: {list(cached)}"
         stamps = {p: open(p, "rb").read() for p in first}
         for _, args in MODES + MODES:
             go(args)
@@ -110,7 +115,10 @@ def case_npm_warm_every_package_module_past_a_line_is_cached(v):
         write(app, "node_modules/w/lib/one.js", fns + "export function one() { return f3(2) + f19(2); }\n")
         want["one"] = 66
         go(["--no-isolate"])
-        assert len(entries(state)) == 3, "the changed file did not get an entry of its own"
+        assert entries(state) == first, "a changed file made another image"
+        again = graph_of(payload_of(first[0]))
+        assert again["node_modules/w/lib/one.js"] != cached["node_modules/w/lib/one.js"], "the changed file's record was kept"
+        assert again["node_modules/w/index.js"] == cached["node_modules/w/index.js"]
         go(["--no-isolate"])
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -67,14 +67,16 @@ static int hex_to_raw(const char *hex, unsigned char out[BC_ID_BYTES])
     return hex[2 * BC_ID_BYTES] == '\0' ? 0 : -1;
 }
 
-int bc_cache_id(const bc_cache *c, const char *key, const char *source, size_t len, char out[BC_ID_HEX + 1])
+/* The PRF, under the key's first half, of tag, the build id, the key and the bytes (each part but the
+ * last with its NUL), as hex. */
+static void keyed_id(const bc_cache *c, const char *tag, const char *key, const char *bytes, size_t len,
+                     char out[BC_ID_HEX + 1])
 {
-    static const char tag[] = "chidori-bytecode-2";
     buf pre = {0};
-    buf_append(&pre, tag, sizeof tag); /* each part with its NUL */
+    buf_append(&pre, tag, strlen(tag) + 1);
     buf_append(&pre, chidori_build_id, strlen(chidori_build_id) + 1);
     buf_append(&pre, key, strlen(key) + 1);
-    buf_append(&pre, source, len);
+    buf_append(&pre, bytes, len);
     unsigned char d[BC_ID_BYTES];
     prf128(c->key, 0, pre.data, pre.len, d);
     buf_free(&pre);
@@ -84,6 +86,18 @@ int bc_cache_id(const bc_cache *c, const char *key, const char *source, size_t l
         out[2 * i + 1] = hex[d[i] & 15];
     }
     out[BC_ID_HEX] = '\0';
+}
+
+int bc_cache_id(const bc_cache *c, const char *key, const char *source, size_t len, char out[BC_ID_HEX + 1])
+{
+    keyed_id(c, "chidori-bytecode-2", key, source, len, out);
+    return 0;
+}
+
+int bc_cache_graph_id(const bc_cache *c, const char *entry_key, char out[BC_ID_HEX + 1])
+{
+    /* another tag than a module's id: a graph image and a module's entry never share an id */
+    keyed_id(c, "chidori-graph-1", entry_key, "", 0, out);
     return 0;
 }
 

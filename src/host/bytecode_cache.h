@@ -35,6 +35,10 @@ void bc_cache_close(bc_cache *c);
  * the cache's key. Always 0. */
 int bc_cache_id(const bc_cache *c, const char *key, const char *source, size_t len, char out[BC_ID_HEX + 1]);
 
+/* The entry id of the graph image of the agent whose entry file is entry_key (bytecode_graph.h):
+ * one entry holding the compiled package modules of that agent's whole import graph. Always 0. */
+int bc_cache_graph_id(const bc_cache *c, const char *entry_key, char out[BC_ID_HEX + 1]);
+
 /* The payload of the entry `id`, checked (size, magic, id, tag), malloc'd (with a NUL after it); NULL when there is
  * none or it does not check (a bad entry is removed, so it is rebuilt). */
 unsigned char *bc_cache_get(bc_cache *c, const char *id, size_t *len);

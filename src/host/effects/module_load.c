@@ -14,12 +14,14 @@
  */
 #define _GNU_SOURCE
 #include "host/bytecode_cache.h"
+#include "host/bytecode_graph.h"
 #include "host/effects/module_record.h"
 #include "host/effects/module_resolve.h"
 #include "host/host_internal.h"
 #include "host/ops.h"
 #include "settings/settings.h"
 #include "util/buf.h"
+#include "util/fnv.h"
 #include "util/strmap.h"
 
 #include <errno.h>
@@ -33,6 +35,20 @@
 
 #define MODULE_MAX_BYTES ((size_t)16 << 20)
 
+typedef struct {
+    uint64_t source_len, source_hash;
+    char key[]; /* the map's key */
+} bc_offer;
+
+/* A module of the next graph image: its bytecode is the old image's (not owned) or a new compile. */
+typedef struct {
+    uint64_t source_len, source_hash;
+    const unsigned char *bytecode;
+    size_t bytecode_len;
+    unsigned char *owned;
+    char key[]; /* the map's key */
+} graph_rec;
+
 typedef enum { IMPORTS_NODE, IMPORTS_PROJECT, IMPORTS_RELATIVE, IMPORTS_NONE } imports_policy;
 
 typedef struct {
@@ -40,18 +56,21 @@ typedef struct {
     module_cache cache; /* package.json files of this run */
     /* per call_agent depth: the one load without an importer (that run's entry) was asked */
     bool entry_loaded[HOST_MAX_NESTING + 2];
-    /* the bytecode cache of package files (bytecode_cache.h), opened at the first package ES module */
+    /* the bytecode cache of package files (bytecode_cache.h): one graph image per agent
+     * (bytecode_graph.h), opened and read at the first package ES module, written at the end */
     char *state_dir;
     bc_cache *bc;
     bool bc_tried;
-    strmap bc_ids; /* key -> entry id of the files served to an in-process engine for compiling */
+    char *graph_entry;        /* the top-level run's entry key, which names its graph image */
+    unsigned char *graph_raw; /* the image's checked payload, which graph points into */
+    bc_graph graph;
+    bool graph_stale;       /* the image lacks or mismatches a file served: written again at the end */
+    strmap bc_ids;          /* key -> bc_offer of the files served to an in-process engine for compiling */
+    strmap graph_served;    /* key -> graph_rec of the package modules served this run, cached or compiled */
+    graph_rec **recs;       /* the same in load order: the next image */
+    size_t n_recs, cap_recs;
     module_record served; /* what the top-level run was served, for its manifest (host_modules_served) */
 } loader_state;
-
-typedef struct {
-    char id[BC_ID_HEX + 1];
-    char key[]; /* the map's key */
-} bc_offer;
 
 const effect_module module_loader_module;
 
@@ -141,30 +160,73 @@ static int read_source(int fd, const char *key, buf *src, char **error)
     return 0;
 }
 
-/* A package's ES module, for an engine in this process: its cached bytecode when an entry checks
- * out ("bytecode", its raw bytes, next to the source, which stays the fallback), else "cache": true, which
- * asks it to hand back what it compiles (module_cache_put_local). An isolated worker gets neither:
- * its compiles are never stored (a compromised worker could otherwise plant code in later runs),
- * and bytecode across the worker's frames costs more than the parse it saves. */
-static void offer_bytecode(host *h, loader_state *st, const char *key, const buf *src, json_t *o)
+static void graph_keep(loader_state *st, const char *key, uint64_t source_len, uint64_t source_hash,
+                       const unsigned char *bytecode, size_t bytecode_len, unsigned char *owned)
 {
-    /* a small file parses faster than its entry is found, read and checked (bench/npm-import) */
-    if (!h->engine_local || src->len < BC_CACHE_MIN_SOURCE) return;
-    if (!st->bc_tried) {
-        st->bc_tried = true;
-        st->bc = bc_cache_open(st->state_dir);
-    }
-    if (!st->bc) return;
-    char id[BC_ID_HEX + 1];
-    if (bc_cache_id(st->bc, key, src->data ? src->data : "", src->len, id) < 0) return;
-    size_t n = 0;
-    unsigned char *bc = bc_cache_get(st->bc, id, &n);
-    if (bc) { /* raw bytes: this reply goes to an engine in this process and is never serialized */
-        json_object_set(o, "bytecode", string_taking((char *)bc, n));
+    if (strmap_get(&st->graph_served, key) || st->n_recs >= BC_GRAPH_MAX_MODULES) {
+        free(owned);
         return;
     }
+    graph_rec *r = xmalloc(sizeof *r + strlen(key) + 1);
+    r->source_len = source_len;
+    r->source_hash = source_hash;
+    r->bytecode = owned ? owned : bytecode;
+    r->bytecode_len = bytecode_len;
+    r->owned = owned;
+    strcpy(r->key, key);
+    if (st->n_recs == st->cap_recs) {
+        st->cap_recs = st->cap_recs ? 2 * st->cap_recs : 64;
+        st->recs = xrealloc(st->recs, st->cap_recs * sizeof *st->recs);
+    }
+    st->recs[st->n_recs++] = r;
+    strmap_put(&st->graph_served, r->key, r);
+}
+
+/* The cache and this agent's graph image, once per host: a missing, unreadable or refused image
+ * (bytecode_cache.c checks the frame and its tag, bytecode_graph.c the payload) is an empty one. */
+static void graph_open(loader_state *st)
+{
+    if (st->bc_tried) return;
+    st->bc_tried = true;
+    if (!st->graph_entry || !(st->bc = bc_cache_open(st->state_dir))) return;
+    char id[BC_ID_HEX + 1];
+    bc_cache_graph_id(st->bc, st->graph_entry, id);
+    size_t n = 0;
+    st->graph_raw = bc_cache_get(st->bc, id, &n);
+    if (st->graph_raw && bc_graph_parse(st->graph_raw, n, &st->graph) < 0) {
+        free(st->graph_raw);
+        st->graph_raw = NULL;
+    }
+    if (!st->graph_raw) st->graph_stale = true;
+}
+
+/* A package's ES module, for an engine in this process: its bytecode from the agent's graph image
+ * when the image holds this key with the same source length and FNV-1a 64 ("bytecode", raw bytes,
+ * next to the source, which stays the fallback), else "cache": true, which asks it to hand back
+ * what it compiles (module_cache_put_local). hash: the FNV-1a 64 the manifest lists, computed once.
+ * An isolated worker gets neither: its compiles are never stored (a compromised worker could
+ * otherwise plant code in later runs), and bytecode across the worker's frames costs more than the
+ * parse it saves. */
+static void offer_bytecode(host *h, loader_state *st, const char *key, const buf *src, uint64_t hash, json_t *o)
+{
+    /* a small file parses faster than its bytecode is read (bench/npm-import) */
+    if (!h->engine_local || src->len < BC_CACHE_MIN_SOURCE) return;
+    graph_open(st);
+    if (!st->bc || strmap_get(&st->graph_served, key) || strmap_get(&st->bc_ids, key)) return;
+    const bc_graph_module *m = strmap_get(&st->graph.by_key, key);
+    if (m && m->source_len == src->len && m->source_hash == hash) {
+        unsigned char *bc = xmalloc(m->bytecode_len + 1);
+        memcpy(bc, m->bytecode, m->bytecode_len);
+        bc[m->bytecode_len] = '\0'; /* it travels as a JSON string's bytes, which end with a NUL */
+        /* raw bytes: this reply goes to an engine in this process and is never serialized */
+        json_object_set(o, "bytecode", string_taking((char *)bc, m->bytecode_len));
+        graph_keep(st, key, m->source_len, m->source_hash, m->bytecode, m->bytecode_len, NULL);
+        return;
+    }
+    st->graph_stale = true; /* a file the image lacks, or that changed since it was written */
     bc_offer *offer = xmalloc(sizeof *offer + strlen(key) + 1);
-    memcpy(offer->id, id, sizeof offer->id);
+    offer->source_len = src->len;
+    offer->source_hash = hash;
     strcpy(offer->key, key);
     free(strmap_put(&st->bc_ids, offer->key, offer));
     json_object_set(o, "cache", json_bool(true));
@@ -180,11 +242,53 @@ int module_cache_put_local(host *h, const json_t *args, json_t **result, char **
     bc_offer *offer = strmap_remove(&st->bc_ids, key); /* one put per offer */
     if (!offer) return 0; /* not a file this host offered to cache */
     /* raw bytes, like the offer's: the put comes only from an engine in this process */
-    if (b->u.string.len <= BC_CACHE_MAX_PAYLOAD)
-        bc_cache_put(st->bc, offer->id, (const unsigned char *)b->u.string.bytes, b->u.string.len);
+    size_t n = b->u.string.len;
+    if (n > 0 && n <= BC_CACHE_MAX_PAYLOAD) {
+        unsigned char *copy = xmalloc(n);
+        memcpy(copy, b->u.string.bytes, n);
+        graph_keep(st, offer->key, offer->source_len, offer->source_hash, NULL, n, copy);
+    }
     free(offer);
     (void)error;
     return 0;
+}
+
+/* The next graph image, when this run's differs from the one read: the modules served this run in
+ * load order, then those of the old image this run did not load (an import this run skipped),
+ * as long as the whole stays within the caps. One file, written once (atomically). */
+static void graph_write(loader_state *st)
+{
+    if (!st->bc || !st->graph_entry || !st->graph_stale || st->n_recs == 0) return;
+    for (int with_old = 1; with_old >= 0; with_old--) {
+        size_t count = st->n_recs, bytes = 12;
+        for (size_t i = 0; i < st->n_recs; i++) bytes += 24 + strlen(st->recs[i]->key) + st->recs[i]->bytecode_len;
+        if (with_old)
+            for (size_t i = 0; i < st->graph.n; i++) {
+                const bc_graph_module *m = &st->graph.m[i];
+                if (strmap_get(&st->graph_served, m->key)) continue;
+                count++;
+                bytes += 24 + strlen(m->key) + m->bytecode_len;
+            }
+        if (count > BC_GRAPH_MAX_MODULES || bytes > BC_CACHE_MAX_PAYLOAD) continue;
+        buf out = {0};
+        buf_reserve(&out, bytes);
+        bc_graph_begin(&out, (uint32_t)count);
+        for (size_t i = 0; i < st->n_recs; i++) {
+            const graph_rec *r = st->recs[i];
+            bc_graph_add(&out, r->key, r->source_len, r->source_hash, r->bytecode, r->bytecode_len);
+        }
+        if (with_old)
+            for (size_t i = 0; i < st->graph.n; i++) {
+                const bc_graph_module *m = &st->graph.m[i];
+                if (!strmap_get(&st->graph_served, m->key))
+                    bc_graph_add(&out, m->key, m->source_len, m->source_hash, m->bytecode, m->bytecode_len);
+            }
+        char id[BC_ID_HEX + 1];
+        bc_cache_graph_id(st->bc, st->graph_entry, id);
+        bc_cache_put(st->bc, id, (const unsigned char *)out.data, out.len);
+        buf_free(&out);
+        return;
+    }
 }
 
 static int host_module_load(host *h, const json_t *args, json_t **result, char **error)
@@ -272,15 +376,19 @@ static int host_module_load(host *h, const json_t *args, json_t **result, char *
         return 1;
     }
     close(f.fd);
+    const char *format = module_format(h, &st->cache, &f, src.data ? src.data : "", src.len);
+    bool cacheable = strcmp(format, "esm") == 0 && in_node_modules(f.key) && h->engine_local;
+    /* one hash per file per run: the manifest's FNV-1a 64, which the graph image is keyed by too */
+    uint64_t hash = depth == 0 || cacheable ? fnv1a64_update(FNV1A64_INIT, src.data ? src.data : "", src.len) : 0;
     if (depth == 0) { /* the top-level run's manifest lists it (a nested run's entry is its own) */
-        module_record_file(&st->served, f.key, src.data ? src.data : "", src.len, importer == NULL);
+        module_record_file_hashed(&st->served, f.key, hash, importer == NULL);
         if (importer) module_record_import(&st->served, importer, spec, f.key);
+        else if (!st->graph_entry) st->graph_entry = xstrdup(f.key);
     }
     json_t *o = json_object();
-    const char *format = module_format(h, &st->cache, &f, src.data ? src.data : "", src.len);
     json_object_set(o, "key", json_string(f.key));
     json_object_set(o, "format", json_string(format));
-    if (strcmp(format, "esm") == 0 && in_node_modules(f.key)) offer_bytecode(h, st, f.key, &src, o);
+    if (cacheable) offer_bytecode(h, st, f.key, &src, hash, o);
     size_t src_len = src.len;
     json_object_set(o, "source", src.data ? string_taking(buf_steal(&src), src_len) : json_stringn("", 0));
     buf_free(&src);
@@ -305,6 +413,8 @@ static int loader_init(host *h, const host_config *cfg, void **state, char **err
         if (w && strcmp(w, policy_names[i]) == 0) st->policy = (imports_policy)i;
     module_cache_init(&st->cache);
     strmap_init(&st->bc_ids);
+    strmap_init(&st->graph_served);
+    strmap_init(&st->graph.by_key);
     module_record_init(&st->served);
     st->state_dir = cfg && cfg->state_dir ? xstrdup(cfg->state_dir) : xasprintf("%s/.chidori", h->project_root);
     *state = st;
@@ -322,6 +432,16 @@ static void loader_free(void *state)
     void *v;
     while (strmap_next(&st->bc_ids, &pos, &k, &v)) free(v);
     strmap_free(&st->bc_ids);
+    graph_write(st);
+    for (size_t i = 0; i < st->n_recs; i++) {
+        free(st->recs[i]->owned);
+        free(st->recs[i]);
+    }
+    free(st->recs);
+    strmap_free(&st->graph_served);
+    bc_graph_free(&st->graph);
+    free(st->graph_raw);
+    free(st->graph_entry);
     bc_cache_close(st->bc);
     free(st->state_dir);
     free(st);

@@ -43,10 +43,15 @@ void module_record_free(module_record *r)
 
 void module_record_file(module_record *r, const char *key, const void *bytes, size_t len, bool entry)
 {
+    module_record_file_hashed(r, key, fnv1a64_update(FNV1A64_INIT, bytes, len), entry);
+}
+
+void module_record_file_hashed(module_record *r, const char *key, uint64_t h, bool entry)
+{
     if (entry && !r->entry) r->entry = xstrdup(key);
     if (strmap_get(&r->files, key)) return;
     char hash[FNV1A64_TEXT_LEN];
-    fnv1a64_text(fnv1a64_update(FNV1A64_INIT, bytes, len), hash);
+    fnv1a64_text(h, hash);
     if (r->n >= MODULE_RECORD_MAX_FILES) { /* counted and folded into one hash, in load order */
         r->files_past_cap++;
         r->past_cap_hash = fnv1a64_update(r->past_cap_hash, key, strlen(key) + 1);

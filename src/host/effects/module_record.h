@@ -39,6 +39,9 @@ void module_record_free(module_record *r);
 /* A file served: key and its bytes (entry: the run's entry, loaded without an importer). Once per
  * key (a file loaded again, by import and by require, keeps its first hash). */
 void module_record_file(module_record *r, const char *key, const void *bytes, size_t len, bool entry);
+/* The same with the FNV-1a 64 of the bytes already computed (the loader hashes each file once and
+ * uses that hash for the bytecode cache too). */
+void module_record_file_hashed(module_record *r, const char *key, uint64_t hash, bool entry);
 /* importer's specifier led to resolved (a served file's key, or MODULE_RECORD_BUILTINS "x.js" for
  * a Node built-in). Importers that are not served files (code from eval, a shim) are not listed. */
 void module_record_import(module_record *r, const char *importer, const char *specifier, const char *resolved);
