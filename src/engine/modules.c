@@ -87,12 +87,17 @@ static char *memo_key(const char *importer, const char *specifier)
     if (!importer || !importer[0] || importer[0] == '<') return NULL;
     const char *slash = strrchr(importer, '/');
     size_t dl = slash ? (size_t)(slash - importer) : 0, sl = strlen(specifier);
-    char num[24];
-    int nl = snprintf(num, sizeof num, "%zu:", dl);
-    char *k = xmalloc((size_t)nl + dl + sl + 1); /* built by hand: this runs for every import */
-    memcpy(k, num, (size_t)nl);
-    memcpy(k + nl, importer, dl);
-    memcpy(k + nl + dl, specifier, sl + 1);
+    char num[24]; /* "<dl>:", written by hand (no printf): this runs for every import */
+    size_t nl = sizeof num;
+    num[--nl] = ':';
+    size_t d = dl;
+    do num[--nl] = (char)('0' + d % 10);
+    while ((d /= 10) != 0);
+    size_t numlen = sizeof num - nl;
+    char *k = xmalloc(numlen + dl + sl + 1);
+    memcpy(k, num + nl, numlen);
+    memcpy(k + numlen, importer, dl);
+    memcpy(k + numlen + dl, specifier, sl + 1);
     return k;
 }
 
