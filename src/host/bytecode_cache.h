@@ -1,6 +1,7 @@
-/* bytecode_cache.h — compiled ES modules kept under <state dir>/cache/bytecode, by content hash,
- * authenticated with a MAC whose key only the host reads (docs/captured-surface.md, "Bytecode
- * cache"). Trusted side: the engine never opens these files; the host hands it an entry only after
+/* bytecode_cache.h — compiled ES modules kept under <state dir>/cache/bytecode, authenticated with a
+ * MAC whose key only the host reads (docs/captured-surface.md, "Bytecode cache"): the signed frame
+ * of an entry. The loader keeps one entry per agent, a graph image whose payload
+ * (bytecode_graph.h) holds every cached module of its import graph by content hash. Trusted side: the engine never opens these files; the host hands it an entry only after
  * checking it, and takes entries only from an engine in its own process.
  *
  * An entry file is: magic "CHIBC003" (8) | entry id (16) | payload length (8, little endian) |
