@@ -88,15 +88,9 @@ static void keyed_id(const bc_cache *c, const char *tag, const char *key, const 
     out[BC_ID_HEX] = '\0';
 }
 
-int bc_cache_id(const bc_cache *c, const char *key, const char *source, size_t len, char out[BC_ID_HEX + 1])
-{
-    keyed_id(c, "chidori-bytecode-2", key, source, len, out);
-    return 0;
-}
-
 int bc_cache_graph_id(const bc_cache *c, const char *entry_key, char out[BC_ID_HEX + 1])
 {
-    /* another tag than a module's id: a graph image and a module's entry never share an id */
+    /* another tag than the per-module entries of earlier builds had ("chidori-bytecode-2") */
     keyed_id(c, "chidori-graph-1", entry_key, "", 0, out);
     return 0;
 }
@@ -212,7 +206,38 @@ static char *entry_path(bc_cache *c, const char *id)
     return xasprintf("%s/%.2s/%s.bc", c->dir, id, id);
 }
 
-unsigned char *bc_cache_get(bc_cache *c, const char *id, size_t *len)
+/* Reads the whole of a regular file of at most max bytes into one allocation sized by its fstat
+ * (an entry is read once per run and can be megabytes: no chunked copies). NULL when it is not
+ * such a file or it changes size while read. */
+static unsigned char *read_entry(const char *path, size_t max, size_t *len)
+{
+    char *error = NULL;
+    int fd = open_regular_file(path, O_RDONLY, 0, &error);
+    free(error);
+    if (fd < 0) return NULL;
+    struct stat st;
+    unsigned char *data = NULL;
+    if (fstat(fd, &st) == 0 && st.st_size >= 0 && (size_t)st.st_size <= max) {
+        size_t want = (size_t)st.st_size, got = 0;
+        data = xmalloc(want + 1);
+        while (got <= want) { /* one byte past the size: a file that grew is refused */
+            ssize_t n = read(fd, data + got, want + 1 - got);
+            if (n < 0 && errno == EINTR) continue;
+            if (n <= 0) break;
+            got += (size_t)n;
+        }
+        if (got != want) {
+            free(data);
+            data = NULL;
+        } else {
+            *len = want;
+        }
+    }
+    close(fd);
+    return data;
+}
+
+unsigned char *bc_cache_get(bc_cache *c, const char *id, const unsigned char **payload, size_t *len)
 {
     if (!c) return NULL;
     char *path = entry_path(c, id);
@@ -226,26 +251,20 @@ unsigned char *bc_cache_get(bc_cache *c, const char *id, size_t *len)
         free(path);
         return NULL;
     }
-    char *error = NULL;
     size_t n = 0;
-    char *data = read_regular_file_capped(path, BC_CACHE_MAX_PAYLOAD + BC_CACHE_OVERHEAD, &n, &error);
-    unsigned char *out = NULL;
+    unsigned char *data = read_entry(path, BC_CACHE_MAX_PAYLOAD + BC_CACHE_OVERHEAD, &n);
     if (data) {
-        const unsigned char *p;
         size_t plen;
-        if (bc_entry_check(c->key, id, (const unsigned char *)data, n, &p, &plen) == 0) {
-            out = xmalloc(plen + 1);
-            memcpy(out, p, plen);
-            out[plen] = '\0'; /* it travels as a JSON string's bytes, which end with a NUL */
+        if (bc_entry_check(c->key, id, data, n, payload, &plen) == 0) {
             *len = plen;
         } else {
             unlink(path); /* not ours or broken: rebuilt by the next run that compiles the file */
+            free(data);
+            data = NULL;
         }
-        free(data);
     }
-    free(error);
     free(path);
-    return out;
+    return data;
 }
 
 void bc_cache_put(bc_cache *c, const char *id, const unsigned char *payload, size_t len)

@@ -1,14 +1,15 @@
 /* bytecode_cache.h — compiled ES modules kept under <state dir>/cache/bytecode, authenticated with a
  * MAC whose key only the host reads (docs/captured-surface.md, "Bytecode cache"): the signed frame
  * of an entry. The loader keeps one entry per agent, a graph image whose payload
- * (bytecode_graph.h) holds every cached module of its import graph by content hash. Trusted side: the engine never opens these files; the host hands it an entry only after
- * checking it, and takes entries only from an engine in its own process.
+ * (bytecode_graph.h) holds every cached module of its import graph by content hash. Trusted side:
+ * the engine never opens these files; the host hands it an entry only after checking it, and takes
+ * entries only from an engine in its own process.
  *
  * An entry file is: magic "CHIBC003" (8) | entry id (16) | payload length (8, little endian) |
- * payload | tag (16): the tag is a MAC of everything before it, the id one of the cache format, the
- * build id, the module's key and its source (so a changed file, another module name or another
- * chidori build never matches): SipHash-2-4-128, the id under the first half of the folder's
- * 32-byte key and the tag under the second. */
+ * payload | tag (16): the tag is a MAC of everything before it, the id one of the image format, the
+ * build id and the agent's entry key (so another agent or another chidori build never matches):
+ * SipHash-2-4-128, the id under the first half of the folder's 32-byte key and the tag under the
+ * second. */
 #ifndef CHIDORI_BYTECODE_CACHE_H
 #define CHIDORI_BYTECODE_CACHE_H
 
@@ -32,17 +33,14 @@ typedef struct bc_cache bc_cache;
 bc_cache *bc_cache_open(const char *state_dir);
 void bc_cache_close(bc_cache *c);
 
-/* The entry id (BC_ID_HEX hex digits + NUL) of a module: its key and source, for this build, under
- * the cache's key. Always 0. */
-int bc_cache_id(const bc_cache *c, const char *key, const char *source, size_t len, char out[BC_ID_HEX + 1]);
-
 /* The entry id of the graph image of the agent whose entry file is entry_key (bytecode_graph.h):
  * one entry holding the compiled package modules of that agent's whole import graph. Always 0. */
 int bc_cache_graph_id(const bc_cache *c, const char *entry_key, char out[BC_ID_HEX + 1]);
 
-/* The payload of the entry `id`, checked (size, magic, id, tag), malloc'd (with a NUL after it); NULL when there is
- * none or it does not check (a bad entry is removed, so it is rebuilt). */
-unsigned char *bc_cache_get(bc_cache *c, const char *id, size_t *len);
+/* The entry `id`, checked (size, magic, id, tag): the file's bytes (malloc'd, the caller frees them)
+ * with *payload and *len set to the payload inside them; NULL when there is none or it does not
+ * check (a bad entry is removed, so it is rebuilt). */
+unsigned char *bc_cache_get(bc_cache *c, const char *id, const unsigned char **payload, size_t *len);
 
 /* Stores payload as entry `id` (atomically: a temporary file renamed). Errors are ignored: the
  * cache is an optimisation. */

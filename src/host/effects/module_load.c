@@ -62,7 +62,7 @@ typedef struct {
     bc_cache *bc;
     bool bc_tried;
     char *graph_entry;        /* the top-level run's entry key, which names its graph image */
-    unsigned char *graph_raw; /* the image's checked payload, which graph points into */
+    unsigned char *graph_raw; /* the image's bytes; graph points into its checked payload */
     bc_graph graph;
     bool graph_stale;       /* the image lacks or mismatches a file served: written again at the end */
     strmap bc_ids;          /* key -> bc_offer of the files served to an in-process engine for compiling */
@@ -192,8 +192,9 @@ static void graph_open(loader_state *st)
     char id[BC_ID_HEX + 1];
     bc_cache_graph_id(st->bc, st->graph_entry, id);
     size_t n = 0;
-    st->graph_raw = bc_cache_get(st->bc, id, &n);
-    if (st->graph_raw && bc_graph_parse(st->graph_raw, n, &st->graph) < 0) {
+    const unsigned char *payload = NULL;
+    st->graph_raw = bc_cache_get(st->bc, id, &payload, &n);
+    if (st->graph_raw && bc_graph_parse(payload, n, &st->graph) < 0) {
         free(st->graph_raw);
         st->graph_raw = NULL;
     }
