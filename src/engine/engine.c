@@ -787,6 +787,12 @@ static int build(engine *e)
     }
     JS_SetGCThreshold(e->rt, (size_t)-1);
     JS_SetCanBlock(e->rt, 0); /* Atomics.wait may never block the run */
+#ifndef CHIDORI_ENGINE_NG
+    /* The prelude's top level makes some 150 closures over a few hundred variables: QuickJS finds
+     * each captured variable by walking the frame's list of them, unless the frame has an index
+     * (patch 0016). Only set-up uses it: engine_run turns it off before guest code. */
+    JS_SetVarRefIndexMin(e->rt, 16);
+#endif
     JS_SetInterruptHandler(e->rt, run_limits_interrupt, &e->limits);
     JS_SetDateNowFunc(e->rt, virtual_clock, e);
     JS_SetHostPromiseRejectionTracker(e->rt, track_rejection, e);
@@ -865,6 +871,9 @@ int engine_run(const engine_config *cfg, engine_result *res)
     }
     /* This run's limits, clock and seam from here on (the runtime's allocation counters stay
      * where set-up left them). */
+#ifndef CHIDORI_ENGINE_NG
+    JS_SetVarRefIndexMin(e->rt, 0); /* set-up only (build) */
+#endif
     const JSMallocState *heap = e->limits.heap;
     run_limits_init(&e->limits, &cfg->limits);
     e->limits.heap = heap;

@@ -305,8 +305,10 @@ static size_t index_of(const char *name, setting_kind want, bool any_kind)
 static const char *lookup(char *const *envp, const char *name)
 {
     size_t n = strlen(name);
+    /* every start-up runs this once per table row over the whole environment: the first byte
+     * rules out most entries before strncmp is called */
     for (size_t i = 0; envp && envp[i]; i++)
-        if (!strncmp(envp[i], name, n) && envp[i][n] == '=') return envp[i] + n + 1;
+        if (envp[i][0] == name[0] && !strncmp(envp[i], name, n) && envp[i][n] == '=') return envp[i] + n + 1;
     return NULL;
 }
 
