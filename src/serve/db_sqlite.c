@@ -103,6 +103,7 @@ static void lite_close(db *d)
         sqlite3_finalize(l->kept[i].stmt->s);
         free(l->kept[i].stmt);
     }
+    for (int i = 0; i < 4; i++) sqlite3_finalize(l->tx[i]); /* NULL is a no-op */
     if (l->h) sqlite3_close(l->h);
     free(l->base.describe);
     free(l);
