@@ -1,7 +1,10 @@
 /* db_sqlite.c — the SQLite driver of db.h: one connection to one file, opened in WAL mode with
  * synchronous=FULL (a row is on disk when its statement returns) and a 5 s busy timeout.
  *
- * Owns the connection and its kept statements (parsed once, keyed by the SQL literal's address).
+ * Owns the connection and its kept statements (parsed once, keyed by the SQL literal's address),
+ * the transaction statements among them (BEGIN, BEGIN IMMEDIATE, COMMIT, ROLLBACK: a session's
+ * start and end take several transactions, and parsing each one's text again was a measurable
+ * part of the server's CPU per session).
  * Trusts the SQL text; adds octet_length(x) (bytes of x as text), which PostgreSQL has and the
  * SQLite of Debian 12 has not, so store SQL is written once. LISTEN/NOTIFY have no meaning for
  * one embedded file: notify does nothing and a wait sleeps (the caller polls its tables).
@@ -26,7 +29,11 @@ typedef struct lite {
         struct lstmt *stmt;
     } kept[KEPT_MAX];
     int n_kept;
+    sqlite3_stmt *tx[4]; /* TX_*, prepared on first use */
 } lite;
+
+enum { TX_BEGIN, TX_BEGIN_IMMEDIATE, TX_COMMIT, TX_ROLLBACK };
+static const char *const TX_SQL[4] = {"BEGIN", "BEGIN IMMEDIATE", "COMMIT", "ROLLBACK"};
 
 typedef struct lstmt {
     db_stmt base;
@@ -96,6 +103,7 @@ static void lite_close(db *d)
         sqlite3_finalize(l->kept[i].stmt->s);
         free(l->kept[i].stmt);
     }
+    for (int i = 0; i < 4; i++) sqlite3_finalize(l->tx[i]); /* NULL is a no-op */
     if (l->h) sqlite3_close(l->h);
     free(l->base.describe);
     free(l);
@@ -201,17 +209,36 @@ static bool lite_unique_violation(db *d)
     return e == SQLITE_CONSTRAINT_PRIMARYKEY || e == SQLITE_CONSTRAINT_UNIQUE;
 }
 
-static int lite_begin(db *d, db_tx kind, char **error)
+/* One of the transaction statements, run as sqlite3_exec would run its text (step to the end,
+ * then reset; an error is the connection's message), without parsing it again. */
+static int lite_tx(db *d, int which, char **error)
 {
-    return lite_exec(d, kind == DB_TX_IMMEDIATE ? "BEGIN IMMEDIATE" : "BEGIN", error);
+    lite *l = (lite *)d;
+    if (!l->tx[which] && sqlite3_prepare_v2(l->h, TX_SQL[which], -1, &l->tx[which], NULL) != SQLITE_OK) {
+        l->tx[which] = NULL;
+        return fail(l, "preparing a transaction statement", error);
+    }
+    int rc = sqlite3_step(l->tx[which]);
+    if (rc != SQLITE_DONE) {
+        *error = xasprintf("database: %s", sqlite3_errmsg(l->h));
+        sqlite3_reset(l->tx[which]);
+        return -1;
+    }
+    sqlite3_reset(l->tx[which]);
+    return 0;
 }
 
-static int lite_commit(db *d, char **error) { return lite_exec(d, "COMMIT", error); }
+static int lite_begin(db *d, db_tx kind, char **error)
+{
+    return lite_tx(d, kind == DB_TX_IMMEDIATE ? TX_BEGIN_IMMEDIATE : TX_BEGIN, error);
+}
+
+static int lite_commit(db *d, char **error) { return lite_tx(d, TX_COMMIT, error); }
 
 static void lite_rollback(db *d)
 {
     char *ignored = NULL;
-    if (!sqlite3_get_autocommit(((lite *)d)->h)) lite_exec(d, "ROLLBACK", &ignored);
+    if (!sqlite3_get_autocommit(((lite *)d)->h)) lite_tx(d, TX_ROLLBACK, &ignored);
     free(ignored);
 }
 

@@ -399,11 +399,11 @@ int store_queued_claim(store *st, const cluster_node *me, int64_t now_ms, int64_
         db_failed("claiming queued sessions", error);
         goto out;
     }
-    /* the statement text depends on the dialect, so it is built (and kept) per store */
-    char *scan = xasprintf("SELECT id FROM sessions WHERE status = 'queued' ORDER BY created_at_ms LIMIT ?1%s",
-                           db_sql(d, DB_SQL_SKIP_LOCKED));
-    s = db_prepare(d, scan, error);
-    free(scan);
+    /* the statement text depends on the dialect: one literal each, so the driver keeps it parsed */
+    s = db_prepare_static(d,
+                          pg ? "SELECT id FROM sessions WHERE status = 'queued' ORDER BY created_at_ms LIMIT ?1 FOR UPDATE SKIP LOCKED"
+                             : "SELECT id FROM sessions WHERE status = 'queued' ORDER BY created_at_ms LIMIT ?1",
+                          error);
     if (!s) {
         db_failed("preparing the scan for queued sessions", error);
         goto rollback;

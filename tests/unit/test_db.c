@@ -131,6 +131,33 @@ TEST(db_both_sqlite)
     db_close(d);
 }
 
+/* SQLite keeps its transaction statements parsed between transactions: one that fails (a COMMIT
+ * with no transaction, a BEGIN inside one) says why and leaves the kept statement usable, and the
+ * transactions after it commit and roll back as before. */
+TEST(db_sqlite_transaction_statements_survive_their_failures)
+{
+    char *error = NULL;
+    db *d = db_open(":memory:", &error);
+    CHECK(d && db_exec(d, "CREATE TABLE t (n INTEGER)", &error) == 0);
+    for (int round = 0; round < 3; round++) {
+        CHECK(db_commit(d, &error) < 0 && error && strstr(error, "database: ") && strstr(error, "no transaction"));
+        free(error), error = NULL;
+        CHECK(db_begin(d, DB_TX_IMMEDIATE, &error) == 0);
+        CHECK(db_begin(d, DB_TX_DEFERRED, &error) < 0 && error && strstr(error, "within a transaction"));
+        free(error), error = NULL;
+        CHECK(db_exec(d, "INSERT INTO t VALUES (1)", &error) == 0);
+        CHECK(db_commit(d, &error) == 0);
+        CHECK(db_begin(d, round % 2 ? DB_TX_DEFERRED : DB_TX_IMMEDIATE, &error) == 0);
+        CHECK(db_exec(d, "INSERT INTO t VALUES (2)", &error) == 0);
+        db_rollback(d);
+        db_rollback(d); /* none open: nothing happens */
+    }
+    int64_t n = -1;
+    CHECK(db_query_int64(d, "SELECT count(*) FROM t WHERE n = ?", &n, &error, "i", (int64_t)1) == 1 && n == 3);
+    CHECK(db_query_int64(d, "SELECT count(*) FROM t WHERE n = ?", &n, &error, "i", (int64_t)2) == 1 && n == 0);
+    db_close(d);
+}
+
 TEST(db_both_postgres)
 {
     const char *url = getenv("PG_TEST_URL");
