@@ -271,12 +271,12 @@ static JSValue host_reply(JSContext *ctx, engine *e, const char *op, json_t *arg
     return v;
 }
 
-/* hostValue(op, args) → as host(op, JSON.stringify(args)) for args plain_args can read without
+/* hostEffect's first half: (op, args) → as host(op, JSON.stringify(args)) for args plain_args can read without
  * running guest code; undefined (nothing called) for any other args: the caller then takes host. */
-static JSValue native_host_value(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv)
+static JSValue host_value(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv)
 {
     engine *e = engine_of(ctx);
-    if (argc < 2 || !JS_IsString(argv[0])) return JS_ThrowTypeError(ctx, "hostValue: expected (op, args)");
+    if (argc < 2 || !JS_IsString(argv[0])) return JS_ThrowTypeError(ctx, "hostEffect: expected (op, args)");
     json_t *args = NULL;
     int plain = plain_args(ctx, argv[1], &args);
     if (plain < 0) return JS_EXCEPTION;
@@ -294,6 +294,37 @@ static JSValue native_host_value(JSContext *ctx, JSValueConst this_val, int argc
     JSValue reply = host_reply(ctx, e, op, args);
     JS_FreeCString(ctx, op);
     return reply;
+}
+
+/* hostEffect(op, args) → what the prelude's effect() made of hostValue's reply in JavaScript, in one
+ * call: Promise.resolve(reply) with its own `constructor` and `then` pinned to the originals
+ * (primordials.js's own(): same flags, same order), so an effect's promise is made without two
+ * Object.defineProperty calls and their descriptors. data[0] and data[1] are Promise and
+ * Promise.prototype.then, read when the prelude was installed (before any guest code). A promise
+ * of the intrinsic capability resolved with the reply is what Promise.resolve makes: a host reply
+ * is never a promise, and Promise.prototype cannot be replaced. undefined for args the JSON path must take. */
+static JSValue native_host_effect(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv, int magic,
+                                  JSValue *data)
+{
+    JSValue reply = host_value(ctx, this_val, argc, argv);
+    if (JS_IsException(reply) || JS_IsUndefined(reply)) return reply;
+    JSValue funcs[2];
+    JSValue p = JS_NewPromiseCapability(ctx, funcs);
+    if (JS_IsException(p)) {
+        JS_FreeValue(ctx, reply);
+        return p;
+    }
+    JSValue r = JS_Call(ctx, funcs[0], JS_UNDEFINED, 1, (JSValueConst *)&reply);
+    JS_FreeValue(ctx, funcs[0]);
+    JS_FreeValue(ctx, funcs[1]);
+    JS_FreeValue(ctx, reply);
+    if (JS_IsException(r) ||
+        JS_DefinePropertyValueStr(ctx, p, "constructor", JS_DupValue(ctx, data[0]), JS_PROP_WRITABLE | JS_PROP_CONFIGURABLE) < 0 ||
+        JS_DefinePropertyValueStr(ctx, p, "then", JS_DupValue(ctx, data[1]), JS_PROP_WRITABLE | JS_PROP_CONFIGURABLE) < 0) {
+        JS_FreeValue(ctx, p);
+        return JS_EXCEPTION;
+    }
+    return p;
 }
 
 static JSValue native_now(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv)
@@ -463,7 +494,20 @@ static int install_prelude(engine *e)
     }
     JSValue natives = JS_NewObjectProto(ctx, JS_NULL);
     JS_SetPropertyStr(ctx, natives, "host", JS_NewCFunction(ctx, native_host, "host", 2));
-    JS_SetPropertyStr(ctx, natives, "hostValue", JS_NewCFunction(ctx, native_host_value, "hostValue", 2)); /* speed */
+    {
+        /* hostEffect's pins: the originals, read before any guest code runs */
+        JSValue global = JS_GetGlobalObject(ctx);
+        JSValue pins[2];
+        pins[0] = JS_GetPropertyStr(ctx, global, "Promise");
+        JSValue proto = JS_GetPropertyStr(ctx, pins[0], "prototype");
+        pins[1] = JS_GetPropertyStr(ctx, proto, "then");
+        JS_FreeValue(ctx, proto);
+        JS_FreeValue(ctx, global);
+        JS_SetPropertyStr(ctx, natives, "hostEffect",
+                          JS_NewCFunctionData(ctx, native_host_effect, 2, 0, 2, (JSValueConst *)pins)); /* speed */
+        JS_FreeValue(ctx, pins[0]);
+        JS_FreeValue(ctx, pins[1]);
+    }
     JS_SetPropertyStr(ctx, natives, "now", JS_NewCFunction(ctx, native_now, "now", 0));
     JS_SetPropertyStr(ctx, natives, "advanceTo", JS_NewCFunction(ctx, native_advance_to, "advanceTo", 1));
     JS_SetPropertyStr(ctx, natives, "enqueueMicrotask", JS_NewCFunction(ctx, native_enqueue_microtask, "queueMicrotask", 1));

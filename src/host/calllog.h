@@ -183,6 +183,11 @@ json_t *call_record_to_json(const call_record *r);
 /* The same record as the compact line it is written as, without its newline (caller frees):
  * json_dump(call_record_to_json(r)) byte for byte, built without the tree. */
 char *call_record_line(const call_record *r, size_t *len);
+/* A line of records.jsonl in the shape call_record_line writes, read into *out without building
+ * the line's tree: true with the record loading gives, or false (nothing kept) for a line that
+ * only the general path reads or refuses. What calllog_load tries first on every line; exposed
+ * for the fuzz target and the unit tests that hold it equal to that path. */
+bool call_record_read_line(const char *line, size_t len, call_record *out);
 /* Check one record given as JSON (a line of records.jsonl, an element of a call log sent to serve)
  * and read it into *out (fields owned by *out; free with call_record_clear). NULL, or what is wrong
  * with it. Both shapes (see above). The one parser of a record: every loader goes through it. */
