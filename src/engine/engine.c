@@ -263,6 +263,11 @@ static JSValue host_reply(JSContext *ctx, engine *e, const char *op, json_t *arg
         free(error);
         return JS_Throw(ctx, err);
     }
+    if (result && result->type <= JSON_TRUE) { /* null, false, true: what JSON.parse gives, no text */
+        JSValue v = result->type == JSON_NULL ? JS_NULL : JS_NewBool(ctx, result->type == JSON_TRUE);
+        json_free(result);
+        return v;
+    }
     size_t rlen;
     char *rtext = json_dump(result, JSON_COMPACT, &rlen);
     json_free(result);
@@ -296,18 +301,27 @@ static JSValue host_value(JSContext *ctx, JSValueConst this_val, int argc, JSVal
     return reply;
 }
 
-/* hostEffect(op, args) → what the prelude's effect() made of hostValue's reply in JavaScript, in one
- * call: Promise.resolve(reply) with its own `constructor` and `then` pinned to the originals
- * (primordials.js's own(): same flags, same order), so an effect's promise is made without two
- * Object.defineProperty calls and their descriptors. data[0] and data[1] are Promise and
- * Promise.prototype.then, read when the prelude was installed (before any guest code). A promise
- * of the intrinsic capability resolved with the reply is what Promise.resolve makes: a host reply
- * is never a promise, and Promise.prototype cannot be replaced. undefined for args the JSON path must take. */
+/* hostEffect(op, args) → what the prelude's effect() made of the reply in JavaScript, in one call:
+ * PromiseResolve(reply), that is Promise.resolve(reply) with its own `constructor` and `then`
+ * pinned to the originals (primordials.js's own(): same flags, same order), made without the
+ * executor and resolving functions Promise.resolve makes and drops (JS_NewResolvedPromise, our
+ * QuickJS patch 0016; the capability under ENGINE=ng) and without two Object.defineProperty calls
+ * and their descriptors. data[0] and data[1] are Promise and Promise.prototype.then, read when the
+ * prelude was installed (before any guest code). Promise.resolve of a value that is not a promise
+ * is exactly that: a host reply is never a promise, and Promise.prototype cannot be replaced.
+ * undefined for args the JSON path must take (nothing called). */
 static JSValue native_host_effect(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv, int magic,
                                   JSValue *data)
 {
+    engine *e = engine_of(ctx);
     JSValue reply = host_value(ctx, this_val, argc, argv);
     if (JS_IsException(reply) || JS_IsUndefined(reply)) return reply;
+#ifndef CHIDORI_ENGINE_NG
+    JSValue p = JS_NewResolvedPromise(ctx, reply); /* patches/quickjs/0016 */
+    JS_FreeValue(ctx, reply);
+    if (JS_IsException(p)) return p;
+    if (
+#else
     JSValue funcs[2];
     JSValue p = JS_NewPromiseCapability(ctx, funcs);
     if (JS_IsException(p)) {
@@ -319,8 +333,9 @@ static JSValue native_host_effect(JSContext *ctx, JSValueConst this_val, int arg
     JS_FreeValue(ctx, funcs[1]);
     JS_FreeValue(ctx, reply);
     if (JS_IsException(r) ||
-        JS_DefinePropertyValueStr(ctx, p, "constructor", JS_DupValue(ctx, data[0]), JS_PROP_WRITABLE | JS_PROP_CONFIGURABLE) < 0 ||
-        JS_DefinePropertyValueStr(ctx, p, "then", JS_DupValue(ctx, data[1]), JS_PROP_WRITABLE | JS_PROP_CONFIGURABLE) < 0) {
+#endif
+        JS_DefinePropertyValue(ctx, p, e->atom_constructor, JS_DupValue(ctx, data[0]), JS_PROP_WRITABLE | JS_PROP_CONFIGURABLE) < 0 ||
+        JS_DefinePropertyValue(ctx, p, e->atom_then, JS_DupValue(ctx, data[1]), JS_PROP_WRITABLE | JS_PROP_CONFIGURABLE) < 0) {
         JS_FreeValue(ctx, p);
         return JS_EXCEPTION;
     }
@@ -507,6 +522,8 @@ static int install_prelude(engine *e)
                           JS_NewCFunctionData(ctx, native_host_effect, 2, 0, 2, (JSValueConst *)pins)); /* speed */
         JS_FreeValue(ctx, pins[0]);
         JS_FreeValue(ctx, pins[1]);
+        e->atom_constructor = JS_NewAtom(ctx, "constructor");
+        e->atom_then = JS_NewAtom(ctx, "then");
     }
     JS_SetPropertyStr(ctx, natives, "now", JS_NewCFunction(ctx, native_now, "now", 0));
     JS_SetPropertyStr(ctx, natives, "advanceTo", JS_NewCFunction(ctx, native_advance_to, "advanceTo", 1));
@@ -864,6 +881,13 @@ static int build(engine *e)
 static engine *prepared;
 static const engine_config prepare_config = {.mode = ENGINE_SCRIPT};
 
+static void free_atoms(engine *e)
+{
+    if (e->atom_constructor) JS_FreeAtom(e->ctx, e->atom_constructor);
+    if (e->atom_then) JS_FreeAtom(e->ctx, e->atom_then);
+    e->atom_constructor = e->atom_then = 0;
+}
+
 int engine_prepare(void)
 {
     engine *e = xcalloc(1, sizeof *e);
@@ -876,6 +900,7 @@ int engine_prepare(void)
             rejections_clear(e);
             JS_FreeValue(e->ctx, e->internals);
             JS_FreeValue(e->ctx, e->esnext);
+            free_atoms(e);
             JS_FreeContext(e->ctx);
         }
         if (e->rt) JS_FreeRuntime(e->rt);
@@ -951,6 +976,7 @@ done:
         rejections_clear(e);
         JS_FreeValue(e->ctx, e->internals);
         JS_FreeValue(e->ctx, e->esnext);
+        free_atoms(e);
         /* Lift the ceiling so teardown can never fail for lack of memory. */
         JS_SetMemoryLimit(e->rt, (size_t)-1);
         JS_FreeContext(e->ctx);
