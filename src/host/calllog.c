@@ -100,10 +100,10 @@ void call_record_clear(call_record *r)
 }
 #define record_clear call_record_clear
 
-void calllog_free(calllog *log)
+static void free_log(calllog *log, bool records)
 {
     if (!log) return;
-    for (size_t i = 0; i < log->len; i++) record_clear(&log->items[i]);
+    for (size_t i = 0; records && i < log->len; i++) record_clear(&log->items[i]);
     free(log->items);
     free(log->cursors);
     free(log->queued);
@@ -113,6 +113,9 @@ void calllog_free(calllog *log)
     if (log->fd >= 0) close(log->fd);
     free(log);
 }
+
+void calllog_free(calllog *log) { free_log(log, true); }
+void calllog_free_at_exit(calllog *log) { free_log(log, false); }
 
 void calllog_set_mode(calllog *log, calllog_mode mode) { log->mode = mode; }
 size_t calllog_count(const calllog *log) { return (size_t)log->total_records; }
