@@ -6,7 +6,9 @@ recorded three ways: plainly (the fast path wherever it applies), with a `toJSON
 Object.prototype (which sends every call with an object or array through JSON.stringify), and in
 an isolated worker; the records and the output must be the same bytes. Records are written from
 the record without a tree and a loaded log moves its values (src/host/calllog.c): a long run is
-resumed and replayed to the same bytes, and a changed call is still a divergence.
+resumed and replayed to the same bytes, and a changed call is still a divergence. An effect's
+promise is made in C (hostEffect, QuickJS patch 0016) and must be what Promise.resolve made: its
+own keys, and a guest's Object.prototype.then followed as the language follows it.
 """
 import glob
 import os
