@@ -263,6 +263,11 @@ static JSValue host_reply(JSContext *ctx, engine *e, const char *op, json_t *arg
         free(error);
         return JS_Throw(ctx, err);
     }
+    if (result && result->type <= JSON_TRUE) { /* null, false, true: what JSON.parse gives, no text */
+        JSValue v = result->type == JSON_NULL ? JS_NULL : JS_NewBool(ctx, result->type == JSON_TRUE);
+        json_free(result);
+        return v;
+    }
     size_t rlen;
     char *rtext = json_dump(result, JSON_COMPACT, &rlen);
     json_free(result);
@@ -271,12 +276,12 @@ static JSValue host_reply(JSContext *ctx, engine *e, const char *op, json_t *arg
     return v;
 }
 
-/* hostValue(op, args) → as host(op, JSON.stringify(args)) for args plain_args can read without
+/* hostEffect's first half: (op, args) → as host(op, JSON.stringify(args)) for args plain_args can read without
  * running guest code; undefined (nothing called) for any other args: the caller then takes host. */
-static JSValue native_host_value(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv)
+static JSValue host_value(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv)
 {
     engine *e = engine_of(ctx);
-    if (argc < 2 || !JS_IsString(argv[0])) return JS_ThrowTypeError(ctx, "hostValue: expected (op, args)");
+    if (argc < 2 || !JS_IsString(argv[0])) return JS_ThrowTypeError(ctx, "hostEffect: expected (op, args)");
     json_t *args = NULL;
     int plain = plain_args(ctx, argv[1], &args);
     if (plain < 0) return JS_EXCEPTION;
@@ -294,6 +299,47 @@ static JSValue native_host_value(JSContext *ctx, JSValueConst this_val, int argc
     JSValue reply = host_reply(ctx, e, op, args);
     JS_FreeCString(ctx, op);
     return reply;
+}
+
+/* hostEffect(op, args) → what the prelude's effect() made of the reply in JavaScript, in one call:
+ * PromiseResolve(reply), that is Promise.resolve(reply) with its own `constructor` and `then`
+ * pinned to the originals (primordials.js's own(): same flags, same order), made without the
+ * executor and resolving functions Promise.resolve makes and drops (JS_NewResolvedPromise, our
+ * QuickJS patch 0016; the capability under ENGINE=ng) and without two Object.defineProperty calls
+ * and their descriptors. data[0] and data[1] are Promise and Promise.prototype.then, read when the
+ * prelude was installed (before any guest code). Promise.resolve of a value that is not a promise
+ * is exactly that: a host reply is never a promise, and Promise.prototype cannot be replaced.
+ * undefined for args the JSON path must take (nothing called). */
+static JSValue native_host_effect(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv, int magic,
+                                  JSValue *data)
+{
+    engine *e = engine_of(ctx);
+    JSValue reply = host_value(ctx, this_val, argc, argv);
+    if (JS_IsException(reply) || JS_IsUndefined(reply)) return reply;
+#ifndef CHIDORI_ENGINE_NG
+    JSValue p = JS_NewResolvedPromise(ctx, reply); /* patches/quickjs/0016 */
+    JS_FreeValue(ctx, reply);
+    if (JS_IsException(p)) return p;
+    if (
+#else
+    JSValue funcs[2];
+    JSValue p = JS_NewPromiseCapability(ctx, funcs);
+    if (JS_IsException(p)) {
+        JS_FreeValue(ctx, reply);
+        return p;
+    }
+    JSValue r = JS_Call(ctx, funcs[0], JS_UNDEFINED, 1, (JSValueConst *)&reply);
+    JS_FreeValue(ctx, funcs[0]);
+    JS_FreeValue(ctx, funcs[1]);
+    JS_FreeValue(ctx, reply);
+    if (JS_IsException(r) ||
+#endif
+        JS_DefinePropertyValue(ctx, p, e->atom_constructor, JS_DupValue(ctx, data[0]), JS_PROP_WRITABLE | JS_PROP_CONFIGURABLE) < 0 ||
+        JS_DefinePropertyValue(ctx, p, e->atom_then, JS_DupValue(ctx, data[1]), JS_PROP_WRITABLE | JS_PROP_CONFIGURABLE) < 0) {
+        JS_FreeValue(ctx, p);
+        return JS_EXCEPTION;
+    }
+    return p;
 }
 
 static JSValue native_now(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv)
@@ -463,7 +509,22 @@ static int install_prelude(engine *e)
     }
     JSValue natives = JS_NewObjectProto(ctx, JS_NULL);
     JS_SetPropertyStr(ctx, natives, "host", JS_NewCFunction(ctx, native_host, "host", 2));
-    JS_SetPropertyStr(ctx, natives, "hostValue", JS_NewCFunction(ctx, native_host_value, "hostValue", 2)); /* speed */
+    {
+        /* hostEffect's pins: the originals, read before any guest code runs */
+        JSValue global = JS_GetGlobalObject(ctx);
+        JSValue pins[2];
+        pins[0] = JS_GetPropertyStr(ctx, global, "Promise");
+        JSValue proto = JS_GetPropertyStr(ctx, pins[0], "prototype");
+        pins[1] = JS_GetPropertyStr(ctx, proto, "then");
+        JS_FreeValue(ctx, proto);
+        JS_FreeValue(ctx, global);
+        JS_SetPropertyStr(ctx, natives, "hostEffect",
+                          JS_NewCFunctionData(ctx, native_host_effect, 2, 0, 2, (JSValueConst *)pins)); /* speed */
+        JS_FreeValue(ctx, pins[0]);
+        JS_FreeValue(ctx, pins[1]);
+        e->atom_constructor = JS_NewAtom(ctx, "constructor");
+        e->atom_then = JS_NewAtom(ctx, "then");
+    }
     JS_SetPropertyStr(ctx, natives, "now", JS_NewCFunction(ctx, native_now, "now", 0));
     JS_SetPropertyStr(ctx, natives, "advanceTo", JS_NewCFunction(ctx, native_advance_to, "advanceTo", 1));
     JS_SetPropertyStr(ctx, natives, "enqueueMicrotask", JS_NewCFunction(ctx, native_enqueue_microtask, "queueMicrotask", 1));
@@ -826,6 +887,13 @@ static int build(engine *e)
 static engine *prepared;
 static const engine_config prepare_config = {.mode = ENGINE_SCRIPT};
 
+static void free_atoms(engine *e)
+{
+    if (e->atom_constructor) JS_FreeAtom(e->ctx, e->atom_constructor);
+    if (e->atom_then) JS_FreeAtom(e->ctx, e->atom_then);
+    e->atom_constructor = e->atom_then = 0;
+}
+
 int engine_prepare(void)
 {
     engine *e = xcalloc(1, sizeof *e);
@@ -838,6 +906,7 @@ int engine_prepare(void)
             rejections_clear(e);
             JS_FreeValue(e->ctx, e->internals);
             JS_FreeValue(e->ctx, e->esnext);
+            free_atoms(e);
             JS_FreeContext(e->ctx);
         }
         if (e->rt) JS_FreeRuntime(e->rt);
@@ -916,6 +985,7 @@ done:
         rejections_clear(e);
         JS_FreeValue(e->ctx, e->internals);
         JS_FreeValue(e->ctx, e->esnext);
+        free_atoms(e);
         /* Lift the ceiling so teardown can never fail for lack of memory. */
         JS_SetMemoryLimit(e->rt, (size_t)-1);
         JS_FreeContext(e->ctx);

@@ -20,6 +20,7 @@ typedef struct engine {
     run_limits limits;
     int64_t clock_ms;        /* the virtual clock Date reads */
     JSValue internals;       /* what the prelude returned */
+    JSAtom atom_constructor, atom_then; /* hostEffect's pinned properties (0 until the prelude) */
     JSValue esnext;          /* esnext.c's state (0 until installed: freeing it is then a no-op) */
     module_source *sources;  /* sources fetched while resolving, waiting to be compiled */
     size_t sources_bytes;    /* their total size (bounded: MODULE_PENDING_MAX_BYTES) */

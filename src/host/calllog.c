@@ -100,10 +100,10 @@ void call_record_clear(call_record *r)
 }
 #define record_clear call_record_clear
 
-void calllog_free(calllog *log)
+static void free_log(calllog *log, bool records)
 {
     if (!log) return;
-    for (size_t i = 0; i < log->len; i++) record_clear(&log->items[i]);
+    for (size_t i = 0; records && i < log->len; i++) record_clear(&log->items[i]);
     free(log->items);
     free(log->cursors);
     free(log->queued);
@@ -113,6 +113,9 @@ void calllog_free(calllog *log)
     if (log->fd >= 0) close(log->fd);
     free(log);
 }
+
+void calllog_free(calllog *log) { free_log(log, true); }
+void calllog_free_at_exit(calllog *log) { free_log(log, false); }
 
 void calllog_set_mode(calllog *log, calllog_mode mode) { log->mode = mode; }
 size_t calllog_count(const calllog *log) { return (size_t)log->total_records; }
@@ -261,9 +264,124 @@ static const char *add_record(calllog *log, const json_t *v, size_t line_bytes, 
     return NULL;
 }
 
+/* ---------- the record line as we write it, read without its tree ----------
+ *
+ * Loading parses every line; most are exactly what record_line wrote: {"seq":…,"parent_seq":…?,
+ * "function":…,"args":…,"result":…,"duration_ms":…,"token_usage":…?,"timestamp":…,
+ * "duration_us":…} with no space, whole numbers and plain ASCII names. Such a line is read here
+ * with its args, result and token_usage parsed by json_parse_at (the same parser, at the same
+ * depth, with the same count of values and the same limits as a parse of the whole line) and
+ * every other member read in place, so the line's outer object, its keys and its scalars are
+ * never built and freed. Anything else — a space, an error, another key, another order, a number
+ * that is not a plain whole one, an escape, a check that fails — gives up with nothing kept, and
+ * the line takes the general path below, which decides and words every error. So a line read
+ * here gives the record that path gives; fuzz_calllog holds the two equal for every line. */
+
+typedef struct line_reader {
+    const char *s;
+    size_t len, pos, values; /* values: counted as json_parse counts them, in the same order */
+} line_reader;
+
+static const json_limits record_limits = {RECORD_MAX_BYTES, JSON_DEFAULT_MAX_DEPTH, 0};
+
+static bool lit(line_reader *r, const char *text, size_t n)
+{
+    if (r->len - r->pos < n || memcmp(r->s + r->pos, text, n) != 0) return false;
+    r->pos += n;
+    return true;
+}
+#define LIT(r, text) lit((r), (text), sizeof(text) - 1)
+
+/* A whole number of 1 to 15 digits, no sign, no leading zero but "0" itself: exact in a double,
+ * which is what the parser makes of it. */
+static bool whole(line_reader *r, uint64_t *out)
+{
+    size_t i = r->pos, n = 0;
+    uint64_t v = 0;
+    while (i < r->len && r->s[i] >= '0' && r->s[i] <= '9' && n < 16) v = v * 10 + (uint64_t)(r->s[i++] - '0'), n++;
+    if (n == 0 || n > 15 || (n > 1 && r->s[r->pos] == '0')) return false;
+    r->pos = i;
+    r->values++;
+    *out = v;
+    return true;
+}
+
+/* A string of printable ASCII without quote or backslash (its bytes are its value). */
+static bool plain(line_reader *r, const char **at, size_t *n)
+{
+    if (r->pos >= r->len || r->s[r->pos] != '"') return false;
+    size_t i = r->pos + 1;
+    while (i < r->len && r->s[i] >= 0x20 && r->s[i] < 0x7f && r->s[i] != '"' && r->s[i] != '\\') i++;
+    if (i >= r->len || r->s[i] != '"') return false;
+    *at = r->s + r->pos + 1;
+    *n = i - r->pos - 1;
+    r->pos = i + 1;
+    r->values++;
+    return true;
+}
+
+static json_t *member_value(line_reader *r)
+{
+    return json_parse_at(r->s, r->len, &r->pos, 1, &record_limits, &r->values);
+}
+
+static bool fast_record(const char *line, size_t len, call_record *out)
+{
+    if (len > RECORD_MAX_BYTES) return false;
+    line_reader rd = {line, len, 0, 1}; /* the outer object counts first */
+    line_reader *r = &rd;
+    uint64_t seq, parent = 0, dms, dus;
+    const char *fn, *ts;
+    size_t fn_len, ts_len;
+    json_t *args = NULL, *result = NULL, *usage = NULL;
+    int64_t when;
+    if (!LIT(r, "{\"seq\":") || !whole(r, &seq) || seq == 0) return false;
+    if (LIT(r, ",\"parent_seq\":") && (!whole(r, &parent) || parent == 0 || parent >= seq)) return false;
+    if (!LIT(r, ",\"function\":") || !plain(r, &fn, &fn_len) || fn_len == 0) return false;
+    if (!LIT(r, ",\"args\":") || !(args = member_value(r)) || args->type != JSON_OBJECT) goto no;
+    if (!LIT(r, ",\"result\":") || !(result = member_value(r))) goto no;
+    if (!LIT(r, ",\"duration_ms\":") || !whole(r, &dms)) goto no;
+    if (LIT(r, ",\"token_usage\":") &&
+        (!(usage = member_value(r)) || !json_is_object(usage) || !as_count(json_object_get(usage, "input_tokens")) ||
+         !as_count(json_object_get(usage, "output_tokens"))))
+        goto no;
+    if (!LIT(r, ",\"timestamp\":") || !plain(r, &ts, &ts_len) || !rfc3339_parse_ms(ts, ts_len, &when)) goto no;
+    if (!LIT(r, ",\"duration_us\":") || !whole(r, &dus) || !LIT(r, "}") || r->pos != len) goto no;
+    if (r->values > JSON_DEFAULT_MAX_VALUES) goto no; /* (each part checked it as it counted) */
+    memset(out, 0, sizeof *out);
+    out->seq = seq;
+    out->parent_seq = parent;
+    out->function = xstrndup(fn, fn_len);
+    out->duration_ms = (double)dus / 1000;
+    out->timestamp_ms = when;
+    out->legacy = false;
+    out->ours = true;
+    out->args = args;
+    out->result = result;
+    out->token_usage = usage;
+    return true;
+no:
+    json_free(args);
+    json_free(result);
+    json_free(usage);
+    return false;
+}
+
+bool call_record_read_line(const char *line, size_t len, call_record *out) { return fast_record(line, len, out); }
+
 static int parse_record(calllog *log, const char *line, size_t len, int lineno, char **error)
 {
-    json_limits lim = {RECORD_MAX_BYTES, JSON_DEFAULT_MAX_DEPTH, 0};
+    call_record fast;
+    if (fast_record(line, len, &fast)) {
+        call_record *r = push(log);
+        *r = fast;
+        r->order = log->len - 1;
+        if (r->seq > log->max_seq) log->max_seq = r->seq;
+        log->total_records++;
+        log->total_bytes += len + 1;
+        return 0;
+    }
+    json_limits lim = record_limits;
     json_error jerr;
     json_t *v = json_parse(line, len, &lim, &jerr);
     if (!v) {

@@ -77,6 +77,10 @@ void calllog_set_caps(calllog *log, const calllog_caps *caps);
 
 calllog *calllog_new(void);
 void calllog_free(calllog *log);
+/* calllog_free for a process about to exit: the file is closed and the log's own structure freed,
+ * but the loaded records' values are left to the exit (one free each was about 1 k instructions a
+ * record at the end of a long resume). */
+void calllog_free_at_exit(calllog *log);
 void calllog_set_mode(calllog *log, calllog_mode mode);
 
 /* Load records.jsonl for replay. 0, or -1 with *error. */
@@ -183,6 +187,11 @@ json_t *call_record_to_json(const call_record *r);
 /* The same record as the compact line it is written as, without its newline (caller frees):
  * json_dump(call_record_to_json(r)) byte for byte, built without the tree. */
 char *call_record_line(const call_record *r, size_t *len);
+/* A line of records.jsonl in the shape call_record_line writes, read into *out without building
+ * the line's tree: true with the record loading gives, or false (nothing kept) for a line that
+ * only the general path reads or refuses. What calllog_load tries first on every line; exposed
+ * for the fuzz target and the unit tests that hold it equal to that path. */
+bool call_record_read_line(const char *line, size_t len, call_record *out);
 /* Check one record given as JSON (a line of records.jsonl, an element of a call log sent to serve)
  * and read it into *out (fields owned by *out; free with call_record_clear). NULL, or what is wrong
  * with it. Both shapes (see above). The one parser of a record: every loader goes through it. */

@@ -80,10 +80,11 @@ host *host_new(const host_config *cfg, char **error)
     return h;
 }
 
-void host_free(host *h)
+static void free_host(host *h, bool exiting)
 {
     if (!h) return;
-    calllog_free(h->log);
+    if (exiting) calllog_free_at_exit(h->log);
+    else calllog_free(h->log);
     /* modules in reverse order (the MCP servers of the run are shut down cleanly here) */
     for (size_t i = effect_module_count(); h->module_states && i-- > 0;)
         if (effect_modules[i]->free && h->module_states[i]) effect_modules[i]->free(h->module_states[i]);
@@ -98,6 +99,17 @@ void host_free(host *h)
     free(h->run_id);
     free(h->run_dir);
     free(h);
+}
+
+void host_free(host *h) { free_host(h, false); }
+
+void host_free_at_exit(host *h)
+{
+#if defined(__SANITIZE_ADDRESS__)
+    free_host(h, false);
+#else
+    free_host(h, true);
+#endif
 }
 
 void *host_module_state(host *h, const effect_module *m)

@@ -115,6 +115,9 @@ typedef struct host_config {
 /* Returns NULL with *error set (malloc'd) when the configuration cannot be used. */
 host *host_new(const host_config *cfg, char **error);
 void host_free(host *h);
+/* host_free for a process that exits right after it: the loaded call log's records are left to
+ * the exit instead of freed one by one (under ASan they are freed, for its leak check). */
+void host_free_at_exit(host *h);
 
 /* The seam. HOST_OK with *result (caller frees), or another HOST_* code with *error (malloc'd,
  * caller frees; NULL for HOST_SUSPEND). args must be an object. */

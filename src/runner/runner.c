@@ -399,7 +399,9 @@ int runner_run(const runner_request *req, runner_outcome *out, char **error)
     otel_run_end(trace, out->status == RUNNER_FAILED ? (out->error ? out->error : "the run failed") : NULL);
     engine_result_free(&res);
     free(input_text);
-    host_free(h); /* every member is freed by now: by the effect that started it, or its module's free */
+    /* every member is freed by now: by the effect that started it, or its module's free */
+    if (req->exit_after) host_free_at_exit(h);
+    else host_free(h);
     member_env_clear(&members);
     tree_budget_free(rc.tree);
     return 0;

@@ -87,7 +87,8 @@ typedef struct runner_request {
     bool banner;                /* the top-level worker prints the `Isolation:` line (CLI) */
     bool engine_on_thread;      /* in-process: run the engine on a thread of its own (serve) */
     bool exit_after;            /* the process exits after this run (CLI): the top-level in-process
-                                 * engine is not torn down (engine_config.exit_after) */
+                                 * engine is not torn down (engine_config.exit_after), nor the
+                                 * loaded call log's records (host_free_at_exit) */
     runner_cancel *cancel;      /* or NULL */
 
     const host_memory_store *memory; /* chidori.memory elsewhere than memory.json, or NULL */

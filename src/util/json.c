@@ -721,6 +721,24 @@ json_t *json_parse(const char *text, size_t len, const json_limits *lim, json_er
     return v;
 }
 
+json_t *json_parse_at(const char *text, size_t len, size_t *pos, int depth, const json_limits *lim, size_t *values)
+{
+    parser p = {.s = text, .len = len, .pos = *pos, .line = 1, .max_depth = lim->max_depth,
+                .values = *values, .max_values = lim->max_values ? lim->max_values : JSON_DEFAULT_MAX_VALUES};
+    if (*pos > len) return NULL;
+    /* where a value is marked: as in a parse of the whole text */
+    for (const char *q = text, *end = text + *pos; (q = memchr(q, '\n', (size_t)(end - q))) != NULL; q++) {
+        p.line++;
+        p.line_start = (size_t)(q - text) + 1;
+    }
+    if (len > lim->max_bytes) return NULL;
+    json_t *v = parse_value(&p, depth);
+    if (!v) return NULL;
+    *pos = p.pos;
+    *values = p.values;
+    return v;
+}
+
 /* ---------- serialization ---------- */
 
 int json_format_number(double d, char *out)

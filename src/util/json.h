@@ -68,6 +68,12 @@ typedef struct json_error {
  * lim may be NULL for the defaults. */
 json_t *json_parse(const char *text, size_t len, const json_limits *lim, json_error *err);
 void json_free(json_t *v);
+/* One value of a larger document, for a reader that walks the document's outer shape itself: the
+ * value starting at text[*pos] (whitespace before it allowed), parsed as json_parse would parse
+ * it at that place — `depth` containers around it, `*values` values counted before it, the same
+ * limits, the same line:col marks — with *pos moved past it and *values counted on. NULL on any
+ * error (nothing moved, no message: the caller parses the whole text to report it). */
+json_t *json_parse_at(const char *text, size_t len, size_t *pos, int depth, const json_limits *lim, size_t *values);
 
 /* Constructors. The containers take ownership of the values added to them. */
 json_t *json_null(void);

@@ -4,7 +4,10 @@
  * load, and the prompt and tool record forms (record_form.h) read any loaded record back and
  * compare it with its own args without crashing; its first append cuts exactly what follows its last newline (never a
  * complete line); after one append the file loads again with one more record, the new one on a
- * line of its own; the pending-call check answers without crashing for seqs around the log's. */
+ * line of its own; the pending-call check answers without crashing for seqs around the log's.
+ * And every line the loader's fast reader takes (call_record_read_line) gives the record the
+ * general path (json_parse and the record's checks) gives: the same fields, values of the same
+ * bytes, in the same order, marked at the same line:col. */
 #define _GNU_SOURCE
 #include "host/calllog.h"
 #include "host/record_form.h"
@@ -25,8 +28,60 @@ static void write_bytes(const uint8_t *data, size_t size)
     if (!f || fwrite(data, 1, size, f) != size || fclose(f) != 0) abort();
 }
 
+static bool same_tree(const json_t *a, const json_t *b)
+{
+    if (!a || !b) return a == b;
+    if (a->type != b->type || a->line != b->line || a->col != b->col) return false;
+    switch (a->type) {
+    case JSON_NUMBER: return memcmp(&a->u.number, &b->u.number, sizeof(double)) == 0;
+    case JSON_STRING:
+        return a->u.string.len == b->u.string.len && !memcmp(a->u.string.bytes, b->u.string.bytes, a->u.string.len);
+    case JSON_ARRAY:
+        if (a->u.array.len != b->u.array.len) return false;
+        for (size_t i = 0; i < a->u.array.len; i++)
+            if (!same_tree(a->u.array.items[i], b->u.array.items[i])) return false;
+        return true;
+    case JSON_OBJECT:
+        if (a->u.object.len != b->u.object.len) return false;
+        for (size_t i = 0; i < a->u.object.len; i++) {
+            const json_member *x = &a->u.object.items[i], *y = &b->u.object.items[i];
+            if (x->key_len != y->key_len || memcmp(x->key, y->key, x->key_len) || !same_tree(x->value, y->value))
+                return false;
+        }
+        return true;
+    default: return true;
+    }
+}
+
+/* The fast reader against the general path, on one line. */
+static void check_fast_reader(const char *line, size_t len)
+{
+    call_record fast;
+    if (!call_record_read_line(line, len, &fast)) return;
+    json_limits lim = {CALLLOG_RECORD_MAX_BYTES, JSON_DEFAULT_MAX_DEPTH, 0};
+    json_error jerr;
+    json_t *v = json_parse(line, len, &lim, &jerr);
+    call_record slow;
+    if (!v || call_record_parse(v, &slow) != NULL) abort(); /* the fast reader took a line the loader refuses */
+    if (fast.seq != slow.seq || fast.parent_seq != slow.parent_seq || strcmp(fast.function, slow.function) ||
+        fast.error || slow.error || memcmp(&fast.duration_ms, &slow.duration_ms, sizeof(double)) ||
+        fast.timestamp_ms != slow.timestamp_ms || fast.legacy != slow.legacy || fast.ours != slow.ours ||
+        fast.extra || slow.extra || !same_tree(fast.args, slow.args) || !same_tree(fast.result, slow.result) ||
+        !same_tree(fast.token_usage, slow.token_usage))
+        abort();
+    call_record_clear(&fast);
+    call_record_clear(&slow);
+    json_free(v);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+    for (size_t at = 0; at < size;) {
+        const uint8_t *nl = memchr(data + at, '\n', size - at);
+        size_t n = nl ? (size_t)(nl - (data + at)) : size - at;
+        check_fast_reader((const char *)data + at, n);
+        at += n + 1;
+    }
     if (!path) {
         /* tmpfs when there is one: every append is flushed (fdatasync), which is free there */
         const char *tmp = getenv("TMPDIR");

@@ -355,3 +355,126 @@ TEST(calllog_pending_call_must_agree_with_the_log)
     calllog_free(log);
     json_free(recs);
 }
+
+/* ---- the loader's fast reader of the lines we write (issue 22) ---- */
+
+static bool same_tree(const json_t *a, const json_t *b)
+{
+    if (!a || !b) return a == b;
+    if (a->type != b->type || a->line != b->line || a->col != b->col) return false;
+    if (a->type == JSON_NUMBER) return memcmp(&a->u.number, &b->u.number, sizeof(double)) == 0;
+    if (a->type == JSON_STRING)
+        return a->u.string.len == b->u.string.len && !memcmp(a->u.string.bytes, b->u.string.bytes, a->u.string.len);
+    if (a->type == JSON_ARRAY) {
+        if (a->u.array.len != b->u.array.len) return false;
+        for (size_t i = 0; i < a->u.array.len; i++)
+            if (!same_tree(a->u.array.items[i], b->u.array.items[i])) return false;
+    }
+    if (a->type == JSON_OBJECT) {
+        if (a->u.object.len != b->u.object.len) return false;
+        for (size_t i = 0; i < a->u.object.len; i++) {
+            const json_member *x = &a->u.object.items[i], *y = &b->u.object.items[i];
+            if (x->key_len != y->key_len || memcmp(x->key, y->key, x->key_len) || !same_tree(x->value, y->value))
+                return false;
+        }
+    }
+    return true;
+}
+
+/* 1: the fast reader took the line and gave the general path's record; 0: it left the line to
+ * that path; -1: it took a line that path refuses, or gave another record. */
+static int fast_versus_general(const char *line)
+{
+    size_t len = strlen(line);
+    call_record fast, slow;
+    if (!call_record_read_line(line, len, &fast)) return 0;
+    json_limits lim = {CALLLOG_RECORD_MAX_BYTES, JSON_DEFAULT_MAX_DEPTH, 0};
+    json_error jerr;
+    json_t *v = json_parse(line, len, &lim, &jerr);
+    int same = v && call_record_parse(v, &slow) == NULL;
+    if (same) {
+        same = fast.seq == slow.seq && fast.parent_seq == slow.parent_seq && !strcmp(fast.function, slow.function) &&
+               !fast.error && !slow.error && fast.duration_ms == slow.duration_ms &&
+               fast.timestamp_ms == slow.timestamp_ms && fast.legacy == slow.legacy && fast.ours == slow.ours &&
+               !fast.extra && !slow.extra && same_tree(fast.args, slow.args) && same_tree(fast.result, slow.result) &&
+               same_tree(fast.token_usage, slow.token_usage);
+        call_record_clear(&slow);
+    }
+    call_record_clear(&fast);
+    json_free(v);
+    return same ? 1 : -1;
+}
+
+TEST(calllog_fast_reader_gives_the_general_paths_record_or_leaves_the_line)
+{
+    /* what call_record_line writes: every one is read fast, to the same record */
+    call_record recs[3] = {{0}};
+    recs[0] = (call_record){.seq = 1, .function = "mark", .args = parse("{\"label\":\"tick\"}"), .result = json_null(),
+                            .timestamp_ms = 1783483062291LL};
+    recs[1] = (call_record){.seq = 9, .parent_seq = 4, .function = "prompt",
+                            .args = parse("{\"text\":\"h\\u00e9\\n\",\"n\":[1.5,-0,1e300,{}]}"),
+                            .result = parse("{\"a\":[true,false,null]}"), .duration_ms = 12.3456,
+                            .token_usage = parse("{\"input_tokens\":5,\"output_tokens\":2}"), .timestamp_ms = 0};
+    recs[2] = (call_record){.seq = 9007199254740991ULL / 10000, .function = "step", .args = parse("{}"),
+                            .result = parse("\"x\""), .duration_ms = 1e11 - 0.001, .timestamp_ms = 253402300799999LL};
+    for (int i = 0; i < 3; i++) {
+        size_t n;
+        char *line = call_record_line(&recs[i], &n);
+        CHECK(fast_versus_general(line) == 1);
+        free(line);
+        json_free(recs[i].args);
+        json_free(recs[i].result);
+        json_free(recs[i].token_usage);
+    }
+    /* near misses: each is left to the general path, or read to its very record */
+    static const char *const lines[] = {
+        "{\"seq\":0,\"function\":\"mark\",\"args\":{},\"result\":null,\"duration_ms\":0,\"timestamp\":\"2026-07-08T03:57:42.291Z\",\"duration_us\":0}",
+        "{\"seq\":01,\"function\":\"mark\",\"args\":{},\"result\":null,\"duration_ms\":0,\"timestamp\":\"2026-07-08T03:57:42.291Z\",\"duration_us\":0}",
+        "{\"seq\":1000000000000000,\"function\":\"mark\",\"args\":{},\"result\":null,\"duration_ms\":0,\"timestamp\":\"2026-07-08T03:57:42.291Z\",\"duration_us\":0}",
+        "{\"seq\":2,\"parent_seq\":2,\"function\":\"mark\",\"args\":{},\"result\":null,\"duration_ms\":0,\"timestamp\":\"2026-07-08T03:57:42.291Z\",\"duration_us\":0}",
+        "{\"seq\":2,\"parent_seq\":0,\"function\":\"mark\",\"args\":{},\"result\":null,\"duration_ms\":0,\"timestamp\":\"2026-07-08T03:57:42.291Z\",\"duration_us\":0}",
+        "{\"seq\":2,\"function\":\"\",\"args\":{},\"result\":null,\"duration_ms\":0,\"timestamp\":\"2026-07-08T03:57:42.291Z\",\"duration_us\":0}",
+        "{\"seq\":2,\"function\":\"m\\u0000\",\"args\":{},\"result\":null,\"duration_ms\":0,\"timestamp\":\"2026-07-08T03:57:42.291Z\",\"duration_us\":0}",
+        "{\"seq\":2,\"function\":\"mark\",\"args\":[],\"result\":null,\"duration_ms\":0,\"timestamp\":\"2026-07-08T03:57:42.291Z\",\"duration_us\":0}",
+        "{\"seq\":2,\"function\":\"mark\",\"args\":{\"a\":1,\"a\":2},\"result\":null,\"duration_ms\":0,\"timestamp\":\"2026-07-08T03:57:42.291Z\",\"duration_us\":0}",
+        "{\"seq\":2,\"function\":\"mark\",\"args\": {\"a\":1} ,\"result\":null,\"duration_ms\":0,\"timestamp\":\"2026-07-08T03:57:42.291Z\",\"duration_us\":0}",
+        "{\"seq\":2,\"function\":\"mark\",\"args\":{},\"result\":tru,\"duration_ms\":0,\"timestamp\":\"2026-07-08T03:57:42.291Z\",\"duration_us\":0}",
+        "{\"seq\":2,\"function\":\"mark\",\"args\":{},\"result\":null,\"duration_ms\":1.5,\"timestamp\":\"2026-07-08T03:57:42.291Z\",\"duration_us\":0}",
+        "{\"seq\":2,\"function\":\"mark\",\"args\":{},\"result\":null,\"duration_ms\":-1,\"timestamp\":\"2026-07-08T03:57:42.291Z\",\"duration_us\":0}",
+        "{\"seq\":2,\"function\":\"mark\",\"args\":{},\"result\":null,\"duration_ms\":0,\"token_usage\":{\"input_tokens\":1},\"timestamp\":\"2026-07-08T03:57:42.291Z\",\"duration_us\":0}",
+        "{\"seq\":2,\"function\":\"mark\",\"args\":{},\"result\":null,\"duration_ms\":0,\"token_usage\":{\"input_tokens\":1,\"output_tokens\":1.5},\"timestamp\":\"2026-07-08T03:57:42.291Z\",\"duration_us\":0}",
+        "{\"seq\":2,\"function\":\"mark\",\"args\":{},\"result\":null,\"duration_ms\":0,\"timestamp\":\"2026-13-08T03:57:42.291Z\",\"duration_us\":0}",
+        "{\"seq\":2,\"function\":\"mark\",\"args\":{},\"result\":null,\"duration_ms\":0,\"timestamp\":1783483062291,\"duration_us\":0}",
+        "{\"seq\":2,\"function\":\"mark\",\"args\":{},\"result\":null,\"duration_ms\":0,\"timestamp\":\"2026-07-08T03:57:42.291Z\",\"error\":\"no\",\"duration_us\":0}",
+        "{\"seq\":2,\"function\":\"mark\",\"args\":{},\"result\":null,\"duration_ms\":0,\"timestamp\":\"2026-07-08T03:57:42.291Z\",\"duration_us\":0,\"response\":1}",
+        "{\"seq\":2,\"function\":\"mark\",\"args\":{},\"result\":null,\"duration_ms\":0,\"timestamp\":\"2026-07-08T03:57:42.291Z\",\"duration_us\":0} ",
+        "{\"seq\":2,\"function\":\"mark\",\"args\":{},\"result\":null,\"duration_ms\":0,\"timestamp\":\"2026-07-08T03:57:42.291Z\",\"duration_us\":0}}",
+        "{\"seq\":2,\"function\":\"mark\",\"args\":{},\"result\":null,\"duration_ms\":0,\"timestamp\":\"2026-07-08T03:57:42.291Z\",\"duration_us\":7}",
+        "{\"seq\":2,\"function\":\"mark\",\"args\":{},\"result\":\"\\ud800\",\"duration_ms\":0,\"timestamp\":\"2026-07-08T03:57:42.291Z\",\"duration_us\":0}",
+    };
+    int fast = 0;
+    for (size_t i = 0; i < sizeof lines / sizeof *lines; i++) {
+        int r = fast_versus_general(lines[i]);
+        if (r < 0) fprintf(stderr, "fast reader differs on: %s\n", lines[i]);
+        CHECK(r >= 0);
+        fast += r;
+    }
+    CHECK(fast == 3); /* a duplicate key in args, duration_us 7 and a lone surrogate: values the parser reads */
+}
+
+TEST(calllog_fast_reader_counts_values_and_depth_as_the_parser_does)
+{
+    /* args nested to exactly the depth limit loads; one level more is refused, with the
+     * parser's words, by both readers alike */
+    for (int extra = 0; extra < 2; extra++) {
+        buf b = {0};
+        buf_puts(&b, "{\"seq\":1,\"function\":\"mark\",\"args\":{\"a\":");
+        int depth = JSON_DEFAULT_MAX_DEPTH - 1 + extra; /* the line and args are two levels */
+        for (int i = 0; i < depth; i++) buf_putc(&b, '[');
+        for (int i = 0; i < depth; i++) buf_putc(&b, ']');
+        buf_puts(&b, "},\"result\":null,\"duration_ms\":0,\"timestamp\":\"2026-07-08T03:57:42.291Z\",\"duration_us\":0}");
+        buf_putc(&b, '\0');
+        CHECK(fast_versus_general(b.data) == (extra ? 0 : 1));
+        buf_free(&b);
+    }
+}

@@ -13,7 +13,9 @@
 (function (natives) {
   "use strict";
   const hostCall = natives.host;
-  const hostValue = natives.hostValue; // speed: args read in C when stringify could run no guest code
+  // speed: args read in C when stringify could run no guest code, and the reply's promise made in C
+  // as PromiseResolve makes it (own `constructor` and `then` included)
+  const hostEffect = natives.hostEffect;
   const clockNow = natives.now;
   const clockAdvanceTo = natives.advanceTo;
   const loadBuiltinFile = natives.loadBuiltin;
@@ -44,11 +46,11 @@
   function effect(op, args) {
     // Plain args (data properties of plain objects and arrays, no toJSON anywhere: what
     // JSON.stringify would read without running guest code) go to the host as they are; for
-    // anything else hostValue calls nothing and answers undefined (a host reply is never
+    // anything else hostEffect calls nothing and answers undefined (a host reply is never
     // undefined), and the args take the JSON path below, with its errors.
     try {
-      const reply = hostValue(op, rec(args));
-      if (reply !== undefined) return PromiseResolve(reply);
+      const promise = hostEffect(op, rec(args));
+      if (promise !== undefined) return promise;
     } catch (e) {
       return PromiseReject(e);
     }
