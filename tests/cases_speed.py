@@ -7,7 +7,7 @@ Object.prototype (which sends every call with an object or array through JSON.st
 an isolated worker; the records and the output must be the same bytes. Records are written from
 the record without a tree and a loaded log moves its values (src/host/calllog.c): a long run is
 resumed and replayed to the same bytes, and a changed call is still a divergence. An effect's
-promise is made in C (hostEffect, QuickJS patch 0016) and must be what Promise.resolve made: its
+promise is made in C (hostEffect, QuickJS patch 0017) and must be what Promise.resolve made: its
 own keys, and a guest's Object.prototype.then followed as the language follows it.
 """
 import glob
@@ -176,7 +176,7 @@ THENABLE = r"""export default async function (input, chidori) {
 
 
 def case_speed_effect_promise_is_what_promise_resolve_makes(v):
-    """An effect's promise is made in C (hostEffect, QuickJS patch 0016) as Promise.resolve made it
+    """An effect's promise is made in C (hostEffect, QuickJS patch 0017) as Promise.resolve made it
     in the prelude: own `constructor` and `then`, and an object reply followed through a `then` a
     guest put on Object.prototype (called, a getter that throws rejects, a non-function is
     ignored). In-process, isolated, and replayed, the same output. Seen failing when the patch

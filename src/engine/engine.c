@@ -305,7 +305,7 @@ static JSValue host_value(JSContext *ctx, JSValueConst this_val, int argc, JSVal
  * PromiseResolve(reply), that is Promise.resolve(reply) with its own `constructor` and `then`
  * pinned to the originals (primordials.js's own(): same flags, same order), made without the
  * executor and resolving functions Promise.resolve makes and drops (JS_NewResolvedPromise, our
- * QuickJS patch 0016; the capability under ENGINE=ng) and without two Object.defineProperty calls
+ * QuickJS patch 0017; the capability under ENGINE=ng) and without two Object.defineProperty calls
  * and their descriptors. data[0] and data[1] are Promise and Promise.prototype.then, read when the
  * prelude was installed (before any guest code). Promise.resolve of a value that is not a promise
  * is exactly that: a host reply is never a promise, and Promise.prototype cannot be replaced.
@@ -317,7 +317,7 @@ static JSValue native_host_effect(JSContext *ctx, JSValueConst this_val, int arg
     JSValue reply = host_value(ctx, this_val, argc, argv);
     if (JS_IsException(reply) || JS_IsUndefined(reply)) return reply;
 #ifndef CHIDORI_ENGINE_NG
-    JSValue p = JS_NewResolvedPromise(ctx, reply); /* patches/quickjs/0016 */
+    JSValue p = JS_NewResolvedPromise(ctx, reply); /* patches/quickjs/0017 */
     JS_FreeValue(ctx, reply);
     if (JS_IsException(p)) return p;
     if (
