@@ -133,6 +133,13 @@ def _is_function_value(toks, k):
     return False
 
 
+def _bound_end(toks):
+    """Where a declaration's initializer starts (the names it binds are no check); 0 otherwise."""
+    if toks[0].text in ("const", "let", "var"):
+        return next((k for k, t in enumerate(toks) if t.text == "="), len(toks))
+    return 0
+
+
 def analyse(src):
     """The statements of src with, for each: kind, whether it is a check, and an exclusion reason."""
     stmts = jssplit.split_statements(src)
@@ -169,8 +176,9 @@ def analyse(src):
                 helpers_src[toks[1].text] = toks
 
     def direct(toks):
+        start = _bound_end(toks)
         for k, t in enumerate(toks):
-            if t.kind != "id":
+            if k < start or t.kind != "id":
                 continue
             if t.text in assert_names or t.text in common_check_names:
                 if k == 0 or toks[k - 1].text not in (".", "?."):
@@ -204,7 +212,7 @@ def analyse(src):
         helper_decl = kind in ("decl", "stmt") and head in ("const", "let", "var") and len(toks) > 1 and toks[1].text in helpers_src and helpers_src[toks[1].text] is toks
         is_check = kind not in ("func", "directive") and not helper_decl and (
             direct(toks) or any(t.kind == "id" and t.text in asserting and (k == 0 or toks[k - 1].text not in (".", "?."))
-                                for k, t in enumerate(toks)))
+                                for k, t in enumerate(toks) if k >= _bound_end(toks)))
         excluded = None
         if is_check:
             for k, t in enumerate(toks):
@@ -250,10 +258,10 @@ def rewrite(src, stmts):
             expr = text.rstrip()
             if expr.endswith(";"):
                 expr = expr[:-1]
-            body = "__nt.track(%d, (%s\n));" % (i, expr)
+            body = "__nt.track(%d, (%s));" % (i, expr)
         else:
             body = text
-        parts.append("if (__nt.enter(%d)) try { %s\n} catch (__e) { __nt.fail(%d, __e); }" % (i, body, i))
+        parts.append("if (__nt.enter(%d)) try { %s } catch (__e) { __nt.fail(%d, __e); }" % (i, body, i))
         pos = e
     parts.append(src[pos:])
     if not prelude_done:
