@@ -126,9 +126,22 @@
       defineValue(existing, "warned", true);
       const what = typeof type === "symbol" ? SymbolToString(type) : StringCtor(type);
       const ctorName = (target.constructor && target.constructor.name) || "EventEmitter";
-      globalThis.console.warn("MaxListenersExceededWarning: Possible EventEmitter memory leak detected. " +
+      const text = "Possible EventEmitter memory leak detected. " +
         existing.length + " " + what + " listeners added to [" + ctorName + "]. MaxListeners is " + max +
-        ". Use emitter.setMaxListeners() to increase limit");
+        ". Use emitter.setMaxListeners() to increase limit";
+      // As Node: a warning (printed, and emitted as process 'warning') carrying the emitter, the
+      // event type and the count.
+      const proc = globalThis.process;
+      if (proc && typeof proc.emitWarning === "function") {
+        const w = new ErrorCtor(text);
+        w.name = "MaxListenersExceededWarning";
+        w.emitter = target;
+        w.type = type;
+        w.count = existing.length;
+        proc.emitWarning(w);
+      } else {
+        globalThis.console.warn("MaxListenersExceededWarning: " + text);
+      }
     }
     return target;
   }
