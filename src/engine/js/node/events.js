@@ -414,7 +414,7 @@
 
   function getEventListeners(target, type) {
     if (target && typeof target.listeners === "function") return target.listeners(type);
-    if (target && typeof abort.getEventListeners === "function") return abort.getEventListeners(target, type);
+    if (abort.isEventTarget(target)) return abort.getEventListeners(target, type);
     throw invalidArgType("emitter", "an instance of EventEmitter or EventTarget", target);
   }
 

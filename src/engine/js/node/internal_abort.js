@@ -189,6 +189,11 @@
     } catch (_) { /* nothing more to do */ }
   }
 
+  // Whether v is an EventTarget of ours (each has its listener map from construction).
+  function isEventTarget(v) {
+    return (typeof v === "object" || typeof v === "function") && v !== null && WeakMapGet(listenerMaps, v) !== undefined;
+  }
+
   // The listeners of an EventTarget for events.getEventListeners.
   function getEventListeners(target, type) {
     const map = WeakMapGet(listenerMaps, target);
@@ -327,6 +332,6 @@
   }
 
   return ObjectFreeze({
-    Event, CustomEvent, EventTarget, AbortSignal, AbortController, DOMException, getEventListeners, abortError,
+    Event, CustomEvent, EventTarget, AbortSignal, AbortController, DOMException, getEventListeners, isEventTarget, abortError,
   });
 })
