@@ -211,6 +211,36 @@ def analyse(src):
                 asserting.add(n)
                 changed = True
 
+    # A helper of the file that uses something a run lacks passes that need on to its callers.
+    def needs(toks, start=0):
+        for k, t in enumerate(toks):
+            if k >= start and t.kind == "id" and t.text in facility and (k == 0 or toks[k - 1].text not in (".", "?.")):
+                return facility[t.text]
+        return None
+
+    changed = True
+    while changed:
+        changed = False
+        for n, toks in helpers_src.items():
+            if n not in facility:
+                why = needs(toks, 3 if toks[0].text in ("const", "let", "var") else 2)
+                if why:
+                    facility[n] = why
+                    changed = True
+
+    def inline_require(text):
+        """The need of a module a run lacks required inside the statement (not bound at top level)."""
+        for spec in REQUIRE_RE.findall(text):
+            name = spec[5:] if spec.startswith("node:") else spec
+            base = name.split("/")[0]
+            if name in PER_CHECK:
+                return PER_CHECK[name]
+            if name.startswith("internal/"):
+                return INTERNAL
+            if base in NO_SUCH_MODULE:
+                return "node:%s (%s)" % (base, NO_SUCH_MODULE[base])
+        return None
+
     out = []
     for s, e, toks in stmts:
         head = toks[0].text
@@ -229,10 +259,7 @@ def analyse(src):
                                 for k, t in enumerate(toks) if k >= _bound_end(toks)))
         excluded = None
         if is_check:
-            for k, t in enumerate(toks):
-                if t.kind == "id" and t.text in facility and (k == 0 or toks[k - 1].text not in (".", "?.")):
-                    excluded = facility[t.text]
-                    break
+            excluded = needs(toks, _bound_end(toks)) or inline_require(src[s:e])
         out.append({"start": s, "end": e, "toks": toks, "kind": kind, "check": is_check,
                     "excluded": excluded, "line": toks[0].line})
     return out

@@ -134,10 +134,10 @@
       const proc = globalThis.process;
       if (proc && typeof proc.emitWarning === "function") {
         const w = new ErrorCtor(text);
-        w.name = "MaxListenersExceededWarning";
-        w.emitter = target;
-        w.type = type;
-        w.count = existing.length;
+        defineValue(w, "name", "MaxListenersExceededWarning");
+        defineValue(w, "emitter", target);
+        defineValue(w, "type", type);
+        defineValue(w, "count", existing.length);
         proc.emitWarning(w);
       } else {
         globalThis.console.warn("MaxListenersExceededWarning: " + text);
