@@ -401,11 +401,89 @@ def verdicts(result, crash, stmts):
     return out
 
 
-def run_file(args, path, module, base):
+SURFACE_NODE = """\
+process.stdout.write('\\n@@NODETESTS ' + JSON.stringify(require('./stream_surface.js')(%s)) + '\\n');
+"""
+SURFACE_CHIDORI = """\
+import surface from './stream_surface.js';
+export default async function () {
+  console.log('\\n@@NODETESTS ' + JSON.stringify(surface(%s)));
+  return {};
+}
+"""
+
+
+def stream_lacks(args, base, files):
+    """What a stream file may use that Node's node:stream has and chidori's lacks: {name: where}
+    and the module names Node loads and chidori does not (run.py's rule for stream files)."""
+    specs = set()
+    for module, path in files:
+        if module == "stream":
+            with open(path, encoding="utf-8", errors="replace") as f:
+                for spec in REQUIRE_RE.findall(f.read()):
+                    if not spec.startswith("."):
+                        specs.add(spec)
+    specs = json.dumps(sorted(specs))
+    d = tempfile.mkdtemp(prefix="nt-surface-", dir=base)
+    shutil.copy(os.path.join(HERE, "stream_surface.js"), os.path.join(d, "stream_surface.js"))
+    with open(os.path.join(d, "package.json"), "w") as f:
+        f.write('{"type": "commonjs", "private": true}\n')
+    with open(os.path.join(d, "node_main.js"), "w") as f:
+        f.write(SURFACE_NODE % specs)
+    with open(os.path.join(d, "main.mjs"), "w") as f:
+        f.write(SURFACE_CHIDORI % specs)
+    theirs, why = run_side([args.node, "node_main.js"], d, args.timeout)
+    ours, why2 = run_side([args.chidori, "run", "main.mjs", "-q", "--runs-dir", os.path.join(d, ".runs")], d, args.timeout)
+    if not theirs or "names" not in theirs or not ours or "names" not in ours:
+        raise SystemExit("could not read node:stream's surface: %s / %s" % (why, why2))
+    lacking = {}
+    for label, names in theirs["names"].items():
+        have = set(ours["names"].get(label, []))
+        for n in names:
+            if n not in have and not n.startswith("_"):
+                lacking.setdefault(n, label)
+    modules = {s for s, ok in theirs["loads"].items() if ok and not ours["loads"].get(s)}
+    return lacking, modules
+
+
+STREAM_HOLDERS = {"stream", "Stream", "Readable", "Writable", "Duplex", "Transform", "PassThrough"}
+
+
+def stream_exclusion(src, lacking, modules):
+    """Why a stream file needs what chidori's node:stream lacks, or None: a module name it cannot
+    load, a static of the module or a class (`stream.X`, `Readable.X`, or X taken from
+    require('stream')), or a member its streams lack (`.X` on anything but Symbol)."""
+    for spec in REQUIRE_RE.findall(src):
+        if spec in modules:
+            return "needs %s, which chidori lacks" % spec
+    try:
+        toks = jssplit.tokenize(src)
+    except ValueError:
+        return None
+    taken = set()
+    for m in re.finditer(r"""(?:const|let|var)\s*\{([^}]*)\}\s*=\s*require\(\s*['"](?:node:)?stream['"]\s*\)""", src):
+        for part in m.group(1).split(","):
+            taken.add(part.split(":")[0].strip())
+    for k, t in enumerate(toks):
+        if t.kind != "id" or t.text not in lacking:
+            continue
+        label = lacking[t.text]
+        dotted = k > 1 and toks[k - 1].text in (".", "?.")
+        if label == "instance":
+            if dotted and toks[k - 2].text != "Symbol":
+                return "needs a stream's .%s, which chidori's streams lack" % t.text
+        elif (dotted and toks[k - 2].text in STREAM_HOLDERS) or t.text in taken:
+            return "needs %s.%s, which chidori's node:stream lacks" % (label, t.text)
+    return None
+
+
+def run_file(args, path, module, base, lacks=None):
     name = os.path.basename(path)
     with open(path, encoding="utf-8", errors="replace") as f:
         src = f.read()
     why = file_exclusion(src)
+    if not why and module == "stream" and lacks is not None:
+        why = stream_exclusion(src, *lacks)
     if why:
         return {"file": name, "module": module, "excluded": why}
     try:
@@ -533,7 +611,8 @@ def main():
     os.makedirs(base, exist_ok=True)
     try:
         with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.j)) as ex:
-            results = list(ex.map(lambda mf: run_file(args, mf[1], mf[0], base), files))
+            lacks = stream_lacks(args, base, files) if any(m == "stream" for m, _ in files) else None
+            results = list(ex.map(lambda mf: run_file(args, mf[1], mf[0], base, lacks), files))
     finally:
         if not args.keep:
             shutil.rmtree(base, ignore_errors=True)
