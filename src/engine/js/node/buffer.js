@@ -307,8 +307,41 @@
     return new FastBuffer(TypedArrayBuffer(u8), TypedArrayByteOffset(u8), TypedArrayLength(u8));
   }
 
+  // DEP0005 as Node emits it: the first call of the deprecated Buffer() made by code outside
+  // node_modules warns, once per run (a package's own calls never do). The caller is the first
+  // frame of a new stack that has a file location (this file's frames have none).
+  let bufferCtorWarned = false, bufferCtorChecks = 0;
+  function callerInNodeModules() {
+    let stack;
+    try { stack = new ErrorCtor().stack; } catch (_) { return false; }
+    if (typeof stack !== "string") return false;
+    let at = 0;
+    while (at < stack.length) {
+      let end = StringIndexOf(stack, "\n", at);
+      if (end < 0) end = stack.length;
+      const line = StringSlice(stack, at, end);
+      const open = StringIndexOf(line, "(");
+      if (open >= 0 && StringIndexOf(line, ":", open) > open) {
+        return StringIndexOf(StringSlice(line, open + 1), "node_modules/") >= 0;
+      }
+      at = end + 1;
+    }
+    return false;
+  }
+  function warnBufferCtor() {
+    // each check makes a stack: after 10,000 calls from packages, as Node, stop looking
+    if (bufferCtorWarned || ++bufferCtorChecks > 10000 || callerInNodeModules()) return;
+    bufferCtorWarned = true;
+    const proc = globalThis.process;
+    if (proc && typeof proc.emitWarning === "function") {
+      proc.emitWarning("Buffer() is deprecated due to security and usability issues. Please use the " +
+        "Buffer.alloc(), Buffer.allocUnsafe(), or Buffer.from() methods instead.", "DeprecationWarning", "DEP0005");
+    }
+  }
+
   // Buffer(arg[, encodingOrOffset[, length]]): the deprecated constructor, kept working.
   function Buffer(arg, encodingOrOffset, length) {
+    warnBufferCtor();
     if (typeof arg === "number") {
       if (typeof encodingOrOffset === "string") throw invalidArgType("string", "of type string", arg);
       return alloc(arg);
