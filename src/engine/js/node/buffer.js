@@ -516,15 +516,26 @@
     return out;
   }
 
+  // Buffer.of(...items), its own as in Node: the generic %TypedArray%.of would construct through
+  // the deprecated Buffer() and emit DEP0005.
+  function of(...items) {
+    const out = new FastBuffer(items.length);
+    for (let k = 0; k < items.length; k++) out[k] = items[k];
+    return out;
+  }
+
   const statics = {
     __proto__: null,
-    from, alloc, allocUnsafe, allocUnsafeSlow: allocUnsafe, byteLength, concat, compare, isEncoding, copyBytesFrom,
+    from, of, alloc, allocUnsafe, allocUnsafeSlow: allocUnsafe, byteLength, concat, compare, isEncoding, copyBytesFrom,
     isBuffer: (b) => isBuffer(b),
   };
   const staticKeys = ObjectKeys(statics);
   for (let i = 0; i < staticKeys.length; i++)
     ObjectDefineProperty(Buffer, staticKeys[i], { __proto__: null, value: statics[staticKeys[i]], writable: true, configurable: true });
   defineValue(Buffer, "poolSize", 8192);
+  // As Node: the species of Buffer is the internal constructor, so map, filter and the other
+  // methods that make a typed array of the receiver's kind never call the deprecated Buffer().
+  ObjectDefineProperty(Buffer, S1[33].species, { __proto__: null, get: function () { return FastBuffer; }, enumerable: false, configurable: true });
 
   /* ---- prototype: conversion ---- */
 
