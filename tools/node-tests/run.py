@@ -6,13 +6,16 @@ docs/captured-surface.md, "Node's own tests").
 Reads a checkout of Node's repository (NODE_SRC) at run time and writes nothing into it; nothing of
 Node's is kept in this repository. For each selected file of NODE_SRC/test/parallel it:
 
-  * decides whether a run can have what the file needs; a file that cannot (Node flags, internal
-    modules, child processes, threads, sockets, files on disk, Node's own test helpers) is listed
-    as excluded with the reason, never dropped silently;
+  * decides whether a run can have what the file needs; a file that cannot (a Node flag that
+    changes behaviour, Node's other test helpers or fixtures beside it, a module a run cannot
+    have required other than by a plain declaration; for stream files, a name or module Node's
+    node:stream has and ours lacks, probed on both sides by stream_surface.js) is listed as
+    excluded with the reason, never dropped silently;
   * cuts the file into top-level statements (jssplit.py) and counts as one check each statement
     that holds an assertion (`assert…`, a name taken from `assert`, common.mustCall and its kin,
     common.expectsError/expectWarning) or calls a helper function of the file whose body does;
-    a check that needs `vm` or `fs` is counted as excluded;
+    a check that names (itself or through a helper) what a declaration of `vm`, `fs`, an
+    internal module or a module a run cannot have bound is counted as excluded, with its reason;
   * rewrites the file so that each statement runs in a try of its own (a failing check does not
     stop the following ones; top-level `const`/`let` become `var` and classes `var C = class C`
     so later statements still see them), writes it with driver.js and our own `common` stand-in
