@@ -3,9 +3,10 @@
 // util.inspect.defaultOptions, ask for numericSeparator; querystring.parse with an empty
 // separator ([] or "") takes the whole string as one pair; querystring.escape of a lone
 // surrogate takes the next code unit as its low half (URI malformed only at the end);
-// events.getEventListeners refuses what is neither an EventEmitter nor an EventTarget.
+// events.getEventListeners refuses what is neither an EventEmitter nor an EventTarget, and
+// events.setMaxListeners(n, eventTarget) sets the limit getMaxListeners reads.
 // (Before: no grouping in format, `{}` for an empty separator, URI malformed for any lone
-// surrogate, and [] for any value.)
+// surrogate, [] for any value, and an EventTarget's limit stayed the default.)
 import util from "node:util";
 import qs from "node:querystring";
 import events from "node:events";
@@ -38,5 +39,9 @@ export async function agent() {
     t(() => events.getEventListeners(et, "x").length),
     t(() => events.getEventListeners(new EventTarget(), "x").length),
     t(() => events.getEventListeners(new events.EventEmitter().on("y", () => {}), "y").length)];
-  return JSON.stringify({ byDefault, byOptions, parsed, escaped, listeners }, null, 1);
+  const et2 = new EventTarget(), et3 = new EventTarget();
+  const limits = [events.getMaxListeners(et2)];
+  events.setMaxListeners(101, et2);
+  limits.push(events.getMaxListeners(et2), events.getMaxListeners(et3));
+  return JSON.stringify({ byDefault, byOptions, parsed, escaped, listeners, limits }, null, 1);
 }

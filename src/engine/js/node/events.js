@@ -420,6 +420,10 @@
 
   function getMaxListeners(target) {
     if (target && typeof target.getMaxListeners === "function") return target.getMaxListeners();
+    if (abort.isEventTarget(target)) {
+      const m = abort.maxListenersOf(target);
+      if (m !== undefined) return m;
+    }
     return defaultMaxListeners;
   }
 
@@ -429,6 +433,7 @@
     for (let i = 0; i < targets.length; i++) {
       const t = targets[i];
       if (t && typeof t.setMaxListeners === "function") t.setMaxListeners(n);
+      else if (abort.isEventTarget(t)) abort.setMaxListenersOf(t, n);
     }
   }
 
