@@ -6,6 +6,8 @@
 #   make bench   startup benchmark against bare qjs built from the same source
 #   make load    load and fault tests of `chidori serve` at full size (tests/load/load.py)
 #   make conformance TEST262=DIR   test262 through chidori and the bare engine (docs/conformance.md)
+#   make node-tests NODE_SRC=DIR   Node's own tests of the shimmed modules, under Node and chidori
+#                                  (docs/captured-surface.md, "Node's own tests")
 #
 # Variants share one patched QuickJS tree (build/quickjs-src, laid out by scripts/fetch-quickjs.sh)
 # and compile it with their own flags, so sanitizer builds instrument the engine too.
@@ -84,7 +86,7 @@ UNIT_OBJS := $(UNIT_SRCS:%.c=$(OBJ)/%.o)
 JS_FILES  := $(sort $(wildcard src/engine/js/*.js src/engine/js/node/*.js src/engine/js/esnext/*.js))
 UI_FILES  := $(sort $(wildcard ui/*.html ui/*.js ui/*.css))
 
-.PHONY: build setup deps demo test asan unit bench load conformance fuzz fuzz-bins test-bins clean FORCE
+.PHONY: build setup deps demo test asan unit bench load conformance node-tests fuzz fuzz-bins test-bins clean FORCE
 build: setup $(OUT)/chidori $(WORKER) $(OUT)/licenses/temporal-polyfill.LICENSE
 
 setup:
@@ -215,6 +217,16 @@ conformance: build
 	@if [ -z "$(TEST262)" ]; then echo "make conformance needs TEST262=DIR (a test262 checkout)" >&2; exit 2; fi
 	@source bench/lib.sh && bench_qjs
 	nice -n 10 python3 tests/conformance/run262.py --test262 "$(TEST262)" -j $(CONFORMANCE_JOBS) $(CONFORMANCE_ARGS)
+
+# Node's own test files for path, events, buffer, util, url, querystring, string_decoder and stream,
+# read from a checkout of Node's repository at NODE_SRC (nothing of it is kept here), run under Node
+# and under `chidori run` and counted per top-level check (tools/node-tests/run.py; not part of
+# `make test`, whose tests/cases_node_tests.py runs the tool on a fixture of our own).
+# NODE_TESTS_JOBS (default 2); NODE_TESTS_ARGS, e.g. --differences, --json FILE or --filter NAME.
+NODE_TESTS_JOBS ?= 2
+node-tests: build
+	@if [ -z "$(NODE_SRC)" ]; then echo "make node-tests needs NODE_SRC=DIR (a checkout of Node's repository)" >&2; exit 2; fi
+	nice -n 10 python3 tools/node-tests/run.py --node-src "$(NODE_SRC)" -j $(NODE_TESTS_JOBS) $(NODE_TESTS_ARGS)
 
 # libFuzzer targets (tests/fuzz/fuzz_*.c), each linked with the whole trusted side.
 FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,$(OUT)/%,$(sort $(wildcard tests/fuzz/fuzz_*.c)))

@@ -307,8 +307,41 @@
     return new FastBuffer(TypedArrayBuffer(u8), TypedArrayByteOffset(u8), TypedArrayLength(u8));
   }
 
+  // DEP0005 as Node emits it: the first call of the deprecated Buffer() made by code outside
+  // node_modules warns, once per run (a package's own calls never do). The caller is the first
+  // frame of a new stack that has a file location (this file's frames have none).
+  let bufferCtorWarned = false, bufferCtorChecks = 0;
+  function callerInNodeModules() {
+    let stack;
+    try { stack = new ErrorCtor().stack; } catch (_) { return false; }
+    if (typeof stack !== "string") return false;
+    let at = 0;
+    while (at < stack.length) {
+      let end = StringIndexOf(stack, "\n", at);
+      if (end < 0) end = stack.length;
+      const line = StringSlice(stack, at, end);
+      const open = StringIndexOf(line, "(");
+      if (open >= 0 && StringIndexOf(line, ":", open) > open) {
+        return StringIndexOf(StringSlice(line, open + 1), "node_modules/") >= 0;
+      }
+      at = end + 1;
+    }
+    return false;
+  }
+  function warnBufferCtor() {
+    // each check makes a stack: after 10,000 calls from packages, as Node, stop looking
+    if (bufferCtorWarned || ++bufferCtorChecks > 10000 || callerInNodeModules()) return;
+    bufferCtorWarned = true;
+    const proc = globalThis.process;
+    if (proc && typeof proc.emitWarning === "function") {
+      proc.emitWarning("Buffer() is deprecated due to security and usability issues. Please use the " +
+        "Buffer.alloc(), Buffer.allocUnsafe(), or Buffer.from() methods instead.", "DeprecationWarning", "DEP0005");
+    }
+  }
+
   // Buffer(arg[, encodingOrOffset[, length]]): the deprecated constructor, kept working.
   function Buffer(arg, encodingOrOffset, length) {
+    warnBufferCtor();
     if (typeof arg === "number") {
       if (typeof encodingOrOffset === "string") throw invalidArgType("string", "of type string", arg);
       return alloc(arg);
@@ -483,15 +516,26 @@
     return out;
   }
 
+  // Buffer.of(...items), its own as in Node: the generic %TypedArray%.of would construct through
+  // the deprecated Buffer() and emit DEP0005.
+  function of(...items) {
+    const out = new FastBuffer(items.length);
+    for (let k = 0; k < items.length; k++) out[k] = items[k];
+    return out;
+  }
+
   const statics = {
     __proto__: null,
-    from, alloc, allocUnsafe, allocUnsafeSlow: allocUnsafe, byteLength, concat, compare, isEncoding, copyBytesFrom,
+    from, of, alloc, allocUnsafe, allocUnsafeSlow: allocUnsafe, byteLength, concat, compare, isEncoding, copyBytesFrom,
     isBuffer: (b) => isBuffer(b),
   };
   const staticKeys = ObjectKeys(statics);
   for (let i = 0; i < staticKeys.length; i++)
     ObjectDefineProperty(Buffer, staticKeys[i], { __proto__: null, value: statics[staticKeys[i]], writable: true, configurable: true });
   defineValue(Buffer, "poolSize", 8192);
+  // As Node: the species of Buffer is the internal constructor, so map, filter and the other
+  // methods that make a typed array of the receiver's kind never call the deprecated Buffer().
+  ObjectDefineProperty(Buffer, S1[33].species, { __proto__: null, get: function () { return FastBuffer; }, enumerable: false, configurable: true });
 
   /* ---- prototype: conversion ---- */
 

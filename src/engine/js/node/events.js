@@ -126,9 +126,22 @@
       defineValue(existing, "warned", true);
       const what = typeof type === "symbol" ? SymbolToString(type) : StringCtor(type);
       const ctorName = (target.constructor && target.constructor.name) || "EventEmitter";
-      globalThis.console.warn("MaxListenersExceededWarning: Possible EventEmitter memory leak detected. " +
+      const text = "Possible EventEmitter memory leak detected. " +
         existing.length + " " + what + " listeners added to [" + ctorName + "]. MaxListeners is " + max +
-        ". Use emitter.setMaxListeners() to increase limit");
+        ". Use emitter.setMaxListeners() to increase limit";
+      // As Node: a warning (printed, and emitted as process 'warning') carrying the emitter, the
+      // event type and the count.
+      const proc = globalThis.process;
+      if (proc && typeof proc.emitWarning === "function") {
+        const w = new ErrorCtor(text);
+        defineValue(w, "name", "MaxListenersExceededWarning");
+        defineValue(w, "emitter", target);
+        defineValue(w, "type", type);
+        defineValue(w, "count", existing.length);
+        proc.emitWarning(w);
+      } else {
+        globalThis.console.warn("MaxListenersExceededWarning: " + text);
+      }
     }
     return target;
   }
@@ -401,12 +414,16 @@
 
   function getEventListeners(target, type) {
     if (target && typeof target.listeners === "function") return target.listeners(type);
-    if (target && typeof abort.getEventListeners === "function") return abort.getEventListeners(target, type);
+    if (abort.isEventTarget(target)) return abort.getEventListeners(target, type);
     throw invalidArgType("emitter", "an instance of EventEmitter or EventTarget", target);
   }
 
   function getMaxListeners(target) {
     if (target && typeof target.getMaxListeners === "function") return target.getMaxListeners();
+    if (abort.isEventTarget(target)) {
+      const m = abort.maxListenersOf(target);
+      if (m !== undefined) return m;
+    }
     return defaultMaxListeners;
   }
 
@@ -416,6 +433,7 @@
     for (let i = 0; i < targets.length; i++) {
       const t = targets[i];
       if (t && typeof t.setMaxListeners === "function") t.setMaxListeners(n);
+      else if (abort.isEventTarget(t)) abort.setMaxListenersOf(t, n);
     }
   }
 

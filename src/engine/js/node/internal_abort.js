@@ -189,6 +189,17 @@
     } catch (_) { /* nothing more to do */ }
   }
 
+  // Whether v is an EventTarget of ours (each has its listener map from construction).
+  function isEventTarget(v) {
+    return (typeof v === "object" || typeof v === "function") && v !== null && WeakMapGet(listenerMaps, v) !== undefined;
+  }
+
+  // An EventTarget's listener limit as events.setMaxListeners(n, target) set it (undefined: the
+  // default), for events.getMaxListeners.
+  const maxListeners = new WeakMap();
+  const maxListenersOf = (t) => WeakMapGet(maxListeners, t);
+  const setMaxListenersOf = (t, n) => { WeakMapSet(maxListeners, t, n); };
+
   // The listeners of an EventTarget for events.getEventListeners.
   function getEventListeners(target, type) {
     const map = WeakMapGet(listenerMaps, target);
@@ -327,6 +338,6 @@
   }
 
   return ObjectFreeze({
-    Event, CustomEvent, EventTarget, AbortSignal, AbortController, DOMException, getEventListeners, abortError,
+    Event, CustomEvent, EventTarget, AbortSignal, AbortController, DOMException, getEventListeners, isEventTarget, maxListenersOf, setMaxListenersOf, abortError,
   });
 })

@@ -63,7 +63,27 @@
   // encodeURIComponent leaves exactly the characters Node's table leaves alone.
   function qsEscape(str) {
     if (typeof str !== "string") str = typeof str === "object" ? StringCtor(str) : str + "";
-    try { return EncodeURIComponent(str); } catch (_) { throw codedError(C.URIErrorCtor, "ERR_INVALID_URI", "URI malformed"); }
+    try { return EncodeURIComponent(str); } catch (_) { return escapeLoneSurrogates(str); }
+  }
+
+  const HEX = "0123456789ABCDEF";
+  const pctByte = (b) => "%" + HEX[b >> 4] + HEX[b & 15];
+  // Node's escape where encodeURIComponent refuses (a lone surrogate): a surrogate code unit takes
+  // the next code unit as its low half whatever it is ("\uD801t" is one 4-byte character); one at
+  // the very end is URI malformed.
+  function escapeLoneSurrogates(str) {
+    let out = "", last = 0;
+    for (let i = 0; i < str.length; i++) {
+      const c = StringCharCodeAt(str, i);
+      if (c < 0xD800 || c >= 0xE000) continue;
+      if (i + 1 >= str.length) throw codedError(C.URIErrorCtor, "ERR_INVALID_URI", "URI malformed");
+      const cp = 0x10000 + (((c & 0x3FF) << 10) | (StringCharCodeAt(str, i + 1) & 0x3FF));
+      out += EncodeURIComponent(StringSlice(str, last, i)) + pctByte(0xF0 | (cp >> 18)) +
+        pctByte(0x80 | ((cp >> 12) & 0x3F)) + pctByte(0x80 | ((cp >> 6) & 0x3F)) + pctByte(0x80 | (cp & 0x3F));
+      i++;
+      last = i + 1;
+    }
+    return out + EncodeURIComponent(StringSlice(str, last));
   }
 
   function primitiveText(v) {
@@ -132,7 +152,8 @@
     };
     let start = 0, count = 0;
     while (count < limit && start <= qs.length) {
-      let end = StringIndexOf(qs, sep, start);
+      // an empty separator (sep given as [] or "") never matches: the whole string is one pair, as in Node
+      let end = sep.length === 0 ? -1 : StringIndexOf(qs, sep, start);
       if (end < 0) end = qs.length;
       const fragment = StringSlice(qs, start, end);
       count++;

@@ -62,7 +62,7 @@
   // WebIDL USVString: String conversion (symbols throw), lone surrogates → U+FFFD.
   // (A template literal would call the live String.prototype.concat in this engine: never used here.)
   const toStr = (v) => {
-    if (typeof v === "symbol") throw new TypeErrorCtor("cannot convert symbol to string");
+    if (typeof v === "symbol") throw new TypeErrorCtor("Cannot convert a Symbol value to a string");
     return StringCtor(v);
   };
   const usv = (v) => ReflectApply(StringPrototypeToWellFormed, toStr(v), []);
@@ -85,7 +85,44 @@
 
   /* ---- URLSearchParams ---- */
 
-  let paramsList, linkParams, replaceParams;
+  /* util.inspect of URLSearchParams and its iterators, in Node's layout: `URLSearchParams { 'a' =>
+   * 'b' }` (one line while it fits options.breakLength, else one pair a line), `[Object]` below
+   * depth 0, and `URLSearchParams Iterator { … }` listing what the iterator has yet to yield. */
+  const inspectCustom = require("internal/captures_util").SymbolFor("nodejs.util.inspect.custom");
+  const ObjectKeysOf = Q.ObjectKeys;
+  function joinWith(parts, sep) {
+    let s = "";
+    for (let i = 0; i < parts.length; i++) s += (i === 0 ? "" : sep) + parts[i];
+    return s;
+  }
+  function visibleLength(s) { // without the colour escapes (ESC [ digits m)
+    let n = 0;
+    for (let i = 0; i < s.length; i++) {
+      if (charCodeAt(s, i) === 0x1b && i + 1 < s.length && charCodeAt(s, i + 1) === 0x5b) {
+        let j = i + 2;
+        while (j < s.length && charCodeAt(s, j) >= 0x30 && charCodeAt(s, j) <= 0x39) j++;
+        if (j < s.length && charCodeAt(s, j) === 0x6d) { i = j; continue; }
+      }
+      n++;
+    }
+    return n;
+  }
+  function innerOptions(depth, options) {
+    const o = { __proto__: null };
+    if (options !== null && typeof options === "object") {
+      const keys = ObjectKeysOf(options);
+      for (let i = 0; i < keys.length; i++) o[keys[i]] = options[keys[i]];
+    }
+    if (typeof depth === "number") o.depth = depth - 1;
+    return o;
+  }
+
+  let paramsList, linkParams, replaceParams, isParams;
+  const invalidThis = (what) =>
+    nodeError(TypeErrorCtor, "ERR_INVALID_THIS", 'Value of "this" must be of type ' + what);
+  // Node's brand check, first thing in each method and getter: a receiver that is not one of ours
+  // throws ERR_INVALID_THIS (before any argument check), not an engine error or a wrong answer.
+  const checkParams = (p) => { if (!isParams(p)) throw invalidThis("URLSearchParams"); };
   const badTuple = () =>
     nodeError(TypeErrorCtor, "ERR_INVALID_TUPLE", "Each query pair must be an iterable [name, value] tuple");
 
@@ -95,6 +132,7 @@
 
     static {
       paramsList = (p) => p.#list;
+      isParams = (p) => (typeof p === "object" && p !== null) && #list in p;
       linkParams = (p, url) => { p.#url = url; };
       replaceParams = (p, l) => { p.#list = l; };
     }
@@ -143,9 +181,10 @@
       rec.query = q === "" ? null : q;
     }
 
-    get size() { return this.#list.length; }
+    get size() { checkParams(this); return this.#list.length; }
 
     append(name, value) {
+      checkParams(this);
       if (arguments.length < 2) throw missingArgs(["name", "value"]);
       const l = this.#list;
       l[l.length] = pair(usv(name), usv(value));
@@ -153,6 +192,7 @@
     }
 
     delete(name, value = undefined) {
+      checkParams(this);
       if (arguments.length < 1) throw missingArgs(["name"]);
       name = usv(name);
       const v = value === undefined ? undefined : usv(value);
@@ -161,6 +201,7 @@
     }
 
     get(name) {
+      checkParams(this);
       if (arguments.length < 1) throw missingArgs(["name"]);
       name = usv(name);
       const l = this.#list;
@@ -169,6 +210,7 @@
     }
 
     getAll(name) {
+      checkParams(this);
       if (arguments.length < 1) throw missingArgs(["name"]);
       name = usv(name);
       const l = this.#list, out = [];
@@ -178,6 +220,7 @@
     }
 
     has(name, value = undefined) {
+      checkParams(this);
       if (arguments.length < 1) throw missingArgs(["name"]);
       name = usv(name);
       const v = value === undefined ? undefined : usv(value);
@@ -187,6 +230,7 @@
     }
 
     set(name, value) {
+      checkParams(this);
       if (arguments.length < 2) throw missingArgs(["name", "value"]);
       name = usv(name);
       value = usv(value);
@@ -203,6 +247,7 @@
     }
 
     sort() {
+      checkParams(this);
       // Stable insertion sort by UTF-16 code units of the names (the list is short; the live
       // Array.prototype.sort is not used).
       const l = this.#list;
@@ -216,6 +261,7 @@
     }
 
     forEach(callback, thisArg = undefined) {
+      checkParams(this);
       if (typeof callback !== "function") {
         throw nodeError(TypeErrorCtor, "ERR_INVALID_ARG_TYPE", 'The "callback" argument must be of type function');
       }
@@ -225,11 +271,31 @@
       }
     }
 
-    entries() { return new ParamsIterator(this, "entries"); }
-    keys() { return new ParamsIterator(this, "keys"); }
-    values() { return new ParamsIterator(this, "values"); }
+    entries() { checkParams(this); return new ParamsIterator(this, "entries"); }
+    keys() { checkParams(this); return new ParamsIterator(this, "keys"); }
+    values() { checkParams(this); return new ParamsIterator(this, "values"); }
 
-    toString() { return P.serializeForm(this.#list); }
+    toString() { checkParams(this); return P.serializeForm(this.#list); }
+
+    [inspectCustom](depth, options, inspect) {
+      checkParams(this);
+      if (typeof depth === "number" && depth < 0) {
+        return options && typeof options.stylize === "function" ? options.stylize("[Object]", "special") : "[Object]";
+      }
+      const inner = innerOptions(depth, options);
+      const l = this.#list, out = list();
+      let width = -2;
+      for (let i = 0; i < l.length; i++) {
+        const s = inspect(l[i][0], inner) + " => " + inspect(l[i][1], inner);
+        out[out.length] = s;
+        width += visibleLength(s) + 2;
+      }
+      const name = this.constructor.name;
+      const breakLength = options && typeof options.breakLength === "number" ? options.breakLength : 128;
+      if (width > breakLength) return name + " {\n  " + joinWith(out, ",\n  ") + " }";
+      if (out.length > 0) return name + " { " + joinWith(out, ", ") + " }";
+      return name + " {}";
+    }
 
   }
   ObjectDefineProperty(URLSearchParams.prototype, SymbolIterator,
@@ -240,6 +306,7 @@
     #params; #kind; #index = 0;
     constructor(params, kind) { this.#params = params; this.#kind = kind; }
     next() {
+      if (typeof this !== "object" || this === null || !(#params in this)) throw invalidThis("URLSearchParamsIterator");
       const l = paramsList(this.#params);
       if (this.#index >= l.length) return { value: undefined, done: true };
       const p = l[this.#index++];
@@ -248,6 +315,21 @@
       else if (this.#kind === "values") value = p[1];
       else { value = []; defineValue(value, 0, p[0]); defineValue(value, 1, p[1]); }
       return { value, done: false };
+    }
+    [inspectCustom](depth, options, inspect) {
+      if (typeof this !== "object" || this === null || !(#params in this)) throw invalidThis("URLSearchParamsIterator");
+      const inner = innerOptions(depth, options);
+      const l = paramsList(this.#params), items = [], shown = list();
+      for (let i = this.#index; i < l.length; i++) {
+        let v;
+        if (this.#kind === "keys") v = l[i][0];
+        else if (this.#kind === "values") v = l[i][1];
+        else { v = []; defineValue(v, 0, l[i][0]); defineValue(v, 1, l[i][1]); }
+        defineValue(items, items.length, v);
+        shown[shown.length] = inspect(v, inner);
+      }
+      const broken = strIndexOf(inspect(items, inner), "\n", 0) >= 0;
+      return "URLSearchParams Iterator {" + (broken ? "\n  " + joinWith(shown, ",\n  ") : " " + joinWith(shown, ", ")) + " }";
     }
   }
   ObjectSetPrototypeOf(ParamsIterator.prototype, Q.IteratorPrototype);

@@ -352,7 +352,7 @@
   }
 
   function formatNumber(stylize, n, separator) {
-    if (ObjectIs(n, -0)) return stylize("-0", "number");
+    if (ObjectIs(n, -0)) return stylize(separator ? "0" : "-0", "number"); // Node's grouping path prints -0 as 0
     const s = StringCtor(n);
     if (separator && NumberIsFinite(n) && StringIndexOf(s, "e") < 0) return stylize(groupNumber(s), "number");
     return stylize(s, "number");
@@ -1176,6 +1176,10 @@
     let a = 0;
     let str = "";
     let join = "";
+    // %d, %i, %f and %s group a number's digits (1_234_567) when the options given, else
+    // util.inspect.defaultOptions, ask for numericSeparator, as in Node 20.
+    const sep = inspectOptions !== undefined && inspectOptions !== null && inspectOptions.numericSeparator !== undefined
+      ? !!inspectOptions.numericSeparator : !!defaultOptions.numericSeparator;
     if (typeof first === "string") {
       if (args.length === 1) return first;
       let tempStr;
@@ -1187,8 +1191,8 @@
           switch (next) {
             case 115: { // s
               const arg = args[++a];
-              if (typeof arg === "number") tempStr = formatNumber(stylizeNoColor, arg, false);
-              else if (typeof arg === "bigint") tempStr = formatBigInt(stylizeNoColor, arg, false);
+              if (typeof arg === "number") tempStr = formatNumber(stylizeNoColor, arg, sep);
+              else if (typeof arg === "bigint") tempStr = formatBigInt(stylizeNoColor, arg, sep);
               else if (typeof arg !== "object" || arg === null || !hasBuiltInToString(arg)) tempStr = StringCtor(arg);
               else tempStr = inspect(arg, assignNew(inspectOptions, { __proto__: null, depth: 0, colors: false, compact: 3 }));
               break;
@@ -1196,9 +1200,9 @@
             case 106: tempStr = tryStringify(args[++a]); break; // j
             case 100: { // d
               const n = args[++a];
-              if (typeof n === "bigint") tempStr = formatBigInt(stylizeNoColor, n, false);
+              if (typeof n === "bigint") tempStr = formatBigInt(stylizeNoColor, n, sep);
               else if (typeof n === "symbol") tempStr = "NaN";
-              else tempStr = formatNumber(stylizeNoColor, C.NumberCtor(n), false);
+              else tempStr = formatNumber(stylizeNoColor, C.NumberCtor(n), sep);
               break;
             }
             case 79: tempStr = inspect(args[++a], inspectOptions); break; // O
@@ -1207,14 +1211,14 @@
               break;
             case 105: { // i
               const n = args[++a];
-              if (typeof n === "bigint") tempStr = formatBigInt(stylizeNoColor, n, false);
+              if (typeof n === "bigint") tempStr = formatBigInt(stylizeNoColor, n, sep);
               else if (typeof n === "symbol") tempStr = "NaN";
-              else tempStr = formatNumber(stylizeNoColor, NumberParseInt(n), false);
+              else tempStr = formatNumber(stylizeNoColor, NumberParseInt(n), sep);
               break;
             }
             case 102: { // f
               const n = args[++a];
-              tempStr = typeof n === "symbol" ? "NaN" : formatNumber(stylizeNoColor, NumberParseFloat(n), false);
+              tempStr = typeof n === "symbol" ? "NaN" : formatNumber(stylizeNoColor, NumberParseFloat(n), sep);
               break;
             }
             case 99: a += 1; tempStr = ""; break; // c
