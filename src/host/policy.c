@@ -63,6 +63,7 @@ static const char *type_name(const json_t *v)
     case JSON_STRING: return "a string";
     case JSON_ARRAY: return "an array";
     case JSON_OBJECT: return "an object";
+    case JSON_RAW: break; /* never parsed */
     }
     return "a value";
 }

@@ -1311,6 +1311,7 @@ static const char *type_name(const json_t *j)
     case JSON_STRING: return "string";
     case JSON_ARRAY: return "list";
     case JSON_OBJECT: return "object";
+    case JSON_RAW: break; /* never parsed */
     }
     return "value";
 }
@@ -1326,6 +1327,7 @@ static bool truthy(const json_t *j)
     case JSON_STRING: return j->u.string.len != 0;
     case JSON_ARRAY: return j->u.array.len != 0;
     case JSON_OBJECT: return j->u.object.len != 0;
+    case JSON_RAW: return true; /* never parsed */
     }
     return false;
 }

@@ -172,8 +172,9 @@ void manifest_set_served(json_t *m, json_t *served)
 {
     const char *entry = json_string_value(json_object_get(served, "entry"));
     const char *mine = text_at_entry(m);
-    if (!entry || !mine || strcmp(entry, mine) != 0 || !json_is_array(json_object_get(served, "modules")) ||
-        !json_is_array(json_object_get(served, "module_graph")))
+    const json_t *modules = json_object_get(served, "modules"), *graph = json_object_get(served, "module_graph");
+    if (!entry || !mine || strcmp(entry, mine) != 0 || !(json_is_array(modules) || json_is_raw(modules)) ||
+        !(json_is_array(graph) || json_is_raw(graph)))
         return;
     /* moved, not copied: a run of a large package tree is served thousands of values */
     json_object_set(m, "modules", take(served, "modules"));
@@ -192,16 +193,22 @@ void manifest_set_served(json_t *m, json_t *served)
     json_free(c);
 }
 
-json_t *manifest_build(const manifest_inputs *in, char **error)
+int manifest_entry_hash(const char *project_root, const char *entry, char out[25], char **error)
 {
-    char *path = xasprintf("%s/%s", in->project_root, in->entry);
+    char *path = xasprintf("%s/%s", project_root, entry);
     size_t len = 0;
     char *source = read_file_capped(path, MANIFEST_SOURCE_MAX_BYTES, &len, error);
     free(path);
-    if (!source) return NULL;
-    char hash[25];
-    manifest_fnv1a64(source, len, hash);
+    if (!source) return -1;
+    manifest_fnv1a64(source, len, out);
     free(source);
+    return 0;
+}
+
+json_t *manifest_build(const manifest_inputs *in, char **error)
+{
+    char hash[25];
+    if (manifest_entry_hash(in->project_root, in->entry, hash, error) < 0) return NULL;
 
     json_t *m = json_object();
     json_object_set(m, "run_id", json_string(in->run_id));

@@ -48,7 +48,7 @@ typedef struct manifest_inputs {
 json_t *manifest_build(const manifest_inputs *in, char **error);
 
 /* Put what the run was served (host_modules_served: {entry, modules, module_graph,
- * modules_past_cap?}) into m: its `modules` (the entry left out), `module_graph` (the entry first)
+ * modules_past_cap?}, the two lists as arrays or as text already serialized, json_raw) into m: its `modules` (the entry left out), `module_graph` (the entry first)
  * and, when the loader's caps were reached, `modules_past_cap`. The values are moved out of served
  * (left null there), not copied. Nothing when served is NULL or names no entry (the run ended
  * before its entry loaded), or another entry than m's. */
@@ -81,6 +81,10 @@ manifest_verdict manifest_compare(const json_t *recorded, const json_t *now, boo
  * nothing live, so it can be put back as it was. Read from what the seam set (runner_outcome's
  * diverged_at and live_calls), never from the error's text, which the agent can write. */
 bool manifest_refused_before(const runner_outcome *out, uint64_t frontier);
+
+/* The entry's hash as manifest_build records it (`entry.hash`): 0, or -1 with *error when the file
+ * cannot be read. */
+int manifest_entry_hash(const char *project_root, const char *entry, char out[25], char **error);
 
 /* FNV-1a 64 of bytes, as "fnv1a64:%016x" (buf of 25 bytes at least). */
 void manifest_fnv1a64(const void *bytes, size_t n, char out[25]);

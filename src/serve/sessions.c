@@ -71,6 +71,8 @@ struct session {
                               replay diverges before the run goes live (see refused_resume) */
     json_t *was_manifest;  /* a run that accepted an edited source: the manifest it replaced, put
                               back the same way */
+    char *stored_manifest; /* a new session: the manifest text this node stored it with, which its
+                              first run's end reads instead of the store (see record_served) */
     runner_cancel cancel;
     int followers;
     int refs;              /* the run thread, each follower, each handler holding it */
@@ -103,6 +105,16 @@ struct sessions {
     bool listener_on, listening; /* listening: connected and listening now (the poll may slow down) */
     uint64_t sync_sent, sync_heard; /* listener_sync: the last token sent, the last heard back */
     pthread_cond_t synced;          /* sync_heard moved, or the listener stopped listening */
+    /* The last new session's manifest, as text (snapshot manifests section): what a new session is
+     * stored with while the entry file hashes the same, and what the modules its run was served
+     * made of it. Its own lock: it is read and written with or without ss->lock held. */
+    pthread_mutex_t memo_lock;
+    struct {
+        char entry_hash[25]; /* the entry's hash the manifest `before` was built from */
+        char *before;        /* the shared part stored with a new session */
+        char *served;        /* a run's served lists (host_modules_served, as text) */
+        char *after;         /* `before` with those lists (manifest_set_served), as text */
+    } memo;
 };
 
 /* RUN_SIGNAL: a signal pause whose signal (or timeout) was handed to its seq in the mailbox; its call
@@ -190,6 +202,7 @@ sessions *sessions_new(const sessions_config *cfg, store *st)
     ss->st = st;
     ss->memory = (host_memory_store){store_memory_op, st};
     pthread_mutex_init(&ss->lock, NULL);
+    pthread_mutex_init(&ss->memo_lock, NULL);
     clock_monotonic_cond_init(&ss->changed);
     strmap_init(&ss->resident);
     ss->deadlines = signal_deadlines_start(signal_deadline_fired, ss);
@@ -220,6 +233,7 @@ static void free_session(session *s)
 {
     json_free(s->was_awaiting);
     json_free(s->was_manifest);
+    free(s->stored_manifest);
     pthread_cond_destroy(&s->changed);
     prompt_events_free(s->pevents);
     session_row_clear(&s->row);
@@ -460,30 +474,74 @@ static void notify_waiters(session_waiter *w)
 }
 
 /* A run has ended (paused, awaiting an approval, settled): the session's stored manifest lists the
- * modules it was served (runner_outcome.modules; manifest_set_served). Lock held. */
+ * modules it was served (runner_outcome.modules; manifest_set_served). Lock held.
+ *
+ * The manifest it was stored with is s->stored_manifest when this is a new session's first run (this
+ * node stored it, and no other node could change it since: the run held the session's lease
+ * throughout), else read from the store. When that text and the served lists are those of the last
+ * new session's run (ss->memo), the result is known without building it: the same bytes. */
 static void record_served(sessions *ss, session *s, json_t *served)
 {
-    json_t *m = NULL;
-    char *error = NULL;
-    int got = served ? store_get_manifest(ss->st, s->row.id, &m, &error) : 0;
-    if (got < 0) {
-        fprintf(stderr, "chidori serve: session %s: its snapshot manifest is not updated with the modules the run "
-                        "loaded (%s)\n", s->row.id, error);
-        free(error);
+    char *before = s->stored_manifest;
+    s->stored_manifest = NULL;
+    if (!served) {
+        free(before);
+        return;
     }
-    if (got == 1) { /* unchanged (a resume that loaded what the last stretch did): nothing written */
-        static const char *const keys[] = {"modules", "module_graph", "modules_past_cap"};
-        bool same = true;
-        for (size_t i = 0; i < 3 && same; i++) {
-            const json_t *a = json_object_get(m, keys[i]), *b = json_object_get(served, keys[i]);
-            same = (!a && !b) || (a && b && json_equal(a, b));
+    size_t n_served;
+    char *served_text = json_dump(served, JSON_COMPACT, &n_served), *after = NULL;
+    bool from_memo = false;
+    if (before) {
+        pthread_mutex_lock(&ss->memo_lock);
+        if (ss->memo.before && ss->memo.served && !strcmp(before, ss->memo.before) &&
+            !strcmp(served_text, ss->memo.served)) {
+            after = xstrdup(ss->memo.after);
+            from_memo = true;
         }
-        if (!same) {
-            manifest_set_served(m, served);
-            store_manifest(ss, &s->row, m);
+        pthread_mutex_unlock(&ss->memo_lock);
+    }
+    if (!from_memo) {
+        json_t *m = NULL;
+        char *error = NULL;
+        int got = 0;
+        if (before) { /* this node's own text: parsed, not read back */
+            json_error jerr;
+            m = json_parse(before, strlen(before), NULL, &jerr);
+            got = m ? 1 : 0;
+        } else if ((got = store_get_manifest(ss->st, s->row.id, &m, &error)) < 0) {
+            fprintf(stderr, "chidori serve: session %s: its snapshot manifest is not updated with the modules the run "
+                            "loaded (%s)\n", s->row.id, error);
+            free(error);
+        }
+        if (got == 1) { /* unchanged (a resume that loaded what the last stretch did): nothing written */
+            static const char *const keys[] = {"modules", "module_graph", "modules_past_cap"};
+            bool same = true;
+            for (size_t i = 0; i < 3 && same; i++) {
+                const json_t *a = json_object_get(m, keys[i]), *b = json_object_get(served, keys[i]);
+                same = (!a && !b) || (a && b && json_equal(a, b));
+            }
+            if (!same) manifest_set_served(m, served);
+            after = same && before ? xstrdup(before) : !same ? json_dump(m, JSON_COMPACT, NULL) : NULL;
+        }
+        json_free(m);
+        if (before && after) { /* the next new session's run that is served the same finds it */
+            pthread_mutex_lock(&ss->memo_lock);
+            if (ss->memo.before && !strcmp(before, ss->memo.before)) {
+                free(ss->memo.served), ss->memo.served = served_text, served_text = NULL;
+                free(ss->memo.after), ss->memo.after = xstrdup(after);
+            }
+            pthread_mutex_unlock(&ss->memo_lock);
         }
     }
-    json_free(m);
+    if (after && !(before && !strcmp(after, before))) {
+        json_t *text = json_raw(after, strlen(after));
+        after = NULL;
+        store_manifest(ss, &s->row, text);
+        json_free(text);
+    }
+    free(after);
+    free(before);
+    free(served_text);
 }
 
 static void *run_thread(void *arg)
@@ -557,6 +615,7 @@ static void *run_thread(void *arg)
 
     pthread_mutex_lock(&ss->lock);
     if (rc == 0 && !refused && !s->fenced) record_served(ss, s, out.modules);
+    free(s->stored_manifest), s->stored_manifest = NULL; /* good for this run only */
     clear_outcome(s);
     if (refused && !s->cancel_requested) {
         /* as it was before the resume: waiting, its log unchanged; the error says why */
@@ -864,6 +923,10 @@ void sessions_free(sessions *ss)
     pthread_cond_destroy(&ss->tick);
     pthread_cond_destroy(&ss->synced);
     pthread_mutex_destroy(&ss->lock);
+    pthread_mutex_destroy(&ss->memo_lock);
+    free(ss->memo.before);
+    free(ss->memo.served);
+    free(ss->memo.after);
     free(ss);
 }
 
@@ -933,14 +996,41 @@ static void manifest_missing(const session_row *row, char *error)
     free(error);
 }
 
-/* The manifest a new session (or a replay's copy) is stored with, or NULL (said on stderr: the
- * session then resumes without the check, as one stored by an older chidori). */
-static json_t *manifest_or_warn(const sessions *ss, const session_row *row)
+/* The manifest a new session (or a replay's copy) is stored with, as text (json_raw), or NULL (said
+ * on stderr: the session then resumes without the check, as one stored by an older chidori). The
+ * shared part depends on nothing but the server's settings and the entry file, so while the entry
+ * hashes as it did for the last one built, that one's text is used again (ss->memo). */
+static json_t *manifest_or_warn(sessions *ss, const session_row *row)
 {
-    char *error = NULL;
-    json_t *m = build_manifest(ss, row, NULL, &error);
-    if (!m) manifest_missing(row, error);
-    return m;
+    char *error = NULL, hash[25];
+    if (manifest_entry_hash(ss->cfg.project_root, ss->cfg.entry, hash, &error) < 0) {
+        manifest_missing(row, error);
+        return NULL;
+    }
+    char *text = NULL;
+    pthread_mutex_lock(&ss->memo_lock);
+    if (ss->memo.before && !strcmp(ss->memo.entry_hash, hash)) text = xstrdup(ss->memo.before);
+    pthread_mutex_unlock(&ss->memo_lock);
+    if (!text) {
+        json_t *m = build_manifest(ss, row, NULL, &error);
+        if (!m) {
+            manifest_missing(row, error);
+            return NULL;
+        }
+        /* keyed by the hash it was built from (the file may have changed since it was hashed above) */
+        const char *built = json_string_value(json_object_get(json_object_get(m, "entry"), "hash"));
+        text = json_dump(m, JSON_COMPACT, NULL);
+        pthread_mutex_lock(&ss->memo_lock);
+        if (built && strlen(built) < sizeof ss->memo.entry_hash) {
+            memcpy(ss->memo.entry_hash, built, strlen(built) + 1);
+            free(ss->memo.before), ss->memo.before = xstrdup(text);
+            free(ss->memo.served), ss->memo.served = NULL;
+            free(ss->memo.after), ss->memo.after = NULL;
+        }
+        pthread_mutex_unlock(&ss->memo_lock);
+        json_free(m);
+    }
+    return json_raw(text, strlen(text));
 }
 
 /* Replace a session's manifest: a resume accepted an edited source, or a refused one puts the
@@ -1114,6 +1204,9 @@ ss_result sessions_create_queued(sessions *ss, const json_t *input, const char *
         s->counted = !records; /* a new session's log is empty; given records are counted from the store */
         s->refs++; /* the caller's */
         r = queued ? SS_OK : start_run(ss, s, RUN_NEW, NULL, NULL, false, error);
+        /* the text it was stored with, for its run's end (record_served); the lock is held, so the
+         * run cannot have ended yet */
+        if (r == SS_OK && !queued && json_is_raw(manifest)) s->stored_manifest = xstrdup(manifest->u.string.bytes);
         if (queued) kick(ss);
         if (r == SS_OK) *out = s;
         else release_locked(ss, s);

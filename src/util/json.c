@@ -24,6 +24,16 @@ static json_t *json_new(json_type t)
 json_t *json_null(void) { return json_new(JSON_NULL); }
 json_t *json_bool(bool b) { return json_new(b ? JSON_TRUE : JSON_FALSE); }
 json_t *json_array(void) { return json_new(JSON_ARRAY); }
+
+json_t *json_raw(char *text, size_t len)
+{
+    json_t *v = json_new(JSON_RAW);
+    v->u.string.bytes = text;
+    v->u.string.len = len;
+    return v;
+}
+
+bool json_is_raw(const json_t *v) { return v && v->type == JSON_RAW; }
 json_t *json_object(void) { return json_new(JSON_OBJECT); }
 
 json_t *json_number(double d)
@@ -129,6 +139,7 @@ void json_free(json_t *v)
     if (!v) return;
     switch (v->type) {
     case JSON_STRING:
+    case JSON_RAW:
         free(v->u.string.bytes);
         break;
     case JSON_ARRAY:
@@ -183,6 +194,10 @@ json_t *json_copy(const json_t *v)
     case JSON_STRING:
         c = json_stringn(v->u.string.bytes, v->u.string.len);
         break;
+    case JSON_RAW:
+        c = json_raw(xmalloc(v->u.string.len + 1), v->u.string.len);
+        memcpy(c->u.string.bytes, v->u.string.bytes, v->u.string.len + 1);
+        break;
     case JSON_NUMBER:
         c = json_number(v->u.number);
         break;
@@ -229,9 +244,21 @@ bool json_is_string(const json_t *v) { return v && v->type == JSON_STRING; }
 bool json_is_object(const json_t *v) { return v && v->type == JSON_OBJECT; }
 bool json_is_array(const json_t *v) { return v && v->type == JSON_ARRAY; }
 
+/* A raw value against any other: by the compact text json_dump writes for each. */
+static bool equal_as_text(const json_t *a, const json_t *b)
+{
+    size_t na, nb;
+    char *ta = json_dump(a, JSON_COMPACT, &na), *tb = json_dump(b, JSON_COMPACT, &nb);
+    bool same = na == nb && memcmp(ta, tb, na) == 0;
+    free(ta);
+    free(tb);
+    return same;
+}
+
 bool json_equal(const json_t *a, const json_t *b)
 {
     if (!a || !b) return a == b;
+    if (a->type == JSON_RAW || b->type == JSON_RAW) return equal_as_text(a, b);
     if (a->type != b->type) return false;
     switch (a->type) {
     case JSON_NUMBER:
@@ -873,6 +900,14 @@ static void dump_value(buf *b, const json_t *v, bool pretty, int level)
         buf_puts(b, num);
         break;
     case JSON_STRING: dump_string(b, v->u.string.bytes, v->u.string.len); break;
+    case JSON_RAW: {
+        json_error err;
+        json_t *tree = pretty ? json_parse(v->u.string.bytes, v->u.string.len, NULL, &err) : NULL;
+        if (tree) dump_value(b, tree, pretty, level);
+        else buf_append(b, v->u.string.bytes, v->u.string.len);
+        json_free(tree);
+        break;
+    }
     case JSON_ARRAY:
         if (v->u.array.len == 0) {
             buf_puts(b, "[]");

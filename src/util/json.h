@@ -26,6 +26,7 @@ typedef enum json_type {
     JSON_STRING,
     JSON_ARRAY,
     JSON_OBJECT,
+    JSON_RAW, /* text already serialized as compact JSON (json_raw); never made by the parser */
 } json_type;
 
 typedef struct json_t json_t;
@@ -86,6 +87,13 @@ json_t *json_object(void);
 void json_array_push(json_t *array, json_t *value);
 void json_object_set(json_t *object, const char *key, json_t *value);
 json_t *json_copy(const json_t *v);
+/* A value already serialized: text (taken over, len bytes, NUL-terminated) must be exactly what
+ * json_dump(v, JSON_COMPACT) writes for some value v; json_dump writes it verbatim (a pretty dump
+ * parses it to indent it), json_equal compares it by that text. It is for a large value written
+ * once by its owner without a tree per element (the snapshot manifest's module lists,
+ * effects/module_record.h); the accessors see it as none of the other types. */
+json_t *json_raw(char *text, size_t len);
+bool json_is_raw(const json_t *v);
 /* A deep copy with every object's keys in byte order (a canonical form: digests, sorted-key output). */
 json_t *json_sorted_copy(const json_t *v);
 

@@ -87,37 +87,76 @@ void module_record_import(module_record *r, const char *importer, const char *sp
     r->imports++;
 }
 
-static json_t *graph_node(const record_file *f)
+/* The lists are written as text at once (json_raw), each string escaped as json_dump escapes it:
+ * a run of a large package tree lists thousands of files and imports, and a tree of values per
+ * entry cost more than the rest of the manifest together. The bytes are those json_dump writes for
+ * the same lists built as values (tests/unit pins them). */
+static void put_key(buf *b, const char *key) /* `"key":`, key plain ASCII */
 {
-    json_t *node = json_object(), *imports = json_array();
-    json_object_set(node, "path", json_string(f->key));
+    buf_putc(b, '"');
+    buf_puts(b, key);
+    buf_puts(b, "\":");
+}
+
+static void put_string(buf *b, const char *s) { json_dump_string_into(b, s, strlen(s)); }
+
+static void graph_node(buf *b, const record_file *f)
+{
+    buf_putc(b, '{');
+    put_key(b, "path");
+    put_string(b, f->key);
+    buf_putc(b, ',');
+    put_key(b, "imports");
+    buf_putc(b, '[');
     for (size_t i = 0; i < f->n_imports; i++) {
-        json_t *e = json_object();
-        json_object_set(e, "specifier", json_string(f->imports[i].specifier));
-        json_object_set(e, "resolved_path", f->imports[i].resolved ? json_string(f->imports[i].resolved) : json_null());
-        json_array_push(imports, e);
+        if (i) buf_putc(b, ',');
+        buf_putc(b, '{');
+        put_key(b, "specifier");
+        put_string(b, f->imports[i].specifier);
+        buf_putc(b, ',');
+        put_key(b, "resolved_path");
+        if (f->imports[i].resolved) put_string(b, f->imports[i].resolved);
+        else buf_puts(b, "null");
+        buf_putc(b, '}');
     }
-    json_object_set(node, "imports", imports);
-    return node;
+    buf_puts(b, "]}");
+}
+
+static json_t *raw_of(buf *b)
+{
+    size_t n = b->len;
+    return json_raw(buf_steal(b), n);
 }
 
 json_t *module_record_json(const module_record *r)
 {
-    json_t *o = json_object(), *modules = json_array(), *graph = json_array();
+    json_t *o = json_object();
     json_object_set(o, "entry", r->entry ? json_string(r->entry) : json_null());
     const record_file *entry = r->entry ? strmap_get(&r->files, r->entry) : NULL;
-    if (entry) json_array_push(graph, graph_node(entry));
+    buf modules = {0}, graph = {0};
+    buf_putc(&modules, '[');
+    buf_putc(&graph, '[');
+    if (entry) graph_node(&graph, entry);
+    bool first = true;
     for (size_t i = 0; i < r->n; i++) {
         const record_file *f = r->order[i];
         if (f == entry) continue;
-        json_t *m = json_object();
-        json_object_set(m, "path", json_string(f->key));
-        json_object_set(m, "hash", json_string(f->hash));
-        json_array_push(modules, m);
-        json_array_push(graph, graph_node(f));
+        if (!first) buf_putc(&modules, ',');
+        buf_putc(&modules, '{');
+        put_key(&modules, "path");
+        put_string(&modules, f->key);
+        buf_putc(&modules, ',');
+        put_key(&modules, "hash");
+        put_string(&modules, f->hash);
+        buf_putc(&modules, '}');
+        if (entry || !first) buf_putc(&graph, ',');
+        graph_node(&graph, f);
+        first = false;
     }
-    json_object_set(o, "modules", modules);
-    json_object_set(o, "module_graph", graph);
+    buf_putc(&modules, ']');
+    buf_putc(&graph, ']');
+    json_object_set(o, "modules", raw_of(&modules));
+    json_object_set(o, "module_graph", raw_of(&graph));
     if (r->files_past_cap || r->imports_past_cap) {
         json_t *past = json_object();
         char hash[FNV1A64_TEXT_LEN];

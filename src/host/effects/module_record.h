@@ -48,7 +48,8 @@ void module_record_import(module_record *r, const char *importer, const char *sp
 
 /* {"entry": key|null, "modules": [{path, hash}] (the entry left out), "module_graph": [{path,
  * imports: [{specifier, resolved_path}]}] (the entry first), and "modules_past_cap": {modules,
- * hash, imports} when a cap was reached}. */
+ * hash, imports} when a cap was reached}. The two lists are json_raw values: their compact JSON
+ * text, written directly (the bytes json_dump writes for them as arrays of objects). */
 json_t *module_record_json(const module_record *r);
 
 #endif
