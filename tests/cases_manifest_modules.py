@@ -299,3 +299,46 @@ def case_manifest_modules_serve_garbage_stored_manifest_is_a_clear_409(v):
     finally:
         s.cleanup()
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def case_manifest_modules_serve_reused_text_follows_edited_files(v):
+    """The server reuses a new session's manifest text while the entry hashes the same, and what a
+    run's served modules made of it (sessions.c, manifest_or_warn and record_served): each
+    session's stored manifest still lists the files as they were when it ran, an edited module or
+    entry included, and the same bytes as one built afresh."""
+    s, folder = serve_project(v, "--no-isolate")
+    per_run = ("run_id", "created_at", "policy", "pending", "call_log_len")
+
+    def shared(sid):
+        m = s.request("GET", f"/sessions/{sid}/snapshot")[2]["snapshot_manifest"]
+        check_lists_the_project(m, folder)
+        return {k: m[k] for k in m if k not in per_run}
+
+    try:
+        first = shared(create(s, {"input": {}})["id"])
+        again = shared(create(s, {"input": {}})["id"])  # the reused text, both ends
+        assert again == first, (again, first)
+        write(folder, "lib.js", "export function twice(x) { return x + x; }\n")  # a module: the entry hashes the same
+        edited = shared(create(s, {"input": {}})["id"])
+        assert edited != first and edited["entry"] == first["entry"], edited
+        write(folder, "agent.js", AGENT + "// edited\n")  # the entry itself
+        entry_edited = shared(create(s, {"input": {}})["id"])
+        assert entry_edited["entry"] != first["entry"], entry_edited
+        s.stop()
+        # the stored bodies: one per distinct manifest (before and after each run), as a fresh
+        # server (no reused text) stores them
+        import sqlite3
+        db = sqlite3.connect(os.path.join(folder, "state", "sessions.sqlite3"))
+        bodies = [r[0] for r in db.execute("SELECT body FROM manifests ORDER BY id")]
+        db.close()
+        s = Server(v, "--no-isolate", "--trusted", folder=folder, agent=os.path.join(folder, "agent.js")).start()
+        fresh = shared(create(s, {"input": {}})["id"])
+        assert fresh == entry_edited, (fresh, entry_edited)
+        s.stop()
+        db = sqlite3.connect(os.path.join(folder, "state", "sessions.sqlite3"))
+        after = [r[0] for r in db.execute("SELECT body FROM manifests ORDER BY id")]
+        db.close()
+        assert after == bodies, (len(after), len(bodies))  # nothing new: the same bytes again
+    finally:
+        s.cleanup()
+        shutil.rmtree(folder, ignore_errors=True)

@@ -91,35 +91,43 @@ void module_record_import(module_record *r, const char *importer, const char *sp
  * a run of a large package tree lists thousands of files and imports, and a tree of values per
  * entry cost more than the rest of the manifest together. The bytes are those json_dump writes for
  * the same lists built as values (tests/unit pins them). */
-static void put_key(buf *b, const char *key) /* `"key":`, key plain ASCII */
-{
-    buf_putc(b, '"');
-    buf_puts(b, key);
-    buf_puts(b, "\":");
-}
+#define PUT(b, literal) buf_append((b), literal, sizeof literal - 1)
 
-static void put_string(buf *b, const char *s) { json_dump_string_into(b, s, strlen(s)); }
+/* s as a JSON string: a key or specifier of plain ASCII (the usual case) copied between quotes,
+ * anything else through json_dump's own escaping */
+static void put_string(buf *b, const char *s)
+{
+    size_t n = strlen(s);
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c < 0x20 || c >= 0x80 || c == '"' || c == '\\') {
+            json_dump_string_into(b, s, n);
+            return;
+        }
+    }
+    buf_reserve(b, n + 2);
+    b->data[b->len] = '"';
+    memcpy(b->data + b->len + 1, s, n);
+    b->data[b->len + 1 + n] = '"';
+    b->len += n + 2;
+    b->data[b->len] = '\0';
+}
 
 static void graph_node(buf *b, const record_file *f)
 {
-    buf_putc(b, '{');
-    put_key(b, "path");
+    PUT(b, "{\"path\":");
     put_string(b, f->key);
-    buf_putc(b, ',');
-    put_key(b, "imports");
-    buf_putc(b, '[');
+    PUT(b, ",\"imports\":[");
     for (size_t i = 0; i < f->n_imports; i++) {
         if (i) buf_putc(b, ',');
-        buf_putc(b, '{');
-        put_key(b, "specifier");
+        PUT(b, "{\"specifier\":");
         put_string(b, f->imports[i].specifier);
-        buf_putc(b, ',');
-        put_key(b, "resolved_path");
+        PUT(b, ",\"resolved_path\":");
         if (f->imports[i].resolved) put_string(b, f->imports[i].resolved);
-        else buf_puts(b, "null");
+        else PUT(b, "null");
         buf_putc(b, '}');
     }
-    buf_puts(b, "]}");
+    PUT(b, "]}");
 }
 
 static json_t *raw_of(buf *b)
@@ -142,11 +150,9 @@ json_t *module_record_json(const module_record *r)
         const record_file *f = r->order[i];
         if (f == entry) continue;
         if (!first) buf_putc(&modules, ',');
-        buf_putc(&modules, '{');
-        put_key(&modules, "path");
+        PUT(&modules, "{\"path\":");
         put_string(&modules, f->key);
-        buf_putc(&modules, ',');
-        put_key(&modules, "hash");
+        PUT(&modules, ",\"hash\":");
         put_string(&modules, f->hash);
         buf_putc(&modules, '}');
         if (entry || !first) buf_putc(&graph, ',');
