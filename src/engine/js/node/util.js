@@ -187,6 +187,17 @@
     if (iteratorPreviewNative === undefined) iteratorPreviewNative = require(0).iteratorPreview;
     return iteratorPreviewNative(v);
   };
+  // A proxy's target and handler read from the engine's slots, so no trap runs (engine.c's
+  // proxyDetails, fetched on first use): undefined for anything else; [target, handler] when
+  // `full`, else the target; null in their place for a revoked proxy. Only util.inspect's text
+  // shows them (with showProxy), as in Node: nothing here hands a handler to guest code.
+  let proxyDetailsNative;
+  const proxyDetails = (v, full) => {
+    if (v === null || (typeof v !== "object" && typeof v !== "function")) return undefined;
+    if (proxyDetailsNative === undefined) proxyDetailsNative = require(0).proxyDetails;
+    return proxyDetailsNative(v, full);
+  };
+  const isProxy = (v) => proxyDetails(v, false) !== undefined;
   const isMapIterator = (v) => { const p = iteratorPreview(v); return p !== undefined && !p[2]; };
   const isSetIterator = (v) => { const p = iteratorPreview(v); return p !== undefined && p[2]; };
   const isNativeError = (v) => isInstance(v, ErrorCtor) || (v !== null && typeof v === "object" && objectToString(v) === "[object Error]" &&
@@ -243,7 +254,7 @@
     isPromise, isNativeError, isAsyncFunction, isGeneratorFunction,
     isGeneratorObject: tagIs("Generator"), isMapIterator, isSetIterator,
     isArgumentsObject, isModuleNamespaceObject,
-    isProxy: () => false, isExternal: () => false, isKeyObject: () => false, isCryptoKey: () => false,
+    isProxy, isExternal: () => false, isKeyObject: () => false, isCryptoKey: () => false,
   };
 
   /* ---- inspect ---- */
@@ -576,6 +587,15 @@
   function formatValue(ctx, value, recurseTimes, typedArray) {
     if (typeof value !== "object" && typeof value !== "function") return formatPrimitive(ctx, value);
     if (value === null) return ctx.stylize("null", "null");
+    // A proxy is never walked (its traps would run): it is shown as its target, or with showProxy
+    // as `Proxy [ target, handler ]`; a custom inspector of the target is called on the proxy.
+    const context = value;
+    const proxy = proxyDetails(value, !!ctx.showProxy);
+    if (proxy !== undefined) {
+      if (proxy === null || proxy[0] === null) return ctx.stylize("<Revoked Proxy>", "special");
+      if (ctx.showProxy) return formatProxy(ctx, proxy, recurseTimes);
+      value = proxy;
+    }
     if (ctx.customInspect) {
       let maybeCustom;
       try { maybeCustom = value[customInspect]; } catch (_) { maybeCustom = undefined; }
@@ -583,8 +603,8 @@
           !(value.constructor && value.constructor.prototype === value)) {
         const depth = ctx.depth === null ? null : ctx.depth - recurseTimes;
         const options = assignNew(ctx.userOptions, { __proto__: null, depth, stylize: ctx.stylize });
-        const ret = ReflectApply(maybeCustom, value, [depth, options, inspect]);
-        if (ret !== value) {
+        const ret = ReflectApply(maybeCustom, context, [depth, options, inspect]);
+        if (ret !== context) {
           if (typeof ret !== "string") return formatValue(ctx, ret, recurseTimes);
           return join(splitString(ret, "\n", false), "\n" + StringRepeat(" ", ctx.indentationLvl));
         }
@@ -608,6 +628,17 @@
   }
 
   const kObjectType = 0, kArrayType = 1, kArrayExtrasType = 2;
+
+  function formatProxy(ctx, proxy, recurseTimes) {
+    if (recurseTimes > ctx.depth && ctx.depth !== null) return ctx.stylize("Proxy [Array]", "special");
+    recurseTimes += 1;
+    ctx.indentationLvl += 2;
+    const res = list();
+    append(res, formatValue(ctx, proxy[0], recurseTimes));
+    append(res, formatValue(ctx, proxy[1], recurseTimes));
+    ctx.indentationLvl -= 2;
+    return reduceToSingleString(ctx, res, "", ["Proxy [", "]"], kArrayExtrasType, recurseTimes);
+  }
 
   function formatRaw(ctx, value, recurseTimes, typedArray) {
     let keys;
@@ -1152,6 +1183,12 @@
   for (let i = 0; i < builtinNames.length; i++) SetAdd(builtinConstructors, builtinNames[i]);
 
   function hasBuiltInToString(value) {
+    // a proxy counts as its target (a revoked one as built-in): its traps never run
+    const target = proxyDetails(value, false);
+    if (target !== undefined) {
+      if (target === null) return true;
+      value = target;
+    }
     if (typeof value.toString !== "function") return true;
     if (hasOwn(value, "toString")) return false;
     let pointer = value;
