@@ -2,9 +2,14 @@
 // test-whatwg-url-custom-inspect.js, -custom-properties.js and -properties.js check them
 // (tools/node-tests): `URL { href: …, searchParams: …, hash: … }` named after a subclass, `URL {}`
 // below depth 0; a for-in over a URL lists toString, the attributes, then toJSON; URL.prototype
-// has an inspect.custom method; URL's static operations are enumerable. (Before: `URL {}` at any
-// depth, toString listed after hash, no inspect.custom, and non-enumerable statics.)
+// has an inspect.custom method; URL's static operations are enumerable; URLSearchParams refuses
+// an object with an enumerable Symbol key. (Before: `URL {}` at any depth, toString listed after
+// hash, no inspect.custom, non-enumerable statics, and Symbol keys skipped.)
 import util from "node:util";
+
+function t(f) {
+  try { return f(); } catch (e) { return ["throws", e.name, e.message]; }
+}
 
 export async function agent() {
   const url = new URL("https://user:pw@host.name:8080/p/a/?q=1&r=2#h");
@@ -23,8 +28,13 @@ export async function agent() {
     const d = Object.getOwnPropertyDescriptor(URL.prototype, k);
     return [k, d.enumerable, d.value.name, Object.hasOwn(d.value, "prototype")];
   });
+  const sym = Symbol("s"), hidden = {};
+  Object.defineProperty(hidden, sym, { value: 1, enumerable: false });
+  hidden.a = "b";
+  const symbolKeys = [t(() => String(new URLSearchParams({ [sym]: 42 }))), t(() => String(new URLSearchParams(hidden))),
+    t(() => String(new URLSearchParams({ a: 1, [Symbol.iterator]: undefined })))];
   return {
-    shown, forIn, methods, statics,
+    shown, forIn, symbolKeys, methods, statics,
     custom: custom && [typeof custom.value, custom.enumerable, Object.hasOwn(custom.value, "prototype")],
   };
 }

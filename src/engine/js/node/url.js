@@ -158,8 +158,7 @@
         } else {
           const keys = ReflectOwnKeys(init);
           for (let i = 0; i < keys.length; i++) {
-            const k = keys[i];
-            if (typeof k !== "string") continue;
+            const k = keys[i]; // an enumerable Symbol key is refused by usv, as WebIDL's record<> does
             const d = ReflectGetOwnPropertyDescriptor(init, k);
             if (d && d.enumerable) {
               const l = this.#list;
