@@ -347,6 +347,18 @@ static JSValue native_now(JSContext *ctx, JSValueConst this_val, int argc, JSVal
     return JS_NewInt64(ctx, engine_of(ctx)->clock_ms);
 }
 
+/* allocFits(n): whether one allocation of n bytes is within the run's single-allocation cap
+ * (CHIDORI_JS_MAX_ALLOC_MB; true when off). node:buffer asks before it allocates, so a Buffer
+ * over the cap is a RangeError the agent may catch, as Node's "Array buffer allocation failed",
+ * rather than the end of the run; the cap itself is unchanged (nothing over it is allocated). */
+static JSValue native_alloc_fits(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv)
+{
+    double n;
+    if (argc < 1 || JS_ToFloat64(ctx, &n, argv[0])) return JS_EXCEPTION;
+    uint64_t cap = engine_of(ctx)->limits.cfg.max_alloc_bytes;
+    return JS_NewBool(ctx, cap == 0 || n <= (double)cap);
+}
+
 /* advanceTo(ms): the virtual clock only moves forward. */
 static JSValue native_advance_to(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv)
 {
@@ -559,6 +571,7 @@ static int install_prelude(engine *e)
         e->atom_then = JS_NewAtom(ctx, "then");
     }
     JS_SetPropertyStr(ctx, natives, "now", JS_NewCFunction(ctx, native_now, "now", 0));
+    JS_SetPropertyStr(ctx, natives, "allocFits", JS_NewCFunction(ctx, native_alloc_fits, "allocFits", 1));
     JS_SetPropertyStr(ctx, natives, "advanceTo", JS_NewCFunction(ctx, native_advance_to, "advanceTo", 1));
     JS_SetPropertyStr(ctx, natives, "enqueueMicrotask", JS_NewCFunction(ctx, native_enqueue_microtask, "queueMicrotask", 1));
     JS_SetPropertyStr(ctx, natives, "loadBuiltin", JS_NewCFunction(ctx, native_load_builtin, "loadBuiltin", 1));

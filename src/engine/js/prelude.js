@@ -888,6 +888,7 @@
     queueMicrotask,
     primordials: P,
     idna: natives.idna, // UTS #46 over ICU (idna_native.c), for internal/idna
+    allocFits: natives.allocFits, // whether n bytes fit the single-allocation cap, for node:buffer
   });
 
   // A rejection nobody handled once the job queue drained (engine.c): given to the guest's

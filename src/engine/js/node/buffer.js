@@ -430,9 +430,18 @@
       "Buffer, ArrayBuffer, or Array or an Array-like Object." + text.describeReceived(value));
   }
 
+  // A size within kMaxLength but over the run's single-allocation cap (CHIDORI_JS_MAX_ALLOC_MB) is
+  // refused before anything is allocated, with the RangeError Node throws when it cannot get the
+  // memory: the agent may catch it, where the engine's own refusal would end the run.
+  const allocAllowed = natives.allocFits;
+  function checkAllocation(n) {
+    if (!allocAllowed(n)) throw new RangeErrorCtor("Array buffer allocation failed");
+  }
+
   function alloc(size, fill, encoding) {
     validateNumber(size, "size", 0, kMaxLength);
     const n = MathTrunc(size);
+    checkAllocation(n);
     const b = new FastBuffer(n);
     if (fill !== undefined && fill !== 0 && n > 0) fillBuffer(b, fill, 0, n, encoding);
     return b;
@@ -440,6 +449,7 @@
 
   function allocUnsafe(size) {
     validateNumber(size, "size", 0, kMaxLength);
+    checkAllocation(MathTrunc(size));
     return new FastBuffer(MathTrunc(size));
   }
 
