@@ -422,7 +422,7 @@
         if (key === "constructor" || hasOwn(main, key) || (depth !== 0 && SetHas(seenKeys, key))) continue;
         const desc = ObjectGetOwnPropertyDescriptor(obj, key);
         if (typeof field(desc, "value") === "function") continue;
-        const text = formatProperty(ctx, obj, recurseTimes, key, kObjectType);
+        const text = formatProperty(ctx, obj, recurseTimes, key, kObjectType, main); // a getter runs on the object shown
         append(output, ctx.colors ? "\u001b[2m" + text + "\u001b[22m" : text);
       }
       ArrayPop(ctx.seen);
@@ -971,7 +971,9 @@
     return output;
   }
 
-  function formatProperty(ctx, value, recurseTimes, key, type) {
+  // `original`: the object a getter runs on (a prototype's getter, shown with showHidden, reads the
+  // inspected object, as Node's does)
+  function formatProperty(ctx, value, recurseTimes, key, type, original = value) {
     let str;
     let extra = " ";
     const own = ObjectGetOwnPropertyDescriptor(value, key);
@@ -988,7 +990,7 @@
       if (ctx.getters && (ctx.getters === true || (ctx.getters === "get" && desc.set === undefined) ||
           (ctx.getters === "set" && desc.set !== undefined))) {
         try {
-          const tmp = ReflectApply(desc.get, value, []);
+          const tmp = ReflectApply(desc.get, original, []);
           ctx.indentationLvl += 2;
           if (tmp === null) str = ctx.stylize("[" + label + ":", "special") + " " + ctx.stylize("null", "null") + ctx.stylize("]", "special");
           else if (typeof tmp === "object") str = ctx.stylize("[" + label + "]", "special") + " " + formatValue(ctx, tmp, recurseTimes);
@@ -1548,6 +1550,7 @@
 
   const warnedCodes = new SetCtor();
   function deprecate(fn, msg, code) {
+    if (code !== undefined && typeof code !== "string") throw invalidArgType("code", "of type string", code);
     if (typeof fn !== "function") throw invalidArgType("fn", "of type function", fn);
     let warned = false;
     function deprecated(...args) {
