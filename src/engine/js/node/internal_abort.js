@@ -32,12 +32,18 @@
   // WebIDL's DOMString conversion as Node applies it: a Symbol is refused (String(sym) would not be)
   function domString(v) {
     if (typeof v === "symbol") {
-      throw codedError(TypeError, "ERR_INVALID_ARG_VALUE", "The argument 'value' is invalid. Received " + StringCtor(v));
+      throw codedError(P.TypeErrorCtor, "ERR_INVALID_ARG_VALUE", "The argument 'value' is invalid. Received " + StringCtor(v));
     }
-    return `${v}`;
+    return StringCtor(v);
   }
-  const bothMissing = () => codedError(TypeError, "ERR_MISSING_ARGS", "The \"type\" and \"listener\" arguments must be specified");
-  const inspectCustom = Symbol.for("nodejs.util.inspect.custom");
+  // a string as a template literal makes one (a Symbol throws), without the template's
+  // String.prototype.concat, which a guest may replace
+  function templateString(v) {
+    if (typeof v === "symbol") throw new P.TypeErrorCtor("Cannot convert a Symbol value to a string");
+    return StringCtor(v);
+  }
+  const bothMissing = () => codedError(P.TypeErrorCtor, "ERR_MISSING_ARGS", "The \"type\" and \"listener\" arguments must be specified");
+  const inspectCustom = require("internal/captures_util").SymbolFor("nodejs.util.inspect.custom"); // captured: a guest may replace Symbol
 
   class Event {
     constructor(type, options = undefined) {
@@ -46,7 +52,7 @@
         throw invalidArgType("options", "of type object", options);
       const o = options || rec({});
       WeakMapSet(eventState, this, rec({
-        type: `${type}`, bubbles: !!o.bubbles, cancelable: !!o.cancelable, composed: !!o.composed,
+        type: templateString(type), bubbles: !!o.bubbles, cancelable: !!o.cancelable, composed: !!o.composed,
         defaultPrevented: false, target: null, currentTarget: null, phase: 0, stop: false, stopNow: false,
         passive: false, dispatching: false, timeStamp: natives.now(),
       }));
@@ -226,7 +232,7 @@
     ObjectDefineProperty(EventTarget.prototype, key, { __proto__: null, value: d.value, writable: true, enumerable: true, configurable: true });
   }
   function checkTarget(t) {
-    if (!isEventTarget(t)) throw codedError(TypeError, "ERR_INVALID_THIS", "Value of \"this\" must be of type EventTarget");
+    if (!isEventTarget(t)) throw codedError(P.TypeErrorCtor, "ERR_INVALID_THIS", "Value of \"this\" must be of type EventTarget");
   }
 
   function reportListenerError(err) {

@@ -8,8 +8,9 @@
  * check runs only for an instance of the class or a value whose tag names it: a failed check
  * throws, and a throw costs a stack trace (quadratic in deeply nested data). So a Map whose
  * prototype was swapped away and whose tag no longer says "Map" is not seen as a Map. What
- * plain JavaScript cannot see is reported as such: a Promise's state ("<unknown>"), a Proxy
- * (formatted as its target), the entries of a Map iterator.
+ * plain JavaScript cannot see comes from engine.c's views (loadBuiltin(0), held by this file
+ * only): a Promise's state, a Map/Set iterator's remaining entries, a Proxy's target and handler
+ * (read from its slots, so none of its traps runs).
  *
  * Exports one internal helper non-enumerably: `_isDeepEqual(a, b, strict)`, shared with assert. */
 (function (require, natives, name) {
