@@ -347,6 +347,18 @@ static JSValue native_now(JSContext *ctx, JSValueConst this_val, int argc, JSVal
     return JS_NewInt64(ctx, engine_of(ctx)->clock_ms);
 }
 
+/* allocFits(n): whether one allocation of n bytes is within the run's single-allocation cap
+ * (CHIDORI_JS_MAX_ALLOC_MB; true when off). node:buffer asks before it allocates, so a Buffer
+ * over the cap is a RangeError the agent may catch, as Node's "Array buffer allocation failed",
+ * rather than the end of the run; the cap itself is unchanged (nothing over it is allocated). */
+static JSValue native_alloc_fits(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv)
+{
+    double n;
+    if (argc < 1 || JS_ToFloat64(ctx, &n, argv[0])) return JS_EXCEPTION;
+    uint64_t cap = engine_of(ctx)->limits.cfg.max_alloc_bytes;
+    return JS_NewBool(ctx, cap == 0 || n <= (double)cap);
+}
+
 /* advanceTo(ms): the virtual clock only moves forward. */
 static JSValue native_advance_to(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv)
 {
@@ -400,12 +412,45 @@ static JSValue native_iterator_preview(JSContext *ctx, JSValueConst this_val, in
     return triple;
 }
 
+/* util.inspect's view of a proxy (quickjs patch 0018), as Node's getProxyDetails: undefined for
+ * anything that is not a proxy; else [target, handler] when the second argument is true, the
+ * target alone when it is not (null for a revoked proxy). Reads the proxy's slots: no trap runs.
+ * Only util.js holds it (loadBuiltin(0)); a guest never gets a handler from it, only util.inspect's
+ * text with showProxy, as in Node. */
+static JSValue native_proxy_details(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv)
+{
+    JSValue target, handler;
+    if (argc < 1 || !JS_IsObject(argv[0])) return JS_UNDEFINED;
+    if (!JS_GetProxyDetails(ctx, argv[0], &target, &handler)) return JS_UNDEFINED;
+    if (argc < 2 || !JS_ToBool(ctx, argv[1])) {
+        JS_FreeValue(ctx, handler);
+        return target;
+    }
+    JSValue pair = JS_NewArray(ctx);
+    if (JS_IsException(pair)) {
+        JS_FreeValue(ctx, target);
+        JS_FreeValue(ctx, handler);
+        return pair;
+    }
+    if (JS_DefinePropertyValueUint32(ctx, pair, 0, target, JS_PROP_C_W_E) < 0) {
+        JS_FreeValue(ctx, handler);
+        JS_FreeValue(ctx, pair);
+        return JS_EXCEPTION;
+    }
+    if (JS_DefinePropertyValueUint32(ctx, pair, 1, handler, JS_PROP_C_W_E) < 0) {
+        JS_FreeValue(ctx, pair);
+        return JS_EXCEPTION;
+    }
+    return pair;
+}
+
 static JSValue native_load_builtin(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv)
 {
     if (argc > 0 && JS_IsNumber(argv[0])) { /* loadBuiltin(0): util's engine views, made on its first need */
         JSValue o = JS_NewObjectProto(ctx, JS_NULL);
         JS_SetPropertyStr(ctx, o, "promiseState", JS_NewCFunction(ctx, native_promise_state, "promiseState", 1));
         JS_SetPropertyStr(ctx, o, "iteratorPreview", JS_NewCFunction(ctx, native_iterator_preview, "iteratorPreview", 1));
+        JS_SetPropertyStr(ctx, o, "proxyDetails", JS_NewCFunction(ctx, native_proxy_details, "proxyDetails", 2));
         return o;
     }
     const char *file = argc > 0 ? JS_ToCString(ctx, argv[0]) : NULL;
@@ -526,6 +571,7 @@ static int install_prelude(engine *e)
         e->atom_then = JS_NewAtom(ctx, "then");
     }
     JS_SetPropertyStr(ctx, natives, "now", JS_NewCFunction(ctx, native_now, "now", 0));
+    JS_SetPropertyStr(ctx, natives, "allocFits", JS_NewCFunction(ctx, native_alloc_fits, "allocFits", 1));
     JS_SetPropertyStr(ctx, natives, "advanceTo", JS_NewCFunction(ctx, native_advance_to, "advanceTo", 1));
     JS_SetPropertyStr(ctx, natives, "enqueueMicrotask", JS_NewCFunction(ctx, native_enqueue_microtask, "queueMicrotask", 1));
     JS_SetPropertyStr(ctx, natives, "loadBuiltin", JS_NewCFunction(ctx, native_load_builtin, "loadBuiltin", 1));

@@ -758,7 +758,10 @@
   // (then, toJSON) read as undefined, so awaiting or serializing chidori is unchanged.
   const PROBED_NAMES = ObjectFreeze({ then: true, toJSON: true });
   const standIns = ObjectCreate(null);
+  // The handler has no prototype: util.inspect with showProxy formats it (as Node does), and a
+  // getter a guest put on Object.prototype must not receive it as `this`.
   const guestChidori = new ProxyCtor(chidori, {
+    __proto__: null,
     get(target, key, receiver) {
       if (typeof key !== "string" || key in target || ObjectHasOwn(PROBED_NAMES, key)) return ReflectGet(target, key, receiver);
       if (!ObjectHasOwn(standIns, key)) standIns[key] = unavailableMember(key);
@@ -888,6 +891,7 @@
     queueMicrotask,
     primordials: P,
     idna: natives.idna, // UTS #46 over ICU (idna_native.c), for internal/idna
+    allocFits: natives.allocFits, // whether n bytes fit the single-allocation cap, for node:buffer
   });
 
   // A rejection nobody handled once the job queue drained (engine.c): given to the guest's

@@ -58,8 +58,12 @@
     TypedArraySet(out, u8);
     return out;
   }
+  // by the engine's brand (the byteLength getter refuses anything else), once instanceof says so:
+  // an object that merely inherits from ArrayBuffer.prototype is none
+  const hasBrand = (getter, v) => { try { getter(v); return true; } catch (_) { return false; } };
   function isAnyArrayBuffer(v) {
-    return HasInstance(ArrayBufferCtor, v) || (SharedArrayBufferCtor !== undefined && HasInstance(SharedArrayBufferCtor, v));
+    if (HasInstance(ArrayBufferCtor, v)) return hasBrand(ArrayBufferByteLength, v);
+    return SharedArrayBufferCtor !== undefined && HasInstance(SharedArrayBufferCtor, v) && hasBrand(SharedArrayBufferByteLength, v);
   }
   const anyArrayBufferByteLength = (ab) => (HasInstance(ArrayBufferCtor, ab) ? ArrayBufferByteLength(ab) : SharedArrayBufferByteLength(ab));
   // the byteLength of any ArrayBuffer view
@@ -426,9 +430,18 @@
       "Buffer, ArrayBuffer, or Array or an Array-like Object." + text.describeReceived(value));
   }
 
+  // A size within kMaxLength but over the run's single-allocation cap (CHIDORI_JS_MAX_ALLOC_MB) is
+  // refused before anything is allocated, with the RangeError Node throws when it cannot get the
+  // memory: the agent may catch it, where the engine's own refusal would end the run.
+  const allocAllowed = natives.allocFits;
+  function checkAllocation(n) {
+    if (!allocAllowed(n)) throw new RangeErrorCtor("Array buffer allocation failed");
+  }
+
   function alloc(size, fill, encoding) {
     validateNumber(size, "size", 0, kMaxLength);
     const n = MathTrunc(size);
+    checkAllocation(n);
     const b = new FastBuffer(n);
     if (fill !== undefined && fill !== 0 && n > 0) fillBuffer(b, fill, 0, n, encoding);
     return b;
@@ -436,6 +449,7 @@
 
   function allocUnsafe(size) {
     validateNumber(size, "size", 0, kMaxLength);
+    checkAllocation(MathTrunc(size));
     return new FastBuffer(MathTrunc(size));
   }
 
@@ -681,15 +695,16 @@
       return nb;
     },
 
-    indexOf(value, byteOffset, encoding) { return searchBuffer(this, value, byteOffset, encoding, true); },
-    lastIndexOf(value, byteOffset, encoding) { return searchBuffer(this, value, byteOffset, encoding, false); },
-    includes(value, byteOffset, encoding) { return searchBuffer(this, value, byteOffset, encoding, true) !== -1; },
+    // plain functions, as Node's (`new buf.indexOf(…)` reaches the receiver check, not "not a constructor")
+    indexOf: function indexOf(value, byteOffset, encoding) { return searchBuffer(this, value, byteOffset, encoding, true); },
+    lastIndexOf: function lastIndexOf(value, byteOffset, encoding) { return searchBuffer(this, value, byteOffset, encoding, false); },
+    includes: function includes(value, byteOffset, encoding) { return searchBuffer(this, value, byteOffset, encoding, true) !== -1; },
 
     swap16() { return swap(this, 2); },
     swap32() { return swap(this, 4); },
     swap64() { return swap(this, 8); },
 
-    toLocaleString(encoding, start, end) { return ReflectApply(toStringMethod, this, arguments); },
+    toLocaleString: toStringMethod, // the same function, as in Node
 
     [inspectCustom](depth, options) {
       const length = TypedArrayLength(this);
@@ -734,15 +749,20 @@
 
   function fillBuffer(buf, value, offset, end, encoding) {
     const length = TypedArrayLength(buf);
+    // Node's fill defaults to and bounds by buf.length: a `length` data property the guest put on
+    // the buffer counts (read as a descriptor, so no getter runs); beyond the bytes it is refused
+    // (ERR_BUFFER_OUT_OF_BOUNDS below), never followed
+    const own = P.ReflectGetOwnPropertyDescriptor(buf, "length");
+    const claimed = own !== undefined && ObjectHasOwn(own, "value") && typeof own.value === "number" ? own.value : length;
     let bytes = null;
     if (typeof value === "string") {
       if (offset === undefined || typeof offset === "string") {
         encoding = offset;
         offset = 0;
-        end = length;
+        end = claimed;
       } else if (typeof end === "string") {
         encoding = end;
-        end = length;
+        end = claimed;
       }
       const enc = normalizeEncoding(encoding);
       if (enc === undefined) {
@@ -764,11 +784,11 @@
     }
     if (offset === undefined) {
       offset = 0;
-      end = length;
+      end = claimed;
     } else {
       validateOffset(offset, "offset");
-      if (end === undefined) end = length;
-      else validateOffset(end, "end", 0, length);
+      if (end === undefined) end = claimed;
+      else validateOffset(end, "end", 0, claimed);
       if (offset >= end) return buf;
     }
     if (bytes === null) {
@@ -822,6 +842,7 @@
   }
 
   function searchBuffer(buf, value, byteOffset, encoding, forward) {
+    if (!ArrayBufferIsView(buf)) throw invalidArgType("buffer", "an instance of Buffer, TypedArray, or DataView", buf);
     if (typeof byteOffset === "string") {
       encoding = byteOffset;
       byteOffset = undefined;

@@ -11,7 +11,7 @@
   // On builtins captured before guest code (natives.primordials, docs/primordials.md): listener
   // lists, signal state and dispatch read no guest-writable property of their own objects.
   const P = natives.primordials, u = P.uncurry;
-  const { ReflectApply, StringCtor, ObjectKeys, ObjectFreeze, ObjectDefineProperty, ArrayIsArray, MapCtor, list, rec } = P;
+  const { ReflectApply, ReflectGetOwnPropertyDescriptor, StringCtor, ObjectKeys, ObjectFreeze, ObjectDefineProperty, ArrayIsArray, MapCtor, list, rec } = P;
   const WeakMapGet = u(P.WeakMapPrototypeGet), WeakMapSet = u(P.WeakMapPrototypeSet);
   const MapGet = u(P.MapPrototypeGet), MapSet = u(P.MapPrototypeSet), MapDelete = u(P.MapPrototypeDelete);
   const ArraySplice = u(P.ArrayPrototypeSplice);
@@ -29,14 +29,30 @@
     return st;
   }
 
+  // WebIDL's DOMString conversion as Node applies it: a Symbol is refused (String(sym) would not be)
+  function domString(v) {
+    if (typeof v === "symbol") {
+      throw codedError(P.TypeErrorCtor, "ERR_INVALID_ARG_VALUE", "The argument 'value' is invalid. Received " + StringCtor(v));
+    }
+    return StringCtor(v);
+  }
+  // a string as a template literal makes one (a Symbol throws), without the template's
+  // String.prototype.concat, which a guest may replace
+  function templateString(v) {
+    if (typeof v === "symbol") throw new P.TypeErrorCtor("Cannot convert a Symbol value to a string");
+    return StringCtor(v);
+  }
+  const bothMissing = () => codedError(P.TypeErrorCtor, "ERR_MISSING_ARGS", "The \"type\" and \"listener\" arguments must be specified");
+  const inspectCustom = require("internal/captures_util").SymbolFor("nodejs.util.inspect.custom"); // captured: a guest may replace Symbol
+
   class Event {
-    constructor(type, options) {
+    constructor(type, options = undefined) {
       if (arguments.length === 0) throw missingArgs("type");
       if (options !== undefined && options !== null && typeof options !== "object")
         throw invalidArgType("options", "of type object", options);
       const o = options || rec({});
       WeakMapSet(eventState, this, rec({
-        type: StringCtor(type), bubbles: !!o.bubbles, cancelable: !!o.cancelable, composed: !!o.composed,
+        type: templateString(type), bubbles: !!o.bubbles, cancelable: !!o.cancelable, composed: !!o.composed,
         defaultPrevented: false, target: null, currentTarget: null, phase: 0, stop: false, stopNow: false,
         passive: false, dispatching: false, timeStamp: natives.now(),
       }));
@@ -65,6 +81,22 @@
       if (st.dispatching) return;
       st.type = StringCtor(type); st.bubbles = !!bubbles; st.cancelable = !!cancelable;
     }
+    // util.inspect: the class name alone below depth 0, else `Event { type, defaultPrevented,
+    // cancelable, timeStamp }` (Node's layout), read from the event's state, not its getters.
+    [inspectCustom](depth, options, inspect) {
+      const st = stateOf(this);
+      const d = ReflectGetOwnPropertyDescriptor(this.constructor, "name");
+      const name = d !== undefined && P.ObjectHasOwn(d, "value") && typeof d.value === "string" ? d.value : "Event";
+      if (depth < 0) return name;
+      const opts = rec({});
+      if (options !== null && typeof options === "object") {
+        const keys = ObjectKeys(options);
+        for (let i = 0; i < keys.length; i++) opts[keys[i]] = options[keys[i]];
+      }
+      if (typeof opts.depth === "number" && opts.depth % 1 === 0) opts.depth -= 1;
+      return name + " " + inspect({ type: st.type, defaultPrevented: st.cancelable && st.defaultPrevented,
+        cancelable: st.cancelable, timeStamp: st.timeStamp }, opts);
+    }
   }
   const PHASES = { NONE: 0, CAPTURING_PHASE: 1, AT_TARGET: 2, BUBBLING_PHASE: 3 };
   const phaseNames = ObjectKeys(PHASES);
@@ -75,7 +107,7 @@
 
   const customDetail = new WeakMap();
   class CustomEvent extends Event {
-    constructor(type, options) {
+    constructor(type, options = undefined) {
       if (arguments.length === 0) throw missingArgs("type");
       super(type, options);
       WeakMapSet(customDetail, this, options && options.detail !== undefined ? options.detail : null);
@@ -112,29 +144,37 @@
       listenersOf(this, true);
     }
     addEventListener(type, listener, options) {
-      if (arguments.length < 2) throw missingArgs(arguments.length === 0 ? "type" : "listener");
+      checkTarget(this);
+      if (arguments.length < 2) throw bothMissing();
       if (listener === null || listener === undefined) return;
       if (!validListener(listener)) throw invalidArgType("listener", "an instance of EventListener", listener);
       const f = flags(options);
       if (f.signal !== undefined && !(f.signal instanceof AbortSignal))
         throw invalidArgType("options.signal", "an instance of AbortSignal", f.signal);
       if (f.signal && f.signal.aborted) return;
-      type = StringCtor(type);
+      type = domString(type);
       const map = listenersOf(this, true);
       let l = MapGet(map, type);
       if (!l) { l = list(); MapSet(map, type, l); }
       for (let i = 0; i < l.length; i++) if (l[i].listener === listener && l[i].capture === f.capture) return;
-      const record = rec({ listener, capture: f.capture, once: f.once, passive: f.passive, removed: false });
+      const record = rec({ listener, capture: f.capture, once: f.once, passive: f.passive, removed: false, resist: false });
       push(l, record);
       if (f.signal) {
-        f.signal.addEventListener("abort", () => this.removeEventListener(type, listener, rec({ capture: f.capture })), rec({ once: true }));
+        // runs even when an earlier abort listener stopped the event's immediate propagation
+        const remove = () => this.removeEventListener(type, listener, rec({ capture: f.capture }));
+        const sm = listenersOf(f.signal, true);
+        let sl = MapGet(sm, "abort");
+        if (!sl) { sl = list(); MapSet(sm, "abort", sl); }
+        push(sl, rec({ listener: remove, capture: false, once: true, passive: false, removed: false, resist: true }));
       }
     }
     removeEventListener(type, listener, options) {
-      if (arguments.length < 2) throw missingArgs(arguments.length === 0 ? "type" : "listener");
+      checkTarget(this);
+      if (arguments.length < 2) throw bothMissing();
+      if (listener === null || listener === undefined) return;
       const map = listenersOf(this, false);
       if (!map) return;
-      type = StringCtor(type);
+      type = domString(type);
       const l = MapGet(map, type);
       if (!l) return;
       const capture = flags(options).capture;
@@ -148,6 +188,8 @@
       }
     }
     dispatchEvent(event) {
+      checkTarget(this);
+      if (arguments.length < 1) throw missingArgs("event");
       if (!(event instanceof Event)) throw invalidArgType("event", "an instance of Event", event);
       const st = WeakMapGet(eventState, event);
       if (st.dispatching) throw codedError(Error, "ERR_EVENT_RECURSION", "The event \"" + st.type + "\" is already being dispatched");
@@ -161,7 +203,7 @@
         const snapshot = copy(l0);
         for (let i = 0; i < snapshot.length; i++) {
           const record = snapshot[i];
-          if (record.removed) continue;
+          if (record.removed || (st.stopNow && !record.resist)) continue;
           if (record.once) this.removeEventListener(st.type, record.listener, rec({ capture: record.capture }));
           st.passive = record.passive;
           try {
@@ -172,7 +214,6 @@
             reportListenerError(err);
           }
           st.passive = false;
-          if (st.stopNow) break;
         }
       }
       st.dispatching = false;
@@ -182,6 +223,17 @@
     }
   }
   tag(EventTarget, "EventTarget");
+  // WebIDL operations are enumerable (Object.keys(EventTarget.prototype) lists the three)
+  const OPERATIONS = list();
+  OPERATIONS[0] = "addEventListener"; OPERATIONS[1] = "removeEventListener"; OPERATIONS[2] = "dispatchEvent";
+  for (let i = 0; i < OPERATIONS.length; i++) {
+    const key = OPERATIONS[i];
+    const d = ReflectGetOwnPropertyDescriptor(EventTarget.prototype, key);
+    ObjectDefineProperty(EventTarget.prototype, key, { __proto__: null, value: d.value, writable: true, enumerable: true, configurable: true });
+  }
+  function checkTarget(t) {
+    if (!isEventTarget(t)) throw codedError(P.TypeErrorCtor, "ERR_INVALID_THIS", "Value of \"this\" must be of type EventTarget");
+  }
 
   function reportListenerError(err) {
     try {

@@ -130,10 +130,13 @@
   }
 
   // TypeError ERR_INVALID_ARG_TYPE: `The "<what>" argument must be <expected>. Received ...`.
+  // A name that is itself a phrase ("last argument") goes in as it is, as in Node's wording.
+  const StringSlice = C.uncurryThis(P.StringPrototypeSlice);
   C.invalidArgType = (what, expected, value) => {
+    const phrase = what.length > 9 && StringSlice(what, what.length - 9) === " argument";
     const noun = StringIndexOf(what, ".") >= 0 ? "property" : "argument";
     return C.codedError(P.TypeErrorCtor, "ERR_INVALID_ARG_TYPE",
-      "The \"" + what + "\" " + noun + " must be " + expected + "." + describeReceived(value));
+      (phrase ? "The " + what : "The \"" + what + "\" " + noun) + " must be " + expected + "." + describeReceived(value));
   };
   return P.ObjectFreeze(C);
 })

@@ -65,9 +65,11 @@
 
   // TypeError ERR_INVALID_ARG_TYPE: `The "<what>" argument must be <expected>. Received ...`.
   function invalidArgType(what, expected, value) {
+    // a name that is itself a phrase ("last argument") goes in as it is, as in Node's wording
+    const phrase = what.length > 9 && StringSlice(what, what.length - 9) === " argument";
     const noun = StringIndexOf(what, ".") >= 0 ? "property" : "argument";
     return codedError(TypeErrorCtor, "ERR_INVALID_ARG_TYPE",
-      "The \"" + what + "\" " + noun + " must be " + expected + "." + describeReceived(value));
+      (phrase ? "The " + what : "The \"" + what + "\" " + noun) + " must be " + expected + "." + describeReceived(value));
   }
 
   /* ---- DOMException ---- */

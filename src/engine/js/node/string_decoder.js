@@ -92,16 +92,25 @@
     throw invalidArgType("buf", "an instance of Buffer, TypedArray, or DataView", buf);
   }
 
-  class StringDecoder {
-    constructor(encoding) {
-      C.defineValue(this, "encoding", normalizeEncoding(encoding));
-      ObjectDefineProperty(this, kPending, { __proto__: null, value: EMPTY, writable: true });
-      ObjectDefineProperty(this, kLast, { __proto__: null, value: newBuffer(4) });
+  // A function, not a class, so it may be called without `new` (StringDecoder.call(obj) sets obj
+  // up), as Node's; its prototype's members are the class's below.
+  function StringDecoder(encoding) {
+    C.defineValue(this, "encoding", normalizeEncoding(encoding));
+    ObjectDefineProperty(this, kPending, { __proto__: null, value: EMPTY, writable: true });
+    ObjectDefineProperty(this, kLast, { __proto__: null, value: newBuffer(4) });
+  }
+  // a decoder's own state, which StringDecoder.prototype itself lacks (ERR_INVALID_THIS, as Node)
+  const checkThis = (d) => {
+    if (d === null || (typeof d !== "object" && typeof d !== "function") || !ObjectHasOwn(d, kPending)) {
+      throw codedError(TypeErrorCtor, "ERR_INVALID_THIS", 'Value of "this" must be of type StringDecoder');
     }
+  };
 
+  class Members {
     write(buf) {
       if (typeof buf === "string") return buf;
       let bytes = toBytes(buf);
+      checkThis(this);
       let length = byteLength(bytes);
       const pending = this[kPending];
       const held = byteLength(pending);
@@ -147,7 +156,9 @@
       const n = byteLength(rest);
       this[kPending] = EMPTY;
       if (n === 0) return text;
-      if (this.encoding === "utf8") return text + "\ufffd";
+      // the held bytes decoded as they are: one U+FFFD for a truncated character, more when they
+      // were never a character's start (e0 90: two), as Node and Buffer#toString give
+      if (this.encoding === "utf8") return text + decode(rest, "utf8", 0, n);
       if (this.encoding === "utf16le") return text + decode(rest, "utf16le", 0, n - (n % 2));
       return text + decode(rest, this.encoding, 0, n);
     }
@@ -182,6 +193,14 @@
     get lastChar() {
       return this[kLast];
     }
+  }
+
+  const memberNames = C.ReflectOwnKeys(Members.prototype);
+  for (let i = 0; i < memberNames.length; i++) {
+    if (memberNames[i] === "constructor") continue;
+    const d = C.ObjectGetOwnPropertyDescriptor(Members.prototype, memberNames[i]);
+    C.ObjectSetPrototypeOf(d, null); // no field inherited from a guest's Object.prototype
+    ObjectDefineProperty(StringDecoder.prototype, memberNames[i], d);
   }
 
   return ObjectFreeze({ StringDecoder });

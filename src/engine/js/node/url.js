@@ -158,8 +158,7 @@
         } else {
           const keys = ReflectOwnKeys(init);
           for (let i = 0; i < keys.length; i++) {
-            const k = keys[i];
-            if (typeof k !== "string") continue;
+            const k = keys[i]; // an enumerable Symbol key is refused by usv, as WebIDL's record<> does
             const d = ReflectGetOwnPropertyDescriptor(init, k);
             if (d && d.enumerable) {
               const l = this.#list;
@@ -392,6 +391,9 @@
       replaceParams(this.#params, this.#rec.query === null ? list() : P.parseForm(this.#rec.query));
     }
 
+    // first, as in Node: a for-in over a URL lists toString, the attributes, then toJSON
+    toString() { return P.serialize(this.#rec, false); }
+
     get href() { return P.serialize(this.#rec, false); }
     set href(value) {
       value = usv(value);
@@ -480,8 +482,24 @@
       P.basicParse(input, null, this.#rec, S.FRAGMENT);
     }
 
-    toString() { return P.serialize(this.#rec, false); }
     toJSON() { return P.serialize(this.#rec, false); }
+
+    // util.inspect: `URL { href: …, …, hash: … }` in Node's order, named after the nearest
+    // constructor on the prototype chain (a subclass shows its own name); below depth 0 the URL
+    // itself goes back to inspect (which shows `URL {}` or `[URL]`). Read from the record, never
+    // through the getters (a guest may replace them).
+    [inspectCustom](depth, options, inspect) {
+      const rec = recordOf(this);
+      if (rec === null) throw invalidThis("URL");
+      if (typeof depth === "number" && depth < 0) return this;
+      const obj = {
+        href: serializeRecord(rec), origin: P.origin(rec), protocol: rec.scheme + ":",
+        username: rec.username, password: rec.password, host: hostOf(rec),
+        hostname: rec.host === null ? "" : rec.host, port: rec.port === null ? "" : StringCtor(rec.port),
+        pathname: P.serializePath(rec), search: searchOf(rec), searchParams: this.#params, hash: hashOf(rec),
+      };
+      return constructorNameOf(this, "URL") + " " + inspect(obj, innerOptions(undefined, options));
+    }
 
 
     // A setter is the basic URL parser with a state override, in place: as the standard says, a
@@ -491,6 +509,19 @@
     }
   }
 
+  // The name of the first constructor found as an own data property up the prototype chain (as
+  // util.inspect names objects), else `fallback`; read through descriptors, so no getter runs.
+  function constructorNameOf(obj, fallback) {
+    for (let o = Q.ObjectGetPrototypeOf(obj); o !== null; o = Q.ObjectGetPrototypeOf(o)) {
+      const d = ReflectGetOwnPropertyDescriptor(o, "constructor");
+      if (d === undefined || !Q.ObjectHasOwn(d, "value")) continue;
+      const ctor = d.value;
+      if (typeof ctor !== "function") continue;
+      const n = ReflectGetOwnPropertyDescriptor(ctor, "name");
+      if (n !== undefined && Q.ObjectHasOwn(n, "value") && typeof n.value === "string" && n.value !== "") return n.value;
+    }
+    return fallback;
+  }
   const serializeRecord = (rec) => P.serialize(rec, false);
   const hostOf = (rec) => (rec.host === null ? "" : rec.port === null ? rec.host : rec.host + ":" + rec.port);
   const searchOf = (rec) => (rec.query === null || rec.query === "" ? "" : "?" + rec.query);
@@ -514,6 +545,15 @@
       d.enumerable = true;
       ObjectDefineProperty(C.prototype, key, d);
     }
+  }
+  // URL's static operations are enumerable too (WebIDL; Node's are)
+  const STATICS = list();
+  STATICS[0] = "parse"; STATICS[1] = "canParse"; STATICS[2] = "createObjectURL"; STATICS[3] = "revokeObjectURL";
+  for (let i = 0; i < STATICS.length; i++) {
+    const d = ObjectGetOwnPropertyDescriptor(URL, STATICS[i]);
+    ObjectSetPrototypeOf(d, null);
+    d.enumerable = true;
+    ObjectDefineProperty(URL, STATICS[i], d);
   }
 
   /* ---- node:url helpers ---- */

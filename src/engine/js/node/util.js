@@ -8,8 +8,9 @@
  * check runs only for an instance of the class or a value whose tag names it: a failed check
  * throws, and a throw costs a stack trace (quadratic in deeply nested data). So a Map whose
  * prototype was swapped away and whose tag no longer says "Map" is not seen as a Map. What
- * plain JavaScript cannot see is reported as such: a Promise's state ("<unknown>"), a Proxy
- * (formatted as its target), the entries of a Map iterator.
+ * plain JavaScript cannot see comes from engine.c's views (loadBuiltin(0), held by this file
+ * only): a Promise's state, a Map/Set iterator's remaining entries, a Proxy's target and handler
+ * (read from its slots, so none of its traps runs).
  *
  * Exports one internal helper non-enumerably: `_isDeepEqual(a, b, strict)`, shared with assert. */
 (function (require, natives, name) {
@@ -187,6 +188,17 @@
     if (iteratorPreviewNative === undefined) iteratorPreviewNative = require(0).iteratorPreview;
     return iteratorPreviewNative(v);
   };
+  // A proxy's target and handler read from the engine's slots, so no trap runs (engine.c's
+  // proxyDetails, fetched on first use): undefined for anything else; [target, handler] when
+  // `full`, else the target; null in their place for a revoked proxy. Only util.inspect's text
+  // shows them (with showProxy), as in Node: nothing here hands a handler to guest code.
+  let proxyDetailsNative;
+  const proxyDetails = (v, full) => {
+    if (v === null || (typeof v !== "object" && typeof v !== "function")) return undefined;
+    if (proxyDetailsNative === undefined) proxyDetailsNative = require(0).proxyDetails;
+    return proxyDetailsNative(v, full);
+  };
+  const isProxy = (v) => proxyDetails(v, false) !== undefined;
   const isMapIterator = (v) => { const p = iteratorPreview(v); return p !== undefined && !p[2]; };
   const isSetIterator = (v) => { const p = iteratorPreview(v); return p !== undefined && p[2]; };
   const isNativeError = (v) => isInstance(v, ErrorCtor) || (v !== null && typeof v === "object" && objectToString(v) === "[object Error]" &&
@@ -243,7 +255,7 @@
     isPromise, isNativeError, isAsyncFunction, isGeneratorFunction,
     isGeneratorObject: tagIs("Generator"), isMapIterator, isSetIterator,
     isArgumentsObject, isModuleNamespaceObject,
-    isProxy: () => false, isExternal: () => false, isKeyObject: () => false, isCryptoKey: () => false,
+    isProxy, isExternal: () => false, isKeyObject: () => false, isCryptoKey: () => false,
   };
 
   /* ---- inspect ---- */
@@ -411,7 +423,7 @@
         if (key === "constructor" || hasOwn(main, key) || (depth !== 0 && SetHas(seenKeys, key))) continue;
         const desc = ObjectGetOwnPropertyDescriptor(obj, key);
         if (typeof field(desc, "value") === "function") continue;
-        const text = formatProperty(ctx, obj, recurseTimes, key, kObjectType);
+        const text = formatProperty(ctx, obj, recurseTimes, key, kObjectType, main); // a getter runs on the object shown
         append(output, ctx.colors ? "\u001b[2m" + text + "\u001b[22m" : text);
       }
       ArrayPop(ctx.seen);
@@ -576,6 +588,15 @@
   function formatValue(ctx, value, recurseTimes, typedArray) {
     if (typeof value !== "object" && typeof value !== "function") return formatPrimitive(ctx, value);
     if (value === null) return ctx.stylize("null", "null");
+    // A proxy is never walked (its traps would run): it is shown as its target, or with showProxy
+    // as `Proxy [ target, handler ]`; a custom inspector of the target is called on the proxy.
+    const context = value;
+    const proxy = proxyDetails(value, !!ctx.showProxy);
+    if (proxy !== undefined) {
+      if (proxy === null || proxy[0] === null) return ctx.stylize("<Revoked Proxy>", "special");
+      if (ctx.showProxy) return formatProxy(ctx, proxy, recurseTimes);
+      value = proxy;
+    }
     if (ctx.customInspect) {
       let maybeCustom;
       try { maybeCustom = value[customInspect]; } catch (_) { maybeCustom = undefined; }
@@ -583,8 +604,8 @@
           !(value.constructor && value.constructor.prototype === value)) {
         const depth = ctx.depth === null ? null : ctx.depth - recurseTimes;
         const options = assignNew(ctx.userOptions, { __proto__: null, depth, stylize: ctx.stylize });
-        const ret = ReflectApply(maybeCustom, value, [depth, options, inspect]);
-        if (ret !== value) {
+        const ret = ReflectApply(maybeCustom, context, [depth, options, inspect]);
+        if (ret !== context) {
           if (typeof ret !== "string") return formatValue(ctx, ret, recurseTimes);
           return join(splitString(ret, "\n", false), "\n" + StringRepeat(" ", ctx.indentationLvl));
         }
@@ -608,6 +629,17 @@
   }
 
   const kObjectType = 0, kArrayType = 1, kArrayExtrasType = 2;
+
+  function formatProxy(ctx, proxy, recurseTimes) {
+    if (recurseTimes > ctx.depth && ctx.depth !== null) return ctx.stylize("Proxy [Array]", "special");
+    recurseTimes += 1;
+    ctx.indentationLvl += 2;
+    const res = list();
+    append(res, formatValue(ctx, proxy[0], recurseTimes));
+    append(res, formatValue(ctx, proxy[1], recurseTimes));
+    ctx.indentationLvl -= 2;
+    return reduceToSingleString(ctx, res, "", ["Proxy [", "]"], kArrayExtrasType, recurseTimes);
+  }
 
   function formatRaw(ctx, value, recurseTimes, typedArray) {
     let keys;
@@ -940,7 +972,9 @@
     return output;
   }
 
-  function formatProperty(ctx, value, recurseTimes, key, type) {
+  // `original`: the object a getter runs on (a prototype's getter, shown with showHidden, reads the
+  // inspected object, as Node's does)
+  function formatProperty(ctx, value, recurseTimes, key, type, original = value) {
     let str;
     let extra = " ";
     const own = ObjectGetOwnPropertyDescriptor(value, key);
@@ -957,7 +991,7 @@
       if (ctx.getters && (ctx.getters === true || (ctx.getters === "get" && desc.set === undefined) ||
           (ctx.getters === "set" && desc.set !== undefined))) {
         try {
-          const tmp = ReflectApply(desc.get, value, []);
+          const tmp = ReflectApply(desc.get, original, []);
           ctx.indentationLvl += 2;
           if (tmp === null) str = ctx.stylize("[" + label + ":", "special") + " " + ctx.stylize("null", "null") + ctx.stylize("]", "special");
           else if (typeof tmp === "object") str = ctx.stylize("[" + label + "]", "special") + " " + formatValue(ctx, tmp, recurseTimes);
@@ -1152,6 +1186,12 @@
   for (let i = 0; i < builtinNames.length; i++) SetAdd(builtinConstructors, builtinNames[i]);
 
   function hasBuiltInToString(value) {
+    // a proxy counts as its target (a revoked one as built-in): its traps never run
+    const target = proxyDetails(value, false);
+    if (target !== undefined) {
+      if (target === null) return true;
+      value = target;
+    }
     if (typeof value.toString !== "function") return true;
     if (hasOwn(value, "toString")) return false;
     let pointer = value;
@@ -1511,6 +1551,7 @@
 
   const warnedCodes = new SetCtor();
   function deprecate(fn, msg, code) {
+    if (code !== undefined && typeof code !== "string") throw invalidArgType("code", "of type string", code);
     if (typeof fn !== "function") throw invalidArgType("fn", "of type function", fn);
     let warned = false;
     function deprecated(...args) {
