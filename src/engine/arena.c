@@ -6,6 +6,8 @@
  * size and then the allocation itself, 16-byte aligned. An allocation of n bytes takes
  * max(32, n + 8 rounded up to 16) bytes and has that less 8 usable: glibc's chunk arithmetic,
  * so the metered allocator counts an arena allocation as it would count the malloc'd one. The
+ * Freed allocations of up to 1 KiB are kept on a list per size and handed out again for a request
+ * of the same size (set-up frees the old copies of the tables it grows). The
  * range is reserved without committing memory (MAP_NORESERVE): a page costs memory only once
  * set-up writes to it. */
 #define _GNU_SOURCE
@@ -14,15 +16,18 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/mman.h>
 
 #define HEADER 8
 #define MAX_ONE ((size_t)64 << 10) /* larger requests go to malloc (glibc may map them apart) */
+#define CLASSES 64                 /* freed allocations up to 1 KiB are kept for reuse, by span */
 
 struct engine_arena {
     char *base;          /* the slot's first byte */
     size_t cur;          /* offset of the next header; 8 modulo 16 */
     size_t high;         /* the furthest cur has been since acquire (pages to give back) */
+    void *freed[CLASSES]; /* freed allocations by span / 16, linked through their first word */
     atomic_bool taken;
 };
 
@@ -49,6 +54,7 @@ engine_arena *arena_acquire(void)
         engine_arena *a = &slots[i];
         if (atomic_exchange(&a->taken, true)) continue;
         a->cur = a->high = HEADER;
+        memset(a->freed, 0, sizeof a->freed);
         return a;
     }
     return NULL;
@@ -60,6 +66,7 @@ void arena_release(engine_arena *a)
     size_t page = 4096, used = (a->high + page - 1) & ~(page - 1);
     if (a->high > HEADER) madvise(a->base, used, MADV_DONTNEED); /* the next acquire finds zero pages again */
     a->cur = a->high = HEADER;
+    memset(a->freed, 0, sizeof a->freed);
     atomic_store(&a->taken, false);
 }
 
@@ -75,6 +82,11 @@ void *arena_alloc(engine_arena *a, size_t size)
 {
     if (size > MAX_ONE) return NULL;
     size_t need = span(size);
+    if (need / 16 < CLASSES && a->freed[need / 16]) { /* one freed earlier, of this very span */
+        void **p = a->freed[need / 16];
+        a->freed[need / 16] = *p;
+        return p;
+    }
     if (need > ARENA_SLOT_BYTES - a->cur) return NULL;
     char *h = a->base + a->cur;
     *(size_t *)h = need - HEADER;
@@ -92,7 +104,13 @@ static bool newest(const engine_arena *a, const char *p)
 void arena_free(void *p)
 {
     engine_arena *a = arena_of(p);
-    if (newest(a, p)) a->cur = (size_t)((char *)p - HEADER - a->base);
+    size_t c = (arena_usable(p) + HEADER) / 16;
+    if (newest(a, p)) {
+        a->cur = (size_t)((char *)p - HEADER - a->base);
+    } else if (c < CLASSES) {
+        *(void **)p = a->freed[c];
+        a->freed[c] = p;
+    }
 }
 
 bool arena_resize(engine_arena *a, void *p, size_t size)

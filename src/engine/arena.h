@@ -7,8 +7,9 @@
  * address comparison on the pointer alone (QuickJS asks an allocation's usable size without
  * naming its runtime). Each allocation carries its usable size in the 8 bytes before it, sized
  * as glibc sizes a chunk for the same request, so the counted bytes are the same either way.
- * Freeing an arena allocation only takes back the space when it was the newest one; the rest is
- * returned when the arena is released (after JS_FreeRuntime). Thread-safe acquire and release;
+ * A freed arena allocation is reused: its space when it was the newest one, else (up to 1 KiB) by
+ * a later request of its size; the rest is returned when the arena is released (after
+ * JS_FreeRuntime). Thread-safe acquire and release;
  * one arena is used by one runtime, on one thread at a time. */
 #ifndef CHIDORI_ARENA_H
 #define CHIDORI_ARENA_H
@@ -41,12 +42,13 @@ static inline bool arena_owns(const void *p)
 }
 /* The usable size of an arena allocation (arena_owns(p) must hold): its header's. */
 static inline size_t arena_usable(const void *p) { return *(const size_t *)((const char *)p - 8); }
-/* Frees an arena allocation: its space is reused only if it is its arena's newest. */
+/* Frees an arena allocation: its space is reused at once if it is its arena's newest, else (up to
+ * 1 KiB) by a later allocation of the same size. */
 void arena_free(void *p);
 /* Resizes p (an allocation of a) in place when it is a's newest and the room is there, or when
  * it shrinks; returns false otherwise (then the caller allocates anew and copies). */
 bool arena_resize(engine_arena *a, void *p, size_t size);
-/* Bytes handed out so far (allocations and their headers, freed ones included unless reused). */
+/* Bytes taken from the slot so far (allocations and their headers, freed ones included). */
 size_t arena_used(const engine_arena *a);
 
 #endif

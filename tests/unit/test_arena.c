@@ -41,6 +41,16 @@ TEST(arena_sizes_and_reuses_like_its_contract)
     CHECK(arena_used(a) == before + 112 + 64);
     arena_free(y);
     CHECK(arena_used(a) == before + 112);
+    /* an older one's space goes to the next request of its very size */
+    char *o1 = arena_alloc(a, 100), *o2 = arena_alloc(a, 100), *o3 = arena_alloc(a, 30);
+    arena_free(o1);
+    arena_free(o2);
+    size_t mark = arena_used(a);
+    CHECK(arena_alloc(a, 200) != o1 && arena_used(a) > mark); /* another size: from the end */
+    char *r1 = arena_alloc(a, 97), *r2 = arena_alloc(a, 104), *r3 = arena_alloc(a, 100);
+    CHECK((r1 == o2 && r2 == o1) || (r1 == o1 && r2 == o2));
+    CHECK(arena_usable(r1) == 104 && arena_usable(r2) == 104 && r3 != o1 && r3 != o2);
+    CHECK(arena_usable(o3) == 40);
     /* the newest grows in place; an older one only shrinks in place */
     char *z = arena_alloc(a, 10);
     CHECK(arena_resize(a, z, 500) && arena_usable(z) == 504);
