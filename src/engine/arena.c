@@ -5,12 +5,12 @@
  * Layout of a slot: allocations follow one another, each an 8-byte header holding its usable
  * size and then the allocation itself, 16-byte aligned. An allocation of n bytes takes
  * max(32, n + 8 rounded up to 16) bytes and has that less 8 usable: glibc's chunk arithmetic,
- * so the metered allocator counts an arena allocation as it would count the malloc'd one. The
+ * so the metered allocator counts an arena allocation as it would count the malloc'd one.
  * Freed allocations of up to 1 KiB are kept on a list per size and handed out again for a request
- * of the same size (set-up frees the old copies of the tables it grows). The
- * range is reserved without committing memory (MAP_NORESERVE): a page costs memory once set-up
- * writes to it, or once an acquire maps the first 320 KiB of its slot ahead (about what set-up
- * takes, one call instead of a page fault per page). */
+ * of the same size (set-up frees the old copies of the tables it grows). The range is reserved
+ * without committing memory (MAP_NORESERVE): a page costs memory once set-up writes to it, or
+ * once an acquire maps the first 320 KiB of its slot ahead (about what set-up takes, in one call
+ * instead of a page fault per page). */
 #define _GNU_SOURCE
 #include "engine/arena.h"
 
