@@ -11,6 +11,7 @@
  */
 #define _GNU_SOURCE
 #include "engine/engine.h"
+#include "engine/arena.h"
 #include "engine/engine_internal.h"
 #include "engine/intl_native.h"
 #include "engine/idna_native.h"
@@ -887,6 +888,12 @@ static int run_script(engine *e)
  * e->failure. */
 static int build(engine *e)
 {
+#if !defined(__SANITIZE_ADDRESS__)
+    /* Set-up's allocations come from one block (arena.h) until run_limits_init clears
+     * limits.arena before guest code; under AddressSanitizer they stay malloc's, so it sees each. */
+    e->arena = arena_acquire();
+    e->limits.arena = e->arena;
+#endif
     e->rt = JS_NewRuntime2(&metered_malloc_functions, &e->limits);
     if (!e->rt) {
         e->failure = xstrdup("could not create a JavaScript runtime");
@@ -956,6 +963,7 @@ int engine_prepare(void)
             JS_FreeContext(e->ctx);
         }
         if (e->rt) JS_FreeRuntime(e->rt);
+        arena_release(e->arena);
         free(e);
         return -1;
     }
@@ -985,7 +993,7 @@ int engine_run(const engine_config *cfg, engine_result *res)
         }
     }
     /* This run's limits, clock and seam from here on (the runtime's allocation counters stay
-     * where set-up left them). */
+     * where set-up left them; run_limits_init also ends set-up's arena: malloc from here). */
 #ifndef CHIDORI_ENGINE_NG
     JS_SetVarRefIndexMin(e->rt, 0); /* set-up only (build) */
 #endif
@@ -1037,6 +1045,7 @@ done:
         JS_FreeContext(e->ctx);
     }
     if (e->rt) JS_FreeRuntime(e->rt);
+    arena_release(e->arena);
     free(e);
     return rc;
 }

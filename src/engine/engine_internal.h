@@ -18,6 +18,7 @@ typedef struct engine {
     JSRuntime *rt;
     JSContext *ctx;
     run_limits limits;
+    struct engine_arena *arena; /* set-up's allocations (arena.h); given back after JS_FreeRuntime */
     int64_t clock_ms;        /* the virtual clock Date reads */
     JSValue internals;       /* what the prelude returned */
     JSAtom atom_constructor, atom_then; /* hostEffect's pinned properties (0 until the prelude) */

@@ -12,10 +12,15 @@
  * allocation that would cross it, or that alone exceeds the single-allocation cap, fails; QuickJS
  * turns that into an out-of-memory error and the run ends.
  *
+ * While the runtime is set up (run_limits.arena set), allocations come from the set-up arena
+ * (arena.h) when it has room; they are charged the same way (their usable size, sized as glibc
+ * would size them, plus bookkeeping) and the same ceiling and cap apply to them.
+ *
  * Once a limit trips the handler keeps answering "interrupt", so no further guest code runs.
  */
 #define _GNU_SOURCE
 #include "engine/limits.h"
+#include "engine/arena.h"
 #include "util/clock.h"
 #include "settings/settings.h"
 #include "util/buf.h"
@@ -40,7 +45,9 @@
 
 static run_limits *limits_of(JSMallocState *s) { return s->opaque; }
 
-static size_t usable(const void *p) { return malloc_usable_size((void *)p); }
+/* An arena allocation (set-up's, arena.h) is known by its address alone: usable size is asked
+ * without the runtime. */
+static size_t usable(const void *p) { return arena_owns(p) ? arena_usable(p) : malloc_usable_size((void *)p); }
 
 static int refuse(JSMallocState *s, size_t size, size_t grow)
 {
@@ -74,7 +81,9 @@ static void *metered_malloc(ALLOC_ARG, size_t size)
 #endif
     if (s->opaque) limits_of(s)->heap = s;
     if (refuse(s, size, size)) return NULL;
-    void *p = malloc(size);
+    run_limits *l = limits_of(s);
+    void *p = l && l->arena ? arena_alloc(l->arena, size) : NULL;
+    if (!p) p = malloc(size);
     if (!p) return NULL;
     s->malloc_count++;
     s->malloc_size += usable(p) + MALLOC_OVERHEAD;
@@ -91,7 +100,10 @@ static void metered_free(ALLOC_ARG, void *p)
     if (!p) return;
     s->malloc_count--;
     s->malloc_size -= usable(p) + MALLOC_OVERHEAD;
-    free(p);
+    if (arena_owns(p))
+        arena_free(p);
+    else
+        free(p);
 }
 
 static void *metered_realloc(ALLOC_ARG, void *p, size_t size)
@@ -113,8 +125,22 @@ static void *metered_realloc(ALLOC_ARG, void *p, size_t size)
         return NULL;
     }
     if (refuse(s, size, size > old ? size - old : 0)) return NULL;
-    void *q = realloc(p, size);
-    if (!q) return NULL;
+    void *q;
+    if (arena_owns(p)) { /* grown in place if it is the arena's newest, else moved (to malloc after set-up) */
+        engine_arena *a = limits_of(s) ? limits_of(s)->arena : NULL;
+        if (a && arena_resize(a, p, size)) {
+            q = p;
+        } else {
+            q = a ? arena_alloc(a, size) : NULL;
+            if (!q) q = malloc(size);
+            if (!q) return NULL;
+            memcpy(q, p, old < size ? old : size);
+            arena_free(p);
+        }
+    } else {
+        q = realloc(p, size);
+        if (!q) return NULL;
+    }
     s->malloc_size += usable(q);
     s->malloc_size -= old;
     return q;

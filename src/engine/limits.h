@@ -30,6 +30,7 @@ typedef struct run_limits {
     bool halted;           /* the host ended the run (pause, divergence): no more guest code */
     size_t refused_bytes;  /* the allocation that hit the memory ceiling or the allocation cap */
     const JSMallocState *heap; /* the runtime's allocation counters (seen on its first allocation) */
+    struct engine_arena *arena; /* set-up's arena (arena.h), NULL once guest code may run: malloc */
     uint64_t tree_charged; /* ticks charged by the tree budget (nested runs that ended), counted in polls */
 #ifdef CHIDORI_ENGINE_NG
     JSMallocState ng_heap; /* the counters 'heap' points at; kept across run_limits_init */

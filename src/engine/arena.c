@@ -1,0 +1,135 @@
+/* arena.c — the engine's set-up arena (see arena.h). Owns the reserved range and its slots;
+ * trusts its callers to free only what they allocated and to release an arena only once its
+ * runtime is gone.
+ *
+ * Layout of a slot: allocations follow one another, each an 8-byte header holding its usable
+ * size and then the allocation itself, 16-byte aligned. An allocation of n bytes takes
+ * max(32, n + 8 rounded up to 16) bytes and has that less 8 usable: glibc's chunk arithmetic,
+ * so the metered allocator counts an arena allocation as it would count the malloc'd one.
+ * Freed allocations of up to 1 KiB are kept on a list per size and handed out again for a request
+ * of the same size (set-up frees the old copies of the tables it grows). The range is reserved
+ * without committing memory (MAP_NORESERVE): a page costs memory once set-up writes to it, or
+ * once an acquire maps the first 320 KiB of its slot ahead (about what set-up takes, in one call
+ * instead of a page fault per page). */
+#define _GNU_SOURCE
+#include "engine/arena.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#define HEADER 8
+#define MAX_ONE ((size_t)64 << 10) /* larger requests go to malloc (glibc may map them apart) */
+#define PREFAULT ((size_t)320 << 10) /* about what set-up takes (0.30 MiB) */
+#define CLASSES 64                 /* freed allocations up to 1 KiB are kept for reuse, by span */
+
+struct engine_arena {
+    char *base;          /* the slot's first byte */
+    size_t cur;          /* offset of the next header; 8 modulo 16 */
+    size_t high;         /* the furthest cur has been since acquire (pages to give back) */
+    void *freed[CLASSES]; /* freed allocations by span / 16, linked through their first word */
+    atomic_bool taken;
+};
+
+char *arena_region; /* ARENA_SLOTS slots of ARENA_SLOT_BYTES, or NULL */
+#define region arena_region
+static pthread_once_t reserved = PTHREAD_ONCE_INIT;
+static engine_arena slots[ARENA_SLOTS];
+
+#define REGION_BYTES ((size_t)ARENA_SLOTS * ARENA_SLOT_BYTES)
+
+static void reserve(void)
+{
+    void *r = mmap(NULL, REGION_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (r == MAP_FAILED) return;
+    for (int i = 0; i < ARENA_SLOTS; i++) slots[i].base = (char *)r + (size_t)i * ARENA_SLOT_BYTES;
+    __atomic_store_n(&region, (char *)r, __ATOMIC_RELEASE);
+}
+
+engine_arena *arena_acquire(void)
+{
+    pthread_once(&reserved, reserve);
+    if (!__atomic_load_n(&region, __ATOMIC_ACQUIRE)) return NULL;
+    for (int i = 0; i < ARENA_SLOTS; i++) {
+        engine_arena *a = &slots[i];
+        if (atomic_exchange(&a->taken, true)) continue;
+        a->cur = a->high = HEADER;
+        memset(a->freed, 0, sizeof a->freed);
+#ifdef MADV_POPULATE_WRITE
+        /* what set-up will write, mapped in one call rather than a fault per page (best effort) */
+        madvise(a->base, PREFAULT, MADV_POPULATE_WRITE);
+#endif
+        return a;
+    }
+    return NULL;
+}
+
+void arena_release(engine_arena *a)
+{
+    if (!a) return;
+    size_t page = 4096, used = (a->high + page - 1) & ~(page - 1);
+    if (a->high > HEADER) madvise(a->base, used, MADV_DONTNEED); /* the next acquire finds zero pages again */
+    a->cur = a->high = HEADER;
+    memset(a->freed, 0, sizeof a->freed);
+    atomic_store(&a->taken, false);
+}
+
+static engine_arena *arena_of(const void *p)
+{
+    return &slots[((uintptr_t)p - (uintptr_t)region) / ARENA_SLOT_BYTES];
+}
+
+/* Bytes a request of n takes, header included. */
+static size_t span(size_t n) { return n + HEADER <= 32 ? 32 : (n + HEADER + 15) & ~(size_t)15; }
+
+void *arena_alloc(engine_arena *a, size_t size)
+{
+    if (size > MAX_ONE) return NULL;
+    size_t need = span(size);
+    if (need / 16 < CLASSES && a->freed[need / 16]) { /* one freed earlier, of this very span */
+        void **p = a->freed[need / 16];
+        a->freed[need / 16] = *p;
+        return p;
+    }
+    if (need > ARENA_SLOT_BYTES - a->cur) return NULL;
+    char *h = a->base + a->cur;
+    *(size_t *)h = need - HEADER;
+    a->cur += need;
+    if (a->cur > a->high) a->high = a->cur;
+    return h + HEADER;
+}
+
+/* Whether p is a's newest allocation. */
+static bool newest(const engine_arena *a, const char *p)
+{
+    return (size_t)(p - a->base) + arena_usable(p) == a->cur;
+}
+
+void arena_free(void *p)
+{
+    engine_arena *a = arena_of(p);
+    size_t c = (arena_usable(p) + HEADER) / 16;
+    if (newest(a, p)) {
+        a->cur = (size_t)((char *)p - HEADER - a->base);
+    } else if (c < CLASSES) {
+        *(void **)p = a->freed[c];
+        a->freed[c] = p;
+    }
+}
+
+bool arena_resize(engine_arena *a, void *p, size_t size)
+{
+    if (!arena_owns(p) || arena_of(p) != a || size > MAX_ONE) return false;
+    size_t need = span(size), have = arena_usable(p) + HEADER;
+    if (!newest(a, p)) return need <= have; /* a shrink keeps its size; a growth moves */
+    size_t at = (size_t)((char *)p - HEADER - a->base);
+    if (need > ARENA_SLOT_BYTES - at) return false;
+    *(size_t *)((char *)p - HEADER) = need - HEADER;
+    a->cur = at + need;
+    if (a->cur > a->high) a->high = a->cur;
+    return true;
+}
+
+size_t arena_used(const engine_arena *a) { return a->cur - HEADER; }

@@ -1,0 +1,162 @@
+/* test_arena.c — the engine's set-up arena (src/engine/arena.c) and the metered allocator's use of
+ * it (src/engine/limits.c). The engine uses the arena only outside AddressSanitizer builds; these
+ * tests call it directly, so the AddressSanitizer build runs its code too. They check that an arena
+ * allocation is counted as the same malloc'd allocation would be (usable size and bookkeeping),
+ * that the memory ceiling and the single-allocation cap refuse it as they refuse malloc's, that
+ * free and realloc give the counters back exactly, that realloc moves an allocation out of the
+ * arena once set-up is over, and that a full arena falls back to malloc. */
+#define _GNU_SOURCE
+#include "unit.h"
+#include "engine/arena.h"
+#include "engine/limits.h"
+
+#include <malloc.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+TEST(arena_sizes_and_reuses_like_its_contract)
+{
+    engine_arena *a = arena_acquire();
+    CHECK(a != NULL);
+    int local;
+    CHECK(!arena_owns(&local));
+    void *m = malloc(40);
+    CHECK(!arena_owns(m));
+    free(m);
+
+    size_t sizes[] = {0, 1, 24, 25, 40, 100, 1000, 4096};
+    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+        char *p = arena_alloc(a, sizes[i]);
+        CHECK(p != NULL && arena_owns(p));
+        CHECK((uintptr_t)p % 16 == 0);
+        size_t n = sizes[i], want = n + 8 <= 32 ? 24 : ((n + 8 + 15) & ~(size_t)15) - 8;
+        CHECK(arena_usable(p) == want);
+        memset(p, 0xab, arena_usable(p)); /* the header of the next must survive this */
+    }
+    /* freeing the newest gives its space back; an older one's is kept until release */
+    size_t before = arena_used(a);
+    char *x = arena_alloc(a, 100), *y = arena_alloc(a, 50);
+    arena_free(x);
+    CHECK(arena_used(a) == before + 112 + 64);
+    arena_free(y);
+    CHECK(arena_used(a) == before + 112);
+    /* an older one's space goes to the next request of its very size */
+    char *o1 = arena_alloc(a, 100), *o2 = arena_alloc(a, 100), *o3 = arena_alloc(a, 30);
+    arena_free(o1);
+    arena_free(o2);
+    size_t mark = arena_used(a);
+    CHECK(arena_alloc(a, 200) != o1 && arena_used(a) > mark); /* another size: from the end */
+    char *r1 = arena_alloc(a, 97), *r2 = arena_alloc(a, 104), *r3 = arena_alloc(a, 100);
+    CHECK((r1 == o2 && r2 == o1) || (r1 == o1 && r2 == o2));
+    CHECK(arena_usable(r1) == 104 && arena_usable(r2) == 104 && r3 != o1 && r3 != o2);
+    CHECK(arena_usable(o3) == 40);
+    /* the newest grows in place; an older one only shrinks in place */
+    char *z = arena_alloc(a, 10);
+    CHECK(arena_resize(a, z, 500) && arena_usable(z) == 504);
+    CHECK(arena_resize(a, z, 100) && arena_usable(z) == 104);
+    char *w = arena_alloc(a, 10);
+    CHECK(!arena_resize(a, z, 300));
+    CHECK(arena_resize(a, z, 20) && arena_usable(z) == 104);
+    CHECK(arena_usable(w) == 24);
+    /* a request too large for it, or past the end, is refused (the caller mallocs) */
+    CHECK(arena_alloc(a, ARENA_SLOT_BYTES) == NULL);
+    size_t got = 0;
+    while (arena_alloc(a, 60000)) got++;
+    CHECK(got > 0 && got < ARENA_SLOT_BYTES / 60000 + 1);
+    CHECK(arena_alloc(a, 8) != NULL || arena_used(a) + 32 > ARENA_SLOT_BYTES);
+
+    /* a released arena comes back empty and zeroed */
+    arena_release(a);
+    engine_arena *b = arena_acquire();
+    CHECK(b != NULL);
+    char *q = arena_alloc(b, 64);
+    CHECK(q != NULL);
+    for (int i = 0; i < 64; i++) CHECK(q[i] == 0);
+    arena_release(b);
+}
+
+/* glibc's usable size for a request of n (what the metered allocator charged before the arena) */
+static size_t glibc_count(size_t n) { return n + 8 <= 32 ? 24 : ((n + 8 + 15) & ~(size_t)15) - 8; }
+
+TEST(arena_sizes_are_glibcs)
+{
+#ifndef __SANITIZE_ADDRESS__ /* ASan's malloc reports the requested size */
+    for (size_t n = 0; n < 5000; n += 7) {
+        void *p = malloc(n);
+        size_t u = malloc_usable_size(p);
+        free(p);
+        CHECK(u == glibc_count(n));
+    }
+#endif
+}
+
+/* The metered allocator with set-up's arena: QuickJS's JSMallocState as the runtime keeps it. */
+TEST(arena_allocations_are_metered_as_malloc_ones)
+{
+    engine_limits cfg = {.max_alloc_bytes = 4096};
+    run_limits l;
+    memset(&l, 0, sizeof l);
+    run_limits_init(&l, &cfg);
+    l.arena = arena_acquire();
+    CHECK(l.arena != NULL);
+#ifdef CHIDORI_ENGINE_NG
+    JSMallocState *s = &l.ng_heap;
+    void *op = &l;
+    s->malloc_limit = 100000;
+#else
+    JSMallocState st = {.malloc_limit = 100000, .opaque = &l};
+    JSMallocState *s = &st;
+    void *op = s;
+#endif
+    const JSMallocFunctions *mf = &metered_malloc_functions;
+    size_t sizes[] = {1, 24, 100, 1000};
+    void *ps[4];
+    size_t sum = 0;
+    for (int i = 0; i < 4; i++) {
+        ps[i] = mf->js_malloc(op, sizes[i]);
+        CHECK(ps[i] && arena_owns(ps[i]));
+        CHECK(mf->js_malloc_usable_size(ps[i]) == glibc_count(sizes[i]));
+        sum += glibc_count(sizes[i]) + 8;
+        CHECK(s->malloc_size == sum);
+    }
+    CHECK(s->malloc_count == 4);
+    /* the cap and the ceiling refuse arena allocations */
+    CHECK(mf->js_malloc(op, 5000) == NULL && l.tripped == LIMIT_ALLOCATION);
+    l.tripped = LIMIT_NONE;
+    s->malloc_limit = sum + 100;
+    CHECK(mf->js_malloc(op, 200) == NULL && l.tripped == LIMIT_MEMORY);
+    CHECK(s->malloc_size == sum);
+    l.tripped = LIMIT_NONE;
+    s->malloc_limit = 100000;
+    /* realloc in the arena: grown in place (newest), moved (older), counted as the new size */
+    void *g = mf->js_realloc(op, ps[3], 2000);
+    CHECK(g == ps[3]);
+    sum += glibc_count(2000) - glibc_count(1000);
+    CHECK(s->malloc_size == sum);
+    ps[3] = g;
+    memset(ps[1], 7, 24);
+    void *mv = mf->js_realloc(op, ps[1], 300);
+    CHECK(mv && mv != ps[1] && arena_owns(mv) && ((char *)mv)[23] == 7);
+    sum += glibc_count(300) - glibc_count(24);
+    CHECK(s->malloc_size == sum);
+    ps[1] = mv;
+    /* after set-up (no arena): a realloc of an arena allocation moves it to malloc */
+    engine_arena *a = l.arena;
+    l.arena = NULL;
+    memset(ps[2], 9, 100);
+    void *out = mf->js_realloc(op, ps[2], 150);
+    CHECK(out && !arena_owns(out) && ((char *)out)[99] == 9);
+    sum += malloc_usable_size(out) - glibc_count(100);
+    CHECK(s->malloc_size == sum);
+    ps[2] = out;
+    /* and the ceiling still refuses a growing realloc of one */
+    s->malloc_limit = sum + 10;
+    CHECK(mf->js_realloc(op, ps[0], 3000) == NULL && l.tripped == LIMIT_MEMORY);
+    CHECK(s->malloc_size == sum);
+    s->malloc_limit = 100000;
+    /* frees give back exactly what was counted */
+    for (int i = 0; i < 4; i++) mf->js_free(op, ps[i]);
+    CHECK(s->malloc_size == 0 && s->malloc_count == 0);
+    arena_release(a);
+}
