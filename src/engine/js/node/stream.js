@@ -85,6 +85,14 @@
     }
     if (r) r.destroyed = true;
     if (w) w.destroyed = true;
+    const st = r || w;
+    if (st.constructed === false) st.afterConstruct = () => runDestroy(stream, err, cb);
+    else runDestroy(stream, err, cb);
+    return stream;
+  }
+
+  function runDestroy(stream, err, cb) {
+    const r = stream._readableState, w = stream._writableState;
     stream._destroy(err || null, (e) => {
       if (typeof cb === "function") cb(e);
       later(() => {
@@ -96,7 +104,47 @@
         if ((r ? r.emitClose : true) && (w ? w.emitClose : true)) stream.emit("close");
       });
     });
-    return stream;
+  }
+
+  // _construct(callback) (an own method or options.construct) runs once, deferred; until it calls
+  // back, reads wait, writes queue, finishing and destroy wait. An error, or a second call,
+  // destroys the stream with that error.
+  function startConstruct(stream) {
+    if (typeof stream._construct !== "function") return;
+    const r = stream._readableState, w = stream._writableState;
+    if (r) r.constructed = false;
+    if (w) w.constructed = false;
+    later(() => {
+      let called = false;
+      const done = (err) => {
+        if (called) {
+          stream.destroy(codedError(ErrorCtor, "ERR_MULTIPLE_CALLBACK", "Callback called multiple times"));
+          return;
+        }
+        called = true;
+        if (r) r.constructed = true;
+        if (w) w.constructed = true;
+        const st = r || w;
+        const pending = st.afterConstruct;
+        if (pending) {
+          st.afterConstruct = null;
+          pending();
+          return;
+        }
+        if (err) { stream.destroy(err); return; }
+        if (r) scheduleFlow(stream);
+        if (w) {
+          if (w.queue.length && !w.corked && !w.writing) clearQueue(stream);
+          else finishMaybe(stream);
+        }
+      };
+      try {
+        stream._construct(done);
+      } catch (e) {
+        if (!called) done(e);
+        else stream.destroy(e);
+      }
+    });
   }
 
   /* ---- Readable ---- */
@@ -118,6 +166,8 @@
     this.encoding = null;
     this.flowScheduled = false;
     this.readableListening = false;
+    this.constructed = true;
+    this.afterConstruct = null;
     if (options && options.encoding) this.setEncoding(options.encoding);
   }
   ObjectSetPrototypeOf(ReadableState.prototype, null);
@@ -133,8 +183,10 @@
     if (options) {
       if (typeof options.read === "function") this._read = options.read;
       if (typeof options.destroy === "function") this._destroy = options.destroy;
+      if (typeof options.construct === "function") this._construct = options.construct;
     }
     ReflectApply(Stream, this, [options]);
+    if (!isDuplex) startConstruct(this);
   }
   ObjectSetPrototypeOf(Readable.prototype, Stream.prototype);
   ObjectSetPrototypeOf(Readable, Stream);
@@ -226,7 +278,7 @@
 
   function maybeRead(stream) {
     const st = stream._readableState;
-    if (st.reading || st.ended || st.destroyed || st.length >= st.highWaterMark) return;
+    if (st.reading || st.ended || st.destroyed || !st.constructed || st.length >= st.highWaterMark) return;
     st.reading = true;
     try {
       stream._read(st.highWaterMark);
@@ -387,35 +439,42 @@
   // map, filter, flatMap, take, drop, forEach, toArray, some, every, find, reduce
   require("internal/stream_ops").install(Readable);
 
+  // The iterator of a sync or async iterable, or null.
+  function iteratorOf(iterable) {
+    return iterable && typeof iterable[SymbolAsyncIterator] === "function" ? iterable[SymbolAsyncIterator]()
+      : iterable && typeof iterable[SymbolIterator] === "function" ? iterable[SymbolIterator]() : null;
+  }
+
+  // A _read that pulls `it` (one pull at a time; awaited values; null refused as in Node).
+  function readFromIterator(it) {
+    let pulling = false;
+    return function () {
+      if (pulling) return;
+      pulling = true;
+      const self = this;
+      const fail = (e) => { pulling = false; self.destroy(e); };
+      const pull = () => {
+        let p;
+        try { p = PromiseFrom(it.next()); } catch (e) { fail(e); return; }
+        PromiseThen(p, (r) => {
+          if (r.done) { pulling = false; self.push(null); return; }
+          PromiseThen(PromiseFrom(r.value), (v) => {
+            if (v === null) { fail(codedError(TypeErrorCtor, "ERR_STREAM_NULL_VALUES", "May not write null values to stream")); return; }
+            if (self.push(v)) pull(); else pulling = false;
+          }, fail);
+        }, fail);
+      };
+      pull();
+    };
+  }
+
   Readable.from = function (iterable, options) {
     if (typeof iterable === "string" || isBuffer(iterable)) {
       return new Readable({ objectMode: true, ...options, read() { this.push(iterable); this.push(null); } });
     }
-    const it = iterable && typeof iterable[SymbolAsyncIterator] === "function" ? iterable[SymbolAsyncIterator]()
-      : iterable && typeof iterable[SymbolIterator] === "function" ? iterable[SymbolIterator]() : null;
+    const it = iteratorOf(iterable);
     if (it === null) throw invalidArgType("iterable", "an Iterable", iterable);
-    let pulling = false;
-    return new Readable({
-      objectMode: true, ...options,
-      read() {
-        if (pulling) return;
-        pulling = true;
-        const self = this;
-        const fail = (e) => { pulling = false; self.destroy(e); };
-        const pull = () => {
-          let p;
-          try { p = PromiseFrom(it.next()); } catch (e) { fail(e); return; }
-          PromiseThen(p, (r) => {
-            if (r.done) { pulling = false; self.push(null); return; }
-            PromiseThen(PromiseFrom(r.value), (v) => {
-              if (v === null) { fail(codedError(TypeErrorCtor, "ERR_STREAM_NULL_VALUES", "May not write null values to stream")); return; }
-              if (self.push(v)) pull(); else pulling = false;
-            }, fail);
-          }, fail);
-        };
-        pull();
-      },
-    });
+    return new Readable({ objectMode: true, ...options, read: readFromIterator(it) });
   };
 
   // Defines getters on a prototype from an object of functions.
@@ -455,6 +514,8 @@
     this.destroyed = false;
     this.errored = null;
     this.corked = 0;
+    this.constructed = true;
+    this.afterConstruct = null;
     this.emitClose = !(options && options.emitClose === false);
     this.autoDestroy = !(options && options.autoDestroy === false);
   }
@@ -469,8 +530,10 @@
       if (typeof options.writev === "function") this._writev = options.writev;
       if (typeof options.final === "function") this._final = options.final;
       if (typeof options.destroy === "function") this._destroy = options.destroy;
+      if (typeof options.construct === "function") this._construct = options.construct;
     }
     ReflectApply(Stream, this, [options]);
+    startConstruct(this);
   }
   ObjectSetPrototypeOf(Writable.prototype, Stream.prototype);
   ObjectSetPrototypeOf(Writable, Stream);
@@ -520,7 +583,7 @@
     st.length += chunkLength(st.objectMode, chunk);
     const ok = st.length < st.highWaterMark;
     if (!ok) st.needDrain = true;
-    if (st.writing || st.corked) ArrayPush(st.queue, { chunk, encoding, callback: cb });
+    if (st.writing || st.corked || !st.constructed) ArrayPush(st.queue, { chunk, encoding, callback: cb });
     else doWrite(this, chunk, encoding, cb);
     return ok;
   };
@@ -589,7 +652,7 @@
 
   function finishMaybe(stream) {
     const st = stream._writableState;
-    if (!st.ending || st.finished || st.writing || st.length > 0 || st.queue.length || st.destroyed) return;
+    if (!st.ending || st.finished || st.writing || !st.constructed || st.length > 0 || st.queue.length || st.destroyed) return;
     const done = (err) => {
       if (err) { stream.destroy(err); return; }
       st.finished = true;
@@ -635,7 +698,7 @@
   Writable.prototype.cork = function () { this._writableState.corked++; };
   Writable.prototype.uncork = function () {
     const st = this._writableState;
-    if (st.corked > 0 && --st.corked === 0 && !st.writing && st.queue.length) clearQueue(this);
+    if (st.corked > 0 && --st.corked === 0 && !st.writing && st.constructed && st.queue.length) clearQueue(this);
   };
   Writable.prototype.setDefaultEncoding = function (enc) { this._writableState.defaultEncoding = enc; return this; };
 
@@ -666,6 +729,7 @@
       if (options.writable === false) this._writableState.ending = this._writableState.finished = true;
     }
     this.allowHalfOpen = !(options && options.allowHalfOpen === false);
+    startConstruct(this);
   }
   ObjectSetPrototypeOf(Duplex.prototype, Readable.prototype);
   ObjectSetPrototypeOf(Duplex, Readable);
@@ -981,6 +1045,164 @@
   defineValue(Writable, "fromWeb", writableFromWeb);
   defineValue(Duplex, "toWeb", duplexToWeb);
   defineValue(Duplex, "fromWeb", duplexFromWeb);
+
+  /* ---- Duplex.from ---- */
+
+  const isNodeReadable = (x) => !!x && typeof x.pipe === "function" && typeof x.on === "function" && (!x._writableState || !!x._readableState);
+  const isNodeWritable = (x) => !!x && typeof x.write === "function" && typeof x.on === "function" && (!x._readableState || !!x._writableState);
+  const isWebReadable = (x) => require("internal/webstreams").isReadableStream(x);
+  const isWebWritable = (x) => !!x && typeof x === "object" && x instanceof web().WritableStream;
+
+  // One Duplex over a Readable `r` and/or a Writable `w` (either may be missing): writes go into
+  // `w`, reads come from `r`; an error on either side destroys it (and the other side).
+  function duplexOfSides(r, w) {
+    let readable = !!r && isReadable(r), writable = !!w && isWritable(w);
+    let onDrain = null, onFinish = null;
+    const d = new Duplex({
+      readableObjectMode: !!(r && r.readableObjectMode), writableObjectMode: !!(w && w.writableObjectMode),
+      readable, writable,
+    });
+    const take = (cb) => { if (cb) cb(); };
+    if (writable) {
+      w.on("drain", () => { const cb = onDrain; onDrain = null; take(cb); });
+      w.on("finish", () => { const cb = onFinish; onFinish = null; take(cb); });
+      finished(w, (err) => {
+        writable = false;
+        if (err) { if (r && readable) r.destroy(err); d.destroy(err); }
+      });
+      d._write = (chunk, encoding, cb) => { if (w.write(chunk, encoding)) cb(); else onDrain = cb; };
+      d._final = (cb) => { onFinish = cb; w.end(); };
+    }
+    if (readable) {
+      r.on("data", (chunk) => { if (!d.push(chunk)) r.pause(); });
+      r.on("end", () => d.push(null));
+      finished(r, (err) => {
+        readable = false;
+        if (err) { if (w && writable) w.destroy(err); d.destroy(err); }
+      });
+      d._read = () => { if (typeof r.resume === "function") r.resume(); };
+    }
+    d._destroy = (err, cb) => {
+      onDrain = onFinish = null;
+      if (w && !w.destroyed) w.destroy(writable ? err : null);
+      if (r && r !== w && !r.destroyed) r.destroy(readable ? err : null);
+      cb(err);
+    };
+    return d;
+  }
+
+  // The writing half of Duplex.from(fn): an async iterable handed to fn, yielding what is written
+  // (each write's callback runs when fn's loop takes the chunk); ending it ends the iteration.
+  function writesAsIterable() {
+    const abort = require("internal/abort");
+    const controller = new abort.AbortController();
+    const signal = controller.signal;
+    const inbox = list();
+    let waiting = null;
+    const hand = (d, item) => {
+      later(item.cb);
+      if (item.done) d.resolve({ value: undefined, done: true });
+      else if (signal.aborted) d.reject(abort.abortError(signal));
+      else d.resolve({ value: item.chunk, done: false });
+    };
+    const put = (item) => {
+      if (waiting) { const d = waiting; waiting = null; hand(d, item); } else ArrayPush(inbox, item);
+    };
+    const source = {
+      next() {
+        const d = deferred();
+        if (inbox.length) hand(d, ArrayShift(inbox)); else waiting = d;
+        return d.promise;
+      },
+      return() {
+        const d = deferred();
+        d.resolve({ value: undefined, done: true });
+        return d.promise;
+      },
+      [SymbolAsyncIterator]() { return this; },
+    };
+    return {
+      __proto__: null, source, signal,
+      write(chunk, encoding, cb) { put({ __proto__: null, chunk, done: false, cb }); },
+      final(cb) { put({ __proto__: null, done: true, cb }); },
+      destroy(err, cb) { controller.abort(); cb(err); },
+    };
+  }
+
+  function duplexFromFunction(fn) {
+    const io = writesAsIterable();
+    const value = fn(io.source, { signal: io.signal });
+    if (iteratorOf(value) !== null) {
+      return new Duplex({ objectMode: true, write: io.write, final: io.final, destroy: io.destroy, read: readFromIterator(iteratorOf(value)) });
+    }
+    const then = value && value.then;
+    if (typeof then === "function") {
+      let d = null, failure = null, settled = false;
+      const waiters = list();
+      const settle = (err) => {
+        settled = true;
+        failure = err;
+        for (let i = 0; i < waiters.length; i++) later(waiters[i], err);
+      };
+      ReflectApply(then, value, [(v) => {
+        settle(v === undefined || v === null ? null
+          : codedError(TypeErrorCtor, "ERR_INVALID_RETURN_VALUE", "Expected nully to be returned from the \"body\" function but got " + typeof v + "."));
+      }, (err) => { settle(err); d.destroy(err); }]);
+      d = new Duplex({
+        objectMode: true, readable: false, write: io.write, destroy: io.destroy,
+        final(cb) {
+          io.final(() => { if (settled) later(cb, failure); else ArrayPush(waiters, cb); });
+        },
+      });
+      return d;
+    }
+    const fnName = typeof fn.name === "string" && fn.name !== "" ? fn.name : "body";
+    throw codedError(TypeErrorCtor, "ERR_INVALID_RETURN_VALUE",
+      "Expected Iterable, AsyncIterable or AsyncFunction to be returned from the \"" + fnName + "\" function but got " +
+      (value === undefined ? "undefined" : value === null ? "null" : "type " + typeof value) + ".");
+  }
+
+  // A readable-only Duplex holding what a promise (or thenable) resolves to.
+  function duplexFromThenable(body, then) {
+    const d = new Duplex({ objectMode: true, writable: false, read() {} });
+    ReflectApply(then, body, [(v) => {
+      if (v !== undefined && v !== null) d.push(v);
+      d.push(null);
+    }, (err) => d.destroy(err)]);
+    return d;
+  }
+
+  // Duplex.from(body): a Duplex made from a stream, a web stream, a { readable, writable } pair, an
+  // (async) iterable, an async generator function or async function, a promise or a Blob.
+  function duplexFrom(body) {
+    if (body instanceof Duplex || (isNodeReadable(body) && isNodeWritable(body))) return body;
+    if (isNodeReadable(body)) return duplexOfSides(body, null);
+    if (isNodeWritable(body)) return duplexOfSides(null, body);
+    if (isWebReadable(body)) return duplexOfSides(readableFromWeb(body), null);
+    if (isWebWritable(body)) return duplexOfSides(null, writableFromWeb(body));
+    if (typeof body === "function") return duplexFromFunction(body);
+    if (require("internal/blob").isBlob(body)) {
+      // its bytes as one ArrayBuffer (a copy), read from the Blob's own record, not its methods
+      const copy = TABuffer(new Uint8ArrayCtor(require("internal/blob").bytesOf(body)));
+      return new Duplex({ objectMode: true, writable: false, read() { this.push(copy); this.push(null); } });
+    }
+    if (typeof body === "string" || isBuffer(body)) {
+      return new Duplex({ objectMode: true, writable: false, read() { this.push(body); this.push(null); } });
+    }
+    if (iteratorOf(body) !== null) return new Duplex({ objectMode: true, writable: false, read: readFromIterator(iteratorOf(body)) });
+    if (body && typeof body === "object") {
+      if (isWebReadable(body.readable) && isWebWritable(body.writable)) return duplexFromWeb(body);
+      if (typeof body.readable === "object" || typeof body.writable === "object") {
+        const r = body.readable ? (isNodeReadable(body.readable) ? body.readable : duplexFrom(body.readable)) : null;
+        const w = body.writable ? (isNodeWritable(body.writable) ? body.writable : duplexFrom(body.writable)) : null;
+        return duplexOfSides(r, w);
+      }
+      const then = body.then;
+      if (typeof then === "function") return duplexFromThenable(body, then);
+    }
+    throw invalidArgType("body", "of type Blob, ReadableStream, WritableStream, Stream, Iterable, AsyncIterable, Function, { readable, writable } pair, or Promise", body);
+  }
+  defineValue(Duplex, "from", duplexFrom);
 
   const promises = ObjectFreeze({
     pipeline(...streams) {
