@@ -1,7 +1,7 @@
 // Oracle: node:stream's _construct (reads, writes, finishing and destroy wait for its callback; an
 // error or a second call destroys the stream) and Duplex.from for each kind of body Node takes:
 // a stream, a web stream, a { readable, writable } pair, a promise, an async generator function,
-// an async function, an iterable, a Blob, and the refusals.
+// an async function, an iterable, a Blob, and the refusals; pipeline's function stages.
 import { Readable, Writable, Duplex, PassThrough } from "node:stream";
 import { ReadableStream, WritableStream } from "node:stream/web";
 import { Blob } from "node:buffer";
@@ -192,5 +192,32 @@ export async function agent() {
     from.refused = refused;
   }
   out.from = from;
+
+  // ---- pipeline with function stages (made with Duplex.from) ----
+  {
+    const { pipeline } = await import("node:stream");
+    let seen = "";
+    const err = await new Promise((resolve) => pipeline(
+      ["abc\ndef\nghi"],
+      async function* (source) {
+        let rest = "";
+        for await (const chunk of source) {
+          const lines = (rest + chunk.toString()).split("\n");
+          rest = lines.pop();
+          for (const line of lines) yield line;
+        }
+        yield rest;
+      },
+      async function (source) { for await (const x of source) seen += x + "|"; },
+      (e) => resolve(e === undefined ? "undefined" : e === null ? "null" : errInfo(e)),
+    ));
+    const first = [];
+    await new Promise((resolve) => pipeline(
+      async function* () { yield "one"; yield "two"; },
+      new Writable({ objectMode: true, write(c, e, cb) { first.push(c); cb(); } }),
+      resolve,
+    ));
+    out.pipelineFunctions = { err, seen, first };
+  }
   return out;
 }

@@ -827,8 +827,15 @@
     }
     if (callback === null) throw invalidArgType("callback", "of type function", undefined);
     if (streams.length < 2) throw codedError(TypeErrorCtor, "ERR_MISSING_ARGS", 'The "streams" argument must be specified');
+    // function stages as Node takes them: the first is called for its (async) iterable, a later one
+    // becomes a Duplex over its source (Duplex.from), a generator's output or a promise's settling
+    if (typeof streams[0] === "function") {
+      const abort = require("internal/abort");
+      streams[0] = streams[0]({ signal: new abort.AbortController().signal });
+    }
     if (typeof streams[0].pipe !== "function") streams[0] = Readable.from(streams[0]);
-    let error = null, pending = streams.length, called = false;
+    for (let i = 1; i < streams.length; i++) if (typeof streams[i] === "function") streams[i] = duplexFrom(streams[i]);
+    let error, pending = streams.length, called = false; // undefined when all went well, as in Node
     const finish = () => {
       if (called) return;
       called = true;
