@@ -217,7 +217,13 @@ export async function agent() {
       new Writable({ objectMode: true, write(c, e, cb) { first.push(c); cb(); } }),
       resolve,
     ));
-    out.pipelineFunctions = { err, seen, first };
+    let lastGen = "";
+    const lastGenErr = await new Promise((resolve) => pipeline(
+      Readable.from(["x", "y"]),
+      async function* (source) { for await (const c of source) lastGen += c; }, // eslint-disable-line require-yield
+      (e) => resolve(e === undefined ? "undefined" : errInfo(e)),
+    ));
+    out.pipelineFunctions = { err, seen, first, lastGen, lastGenErr };
   }
   return out;
 }

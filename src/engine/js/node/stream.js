@@ -834,7 +834,12 @@
       streams[0] = streams[0]({ signal: new abort.AbortController().signal });
     }
     if (typeof streams[0].pipe !== "function") streams[0] = Readable.from(streams[0]);
-    for (let i = 1; i < streams.length; i++) if (typeof streams[i] === "function") streams[i] = duplexFrom(streams[i]);
+    for (let i = 1; i < streams.length; i++) {
+      if (typeof streams[i] !== "function") continue;
+      streams[i] = duplexFrom(streams[i]);
+      // a last generator stage runs for its effect: what it yields is read and dropped
+      if (i === streams.length - 1 && streams[i].readable) streams[i].resume();
+    }
     let error, pending = streams.length, called = false; // undefined when all went well, as in Node
     const finish = () => {
       if (called) return;
