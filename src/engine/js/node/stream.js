@@ -29,7 +29,8 @@
   const MathMin = SP.MathMin, MathMax = P.MathMax;
   // Buffer's statics, read once (the module object is the guest's to patch afterwards)
   const BufferFrom = Buffer.from, BufferIsBuffer = Buffer.isBuffer;
-  const EEOn = EventEmitter.prototype.on;
+  const EEOn = EventEmitter.prototype.on, EEPrepend = EventEmitter.prototype.prependListener;
+  const EERemove = EventEmitter.prototype.removeListener, EECount = EventEmitter.prototype.listenerCount;
   const BufferToString = u(Buffer.prototype.toString);
   const StringSlice = u(P.StringPrototypeSlice);
   // buf.slice(a, b) for 0 <= a: a view on the same bytes, as Node's
@@ -76,6 +77,53 @@
   function Stream(opts) { ReflectApply(EventEmitter, this, [opts]); }
   ObjectSetPrototypeOf(Stream.prototype, EventEmitter.prototype);
   ObjectSetPrototypeOf(Stream, EventEmitter);
+
+  // The old-style pipe of a bare Stream (data/end/close events, pause/resume by hand): every
+  // listener it adds is taken off again once either side ends, closes or fails.
+  Stream.prototype.pipe = function (dest, options) {
+    const source = this;
+    const on = (em, ev, fn) => ReflectApply(EEOn, em, [ev, fn]);
+    const off = (em, ev, fn) => ReflectApply(EERemove, em, [ev, fn]);
+    const ondata = (chunk) => {
+      if (dest.writable && dest.write(chunk) === false && typeof source.pause === "function") source.pause();
+    };
+    const ondrain = () => {
+      if (source.readable && typeof source.resume === "function") source.resume();
+    };
+    let ended = false;
+    const onend = () => { if (ended) return; ended = true; dest.end(); };
+    const onclose = () => {
+      if (ended) return;
+      ended = true;
+      if (typeof dest.destroy === "function") dest.destroy();
+    };
+    const endDest = !dest._isStdio && !(options && options.end === false);
+    function onerror(err) {
+      cleanup();
+      if (ReflectApply(EECount, this, ["error"]) === 0) this.emit("error", err); // nobody else listens: unhandled, as in Node
+    }
+    function cleanup() {
+      off(source, "data", ondata);
+      off(dest, "drain", ondrain);
+      off(source, "end", onend);
+      off(source, "close", onclose);
+      off(source, "error", onerror);
+      off(dest, "error", onerror);
+      off(source, "end", cleanup);
+      off(source, "close", cleanup);
+      off(dest, "close", cleanup);
+    }
+    on(source, "data", ondata);
+    on(dest, "drain", ondrain);
+    if (endDest) { on(source, "end", onend); on(source, "close", onclose); }
+    ReflectApply(EEPrepend, source, ["error", onerror]);
+    ReflectApply(EEPrepend, dest, ["error", onerror]);
+    on(source, "end", cleanup);
+    on(source, "close", cleanup);
+    on(dest, "close", cleanup);
+    dest.emit("pipe", source);
+    return dest;
+  };
 
   function destroyImpl(stream, err, cb) {
     const r = stream._readableState, w = stream._writableState;
