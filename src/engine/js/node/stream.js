@@ -689,13 +689,14 @@
       };
       if (sync) later(settle); else settle();
     };
+    // A throw from _write/_writev reaches the caller of write() or end(), as in Node (which, unlike
+    // _read, _construct and _final, does not catch it).
     try {
       if (writev) stream._writev(chunk, onwrite);
       else stream._write(chunk, encoding, onwrite);
-    } catch (e) {
-      onwrite(e);
+    } finally {
+      sync = false;
     }
-    sync = false;
   }
 
   function finishMaybe(stream) {
@@ -793,6 +794,8 @@
     if (options) {
       if (typeof options.transform === "function") this._transform = options.transform;
       if (typeof options.flush === "function") this._flush = options.flush;
+      // a final of one's own replaces Transform's, so the flush runs at 'prefinish' instead, as in Node
+      if (typeof options.final === "function") ReflectApply(EEOn, this, ["prefinish", () => flushTransform(this, (err) => { if (err) this.destroy(err); })]);
     }
   }
   ObjectSetPrototypeOf(Transform.prototype, Duplex.prototype);
@@ -808,16 +811,18 @@
     });
   };
   Transform.prototype._read = function () {};
-  Transform.prototype._final = function (cb) {
+  // _flush (when there is one), its last data, then the end of the readable side
+  function flushTransform(stream, cb) {
     const finish = (err, data) => {
       if (err) { cb(err); return; }
-      if (data !== undefined && data !== null) this.push(data);
-      this.push(null);
+      if (data !== undefined && data !== null) stream.push(data);
+      stream.push(null);
       cb();
     };
-    if (typeof this._flush === "function") this._flush(finish);
+    if (typeof stream._flush === "function") stream._flush(finish);
     else finish();
-  };
+  }
+  Transform.prototype._final = function (cb) { flushTransform(this, cb); };
 
   function PassThrough(options) {
     if (!(this instanceof PassThrough)) return new PassThrough(options);
