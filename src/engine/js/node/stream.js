@@ -214,6 +214,8 @@
     this.encoding = null;
     this.flowScheduled = false;
     this.readableListening = false;
+    this.pipes = list();
+    this.awaitDrain = list();
     this.constructed = true;
     this.afterConstruct = null;
     if (options && options.encoding) this.setEncoding(options.encoding);
@@ -432,22 +434,99 @@
   Readable.prototype.isPaused = function () { return this._readableState.flowing === false; };
   Readable.prototype.setEncoding = function (enc) { this._readableState.setEncoding(enc); return this; };
 
+  // pipe: the source flows into each destination; one that returns false from write() pauses it
+  // until every such destination has drained. A destination is unpiped when it closes, finishes
+  // or fails (an 'error' nobody else handles still reaches it as one), and ended with the source
+  // unless { end: false }.
   Readable.prototype.pipe = function (dest, options) {
-    const src = this;
-    const doEnd = !(options && options.end === false);
-    const ondata = (chunk) => {
-      if (dest.write(chunk) === false) {
-        src.pause();
-        dest.once("drain", () => src.resume());
-      }
+    const src = this, st = this._readableState;
+    ArrayPush(st.pipes, dest);
+    const unpipe = () => src.unpipe(dest);
+    const onend = () => dest.end();
+    const endFn = options && options.end === false ? unpipe : onend;
+    if (st.endEmitted) later(endFn); else src.once("end", endFn);
+    let ondrain = null, cleanedUp = false;
+    const onunpipe = (readable, info) => {
+      if (readable === src && info && info.hasUnpiped === false) { info.hasUnpiped = true; cleanup(); }
     };
+    const ondata = (chunk) => { if (dest.write(chunk) === false) pause(); };
+    function onerror(err) {
+      unpipe();
+      dest.removeListener("error", onerror);
+      if (dest.listenerCount("error") === 0) {
+        const ds = dest._writableState || dest._readableState;
+        if (ds && !ds.destroyed && typeof dest.destroy === "function") dest.destroy(err);
+        else dest.emit("error", err);
+      }
+    }
+    const onclose = () => { dest.removeListener("finish", onfinish); unpipe(); };
+    const onfinish = () => { dest.removeListener("close", onclose); unpipe(); };
+    function cleanup() {
+      dest.removeListener("close", onclose);
+      dest.removeListener("finish", onfinish);
+      if (ondrain) dest.removeListener("drain", ondrain);
+      dest.removeListener("error", onerror);
+      dest.removeListener("unpipe", onunpipe);
+      src.removeListener("end", onend);
+      src.removeListener("end", unpipe);
+      src.removeListener("data", ondata);
+      cleanedUp = true;
+      // a destination gone while the source waited on it no longer holds the source back
+      if (ondrain && st.awaitDrain.length && (!dest._writableState || dest._writableState.needDrain)) ondrain();
+    }
+    function pause() {
+      if (!cleanedUp) {
+        let waiting = false;
+        for (let i = 0; i < st.awaitDrain.length; i++) if (st.awaitDrain[i] === dest) waiting = true;
+        if (!waiting) ArrayPush(st.awaitDrain, dest);
+        src.pause();
+      }
+      if (!ondrain) {
+        ondrain = () => {
+          removeFrom(st, "awaitDrain", dest);
+          if (st.awaitDrain.length === 0 && src.listenerCount("data") > 0) src.resume();
+        };
+        dest.on("drain", ondrain);
+      }
+    }
+    dest.on("unpipe", onunpipe);
     src.on("data", ondata);
-    if (doEnd) src.once("end", () => dest.end());
+    ReflectApply(EEPrepend, dest, ["error", onerror]);
+    dest.once("close", onclose);
+    dest.once("finish", onfinish);
     dest.emit("pipe", src);
-    src.resume();
+    if (dest.writableNeedDrain === true) pause();
+    else if (!st.flowing) src.resume();
     return dest;
   };
-  Readable.prototype.unpipe = function () { this.removeAllListeners("data"); this.pause(); return this; };
+
+  // st[key] without `item` (a prototype-less list rebuilt by index; no Array.prototype read)
+  function removeFrom(st, key, item) {
+    const old = st[key], kept = list();
+    let found = false;
+    for (let i = 0; i < old.length; i++) {
+      if (!found && old[i] === item) found = true;
+      else ArrayPush(kept, old[i]);
+    }
+    st[key] = kept;
+    return found;
+  }
+
+  Readable.prototype.unpipe = function (dest) {
+    const st = this._readableState;
+    if (st.pipes.length === 0) return this;
+    if (dest === undefined || dest === null) {
+      const dests = st.pipes;
+      st.pipes = list();
+      this.pause();
+      for (let i = 0; i < dests.length; i++) dests[i].emit("unpipe", this, { hasUnpiped: false });
+      return this;
+    }
+    if (!removeFrom(st, "pipes", dest)) return this;
+    if (st.pipes.length === 0) this.pause();
+    dest.emit("unpipe", this, { hasUnpiped: false });
+    return this;
+  };
 
   // An own-marked promise and its resolving functions.
   function deferred() {
