@@ -31,7 +31,12 @@ export async function agent() {
     b.on("unpipe", () => log.push("b unpiped"));
     r.pipe(a);
     r.pipe(b);
+    log.push(Array.isArray(r._readableState.pipes), r._readableState.pipes.length, r._readableState.pipes[1] === b);
+    r.unpipe(b);
+    log.push(r._readableState.pipes.length);
+    r.pipe(b);
     r.unpipe();
+    log.push(JSON.stringify(r._readableState.pipes));
     r.unpipe(a); // nothing left: no event
     out.unpipeAll = { log, flowing: r.readableFlowing, src: counts(r) };
   }

@@ -214,7 +214,7 @@
     this.encoding = null;
     this.flowScheduled = false;
     this.readableListening = false;
-    this.pipes = list();
+    this.pipes = []; // an ordinary array as in Node (tests read it); filled by own definitions only
     this.awaitDrain = list();
     this.constructed = true;
     this.afterConstruct = null;
@@ -440,7 +440,7 @@
   // unless { end: false }.
   Readable.prototype.pipe = function (dest, options) {
     const src = this, st = this._readableState;
-    ArrayPush(st.pipes, dest);
+    defineValue(st.pipes, st.pipes.length, dest);
     const unpipe = () => src.unpipe(dest);
     const onend = () => dest.end();
     const endFn = options && options.end === false ? unpipe : onend;
@@ -500,13 +500,14 @@
     return dest;
   };
 
-  // st[key] without `item` (a prototype-less list rebuilt by index; no Array.prototype read)
+  // st[key] without `item`, rebuilt by index with own definitions (no Array.prototype method runs
+  // and no inherited setter): `pipes` stays an ordinary array as Node's is, the others lists
   function removeFrom(st, key, item) {
-    const old = st[key], kept = list();
+    const old = st[key], kept = key === "pipes" ? [] : list();
     let found = false;
     for (let i = 0; i < old.length; i++) {
       if (!found && old[i] === item) found = true;
-      else ArrayPush(kept, old[i]);
+      else defineValue(kept, kept.length, old[i]);
     }
     st[key] = kept;
     return found;
@@ -517,7 +518,7 @@
     if (st.pipes.length === 0) return this;
     if (dest === undefined || dest === null) {
       const dests = st.pipes;
-      st.pipes = list();
+      st.pipes = [];
       this.pause();
       for (let i = 0; i < dests.length; i++) dests[i].emit("unpipe", this, { hasUnpiped: false });
       return this;
