@@ -922,10 +922,10 @@
     let readable = options.readable !== false && !!r && !r.endEmitted;
     let writable = options.writable !== false && !!w && !w.finished;
     let called = false;
+    // as in Node, its listeners stay after the callback ran (the returned function removes them)
     const done = (err) => {
       if (called) return;
       called = true;
-      cleanup();
       ReflectApply(callback, stream, [err]);
     };
     const onEnd = () => { readable = false; if (!writable) done(); };
@@ -1356,11 +1356,20 @@
       return d.promise;
     },
     finished(stream, options) {
+      const cleanup = options && options.cleanup;
+      if (cleanup !== undefined && typeof cleanup !== "boolean") throw invalidArgType("cleanup", "of type boolean", cleanup);
       const d = deferred();
-      finished(stream, options, (err) => (err ? d.reject(err) : d.resolve()));
+      const remove = finished(stream, options, (err) => {
+        if (cleanup) remove();
+        if (err) d.reject(err); else d.resolve();
+      });
       return d.promise;
     },
   });
+  // util.promisify(pipeline) and util.promisify(finished) give these, as in Node
+  const promisifyCustom = require("internal/captures_util").SymbolFor("nodejs.util.promisify.custom");
+  defineValue(pipeline, promisifyCustom, promises.pipeline);
+  defineValue(finished, promisifyCustom, promises.finished);
 
   function isReadable(s) { return !!s && typeof s.read === "function" && !!s._readableState && !s._readableState.destroyed && !s._readableState.endEmitted; }
   function isWritable(s) { return !!s && typeof s.write === "function" && !!s._writableState && !s._writableState.destroyed && !s._writableState.ending; }
