@@ -1,8 +1,9 @@
 /* node/stream.js — node:stream (and, through the prelude, stream/promises): Readable, Writable,
- * Duplex, Transform, PassThrough, pipeline, finished, compose, addAbortSignal, Readable.from and
- * async iteration, unshift and wrap, corked and queued writes batched into _writev, object mode
- * and highWaterMark backpressure, the web-stream adapters (Readable/Writable/Duplex toWeb and
- * fromWeb), built on node:events. What is left out is listed in docs/captured-surface.md.
+ * Duplex, Transform, PassThrough, pipeline (with function stages), finished, compose,
+ * addAbortSignal, Readable.from, Duplex.from and async iteration, _construct, pipe/unpipe to
+ * several destinations and the old-style Stream#pipe, unshift and wrap, corked and queued writes
+ * batched into _writev, object mode and highWaterMark backpressure, the web-stream adapters
+ * (Readable/Writable/Duplex toWeb and fromWeb), built on node:events. What is left out is listed in docs/captured-surface.md.
  *
  * Pure JavaScript over guest objects: a stream holds nothing the host owns. Deferred work runs as
  * microtasks (where Node uses process.nextTick). Trusts natives.primordials: its own paths use
