@@ -5,7 +5,8 @@ use changes nothing about what they do.
 
 One agent body drives the streams (object and byte Readables, unshift and setEncoding, cork and
 _writev, pipeline with a Transform, compose, the operators with concurrency, toWeb/fromWeb, web
-readers, tee, a BYOB reader, pipeThrough/pipeTo) and prints a summary. It runs untouched, then once
+readers, tee, a BYOB reader, pipeThrough/pipeTo, _construct, Duplex.from, pipe to two destinations
+and unpipe, the old-style Stream#pipe) and prints a summary. It runs untouched, then once
 per builtin family with that family tampered, before the modules are first imported and after
 (the body ran once first, so every lazy path is loaded). The shims these modules build on
 (events, buffer, string_decoder, internal text and abort: other modules, with their own
@@ -131,6 +132,46 @@ async function body(stream, web) {
   add("from", fromIt);
   const fin = await new PromiseC((res) => { const p = new PassThrough({ objectMode: true }); finished(p, (err) => res(err ? "err" : "ok")); p.resume(); p.end("z"); });
   add("finished", fin);
+
+  // _construct, Duplex.from (a pair, a promise, an async generator function), pipe to two
+  // destinations and unpipe, the old-style Stream#pipe
+  const { Duplex, Stream } = stream;
+  let built = "";
+  const cw = new Writable({ objectMode: true, construct(cb) { built += "c"; cb(); }, write(c, e, cb) { built += c; cb(); } });
+  await new PromiseC((res) => { cw.write("1"); cw.end("2", res); });
+  add("construct", built);
+  let paired = "";
+  const pair = Duplex.from({ readable: Readable.from(gen(2)), writable: new Writable({ objectMode: true, write(c, e, cb) { paired += c; cb(); } }) });
+  pair.on("data", (c) => { paired += "r" + c; });
+  await new PromiseC((res) => { pair.on("end", res); pair.end("w"); });
+  add("fromPair", paired);
+  let promised = "";
+  for await (const c of Duplex.from(new PromiseC((res) => res("p")))) promised += c;
+  add("fromPromise", promised);
+  const upper = Duplex.from(async function* (source) { for await (const c of source) yield c + "!"; });
+  let genned = "";
+  upper.on("data", (c) => { genned += c; });
+  await new PromiseC((res) => { upper.on("end", res); upper.write("a"); upper.end("b"); });
+  add("fromGenerator", genned);
+  let ta = "", tb = "";
+  const src = new Readable({ objectMode: true, read() {} });
+  const da = new Writable({ objectMode: true, write(c, e, cb) { ta += c; cb(); } });
+  const db = new Writable({ objectMode: true, write(c, e, cb) { tb += c; cb(); } });
+  src.pipe(da); src.pipe(db);
+  src.push("x");
+  await new PromiseC((res) => setTimeout(res, 2));
+  src.unpipe(db);
+  src.push("y"); src.push(null);
+  await new PromiseC((res) => da.on("finish", res));
+  add("pipes", ta + "/" + tb + "/" + db.writableEnded);
+  const old = new Stream();
+  old.readable = true;
+  let oldGot = "";
+  const oldDest = new Writable({ objectMode: true, write(c, e, cb) { oldGot += c; cb(); } });
+  old.pipe(oldDest);
+  old.emit("data", "o"); old.emit("end");
+  await new PromiseC((res) => oldDest.on("finish", res));
+  add("legacyPipe", oldGot + old.listenerCount("data"));
   return log;
 }
 
@@ -215,7 +256,8 @@ def _baseline(v):
     if v.name not in _BASELINE:
         code, out, err = _run(v, "", True)
         assert code == 0, f"the untouched run failed: exit {code}\n{out}\n{err[-2000:]}"
-        for part in ("ops=5:4:12;", "unshift=hello world;", "writev=[2a]wc;", "byob=2:88 2:98 ;", "pipeTo=10,20,;"):
+        for part in ("ops=5:4:12;", "unshift=hello world;", "writev=[2a]wc;", "byob=2:88 2:98 ;", "pipeTo=10,20,;",
+                     "construct=c12;", "fromPromise=p;", "fromGenerator=a!b!;", "pipes=xy/x/false;", "legacyPipe=o0;"):
             assert part in out, f"the untouched run printed\n{out}\n(missing {part!r})"
         _BASELINE[v.name] = out
     return _BASELINE[v.name]

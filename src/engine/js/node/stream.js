@@ -1,8 +1,9 @@
 /* node/stream.js — node:stream (and, through the prelude, stream/promises): Readable, Writable,
- * Duplex, Transform, PassThrough, pipeline, finished, compose, addAbortSignal, Readable.from and
- * async iteration, unshift and wrap, corked and queued writes batched into _writev, object mode
- * and highWaterMark backpressure, the web-stream adapters (Readable/Writable/Duplex toWeb and
- * fromWeb), built on node:events. What is left out is listed in docs/captured-surface.md.
+ * Duplex, Transform, PassThrough, pipeline (with function stages), finished, compose,
+ * addAbortSignal, Readable.from, Duplex.from and async iteration, _construct, pipe/unpipe to
+ * several destinations and the old-style Stream#pipe, unshift and wrap, corked and queued writes
+ * batched into _writev, object mode and highWaterMark backpressure, the web-stream adapters
+ * (Readable/Writable/Duplex toWeb and fromWeb), built on node:events. What is left out is listed in docs/captured-surface.md.
  *
  * Pure JavaScript over guest objects: a stream holds nothing the host owns. Deferred work runs as
  * microtasks (where Node uses process.nextTick). Trusts natives.primordials: its own paths use
@@ -29,7 +30,8 @@
   const MathMin = SP.MathMin, MathMax = P.MathMax;
   // Buffer's statics, read once (the module object is the guest's to patch afterwards)
   const BufferFrom = Buffer.from, BufferIsBuffer = Buffer.isBuffer;
-  const EEOn = EventEmitter.prototype.on;
+  const EEOn = EventEmitter.prototype.on, EEPrepend = EventEmitter.prototype.prependListener;
+  const EERemove = EventEmitter.prototype.removeListener, EECount = EventEmitter.prototype.listenerCount;
   const BufferToString = u(Buffer.prototype.toString);
   const StringSlice = u(P.StringPrototypeSlice);
   // buf.slice(a, b) for 0 <= a: a view on the same bytes, as Node's
@@ -77,6 +79,53 @@
   ObjectSetPrototypeOf(Stream.prototype, EventEmitter.prototype);
   ObjectSetPrototypeOf(Stream, EventEmitter);
 
+  // The old-style pipe of a bare Stream (data/end/close events, pause/resume by hand): every
+  // listener it adds is taken off again once either side ends, closes or fails.
+  Stream.prototype.pipe = function (dest, options) {
+    const source = this;
+    const on = (em, ev, fn) => ReflectApply(EEOn, em, [ev, fn]);
+    const off = (em, ev, fn) => ReflectApply(EERemove, em, [ev, fn]);
+    const ondata = (chunk) => {
+      if (dest.writable && dest.write(chunk) === false && typeof source.pause === "function") source.pause();
+    };
+    const ondrain = () => {
+      if (source.readable && typeof source.resume === "function") source.resume();
+    };
+    let ended = false;
+    const onend = () => { if (ended) return; ended = true; dest.end(); };
+    const onclose = () => {
+      if (ended) return;
+      ended = true;
+      if (typeof dest.destroy === "function") dest.destroy();
+    };
+    const endDest = !dest._isStdio && !(options && options.end === false);
+    function onerror(err) {
+      cleanup();
+      if (ReflectApply(EECount, this, ["error"]) === 0) this.emit("error", err); // nobody else listens: unhandled, as in Node
+    }
+    function cleanup() {
+      off(source, "data", ondata);
+      off(dest, "drain", ondrain);
+      off(source, "end", onend);
+      off(source, "close", onclose);
+      off(source, "error", onerror);
+      off(dest, "error", onerror);
+      off(source, "end", cleanup);
+      off(source, "close", cleanup);
+      off(dest, "close", cleanup);
+    }
+    on(source, "data", ondata);
+    on(dest, "drain", ondrain);
+    if (endDest) { on(source, "end", onend); on(source, "close", onclose); }
+    ReflectApply(EEPrepend, source, ["error", onerror]);
+    ReflectApply(EEPrepend, dest, ["error", onerror]);
+    on(source, "end", cleanup);
+    on(source, "close", cleanup);
+    on(dest, "close", cleanup);
+    dest.emit("pipe", source);
+    return dest;
+  };
+
   function destroyImpl(stream, err, cb) {
     const r = stream._readableState, w = stream._writableState;
     if ((r && r.destroyed) || (w && w.destroyed)) {
@@ -85,6 +134,14 @@
     }
     if (r) r.destroyed = true;
     if (w) w.destroyed = true;
+    const st = r || w;
+    if (st.constructed === false) st.afterConstruct = () => runDestroy(stream, err, cb);
+    else runDestroy(stream, err, cb);
+    return stream;
+  }
+
+  function runDestroy(stream, err, cb) {
+    const r = stream._readableState, w = stream._writableState;
     stream._destroy(err || null, (e) => {
       if (typeof cb === "function") cb(e);
       later(() => {
@@ -96,7 +153,47 @@
         if ((r ? r.emitClose : true) && (w ? w.emitClose : true)) stream.emit("close");
       });
     });
-    return stream;
+  }
+
+  // _construct(callback) (an own method or options.construct) runs once, deferred; until it calls
+  // back, reads wait, writes queue, finishing and destroy wait. An error, or a second call,
+  // destroys the stream with that error.
+  function startConstruct(stream) {
+    if (typeof stream._construct !== "function") return;
+    const r = stream._readableState, w = stream._writableState;
+    if (r) r.constructed = false;
+    if (w) w.constructed = false;
+    later(() => {
+      let called = false;
+      const done = (err) => {
+        if (called) {
+          stream.destroy(codedError(ErrorCtor, "ERR_MULTIPLE_CALLBACK", "Callback called multiple times"));
+          return;
+        }
+        called = true;
+        if (r) r.constructed = true;
+        if (w) w.constructed = true;
+        const st = r || w;
+        const pending = st.afterConstruct;
+        if (pending) {
+          st.afterConstruct = null;
+          pending();
+          return;
+        }
+        if (err) { stream.destroy(err); return; }
+        if (r) scheduleFlow(stream);
+        if (w) {
+          if (w.queue.length && !w.corked && !w.writing) clearQueue(stream);
+          else finishMaybe(stream);
+        }
+      };
+      try {
+        stream._construct(done);
+      } catch (e) {
+        if (!called) done(e);
+        else stream.destroy(e);
+      }
+    });
   }
 
   /* ---- Readable ---- */
@@ -118,6 +215,10 @@
     this.encoding = null;
     this.flowScheduled = false;
     this.readableListening = false;
+    this.pipes = []; // an ordinary array as in Node (tests read it); filled by own definitions only
+    this.awaitDrain = list();
+    this.constructed = true;
+    this.afterConstruct = null;
     if (options && options.encoding) this.setEncoding(options.encoding);
   }
   ObjectSetPrototypeOf(ReadableState.prototype, null);
@@ -133,8 +234,10 @@
     if (options) {
       if (typeof options.read === "function") this._read = options.read;
       if (typeof options.destroy === "function") this._destroy = options.destroy;
+      if (typeof options.construct === "function") this._construct = options.construct;
     }
     ReflectApply(Stream, this, [options]);
+    if (!isDuplex) startConstruct(this);
   }
   ObjectSetPrototypeOf(Readable.prototype, Stream.prototype);
   ObjectSetPrototypeOf(Readable, Stream);
@@ -226,7 +329,7 @@
 
   function maybeRead(stream) {
     const st = stream._readableState;
-    if (st.reading || st.ended || st.destroyed || st.length >= st.highWaterMark) return;
+    if (st.reading || st.ended || st.destroyed || !st.constructed || st.length >= st.highWaterMark) return;
     st.reading = true;
     try {
       stream._read(st.highWaterMark);
@@ -332,22 +435,100 @@
   Readable.prototype.isPaused = function () { return this._readableState.flowing === false; };
   Readable.prototype.setEncoding = function (enc) { this._readableState.setEncoding(enc); return this; };
 
+  // pipe: the source flows into each destination; one that returns false from write() pauses it
+  // until every such destination has drained. A destination is unpiped when it closes, finishes
+  // or fails (an 'error' nobody else handles still reaches it as one), and ended with the source
+  // unless { end: false }.
   Readable.prototype.pipe = function (dest, options) {
-    const src = this;
-    const doEnd = !(options && options.end === false);
-    const ondata = (chunk) => {
-      if (dest.write(chunk) === false) {
-        src.pause();
-        dest.once("drain", () => src.resume());
-      }
+    const src = this, st = this._readableState;
+    defineValue(st.pipes, st.pipes.length, dest);
+    const unpipe = () => src.unpipe(dest);
+    const onend = () => dest.end();
+    const endFn = options && options.end === false ? unpipe : onend;
+    if (st.endEmitted) later(endFn); else src.once("end", endFn);
+    let ondrain = null, cleanedUp = false;
+    const onunpipe = (readable, info) => {
+      if (readable === src && info && info.hasUnpiped === false) { info.hasUnpiped = true; cleanup(); }
     };
+    const ondata = (chunk) => { if (dest.write(chunk) === false) pause(); };
+    function onerror(err) {
+      unpipe();
+      dest.removeListener("error", onerror);
+      if (dest.listenerCount("error") === 0) {
+        const ds = dest._writableState || dest._readableState;
+        if (ds && !ds.destroyed && typeof dest.destroy === "function") dest.destroy(err);
+        else dest.emit("error", err);
+      }
+    }
+    const onclose = () => { dest.removeListener("finish", onfinish); unpipe(); };
+    const onfinish = () => { dest.removeListener("close", onclose); unpipe(); };
+    function cleanup() {
+      dest.removeListener("close", onclose);
+      dest.removeListener("finish", onfinish);
+      if (ondrain) dest.removeListener("drain", ondrain);
+      dest.removeListener("error", onerror);
+      dest.removeListener("unpipe", onunpipe);
+      src.removeListener("end", onend);
+      src.removeListener("end", unpipe);
+      src.removeListener("data", ondata);
+      cleanedUp = true;
+      // a destination gone while the source waited on it no longer holds the source back
+      if (ondrain && st.awaitDrain.length && (!dest._writableState || dest._writableState.needDrain)) ondrain();
+    }
+    function pause() {
+      if (!cleanedUp) {
+        let waiting = false;
+        for (let i = 0; i < st.awaitDrain.length; i++) if (st.awaitDrain[i] === dest) waiting = true;
+        if (!waiting) ArrayPush(st.awaitDrain, dest);
+        src.pause();
+      }
+      if (!ondrain) {
+        ondrain = () => {
+          removeFrom(st, "awaitDrain", dest);
+          if (st.awaitDrain.length === 0 && src.listenerCount("data") > 0) src.resume();
+        };
+        dest.on("drain", ondrain);
+      }
+    }
+    dest.on("unpipe", onunpipe);
     src.on("data", ondata);
-    if (doEnd) src.once("end", () => dest.end());
+    ReflectApply(EEPrepend, dest, ["error", onerror]);
+    dest.once("close", onclose);
+    dest.once("finish", onfinish);
     dest.emit("pipe", src);
-    src.resume();
+    if (dest.writableNeedDrain === true) pause();
+    else if (!st.flowing) src.resume();
     return dest;
   };
-  Readable.prototype.unpipe = function () { this.removeAllListeners("data"); this.pause(); return this; };
+
+  // st[key] without `item`, rebuilt by index with own definitions (no Array.prototype method runs
+  // and no inherited setter): `pipes` stays an ordinary array as Node's is, the others lists
+  function removeFrom(st, key, item) {
+    const old = st[key], kept = key === "pipes" ? [] : list();
+    let found = false;
+    for (let i = 0; i < old.length; i++) {
+      if (!found && old[i] === item) found = true;
+      else defineValue(kept, kept.length, old[i]);
+    }
+    st[key] = kept;
+    return found;
+  }
+
+  Readable.prototype.unpipe = function (dest) {
+    const st = this._readableState;
+    if (st.pipes.length === 0) return this;
+    if (dest === undefined || dest === null) {
+      const dests = st.pipes;
+      st.pipes = [];
+      this.pause();
+      for (let i = 0; i < dests.length; i++) dests[i].emit("unpipe", this, { hasUnpiped: false });
+      return this;
+    }
+    if (!removeFrom(st, "pipes", dest)) return this;
+    if (st.pipes.length === 0) this.pause();
+    dest.emit("unpipe", this, { hasUnpiped: false });
+    return this;
+  };
 
   // An own-marked promise and its resolving functions.
   function deferred() {
@@ -387,35 +568,42 @@
   // map, filter, flatMap, take, drop, forEach, toArray, some, every, find, reduce
   require("internal/stream_ops").install(Readable);
 
+  // The iterator of a sync or async iterable, or null.
+  function iteratorOf(iterable) {
+    return iterable && typeof iterable[SymbolAsyncIterator] === "function" ? iterable[SymbolAsyncIterator]()
+      : iterable && typeof iterable[SymbolIterator] === "function" ? iterable[SymbolIterator]() : null;
+  }
+
+  // A _read that pulls `it` (one pull at a time; awaited values; null refused as in Node).
+  function readFromIterator(it) {
+    let pulling = false;
+    return function () {
+      if (pulling) return;
+      pulling = true;
+      const self = this;
+      const fail = (e) => { pulling = false; self.destroy(e); };
+      const pull = () => {
+        let p;
+        try { p = PromiseFrom(it.next()); } catch (e) { fail(e); return; }
+        PromiseThen(p, (r) => {
+          if (r.done) { pulling = false; self.push(null); return; }
+          PromiseThen(PromiseFrom(r.value), (v) => {
+            if (v === null) { fail(codedError(TypeErrorCtor, "ERR_STREAM_NULL_VALUES", "May not write null values to stream")); return; }
+            if (self.push(v)) pull(); else pulling = false;
+          }, fail);
+        }, fail);
+      };
+      pull();
+    };
+  }
+
   Readable.from = function (iterable, options) {
     if (typeof iterable === "string" || isBuffer(iterable)) {
       return new Readable({ objectMode: true, ...options, read() { this.push(iterable); this.push(null); } });
     }
-    const it = iterable && typeof iterable[SymbolAsyncIterator] === "function" ? iterable[SymbolAsyncIterator]()
-      : iterable && typeof iterable[SymbolIterator] === "function" ? iterable[SymbolIterator]() : null;
+    const it = iteratorOf(iterable);
     if (it === null) throw invalidArgType("iterable", "an Iterable", iterable);
-    let pulling = false;
-    return new Readable({
-      objectMode: true, ...options,
-      read() {
-        if (pulling) return;
-        pulling = true;
-        const self = this;
-        const fail = (e) => { pulling = false; self.destroy(e); };
-        const pull = () => {
-          let p;
-          try { p = PromiseFrom(it.next()); } catch (e) { fail(e); return; }
-          PromiseThen(p, (r) => {
-            if (r.done) { pulling = false; self.push(null); return; }
-            PromiseThen(PromiseFrom(r.value), (v) => {
-              if (v === null) { fail(codedError(TypeErrorCtor, "ERR_STREAM_NULL_VALUES", "May not write null values to stream")); return; }
-              if (self.push(v)) pull(); else pulling = false;
-            }, fail);
-          }, fail);
-        };
-        pull();
-      },
-    });
+    return new Readable({ objectMode: true, ...options, read: readFromIterator(it) });
   };
 
   // Defines getters on a prototype from an object of functions.
@@ -455,6 +643,8 @@
     this.destroyed = false;
     this.errored = null;
     this.corked = 0;
+    this.constructed = true;
+    this.afterConstruct = null;
     this.emitClose = !(options && options.emitClose === false);
     this.autoDestroy = !(options && options.autoDestroy === false);
   }
@@ -469,8 +659,10 @@
       if (typeof options.writev === "function") this._writev = options.writev;
       if (typeof options.final === "function") this._final = options.final;
       if (typeof options.destroy === "function") this._destroy = options.destroy;
+      if (typeof options.construct === "function") this._construct = options.construct;
     }
     ReflectApply(Stream, this, [options]);
+    startConstruct(this);
   }
   ObjectSetPrototypeOf(Writable.prototype, Stream.prototype);
   ObjectSetPrototypeOf(Writable, Stream);
@@ -520,7 +712,7 @@
     st.length += chunkLength(st.objectMode, chunk);
     const ok = st.length < st.highWaterMark;
     if (!ok) st.needDrain = true;
-    if (st.writing || st.corked) ArrayPush(st.queue, { chunk, encoding, callback: cb });
+    if (st.writing || st.corked || !st.constructed) ArrayPush(st.queue, { chunk, encoding, callback: cb });
     else doWrite(this, chunk, encoding, cb);
     return ok;
   };
@@ -578,18 +770,19 @@
       };
       if (sync) later(settle); else settle();
     };
+    // A throw from _write/_writev reaches the caller of write() or end(), as in Node (which, unlike
+    // _read, _construct and _final, does not catch it).
     try {
       if (writev) stream._writev(chunk, onwrite);
       else stream._write(chunk, encoding, onwrite);
-    } catch (e) {
-      onwrite(e);
+    } finally {
+      sync = false;
     }
-    sync = false;
   }
 
   function finishMaybe(stream) {
     const st = stream._writableState;
-    if (!st.ending || st.finished || st.writing || st.length > 0 || st.queue.length || st.destroyed) return;
+    if (!st.ending || st.finished || st.writing || !st.constructed || st.length > 0 || st.queue.length || st.destroyed) return;
     const done = (err) => {
       if (err) { stream.destroy(err); return; }
       st.finished = true;
@@ -635,7 +828,7 @@
   Writable.prototype.cork = function () { this._writableState.corked++; };
   Writable.prototype.uncork = function () {
     const st = this._writableState;
-    if (st.corked > 0 && --st.corked === 0 && !st.writing && st.queue.length) clearQueue(this);
+    if (st.corked > 0 && --st.corked === 0 && !st.writing && st.constructed && st.queue.length) clearQueue(this);
   };
   Writable.prototype.setDefaultEncoding = function (enc) { this._writableState.defaultEncoding = enc; return this; };
 
@@ -666,6 +859,7 @@
       if (options.writable === false) this._writableState.ending = this._writableState.finished = true;
     }
     this.allowHalfOpen = !(options && options.allowHalfOpen === false);
+    startConstruct(this);
   }
   ObjectSetPrototypeOf(Duplex.prototype, Readable.prototype);
   ObjectSetPrototypeOf(Duplex, Readable);
@@ -681,6 +875,8 @@
     if (options) {
       if (typeof options.transform === "function") this._transform = options.transform;
       if (typeof options.flush === "function") this._flush = options.flush;
+      // a final of one's own replaces Transform's, so the flush runs at 'prefinish' instead, as in Node
+      if (typeof options.final === "function") ReflectApply(EEOn, this, ["prefinish", () => flushTransform(this, (err) => { if (err) this.destroy(err); })]);
     }
   }
   ObjectSetPrototypeOf(Transform.prototype, Duplex.prototype);
@@ -696,16 +892,18 @@
     });
   };
   Transform.prototype._read = function () {};
-  Transform.prototype._final = function (cb) {
+  // _flush (when there is one), its last data, then the end of the readable side
+  function flushTransform(stream, cb) {
     const finish = (err, data) => {
       if (err) { cb(err); return; }
-      if (data !== undefined && data !== null) this.push(data);
-      this.push(null);
+      if (data !== undefined && data !== null) stream.push(data);
+      stream.push(null);
       cb();
     };
-    if (typeof this._flush === "function") this._flush(finish);
+    if (typeof stream._flush === "function") stream._flush(finish);
     else finish();
-  };
+  }
+  Transform.prototype._final = function (cb) { flushTransform(this, cb); };
 
   function PassThrough(options) {
     if (!(this instanceof PassThrough)) return new PassThrough(options);
@@ -725,10 +923,10 @@
     let readable = options.readable !== false && !!r && !r.endEmitted;
     let writable = options.writable !== false && !!w && !w.finished;
     let called = false;
+    // as in Node, its listeners stay after the callback ran (the returned function removes them)
     const done = (err) => {
       if (called) return;
       called = true;
-      cleanup();
       ReflectApply(callback, stream, [err]);
     };
     const onEnd = () => { readable = false; if (!writable) done(); };
@@ -763,8 +961,20 @@
     }
     if (callback === null) throw invalidArgType("callback", "of type function", undefined);
     if (streams.length < 2) throw codedError(TypeErrorCtor, "ERR_MISSING_ARGS", 'The "streams" argument must be specified');
+    // function stages as Node takes them: the first is called for its (async) iterable, a later one
+    // becomes a Duplex over its source (Duplex.from), a generator's output or a promise's settling
+    if (typeof streams[0] === "function") {
+      const abort = require("internal/abort");
+      streams[0] = streams[0]({ signal: new abort.AbortController().signal });
+    }
     if (typeof streams[0].pipe !== "function") streams[0] = Readable.from(streams[0]);
-    let error = null, pending = streams.length, called = false;
+    for (let i = 1; i < streams.length; i++) {
+      if (typeof streams[i] !== "function") continue;
+      streams[i] = duplexFrom(streams[i]);
+      // a last generator stage runs for its effect: what it yields is read and dropped
+      if (i === streams.length - 1 && streams[i].readable) streams[i].resume();
+    }
+    let error, pending = streams.length, called = false; // undefined when all went well, as in Node
     const finish = () => {
       if (called) return;
       called = true;
@@ -982,6 +1192,164 @@
   defineValue(Duplex, "toWeb", duplexToWeb);
   defineValue(Duplex, "fromWeb", duplexFromWeb);
 
+  /* ---- Duplex.from ---- */
+
+  const isNodeReadable = (x) => !!x && typeof x.pipe === "function" && typeof x.on === "function" && (!x._writableState || !!x._readableState);
+  const isNodeWritable = (x) => !!x && typeof x.write === "function" && typeof x.on === "function" && (!x._readableState || !!x._writableState);
+  const isWebReadable = (x) => require("internal/webstreams").isReadableStream(x);
+  const isWebWritable = (x) => !!x && typeof x === "object" && x instanceof web().WritableStream;
+
+  // One Duplex over a Readable `r` and/or a Writable `w` (either may be missing): writes go into
+  // `w`, reads come from `r`; an error on either side destroys it (and the other side).
+  function duplexOfSides(r, w) {
+    let readable = !!r && isReadable(r), writable = !!w && isWritable(w);
+    let onDrain = null, onFinish = null;
+    const d = new Duplex({
+      readableObjectMode: !!(r && r.readableObjectMode), writableObjectMode: !!(w && w.writableObjectMode),
+      readable, writable,
+    });
+    const take = (cb) => { if (cb) cb(); };
+    if (writable) {
+      w.on("drain", () => { const cb = onDrain; onDrain = null; take(cb); });
+      w.on("finish", () => { const cb = onFinish; onFinish = null; take(cb); });
+      finished(w, (err) => {
+        writable = false;
+        if (err) { if (r && readable) r.destroy(err); d.destroy(err); }
+      });
+      d._write = (chunk, encoding, cb) => { if (w.write(chunk, encoding)) cb(); else onDrain = cb; };
+      d._final = (cb) => { onFinish = cb; w.end(); };
+    }
+    if (readable) {
+      r.on("data", (chunk) => { if (!d.push(chunk)) r.pause(); });
+      r.on("end", () => d.push(null));
+      finished(r, (err) => {
+        readable = false;
+        if (err) { if (w && writable) w.destroy(err); d.destroy(err); }
+      });
+      d._read = () => { if (typeof r.resume === "function") r.resume(); };
+    }
+    d._destroy = (err, cb) => {
+      onDrain = onFinish = null;
+      if (w && !w.destroyed) w.destroy(writable ? err : null);
+      if (r && r !== w && !r.destroyed) r.destroy(readable ? err : null);
+      cb(err);
+    };
+    return d;
+  }
+
+  // The writing half of Duplex.from(fn): an async iterable handed to fn, yielding what is written
+  // (each write's callback runs when fn's loop takes the chunk); ending it ends the iteration.
+  function writesAsIterable() {
+    const abort = require("internal/abort");
+    const controller = new abort.AbortController();
+    const signal = controller.signal;
+    const inbox = list();
+    let waiting = null;
+    const hand = (d, item) => {
+      later(item.cb);
+      if (item.done) d.resolve({ value: undefined, done: true });
+      else if (signal.aborted) d.reject(abort.abortError(signal));
+      else d.resolve({ value: item.chunk, done: false });
+    };
+    const put = (item) => {
+      if (waiting) { const d = waiting; waiting = null; hand(d, item); } else ArrayPush(inbox, item);
+    };
+    const source = {
+      next() {
+        const d = deferred();
+        if (inbox.length) hand(d, ArrayShift(inbox)); else waiting = d;
+        return d.promise;
+      },
+      return() {
+        const d = deferred();
+        d.resolve({ value: undefined, done: true });
+        return d.promise;
+      },
+      [SymbolAsyncIterator]() { return this; },
+    };
+    return {
+      __proto__: null, source, signal,
+      write(chunk, encoding, cb) { put({ __proto__: null, chunk, done: false, cb }); },
+      final(cb) { put({ __proto__: null, done: true, cb }); },
+      destroy(err, cb) { controller.abort(); cb(err); },
+    };
+  }
+
+  function duplexFromFunction(fn) {
+    const io = writesAsIterable();
+    const value = fn(io.source, { signal: io.signal });
+    if (iteratorOf(value) !== null) {
+      return new Duplex({ objectMode: true, write: io.write, final: io.final, destroy: io.destroy, read: readFromIterator(iteratorOf(value)) });
+    }
+    const then = value && value.then;
+    if (typeof then === "function") {
+      let d = null, failure = null, settled = false;
+      const waiters = list();
+      const settle = (err) => {
+        settled = true;
+        failure = err;
+        for (let i = 0; i < waiters.length; i++) later(waiters[i], err);
+      };
+      ReflectApply(then, value, [(v) => {
+        settle(v === undefined || v === null ? null
+          : codedError(TypeErrorCtor, "ERR_INVALID_RETURN_VALUE", "Expected nully to be returned from the \"body\" function but got " + typeof v + "."));
+      }, (err) => { settle(err); d.destroy(err); }]);
+      d = new Duplex({
+        objectMode: true, readable: false, write: io.write, destroy: io.destroy,
+        final(cb) {
+          io.final(() => { if (settled) later(cb, failure); else ArrayPush(waiters, cb); });
+        },
+      });
+      return d;
+    }
+    const fnName = typeof fn.name === "string" && fn.name !== "" ? fn.name : "body";
+    throw codedError(TypeErrorCtor, "ERR_INVALID_RETURN_VALUE",
+      "Expected Iterable, AsyncIterable or AsyncFunction to be returned from the \"" + fnName + "\" function but got " +
+      (value === undefined ? "undefined" : value === null ? "null" : "type " + typeof value) + ".");
+  }
+
+  // A readable-only Duplex holding what a promise (or thenable) resolves to.
+  function duplexFromThenable(body, then) {
+    const d = new Duplex({ objectMode: true, writable: false, read() {} });
+    ReflectApply(then, body, [(v) => {
+      if (v !== undefined && v !== null) d.push(v);
+      d.push(null);
+    }, (err) => d.destroy(err)]);
+    return d;
+  }
+
+  // Duplex.from(body): a Duplex made from a stream, a web stream, a { readable, writable } pair, an
+  // (async) iterable, an async generator function or async function, a promise or a Blob.
+  function duplexFrom(body) {
+    if (body instanceof Duplex || (isNodeReadable(body) && isNodeWritable(body))) return body;
+    if (isNodeReadable(body)) return duplexOfSides(body, null);
+    if (isNodeWritable(body)) return duplexOfSides(null, body);
+    if (isWebReadable(body)) return duplexOfSides(readableFromWeb(body), null);
+    if (isWebWritable(body)) return duplexOfSides(null, writableFromWeb(body));
+    if (typeof body === "function") return duplexFromFunction(body);
+    if (require("internal/blob").isBlob(body)) {
+      // its bytes as one ArrayBuffer (a copy), read from the Blob's own record, not its methods
+      const copy = TABuffer(new Uint8ArrayCtor(require("internal/blob").bytesOf(body)));
+      return new Duplex({ objectMode: true, writable: false, read() { this.push(copy); this.push(null); } });
+    }
+    if (typeof body === "string" || isBuffer(body)) {
+      return new Duplex({ objectMode: true, writable: false, read() { this.push(body); this.push(null); } });
+    }
+    if (iteratorOf(body) !== null) return new Duplex({ objectMode: true, writable: false, read: readFromIterator(iteratorOf(body)) });
+    if (body && typeof body === "object") {
+      if (isWebReadable(body.readable) && isWebWritable(body.writable)) return duplexFromWeb(body);
+      if (typeof body.readable === "object" || typeof body.writable === "object") {
+        const r = body.readable ? (isNodeReadable(body.readable) ? body.readable : duplexFrom(body.readable)) : null;
+        const w = body.writable ? (isNodeWritable(body.writable) ? body.writable : duplexFrom(body.writable)) : null;
+        return duplexOfSides(r, w);
+      }
+      const then = body.then;
+      if (typeof then === "function") return duplexFromThenable(body, then);
+    }
+    throw invalidArgType("body", "of type Blob, ReadableStream, WritableStream, Stream, Iterable, AsyncIterable, Function, { readable, writable } pair, or Promise", body);
+  }
+  defineValue(Duplex, "from", duplexFrom);
+
   const promises = ObjectFreeze({
     pipeline(...streams) {
       const d = deferred();
@@ -989,11 +1357,20 @@
       return d.promise;
     },
     finished(stream, options) {
+      const cleanup = options && options.cleanup;
+      if (cleanup !== undefined && typeof cleanup !== "boolean") throw invalidArgType("cleanup", "of type boolean", cleanup);
       const d = deferred();
-      finished(stream, options, (err) => (err ? d.reject(err) : d.resolve()));
+      const remove = finished(stream, options, (err) => {
+        if (cleanup) remove();
+        if (err) d.reject(err); else d.resolve();
+      });
       return d.promise;
     },
   });
+  // util.promisify(pipeline) and util.promisify(finished) give these, as in Node
+  const promisifyCustom = require("internal/captures_util").SymbolFor("nodejs.util.promisify.custom");
+  defineValue(pipeline, promisifyCustom, promises.pipeline);
+  defineValue(finished, promisifyCustom, promises.finished);
 
   function isReadable(s) { return !!s && typeof s.read === "function" && !!s._readableState && !s._readableState.destroyed && !s._readableState.endEmitted; }
   function isWritable(s) { return !!s && typeof s.write === "function" && !!s._writableState && !s._writableState.destroyed && !s._writableState.ending; }
