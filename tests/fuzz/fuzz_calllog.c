@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "../json_same_tree.h"
 
 static char *path;
 
@@ -28,30 +29,6 @@ static void write_bytes(const uint8_t *data, size_t size)
     if (!f || fwrite(data, 1, size, f) != size || fclose(f) != 0) abort();
 }
 
-static bool same_tree(const json_t *a, const json_t *b)
-{
-    if (!a || !b) return a == b;
-    if (a->type != b->type || a->line != b->line || a->col != b->col) return false;
-    switch (a->type) {
-    case JSON_NUMBER: return memcmp(&a->u.number, &b->u.number, sizeof(double)) == 0;
-    case JSON_STRING:
-        return a->u.string.len == b->u.string.len && !memcmp(a->u.string.bytes, b->u.string.bytes, a->u.string.len);
-    case JSON_ARRAY:
-        if (a->u.array.len != b->u.array.len) return false;
-        for (size_t i = 0; i < a->u.array.len; i++)
-            if (!same_tree(a->u.array.items[i], b->u.array.items[i])) return false;
-        return true;
-    case JSON_OBJECT:
-        if (a->u.object.len != b->u.object.len) return false;
-        for (size_t i = 0; i < a->u.object.len; i++) {
-            const json_member *x = &a->u.object.items[i], *y = &b->u.object.items[i];
-            if (x->key_len != y->key_len || memcmp(x->key, y->key, x->key_len) || !same_tree(x->value, y->value))
-                return false;
-        }
-        return true;
-    default: return true;
-    }
-}
 
 /* The fast reader against the general path, on one line. */
 static void check_fast_reader(const char *line, size_t len)
@@ -66,8 +43,8 @@ static void check_fast_reader(const char *line, size_t len)
     if (fast.seq != slow.seq || fast.parent_seq != slow.parent_seq || strcmp(fast.function, slow.function) ||
         fast.error || slow.error || memcmp(&fast.duration_ms, &slow.duration_ms, sizeof(double)) ||
         fast.timestamp_ms != slow.timestamp_ms || fast.legacy != slow.legacy || fast.ours != slow.ours ||
-        fast.extra || slow.extra || !same_tree(fast.args, slow.args) || !same_tree(fast.result, slow.result) ||
-        !same_tree(fast.token_usage, slow.token_usage))
+        fast.extra || slow.extra || !json_same_tree(fast.args, slow.args) || !json_same_tree(fast.result, slow.result) ||
+        !json_same_tree(fast.token_usage, slow.token_usage))
         abort();
     call_record_clear(&fast);
     call_record_clear(&slow);

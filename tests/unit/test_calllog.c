@@ -6,6 +6,7 @@
 #include "util/buf.h"
 #include "util/files.h"
 #include "settings/settings.h"
+#include "../json_same_tree.h"
 
 #include <stdlib.h>
 
@@ -358,28 +359,6 @@ TEST(calllog_pending_call_must_agree_with_the_log)
 
 /* ---- the loader's fast reader of the lines we write (issue 22) ---- */
 
-static bool same_tree(const json_t *a, const json_t *b)
-{
-    if (!a || !b) return a == b;
-    if (a->type != b->type || a->line != b->line || a->col != b->col) return false;
-    if (a->type == JSON_NUMBER) return memcmp(&a->u.number, &b->u.number, sizeof(double)) == 0;
-    if (a->type == JSON_STRING)
-        return a->u.string.len == b->u.string.len && !memcmp(a->u.string.bytes, b->u.string.bytes, a->u.string.len);
-    if (a->type == JSON_ARRAY) {
-        if (a->u.array.len != b->u.array.len) return false;
-        for (size_t i = 0; i < a->u.array.len; i++)
-            if (!same_tree(a->u.array.items[i], b->u.array.items[i])) return false;
-    }
-    if (a->type == JSON_OBJECT) {
-        if (a->u.object.len != b->u.object.len) return false;
-        for (size_t i = 0; i < a->u.object.len; i++) {
-            const json_member *x = &a->u.object.items[i], *y = &b->u.object.items[i];
-            if (x->key_len != y->key_len || memcmp(x->key, y->key, x->key_len) || !same_tree(x->value, y->value))
-                return false;
-        }
-    }
-    return true;
-}
 
 /* 1: the fast reader took the line and gave the general path's record; 0: it left the line to
  * that path; -1: it took a line that path refuses, or gave another record. */
@@ -396,8 +375,8 @@ static int fast_versus_general(const char *line)
         same = fast.seq == slow.seq && fast.parent_seq == slow.parent_seq && !strcmp(fast.function, slow.function) &&
                !fast.error && !slow.error && fast.duration_ms == slow.duration_ms &&
                fast.timestamp_ms == slow.timestamp_ms && fast.legacy == slow.legacy && fast.ours == slow.ours &&
-               !fast.extra && !slow.extra && same_tree(fast.args, slow.args) && same_tree(fast.result, slow.result) &&
-               same_tree(fast.token_usage, slow.token_usage);
+               !fast.extra && !slow.extra && json_same_tree(fast.args, slow.args) && json_same_tree(fast.result, slow.result) &&
+               json_same_tree(fast.token_usage, slow.token_usage);
         call_record_clear(&slow);
     }
     call_record_clear(&fast);
