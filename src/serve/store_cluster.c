@@ -14,6 +14,7 @@
 #include "util/buf.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -380,6 +381,22 @@ out:
     return rc;
 }
 
+/* The queue's scan, whose text depends on the dialect (db_sql, the one dialect point): built once
+ * per dialect and kept for the process, so the driver can keep its statement parsed
+ * (db_prepare_static keys statements by the text's address). */
+static const char *queued_scan_sql(const db *d, bool pg)
+{
+    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    static char *text[2];
+    pthread_mutex_lock(&lock);
+    if (!text[pg])
+        text[pg] = xasprintf("SELECT id FROM sessions WHERE status = 'queued' ORDER BY created_at_ms LIMIT ?1%s",
+                             db_sql(d, DB_SQL_SKIP_LOCKED));
+    const char *sql = text[pg];
+    pthread_mutex_unlock(&lock);
+    return sql;
+}
+
 int store_queued_claim(store *st, const cluster_node *me, int64_t now_ms, int64_t lease_ms, size_t max, char ***ids,
                        int64_t **epochs, size_t *n, char **error)
 {
@@ -399,11 +416,7 @@ int store_queued_claim(store *st, const cluster_node *me, int64_t now_ms, int64_
         db_failed("claiming queued sessions", error);
         goto out;
     }
-    /* the statement text depends on the dialect: one literal each, so the driver keeps it parsed */
-    s = db_prepare_static(d,
-                          pg ? "SELECT id FROM sessions WHERE status = 'queued' ORDER BY created_at_ms LIMIT ?1 FOR UPDATE SKIP LOCKED"
-                             : "SELECT id FROM sessions WHERE status = 'queued' ORDER BY created_at_ms LIMIT ?1",
-                          error);
+    s = db_prepare_static(d, queued_scan_sql(d, pg), error);
     if (!s) {
         db_failed("preparing the scan for queued sessions", error);
         goto rollback;
