@@ -22,9 +22,10 @@ QJS_DEFS  := -D_GNU_SOURCE -DCONFIG_VERSION=\"2025-04-26\" -DCONFIG_CHIDORI_UTC
 QJS_PREP  := scripts/fetch-quickjs.sh
 
 # ENGINE=ng: an optional build against quickjs-ng, for measuring it (docs/conformance.md, Engine
-# decision), never the default and not part of `make test`. NG_SRC names a local quickjs-ng tree
-# (e.g. a `git archive` of a tag); scripts/prepare-quickjs-ng.sh copies it to build/ng-src and
-# applies patches/quickjs-ng/*.patch. Everything else lands in build/ng (build/ng-asan for asan).
+# decision), never the default and not part of `make test`. Its source is pinned like QuickJS's
+# (deps/quickjs-ng.lock, fetched by scripts/fetch-quickjs-ng.sh); NG_SRC names another local tree
+# instead. scripts/prepare-quickjs-ng.sh copies the tree to build/ng-src and applies
+# patches/quickjs-ng/*.patch. Everything else lands in build/ng (build/ng-asan for asan).
 ENGINE ?= quickjs
 ifeq ($(ENGINE),ng)
   QJS_SRC   := build/ng-src

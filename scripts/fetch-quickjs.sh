@@ -29,35 +29,8 @@ fi
 
 have_good_tarball() { [ -f "$tarball" ] && [ "$(sha256sum "$tarball" | cut -d' ' -f1)" = "$ORIG_SHA256" ]; }
 
-# The first Debian archive URI this machine's apt uses (deb822 .sources or one-line lists),
-# skipping the security archive, which carries no source of other suites.
-debian_mirror() {
-  local f
-  for f in /etc/apt/sources.list.d/*.sources; do
-    [ -f "$f" ] || continue
-    awk '
-      BEGIN { RS=""; FS="\n" }
-      {
-        uri=""; suites=""; types="";
-        for (i = 1; i <= NF; i++) {
-          if ($i ~ /^URIs:/)   { sub(/^URIs:[ \t]*/, "", $i); split($i, u, /[ \t]+/); uri = u[1] }
-          if ($i ~ /^Suites:/) { suites = $i }
-          if ($i ~ /^Types:/)  { types = $i }
-        }
-        if (uri != "" && types ~ /deb/ && suites !~ /-security/ && uri !~ /security/) { print uri; exit }
-      }' "$f"
-  done
-  for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
-    [ -f "$f" ] || continue
-    awk '$1 == "deb" || $1 == "deb-src" {
-           i = 2; if ($i ~ /^\[/) { while ($i !~ /\]$/) i++; i++ }
-           if ($(i+1) !~ /-security/ && $i !~ /security/) { print $i; exit }
-         }' "$f"
-  done
-}
-
 if ! have_good_tarball; then
-  mirror=$(debian_mirror | grep -m1 -E '^(https?|file|mirror\+[a-z]+)://' || true)
+  mirror=$(scripts/debian-mirror.sh | grep -m1 -E '^(https?|file|mirror\+[a-z]+)://' || true)
   if [ -z "$mirror" ]; then
     echo "fetch-quickjs: no Debian mirror found in /etc/apt sources; cannot fetch $PACKAGE" >&2
     exit 1

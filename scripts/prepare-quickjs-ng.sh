@@ -1,19 +1,24 @@
 #!/usr/bin/env bash
 # prepare-quickjs-ng.sh — lay out a quickjs-ng tree, patched, for the optional `make ENGINE=ng`.
 #
-# Owns: build/ng-src/ (a copy of the given tree with patches/quickjs-ng/*.patch applied, plus a
-# stamp). Trusts: the local quickjs-ng tree named by its one argument (NG_SRC in the Makefile) and
-# the patch series of this repo. Fetches nothing: quickjs-ng is not pinned (docs/conformance.md,
-# Engine decision says why), so the caller brings the tree, e.g.
+# Owns: build/ng-src/ (a copy of the tree with patches/quickjs-ng/*.patch applied, plus a stamp).
+# Trusts: the patch series of this repo and the tree: with no argument (NG_SRC unset in the
+# Makefile), the pinned quickjs-ng of deps/quickjs-ng.lock, fetched and checked by
+# scripts/fetch-quickjs-ng.sh; with one, the local quickjs-ng tree it names (another version, for
+# measuring), e.g.
 #   git -C quickjs-ng archive v0.16.2 | tar -x -C /tmp/ng-src
 #
 # Fast path: when the stamp matches the tree's files and the patch series, nothing is touched.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-src=${1:-}
+if [ $# -eq 0 ] || [ -z "$1" ]; then
+  src=$(scripts/fetch-quickjs-ng.sh)
+else
+  src=$1
+fi
 if [ -z "$src" ] || [ ! -f "$src/quickjs.c" ] || [ ! -f "$src/quickjs.h" ]; then
   echo "prepare-quickjs-ng: NG_SRC must name a quickjs-ng source tree (with quickjs.c and quickjs.h);" >&2
-  echo "  e.g. make ENGINE=ng NG_SRC=/path/to/quickjs-ng (got '${src}')" >&2
+  echo "  e.g. make ENGINE=ng NG_SRC=/path/to/quickjs-ng, or no NG_SRC for the pinned one (got '${src}')" >&2
   exit 1
 fi
 out=build/ng-src
