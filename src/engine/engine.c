@@ -306,7 +306,7 @@ static JSValue host_value(JSContext *ctx, JSValueConst this_val, int argc, JSVal
  * PromiseResolve(reply), that is Promise.resolve(reply) with its own `constructor` and `then`
  * pinned to the originals (primordials.js's own(): same flags, same order), made without the
  * executor and resolving functions Promise.resolve makes and drops (JS_NewResolvedPromise, our
- * QuickJS patch 0017; the capability under ENGINE=ng) and without two Object.defineProperty calls
+ * QuickJS patch 0017, quickjs-ng patch 0018) and without two Object.defineProperty calls
  * and their descriptors. data[0] and data[1] are Promise and Promise.prototype.then, read when the
  * prelude was installed (before any guest code). Promise.resolve of a value that is not a promise
  * is exactly that: a host reply is never a promise, and Promise.prototype cannot be replaced.
@@ -317,24 +317,10 @@ static JSValue native_host_effect(JSContext *ctx, JSValueConst this_val, int arg
     engine *e = engine_of(ctx);
     JSValue reply = host_value(ctx, this_val, argc, argv);
     if (JS_IsException(reply) || JS_IsUndefined(reply)) return reply;
-#ifndef CHIDORI_ENGINE_NG
-    JSValue p = JS_NewResolvedPromise(ctx, reply); /* patches/quickjs/0017 */
+    JSValue p = JS_NewResolvedPromise(ctx, reply); /* patches/quickjs/0017, quickjs-ng/0018 */
     JS_FreeValue(ctx, reply);
     if (JS_IsException(p)) return p;
     if (
-#else
-    JSValue funcs[2];
-    JSValue p = JS_NewPromiseCapability(ctx, funcs);
-    if (JS_IsException(p)) {
-        JS_FreeValue(ctx, reply);
-        return p;
-    }
-    JSValue r = JS_Call(ctx, funcs[0], JS_UNDEFINED, 1, (JSValueConst *)&reply);
-    JS_FreeValue(ctx, funcs[0]);
-    JS_FreeValue(ctx, funcs[1]);
-    JS_FreeValue(ctx, reply);
-    if (JS_IsException(r) ||
-#endif
         JS_DefinePropertyValue(ctx, p, e->atom_constructor, JS_DupValue(ctx, data[0]), JS_PROP_WRITABLE | JS_PROP_CONFIGURABLE) < 0 ||
         JS_DefinePropertyValue(ctx, p, e->atom_then, JS_DupValue(ctx, data[1]), JS_PROP_WRITABLE | JS_PROP_CONFIGURABLE) < 0) {
         JS_FreeValue(ctx, p);

@@ -30,18 +30,5 @@ __attribute__((unused)) static int chidori_ng_strip_flags;
 #define JS_STRIP_DEBUG JS_WRITE_OBJ_STRIP_DEBUG
 #define JS_SetStripInfo(rt, f) ((void)(rt), chidori_ng_strip_flags = (f))
 #define JS_WriteObject(ctx, psize, obj, flags) JS_WriteObject(ctx, psize, obj, (flags) | chidori_ng_strip_flags)
-/* our patches 0015 (Map/Set iterator preview) and 0018 (proxy details) are not ported yet:
- * util.inspect then shows an iterator without its entries and a proxy as its traps see it */
-static inline JSValue JS_MapIteratorPreview(JSContext *ctx, JSValueConst it, int *kind, int *is_set)
-{
-    (void)ctx, (void)it, (void)kind, (void)is_set;
-    return JS_UNDEFINED;
-}
-static inline int JS_GetProxyDetails(JSContext *ctx, JSValueConst obj, JSValue *target, JSValue *handler)
-{
-    (void)ctx, (void)obj, (void)target, (void)handler;
-    return 0;
-}
-
 #endif
 #endif
