@@ -38,6 +38,10 @@
 #define ALLOC_ARG void *opaque
 #define ALLOC_STATE(o) (&((run_limits *)(o))->ng_heap)
 #define NG_OOM_RESERVE (64 * 1024)
+/* quickjs-ng puts its block header (JSMallocBlockHeader, 8 bytes in 0.16.2) in front of every
+ * large block it asks us for, so a buffer of exactly the cap reaches us 8 bytes over it: the cap
+ * applies to what the engine asked for, as on QuickJS */
+#define NG_BLOCK_HEADER 8
 #else
 #define ALLOC_ARG JSMallocState *s_
 #define ALLOC_STATE(o) (o)
@@ -53,10 +57,17 @@ static int refuse(JSMallocState *s, size_t size, size_t grow)
 {
     run_limits *l = limits_of(s);
     if (!l) return s->malloc_size + grow > s->malloc_limit;
+#ifdef CHIDORI_ENGINE_NG
+    if (l->cfg.max_alloc_bytes && size > l->cfg.max_alloc_bytes + NG_BLOCK_HEADER) {
+        if (!l->tripped) l->tripped = LIMIT_ALLOCATION, l->refused_bytes = size - NG_BLOCK_HEADER;
+        return 1;
+    }
+#else
     if (l->cfg.max_alloc_bytes && size > l->cfg.max_alloc_bytes) {
         if (!l->tripped) l->tripped = LIMIT_ALLOCATION, l->refused_bytes = size;
         return 1;
     }
+#endif
 #ifdef CHIDORI_ENGINE_NG
     /* quickjs-ng cannot raise our ceiling while it builds the out-of-memory error (QuickJS's
      * patch 0003 does): once the ceiling has been hit, the error may borrow this much above it */
