@@ -38,9 +38,9 @@
 #define ALLOC_ARG void *opaque
 #define ALLOC_STATE(o) (&((run_limits *)(o))->ng_heap)
 #define NG_OOM_RESERVE (64 * 1024)
-/* quickjs-ng asks its allocator for a block header (8 bytes, aligned) above what the guest asked
- * for; the single-allocation cap is about the guest's size, so it allows for the header */
-#define NG_BLOCK_HEADER_SLACK 64
+/* quickjs-ng asks its allocator for an 8-byte block header above what the guest asked for (its
+ * JSMallocBlockHeader); the single-allocation cap is about the guest's size, so it allows for it */
+#define NG_BLOCK_HEADER 8
 #else
 #define ALLOC_ARG JSMallocState *s_
 #define ALLOC_STATE(o) (o)
@@ -57,7 +57,7 @@ static int refuse(JSMallocState *s, size_t size, size_t grow)
     run_limits *l = limits_of(s);
     if (!l) return s->malloc_size + grow > s->malloc_limit;
 #ifdef CHIDORI_ENGINE_NG
-    if (l->cfg.max_alloc_bytes && size > l->cfg.max_alloc_bytes + NG_BLOCK_HEADER_SLACK) {
+    if (l->cfg.max_alloc_bytes && size > l->cfg.max_alloc_bytes + NG_BLOCK_HEADER) {
 #else
     if (l->cfg.max_alloc_bytes && size > l->cfg.max_alloc_bytes) {
 #endif
