@@ -4,7 +4,7 @@
 #
 # Owns: .cache/quickjs-ng/ (the downloaded .deb, private apt state, the extracted tree plus a
 # stamp). Trusts: deps/quickjs-ng.lock; the machine's apt configuration for the mirror URI
-# (scripts/debian-mirror.sh). Prints the tree's path on stdout. Fast path: a tree whose stamp
+# (scripts/private-apt.sh). Prints the tree's path on stdout. Fast path: a tree whose stamp
 # matches the lock is used as it is, without the network.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,36 +23,15 @@ fi
 have_good_deb() { [ -f "$deb" ] && [ "$(sha256sum "$deb" | cut -d' ' -f1)" = "$DEB_SHA256" ]; }
 
 if ! have_good_deb; then
-  mirror=$(scripts/debian-mirror.sh | grep -m1 -E '^(https?|file|mirror\+[a-z]+)://' || true)
-  if [ -z "$mirror" ]; then
-    echo "fetch-quickjs-ng: no Debian mirror found in /etc/apt sources; cannot fetch $PACKAGE" >&2
-    exit 1
-  fi
-  keyring=/usr/share/keyrings/debian-archive-keyring.gpg
-  apt_dir="$cache/apt"
-  rm -rf "$apt_dir" "$cache/dl"
-  mkdir -p "$apt_dir/sources.list.d" "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial" "$cache/dl"
-  printf 'Types: deb\nURIs: %s\nSuites: %s\nComponents: main\nSigned-By: %s\n' \
-    "$mirror" "$SUITE" "$keyring" > "$apt_dir/sources.list.d/quickjs-ng.sources"
-  apt_opts=(
-    -o "Dir::Etc::SourceList=/dev/null"
-    -o "Dir::Etc::SourceParts=$apt_dir/sources.list.d"
-    -o "Dir::Etc::Preferences=/dev/null"
-    -o "Dir::Etc::PreferencesParts=/dev/null"
-    -o "Dir::State::Lists=$apt_dir/lists"
-    -o "Dir::Cache=$apt_dir/cache"
-    -o "APT::Sandbox::User=root"
-    -o "Debug::NoLocking=1"
-  )
   echo "fetch-quickjs-ng: fetching $PACKAGE $DEBIAN_VERSION ($SUITE) with apt-get" >&2
-  apt-get -qq "${apt_opts[@]}" update >&2
-  if ! (cd "$cache/dl" && apt-get -qq "${apt_opts[@]}" download "$PACKAGE=$DEBIAN_VERSION" >&2); then
-    echo "fetch-quickjs-ng: $PACKAGE $DEBIAN_VERSION is not in $SUITE any more; bump deps/quickjs-ng.lock" >&2
-    rm -rf "$cache/dl" "$apt_dir"
+  rm -rf "$cache/dl"
+  if ! scripts/private-apt.sh deb "$SUITE" "$cache/apt" "$cache/dl" download "$PACKAGE=$DEBIAN_VERSION"; then
+    echo "fetch-quickjs-ng: cannot fetch $PACKAGE $DEBIAN_VERSION from $SUITE (gone from the archive? bump deps/quickjs-ng.lock)" >&2
+    rm -rf "$cache/dl" "$cache/apt"
     exit 1
   fi
   mv -f "$cache/dl/$DEB_FILE" "$deb"
-  rm -rf "$cache/dl" "$apt_dir"
+  rm -rf "$cache/dl" "$cache/apt"
   if ! have_good_deb; then
     echo "fetch-quickjs-ng: $DEB_FILE does not match the pinned SHA-256 ($DEB_SHA256); refusing to build" >&2
     rm -f "$deb"

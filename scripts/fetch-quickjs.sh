@@ -30,28 +30,9 @@ fi
 have_good_tarball() { [ -f "$tarball" ] && [ "$(sha256sum "$tarball" | cut -d' ' -f1)" = "$ORIG_SHA256" ]; }
 
 if ! have_good_tarball; then
-  mirror=$(scripts/debian-mirror.sh | grep -m1 -E '^(https?|file|mirror\+[a-z]+)://' || true)
-  if [ -z "$mirror" ]; then
-    echo "fetch-quickjs: no Debian mirror found in /etc/apt sources; cannot fetch $PACKAGE" >&2
-    exit 1
-  fi
-  keyring=/usr/share/keyrings/debian-archive-keyring.gpg
-  apt_dir="$cache/apt"
-  rm -rf "$apt_dir"
-  mkdir -p "$apt_dir/sources.list.d" "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial" "$cache/dl"
-  printf 'Types: deb-src\nURIs: %s\nSuites: %s\nComponents: main\nSigned-By: %s\n' \
-    "$mirror" "$SUITE" "$keyring" > "$apt_dir/sources.list.d/quickjs-src.sources"
-  apt_opts=(
-    -o "Dir::Etc::SourceList=/dev/null"
-    -o "Dir::Etc::SourceParts=$apt_dir/sources.list.d"
-    -o "Dir::State::Lists=$apt_dir/lists"
-    -o "Dir::Cache=$apt_dir/cache"
-    -o "APT::Sandbox::User=root"
-    -o "Debug::NoLocking=1"
-  )
   echo "fetch-quickjs: fetching $PACKAGE $DEBIAN_VERSION source ($SUITE) with apt-get" >&2
-  apt-get -qq "${apt_opts[@]}" update >&2
-  (cd "$cache/dl" && apt-get -qq "${apt_opts[@]}" source --download-only "$PACKAGE=$DEBIAN_VERSION" >&2)
+  rm -rf "$cache/dl"
+  scripts/private-apt.sh deb-src "$SUITE" "$cache/apt" "$cache/dl" source --download-only "$PACKAGE=$DEBIAN_VERSION"
   mv -f "$cache/dl/$ORIG_TARBALL" "$tarball"
   rm -rf "$cache/dl"
   if ! have_good_tarball; then

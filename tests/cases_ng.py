@@ -97,7 +97,7 @@ def case_ng_pinned_source_fetched_checked_and_refused_when_tampered(v):
     with tempfile.TemporaryDirectory() as d:
         os.makedirs(os.path.join(d, "scripts"))
         os.makedirs(os.path.join(d, "deps"))
-        for name in ("fetch-quickjs-ng.sh", "debian-mirror.sh"):
+        for name in ("fetch-quickjs-ng.sh", "private-apt.sh"):
             shutil.copy2(os.path.join(ROOT, "scripts", name), os.path.join(d, "scripts", name))
         shutil.copy2(os.path.join(ROOT, "deps", "quickjs-ng.lock"), os.path.join(d, "deps", "quickjs-ng.lock"))
         fetch = os.path.join(d, "scripts", "fetch-quickjs-ng.sh")
