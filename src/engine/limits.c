@@ -38,7 +38,7 @@
 #define ALLOC_ARG void *opaque
 #define ALLOC_STATE(o) (&((run_limits *)(o))->ng_heap)
 #define NG_OOM_RESERVE (64 * 1024)
-/* quickjs-ng puts its block header (JSMallocBlockHeader, 8 bytes in 0.16.2) in front of every
+/* quickjs-ng puts its block header (JSMallocBlockHeader, 8 bytes) in front of every
  * large block it asks us for, so a buffer of exactly the cap reaches us 8 bytes over it: the cap
  * applies to what the engine asked for, as on QuickJS */
 #define NG_BLOCK_HEADER 8
