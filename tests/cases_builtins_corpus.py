@@ -79,7 +79,7 @@ def hammer(v, name, mode):
 
 def case_every_builtin_hammered_with_hostile_arguments_ends_within_deadline(v):
     names = list_builtins(v)
-    chosen = names if v.name == "release" else names[::SAMPLE_EVERY]
+    chosen = names if not v.sanitized else names[::SAMPLE_EVERY]
     jobs = [(n, m) for n in chosen for m in ("in-process", "isolated")]
     workers = max(2, os.cpu_count() or 2)
     with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:

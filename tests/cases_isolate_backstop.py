@@ -76,7 +76,7 @@ def case_backstop_ends_a_worker_that_blocks_at_the_deadline(v):
 def cpu_limit_ms(v, ticks):
     """The backstop's CPU limit for a tick budget: 100 ns a tick (800 in sanitizer builds, whose
     ticks are 3-5 times slower) plus 1 s of start-up (src/isolate/supervisor.c)."""
-    ns = 800 if v.name != "release" else 100
+    ns = 800 if v.sanitized else 100
     return ticks * ns // 1000000 + 1000
 
 

@@ -362,7 +362,7 @@ def case_the_worker_binary_is_found_next_to_chidori_and_must_be_of_its_build(v):
     version = subprocess.run([v.chidori, "--version"], capture_output=True, text=True, env=v.env()).stdout
     build = version.split("build ", 1)[1].split()[0]
     beside = os.path.join(v.dir, "chidori-worker")
-    if v.name != "release":
+    if v.sanitized:
         assert not os.path.exists(beside) and "worker (this binary" in version, version
         return
     assert f"worker {beside}" in version, version

@@ -29,7 +29,7 @@ def explain(out):
 
 
 def case_load_sessions_without_errors_and_flat_rss(v):
-    release = v.name == "release"
+    release = not v.sanitized
     n, c = (1500, 16) if release else (200, 8)
     out = load.run_load(v.chidori, sessions=n, concurrency=c, warmup=n // 5, slack_kib=1536, per_session_bytes=0,
                         env=v.env(), check_rss=release)
@@ -38,7 +38,7 @@ def case_load_sessions_without_errors_and_flat_rss(v):
 
 
 def case_load_kill_9_mid_load_loses_nothing_and_repeats_nothing(v):
-    n, c = (600, 16) if v.name == "release" else (200, 8)
+    n, c = (600, 16) if not v.sanitized else (200, 8)
     out = load.run_fault(v.chidori, sessions=n, concurrency=c, hits=3, env=v.env(), settle_seconds=60 * v.slow)
     assert not out["failures"], explain(out)
     assert out["completed"] == n and out["rerun"] > 0, explain(out)

@@ -184,7 +184,7 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "settings") == 0) return cmd_settings(argc - 2, argv + 2); /* hidden: the table */
     if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
         const char *worker = spawn_worker_binary();
-        printf("chidori %s (QuickJS 2025-04-26)\nbuild %s\nworker %s\n", CHIDORI_VERSION, chidori_build_id,
+        printf("chidori %s (%s)\nbuild %s\nworker %s\n", CHIDORI_VERSION, engine_name(), chidori_build_id,
                worker ? worker : "(this binary: chidori __run-worker)");
         return 0;
     }

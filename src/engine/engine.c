@@ -1076,3 +1076,14 @@ void engine_result_free(engine_result *r)
     free(r->error);
     memset(r, 0, sizeof *r);
 }
+
+const char *engine_name(void)
+{
+#ifdef CHIDORI_ENGINE_NG
+    static char name[48];
+    if (!name[0]) snprintf(name, sizeof name, "quickjs-ng %s", JS_GetVersion());
+    return name;
+#else
+    return "QuickJS 2025-04-26";
+#endif
+}
