@@ -1,6 +1,6 @@
 # chidori — build, test, demo.
 #
-#   make demo    set up (packages, pinned QuickJS) and run the example agent
+#   make demo    set up (packages, the pinned engine) and run the example agent
 #   make test    set up and run the whole suite: release build, then the ASan+UBSan build
 #   make asan    the suite under ASan+UBSan only
 #   make bench   startup benchmark against bare qjs built from the same source
@@ -9,31 +9,34 @@
 #   make node-tests NODE_SRC=DIR   Node's own tests of the shimmed modules, under Node and chidori
 #                                  (docs/captured-surface.md, "Node's own tests")
 #
-# Variants share one patched QuickJS tree (build/quickjs-src, laid out by scripts/fetch-quickjs.sh)
-# and compile it with their own flags, so sanitizer builds instrument the engine too.
+# The engine is quickjs-ng 0.17.0 (docs/conformance.md, Engine decision), pinned by
+# deps/quickjs-ng.lock and fetched by scripts/fetch-quickjs-ng.sh; scripts/prepare-quickjs-ng.sh
+# copies it to build/ng-src and applies patches/quickjs-ng/*.patch (NG_SRC=DIR builds another
+# local quickjs-ng tree instead). Variants share that one patched tree and compile it with their
+# own flags, so sanitizer builds instrument the engine too.
+#
+# ENGINE=quickjs builds the same chidori on QuickJS 2025-04-26, the engine before it (pinned by
+# deps/quickjs.lock, fetched and patched with patches/quickjs/ by scripts/fetch-quickjs.sh into
+# build/quickjs-src), for comparing the two; it lands in build/quickjs (build/quickjs-asan...) and
+# is not part of `make test`.
 
 SHELL := /bin/bash
 .DEFAULT_GOAL := build
 VARIANT ?= release
 
-QJS_SRC   := build/quickjs-src
-QJS_FILES := quickjs.c libregexp.c libunicode.c cutils.c dtoa.c
-QJS_DEFS  := -D_GNU_SOURCE -DCONFIG_VERSION=\"2025-04-26\" -DCONFIG_CHIDORI_UTC
-QJS_PREP  := scripts/fetch-quickjs.sh
-
-# ENGINE=ng: an optional build against quickjs-ng, for measuring it (docs/conformance.md, Engine
-# decision), never the default and not part of `make test`. Its source is pinned like QuickJS's
-# (deps/quickjs-ng.lock, fetched by scripts/fetch-quickjs-ng.sh); NG_SRC names another local tree
-# instead. scripts/prepare-quickjs-ng.sh copies the tree to build/ng-src and applies
-# patches/quickjs-ng/*.patch. Everything else lands in build/ng (build/ng-asan for asan).
-ENGINE ?= quickjs
+ENGINE ?= ng
 ifeq ($(ENGINE),ng)
   QJS_SRC   := build/ng-src
   QJS_FILES := quickjs.c libregexp.c libunicode.c dtoa.c
   QJS_DEFS  := -D_GNU_SOURCE -DCONFIG_CHIDORI_UTC -DCHIDORI_ENGINE_NG
   QJS_PREP  := scripts/prepare-quickjs-ng.sh "$(NG_SRC)"
-else ifneq ($(ENGINE),quickjs)
-  $(error unknown ENGINE $(ENGINE) (quickjs or ng))
+else ifeq ($(ENGINE),quickjs)
+  QJS_SRC   := build/quickjs-src
+  QJS_FILES := quickjs.c libregexp.c libunicode.c cutils.c dtoa.c
+  QJS_DEFS  := -D_GNU_SOURCE -DCONFIG_VERSION=\"2025-04-26\" -DCONFIG_CHIDORI_UTC
+  QJS_PREP  := scripts/fetch-quickjs.sh
+else
+  $(error unknown ENGINE $(ENGINE) (ng or quickjs))
 endif
 
 ifeq ($(VARIANT),asan)
@@ -65,8 +68,8 @@ else ifeq ($(VARIANT),release)
 else
   $(error unknown VARIANT $(VARIANT))
 endif
-ifeq ($(ENGINE),ng)
-  OUT := $(if $(filter release,$(VARIANT)),build/ng,build/ng-$(VARIANT))
+ifeq ($(ENGINE),quickjs)
+  OUT := $(if $(filter release,$(VARIANT)),build/quickjs,build/quickjs-$(VARIANT))
   WORKER := $(if $(WORKER),$(OUT)/chidori-worker)
 endif
 
@@ -107,7 +110,7 @@ $(OBJ)/%.o: %.c $(QJS_SRC)/.stamp
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
 
-# The engine's JavaScript is compiled to bytecode at build time by this variant's QuickJS.
+# The engine's JavaScript is compiled to bytecode at build time by this variant's engine.
 $(OUT)/tools/compile-js: $(OBJ)/tools/compile_js.o $(QJS_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)

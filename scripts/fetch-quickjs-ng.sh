@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# fetch-quickjs-ng.sh — obtain the pinned quickjs-ng source (deps/quickjs-ng.lock) and lay it out,
-# unpatched, in .cache/quickjs-ng/src for scripts/prepare-quickjs-ng.sh (which copies and patches it).
+# fetch-quickjs-ng.sh — obtain the pinned quickjs-ng source (deps/quickjs-ng.lock), the engine, and
+# lay it out, unpatched, in .cache/quickjs-ng/src for scripts/prepare-quickjs-ng.sh (which copies
+# and patches it).
 #
 # Owns: .cache/quickjs-ng/ (the downloaded .deb, private apt state, the extracted tree plus a
 # stamp). Trusts: deps/quickjs-ng.lock; the machine's apt configuration for the mirror URI
@@ -23,10 +24,17 @@ fi
 have_good_deb() { [ -f "$deb" ] && [ "$(sha256sum "$deb" | cut -d' ' -f1)" = "$DEB_SHA256" ]; }
 
 if ! have_good_deb; then
-  echo "fetch-quickjs-ng: fetching $PACKAGE $DEBIAN_VERSION ($SUITE) with apt-get" >&2
-  rm -rf "$cache/dl"
-  if ! scripts/private-apt.sh deb "$SUITE" "$cache/apt" "$cache/dl" download "$PACKAGE=$DEBIAN_VERSION"; then
-    echo "fetch-quickjs-ng: cannot fetch $PACKAGE $DEBIAN_VERSION from $SUITE (gone from the archive? bump deps/quickjs-ng.lock)" >&2
+  got=
+  for suite in $SUITES; do
+    echo "fetch-quickjs-ng: fetching $PACKAGE $DEBIAN_VERSION ($suite) with apt-get" >&2
+    rm -rf "$cache/dl"
+    if scripts/private-apt.sh deb "$suite" "$cache/apt" "$cache/dl" download "$PACKAGE=$DEBIAN_VERSION"; then
+      got=$suite
+      break
+    fi
+  done
+  if [ -z "$got" ]; then
+    echo "fetch-quickjs-ng: cannot fetch $PACKAGE $DEBIAN_VERSION from $SUITES (gone from the archive? bump deps/quickjs-ng.lock)" >&2
     rm -rf "$cache/dl" "$cache/apt"
     exit 1
   fi

@@ -1,9 +1,10 @@
-"""tests/cases_ng.py — the optional quickjs-ng build (issue 25 item 4, docs/conformance.md "Engine
-decision"): `make ENGINE=ng` (or `NG_SRC=DIR` for another tree) is for measuring, never the default. These cases guard its
-edges without building it: its pinned source (deps/quickjs-ng.lock, Debian's `qjs-src`) is fetched,
-checked against its SHA-256 and refused when it does not match, our ng patch series applies to it,
-the preparing script refuses a wrong tree given as NG_SRC with a clear error and touches nothing,
-an unknown engine is refused by make, and the default engine is still the pinned, patched QuickJS.
+"""tests/cases_ng.py — how the engine is pinned and built (docs/building.md, docs/conformance.md
+"Engine decision"). The engine is quickjs-ng 0.17.0: its pinned source (deps/quickjs-ng.lock,
+Debian's `qjs-src`) is fetched, checked against its SHA-256 and refused when it does not match,
+and our ng patch series applies to it; the preparing script refuses a wrong tree given as NG_SRC
+with a clear error and touches nothing; an unknown engine is refused by make; `make` builds on ng
+by default, and `make ENGINE=quickjs` (QuickJS 2025-04-26, the engine before, kept for comparing)
+still lays out its pinned source with its patch series applied.
 """
 import os
 import shutil
@@ -41,29 +42,47 @@ def case_ng_prepare_refuses_a_missing_or_wrong_tree(v):
 
 
 def case_ng_make_refuses_an_unknown_engine(v):
-    """ENGINE takes quickjs (the default) or ng; anything else stops make before it builds."""
+    """ENGINE takes ng (the default) or quickjs; anything else stops make before it builds."""
     code, out, err = _run(["make", "-n", "ENGINE=v8"])
     assert code != 0, out[-500:]
-    assert "unknown ENGINE v8 (quickjs or ng)" in err, err[-1000:]
+    assert "unknown ENGINE v8 (ng or quickjs)" in err, err[-1000:]
 
 
-def case_ng_default_engine_is_the_pinned_quickjs(v):
-    """Without ENGINE, make lays out QuickJS with fetch-quickjs.sh in build/quickjs-src and
-    compiles without the ng compat header; ENGINE=ng goes to build/ng and build/ng-src."""
-    code, out, err = _run(["make", "-n", "-B", "build/obj/quickjs/quickjs.o"])
-    assert code == 0, err[-1000:]
-    assert "scripts/fetch-quickjs.sh" in out and "build/quickjs-src/quickjs.c" in out, out[-2000:]
-    assert "qjs_compat_ng" not in out and "CHIDORI_ENGINE_NG" not in out, out[-2000:]
-    code, out, err = _run(["make", "-n", "-B", "ENGINE=ng", "NG_SRC=/nonexistent", "build/ng/obj/src/engine/limits.o"])
+def case_ng_default_engine_is_the_pinned_quickjs_ng(v):
+    """Without ENGINE, make prepares quickjs-ng with prepare-quickjs-ng.sh in build/ng-src and
+    compiles with the ng compat header into build/; ENGINE=quickjs lays out QuickJS with
+    fetch-quickjs.sh in build/quickjs-src and builds into build/quickjs, without the ng header."""
+    code, out, err = _run(["make", "-n", "-B", "NG_SRC=/nonexistent", "build/obj/src/engine/limits.o"])
     assert code == 0, err[-1000:]
     assert "prepare-quickjs-ng.sh" in out and "fetch-quickjs.sh" not in out, out[-2000:]
     assert "-include src/engine/qjs_compat_ng.h" in out and "-DCHIDORI_ENGINE_NG" in out, out[-2000:]
+    assert "-Ibuild/ng-src" in out, out[-2000:]
+    code, out, err = _run(["make", "-n", "-B", "ENGINE=quickjs", "build/quickjs/obj/quickjs/quickjs.o"])
+    assert code == 0, err[-1000:]
+    assert "scripts/fetch-quickjs.sh" in out and "build/quickjs-src/quickjs.c" in out, out[-2000:]
+    assert "qjs_compat_ng" not in out and "CHIDORI_ENGINE_NG" not in out, out[-2000:]
+
+
+def case_ng_quickjs_alternative_still_pinned_and_patched(v):
+    """make ENGINE=quickjs's preparation: the pinned QuickJS source (deps/quickjs.lock) is fetched,
+    checked and every patches/quickjs patch applies (so the engine kept for comparing does not rot
+    while make test builds on ng)."""
+    p = subprocess.run([os.path.join(ROOT, "scripts", "fetch-quickjs.sh")], cwd=ROOT, capture_output=True,
+                       text=True, timeout=900)
+    assert p.returncode == 0, p.stderr[-2000:]
+    src = os.path.join(ROOT, "build", "quickjs-src")
+    with open(os.path.join(src, "VERSION")) as f:
+        assert f.read().strip() == "2025-04-26"
+    with open(os.path.join(src, "quickjs.c")) as f:
+        c = f.read()
+    # marks of the first, a middle and the last patch of the QuickJS series
+    for mark in ("JS_SetDateNowFunc", "js_poll_interrupts", "JS_GetProxyDetails"):
+        assert mark in c, mark
 
 
 def _patch_series_applies_to_the_pinned_source():
-    """make's ENGINE=ng preparation with no NG_SRC: the pinned source is fetched and every
-    patches/quickjs-ng patch applies to it (a series that drifted from the lock fails here, in CI,
-    though the ng build itself is not part of make test)."""
+    """make's preparation with no NG_SRC: the pinned source is fetched and every patches/quickjs-ng
+    patch applies to it (a series that drifted from the lock fails here)."""
     p = subprocess.run([PREPARE], cwd=ROOT, capture_output=True, text=True, timeout=900)
     assert p.returncode == 0, p.stderr[-2000:]
     src = os.path.join(ROOT, "build", "ng-src")
@@ -71,11 +90,11 @@ def _patch_series_applies_to_the_pinned_source():
         h = f.read()
     assert "#define QJS_VERSION_MINOR %s\n" % _lock()["DEBIAN_VERSION"].split(".")[1] in h
     patches = sorted(f for f in os.listdir(os.path.join(ROOT, "patches", "quickjs-ng")) if f.endswith(".patch"))
-    assert len(patches) >= 18, patches
+    assert len(patches) >= 19, patches
     with open(os.path.join(src, "quickjs.c")) as f:
         c = f.read()
     # a mark of the first, a middle and the last patch of the series is in the tree
-    for mark in ("JS_SetDateNowFunc", "js_poll_interrupts_cost", "JS_GetProxyDetails"):
+    for mark in ("JS_SetDateNowFunc", "js_poll_interrupts_cost", '"get constructor", 0, 0, 1'):
         assert mark in c, mark
 
 
@@ -91,7 +110,8 @@ def _lock():
 
 def case_ng_pinned_source_fetched_checked_and_refused_when_tampered(v):
     """fetch-quickjs-ng.sh, run from a copy of the scripts and the lock: apt fetches Debian's
-    qjs-src .deb, the SHA-256 matches the lock, the tree (quickjs.c of the pinned version and the
+    qjs-src .deb from the first of the lock's suites that has it (a missing suite put first is
+    passed over), the SHA-256 matches the lock, the tree (quickjs.c of the pinned version and the
     Debian copyright as LICENSE) is laid out with a stamp; with one digit of the lock's SHA-256
     changed, the same download is refused with a clear error and no tree is laid out."""
     lock = _lock()
@@ -100,10 +120,17 @@ def case_ng_pinned_source_fetched_checked_and_refused_when_tampered(v):
         os.makedirs(os.path.join(d, "deps"))
         for name in ("fetch-quickjs-ng.sh", "private-apt.sh"):
             shutil.copy2(os.path.join(ROOT, "scripts", name), os.path.join(d, "scripts", name))
-        shutil.copy2(os.path.join(ROOT, "deps", "quickjs-ng.lock"), os.path.join(d, "deps", "quickjs-ng.lock"))
+        # a suite the archive does not have goes first: the fetch falls through to the next one
+        with open(os.path.join(ROOT, "deps", "quickjs-ng.lock")) as f:
+            text = f.read()
+        assert 'SUITES="%s"' % lock["SUITES"].strip('"') in text, lock
+        with open(os.path.join(d, "deps", "quickjs-ng.lock"), "w") as f:
+            f.write(text.replace('SUITES="', 'SUITES="chidori-no-such-suite '))
         fetch = os.path.join(d, "scripts", "fetch-quickjs-ng.sh")
         p = subprocess.run([fetch], cwd=d, capture_output=True, text=True, timeout=600)
         assert p.returncode == 0, p.stderr[-2000:]
+        assert "(chidori-no-such-suite)" in p.stderr and "(%s)" % lock["SUITES"].strip('"').split()[0] in p.stderr, \
+            p.stderr[-2000:]
         tree = p.stdout.strip().splitlines()[-1]
         assert tree == os.path.join(d, ".cache", "quickjs-ng", "src"), p.stdout
         version = lock["DEBIAN_VERSION"].split("-")[0].split(".")

@@ -903,13 +903,9 @@ static int build(engine *e)
         return -1;
     }
     JS_SetContextOpaque(e->ctx, e);
-#ifdef CHIDORI_ENGINE_NG
-    /* quickjs-ng has natively what js/esnext/ adds to QuickJS (and makes Symbol.dispose
-     * non-configurable, which the esnext set-up would redefine): its own built-ins are measured */
-    if (add_intrinsics(e->ctx) < 0) {
-#else
+    /* (on quickjs-ng, which has natively what js/esnext/ adds to QuickJS, only Array.fromAsync:
+     * esnext.c) */
     if (add_intrinsics(e->ctx) < 0 || engine_install_esnext(e) < 0) {
-#endif
         fail_with_exception(e);
         return -1;
     }

@@ -14,6 +14,10 @@
  * The state (captures, the implementations, the lib object the files share) hangs off the engine
  * (e->esnext); none of it is reachable from guest code.
  *
+ * On quickjs-ng (CHIDORI_ENGINE_NG), which has all of these natively, only Array.fromAsync is
+ * ours: ng's own is a JavaScript function that calls guest-replaceable methods (mapFn.call,
+ * method.call) and closes the iterator after a normal end. The rest stay ng's.
+ *
  * Trusts: the embedded bytecode (built from our own sources by tools/compile_js.c).
  */
 #include "engine/engine_internal.h"
@@ -91,6 +95,7 @@ static JSValue native_detach(JSContext *ctx, JSValueConst this_val, int argc, JS
     return JS_UNDEFINED;
 }
 
+#ifndef CHIDORI_ENGINE_NG /* (what ng has natively) */
 /* ---------- built-ins written in C ---------- */
 
 /* Error.isError: an object with [[ErrorData]] (a Proxy of an error is not one; nothing is read). */
@@ -112,6 +117,7 @@ static JSValue atomics_pause(JSContext *ctx, JSValueConst this_val, int argc, JS
     }
     return JS_ThrowTypeError(ctx, "Atomics.pause: the argument must be undefined or an integral number");
 }
+#endif
 
 /* ---------- the lazy half ---------- */
 
@@ -125,6 +131,9 @@ static int load_impls(JSContext *ctx, JSValueConst state)
     int rc = 0;
     for (const embedded_file *f = embedded_js; f->name && rc == 0; f++) {
         if (strncmp(f->name, "esnext/", 7) != 0 || strcmp(f->name, "esnext/00-captures.js") == 0) continue;
+#ifdef CHIDORI_ENGINE_NG
+        if (strcmp(f->name, "esnext/01-lib.js") != 0 && strcmp(f->name, "esnext/fromasync.js") != 0) continue;
+#endif
         JSValue code = JS_ReadObject(ctx, f->data, f->len, JS_READ_OBJ_BYTECODE);
         JSValue fn = JS_IsException(code) ? code : JS_EvalFunction(ctx, code);
         if (JS_IsException(fn)) {
@@ -173,6 +182,7 @@ static JSValue stub_call(JSContext *ctx, JSValueConst this_val, int argc, JSValu
     return r;
 }
 
+#ifndef CHIDORI_ENGINE_NG /* (what ng has natively) */
 /* A constructor stub: `this_val` is newTarget (undefined for a call without new). */
 static JSValue stub_ctor(JSContext *ctx, JSValueConst new_target, int argc, JSValueConst *argv, int magic)
 {
@@ -189,9 +199,11 @@ static JSValue stub_set(JSContext *ctx, JSValueConst this_val, JSValueConst val,
 {
     return stub_call(ctx, this_val, 1, &val, magic + 1);
 }
+#endif
 
 #define STUB(name, len, i) JS_CFUNC_MAGIC_DEF(name, len, stub_call, i)
 
+#ifndef CHIDORI_ENGINE_NG /* (what ng has natively) */
 static const JSCFunctionListEntry iterator_funcs[] = {
     STUB("from", 1, I_ITER_FROM),
     STUB("concat", 0, I_ITER_CONCAT),
@@ -208,7 +220,9 @@ static const JSCFunctionListEntry set_proto_funcs[] = {
     STUB("symmetricDifference", 1, I_SYMDIFF), STUB("isSubsetOf", 1, I_SUBSET), STUB("isSupersetOf", 1, I_SUPERSET),
     STUB("isDisjointFrom", 1, I_DISJOINT),
 };
+#endif
 static const JSCFunctionListEntry array_funcs[] = {STUB("fromAsync", 1, I_FROM_ASYNC)};
+#ifndef CHIDORI_ENGINE_NG /* (what ng has natively) */
 static const JSCFunctionListEntry promise_funcs[] = {STUB("try", 1, I_PROMISE_TRY)};
 static const JSCFunctionListEntry regexp_funcs[] = {STUB("escape", 1, I_ESCAPE)};
 static const JSCFunctionListEntry math_funcs[] = {STUB("sumPrecise", 1, I_SUM_PRECISE), STUB("f16round", 1, I_F16ROUND)};
@@ -240,6 +254,7 @@ static const JSCFunctionListEntry ads_proto_funcs[] = {
 static const JSCFunctionListEntry suppressed_proto_funcs[] = {
     JS_PROP_STRING_DEF("name", "SuppressedError", JS_PROP_WRITABLE | JS_PROP_CONFIGURABLE),
     JS_PROP_STRING_DEF("message", "", JS_PROP_WRITABLE | JS_PROP_CONFIGURABLE)};
+#endif
 
 #define LIST(obj, list) JS_SetPropertyFunctionList(ctx, obj, list, (int)(sizeof list / sizeof list[0]))
 #define WC (JS_PROP_WRITABLE | JS_PROP_CONFIGURABLE)
@@ -271,6 +286,7 @@ static void add_lists(JSContext *ctx, JSValueConst global, const char *name, con
 }
 #define N(list) list, (int)(sizeof list / sizeof list[0])
 
+#ifndef CHIDORI_ENGINE_NG /* (what ng has natively) */
 /* A method keyed by a symbol (not expressible in a function list), defined writable+configurable. */
 static JSValue symbol_method(JSContext *ctx, JSValueConst obj, JSValueConst sym, const char *name, int magic)
 {
@@ -290,6 +306,24 @@ static JSValue constructor(JSContext *ctx, const char *name, int length, int mag
     else JS_DefinePropertyValueStr(ctx, c, "prototype", JS_DupValue(ctx, proto), 0);
     return c;
 }
+#endif
+
+/* The state the stubs and the lazy files share (lib: captures, made, impl), kept on the engine.
+ * Takes captures and made. */
+static int keep_state(engine *e, JSValue captures, JSValue made)
+{
+    JSContext *ctx = e->ctx;
+    JSValue state = JS_NewObjectProto(ctx, JS_NULL);
+    JSValue lib = JS_NewObjectProto(ctx, JS_NULL);
+    JSValue impl = JS_NewObjectProto(ctx, JS_NULL);
+    JS_SetPropertyStr(ctx, lib, "captures", captures);
+    JS_SetPropertyStr(ctx, lib, "made", made);
+    JS_SetPropertyStr(ctx, lib, "impl", JS_DupValue(ctx, impl));
+    JS_SetPropertyStr(ctx, state, "lib", lib);
+    JS_SetPropertyStr(ctx, state, "impl", impl);
+    e->esnext = state;
+    return JS_HasException(ctx) ? -1 : 0;
+}
 
 int engine_install_esnext(engine *e)
 {
@@ -307,6 +341,17 @@ int engine_install_esnext(engine *e)
     if (JS_IsException(captures)) return -1;
 
     JSValue global = JS_GetGlobalObject(ctx);
+#ifdef CHIDORI_ENGINE_NG
+    /* ng's own Array.fromAsync goes first (a function list may only add properties) */
+    JSValue array_ctor = path(ctx, global, "Array", NULL);
+    JSAtom from_async = JS_NewAtom(ctx, "fromAsync");
+    JS_DeleteProperty(ctx, array_ctor, from_async, 0);
+    JS_FreeAtom(ctx, from_async);
+    JS_FreeValue(ctx, array_ctor);
+    add_lists(ctx, global, "Array", N(array_funcs), NULL, 0);
+    JS_FreeValue(ctx, global);
+    return keep_state(e, captures, JS_NewObjectProto(ctx, JS_NULL));
+#else
     /* the first entries of the captures (00-captures.js) */
     JSValue iter_proto = JS_GetPropertyUint32(ctx, captures, 0);
     JSValue async_iter_proto = JS_GetPropertyUint32(ctx, captures, 1);
@@ -368,15 +413,7 @@ int engine_install_esnext(engine *e)
     JS_DefinePropertyValueStr(ctx, global, "DisposableStack", ds, WC);
     JS_DefinePropertyValueStr(ctx, global, "AsyncDisposableStack", ads, WC);
 
-    JSValue state = JS_NewObjectProto(ctx, JS_NULL);
-    JSValue lib = JS_NewObjectProto(ctx, JS_NULL);
-    JSValue impl = JS_NewObjectProto(ctx, JS_NULL);
-    JS_SetPropertyStr(ctx, lib, "captures", captures);
-    JS_SetPropertyStr(ctx, lib, "made", made);
-    JS_SetPropertyStr(ctx, lib, "impl", JS_DupValue(ctx, impl));
-    JS_SetPropertyStr(ctx, state, "lib", lib);
-    JS_SetPropertyStr(ctx, state, "impl", impl);
-    e->esnext = state;
+    int rc = keep_state(e, captures, made);
 
     JS_FreeValue(ctx, dsp);
     JS_FreeValue(ctx, adsp);
@@ -388,5 +425,6 @@ int engine_install_esnext(engine *e)
     JS_FreeValue(ctx, async_iter_proto);
     JS_FreeValue(ctx, iter_proto);
     JS_FreeValue(ctx, global);
-    return JS_HasException(ctx) ? -1 : 0;
+    return rc < 0 || JS_HasException(ctx) ? -1 : 0;
+#endif
 }

@@ -385,15 +385,26 @@ def report_from(args):
     return 0
 
 
+def bare_flags(qjs):
+    """The flags that run a test file as a script on this qjs. QuickJS's qjs takes
+    --no-unhandled-rejection; quickjs-ng's has no such flag and fails a run on a rejection nobody
+    handled by the time it would sleep (a difference of the harness, not of the language)."""
+    try:
+        banner = subprocess.run([qjs, "-h"], capture_output=True, text=True, timeout=10).stdout
+    except (OSError, subprocess.SubprocessError):
+        banner = ""
+    return ["--script"] if "QuickJS-ng" in banner else ["--script", "--no-unhandled-rejection"]
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--test262", required=True, help="a test262 checkout (its harness/ and test/)")
     ap.add_argument("--chidori", default=os.path.join(ROOT, "build", "chidori"))
     ap.add_argument("--bare", default=os.path.join(ROOT, "build", "bench", "qjs"),
-                    help="the bare engine's qjs (bench/lib.sh builds it from build/quickjs-src); '' for none")
+                    help="the bare engine's qjs (bench/lib.sh builds it from build/ng-src); '' for none")
     ap.add_argument("--bare-cmd", help="the bare engine as a command line, the file appended (instead of --bare)")
-    ap.add_argument("--features-conf", default=os.path.join(ROOT, "build", "quickjs-src", "test262.conf"),
-                    help="which features the engine implements (a QuickJS test262.conf)")
+    ap.add_argument("--features-conf", default=os.path.join(ROOT, "build", "ng-src", "test262.conf"),
+                    help="which features the engine implements (the engine's test262.conf)")
     ap.add_argument("--features-only", action="store_true",
                     help="run only the tests of the first table (faster); the second table is then partial")
     ap.add_argument("--intl402", action="store_true", help="include test/intl402 (reported in a row of its own)")
@@ -425,7 +436,7 @@ def main(argv=None):
             print("run262: no bare engine at %s (bench/lib.sh's bench_qjs builds it; --bare '' to run chidori only)"
                   % args.bare, file=sys.stderr)
             return 2
-        engines.append(("bare", [os.path.abspath(args.bare), "--script", "--no-unhandled-rejection"]))
+        engines.append(("bare", [os.path.abspath(args.bare)] + bare_flags(args.bare)))
     if not os.access(engines[0][1][0], os.X_OK):
         print("run262: no chidori at %s (run make first)" % engines[0][1][0], file=sys.stderr)
         return 2

@@ -17,11 +17,18 @@
   const FunctionPrototypeCall = Function.prototype.call;
   const TypedArrayProto = getProto(Uint8Array.prototype);
   const GeneratorPrototype = getProto(function* () {}).prototype;
-  // The two well-known symbols the engine lacks: data properties of Symbol, like the others.
-  const SymbolDispose = Symbol("Symbol.dispose");
-  const SymbolAsyncDispose = Symbol("Symbol.asyncDispose");
-  Object.defineProperty(Symbol, "dispose", { value: SymbolDispose, writable: false, enumerable: false, configurable: false });
-  Object.defineProperty(Symbol, "asyncDispose", { value: SymbolAsyncDispose, writable: false, enumerable: false, configurable: false });
+  // The two well-known symbols QuickJS lacks: data properties of Symbol, like the others
+  // (quickjs-ng has its own, kept).
+  let SymbolDispose = Symbol.dispose;
+  let SymbolAsyncDispose = Symbol.asyncDispose;
+  if (typeof SymbolDispose !== "symbol") {
+    SymbolDispose = Symbol("Symbol.dispose");
+    Object.defineProperty(Symbol, "dispose", { value: SymbolDispose, writable: false, enumerable: false, configurable: false });
+  }
+  if (typeof SymbolAsyncDispose !== "symbol") {
+    SymbolAsyncDispose = Symbol("Symbol.asyncDispose");
+    Object.defineProperty(Symbol, "asyncDispose", { value: SymbolAsyncDispose, writable: false, enumerable: false, configurable: false });
+  }
   // (esnext.c reads the first five entries by position)
   return [
     getProto(getProto([][Symbol.iterator]())), // IteratorPrototype
