@@ -352,3 +352,38 @@ def case_npm_bytecode_cache_hostile_entries(v):
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
         shutil.rmtree(outside, ignore_errors=True)
+
+
+def case_npm_bytecode_cache_cycle_through_an_uncached_file(v):
+    """A cached package module whose imports lead, through a file compiled from its source, back to
+    itself: the warm in-process run reads the package module's bytecode, and the engine resolves
+    the cycle while that module's import list is still being read (quickjs-ng resolves imports as
+    it reads bytecode: ng patch 0021). The result is the cold run's, with no sanitizer report."""
+    tmp = tempfile.mkdtemp(prefix="chidori-bc-cycle-")
+    try:
+        app = os.path.join(tmp, "app")
+        pkg = os.path.join(app, "node_modules", "cyc")
+        os.makedirs(pkg)
+        os.makedirs(os.path.join(app, "lib"))
+        with open(os.path.join(pkg, "package.json"), "w") as f:
+            json.dump({"name": "cyc", "type": "module", "main": "index.js"}, f)
+        filler = "export const filler = [%s];\n" % ", ".join(str(i) for i in range(2000))
+        with open(os.path.join(pkg, "index.js"), "w") as f:
+            # the first import leaves the package for a project file (never cached); the second is
+            # still unread when that file's own import of "cyc" comes back here
+            f.write('import { fromB } from "../../lib/b.js";\nimport { fromC } from "./c.js";\n'
+                    'export const name = "cyc";\nexport function all() { return [name, fromB(), fromC]; }\n' + filler)
+        with open(os.path.join(pkg, "c.js"), "w") as f:
+            f.write('export const fromC = "c";\n' + filler)
+        with open(os.path.join(app, "lib", "b.js"), "w") as f:
+            f.write('import { name } from "cyc";\nexport function fromB() { return "b saw " + name; }\n')
+        with open(os.path.join(app, "agent.js"), "w") as f:
+            f.write('import { run } from "chidori:agent";\nimport { all } from "cyc";\nrun(async () => all());\n')
+        state = os.path.join(tmp, "state")
+        want = ["cyc", "b saw cyc", "c"]
+        assert run(v, app, state, ["--no-isolate"]) == want
+        assert len(entries(state)) == 1, "the cold run cached no graph image"
+        for mode, args in MODES + (("in-process again", ["--no-isolate"]),):
+            assert run(v, app, state, args) == want, mode
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
