@@ -336,7 +336,12 @@ int engine_install_esnext(engine *e)
     JSValue code = JS_ReadObject(ctx, f->data, f->len, JS_READ_OBJ_BYTECODE);
     JSValue fn = JS_IsException(code) ? code : JS_EvalFunction(ctx, code);
     if (JS_IsException(fn)) return -1;
-    JSValue captures = JS_Call(ctx, fn, JS_UNDEFINED, 0, NULL);
+#ifdef CHIDORI_ENGINE_NG
+    JSValue slim = JS_TRUE; /* only what Array.fromAsync needs (00-captures.js) */
+#else
+    JSValue slim = JS_FALSE;
+#endif
+    JSValue captures = JS_Call(ctx, fn, JS_UNDEFINED, 1, (JSValueConst *)&slim);
     JS_FreeValue(ctx, fn);
     if (JS_IsException(captures)) return -1;
 

@@ -385,6 +385,17 @@ def report_from(args):
     return 0
 
 
+def default_features_conf():
+    """Debian's quickjs-ng source package ships no test262.conf; the first table then keeps the
+    features QuickJS 2025-04-26 implements (build/quickjs-src, laid out by make ENGINE=quickjs or
+    scripts/fetch-quickjs.sh), the baseline the figures were first taken on."""
+    for tree in ("ng-src", "quickjs-src"):
+        conf = os.path.join(ROOT, "build", tree, "test262.conf")
+        if os.path.exists(conf):
+            return conf
+    return os.path.join(ROOT, "build", "ng-src", "test262.conf")
+
+
 def bare_flags(qjs):
     """The flags that run a test file as a script on this qjs. QuickJS's qjs takes
     --no-unhandled-rejection; quickjs-ng's has no such flag and fails a run on a rejection nobody
@@ -403,8 +414,9 @@ def main(argv=None):
     ap.add_argument("--bare", default=os.path.join(ROOT, "build", "bench", "qjs"),
                     help="the bare engine's qjs (bench/lib.sh builds it from build/ng-src); '' for none")
     ap.add_argument("--bare-cmd", help="the bare engine as a command line, the file appended (instead of --bare)")
-    ap.add_argument("--features-conf", default=os.path.join(ROOT, "build", "ng-src", "test262.conf"),
-                    help="which features the engine implements (the engine's test262.conf)")
+    ap.add_argument("--features-conf", default=default_features_conf(),
+                    help="which features count as implemented (a QuickJS-style test262.conf; default: the "
+                         "engine's own when its tree has one, else QuickJS 2025-04-26's from build/quickjs-src)")
     ap.add_argument("--features-only", action="store_true",
                     help="run only the tests of the first table (faster); the second table is then partial")
     ap.add_argument("--intl402", action="store_true", help="include test/intl402 (reported in a row of its own)")

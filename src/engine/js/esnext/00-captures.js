@@ -2,6 +2,7 @@
  * runs, every intrinsic the built-ins of esnext/ will use, and creates Symbol.dispose and
  * Symbol.asyncDispose. It returns them as one array (the cheapest object to build: this runs in
  * every run); 01-lib.js names the entries, in the order of NAMES there, when the built-ins load.
+ * Called with `slim` true (quickjs-ng), it captures only the head of the list.
  *
  * The built-ins themselves are loaded lazily (src/engine/esnext.c installs native-looking stubs
  * that load the other files of esnext/ on their first call), possibly after guest code has
@@ -10,13 +11,11 @@
  *
  * Trusts: nothing but the intrinsics as they are before guest code runs.
  */
-(function () {
+(function (slim) {
   "use strict";
   const gopd = Object.getOwnPropertyDescriptor;
   const getProto = Object.getPrototypeOf;
   const FunctionPrototypeCall = Function.prototype.call;
-  const TypedArrayProto = getProto(Uint8Array.prototype);
-  const GeneratorPrototype = getProto(function* () {}).prototype;
   // The two well-known symbols QuickJS lacks: data properties of Symbol, like the others
   // (quickjs-ng has its own, kept).
   let SymbolDispose = Symbol.dispose;
@@ -30,9 +29,9 @@
     Object.defineProperty(Symbol, "asyncDispose", { value: SymbolAsyncDispose, writable: false, enumerable: false, configurable: false });
   }
   // (esnext.c reads the first five entries by position)
-  return [
-    getProto(getProto([][Symbol.iterator]())), // IteratorPrototype
-    getProto(getProto((async function* () {}).prototype)), // AsyncIteratorPrototype
+  const head = [
+    slim ? undefined : getProto(getProto([][Symbol.iterator]())), // IteratorPrototype
+    slim ? undefined : getProto(getProto((async function* () {}).prototype)), // AsyncIteratorPrototype
     SymbolDispose, // SymbolDispose
     SymbolAsyncDispose, // SymbolAsyncDispose
     Error.prototype, // ErrorPrototype
@@ -71,6 +70,13 @@
     Promise, // PromiseCtor
     Promise.reject.bind(Promise), // PromiseReject
     Promise.resolve.bind(Promise), // PromiseResolve
+  ];
+  // (on quickjs-ng only Array.fromAsync is ours, and it needs nothing below: the rest of
+  // 01-lib.js's names stay undefined there)
+  if (slim) return head;
+  const TypedArrayProto = getProto(Uint8Array.prototype);
+  const GeneratorPrototype = getProto(function* () {}).prototype;
+  const rest = [
     Set, // SetCtor
     Set.prototype.has, // SetHas
     Set.prototype.add, // SetAdd
@@ -97,4 +103,6 @@
     GeneratorPrototype.next, // GenNext
     GeneratorPrototype.return, // GenReturn
   ];
+  for (let i = 0; i < rest.length; i++) head[head.length] = rest[i];
+  return head;
 })
