@@ -130,7 +130,7 @@ static int load_impls(JSContext *ctx, JSValueConst state)
     JS_SetPropertyStr(ctx, natives, "detach", JS_NewCFunction(ctx, native_detach, "detach", 1));
     int rc = 0;
     for (const embedded_file *f = embedded_js; f->name && rc == 0; f++) {
-        if (strncmp(f->name, "esnext/", 7) != 0 || strcmp(f->name, "esnext/00-captures.js") == 0) continue;
+        if (strncmp(f->name, "esnext/", 7) != 0 || strncmp(f->name, "esnext/00-captures", 18) == 0) continue;
 #ifdef CHIDORI_ENGINE_NG
         if (strcmp(f->name, "esnext/01-lib.js") != 0 && strcmp(f->name, "esnext/fromasync.js") != 0) continue;
 #endif
@@ -325,25 +325,35 @@ static int keep_state(engine *e, JSValue captures, JSValue made)
     return JS_HasException(ctx) ? -1 : 0;
 }
 
+/* Runs the eager capture file `name` (a function expression) with one argument; its result. */
+static JSValue run_capture_file(JSContext *ctx, const char *name, JSValue arg)
+{
+    const embedded_file *f = engine_embedded(name);
+    if (!f) return JS_ThrowInternalError(ctx, "internal error: %s missing from the binary", name);
+    JSValue code = JS_ReadObject(ctx, f->data, f->len, JS_READ_OBJ_BYTECODE);
+    JSValue fn = JS_IsException(code) ? code : JS_EvalFunction(ctx, code);
+    if (JS_IsException(fn)) return fn;
+    JSValue r = JS_Call(ctx, fn, JS_UNDEFINED, 1, (JSValueConst *)&arg);
+    JS_FreeValue(ctx, fn);
+    return r;
+}
+
 int engine_install_esnext(engine *e)
 {
     JSContext *ctx = e->ctx;
-    const embedded_file *f = engine_embedded("esnext/00-captures.js");
-    if (!f) {
-        JS_ThrowInternalError(ctx, "internal error: esnext/00-captures.js missing from the binary");
+#ifdef CHIDORI_ENGINE_NG
+    /* the head of the list only: what Array.fromAsync needs (00-captures.js) */
+    JSValue captures = run_capture_file(ctx, "esnext/00-captures.js", JS_TRUE);
+    if (JS_IsException(captures)) return -1;
+#else
+    JSValue captures = run_capture_file(ctx, "esnext/00-captures.js", JS_FALSE);
+    if (JS_IsException(captures)) return -1;
+    JSValue more = run_capture_file(ctx, "esnext/00-captures-more.js", captures);
+    if (JS_IsException(more)) {
+        JS_FreeValue(ctx, captures);
         return -1;
     }
-    JSValue code = JS_ReadObject(ctx, f->data, f->len, JS_READ_OBJ_BYTECODE);
-    JSValue fn = JS_IsException(code) ? code : JS_EvalFunction(ctx, code);
-    if (JS_IsException(fn)) return -1;
-#ifdef CHIDORI_ENGINE_NG
-    JSValue slim = JS_TRUE; /* only what Array.fromAsync needs (00-captures.js) */
-#else
-    JSValue slim = JS_FALSE;
 #endif
-    JSValue captures = JS_Call(ctx, fn, JS_UNDEFINED, 1, (JSValueConst *)&slim);
-    JS_FreeValue(ctx, fn);
-    if (JS_IsException(captures)) return -1;
 
     JSValue global = JS_GetGlobalObject(ctx);
 #ifdef CHIDORI_ENGINE_NG

@@ -1,8 +1,10 @@
-/* esnext/00-captures.js — the one eagerly run file of esnext/: it captures, before any guest code
+/* esnext/00-captures.js — the first eagerly run file of esnext/: it captures, before any guest code
  * runs, every intrinsic the built-ins of esnext/ will use, and creates Symbol.dispose and
  * Symbol.asyncDispose. It returns them as one array (the cheapest object to build: this runs in
  * every run); 01-lib.js names the entries, in the order of NAMES there, when the built-ins load.
- * Called with `slim` true (quickjs-ng), it captures only the head of the list.
+ * This is the head of the list, all that Array.fromAsync needs (on quickjs-ng, the only built-in
+ * of esnext/ a run uses, this is all that runs; `slim` then leaves out the two prototypes esnext.c
+ * needs on QuickJS); on QuickJS 00-captures-more.js appends the rest.
  *
  * The built-ins themselves are loaded lazily (src/engine/esnext.c installs native-looking stubs
  * that load the other files of esnext/ on their first call), possibly after guest code has
@@ -38,71 +40,18 @@
     FunctionPrototypeCall.bind(FunctionPrototypeCall), // call
     Object.defineProperty, // ObjectDefineProperty
     gopd, // ObjectGetOwnPropertyDescriptor
-    Object.create, // ObjectCreate
     Object.setPrototypeOf, // ObjectSetPrototypeOf
-    Object.prototype.isPrototypeOf, // ObjectIsPrototypeOf
     Object, // ObjectCtor
     Array, // ArrayCtor
     Reflect.ownKeys, // ReflectOwnKeys
-    Reflect.apply, // ReflectApply
     Reflect.set, // ReflectSet
-    Reflect.construct, // ReflectConstruct
     Proxy, // ProxyCtor
-    Error, // ErrorCtor
     TypeError, // TypeErrorCtor
     RangeError, // RangeErrorCtor
-    SyntaxError, // SyntaxErrorCtor
-    ReferenceError, // ReferenceErrorCtor
-    Math.trunc, // MathTrunc
-    Math.abs, // MathAbs
-    Math.floor, // MathFloor
-    Math.log2, // MathLog2
     Number.isNaN, // NumberIsNaN
-    Number.isInteger, // NumberIsInteger
-    Number.prototype.toString, // NumberToString
-    String.prototype.charCodeAt, // StringCharCodeAt
-    String.fromCharCode, // StringFromCharCode
-    String.prototype.padStart, // StringPadStart
     Symbol.iterator, // SymbolIterator
     Symbol.asyncIterator, // SymbolAsyncIterator
-    Symbol.toStringTag, // SymbolToStringTag
-    Symbol.keyFor, // SymbolKeyFor
-    Promise, // PromiseCtor
     Promise.reject.bind(Promise), // PromiseReject
-    Promise.resolve.bind(Promise), // PromiseResolve
   ];
-  // (on quickjs-ng only Array.fromAsync is ours, and it needs nothing below: the rest of
-  // 01-lib.js's names stay undefined there)
-  if (slim) return head;
-  const TypedArrayProto = getProto(Uint8Array.prototype);
-  const GeneratorPrototype = getProto(function* () {}).prototype;
-  const rest = [
-    Set, // SetCtor
-    Set.prototype.has, // SetHas
-    Set.prototype.add, // SetAdd
-    Set.prototype.delete, // SetDelete
-    Set.prototype.values, // SetValues
-    gopd(Set.prototype, "size").get, // SetSize
-    getProto(new Set().values()).next, // SetIterNext
-    Map.prototype.has, // MapHas
-    Map.prototype.get, // MapGet
-    Map.prototype.set, // MapSet
-    WeakMap.prototype.has, // WeakMapHas
-    WeakMap.prototype.get, // WeakMapGet
-    WeakMap.prototype.set, // WeakMapSet
-    gopd(DataView.prototype, "buffer").get, // DataViewBuffer
-    DataView.prototype.getUint16, // DataViewGetUint16
-    DataView.prototype.setUint16, // DataViewSetUint16
-    Uint8Array, // Uint8ArrayCtor
-    gopd(TypedArrayProto, Symbol.toStringTag).get, // TypedArrayTag
-    gopd(TypedArrayProto, "length").get, // TypedArrayLength
-    gopd(TypedArrayProto, "buffer").get, // TypedArrayBuffer
-    TypedArrayProto.set, // TypedArraySet
-    ArrayBuffer, // ArrayBufferCtor
-    gopd(ArrayBuffer.prototype, "byteLength").get, // ArrayBufferByteLength
-    GeneratorPrototype.next, // GenNext
-    GeneratorPrototype.return, // GenReturn
-  ];
-  for (let i = 0; i < rest.length; i++) head[head.length] = rest[i];
   return head;
 })

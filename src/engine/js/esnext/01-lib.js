@@ -24,37 +24,37 @@
     "call",
     "ObjectDefineProperty",
     "ObjectGetOwnPropertyDescriptor",
-    "ObjectCreate",
     "ObjectSetPrototypeOf",
-    "ObjectIsPrototypeOf",
     "ObjectCtor",
     "ArrayCtor",
     "ReflectOwnKeys",
-    "ReflectApply",
     "ReflectSet",
-    "ReflectConstruct",
     "ProxyCtor",
-    "ErrorCtor",
     "TypeErrorCtor",
     "RangeErrorCtor",
+    "NumberIsNaN",
+    "SymbolIterator",
+    "SymbolAsyncIterator",
+    "PromiseReject",
+    "ObjectCreate",
+    "ObjectIsPrototypeOf",
+    "ReflectApply",
+    "ReflectConstruct",
+    "ErrorCtor",
     "SyntaxErrorCtor",
     "ReferenceErrorCtor",
     "MathTrunc",
     "MathAbs",
     "MathFloor",
     "MathLog2",
-    "NumberIsNaN",
     "NumberIsInteger",
     "NumberToString",
     "StringCharCodeAt",
     "StringFromCharCode",
     "StringPadStart",
-    "SymbolIterator",
-    "SymbolAsyncIterator",
     "SymbolToStringTag",
     "SymbolKeyFor",
     "PromiseCtor",
-    "PromiseReject",
     "PromiseResolve",
     "SetCtor",
     "SetHas",
@@ -90,7 +90,7 @@
   P.ADSP = lib.made.ADSP;
   lib.P = P;
   const { call, ObjectDefineProperty, ObjectGetOwnPropertyDescriptor, ObjectSetPrototypeOf, ReflectOwnKeys, ProxyCtor,
-    TypeErrorCtor, RangeErrorCtor, MathTrunc, NumberIsNaN } = P;
+    TypeErrorCtor, RangeErrorCtor, NumberIsNaN } = P;
 
   const isObject = (v) => (typeof v === "object" && v !== null) || typeof v === "function";
   const isCallable = (v) => typeof v === "function";
@@ -181,7 +181,8 @@
   function toIntegerOrInfinity(v) {
     const n = +v;
     if (NumberIsNaN(n) || n === 0) return 0;
-    return MathTrunc(n);
+    if (n === Infinity || n === -Infinity) return n;
+    return n - (n % 1); // truncation (no Math: quickjs-ng's captures leave it out)
   }
 
   // ToIndex
