@@ -887,6 +887,7 @@ static int build(engine *e)
     }
     JS_SetGCThreshold(e->rt, (size_t)-1);
     JS_SetCanBlock(e->rt, 0); /* Atomics.wait may never block the run */
+    run_limits_install_sab(e->rt);
 #ifndef CHIDORI_ENGINE_NG
     /* The prelude's top level makes some 150 closures over a few hundred variables: QuickJS finds
      * each captured variable by walking the frame's list of them, unless the frame has an index

@@ -183,6 +183,44 @@ const JSMallocFunctions metered_malloc_functions = {
 #endif
 
 
+/* A SharedArrayBuffer's memory, with the count of the buffers that share it in front (a run has
+ * one thread; only the engine's own copies, e.g. a structured clone, share one). The header keeps
+ * the data 16 bytes in, as aligned as the allocator's blocks (8), enough for any element type. */
+typedef struct sab_header {
+    size_t refs;
+    size_t unused;
+} sab_header;
+
+static sab_header *sab_header_of(void *data) { return (sab_header *)((char *)data - sizeof(sab_header)); }
+
+static void *sab_alloc(void *opaque, size_t size)
+{
+    if (size > SIZE_MAX - sizeof(sab_header)) return NULL;
+    sab_header *h = js_malloc_rt(opaque, sizeof(sab_header) + size);
+    if (!h) return NULL;
+    h->refs = 1;
+    return (char *)h + sizeof(sab_header);
+}
+
+static void sab_dup(void *opaque, void *ptr)
+{
+    (void)opaque;
+    sab_header_of(ptr)->refs++;
+}
+
+static void sab_free(void *opaque, void *ptr)
+{
+    sab_header *h = sab_header_of(ptr);
+    if (--h->refs == 0) js_free_rt(opaque, h);
+}
+
+void run_limits_install_sab(JSRuntime *rt)
+{
+    JSSharedArrayBufferFunctions sf = {.sab_alloc = sab_alloc, .sab_free = sab_free, .sab_dup = sab_dup,
+                                       .sab_opaque = rt};
+    JS_SetSharedArrayBufferFunctions(rt, &sf);
+}
+
 void run_limits_init(run_limits *l, const engine_limits *cfg)
 {
 #ifdef CHIDORI_ENGINE_NG

@@ -57,6 +57,10 @@ uint64_t run_limits_ticks(const run_limits *l);
 /* Charges the run ticks spent on its behalf (seam.h's meter: nested runs), which count against its
  * budget as its own do; returns nonzero once the budget is spent. */
 int run_limits_charge_tree(run_limits *l, uint64_t ticks);
+/* SharedArrayBuffer memory from the runtime's own (metered) allocator, so it counts against the
+ * run's memory ceiling like any other allocation. quickjs-ng needs these hooks for a growable
+ * SharedArrayBuffer, which commits its maxByteLength up front. */
+void run_limits_install_sab(JSRuntime *rt);
 /* The precise message for the limit that tripped. */
 char *run_limits_message(const run_limits *l);
 
