@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# prepare-quickjs-ng.sh — lay out a quickjs-ng tree, patched, for the optional `make ENGINE=ng`.
+# prepare-quickjs-ng.sh — lay out the quickjs-ng tree, patched, that `make` builds the engine from.
 #
 # Owns: build/ng-src/ (a copy of the tree with patches/quickjs-ng/*.patch applied, plus a stamp).
 # Trusts: the patch series of this repo and the tree: with no argument (NG_SRC unset in the
@@ -18,7 +18,7 @@ else
 fi
 if [ -z "$src" ] || [ ! -f "$src/quickjs.c" ] || [ ! -f "$src/quickjs.h" ]; then
   echo "prepare-quickjs-ng: NG_SRC must name a quickjs-ng source tree (with quickjs.c and quickjs.h);" >&2
-  echo "  e.g. make ENGINE=ng NG_SRC=/path/to/quickjs-ng, or no NG_SRC for the pinned one (got '${src}')" >&2
+  echo "  e.g. make NG_SRC=/path/to/quickjs-ng, or no NG_SRC for the pinned one (got '${src}')" >&2
   exit 1
 fi
 out=build/ng-src

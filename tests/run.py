@@ -48,8 +48,8 @@ class Variant:
         self.name = name
         self.dir = os.path.join(ROOT, directory)
         self.chidori = os.path.join(self.dir, "chidori")
-        # a sanitizer build (build/asan, build/ng-asan) runs 3-5 times slower; any other build,
-        # whatever its variant's name (e.g. ng=build/ng), is timed as a release build
+        # a sanitizer build (build/asan, build/quickjs-asan) runs 3-5 times slower; any other build,
+        # whatever its variant's name (e.g. q=build/quickjs), is timed as a release build
         self.sanitized = name == "asan" or os.path.basename(os.path.normpath(directory)).endswith("asan")
         self.slow = 3.0 if self.sanitized else 1.0
 

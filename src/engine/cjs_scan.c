@@ -8,6 +8,7 @@
 #include "engine/cjs_scan.h"
 #include "util/buf.h"
 
+#include <ctype.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -282,6 +283,24 @@ void cjs_names_free(cjs_names *n)
 
 static bool is_blank(char ch) { return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r'; }
 
+/* Whether a flat attribute list ("type: 'json'", "") asks for JSON or names no type: what chidori
+ * loads (a module's kind comes from its file). Any other type ("text", "css") is kept. */
+static bool json_or_no_type(const char *s, size_t n)
+{
+    for (size_t i = 0; i + 4 <= n; i++) {
+        if (memcmp(s + i, "type", 4) != 0 || (i > 0 && (isalnum((unsigned char)s[i - 1]) || s[i - 1] == '_'))) continue;
+        size_t v = i + 4;
+        if (v < n && (s[v] == '"' || s[v] == '\'')) v++; /* a quoted key */
+        while (v < n && is_blank(s[v])) v++;
+        if (v >= n || s[v] != ':') continue;
+        v++;
+        while (v < n && is_blank(s[v])) v++;
+        if (v >= n || (s[v] != '"' && s[v] != '\'')) return false;
+        return n - v >= 6 && memcmp(s + v + 1, "json", 4) == 0 && s[v + 5] == s[v];
+    }
+    return true;
+}
+
 void strip_import_attributes(char *src, size_t len)
 {
     if (!src) return;
@@ -322,6 +341,10 @@ void strip_import_attributes(char *src, size_t len)
         while (e < len && src[e] != '}' && src[e] != '{' && src[e] != ';' && src[e] != '(' && e - m < 256) e++;
         if (e >= len || src[e] != '}') {
             i = j;
+            continue;
+        }
+        if (!json_or_no_type(src + m + 1, e - m - 1)) { /* left for the engine to refuse */
+            i = e;
             continue;
         }
         for (size_t x = k; x <= e; x++)

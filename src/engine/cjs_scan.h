@@ -28,7 +28,9 @@ void cjs_scan(const char *src, size_t len, cjs_names *out);
 void cjs_names_free(cjs_names *n);
 
 /* Import attributes (`with { type: "json" }` / `assert {…}` after an import's module string) blanked
- * with spaces in place, keeping every line and column; the engine's parser predates them. */
+ * with spaces in place, keeping every line and column (QuickJS's parser predates them; chidori
+ * knows a module's kind from its file). A clause naming another type (`type: "text"`) is kept,
+ * for the engine to refuse (modules.c). */
 void strip_import_attributes(char *src, size_t len);
 
 #endif

@@ -110,7 +110,7 @@ int engine_run_on_thread(const engine_config *cfg, engine_result *result);
 void engine_result_free(engine_result *result);
 
 /* The engine this build runs guest code on, for `chidori --version`: "QuickJS 2025-04-26", or
- * "quickjs-ng <version>" in the optional ENGINE=ng build. */
+ * "quickjs-ng <version>" on the default engine (QuickJS's version under make ENGINE=quickjs). */
 const char *engine_name(void);
 
 /* Finds ICU for Intl now (a worker calls it before confinement); otherwise ICU loads on first use. */

@@ -10,7 +10,7 @@
 #include "engine/engine.h"
 
 #ifdef CHIDORI_ENGINE_NG
-/* quickjs-ng (the optional `make ENGINE=ng` build) keeps its allocation counters private and hands
+/* quickjs-ng (the engine; `make ENGINE=quickjs` builds on QuickJS instead) keeps its allocation counters private and hands
  * the allocator only an opaque pointer: the metered allocator keeps these counters itself. */
 typedef struct JSMallocState {
     size_t malloc_count;

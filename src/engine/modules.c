@@ -127,11 +127,24 @@ static void memo_put(engine *e, const char *importer, const char *specifier, con
     strmap_put(&e->resolved, mk, xstrdup(key));
 }
 
-static void mark_loaded(engine *e, const char *key)
+/* e->loaded's values: the module the runtime has under a key (NULL until it is compiled). */
+typedef struct loaded_module {
+    JSModuleDef *def;
+    char key[];
+} loaded_module;
+
+static void mark_loaded(engine *e, const char *key, JSModuleDef *def)
 {
-    if (strmap_get(&e->loaded, key)) return;
-    char *k = xstrdup(key);
-    strmap_put(&e->loaded, k, k);
+    loaded_module *lm = strmap_get(&e->loaded, key);
+    if (lm) {
+        if (def) lm->def = def;
+        return;
+    }
+    size_t n = strlen(key) + 1;
+    lm = xmalloc(sizeof *lm + n);
+    lm->def = def;
+    memcpy(lm->key, key, n);
+    strmap_put(&e->loaded, lm->key, lm);
 }
 
 static module_source *take_source(engine *e, const char *key)
@@ -485,6 +498,11 @@ static JSModuleDef *load(JSContext *ctx, const char *key, void *opaque)
     engine *e = opaque;
     if (strcmp(key, AGENT_MODULE) == 0) return new_agent_module(ctx);
     if (strncmp(key, "node:", 5) == 0) return new_builtin_module(ctx, key);
+    /* asked again for a module it has: the runtime finds a loaded module by name and import
+     * attributes, and chidori knows a module's kind from its file, so `import(x, { with: { type:
+     * "json" } })` of a module first imported without them is the same module */
+    loaded_module *have = strmap_get(&e->loaded, key);
+    if (have && have->def) return have->def;
     module_source *s = take_source(e, key);
     if (!s) {
         JS_ThrowReferenceError(ctx, "module `%s` was not resolved", key);
@@ -492,24 +510,71 @@ static JSModuleDef *load(JSContext *ctx, const char *key, void *opaque)
     }
     if (s->format != 'e') {
         JSModuleDef *m = engine_cjs_module(e, s->key, s->source, s->len, s->format == 'j');
-        if (m) mark_loaded(e, s->key);
+        if (m) mark_loaded(e, s->key, m);
         free_source(s);
         return m;
     }
     JSValue v = compile_module(e, s);
-    if (!JS_IsException(v)) mark_loaded(e, s->key);
+    JSModuleDef *m = JS_IsException(v) ? NULL : JS_VALUE_GET_PTR(v);
+    if (m) mark_loaded(e, s->key, m);
     free_source(s);
-    if (JS_IsException(v)) return NULL;
-    JSModuleDef *m = JS_VALUE_GET_PTR(v);
+    if (!m) return NULL;
     JS_FreeValue(ctx, v); /* the runtime keeps the module */
     return m;
 }
+
+#ifdef CHIDORI_ENGINE_NG
+/* Import attributes: chidori knows a module's kind from its file (.json is JSON, the rest code),
+ * so `type: "json"` is accepted and ignored and anything else refused. A text module in
+ * particular (`type: "text"`) would hand an agent any file of its project as a string: a file's
+ * text reaches an agent through the workspace effect, under the policy and in the log. (Static
+ * imports' `type: "json"` clauses never get here: compile_module blanks them.) */
+static int check_attributes(JSContext *ctx, void *opaque, JSValueConst attributes)
+{
+    (void)opaque;
+    JSPropertyEnum *props = NULL;
+    uint32_t n = 0;
+    if (JS_GetOwnPropertyNames(ctx, &props, &n, attributes, JS_GPN_STRING_MASK | JS_GPN_ENUM_ONLY) < 0) return -1;
+    int rc = 0;
+    for (uint32_t i = 0; i < n && rc == 0; i++) {
+        const char *key = JS_AtomToCString(ctx, props[i].atom);
+        JSValue v = key ? JS_GetProperty(ctx, attributes, props[i].atom) : JS_EXCEPTION;
+        const char *val = JS_IsString(v) ? JS_ToCString(ctx, v) : NULL;
+        if (!key || JS_IsException(v)) {
+            rc = -1;
+        } else if (strcmp(key, "type") != 0) {
+            JS_ThrowSyntaxError(ctx, "import attribute \"%s\" is not supported (chidori knows a module's kind from its file)",
+                                key);
+            rc = -1;
+        } else if (!val || strcmp(val, "json") != 0) {
+            JS_ThrowSyntaxError(ctx, "import attribute type \"%s\" is not supported: chidori loads code and JSON modules; "
+                                "read a file's text with the workspace effect", val ? val : "?");
+            rc = -1;
+        }
+        JS_FreeCString(ctx, val);
+        JS_FreeValue(ctx, v);
+        JS_FreeCString(ctx, key);
+    }
+    JS_FreePropertyEnum(ctx, props, n);
+    return rc;
+}
+
+static JSModuleDef *load_with_attributes(JSContext *ctx, const char *key, void *opaque, JSValueConst attributes)
+{
+    (void)attributes; /* checked by check_attributes */
+    return load(ctx, key, opaque);
+}
+#endif
 
 void engine_install_module_loader(engine *e)
 {
     strmap_init(&e->loaded);
     strmap_init(&e->resolved);
+#ifdef CHIDORI_ENGINE_NG
+    JS_SetModuleLoaderFunc2(e->rt, normalize, load_with_attributes, check_attributes, e);
+#else
     JS_SetModuleLoaderFunc(e->rt, normalize, load, e);
+#endif
 }
 
 int engine_load_entry(engine *e, const char *specifier, JSValue *module_value, JSModuleDef **def)
@@ -522,7 +587,7 @@ int engine_load_entry(engine *e, const char *specifier, JSValue *module_value, J
         JS_ThrowInternalError(e->ctx, "internal error: the entry's source is missing");
         return -1;
     }
-    mark_loaded(e, s->key);
+    mark_loaded(e, s->key, NULL);
     if (s->format != 'e') {
         JS_ThrowSyntaxError(e->ctx,
                             "the entry file `%s` is %s, and an agent's entry is an ES module (import { run } from "
@@ -531,10 +596,16 @@ int engine_load_entry(engine *e, const char *specifier, JSValue *module_value, J
         free_source(s);
         return -1;
     }
+    char *entry_key = xstrdup(s->key);
     JSValue v = compile_module(e, s);
     free_source(s);
-    if (JS_IsException(v)) return -1;
+    if (JS_IsException(v)) {
+        free(entry_key);
+        return -1;
+    }
     *def = JS_VALUE_GET_PTR(v);
+    mark_loaded(e, entry_key, *def);
+    free(entry_key);
     *module_value = v;
     return 0;
 }

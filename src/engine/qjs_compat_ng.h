@@ -1,6 +1,6 @@
 /* qjs_compat_ng.h — the QuickJS 2025-04-26 API our engine code is written against, mapped onto
- * quickjs-ng's, for the optional `make ENGINE=ng` build only (the Makefile force-includes this
- * header into every file of that build; the default build never sees it).
+ * quickjs-ng's, the engine (the Makefile force-includes this header into every file of an ng
+ * build; a `make ENGINE=quickjs` build never sees it).
  *
  * Owns: nothing but these spellings. Trusts: quickjs-ng's quickjs.h (build/ng-src, patched by
  * patches/quickjs-ng/). Where ng's calls drop the context argument or the flag, the macro drops

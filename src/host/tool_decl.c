@@ -386,7 +386,8 @@ int tool_decl_parse(const char *text, size_t len, json_t **decl, char **why)
         }
     }
     if (r.pos >= r.len || r.s[r.pos] != '=') {
-        *why = xstrdup("`export const tool` is not followed by `= {…}`");
+        /* (an unclosed comment already said why) */
+        *why = r.why ? r.why : xstrdup("`export const tool` is not followed by `= {…}`");
         return -1;
     }
     r.pos++;

@@ -96,7 +96,13 @@ static void run_direct(int flags, bool wide, unsigned start, const char *pattern
     if (!cbuf) abort();
     memcpy(cbuf, subject, bytes);
     int ncap = lre_get_capture_count(bc);
-    uint8_t **capture = ncap > 0 ? calloc((size_t)ncap * 2, sizeof *capture) : NULL;
+#ifdef CHIDORI_ENGINE_NG
+    /* quickjs-ng keeps its loop counters after the captures: as many slots as the engine gives */
+    int slots = lre_get_alloc_count(bc);
+#else
+    int slots = ncap * 2;
+#endif
+    uint8_t **capture = slots > 0 ? calloc((size_t)slots, sizeof *capture) : NULL;
     int cindex = clen ? (int)(start % (unsigned)(clen + 1)) : 0;
     int rc = lre_exec(capture, bc, cbuf, cindex, clen, wide, ctx);
     if (rc == LRE_RET_TIMEOUT && limits.tripped != LIMIT_BUDGET) abort();

@@ -85,7 +85,7 @@ static char *line(const uint8_t **p, const uint8_t *end, bool keep_empty)
 
 static bool known_status(int s)
 {
-    static const int codes[] = {200, 204, 302, 400, 401, 403, 404, 405, 409, 413, 415, 503};
+    static const int codes[] = {200, 201, 204, 302, 400, 401, 403, 404, 405, 409, 413, 415, 503};
     for (size_t i = 0; i < sizeof codes / sizeof *codes; i++)
         if (s == codes[i]) return true;
     return false;

@@ -94,6 +94,12 @@ TEST(import_attributes_are_blanked_in_place)
     char b[] = "const s = \"x\" with; foo(\"a\") with {x}; import \"m\" with\n{ type: \"json\" }";
     strip_import_attributes(b, strlen(b));
     CHECK_STR(b, "const s = \"x\" with; foo(\"a\") with {x}; import \"m\"     \n                ");
+    /* another type is kept, for the engine to refuse (a quoted key too); no type is blanked */
+    char c[] = "import t from \"./a.txt\" with { type: \"text\" };\nimport u from './b' with { \"type\": 'css' };\n"
+               "import v from './c' with {};";
+    strip_import_attributes(c, strlen(c));
+    CHECK_STR(c, "import t from \"./a.txt\" with { type: \"text\" };\nimport u from './b' with { \"type\": 'css' };\n"
+                 "import v from './c'        ;");
 }
 
 /* A 16 MiB file with 2046 names, then one name again and again: each repeat is compared with the

@@ -53,6 +53,20 @@ TEST(engine_memory_ceiling_is_enforced)
     engine_result_free(&r);
 }
 
+TEST(engine_a_stopped_localecompare_releases_its_strings)
+{
+    /* localeCompare of a long non-ASCII text under fuzz_engine's limits: the run stops in the
+     * middle of it and everything it held is released when the run is freed (ng patch 0023: the
+     * UTF-8 conversion kept its string when its buffer could not be allocated; the ASan variant's
+     * leak check at exit fails this test without it) */
+    engine_limits l = {.op_budget = 2000000, .mem_cap_bytes = 64 << 20, .max_alloc_bytes = 16 << 20,
+                       .stack_bytes = 1 << 20};
+    engine_result r = run_script("const s = '\\u0130\\u00df\\u1e9e\\u03a3a\\u0301'.repeat(2 ** 17), t = s + '';\n"
+                                 "for (;;) s.localeCompare(t);", &l);
+    CHECK(r.status == RUN_FAILED && r.limit != LIMIT_NONE);
+    engine_result_free(&r);
+}
+
 TEST(engine_tiny_memory_ceiling_fails_cleanly)
 {
     /* Ceilings below what a context needs: the run fails with the memory error, never crashes.

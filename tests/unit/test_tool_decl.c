@@ -82,6 +82,8 @@ TEST(tool_decl_names_why_a_declaration_is_broken)
         {"export const tool = {name: \"a\" /* open", "comment"},
         {"export const tool = makeTool();", "object literal"},
         {"export const tool;", "= {"},
+        /* a comment never closed before the `=`: its reason (this path leaked it, fuzz_tool_decl) */
+        {"export const tool /* a b", "comment is not closed"},
         {"export const tool = {name: \"a b\"}", "tool.name"},
         {"export const tool = {name: \"srv__x\"}", "tool.name"},
         {"export const tool = {name: \"\"}", "tool.name"},
