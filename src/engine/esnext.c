@@ -348,11 +348,12 @@ int engine_install_esnext(engine *e)
 #else
     JSValue captures = run_capture_file(ctx, "esnext/00-captures.js", JS_FALSE);
     if (JS_IsException(captures)) return -1;
-    JSValue more = run_capture_file(ctx, "esnext/00-captures-more.js", captures);
+    JSValue more = run_capture_file(ctx, "esnext/00-captures-more.js", captures); /* appends */
     if (JS_IsException(more)) {
         JS_FreeValue(ctx, captures);
         return -1;
     }
+    JS_FreeValue(ctx, more);
 #endif
 
     JSValue global = JS_GetGlobalObject(ctx);
