@@ -539,14 +539,15 @@ static int check_attributes(JSContext *ctx, void *opaque, JSValueConst attribute
     for (uint32_t i = 0; i < n && rc == 0; i++) {
         const char *key = JS_AtomToCString(ctx, props[i].atom);
         JSValue v = key ? JS_GetProperty(ctx, attributes, props[i].atom) : JS_EXCEPTION;
-        const char *val = JS_IsString(v) ? JS_ToCString(ctx, v) : NULL;
+        size_t val_len = 0;
+        const char *val = JS_IsString(v) ? JS_ToCStringLen(ctx, &val_len, v) : NULL;
         if (!key || JS_IsException(v)) {
             rc = -1;
         } else if (strcmp(key, "type") != 0) {
             JS_ThrowSyntaxError(ctx, "import attribute \"%s\" is not supported (chidori knows a module's kind from its file)",
                                 key);
             rc = -1;
-        } else if (!val || strcmp(val, "json") != 0) {
+        } else if (!val || val_len != 4 || memcmp(val, "json", 4) != 0) {
             JS_ThrowSyntaxError(ctx, "import attribute type \"%s\" is not supported: chidori loads code and JSON modules; "
                                 "read a file's text with the workspace effect", val ? val : "?");
             rc = -1;
