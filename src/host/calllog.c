@@ -624,6 +624,15 @@ static call_record *next_record(calllog *log, uint64_t parent_seq)
 
 const call_record *calllog_peek(calllog *log, uint64_t parent_seq) { return next_record(log, parent_seq); }
 
+size_t calllog_upcoming(calllog *log, uint64_t parent_seq, const call_record **out, size_t max)
+{
+    const call_record *first = next_record(log, parent_seq);
+    size_t n = 0;
+    for (size_t i = first ? (size_t)(first - log->items) : log->len; i < log->len && n < max; i++)
+        if (!log->items[i].consumed && log->items[i].parent_seq == parent_seq) out[n++] = &log->items[i];
+    return n;
+}
+
 const call_record *calllog_take_step(calllog *log, uint64_t parent_seq, const char *function, const json_t *name)
 {
     call_record *next = next_record(log, parent_seq);

@@ -146,6 +146,11 @@ lookup_outcome calllog_lookup_match(calllog *log, uint64_t parent_seq, const cha
  * functions of this file move the replay cursor (calllog_lookup, calllog_take_step). */
 const call_record *calllog_peek(calllog *log, uint64_t parent_seq);
 
+/* Up to max of the next unconsumed records under parent_seq, in the order replay meets them,
+ * written to out; how many. Looking does not consume them (an isolated run's replay ahead:
+ * isolate/replay_ahead.c). */
+size_t calllog_upcoming(calllog *log, uint64_t parent_seq, const call_record **out, size_t max);
+
 /* chidori.step's cache: when the next unconsumed record under parent_seq is a record of function
  * (the step op) whose args name `name`, it is consumed and returned; otherwise NULL, and nothing
  * is consumed. */

@@ -210,15 +210,21 @@ static int replayed(host *h, const op_def *op, const call_record *rec, json_t **
     if (ticks && ticks->type == JSON_NUMBER && ticks->u.number >= 0 && ticks->u.number <= 9007199254740991.0 &&
         h->tree_charge)
         h->tree_charge(h->tree_ctx, h->depth, (uint64_t)ticks->u.number);
+    const json_t *ends = rec->error && rec->extra ? json_object_get(rec->extra, "ends_run") : NULL;
+    if (ends && ends->type == JSON_TRUE) {
+        *error = xstrdup(rec->error);
+        h->aborted = true;
+        free(h->abort_reason);
+        h->abort_reason = xstrdup(rec->error);
+        return HOST_ABORT;
+    }
+    return host_recorded_outcome(op, rec, result, error);
+}
+
+int host_recorded_outcome(const op_def *op, const call_record *rec, json_t **result, char **error)
+{
     if (rec->error) {
         *error = xstrdup(rec->error);
-        const json_t *ends = rec->extra ? json_object_get(rec->extra, "ends_run") : NULL;
-        if (ends && ends->type == JSON_TRUE) {
-            h->aborted = true;
-            free(h->abort_reason);
-            h->abort_reason = xstrdup(rec->error);
-            return HOST_ABORT;
-        }
         return HOST_ERROR;
     }
     *result = op->record && !rec->legacy ? op->record->decode(rec) : json_copy(rec->result);

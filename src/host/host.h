@@ -165,6 +165,24 @@ size_t host_live_calls(const host *h);
 
 size_t host_record_count(const host *h);
 
+/* Replay ahead (an isolated run's worker answers replayed calls without waiting for the parent,
+ * which checks each one after: isolate/ahead.h). The next records of the run's log that a call
+ * would replay and that the record alone answers — no nested run, no op whose calls may be
+ * refused before the log is read, no `tree_ticks` or `ends_run` — in the order replay meets them, at most max_calls of them and
+ * max_bytes of text: written to out as [[op, {"type":"reply","ok":result} |
+ * {"type":"reply","err":message}], ...], the answer host_call's replay gives, with entries[i]
+ * saying what entry i stands for. How many; 0 (out untouched) when there is none (a live run, an
+ * ended or paused one). */
+typedef struct host_ahead_entry {
+    uint64_t seq;   /* the record's */
+    const char *op; /* its function (the log's, valid while the run lasts) */
+    bool failed;    /* it answers with an error */
+} host_ahead_entry;
+struct buf;
+size_t host_replay_ahead(host *h, size_t max_calls, size_t max_bytes, struct buf *out, host_ahead_entry *entries);
+/* The seq of the record the run's next recorded call must match; 0 past the end of its log. */
+uint64_t host_replay_next_seq(host *h);
+
 /* What the module loader served the top-level run so far, for its snapshot manifest
  * (effects/module_record.h): {entry, modules, module_graph, modules_past_cap?}; the caller owns it. */
 json_t *host_modules_served(host *h);

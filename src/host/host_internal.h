@@ -66,6 +66,12 @@ struct host {
     bool engine_local;            /* set while the in-process engine's internal call runs (host.c) */
 };
 
+struct op_def;
+/* What replaying rec answers a call of op with, as far as the record alone says (host.c's replay
+ * also charges a nested run's `tree_ticks` and ends the run at an `ends_run` record): HOST_OK with
+ * *result, or HOST_ERROR with *error. */
+int host_recorded_outcome(const struct op_def *op, const call_record *rec, json_t **result, char **error);
+
 /* A nested run (call_agent) starts one level deeper, as the child of the call being performed;
  * every module drops what it kept for that depth. host_nest_leave undoes it when the run ends. */
 void host_nest_enter(host *h);

@@ -162,6 +162,7 @@ void isolate_options_from_settings(isolate_options *o, const settings *s)
     const char *skip = settings_text(s, "CHIDORI_ISOLATE_SKIP"); /* its length was checked */
     snprintf(o->sandbox.skip, sizeof o->sandbox.skip, "%s", skip ? skip : "");
     o->selftest = settings_nonempty(s, "CHIDORI_ISOLATE_SELFTEST");
+    o->no_ahead = !settings_flag(s, "CHIDORI_ISOLATE_AHEAD");
     o->deadline_ms = settings_u64(s, "CHIDORI_ISOLATE_DEADLINE_MS");
     o->sandbox.cpu_secs = settings_u64(s, "CHIDORI_ISOLATE_CPU_SECS");
     o->sandbox.fsize_bytes = settings_u64(s, "CHIDORI_ISOLATE_FSIZE_BYTES");

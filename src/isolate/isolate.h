@@ -44,6 +44,7 @@ typedef struct isolate_options {
     bool deadline_ms_set;    /* it was given: it replaces the deadline derived from the run's limits */
     bool cpu_secs_set;       /* CHIDORI_ISOLATE_CPU_SECS was given: it replaces the derived CPU limit */
     const char *selftest;    /* CHIDORI_ISOLATE_SELFTEST: test-only forbidden act (NULL = none) */
+    bool no_ahead;           /* CHIDORI_ISOLATE_AHEAD=0: replayed calls wait for their answers (ahead.h) */
     bool watch_cancel;       /* cancel_fd becoming readable cancels the run: the worker is killed */
     int cancel_fd;
     worker_pool *pool;       /* take a warm worker from it when one is ready (NULL: always cold) */

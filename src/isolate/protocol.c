@@ -76,6 +76,41 @@ void frame_ignore_sigpipe(void)
     sigpipe_ignored = true;
 }
 
+/* Write a then b, whole; never raises SIGPIPE (see frame_write). 0, or -1 with *error. */
+static int write_two(int fd, const char *a, size_t an, const char *b, size_t bn, char **error)
+{
+    int err = 0, rc;
+    if (sigpipe_ignored) {
+        rc = write_all(fd, a, an, &err);
+        if (rc == 0 && bn > 0) rc = write_all(fd, b, bn, &err);
+    } else {
+        /* Block SIGPIPE for this thread; remember whether one was already pending so that we only
+         * consume the one our write raised (the classic pattern for pipes, where MSG_NOSIGNAL does
+         * not exist). */
+        sigset_t pipe_set, old_mask, pending;
+        sigemptyset(&pipe_set);
+        sigaddset(&pipe_set, SIGPIPE);
+        sigemptyset(&pending);
+        pthread_sigmask(SIG_BLOCK, &pipe_set, &old_mask);
+        sigpending(&pending);
+        bool was_pending = sigismember(&pending, SIGPIPE) == 1;
+        rc = write_all(fd, a, an, &err);
+        if (rc == 0 && bn > 0) rc = write_all(fd, b, bn, &err);
+        if (rc < 0 && err == EPIPE && !was_pending) {
+            static const struct timespec zero = {0, 0};
+            while (sigtimedwait(&pipe_set, NULL, &zero) < 0 && errno == EINTR) {
+            }
+        }
+        pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
+    }
+    if (rc < 0) {
+        set_error(error, err == EPIPE ? xstrdup("the other side closed the pipe")
+                                      : xasprintf("write failed: %s", strerror(err)));
+        return -1;
+    }
+    return 0;
+}
+
 int frame_write_raw(int fd, const char *body, size_t len, char **error)
 {
     if (len > FRAME_MAX_BYTES) {
@@ -85,55 +120,35 @@ int frame_write_raw(int fd, const char *body, size_t len, char **error)
     uint8_t hdr[4] = {(uint8_t)len, (uint8_t)(len >> 8), (uint8_t)(len >> 16), (uint8_t)(len >> 24)};
     /* chidori: a small frame goes out in one write, so the reader wakes once, not twice. */
     char small[FRAME_COALESCE_BYTES];
-    bool one_write = len <= sizeof small - sizeof hdr;
-    if (one_write) {
+    if (len <= sizeof small - sizeof hdr) {
         memcpy(small, hdr, sizeof hdr);
         if (len) memcpy(small + sizeof hdr, body, len);
+        return write_two(fd, small, sizeof hdr + len, NULL, 0, error);
     }
-    if (sigpipe_ignored) {
-        int err = 0;
-        int rc = one_write ? write_all(fd, small, sizeof hdr + len, &err)
-                           : write_all(fd, (const char *)hdr, sizeof hdr, &err);
-        if (rc == 0 && !one_write && len > 0) rc = write_all(fd, body, len, &err);
-        if (rc < 0) {
-            set_error(error, err == EPIPE ? xstrdup("the other side closed the pipe")
-                                          : xasprintf("write failed: %s", strerror(err)));
-            return -1;
-        }
-        return 0;
-    }
+    return write_two(fd, (const char *)hdr, sizeof hdr, body, len, error);
+}
 
-    /* Block SIGPIPE for this thread; remember whether one was already pending so that we only
-     * consume the one our write raised (the classic pattern for pipes, where MSG_NOSIGNAL does
-     * not exist). */
-    sigset_t pipe_set, old_mask, pending;
-    sigemptyset(&pipe_set);
-    sigaddset(&pipe_set, SIGPIPE);
-    sigemptyset(&pending);
-    pthread_sigmask(SIG_BLOCK, &pipe_set, &old_mask);
-    sigpending(&pending);
-    bool was_pending = sigismember(&pending, SIGPIPE) == 1;
-
-    int err = 0;
-    int rc = one_write ? write_all(fd, small, sizeof hdr + len, &err) : write_all(fd, (const char *)hdr, sizeof hdr, &err);
-    if (rc == 0 && !one_write && len > 0) rc = write_all(fd, body, len, &err);
-
-    if (rc < 0 && err == EPIPE && !was_pending) {
-        static const struct timespec zero = {0, 0};
-        while (sigtimedwait(&pipe_set, NULL, &zero) < 0 && errno == EINTR) {
-        }
-    }
-    pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
-
-    if (rc < 0) {
-        if (err == EPIPE) {
-            set_error(error, xstrdup("the other side closed the pipe"));
-        } else {
-            set_error(error, xasprintf("write failed: %s", strerror(err)));
-        }
+int frame_append(buf *b, const json_t *v, char **error)
+{
+    size_t at = b->len;
+    buf_append(b, "\0\0\0\0", 4);
+    json_dump_into(b, v, JSON_COMPACT);
+    size_t len = b->len - at - 4;
+    if (len > FRAME_MAX_BYTES) {
+        b->len = at;
+        set_error(error, cap_message(len));
         return -1;
     }
+    uint8_t hdr[4] = {(uint8_t)len, (uint8_t)(len >> 8), (uint8_t)(len >> 16), (uint8_t)(len >> 24)};
+    memcpy(b->data + at, hdr, sizeof hdr);
     return 0;
+}
+
+int frame_write_frames(int fd, buf *b, char **error)
+{
+    int rc = b->len ? write_two(fd, b->data, b->len, NULL, 0, error) : 0;
+    b->len = 0;
+    return rc;
 }
 
 int frame_write(int fd, const json_t *v, char **error)
@@ -271,6 +286,85 @@ int frame_read(int fd, int64_t deadline_ms, json_t **out, char **error)
     return rc;
 }
 
+void frame_reader_init(frame_reader *r, int fd) { *r = (frame_reader){.fd = fd}; }
+
+void frame_reader_free(frame_reader *r)
+{
+    free(r->data);
+    *r = (frame_reader){.fd = -1};
+}
+
+/* The length of the frame at the head of the buffer, or 0 while its header is incomplete. */
+static bool head_length(const frame_reader *r, uint32_t *n)
+{
+    if (r->len - r->off < 4) return false;
+    *n = le32((const uint8_t *)r->data + r->off);
+    return true;
+}
+
+bool frame_reader_has_frame(const frame_reader *r)
+{
+    uint32_t n;
+    return head_length(r, &n) && ((uint64_t)n > FRAME_MAX_BYTES || r->len - r->off - 4 >= n);
+}
+
+int frame_reader_next(frame_reader *r, int64_t deadline_ms, json_t **out, char **error)
+{
+    *out = NULL;
+    for (;;) {
+        uint32_t n = 0;
+        bool sized = head_length(r, &n);
+        if (sized && (uint64_t)n > FRAME_MAX_BYTES) {
+            set_error(error, cap_message(n));
+            return -1;
+        }
+        size_t avail = r->len - r->off;
+        if (sized && avail - 4 >= n) {
+            int rc = parse_body(r->data + r->off + 4, n, out, error);
+            r->off += 4 + (size_t)n;
+            if (r->off == r->len) r->off = r->len = 0;
+            r->begun_ms = r->len ? frame_now_ms() : 0; /* what is left began to arrive */
+            return rc;
+        }
+        /* more is needed: keep the unread part at the front, and room for at most 1 MiB of it
+         * beyond what has arrived (the buffer grows with the bytes that really come) */
+        if (r->off) {
+            memmove(r->data, r->data + r->off, avail);
+            r->off = 0;
+            r->len = avail;
+        }
+        size_t need = sized ? 4 + (size_t)n - avail : 4 - avail;
+        size_t room = need > ((size_t)1 << 20) ? (size_t)1 << 20 : need < 65536 ? 65536 : need;
+        if (r->cap < r->len + room) {
+            r->cap = r->len + room;
+            r->data = xrealloc(r->data, r->cap);
+        }
+        /* once a frame has begun, the rest must follow promptly (as in frame_read) */
+        int64_t until = deadline_ms;
+        if (avail && r->begun_ms) {
+            int64_t rest = r->begun_ms + FRAME_COMPLETION_MS;
+            if (until == 0 || rest < until) until = rest;
+        }
+        bool timed_out;
+        int err = 0;
+        ssize_t got = read_some(r->fd, r->data + r->len, r->cap - r->len, until, &timed_out, &err);
+        if (got < 0) {
+            if (!timed_out) set_error(error, xasprintf("read failed: %s", strerror(err)));
+            else if (sized) set_error(error, xasprintf("timed out mid-frame (got %zu of %u bytes)", avail - 4, n));
+            else set_error(error, xstrdup("timed out"));
+            return -1;
+        }
+        if (got == 0) {
+            if (sized) set_error(error, xasprintf("worker closed the pipe mid-frame (got %zu of %u bytes)", avail - 4, n));
+            else if (avail) set_error(error, xasprintf("worker closed the pipe mid-frame (got %zu of 4 length bytes)", avail));
+            else set_error(error, xstrdup("worker closed the pipe"));
+            return -1;
+        }
+        if (!avail) r->begun_ms = frame_now_ms();
+        r->len += (size_t)got;
+    }
+}
+
 int frame_decode(const uint8_t *buf, size_t len, size_t *consumed, json_t **out, char **error)
 {
     *consumed = 0;
@@ -352,6 +446,22 @@ static const char *extra_member(const json_t *o, const char *const *allowed)
     return NULL;
 }
 
+bool frame_ahead_valid(const json_t *list)
+{
+    static const char *const allowed[] = {"type", "ok", "err", NULL};
+    if (!list || list->type != JSON_ARRAY) return false;
+    for (size_t i = 0; i < list->u.array.len; i++) {
+        const json_t *e = list->u.array.items[i];
+        if (e->type != JSON_ARRAY || e->u.array.len != 2 || !op_valid(e->u.array.items[0])) return false;
+        const json_t *r = e->u.array.items[1];
+        if (r->type != JSON_OBJECT || extra_member(r, allowed)) return false;
+        const char *t = json_string_value(json_object_get(r, "type"));
+        const json_t *ok = json_object_get(r, "ok"), *err = json_object_get(r, "err");
+        if (!t || strcmp(t, "reply") || !ok == !err || (err && err->type != JSON_STRING)) return false;
+    }
+    return true;
+}
+
 frame_type frame_classify(const json_t *frame, char **error)
 {
     if (!frame || frame->type != JSON_OBJECT) return invalid(error, xstrdup("bad frame: not a JSON object"));
@@ -372,7 +482,7 @@ frame_type frame_classify(const json_t *frame, char **error)
     }
     bool is_call = tl == 4 && memcmp(t, "call", 4) == 0;
     if (is_call || (tl == 8 && memcmp(t, "internal", 8) == 0)) {
-        static const char *const allowed_call[] = {"type", "op", "args", "meter", NULL};
+        static const char *const allowed_call[] = {"type", "op", "args", "meter", "ahead", NULL};
         static const char *const allowed_internal[] = {"type", "op", "args", NULL};
         const char *const *allowed = is_call ? allowed_call : allowed_internal;
         const char *kind = is_call ? "call" : "internal";
@@ -385,6 +495,8 @@ frame_type frame_classify(const json_t *frame, char **error)
             return invalid(error, xasprintf("bad frame: %s \"op\" is not a string of [a-z_:]{1,64}", kind));
         if (!args) return invalid(error, xasprintf("bad frame: %s without \"args\"", kind));
         if (args->type != JSON_OBJECT) return invalid(error, xasprintf("bad frame: %s \"args\" is not an object", kind));
+        const json_t *ahead = json_object_get(frame, "ahead");
+        if (ahead && ahead->type != JSON_TRUE) return invalid(error, xstrdup("bad frame: call \"ahead\" is not true"));
         if ((extra = extra_member(frame, allowed)))
             return invalid(error, xasprintf("bad frame: %s has an unexpected member \"%.64s\"", kind, extra));
         return is_call ? FRAME_CALL : FRAME_INTERNAL;
@@ -399,11 +511,14 @@ frame_type frame_classify(const json_t *frame, char **error)
         return FRAME_ISOLATION;
     }
     if (tl == 5 && memcmp(t, "reply", 5) == 0) {
-        static const char *const allowed[] = {"type", "ok", "err", "status", "charge", NULL};
+        static const char *const allowed[] = {"type", "ok", "err", "status", "charge", "ahead", NULL};
         const json_t *ok = json_object_get(frame, "ok"), *err = json_object_get(frame, "err");
         if (ok && err) return invalid(error, xstrdup("bad frame: reply has both \"ok\" and \"err\""));
         if (!ok && !err) return invalid(error, xstrdup("bad frame: reply has neither \"ok\" nor \"err\""));
         if (err && err->type != JSON_STRING) return invalid(error, xstrdup("bad frame: reply \"err\" is not a string"));
+        const json_t *ahead = json_object_get(frame, "ahead");
+        if (ahead && !frame_ahead_valid(ahead))
+            return invalid(error, xstrdup("bad frame: reply \"ahead\" is not a list of [op, reply]"));
         if ((extra = extra_member(frame, allowed)))
             return invalid(error, xasprintf("bad frame: reply has an unexpected member \"%.64s\"", extra));
         return FRAME_REPLY;

@@ -13,9 +13,13 @@
  *   {"type":"isolation","report":{...}}          worker → parent, once, first: what confinement
  *                                                 applied (the Isolation: banner); no reply
  *   {"type":"call","op":"<[a-z_:]{1,64}>","args":{...}}   worker → parent, one host op of the agent
+ *                                                 (with "ahead":true: answered from the parent's
+ *                                                 offer, no reply; isolate/ahead.h)
  *   {"type":"internal","op":"<[a-z_:]{1,64}>","args":{...}}   worker → parent, one of chidori's own
  *                                                 ops (a module load); same shape as a call
- *   {"type":"reply","ok":<any>} | {"type":"reply","err":"<string>"}   parent → worker
+ *   {"type":"reply","ok":<any>} | {"type":"reply","err":"<string>"}   parent → worker (with
+ *                                                 "ahead":[[op, reply], ...]: the answers it may
+ *                                                 use ahead from now on; isolate/ahead.h)
  *   {"type":"done","outcome":{...}}               worker → parent, last frame of a run
  *
  * The worker uses only read, write, poll, clock_gettime (vDSO) and rt_sigprocmask /
@@ -24,6 +28,7 @@
 #ifndef CHIDORI_ISOLATE_PROTOCOL_H
 #define CHIDORI_ISOLATE_PROTOCOL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -41,6 +46,13 @@
  * if the caller does not want it): "the other side closed the pipe", "frame of N bytes exceeds
  * the 64 MiB limit", "write failed: ...". */
 int frame_write(int fd, const json_t *v, char **error);
+
+struct buf;
+/* Append one frame (the compact JSON of v, after its length) to b, for frame_write_frames. 0, or
+ * -1 with *error (the frame is over the cap; b is as it was). */
+int frame_append(struct buf *b, const json_t *v, char **error);
+/* Write the frames gathered in b at once (same rules as frame_write) and empty b. */
+int frame_write_frames(int fd, struct buf *b, char **error);
 
 /* Frames up to this size (header included) go out in a single write. */
 #define FRAME_COALESCE_BYTES 65536
@@ -65,6 +77,21 @@ int frame_write_raw(int fd, const char *body, size_t len, char **error);
  * cap costs the reader only what the writer really sent. */
 int frame_read(int fd, int64_t deadline_ms, json_t **out, char **error);
 
+/* A buffered frame_read, for a reader that takes many frames in a row (the supervisor): each read
+ * takes what has arrived, up to 64 KiB (or up to 1 MiB of a frame known to be larger), and frames
+ * are cut from it. Same limits, deadlines and errors as frame_read. */
+typedef struct frame_reader {
+    int fd;
+    char *data;
+    size_t len, off, cap; /* the unread bytes are data[off..len) */
+    int64_t begun_ms;     /* when the first bytes of the frame at the head arrived (0: none yet) */
+} frame_reader;
+void frame_reader_init(frame_reader *r, int fd);
+void frame_reader_free(frame_reader *r);
+/* A whole frame (or a length over the cap) is buffered: frame_reader_next will not wait. */
+bool frame_reader_has_frame(const frame_reader *r);
+int frame_reader_next(frame_reader *r, int64_t deadline_ms, json_t **out, char **error);
+
 /* CLOCK_MONOTONIC now in milliseconds (the clock frame_read's deadline is measured on). */
 int64_t frame_now_ms(void);
 
@@ -73,6 +100,9 @@ int64_t frame_now_ms(void);
  * bytes are needed (*consumed = 0), -1 with *error when the prefix is over the cap or the body is
  * not valid JSON. */
 int frame_decode(const uint8_t *buf, size_t len, size_t *consumed, json_t **out, char **error);
+
+/* A reply's "ahead" member: an array of [op, {"type":"reply","ok":v} | {"type":"reply","err":s}]. */
+bool frame_ahead_valid(const json_t *list);
 
 typedef enum { FRAME_INVALID, FRAME_INIT, FRAME_CALL, FRAME_REPLY, FRAME_DONE, FRAME_INTERNAL, FRAME_ISOLATION } frame_type;
 

@@ -15,6 +15,7 @@
  */
 #define _GNU_SOURCE
 #include "isolate/isolate.h"
+#include "isolate/ahead.h"
 #include "util/clock.h"
 #include "isolate/protocol.h"
 #include "host/host.h"
@@ -686,6 +687,10 @@ int supervisor_run(const engine_config *cfg, host *h, const isolate_options *o, 
     char *failure = NULL;
     backstop bs;
     backstop_start(&bs, &cfg->limits, o, &w, was_warm);
+    ahead aq;
+    ahead_start(&aq, !o->no_ahead);
+    frame_reader from_worker;
+    frame_reader_init(&from_worker, w.from_child);
     isolate_options first = worker_options(o, &w);
     if (!was_warm) first.sandbox.cpu_secs = backstop_rlimit_secs(o, &cfg->limits);
     json_t *init = isolate_init_encode(cfg, &first);
@@ -701,7 +706,8 @@ int supervisor_run(const engine_config *cfg, host *h, const isolate_options *o, 
         wait_outcome wo = WAIT_READY;
         /* A wait of its own only when a cancel or a CPU check could come before the kill: else
          * frame_read's own wait until kill_at is all (no extra syscall per frame). */
-        bool check_first = o->watch_cancel || (bs.cpu_check_at && (!kill_at || bs.cpu_check_at < kill_at));
+        bool check_first = (o->watch_cancel || (bs.cpu_check_at && (!kill_at || bs.cpu_check_at < kill_at))) &&
+                           !frame_reader_has_frame(&from_worker);
         while (check_first) {
             int64_t wake = bs.cpu_check_at && (!kill_at || bs.cpu_check_at < kill_at) ? bs.cpu_check_at : kill_at;
             wo = wait_for_frame(w.from_child, o->watch_cancel ? o->cancel_fd : -1, wake);
@@ -722,7 +728,7 @@ int supervisor_run(const engine_config *cfg, host *h, const isolate_options *o, 
             }
             break;
         }
-        if (frame_read(w.from_child, kill_at, &frame, &error) != 0) {
+        if (frame_reader_next(&from_worker, kill_at, &frame, &error) != 0) {
             failure = time_limit_passed(&bs, o, kill_at, quiet_ms, res, &killed_for_quiet);
             if (failure && !killed_for_quiet) killed_by_backstop = true;
             if (!failure) failure = xasprintf("the worker failed: %s", error);
@@ -747,9 +753,15 @@ int supervisor_run(const engine_config *cfg, host *h, const isolate_options *o, 
                 *banner = isolate_banner(json_object_get(frame, "report"));
                 fprintf(stderr, "Isolation: %s\n", *banner); /* before anything the agent logs */
             }
+        } else if (type == FRAME_CALL && json_object_get(frame, "ahead") &&
+                   (failure = ahead_expect(&aq, json_string_value(json_object_get(frame, "op"))))) {
+            /* an answer the worker was not offered: nothing of the call is performed */
         } else if (type == FRAME_CALL || type == FRAME_INTERNAL) {
             const char *op = json_string_value(json_object_get(frame, "op"));
             const json_t *args = json_object_get(frame, "args");
+            /* answered ahead by the worker (ahead.h): taken like any call, checked, not answered */
+            bool answered = type == FRAME_CALL && json_object_get(frame, "ahead");
+            uint64_t seq_before = answered ? host_replay_next_seq(h) : 0;
             /* the agent's ops through host_call, which refuses chidori's own; a module load
              * through the internal entry, which performs nothing else */
             json_t *result = NULL;
@@ -766,15 +778,24 @@ int supervisor_run(const engine_config *cfg, host *h, const isolate_options *o, 
             int rc = type == FRAME_CALL ? host_call(h, op, args, &result, &err)
                                         : host_internal_call(h, op, args, &result, &err);
             if (meter) charge += host_meter(h, m_ticks, m_heap);
-            json_t *reply = isolate_reply_encode(rc, result, err);
-            if (charge) {
-                json_object_set(reply, "charge", json_number((double)charge));
-                backstop_charged(&bs, charge);
+            json_t *reply = answered ? NULL : isolate_reply_encode(rc, result, err);
+            if (charge) backstop_charged(&bs, charge);
+            if (answered) { /* its ticks go with the next reply */
+                aq.charge += charge;
+                charge = 0;
+            } else {
+                charge += aq.charge;
+                aq.charge = 0;
             }
+            if (charge && reply) json_object_set(reply, "charge", json_number((double)charge));
             json_free(result);
             free(err);
             backstop_after_effect(&bs);
-            if (frame_write(w.to_child, reply, &error) != 0) {
+            json_t *offer = answered ? NULL : ahead_offer(&aq, h);
+            if (offer) json_object_set(reply, "ahead", offer);
+            if (answered) {
+                failure = ahead_settle(&aq, h, seq_before, rc);
+            } else if (frame_write(w.to_child, reply, &error) != 0) {
                 failure = xasprintf("the worker stopped listening: %s", error);
                 free(error), error = NULL;
             }
@@ -793,6 +814,8 @@ int supervisor_run(const engine_config *cfg, host *h, const isolate_options *o, 
         }
         json_free(frame);
     }
+    ahead_end(&aq);
+    frame_reader_free(&from_worker);
     /* Was the worker already dead when we stopped serving it? Then its own end (a seccomp kill, a
      * crash, the CPU limit) is the most precise explanation; if we had to kill it, our reason is. */
     bool died_by_itself = !done && !killed_by_backstop && !killed_for_quiet && worker_has_exited(&w);

@@ -59,6 +59,42 @@ static uint64_t broker_meter(void *ctx, uint64_t ticks, uint64_t heap_bytes)
     return c;
 }
 
+/* Replay ahead (isolate/ahead.h): the answers the parent offered, kept in the reply that brought
+ * them, and the calls answered from them, gathered until the worker next waits or ends. */
+/* Test-only (CHIDORI_ISOLATE_SELFTEST=ahead_stats): the run goes on as any other, and the worker
+ * says on its stderr, before its Done, how many calls it answered ahead (tests/cases_replay_ahead.py). */
+static bool ahead_stats;
+static uint64_t answered_ahead;
+
+static json_t *offer_holder;
+static const json_t *offer;
+static size_t offer_next;
+static buf answered;
+
+static int flush_answered(char **io) { return frame_write_frames(FD_OUT, &answered, io); }
+
+/* The head of the offer answers a call of op: its frame goes out later, marked, and nobody waits. */
+static bool answer_ahead(json_t *call, const char *op, json_t **result, char **error, int *rc)
+{
+    if (!offer || offer_next >= offer->u.array.len) return false;
+    const json_t *e = offer->u.array.items[offer_next];
+    if (strcmp(json_string_value(e->u.array.items[0]), op) != 0) return false;
+    offer_next++;
+    answered_ahead++;
+    json_object_set(call, "ahead", json_bool(true));
+    char *io = NULL;
+    int w = frame_append(&answered, call, &io);
+    if (w == 0 && answered.len >= FRAME_COALESCE_BYTES) w = flush_answered(&io);
+    if (w != 0) {
+        *error = xasprintf("lost the host: %s", io ? io : "broken pipe");
+        free(io);
+        *rc = HOST_ABORT;
+        return true;
+    }
+    *rc = isolate_reply_decode(e->u.array.items[1], result, error);
+    return true;
+}
+
 static int broker_send(const char *type, const char *op, const json_t *args, json_t **result, char **error)
 {
     *result = NULL;
@@ -73,21 +109,37 @@ static int broker_send(const char *type, const char *op, const json_t *args, jso
         json_array_push(m, json_number((double)meter_heap));
         json_object_set(call, "meter", m);
     }
+    int rc;
+    if (!strcmp(type, "call") && answer_ahead(call, op, result, error, &rc)) {
+        json_free(call);
+        return rc;
+    }
     char *io = NULL;
-    int rc = frame_write(FD_OUT, call, &io);
+    rc = flush_answered(&io);
+    if (rc == 0) rc = frame_write(FD_OUT, call, &io);
     json_free(call);
     json_t *reply = NULL;
     if (rc == 0) rc = frame_read(FD_IN, 0, &reply, &io);
+    const json_t *more = rc == 0 ? json_object_get(reply, "ahead") : NULL;
+    if (more && !frame_ahead_valid(more)) io = xstrdup("it offered answers that are not a list of [op, reply]"), rc = -1;
     if (rc != 0) {
         *error = xasprintf("lost the host: %s", io ? io : "broken pipe");
         free(io);
+        json_free(reply);
         return HOST_ABORT;
     }
     rc = isolate_reply_decode(reply, result, error);
     const json_t *charge = json_object_get(reply, "charge");
     if (charge && charge->type == JSON_NUMBER && charge->u.number > 0 && charge->u.number <= 9007199254740991.0)
         meter_charge += (uint64_t)charge->u.number;
-    json_free(reply);
+    if (more) { /* the offer is now this one */
+        json_free(offer_holder);
+        offer_holder = reply;
+        offer = more;
+        offer_next = 0;
+    } else {
+        json_free(reply);
+    }
     return rc;
 }
 
@@ -103,10 +155,11 @@ static int broker_internal(void *ctx, const char *op, const json_t *args, json_t
 
 static void send_done(const engine_result *res)
 {
+    char *io = NULL;
+    if (flush_answered(&io) != 0) free(io), io = NULL; /* the Done cannot go out either */
     json_t *done = json_object();
     json_object_set(done, "type", json_string("done"));
     json_object_set(done, "outcome", isolate_outcome_encode(res));
-    char *io = NULL;
     if (frame_write(FD_OUT, done, &io) != 0) free(io);
     json_free(done);
 }
@@ -119,6 +172,7 @@ static void done_before_teardown(void *ctx, const engine_result *res)
 {
     (void)ctx;
     done_sent = true;
+    if (ahead_stats) fprintf(stderr, "worker: %llu calls answered ahead\n", (unsigned long long)answered_ahead);
     send_done(res);
 #if !defined(__SANITIZE_ADDRESS__)
     _exit(0);
@@ -229,6 +283,38 @@ static void hostile_frames(const char *mode)
         json_t *r = isolate_reply_encode(HOST_OK, NULL, NULL); /* a reply is the parent's to send */
         frame_write(FD_OUT, r, &io);
         json_free(r);
+    } else if (!strncmp(mode, "frame_ahead_", 12)) {
+        /* replay ahead (isolate/ahead.h): a call that waits, so that its reply may bring an offer
+         * (not for _unoffered); then _probe reports the offered ops, and the others send a call
+         * marked as answered ahead that the parent must refuse: one never offered, one of another
+         * op than offered, and one of the offered op with other args (a divergence) */
+        json_t *args = json_object(), *result = NULL;
+        char *err = NULL;
+        if (strcmp(mode, "frame_ahead_unoffered") != 0) broker_call(NULL, "no_such_op", args, &result, &err);
+        json_free(args);
+        json_free(result);
+        free(err);
+        if (!strcmp(mode, "frame_ahead_probe")) {
+            json_t *ops = json_array();
+            for (size_t i = 0; offer && i < offer->u.array.len; i++)
+                json_array_push(ops, json_copy(offer->u.array.items[i]->u.array.items[0]));
+            char *text = json_dump(ops, JSON_COMPACT, NULL);
+            json_free(ops);
+            engine_result res = {.status = RUN_COMPLETED, .output_json = text};
+            send_done(&res);
+            free(text);
+            return;
+        }
+        json_t *call = json_object(), *forged = json_object();
+        json_object_set(forged, "label", json_string("forged"));
+        json_object_set(call, "type", json_string("call"));
+        json_object_set(call, "op", json_string(!strcmp(mode, "frame_ahead_wrong_op") ? "log" : "mark"));
+        json_object_set(call, "args", forged);
+        json_object_set(call, "ahead", json_bool(true));
+        frame_write(FD_OUT, call, &io);
+        json_free(call);
+        engine_result res = {.status = RUN_COMPLETED, .output_json = "\"forged\""};
+        send_done(&res);
     } else if (!strcmp(mode, "frame_forged_done")) {
         json_t *d = json_object(); /* a Done whose outcome says nothing sensible */
         json_object_set(d, "type", json_string("done"));
@@ -474,7 +560,8 @@ int worker_main(void)
         json_free(init);
         return 0;
     }
-    if (in.selftest && *in.selftest) {
+    ahead_stats = in.selftest && !strcmp(in.selftest, "ahead_stats");
+    if (in.selftest && *in.selftest && !ahead_stats) {
         /* Test-only: one forbidden act, tried by a confined worker (tests/cases_isolation.py). */
         char *outcome = isolate_selftest(in.selftest);
         engine_result res = {.status = RUN_COMPLETED, .output_json = outcome};

@@ -152,6 +152,9 @@ static const setting_def TABLE[] = {
     NUM("CHIDORI_ISOLATE_FSIZE_BYTES", 0, U64_MAX_, 0, "0", ISOLATED, "the worker's RLIMIT_FSIZE in bytes; 0: none"),
     TEXT("CHIDORI_ISOLATE_CGROUP", "<cgroup2 mount>/chidori", "a path", ISOLATED,
          "the delegated cgroup v2 directory whose slots workers run in"),
+    FLAG("CHIDORI_ISOLATE_AHEAD", 1, ISOLATED,
+         "0: a replayed call waits for the parent's answer instead of using the answers of the log offered "
+         "ahead (benchmarks and debugging)"),
     TEXT("CHIDORI_ISOLATE_SELFTEST", "unset", "a probe name", ISOLATED,
          "tests only: the worker tries this one forbidden act and reports what stopped it"),
     /* where things live */

@@ -2,16 +2,53 @@
  * The input is treated as a stream: decode frames one after another until the decoder needs more
  * bytes or fails. Properties: no crash, no read past len, a length prefix over the cap is refused
  * before any allocation, consumed never exceeds len, a decoded frame re-encodes to a frame that
- * decodes to the same serialization, and classification is total (a type or FRAME_INVALID with an error). */
+ * decodes to the same serialization, and classification is total (a type or FRAME_INVALID with an error).
+ * The same bytes read through frame_reader (the supervisor's buffered reader, from a file) give the
+ * same frames in the same order, and then an error. */
+#define _GNU_SOURCE
 #include "isolate/protocol.h"
+#include "util/buf.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+/* frame_reader over the bytes: each frame it gives must be the next of decoded[0..n). */
+static void read_back(const uint8_t *data, size_t size, char **decoded, size_t n, bool decoder_failed)
+{
+    int fd = memfd_create("frames", 0);
+    if (fd < 0) return;
+    if (size && write(fd, data, size) != (ssize_t)size) abort();
+    if (lseek(fd, 0, SEEK_SET) != 0) abort();
+    frame_reader r;
+    frame_reader_init(&r, fd);
+    for (size_t i = 0;; i++) {
+        json_t *v = NULL;
+        char *err = NULL;
+        int rc = frame_reader_next(&r, 0, &v, &err);
+        if (rc != 0) {
+            if (!err || v || i < n) abort(); /* an error, and only once the decoded frames are out */
+            if (decoder_failed && strncmp(err, "worker closed the pipe", 22) == 0) abort();
+            free(err);
+            break;
+        }
+        if (i >= n) abort();
+        char *text = json_dump(v, JSON_COMPACT, NULL);
+        if (strcmp(text, decoded[i]) != 0) abort();
+        free(text);
+        json_free(v);
+    }
+    frame_reader_free(&r);
+    close(fd);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    size_t off = 0;
+    size_t off = 0, kept = 0;
+    char *decoded[64];
+    bool failed = false, capped = true;
     for (int frames = 0; frames < 64 && off <= size; frames++) {
         json_t *v = NULL;
         size_t used = 0;
@@ -20,6 +57,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (rc <= 0) {
             if (rc < 0 && !err) abort();
             if (rc == 0 && (used != 0 || v)) abort();
+            failed = rc < 0;
+            capped = false;
             free(err);
             break;
         }
@@ -50,8 +89,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (frame_classify(w, NULL) != t) abort();
         json_free(w);
         free(f);
-        free(body);
+        decoded[kept++] = body;
         json_free(v);
     }
+    if (!capped) read_back(data, size, decoded, kept, failed); /* past 64 frames the two would differ */
+    for (size_t i = 0; i < kept; i++) free(decoded[i]);
     return 0;
 }

@@ -125,6 +125,9 @@ TEST(frame_read_assembles_partial_reads)
     buf_free(&body);
 }
 
+/* Whether read_error_after reads with frame_reader (the supervisor's) rather than frame_read. */
+static bool through_reader;
+
 static char *read_error_after(const void *bytes, size_t n, int64_t deadline_ms)
 {
     int p[2];
@@ -133,7 +136,15 @@ static char *read_error_after(const void *bytes, size_t n, int64_t deadline_ms)
     close(p[1]);
     json_t *got = NULL;
     char *err = NULL;
-    int rc = frame_read(p[0], deadline_ms, &got, &err);
+    int rc;
+    if (through_reader) {
+        frame_reader r;
+        frame_reader_init(&r, p[0]);
+        rc = frame_reader_next(&r, deadline_ms, &got, &err);
+        frame_reader_free(&r);
+    } else {
+        rc = frame_read(p[0], deadline_ms, &got, &err);
+    }
     close(p[0]);
     if (rc == 0) {
         json_free(got);
@@ -144,6 +155,8 @@ static char *read_error_after(const void *bytes, size_t n, int64_t deadline_ms)
 
 TEST(frame_read_refuses_length_prefixes_over_the_cap)
 {
+    for (int pass = 0; pass < 2; pass++) {
+    through_reader = pass == 1;
     uint8_t hdr[4];
     put_le32(hdr, 0xffffffffu); /* 4 GiB */
     char *err = read_error_after(hdr, 4, 0);
@@ -153,10 +166,14 @@ TEST(frame_read_refuses_length_prefixes_over_the_cap)
     err = read_error_after(hdr, 4, 0);
     CHECK_STR(err, "frame of 67108865 bytes exceeds the 64 MiB limit");
     free(err);
+    }
+    through_reader = false;
 }
 
 TEST(frame_read_reports_truncation_garbage_and_eof)
 {
+    for (int pass = 0; pass < 2; pass++) {
+    through_reader = pass == 1;
     uint8_t b[64];
     put_le32(b, 20);
     memcpy(b + 4, "{\"type\":", 8);
@@ -183,6 +200,63 @@ TEST(frame_read_reports_truncation_garbage_and_eof)
     err = read_error_after(b, 8, 0);
     CHECK(err && strncmp(err, "bad frame: ", 11) == 0);
     free(err);
+    }
+    through_reader = false;
+}
+
+/* The supervisor's buffered reader: several frames from one write, each cut whole; a frame split
+ * across writes waits for its rest; a frame left half-written times out with frame_read's words;
+ * frames gathered with frame_append go out in one write and read back in order. */
+TEST(frame_reader_cuts_frames_from_what_arrived)
+{
+    int p[2];
+    CHECK(pipe(p) == 0);
+    buf out = {0};
+    const char *bodies[] = {"{\"type\":\"call\",\"op\":\"mark\",\"args\":{},\"ahead\":true}",
+                            "{\"type\":\"call\",\"op\":\"log\",\"args\":{\"m\":\"x\"}}",
+                            "{\"type\":\"done\",\"outcome\":{}}"};
+    for (size_t i = 0; i < 3; i++) {
+        json_t *v = parse(bodies[i]);
+        char *err = NULL;
+        CHECK(frame_append(&out, v, &err) == 0 && !err);
+        json_free(v);
+    }
+    char *err = NULL;
+    CHECK(frame_write_frames(p[1], &out, &err) == 0 && out.len == 0);
+    /* and a fourth, its first half only */
+    uint8_t half[6];
+    put_le32(half, 7);
+    memcpy(half + 4, "[1", 2);
+    CHECK(write_all(p[1], half, sizeof half) == 0);
+    frame_reader r;
+    frame_reader_init(&r, p[0]);
+    for (size_t i = 0; i < 3; i++) {
+        json_t *got = NULL;
+        CHECK(frame_reader_next(&r, 0, &got, &err) == 0);
+        char *text = json_dump(got, JSON_COMPACT, NULL);
+        CHECK_STR(text, bodies[i]);
+        free(text);
+        json_free(got);
+        if (i == 0) CHECK(frame_reader_has_frame(&r)); /* the others came with it */
+    }
+    CHECK(!frame_reader_has_frame(&r));
+    json_t *got = NULL;
+    CHECK(frame_reader_next(&r, frame_now_ms() + 100, &got, &err) == -1);
+    CHECK_STR(err, "timed out mid-frame (got 2 of 7 bytes)");
+    free(err), err = NULL;
+    CHECK(write_all(p[1], ",2,3]", 5) == 0);
+    CHECK(frame_reader_next(&r, 0, &got, &err) == 0);
+    char *text = json_dump(got, JSON_COMPACT, NULL);
+    CHECK_STR(text, "[1,2,3]");
+    free(text);
+    json_free(got);
+    close(p[1]);
+    CHECK(frame_reader_next(&r, 0, &got, &err) == -1);
+    CHECK_STR(err, "worker closed the pipe");
+    free(err);
+    frame_reader_free(&r);
+    close(p[0]);
+    buf_free(&out);
 }
 
 TEST(frame_read_depth_limit_is_512)
@@ -350,6 +424,20 @@ TEST(frame_classify_is_strict)
         {"{\"type\":\"call\",\"op\":\"log\",\"args\":[]}", FRAME_INVALID},
         {"{\"type\":\"call\",\"op\":\"log\"}", FRAME_INVALID},
         {"{\"type\":\"call\",\"op\":\"log\",\"args\":{},\"extra\":1}", FRAME_INVALID},
+        {"{\"type\":\"call\",\"op\":\"log\",\"args\":{},\"ahead\":true}", FRAME_CALL},
+        {"{\"type\":\"call\",\"op\":\"log\",\"args\":{},\"ahead\":false}", FRAME_INVALID},
+        {"{\"type\":\"call\",\"op\":\"log\",\"args\":{},\"ahead\":1}", FRAME_INVALID},
+        {"{\"type\":\"internal\",\"op\":\"__module_load\",\"args\":{},\"ahead\":true}", FRAME_INVALID},
+        {"{\"type\":\"reply\",\"ok\":1,\"ahead\":[]}", FRAME_REPLY},
+        {"{\"type\":\"reply\",\"ok\":1,\"ahead\":[[\"mark\",{\"type\":\"reply\",\"ok\":null}],[\"memory\",{\"err\":\"x\",\"type\":\"reply\"}]]}", FRAME_REPLY},
+        {"{\"type\":\"reply\",\"ok\":1,\"ahead\":{}}", FRAME_INVALID},
+        {"{\"type\":\"reply\",\"ok\":1,\"ahead\":[[\"mark\"]]}", FRAME_INVALID},
+        {"{\"type\":\"reply\",\"ok\":1,\"ahead\":[[\"Mark\",{\"type\":\"reply\",\"ok\":null}]]}", FRAME_INVALID},
+        {"{\"type\":\"reply\",\"ok\":1,\"ahead\":[[\"mark\",{\"type\":\"reply\"}]]}", FRAME_INVALID},
+        {"{\"type\":\"reply\",\"ok\":1,\"ahead\":[[\"mark\",{\"type\":\"reply\",\"ok\":1,\"err\":\"x\"}]]}", FRAME_INVALID},
+        {"{\"type\":\"reply\",\"ok\":1,\"ahead\":[[\"mark\",{\"type\":\"reply\",\"err\":2}]]}", FRAME_INVALID},
+        {"{\"type\":\"reply\",\"ok\":1,\"ahead\":[[\"mark\",{\"type\":\"reply\",\"ok\":1,\"status\":\"abort\"}]]}", FRAME_INVALID},
+        {"{\"type\":\"reply\",\"ok\":1,\"ahead\":[[\"mark\",{\"type\":\"done\",\"ok\":1}]]}", FRAME_INVALID},
         {"{\"type\":\"reply\",\"ok\":null}", FRAME_REPLY},
         {"{\"type\":\"reply\",\"ok\":[1]}", FRAME_REPLY},
         {"{\"type\":\"reply\",\"err\":\"boom\"}", FRAME_REPLY},
