@@ -334,7 +334,7 @@ int frame_reader_next(frame_reader *r, int64_t deadline_ms, json_t **out, char *
             r->len = avail;
         }
         size_t need = sized ? 4 + (size_t)n - avail : 4 - avail;
-        size_t room = need > ((size_t)1 << 20) ? (size_t)1 << 20 : need < 65536 ? 65536 : need;
+        size_t room = need > ((size_t)1 << 20) ? (size_t)1 << 20 : need < 4096 ? 4096 : need;
         if (r->cap < r->len + room) {
             r->cap = r->len + room;
             r->data = xrealloc(r->data, r->cap);
