@@ -320,6 +320,7 @@ int frame_reader_next(frame_reader *r, int64_t deadline_ms, json_t **out, char *
         }
         size_t avail = r->len - r->off;
         if (sized && avail - 4 >= n) {
+            r->readable = false;
             int rc = parse_body(r->data + r->off + 4, n, out, error);
             r->off += 4 + (size_t)n;
             if (r->off == r->len) r->off = r->len = 0;
@@ -347,7 +348,9 @@ int frame_reader_next(frame_reader *r, int64_t deadline_ms, json_t **out, char *
         }
         bool timed_out;
         int err = 0;
-        ssize_t got = read_some(r->fd, r->data + r->len, r->cap - r->len, until, &timed_out, &err);
+        /* the caller saw the descriptor readable: the first read needs no wait of its own */
+        ssize_t got = read_some(r->fd, r->data + r->len, r->cap - r->len, r->readable ? 0 : until, &timed_out, &err);
+        r->readable = false;
         if (got < 0) {
             if (!timed_out) set_error(error, xasprintf("read failed: %s", strerror(err)));
             else if (sized) set_error(error, xasprintf("timed out mid-frame (got %zu of %u bytes)", avail - 4, n));

@@ -86,6 +86,8 @@ typedef struct frame_reader {
     char *data;
     size_t len, off, cap; /* the unread bytes are data[off..len) */
     int64_t begun_ms;     /* when the first bytes of the frame at the head arrived (0: none yet) */
+    bool readable;        /* set by the caller who just saw fd readable (poll): the next read of
+                             frame_reader_next does not wait for it again */
 } frame_reader;
 void frame_reader_init(frame_reader *r, int fd);
 void frame_reader_free(frame_reader *r);

@@ -337,7 +337,7 @@ static char *reap(worker *w, bool outcome_known)
 
 /* Wait until the worker says something, the run is cancelled (cancel_fd >= 0 becoming readable)
  * or `until` passes (0 = no limit). Only waits: the frame itself is read by frame_read. */
-typedef enum { WAIT_READY, WAIT_CANCELLED, WAIT_TIMEOUT } wait_outcome;
+typedef enum { WAIT_READY, WAIT_CANCELLED, WAIT_TIMEOUT, WAIT_POLL_FAILED } wait_outcome;
 static wait_outcome wait_for_frame(int from_child, int cancel_fd, int64_t until)
 {
     for (;;) {
@@ -350,7 +350,7 @@ static wait_outcome wait_for_frame(int from_child, int cancel_fd, int64_t until)
         }
         int n = poll(p, cancel_fd >= 0 ? 2 : 1, timeout);
         if (n < 0 && errno == EINTR) continue;
-        if (n < 0) return WAIT_READY; /* frame_read reports the error */
+        if (n < 0) return WAIT_POLL_FAILED; /* the read reports the error */
         if (cancel_fd >= 0 && p[1].revents) return WAIT_CANCELLED;
         if (p[0].revents) return WAIT_READY;
     }
@@ -714,6 +714,7 @@ int supervisor_run(const engine_config *cfg, host *h, const isolate_options *o, 
             if (wo != WAIT_TIMEOUT || (kill_at && clock_monotonic_ms() >= kill_at)) break;
             if (bs.cpu_check_at && clock_monotonic_ms() >= bs.cpu_check_at && backstop_cpu_spent(&bs, &w)) break;
         }
+        from_worker.readable = check_first && wo == WAIT_READY; /* no second poll for what it saw */
         if (wo == WAIT_CANCELLED) {
             failure = xstrdup("the run was cancelled");
             break;

@@ -70,6 +70,8 @@ static json_t *offer_holder;
 static const json_t *offer;
 static size_t offer_next;
 static buf answered;
+/* The parent's replies, read through one buffer: a reply in one read, not two. */
+static frame_reader from_parent = {.fd = FD_IN};
 
 static int flush_answered(char **io) { return frame_write_frames(FD_OUT, &answered, io); }
 
@@ -119,7 +121,7 @@ static int broker_send(const char *type, const char *op, const json_t *args, jso
     if (rc == 0) rc = frame_write(FD_OUT, call, &io);
     json_free(call);
     json_t *reply = NULL;
-    if (rc == 0) rc = frame_read(FD_IN, 0, &reply, &io);
+    if (rc == 0) rc = frame_reader_next(&from_parent, 0, &reply, &io);
     const json_t *more = rc == 0 ? json_object_get(reply, "ahead") : NULL;
     if (more && !frame_ahead_valid(more)) io = xstrdup("it offered answers that are not a list of [op, reply]"), rc = -1;
     if (rc != 0) {
