@@ -7,7 +7,7 @@
  * reads the Init frame, enters its cgroup, confines itself (sandbox_apply_all: namespaces,
  * Landlock, seccomp allowlist, rlimits) BEFORE any agent code exists, then runs the engine with a
  * broker seam: every host op becomes a Call frame (a module load an Internal frame) and blocks on
- * its Reply. It ends with one Done frame and exits. A warm worker (a server's pool) gets a first
+ * its Reply, except a replayed call it answers from the answers the parent offered (ahead.h). It ends with one Done frame and exits. A warm worker (a server's pool) gets a first
  * Init holding only its sandbox: it confines itself at once and then blocks for the Init of its
  * one run.
  *
@@ -59,13 +59,13 @@ static uint64_t broker_meter(void *ctx, uint64_t ticks, uint64_t heap_bytes)
     return c;
 }
 
-/* Replay ahead (isolate/ahead.h): the answers the parent offered, kept in the reply that brought
- * them, and the calls answered from them, gathered until the worker next waits or ends. */
 /* Test-only (CHIDORI_ISOLATE_SELFTEST=ahead_stats): the run goes on as any other, and the worker
  * says on its stderr, before its Done, how many calls it answered ahead (tests/cases_replay_ahead.py). */
 static bool ahead_stats;
 static uint64_t answered_ahead;
 
+/* Replay ahead (isolate/ahead.h): the answers the parent offered, kept in the reply that brought
+ * them, and the calls answered from them, gathered until the worker next waits or ends. */
 static json_t *offer_holder;
 static const json_t *offer;
 static size_t offer_next;
