@@ -689,6 +689,7 @@ int supervisor_run(const engine_config *cfg, host *h, const isolate_options *o, 
     backstop_start(&bs, &cfg->limits, o, &w, was_warm);
     ahead aq;
     ahead_start(&aq, !o->no_ahead);
+    bool ahead_failed = false; /* the failure is a call answered ahead that the host did not replay */
     frame_reader from_worker;
     frame_reader_init(&from_worker, w.from_child);
     isolate_options first = worker_options(o, &w);
@@ -757,6 +758,7 @@ int supervisor_run(const engine_config *cfg, host *h, const isolate_options *o, 
         } else if (type == FRAME_CALL && json_object_get(frame, "ahead") &&
                    (failure = ahead_expect(&aq, json_string_value(json_object_get(frame, "op"))))) {
             /* an answer the worker was not offered: nothing of the call is performed */
+            ahead_failed = true;
         } else if (type == FRAME_CALL || type == FRAME_INTERNAL) {
             const char *op = json_string_value(json_object_get(frame, "op"));
             const json_t *args = json_object_get(frame, "args");
@@ -796,6 +798,7 @@ int supervisor_run(const engine_config *cfg, host *h, const isolate_options *o, 
             if (offer) json_object_set(reply, "ahead", offer);
             if (answered) {
                 failure = ahead_settle(&aq, h, seq_before, rc);
+                ahead_failed = failure != NULL;
             } else if (frame_write(w.to_child, reply, &error) != 0) {
                 failure = xasprintf("the worker stopped listening: %s", error);
                 free(error), error = NULL;
@@ -819,7 +822,9 @@ int supervisor_run(const engine_config *cfg, host *h, const isolate_options *o, 
     frame_reader_free(&from_worker);
     /* Was the worker already dead when we stopped serving it? Then its own end (a seccomp kill, a
      * crash, the CPU limit) is the most precise explanation; if we had to kill it, our reason is. */
-    bool died_by_itself = !done && !killed_by_backstop && !killed_for_quiet && worker_has_exited(&w);
+    /* (Not when a call it answered ahead failed the run: the worker ran on past that call, may
+     * have ended by now, and the failure is the precise explanation.) */
+    bool died_by_itself = !done && !killed_by_backstop && !killed_for_quiet && !ahead_failed && worker_has_exited(&w);
     /* After its Done a worker exits by itself: its stub reaps the engine's process, so nothing of
      * it is left for init to reap (an orphan counts against its cgroup slot until someone does).
      * One that lingers is killed; any other end is ours to make now. */
