@@ -1,10 +1,10 @@
 /* replay_ahead.c — which recorded calls of a run may be answered ahead, and with what.
  *
  * An isolated run's replay is one round trip to the parent per recorded call. The parent offers
- * the worker the answers of the next records (isolate/replay_ahead.c); the worker uses one only for
- * a call of the same op and sends the call on without waiting, and the parent then replays it
- * through host_call as always and ends the run if its answer differs. So this file decides nothing
- * about a call: it lists answers replay would give, from records alone. It stops at the first record
+ * the worker the answers of the next records (isolate/ahead.h); the worker uses one only for a
+ * call of the same op and sends the call on without waiting, and the parent then takes it through
+ * host_call as always and ends the run unless it replayed the offered record. So this file decides
+ * nothing about a call: it lists answers replay would give, from records alone. It stops at the first record
  * whose replay does more than answer (a nested run's op, a record that charges a nested run's ticks
  * or ends the run), at a record of an op whose calls may be refused before the log is read
  * (op_def.validate), and at the end of the log, and keeps an offer well inside a frame's limits. A
