@@ -141,3 +141,17 @@ def case_a_worker_lying_about_answers_ahead_fails_its_run(v):
         assert code == 1 and words in err and out == "", f"{mode}: exit {code}\n{err[-2000:]}"
         assert "forged" not in records and '"function":"log"' not in records, f"{mode}: {records}"
     shutil.rmtree(d)
+
+
+def case_replay_ahead_offers_nothing_beside_a_large_answer(v):
+    """A recorded answer of 1.1 M values is too large to offer, so it is answered by waiting; the next
+    one (1.04 M values) could be offered, but not beside it: together they pass the 2 M values a
+    frame may hold, and the worker would lose the host. The resume completes, as with answers waiting."""
+    d = project()
+    state, rid = paused_run(v, d, "big.js")
+    env = dict(PINNED, CHIDORI_WORKSPACE_ROOT=d, CHIDORI_ISOLATE_SELFTEST="ahead_stats")
+    code, out, err = chidori(v, "resume", "--isolate", os.path.join(d, "big.js"), rid, "--response", "yes", env=env,
+                             state=state, timeout=120)
+    assert code == 0 and json.loads(out) == {"a": 1100000, "b": 1040000, "answer": "yes"}, (code, out, err[-2000:])
+    assert answered_ahead(err) >= 2, err[-2000:]
+    shutil.rmtree(d)

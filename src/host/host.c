@@ -167,6 +167,11 @@ uint64_t host_meter(host *h, uint64_t ticks, uint64_t heap_bytes)
 void *host_tree_ctx(const host *h) { return h ? h->tree_ctx : NULL; }
 int host_nesting(const host *h) { return h ? h->depth : 0; }
 
+void host_charge_back(host *h, uint64_t ticks)
+{
+    if (ticks && h->tree_charge) h->tree_charge(h->tree_ctx, h->depth, ticks);
+}
+
 static uint64_t meter_seam(void *h, uint64_t ticks, uint64_t heap_bytes) { return host_meter(h, ticks, heap_bytes); }
 
 seam host_seam(host *h)

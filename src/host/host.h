@@ -136,6 +136,10 @@ seam host_seam(host *h);
 /* The tree budget's meter for the run at the current depth (seam.h's meter; the supervisor calls it
  * for its worker's engine): 0 when the run has no tree budget. */
 uint64_t host_meter(host *h, uint64_t ticks, uint64_t heap_bytes);
+/* Ticks host_meter handed out that could not reach the run's engine yet (a call the worker
+ * answered ahead has no reply to carry them): owed again, counted in the tree's total, and handed
+ * out by the next host_meter. */
+void host_charge_back(host *h, uint64_t ticks);
 /* Where the run's tree budget finds the run this host is running now: host_config.tree_ctx and
  * the call_agent depth (the runner maps them to a member of its tree when a member starts). */
 void *host_tree_ctx(const host *h);
@@ -167,8 +171,9 @@ size_t host_record_count(const host *h);
 
 /* Replay ahead (an isolated run's worker answers replayed calls without waiting for the parent,
  * which checks each one after: isolate/ahead.h). The next records of the run's log that a call
- * would replay and that the record alone answers — no nested run, no op whose calls may be
- * refused before the log is read, no `tree_ticks` or `ends_run` — in the order replay meets them, at most max_calls of them and
+ * would replay and that the record alone answers — no nested run, no record another op may
+ * consume, no op whose calls may be refused before the log is read, no `tree_ticks` or `ends_run`
+ * — in the order replay meets them, at most max_calls of them and
  * max_bytes of text: written to out as [[op, {"type":"reply","ok":result} |
  * {"type":"reply","err":message}], ...], the answer host_call's replay gives, with entries[i]
  * saying what entry i stands for. How many; 0 (out untouched) when there is none (a live run, an

@@ -21,6 +21,8 @@ enum {
     OP_INTERNAL = 1u << 2, /* chidori's own plumbing (module loads): only host_internal_call performs it */
     OP_ANSWERABLE = 1u << 3, /* a run paused at a call of it is resumed with an answer, its result (input) */
     OP_NESTS = 1u << 4,      /* it runs a nested agent, whose calls come before its own record (call_agent) */
+    OP_TAKEN = 1u << 5,      /* its records may also be consumed by another op (step_begin takes `step`
+                              * records): never answered ahead (replay_ahead.c) */
 };
 
 /* Performs the op: a HOST_* code; HOST_OK with *result, another code with *error. The module's

@@ -6,10 +6,10 @@
  * host_call as always and ends the run unless it replayed the offered record. So this file decides
  * nothing about a call: it lists answers replay would give, from records alone. It stops at the first record
  * whose replay does more than answer (a nested run's op, a record that charges a nested run's ticks
- * or ends the run), at a record of an op whose calls may be refused before the log is read
- * (op_def.validate), and at the end of the log, and keeps an offer well inside a frame's limits. A
- * record another op consumes (step_begin takes `step` records) may be offered: the parent sees it
- * consumed and offers again (isolate/ahead.c).
+ * or ends the run), at a record another op may consume (OP_TAKEN: step_begin takes `step` records,
+ * and each such call would make the parent offer again), at a record of an op whose calls may be
+ * refused before the log is read (op_def.validate), and at the end of the log, and keeps an offer
+ * well inside a frame's limits.
  *
  * Trusts the loaded log (checked when it was loaded) and the op table.
  */
@@ -57,7 +57,7 @@ size_t host_replay_ahead(host *h, size_t max_calls, size_t max_bytes, struct buf
         const op_def *op = host_op_find(rec->function, NULL);
         /* ops whose calls may be refused before the log is read (validate) are left to wait: a
          * refused call takes no record, so the worker could not tell which call the record answers */
-        if (!op || !(op->flags & OP_RECORDED) || (op->flags & (OP_NESTS | OP_INTERNAL)) || op->validate ||
+        if (!op || !(op->flags & OP_RECORDED) || (op->flags & (OP_NESTS | OP_INTERNAL | OP_TAKEN)) || op->validate ||
             acts_on_replay(rec))
             break;
         /* the answer host.c's replay gives (host_recorded_outcome), written as its reply frame */

@@ -40,13 +40,49 @@ char *ahead_settle(ahead *a, host *h, uint64_t seq_before, int rc)
     return NULL;
 }
 
-json_t *ahead_offer(ahead *a, host *h)
+/* Whether v is small enough for an offer to ride beside it: at most REPLY_SMALL_VALUES values and
+ * about REPLY_SMALL_BYTES of text (an offer itself stays under 1 M values and 4 MiB, and a frame
+ * may hold 2 M values and 64 MiB). */
+#define REPLY_SMALL_VALUES ((size_t)1 << 18)
+#define REPLY_SMALL_BYTES ((size_t)16 << 20)
+
+static bool small(const json_t *v, size_t *values, size_t *bytes)
+{
+    if (!*values) return false;
+    --*values;
+    size_t b = v->type == JSON_STRING || v->type == JSON_RAW ? v->u.string.len * 6 + 2 : 32;
+    if (b > *bytes) return false;
+    *bytes -= b;
+    if (v->type == JSON_ARRAY)
+        for (size_t i = 0; i < v->u.array.len; i++)
+            if (!small(v->u.array.items[i], values, bytes)) return false;
+    if (v->type == JSON_OBJECT)
+        for (size_t i = 0; i < v->u.object.len; i++) {
+            if (v->u.object.items[i].key_len * 6 + 3 > *bytes) return false;
+            *bytes -= v->u.object.items[i].key_len * 6 + 3;
+            if (!small(v->u.object.items[i].value, values, bytes)) return false;
+        }
+    return true;
+}
+
+bool ahead_reply_small(const json_t *result)
+{
+    size_t values = REPLY_SMALL_VALUES, bytes = REPLY_SMALL_BYTES;
+    return !result || small(result, &values, &bytes);
+}
+
+json_t *ahead_offer(ahead *a, host *h, bool room)
 {
     if (!a->enabled) return NULL;
     uint64_t next = host_replay_next_seq(h);
     bool left = a->next < a->len;
     if (left && next == a->queue[a->next].seq) return NULL; /* the worker's queue still holds */
-    if (left) a->batch = AHEAD_FIRST_BATCH;                  /* dropped unused: start small again */
+    if (!room) { /* no new offer beside a large answer; a queue no longer right is still cleared */
+        a->len = a->next = 0;
+        return left ? json_array() : NULL;
+    }
+    if (left) a->batch = 1; /* dropped unused: one answer at a time until offers are used again
+                               (a worker that never uses them costs the parent one record a call) */
     else if (a->len && a->batch < AHEAD_MAX_BATCH) a->batch *= 2; /* used up: offer more */
     a->len = a->next = 0;
     if (!next) return left ? json_array() : NULL; /* past the log: clear what the worker still holds */

@@ -323,7 +323,14 @@ int frame_reader_next(frame_reader *r, int64_t deadline_ms, json_t **out, char *
             r->readable = false;
             int rc = parse_body(r->data + r->off + 4, n, out, error);
             r->off += 4 + (size_t)n;
-            if (r->off == r->len) r->off = r->len = 0;
+            if (r->off == r->len) {
+                r->off = r->len = 0;
+                if (r->cap > ((size_t)1 << 20)) { /* a large frame's buffer is not kept for the run */
+                    free(r->data);
+                    r->data = NULL;
+                    r->cap = 0;
+                }
+            }
             r->begun_ms = r->len ? frame_now_ms() : 0; /* what is left began to arrive */
             return rc;
         }

@@ -356,6 +356,13 @@ static wait_outcome wait_for_frame(int from_child, int cancel_fd, int64_t until)
     }
 }
 
+/* Whether the cancel descriptor is readable now (no wait). */
+static bool cancel_requested(int cancel_fd)
+{
+    struct pollfd p = {.fd = cancel_fd, .events = POLLIN};
+    return poll(&p, 1, 0) > 0 && p.revents;
+}
+
 /* ---------- the backstop: the run's limits, enforced on the worker from outside ----------
  *
  * The engine stops a run at its own CPU budget and deadline, but only when it polls; a builtin
@@ -707,8 +714,16 @@ int supervisor_run(const engine_config *cfg, host *h, const isolate_options *o, 
         wait_outcome wo = WAIT_READY;
         /* A wait of its own only when a cancel or a CPU check could come before the kill: else
          * frame_read's own wait until kill_at is all (no extra syscall per frame). */
-        bool check_first = (o->watch_cancel || (bs.cpu_check_at && (!kill_at || bs.cpu_check_at < kill_at))) &&
-                           !frame_reader_has_frame(&from_worker);
+        bool buffered = frame_reader_has_frame(&from_worker);
+        bool check_first = (o->watch_cancel || (bs.cpu_check_at && (!kill_at || bs.cpu_check_at < kill_at))) && !buffered;
+        if (buffered) {
+            /* a frame that came with others is not taken past the deadlines, a used-up CPU time
+             * or a cancel either: what frame_read's wait checked for each frame */
+            int64_t now = clock_monotonic_ms();
+            if (kill_at && now >= kill_at) wo = WAIT_TIMEOUT;
+            else if (bs.cpu_check_at && now >= bs.cpu_check_at && backstop_cpu_spent(&bs, &w)) wo = WAIT_TIMEOUT;
+            else if (o->watch_cancel && cancel_requested(o->cancel_fd)) wo = WAIT_CANCELLED;
+        }
         while (check_first) {
             int64_t wake = bs.cpu_check_at && (!kill_at || bs.cpu_check_at < kill_at) ? bs.cpu_check_at : kill_at;
             wo = wait_for_frame(w.from_child, o->watch_cancel ? o->cancel_fd : -1, wake);
@@ -776,25 +791,35 @@ int supervisor_run(const engine_config *cfg, host *h, const isolate_options *o, 
             if (meter) {
                 m_ticks = (uint64_t)meter->u.array.items[0]->u.number;
                 m_heap = (uint64_t)meter->u.array.items[1]->u.number;
+                /* ticks held since calls answered ahead (no reply to carry them) are owed again
+                 * first, so that the meter counts them with the engine's report and hands them out */
+                host_charge_back(h, aq.charge);
+                aq.charge = 0;
                 charge = host_meter(h, m_ticks, m_heap);
             }
             int rc = type == FRAME_CALL ? host_call(h, op, args, &result, &err)
                                         : host_internal_call(h, op, args, &result, &err);
-            if (meter) charge += host_meter(h, m_ticks, m_heap);
+            if (meter) { /* again after the call: what it took first is owed again, and all is handed out */
+                host_charge_back(h, charge);
+                charge = host_meter(h, m_ticks, m_heap);
+            }
             json_t *reply = answered ? NULL : isolate_reply_encode(rc, result, err);
-            if (charge) backstop_charged(&bs, charge);
-            if (answered) { /* its ticks go with the next reply */
-                aq.charge += charge;
+            if (answered) { /* held for the next reply (and owed again at the next meter) */
+                aq.charge = charge;
                 charge = 0;
-            } else {
-                charge += aq.charge;
+            } else if (!meter && aq.charge) { /* a module load's reply: it carries what is held */
+                charge = aq.charge;
                 aq.charge = 0;
             }
-            if (charge && reply) json_object_set(reply, "charge", json_number((double)charge));
+            if (charge) {
+                json_object_set(reply, "charge", json_number((double)charge));
+                backstop_charged(&bs, charge);
+            }
+            /* an offer rides only on a small answer, so that the reply stays inside a frame's limits */
+            json_t *offer = answered ? NULL : ahead_offer(&aq, h, ahead_reply_small(rc == HOST_OK ? result : NULL));
             json_free(result);
             free(err);
             backstop_after_effect(&bs);
-            json_t *offer = answered ? NULL : ahead_offer(&aq, h);
             if (offer) json_object_set(reply, "ahead", offer);
             if (answered) {
                 failure = ahead_settle(&aq, h, seq_before, rc);

@@ -48,7 +48,7 @@ static int effect_step(host *h, const json_t *args, json_t **result, char **erro
 
 static const op_def step_ops[] = {
     {.name = "step_begin", .flags = 0, .perform = effect_step_begin},
-    {.name = "step", .flags = OP_RECORDED, .perform = effect_step},
+    {.name = "step", .flags = OP_RECORDED | OP_TAKEN, .perform = effect_step},
     {0},
 };
 
