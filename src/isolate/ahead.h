@@ -27,8 +27,8 @@
 typedef struct ahead {
     host_ahead_entry *queue; /* what the worker was offered last (host_replay_ahead) */
     size_t len, next;        /* the queue is queue[next..len) */
-    size_t batch;            /* calls in the next offer: grows while offers are used up, back to the
-                                first size when one is dropped */
+    size_t batch;            /* calls in the next offer: doubles while offers are used up, back to
+                                one when an offer is dropped unused */
     uint64_t charge;         /* ticks the meter handed out at a call answered ahead: owed again at the
                                 next meter (host_charge_back), or carried by the next reply */
     bool enabled;
