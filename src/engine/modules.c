@@ -597,16 +597,11 @@ int engine_load_entry(engine *e, const char *specifier, JSValue *module_value, J
         free_source(s);
         return -1;
     }
-    char *entry_key = xstrdup(s->key);
     JSValue v = compile_module(e, s);
+    if (!JS_IsException(v)) mark_loaded(e, s->key, JS_VALUE_GET_PTR(v));
     free_source(s);
-    if (JS_IsException(v)) {
-        free(entry_key);
-        return -1;
-    }
+    if (JS_IsException(v)) return -1;
     *def = JS_VALUE_GET_PTR(v);
-    mark_loaded(e, entry_key, *def);
-    free(entry_key);
     *module_value = v;
     return 0;
 }

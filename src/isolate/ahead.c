@@ -65,19 +65,20 @@ static bool small(const json_t *v, size_t *values, size_t *bytes)
     return true;
 }
 
-bool ahead_reply_small(const json_t *result)
+static bool reply_small(const json_t *result)
 {
     size_t values = REPLY_SMALL_VALUES, bytes = REPLY_SMALL_BYTES;
     return !result || small(result, &values, &bytes);
 }
 
-json_t *ahead_offer(ahead *a, host *h, bool room)
+json_t *ahead_offer(ahead *a, host *h, const json_t *answer)
 {
     if (!a->enabled) return NULL;
     uint64_t next = host_replay_next_seq(h);
     bool left = a->next < a->len;
     if (left && next == a->queue[a->next].seq) return NULL; /* the worker's queue still holds */
-    if (!room) { /* no new offer beside a large answer; a queue no longer right is still cleared */
+    if (!left && !next) return NULL;                        /* nothing held, nothing to offer: a live call */
+    if (!reply_small(answer)) { /* no new offer beside a large answer; a queue no longer right is still cleared */
         a->len = a->next = 0;
         return left ? json_array() : NULL;
     }

@@ -43,12 +43,10 @@ char *ahead_expect(const ahead *a, const char *op);
  * when it replayed the offered record, so that its answer was the offered one (both are
  * host_recorded_outcome of that record), and the head is taken; otherwise why the run ends. */
 char *ahead_settle(ahead *a, host *h, uint64_t seq_before, int rc);
-/* Whether an answer (a reply's result; NULL for an error) leaves room in its frame for an offer. */
-bool ahead_reply_small(const json_t *result);
 /* The reply to a call that waited: what its `ahead` member is (NULL: leave the worker's queue as
- * it is). Call it after host_call answered that call; room: the reply's answer is small
- * (ahead_reply_small), else no new answers are offered (a queue that no longer holds is still
- * cleared, with an empty offer). */
-json_t *ahead_offer(ahead *a, host *h, bool room);
+ * it is). Call it after host_call answered that call with answer (its result; NULL for an error):
+ * beside a large answer no new answers are offered, so that the reply stays inside a frame's
+ * limits (a queue that no longer holds is still cleared, with an empty offer). */
+json_t *ahead_offer(ahead *a, host *h, const json_t *answer);
 
 #endif

@@ -816,7 +816,7 @@ int supervisor_run(const engine_config *cfg, host *h, const isolate_options *o, 
                 backstop_charged(&bs, charge);
             }
             /* an offer rides only on a small answer, so that the reply stays inside a frame's limits */
-            json_t *offer = answered ? NULL : ahead_offer(&aq, h, ahead_reply_small(rc == HOST_OK ? result : NULL));
+            json_t *offer = answered ? NULL : ahead_offer(&aq, h, rc == HOST_OK ? result : NULL);
             json_free(result);
             free(err);
             backstop_after_effect(&bs);
