@@ -288,9 +288,17 @@ int frame_read(int fd, int64_t deadline_ms, json_t **out, char **error)
 
 void frame_reader_init(frame_reader *r, int fd) { *r = (frame_reader){.fd = fd}; }
 
+/* The buffer is the reader's own inline one until a frame needs more (no allocation per run). */
+static void release_buffer(frame_reader *r)
+{
+    if (r->data != r->inline_buf) free(r->data);
+    r->data = NULL;
+    r->cap = 0;
+}
+
 void frame_reader_free(frame_reader *r)
 {
-    free(r->data);
+    release_buffer(r);
     *r = (frame_reader){.fd = -1};
 }
 
@@ -325,11 +333,7 @@ int frame_reader_next(frame_reader *r, int64_t deadline_ms, json_t **out, char *
             r->off += 4 + (size_t)n;
             if (r->off == r->len) {
                 r->off = r->len = 0;
-                if (r->cap > ((size_t)1 << 20)) { /* a large frame's buffer is not kept for the run */
-                    free(r->data);
-                    r->data = NULL;
-                    r->cap = 0;
-                }
+                if (r->cap > ((size_t)1 << 20)) release_buffer(r); /* a large frame's is not kept for the run */
             }
             r->begun_ms = r->len ? frame_now_ms() : 0; /* what is left began to arrive */
             return rc;
@@ -343,9 +347,19 @@ int frame_reader_next(frame_reader *r, int64_t deadline_ms, json_t **out, char *
         }
         size_t need = sized ? 4 + (size_t)n - avail : 4 - avail;
         size_t room = need > ((size_t)1 << 20) ? (size_t)1 << 20 : need < 4096 ? 4096 : need;
+        if (!r->data) {
+            r->data = r->inline_buf;
+            r->cap = sizeof r->inline_buf;
+        }
         if (r->cap < r->len + room) {
             r->cap = r->len + room;
-            r->data = xrealloc(r->data, r->cap);
+            if (r->data == r->inline_buf) {
+                char *grown = xmalloc(r->cap);
+                memcpy(grown, r->inline_buf, r->len);
+                r->data = grown;
+            } else {
+                r->data = xrealloc(r->data, r->cap);
+            }
         }
         /* once a frame has begun, the rest must follow promptly (as in frame_read) */
         int64_t until = deadline_ms;

@@ -78,9 +78,10 @@ int frame_write_raw(int fd, const char *body, size_t len, char **error);
 int frame_read(int fd, int64_t deadline_ms, json_t **out, char **error);
 
 /* A buffered frame_read, for a reader that takes many frames in a row (the supervisor): each read
- * takes what has arrived into a buffer of 4 KiB (more for a frame known to be larger, at most 1 MiB
- * beyond what has arrived), and frames are cut from it. Same limits, deadlines and errors as
- * frame_read. (A 64 KiB buffer per run left a server's heap measurably fuller: tests/cases_load.py.) */
+ * takes what has arrived into a buffer of 4 KiB, the reader's own (a heap one for a frame known to
+ * be larger, at most 1 MiB beyond what has arrived), and frames are cut from it. Same limits,
+ * deadlines and errors as frame_read. (A heap buffer per run left a server's heap measurably
+ * fuller: tests/cases_load.py.) */
 typedef struct frame_reader {
     int fd;
     char *data;
@@ -88,6 +89,7 @@ typedef struct frame_reader {
     int64_t begun_ms;     /* when the first bytes of the frame at the head arrived (0: none yet) */
     bool readable;        /* set by the caller who just saw fd readable (poll): the next read of
                              frame_reader_next does not wait for it again */
+    char inline_buf[4096]; /* data until a frame needs more (the reader must not move once used) */
 } frame_reader;
 void frame_reader_init(frame_reader *r, int fd);
 void frame_reader_free(frame_reader *r);
