@@ -253,7 +253,8 @@ def case_unsupported_member_names_itself_and_reads_as_absent(v):
     assert got["destructured"] == "chidori.frobnicate is not available in this runtime", got
     assert got["typeofMissing"] == "undefined" and got["typeofKnown"] == "function", got
     assert got["inMissing"] is False and got["inKnown"] is True and got["detected"] == "absent", got
-    for k in ("optional", "promptIsFunction", "keysHaveNoStandIn", "json", "awaitedIsChidori", "symbol"):
+    for k in ("optional", "promptIsFunction", "keysHaveNoStandIn", "json", "awaitedIsChidori", "symbol",
+              "sameStandIn", "toJSONAbsent", "inherited", "receiverIsProxy", "markIsMember"):
         assert got[k] is True, (k, got)
     shutil.rmtree(proj)
 

@@ -141,6 +141,43 @@ def case_input_schema_json_subset_lists_every_issue_and_exits_2(v):
             assert code == 0 and json.loads(out) == {"topic": "ok", "n": 3}, (mode, code, out, err)
 
 
+# The check is loaded on first use (js/input_schema.js), after the agent's own code has run: an
+# agent that replaced the builtins it would use must not change what it decides or says.
+SABOTAGE_AGENT = """
+import { run } from "chidori:agent";
+Array.prototype.join = function () { return "JOIN"; };
+Array.prototype.sort = function () { throw new Error("sort"); };
+Array.isArray = () => false;
+JSON.stringify = () => "STRINGIFY";
+RegExp.prototype.exec = () => ({ matched: true });
+Object.keys = () => [];
+Object.hasOwn = () => true;
+Number.isInteger = () => false;
+String = () => "STRING";
+run(async (input) => ({ ok: input.topic }), { inputSchema: {
+  type: "object", required: ["topic", "when"], additionalProperties: false,
+  properties: { topic: { type: "string", pattern: "^[a-z]+$" }, when: {}, n: { type: ["integer", "null"] },
+                mode: { enum: [{ a: [1, 2] }, "slow"] } },
+} });
+"""
+
+
+def case_input_schema_check_loaded_late_uses_captured_builtins(v):
+    for mode, flags in MODES:
+        with tempfile.TemporaryDirectory() as tmp, tempfile.TemporaryDirectory() as state:
+            agent = _agent(tmp, SABOTAGE_AGENT)
+            bad = {"topic": "A1", "n": 1.5, "mode": {"a": [1, 2, 3]}, "extra": 1}
+            code, out, err = chidori(v, "run", *flags, agent, "-i", json.dumps(bad), state=state)
+            assert code == 2, (mode, code, out, err)
+            for issue in ("  - topic: does not match ^[a-z]+$", "  - n: expected integer | null, got number",
+                          '  - mode: expected one of {"a":[1,2]}, "slow"', "  - input.when: required",
+                          "  - input.extra: unexpected property"):
+                assert issue in err, (mode, issue, err)
+            code, out, err = chidori(v, "run", *flags, agent, "-i",
+                                     json.dumps({"topic": "ok", "when": 1, "n": None, "mode": {"a": [1, 2]}}), state=state)
+            assert code == 0 and json.loads(out) == {"ok": "ok"}, (mode, code, out, err)
+
+
 def case_input_schema_standard_schema_value_replaces_input(v):
     for mode, flags in MODES:
         with tempfile.TemporaryDirectory() as tmp, tempfile.TemporaryDirectory() as state:

@@ -22,6 +22,45 @@ static const char *embedded_name(const char *path)
     return base ? base + 1 : path;
 }
 
+#ifdef CHIDORI_ENGINE_NG
+/* quickjs-ng puts a checksum of the bytecode in bytes 1-4, after the version byte, and its reader
+ * sums the whole buffer again on every read (57 k instructions of a hello run's start-up). The
+ * binary's own bytecode cannot be damaged on disk the way a cache file can, so it is written with
+ * ng's "no checksum" value (all ones). Checked here rather than assumed: with those four bytes
+ * changed the reader must fail on the checksum, and with all ones it must read the code. */
+static int drop_checksum(JSContext *ctx, uint8_t *bc, size_t n, const char *path)
+{
+    if (n < 5) return -1;
+    uint8_t saved[4];
+    memcpy(saved, bc + 1, 4);
+    bc[1] ^= 1;
+    JSValue v = JS_ReadObject(ctx, bc, n, JS_READ_OBJ_BYTECODE);
+    int checksummed = 0;
+    if (JS_IsException(v)) {
+        JSValue e = JS_GetException(ctx);
+        const char *msg = JS_ToCString(ctx, e);
+        checksummed = msg && strstr(msg, "checksum") != NULL;
+        JS_FreeCString(ctx, msg);
+        JS_FreeValue(ctx, e);
+    } else {
+        JS_FreeValue(ctx, v);
+    }
+    memset(bc + 1, 0xff, 4);
+    v = JS_ReadObject(ctx, bc, n, JS_READ_OBJ_BYTECODE);
+    int reads = !JS_IsException(v);
+    if (reads) JS_FreeValue(ctx, v);
+    else JS_FreeValue(ctx, JS_GetException(ctx));
+    if (!checksummed || !reads) {
+        memcpy(bc + 1, saved, 4);
+        fprintf(stderr, "%s: the engine's bytecode has no checksum in bytes 1-4 any more (%s); "
+                        "tools/compile_js.c must learn its new layout\n",
+                path, checksummed ? "all ones is refused" : "a changed one was not refused");
+        return -1;
+    }
+    return 0;
+}
+#endif
+
 static char *slurp(const char *path, size_t *len)
 {
     FILE *f = fopen(path, "rb");
@@ -69,6 +108,9 @@ int main(int argc, char **argv)
         size_t n;
         uint8_t *bc = JS_WriteObject(ctx, &n, fn, JS_WRITE_OBJ_BYTECODE);
         JS_FreeValue(ctx, fn);
+#ifdef CHIDORI_ENGINE_NG
+        if (drop_checksum(ctx, bc, n, argv[i]) != 0) return 1;
+#endif
         printf("static const unsigned char file_%d[] = {", i);
         for (size_t k = 0; k < n; k++) printf("%s%u,", k % 24 ? "" : "\n", bc[k]);
         printf("};\n");

@@ -459,29 +459,6 @@ static JSValue native_intl_object(JSContext *ctx, JSValueConst this_val, int arg
     return intl_native_object(ctx);
 }
 
-/* The stand-in for a chidori.* member this runtime does not have: calling it throws an error that
- * names the member. It is marked IsHTMLDDA (the annex-B `document.all` behaviour QuickJS keeps), so
- * `typeof` says "undefined", it is falsy and `== null`: feature detection sees no member. */
-static JSValue unavailable_member_call(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv, int magic,
-                                       JSValue *data)
-{
-    const char *name = JS_ToCString(ctx, data[0]);
-    if (!name) return JS_EXCEPTION;
-    JSValue err = JS_ThrowTypeError(ctx, "chidori.%s is not available in this runtime", name);
-    JS_FreeCString(ctx, name);
-    return err;
-}
-
-static JSValue native_unavailable_member(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv)
-{
-    JSValue name = argc > 0 ? JS_ToString(ctx, argv[0]) : JS_NewString(ctx, "");
-    if (JS_IsException(name)) return name;
-    JSValue fn = JS_NewCFunctionData(ctx, unavailable_member_call, 0, 0, 1, (JSValueConst *)&name);
-    JS_FreeValue(ctx, name);
-    if (!JS_IsException(fn)) JS_SetIsHTMLDDA(ctx, fn);
-    return fn;
-}
-
 /* queueMicrotask's job: calls the callback directly, so an exception it throws escapes the job
  * and fails the run, as an exception in a timer callback does (and as Node ends the process). */
 static JSValue microtask_job(JSContext *ctx, int argc, JSValueConst *argv)
@@ -556,14 +533,14 @@ static int install_prelude(engine *e)
         JS_FreeValue(ctx, pins[1]);
         e->atom_constructor = JS_NewAtom(ctx, "constructor");
         e->atom_then = JS_NewAtom(ctx, "then");
+        e->atom_to_json = JS_NewAtom(ctx, "toJSON");
     }
     JS_SetPropertyStr(ctx, natives, "now", JS_NewCFunction(ctx, native_now, "now", 0));
     JS_SetPropertyStr(ctx, natives, "allocFits", JS_NewCFunction(ctx, native_alloc_fits, "allocFits", 1));
     JS_SetPropertyStr(ctx, natives, "advanceTo", JS_NewCFunction(ctx, native_advance_to, "advanceTo", 1));
     JS_SetPropertyStr(ctx, natives, "enqueueMicrotask", JS_NewCFunction(ctx, native_enqueue_microtask, "queueMicrotask", 1));
     JS_SetPropertyStr(ctx, natives, "loadBuiltin", JS_NewCFunction(ctx, native_load_builtin, "loadBuiltin", 1));
-    JS_SetPropertyStr(ctx, natives, "unavailableMember",
-                      JS_NewCFunction(ctx, native_unavailable_member, "unavailableMember", 1));
+    engine_add_member_natives(ctx, natives); /* member_trap.c */
     JS_SetPropertyStr(ctx, natives, "defineLazyGlobals", engine_lazy_globals_native(ctx)); /* lazy_globals.c */
     JS_SetPropertyStr(ctx, natives, "defineLocaleMethods", engine_locale_methods_native(ctx)); /* locale_methods.c */
     /* natives.intl() makes the object of Intl natives when the Intl layer first loads (ICU loads on
@@ -927,7 +904,8 @@ static void free_atoms(engine *e)
 {
     if (e->atom_constructor) JS_FreeAtom(e->ctx, e->atom_constructor);
     if (e->atom_then) JS_FreeAtom(e->ctx, e->atom_then);
-    e->atom_constructor = e->atom_then = 0;
+    if (e->atom_to_json) JS_FreeAtom(e->ctx, e->atom_to_json);
+    e->atom_constructor = e->atom_then = e->atom_to_json = 0;
 }
 
 int engine_prepare(void)

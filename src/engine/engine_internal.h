@@ -22,6 +22,7 @@ typedef struct engine {
     int64_t clock_ms;        /* the virtual clock Date reads */
     JSValue internals;       /* what the prelude returned */
     JSAtom atom_constructor, atom_then; /* hostEffect's pinned properties (0 until the prelude) */
+    JSAtom atom_to_json;     /* member_trap.c: a name the chidori object's trap never stands in for */
     JSValue esnext;          /* esnext.c's state (0 until installed: freeing it is then a no-op) */
     module_source *sources;  /* sources fetched while resolving, waiting to be compiled */
     size_t sources_bytes;    /* their total size (bounded: MODULE_PENDING_MAX_BYTES) */
@@ -68,6 +69,9 @@ JSValue engine_lazy_globals_native(JSContext *ctx);
 /* locale_methods.c: natives.defineLocaleMethods(entries, handler), the toLocaleString family made
  * in C */
 JSValue engine_locale_methods_native(JSContext *ctx);
+/* member_trap.c: natives.memberTrap(reflectGet), the get trap of the chidori object's proxy, with
+ * its stand-ins for the members this runtime lacks */
+void engine_add_member_natives(JSContext *ctx, JSValueConst natives);
 
 /* cjs.c */
 /* The CommonJS registry (js/cjs.js), made on first use; borrowed, or JS_EXCEPTION. */

@@ -47,6 +47,7 @@ struct calllog {
     calllog_sink_fn *sink; /* told of every appended record (see calllog_set_sink) */
     void *sink_ctx;
     json_t *pause; /* replay of a paused run: the call it paused on (see calllog_expect_pause) */
+    buf line; /* the line being appended, kept between appends (one allocation for the run's log) */
 };
 
 calllog *calllog_new(void)
@@ -110,6 +111,7 @@ static void free_log(calllog *log, bool records)
     free(log->companion);
     free(log->path);
     json_free(log->pause);
+    buf_free(&log->line);
     if (log->fd >= 0) close(log->fd);
     free(log);
 }
@@ -890,6 +892,8 @@ static int write_record(calllog *log, const char *line, size_t n, char **io_erro
     return 0;
 }
 
+#define LINE_KEEP_BYTES ((size_t)64 << 10)
+
 static int append(calllog *log, bool keep, uint64_t seq, uint64_t parent_seq, const char *function,
                   const json_t *args, const json_t *result, const char *error, double duration_ms,
                   int64_t timestamp_ms, const json_t *token_usage, const json_t *extra, char **io_error)
@@ -917,10 +921,19 @@ static int append(calllog *log, bool keep, uint64_t seq, uint64_t parent_seq, co
         r->extra = extra ? json_copy(extra) : NULL;
         r->order = log->len - 1;
     }
-    /* the tree only for a sink (it is handed one); the line straight from the record otherwise */
+    /* the tree only for a sink (it is handed one); the line straight from the record otherwise,
+     * into the log's own buffer (no allocation per record once it has grown) */
     json_t *j = log->sink ? call_record_to_json(&view) : NULL;
-    size_t n;
-    char *line = j ? json_dump(j, JSON_COMPACT, &n) : call_record_line(&view, &n);
+    buf *b = &log->line;
+    b->len = 0;
+    if (j || !record_line(&view, b)) {
+        json_t *tree = j ? j : call_record_to_json(&view);
+        b->len = 0;
+        json_dump_into(b, tree, JSON_COMPACT);
+        if (tree != j) json_free(tree);
+    }
+    size_t n = b->len;
+    char *line = b->data;
     int rc = 0;
     if (n + 1 > RECORD_MAX_BYTES) {
         *io_error = xasprintf("cannot record `%s`: its record takes %zu bytes, over the %zu-byte limit of one record "
@@ -931,14 +944,15 @@ static int append(calllog *log, bool keep, uint64_t seq, uint64_t parent_seq, co
         keep = false;
     } else {
         if (seq > log->max_seq) log->max_seq = seq;
-        line = xrealloc(line, n + 2);
-        line[n++] = '\n';
+        buf_putc(b, '\n');
+        line = b->data;
+        n = b->len;
         if (log->fd >= 0) rc = write_record(log, line, n, io_error);
         if (rc == 0 && log->sink) rc = log->sink(log->sink_ctx, j, io_error);
         log->total_records++;
         log->total_bytes += n;
     }
-    free(line);
+    if (b->cap > LINE_KEEP_BYTES) buf_free(b); /* a large record's buffer is not kept */
     json_free(j);
     return rc;
 }

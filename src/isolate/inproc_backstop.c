@@ -3,34 +3,36 @@
  *
  * The engine stops a run at its CPU budget and deadline only when it polls. An isolated run has the
  * supervisor behind it (supervisor.c); a run in this process had nothing, so a builtin that never
- * polls, or a write blocked on a full pipe, ran on past every limit. Here one detached watchdog
- * thread does the supervisor's job on the whole process: it sleeps until a limit could first have
- * passed, reads the process's CPU clock, and, once the CPU time the budget allows
- * (isolate_backstop_cpu_ms) or the deadline plus its grace has passed, writes the limit's message
- * to stderr and ends the process with status 1. The process is the run: its call log (if any)
- * ends like a run killed from outside, and `chidori resume` continues it.
+ * polls, or a write blocked on a full pipe, ran on past every limit. Here two POSIX timers do the
+ * supervisor's job on the whole process: one on the process's CPU clock, set to the CPU time the
+ * budget allows (isolate_backstop_cpu_ms), one on the monotonic clock at the deadline plus its
+ * grace. Either one's signal writes the limit's message to stderr and ends the process with status
+ * 1. The process is the run: its call log (if any) ends like a run killed from outside, and
+ * `chidori resume` continues it.
  *
- * Owns: the watchdog thread and its figures. Trusts: the limits it is armed with. The thread does
- * nothing async-signal-unsafe after the limit passes (write, _exit). */
+ * Timers, not a watchdog thread: making the thread and tearing it down again at exit cost a hello
+ * run about a tenth of its wall-clock time (bench/startup-ab); arming a timer is two system calls.
+ * The signal (BACKSTOP_SIGNAL, a real-time one nothing else here uses) is directed at the process,
+ * so any thread that does not block it takes it; the handler never returns.
+ *
+ * Owns: the timers, the signal's handler and their messages. Trusts: the limits it is armed with.
+ * The handler does nothing async-signal-unsafe (write, _exit). */
 #include "isolate/isolate.h"
 #include "util/clock.h"
 
 #include <errno.h>
-#include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
-typedef struct watch {
-    uint64_t wall_at_ns;       /* CLOCK_MONOTONIC time to end at (0: no wall limit) */
-    uint64_t cpu_limit_ns;     /* process CPU time allowed (0: none) */
-    char wall_msg[256];
-    char cpu_msg[320];
-} watch;
+#define BACKSTOP_SIGNAL (SIGRTMIN + 3)
+enum { TIMER_WALL = 1, TIMER_CPU = 2 };
 
-static watch the_watch;
+static char wall_msg[256];
+static char cpu_msg[320];
 static atomic_bool armed;
 
 static void end_process(const char *msg)
@@ -45,28 +47,30 @@ static void end_process(const char *msg)
     _exit(1);
 }
 
-static void *watch_main(void *arg)
+static void on_timer(int sig, siginfo_t *si, void *uc)
 {
-    const watch *w = arg;
-    for (;;) {
-        uint64_t now = clock_monotonic_ns(), next = 0;
-        if (w->wall_at_ns) {
-            if (now >= w->wall_at_ns) end_process(w->wall_msg);
-            next = w->wall_at_ns;
-        }
-        if (w->cpu_limit_ns) {
-            uint64_t used = clock_process_cpu_ns();
-            if (used >= w->cpu_limit_ns) end_process(w->cpu_msg);
-            /* the earliest the rest could be used (one thread at full speed), and at least 10 ms on */
-            uint64_t left = w->cpu_limit_ns - used;
-            uint64_t cpu_next = now + (left < 10000000u ? 10000000u : left);
-            if (!next || cpu_next < next) next = cpu_next;
-        }
-        struct timespec at = {.tv_sec = (time_t)(next / 1000000000u), .tv_nsec = (long)(next % 1000000000u)};
-        while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at, NULL) == EINTR) {
-        }
+    (void)sig;
+    (void)uc;
+    end_process(si->si_value.sival_int == TIMER_CPU ? cpu_msg : wall_msg);
+}
+
+/* A timer on clock that sends BACKSTOP_SIGNAL tagged `which` at the absolute time at_ns. */
+static int arm_timer(clockid_t clock, int which, uint64_t at_ns)
+{
+    struct sigevent ev;
+    memset(&ev, 0, sizeof ev);
+    ev.sigev_notify = SIGEV_SIGNAL;
+    ev.sigev_signo = BACKSTOP_SIGNAL;
+    ev.sigev_value.sival_int = which;
+    timer_t t;
+    if (timer_create(clock, &ev, &t) != 0) return -1;
+    struct itimerspec its = {.it_value = {.tv_sec = (time_t)(at_ns / 1000000000u), .tv_nsec = (long)(at_ns % 1000000000u)}};
+    if (its.it_value.tv_sec == 0 && its.it_value.tv_nsec == 0) its.it_value.tv_nsec = 1; /* zero would disarm it */
+    if (timer_settime(t, TIMER_ABSTIME, &its, NULL) != 0) {
+        timer_delete(t);
+        return -1;
     }
-    return NULL;
+    return 0;
 }
 
 void isolate_inproc_backstop_arm(const engine_limits *lim, bool wall, uint64_t host_slack_ms)
@@ -76,28 +80,28 @@ void isolate_inproc_backstop_arm(const engine_limits *lim, bool wall, uint64_t h
     bool use_wall = wall && lim->deadline_ms;
     if (!cpu_ms && !use_wall) return;
     if (atomic_exchange(&armed, true)) return;
-    watch *w = &the_watch;
-    if (use_wall)
-        w->wall_at_ns = clock_monotonic_ns() + (lim->deadline_ms + ISOLATE_BACKSTOP_GRACE_MS) * 1000000u;
-    /* CPU time already spent (start-up) counts: the slack in isolate_backstop_cpu_ms covers it */
-    w->cpu_limit_ns = cpu_ms * 1000000u;
-    snprintf(w->wall_msg, sizeof w->wall_msg,
+    snprintf(wall_msg, sizeof wall_msg,
              "chidori: run failed: wall-clock deadline exceeded: the run passed %llu ms "
              "(CHIDORI_JS_DEADLINE_MS) and the engine did not stop; the backstop ended the process\n",
              (unsigned long long)lim->deadline_ms);
-    snprintf(w->cpu_msg, sizeof w->cpu_msg,
+    snprintf(cpu_msg, sizeof cpu_msg,
              "chidori: run failed: CPU budget exhausted: the process used %llu ms of CPU time, what its "
              "%llu ticks (CHIDORI_JS_OP_BUDGET) allow at %d ns a tick plus %llu ms for the host's own work, "
              "and the engine did not stop; the backstop ended the process\n",
              (unsigned long long)cpu_ms, (unsigned long long)lim->op_budget, ISOLATE_BACKSTOP_NS_PER_TICK,
              (unsigned long long)host_slack_ms);
-    pthread_attr_t attr;
-    pthread_t t;
-    if (pthread_attr_init(&attr) != 0) return;
-    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-    pthread_attr_setstacksize(&attr, 64 * 1024);
-    if (pthread_create(&t, &attr, watch_main, w) != 0)
-        fputs("chidori: warning: the in-process backstop could not start a thread; the engine's own limit "
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_timer;
+    sa.sa_flags = SA_SIGINFO;
+    sigfillset(&sa.sa_mask); /* one handler at a time: the first limit's message is the one written */
+    int bad = sigaction(BACKSTOP_SIGNAL, &sa, NULL) != 0;
+    /* CPU time already spent (start-up) counts: the slack in isolate_backstop_cpu_ms covers it */
+    if (!bad && cpu_ms) bad = arm_timer(CLOCK_PROCESS_CPUTIME_ID, TIMER_CPU, cpu_ms * 1000000u) != 0;
+    if (!bad && use_wall)
+        bad = arm_timer(CLOCK_MONOTONIC, TIMER_WALL,
+                        clock_monotonic_ns() + (lim->deadline_ms + ISOLATE_BACKSTOP_GRACE_MS) * 1000000u) != 0;
+    if (bad)
+        fputs("chidori: warning: the in-process backstop could not set its timers; the engine's own limit "
               "checks are all there is\n", stderr);
-    pthread_attr_destroy(&attr);
 }

@@ -82,8 +82,8 @@ int isolate_netns_open_here(void);
 /* The CPU time (ms) a run with these limits may use before the backstop stops it; 0: no budget. */
 uint64_t isolate_backstop_cpu_ms(const engine_limits *lim);
 
-/* The backstop of a run executed in this process, with no worker (inproc_backstop.c): a watchdog
- * thread that ends the whole process, with the limit's message on stderr and exit status 1, once
+/* The backstop of a run executed in this process, with no worker (inproc_backstop.c): two POSIX
+ * timers (a signal) that end the whole process, with the limit's message on stderr and exit status 1, once
  * the process has used the CPU time of lim's budget, and (wall: only for a run that performs no
  * host effect, which could legitimately outlast the deadline) once the deadline plus its grace has
  * passed. For the CLI's in-process runs, whose process is the run; never for a server. Arm it right

@@ -56,7 +56,7 @@ char *xasprintf(const char *fmt, ...)
     return buf_steal(&b);
 }
 
-void buf_reserve(buf *b, size_t extra)
+void buf_grow(buf *b, size_t extra)
 {
     if (b->len + extra + 1 <= b->cap) return;
     size_t cap = b->cap ? b->cap : 64;
@@ -66,24 +66,6 @@ void buf_reserve(buf *b, size_t extra)
     }
     b->data = xrealloc(b->data, cap);
     b->cap = cap;
-}
-
-void buf_append(buf *b, const void *data, size_t n)
-{
-    buf_reserve(b, n);
-    if (n) memcpy(b->data + b->len, data, n);
-    b->len += n;
-    b->data[b->len] = '\0';
-}
-
-void buf_puts(buf *b, const char *s)
-{
-    buf_append(b, s, strlen(s));
-}
-
-void buf_putc(buf *b, char c)
-{
-    buf_append(b, &c, 1);
 }
 
 void buf_vprintf(buf *b, const char *fmt, va_list ap)

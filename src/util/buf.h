@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
@@ -25,10 +26,27 @@ typedef struct buf {
     size_t cap;
 } buf;
 
-void buf_reserve(buf *b, size_t extra);
-void buf_append(buf *b, const void *data, size_t n);
-void buf_puts(buf *b, const char *s);
-void buf_putc(buf *b, char c);
+/* Room for extra more bytes and the NUL. The appends are inline (every record line and JSON
+ * text is written through them, a byte or a word at a time); only growing is a call. */
+void buf_grow(buf *b, size_t extra);
+static inline void buf_reserve(buf *b, size_t extra)
+{
+    if (b->len + extra + 1 > b->cap) buf_grow(b, extra);
+}
+static inline void buf_append(buf *b, const void *data, size_t n)
+{
+    buf_reserve(b, n);
+    if (n) memcpy(b->data + b->len, data, n);
+    b->len += n;
+    b->data[b->len] = '\0';
+}
+static inline void buf_puts(buf *b, const char *s) { buf_append(b, s, strlen(s)); }
+static inline void buf_putc(buf *b, char c)
+{
+    buf_reserve(b, 1);
+    b->data[b->len++] = c;
+    b->data[b->len] = '\0';
+}
 void buf_printf(buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void buf_vprintf(buf *b, const char *fmt, va_list ap);
 char *buf_steal(buf *b);

@@ -9,6 +9,7 @@
 #include "util/buf.h"
 #include "util/random.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -91,11 +92,19 @@ void strmap_siphash128(uint64_t k0, uint64_t k1, const void *data, size_t n, uin
 
 static uint64_t hash_of(const strmap *m, const char *key) { return strmap_siphash(m->k0, m->k1, key, strlen(key), 1, 3); }
 
+/* One secret key for the process, drawn once: a map's key only has to be unknown to whoever
+ * chooses its keys (hash flooding), and drawing two words per map was a getrandom call each, a
+ * dozen at every run's start. */
+static pthread_once_t key_once = PTHREAD_ONCE_INIT;
+static uint64_t process_key[2];
+static void draw_key(void) { random_bytes(process_key, sizeof process_key); }
+
 void strmap_init(strmap *m)
 {
     memset(m, 0, sizeof *m);
-    m->k0 = random_u64();
-    m->k1 = random_u64();
+    pthread_once(&key_once, draw_key);
+    m->k0 = process_key[0];
+    m->k1 = process_key[1];
 }
 
 void strmap_free(strmap *m)

@@ -7,6 +7,10 @@ run(async () => {
   const { prompt, frobnicate } = chidori;
   try { frobnicate(); } catch (e) { destructured = e.message; }
   const awaited = await chidori; // then is not invented
+  // an inherited name is read as Reflect.get reads it, with the proxy (what the guest holds) as receiver
+  Object.defineProperty(Object.prototype, "whoAmI", { get() { return this === chidori; }, configurable: true });
+  const receiverIsProxy = chidori.whoAmI;
+  delete Object.prototype.whoAmI;
   return {
     called, destructured,
     typeofMissing: typeof chidori.frobnicate,
@@ -20,5 +24,10 @@ run(async () => {
     json: JSON.stringify(chidori).length > 2,
     awaitedIsChidori: awaited === chidori,
     symbol: chidori[Symbol.iterator] === undefined,
+    sameStandIn: chidori.frobnicate === chidori.frobnicate && chidori.frobnicate !== chidori.other,
+    toJSONAbsent: chidori.toJSON === undefined && !("toJSON" in chidori),
+    inherited: chidori.toString === Object.prototype.toString,
+    receiverIsProxy,
+    markIsMember: chidori.mark === chidori.checkpoint,
   };
 });
