@@ -72,6 +72,7 @@ static bool sigpipe_ignored;
 
 void frame_ignore_sigpipe(void)
 {
+    if (sigpipe_ignored) return; /* once: a fork server's children come back through it confined */
     signal(SIGPIPE, SIG_IGN);
     sigpipe_ignored = true;
 }

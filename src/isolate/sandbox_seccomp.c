@@ -15,7 +15,8 @@
  * (RELRO) and getrandom. After it, over all 37 runs, the engine does only: brk (105,088 calls),
  * mremap (30,042), mmap (494), munmap (486), write (38, fd 1/2), exit_group, and
  * newfstatat(1, "") + ioctl(1, TCGETS) once, from stdio's first printf on stdout. No threads (no
- * clone, no futex). The worker adds its pipe I/O (read, write, poll/ppoll) and frame_write's
+ * clone, no futex). The worker adds its pipe I/O (read, write, poll/ppoll) and (only where SIGPIPE is
+ * not ignored, which worker_main sees to before confinement) frame_write's
  * SIGPIPE handling (rt_sigprocmask, rt_sigpending, rt_sigtimedwait); the C library's unavoidable
  * paths add clock_gettime/gettimeofday (vDSO fallback on clocksources without a vDSO, e.g. some
  * VMs), madvise (free), fstat/newfstatat, lseek, close, rt_sigreturn, exit, getpid/gettid and

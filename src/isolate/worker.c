@@ -451,6 +451,10 @@ int worker_main(void)
     sigset_t none;
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);
+    /* A parent gone mid-write is an error the worker reports and ends on, not a signal: and each
+     * frame it writes is then one write, not a write inside a signal-mask dance (three syscalls
+     * more per frame). Before confinement, which does not allow rt_sigaction. */
+    frame_ignore_sigpipe();
     /* Intl's ICU table, before confinement: linked into chidori-worker (free); dlopen'd by
      * `chidori __run-worker`, which could not open the library once confined (docs/intl.md). */
     engine_intl_preload();
