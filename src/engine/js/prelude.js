@@ -46,7 +46,7 @@
     // anything else hostEffect calls nothing and answers undefined (a host reply is never
     // undefined), and the args take the JSON path below, with its errors.
     try {
-      const promise = hostEffect(op, rec(args));
+      const promise = hostEffect(op, args); // natives.hostEffect reads only own data properties, and gives up on a toJSON anywhere on the chain
       if (promise !== undefined) return promise;
     } catch (e) {
       return PromiseReject(e);
