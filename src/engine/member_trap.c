@@ -90,6 +90,11 @@ static JSValue native_member_trap(JSContext *ctx, JSValueConst this_val, int arg
     JSValueConst data[2] = {argv[0], store};
     JSValue fn = JS_NewCFunctionData(ctx, member_get, 3, 0, 2, data);
     JS_FreeValue(ctx, store);
+    /* named as the JavaScript trap was (`get`), for util.inspect with showProxy and stack frames */
+    if (!JS_IsException(fn) && JS_DefinePropertyValueStr(ctx, fn, "name", JS_NewString(ctx, "get"), JS_PROP_CONFIGURABLE) < 0) {
+        JS_FreeValue(ctx, fn);
+        return JS_EXCEPTION;
+    }
     return fn;
 }
 

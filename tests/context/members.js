@@ -1,5 +1,6 @@
 // A chidori.* member this runtime does not have names itself when called, and reads as absent.
 import { chidori, run } from "chidori:agent";
+import util from "node:util";
 
 run(async () => {
   let called, destructured;
@@ -29,5 +30,7 @@ run(async () => {
     inherited: chidori.toString === Object.prototype.toString,
     receiverIsProxy,
     markIsMember: chidori.mark === chidori.checkpoint,
+    // the proxy's get trap (made in C) shows as the method it was
+    getTrapNamed: util.inspect(chidori, { showProxy: true, depth: 1 }).includes("get: [Function: get]"),
   };
 });
