@@ -834,15 +834,22 @@ static bool record_line(const call_record *r, buf *b)
     return true;
 }
 
+/* The record's line (no newline) appended to b: printed from the record, or through its tree when
+ * record_line cannot print it (an extra key with a NUL). */
+static void record_line_into(const call_record *r, buf *b)
+{
+    size_t start = b->len;
+    if (record_line(r, b)) return;
+    b->len = start;
+    json_t *j = call_record_to_json(r);
+    json_dump_into(b, j, JSON_COMPACT);
+    json_free(j);
+}
+
 char *call_record_line(const call_record *r, size_t *len)
 {
     buf b = {0};
-    if (!record_line(r, &b)) {
-        json_t *j = call_record_to_json(r);
-        char *line = json_dump(j, JSON_COMPACT, len);
-        json_free(j);
-        return line;
-    }
+    record_line_into(r, &b);
     *len = b.len;
     return buf_steal(&b);
 }
@@ -926,12 +933,8 @@ static int append(calllog *log, bool keep, uint64_t seq, uint64_t parent_seq, co
     json_t *j = log->sink ? call_record_to_json(&view) : NULL;
     buf *b = &log->line;
     b->len = 0;
-    if (j || !record_line(&view, b)) {
-        json_t *tree = j ? j : call_record_to_json(&view);
-        b->len = 0;
-        json_dump_into(b, tree, JSON_COMPACT);
-        if (tree != j) json_free(tree);
-    }
+    if (j) json_dump_into(b, j, JSON_COMPACT);
+    else record_line_into(&view, b);
     size_t n = b->len;
     char *line = b->data;
     int rc = 0;
