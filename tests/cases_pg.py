@@ -122,7 +122,7 @@ def _read_database_pg(dbname, where):
     sessions = {}
     for sid, status, inp in pgserver.rows(dbname, "SELECT id, status, input FROM sessions"):
         json.loads(inp)
-        assert status in ("running", "completed", "failed", "cancelled", "paused", "awaitingapproval"), \
+        assert status in ("running", "queued", "completed", "failed", "cancelled", "paused", "awaitingapproval"), \
             f"{where}: session {sid} has status {status}"
         sessions[sid] = (status, [])
     seen = set()
