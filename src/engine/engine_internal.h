@@ -28,6 +28,7 @@ typedef struct engine {
     size_t sources_bytes;    /* their total size (bounded: MODULE_PENDING_MAX_BYTES) */
     strmap loaded;           /* keys the runtime already has a module for (no source kept for them) */
     strmap resolved;         /* importer folder + specifier -> key the host answered (modules.c) */
+    strmap barrels, subsets; /* re-export-only package modules and the parts served (module_subset.c) */
     JSValue cjs;             /* the CommonJS registry (js/cjs.js), once a run needs it */
     bool cjs_ready;
     JSValue *rejected;       /* promises rejected with no handler yet, checked when the job queue drains */

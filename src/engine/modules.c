@@ -14,6 +14,7 @@
 #define _GNU_SOURCE
 #include "engine/cjs_scan.h"
 #include "engine/engine_internal.h"
+#include "engine/module_subset.h"
 #include "engine/ts_strip.h"
 #include "util/buf.h"
 #include "util/excerpt.h"
@@ -76,6 +77,7 @@ void engine_free_module_cache(engine *e)
     }
     strmap_free(&e->resolved);
     memset(&e->resolved, 0, sizeof e->resolved);
+    engine_barrels_free(e);
 }
 
 /* The memo's key for a specifier imported from `importer`: the host resolves from the importer's
@@ -112,7 +114,7 @@ static const char *memo_get(engine *e, const char *importer, const char *specifi
     if (!mk) return NULL;
     const char *key = strmap_get(&e->resolved, mk);
     free(mk);
-    return key && strmap_get(&e->loaded, key) ? key : NULL;
+    return key && (strmap_get(&e->loaded, key) || engine_is_barrel(e, key)) ? key : NULL;
 }
 
 static void memo_put(engine *e, const char *importer, const char *specifier, const char *key)
@@ -198,6 +200,25 @@ static int fetch_module(engine *e, const char *importer, const char *specifier, 
         json_free(res);
         JS_ThrowInternalError(e->ctx, "module load: malformed host reply");
         return -1;
+    }
+    if (engine_barrel_of(e, key->u.string.bytes)) { /* never: a part's key has "?names=" after a file's */
+        JS_ThrowReferenceError(e->ctx, "module `%s`: a file of this name stands where chidori serves part of a package module",
+                               key->u.string.bytes);
+        json_free(res);
+        return -1;
+    }
+    json_t *reexports = json_object_get(res, "reexports");
+    if (reexports) { /* a re-export-only package module: its table, no source (module_subset.c) */
+        size_t len = 0;
+        char *table = json_is_string(reexports) ? take_bytes(reexports, &len) : NULL;
+        if (!table || engine_barrel_keep(e, key->u.string.bytes, table, len) < 0) {
+            json_free(res);
+            JS_ThrowInternalError(e->ctx, "module load: malformed host reply");
+            return -1;
+        }
+        *key_out = xstrdup(key->u.string.bytes);
+        json_free(res);
+        return 0;
     }
     module_source *s = take_source(e, key->u.string.bytes);
     if (s) free_source(s);
@@ -298,12 +319,19 @@ static char *normalize(JSContext *ctx, const char *importer, const char *specifi
     /* Code from eval or new Function names `<input>` (or nothing): it imports from the project's
      * root under the same policy as any module. Never NULL, which the host keeps for the entry. */
     const char *base = importer && importer[0] ? importer : DYNAMIC_CODE;
+    const char *barrel = engine_barrel_of(e, base); /* a part's imports are its barrel's */
+    if (barrel) base = barrel;
     const char *known = memo_get(e, base, specifier);
-    if (known) return js_strdup(ctx, known);
     char *key;
-    if (fetch_module(e, base, specifier, &key) < 0) return NULL;
-    memo_put(e, base, specifier, key);
-    char *r = js_strdup(ctx, key);
+    if (known) {
+        key = xstrdup(known);
+    } else {
+        if (fetch_module(e, base, specifier, &key) < 0) return NULL;
+        memo_put(e, base, specifier, key);
+    }
+    char *part = engine_barrel_subset(e, key);
+    char *r = js_strdup(ctx, part ? part : key);
+    free(part);
     free(key);
     return r;
 }
@@ -510,6 +538,17 @@ static JSModuleDef *load(JSContext *ctx, const char *key, void *opaque)
     loaded_module *have = strmap_get(&e->loaded, key);
     if (have && have->def) return have->def;
     module_source *s = take_source(e, key);
+    if (!s) { /* a re-export-only package module, or the part of one an importer uses */
+        size_t len;
+        char *src = engine_barrel_source(e, key, &len);
+        if (src) {
+            s = xcalloc(1, sizeof *s);
+            s->key = xstrdup(key);
+            s->source = src;
+            s->len = len;
+            s->format = 'e';
+        }
+    }
     if (!s) {
         JS_ThrowReferenceError(ctx, "module `%s` was not resolved", key);
         return NULL;
@@ -577,6 +616,7 @@ void engine_install_module_loader(engine *e)
 {
     strmap_init(&e->loaded);
     strmap_init(&e->resolved);
+    engine_barrels_init(e);
 #ifdef CHIDORI_ENGINE_NG
     JS_SetModuleLoaderFunc2(e->rt, normalize, load_with_attributes, check_attributes, e);
 #else

@@ -15,6 +15,7 @@
 #define _GNU_SOURCE
 #include "host/bytecode_cache.h"
 #include "host/bytecode_graph.h"
+#include "host/effects/module_barrel.h"
 #include "host/effects/module_record.h"
 #include "host/effects/module_resolve.h"
 #include "host/host_internal.h"
@@ -292,6 +293,22 @@ static void graph_write(loader_state *st)
     }
 }
 
+/* A package file that only re-exports, in a package that declares `"sideEffects": false`: its
+ * re-exports as one string of lines "<export name> <imported name> <specifier>" (module_barrel.h),
+ * which the engine serves as the part each importer uses. NULL for any other file. */
+static json_t *barrel_reply(host *h, loader_state *st, const char *key, const buf *src)
+{
+    if (!in_node_modules(key) || !src->data || !module_package_side_effect_free(h, &st->cache, key)) return NULL;
+    buf table = {0};
+    size_t n;
+    if (barrel_scan(src->data, src->len, &table, &n) < 0) {
+        buf_free(&table);
+        return NULL;
+    }
+    size_t len = table.len;
+    return string_taking(buf_steal(&table), len);
+}
+
 static int host_module_load(host *h, const json_t *args, json_t **result, char **error)
 {
     const json_t *spec_v = json_object_get(args, "specifier");
@@ -389,7 +406,14 @@ static int host_module_load(host *h, const json_t *args, json_t **result, char *
     json_t *o = json_object();
     json_object_set(o, "key", json_string(f.key));
     json_object_set(o, "format", json_string(format));
-    if (cacheable) offer_bytecode(h, st, f.key, &src, hash, o);
+    json_t *reexports = importer && !require && strcmp(format, "esm") == 0 ? barrel_reply(h, st, f.key, &src) : NULL;
+    if (reexports) { /* the table stands for the source, which the engine never compiles */
+        json_object_set(o, "reexports", reexports);
+        buf_free(&src);
+        src = (buf){0};
+    } else if (cacheable) {
+        offer_bytecode(h, st, f.key, &src, hash, o);
+    }
     size_t src_len = src.len;
     json_object_set(o, "source", src.data ? string_taking(buf_steal(&src), src_len) : json_stringn("", 0));
     buf_free(&src);

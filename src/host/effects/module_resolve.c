@@ -134,7 +134,7 @@ static void file_free(package_file *f)
 /* The fields resolution reads, copied out of a parsed package.json. */
 static json_t *kept_fields(const json_t *full)
 {
-    static const char *const fields[] = {"name", "type", "main", "module", "exports", NULL};
+    static const char *const fields[] = {"name", "type", "main", "module", "exports", "sideEffects", NULL};
     json_t *o = json_object();
     for (int i = 0; fields[i]; i++) {
         const json_t *v = json_object_get(full, fields[i]);
@@ -727,14 +727,26 @@ int module_resolve(host *h, module_cache *mc, const char *spec, const char *impo
     return rc;
 }
 
-char *module_package_type(host *h, module_cache *mc, const char *key)
+/* The package.json nearest to key (walking up to the project folder), or NULL. */
+static const json_t *nearest_of_key(host *h, module_cache *mc, const char *key)
 {
     scratch_clear(mc);
     rctx c = {.h = h, .mc = mc};
-    char *start = dir_of(key), *dir = NULL, *type = NULL;
-    const char *t = json_str(nearest_package_json(&c, start, &dir), "type");
-    if (t && (strcmp(t, "module") == 0 || strcmp(t, "commonjs") == 0)) type = xstrdup(t);
+    char *start = dir_of(key), *dir = NULL;
+    const json_t *pj = nearest_package_json(&c, start, &dir);
     free(start);
     free(dir);
-    return type;
+    return pj;
+}
+
+char *module_package_type(host *h, module_cache *mc, const char *key)
+{
+    const char *t = json_str(nearest_of_key(h, mc, key), "type");
+    return t && (strcmp(t, "module") == 0 || strcmp(t, "commonjs") == 0) ? xstrdup(t) : NULL;
+}
+
+bool module_package_side_effect_free(host *h, module_cache *mc, const char *key)
+{
+    const json_t *v = json_object_get(nearest_of_key(h, mc, key), "sideEffects");
+    return v && v->type == JSON_FALSE;
 }

@@ -54,6 +54,10 @@ int module_resolve(host *h, module_cache *mc, const char *spec, const char *impo
  * "module", "commonjs", or NULL when none says. Caller frees. */
 char *module_package_type(host *h, module_cache *mc, const char *key);
 
+/* Whether that package.json says `"sideEffects": false` (a list of files, or anything else, is
+ * "no"): its modules may be left out when nothing of theirs is used (module_barrel.h). */
+bool module_package_side_effect_free(host *h, module_cache *mc, const char *key);
+
 /* Lexically joins dir + rel and normalizes; NULL when it climbs above the project folder. */
 char *module_join(const char *dir, const char *rel);
 

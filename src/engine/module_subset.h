@@ -1,0 +1,26 @@
+/* module_subset.h — a package's re-export-only module served as the part an importer uses
+ * (module_subset.c says how and when). Called by modules.c only. */
+#ifndef CHIDORI_MODULE_SUBSET_H
+#define CHIDORI_MODULE_SUBSET_H
+
+#include "engine/engine_internal.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+void engine_barrels_init(engine *e);
+void engine_barrels_free(engine *e);
+/* Keeps the host's re-export table of the module `key` (once per key): text (taken over) is len
+ * bytes of lines "<export name> <imported name> <specifier>\n". -1 when it is malformed. */
+int engine_barrel_keep(engine *e, const char *key, char *text, size_t len);
+bool engine_is_barrel(engine *e, const char *key);
+/* The barrel a part's key belongs to, or NULL when key is no part. */
+const char *engine_barrel_of(engine *e, const char *subset_key);
+/* While QuickJS resolves a static import of `key`: the key of the part the importing module uses
+ * (malloc'd), or NULL when it is served whole (or key is no barrel). */
+char *engine_barrel_subset(engine *e, const char *key);
+/* The source of a barrel's key (all its re-exports) or of a part's key, malloc'd; NULL when key
+ * is neither. */
+char *engine_barrel_source(engine *e, const char *key, size_t *len);
+
+#endif

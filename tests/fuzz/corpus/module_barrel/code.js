@@ -1,0 +1,3 @@
+/** @license */
+export { a } from './a.js'
+console.log(1)
