@@ -107,52 +107,51 @@ static bool specifier(scan *c, slice *out)
 typedef struct {
     buf *table;
     size_t n, cap;
-    slice *exports; /* every export name, for the duplicate check */
+    slice *exports, *imports; /* every entry's names (the exports for the duplicate check) */
 } sink;
 
-static bool add(sink *k, slice exp, slice imp, slice spec)
+/* The entries [k->n, k->n + m) whose names are already in place, with their specifier. */
+static void add(sink *k, size_t m, slice spec)
 {
-    if (k->n >= k->cap) return false;
-    k->exports[k->n++] = exp;
-    buf_append(k->table, exp.p, exp.n);
-    buf_putc(k->table, ' ');
-    buf_append(k->table, imp.p, imp.n);
-    buf_putc(k->table, ' ');
-    buf_append(k->table, spec.p, spec.n);
-    buf_putc(k->table, '\n');
-    return true;
+    for (size_t j = k->n; j < k->n + m; j++) {
+        buf_append(k->table, k->exports[j].p, k->exports[j].n);
+        buf_putc(k->table, ' ');
+        buf_append(k->table, k->imports[j].p, k->imports[j].n);
+        buf_putc(k->table, ' ');
+        buf_append(k->table, spec.p, spec.n);
+        buf_putc(k->table, '\n');
+    }
+    k->n += m;
 }
 
 /* One statement after `export`: `* as ns from "x"` or `{ a, b as c, } from "x"` (a plain
  * `export *` names no list, and is refused). */
 static bool statement(scan *c, sink *k)
 {
-    slice exp, imp, spec;
-    if (punct(c, '*'))
-        return WORD(c, "as") && ident(c, &exp) && WORD(c, "from") && specifier(c, &spec) &&
-               add(k, exp, (slice){"*", 1}, spec);
+    slice spec;
+    if (punct(c, '*')) {
+        if (k->n >= k->cap) return false;
+        k->imports[k->n] = (slice){"*", 1};
+        if (!WORD(c, "as") || !ident(c, &k->exports[k->n]) || !WORD(c, "from") || !specifier(c, &spec)) return false;
+        add(k, 1, spec);
+        return true;
+    }
     if (!punct(c, '{')) return false;
-    /* the list is read twice: once to its end to find the specifier, once to add its entries */
-    size_t list = c->i;
+    size_t m = 0;
     while (!punct(c, '}')) {
-        if (!ident(c, &imp)) return false;
-        if (WORD(c, "as") && !ident(c, &exp)) return false;
+        if (k->n + m >= k->cap) return false;
+        slice *imp = &k->imports[k->n + m], *exp = &k->exports[k->n + m];
+        if (!ident(c, imp)) return false;
+        *exp = *imp;
+        if (WORD(c, "as") && !ident(c, exp)) return false;
+        m++;
         if (!punct(c, ',')) {
             if (!punct(c, '}')) return false;
             break;
         }
     }
     if (!WORD(c, "from") || !specifier(c, &spec)) return false;
-    size_t end = c->i;
-    c->i = list;
-    while (!punct(c, '}')) {
-        ident(c, &imp);
-        exp = imp;
-        if (WORD(c, "as")) ident(c, &exp);
-        if (!add(k, exp, imp, spec)) return false;
-        if (!punct(c, ',')) break;
-    }
-    c->i = end;
+    add(k, m, spec);
     return true;
 }
 
@@ -170,7 +169,8 @@ int barrel_scan(const char *src, size_t len, buf *table, size_t *n)
     size_t mark = table->len;
     /* an entry takes at least two bytes (`a,`) */
     size_t cap = len / 2 + 1 < BARREL_MAX_ENTRIES ? len / 2 + 1 : BARREL_MAX_ENTRIES;
-    sink k = {.table = table, .cap = cap, .exports = xmalloc(cap * sizeof(slice))};
+    sink k = {.table = table, .cap = cap, .exports = xmalloc(2 * cap * sizeof(slice))};
+    k.imports = k.exports + cap;
     bool ok = true;
     for (;;) {
         if (!skip_blank(&c)) {
