@@ -142,10 +142,13 @@ static int read_source(int fd, const char *key, buf *src, char **error)
         *error = xasprintf("module `%s` is larger than the %zu MiB limit", key, MODULE_MAX_BYTES >> 20);
         return -1;
     }
-    buf_reserve(src, (size_t)st.st_size); /* one allocation for the usual file, which does not grow */
-    char chunk[65536];
+    /* read straight into the buffer: one allocation and no copy for the usual file, which does not
+     * grow while it is read (one that does is read on in 64 KiB steps, up to the limit) */
+    buf_reserve(src, (size_t)st.st_size + 1); /* + 1: the read that sees the end has room */
     for (;;) {
-        ssize_t n = read(fd, chunk, sizeof chunk);
+        if (src->cap - src->len - 1 == 0) buf_reserve(src, 65536);
+        size_t room = src->cap - src->len - 1;
+        ssize_t n = read(fd, src->data + src->len, room);
         if (n < 0 && errno == EINTR) continue;
         if (n < 0) {
             *error = xasprintf("cannot read module `%s`: %s", key, strerror(errno));
@@ -156,7 +159,8 @@ static int read_source(int fd, const char *key, buf *src, char **error)
             *error = xasprintf("module `%s` is larger than the %zu MiB limit", key, MODULE_MAX_BYTES >> 20);
             return -1;
         }
-        buf_append(src, chunk, (size_t)n);
+        src->len += (size_t)n;
+        src->data[src->len] = '\0';
     }
     return 0;
 }
