@@ -155,6 +155,43 @@ def case_npm_warm_failed_import_is_forgotten_and_fails_again(v):
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def case_npm_warm_file_reached_by_two_paths_is_sent_once(v):
+    """A file the host already sent, reached again from another folder (`./shared.js` from the root,
+    `../shared.js` from sub/), comes back as its key alone: the same module, run once, and both
+    imports in the run's manifest. One whose first load failed (a syntax error), reached again by
+    another path, is asked for whole and fails again with the same SyntaxError, not with an empty
+    or unresolved module."""
+    tmp = tempfile.mkdtemp(prefix="chidori-npm-warm-")
+    try:
+        app = os.path.join(tmp, "app")
+        write(app, "package.json", json.dumps({"type": "module"}))
+        write(app, "shared.js", '(globalThis.__ran ??= []).push("shared");\nexport const v = {};\n')
+        write(app, "sub/user.js", 'import { v } from "../shared.js";\nexport const viaSub = v;\n')
+        write(app, "broken.js", "export const x = ;\n")
+        write(app, "sub/broken_user.js", 'export { x } from "../broken.js";\n')
+        write(app, "agent.js", 'import { run } from "chidori:agent";\n'
+              'import { v } from "./shared.js";\nimport { viaSub } from "./sub/user.js";\n'
+              "async function attempt(s) { try { return await import(s); } catch (e) { return e.name + ': ' + e.message; } }\n"
+              "run(async () => {\n"
+              '  const b1 = await attempt("./broken.js"), b2 = await attempt("./sub/broken_user.js");\n'
+              "  return { same: v === viaSub, ran: globalThis.__ran, b1, b2 };\n"
+              "});\n")
+        for mode, args in MODES:
+            state = os.path.join(tmp, "state-" + mode)
+            code, out, err = chidori(v, "run", *args, os.path.join(app, "agent.js"), state=state)
+            assert code == 0, f"{mode}: exit {code}\n{err}"
+            r = json.loads(out)
+            assert r["same"] is True and r["ran"] == ["shared"], f"{mode}: {r}"
+            assert r["b1"].startswith("SyntaxError") and r["b2"].startswith("SyntaxError"), f"{mode}: {r}"
+            manifests = glob.glob(os.path.join(state, "runs", "*", "runtime.snapshot.json"))
+            assert len(manifests) == 1, manifests
+            with open(manifests[0]) as f:
+                text = f.read()
+            assert '"../shared.js"' in text and '"./shared.js"' in text, f"{mode}: an import is missing from the manifest:\n{text}"
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def case_npm_warm_require_memo_keeps_folders_apart_and_honours_require_cache(v):
     """CommonJS: `require("./x")` from a/ and from b/ are two modules however often each folder
     requires it; a module deleted from require.cache is read and run again on the next require();

@@ -16,14 +16,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-int engine_module_request(engine *e, const char *specifier, const char *importer, const char *kind, bool builtin,
+int engine_module_request(engine *e, const char *specifier, const char *importer, const char *kind, unsigned flags,
                           json_t **res, char **error)
 {
     json_t *args = json_object();
     json_object_set(args, "specifier", json_string(specifier));
     json_object_set(args, "importer", importer ? json_string(importer) : json_null());
     json_object_set(args, "kind", json_string(kind));
-    if (builtin) json_object_set(args, "builtin", json_bool(true));
+    if (flags & MODULE_REQ_BUILTIN) json_object_set(args, "builtin", json_bool(true));
+    if (flags & MODULE_REQ_FULL) json_object_set(args, "full", json_bool(true));
     *res = NULL;
     *error = NULL;
     int rc = e->seam.internal ? e->seam.internal(e->seam.ctx, "__module_load", args, res, error)
@@ -64,7 +65,7 @@ static int request_from_args(JSContext *ctx, int argc, JSValueConst *argv, bool 
         return -1;
     }
     char *error;
-    int rc = engine_module_request(engine_of(ctx), spec, imp, "require", builtin, res, &error);
+    int rc = engine_module_request(engine_of(ctx), spec, imp, "require", builtin ? MODULE_REQ_BUILTIN : 0, res, &error);
     JS_FreeCString(ctx, spec);
     JS_FreeCString(ctx, imp);
     if (rc < 0) {

@@ -80,8 +80,12 @@ JSValue engine_cjs(engine *e);
 /* An ES import met a CommonJS or JSON file: a synthetic module whose default export is its
  * module.exports (and, for CommonJS, the names the static scan finds). NULL with an exception. */
 JSModuleDef *engine_cjs_module(engine *e, const char *key, const char *source, size_t len, bool json);
-/* Asks the host op `__module_load`: 0 with *res, or -1 with *error (both caller-owned). */
-int engine_module_request(engine *e, const char *specifier, const char *importer, const char *kind, bool builtin,
+/* Asks the host op `__module_load`: 0 with *res, or -1 with *error (both caller-owned). flags:
+ * MODULE_REQ_BUILTIN, the built-in check; MODULE_REQ_FULL, the whole reply even for a file the host
+ * already sent (effects/module_load.c leaves its source out otherwise). */
+#define MODULE_REQ_BUILTIN 1u
+#define MODULE_REQ_FULL 2u
+int engine_module_request(engine *e, const char *specifier, const char *importer, const char *kind, unsigned flags,
                           json_t **res, char **error);
 
 #endif

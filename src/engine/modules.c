@@ -188,12 +188,31 @@ static int fetch_module(engine *e, const char *importer, const char *specifier, 
 {
     json_t *res = NULL;
     char *error = NULL;
-    if (engine_module_request(e, specifier, importer, "import", false, &res, &error) < 0) {
+    unsigned flags = 0;
+again:
+    if (engine_module_request(e, specifier, importer, "import", flags, &res, &error) < 0) {
         throw_host_error(e->ctx, error);
         free(error);
         return -1;
     }
     const json_t *key = json_object_get(res, "key");
+    const json_t *elided = json_object_get(res, "elided");
+    if (json_is_string(key) && elided && elided->type == JSON_TRUE) {
+        /* a file the host already sent (reached again by another path): its key is enough when
+         * the runtime has it; otherwise (its first load failed) ask for the whole reply */
+        if (strmap_get(&e->loaded, key->u.string.bytes) || engine_is_barrel(e, key->u.string.bytes)) {
+            *key_out = xstrdup(key->u.string.bytes);
+            json_free(res);
+            return 0;
+        }
+        json_free(res);
+        if (flags & MODULE_REQ_FULL) {
+            JS_ThrowInternalError(e->ctx, "module load: malformed host reply");
+            return -1;
+        }
+        flags |= MODULE_REQ_FULL;
+        goto again;
+    }
     json_t *src = json_object_get(res, "source");
     const char *fmt = json_string_value(json_object_get(res, "format"));
     if (!json_is_string(key) || !json_is_string(src)) {
@@ -296,7 +315,7 @@ static char *normalize(JSContext *ctx, const char *importer, const char *specifi
         json_t *res = NULL;
         char *error = NULL;
         if (!from_shim && engine_module_request(e, specifier, importer && importer[0] ? importer : DYNAMIC_CODE, "import",
-                                                true, &res, &error) < 0) {
+                                                MODULE_REQ_BUILTIN, &res, &error) < 0) {
             throw_host_error(ctx, error);
             free(error);
             free(builtin);

@@ -35,6 +35,8 @@
 #include <unistd.h>
 
 #define MODULE_MAX_BYTES ((size_t)16 << 20)
+/* Files remembered as sent to the top-level engine; past this many, later ones are sent whole. */
+#define MODULE_SENT_MAX 100000
 
 typedef struct {
     uint64_t source_len, source_hash;
@@ -71,6 +73,7 @@ typedef struct {
     graph_rec **recs;       /* the same in load order: the next image */
     size_t n_recs, cap_recs;
     module_record served; /* what the top-level run was served, for its manifest (host_modules_served) */
+    strmap sent; /* key -> format of the files whose source went to the top-level engine for an import */
 } loader_state;
 
 const effect_module module_loader_module;
@@ -319,6 +322,7 @@ static int host_module_load(host *h, const json_t *args, json_t **result, char *
     const json_t *imp_v = json_object_get(args, "importer");
     const json_t *kind_v = json_object_get(args, "kind");
     const json_t *builtin_v = json_object_get(args, "builtin");
+    const json_t *full_v = json_object_get(args, "full");
     if (!json_is_string(spec_v)) {
         *error = xstrdup("module load: missing `specifier`");
         return 1;
@@ -390,6 +394,23 @@ static int host_module_load(host *h, const json_t *args, json_t **result, char *
         }
         return 1;
     }
+    /* A file already sent to the top-level engine, reached again by another path (`./x.js` from one
+     * folder, `../x.js` from another): the engine has it, so the key and format go back without the
+     * source, and it is not read and hashed again. An engine that does not have it (its first load
+     * failed) asks again with `full` (engine/modules.c). */
+    const char *sent = depth == 0 && !require && !(full_v && full_v->type == JSON_TRUE) ? strmap_get(&st->sent, f.key) : NULL;
+    if (sent) {
+        close(f.fd);
+        if (importer) module_record_import(&st->served, importer, spec, f.key);
+        json_t *o = json_object();
+        json_object_set(o, "key", json_string(f.key));
+        json_object_set(o, "format", json_string(sent));
+        json_object_set(o, "source", json_stringn("", 0));
+        json_object_set(o, "elided", json_bool(true));
+        free(f.key);
+        *result = o;
+        return 0;
+    }
     buf src = {0};
     if (read_source(f.fd, f.key, &src, error) < 0) {
         close(f.fd);
@@ -421,6 +442,8 @@ static int host_module_load(host *h, const json_t *args, json_t **result, char *
     size_t src_len = src.len;
     json_object_set(o, "source", src.data ? string_taking(buf_steal(&src), src_len) : json_stringn("", 0));
     buf_free(&src);
+    if (depth == 0 && !require && strmap_len(&st->sent) < MODULE_SENT_MAX && !strmap_get(&st->sent, f.key))
+        strmap_put(&st->sent, xstrdup(f.key), (void *)format); /* a static string */
     free(f.key);
     *result = o;
     return 0;
@@ -445,6 +468,7 @@ static int loader_init(host *h, const host_config *cfg, void **state, char **err
     strmap_init(&st->graph_served);
     strmap_init(&st->graph.by_key);
     module_record_init(&st->served);
+    strmap_init(&st->sent);
     st->state_dir = cfg && cfg->state_dir ? xstrdup(cfg->state_dir) : xasprintf("%s/.chidori", h->project_root);
     *state = st;
     return 0;
@@ -456,6 +480,11 @@ static void loader_free(void *state)
     if (!st) return;
     module_cache_free(&st->cache);
     module_record_free(&st->served);
+    size_t spos = 0;
+    const char *sk;
+    void *sv;
+    while (strmap_next(&st->sent, &spos, &sk, &sv)) free((char *)sk);
+    strmap_free(&st->sent);
     size_t pos = 0;
     const char *k;
     void *v;
