@@ -68,6 +68,18 @@ def project():
     package(app, "side-pkg", {"index.js": mark("side-pkg") + "export const fromOther = 'other';\n"})
     # a barrel with code in it is no barrel
     package(app, "mixed", dict(members("mixed"), **{"index.js": BARREL + "export const local = 1;\n"}), side_effects=False)
+    # files that import their own barrel, directly and through another file (an import cycle)
+    package(app, "cyc", {
+        "index.js": 'export { x, getY } from "./x.js";\nexport { y } from "./y.js";\n',
+        "x.js": mark("cyc/x") + 'import { y } from "./index.js";\nexport const x = () => "x";\nexport const getY = () => y;\n',
+        "y.js": mark("cyc/y") + 'import { x } from "./index.js";\nexport const y = x();\n',
+    }, side_effects=False)
+    package(app, "deep", {
+        "index.js": 'export { Base } from "./base.js";\nexport { Child } from "./lib/child.js";\n',
+        "base.js": mark("deep/base") + 'import "./lib/helper.js";\nexport class Base {}\n',
+        "lib/helper.js": mark("deep/helper") + 'import { Child } from "../index.js";\nexport const h = () => Child;\n',
+        "lib/child.js": mark("deep/child") + 'import { Base } from "../index.js";\nexport class Child extends Base {}\n',
+    }, side_effects=False)
     # a package module that imports from the barrel, large enough to be kept in the bytecode cache
     package(app, "user", {"index.js": "import { beta } from 'pure';\nexport const seen = beta;\n"
                                       "export const filler = [%s];\n" % ", ".join(str(i) for i in range(300))},
@@ -147,6 +159,24 @@ def case_npm_barrel_same_bindings_and_same_errors(v):
                 assert line and "nope" in line[0] and "node_modules/%s/index.js" % name in line[0], f"{mode}: {err}"
                 errs[name] = line[0].replace("node_modules/%s/" % name, "node_modules/P/")
             assert errs["pure"] == errs["loud"], f"{mode}: {errs}"
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def case_npm_barrel_import_cycles_run_in_nodes_order(v):
+    """A package whose files import their own barrel (a cycle through it, directly or two files
+    down): the files run in the order the whole barrel gives them, Node's, and nothing reads a
+    binding before it is set (a part that went straight to the files would run y.js, or child.js,
+    first and fail)."""
+    tmp, app = project()
+    try:
+        for mode, args in MODES:
+            r = ran(v, app, 'import { x, getY } from "cyc";', args, "out: [x(), getY()]")
+            assert r == {"ran": ["cyc/x", "cyc/y"], "out": ["x", "x"]}, f"{mode}: {r}"
+            r = ran(v, app, 'import { Base } from "deep";', args, "b: typeof Base")
+            assert r == {"ran": ["deep/helper", "deep/base", "deep/child"], "b": "function"}, f"{mode}: {r}"
+            r = ran(v, app, 'import { Child } from "deep";', args, "c: typeof Child")
+            assert r == {"ran": ["deep/helper", "deep/base", "deep/child"], "c": "function"}, f"{mode}: {r}"
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

@@ -35,7 +35,23 @@ typedef struct {
     char *text; /* the host's lines, cut into NUL-terminated fields */
     size_t n;
     reexport *r;
+    size_t pkg_len; /* the key's first pkg_len bytes are its package's folder, "…/node_modules/p/" */
+    bool cyclic;    /* a file of the package imports the barrel: parts re-export from the whole */
 } barrel_table;
+
+/* The length of key's package folder: through the segment after the last "node_modules/" (two for
+ * a scope), with its slash; the key's own folder when it is in no node_modules. */
+static size_t package_folder(const char *key)
+{
+    const char *nm = NULL;
+    for (const char *p = key; (p = strstr(p, "node_modules/")) != NULL; p++)
+        if (p == key || p[-1] == '/') nm = p;
+    const char *slash = strrchr(key, '/');
+    if (!nm) return slash ? (size_t)(slash - key) + 1 : 0;
+    const char *seg = nm + strlen("node_modules/"), *end = strchr(seg, '/');
+    if (end && seg[0] == '@') end = strchr(end + 1, '/');
+    return end ? (size_t)(end - key) + 1 : (slash ? (size_t)(slash - key) + 1 : 0);
+}
 
 static bool is_name(const char *s)
 {
@@ -82,6 +98,7 @@ int engine_barrel_keep(engine *e, const char *key, char *text, size_t len)
         r->keep = !own_file(r->spec);
         line = nl + 1;
     }
+    t->pkg_len = package_folder(key);
     strmap_put(&e->barrels, xstrdup(key), t);
     return 0;
 bad:
@@ -92,6 +109,34 @@ bad:
 bool engine_is_barrel(engine *e, const char *key) { return strmap_get(&e->barrels, key) != NULL; }
 
 const char *engine_barrel_of(engine *e, const char *subset_key) { return strmap_get(&e->subsets, subset_key); }
+
+bool engine_barrel_inside(engine *e, const char *importer, const char *key)
+{
+    barrel_table *t = strmap_get(&e->barrels, key);
+    if (!t || !importer || strncmp(importer, key, t->pkg_len) != 0) return false;
+    t->cyclic = true;
+    return true;
+}
+
+size_t engine_barrel_part_files(engine *e, const char *part_key, const char ***specs)
+{
+    *specs = NULL;
+    const char *barrel_key = strmap_get(&e->subsets, part_key);
+    barrel_table *t = barrel_key ? strmap_get(&e->barrels, barrel_key) : NULL;
+    if (!t) return 0;
+    const char **out = xcalloc(t->n ? t->n : 1, sizeof *out);
+    size_t n = 0;
+    const char *p = part_key + strlen(barrel_key) + strlen("?names=");
+    while (*p) {
+        const char *end = strchr(p, ',');
+        size_t l = end ? (size_t)(end - p) : strlen(p);
+        for (size_t j = 0; j < t->n; j++)
+            if (!t->r[j].keep && strlen(t->r[j].exp) == l && memcmp(t->r[j].exp, p, l) == 0) out[n++] = t->r[j].spec;
+        p += l + (end ? 1 : 0);
+    }
+    *specs = out;
+    return n;
+}
 
 /* A JS string literal of s. */
 static void put_quoted(buf *b, const char *s)
@@ -168,7 +213,7 @@ char *engine_barrel_subset(engine *e, const char *key)
     }
     for (size_t i = 0; i < k; i++) free(names[i]);
     /* a part's key that a file of the project already has (a file really named so) is not used */
-    if (subset && strmap_get(&e->loaded, subset) && !strmap_get(&e->subsets, subset)) {
+    if (subset && (strmap_get(&e->loaded, subset) || strmap_get(&e->barrels, subset)) && !strmap_get(&e->subsets, subset)) {
         free(subset);
         subset = NULL;
     }
@@ -182,6 +227,29 @@ char *engine_barrel_source(engine *e, const char *key, size_t *len)
     barrel_table *t = strmap_get(&e->barrels, barrel_key ? barrel_key : key);
     if (!t) return NULL;
     if (!barrel_key) return source_of(t, NULL, len);
+    if (t->cyclic) { /* the names, re-exported from the whole barrel (module_subset.h) */
+        buf b = {0};
+        const char *names = key + strlen(barrel_key) + strlen("?names="), *base = strrchr(barrel_key, '/');
+        if (*names) {
+            buf_puts(&b, "export { ");
+            for (const char *p = names; *p; p++) buf_puts(&b, *p == ',' ? ", " : (char[]){*p, 0});
+            buf_puts(&b, " } from ");
+            buf bs = {0};
+            buf_printf(&bs, "./%s", base ? base + 1 : barrel_key);
+            put_quoted(&b, bs.data);
+            buf_free(&bs);
+            buf_puts(&b, ";\n");
+        } else { /* a side-effect import: the whole barrel, as Node runs it */
+            buf bs = {0};
+            buf_printf(&bs, "./%s", base ? base + 1 : barrel_key);
+            buf_puts(&b, "import ");
+            put_quoted(&b, bs.data);
+            buf_free(&bs);
+            buf_puts(&b, ";\n");
+        }
+        *len = b.len;
+        return buf_steal(&b);
+    }
     /* the part: the names after "?names=" */
     bool *want = xcalloc(t->n, sizeof *want);
     const char *p = key + strlen(barrel_key) + strlen("?names=");

@@ -348,7 +348,7 @@ static char *normalize(JSContext *ctx, const char *importer, const char *specifi
         if (fetch_module(e, base, specifier, &key) < 0) return NULL;
         memo_put(e, base, specifier, key);
     }
-    char *part = engine_barrel_subset(e, key);
+    char *part = engine_is_barrel(e, key) && !engine_barrel_inside(e, base, key) ? engine_barrel_subset(e, key) : NULL;
     char *r = js_strdup(ctx, part ? part : key);
     free(part);
     free(key);
@@ -546,6 +546,28 @@ static JSValue compile_module(engine *e, module_source *s)
     return v;
 }
 
+static JSModuleDef *load(JSContext *ctx, const char *key, void *opaque);
+
+/* Before the part of a barrel an importer uses is made, the package files it re-exports are
+ * loaded (with their imports): if one of them leads back to the barrel from inside the package (an
+ * import cycle through it, engine_barrel_inside), the part re-exports from the whole barrel, so
+ * the files run in the order the whole barrel gives them. 0, or -1 with the exception pending. */
+static int load_part_files(JSContext *ctx, engine *e, const char *part_key)
+{
+    const char **specs;
+    size_t n = engine_barrel_part_files(e, part_key, &specs);
+    char *barrel = xstrdup(engine_barrel_of(e, part_key));
+    int rc = 0;
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        char *k = normalize(ctx, barrel, specs[i], e);
+        if (!k || !load(ctx, k, e)) rc = -1;
+        js_free(ctx, k);
+    }
+    free(barrel);
+    free(specs);
+    return rc;
+}
+
 static JSModuleDef *load(JSContext *ctx, const char *key, void *opaque)
 {
     engine *e = opaque;
@@ -558,6 +580,9 @@ static JSModuleDef *load(JSContext *ctx, const char *key, void *opaque)
     if (have && have->def) return have->def;
     module_source *s = take_source(e, key);
     if (!s) { /* a re-export-only package module, or the part of one an importer uses */
+        if (engine_barrel_of(e, key) && load_part_files(ctx, e, key) < 0) return NULL;
+        have = strmap_get(&e->loaded, key);
+        if (have && have->def) return have->def;
         size_t len;
         char *src = engine_barrel_source(e, key, &len);
         if (src) {

@@ -20,8 +20,15 @@ static bool skip_blank(scan *c)
         unsigned char ch = (unsigned char)c->s[c->i];
         if (ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\v' || ch == '\f') {
             c->i++;
+        } else if (ch == 0xe2 && c->i + 2 < c->len && (unsigned char)c->s[c->i + 1] == 0x80 &&
+                   ((unsigned char)c->s[c->i + 2] == 0xa8 || (unsigned char)c->s[c->i + 2] == 0xa9)) {
+            c->i += 3; /* U+2028, U+2029: line terminators (the ASI check below counts only LF and CR) */
         } else if (ch == '/' && c->i + 1 < c->len && c->s[c->i + 1] == '/') {
-            while (c->i < c->len && c->s[c->i] != '\n' && c->s[c->i] != '\r') c->i++;
+            /* to the line's end: LF, CR, or U+2028/U+2029 (then what follows is read as code) */
+            while (c->i < c->len && c->s[c->i] != '\n' && c->s[c->i] != '\r' &&
+                   !((unsigned char)c->s[c->i] == 0xe2 && c->i + 2 < c->len && (unsigned char)c->s[c->i + 1] == 0x80 &&
+                     ((unsigned char)c->s[c->i + 2] == 0xa8 || (unsigned char)c->s[c->i + 2] == 0xa9)))
+                c->i++;
         } else if (ch == '/' && c->i + 1 < c->len && c->s[c->i + 1] == '*') {
             const char *end = NULL;
             for (size_t j = c->i + 2; j + 1 < c->len; j++)
@@ -136,7 +143,8 @@ static bool statement(scan *c, sink *k)
         add(k, 1, spec);
         return true;
     }
-    if (!punct(c, '{')) return false;
+    /* `export {} from "x"` loads x for its effects alone: such a file is loaded whole */
+    if (!punct(c, '{') || punct(c, '}')) return false;
     size_t m = 0;
     while (!punct(c, '}')) {
         if (k->n + m >= k->cap) return false;
@@ -201,6 +209,8 @@ int barrel_scan(const char *src, size_t len, buf *table, size_t *n)
             if (cmp_slice(&k.exports[i - 1], &k.exports[i]) == 0) ok = false;
     }
     free(k.exports);
+    /* a table far larger than its file (long specifiers repeated for every name) is not kept */
+    if (ok && table->len - mark > 2 * len + 4096) ok = false;
     if (!ok || k.n == 0) {
         table->len = mark;
         if (table->data) table->data[mark] = '\0';

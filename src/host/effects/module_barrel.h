@@ -4,9 +4,9 @@
  * loader serve such a module as the part an importer uses (module_load.c; docs/captured-surface.md, "Packages that declare no side effects").
  *
  * Trusts nothing in the source: a strict recognizer of that one form, with caps. Anything else
- * (code, `export *` without a name, string names, escapes in a specifier, a duplicate export name,
- * more than BARREL_MAX_ENTRIES entries, more than BARREL_MAX_BYTES of text) is "not a barrel", and
- * the file is loaded as it is.
+ * (code, `export *` without a name, `export {} from`, string names, escapes in a specifier, a
+ * duplicate export name, more than BARREL_MAX_ENTRIES entries, more than BARREL_MAX_BYTES of text, a
+ * table more than twice the text) is "not a barrel", and the file is loaded as it is.
  */
 #ifndef CHIDORI_MODULE_BARREL_H
 #define CHIDORI_MODULE_BARREL_H
