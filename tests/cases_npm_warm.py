@@ -155,6 +155,37 @@ def case_npm_warm_failed_import_is_forgotten_and_fails_again(v):
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def case_npm_warm_failed_import_in_a_cycle_leaves_no_freed_module(v):
+    """a.js imports b.js and a missing file, b.js imports a.js back: a dynamic import of a.js fails,
+    and a later import of b.js (whose import of a.js was resolved on the way) fails the same way
+    instead of using a.js's freed module (ng patch 0026: the engine crashed here, a segfault, or a
+    use after free under the sanitizers). The same with the two as package files, and again when
+    the first run stored them as bytecode and the second reads them from it."""
+    tmp = tempfile.mkdtemp(prefix="chidori-npm-warm-")
+    try:
+        app = os.path.join(tmp, "app")
+        write(app, "package.json", json.dumps({"type": "module"}))
+        for folder in ("", "node_modules/cyc/"):
+            write(app, folder + "a.js", 'import { b } from "./b.js";\nimport "./missing.js";\nexport const a = 1;\n'
+                  "export const pad = [%s];\n" % ", ".join(str(i) for i in range(100)))
+            write(app, folder + "b.js", 'import { a } from "./a.js";\nexport const b = 2;\nexport function f() { return a; }\n'
+                  "export const pad = [%s];\n" % ", ".join(str(i) for i in range(100)))
+        write(app, "node_modules/cyc/package.json", json.dumps({"name": "cyc", "type": "module", "exports": {"./*": "./*"}}))
+        write(app, "agent.js", 'import { run } from "chidori:agent";\n'
+              "async function attempt(s) { try { const m = await import(s); return Object.keys(m).join(); } catch (e) { return e.name + ': ' + e.message; } }\n"
+              "run(async () => ({ a: await attempt('./a.js'), b: await attempt('./b.js'),\n"
+              "  pa: await attempt('cyc/a.js'), pb: await attempt('cyc/b.js') }));\n")
+        for mode, args in MODES + (("in-process, warm", ["--no-isolate"]),):
+            state = os.path.join(tmp, "state-" + mode.split(",")[0])
+            code, out, err = chidori(v, "run", *args, os.path.join(app, "agent.js"), state=state)
+            assert code == 0, f"{mode}: exit {code}\n{err}"
+            r = json.loads(out)
+            for k in ("a", "b", "pa", "pb"):
+                assert r[k].startswith("ReferenceError: cannot find module `./missing.js`"), f"{mode} {k}: {r}"
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def case_npm_warm_file_reached_by_two_paths_is_sent_once(v):
     """A file the host already sent, reached again from another folder (`./shared.js` from the root,
     `../shared.js` from sub/), comes back as its key alone: the same module, run once, and both

@@ -154,6 +154,21 @@ static void put_quoted(buf *b, const char *s)
     buf_append(b, "\"", 1);
 }
 
+void engine_barrel_import_line(buf *b, const char *spec)
+{
+    buf_puts(b, "import ");
+    put_quoted(b, spec);
+    buf_puts(b, ";\n");
+}
+
+char *engine_barrel_probe_key(engine *e, const char *part_key)
+{
+    char *probe = xasprintf("%s&probe", part_key);
+    const char *barrel = strmap_get(&e->subsets, part_key);
+    if (barrel && !strmap_get(&e->subsets, probe)) strmap_put(&e->subsets, xstrdup(probe), xstrdup(barrel));
+    return probe;
+}
+
 /* The source of the re-exports of t that `want` (NULL: all) marks. */
 static char *source_of(const barrel_table *t, const bool *want, size_t *len)
 {

@@ -4,6 +4,7 @@
 #define CHIDORI_MODULE_SUBSET_H
 
 #include "engine/engine_internal.h"
+#include "util/buf.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -23,6 +24,11 @@ bool engine_barrel_inside(engine *e, const char *importer, const char *key);
 /* The specifiers of the package files a part re-exports (pointers into the table; *specs is
  * malloc'd), which the loader loads before it makes the part. */
 size_t engine_barrel_part_files(engine *e, const char *part_key, const char ***specs);
+/* `import "<spec>";` and a line break, quoted as the parts' sources are. */
+void engine_barrel_import_line(buf *b, const char *spec);
+/* The name of the module that loads a part's files first (its imports resolve from the barrel's
+ * folder, as the part's do); malloc'd. */
+char *engine_barrel_probe_key(engine *e, const char *part_key);
 /* While QuickJS resolves a static import of `key`: the key of the part the importing module uses
  * (malloc'd), or NULL when it is served whole (or key is no barrel). */
 char *engine_barrel_subset(engine *e, const char *key);

@@ -474,14 +474,14 @@ static int erase_types(engine *e, module_source *s)
 }
 
 /* The host's cached bytecode for s, read as a module; JS_UNDEFINED when it does not read as the
- * module of this key (then the source is compiled instead). */
+ * module of this key (then the source is compiled instead). An exception is the module's own: the
+ * bytecode was checked by the host (its tag and the source's hash), so a read that throws failed
+ * to resolve an import (a missing file, which compiling the source would fail on the same way, the
+ * module staying loaded but unresolved: ng patch 0026) or ran out of memory or time. */
 static JSValue read_cached_module(engine *e, module_source *s)
 {
     JSValue v = JS_ReadObject(e->ctx, s->bytecode, s->bytecode_len, JS_READ_OBJ_BYTECODE);
-    if (JS_IsException(v)) {
-        JS_FreeValue(e->ctx, JS_GetException(e->ctx));
-        return JS_UNDEFINED;
-    }
+    if (JS_IsException(v)) return v;
     if (JS_VALUE_GET_TAG(v) != JS_TAG_MODULE) {
         JS_FreeValue(e->ctx, v);
         return JS_UNDEFINED;
@@ -531,7 +531,7 @@ static JSValue compile_module(engine *e, module_source *s)
 {
     if (s->bytecode) {
         JSValue v = read_cached_module(e, s);
-        if (!JS_IsUndefined(v)) return v;
+        if (!JS_IsUndefined(v)) return v; /* the module, or its exception */
     }
     if (is_typescript(s->key) && erase_types(e, s) < 0) return JS_EXCEPTION;
     strip_import_attributes(s->source, s->len);
@@ -549,23 +549,26 @@ static JSValue compile_module(engine *e, module_source *s)
 static JSModuleDef *load(JSContext *ctx, const char *key, void *opaque);
 
 /* Before the part of a barrel an importer uses is made, the package files it re-exports are
- * loaded (with their imports): if one of them leads back to the barrel from inside the package (an
- * import cycle through it, engine_barrel_inside), the part re-exports from the whole barrel, so
- * the files run in the order the whole barrel gives them. 0, or -1 with the exception pending. */
-static int load_part_files(JSContext *ctx, engine *e, const char *part_key)
+ * loaded (with their imports), through a module that only imports them, compiled and never run
+ * (so QuickJS finds or loads each as for any import): if one of them leads back to the barrel
+ * from inside the package (an import cycle through it, engine_barrel_inside), the part re-exports
+ * from the whole barrel, so the files run in the order the whole barrel gives them. 0, or -1 with
+ * the exception pending. */
+static int load_part_files(engine *e, const char *part_key)
 {
     const char **specs;
     size_t n = engine_barrel_part_files(e, part_key, &specs);
-    char *barrel = xstrdup(engine_barrel_of(e, part_key));
-    int rc = 0;
-    for (size_t i = 0; i < n && rc == 0; i++) {
-        char *k = normalize(ctx, barrel, specs[i], e);
-        if (!k || !load(ctx, k, e)) rc = -1;
-        js_free(ctx, k);
-    }
-    free(barrel);
+    buf src = {0};
+    for (size_t i = 0; i < n; i++) engine_barrel_import_line(&src, specs[i]);
     free(specs);
-    return rc;
+    if (!src.data) return 0;
+    char *probe = engine_barrel_probe_key(e, part_key);
+    JSValue v = JS_Eval(e->ctx, src.data, src.len, probe, JS_EVAL_TYPE_MODULE | JS_EVAL_FLAG_COMPILE_ONLY);
+    free(probe);
+    buf_free(&src);
+    if (JS_IsException(v)) return -1;
+    JS_FreeValue(e->ctx, v); /* the runtime keeps the module; it is never linked or run */
+    return 0;
 }
 
 static JSModuleDef *load(JSContext *ctx, const char *key, void *opaque)
@@ -580,7 +583,7 @@ static JSModuleDef *load(JSContext *ctx, const char *key, void *opaque)
     if (have && have->def) return have->def;
     module_source *s = take_source(e, key);
     if (!s) { /* a re-export-only package module, or the part of one an importer uses */
-        if (engine_barrel_of(e, key) && load_part_files(ctx, e, key) < 0) return NULL;
+        if (engine_barrel_of(e, key) && load_part_files(e, key) < 0) return NULL;
         have = strmap_get(&e->loaded, key);
         if (have && have->def) return have->def;
         size_t len;
