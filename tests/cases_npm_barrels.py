@@ -80,6 +80,21 @@ def project():
         "lib/helper.js": mark("deep/helper") + 'import { Child } from "../index.js";\nexport const h = () => Child;\n',
         "lib/child.js": mark("deep/child") + 'import { Base } from "../index.js";\nexport class Child extends Base {}\n',
     }, side_effects=False)
+    # a cycle through the barrel across packages: xp's files import xq, which imports xp's barrel
+    package(app, "xp", {
+        "index.js": 'export { a } from "./a.js";\nexport { b } from "./b.js";\n',
+        "a.js": mark("xp/a") + 'import { q } from "xq";\nexport const a = "a" + q;\n',
+        "b.js": mark("xp/b") + 'import { q } from "xq";\nexport const b = "b" + q;\n',
+    }, side_effects=False)
+    package(app, "xq", {"index.js": mark("xq") + 'import { b } from "xp";\nexport const q = "q";\nexport const gb = () => b;\n'})
+    # a barrel whose line re-exports from another barrel of the same package
+    package(app, "nest", {
+        "index.js": 'export { a1, a2 } from "./sub/index.js";\nexport { b } from "./b.js";\n',
+        "b.js": mark("nest/b") + "export const b = 'b';\n",
+        "sub/index.js": 'export { a1 } from "./a1.js";\nexport { a2 } from "./a2.js";\n',
+        "sub/a1.js": mark("nest/a1") + "export const a1 = 1;\n",
+        "sub/a2.js": mark("nest/a2") + "export const a2 = 2;\n",
+    }, side_effects=False)
     # a package module that imports from the barrel, large enough to be kept in the bytecode cache
     package(app, "user", {"index.js": "import { beta } from 'pure';\nexport const seen = beta;\n"
                                       "export const filler = [%s];\n" % ", ".join(str(i) for i in range(300))},
@@ -113,6 +128,9 @@ def case_npm_barrel_named_import_runs_only_what_it_uses(v):
             write(os.path.join(app, "again.js"), 'export { alpha as again } from "pure";\n')
             r = ran(v, app, 'import { again } from "./again.js";', args, "a: again()")
             assert r == {"ran": ["pure/alpha", "side-pkg"], "a": "alpha"}, f"{mode}: {r}"
+            # a line of the barrel that re-exports from another barrel takes a part of that one too
+            r = ran(v, app, 'import { a1 } from "nest";', args, "a1")
+            assert r == {"ran": ["nest/a1"], "a1": 1}, f"{mode}: {r}"
             # a side-effect-only import of the barrel runs none of its own files
             r = ran(v, app, 'import "pure";', args)
             assert r["ran"] == ["side-pkg"], f"{mode}: {r}"
@@ -177,6 +195,9 @@ def case_npm_barrel_import_cycles_run_in_nodes_order(v):
             assert r == {"ran": ["deep/helper", "deep/base", "deep/child"], "b": "function"}, f"{mode}: {r}"
             r = ran(v, app, 'import { Child } from "deep";', args, "c: typeof Child")
             assert r == {"ran": ["deep/helper", "deep/base", "deep/child"], "c": "function"}, f"{mode}: {r}"
+            # through another package: its import of the barrel, made while the part's files load
+            r = ran(v, app, 'import { a } from "xp";', args, "a")
+            assert r == {"ran": ["xq", "xp/a", "xp/b"], "a": "aq"}, f"{mode}: {r}"
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

@@ -37,6 +37,7 @@ typedef struct {
     reexport *r;
     size_t pkg_len; /* the key's first pkg_len bytes are its package's folder, "…/node_modules/p/" */
     bool cyclic;    /* a file of the package imports the barrel: parts re-export from the whole */
+    int probing;    /* a part's files are loading (load_part_files): any import of it is a cycle */
 } barrel_table;
 
 /* The length of key's package folder: through the segment after the last "node_modules/" (two for
@@ -113,9 +114,16 @@ const char *engine_barrel_of(engine *e, const char *subset_key) { return strmap_
 bool engine_barrel_inside(engine *e, const char *importer, const char *key)
 {
     barrel_table *t = strmap_get(&e->barrels, key);
-    if (!t || !importer || strncmp(importer, key, t->pkg_len) != 0) return false;
+    if (!t || !importer || (t->probing == 0 && strncmp(importer, key, t->pkg_len) != 0)) return false;
     t->cyclic = true;
     return true;
+}
+
+void engine_barrel_probing(engine *e, const char *part_key, int delta)
+{
+    const char *barrel_key = strmap_get(&e->subsets, part_key);
+    barrel_table *t = barrel_key ? strmap_get(&e->barrels, barrel_key) : NULL;
+    if (t) t->probing += delta;
 }
 
 size_t engine_barrel_part_files(engine *e, const char *part_key, const char ***specs)
@@ -164,6 +172,10 @@ void engine_barrel_import_line(buf *b, const char *spec)
 char *engine_barrel_probe_key(engine *e, const char *part_key)
 {
     char *probe = xasprintf("%s&probe", part_key);
+    if ((strmap_get(&e->loaded, probe) || strmap_get(&e->barrels, probe)) && !strmap_get(&e->subsets, probe)) {
+        free(probe); /* a file really named so */
+        return NULL;
+    }
     const char *barrel = strmap_get(&e->subsets, part_key);
     if (barrel && !strmap_get(&e->subsets, probe)) strmap_put(&e->subsets, xstrdup(probe), xstrdup(barrel));
     return probe;

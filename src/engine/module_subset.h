@@ -17,17 +17,21 @@ int engine_barrel_keep(engine *e, const char *key, char *text, size_t len);
 bool engine_is_barrel(engine *e, const char *key);
 /* The barrel a part's key belongs to, or NULL when key is no part. */
 const char *engine_barrel_of(engine *e, const char *subset_key);
-/* `importer` imports the barrel `key` from inside its package: true, and the barrel is marked as
+/* `importer` imports the barrel `key` from inside its package, or while a part's files load: true,
+ * and the barrel is marked as
  * in an import cycle (its parts then re-export from the whole barrel, so its files run in the
  * order the whole gives them, Node's); such an import gets the whole barrel. */
 bool engine_barrel_inside(engine *e, const char *importer, const char *key);
 /* The specifiers of the package files a part re-exports (pointers into the table; *specs is
  * malloc'd), which the loader loads before it makes the part. */
 size_t engine_barrel_part_files(engine *e, const char *part_key, const char ***specs);
+/* Counts a probe of the part's barrel in (+1) or out (-1): while one runs, every import of the
+ * barrel counts as a cycle through it (engine_barrel_inside). */
+void engine_barrel_probing(engine *e, const char *part_key, int delta);
 /* `import "<spec>";` and a line break, quoted as the parts' sources are. */
 void engine_barrel_import_line(buf *b, const char *spec);
 /* The name of the module that loads a part's files first (its imports resolve from the barrel's
- * folder, as the part's do); malloc'd. */
+ * folder, as the part's do); malloc'd; NULL when a file of the project has that name. */
 char *engine_barrel_probe_key(engine *e, const char *part_key);
 /* While QuickJS resolves a static import of `key`: the key of the part the importing module uses
  * (malloc'd), or NULL when it is served whole (or key is no barrel). */

@@ -239,8 +239,15 @@ again:
         json_free(res);
         return 0;
     }
-    module_source *s = take_source(e, key->u.string.bytes);
-    if (s) free_source(s);
+    /* Sources still waiting are orphans: QuickJS loads a key right after normalizing it, unless it
+     * has a module of that name already (one whose imports failed before stays, unresolved: ng
+     * patch 0026), and then nothing ever takes the source. */
+    while (e->sources) {
+        module_source *old = e->sources;
+        e->sources = old->next;
+        free_source(old);
+    }
+    e->sources_bytes = 0;
     if (strmap_get(&e->loaded, key->u.string.bytes)) { /* QuickJS has it and will not ask for it again */
         *key_out = xstrdup(key->u.string.bytes);
         json_free(res);
@@ -252,7 +259,7 @@ again:
         json_free(res);
         return -1;
     }
-    s = xcalloc(1, sizeof *s);
+    module_source *s = xcalloc(1, sizeof *s);
     s->key = xstrdup(key->u.string.bytes);
     s->source = take_bytes(src, &s->len);
     s->format = fmt && !strcmp(fmt, "cjs") ? 'c' : fmt && !strcmp(fmt, "json") ? 'j' : 'e';
@@ -348,7 +355,12 @@ static char *normalize(JSContext *ctx, const char *importer, const char *specifi
         if (fetch_module(e, base, specifier, &key) < 0) return NULL;
         memo_put(e, base, specifier, key);
     }
-    char *part = engine_is_barrel(e, key) && !engine_barrel_inside(e, base, key) ? engine_barrel_subset(e, key) : NULL;
+    /* A barrel's part (module_subset.c): never for its own part's or probe's imports (they want
+     * its files, or the whole of it), never for a file inside its package (a cycle through it) */
+    char *part = NULL;
+    if (engine_is_barrel(e, key)) {
+        if (barrel ? strcmp(barrel, key) != 0 : !engine_barrel_inside(e, base, key)) part = engine_barrel_subset(e, key);
+    }
     char *r = js_strdup(ctx, part ? part : key);
     free(part);
     free(key);
@@ -550,10 +562,10 @@ static JSModuleDef *load(JSContext *ctx, const char *key, void *opaque);
 
 /* Before the part of a barrel an importer uses is made, the package files it re-exports are
  * loaded (with their imports), through a module that only imports them, compiled and never run
- * (so QuickJS finds or loads each as for any import): if one of them leads back to the barrel
- * from inside the package (an import cycle through it, engine_barrel_inside), the part re-exports
- * from the whole barrel, so the files run in the order the whole barrel gives them. 0, or -1 with
- * the exception pending. */
+ * (so QuickJS finds or loads each as for any import): if one of them, or a file they import in
+ * any package, leads back to the barrel (an import cycle through it, engine_barrel_inside), the
+ * part re-exports from the whole barrel, so the files run in the order the whole barrel gives
+ * them. 0, or -1 with the exception pending. */
 static int load_part_files(engine *e, const char *part_key)
 {
     const char **specs;
@@ -562,10 +574,18 @@ static int load_part_files(engine *e, const char *part_key)
     for (size_t i = 0; i < n; i++) engine_barrel_import_line(&src, specs[i]);
     free(specs);
     if (!src.data) return 0;
+    /* while it loads, any import of the barrel is a cycle through it, from whatever package */
+    engine_barrel_probing(e, part_key, 1);
     char *probe = engine_barrel_probe_key(e, part_key);
+    if (!probe) { /* a file of that name is loaded: no probe (never, short of such a name) */
+        engine_barrel_probing(e, part_key, -1);
+        buf_free(&src);
+        return 0;
+    }
     JSValue v = JS_Eval(e->ctx, src.data, src.len, probe, JS_EVAL_TYPE_MODULE | JS_EVAL_FLAG_COMPILE_ONLY);
     free(probe);
     buf_free(&src);
+    engine_barrel_probing(e, part_key, -1);
     if (JS_IsException(v)) return -1;
     JS_FreeValue(e->ctx, v); /* the runtime keeps the module; it is never linked or run */
     return 0;
