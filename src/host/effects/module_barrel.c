@@ -1,6 +1,7 @@
 /* effects/module_barrel.c — the barrel recognizer (module_barrel.h). A hand-written scanner of a
  * small subset of ES module syntax: it accepts only text it is sure means re-exports and nothing
  * else, so a file it refuses is simply loaded whole. Owns nothing past the returned table. */
+#define _GNU_SOURCE /* memmem */
 #include "host/effects/module_barrel.h"
 #include "util/buf.h"
 
@@ -30,12 +31,7 @@ static bool skip_blank(scan *c)
                      ((unsigned char)c->s[c->i + 2] == 0xa8 || (unsigned char)c->s[c->i + 2] == 0xa9)))
                 c->i++;
         } else if (ch == '/' && c->i + 1 < c->len && c->s[c->i + 1] == '*') {
-            const char *end = NULL;
-            for (size_t j = c->i + 2; j + 1 < c->len; j++)
-                if (c->s[j] == '*' && c->s[j + 1] == '/') {
-                    end = c->s + j;
-                    break;
-                }
+            const char *end = memmem(c->s + c->i + 2, c->len - c->i - 2, "*/", 2);
             if (!end) return false;
             c->i = (size_t)(end - c->s) + 2;
         } else {
