@@ -9,7 +9,10 @@
  * barrel, built from the same table under the barrel's own key, so what such code sees (and the
  * errors it gets) is what the file itself would give. A re-export from anything but a file of
  * the package's own folders ("./…" without "..") is kept in every part: the declaration covers
- * only the package's own files.
+ * only the package's own files. Before a part is made its files are loaded (not run) through a
+ * probe module; if any file imports the barrel meanwhile, or a file of the package imports it at
+ * all (an import cycle through it), parts re-export from the whole barrel, so the files run in
+ * Node's order (modules.c, load_part_files).
  *
  * Trusts the host's table (checked for shape only); builds source text that the engine compiles
  * like any module. Owns e->barrels (key → table) and e->subsets (part key → barrel key).
@@ -126,22 +129,32 @@ void engine_barrel_probing(engine *e, const char *part_key, int delta)
     if (t) t->probing += delta;
 }
 
+/* want[j] for each entry of t that the part `part_key` of `barrel_key` names (after "?names="). */
+static void part_wants(const barrel_table *t, const char *barrel_key, const char *part_key, bool *want)
+{
+    const char *p = part_key + strlen(barrel_key) + strlen("?names=");
+    while (*p) {
+        const char *end = strchr(p, ',');
+        size_t l = end ? (size_t)(end - p) : strlen(p);
+        for (size_t j = 0; j < t->n; j++)
+            if (strlen(t->r[j].exp) == l && memcmp(t->r[j].exp, p, l) == 0) want[j] = true;
+        p += l + (end ? 1 : 0);
+    }
+}
+
 size_t engine_barrel_part_files(engine *e, const char *part_key, const char ***specs)
 {
     *specs = NULL;
     const char *barrel_key = strmap_get(&e->subsets, part_key);
     barrel_table *t = barrel_key ? strmap_get(&e->barrels, barrel_key) : NULL;
     if (!t) return 0;
+    bool *want = xcalloc(t->n ? t->n : 1, sizeof *want);
+    part_wants(t, barrel_key, part_key, want);
     const char **out = xcalloc(t->n ? t->n : 1, sizeof *out);
     size_t n = 0;
-    const char *p = part_key + strlen(barrel_key) + strlen("?names=");
-    while (*p) {
-        const char *end = strchr(p, ',');
-        size_t l = end ? (size_t)(end - p) : strlen(p);
-        for (size_t j = 0; j < t->n; j++)
-            if (!t->r[j].keep && strlen(t->r[j].exp) == l && memcmp(t->r[j].exp, p, l) == 0) out[n++] = t->r[j].spec;
-        p += l + (end ? 1 : 0);
-    }
+    for (size_t j = 0; j < t->n; j++)
+        if (want[j] && !t->r[j].keep) out[n++] = t->r[j].spec;
+    free(want);
     *specs = out;
     return n;
 }
@@ -255,38 +268,24 @@ char *engine_barrel_source(engine *e, const char *key, size_t *len)
     if (!t) return NULL;
     if (!barrel_key) return source_of(t, NULL, len);
     if (t->cyclic) { /* the names, re-exported from the whole barrel (module_subset.h) */
-        buf b = {0};
         const char *names = key + strlen(barrel_key) + strlen("?names="), *base = strrchr(barrel_key, '/');
+        char *spec = xasprintf("./%s", base ? base + 1 : barrel_key);
+        buf b = {0};
         if (*names) {
             buf_puts(&b, "export { ");
             for (const char *p = names; *p; p++) buf_puts(&b, *p == ',' ? ", " : (char[]){*p, 0});
             buf_puts(&b, " } from ");
-            buf bs = {0};
-            buf_printf(&bs, "./%s", base ? base + 1 : barrel_key);
-            put_quoted(&b, bs.data);
-            buf_free(&bs);
-            buf_puts(&b, ";\n");
         } else { /* a side-effect import: the whole barrel, as Node runs it */
-            buf bs = {0};
-            buf_printf(&bs, "./%s", base ? base + 1 : barrel_key);
             buf_puts(&b, "import ");
-            put_quoted(&b, bs.data);
-            buf_free(&bs);
-            buf_puts(&b, ";\n");
         }
+        put_quoted(&b, spec);
+        buf_puts(&b, ";\n");
+        free(spec);
         *len = b.len;
         return buf_steal(&b);
     }
-    /* the part: the names after "?names=" */
     bool *want = xcalloc(t->n, sizeof *want);
-    const char *p = key + strlen(barrel_key) + strlen("?names=");
-    while (*p) {
-        const char *end = strchr(p, ',');
-        size_t l = end ? (size_t)(end - p) : strlen(p);
-        for (size_t j = 0; j < t->n; j++)
-            if (strlen(t->r[j].exp) == l && memcmp(t->r[j].exp, p, l) == 0) want[j] = true;
-        p += l + (end ? 1 : 0);
-    }
+    part_wants(t, barrel_key, key, want);
     char *src = source_of(t, want, len);
     free(want);
     return src;
