@@ -387,3 +387,80 @@ def case_npm_bytecode_cache_cycle_through_an_uncached_file(v):
             assert run(v, app, state, args) == want, mode
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+SRC_INDEX = """#!/usr/bin/env node
+// a package module whose functions' text is read back (Function.prototype.toString)
+export class Shape {
+  constructor(n) { this.n = n; /* MARK-CLASS */ }
+  area() { return this.n * 2; /* MARK-METHOD: é ✓ 😀 */ }
+  get size() { return this.n; }
+  static of(n) { return new Shape(n); }
+}
+export function plain(a, b = "é") { return a + b; /* MARK-PLAIN */ }
+export const arrow = (x) => x * 3; // MARK-ARROW
+export async function later() { return 1; }
+export function* gen() { yield 2; }
+export function outer() { return function inner(y) { return y; /* MARK-INNER */ }; }
+export const texts = () => [Shape, Shape.prototype.area, Object.getOwnPropertyDescriptor(Shape.prototype, "size").get,
+  Shape.of, plain, arrow, later, gen, outer, outer()].map(String);
+"""
+
+SRC_ATTRS = """import data from "./d.json" with { type: "json" };
+export function withData() { return data.k; /* MARK-ATTRS */ }
+"""
+
+
+def case_npm_bytecode_cache_function_source_text(v):
+    """Function.prototype.toString of a cached package module's functions (classes, methods,
+    getters, arrows, async, generators, nested functions, non-ASCII text, after a hashbang line)
+    is the file's own text, cold, warm and isolated. The text is not in the image when the module
+    was compiled from the file as it is (the engine hands the file's text to the bytecode reader:
+    ng patch 0027), and is in it when the compiled text differed (an import attribute blanked)."""
+    tmp = tempfile.mkdtemp(prefix="chidori-bc-src-")
+    try:
+        app = os.path.join(tmp, "app")
+        pkg = os.path.join(app, "node_modules", "srcpkg")
+        os.makedirs(pkg)
+        with open(os.path.join(pkg, "package.json"), "w") as f:
+            json.dump({"name": "srcpkg", "type": "module", "main": "index.js"}, f)
+        filler = "export const filler = [%s];\n" % ", ".join(str(i) for i in range(2000))
+        with open(os.path.join(pkg, "index.js"), "w", encoding="utf-8") as f:
+            f.write(SRC_INDEX + filler)
+        with open(os.path.join(pkg, "attrs.js"), "w") as f:
+            f.write(SRC_ATTRS + filler)
+        with open(os.path.join(pkg, "d.json"), "w") as f:
+            json.dump({"k": "json"}, f)
+        with open(os.path.join(app, "agent.js"), "w") as f:
+            f.write('import { run } from "chidori:agent";\nimport { texts } from "srcpkg";\n'
+                    'import { withData } from "srcpkg/attrs.js";\n'
+                    'run(async () => ({ texts: texts(), attrs: String(withData), data: withData() }));\n')
+        src = SRC_INDEX
+        want_texts = [
+            src[src.index("class Shape"):src.index("\n}\n") + 2],
+            src[src.index("area()"):src.index("😀 */ }") + len("😀 */ }")],
+            src[src.index("get size()"):src.index("return this.n; }") + len("return this.n; }")],
+            src[src.index("static of(n)") + len("static "):src.index("new Shape(n); }") + len("new Shape(n); }")],
+            src[src.index("function plain"):src.index("MARK-PLAIN */ }") + len("MARK-PLAIN */ }")],
+            "(x) => x * 3",
+            "async function later() { return 1; }",
+            "function* gen() { yield 2; }",
+            src[src.index("function outer"):src.index("MARK-INNER */ }; }") + len("MARK-INNER */ }; }")],
+            src[src.index("function inner"):src.index("MARK-INNER */ }") + len("MARK-INNER */ }")],
+        ]
+        want = {"texts": want_texts, "data": "json",
+                "attrs": SRC_ATTRS[SRC_ATTRS.index("function withData"):SRC_ATTRS.index("MARK-ATTRS */ }") + len("MARK-ATTRS */ }")]}
+        state = os.path.join(tmp, "state")
+        assert run(v, app, state, ["--no-isolate"]) == want, "cold, compiled from the source"
+        (image,) = entries(state)
+        graph = graph_of(payload_of(image))
+        index_bc = graph["node_modules/srcpkg/index.js"][2]
+        attrs_bc = graph["node_modules/srcpkg/attrs.js"][2]
+        assert b"MARK-CLASS" not in index_bc and b"MARK-INNER" not in index_bc, \
+            "the file's text was written into its bytecode"
+        assert b"MARK-ATTRS" in attrs_bc, "a module compiled from a changed text lost its functions' text"
+        for mode, args in MODES + (("in-process, warm again", ["--no-isolate"]),):
+            assert run(v, app, state, args) == want, mode
+        assert entries(state) == [image] and graph_of(payload_of(image)) == graph, "a warm run rewrote the image"
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)

@@ -301,9 +301,10 @@ static bool json_or_no_type(const char *s, size_t n)
     return true;
 }
 
-void strip_import_attributes(char *src, size_t len)
+bool strip_import_attributes(char *src, size_t len)
 {
-    if (!src) return;
+    bool blanked = false;
+    if (!src) return false;
     for (size_t i = 0; i < len; i++) {
         char q = src[i];
         if (q != '"' && q != '\'') continue;
@@ -349,6 +350,8 @@ void strip_import_attributes(char *src, size_t len)
         }
         for (size_t x = k; x <= e; x++)
             if (src[x] != '\n') src[x] = ' ';
+        blanked = true;
         i = e;
     }
+    return blanked;
 }

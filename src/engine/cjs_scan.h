@@ -8,6 +8,7 @@
 #define CHIDORI_CJS_SCAN_H
 
 #include <stddef.h>
+#include <stdbool.h>
 
 #define CJS_SCAN_MAX_BYTES ((size_t)16 << 20)
 #define CJS_SCAN_MAX_NAMES 2048
@@ -30,7 +31,7 @@ void cjs_names_free(cjs_names *n);
 /* Import attributes (`with { type: "json" }` / `assert {…}` after an import's module string) blanked
  * with spaces in place, keeping every line and column (QuickJS's parser predates them; chidori
  * knows a module's kind from its file). A clause naming another type (`type: "text"`) is kept,
- * for the engine to refuse (modules.c). */
-void strip_import_attributes(char *src, size_t len);
+ * for the engine to refuse (modules.c). Whether it blanked any. */
+bool strip_import_attributes(char *src, size_t len);
 
 #endif
