@@ -14,12 +14,20 @@ typedef struct {
     size_t len, i;
 } scan;
 
+/* The bytes that may start blank space or a comment (1), and those that are blank by themselves
+ * (2): most calls find a token's first byte at once. */
+static const unsigned char blank_class[256] = {
+    [' '] = 2, ['\t'] = 2, ['\n'] = 2, ['\r'] = 2, ['\v'] = 2, ['\f'] = 2, ['/'] = 1, [0xe2] = 1,
+};
+
 /* Blank space, line terminators and comments; false on an unterminated block comment. */
 static bool skip_blank(scan *c)
 {
     while (c->i < c->len) {
         unsigned char ch = (unsigned char)c->s[c->i];
-        if (ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\v' || ch == '\f') {
+        if (!blank_class[ch]) {
+            return true;
+        } else if (blank_class[ch] == 2) {
             c->i++;
         } else if (ch == 0xe2 && c->i + 2 < c->len && (unsigned char)c->s[c->i + 1] == 0x80 &&
                    ((unsigned char)c->s[c->i + 2] == 0xa8 || (unsigned char)c->s[c->i + 2] == 0xa9)) {
