@@ -100,6 +100,8 @@ typedef struct worker {
                    (a warm worker is handed from the pool to a run) */
     sandbox_cgroup cgroup;
     int cpu; /* the CPU this thread and the worker share once it is confined, or -1 */
+    int alt_cpu; /* another CPU this thread may run on (pinned runs only), or -1 */
+    bool apart;  /* this thread is on alt_cpu while the worker replays ahead (place_for_ahead) */
     int handed; /* descriptors sent on its handoff socket */
     uint64_t cpu_secs; /* its RLIMIT_CPU (0: none) */
     uint64_t cpu_used_us; /* what it used, once reaped (its engine's process included) */
@@ -112,14 +114,31 @@ typedef struct worker {
  * brokered effect across vCPUs, 16 µs on one). So with pin_cpu the parent's thread stays on its
  * CPU and the worker joins it once confined; before that the two set up in parallel (the worker
  * execs and builds its sandbox while the parent prepares the run). */
-static int pin_here(void)
+static int pin_here(int *alt_cpu)
 {
+    *alt_cpu = -1;
     int cpu = sched_getcpu();
     if (cpu < 0 || cpu >= CPU_SETSIZE) return -1;
     cpu_set_t set;
     CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) == 0)
+        for (int i = 0; i < CPU_SETSIZE && *alt_cpu < 0; i++)
+            if (i != cpu && CPU_ISSET(i, &set)) *alt_cpu = i;
+    CPU_ZERO(&set);
     CPU_SET(cpu, &set);
     return sched_setaffinity(0, sizeof set, &set) == 0 ? cpu : -1;
+}
+
+/* Replay ahead (ahead.h) is not a ping-pong: while the worker answers calls from an offer, this
+ * thread replays the calls it sent, and both can work at once. So a pinned thread moves to another
+ * CPU while an offer is out, and back to the worker's when a reply carries none. */
+static void place_for_ahead(worker *w, bool apart)
+{
+    if (w->cpu < 0 || w->alt_cpu < 0 || w->apart == apart) return;
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(apart ? w->alt_cpu : w->cpu, &set);
+    if (sched_setaffinity(0, sizeof set, &set) == 0) w->apart = apart;
 }
 
 /* What the worker starts with, prepared while it execs and sent on the handoff socket before its
@@ -241,7 +260,7 @@ static int spawn_worker(worker *w, const isolate_options *o, uint64_t mem_cap_by
     /* Pinned after the clone and the relay thread, which are not: the worker execs and confines
      * itself on whichever CPU is free while this thread prepares the run, then joins this CPU
      * (join_parent_cpu). */
-    w->cpu = o->pin_cpu ? pin_here() : -1;
+    w->cpu = o->pin_cpu ? pin_here(&w->alt_cpu) : -1;
     handoff_end(&h, w, hand[1]);
     return 0;
 }
@@ -560,7 +579,7 @@ static isolate_options worker_options(const isolate_options *o, const worker *w)
 /* Spawn a worker, with a cgroup slot of its own (unless CHIDORI_ISOLATE_SKIP says cgroup). */
 static int start_worker(worker *w, const isolate_options *o, uint64_t mem_cap_bytes, char **error)
 {
-    *w = (worker){.pidfd = -1, .cpu = -1, .cgroup = SANDBOX_CGROUP_NONE};
+    *w = (worker){.pidfd = -1, .cpu = -1, .alt_cpu = -1, .cgroup = SANDBOX_CGROUP_NONE};
     return spawn_worker(w, o, mem_cap_bytes, error);
 }
 
@@ -821,6 +840,7 @@ int supervisor_run(const engine_config *cfg, host *h, const isolate_options *o, 
             free(err);
             backstop_after_effect(&bs);
             if (offer) json_object_set(reply, "ahead", offer);
+            if (!answered) place_for_ahead(&w, offer && offer->u.array.len > 0);
             if (answered) {
                 failure = ahead_settle(&aq, h, seq_before, rc);
                 ahead_failed = failure != NULL;
@@ -844,6 +864,7 @@ int supervisor_run(const engine_config *cfg, host *h, const isolate_options *o, 
         json_free(frame);
     }
     ahead_end(&aq);
+    place_for_ahead(&w, false);
     frame_reader_free(&from_worker);
     /* Was the worker already dead when we stopped serving it? Then its own end (a seccomp kill, a
      * crash, the CPU limit) is the most precise explanation; if we had to kill it, our reason is. */

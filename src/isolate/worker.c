@@ -73,6 +73,12 @@ static buf answered;
 /* The parent's replies, read through one buffer: a reply in one read, not two. */
 static frame_reader from_parent = {.fd = FD_IN};
 
+/* Calls answered ahead go out once this many bytes of them are gathered (a mark is about 80), so
+ * that the parent replays them while the guest goes on: both sides work at once. */
+#ifndef AHEAD_FLUSH_BYTES
+#define AHEAD_FLUSH_BYTES 4096
+#endif
+
 static int flush_answered(char **io) { return frame_write_frames(FD_OUT, &answered, io); }
 
 /* The head of the offer answers a call of op: its frame goes out later, marked, and nobody waits. */
@@ -86,7 +92,7 @@ static bool answer_ahead(json_t *call, const char *op, json_t **result, char **e
     json_object_set(call, "ahead", json_bool(true));
     char *io = NULL;
     int w = frame_append(&answered, call, &io);
-    if (w == 0 && answered.len >= FRAME_COALESCE_BYTES) w = flush_answered(&io);
+    if (w == 0 && answered.len >= AHEAD_FLUSH_BYTES) w = flush_answered(&io);
     if (w != 0) {
         *error = xasprintf("lost the host: %s", io ? io : "broken pipe");
         free(io);

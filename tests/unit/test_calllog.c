@@ -8,7 +8,10 @@
 #include "settings/settings.h"
 #include "../json_same_tree.h"
 
+#include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 typedef struct sink_state {
     int calls;
@@ -292,6 +295,45 @@ TEST(calllog_persist_cuts_a_torn_tail_and_keeps_every_complete_record)
         CHECK(calllog_has_seq(log, 9));
         calllog_free(log);
     }
+    unlink(path);
+    rmdir(dir);
+    free(path);
+    free(dir);
+}
+
+/* The descriptor a log appends through, found by its path in /proc/self/fd, or -1. */
+static int fd_of(const char *path)
+{
+    char real[PATH_MAX], link[64], target[PATH_MAX];
+    if (!realpath(path, real)) return -1;
+    for (int fd = 3; fd < 1024; fd++) {
+        snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+        ssize_t n = readlink(link, target, sizeof target - 1);
+        if (n < 0) continue;
+        target[n] = '\0';
+        if (!strcmp(target, real)) return fd;
+    }
+    return -1;
+}
+
+/* durable-runs.md: a record is on disk before the agent sees the call's result. The log's
+ * descriptor is O_DSYNC (each write is a write and an fdatasync in one system call). */
+TEST(calllog_appends_through_a_descriptor_that_writes_to_disk)
+{
+    char *dir = temp_dir();
+    CHECK(dir);
+    char *path = xasprintf("%s/calls.jsonl", dir), *error = NULL;
+    calllog *log = calllog_new();
+    CHECK(calllog_persist_to(log, path, NULL, &error) == 0);
+    json_t *args = json_object();
+    CHECK(calllog_append(log, 1, 0, "mark", args, NULL, NULL, 0, 0, &error) == 0);
+    json_free(args);
+    int fd = fd_of(path);
+    CHECK(fd >= 0);
+    int flags = fd >= 0 ? fcntl(fd, F_GETFL) : 0;
+    CHECK(flags != -1 && (flags & O_DSYNC) == O_DSYNC);
+    CHECK((flags & O_APPEND) != 0);
+    calllog_free(log);
     unlink(path);
     rmdir(dir);
     free(path);
