@@ -129,11 +129,9 @@ int frame_write_raw(int fd, const char *body, size_t len, char **error)
     return write_two(fd, (const char *)hdr, sizeof hdr, body, len, error);
 }
 
-int frame_append(buf *b, const json_t *v, char **error)
+/* The length in front of the frame that starts at `at` (its 4 bytes reserved), or -1 over the cap. */
+static int frame_close(buf *b, size_t at, char **error)
 {
-    size_t at = b->len;
-    buf_append(b, "\0\0\0\0", 4);
-    json_dump_into(b, v, JSON_COMPACT);
     size_t len = b->len - at - 4;
     if (len > FRAME_MAX_BYTES) {
         b->len = at;
@@ -143,6 +141,40 @@ int frame_append(buf *b, const json_t *v, char **error)
     uint8_t hdr[4] = {(uint8_t)len, (uint8_t)(len >> 8), (uint8_t)(len >> 16), (uint8_t)(len >> 24)};
     memcpy(b->data + at, hdr, sizeof hdr);
     return 0;
+}
+
+int frame_append(buf *b, const json_t *v, char **error)
+{
+    size_t at = b->len;
+    buf_append(b, "\0\0\0\0", 4);
+    json_dump_into(b, v, JSON_COMPACT);
+    return frame_close(b, at, error);
+}
+
+int frame_append_call(buf *b, const char *type, const char *op, const json_t *args, const uint64_t *meter,
+                      bool ahead, char **error)
+{
+    size_t at = b->len;
+    buf_append(b, "\0\0\0\0{\"type\":", 12);
+    json_dump_string_into(b, type, strlen(type));
+    buf_puts(b, ",\"op\":");
+    json_dump_string_into(b, op, strlen(op));
+    buf_puts(b, ",\"args\":");
+    if (args) json_dump_into(b, args, JSON_COMPACT);
+    else buf_puts(b, "null");
+    if (meter) {
+        char num[40];
+        buf_puts(b, ",\"meter\":[");
+        json_format_number((double)meter[0], num);
+        buf_puts(b, num);
+        buf_putc(b, ',');
+        json_format_number((double)meter[1], num);
+        buf_puts(b, num);
+        buf_putc(b, ']');
+    }
+    if (ahead) buf_puts(b, ",\"ahead\":true");
+    buf_putc(b, '}');
+    return frame_close(b, at, error);
 }
 
 int frame_write_frames(int fd, buf *b, char **error)

@@ -51,6 +51,12 @@ struct buf;
 /* Append one frame (the compact JSON of v, after its length) to b, for frame_write_frames. 0, or
  * -1 with *error (the frame is over the cap; b is as it was). */
 int frame_append(struct buf *b, const json_t *v, char **error);
+/* Append the frame of a worker's call, the bytes frame_append writes for the object {"type": type,
+ * "op": op, "args": args, "meter": [meter[0], meter[1]] (when meter), "ahead": true (when ahead)}
+ * with its members in that order, without building it. 0, or -1 with *error (over the cap; b is
+ * as it was). */
+int frame_append_call(struct buf *b, const char *type, const char *op, const json_t *args, const uint64_t *meter,
+                      bool ahead, char **error);
 /* Write the frames gathered in b at once (same rules as frame_write) and empty b. */
 int frame_write_frames(int fd, struct buf *b, char **error);
 

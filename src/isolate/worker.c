@@ -82,16 +82,16 @@ static frame_reader from_parent = {.fd = FD_IN};
 static int flush_answered(char **io) { return frame_write_frames(FD_OUT, &answered, io); }
 
 /* The head of the offer answers a call of op: its frame goes out later, marked, and nobody waits. */
-static bool answer_ahead(json_t *call, const char *op, json_t **result, char **error, int *rc)
+static bool answer_ahead(const char *op, const json_t *args, const uint64_t *meter, json_t **result, char **error,
+                         int *rc)
 {
     if (!offer || offer_next >= offer->u.array.len) return false;
     const json_t *e = offer->u.array.items[offer_next];
     if (strcmp(json_string_value(e->u.array.items[0]), op) != 0) return false;
     offer_next++;
     answered_ahead++;
-    json_object_set(call, "ahead", json_bool(true));
     char *io = NULL;
-    int w = frame_append(&answered, call, &io);
+    int w = frame_append_call(&answered, "call", op, args, meter, true, &io);
     if (w == 0 && answered.len >= AHEAD_FLUSH_BYTES) w = flush_answered(&io);
     if (w != 0) {
         *error = xasprintf("lost the host: %s", io ? io : "broken pipe");
@@ -107,25 +107,15 @@ static int broker_send(const char *type, const char *op, const json_t *args, jso
 {
     *result = NULL;
     *error = NULL;
-    json_t *call = json_object();
-    json_object_set(call, "type", json_string(type));
-    json_object_set(call, "op", json_string(op));
-    json_object_set(call, "args", json_copy(args));
-    if (meter_set && !strcmp(type, "call")) {
-        json_t *m = json_array();
-        json_array_push(m, json_number((double)meter_ticks));
-        json_array_push(m, json_number((double)meter_heap));
-        json_object_set(call, "meter", m);
-    }
+    bool call = !strcmp(type, "call");
+    uint64_t meter[2] = {meter_ticks, meter_heap};
+    const uint64_t *m = call && meter_set ? meter : NULL;
     int rc;
-    if (!strcmp(type, "call") && answer_ahead(call, op, result, error, &rc)) {
-        json_free(call);
-        return rc;
-    }
+    if (call && answer_ahead(op, args, m, result, error, &rc)) return rc;
+    /* the call that waits goes out in one write with the calls answered ahead before it */
     char *io = NULL;
-    rc = flush_answered(&io);
-    if (rc == 0) rc = frame_write(FD_OUT, call, &io);
-    json_free(call);
+    rc = frame_append_call(&answered, type, op, args, m, false, &io);
+    if (rc == 0) rc = flush_answered(&io);
     json_t *reply = NULL;
     if (rc == 0) rc = frame_reader_next(&from_parent, 0, &reply, &io);
     const json_t *more = rc == 0 ? json_object_get(reply, "ahead") : NULL;

@@ -479,3 +479,43 @@ TEST(frame_classify_is_strict)
         free(err);
     }
 }
+
+/* The worker writes its calls without building them: the bytes of the tree it used to build. */
+TEST(frame_append_call_writes_the_bytes_of_the_call_object)
+{
+    const char *args_texts[] = {"{\"label\":\"tick\"}", "{}", "[1,-2.5,1e300,\"\\u0000\\ud800\"]",
+                                "{\"a\":{\"b\":[true,false,null]},\"\\\"q\\\"\":\"\\n\\t\\u2028\",\"n\":9007199254740993}",
+                                "\"x\"", "null"};
+    const char *types[] = {"call", "internal"}, *ops[] = {"mark", "__module_load", "we\"ird\\op\x01"};
+    uint64_t meters[][2] = {{0, 0}, {123456789, 9007199254740993ULL}};
+    for (size_t a = 0; a < sizeof args_texts / sizeof *args_texts; a++)
+        for (size_t t = 0; t < 2; t++)
+            for (size_t o = 0; o < 3; o++)
+                for (int m = -1; m < 2; m++)
+                    for (int ahead = 0; ahead < 2; ahead++) {
+                        json_t *args = parse(args_texts[a]);
+                        CHECK(args != NULL);
+                        json_t *call = json_object();
+                        json_object_set(call, "type", json_string(types[t]));
+                        json_object_set(call, "op", json_string(ops[o]));
+                        json_object_set(call, "args", json_copy(args));
+                        if (m >= 0) {
+                            json_t *mt = json_array();
+                            json_array_push(mt, json_number((double)meters[m][0]));
+                            json_array_push(mt, json_number((double)meters[m][1]));
+                            json_object_set(call, "meter", mt);
+                        }
+                        if (ahead) json_object_set(call, "ahead", json_bool(true));
+                        buf want = {0}, got = {0};
+                        char *err = NULL;
+                        buf_puts(&got, "kept");
+                        buf_puts(&want, "kept");
+                        CHECK(frame_append(&want, call, &err) == 0);
+                        CHECK(frame_append_call(&got, types[t], ops[o], args, m >= 0 ? meters[m] : NULL, ahead, &err) == 0);
+                        CHECK(got.len == want.len && memcmp(got.data, want.data, got.len) == 0);
+                        buf_free(&want);
+                        buf_free(&got);
+                        json_free(call);
+                        json_free(args);
+                    }
+}
