@@ -8,17 +8,67 @@
 #include "buf.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* ---------- construction ---------- */
 
+/* Freed nodes are kept for the next ones, up to NODE_CACHE per thread: a tree is made and freed
+ * node by node (a call frame, a record, an effect's arguments: 5 to 30 nodes), which glibc's
+ * per-thread cache of 7 blocks a size does not cover. A thread's kept nodes are freed when it ends;
+ * none are kept under AddressSanitizer, so that it sees every node's own life. */
+#if defined(__SANITIZE_ADDRESS__)
+#define NODE_CACHE 0
+#else
+#define NODE_CACHE 64
+#endif
+
+#if NODE_CACHE
+static __thread json_t *node_cache[NODE_CACHE];
+static __thread int node_cached;
+static __thread bool node_drain_set;
+static pthread_key_t node_key;
+static pthread_once_t node_once = PTHREAD_ONCE_INIT;
+
+static void node_cache_drain(void *unused)
+{
+    (void)unused;
+    while (node_cached) free(node_cache[--node_cached]);
+}
+
+static void node_key_make(void) { pthread_key_create(&node_key, node_cache_drain); }
+#endif
+
 static json_t *json_new(json_type t)
 {
-    json_t *v = xcalloc(1, sizeof *v);
+    json_t *v;
+#if NODE_CACHE
+    if (node_cached) {
+        v = node_cache[--node_cached];
+        memset(v, 0, sizeof *v);
+    } else
+#endif
+        v = xcalloc(1, sizeof *v);
     v->type = t;
     return v;
+}
+
+static void node_free(json_t *v)
+{
+#if NODE_CACHE
+    if (node_cached < NODE_CACHE) {
+        if (!node_drain_set) { /* the first node kept by this thread: free them when it ends */
+            pthread_once(&node_once, node_key_make);
+            pthread_setspecific(node_key, (void *)1);
+            node_drain_set = true;
+        }
+        node_cache[node_cached++] = v;
+        return;
+    }
+#endif
+    free(v);
 }
 
 json_t *json_null(void) { return json_new(JSON_NULL); }
@@ -157,7 +207,7 @@ void json_free(json_t *v)
     default:
         break;
     }
-    free(v);
+    node_free(v);
 }
 
 static int member_order(const void *a, const void *b)

@@ -2,6 +2,7 @@
 #include "util/rfc3339.h"
 
 #include <stdio.h>
+#include <string.h>
 
 /* Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's civil algorithm). */
 static int64_t days_from_civil(int64_t y, unsigned m, unsigned d)
@@ -30,12 +31,33 @@ static void civil_from_days(int64_t z, int64_t *y, unsigned *m, unsigned *d)
 #define MIN_MS (-62167219200000LL)  /* 0000-01-01T00:00:00Z */
 #define MAX_MS (253402300799999LL)  /* 9999-12-31T23:59:59.999Z */
 
+/* Records come many to a second: the last second written ("YYYY-MM-DDTHH:MM:SS", 19 bytes) and
+ * the last one read are kept per thread, and a time in the same second reuses it. */
+static __thread int64_t format_secs = INT64_MIN;
+static __thread char format_text[19];
+static __thread int64_t parse_secs;
+static __thread char parse_text[19];
+static __thread bool parse_cached;
+
+static void put_milli(char *o, unsigned ms3)
+{
+    *o++ = '.';
+    *o++ = (char)('0' + ms3 / 100), *o++ = (char)('0' + ms3 / 10 % 10), *o++ = (char)('0' + ms3 % 10);
+    *o++ = 'Z';
+    *o = '\0';
+}
+
 void rfc3339_format_ms(int64_t ms, char out[RFC3339_MAX])
 {
     if (ms < MIN_MS) ms = MIN_MS;
     if (ms > MAX_MS) ms = MAX_MS;
     int64_t secs = ms >= 0 ? ms / 1000 : -((-ms + 999) / 1000);
     int64_t milli = ms - secs * 1000;
+    if (secs == format_secs) {
+        memcpy(out, format_text, 19);
+        put_milli(out + 19, (unsigned)((int)milli % 1000));
+        return;
+    }
     int64_t days = secs >= 0 ? secs / 86400 : -((-secs + 86399) / 86400);
     int64_t rem = secs - days * 86400;
     int64_t y;
@@ -57,11 +79,9 @@ void rfc3339_format_ms(int64_t ms, char out[RFC3339_MAX])
         *o++ = seps[i];
         *o++ = (char)('0' + parts[i] / 10), *o++ = (char)('0' + parts[i] % 10);
     }
-    unsigned ms3 = (unsigned)((int)milli % 1000);
-    *o++ = '.';
-    *o++ = (char)('0' + ms3 / 100), *o++ = (char)('0' + ms3 / 10 % 10), *o++ = (char)('0' + ms3 % 10);
-    *o++ = 'Z';
-    *o = '\0';
+    put_milli(o, (unsigned)((int)milli % 1000));
+    memcpy(format_text, out, 19);
+    format_secs = secs;
 }
 
 static bool digits(const char *s, size_t n, unsigned *out)
@@ -78,6 +98,8 @@ static bool digits(const char *s, size_t n, unsigned *out)
 bool rfc3339_parse_ms(const char *s, size_t len, int64_t *ms)
 {
     unsigned y, mo, d, h, mi, sec, frac = 0;
+    bool same_second = len >= 20 && parse_cached && memcmp(s, parse_text, 19) == 0;
+    if (same_second) goto fraction; /* those 19 bytes were read and checked before */
     if (len < 20 || !digits(s, 4, &y) || s[4] != '-' || !digits(s + 5, 2, &mo) || s[7] != '-' ||
         !digits(s + 8, 2, &d) || (s[10] != 'T' && s[10] != 't' && s[10] != ' ') || !digits(s + 11, 2, &h) ||
         s[13] != ':' || !digits(s + 14, 2, &mi) || s[16] != ':' || !digits(s + 17, 2, &sec))
@@ -86,6 +108,13 @@ bool rfc3339_parse_ms(const char *s, size_t len, int64_t *ms)
     if (mo < 1 || mo > 12 || d < 1 || d > mdays[mo - 1] || h > 23 || mi > 59 || sec > 60) return false;
     bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
     if (mo == 2 && d == 29 && !leap) return false; /* no Feb 29 that year: not silently March 1 */
+    int64_t secs = days_from_civil((int64_t)y, mo, d) * 86400 + (int64_t)h * 3600 + (int64_t)mi * 60 +
+                   (int64_t)(sec > 59 ? 59 : sec);
+    memcpy(parse_text, s, 19);
+    parse_secs = secs;
+    parse_cached = true;
+fraction:;
+    secs = parse_secs;
     size_t i = 19;
     if (i < len && s[i] == '.') {
         size_t start = ++i;
@@ -109,8 +138,6 @@ bool rfc3339_parse_ms(const char *s, size_t len, int64_t *ms)
         return false;
     }
     if (i != len) return false;
-    int64_t days = days_from_civil((int64_t)y, mo, d);
-    int64_t secs = days * 86400 + (int64_t)h * 3600 + (int64_t)mi * 60 + (int64_t)(sec > 59 ? 59 : sec);
     *ms = (secs - (int64_t)offset_min * 60) * 1000 + (int64_t)frac;
     return true;
 }

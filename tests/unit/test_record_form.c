@@ -6,6 +6,9 @@
 #include "host/record_form.h"
 #include "util/rfc3339.h"
 
+#include <stdio.h>
+#include <time.h>
+
 #include <stdlib.h>
 
 static json_t *parse(const char *text)
@@ -152,6 +155,45 @@ TEST(rfc3339_both_ways)
                          "2026-07-08T03:57:42.1234567890Z", "2026-07-08T03:57:42Zx", "x026-07-08T03:57:42Z",
                          "2026-02-29T00:00:00Z", "1900-02-29T00:00:00Z", "2026-04-31T00:00:00Z"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) CHECK(!rfc3339_parse_ms(bad[i], strlen(bad[i]), &ms));
+}
+
+/* Both directions keep the last second per thread (records come many to a second): a time in
+ * the same second, another second, a bad suffix behind a known second, and a prefix that was
+ * refused all give what a first call gives, checked against gmtime_r. */
+TEST(rfc3339_same_second_reuse_gives_what_a_first_call_gives)
+{
+    char out[RFC3339_MAX], want[RFC3339_MAX + 16];
+    int64_t seq[] = {1783483062291LL, 1783483062292LL, 1783483062999LL, 1783483063000LL, 1783483062000LL,
+                     0, 999, 1000, 951782399999LL, 951782400000LL, 1783483062291LL, 253402300799999LL,
+                     253402300799000LL, 1783483062291LL};
+    for (size_t i = 0; i < sizeof seq / sizeof *seq; i++) {
+        for (int again = 0; again < 2; again++) {
+            rfc3339_format_ms(seq[i], out);
+            time_t t = (time_t)(seq[i] / 1000);
+            struct tm tm;
+            CHECK(gmtime_r(&t, &tm) != NULL);
+            snprintf(want, sizeof want, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1,
+                     tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, (int)(seq[i] % 1000));
+            CHECK_STR(out, want);
+            int64_t back = -1;
+            CHECK(rfc3339_parse_ms(out, strlen(out), &back) && back == seq[i]);
+        }
+    }
+    int64_t ms = 0;
+    const char *after_known[] = {"2026-07-08T03:57:42.", "2026-07-08T03:57:42x", "2026-07-08T03:57:42.1234567890Z",
+                                 "2026-07-08T03:57:42.5+2:00", "2026-07-08T03:57:42.5+24:00", "2026-07-08T03:57:42Zx"};
+    for (size_t i = 0; i < sizeof after_known / sizeof *after_known; i++) {
+        CHECK(rfc3339_parse_ms("2026-07-08T03:57:42.291Z", 24, &ms) && ms == 1783483062291LL);
+        CHECK(!rfc3339_parse_ms(after_known[i], strlen(after_known[i]), &ms));
+    }
+    CHECK(rfc3339_parse_ms("2026-07-08T03:57:42.291Z", 24, &ms));
+    CHECK(rfc3339_parse_ms("2026-07-08T03:57:42.5+02:00", 27, &ms) && ms == 1783483062500LL - 7200000LL);
+    CHECK(rfc3339_parse_ms("2026-07-08T03:57:42Z", 20, &ms) && ms == 1783483062000LL);
+    /* a refused prefix is not remembered as read */
+    CHECK(!rfc3339_parse_ms("2026-02-29T00:00:00.000Z", 24, &ms));
+    CHECK(!rfc3339_parse_ms("2026-02-29T00:00:00.000Z", 24, &ms));
+    CHECK(rfc3339_parse_ms("2024-02-29T00:00:00.001Z", 24, &ms) && ms == 1709164800001LL);
+    CHECK(rfc3339_parse_ms("2024-02-29T00:00:00.002Z", 24, &ms) && ms == 1709164800002LL);
 }
 
 /* The original's rule for args (section 1 of its replay): keys on both sides equal, numbers by
