@@ -453,9 +453,9 @@ const char *frame_type_name(frame_type t)
     }
 }
 
-static bool key_is(const json_member *m, const char *k)
+static inline bool key_is(const json_member *m, const char *k)
 {
-    size_t n = strlen(k);
+    size_t n = strlen(k); /* k is a literal: the compiler knows n */
     return m->key_len == n && memcmp(m->key, k, n) == 0;
 }
 
@@ -539,23 +539,30 @@ frame_type frame_classify(const json_t *frame, char **error)
     }
     bool is_call = tl == 4 && memcmp(t, "call", 4) == 0;
     if (is_call || (tl == 8 && memcmp(t, "internal", 8) == 0)) {
-        static const char *const allowed_call[] = {"type", "op", "args", "meter", "ahead", NULL};
-        static const char *const allowed_internal[] = {"type", "op", "args", NULL};
-        const char *const *allowed = is_call ? allowed_call : allowed_internal;
+        /* one pass over the members (every call of a run comes this way): the members a call
+         * may have (an internal one: type, op and args only), and the first other one */
         const char *kind = is_call ? "call" : "internal";
-        const json_t *meter = json_object_get(frame, "meter");
+        const json_t *op = NULL, *args = NULL, *meter = NULL, *ahead = NULL;
+        extra = NULL;
+        for (size_t i = 0; i < frame->u.object.len; i++) {
+            const json_member *m = &frame->u.object.items[i];
+            bool allowed = true;
+            if (key_is(m, "op")) op = m->value;
+            else if (key_is(m, "args")) args = m->value;
+            else if (key_is(m, "meter")) meter = m->value, allowed = is_call;
+            else if (key_is(m, "ahead")) ahead = m->value, allowed = is_call;
+            else if (!key_is(m, "type")) allowed = false;
+            if (!allowed && !extra) extra = m->key;
+        }
         if (meter && !meter_valid(meter))
             return invalid(error, xstrdup("bad frame: call \"meter\" is not [ticks, heap bytes] (two whole numbers)"));
-        const json_t *op = json_object_get(frame, "op"), *args = json_object_get(frame, "args");
         if (!op) return invalid(error, xasprintf("bad frame: %s without \"op\"", kind));
         if (!op_valid(op))
             return invalid(error, xasprintf("bad frame: %s \"op\" is not a string of [a-z_:]{1,64}", kind));
         if (!args) return invalid(error, xasprintf("bad frame: %s without \"args\"", kind));
         if (args->type != JSON_OBJECT) return invalid(error, xasprintf("bad frame: %s \"args\" is not an object", kind));
-        const json_t *ahead = json_object_get(frame, "ahead");
         if (ahead && ahead->type != JSON_TRUE) return invalid(error, xstrdup("bad frame: call \"ahead\" is not true"));
-        if ((extra = extra_member(frame, allowed)))
-            return invalid(error, xasprintf("bad frame: %s has an unexpected member \"%.64s\"", kind, extra));
+        if (extra) return invalid(error, xasprintf("bad frame: %s has an unexpected member \"%.64s\"", kind, extra));
         return is_call ? FRAME_CALL : FRAME_INTERNAL;
     }
     if (tl == 9 && memcmp(t, "isolation", 9) == 0) {

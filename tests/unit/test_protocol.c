@@ -519,3 +519,40 @@ TEST(frame_append_call_writes_the_bytes_of_the_call_object)
                         json_free(args);
                     }
 }
+
+/* A call's checks, in their order: the message names the first that fails (the parent prints it
+ * when it ends a run on a bad frame). */
+TEST(frame_classify_names_the_first_failed_check_of_a_call)
+{
+    static const struct {
+        const char *frame, *error;
+    } cases[] = {
+        {"{\"type\":\"call\",\"zz\":1,\"meter\":[1],\"ahead\":2}", "bad frame: call \"meter\" is not [ticks, heap bytes] (two whole numbers)"},
+        {"{\"type\":\"internal\",\"meter\":[1,-1]}", "bad frame: call \"meter\" is not [ticks, heap bytes] (two whole numbers)"},
+        {"{\"type\":\"call\",\"zz\":1,\"args\":[],\"ahead\":2}", "bad frame: call without \"op\""},
+        {"{\"zz\":1,\"type\":\"internal\",\"op\":\"A\"}", "bad frame: internal \"op\" is not a string of [a-z_:]{1,64}"},
+        {"{\"type\":\"call\",\"op\":\"mark\",\"ahead\":2,\"zz\":1}", "bad frame: call without \"args\""},
+        {"{\"type\":\"call\",\"op\":\"mark\",\"args\":null,\"ahead\":2}", "bad frame: call \"args\" is not an object"},
+        {"{\"type\":\"call\",\"op\":\"mark\",\"args\":{},\"zz\":1,\"ahead\":2}", "bad frame: call \"ahead\" is not true"},
+        {"{\"type\":\"internal\",\"op\":\"mark\",\"args\":{},\"ahead\":false}", "bad frame: call \"ahead\" is not true"},
+        {"{\"type\":\"internal\",\"op\":\"mark\",\"args\":{},\"meter\":[1,2],\"ahead\":true}", "bad frame: internal has an unexpected member \"meter\""},
+        {"{\"type\":\"internal\",\"ahead\":true,\"op\":\"mark\",\"args\":{},\"meter\":[1,2]}", "bad frame: internal has an unexpected member \"ahead\""},
+        {"{\"type\":\"call\",\"op\":\"mark\",\"args\":{},\"Type\":1,\"zz\":2}", "bad frame: call has an unexpected member \"Type\""},
+        {"{\"type\":\"call\",\"op\":\"mark\",\"args\":{},\"meter\":[1,2],\"ahead\":true}", NULL},
+        {"{\"ahead\":true,\"meter\":[0,0],\"args\":{},\"op\":\"mark\",\"type\":\"call\"}", NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        json_t *f = parse(cases[i].frame);
+        CHECK(f != NULL);
+        char *err = NULL;
+        frame_type t = frame_classify(f, &err);
+        if (cases[i].error) {
+            CHECK(t == FRAME_INVALID);
+            CHECK(err && !strcmp(err, cases[i].error));
+        } else {
+            CHECK(t == FRAME_CALL && !err);
+        }
+        free(err);
+        json_free(f);
+    }
+}
