@@ -94,7 +94,7 @@ def _patch_series_applies_to_the_pinned_source():
     with open(os.path.join(src, "quickjs.c")) as f:
         c = f.read()
     # a mark of the first, a middle and the last patch of the series is in the tree
-    for mark in ("JS_SetDateNowFunc", "js_poll_interrupts_cost", "the only arena of its size class"):
+    for mark in ("JS_SetDateNowFunc", "js_poll_interrupts_cost", "the empty arena each size class keeps"):
         assert mark in c, mark
 
 

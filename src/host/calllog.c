@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #define LOG_MAX_BYTES ((size_t)CALLLOG_LOAD_MAX_BYTES)
@@ -38,6 +39,7 @@ struct calllog {
     uint64_t max_seq;
     calllog_mode mode;
     int fd; /* append target, -1 when in memory only */
+    bool sync_each; /* fd is not O_DSYNC: each append is followed by fdatasync (calllog_persist_to) */
     char *path; /* its path, while its torn tail (if any) is still to be cut (see write_record) */
     cursor *cursors;
     size_t n_cursors;
@@ -586,21 +588,48 @@ fail:
     return -1;
 }
 
+/* On the file systems below an O_DSYNC write returns once its bytes are on disk, as a write and
+ * an fdatasync did, in one system call instead of two. Elsewhere it may not be so (a network or
+ * FUSE file system may ignore the flag, or refuse a sync with EINVAL after writing), and each
+ * append keeps its own fdatasync. On one of them *fd is swapped for the same file opened O_DSYNC
+ * (the flag cannot be set on an open descriptor); true then. */
+static bool writes_through(int *fd, const char *path)
+{
+    static const unsigned long local[] = {0xEF53 /* ext2/3/4 */, 0x58465342 /* xfs */, 0x9123683E /* btrfs */,
+                                          0x01021994 /* tmpfs */, 0xF2F52010 /* f2fs */};
+    struct statfs fs;
+    if (fstatfs(*fd, &fs) != 0) return false;
+    bool known = false;
+    for (size_t i = 0; i < sizeof local / sizeof *local; i++) known |= (unsigned long)fs.f_type == local[i];
+    if (!known) return false;
+    char *why = NULL;
+    int again = open_regular_file(path, O_RDWR | O_APPEND | O_DSYNC, 0600, &why);
+    free(why);
+    struct stat a, b;
+    if (again < 0 || fstat(*fd, &a) != 0 || fstat(again, &b) != 0 || a.st_dev != b.st_dev || a.st_ino != b.st_ino) {
+        if (again >= 0) close(again);
+        return false;
+    }
+    close(*fd);
+    *fd = again;
+    return true;
+}
+
 int calllog_persist_to(calllog *log, const char *path, const char *companion, char **error)
 {
     free(log->companion);
     log->companion = companion ? xstrdup(companion) : NULL;
     char *why = NULL;
-    /* O_DSYNC: each write returns once its bytes are on disk, as write and fdatasync did, in one
-     * system call instead of two */
-    int fd = open_regular_file(path, O_RDWR | O_CREAT | O_APPEND | O_DSYNC, 0600, &why);
+    int fd = open_regular_file(path, O_RDWR | O_CREAT | O_APPEND, 0600, &why);
     if (fd < 0) {
         *error = xasprintf("cannot write the call log: %s", why);
         free(why);
         return -1;
     }
+    bool through = writes_through(&fd, path);
     if (log->fd >= 0) close(log->fd);
     log->fd = fd;
+    log->sync_each = !through;
     free(log->path);
     log->path = xstrdup(path); /* the torn tail is cut right before the first append, not now: the
                                   run's pending state is checked against the log first, and a
@@ -896,7 +925,8 @@ static int write_record(calllog *log, const char *line, size_t n, char **io_erro
         free(log->path);
         log->path = NULL;
     }
-    int rc = write_all(log->fd, line, n); /* the descriptor is O_DSYNC: back from write, on disk */
+    int rc = write_all(log->fd, line, n); /* O_DSYNC (writes_through): back from write, on disk */
+    if (rc == 0 && log->sync_each && fdatasync(log->fd) != 0 && errno != EINVAL) rc = -1;
     if (rc != 0) {
         *io_error = xasprintf("cannot append to the call log: %s", strerror(errno));
         return -1;

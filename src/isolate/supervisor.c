@@ -121,9 +121,9 @@ static int pin_here(int *alt_cpu)
     if (cpu < 0 || cpu >= CPU_SETSIZE) return -1;
     cpu_set_t set;
     CPU_ZERO(&set);
-    if (sched_getaffinity(0, sizeof set, &set) == 0)
-        for (int i = 0; i < CPU_SETSIZE && *alt_cpu < 0; i++)
-            if (i != cpu && CPU_ISSET(i, &set)) *alt_cpu = i;
+    if (sched_getaffinity(0, sizeof set, &set) == 0) /* the next allowed CPU after this one */
+        for (int k = 1; k < CPU_SETSIZE && *alt_cpu < 0; k++)
+            if (CPU_ISSET((cpu + k) % CPU_SETSIZE, &set)) *alt_cpu = (cpu + k) % CPU_SETSIZE;
     CPU_ZERO(&set);
     CPU_SET(cpu, &set);
     return sched_setaffinity(0, sizeof set, &set) == 0 ? cpu : -1;

@@ -79,7 +79,15 @@ static frame_reader from_parent = {.fd = FD_IN};
 #define AHEAD_FLUSH_BYTES 4096
 #endif
 
-static int flush_answered(char **io) { return frame_write_frames(FD_OUT, &answered, io); }
+/* After a large call has gone out its buffer is let go: the worker's memory stays the engine's. */
+#define ANSWERED_KEEP_BYTES ((size_t)64 << 10)
+
+static int flush_answered(char **io)
+{
+    int rc = frame_write_frames(FD_OUT, &answered, io);
+    if (answered.cap > ANSWERED_KEEP_BYTES) buf_free(&answered);
+    return rc;
+}
 
 /* The head of the offer answers a call of op: its frame goes out later, marked, and nobody waits. */
 static bool answer_ahead(const char *op, const json_t *args, const uint64_t *meter, json_t **result, char **error,

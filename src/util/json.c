@@ -30,7 +30,7 @@ static __thread json_t *node_cache[NODE_CACHE];
 static __thread int node_cached;
 static __thread bool node_drain_set;
 static pthread_key_t node_key;
-static pthread_once_t node_once = PTHREAD_ONCE_INIT;
+static bool node_key_made;
 
 static void node_cache_drain(void *unused)
 {
@@ -38,8 +38,17 @@ static void node_cache_drain(void *unused)
     while (node_cached) free(node_cache[--node_cached]);
 }
 
-static void node_key_make(void) { pthread_key_create(&node_key, node_cache_drain); }
+/* Made before main: a worker confines itself (seccomp) before its first JSON, and pthread_once
+ * wakes waiters with a futex call its filter does not allow. */
+__attribute__((constructor)) static void node_key_make(void)
+{
+    node_key_made = pthread_key_create(&node_key, node_cache_drain) == 0;
+}
 #endif
+
+/* A freed node's type while it waits in the cache: freeing it again aborts, as glibc's own check
+ * would have (a double free must not hand one node out twice). */
+#define JSON_FREED_NODE ((json_type)0x7e)
 
 static json_t *json_new(json_type t)
 {
@@ -58,14 +67,14 @@ static json_t *json_new(json_type t)
 static void node_free(json_t *v)
 {
 #if NODE_CACHE
-    if (node_cached < NODE_CACHE) {
-        if (!node_drain_set) { /* the first node kept by this thread: free them when it ends */
-            pthread_once(&node_once, node_key_make);
-            pthread_setspecific(node_key, (void *)1);
-            node_drain_set = true;
+    if (node_cached < NODE_CACHE && node_key_made) {
+        /* the first node kept by this thread: free them when it ends */
+        if (!node_drain_set && pthread_setspecific(node_key, (void *)1) == 0) node_drain_set = true;
+        if (node_drain_set) {
+            v->type = JSON_FREED_NODE;
+            node_cache[node_cached++] = v;
+            return;
         }
-        node_cache[node_cached++] = v;
-        return;
     }
 #endif
     free(v);
@@ -187,6 +196,7 @@ void json_object_set(json_t *o, const char *key, json_t *value)
 void json_free(json_t *v)
 {
     if (!v) return;
+    if (v->type == JSON_FREED_NODE) abort(); /* freed twice */
     switch (v->type) {
     case JSON_STRING:
     case JSON_RAW:

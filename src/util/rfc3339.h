@@ -1,6 +1,7 @@
 /* rfc3339.h — RFC 3339 UTC times as call records write them ("2026-07-08T03:57:42.291Z"), and their
- * reading back to milliseconds since the Unix epoch. Pure arithmetic (no time zone database, no
- * global state); trusts nothing in the text it reads. */
+ * reading back to milliseconds since the Unix epoch. Pure arithmetic (no time zone database; the
+ * only state is each thread's last second written and read, reused for the next time in that
+ * second); trusts nothing in the text it reads. */
 #ifndef CHIDORI_RFC3339_H
 #define CHIDORI_RFC3339_H
 
