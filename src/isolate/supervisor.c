@@ -840,7 +840,7 @@ int supervisor_run(const engine_config *cfg, host *h, const isolate_options *o, 
             free(err);
             backstop_after_effect(&bs);
             if (offer) json_object_set(reply, "ahead", offer);
-            if (!answered) place_for_ahead(&w, offer && offer->u.array.len > 0);
+            if (!answered) place_for_ahead(&w, aq.next < aq.len); /* while the worker holds answers */
             if (answered) {
                 failure = ahead_settle(&aq, h, seq_before, rc);
                 ahead_failed = failure != NULL;
