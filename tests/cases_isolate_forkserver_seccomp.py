@@ -62,3 +62,24 @@ def case_forkserver_workers_under_both_filters_name_a_blocked_syscall(v):
         srv.stop()
     finally:
         srv.cleanup()
+
+
+INTL_AGENT = os.path.join(ROOT, "tests", "forkserver", "intl-agent.js")
+
+
+def case_forkserver_workers_use_intl(v):
+    """A worker forked from the fork server runs under both filters; the first Intl use makes ICU's
+    mutexes through pthread_once, which ends with a futex wake that both filters must refuse with
+    EINVAL (the worker's own does), not kill."""
+    srv = Server(v, "--trusted", env={"CHIDORI_SERVE_WARM_WORKERS": "0"}, agent=INTL_AGENT)
+    try:
+        srv.start()
+        wait_until(v, "a fork server", lambda: fork_servers(srv))
+        for _ in range(2):
+            got = create(srv, {"input": {}})
+            assert got["status"] == "completed", (got, srv.stderr())
+            assert got["output"] == {"date": "January 1, 1970", "number": "1.234,5"}, got
+        assert "blocked syscall" not in srv.stderr(), srv.stderr()
+        srv.stop()
+    finally:
+        srv.cleanup()

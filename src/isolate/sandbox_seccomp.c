@@ -316,6 +316,10 @@ static void build_forkserver_filter(bpf_prog *p, uint32_t deflt)
         if (r->flags & SANDBOX_ARG_NO_EXEC) emit_no_exec(p, r->nr, deflt);
         else emit_allow(p, r->nr);
     }
+    /* and the worker's refusal of a futex wake with EINVAL: a forked worker runs under both
+     * filters and the stricter answer wins, so without it here the first pthread_once in a forked
+     * worker (Intl's ICU) was a kill */
+    emit_futex_wake_refused(p, deflt);
     emit_ret(p, deflt);
 }
 
