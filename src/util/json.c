@@ -19,9 +19,14 @@
  * node by node (a call frame, a record, an effect's arguments: 5 to 30 nodes), which glibc's
  * per-thread cache of 7 blocks a size does not cover. A thread's kept nodes are freed when it ends;
  * none are kept under AddressSanitizer, so that it sees every node's own life. */
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(__SANITIZE_ADDRESS__) /* gcc's; clang says it through __has_feature */
 #define NODE_CACHE 0
-#else
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define NODE_CACHE 0
+#endif
+#endif
+#ifndef NODE_CACHE
 #define NODE_CACHE 64
 #endif
 
@@ -36,6 +41,7 @@ static void node_cache_drain(void *unused)
 {
     (void)unused;
     while (node_cached) free(node_cache[--node_cached]);
+    node_drain_set = false; /* a later destructor's json_free sets it again, and glibc calls this again */
 }
 
 /* Made before main: a worker confines itself (seccomp) before its first JSON, and pthread_once
