@@ -13,6 +13,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/magic.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -595,8 +596,8 @@ fail:
  * (the flag cannot be set on an open descriptor); true then. */
 static bool writes_through(int *fd, const char *path)
 {
-    static const unsigned long local[] = {0xEF53 /* ext2/3/4 */, 0x58465342 /* xfs */, 0x9123683E /* btrfs */,
-                                          0x01021994 /* tmpfs */, 0xF2F52010 /* f2fs */};
+    static const unsigned long local[] = {EXT4_SUPER_MAGIC /* ext2/3/4 */, XFS_SUPER_MAGIC, BTRFS_SUPER_MAGIC,
+                                          TMPFS_MAGIC, F2FS_SUPER_MAGIC};
     struct statfs fs;
     if (fstatfs(*fd, &fs) != 0) return false;
     bool known = false;

@@ -75,9 +75,7 @@ static frame_reader from_parent = {.fd = FD_IN};
 
 /* Calls answered ahead go out once this many bytes of them are gathered (a mark is about 80), so
  * that the parent replays them while the guest goes on: both sides work at once. */
-#ifndef AHEAD_FLUSH_BYTES
 #define AHEAD_FLUSH_BYTES 4096
-#endif
 
 /* After a large call has gone out its buffer is let go: the worker's memory stays the engine's. */
 #define ANSWERED_KEEP_BYTES ((size_t)64 << 10)

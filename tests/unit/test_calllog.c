@@ -9,6 +9,7 @@
 #include "../json_same_tree.h"
 
 #include <fcntl.h>
+#include <linux/magic.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <sys/vfs.h>
@@ -343,7 +344,8 @@ static int flags_of_a_log_in(const char *dir)
  * one system call); elsewhere it is not, and each append is followed by its own fdatasync. */
 TEST(calllog_appends_through_a_descriptor_that_writes_to_disk)
 {
-    static const unsigned long local[] = {0xEF53, 0x58465342, 0x9123683E, 0x01021994, 0xF2F52010};
+    static const unsigned long local[] = {EXT4_SUPER_MAGIC, XFS_SUPER_MAGIC, BTRFS_SUPER_MAGIC, TMPFS_MAGIC,
+                                          F2FS_SUPER_MAGIC};
     char shm[] = "/dev/shm/chidori-unit-calllog-XXXXXX";
     char *dirs[2] = {temp_dir(), mkdtemp(shm) ? xstrdup(shm) : NULL};
     CHECK(dirs[0] != NULL);
@@ -351,7 +353,7 @@ TEST(calllog_appends_through_a_descriptor_that_writes_to_disk)
         if (!dirs[i]) continue; /* no /dev/shm here */
         struct statfs fs;
         CHECK(statfs(dirs[i], &fs) == 0);
-        bool known = i == 1 && fs.f_type == 0x01021994; /* /dev/shm is tmpfs: always one of them */
+        bool known = i == 1 && fs.f_type == TMPFS_MAGIC; /* /dev/shm is tmpfs: always one of them */
         for (size_t k = 0; k < sizeof local / sizeof *local; k++) known |= (unsigned long)fs.f_type == local[k];
         int flags = flags_of_a_log_in(dirs[i]);
         CHECK(flags != -1 && (flags & O_APPEND) != 0);
