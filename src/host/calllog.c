@@ -50,7 +50,10 @@ struct calllog {
     calllog_sink_fn *sink; /* told of every appended record (see calllog_set_sink) */
     void *sink_ctx;
     json_t *pause; /* replay of a paused run: the call it paused on (see calllog_expect_pause) */
-    buf line; /* the line being appended, kept between appends (one allocation for the run's log) */
+    buf line; /* the lines waiting to be written (the first `waiting` bytes), then the one being appended;
+                 kept between appends (one allocation for the run's log) */
+    size_t waiting;            /* bytes of trace records not yet written (calllog_append_trace) */
+    int64_t waiting_since_ms;  /* the timestamp of the first of them */
 };
 
 calllog *calllog_new(void)
@@ -107,6 +110,8 @@ void call_record_clear(call_record *r)
 static void free_log(calllog *log, bool records)
 {
     if (!log) return;
+    char *lost = NULL;
+    if (calllog_flush(log, &lost) != 0) free(lost); /* the runner flushed and reported; a backstop */
     for (size_t i = 0; records && i < log->len; i++) record_clear(&log->items[i]);
     free(log->items);
     free(log->cursors);
@@ -936,8 +941,19 @@ static int write_record(calllog *log, const char *line, size_t n, char **io_erro
 }
 
 #define LINE_KEEP_BYTES ((size_t)64 << 10)
+/* trace records wait for the next other record, or until this many bytes or milliseconds */
+#define WAIT_MAX_BYTES ((size_t)64 << 10)
+#define WAIT_MAX_MS 200
 
-static int append(calllog *log, bool keep, uint64_t seq, uint64_t parent_seq, const char *function,
+int calllog_flush(calllog *log, char **io_error)
+{
+    if (!log->waiting) return 0;
+    size_t n = log->waiting;
+    log->waiting = 0;
+    return write_record(log, log->line.data, n, io_error);
+}
+
+static int append(calllog *log, bool keep, bool trace, uint64_t seq, uint64_t parent_seq, const char *function,
                   const json_t *args, const json_t *result, const char *error, double duration_ms,
                   int64_t timestamp_ms, const json_t *token_usage, const json_t *extra, char **io_error)
 {
@@ -968,11 +984,11 @@ static int append(calllog *log, bool keep, uint64_t seq, uint64_t parent_seq, co
      * into the log's own buffer (no allocation per record once it has grown) */
     json_t *j = log->sink ? call_record_to_json(&view) : NULL;
     buf *b = &log->line;
-    b->len = 0;
+    size_t start = log->waiting; /* a log with a sink never has records waiting */
+    b->len = start;
     if (j) json_dump_into(b, j, JSON_COMPACT);
     else record_line_into(&view, b);
-    size_t n = b->len;
-    char *line = b->data;
+    size_t n = b->len - start;
     int rc = 0;
     if (n + 1 > RECORD_MAX_BYTES) {
         *io_error = xasprintf("cannot record `%s`: its record takes %zu bytes, over the %zu-byte limit of one record "
@@ -981,17 +997,23 @@ static int append(calllog *log, bool keep, uint64_t seq, uint64_t parent_seq, co
         rc = -1;
         if (keep) record_clear(&log->items[--log->len]); /* not written: not in the log */
         keep = false;
+        b->len = start;
     } else {
         if (seq > log->max_seq) log->max_seq = seq;
         buf_putc(b, '\n');
-        line = b->data;
-        n = b->len;
-        if (log->fd >= 0) rc = write_record(log, line, n, io_error);
+        n = b->len - start;
+        if (log->fd >= 0) {
+            /* a trace record waits (calllog_append_trace); any other goes out with those before it */
+            if (!start) log->waiting_since_ms = timestamp_ms;
+            log->waiting = b->len;
+            if (!trace || log->sink || log->waiting >= WAIT_MAX_BYTES || timestamp_ms - log->waiting_since_ms >= WAIT_MAX_MS)
+                rc = calllog_flush(log, io_error);
+        }
         if (rc == 0 && log->sink) rc = log->sink(log->sink_ctx, j, io_error);
         log->total_records++;
         log->total_bytes += n;
     }
-    if (b->cap > LINE_KEEP_BYTES) buf_free(b); /* a large record's buffer is not kept */
+    if (b->cap > LINE_KEEP_BYTES && !log->waiting) buf_free(b); /* a large record's buffer is not kept */
     json_free(j);
     return rc;
 }
@@ -1000,22 +1022,30 @@ int calllog_append(calllog *log, uint64_t seq, uint64_t parent_seq, const char *
                    const json_t *result, const char *error, double duration_ms, int64_t timestamp_ms,
                    char **io_error)
 {
-    return append(log, false, seq, parent_seq, function, args, result, error, duration_ms, timestamp_ms, NULL, NULL,
-                  io_error);
+    return append(log, false, false, seq, parent_seq, function, args, result, error, duration_ms, timestamp_ms, NULL,
+                  NULL, io_error);
 }
 
 int calllog_append_full(calllog *log, uint64_t seq, uint64_t parent_seq, const char *function, const json_t *args,
                         const json_t *result, const char *error, double duration_ms, int64_t timestamp_ms,
                         const json_t *token_usage, const json_t *extra, char **io_error)
 {
-    return append(log, false, seq, parent_seq, function, args, result, error, duration_ms, timestamp_ms, token_usage,
-                  extra, io_error);
+    return append(log, false, false, seq, parent_seq, function, args, result, error, duration_ms, timestamp_ms,
+                  token_usage, extra, io_error);
+}
+
+int calllog_append_trace(calllog *log, uint64_t seq, uint64_t parent_seq, const char *function, const json_t *args,
+                         const json_t *result, const char *error, double duration_ms, int64_t timestamp_ms,
+                         const json_t *token_usage, const json_t *extra, char **io_error)
+{
+    return append(log, false, true, seq, parent_seq, function, args, result, error, duration_ms, timestamp_ms,
+                  token_usage, extra, io_error);
 }
 
 int calllog_append_for_replay(calllog *log, uint64_t seq, uint64_t parent_seq, const char *function,
                               const json_t *args, const json_t *result, int64_t timestamp_ms, char **io_error)
 {
-    return append(log, true, seq, parent_seq, function, args, result, NULL, 0, timestamp_ms, NULL, NULL, io_error);
+    return append(log, true, false, seq, parent_seq, function, args, result, NULL, 0, timestamp_ms, NULL, NULL, io_error);
 }
 
 /* ---------- pending state ---------- */

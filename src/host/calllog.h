@@ -175,6 +175,17 @@ int calllog_append(calllog *log, uint64_t seq, uint64_t parent_seq, const char *
 int calllog_append_full(calllog *log, uint64_t seq, uint64_t parent_seq, const char *function, const json_t *args,
                         const json_t *result, const char *error, double duration_ms, int64_t timestamp_ms,
                         const json_t *token_usage, const json_t *extra, char **io_error);
+/* The same for a trace record (an OP_TRACE op's: ops.h): it may wait in memory, to be written with
+ * the next record of any other kind, by calllog_flush, or once 64 KiB or 200 ms of them wait (the
+ * age checked at each append). Written in order with the rest: the file always holds a prefix of
+ * what was appended. A failed write is reported by the append or flush that made it. */
+int calllog_append_trace(calllog *log, uint64_t seq, uint64_t parent_seq, const char *function, const json_t *args,
+                         const json_t *result, const char *error, double duration_ms, int64_t timestamp_ms,
+                         const json_t *token_usage, const json_t *extra, char **io_error);
+/* Write the trace records still waiting (0 when none). 0, or -1 with *error as an append's. Called
+ * before a call acts outside the run, and when the run ends (runner.c); freeing the log writes them
+ * too, ignoring an error. */
+int calllog_flush(calllog *log, char **io_error);
 /* The same, for a record the run itself must then replay (a resumed input's answer): it is also
  * held in memory, unconsumed. */
 int calllog_append_for_replay(calllog *log, uint64_t seq, uint64_t parent_seq, const char *function,

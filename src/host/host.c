@@ -49,6 +49,7 @@ host *host_new(const host_config *cfg, char **error)
     h->prompt_event = cfg->prompt_event;
     h->prompt_event_ctx = cfg->prompt_event_ctx;
     h->log = calllog_new();
+    h->last_stamp_ms = clock_realtime_ms(); /* no call's timestamp comes before the run's host */
     h->settings = cfg->settings;
     h->policy = cfg->policy;
     h->session_policy = cfg->session_policy;
@@ -320,8 +321,12 @@ static int dispatch(host *h, const char *name, const json_t *args, bool internal
 
 int host_call(host *h, const char *name, const json_t *args, json_t **result, char **error)
 {
-    return dispatch(h, name, args, false, result, error);
+    int rc = dispatch(h, name, args, false, result, error);
+    h->stamp_ms = 0; /* for this call only */
+    return rc;
 }
+
+void host_stamp_next_call(host *h, int64_t ms) { h->stamp_ms = ms; }
 
 int host_internal_call(host *h, const char *name, const json_t *args, json_t **result, char **error)
 {
@@ -372,8 +377,23 @@ static int call_op(host *h, const op_def *op, const char *name, const json_t *ar
     if (op->before_gate) op->before_gate(h); /* e.g. call_agent counts its runs (effects/agent.c) */
     if (h->call_started && (op->flags & OP_RECORDED)) h->call_started(h->call_started_ctx, name, args);
 
+    /* trace records still waiting reach the disk before a call that may act outside the run */
+    if ((op->flags & (OP_RECORDED | OP_TRACE)) == OP_RECORDED) {
+        char *io = NULL;
+        if (calllog_flush(h->log, &io) != 0) {
+            free(invalid);
+            *error = io;
+            h->aborted = true;
+            free(h->abort_reason);
+            h->abort_reason = xstrdup(io);
+            return HOST_ABORT;
+        }
+    }
+
     /* 2. policy gate (a denial is recorded like any failed call, below) */
     int64_t started_at = clock_realtime_ms();
+    if (h->stamp_ms && h->stamp_ms >= h->last_stamp_ms && h->stamp_ms < started_at) started_at = h->stamp_ms;
+    if (op->flags & OP_RECORDED) h->last_stamp_ms = started_at;
     double t0 = clock_monotonic_ns() / 1e6;
     int rc = invalid ? (*error = invalid, HOST_ERROR) : (op->flags & OP_GATED) ? host_gate(h, name, args, error) : HOST_OK;
 
@@ -411,8 +431,9 @@ static int call_op(host *h, const op_def *op, const char *name, const json_t *ar
             if (ends_run) json_object_set(extra, "ends_run", json_bool(true));
         }
         const json_t *wargs = rargs ? rargs : args, *wresult = op->record ? rresult : done;
-        if (calllog_append_full(h->log, seq, h->parent_seq, name, wargs, wresult, rc == HOST_OK ? NULL : *error,
-                                duration, started_at, usage, extra, &io) != 0) {
+        if ((op->flags & OP_TRACE ? calllog_append_trace : calllog_append_full)(
+                h->log, seq, h->parent_seq, name, wargs, wresult, rc == HOST_OK ? NULL : *error, duration, started_at,
+                usage, extra, &io) != 0) {
             free(*error);
             *error = io;
             rc = HOST_ABORT;

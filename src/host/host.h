@@ -188,6 +188,16 @@ size_t host_replay_ahead(host *h, size_t max_calls, size_t max_bytes, struct buf
 /* The seq of the record the run's next recorded call must match; 0 past the end of its log. */
 uint64_t host_replay_next_seq(host *h);
 
+/* Trace ops (ops.h, OP_TRACE: mark): their answer is null whenever the call is taken at all, so an
+ * isolated run's worker goes on past such a call without waiting, and the parent takes it after
+ * (isolate/ahead.h). Whether op is one; the names of all of them, as a JSON array. */
+bool host_op_is_trace(const char *op);
+json_t *host_trace_ops(void);
+/* The next call's record is timestamped ms (a worker's clock, when it made a call it did not wait
+ * for) instead of the host's clock now, when ms lies between the previous record's timestamp and
+ * now: a worker can only place its calls where they could have been. */
+void host_stamp_next_call(host *h, int64_t ms);
+
 /* What the module loader served the top-level run so far, for its snapshot manifest
  * (effects/module_record.h): {entry, modules, module_graph, modules_past_cap?}; the caller owns it. */
 json_t *host_modules_served(host *h);

@@ -64,6 +64,8 @@ struct host {
     json_t *record_extra;
     bool end_after_record;
     bool engine_local;            /* set while the in-process engine's internal call runs (host.c) */
+    int64_t stamp_ms;             /* the next call's timestamp, if it may be (host_stamp_next_call) */
+    int64_t last_stamp_ms;        /* the timestamp of the last recorded call performed */
 };
 
 struct op_def;

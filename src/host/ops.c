@@ -39,6 +39,21 @@ const op_def *host_op_find(const char *name, const effect_module **module)
     return NULL;
 }
 
+bool host_op_is_trace(const char *op)
+{
+    const op_def *d = host_op_find(op, NULL);
+    return d && (d->flags & (OP_TRACE | OP_RECORDED | OP_INTERNAL)) == (OP_TRACE | OP_RECORDED);
+}
+
+json_t *host_trace_ops(void)
+{
+    json_t *names = json_array();
+    for (const effect_module *const *m = effect_modules; *m; m++)
+        for (const op_def *op = (*m)->ops; op->name; op++)
+            if (host_op_is_trace(op->name)) json_array_push(names, json_string(op->name));
+    return names;
+}
+
 /* "tool:<name>": the family's prefix length ("tool:"), or 0 for an exact target. */
 static size_t family_prefix(const char *pattern)
 {

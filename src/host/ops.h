@@ -23,6 +23,10 @@ enum {
     OP_NESTS = 1u << 4,      /* it runs a nested agent, whose calls come before its own record (call_agent) */
     OP_TAKEN = 1u << 5,      /* its records may also be consumed by another op (step_begin takes `step`
                               * records): never answered ahead (replay_ahead.c) */
+    OP_TRACE = 1u << 6,      /* its record only marks a point of the run: its result is fixed (null), it
+                              * acts on nothing outside the run and nothing outside sees it, so the record
+                              * may wait to be written with the next one (calllog_append_trace); a crash
+                              * can lose it, and a resume then makes it again (mark) */
 };
 
 /* Performs the op: a HOST_* code; HOST_OK with *result, another code with *error. The module's

@@ -28,6 +28,21 @@ char *ahead_expect(const ahead *a, const char *op)
     return NULL;
 }
 
+bool ahead_trace(const ahead *a, const char *op)
+{
+    if (!a->enabled) return false;
+    if (a->next < a->len && !strcmp(a->queue[a->next].op, op)) return false; /* the offer answers it */
+    return host_op_is_trace(op);
+}
+
+char *ahead_trace_settle(host *h, const char *op, int rc, const json_t *result, const char *error)
+{
+    if (host_aborted(h)) return xstrdup(host_abort_reason(h)); /* a divergence, a full log, a cancel */
+    if (rc == HOST_OK && result && result->type == JSON_NULL) return NULL;
+    return xasprintf("the worker went on past a call of `%s` without its answer, but the host answered %s%.200s", op,
+                     rc == HOST_ERROR ? "with an error: " : "otherwise", rc == HOST_ERROR && error ? error : "");
+}
+
 char *ahead_settle(ahead *a, host *h, uint64_t seq_before, int rc)
 {
     const host_ahead_entry *e = &a->queue[a->next++];

@@ -13,6 +13,8 @@
  * replaces it when its head no longer is the log's next record (a call that waited replayed or
  * diverged), and offers more when it is used up.
  *
+ * A trace op's call (mark) is answered ahead with no offer: see ahead_trace below.
+ *
  * Trusts host_call; nothing of the worker: an ahead call that was not offered fails the run.
  */
 #ifndef CHIDORI_ISOLATE_AHEAD_H
@@ -43,6 +45,17 @@ char *ahead_expect(const ahead *a, const char *op);
  * when it replayed the offered record, so that its answer was the offered one (both are
  * host_recorded_outcome of that record), and the head is taken; otherwise why the run ends. */
 char *ahead_settle(ahead *a, host *h, uint64_t seq_before, int rc);
+/* Trace ops (host_op_is_trace: mark) need no offer: their answer is null whenever the call is taken
+ * at all. The worker goes on past a call of one that the head of its queue does not answer, and
+ * sends it marked "ahead" with the time it made it ("at"); the parent takes it through host_call
+ * as any other (live, or replayed against the log: a divergence ends the run as it would have).
+ * ahead_trace: whether an ahead call of op is such a call (the queue's head is checked first, on
+ * both sides; none when answers ahead are off, CHIDORI_ISOLATE_AHEAD=0). ahead_trace_settle: after
+ * host_call answered it with rc, result and error, NULL when that answer was null, as the worker
+ * took it to be; otherwise why the run ends (nothing but a compromised worker gets there: the
+ * prelude makes every mark's args valid, and an aborted host says its own reason). */
+bool ahead_trace(const ahead *a, const char *op);
+char *ahead_trace_settle(host *h, const char *op, int rc, const json_t *result, const char *error);
 /* The reply to a call that waited: what its `ahead` member is (NULL: leave the worker's queue as
  * it is). Call it after host_call answered that call with answer (its result; NULL for an error):
  * beside a large answer no new answers are offered, so that the reply stays inside a frame's

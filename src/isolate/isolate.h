@@ -99,11 +99,15 @@ struct settings;
 void isolate_options_from_settings(isolate_options *o, const struct settings *s);
 
 /* Init: everything the worker needs to run (no file is opened by it). */
+#define ISOLATE_TRACE_OPS_MAX 8
 typedef struct isolate_init {
     engine_config config;    /* seam unset: the worker installs its broker */
     isolate_sandbox sandbox;
     char *selftest;
     char *entry, *script, *script_name, *input_json; /* owned strings config points into */
+    /* the trace ops (host_trace_ops): calls the worker goes on past without waiting (ahead.h) */
+    char *trace_ops[ISOLATE_TRACE_OPS_MAX];
+    size_t n_trace_ops;
 } isolate_init;
 
 json_t *isolate_init_encode(const engine_config *cfg, const isolate_options *o);

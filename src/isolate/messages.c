@@ -166,6 +166,7 @@ void isolate_init_clear(isolate_init *in)
     free(in->script_name);
     free(in->input_json);
     free(in->selftest);
+    for (size_t i = 0; i < in->n_trace_ops; i++) free(in->trace_ops[i]);
     memset(in, 0, sizeof *in);
 }
 
@@ -210,6 +211,17 @@ int isolate_init_decode(const json_t *f, isolate_init *in, char **error)
             }
         }
         if (json_object_get(f, "selftest")) in->selftest = str_of(f, "selftest");
+        const json_t *trace = json_object_get(f, "trace_ops");
+        if (trace && (trace->type != JSON_ARRAY || trace->u.array.len > ISOLATE_TRACE_OPS_MAX))
+            why = "`trace_ops` must be a list of at most 8 op names";
+        for (size_t i = 0; !why && trace && i < trace->u.array.len; i++) {
+            const json_t *name = trace->u.array.items[i];
+            if (!json_is_string(name) || !name->u.string.len || name->u.string.len > 64 ||
+                strlen(name->u.string.bytes) != name->u.string.len)
+                why = "`trace_ops` must be a list of at most 8 op names";
+            else
+                in->trace_ops[in->n_trace_ops++] = xstrdup(name->u.string.bytes);
+        }
     }
     if (why) {
         *error = xstrdup(why);

@@ -152,7 +152,7 @@ int frame_append(buf *b, const json_t *v, char **error)
 }
 
 int frame_append_call(buf *b, const char *type, const char *op, const json_t *args, const uint64_t *meter,
-                      bool ahead, char **error)
+                      bool ahead, int64_t at_ms, char **error)
 {
     size_t at = b->len;
     buf_append(b, "\0\0\0\0{\"type\":", 12);
@@ -173,6 +173,12 @@ int frame_append_call(buf *b, const char *type, const char *op, const json_t *ar
         buf_putc(b, ']');
     }
     if (ahead) buf_puts(b, ",\"ahead\":true");
+    if (at_ms > 0) {
+        char num[40];
+        buf_puts(b, ",\"at\":");
+        json_format_number((double)at_ms, num);
+        buf_puts(b, num);
+    }
     buf_putc(b, '}');
     return frame_close(b, at, error);
 }
@@ -472,16 +478,16 @@ static bool op_valid(const json_t *op)
 }
 
 /* A Call's "meter" (the tree budget's, seam.h): [ticks, heap bytes], whole numbers up to 2^53. */
+static bool whole_number(const json_t *v)
+{
+    return v->type == JSON_NUMBER && v->u.number >= 0 && v->u.number <= 9007199254740992.0 &&
+           v->u.number == (double)(uint64_t)v->u.number;
+}
+
 static bool meter_valid(const json_t *m)
 {
-    if (m->type != JSON_ARRAY || m->u.array.len != 2) return false;
-    for (size_t i = 0; i < 2; i++) {
-        const json_t *v = m->u.array.items[i];
-        if (v->type != JSON_NUMBER || !(v->u.number >= 0 && v->u.number <= 9007199254740992.0) ||
-            v->u.number != (double)(uint64_t)v->u.number)
-            return false;
-    }
-    return true;
+    return m->type == JSON_ARRAY && m->u.array.len == 2 && whole_number(m->u.array.items[0]) &&
+           whole_number(m->u.array.items[1]);
 }
 
 static frame_type invalid(char **error, char *msg)
@@ -542,7 +548,7 @@ frame_type frame_classify(const json_t *frame, char **error)
         /* one pass over the members (every call of a run comes this way): the members a call
          * may have (an internal one: type, op and args only), and the first other one */
         const char *kind = is_call ? "call" : "internal";
-        const json_t *op = NULL, *args = NULL, *meter = NULL, *ahead = NULL;
+        const json_t *op = NULL, *args = NULL, *meter = NULL, *ahead = NULL, *at = NULL;
         extra = NULL;
         for (size_t i = 0; i < frame->u.object.len; i++) {
             const json_member *m = &frame->u.object.items[i];
@@ -551,6 +557,7 @@ frame_type frame_classify(const json_t *frame, char **error)
             else if (key_is(m, "args")) args = m->value;
             else if (key_is(m, "meter")) meter = m->value, allowed = is_call;
             else if (key_is(m, "ahead")) ahead = m->value, allowed = is_call;
+            else if (key_is(m, "at")) at = m->value, allowed = is_call;
             else if (!key_is(m, "type")) allowed = false;
             if (!allowed && !extra) extra = m->key;
         }
@@ -562,6 +569,9 @@ frame_type frame_classify(const json_t *frame, char **error)
         if (!args) return invalid(error, xasprintf("bad frame: %s without \"args\"", kind));
         if (args->type != JSON_OBJECT) return invalid(error, xasprintf("bad frame: %s \"args\" is not an object", kind));
         if (ahead && ahead->type != JSON_TRUE) return invalid(error, xstrdup("bad frame: call \"ahead\" is not true"));
+        if (at && (!ahead || !whole_number(at) || at->u.number == 0))
+            return invalid(error, xstrdup("bad frame: call \"at\" is not a time in ms (a positive whole number) of a call "
+                                          "answered ahead"));
         if (extra) return invalid(error, xasprintf("bad frame: %s has an unexpected member \"%.64s\"", kind, extra));
         return is_call ? FRAME_CALL : FRAME_INTERNAL;
     }

@@ -14,7 +14,9 @@
  *                                                 applied (the Isolation: banner); no reply
  *   {"type":"call","op":"<[a-z_:]{1,64}>","args":{...}}   worker → parent, one host op of the agent
  *                                                 (with "ahead":true: answered from the parent's
- *                                                 offer, no reply; isolate/ahead.h)
+ *                                                 offer, or a trace op's call, no reply, and then
+ *                                                 "at": when the worker made it, ms since the
+ *                                                 epoch; isolate/ahead.h)
  *   {"type":"internal","op":"<[a-z_:]{1,64}>","args":{...}}   worker → parent, one of chidori's own
  *                                                 ops (a module load); same shape as a call
  *   {"type":"reply","ok":<any>} | {"type":"reply","err":"<string>"}   parent → worker (with
@@ -52,11 +54,11 @@ struct buf;
  * -1 with *error (the frame is over the cap; b is as it was). */
 int frame_append(struct buf *b, const json_t *v, char **error);
 /* Append the frame of a worker's call, the bytes frame_append writes for the object {"type": type,
- * "op": op, "args": args, "meter": [meter[0], meter[1]] (when meter), "ahead": true (when ahead)}
- * with its members in that order, without building it. 0, or -1 with *error (over the cap; b is
- * as it was). */
+ * "op": op, "args": args, "meter": [meter[0], meter[1]] (when meter), "ahead": true (when ahead),
+ * "at": at_ms (when > 0)} with its members in that order, without building it. 0, or -1 with
+ * *error (over the cap; b is as it was). */
 int frame_append_call(struct buf *b, const char *type, const char *op, const json_t *args, const uint64_t *meter,
-                      bool ahead, char **error);
+                      bool ahead, int64_t at_ms, char **error);
 /* Write the frames gathered in b at once (same rules as frame_write) and empty b. */
 int frame_write_frames(int fd, struct buf *b, char **error);
 

@@ -721,6 +721,7 @@ int supervisor_run(const engine_config *cfg, host *h, const isolate_options *o, 
     isolate_options first = worker_options(o, &w);
     if (!was_warm) first.sandbox.cpu_secs = backstop_rlimit_secs(o, &cfg->limits);
     json_t *init = isolate_init_encode(cfg, &first);
+    if (aq.enabled) json_object_set(init, "trace_ops", host_trace_ops()); /* calls not waited for (ahead.h) */
     if (frame_write(w.to_child, init, &error) != 0) failure = xasprintf("cannot start the worker: %s", error);
     json_free(init);
     free(error), error = NULL;
@@ -772,6 +773,7 @@ int supervisor_run(const engine_config *cfg, host *h, const isolate_options *o, 
             break;
         }
         frame_type type = frame_classify(frame, &error);
+        bool trace = false; /* a trace op's call the worker went on past (ahead.h) */
         bool first = report_expected;
         report_expected = false;
         if (type == FRAME_ISOLATION && !first) {
@@ -790,6 +792,7 @@ int supervisor_run(const engine_config *cfg, host *h, const isolate_options *o, 
                 fprintf(stderr, "Isolation: %s\n", *banner); /* before anything the agent logs */
             }
         } else if (type == FRAME_CALL && json_object_get(frame, "ahead") &&
+                   !(trace = ahead_trace(&aq, json_string_value(json_object_get(frame, "op")))) &&
                    (failure = ahead_expect(&aq, json_string_value(json_object_get(frame, "op"))))) {
             /* an answer the worker was not offered: nothing of the call is performed */
             ahead_failed = true;
@@ -799,6 +802,8 @@ int supervisor_run(const engine_config *cfg, host *h, const isolate_options *o, 
             /* answered ahead by the worker (ahead.h): taken like any call, checked, not answered */
             bool answered = type == FRAME_CALL && json_object_get(frame, "ahead");
             uint64_t seq_before = answered ? host_replay_next_seq(h) : 0;
+            const json_t *at = trace ? json_object_get(frame, "at") : NULL;
+            if (at) host_stamp_next_call(h, (int64_t)at->u.number); /* a whole number (frame_classify) */
             /* the agent's ops through host_call, which refuses chidori's own; a module load
              * through the internal entry, which performs nothing else */
             json_t *result = NULL;
@@ -822,6 +827,9 @@ int supervisor_run(const engine_config *cfg, host *h, const isolate_options *o, 
                 host_charge_back(h, charge);
                 charge = host_meter(h, m_ticks, m_heap);
             }
+            char *unsettled = !answered ? NULL
+                              : trace   ? ahead_trace_settle(h, op, rc, result, err)
+                                        : ahead_settle(&aq, h, seq_before, rc);
             json_t *reply = answered ? NULL : isolate_reply_encode(rc, result, err);
             if (answered) { /* held for the next reply (and owed again at the next meter) */
                 aq.charge = charge;
@@ -842,7 +850,7 @@ int supervisor_run(const engine_config *cfg, host *h, const isolate_options *o, 
             if (offer) json_object_set(reply, "ahead", offer);
             if (!answered) place_for_ahead(&w, aq.next < aq.len); /* while the worker holds answers */
             if (answered) {
-                failure = ahead_settle(&aq, h, seq_before, rc);
+                failure = unsettled;
                 ahead_failed = failure != NULL;
             } else if (frame_write(w.to_child, reply, &error) != 0) {
                 failure = xasprintf("the worker stopped listening: %s", error);

@@ -23,6 +23,7 @@
 #include "engine/engine.h"
 #include "host/host.h"
 #include "util/buf.h"
+#include "util/clock.h"
 
 #include <errno.h>
 #include <linux/magic.h>
@@ -62,7 +63,18 @@ static uint64_t broker_meter(void *ctx, uint64_t ticks, uint64_t heap_bytes)
 /* Test-only (CHIDORI_ISOLATE_SELFTEST=ahead_stats): the run goes on as any other, and the worker
  * says on its stderr, before its Done, how many calls it answered ahead (tests/cases_replay_ahead.py). */
 static bool ahead_stats;
-static uint64_t answered_ahead;
+static uint64_t answered_ahead, went_on;
+
+/* The trace ops the parent named in its Init (host_trace_ops): a call of one is answered null
+ * at once and goes out later, marked, with the time it was made (isolate/ahead.h). */
+static const isolate_init *trace_init;
+
+static bool is_trace_op(const char *op)
+{
+    for (size_t i = 0; trace_init && i < trace_init->n_trace_ops; i++)
+        if (!strcmp(trace_init->trace_ops[i], op)) return true;
+    return false;
+}
 
 /* Replay ahead (isolate/ahead.h): the answers the parent offered, kept in the reply that brought
  * them, and the calls answered from them, gathered until the worker next waits or ends. */
@@ -88,16 +100,19 @@ static int flush_answered(char **io)
 }
 
 /* The head of the offer answers a call of op: its frame goes out later, marked, and nobody waits. */
+/* The head of the offer answers a call of op, or op is a trace op: its frame goes out later,
+ * marked, and nobody waits. The offer's head first, as the parent checks it first. */
 static bool answer_ahead(const char *op, const json_t *args, const uint64_t *meter, json_t **result, char **error,
                          int *rc)
 {
-    if (!offer || offer_next >= offer->u.array.len) return false;
-    const json_t *e = offer->u.array.items[offer_next];
-    if (strcmp(json_string_value(e->u.array.items[0]), op) != 0) return false;
-    offer_next++;
-    answered_ahead++;
+    const json_t *e = offer && offer_next < offer->u.array.len ? offer->u.array.items[offer_next] : NULL;
+    if (e && strcmp(json_string_value(e->u.array.items[0]), op) != 0) e = NULL;
+    bool trace = !e && is_trace_op(op);
+    if (!e && !trace) return false;
+    if (e) offer_next++, answered_ahead++;
+    else went_on++;
     char *io = NULL;
-    int w = frame_append_call(&answered, "call", op, args, meter, true, &io);
+    int w = frame_append_call(&answered, "call", op, args, meter, true, trace ? clock_realtime_ms() : 0, &io);
     if (w == 0 && answered.len >= AHEAD_FLUSH_BYTES) w = flush_answered(&io);
     if (w != 0) {
         *error = xasprintf("lost the host: %s", io ? io : "broken pipe");
@@ -105,7 +120,12 @@ static bool answer_ahead(const char *op, const json_t *args, const uint64_t *met
         *rc = HOST_ABORT;
         return true;
     }
-    *rc = isolate_reply_decode(e->u.array.items[1], result, error);
+    if (e) {
+        *rc = isolate_reply_decode(e->u.array.items[1], result, error);
+    } else {
+        *result = json_null();
+        *rc = HOST_OK;
+    }
     return true;
 }
 
@@ -120,7 +140,7 @@ static int broker_send(const char *type, const char *op, const json_t *args, jso
     if (call && answer_ahead(op, args, m, result, error, &rc)) return rc;
     /* the call that waits goes out in one write with the calls answered ahead before it */
     char *io = NULL;
-    rc = frame_append_call(&answered, type, op, args, m, false, &io);
+    rc = frame_append_call(&answered, type, op, args, m, false, 0, &io);
     if (rc == 0) rc = flush_answered(&io);
     json_t *reply = NULL;
     if (rc == 0) rc = frame_reader_next(&from_parent, 0, &reply, &io);
@@ -176,7 +196,10 @@ static void done_before_teardown(void *ctx, const engine_result *res)
 {
     (void)ctx;
     done_sent = true;
-    if (ahead_stats) fprintf(stderr, "worker: %llu calls answered ahead\n", (unsigned long long)answered_ahead);
+    if (ahead_stats) {
+        fprintf(stderr, "worker: %llu calls answered ahead\n", (unsigned long long)answered_ahead);
+        fprintf(stderr, "worker: went on past %llu trace calls\n", (unsigned long long)went_on);
+    }
     send_done(res);
 #if !defined(__SANITIZE_ADDRESS__)
     _exit(0);
@@ -289,12 +312,15 @@ static void hostile_frames(const char *mode)
         json_free(r);
     } else if (!strncmp(mode, "frame_ahead_", 12)) {
         /* replay ahead (isolate/ahead.h): a call that waits, so that its reply may bring an offer
-         * (not for _unoffered); then _probe reports the offered ops, and the others send a call
-         * marked as answered ahead that the parent must refuse: one never offered, one of another
-         * op than offered, and one of the offered op with other args (a divergence) */
+         * (not for _unoffered and _trace); then _probe reports the offered ops, and the others send
+         * a call marked as answered ahead that the parent must refuse: one never offered (of `log`,
+         * not a trace op), one of another op than offered, one of the offered op with other args
+         * (a divergence), and (_trace) a trace op's call without an offer, stamped before the run:
+         * taken, so a divergence, unless the parent named no trace ops, then one never offered */
         json_t *args = json_object(), *result = NULL;
         char *err = NULL;
-        if (strcmp(mode, "frame_ahead_unoffered") != 0) broker_call(NULL, "no_such_op", args, &result, &err);
+        if (strcmp(mode, "frame_ahead_unoffered") != 0 && strcmp(mode, "frame_ahead_trace") != 0)
+            broker_call(NULL, "no_such_op", args, &result, &err);
         json_free(args);
         json_free(result);
         free(err);
@@ -312,9 +338,11 @@ static void hostile_frames(const char *mode)
         json_t *call = json_object(), *forged = json_object();
         json_object_set(forged, "label", json_string("forged"));
         json_object_set(call, "type", json_string("call"));
-        json_object_set(call, "op", json_string(!strcmp(mode, "frame_ahead_wrong_op") ? "log" : "mark"));
+        bool trace = !strcmp(mode, "frame_ahead_trace");
+        json_object_set(call, "op", json_string(trace || !strcmp(mode, "frame_ahead_forged") ? "mark" : "log"));
         json_object_set(call, "args", forged);
         json_object_set(call, "ahead", json_bool(true));
+        if (trace) json_object_set(call, "at", json_number(1.0)); /* a time before the run: not taken */
         frame_write(FD_OUT, call, &io);
         json_free(call);
         engine_result res = {.status = RUN_COMPLETED, .output_json = "\"forged\""};
@@ -580,6 +608,7 @@ int worker_main(void)
         return 0;
     }
 
+    trace_init = &in;
     in.config.seam = (engine_seam){.call = broker_call, .internal = broker_internal, .meter = broker_meter};
     in.config.on_result = done_before_teardown;
     in.config.exit_after = true; /* a disposable worker: one run, then exit */
@@ -587,6 +616,7 @@ int worker_main(void)
     engine_run(&in.config, &res);
     if (!done_sent) send_done(&res); /* it ended before it had a runtime to tear down */
     engine_result_free(&res);
+    trace_init = NULL;
     isolate_init_clear(&in);
     json_free(init);
     return 0;

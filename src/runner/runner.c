@@ -371,6 +371,20 @@ int runner_run(const runner_request *req, runner_outcome *out, char **error)
     cfg.seam = host_seam(h);
     engine_result res;
     run_engine(&rc, &cfg, h, true, &res);
+    /* trace records still waiting are written before the outcome is: a run whose log cannot be
+     * completed fails, as one whose append failed */
+    char *unwritten = NULL;
+    if (calllog_flush(log, &unwritten) != 0) {
+        if (res.status != RUN_FAILED) {
+            free(res.output_json);
+            res.output_json = NULL;
+            free(res.error);
+            res.error = unwritten;
+            res.status = RUN_FAILED;
+        } else {
+            free(unwritten);
+        }
+    }
 
     out->cancelled = req->cancel && atomic_load(&req->cancel->flag);
     if (res.status == RUN_COMPLETED && !out->cancelled) {

@@ -3,8 +3,11 @@
 #include "unit.h"
 #include "host/host.h"
 #include "util/buf.h"
+#include "util/clock.h"
+#include "util/rfc3339.h"
 
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -178,6 +181,98 @@ TEST(log_is_recorded_in_the_call_log)
     CHECK(host_record_count(h) == 1);
     json_free(args);
     json_free(cargs);
+    fclose(sink);
+    cleanup(h);
+}
+
+/* The lines of the log file at path, read afresh. */
+static size_t lines_in(const char *path, char **text)
+{
+    FILE *f = fopen(path, "r");
+    buf b = {0};
+    char chunk[4096];
+    size_t n;
+    while (f && (n = fread(chunk, 1, sizeof chunk, f)) > 0) buf_append(&b, chunk, n);
+    if (f) fclose(f);
+    size_t lines = 0;
+    for (size_t i = 0; i < b.len; i++) lines += b.data[i] == '\n';
+    *text = buf_steal(&b);
+    return lines;
+}
+
+static int call_op(host *h, const char *op, const char *key, const char *value)
+{
+    json_t *args = json_object(), *res = NULL;
+    char *err = NULL;
+    json_object_set(args, key, json_string(value));
+    int rc = host_call(h, op, args, &res, &err);
+    json_free(args);
+    json_free(res);
+    free(err);
+    return rc;
+}
+
+/* A mark's record (OP_TRACE) waits in memory: it is written with the next record of another op,
+ * before that op is performed, at calllog_flush, or once 200 ms of them wait; always in order.
+ * A timestamp a worker gives (host_stamp_next_call) is taken only between the last record's and
+ * now. */
+TEST(trace_records_wait_in_order_and_stamps_stay_in_their_window)
+{
+    host *h = make_host();
+    CHECK(h);
+    FILE *sink = fopen("/dev/null", "w");
+    host_free(h);
+    char *root = xasprintf("%s/proj", tmpdir), *path = xasprintf("%s/records.jsonl", tmpdir), *text = NULL;
+    char *error = NULL;
+    host_config cfg = {.project_root = root, .log_out = sink, .console_out = sink};
+    h = host_new(&cfg, &error);
+    CHECK(h && calllog_persist_to(host_calllog(h), path, NULL, &error) == 0);
+    for (int i = 0; i < 3; i++) CHECK(call_op(h, "mark", "label", "m") == HOST_OK);
+    CHECK(host_record_count(h) == 3 && lines_in(path, &text) == 0);
+    free(text);
+    CHECK(call_op(h, "log", "message", "hi") == HOST_OK); /* another op: all four, in order */
+    CHECK(lines_in(path, &text) == 4);
+    const char *s1 = strstr(text, "\"seq\":1,"), *s3 = strstr(text, "\"seq\":3,"), *s4 = strstr(text, "\"seq\":4,");
+    CHECK(s1 && s3 && s4 && s1 < s3 && s3 < s4 && strstr(s4, "\"function\":\"log\""));
+    free(text);
+    CHECK(call_op(h, "mark", "label", "m") == HOST_OK);
+    CHECK(lines_in(path, &text) == 4);
+    free(text);
+    CHECK(calllog_flush(host_calllog(h), &error) == 0 && lines_in(path, &text) == 5);
+    free(text);
+    /* 200 ms after the first waiting one, the next goes out with it */
+    CHECK(call_op(h, "mark", "label", "m") == HOST_OK);
+    usleep(250 * 1000);
+    CHECK(call_op(h, "mark", "label", "m") == HOST_OK);
+    CHECK(lines_in(path, &text) == 7);
+    free(text);
+    /* stamps: before the last record, or in the future, are not taken; one in between is */
+    int64_t now = clock_realtime_ms();
+    usleep(30 * 1000);
+    char want[RFC3339_MAX], seen[RFC3339_MAX + 16];
+    host_stamp_next_call(h, 1);
+    CHECK(call_op(h, "mark", "label", "early") == HOST_OK);
+    host_stamp_next_call(h, now + 3600 * 1000);
+    CHECK(call_op(h, "mark", "label", "late") == HOST_OK);
+    usleep(30 * 1000);
+    int64_t between = clock_realtime_ms() - 10;
+    host_stamp_next_call(h, between);
+    CHECK(call_op(h, "mark", "label", "between") == HOST_OK);
+    CHECK(call_op(h, "mark", "label", "unstamped") == HOST_OK);
+    CHECK(calllog_flush(host_calllog(h), &error) == 0 && lines_in(path, &text) == 11);
+    rfc3339_format_ms(1, want);
+    snprintf(seen, sizeof seen, "\"timestamp\":\"%s\"", want);
+    CHECK(!strstr(text, seen));
+    rfc3339_format_ms(now + 3600 * 1000, want);
+    snprintf(seen, sizeof seen, "\"timestamp\":\"%s\"", want);
+    CHECK(!strstr(text, seen));
+    rfc3339_format_ms(between, want);
+    snprintf(seen, sizeof seen, "\"timestamp\":\"%s\"", want);
+    const char *b = strstr(text, "\"between\"");
+    CHECK(b && strstr(b, seen) && strstr(b, seen) < strstr(b, "\n"));
+    free(text);
+    free(root);
+    free(path);
     fclose(sink);
     cleanup(h);
 }

@@ -492,7 +492,7 @@ TEST(frame_append_call_writes_the_bytes_of_the_call_object)
         for (size_t t = 0; t < 2; t++)
             for (size_t o = 0; o < 3; o++)
                 for (int m = -1; m < 2; m++)
-                    for (int ahead = 0; ahead < 2; ahead++) {
+                    for (int ahead = 0; ahead < 3; ahead++) {
                         json_t *args = parse(args_texts[a]);
                         CHECK(args != NULL);
                         json_t *call = json_object();
@@ -506,12 +506,14 @@ TEST(frame_append_call_writes_the_bytes_of_the_call_object)
                             json_object_set(call, "meter", mt);
                         }
                         if (ahead) json_object_set(call, "ahead", json_bool(true));
+                        if (ahead == 2) json_object_set(call, "at", json_number(1796341234567.0));
                         buf want = {0}, got = {0};
                         char *err = NULL;
                         buf_puts(&got, "kept");
                         buf_puts(&want, "kept");
                         CHECK(frame_append(&want, call, &err) == 0);
-                        CHECK(frame_append_call(&got, types[t], ops[o], args, m >= 0 ? meters[m] : NULL, ahead, &err) == 0);
+                        CHECK(frame_append_call(&got, types[t], ops[o], args, m >= 0 ? meters[m] : NULL, ahead != 0,
+                                                ahead == 2 ? 1796341234567 : 0, &err) == 0);
                         CHECK(got.len == want.len && memcmp(got.data, want.data, got.len) == 0);
                         buf_free(&want);
                         buf_free(&got);
@@ -538,6 +540,13 @@ TEST(frame_classify_names_the_first_failed_check_of_a_call)
         {"{\"type\":\"internal\",\"op\":\"mark\",\"args\":{},\"meter\":[1,2],\"ahead\":true}", "bad frame: internal has an unexpected member \"meter\""},
         {"{\"type\":\"internal\",\"ahead\":true,\"op\":\"mark\",\"args\":{},\"meter\":[1,2]}", "bad frame: internal has an unexpected member \"ahead\""},
         {"{\"type\":\"call\",\"op\":\"mark\",\"args\":{},\"Type\":1,\"zz\":2}", "bad frame: call has an unexpected member \"Type\""},
+        {"{\"type\":\"call\",\"op\":\"mark\",\"args\":{},\"at\":5}", "bad frame: call \"at\" is not a time in ms (a positive whole number) of a call answered ahead"},
+        {"{\"type\":\"call\",\"op\":\"mark\",\"args\":{},\"ahead\":true,\"at\":0}", "bad frame: call \"at\" is not a time in ms (a positive whole number) of a call answered ahead"},
+        {"{\"type\":\"call\",\"op\":\"mark\",\"args\":{},\"ahead\":true,\"at\":1.5}", "bad frame: call \"at\" is not a time in ms (a positive whole number) of a call answered ahead"},
+        {"{\"type\":\"call\",\"op\":\"mark\",\"args\":{},\"ahead\":true,\"at\":\"5\"}", "bad frame: call \"at\" is not a time in ms (a positive whole number) of a call answered ahead"},
+        {"{\"type\":\"internal\",\"op\":\"mark\",\"args\":{},\"at\":5}", "bad frame: call \"at\" is not a time in ms (a positive whole number) of a call answered ahead"},
+        {"{\"type\":\"internal\",\"op\":\"mark\",\"args\":{},\"ahead\":true,\"at\":5}", "bad frame: internal has an unexpected member \"ahead\""},
+        {"{\"type\":\"call\",\"op\":\"mark\",\"args\":{},\"meter\":[1,2],\"ahead\":true,\"at\":1796341234567}", NULL},
         {"{\"type\":\"call\",\"op\":\"mark\",\"args\":{},\"meter\":[1,2],\"ahead\":true}", NULL},
         {"{\"ahead\":true,\"meter\":[0,0],\"args\":{},\"op\":\"mark\",\"type\":\"call\"}", NULL},
     };

@@ -70,7 +70,7 @@ static int effect_console(host *h, const json_t *args, json_t **result, char **e
 
 static const op_def log_ops[] = {
     {.name = "log", .flags = OP_RECORDED, .perform = effect_log},
-    {.name = "mark", .flags = OP_RECORDED, .perform = effect_mark},
+    {.name = "mark", .flags = OP_RECORDED | OP_TRACE, .perform = effect_mark},
     {.name = "console", .flags = 0, .perform = effect_console},
     {0},
 };
