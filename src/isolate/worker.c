@@ -7,7 +7,8 @@
  * reads the Init frame, enters its cgroup, confines itself (sandbox_apply_all: namespaces,
  * Landlock, seccomp allowlist, rlimits) BEFORE any agent code exists, then runs the engine with a
  * broker seam: every host op becomes a Call frame (a module load an Internal frame) and blocks on
- * its Reply, except a replayed call it answers from the answers the parent offered (ahead.h). It
+ * its Reply, except a replayed call it answers from the answers the parent offered and a trace
+ * op's call (mark), answered null at once; both go out later, marked (ahead.h). It
  * ends with one Done frame and exits. A warm worker (a server's pool) gets a first Init holding
  * only its sandbox: it confines itself at once and then blocks for the Init of its one run.
  *
