@@ -39,18 +39,19 @@ const op_def *host_op_find(const char *name, const effect_module **module)
     return NULL;
 }
 
-bool host_op_is_trace(const char *op)
+static bool is_trace(const op_def *d)
 {
-    const op_def *d = host_op_find(op, NULL);
     return d && (d->flags & (OP_TRACE | OP_RECORDED | OP_INTERNAL)) == (OP_TRACE | OP_RECORDED);
 }
 
-json_t *host_trace_ops(void)
+bool host_op_is_trace(const char *op) { return is_trace(host_op_find(op, NULL)); }
+
+json_t *host_trace_ops(void) /* at each isolated run's start: one pass over the ops */
 {
     json_t *names = json_array();
     for (const effect_module *const *m = effect_modules; *m; m++)
         for (const op_def *op = (*m)->ops; op->name; op++)
-            if (host_op_is_trace(op->name)) json_array_push(names, json_string(op->name));
+            if (is_trace(op)) json_array_push(names, json_string(op->name));
     return names;
 }
 

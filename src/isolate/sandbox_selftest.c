@@ -92,19 +92,10 @@ static int probe_fork_bomb(void)
     return 0;
 }
 
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define SELFTEST_ASAN 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__)
-#define SELFTEST_ASAN 1
-#endif
-
 static int probe_int80(void)
 {
     long ret;
-#ifdef SELFTEST_ASAN
+#if defined(__SANITIZE_ADDRESS__) /* as sandbox_seccomp.c's allowance of rt_sigaction */
     /* A kernel without the 32-bit entry (ia32 emulation off; some paravirtualized guests) faults
      * on `int $0x80` before any filter sees it: SIGSEGV. A release worker dies of it ("engine
      * crashed: SIGSEGV", the act stopped all the same); under ASan its handler would print a
