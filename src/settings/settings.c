@@ -154,7 +154,7 @@ static const setting_def TABLE[] = {
          "the delegated cgroup v2 directory whose slots workers run in"),
     FLAG("CHIDORI_ISOLATE_AHEAD", 1, ISOLATED,
          "0: a replayed call waits for the parent's answer instead of using the answers of the log offered "
-         "ahead (benchmarks and debugging)"),
+         "ahead, and a trace call (`mark`) waits for its answer too (benchmarks and debugging)"),
     TEXT("CHIDORI_ISOLATE_SELFTEST", "unset", "a probe name", ISOLATED,
          "tests only: the worker tries this one forbidden act and reports what stopped it"),
     /* where things live */
