@@ -11,6 +11,7 @@
 #include "engine/limits.h"
 
 #include <malloc.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,6 +75,63 @@ TEST(arena_sizes_and_reuses_like_its_contract)
     CHECK(q != NULL);
     for (int i = 0; i < 64; i++) CHECK(q[i] == 0);
     arena_release(b);
+}
+
+/* Whether the kernel offers transparent huge pages to a region that asks (enabled "always" or
+ * "madvise"). */
+static bool huge_pages_offered(void)
+{
+    char buf[128] = "";
+    FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
+    if (!f) return false;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    return strstr(buf, "[always]") || strstr(buf, "[madvise]");
+}
+
+/* The kB of huge pages backing the mapping that holds p (/proc/self/smaps), or -1. */
+static long huge_kb_at(const void *p)
+{
+    FILE *f = fopen("/proc/self/smaps", "r");
+    if (!f) return -1;
+    char line[512];
+    bool in = false;
+    long kb = -1;
+    while (fgets(line, sizeof line, f)) {
+        unsigned long lo, hi;
+        if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2 && strchr(line, '-') < strchr(line, ' ')) {
+            in = (uintptr_t)p >= lo && (uintptr_t)p < hi;
+            continue;
+        }
+        long v;
+        if (in && sscanf(line, "AnonHugePages: %ld kB", &v) == 1) { kb = v; break; }
+    }
+    fclose(f);
+    return kb;
+}
+
+/* A slot is one huge page's size and alignment, and where the kernel offers huge pages the
+ * acquire's first mapping is one (a run's start then takes one fault for its set-up memory, not
+ * 80); released, the slot's memory goes back whole. */
+TEST(arena_slot_is_a_huge_page_where_the_kernel_offers_them)
+{
+    engine_arena *a = arena_acquire();
+    CHECK(a != NULL);
+    char *p = arena_alloc(a, 64);
+    CHECK(p != NULL);
+    uintptr_t slot = (uintptr_t)p & ~(uintptr_t)(ARENA_SLOT_BYTES - 1);
+    CHECK(ARENA_SLOT_BYTES == (size_t)2 << 20);
+    CHECK((uintptr_t)arena_region % ARENA_SLOT_BYTES == 0);
+    CHECK((uintptr_t)p - slot < 64); /* p is its slot's first allocation */
+    if (huge_pages_offered()) {
+        CHECK(huge_kb_at(p) >= 2048);
+    } else {
+        fprintf(stderr, "note: this kernel offers no transparent huge pages; the slot's 4 KiB pages are not checked\n");
+        CHECK(getenv("CHIDORI_TEST_STRICT") == NULL || strcmp(getenv("CHIDORI_TEST_STRICT"), "1") != 0);
+    }
+    arena_release(a);
+    if (huge_pages_offered()) CHECK(huge_kb_at((void *)slot) == 0); /* no other slot is held here */
 }
 
 /* glibc's usable size for a request of n (what the metered allocator charged before the arena) */
