@@ -14,9 +14,11 @@ import glob
 import os
 import re
 import shutil
+import subprocess
 import tempfile
+import time
 
-from cases import chidori
+from cases import Skip, chidori
 from cases_calllog import fast_state
 
 # Every shape the walk must treat as stringify does, or hand to stringify: text to escape, lone
@@ -198,5 +200,103 @@ def case_speed_effect_promise_is_what_promise_resolve_makes(v):
             rid = os.path.basename(os.path.dirname(path))
             code, out2, err = chidori(v, "replay", iso, agent, rid, "--runs-dir", runs, state=state, timeout=60)
             assert code == 0 and out2 == out, (iso, code, out2, err[-2000:])
+    finally:
+        shutil.rmtree(state)
+
+
+HEAPY = """export default async function (input, chidori) {
+  const keep = [];
+  for (let i = 0; i < 150000; i++) keep.push({ i, s: "x" + i });
+  globalThis.keep = keep;
+  for (;;) {}
+}
+"""
+
+
+def huge_pages_offered():
+    try:
+        with open("/sys/kernel/mm/transparent_hugepage/enabled") as f:
+            text = f.read()
+    except OSError:
+        return False
+    return "[always]" in text or "[madvise]" in text
+
+
+def huge_kb(pid):
+    """{"heap": kB of huge pages in the [heap] mappings, "anon": the most in one other anonymous
+    mapping} of a live process, or None once it is gone."""
+    try:
+        with open(f"/proc/{pid}/smaps") as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return None
+    out, name = {"heap": 0, "anon": 0}, ""
+    for line in lines:
+        if re.match(r"^[0-9a-f]+-[0-9a-f]+ ", line):
+            parts = line.split()
+            name = parts[5] if len(parts) > 5 else ""
+        elif line.startswith("AnonHugePages:"):
+            kb = int(line.split()[1])
+            if name == "[heap]":
+                out["heap"] += kb
+            elif name == "":
+                out["anon"] = max(out["anon"], kb)
+    return out
+
+
+def descendants(pid):
+    seen, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        try:
+            with open(f"/proc/{p}/task/{p}/children") as f:
+                kids = [int(x) for x in f.read().split()]
+        except OSError:
+            kids = []
+        seen += kids
+        todo += kids
+    return seen
+
+
+def case_speed_one_run_heap_and_set_up_arena_are_huge_pages(v):
+    """A process that runs one agent (here `run`, in-process and the isolated worker) asks for its
+    heap in huge pages, and the engine's set-up arena is one (src/util/heap_pages.c,
+    src/engine/arena.c): on a machine whose every new 4 KiB page traps to the hypervisor, that is
+    a tenth of a run's start and a fifth of a long resume (docs/limits.md). Checked live, in the
+    process's /proc/PID/smaps, while the agent holds a few megabytes and spins."""
+    if v.sanitized:
+        raise Skip("AddressSanitizer builds use neither the set-up arena nor glibc's heap")
+    if not huge_pages_offered():
+        raise Skip("this kernel offers no transparent huge pages (transparent_hugepage/enabled is never)")
+    state = fast_state()
+    try:
+        agent = os.path.join(state, "heapy.js")
+        with open(agent, "w") as f:
+            f.write(HEAPY)
+        for iso in ("--no-isolate", "--isolate"):
+            env = v.env({"CHIDORI_STATE_DIR": state})
+            p = subprocess.Popen([v.chidori, "run", iso, agent, "-q"], env=env, stdout=subprocess.DEVNULL,
+                                 stderr=subprocess.PIPE)
+            try:
+                got, deadline = None, time.monotonic() + 20 * v.slow
+                while time.monotonic() < deadline and p.poll() is None:
+                    pids = [p.pid] if iso == "--no-isolate" else descendants(p.pid)
+                    for pid in pids:
+                        kb = huge_kb(pid)
+                        if kb and kb["heap"] > 0 and kb["anon"] >= 2048:
+                            got = kb
+                    if got:
+                        break
+                    time.sleep(0.05)
+                assert got, (iso, "no process of the run had a huge page in its heap and one for its arena",
+                             [huge_kb(x) for x in ([p.pid] + descendants(p.pid))], p.poll())
+            finally:
+                for pid in descendants(p.pid):
+                    try:
+                        os.kill(pid, 9)
+                    except OSError:
+                        pass
+                p.kill()
+                p.communicate()
     finally:
         shutil.rmtree(state)

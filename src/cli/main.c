@@ -18,6 +18,7 @@
 #include "isolate/spawn.h"
 #include "util/buf.h"
 #include "util/files.h"
+#include "util/heap_pages.h"
 #include "util/random.h"
 
 #include <errno.h>
@@ -127,10 +128,12 @@ static int cmd_eval(int argc, char **argv, const settings *set)
 static const struct {
     const char *name;
     int (*fn)(int argc, char **argv, const settings *s);
+    bool one_run; /* runs one agent and exits: its heap is asked for in huge pages (heap_pages.h) */
 } RUNNING[] = {
-    {"run", cmd_run}, {"replay", cmd_replay}, {"resume", cmd_resume}, {"eval", cmd_eval},
-    {"sandbox", cmd_sandbox}, {"serve", cmd_serve}, {"runs", cmd_runs},
-    {"branches", cmd_branches}, {"branch-resume", cmd_branch_resume}, {"branch-rerun", cmd_branch_rerun},
+    {"run", cmd_run, true}, {"replay", cmd_replay, true}, {"resume", cmd_resume, true}, {"eval", cmd_eval, true},
+    {"sandbox", cmd_sandbox, false}, {"serve", cmd_serve, false}, {"runs", cmd_runs, false},
+    {"branches", cmd_branches, false}, {"branch-resume", cmd_branch_resume, true},
+    {"branch-rerun", cmd_branch_rerun, true},
 };
 
 /* `--help` or `-h` among a command's arguments, and not the value of an option that takes one
@@ -161,6 +164,7 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "completion") == 0) return cmd_completion(argc - 2, argv + 2);
     for (size_t i = 0; i < sizeof RUNNING / sizeof RUNNING[0]; i++) {
         if (strcmp(cmd, RUNNING[i].name) != 0) continue;
+        if (RUNNING[i].one_run) heap_prefer_huge_pages();
         char *error = NULL;
         settings *s = settings_from_environ(environ, &error);
         if (!s) {
