@@ -189,9 +189,14 @@ def case_serve_without_a_fork_server_execs_each_worker(v):
             return kids if len(kids) == 1 else None
         kids = wait_until(v, "one warm worker", one_warm_worker)
         assert not fork_servers(srv), kids
-        # an exec'd worker: a stub in the server's pid namespace, the engine pid 1 under it
-        (stub,) = kids
-        assert len(kids[stub][2]) == 1 and len(children_of(stub)) == 1, (kids, children_of(stub))
+        # an exec'd worker: cloned by the server straight into a pid namespace of its own, as its
+        # pid 1 (root may make one: spawn.c), with no pid-namespace child (no stub) and nothing
+        # shared with the server's namespaces but the user namespace it starts in
+        me = processes()[os.getpid()]
+        ((worker, (name, ppid, nspid, pidns, userns)),) = kids.items()
+        assert name == "chidori-worker" and len(nspid) == 2 and nspid[-1] == "1", kids
+        assert pidns != me[3] and not children_of(worker), (kids, children_of(worker))
+        assert shut_off(worker) is None, shut_off(worker)
         srv.stop()
     finally:
         srv.cleanup()

@@ -232,10 +232,11 @@ def worker_tree(pid):
     return [(w, tree.get(w, [])) for w in tree.get(pid, []) if names.get(w) != FORKSERVER_NAME]
 
 
-def kill_the_worker_of_a_run(v, pick, sig, env=None):
+def kill_the_worker_of_a_run(v, pick, sig, env=None, ignored=False):
     """Starts `chidori run` of an agent that spins forever, waits for its worker (and the worker's
-    pid-namespace child), sends sig to the process pick() chooses from them, and returns what the
-    run said."""
+    pid-namespace child, when it has one rather than being pid 1 of its own), sends sig to the
+    process pick() chooses from them, and returns what the run said. With ignored, sig must change
+    nothing (the run still spins 0.5 s later), and SIGKILL then ends the worker."""
     import signal
     import subprocess
     import time
@@ -252,11 +253,16 @@ def kill_the_worker_of_a_run(v, pick, sig, env=None):
             while target is None and time.monotonic() < deadline:
                 time.sleep(0.05)
                 workers = worker_tree(p.pid)
-                if workers and (workers[0][1] or time.monotonic() > deadline - 15 * v.slow):
+                if workers and (workers[0][1] or nspid(workers[0][0])[-1:] == ["1"] or
+                                time.monotonic() > deadline - 15 * v.slow):
                     target = pick(workers[0])
             assert target, "no worker process appeared"
             time.sleep(0.2)  # well into the spin
             os.kill(target, sig)
+            if ignored:
+                time.sleep(0.5)
+                assert p.poll() is None, f"signal {sig} ended the run: {p.communicate()}"
+                os.kill(target, signal.SIGKILL)
             out, err = p.communicate(timeout=20 * v.slow)
             return p.returncode, out, err
         finally:
@@ -278,20 +284,41 @@ def case_a_worker_killed_from_outside_fails_its_run_precisely(v):
 
 
 def case_a_worker_killed_by_sigsegv_from_outside_is_a_crash(v):
-    """SIGSEGV sent to the worker process (whose default action ends it, as a real fault would):
-    the run fails with `engine crashed: SIGSEGV`. (A fault inside the engine itself is
+    """SIGSEGV sent to a worker process whose default action ends it, as a real fault would (one
+    without a pid namespace: CHIDORI_ISOLATE_SKIP=pidns): the run fails with `engine crashed:
+    SIGSEGV`. A worker that is pid 1 of its pid namespace (the default) takes no signal from
+    outside but SIGKILL and SIGSTOP, as the kernel has it for any namespace's init: the SIGSEGV
+    changes nothing, and the SIGKILL after it reads as a kill. (A fault inside the engine itself is
     frame_crash, in case_a_hostile_worker_fails_its_run_and_the_parent_carries_on.)"""
     import signal
     # a sanitizer build must let the worker die of the signal
+    segv = {"ASAN_OPTIONS": "handle_segv=0:detect_leaks=0"}
     code, out, err = kill_the_worker_of_a_run(v, lambda w: w[0], signal.SIGSEGV,
-                                              env={"ASAN_OPTIONS": "handle_segv=0:detect_leaks=0"})
+                                              env={**segv, "CHIDORI_ISOLATE_SKIP": "pidns"})
     assert code == 1 and out == "" and "chidori: run failed: engine crashed: SIGSEGV" in err, f"exit {code}\n{err}"
+    code, out, err = kill_the_worker_of_a_run(v, lambda w: w[0], signal.SIGSEGV, env=segv, ignored=True)
+    words = "engine killed: SIGKILL from outside chidori"
+    assert code == 1 and out == "" and f"chidori: run failed: {words}" in err, f"exit {code}\n{err}"
+
+
+def nspid(pid):
+    """The NSpid line of a process's status: its pid in each pid namespace it is in, outermost
+    first (["4242", "1"]: pid 1 of a namespace of its own); [] once it is gone."""
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("NSpid:"):
+                    return line.split()[1:]
+    except OSError:
+        pass
+    return []
 
 
 def case_the_worker_and_its_pid_namespace_child_run_inside_the_runs_cgroup(v):
     """The cgroup layer holds the process that runs the agent: while two runs spin at once, each
-    worker and its pid-namespace child are in a memory and a pids cgroup slot of their own (held by
-    that run alone), with the limits set; and in a network namespace of their own."""
+    worker (pid 1 of a pid namespace of its own, or, where chidori could not clone it into one,
+    the worker and its pid-namespace child) is in a memory and a pids cgroup slot of its own (held
+    by that run alone), with the limits set; and in a network namespace of its own."""
     import subprocess
     import time
     from cases import Skip
@@ -314,14 +341,18 @@ def case_the_worker_and_its_pid_namespace_child_run_inside_the_runs_cgroup(v):
                 for p in runs:
                     workers = [pid for pid, ppid in tree if ppid == p.pid]
                     children = [pid for pid, ppid in tree if ppid in workers]
-                    if workers and children:
+                    # the process that runs the engine: the worker itself when it is pid 1 of a pid
+                    # namespace of its own (cloned into it by chidori), else its pid-namespace child
+                    if workers and nspid(workers[0])[-1:] == ["1"] and nspid(workers[0])[:1] == [str(workers[0])]:
+                        found[p.pid] = (workers[0], workers[0])
+                    elif workers and children:
                         found[p.pid] = (workers[0], children[0])
                 if len(found) == 2:
                     break
             if len(found) != 2:
                 for e in errs:
                     e.seek(0)
-                raise AssertionError(f"no worker with a pid-namespace child appeared for each run: {found} "
+                raise AssertionError(f"no worker in a pid namespace of its own appeared for each run: {found} "
                                      f"{[p.poll() for p in runs]} {[e.read()[-400:] for e in errs]}")
             for ctrl in ("memory", "pids"):
                 base = f"/sys/fs/cgroup/{ctrl}/chidori"
@@ -331,7 +362,7 @@ def case_the_worker_and_its_pid_namespace_child_run_inside_the_runs_cgroup(v):
                     holding = [s for s in slots if worker in cgroup_procs(s)]
                     assert len(holding) == 1, f"{ctrl}: the worker {worker} is in {holding}"
                     procs = cgroup_procs(holding[0])
-                    assert {worker, child} == procs, f"{ctrl}: {holding[0]} holds {procs}, not just {worker, child}"
+                    assert {worker, child} == procs, f"{ctrl}: {holding[0]} holds {procs}, not just {{worker, child}}"
                     used.append(holding[0])
                     if ctrl == "memory":
                         with open(os.path.join(holding[0], "memory.limit_in_bytes")) as f:

@@ -44,6 +44,8 @@ bool name_in_list(const char *list, const char *name)
     return false;
 }
 
+bool isolate_sandbox_wants(const isolate_sandbox *cfg, const char *layer) { return !name_in_list(cfg->skip, layer); }
+
 static void config_from(const isolate_sandbox *cfg, int shared_netns_fd, sandbox_config *sc)
 {
     sandbox_config_default(sc);
@@ -99,6 +101,9 @@ int isolate_confine(const isolate_sandbox *cfg, int shared_netns_fd, json_t **re
         sc.pid1_given = true;
         rc = sandbox_apply_own(&sc, &rep);
     } else {
+        /* pid 1 already: its parent cloned it into a pid namespace of its own (spawn.c), so the
+         * pid layer needs no fork (getpid is 1 in no other case: a parent cannot fake it) */
+        sc.pid1_given = getpid() == 1;
         rc = sandbox_apply_all(&sc, &rep);
     }
     json_t *layers = json_array();

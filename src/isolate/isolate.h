@@ -31,6 +31,8 @@ int isolate_confine(const isolate_sandbox *cfg, int shared_netns_fd, json_t **re
  * must not serve here (it would keep root's identity). */
 int isolate_confine_shared(const isolate_sandbox *cfg, int shared_netns_fd, char **error);
 bool name_in_list(const char *list, const char *name);
+/* Whether cfg confines a worker with this layer ("pidns", ...): not left out by CHIDORI_ISOLATE_SKIP. */
+bool isolate_sandbox_wants(const isolate_sandbox *cfg, const char *layer);
 /* The `Isolation:` banner text for a confinement report. */
 char *isolate_banner(const json_t *report);
 /* Test-only (CHIDORI_ISOLATE_SELFTEST): try one forbidden act; JSON text {probe, outcome}. */

@@ -198,7 +198,7 @@ static int apply_layers(const sandbox_config *cfg, sandbox_report *r, unsigned p
     /* The pid namespace, while the capability to make one is still there: the caller that goes on
      * is pid 1 of a new one (a fork server's child was cloned into it already). */
     if (cfg->pid_ns && cfg->pid1_given)
-        r->pid_ns = sandbox_ok("worker is pid 1 of a new pid namespace (cloned into it by the fork server)");
+        r->pid_ns = sandbox_ok("worker is pid 1 of a new pid namespace (cloned into it by its parent: no fork of its own)");
     else if (cfg->pid_ns)
         r->pid_ns = sandbox_pidns_fork(cpu_secs);
     /* Root that had to make the namespaces as root drops its identity now that they exist. */

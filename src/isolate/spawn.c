@@ -11,6 +11,12 @@
  * way the worker checks that it was built from the same code as its parent (the build id in the
  * first Init, see worker.c).
  *
+ * A worker that is to be confined in a pid namespace is cloned into a new one here when this
+ * process may make one (root): it starts as that namespace's pid 1, so it does not fork a child
+ * of its own for it (which cost about 2 ms a run here: the fork copied the worker's page tables,
+ * and the child faulted every page of the binary it touched in again). Otherwise it makes its own
+ * (sandbox_ns.c, sandbox_pidns_fork).
+ *
  * Trusts its caller; owns nothing after the call but the returned pidfd.
  */
 #define _GNU_SOURCE
@@ -103,6 +109,7 @@ typedef struct spawn_plan {
     const spawn_request *req;
     pid_t parent;
     int binary; /* the worker binary's descriptor, or -1 */
+    bool pid1;  /* cloned into a new pid namespace */
 } spawn_plan;
 
 /* The child, on its own small stack, in the parent's memory until execve: only raw system calls
@@ -114,7 +121,10 @@ static int spawn_child(void *arg)
     const spawn_plan *plan = arg;
     const spawn_request *req = plan->req;
     syscall(SYS_prctl, PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
-    if (syscall(SYS_getppid) != plan->parent) syscall(SYS_exit, 127); /* the parent died already */
+    /* The parent died already (then the worker would run on for nobody). In a pid namespace of
+     * its own the parent is outside it and getppid is 0 either way: there a worker whose parent
+     * died sees its pipes' end of file at its first read and ends. */
+    if (!plan->pid1 && syscall(SYS_getppid) != plan->parent) syscall(SYS_exit, 127);
     syscall(SYS_setsid);
     /* What the worker gets, by number: 0-2 its pipes, 3 the handoff socket. Every source is first
      * moved above those numbers (so no dup2 overwrites another source), then put in place. */
@@ -139,17 +149,24 @@ static int spawn_child(void *arg)
 
 #define SPAWN_STACK_BYTES (64 * 1024)
 
-pid_t spawn_worker_process(const spawn_request *req, int *pidfd)
+pid_t spawn_worker_process(const spawn_request *req, int *pidfd, bool *new_pidns)
 {
     spawn_worker_binary();
-    spawn_plan plan = {.req = req, .parent = getpid(), .binary = binary_fd};
+    spawn_plan plan = {.req = req, .parent = getpid(), .binary = binary_fd, .pid1 = req->new_pidns};
     char *stack = xmalloc(SPAWN_STACK_BYTES);
     sigset_t all, saved;
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &saved);
     *pidfd = -1;
-    pid_t pid = clone(spawn_child, stack + SPAWN_STACK_BYTES, CLONE_VM | CLONE_VFORK | CLONE_PIDFD | SIGCHLD, &plan,
-                      pidfd);
+    int flags = CLONE_VM | CLONE_VFORK | CLONE_PIDFD | SIGCHLD;
+    pid_t pid = clone(spawn_child, stack + SPAWN_STACK_BYTES, flags | (plan.pid1 ? CLONE_NEWPID : 0), &plan, pidfd);
+    if (pid < 0 && plan.pid1 && (errno == EPERM || errno == EINVAL || errno == ENOSPC || errno == EUSERS)) {
+        /* not allowed to make a pid namespace here: the worker makes its own */
+        plan.pid1 = false;
+        *pidfd = -1;
+        pid = clone(spawn_child, stack + SPAWN_STACK_BYTES, flags, &plan, pidfd);
+    }
+    if (new_pidns) *new_pidns = pid >= 0 && plan.pid1;
     int e = errno;
     pthread_sigmask(SIG_SETMASK, &saved, NULL);
     free(stack);

@@ -2,12 +2,14 @@
 #ifndef CHIDORI_ISOLATE_SPAWN_H
 #define CHIDORI_ISOLATE_SPAWN_H
 
+#include <stdbool.h>
 #include <sys/types.h>
 
 typedef struct spawn_request {
     int in, out, err; /* the child's ends of its pipes: they become its 0, 1 and 2 */
     int handoff;      /* the child's end of a socket for descriptors sent after the spawn: its 3 */
     char **env;       /* its whole environment */
+    bool new_pidns;   /* clone it into a pid namespace of its own, as its pid 1 (see spawn_worker_process) */
 } spawn_request;
 
 /* The environment a worker gets: nothing of ours but what a sanitizer build needs to report (the
@@ -25,8 +27,11 @@ char **spawn_worker_env(spawn_environ *se, const char *asan_options, const char 
 int spawn_send_fds(int sock, char byte, const int *fds, int n);
 
 /* Start a worker: the child's pid and *pidfd, or -1 with errno. The child runs chidori-worker
- * when it lies next to this binary, else this binary's `__run-worker`. */
-pid_t spawn_worker_process(const spawn_request *req, int *pidfd);
+ * when it lies next to this binary, else this binary's `__run-worker`. With req->new_pidns it is
+ * cloned straight into a new pid namespace (CLONE_NEWPID: it starts as pid 1 there, and no fork
+ * of its own is needed for the pid layer); where the kernel refuses that to this process (no
+ * CAP_SYS_ADMIN: an unprivileged parent), it is started without, and *new_pidns says which. */
+pid_t spawn_worker_process(const spawn_request *req, int *pidfd, bool *new_pidns);
 
 /* The path of the worker binary in use, or NULL when workers are this binary (for the banner of
  * `chidori sandbox` and for tests). */

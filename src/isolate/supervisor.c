@@ -223,11 +223,12 @@ static int spawn_worker(worker *w, const isolate_options *o, uint64_t mem_cap_by
     handoff h;
     handoff_begin(&h, o, mem_cap_bytes);
     spawn_environ we;
-    spawn_request req = {.in = in[0], .out = out[1], .err = err[1], .handoff = hand[0], .env = spawn_worker_env(&we, o->asan_options, o->ubsan_options)};
+    spawn_request req = {.in = in[0], .out = out[1], .err = err[1], .handoff = hand[0], .env = spawn_worker_env(&we, o->asan_options, o->ubsan_options),
+                         .new_pidns = isolate_sandbox_wants(&o->sandbox, "pidns")};
     int pidfd = -1;
     bool no_child = true;
     pid_t pid = o->forkserver ? forkserver_spawn(o->forkserver, o, &req, &pidfd, &no_child) : -1;
-    if (pid < 0 && no_child) pid = spawn_worker_process(&req, &pidfd);
+    if (pid < 0 && no_child) pid = spawn_worker_process(&req, &pidfd, NULL);
     int e = errno;
     close(in[0]);
     close(out[1]);

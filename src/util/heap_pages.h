@@ -4,10 +4,11 @@
  * On the virtual machines chidori is built and measured on, the first write to each new 4 KiB page
  * costs a trap to the hypervisor (about 10 us); a resume of 1,600 records wrote some 270 new heap
  * pages, a quarter of its time. Called first thing in main, this grows the heap once by 8 MiB and
- * marks the 2 MiB-aligned part of that growth MADV_HUGEPAGE, and lets blocks of up to 4 MiB come
- * from the heap rather than from a mapping of their own: so the heap's first megabytes are a few
- * huge pages where the kernel offers them (docs/limits.md, "Set-up's arena", says when). Memory is
- * only reserved by it: a huge page is taken when the heap first writes into its 2 MiB. It never
+ * marks the 2 MiB-aligned part of that growth MADV_HUGEPAGE, takes blocks of up to 32 MiB from the
+ * heap rather than from a mapping of their own, and never trims the heap's top: so the heap's
+ * first megabytes are a few huge pages where the kernel offers them (docs/limits.md, "Set-up's
+ * arena", says when). Memory is only reserved by it: a huge page is taken when the heap first
+ * writes into its 2 MiB. It never
  * fails a run: where huge pages are off, or the C library is not glibc, or under AddressSanitizer
  * (its own allocator), it does nothing or leaves 4 KiB pages.
  */
