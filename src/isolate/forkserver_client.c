@@ -86,7 +86,7 @@ static int start_process(const isolate_options *o, pid_t *pid_out, int *ctl_out,
     spawn_environ se;
     spawn_request req = {.in = in[0], .out = out[1], .err = STDERR_FILENO, .handoff = ctl[0], .env = spawn_worker_env(&se, o->asan_options, o->ubsan_options)};
     int pidfd = -1;
-    pid_t pid = spawn_worker_process(&req, &pidfd, NULL); /* in the server's pid namespace: it clones its workers into their own */
+    pid_t pid = spawn_worker_process(&req, &pidfd); /* in the server's pid namespace: it clones its workers into their own */
     int e = errno;
     close(in[0]);
     close(out[1]);

@@ -14,7 +14,9 @@
  *             after this point.
  *   ipc, uts  unshare(CLONE_NEWIPC|CLONE_NEWUTS); the cgroup namespace is made later, by the
  *             worker once it is in its own cgroup.
- *   pid       CLONE_NEWPID only affects children, so sandbox_pidns_fork unshares it and FORKS: the
+ *   pid       Where the parent could clone the worker straight into a new pid namespace (spawn.c,
+ *             root) the worker is pid 1 from its exec and nothing here runs. Otherwise:
+ *             CLONE_NEWPID only affects children, so sandbox_pidns_fork unshares it and FORKS: the
  *             child becomes pid 1 of the new pid namespace and is the process that returns; the
  *             original process becomes a small stub (own seccomp filter: wait4/exit/kill-self
  *             only) that waits for it and mirrors its end exactly (same exit code, or re-raises

@@ -149,7 +149,7 @@ static int spawn_child(void *arg)
 
 #define SPAWN_STACK_BYTES (64 * 1024)
 
-pid_t spawn_worker_process(const spawn_request *req, int *pidfd, bool *new_pidns)
+pid_t spawn_worker_process(const spawn_request *req, int *pidfd)
 {
     spawn_worker_binary();
     spawn_plan plan = {.req = req, .parent = getpid(), .binary = binary_fd, .pid1 = req->new_pidns};
@@ -166,7 +166,6 @@ pid_t spawn_worker_process(const spawn_request *req, int *pidfd, bool *new_pidns
         *pidfd = -1;
         pid = clone(spawn_child, stack + SPAWN_STACK_BYTES, flags, &plan, pidfd);
     }
-    if (new_pidns) *new_pidns = pid >= 0 && plan.pid1;
     int e = errno;
     pthread_sigmask(SIG_SETMASK, &saved, NULL);
     free(stack);

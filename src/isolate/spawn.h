@@ -30,8 +30,9 @@ int spawn_send_fds(int sock, char byte, const int *fds, int n);
  * when it lies next to this binary, else this binary's `__run-worker`. With req->new_pidns it is
  * cloned straight into a new pid namespace (CLONE_NEWPID: it starts as pid 1 there, and no fork
  * of its own is needed for the pid layer); where the kernel refuses that to this process (no
- * CAP_SYS_ADMIN: an unprivileged parent), it is started without, and *new_pidns says which. */
-pid_t spawn_worker_process(const spawn_request *req, int *pidfd, bool *new_pidns);
+ * CAP_SYS_ADMIN: an unprivileged parent), it is started without, and makes its own (the worker
+ * knows which by its pid: 1 only in a namespace of its own). */
+pid_t spawn_worker_process(const spawn_request *req, int *pidfd);
 
 /* The path of the worker binary in use, or NULL when workers are this binary (for the banner of
  * `chidori sandbox` and for tests). */

@@ -228,7 +228,7 @@ static int spawn_worker(worker *w, const isolate_options *o, uint64_t mem_cap_by
     int pidfd = -1;
     bool no_child = true;
     pid_t pid = o->forkserver ? forkserver_spawn(o->forkserver, o, &req, &pidfd, &no_child) : -1;
-    if (pid < 0 && no_child) pid = spawn_worker_process(&req, &pidfd, NULL);
+    if (pid < 0 && no_child) pid = spawn_worker_process(&req, &pidfd);
     int e = errno;
     close(in[0]);
     close(out[1]);
