@@ -314,6 +314,13 @@ def nspid(pid):
     return []
 
 
+def own_user_namespace(pid):
+    try:
+        return os.readlink(f"/proc/{pid}/ns/user") != os.readlink("/proc/self/ns/user")
+    except OSError:
+        return False
+
+
 def case_the_worker_and_its_pid_namespace_child_run_inside_the_runs_cgroup(v):
     """The cgroup layer holds the process that runs the agent: while two runs spin at once, each
     worker (pid 1 of a pid namespace of its own, or, where chidori could not clone it into one,
@@ -343,7 +350,9 @@ def case_the_worker_and_its_pid_namespace_child_run_inside_the_runs_cgroup(v):
                     children = [pid for pid, ppid in tree if ppid in workers]
                     # the process that runs the engine: the worker itself when it is pid 1 of a pid
                     # namespace of its own (cloned into it by chidori), else its pid-namespace child
-                    if workers and nspid(workers[0])[-1:] == ["1"] and nspid(workers[0])[:1] == [str(workers[0])]:
+                    # (once it is confined: its user namespace made, after it entered its cgroup)
+                    if workers and nspid(workers[0])[-1:] == ["1"] and nspid(workers[0])[:1] == [str(workers[0])] \
+                            and own_user_namespace(workers[0]):
                         found[p.pid] = (workers[0], workers[0])
                     elif workers and children:
                         found[p.pid] = (workers[0], children[0])
