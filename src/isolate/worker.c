@@ -25,7 +25,6 @@
 #include "host/host.h"
 #include "util/buf.h"
 #include "util/clock.h"
-#include "util/heap_pages.h"
 
 #include <errno.h>
 #include <linux/magic.h>
@@ -476,7 +475,6 @@ static int confine_and_report(const isolate_sandbox *sandbox, int shared_netns_f
 
 int worker_main(void)
 {
-    heap_prefer_huge_pages(); /* a worker runs one agent and exits */
     /* Nothing but the three pipes and the handoff socket may stay open (the supervisor already
      * closed the rest; this is belt and braces against a parent that forgot). */
     close_range(ISOLATE_HANDOFF_FD + 1, ~0u, 0);
