@@ -11,6 +11,7 @@
 #include "runner/surface.h"
 #include "settings/settings.h"
 #include "telemetry/otel.h"
+#include "engine/arena.h"
 #include "engine/engine.h"
 #include "host/host.h"
 #include "isolate/isolate.h"
@@ -164,7 +165,10 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "completion") == 0) return cmd_completion(argc - 2, argv + 2);
     for (size_t i = 0; i < sizeof RUNNING / sizeof RUNNING[0]; i++) {
         if (strcmp(cmd, RUNNING[i].name) != 0) continue;
-        if (RUNNING[i].one_run) heap_prefer_huge_pages();
+        if (RUNNING[i].one_run) {
+            heap_prefer_huge_pages();
+            arena_prefer_huge_pages();
+        }
         char *error = NULL;
         settings *s = settings_from_environ(environ, &error);
         if (!s) {

@@ -23,6 +23,9 @@
 
 typedef struct engine_arena engine_arena;
 
+/* For a process that runs one engine and exits: slots acquired from now on are backed by a huge
+ * page where the kernel offers them (arena.c says why; not for a server or a fork server). */
+void arena_prefer_huge_pages(void);
 /* A free arena, empty; NULL when all are taken or the range could not be reserved. */
 engine_arena *arena_acquire(void);
 /* Gives the pages back to the system and the slot back to the pool. Every allocation from it

@@ -21,6 +21,7 @@
 #include "isolate/forkserver.h"
 #include "isolate/protocol.h"
 #include "isolate/sandbox_linux.h"
+#include "engine/arena.h"
 #include "engine/engine.h"
 #include "host/host.h"
 #include "util/buf.h"
@@ -526,6 +527,7 @@ int worker_main(void)
         json_free(init);
         return 1;
     }
+    if (!forkserver) arena_prefer_huge_pages(); /* one run, then exit (arena.h) */
     if (forkserver) {
         /* A fork server (forkserver.c): it returns here in each worker it forks, which then
          * starts over as a worker in its own right. */

@@ -116,6 +116,7 @@ static long huge_kb_at(const void *p)
  * 80); released, the slot's memory goes back whole. */
 TEST(arena_slot_is_a_huge_page_where_the_kernel_offers_them)
 {
+    arena_prefer_huge_pages(); /* as a one-run process does */
     engine_arena *a = arena_acquire();
     CHECK(a != NULL);
     char *p = arena_alloc(a, 64);
