@@ -30,6 +30,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -149,10 +150,16 @@ static int spawn_child(void *arg)
 
 #define SPAWN_STACK_BYTES (64 * 1024)
 
+/* Set once the kernel refused this process a pid namespace for want of privilege: it will again (a
+ * failed clone does much of a process's copying before it fails), so later workers make their own
+ * from the start. */
+static atomic_bool no_new_pidns;
+
 pid_t spawn_worker_process(const spawn_request *req, int *pidfd)
 {
     spawn_worker_binary();
-    spawn_plan plan = {.req = req, .parent = getpid(), .binary = binary_fd, .pid1 = req->new_pidns};
+    spawn_plan plan = {.req = req, .parent = getpid(), .binary = binary_fd,
+                       .pid1 = req->new_pidns && !atomic_load(&no_new_pidns)};
     char *stack = xmalloc(SPAWN_STACK_BYTES);
     sigset_t all, saved;
     sigfillset(&all);
@@ -161,7 +168,10 @@ pid_t spawn_worker_process(const spawn_request *req, int *pidfd)
     int flags = CLONE_VM | CLONE_VFORK | CLONE_PIDFD | SIGCHLD;
     pid_t pid = clone(spawn_child, stack + SPAWN_STACK_BYTES, flags | (plan.pid1 ? CLONE_NEWPID : 0), &plan, pidfd);
     if (pid < 0 && plan.pid1 && (errno == EPERM || errno == EINVAL || errno == ENOSPC || errno == EUSERS)) {
-        /* not allowed to make a pid namespace here: the worker makes its own */
+        /* not allowed to make a pid namespace here: the worker makes its own (and, refused for
+         * want of privilege, so will every later one: a count at its limit, ENOSPC/EUSERS, may
+         * pass again) */
+        if (errno == EPERM || errno == EINVAL) atomic_store(&no_new_pidns, true);
         plan.pid1 = false;
         *pidfd = -1;
         pid = clone(spawn_child, stack + SPAWN_STACK_BYTES, flags, &plan, pidfd);
