@@ -6,6 +6,7 @@ process which is not the server's child is refused (the worker is exec'd instead
 with CHIDORI_SERVE_FORKSERVER=0 workers are exec'd one by one.
 """
 import os
+import re
 import threading
 import time
 
@@ -248,3 +249,80 @@ def case_serve_refuses_a_bad_fork_server_quota(v):
                 in srv.stderr(), (bad, code, srv.stderr())
         finally:
             srv.cleanup()
+
+
+def rollup(pid):
+    """{field: kB} of a live process's /proc/PID/smaps_rollup ({} once it is gone)."""
+    out = {}
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as f:
+            for line in f:
+                m = re.match(r"^(\w+):\s+(\d+) kB$", line.strip())
+                if m:
+                    out[m.group(1)] = int(m.group(2))
+    except OSError:
+        pass
+    return out
+
+
+SERVE_AGENT = os.path.join(ROOT, "tests", "serve", "agent.js")
+ENGINE_BANNER = re.compile(r"^Fork server: (each worker builds its engine|workers copy its prepared engine)"
+                           r"(?: \(a first write to a page costs ([0-9.]+) us here\))?$", re.M)
+
+
+def case_serve_fork_server_engine_is_copied_ahead_or_built_by_each_worker(v):
+    """CHIDORI_SERVE_FORKSERVER_ENGINE (docs/http-api.md, "Warm workers"). `prepared`: the fork
+    server builds the engine once, and a warm worker copies its pages while it waits for a session
+    (they are its own before the session comes, not shared with the fork server); `own`: the fork
+    server holds no engine and a warm worker builds its own while it waits; `auto`: the server
+    measures what a first write to a page costs, says so, and picks `own` above 4 us. Sessions,
+    one of them paused and resumed (a replay), give the same results whichever way."""
+    results, forksrv_anon = {}, {}
+    for mode in ("prepared", "own", "auto"):
+        srv = Server(v, env={"CHIDORI_SERVE_WARM_WORKERS": "2", "CHIDORI_SERVE_FORKSERVER_ENGINE": mode},
+                     agent=SERVE_AGENT)
+        try:
+            srv.start()
+            got = []
+            for i in range(3):
+                view = create(srv, {"input": {"name": f"n{i}"}})
+                got.append((view["status"], view["output"], view["call_count"]))
+            view = create(srv, {"input": {"mode": "input"}})
+            view = srv.request("POST", f"/sessions/{view['id']}/resume", {"response": "yes"})[2]
+            got.append((view["status"], view["output"], view["call_count"]))
+            results[mode] = got
+            m = ENGINE_BANNER.search(srv.stderr())
+            assert m, srv.stderr()
+            if mode == "auto":
+                assert m.group(2), srv.stderr()
+                costly = float(m.group(2)) > 4.0
+                assert (m.group(1) == "each worker builds its engine") == costly, srv.stderr()
+                continue
+            assert m.group(2) is None and m.group(1) == ("each worker builds its engine" if mode == "own" else
+                                                         "workers copy its prepared engine"), srv.stderr()
+            if v.sanitized:
+                continue  # AddressSanitizer's allocator holds the engine there: no arena to find
+
+            def ready():
+                kids = children_of(srv.proc.pid)
+                servers = [p for p, i in kids.items() if i[0] == FORKSERVER_NAME]
+                workers = [p for p, i in kids.items() if i[0] != FORKSERVER_NAME]
+                if len(servers) != 1 or len(workers) != 2:
+                    return None
+                fs, ws = rollup(servers[0]), [rollup(w) for w in workers]
+                # a warm worker's engine, ready before its session: pages of its own (copied or built)
+                if not all(w.get("Private_Dirty", 0) >= fs.get("Private_Dirty", 0) + 200 if mode == "own"
+                           else w.get("Private_Dirty", 0) >= 256 for w in ws):
+                    return None
+                return fs, ws
+            fs, _ = wait_until(v, f"{mode}: two warm workers with their engine's pages their own", ready)
+            forksrv_anon[mode] = fs["Anonymous"]
+        finally:
+            srv.cleanup()
+    assert results["prepared"] == results["own"] == results["auto"], results
+    assert all(r[0] == "completed" for r in results["own"]), results
+    if v.sanitized:
+        print(f"fork server engine: memory checked on the release build only ({v.name}: AddressSanitizer's allocator)")
+        return
+    # the prepared engine lives in the fork server only when it is asked to prepare one
+    assert forksrv_anon["prepared"] >= forksrv_anon["own"] + 256, forksrv_anon

@@ -159,3 +159,10 @@ bool arena_resize(engine_arena *a, void *p, size_t size)
 }
 
 size_t arena_used(const engine_arena *a) { return a->cur - HEADER; }
+
+void arena_copy_ahead(const engine_arena *a)
+{
+#ifdef MADV_POPULATE_WRITE
+    if (a && a->high > HEADER) madvise(a->base, (a->high + 4095) & ~(size_t)4095, MADV_POPULATE_WRITE);
+#endif
+}

@@ -53,5 +53,8 @@ void arena_free(void *p);
 bool arena_resize(engine_arena *a, void *p, size_t size);
 /* Bytes taken from the slot so far (allocations and their headers, freed ones included). */
 size_t arena_used(const engine_arena *a);
+/* Writes ahead every page a's allocations lie in (one madvise), so that a process forked from
+ * the one that filled a copies them now rather than one fault at a time as its run writes them. */
+void arena_copy_ahead(const engine_arena *a);
 
 #endif

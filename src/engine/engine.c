@@ -932,6 +932,13 @@ int engine_prepare(void)
     return 0;
 }
 
+bool engine_prepared_copy_ahead(void)
+{
+    if (!prepared) return false;
+    arena_copy_ahead(prepared->arena);
+    return true;
+}
+
 int engine_run(const engine_config *cfg, engine_result *res)
 {
     memset(res, 0, sizeof *res);

@@ -104,6 +104,11 @@ int engine_run(const engine_config *cfg, engine_result *result);
  * 0, or -1 when it could not (engine_run then builds its own). Not thread-safe: single-threaded
  * processes only. */
 int engine_prepare(void);
+/* For a process forked from one that prepared an engine and that has time before its run (a
+ * server's warm worker): copies the prepared engine's set-up pages now (arena_copy_ahead) rather
+ * than one copy-on-write fault at a time during the run. false when this process has no prepared
+ * engine (nothing done). */
+bool engine_prepared_copy_ahead(void);
 /* The same, on a thread of its own with a stack sized for the engine's limit: for nested agents
  * (each needs its own native stack) and for callers whose stack is small. */
 int engine_run_on_thread(const engine_config *cfg, engine_result *result);

@@ -30,6 +30,7 @@
 #define _GNU_SOURCE
 #include "isolate/forkserver.h"
 #include "isolate/isolate.h"
+#include "engine/arena.h"
 #include "engine/engine.h"
 #include "isolate/sandbox_linux.h"
 #include "util/buf.h"
@@ -121,7 +122,8 @@ static long clone_worker(bool own_pidns)
     return syscall(SYS_clone, flags, NULL, NULL, NULL, 0UL);
 }
 
-int forkserver_serve(const isolate_sandbox *sandbox, int shared_netns_fd, const char *selftest, char **error)
+int forkserver_serve(const isolate_sandbox *sandbox, int shared_netns_fd, const char *selftest, bool own_engine,
+                     char **error)
 {
     prctl(PR_SET_NAME, FORKSERVER_NAME, 0, 0, 0); /* what ps and /proc show: not a worker */
     if (isolate_confine_shared(sandbox, shared_netns_fd, error) != 0) return FORKSERVER_FAILED;
@@ -130,8 +132,10 @@ int forkserver_serve(const isolate_sandbox *sandbox, int shared_netns_fd, const 
      * itself) instead of forking; the parent must refuse the answer. */
     bool lie = selftest && !strcmp(selftest, "forkserver_foreign_pid");
     int ctl = ISOLATE_HANDOFF_FD;
-    /* The engine's runtime, context and prelude, built once: each worker runs on its copy. */
-    engine_prepare();
+    /* The engine's runtime, context and prelude, built once: each worker runs on its copy. Unless
+     * copying costs more than building where a first write to a page traps to a hypervisor: then
+     * each worker builds its own (own_engine; page_cost.h). */
+    if (!own_engine) engine_prepare();
     /* From here on, its own seccomp filter (sandbox_seccomp_forkserver): what it and its workers
      * do until each installs its own, nothing else. A fork server that was meant to have one and
      * cannot install it does not serve (workers are then exec'd one by one). */
@@ -166,6 +170,8 @@ int forkserver_serve(const isolate_sandbox *sandbox, int shared_netns_fd, const 
         }
         long pid = clone_worker(own_pidns);
         if (pid == 0) {
+            /* one run, then exit: its set-up arena in a huge page (arena.h), as an exec'd worker's */
+            if (own_engine) arena_prefer_huge_pages();
             become_worker(fds);
             return FORKSERVER_CHILD;
         }

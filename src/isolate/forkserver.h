@@ -17,8 +17,11 @@ enum { FORKSERVER_DONE = 0, FORKSERVER_CHILD = 1, FORKSERVER_FAILED = -1 };
 /* Enter the shared namespaces, then fork workers on request until the parent goes. Returns
  * FORKSERVER_DONE in the fork server (it then exits), FORKSERVER_FAILED with *error when it may
  * not serve here, and FORKSERVER_CHILD in each new worker, which then runs worker_main as any
- * worker does. selftest: test-only misbehaviour (CHIDORI_ISOLATE_SELFTEST=forkserver_*), or NULL. */
-int forkserver_serve(const isolate_sandbox *sandbox, int shared_netns_fd, const char *selftest, char **error);
+ * worker does. selftest: test-only misbehaviour (CHIDORI_ISOLATE_SELFTEST=forkserver_*), or NULL.
+ * own_engine: each worker builds its own engine (in a huge page where offered) instead of running
+ * on a copy of one the fork server prepared (isolate_options.forkserver_own_engine says when). */
+int forkserver_serve(const isolate_sandbox *sandbox, int shared_netns_fd, const char *selftest, bool own_engine,
+                     char **error);
 
 /* ---- the parent's handle ---- */
 

@@ -51,6 +51,8 @@ typedef struct isolate_options {
     int cancel_fd;
     worker_pool *pool;       /* take a warm worker from it when one is ready (NULL: always cold) */
     struct forkserver *forkserver; /* fork workers from it when it is ready (forkserver.h; NULL: exec each) */
+    bool forkserver_own_engine; /* its workers build their own engine rather than copy its prepared one
+                                   (CHIDORI_SERVE_FORKSERVER_ENGINE; serve.c decides "auto") */
     bool pin_cpu;            /* worker and calling thread share one CPU (a single run: the CLI) */
     struct warm_worker **early; /* a worker the caller began before its own set-up
                                    (supervisor_prespawn_begin): the first run takes it, leaving NULL */
@@ -118,6 +120,8 @@ json_t *isolate_warm_encode(const isolate_options *o);
 bool isolate_init_is_warm(const json_t *frame);
 json_t *isolate_forkserver_encode(const isolate_options *o);
 bool isolate_init_is_forkserver(const json_t *frame);
+/* A fork server's Init: whether its workers build their own engine (isolate_options.forkserver_own_engine). */
+bool isolate_forkserver_own_engine(const json_t *frame);
 /* How many descriptors the first Init says were handed over (-1: it does not say). */
 int isolate_init_handed(const json_t *frame);
 /* Whether the first Init comes from a parent built from the same code as this worker. */

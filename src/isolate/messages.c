@@ -94,6 +94,7 @@ json_t *isolate_forkserver_encode(const isolate_options *o)
 {
     json_t *f = isolate_warm_encode(o);
     json_object_set(f, "forkserver", json_bool(true));
+    if (o->forkserver_own_engine) json_object_set(f, "own_engine", json_bool(true));
     if (o->selftest && !strncmp(o->selftest, "forkserver_", 11)) json_object_set(f, "selftest", json_string(o->selftest));
     return f;
 }
@@ -102,6 +103,12 @@ bool isolate_init_is_forkserver(const json_t *f)
 {
     const json_t *w = json_object_get(f, "forkserver");
     return w && w->type == JSON_TRUE && isolate_init_is_warm(f);
+}
+
+bool isolate_forkserver_own_engine(const json_t *f)
+{
+    const json_t *o = json_object_get(f, "own_engine");
+    return o && o->type == JSON_TRUE;
 }
 
 bool isolate_init_same_build(const json_t *f)

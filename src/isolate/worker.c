@@ -534,7 +534,7 @@ int worker_main(void)
         isolate_sandbox sandbox;
         int rc = isolate_warm_decode(init, &sandbox, &error);
         const char *selftest = json_string_value(json_object_get(init, "selftest"));
-        if (rc == 0) rc = forkserver_serve(&sandbox, shared_netns_fd, selftest, &error);
+        if (rc == 0) rc = forkserver_serve(&sandbox, shared_netns_fd, selftest, isolate_forkserver_own_engine(init), &error);
         json_free(init);
         if (rc == FORKSERVER_CHILD) return worker_main();
         if (rc != FORKSERVER_DONE) {
@@ -564,6 +564,11 @@ int worker_main(void)
         json_free(init);
         init = NULL;
         if (confine_and_report(&sandbox, shared_netns_fd) != 0) return 1;
+        /* While it waits: the engine its run will need, so that the run does not wait for it.
+         * Forked from a fork server that prepared one, that is copying its pages now rather
+         * than at a fault each during the run; otherwise building one (docs/http-api.md, "Warm
+         * workers"). After confinement: the pages are charged to this worker's cgroup. */
+        if (!engine_prepared_copy_ahead()) engine_prepare();
         if (frame_read(FD_IN, 0, &init, &error) != 0) {
             /* the pool let this worker go without a run: nothing to report */
             free(error);

@@ -23,6 +23,7 @@
 #include "settings/settings.h"
 #include "serve/store.h"
 #include "util/buf.h"
+#include "util/page_cost.h"
 
 #include <errno.h>
 #include <sys/resource.h>
@@ -62,6 +63,31 @@ static int isolation_banner(bool isolated, const char *folder, const settings *s
     return rc;
 }
 
+/* Where a fork server's workers get their engine (CHIDORI_SERVE_FORKSERVER_ENGINE): a copy of the
+ * one the fork server prepared, or one each builds (and a warm worker builds before its session).
+ * "auto" measures what a first write to a page costs here: copying the prepared engine is a
+ * copy-on-write fault per page its run writes, and where each fault traps to a hypervisor that
+ * costs more than building anew into one huge page (docs/http-api.md, "Warm workers"). */
+static uint64_t fs_engine_choose(const settings *set, isolate_options *iso)
+{
+    const char *word = settings_word(set, "CHIDORI_SERVE_FORKSERVER_ENGINE");
+    uint64_t ns = 0;
+    if (!strcmp(word, "auto")) {
+        ns = page_first_write_ns();
+        iso->forkserver_own_engine = ns > PAGE_COST_COSTLY_NS;
+    } else {
+        iso->forkserver_own_engine = !strcmp(word, "own");
+    }
+    return ns;
+}
+
+static void fs_engine_banner(const isolate_options *iso, uint64_t ns)
+{
+    fprintf(stderr, "Fork server: %s", iso->forkserver_own_engine ? "each worker builds its engine" : "workers copy its prepared engine");
+    if (ns) fprintf(stderr, " (a first write to a page costs %.1f us here)", (double)ns / 1000.0);
+    fputc('\n', stderr);
+}
+
 /* A server holds per running session its worker's pipes and pidfd, per connection a socket, and
  * keeps cgroup slots between runs: more than a default soft limit of 1024 allows at full load.
  * The soft limit is raised towards the hard one (what any process may do). */
@@ -97,6 +123,7 @@ int serve_run(const serve_options *opts, const settings *set)
     http_server *http = NULL;
     worker_pool *pool = NULL;
     forkserver *fs = NULL;
+    uint64_t page_ns = 0; /* what fs_engine_choose measured (0: it did not) */
     int listen_fd = -1;
     code = 2;
 
@@ -175,9 +202,12 @@ int serve_run(const serve_options *opts, const settings *set)
 
     /* Workers forked from one confined process rather than exec'd one by one (forkserver.h);
      * CHIDORI_SERVE_FORKSERVER=0 turns that off (a benchmark's comparison, a debugging aid). */
-    if (sc.isolated && settings_flag(set, "CHIDORI_SERVE_FORKSERVER"))
+    if (sc.isolated && settings_flag(set, "CHIDORI_SERVE_FORKSERVER")) {
+        page_ns = fs_engine_choose(set, &sc.iso);
         sc.iso.forkserver = fs = forkserver_open(&sc.iso, max_forks);
+    }
     if (isolation_banner(sc.isolated, folder, set, &sc.iso, &sc.limits, &error) < 0) goto fail;
+    if (fs) fs_engine_banner(&sc.iso, page_ns);
     fprintf(stderr, "Policy: %s\n", rs.policy.description);
     char *hosts = auth_hosts_describe(&srv.auth);
     fprintf(stderr, "Hosts: %s\n", hosts);

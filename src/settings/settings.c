@@ -28,6 +28,7 @@
 #define SERVE "serve"
 
 static const char *const ISOLATE_WORDS[] = {"process", "off", NULL};
+static const char *const FS_ENGINE_WORDS[] = {"auto", "prepared", "own", NULL};
 static const char *const DATE_WORDS[] = {"virtual", "frozen", NULL};
 static const char *const RANDOM_WORDS[] = {"seeded", "fixed", NULL};
 static const char *const TIMERS_WORDS[] = {"virtual", NULL};
@@ -232,6 +233,8 @@ static const setting_def TABLE[] = {
     FLAG("CHIDORI_SERVE_FORKSERVER", 1, SERVE, "0: exec each worker instead of forking it from a fork server"),
     SERVE_NUM("CHIDORI_SERVE_FORKSERVER_FORKS", 0, 1000000, 0, "0",
         "workers one fork server forks before a fresh one replaces it; 0: the built-in number"),
+    WORD("CHIDORI_SERVE_FORKSERVER_ENGINE", FS_ENGINE_WORDS, NULL, SERVE,
+         "fork server's workers: copy its prepared engine, or build their own; auto: by what a page costs here"),
     SERVE_NUM("CHIDORI_SERVE_HTTP_THREADS", 1, 64, 2, "2", "threads of the HTTP event loop"),
     SERVE_NUM("CHIDORI_SERVE_MAX_CONNECTIONS", 64, 1000000, 1024, "1024", "HTTP connections at once"),
     SERVE_NUM("CHIDORI_SERVE_MAX_CONNECTIONS_PER_CLIENT", 1, 1000000, 128, "128", "HTTP connections from one address"),
