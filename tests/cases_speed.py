@@ -302,3 +302,66 @@ def case_speed_one_run_heap_and_set_up_arena_are_huge_pages(v):
                 p.communicate()
     finally:
         shutil.rmtree(state)
+
+
+TURNS = """export default async function (input, chidori) {
+  for (let i = 0; i < Number(input.n); i++) await chidori.template("{{ t }}", { t: "tick" });
+  await chidori.log("spinning");
+  for (;;) {}
+}
+"""
+
+
+def allowed_cpus(pid):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("Cpus_allowed_list:"):
+                return line.split()[1]
+    raise AssertionError(f"no Cpus_allowed_list for {pid}")
+
+
+def case_speed_worker_and_parent_take_turns_on_one_cpu_only_once_a_run_keeps_waiting(v):
+    """An isolated CLI run's parent and worker share one CPU once the run has waited for 32 replies
+    (src/isolate/supervisor.c, PIN_AFTER_REPLIES: a waiting call's round trip is cheaper on one
+    CPU), and not before: a run that has waited for a few is left where the scheduler puts it (a
+    hello run took 7% longer pinned from the start; docs/sandbox-model.md). Read live, from both
+    processes' allowed CPUs, while the agent spins after its calls."""
+    if len(os.sched_getaffinity(0)) < 2:
+        raise Skip("one CPU: there is nothing to pin to")
+    every = allowed_cpus(os.getpid())
+    state = fast_state()
+    try:
+        agent = os.path.join(state, "turns.js")
+        with open(agent, "w") as f:
+            f.write(TURNS)
+        for n, pinned in ((3, False), (40, True)):
+            env = v.env({"CHIDORI_STATE_DIR": state, "CHIDORI_JS_OP_BUDGET": "0"})
+            p = subprocess.Popen([v.chidori, "run", "--isolate", agent, "-i", f"n={n}", "-q"], env=env,
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            try:
+                got, deadline = None, time.monotonic() + 20 * v.slow
+                while time.monotonic() < deadline and p.poll() is None and not got:
+                    workers = descendants(p.pid)
+                    if workers:
+                        got = (allowed_cpus(p.pid), allowed_cpus(workers[-1]))
+                        if not pinned:
+                            time.sleep(0.3 * v.slow)  # well after its three calls: still not pinned
+                            got = (allowed_cpus(p.pid), allowed_cpus(workers[-1]))
+                        elif got[0] == every:
+                            got = None  # not yet through its calls
+                    time.sleep(0.05)
+                assert got, (n, "no worker seen, or (n=40) its run never moved both onto one CPU", p.poll())
+                if pinned:
+                    assert got[0] == got[1] and got[0] != every and "," not in got[0] and "-" not in got[0], (n, got, every)
+                else:
+                    assert got == (every, every), (n, got, every)
+            finally:
+                for pid in descendants(p.pid):
+                    try:
+                        os.kill(pid, 9)
+                    except OSError:
+                        pass
+                p.kill()
+                p.communicate()
+    finally:
+        shutil.rmtree(state)

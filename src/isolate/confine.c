@@ -50,7 +50,6 @@ static void config_from(const isolate_sandbox *cfg, int shared_netns_fd, sandbox
 {
     sandbox_config_default(sc);
     sc->shared_netns_fd = shared_netns_fd;
-    sc->join_cpu = cfg->join_parent_cpu ? cfg->parent_cpu : -1;
     sc->require = cfg->require;
     sc->cpu_secs = cfg->cpu_secs;
     sc->fsize_bytes = cfg->fsize_bytes;

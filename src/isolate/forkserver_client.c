@@ -100,7 +100,6 @@ static int start_process(const isolate_options *o, pid_t *pid_out, int *ctl_out,
     /* What a worker's handoff carries, minus a cgroup slot (the fork server is no run's). */
     isolate_options first = *o;
     first.handed = 0;
-    first.sandbox.join_parent_cpu = false;
     int netns = -1;
     if (o->has_shared_netns && !name_in_list(o->sandbox.skip, "netns")) netns = o->shared_netns, first.handed = 1;
     int rc = spawn_send_fds(ctl[1], 'h', &netns, first.handed);

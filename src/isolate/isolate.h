@@ -19,8 +19,6 @@ typedef struct isolate_sandbox {
     uint64_t cpu_secs;     /* CHIDORI_ISOLATE_CPU_SECS: RLIMIT_CPU (0 = not set) */
     uint64_t fsize_bytes;  /* CHIDORI_ISOLATE_FSIZE_BYTES: RLIMIT_FSIZE (0 = not set) */
     char skip[128];        /* CHIDORI_ISOLATE_SKIP: layers left out, comma-separated (bench/debug only) */
-    bool join_parent_cpu;  /* once confined, move to parent_cpu (set per worker by the supervisor) */
-    int parent_cpu;
 } isolate_sandbox;
 
 /* Confine the calling process (the worker, after start-up). 0 with *report ({layers: [{name,

@@ -48,7 +48,6 @@ static json_t *sandbox_encode(const isolate_sandbox *sandbox)
     json_object_set(sb, "cpu_secs", u64_json(sandbox->cpu_secs));
     json_object_set(sb, "fsize_bytes", u64_json(sandbox->fsize_bytes));
     json_object_set(sb, "skip", json_string(sandbox->skip));
-    if (sandbox->join_parent_cpu) json_object_set(sb, "parent_cpu", json_number(sandbox->parent_cpu));
     return sb;
 }
 
@@ -59,15 +58,6 @@ static int sandbox_decode(const json_t *sb, isolate_sandbox *out)
     out->require = json_object_get(sb, "require") && json_object_get(sb, "require")->type == JSON_TRUE;
     const char *skip = json_string_value(json_object_get(sb, "skip"));
     snprintf(out->skip, sizeof out->skip, "%s", skip ? skip : "");
-    const json_t *cpu = json_object_get(sb, "parent_cpu");
-    out->join_parent_cpu = cpu != NULL;
-    out->parent_cpu = 0;
-    if (cpu) {
-        if (cpu->type != JSON_NUMBER || json_number_value(cpu) < 0 || json_number_value(cpu) >= CPU_SETSIZE ||
-            json_number_value(cpu) != (int)json_number_value(cpu))
-            return -1;
-        out->parent_cpu = (int)json_number_value(cpu);
-    }
     return 0;
 }
 

@@ -70,7 +70,6 @@ void sandbox_config_default(sandbox_config *cfg)
     cfg->nofile = 256;
     cfg->unprivileged_uid = 65534;
     cfg->unprivileged_gid = 65534;
-    cfg->join_cpu = -1;
     cfg->shared_netns_fd = -1;
 }
 
@@ -205,10 +204,6 @@ static int apply_layers(const sandbox_config *cfg, sandbox_report *r, unsigned p
     if (r->late_identity) late_identity(cfg, r);
     /* Capabilities: after every step that needed one. */
     r->caps = sandbox_drop_caps(r->bounding_dropped);
-    /* The worker set itself up on whichever CPU was free while its parent prepared the run; from
-     * here the two take turns, which is cheapest on one CPU (see supervisor.c). Before seccomp,
-     * which does not allow sched_setaffinity. */
-    sandbox_join_cpu(cfg->join_cpu);
     /* Descriptors before Landlock: its rights are checked at open, so a stray inherited descriptor
      * would keep its rights. */
     if (cfg->close_fds) r->fds = sandbox_close_fds(cfg);

@@ -68,7 +68,6 @@ typedef struct sandbox_config {
     uint64_t nofile;      /* RLIMIT_NOFILE, default 256 */
     uid_t unprivileged_uid; /* identity for a root caller, default 65534 */
     gid_t unprivileged_gid;
-    int join_cpu; /* >= 0: once confined (before Landlock and seccomp), move to this CPU; -1: stay */
     int shared_netns_fd; /* >= 0: join this network namespace (the parent's, see shared_netns.c)
                             and close it, instead of making one; -1: make one */
     bool pid1_given; /* already pid 1 of a pid namespace of its own (cloned into it by a fork server or by spawn.c): no fork */

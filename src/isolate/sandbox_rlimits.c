@@ -1,7 +1,8 @@
 /* sandbox_rlimits.c — what the worker may hold: resource limits (no core, 256 descriptors, no
  * locked memory, no message queues, the CPU backstop, an optional file size cap), which descriptors
  * stay open (0, 1, 2 and the ones the config names: Landlock checks rights at open, so a stray
- * inherited descriptor would keep its rights) and, on request, the one CPU it runs on.
+ * inherited descriptor would keep its rights). (The CPU it runs on is its parent's choice:
+ * supervisor.c moves it when a run keeps waiting for replies.)
  *
  * Trusts: the config (built by confine.c from validated settings). Must never: leave a descriptor
  * open that the config did not name. */
@@ -9,7 +10,6 @@
 #include "isolate/sandbox_layers.h"
 
 #include <errno.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,15 +68,4 @@ sandbox_status sandbox_close_fds(const sandbox_config *cfg)
     }
     if (syscall(SYS_close_range, lo, ~0U, 0) < 0) return sandbox_skip("close_range: %s", strerror(errno));
     return sandbox_ok("%d kept", nk);
-}
-
-/* ---- CPU ---- */
-
-void sandbox_join_cpu(int cpu)
-{
-    if (cpu < 0 || cpu >= CPU_SETSIZE) return;
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    CPU_SET(cpu, &set);
-    sched_setaffinity(0, sizeof set, &set);
 }

@@ -286,7 +286,6 @@ static const forkserver_rule forkserver_rules[] = {
     {SYS_unshare, 0, {CLONE_NEWCGROUP}, 1, "its cgroup namespace"},
     {SYS_prlimit64, 0, {0}, 1, "its rlimits (setrlimit: pid 0, itself)"},
     {SYS_capset, 0, {0}, 0, "drop every capability"},
-    {SYS_sched_setaffinity, 0, {0}, 1, "join its parent's CPU (pid 0, itself)"},
     {SYS_landlock_create_ruleset, 0, {0}, 0, "its Landlock domain"},
     {SYS_landlock_add_rule, 0, {0}, 0, "its Landlock domain"},
     {SYS_landlock_restrict_self, 0, {0}, 0, "its Landlock domain"},
