@@ -258,6 +258,17 @@ def descendants(pid):
     return seen
 
 
+def stop_tree(p):
+    """Kills a chidori process started with Popen and every process under it, and waits."""
+    for pid in descendants(p.pid):
+        try:
+            os.kill(pid, 9)
+        except OSError:
+            pass
+    p.kill()
+    p.communicate()
+
+
 def case_speed_one_run_heap_and_set_up_arena_are_huge_pages(v):
     """A process that runs one agent (here `run --no-isolate`) asks for its heap in huge pages, and
     the engine's set-up arena is one, there and in an isolated worker (src/util/heap_pages.c,
@@ -293,13 +304,7 @@ def case_speed_one_run_heap_and_set_up_arena_are_huge_pages(v):
                 assert got, (iso, "no process of the run had a huge page for its arena (and in-process, one in its heap)",
                              [huge_kb(x) for x in ([p.pid] + descendants(p.pid))], p.poll())
             finally:
-                for pid in descendants(p.pid):
-                    try:
-                        os.kill(pid, 9)
-                    except OSError:
-                        pass
-                p.kill()
-                p.communicate()
+                stop_tree(p)
     finally:
         shutil.rmtree(state)
 
@@ -356,12 +361,6 @@ def case_speed_worker_and_parent_take_turns_on_one_cpu_only_once_a_run_keeps_wai
                 else:
                     assert got == (every, every), (n, got, every)
             finally:
-                for pid in descendants(p.pid):
-                    try:
-                        os.kill(pid, 9)
-                    except OSError:
-                        pass
-                p.kill()
-                p.communicate()
+                stop_tree(p)
     finally:
         shutil.rmtree(state)
