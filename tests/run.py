@@ -23,6 +23,7 @@ import concurrent.futures
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -245,6 +246,11 @@ def main():
     ap.add_argument("-v", "--verbose", action="store_true")
     args = ap.parse_args()
     variants = [Variant(*v.split("=", 1)) for v in args.variant]
+    # Every temporary folder a case makes without naming a place (tempfile's default) goes into
+    # one folder of this run's, removed at the end: a case that fails, or forgets its own clean-up,
+    # leaves nothing behind. (Children keep the system's TMPDIR: chidori's behaviour is unchanged.)
+    suite_tmp = tempfile.mkdtemp(prefix="chidori-tests-")
+    tempfile.tempdir = suite_tmp
 
     import glob
     import importlib
@@ -315,6 +321,8 @@ def main():
             print(f"FAIL  {r.name}: {r.detail}")
     print(f"{passed} passed, {failed} failed, {skipped} skipped")
     sys.stdout.flush()
+    if not hung:  # a hung case may still be writing there
+        shutil.rmtree(suite_tmp, ignore_errors=True)
     if hung:
         os._exit(1)  # its thread cannot be stopped; nor waited for
     return 1 if failed else 0
