@@ -324,7 +324,7 @@ static int step_setup(durable *d, const settings *set)
                                 &d->error) < 0)
         return STEP_USAGE;
     if (d->setup.isolated) {
-        d->setup.iso.pin_cpu = true; /* one run at a time here: the worker and this process take turns */
+        d->setup.iso.pin_cpu = true; /* one run at a time here: once it keeps waiting, the worker and this process take turns on one CPU (supervisor.c) */
         char *ignored = NULL;
         d->early = supervisor_prespawn_begin(&d->setup.iso, &d->setup.limits, &ignored);
         free(ignored); /* the run starts a cold worker, which reports the problem itself */
