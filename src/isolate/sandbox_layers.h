@@ -40,7 +40,6 @@ sandbox_status sandbox_drop_caps(bool bounding_dropped);
 /* *cpu_secs_set: the RLIMIT_CPU soft limit it set (0: none). */
 sandbox_status sandbox_rlimits(const sandbox_config *cfg, uint64_t *cpu_secs_set);
 sandbox_status sandbox_close_fds(const sandbox_config *cfg);
-/* Move to this CPU (nothing when cpu is out of range). */
 
 /* ---- Landlock (sandbox_landlock.c) ---- */
 sandbox_status sandbox_landlock(int *abi_out);

@@ -102,6 +102,7 @@ typedef struct worker {
     int cpu; /* the CPU this thread and the worker share once they take turns (pin_for_run), or -1 */
     int alt_cpu; /* another CPU this thread may run on (pinned runs only), or -1 */
     bool pinned; /* they share it now */
+    cpu_set_t allowed; /* this thread's CPUs before (given back by unpin_after_run) */
     unsigned replies; /* replies the worker waited for, until they share it */
     bool apart;  /* this thread is on alt_cpu while the worker replays ahead (place_for_ahead) */
     int handed; /* descriptors sent on its handoff socket */
@@ -120,41 +121,47 @@ typedef struct worker {
  * hello run took 8% longer than unpinned, and a replay ahead (calls not waited for, where the two
  * work at once) 3-8% longer; a short run is over before taking turns would pay. */
 #define PIN_AFTER_REPLIES 32
-static int choose_cpu(int *alt_cpu)
+
+/* The CPU the worker and this thread will share if the run keeps waiting (this thread's now), and
+ * another this thread may move to while the worker replays ahead; nothing is pinned yet. */
+static void choose_cpu(worker *w)
 {
-    *alt_cpu = -1;
+    w->cpu = w->alt_cpu = -1;
     int cpu = sched_getcpu();
-    if (cpu < 0 || cpu >= CPU_SETSIZE) return -1;
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    if (sched_getaffinity(0, sizeof set, &set) != 0 || !CPU_ISSET(cpu, &set)) return -1;
-    for (int k = 1; k < CPU_SETSIZE && *alt_cpu < 0; k++) /* the next allowed CPU after this one */
-        if (CPU_ISSET((cpu + k) % CPU_SETSIZE, &set)) *alt_cpu = (cpu + k) % CPU_SETSIZE;
-    return cpu;
+    if (cpu < 0 || cpu >= CPU_SETSIZE) return;
+    CPU_ZERO(&w->allowed);
+    if (sched_getaffinity(0, sizeof w->allowed, &w->allowed) != 0 || !CPU_ISSET(cpu, &w->allowed)) return;
+    for (int k = 1; k < CPU_SETSIZE && w->alt_cpu < 0; k++) /* the next allowed CPU after this one */
+        if (CPU_ISSET((cpu + k) % CPU_SETSIZE, &w->allowed)) w->alt_cpu = (cpu + k) % CPU_SETSIZE;
+    w->cpu = cpu;
 }
 
+static pid_t engine_pid(const worker *w);
+
 /* From here the worker and this thread share one CPU (see above). The parent moves the worker (it
- * may: the worker's user namespace is the parent's child), then itself. */
+ * may: the worker's user namespace is the parent's child) — and its engine's process, when the
+ * worker is a pid-namespace stub with the engine in its child — then itself. */
 static void pin_for_run(worker *w)
 {
     if (w->cpu < 0 || w->pinned) return;
     cpu_set_t set;
     CPU_ZERO(&set);
     CPU_SET(w->cpu, &set);
-    if (sched_setaffinity(w->pid, sizeof set, &set) == 0 && sched_setaffinity(0, sizeof set, &set) == 0) w->pinned = true;
-    else w->cpu = -1, w->alt_cpu = -1; /* then it stays unpinned */
+    pid_t engine = engine_pid(w);
+    if (sched_setaffinity(w->pid, sizeof set, &set) == 0 &&
+        (engine == w->pid || sched_setaffinity(engine, sizeof set, &set) == 0) &&
+        sched_setaffinity(0, sizeof set, &set) == 0)
+        w->pinned = true;
+    else
+        w->cpu = w->alt_cpu = -1; /* then it stays unpinned (a worker already moved does no harm) */
 }
 
-/* The run is over: this thread may run anywhere it could before, so that what is left of the run
+/* The run is over: this thread may run wherever it could before, so that what is left of the run
  * here does not wait on one CPU for the worker's exit. */
 static void unpin_after_run(worker *w)
 {
     if (!w->pinned) return;
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    CPU_SET(w->cpu, &set);
-    if (w->alt_cpu >= 0) CPU_SET(w->alt_cpu, &set);
-    sched_setaffinity(0, sizeof set, &set);
+    sched_setaffinity(0, sizeof w->allowed, &w->allowed);
     w->pinned = false;
 }
 
@@ -287,9 +294,7 @@ static int spawn_worker(worker *w, const isolate_options *o, uint64_t mem_cap_by
         close(err[0]);
         w->err->fd = -1;
     }
-    /* The CPU the worker joins once confined (join_parent_cpu), and this thread when the run
-     * begins (pin_for_run); neither is pinned yet. */
-    w->cpu = o->pin_cpu ? choose_cpu(&w->alt_cpu) : -1;
+    if (o->pin_cpu) choose_cpu(w); /* what pin_for_run would use; nothing pinned yet */
     handoff_end(&h, w, hand[1]);
     return 0;
 }
