@@ -329,7 +329,7 @@ def case_speed_worker_and_parent_take_turns_on_one_cpu_only_once_a_run_keeps_wai
     """An isolated CLI run's parent and worker share one CPU once the run has waited for 32 replies
     (src/isolate/supervisor.c, PIN_AFTER_REPLIES: a waiting call's round trip is cheaper on one
     CPU), and not before: a run that has waited for a few is left where the scheduler puts it (a
-    hello run took 7% longer pinned from the start; docs/sandbox-model.md). Read live, from both
+    hello run took 6-8% longer pinned from the start; docs/sandbox-model.md). Read live, from both
     processes' allowed CPUs, while the agent spins after its calls."""
     if len(os.sched_getaffinity(0)) < 2:
         raise Skip("one CPU: there is nothing to pin to")
