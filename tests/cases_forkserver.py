@@ -3,7 +3,8 @@
 own, in the namespaces the fork server entered; the fork server runs no run and is replaced after
 its quota of forks or when it dies; a worker's CPU limit is still named; a fork server that names a
 process which is not the server's child is refused (the worker is exec'd instead);
-with CHIDORI_SERVE_FORKSERVER=0 workers are exec'd one by one.
+with CHIDORI_SERVE_FORKSERVER=0 workers are exec'd one by one; a warm worker readies its engine
+while it waits, a copy of the fork server's or one of its own (CHIDORI_SERVE_FORKSERVER_ENGINE).
 """
 import os
 import re
