@@ -20,9 +20,10 @@
  * mapped ahead and then written took about 0.7 ms, one huge page about 0.2 ms) that is a tenth of
  * a hello run. Where huge pages are off, or none is free (the kernel falls back without a word),
  * it is 4 KiB pages as before. The cost is resident memory: the whole 2 MiB of a slot in use,
- * not its 320 KiB (docs/limits.md). A fork server (and so the workers it forks, which write into
- * its prepared engine's pages) and a server keep 4 KiB pages: an isolated server ran about 9%
- * fewer sessions a second 32 at once with the fork server's slot in a huge page. */
+ * not its 320 KiB (docs/limits.md). A fork server (whose workers write into its prepared engine's
+ * pages) and a server keep 4 KiB pages: an isolated server ran about 9% fewer sessions a second 32
+ * at once with the fork server's slot in a huge page. A worker forked from a fork server without a
+ * prepared engine builds its own, in a huge page (CHIDORI_SERVE_FORKSERVER_ENGINE=own). */
 #define _GNU_SOURCE
 #include "engine/arena.h"
 

@@ -30,7 +30,6 @@
 #define _GNU_SOURCE
 #include "isolate/forkserver.h"
 #include "isolate/isolate.h"
-#include "engine/arena.h"
 #include "engine/engine.h"
 #include "isolate/sandbox_linux.h"
 #include "util/buf.h"
@@ -170,8 +169,6 @@ int forkserver_serve(const isolate_sandbox *sandbox, int shared_netns_fd, const 
         }
         long pid = clone_worker(own_pidns);
         if (pid == 0) {
-            /* one run, then exit: its set-up arena in a huge page (arena.h), as an exec'd worker's */
-            if (own_engine) arena_prefer_huge_pages();
             become_worker(fds);
             return FORKSERVER_CHILD;
         }

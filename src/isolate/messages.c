@@ -9,7 +9,6 @@
 #include "util/buf.h"
 
 #include <errno.h>
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 

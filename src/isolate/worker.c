@@ -527,7 +527,9 @@ int worker_main(void)
         json_free(init);
         return 1;
     }
-    if (!forkserver) arena_prefer_huge_pages(); /* one run, then exit (arena.h) */
+    /* one run, then exit (arena.h): exec'd, or forked by a fork server (whose prepared engine, if
+     * it has one, already holds its slot; a worker that builds its own gets a huge page) */
+    if (!forkserver) arena_prefer_huge_pages();
     if (forkserver) {
         /* A fork server (forkserver.c): it returns here in each worker it forks, which then
          * starts over as a worker in its own right. */
