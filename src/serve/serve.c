@@ -212,6 +212,7 @@ int serve_run(const serve_options *opts, const settings *set)
     char *hosts = auth_hosts_describe(&srv.auth);
     fprintf(stderr, "Hosts: %s\n", hosts);
     free(hosts);
+    sc.iso.end_in_background = true; /* a session's response does not wait for its worker's exit */
     if (sc.isolated && warm > 0) {
         pool = worker_pool_start(warm, &sc.iso, &sc.limits);
         sc.iso.pool = pool;
