@@ -514,6 +514,12 @@ def case_serve_bad_requests_keep_the_server_alive(v):
         except (BrokenPipeError, ConnectionResetError):
             pass  # the server may close the connection on us: also a refusal
         conn.close()
+        # a request's headers share the connection's 32 KiB memory pool (docs/http-api.md,
+        # "Connections and threads"): 24 KiB of them are served, 40 KiB answered 431
+        status, _, got = s.request("POST", "/sessions", {"input": {"name": "padded"}}, headers={"X-Pad": "p" * (24 << 10)})
+        assert status == 201 and got["output"] == {"greeting": "Hello, padded!"}, (status, got)
+        status, _, got = s.request("GET", "/health", headers={"X-Pad": "p" * (40 << 10)})
+        assert status == 431, (status, got)
         status, _, got = s.request("GET", "/health")
         assert status == 200, "the server did not survive bad requests"
         view = create(s, {"input": {"name": "still here"}})

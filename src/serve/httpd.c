@@ -29,11 +29,14 @@
 #include <unistd.h>
 
 #define SSE_BLOCK_BYTES (64 * 1024)
-/* Each connection's memory pool (its request's headers and read buffer, its reply's headers).
- * Over 32 KiB, libmicrohttpd maps it rather than taking it from malloc, so it goes back to the
- * system when the connection closes instead of staying in the arena of whichever thread of the
- * pool accepted the connection. */
-#define CONNECTION_POOL_BYTES (48 * 1024)
+/* Each connection's memory pool (its request's line and headers and read buffer, its reply's
+ * headers): a request's headers must fit in it (about 28 KiB; beyond, libmicrohttpd answers 431).
+ * Up to 32 KiB libmicrohttpd takes it from malloc; above, it maps a fresh one per connection,
+ * clears it, and unmaps it at the close, and on this 2-vCPU virtual machine that cost a quarter
+ * of the server's CPU (fresh pages' faults, and the unmap's TLB shootdown across CPUs): 32 KiB
+ * from malloc gave 1.09x the isolated sessions per second (docs/http-api.md). A pool freed at a
+ * close is the next connection's on that thread; the load test's RSS growth was no higher. */
+#define CONNECTION_POOL_BYTES (32 * 1024)
 #define STOP_WAIT_MS 15000     /* for suspended connections to be resumed, at shutdown */
 #define LOG_BURST 20           /* libmicrohttpd messages printed per LOG_WINDOW_S; the rest counted */
 #define LOG_WINDOW_S 10
