@@ -73,6 +73,8 @@ struct session {
                               back the same way */
     char *stored_manifest; /* a new session: the manifest text this node stored it with, which its
                               first run's end reads instead of the store (see record_served) */
+    json_t *served_manifest; /* the manifest its run's end stores, in the settle's transaction
+                                (record_served, settle) */
     runner_cancel cancel;
     int followers;
     int refs;              /* the run thread, each follower, each handler holding it */
@@ -234,6 +236,7 @@ static void free_session(session *s)
     json_free(s->was_awaiting);
     json_free(s->was_manifest);
     free(s->stored_manifest);
+    json_free(s->served_manifest);
     pthread_cond_destroy(&s->changed);
     prompt_events_free(s->pevents);
     session_row_clear(&s->row);
@@ -533,11 +536,10 @@ static void record_served(sessions *ss, session *s, json_t *served)
             pthread_mutex_unlock(&ss->memo_lock);
         }
     }
-    if (after && !(before && !strcmp(after, before))) {
-        json_t *text = json_raw(after, strlen(after));
+    if (after && !(before && !strcmp(after, before))) { /* stored with the run's settle */
+        json_free(s->served_manifest);
+        s->served_manifest = json_raw(after, strlen(after));
         after = NULL;
-        store_manifest(ss, &s->row, text);
-        json_free(text);
     }
     free(after);
     free(before);
@@ -665,6 +667,10 @@ static void *run_thread(void *arg)
     ss->running--;
     runner_cancel_clear(&s->cancel);
     if (!ss->stopping && !s->fenced) settle(ss, s); /* stored and the lease released, while it holds it */
+    if (s->served_manifest) { /* not settled here (stopping), or the settle failed: on its own */
+        if (!s->fenced) store_manifest(ss, &s->row, s->served_manifest);
+        json_free(s->served_manifest), s->served_manifest = NULL;
+    }
     if (ss->stopping && !s->fenced) {
         /* it stays running: the next server, or another node at once, re-runs it */
         char *why = NULL;
@@ -696,15 +702,19 @@ static void *run_thread(void *arg)
 
 /* Start a run of s (lock held). The session is stored as running first, unless store is false:
  * the caller has just stored it so (a new session, a replay, one found running at start-up).
+ * claimed: the lease's epoch when the caller claimed it already (a new session's, in the
+ * transaction that stored it), else 0.
  * When it cannot start, a session stored as running is stored as failed, with the reason; one
  * that was not is left as it was, in memory and in the store. Takes pending and response over. */
 static ss_result start_run(sessions *ss, session *s, run_kind kind, json_t *pending, char *response, bool store,
-                           char **error)
+                           int64_t claimed_epoch, char **error)
 {
     /* this node owns the run through the session's lease first (store_cluster.h): of two nodes
      * starting it at once, one does */
-    int64_t epoch = 0;
-    int claimed = store_lease_claim(ss->st, s->row.id, &ss->me, clock_realtime_ms(), ss->cfg.lease_ms, -1, &epoch, error);
+    int64_t epoch = claimed_epoch;
+    int claimed = epoch > 0 ? 1
+                            : store_lease_claim(ss->st, s->row.id, &ss->me, clock_realtime_ms(), ss->cfg.lease_ms, -1,
+                                                &epoch, error);
     if (claimed > 0 && store) {
         /* it may have changed on another node since it was read: start only what was checked */
         char *why = NULL, *now = store_session_status(ss->st, s->row.id, &why);
@@ -1189,8 +1199,12 @@ ss_result sessions_create_queued(sessions *ss, const json_t *input, const char *
     }
     /* A resident session is in the store too; the store's primary key sees the others. */
     bool duplicate = r == SS_OK && strmap_get(&ss->resident, row.id);
+    /* a session that runs here at once is stored with its lease claimed, in one transaction */
+    store_claim claim = {row.id, &ss->me, clock_realtime_ms(), ss->cfg.lease_ms, 0};
+    store_tx_step claim_step = {store_claim_step, &claim};
     if (r == SS_OK && !duplicate &&
-        store_insert_session_with(ss->st, &row, NULL, records, manifest, &duplicate, error) < 0) {
+        store_insert_session_with(ss->st, &row, NULL, records, manifest, queued ? NULL : &claim_step, &duplicate,
+                                  error) < 0) {
         r = SS_ERROR;
         if (duplicate) free(*error), *error = NULL;
     }
@@ -1203,7 +1217,7 @@ ss_result sessions_create_queued(sessions *ss, const json_t *input, const char *
         session *s = add(ss, &row);
         s->counted = !records; /* a new session's log is empty; given records are counted from the store */
         s->refs++; /* the caller's */
-        r = queued ? SS_OK : start_run(ss, s, RUN_NEW, NULL, NULL, false, error);
+        r = queued ? SS_OK : start_run(ss, s, RUN_NEW, NULL, NULL, false, claim.epoch, error);
         /* the text it was stored with, for its run's end (record_served); the lock is held, so the
          * run cannot have ended yet */
         if (r == SS_OK && !queued && json_is_raw(manifest)) s->stored_manifest = xstrdup(manifest->u.string.bytes);
@@ -1235,7 +1249,7 @@ ss_result sessions_resume(sessions *ss, session *s, const char *response, bool a
     }
     if (r == SS_OK) r = check_source(ss, s, allow_source_change, &changed, &was, error);
     if (r == SS_OK) r = check_capacity(ss, error);
-    if (r == SS_OK) r = start_run(ss, s, RUN_RESUME, json_copy(s->row.pending), xstrdup(response), true, error);
+    if (r == SS_OK) r = start_run(ss, s, RUN_RESUME, json_copy(s->row.pending), xstrdup(response), true, 0, error);
     accept_source(ss, s, r, changed, was);
     pthread_mutex_unlock(&ss->lock);
     return r;
@@ -1288,7 +1302,7 @@ ss_result sessions_approve(sessions *ss, session *s, bool allow, bool allow_sour
         json_object_set(approval, "args", json_copy(json_object_get(pa, "args")));
         json_array_push(s->row.approvals, approval);
         json_t *awaiting = json_copy(s->row.pending_approval); /* start_run clears it */
-        r = start_run(ss, s, RUN_APPROVED, json_copy(s->row.pending), NULL, true, error);
+        r = start_run(ss, s, RUN_APPROVED, json_copy(s->row.pending), NULL, true, 0, error);
         if (r == SS_OK) json_free(s->was_awaiting), s->was_awaiting = awaiting;
         else json_free(awaiting);
         if (r != SS_OK && is_status(s, "awaitingapproval")) /* not started, nothing stored: as it was */
@@ -1371,14 +1385,14 @@ ss_result sessions_replay(sessions *ss, session *src, session **out, char **erro
         row.call_count = call_count(src);
         bool duplicate;
         json_t *manifest = manifest_or_warn(ss, &row);
-        if (store_insert_session_with(ss->st, &row, src->row.id, NULL, manifest, &duplicate, error) < 0) r = SS_ERROR;
+        if (store_insert_session_with(ss->st, &row, src->row.id, NULL, manifest, NULL, &duplicate, error) < 0) r = SS_ERROR;
         json_free(manifest);
     }
     *out = NULL;
     if (r == SS_OK) {
         session *s = add(ss, &row);
         s->refs++; /* the caller's */
-        r = start_run(ss, s, RUN_REPLAY, NULL, NULL, false, error);
+        r = start_run(ss, s, RUN_REPLAY, NULL, NULL, false, 0, error);
         if (r == SS_OK) *out = s;
         else release_locked(ss, s);
     }
@@ -1716,7 +1730,7 @@ static bool signal_pause_settled(sessions *ss, session *s)
         free(error), error = NULL;
     }
     if (queued == 1) {
-        if (start_run(ss, s, RUN_SIGNAL, json_copy(s->row.pending), NULL, true, &error) == SS_OK) return true;
+        if (start_run(ss, s, RUN_SIGNAL, json_copy(s->row.pending), NULL, true, 0, &error) == SS_OK) return true;
         fprintf(stderr, "chidori serve: session %s: %s\n", s->row.id, error);
         free(error);
         return false;
@@ -1760,7 +1774,7 @@ static void signal_deadline_fired(void *ctx, const char *id, uint64_t seq)
             bool before;
             /* the empty name: no call listens to it, so a sentinel never leaves its pause */
             if (store_signal_put(ss->st, id, "", sentinel, seq, &dseq, &before, &error) < 0 ||
-                start_run(ss, s, RUN_SIGNAL, json_copy(s->row.pending), NULL, true, &error) != SS_OK) {
+                start_run(ss, s, RUN_SIGNAL, json_copy(s->row.pending), NULL, true, 0, &error) != SS_OK) {
                 fprintf(stderr, "chidori serve: session %s: its signal deadline: %s\n", id, error);
                 free(error);
             }
@@ -1805,7 +1819,7 @@ ss_result sessions_signal(sessions *ss, session *s, const char *name, const json
                                                 &handed_before, error) : 0;
         if (put < 0) r = put == -2 ? SS_CONFLICT : SS_ERROR;
         /* handed_before: a timeout was handed to the pause first (its run is due): this one is queued */
-        if (r == SS_OK) r = start_run(ss, s, RUN_SIGNAL, json_copy(s->row.pending), NULL, true, error);
+        if (r == SS_OK) r = start_run(ss, s, RUN_SIGNAL, json_copy(s->row.pending), NULL, true, 0, error);
         if (r == SS_OK) *resumed = !handed_before;
         accept_source(ss, s, r, changed, was);
     } else {
@@ -1860,19 +1874,22 @@ static int refresh(sessions *ss, session *s, bool stats)
     return changed || call_count(s) != before;
 }
 
-/* A run of this node has ended (lock held, not stopping): its outcome is stored and its lease
- * released, in one transaction, while the lease is still its own. */
+/* A run of this node has ended (lock held, not stopping): its outcome and the manifest its run's
+ * end made (s->served_manifest, record_served) are stored and its lease released, in one
+ * transaction, while the lease is still its own. Settled, the manifest is let go; fenced (the
+ * lease moved on), it is dropped with the rest; a failed settle leaves it to be stored alone. */
 static void settle(sessions *ss, session *s)
 {
     s->row.call_count = call_count(s);
     char *error = NULL;
-    int rc = store_settle_fenced(ss->st, &s->row, &ss->me, s->epoch, true, &error);
+    int rc = store_settle_fenced(ss->st, &s->row, &ss->me, s->epoch, true, s->served_manifest, &error);
     if (rc == -3) { /* cancelled on another node meanwhile: cancelled it is */
         clear_outcome(s);
         set_status(s, "cancelled");
         s->row.error = xstrdup("cancelled");
-        rc = store_settle_fenced(ss->st, &s->row, &ss->me, s->epoch, true, &error);
+        rc = store_settle_fenced(ss->st, &s->row, &ss->me, s->epoch, true, s->served_manifest, &error);
     }
+    if (rc == 0 || rc == -2) json_free(s->served_manifest), s->served_manifest = NULL;
     if (rc == -2) {
         fprintf(stderr, "chidori serve: session %s: node %s no longer holds its lease (epoch %lld); the node that "
                         "took it over settles it\n", s->row.id, ss->me.id, (long long)s->epoch);
@@ -2010,7 +2027,7 @@ static void adopt_one(void *ctx, const char *id, int64_t dead_epoch)
         if (!ac->at_start)
             fprintf(stderr, "chidori serve: session %s: taken over by node %s (its lease ended); it runs on from its log\n",
                     id, ss->me.id);
-        if (start_run(ss, s, RUN_RECOVER, NULL, NULL, false, &error) == SS_OK) ac->started++;
+        if (start_run(ss, s, RUN_RECOVER, NULL, NULL, false, 0, &error) == SS_OK) ac->started++;
         else fprintf(stderr, "chidori serve: session %s cannot be re-run: %s\n", id, error), free(error);
     } else {
         store_lease_release(ss->st, id, &ss->me, epoch, &error);
@@ -2065,7 +2082,7 @@ static void claim_queued(sessions *ss)
         session *s = sessions_find(ss, id, &error);
         pthread_mutex_lock(&ss->lock);
         ss_result r = s && !s->running && is_status(s, "running") ? check_capacity(ss, &error) : SS_CONFLICT;
-        if (r == SS_OK) r = start_run(ss, s, RUN_NEW, NULL, NULL, false, &error);
+        if (r == SS_OK) r = start_run(ss, s, RUN_NEW, NULL, NULL, false, 0, &error);
         else if (s && !s->running && is_status(s, "running")) { /* no room after all: queued again */
             char *ignored = NULL;
             if (store_session_cas(ss->st, id, "running", "queued", NULL, &ignored) > 0) set_status(s, "queued");

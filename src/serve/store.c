@@ -311,7 +311,7 @@ static int column_json(db_stmt *s, int i, json_type want, bool nullable, json_t 
     })
 
 /* Point a session at a manifest body, stored once (st->lock held, inside a transaction). */
-static int put_manifest_locked(store *st, const char *session_id, const json_t *manifest, char **error)
+int store_put_manifest_locked(store *st, const char *session_id, const json_t *manifest, char **error)
 {
     size_t n;
     char *text = json_dump(manifest, JSON_COMPACT, &n);
@@ -329,11 +329,11 @@ static int put_manifest_locked(store *st, const char *session_id, const json_t *
 int store_insert_session(store *st, const session_row *r, const char *copy_records_from, bool *duplicate,
                          char **error)
 {
-    return store_insert_session_with(st, r, copy_records_from, NULL, NULL, duplicate, error);
+    return store_insert_session_with(st, r, copy_records_from, NULL, NULL, NULL, duplicate, error);
 }
 
 int store_insert_session_with(store *st, const session_row *r, const char *copy_records_from, const json_t *records,
-                              const json_t *manifest, bool *duplicate, char **error)
+                              const json_t *manifest, const store_tx_step *also, bool *duplicate, char **error)
 {
     *duplicate = false;
     pthread_mutex_lock(&st->lock);
@@ -386,7 +386,7 @@ int store_insert_session_with(store *st, const session_row *r, const char *copy_
                " SELECT CAST(?1 AS TEXT), seq, record, pos FROM records WHERE session_id = ?2",
             "copying records", error, bind_text(s, 1, r->id); bind_text(s, 2, copy_records_from)) < 0)
         goto rollback;
-    if (manifest && put_manifest_locked(st, r->id, manifest, error) < 0) goto rollback;
+    if (manifest && store_put_manifest_locked(st, r->id, manifest, error) < 0) goto rollback;
     for (size_t i = 0; records && i < records->u.array.len; i++) {
         /* as given (the run's loader reads them again); the first record of a seq is kept */
         const json_t *rec = records->u.array.items[i];
@@ -400,6 +400,7 @@ int store_insert_session_with(store *st, const session_row *r, const char *copy_
                 db_bind_json(s, 3, rec); db_bind_int64(s, 4, (int64_t)i + 1)) < 0)
             goto rollback;
     }
+    if (also && also->fn(d, also->arg, error) < 0) goto rollback;
     if (db_commit(d, error) < 0) {
         db_failed("storing a session", error);
         goto rollback;
@@ -738,7 +739,7 @@ int store_put_manifest(store *st, const char *session_id, const json_t *manifest
 {
     pthread_mutex_lock(&st->lock);
     int rc = db_begin(st->db, DB_TX_IMMEDIATE, error);
-    if (rc == 0 && (rc = put_manifest_locked(st, session_id, manifest, error)) == 0) rc = db_commit(st->db, error);
+    if (rc == 0 && (rc = store_put_manifest_locked(st, session_id, manifest, error)) == 0) rc = db_commit(st->db, error);
     if (rc < 0) db_rollback(st->db);
     pthread_mutex_unlock(&st->lock);
     return rc;

@@ -27,6 +27,7 @@
 #define STORE_SCHEMA_VERSION 2 /* 2: records.pos, the append position (a version-1 file is upgraded) */
 
 typedef struct store store;
+struct db; /* serve/db.h */
 
 /* A session as stored. Strings and JSON values are owned by the row (session_row_clear). */
 typedef struct session_row {
@@ -66,11 +67,21 @@ void store_close(store *st);
  * the same transaction. -1 with *error (a duplicate id says so: *duplicate is set). */
 int store_insert_session(store *st, const session_row *r, const char *copy_records_from, bool *duplicate,
                          char **error);
+/* A step of the caller's inside a store transaction, on its connection (store_insert_session_with):
+ * 0, or -1 with *error (the transaction is rolled back). */
+typedef struct store_tx_step {
+    int (*fn)(struct db *d, void *arg, char **error);
+    void *arg;
+} store_tx_step;
 /* The same, and in the same transaction: the session's call log given (records: an array of record
  * objects, already checked by the call-log loader; pos is their order, the first record of a seq is
- * kept) and its snapshot manifest (see store_put_manifest). Either may be NULL. */
+ * kept), its snapshot manifest (see store_put_manifest) and a step of the caller's (a new session's
+ * lease: store_claim_step). Any may be NULL. */
 int store_insert_session_with(store *st, const session_row *r, const char *copy_records_from, const json_t *records,
-                              const json_t *manifest, bool *duplicate, char **error);
+                              const json_t *manifest, const store_tx_step *also, bool *duplicate, char **error);
+/* Point a session at a manifest (as store_put_manifest) inside a transaction of the caller's,
+ * which holds the store's lock (store_lock_db): store_settle_fenced. */
+int store_put_manifest_locked(store *st, const char *session_id, const json_t *manifest, char **error);
 /* Write every mutable field of a session (status, output, error, pending, approvals ...). */
 int store_update_session(store *st, const session_row *r, char **error);
 /* Every session, oldest first (created_at_ms, then insertion order), one row at a time: fn is

@@ -56,6 +56,14 @@ static int claim(db *d, const char *session_id, const cluster_node *me, int64_t 
     return rc;
 }
 
+int store_claim_step(db *d, void *arg, char **error)
+{
+    store_claim *c = arg;
+    int rc = claim(d, c->session_id, c->me, c->now_ms, c->lease_ms, -1, &c->epoch, error);
+    if (rc == 0) *error = xasprintf("session %s: its lease is held by another node", c->session_id);
+    return rc == 1 ? 0 : -1;
+}
+
 int store_lease_claim(store *st, const char *session_id, const cluster_node *me, int64_t now_ms, int64_t lease_ms,
                       int64_t dead_epoch, int64_t *epoch, char **error)
 {
@@ -191,7 +199,7 @@ out:
 }
 
 int store_settle_fenced(store *st, const session_row *r, const cluster_node *me, int64_t epoch, bool release,
-                        char **error)
+                        const json_t *manifest, char **error)
 {
     db *d = store_lock_db(st);
     db_stmt *s = NULL;
@@ -260,6 +268,7 @@ int store_settle_fenced(store *st, const session_row *r, const cluster_node *me,
         }
         db_done(s), s = NULL;
     }
+    if (manifest && store_put_manifest_locked(st, r->id, manifest, error) < 0) goto rollback;
     announce(d, r->id); /* sent when the transaction commits */
     if (db_commit(d, error) < 0) {
         db_failed("settling a session", error);

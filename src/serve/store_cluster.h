@@ -68,16 +68,27 @@ int store_lease_release(store *st, const char *session_id, const cluster_node *m
 /* The owner named in a session's lease (malloc'd), or NULL when it has none. */
 char *store_lease_owner(store *st, const char *session_id);
 
+/* A new session's lease, claimed in the transaction that stores it (a store_tx_step of
+ * store_insert_session_with: {store_claim_step, &claim}); sets claim->epoch. A lease already held
+ * by another node (for an id just stored, never) is an error. */
+typedef struct store_claim {
+    const char *session_id;
+    const cluster_node *me;
+    int64_t now_ms, lease_ms;
+    int64_t epoch;
+} store_claim;
+int store_claim_step(struct db *d, void *claim, char **error);
+
 /* Append a record only while (me, epoch) holds the session's lease: 0 done, -2 fenced (refused:
  * the lease moved on), -1 with *error. */
 int store_append_record_fenced(store *st, const char *session_id, uint64_t seq, int64_t pos, const char *record_json,
                                const cluster_node *me, int64_t epoch, char **error);
-/* Store a run's end (the mutable fields of r) only while (me, epoch) holds the lease, and release
- * it, in one transaction. A session stored as cancelled meanwhile (a cancel on another node) keeps
- * that status unless r says cancelled too. 0 done, -2 fenced, -3 cancelled meanwhile (nothing
- * written), -1 with *error. */
+/* Store a run's end (the mutable fields of r, and the session's manifest unless NULL) only while
+ * (me, epoch) holds the lease, and release it, in one transaction. A session stored as cancelled
+ * meanwhile (a cancel on another node) keeps that status unless r says cancelled too. 0 done, -2
+ * fenced, -3 cancelled meanwhile (nothing written), -1 with *error (nothing written). */
 int store_settle_fenced(store *st, const session_row *r, const cluster_node *me, int64_t epoch, bool release,
-                        char **error);
+                        const json_t *manifest, char **error);
 
 /* A session's status as stored now (malloc'd), NULL when it has none (or with *error). */
 char *store_session_status(store *st, const char *session_id, char **error);

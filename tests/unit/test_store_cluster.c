@@ -10,6 +10,7 @@
 #include "util/buf.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 static void insert(store *st, const char *id, const char *status, int64_t created)
 {
@@ -57,10 +58,15 @@ TEST(store_cluster_leases_fence_a_stale_owner)
     r.status = (char *)"failed";
     r.error = (char *)"stale";
     r.approvals = json_array();
-    CHECK(store_settle_fenced(st, &r, &a, ea, true, &error) == -2);
+    /* (with the manifest its run's end made: dropped with the rest) */
+    json_error jerr;
+    json_t *ma = json_parse("{\"modules\":[\"a.js\"]}", 20, NULL, &jerr), *got = NULL;
+    CHECK(ma != NULL);
+    CHECK(store_settle_fenced(st, &r, &a, ea, true, ma, &error) == -2);
     char *status = status_of(st, "s1");
     CHECK_STR(status, "running");
     free(status);
+    CHECK(store_get_manifest(st, "s1", &got, &error) == 0 && got == NULL);
     store_log_stats stats;
     CHECK(store_record_stats(st, "s1", &stats, &error) == 0 && stats.records == 1);
     /* b writes seq 2 itself; a second write of a seq is refused by the key whatever the lease */
@@ -71,13 +77,18 @@ TEST(store_cluster_leases_fence_a_stale_owner)
      * releases the lease (anyone may claim it at once) */
     CHECK(store_session_cas(st, "s1", "running", "cancelled", "cancelled", &error) == 1);
     r.status = (char *)"completed";
-    CHECK(store_settle_fenced(st, &r, &b, eb, true, &error) == -3);
+    CHECK(store_settle_fenced(st, &r, &b, eb, true, ma, &error) == -3);
+    CHECK(store_get_manifest(st, "s1", &got, &error) == 0 && got == NULL); /* nothing written */
     r.status = (char *)"cancelled";
     r.error = (char *)"cancelled";
-    CHECK(store_settle_fenced(st, &r, &b, eb, true, &error) == 0);
+    CHECK(store_settle_fenced(st, &r, &b, eb, true, ma, &error) == 0);
     status = status_of(st, "s1");
     CHECK_STR(status, "cancelled");
     free(status);
+    /* the settle that went through stored the manifest in its transaction */
+    CHECK(store_get_manifest(st, "s1", &got, &error) == 1 && got && json_equal(got, ma));
+    json_free(got);
+    json_free(ma);
     /* a renewal that read the run as live just before it settled comes too late: it does not bring
      * the released lease back (else every other node would wait a lease for a settled session) */
     CHECK(store_lease_renew(st, "s1", &b, eb, now + 2 + lease, &error) == 0);
@@ -119,5 +130,48 @@ TEST(store_cluster_queue_is_oldest_first_and_claimed_once)
     CHECK(store_queued_claim(st, &a, 5003, 1000, 8, &ids, &epochs, &n, &error) == 0 && n == 0);
     free(ids);
     free(epochs);
+    store_close(st);
+}
+
+/* A session that runs at once is stored with its lease claimed, in one transaction: stored, it is
+ * leased to this node (epoch 1); when the claim fails, nothing of it is stored. */
+TEST(store_cluster_new_session_is_stored_with_its_lease)
+{
+    char *error = NULL;
+    store *st = store_open(":memory:", &error);
+    CHECK(st != NULL);
+    cluster_node a = {"node-a", "host", 1}, b = {"node-b", "host", 2};
+    session_row r = {0};
+    r.id = (char *)"n1";
+    snprintf(r.run_id, sizeof r.run_id, "00000000-0000-4000-8000-000000000000");
+    r.status = (char *)"running";
+    r.input = json_object();
+    r.approvals = json_array();
+    r.created_at_ms = 1000;
+    store_claim claim = {"n1", &a, 100000, 1000, 0};
+    store_tx_step step = {store_claim_step, &claim};
+    bool duplicate = false;
+    CHECK(store_insert_session_with(st, &r, NULL, NULL, NULL, &step, &duplicate, &error) == 0);
+    CHECK(claim.epoch == 1);
+    char *owner = store_lease_owner(st, "n1"), *status = status_of(st, "n1");
+    CHECK_STR(owner, "node-a");
+    CHECK_STR(status, "running");
+    free(owner), free(status);
+    /* b cannot take the live lease */
+    int64_t eb = 0;
+    CHECK(store_lease_claim(st, "n1", &b, 100010, 1000, -1, &eb, &error) == 0);
+    /* a lease held elsewhere for an id being stored (contrived: never for a fresh id): rolled back */
+    CHECK(store_lease_claim(st, "n2", &b, 100000, 1000, -1, &eb, &error) == 1);
+    r.id = (char *)"n2";
+    store_claim claim2 = {"n2", &a, 100010, 1000, 0};
+    step.arg = &claim2;
+    CHECK(store_insert_session_with(st, &r, NULL, NULL, NULL, &step, &duplicate, &error) == -1 && !duplicate);
+    CHECK(error && strstr(error, "held by another node"));
+    free(error), error = NULL;
+    status = status_of(st, "n2");
+    CHECK(status == NULL);
+    free(error), error = NULL;
+    json_free(r.input);
+    json_free(r.approvals);
     store_close(st);
 }
