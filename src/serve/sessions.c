@@ -1889,6 +1889,14 @@ static void settle(sessions *ss, session *s)
         s->row.error = xstrdup("cancelled");
         rc = store_settle_fenced(ss->st, &s->row, &ss->me, s->epoch, true, s->served_manifest, &error);
     }
+    if (rc == -1 && s->served_manifest) { /* the outcome first: the manifest is then stored alone */
+        free(error), error = NULL;
+        rc = store_settle_fenced(ss->st, &s->row, &ss->me, s->epoch, true, NULL, &error);
+        if (rc == 0) { /* its manifest stays in s->served_manifest: run_thread stores it alone */
+            s->unsaved = false;
+            return;
+        }
+    }
     if (rc == 0 || rc == -2) json_free(s->served_manifest), s->served_manifest = NULL;
     if (rc == -2) {
         fprintf(stderr, "chidori serve: session %s: node %s no longer holds its lease (epoch %lld); the node that "
