@@ -702,7 +702,7 @@ static void *run_thread(void *arg)
 
 /* Start a run of s (lock held). The session is stored as running first, unless store is false:
  * the caller has just stored it so (a new session, a replay, one found running at start-up).
- * claimed: the lease's epoch when the caller claimed it already (a new session's, in the
+ * claimed_epoch: the lease's epoch when the caller claimed it already (a new session's, in the
  * transaction that stored it), else 0.
  * When it cannot start, a session stored as running is stored as failed, with the reason; one
  * that was not is left as it was, in memory and in the store. Takes pending and response over. */
