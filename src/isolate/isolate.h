@@ -52,8 +52,9 @@ typedef struct isolate_options {
     bool forkserver_own_engine; /* its workers build their own engine rather than copy its prepared one
                                    (CHIDORI_SERVE_FORKSERVER_ENGINE; serve.c decides "auto") */
     bool pin_cpu;            /* worker and calling thread share one CPU (a single run: the CLI) */
-    bool end_in_background;  /* a worker's exit after its outcome is waited for by a kept thread, not
-                                by the run (a server: supervisor.c, end_after_done) */
+    int end_in_background;   /* up to this many workers' exits after their outcome are waited for by
+                                kept threads at once, not by their runs (a server: its session limit;
+                                supervisor.c, end_after_done); 0: the run waits */
     struct warm_worker **early; /* a worker the caller began before its own set-up
                                    (supervisor_prespawn_begin): the first run takes it, leaving NULL */
     bool has_shared_netns;   /* workers join shared_netns (a server's, see shared_netns.c) */

@@ -396,14 +396,18 @@ static char *reap(worker *w, bool outcome_known)
  * end_in_background (a server) the run does not wait for it: a kept thread (threads.h) waits out
  * the exit, kills a worker still there after DONE_EXIT_GRACE_MS, reaps it and releases its cgroup
  * slot. A worker is no threat meanwhile: nobody serves its frames, its cgroup and limits stay on
- * it, and it is killed at the grace as before. At most REAPS_AT_ONCE ends wait so (a worker that
- * sends Done and then spins holds its slot and CPU for the grace): beyond that the run waits for
- * its worker, as it always does without end_in_background. The process waits for them all before
- * it exits (reaps_wait, registered with atexit). A CLI run waits: it has next to nothing to do
- * meanwhile, and the thread cost what it saved (measured 1.008x-1.045x the time). */
+ * it, and it is killed at the grace as before. At most end_in_background ends (a server's session
+ * limit), and never more than REAPS_AT_ONCE, wait so at once (a worker that sends Done and then
+ * spins holds its slot and CPU for the grace): beyond that the run waits for its worker, as it
+ * always does without end_in_background. The process waits for them before it exits (reaps_wait,
+ * registered with atexit), for REAPS_EXIT_WAIT_MS at most: a reap held up by a worker's stderr
+ * that cannot be passed on does not keep the server from exiting (its workers die with it,
+ * PR_SET_PDEATHSIG). A CLI run waits: it has next to nothing to do meanwhile, and the thread cost
+ * what it saved (measured 1.008x-1.045x the time). */
 #define REAPS_AT_ONCE 32
+#define REAPS_EXIT_WAIT_MS (DONE_EXIT_GRACE_MS + 2000)
 static pthread_mutex_t reaps_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t reaps_cond = PTHREAD_COND_INITIALIZER;
+static pthread_cond_t reaps_cond = PTHREAD_COND_INITIALIZER; /* CLOCK_REALTIME, the default */
 static int reaps_pending;
 static pid_t reaps_pid; /* the process that registered reaps_wait (a forked child has no reaps) */
 
@@ -428,8 +432,14 @@ static void *end_later(void *p)
 static void reaps_wait(void)
 {
     if (getpid() != reaps_pid) return;
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += REAPS_EXIT_WAIT_MS / 1000;
+    until.tv_nsec += (long)(REAPS_EXIT_WAIT_MS % 1000) * 1000000L;
+    if (until.tv_nsec >= 1000000000L) until.tv_sec++, until.tv_nsec -= 1000000000L;
     pthread_mutex_lock(&reaps_lock);
-    while (reaps_pending > 0) pthread_cond_wait(&reaps_cond, &reaps_lock);
+    while (reaps_pending > 0 && pthread_cond_timedwait(&reaps_cond, &reaps_lock, &until) == 0) {
+    }
     pthread_mutex_unlock(&reaps_lock);
 }
 
@@ -440,15 +450,16 @@ static void reaps_register(void)
     atexit(reaps_wait);
 }
 
-static void end_after_done(worker *w, bool in_background)
+static void end_after_done(worker *w, int in_background)
 {
-    if (!in_background) {
+    if (in_background <= 0) {
         end_now(w);
         return;
     }
+    int most = in_background < REAPS_AT_ONCE ? in_background : REAPS_AT_ONCE;
     pthread_once(&reaps_once, reaps_register);
     pthread_mutex_lock(&reaps_lock);
-    bool later = reaps_pending < REAPS_AT_ONCE;
+    bool later = reaps_pending < most;
     if (later) reaps_pending++;
     pthread_mutex_unlock(&reaps_lock);
     if (later) {

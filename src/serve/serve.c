@@ -212,7 +212,9 @@ int serve_run(const serve_options *opts, const settings *set)
     char *hosts = auth_hosts_describe(&srv.auth);
     fprintf(stderr, "Hosts: %s\n", hosts);
     free(hosts);
-    sc.iso.end_in_background = true; /* a session's response does not wait for its worker's exit */
+    /* a session's response does not wait for its worker's exit; the workers that outlive their
+     * answered sessions so are no more than the sessions that may run at once */
+    sc.iso.end_in_background = sc.max_running;
     if (sc.isolated && warm > 0) {
         pool = worker_pool_start(warm, &sc.iso, &sc.limits);
         sc.iso.pool = pool;

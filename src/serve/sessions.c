@@ -703,7 +703,7 @@ static void *run_thread(void *arg)
 /* Start a run of s (lock held). The session is stored as running first, unless store is false:
  * the caller has just stored it so (a new session, a replay, one found running at start-up).
  * claimed_epoch: the lease's epoch when the caller claimed it already (a new session's, in the
- * transaction that stored it), else 0.
+ * transaction that stored it; a queued one's, in the claim that made it running), else 0.
  * When it cannot start, a session stored as running is stored as failed, with the reason; one
  * that was not is left as it was, in memory and in the store. Takes pending and response over. */
 static ss_result start_run(sessions *ss, session *s, run_kind kind, json_t *pending, char *response, bool store,
@@ -2090,7 +2090,7 @@ static void claim_queued(sessions *ss)
         session *s = sessions_find(ss, id, &error);
         pthread_mutex_lock(&ss->lock);
         ss_result r = s && !s->running && is_status(s, "running") ? check_capacity(ss, &error) : SS_CONFLICT;
-        if (r == SS_OK) r = start_run(ss, s, RUN_NEW, NULL, NULL, false, 0, &error);
+        if (r == SS_OK) r = start_run(ss, s, RUN_NEW, NULL, NULL, false, epoch, &error); /* the claim's lease */
         else if (s && !s->running && is_status(s, "running")) { /* no room after all: queued again */
             char *ignored = NULL;
             if (store_session_cas(ss->st, id, "running", "queued", NULL, &ignored) > 0) set_status(s, "queued");
