@@ -377,21 +377,28 @@ int frame_reader_next(frame_reader *r, int64_t deadline_ms, json_t **out, char *
             r->begun_ms = r->len ? frame_now_ms() : 0; /* what is left began to arrive */
             return rc;
         }
-        /* more is needed: keep the unread part at the front, and room for at most 1 MiB of it
-         * beyond what has arrived (the buffer grows with the bytes that really come) */
+        /* more is needed: keep the unread part at the front. The buffer grows when less than a
+         * pipe's worth (64 KiB) of what is missing fits, to 1 MiB beyond what has arrived or as
+         * much again as has arrived, never past the frame's end: it grows with the bytes that
+         * really come, and a large frame arriving 64 KiB at a time is moved log(n) times, not once
+         * per read (under AddressSanitizer, whose realloc copies, a 16 MiB outcome took 7.6 s of
+         * the 10 s a frame may take that way). */
         if (r->off) {
             memmove(r->data, r->data + r->off, avail);
             r->off = 0;
             r->len = avail;
         }
         size_t need = sized ? 4 + (size_t)n - avail : 4 - avail;
-        size_t room = need > ((size_t)1 << 20) ? (size_t)1 << 20 : need < 4096 ? 4096 : need;
         if (!r->data) {
             r->data = r->inline_buf;
             r->cap = sizeof r->inline_buf;
         }
-        if (r->cap < r->len + room) {
-            r->cap = r->len + room;
+        size_t least = need < 65536 ? need : 65536;
+        if (r->cap - r->len < least) {
+            size_t room = need > ((size_t)1 << 20) ? (size_t)1 << 20 : need;
+            size_t again = r->len < need ? r->len : need;
+            r->cap = r->len + (again > room ? again : room);
+            r->grows++;
             if (r->data == r->inline_buf) {
                 char *grown = xmalloc(r->cap);
                 memcpy(grown, r->inline_buf, r->len);

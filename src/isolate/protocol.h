@@ -98,6 +98,7 @@ typedef struct frame_reader {
     bool readable;        /* set by the caller who just saw fd readable (poll): the next read of
                              frame_reader_next does not wait for it again */
     char inline_buf[4096]; /* data until a frame needs more (the reader must not move once used) */
+    unsigned grows;        /* how often data was allocated or moved to a larger block (for tests) */
 } frame_reader;
 void frame_reader_init(frame_reader *r, int fd);
 void frame_reader_free(frame_reader *r);

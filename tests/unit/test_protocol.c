@@ -259,6 +259,64 @@ TEST(frame_reader_cuts_frames_from_what_arrived)
     buf_free(&out);
 }
 
+/* A large frame arriving a pipe's 64 KiB at a time: the reader's buffer grows geometrically (a
+ * frame of 8 MiB moves it a handful of times, not once per read: 128 moves before, and under
+ * AddressSanitizer, whose realloc copies, a 16 MiB outcome took 7.6 s of the 10 s a frame may
+ * take), and a liar's length buys it no more than the bytes it really sends, doubled, plus 1 MiB. */
+TEST(frame_reader_grows_geometrically_with_what_arrives)
+{
+    enum { BODY = 8 << 20, PIECE = 65536 };
+    int p[2];
+    CHECK(pipe(p) == 0);
+    pid_t child = fork();
+    if (child == 0) {
+        close(p[0]);
+        static char piece[PIECE];
+        memset(piece, 'a', sizeof piece);
+        uint8_t head[5];
+        put_le32(head, BODY + 2);
+        head[4] = '"';
+        if (write_all(p[1], head, sizeof head) != 0) _exit(1);
+        for (size_t done = 0; done < BODY; done += PIECE)
+            if (write_all(p[1], piece, PIECE) != 0) _exit(1);
+        _exit(write_all(p[1], "\"", 1) != 0);
+    }
+    close(p[1]);
+    frame_reader r;
+    frame_reader_init(&r, p[0]);
+    json_t *got = NULL;
+    char *err = NULL;
+    CHECK(frame_reader_next(&r, 0, &got, &err) == 0 && !err);
+    CHECK(got && got->type == JSON_STRING && got->u.string.len == BODY);
+    CHECK(r.grows <= 16);
+    json_free(got);
+    frame_reader_free(&r);
+    close(p[0]);
+    int status = 0;
+    CHECK(waitpid(child, &status, 0) == child && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+
+    /* a length of 60 MiB, 100 KiB sent, then the pipe closed */
+    CHECK(pipe(p) == 0);
+    child = fork();
+    if (child == 0) {
+        close(p[0]);
+        static char piece[100 << 10];
+        memset(piece, 'a', sizeof piece);
+        uint8_t head[4];
+        put_le32(head, 60u << 20);
+        _exit(write_all(p[1], head, 4) != 0 || write_all(p[1], piece, sizeof piece) != 0);
+    }
+    close(p[1]);
+    frame_reader_init(&r, p[0]);
+    CHECK(frame_reader_next(&r, 0, &got, &err) == -1);
+    CHECK_STR(err, "worker closed the pipe mid-frame (got 102400 of 62914560 bytes)");
+    free(err);
+    CHECK(r.cap <= 2 * (100 << 10) + (1 << 20) + 4096);
+    frame_reader_free(&r);
+    close(p[0]);
+    CHECK(waitpid(child, &status, 0) == child && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
 TEST(frame_read_depth_limit_is_512)
 {
     buf body = {0};
