@@ -892,6 +892,11 @@ static int build(engine *e)
         fail_with_exception(e);
         return -1;
     }
+#ifdef CHIDORI_ENGINE_NG
+    /* shapes kept for the next object of the same make: of these prototypes only, so that a
+     * guest's dropped prototype is never held (ng patch 0028) */
+    JS_KeepShapesOfLiving(e->rt);
+#endif
     return 0;
 }
 
