@@ -407,7 +407,7 @@ static char *reap(worker *w, bool outcome_known)
 #define REAPS_AT_ONCE 32
 #define REAPS_EXIT_WAIT_MS (DONE_EXIT_GRACE_MS + 2000)
 static pthread_mutex_t reaps_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t reaps_cond = PTHREAD_COND_INITIALIZER; /* CLOCK_REALTIME, the default */
+static pthread_cond_t reaps_cond; /* on CLOCK_MONOTONIC, made by reaps_register before any use */
 static int reaps_pending;
 static pid_t reaps_pid; /* the process that registered reaps_wait (a forked child has no reaps) */
 
@@ -432,11 +432,7 @@ static void *end_later(void *p)
 static void reaps_wait(void)
 {
     if (getpid() != reaps_pid) return;
-    struct timespec until;
-    clock_gettime(CLOCK_REALTIME, &until);
-    until.tv_sec += REAPS_EXIT_WAIT_MS / 1000;
-    until.tv_nsec += (long)(REAPS_EXIT_WAIT_MS % 1000) * 1000000L;
-    if (until.tv_nsec >= 1000000000L) until.tv_sec++, until.tv_nsec -= 1000000000L;
+    struct timespec until = clock_monotonic_after_ms(REAPS_EXIT_WAIT_MS);
     pthread_mutex_lock(&reaps_lock);
     while (reaps_pending > 0 && pthread_cond_timedwait(&reaps_cond, &reaps_lock, &until) == 0) {
     }
@@ -447,6 +443,7 @@ static pthread_once_t reaps_once = PTHREAD_ONCE_INIT;
 static void reaps_register(void)
 {
     reaps_pid = getpid();
+    clock_monotonic_cond_init(&reaps_cond);
     atexit(reaps_wait);
 }
 
