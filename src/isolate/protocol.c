@@ -251,7 +251,7 @@ static ssize_t read_some(int fd, void *p, size_t n, int64_t deadline_ms, bool *t
     }
 }
 
-static int parse_body(const char *body, size_t len, json_t **out, char **error)
+int frame_parse(const char *body, size_t len, json_t **out, char **error)
 {
     json_limits lim = {FRAME_MAX_BYTES, FRAME_MAX_DEPTH, 0};
     json_error jerr;
@@ -267,6 +267,18 @@ static int parse_body(const char *body, size_t len, json_t **out, char **error)
 int frame_read(int fd, int64_t deadline_ms, json_t **out, char **error)
 {
     *out = NULL;
+    char *body;
+    size_t n;
+    if (frame_read_body(fd, deadline_ms, &body, &n, error) != 0) return -1;
+    int rc = frame_parse(body, n, out, error);
+    free(body);
+    return rc;
+}
+
+int frame_read_body(int fd, int64_t deadline_ms, char **out, size_t *out_len, char **error)
+{
+    *out = NULL;
+    *out_len = 0;
     uint8_t hdr[4];
     size_t got = 0;
     bool timed_out;
@@ -320,9 +332,11 @@ int frame_read(int fd, int64_t deadline_ms, json_t **out, char **error)
         }
         have += (size_t)r;
     }
-    int rc = parse_body(body ? body : "", n, out, error);
-    free(body);
-    return rc;
+    if (!body) body = xmalloc(1);
+    body[n] = '\0';
+    *out = body;
+    *out_len = n;
+    return 0;
 }
 
 void frame_reader_init(frame_reader *r, int fd) { *r = (frame_reader){.fd = fd}; }
@@ -368,7 +382,7 @@ int frame_reader_next(frame_reader *r, int64_t deadline_ms, json_t **out, char *
         size_t avail = r->len - r->off;
         if (sized && avail - 4 >= n) {
             r->readable = false;
-            int rc = parse_body(r->data + r->off + 4, n, out, error);
+            int rc = frame_parse(r->data + r->off + 4, n, out, error);
             r->off += 4 + (size_t)n;
             if (r->off == r->len) {
                 r->off = r->len = 0;
@@ -446,7 +460,7 @@ int frame_decode(const uint8_t *buf, size_t len, size_t *consumed, json_t **out,
         return -1;
     }
     if (len - 4 < n) return 0;
-    if (parse_body((const char *)buf + 4, n, out, error) < 0) return -1;
+    if (frame_parse((const char *)buf + 4, n, out, error) < 0) return -1;
     *consumed = 4 + (size_t)n;
     return 1;
 }

@@ -84,6 +84,11 @@ int frame_write_raw(int fd, const char *body, size_t len, char **error);
  * The body buffer grows with the bytes that actually arrive, so a lying length prefix under the
  * cap costs the reader only what the writer really sent. */
 int frame_read(int fd, int64_t deadline_ms, json_t **out, char **error);
+/* frame_read's bytes, unparsed: *out (malloc'd, NUL added) holds the *out_len bytes of the body.
+ * Same limits, deadlines and errors but "bad frame" (nothing is parsed). */
+int frame_read_body(int fd, int64_t deadline_ms, char **out, size_t *out_len, char **error);
+/* A frame's body parsed as frame_read parses it: 0 with *out, or -1 with *error ("bad frame: ..."). */
+int frame_parse(const char *body, size_t len, json_t **out, char **error);
 
 /* A buffered frame_read, for a reader that takes many frames in a row (the supervisor): each read
  * takes what has arrived into a buffer of 4 KiB, the reader's own (a heap one for a frame known to

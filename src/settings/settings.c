@@ -13,6 +13,8 @@
 #include "util/buf.h"
 #include "util/termtext.h"
 
+#include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -297,13 +299,39 @@ const setting_def *settings_find(const char *name)
     return NULL;
 }
 
+/* The table's rows by name, hashed (open addressing, built once): every host a server makes for a
+ * session reads two dozen settings, and a walk of the table with strcmp took about 1,000
+ * instructions a name. */
+#define BY_NAME_SLOTS 512 /* a power of two, over twice the rows (checked where it is built) */
+static uint16_t by_name[BY_NAME_SLOTS]; /* row + 1; 0: empty */
+static pthread_once_t by_name_once = PTHREAD_ONCE_INIT;
+
+static size_t name_hash(const char *name)
+{
+    uint32_t h = 2166136261u;
+    for (const unsigned char *p = (const unsigned char *)name; *p; p++) h = (h ^ *p) * 16777619u;
+    return h & (BY_NAME_SLOTS - 1);
+}
+
+static void by_name_build(void)
+{
+    _Static_assert(N_TABLE * 2 < BY_NAME_SLOTS, "settings: BY_NAME_SLOTS must be over twice the table's rows");
+    for (size_t i = 0; i < N_TABLE; i++) {
+        size_t k = name_hash(TABLE[i].name);
+        while (by_name[k]) k = (k + 1) & (BY_NAME_SLOTS - 1);
+        by_name[k] = (uint16_t)(i + 1);
+    }
+}
+
 static size_t index_of(const char *name, setting_kind want, bool any_kind)
 {
-    for (size_t i = 0; i < N_TABLE; i++)
-        if (!strcmp(TABLE[i].name, name)) {
-            if (!any_kind && TABLE[i].kind != want) break;
-            return i;
-        }
+    pthread_once(&by_name_once, by_name_build);
+    for (size_t k = name_hash(name); by_name[k]; k = (k + 1) & (BY_NAME_SLOTS - 1)) {
+        size_t i = by_name[k] - 1u;
+        if (strcmp(TABLE[i].name, name) != 0) continue;
+        if (!any_kind && TABLE[i].kind != want) break;
+        return i;
+    }
     fprintf(stderr, "chidori: internal error: %s is not a setting of that kind in src/settings/settings.c\n", name);
     abort();
 }

