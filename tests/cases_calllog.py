@@ -14,6 +14,7 @@ import subprocess
 import sys
 import tempfile
 
+import cases
 from cases import chidori
 from cases_effects import run_id_of
 from run import ROOT
@@ -74,8 +75,11 @@ def project(agents):
 
 def fast_state():
     """A state folder on tmpfs when there is one (each record is flushed with fdatasync, which
-    costs milliseconds on a disk and nothing there)."""
-    base = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
+    costs milliseconds on a disk and nothing there), inside the run's own folder there (run.py
+    removes it at the end, whatever a case left)."""
+    base = getattr(cases, "SHM_TMP", None)
+    if not base and os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK):
+        base = "/dev/shm"
     return tempfile.mkdtemp(prefix="chidori-calllog-state-", dir=base)
 
 

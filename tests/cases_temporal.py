@@ -17,6 +17,7 @@ The agents are written by the tests into throwaway folders.
 """
 import json
 import os
+import shutil
 
 from cases import chidori
 from cases_calllog import fast_state, project, run_id_of
@@ -78,7 +79,10 @@ ARITH_EXPECTED = {
 
 def run_agent(v, source, *flags, env=None, state=None, timeout=60):
     proj = project({"agent.js": source})
-    return chidori(v, "run", os.path.join(proj, "agent.js"), *flags, env=env, state=state, timeout=timeout)
+    try:
+        return chidori(v, "run", os.path.join(proj, "agent.js"), *flags, env=env, state=state, timeout=timeout)
+    finally:
+        shutil.rmtree(proj, ignore_errors=True)
 
 
 def case_temporal_arithmetic_rounding_and_types(v):
@@ -132,12 +136,16 @@ def case_temporal_now_replays_byte_identical(v):
     state = fast_state()
     proj = project({"agent.js": NOW})
     agent = os.path.join(proj, "agent.js")
-    for flag in ("--no-isolate", "--isolate"):
-        code, out, err = chidori(v, "run", agent, flag, state=state)
-        assert code == 0, f"{flag}: exit {code}\n{err[-2000:]}"
-        rid = run_id_of(err)
-        code2, out2, err2 = chidori(v, "replay", agent, rid, flag, state=state)
-        assert code2 == 0 and out2 == out, f"{flag}: replay exit {code2}\n{out}\n{out2}\n{err2[-2000:]}"
+    try:
+        for flag in ("--no-isolate", "--isolate"):
+            code, out, err = chidori(v, "run", agent, flag, state=state)
+            assert code == 0, f"{flag}: exit {code}\n{err[-2000:]}"
+            rid = run_id_of(err)
+            code2, out2, err2 = chidori(v, "replay", agent, rid, flag, state=state)
+            assert code2 == 0 and out2 == out, f"{flag}: replay exit {code2}\n{out}\n{out2}\n{err2[-2000:]}"
+    finally:
+        shutil.rmtree(proj, ignore_errors=True)
+        shutil.rmtree(state, ignore_errors=True)
         assert "replay matched" in err2, err2
 
 
@@ -276,15 +284,18 @@ def case_temporal_tampering_breaks_only_temporal(v):
     undoes it); chidori's effects and the run's result are unaffected."""
     for flag in ("--no-isolate", "--isolate"):
         state = fast_state()
-        code, out, err = run_agent(v, TAMPER, flag, state=state)
-        assert code == 0, f"{flag}: exit {code}\n{err[-2000:]}"
-        got = json.loads(out)
-        assert got["first"] == "threw: broken by the guest", got
-        assert got["second"] == "2024-03-01", got
-        rid = run_id_of(err)
-        with open(os.path.join(state, "runs", rid, "records.jsonl")) as f:
-            marks = [json.loads(line) for line in f if '"mark"' in line]
-        assert any(r.get("args", {}).get("data", {}).get("second") == "2024-03-01" for r in marks), marks
+        try:
+            code, out, err = run_agent(v, TAMPER, flag, state=state)
+            assert code == 0, f"{flag}: exit {code}\n{err[-2000:]}"
+            got = json.loads(out)
+            assert got["first"] == "threw: broken by the guest", got
+            assert got["second"] == "2024-03-01", got
+            rid = run_id_of(err)
+            with open(os.path.join(state, "runs", rid, "records.jsonl")) as f:
+                marks = [json.loads(line) for line in f if '"mark"' in line]
+            assert any(r.get("args", {}).get("data", {}).get("second") == "2024-03-01" for r in marks), marks
+        finally:
+            shutil.rmtree(state, ignore_errors=True)
 
 
 ZONES = r"""export default async () => {

@@ -256,6 +256,9 @@ def main():
     import importlib
     import cases
     import suites
+    # and the folders cases put on tmpfs (cases_calllog.fast_state) into one of this run's there
+    if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK):
+        cases.SHM_TMP = tempfile.mkdtemp(prefix="chidori-tests-", dir="/dev/shm")
     # Scripted cases live in tests/cases.py and any tests/cases_*.py beside it.
     case_list = list(cases.ALL)
     for extra in sorted(glob.glob(os.path.join(ROOT, "tests", "cases_*.py"))):
@@ -323,6 +326,8 @@ def main():
     sys.stdout.flush()
     if not hung:  # a hung case may still be writing there
         shutil.rmtree(suite_tmp, ignore_errors=True)
+        if getattr(cases, "SHM_TMP", None):
+            shutil.rmtree(cases.SHM_TMP, ignore_errors=True)
     if hung:
         os._exit(1)  # its thread cannot be stopped; nor waited for
     return 1 if failed else 0
