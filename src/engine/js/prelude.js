@@ -81,7 +81,7 @@
   }
 
   function optionsObject(what, opts) {
-    if (opts === undefined || opts === null) return rec({});
+    if (opts === undefined || opts === null) return { __proto__: null };
     if (typeof opts !== "object") throw new TypeErrorCtor(what + ": options must be an object");
     return opts;
   }
@@ -197,7 +197,7 @@
     if (!(delay >= 1)) delay = 1; // NaN, negative and 0 all mean 1 ms, as in browsers and Node
     if (delay > 2147483647) delay = 1;
     const id = nextTimerId++;
-    MapSet(timers, id, rec({ id, at: clockNow() + delay, fn, args, interval: repeat ? delay : 0 }));
+    MapSet(timers, id, { __proto__: null, id, at: clockNow() + delay, fn, args, interval: repeat ? delay : 0 });
     return id;
   }
 
@@ -226,7 +226,7 @@
   const tickQueue = list();
   let tickHead = 0;
   function queueTick(fn, args) {
-    tickQueue[tickQueue.length] = rec({ fn, args });
+    tickQueue[tickQueue.length] = { __proto__: null, fn, args };
   }
   function runTicks() {
     if (tickHead >= tickQueue.length) return false;
@@ -262,7 +262,7 @@
   }
 
   function mark(label, data) {
-    const args = rec({ label: StringCtor(label) });
+    const args = { __proto__: null, label: StringCtor(label) };
     if (data !== undefined) args.data = data;
     return effect("mark", args);
   }
@@ -285,7 +285,7 @@
   function memoryCall(action, key, value, opts, hasValue) {
     return attempt(() => {
       const o = optionsObject("chidori.memory." + action, opts);
-      const args = rec({ action });
+      const args = { __proto__: null, action };
       if (key !== undefined) args.key = StringCtor(key);
       if (hasValue) {
         requireJson("chidori.memory.set: the value", value);
@@ -306,7 +306,7 @@
   });
 
   function workspaceCall(action, path, extra) {
-    const args = rec({ action });
+    const args = { __proto__: null, action };
     if (path !== undefined) args.path = StringCtor(path);
     if (extra) {
       const keys = ObjectKeys(extra);
@@ -317,7 +317,7 @@
 
   function workspaceOptions(what, opts) {
     const o = optionsObject("chidori.workspace." + what, opts);
-    const out = rec({});
+    const out = { __proto__: null };
     if (what === "write" && o.language !== undefined) out.language = StringCtor(o.language);
     if (what === "list" && o.completeOnly !== undefined) out.completeOnly = !!o.completeOnly;
     return out;
@@ -406,7 +406,7 @@
 
   const PROMPT_KEYS = ObjectFreeze(["system", "model", "maxTokens", "temperature", "format"]);
   function promptRequest(opts, messages, tools) {
-    const req = rec({ messages });
+    const req = { __proto__: null, messages };
     for (let i = 0; i < PROMPT_KEYS.length; i++) if (opts[PROMPT_KEYS[i]] !== undefined) req[PROMPT_KEYS[i]] = opts[PROMPT_KEYS[i]];
     // the prompt's type, as streamed prompt events name it (the original's three spellings)
     const type = opts.type !== undefined ? opts.type : opts.streamType !== undefined ? opts.streamType : opts.stream_type;
@@ -423,7 +423,7 @@
     return attempt(() => {
       const o = optionsObject("chidori.prompt", opts);
       const messages = list();
-      messages[0] = rec({ role: "user", content: messageOf(text) });
+      messages[0] = { __proto__: null, role: "user", content: messageOf(text) };
       const toolList = o.tools === undefined ? [] : o.tools;
       if (!ArrayIsArray(toolList)) throw new TypeErrorCtor("chidori.prompt: `tools` must be an array of names or defineTool handles");
       if (toolList.length === 0) return PromiseThen(effect("prompt", promptRequest(o, messages, [])), (r) => replyOf(r, o));
@@ -440,7 +440,7 @@
       const schemas = names.length ? effect("tool_schemas", { names }) : PromiseResolve([]);
       return PromiseThen(schemas, (named) => {
         const tools = list();
-        MapForEach(handles, (h) => { tools[tools.length] = rec({ name: h.name, description: h.description, parameters: h.parameters }); });
+        MapForEach(handles, (h) => { tools[tools.length] = { __proto__: null, name: h.name, description: h.description, parameters: h.parameters }; });
         for (let i = 0; i < named.length; i++) tools[tools.length] = named[i];
         const turn = (n) => {
           if (n >= maxTurns)
@@ -448,7 +448,7 @@
           return PromiseThen(effect("prompt", promptRequest(o, messages, tools)), (reply) => {
             const calls = ArrayIsArray(reply.toolCalls) ? reply.toolCalls : [];
             if (calls.length === 0) return replyOf(reply, o);
-            messages[messages.length] = rec({ role: "assistant", content: reply.content || "", toolCalls: calls });
+            messages[messages.length] = { __proto__: null, role: "assistant", content: reply.content || "", toolCalls: calls };
             let chain = PromiseResolve();
             for (let i = 0; i < calls.length; i++) {
               const call = calls[i];
@@ -458,8 +458,8 @@
                   ? PromiseThen(mark("tool:" + call.name, { args: call.input }), () => PromiseFrom(handle.run(call.input, guestChidori)))
                   : chidori.tool(call.name, call.input);
                 return PromiseThen(ran,
-                  (out) => { messages[messages.length] = rec({ role: "tool", toolCallId: call.id, content: toolResultText(out), isError: !!(out && out.isError) }); },
-                  (err) => { messages[messages.length] = rec({ role: "tool", toolCallId: call.id, content: "error: " + messageOfError(err), isError: true }); });
+                  (out) => { messages[messages.length] = { __proto__: null, role: "tool", toolCallId: call.id, content: toolResultText(out), isError: !!(out && out.isError) }; },
+                  (err) => { messages[messages.length] = { __proto__: null, role: "tool", toolCallId: call.id, content: "error: " + messageOfError(err), isError: true }; });
               });
             }
             return PromiseThen(chain, () => turn(n + 1));

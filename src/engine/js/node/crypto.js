@@ -122,7 +122,7 @@
   // One host call: digest (or HMAC with key) of bytes → Uint8Array.
   function hostDigest(alg, bytes, key) {
     if (bytes.length > DIGEST_DATA_MAX) throw tooLarge();
-    const args = rec({ algorithm: alg, data: toBase64(bytes) });
+    const args = { __proto__: null, algorithm: alg, data: toBase64(bytes) };
     if (key) args.key = toBase64(key);
     return fromBase64(natives.callSync("crypto_digest", args).digest);
   }
@@ -215,7 +215,7 @@
     const out = new Uint8ArrayCtor(n);
     for (let o = 0; o < n; o += RANDOM_CALL_MAX) {
       const size = MathMin(RANDOM_CALL_MAX, n - o);
-      const bytes = fromBase64(natives.callSync("random_bytes", rec({ size })).bytes);
+      const bytes = fromBase64(natives.callSync("random_bytes", { __proto__: null, size }).bytes);
       if (bytes.length !== size) throw new ErrorCtor("crypto: the host returned the wrong number of random bytes");
       TypedArraySet(out, bytes, o);
     }
@@ -274,7 +274,7 @@
       throw nodeError(RangeError, "ERR_OUT_OF_RANGE", `The value of "size + offset" is out of range. It must be <= ${total / elem}. Received ${size}`);
     }
     checkSize(sz, "size");
-    return rec({ off, sz });
+    return { __proto__: null, off, sz };
   }
 
   function randomFillSync(buf, offset = undefined, size = undefined) {
