@@ -30,7 +30,7 @@
   function canonical(v) {
     if (v === null || typeof v !== "object") return v;
     if (ArrayIsArray(v)) { const out = list(); for (let i = 0; i < v.length; i++) out[i] = canonical(v[i]); return out; }
-    const keys = ArraySort(ObjectKeys(v)), out = rec({});
+    const keys = ArraySort(ObjectKeys(v)), out = { __proto__: null };
     for (let i = 0; i < keys.length; i++) out[keys[i]] = canonical(v[keys[i]]);
     return out;
   }
@@ -117,14 +117,14 @@
             const message = issue !== null && typeof issue === "object" ? issue.message : issue;
             issues[i] = StringCtor(message) + (issue !== null && typeof issue === "object" ? issuePath(issue.path) : "");
           }
-          return rec({ issues });
+          return { __proto__: null, issues };
         }
-        return rec({ value: result !== null && typeof result === "object" ? result.value : undefined });
+        return { __proto__: null, value: result !== null && typeof result === "object" ? result.value : undefined };
       });
     }
     const issues = list();
     checkJsonSchema(schema, input, "", issues);
-    return issues.length ? rec({ issues }) : rec({ value: input });
+    return issues.length ? { __proto__: null, issues } : { __proto__: null, value: input };
   }
 
   return checkInput;

@@ -165,7 +165,7 @@
   const NUMBERING = new Set(["arab", "arabext", "bali", "beng", "deva", "fullwide", "gujr", "guru", "hanidec", "khmr", "knda", "laoo", "latn", "limb", "mlym", "mong", "mymr", "orya", "tamldec", "telu", "thai", "tibt"]);
   let calendarSet = null;
   /* ICU's calendars (BCP 47 types), and the deprecated aliases ECMA-402 canonicalizes. */
-  const CALENDAR_ALIASES = rec({ islamicc: "islamic-civil", "ethiopic-amete-alem": "ethioaa", gregorian: "gregory" });
+  const CALENDAR_ALIASES = { __proto__: null, islamicc: "islamic-civil", "ethiopic-amete-alem": "ethioaa", gregorian: "gregory" };
   function isCalendar(v) {
     if (!calendarSet) calendarSet = new Set(icu.calendars());
     return calendarSet.has(v);
@@ -177,7 +177,7 @@
   function resolveLocale(requested, options, relevant, check, kind) {
     const r = lookupMatcher(requested, kind);
     const kw = parseKeywords(r.extension);
-    const values = rec({});
+    const values = { __proto__: null };
     let kept = "";
     for (const key of relevant) {
       let value = kw.has(key) ? kw.get(key) : undefined;
@@ -355,8 +355,8 @@
     const o = coerceOptions(options);
     localeOptions(o);
     const nu = identifierOption(o, "numberingSystem");
-    const r = resolveLocale(requested, rec({ nu }), ["nu"], (k, v) => NUMBERING.has(v));
-    const s = rec({ kind: "NumberFormat", locale: r.locale, numberingSystem: r.values.nu || "latn" });
+    const r = resolveLocale(requested, { __proto__: null, nu }, ["nu"], (k, v) => NUMBERING.has(v));
+    const s = { __proto__: null, kind: "NumberFormat", locale: r.locale, numberingSystem: r.values.nu || "latn" };
     s.style = getOption(o, "style", ["decimal", "percent", "currency", "unit"], "decimal");
     let currency = getOption(o, "currency", undefined, undefined);
     if (currency === undefined && s.style === "currency") throw new TypeErr("Currency code is required with currency style.");
@@ -471,7 +471,7 @@
     },
     resolvedOptions() {
       const s = internal(this, "NumberFormat", "resolvedOptions");
-      const r = rec({ locale: s.locale, numberingSystem: s.numberingSystem, style: s.style });
+      const r = { __proto__: null, locale: s.locale, numberingSystem: s.numberingSystem, style: s.style };
       for (const k of ["currency", "currencyDisplay", "currencySign", "unit", "unitDisplay", "minimumIntegerDigits", "minimumFractionDigits", "maximumFractionDigits", "minimumSignificantDigits", "maximumSignificantDigits", "useGrouping", "notation", "compactDisplay", "signDisplay", "roundingMode", "roundingIncrement", "trailingZeroDisplay", "roundingPriority"])
         if (s[k] !== undefined && (k !== "compactDisplay" || s.notation === "compact")) r[k] = s[k];
       return plain(r);
@@ -555,7 +555,7 @@
     return runs;
   }
   function resolvedComponents(pattern) {
-    const r = rec({});
+    const r = { __proto__: null };
     const text = { 1: "numeric", 2: "2-digit" };
     for (const [ch, n] of patternFields(pattern)) {
       switch (ch) {
@@ -612,8 +612,8 @@
     const hour12 = o.hour12 === undefined ? undefined : !!o.hour12;
     let hourCycle = getOption(o, "hourCycle", ["h11", "h12", "h23", "h24"], undefined);
     if (hour12 !== undefined) hourCycle = null;
-    const r = resolveLocale(requested, rec({ ca, nu, hc: hourCycle === null ? undefined : hourCycle }), ["ca", "hc", "nu"], (k, v) => (k === "nu" ? NUMBERING.has(v) : k === "ca" ? isCalendar(v) : ["h11", "h12", "h23", "h24"].includes(v)));
-    const s = rec({ kind: "DateTimeFormat", locale: r.locale, calendar: r.values.ca || "gregory", numberingSystem: r.values.nu || "latn" });
+    const r = resolveLocale(requested, { __proto__: null, ca, nu, hc: hourCycle === null ? undefined : hourCycle }, ["ca", "hc", "nu"], (k, v) => (k === "nu" ? NUMBERING.has(v) : k === "ca" ? isCalendar(v) : ["h11", "h12", "h23", "h24"].includes(v)));
+    const s = { __proto__: null, kind: "DateTimeFormat", locale: r.locale, calendar: r.values.ca || "gregory", numberingSystem: r.values.nu || "latn" };
     let tz = o.timeZone;
     if (tz === undefined) tz = DEFAULT_ZONE;
     else {
@@ -623,7 +623,7 @@
       tz = c;
     }
     s.timeZone = tz;
-    const f = rec({});
+    const f = { __proto__: null };
     for (const k of DATE_COMPONENTS) {
       if (k === "fractionalSecondDigits") { const v = getNumberOption(o, k, 1, 3, undefined); if (v !== undefined) f[k] = v; continue; }
       const values = k === "weekday" || k === "era" || k === "dayPeriod" ? ["narrow", "short", "long"]
@@ -722,7 +722,7 @@
     },
     resolvedOptions() {
       const s = internal(this, "DateTimeFormat", "resolvedOptions");
-      const r = rec({ locale: s.locale, calendar: s.calendar, numberingSystem: s.numberingSystem, timeZone: s.timeZone });
+      const r = { __proto__: null, locale: s.locale, calendar: s.calendar, numberingSystem: s.numberingSystem, timeZone: s.timeZone };
       if (s.hourCycle !== undefined) { r.hourCycle = s.hourCycle; r.hour12 = s.hourCycle === "h11" || s.hourCycle === "h12"; }
       if (s.dateStyle === undefined && s.timeStyle === undefined) {
         const c = resolvedComponents(s.pattern);
@@ -752,8 +752,8 @@
     const co = identifierOption(o, "collation");
     let kn = o.numeric === undefined ? undefined : $String(!!o.numeric);
     const kf = getOption(o, "caseFirst", ["upper", "lower", "false"], undefined);
-    const r = resolveLocale(requested, rec({ co, kn, kf }), ["co", "kn", "kf"], (k, v) => (k === "kn" ? v === "true" || v === "false" : k === "kf" ? ["upper", "lower", "false"].includes(v) : false), 1);
-    const s = rec({ kind: "Collator", locale: r.locale, usage, collation: "default", numeric: r.values.kn === "true", caseFirst: r.values.kf || "false" });
+    const r = resolveLocale(requested, { __proto__: null, co, kn, kf }, ["co", "kn", "kf"], (k, v) => (k === "kn" ? v === "true" || v === "false" : k === "kf" ? ["upper", "lower", "false"].includes(v) : false), 1);
+    const s = { __proto__: null, kind: "Collator", locale: r.locale, usage, collation: "default", numeric: r.values.kn === "true", caseFirst: r.values.kf || "false" };
     s.sensitivity = getOption(o, "sensitivity", ["base", "accent", "case", "variant"], "variant");
     const ip = getOption(o, "ignorePunctuation", undefined, undefined, "boolean");
     s.ignorePunctuation = ip === undefined ? icu.collatorIgnoresPunctuation(r.base) : ip;
@@ -768,7 +768,7 @@
   defineMethods(Collator.prototype, {
     resolvedOptions() {
       const s = internal(this, "Collator", "resolvedOptions");
-      return plain(rec({ locale: s.locale, usage: s.usage, sensitivity: s.sensitivity, ignorePunctuation: s.ignorePunctuation, collation: s.collation, numeric: s.numeric, caseFirst: s.caseFirst }));
+      return plain({ __proto__: null, locale: s.locale, usage: s.usage, sensitivity: s.sensitivity, ignorePunctuation: s.ignorePunctuation, collation: s.collation, numeric: s.numeric, caseFirst: s.caseFirst });
     },
   });
   defineGetter(Collator.prototype, "compare", { get compare() {
@@ -785,8 +785,8 @@
     const requested = canonicalizeLocaleList(locales);
     const o = coerceOptions(options);
     localeOptions(o);
-    const r = resolveLocale(requested, rec({}), [], () => false, 2);
-    const s = rec({ kind: "PluralRules", locale: r.locale, type: getOption(o, "type", ["cardinal", "ordinal"], "cardinal") });
+    const r = resolveLocale(requested, { __proto__: null }, [], () => false, 2);
+    const s = { __proto__: null, kind: "PluralRules", locale: r.locale, type: getOption(o, "type", ["cardinal", "ordinal"], "cardinal") };
     s.notation = getOption(o, "notation", ["standard", "scientific", "engineering", "compact"], "standard");
     const compactDisplay = getOption(o, "compactDisplay", ["short", "long"], "short");
     if (s.notation === "compact") s.compactDisplay = compactDisplay;
@@ -804,7 +804,7 @@
     },
     resolvedOptions() {
       const s = internal(this, "PluralRules", "resolvedOptions");
-      const r = rec({ locale: s.locale, type: s.type, notation: s.notation });
+      const r = { __proto__: null, locale: s.locale, type: s.type, notation: s.notation };
       if (s.compactDisplay !== undefined) r.compactDisplay = s.compactDisplay;
       r.minimumIntegerDigits = s.minimumIntegerDigits;
       for (const k of ["minimumFractionDigits", "maximumFractionDigits", "minimumSignificantDigits", "maximumSignificantDigits"]) if (s[k] !== undefined) r[k] = s[k];
@@ -828,8 +828,8 @@
     const o = coerceOptions(options);
     localeOptions(o);
     const nu = identifierOption(o, "numberingSystem");
-    const r = resolveLocale(requested, rec({ nu }), ["nu"], (k, v) => NUMBERING.has(v));
-    const s = rec({ kind: "RelativeTimeFormat", locale: r.locale, numberingSystem: r.values.nu || "latn" });
+    const r = resolveLocale(requested, { __proto__: null, nu }, ["nu"], (k, v) => NUMBERING.has(v));
+    const s = { __proto__: null, kind: "RelativeTimeFormat", locale: r.locale, numberingSystem: r.values.nu || "latn" };
     s.icuLocale = r.values.nu ? `${r.base}-u-nu-${r.values.nu}` : r.base;
     s.style = getOption(o, "style", ["long", "short", "narrow"], "long");
     s.numeric = getOption(o, "numeric", ["always", "auto"], "always");
@@ -872,7 +872,7 @@
     },
     resolvedOptions() {
       const s = internal(this, "RelativeTimeFormat", "resolvedOptions");
-      return plain(rec({ locale: s.locale, style: s.style, numeric: s.numeric, numberingSystem: s.numberingSystem }));
+      return plain({ __proto__: null, locale: s.locale, style: s.style, numeric: s.numeric, numberingSystem: s.numberingSystem });
     },
   });
   defineTag(RelativeTimeFormat.prototype, "Intl.RelativeTimeFormat");
@@ -885,8 +885,8 @@
     const o = options === undefined ? ObjectCreate(null) : options;
     if (typeof o !== "object" || o === null) throw new TypeErr("Options must be an object");
     localeOptions(o);
-    const r = resolveLocale(requested, rec({}), [], () => false);
-    const s = rec({ kind: "ListFormat", locale: r.locale });
+    const r = resolveLocale(requested, { __proto__: null }, [], () => false);
+    const s = { __proto__: null, kind: "ListFormat", locale: r.locale };
     s.type = getOption(o, "type", ["conjunction", "disjunction", "unit"], "conjunction");
     s.style = getOption(o, "style", ["long", "short", "narrow"], "long");
     slots.set(this, s);
@@ -922,7 +922,7 @@
     },
     resolvedOptions() {
       const s = internal(this, "ListFormat", "resolvedOptions");
-      return plain(rec({ locale: s.locale, type: s.type, style: s.style }));
+      return plain({ __proto__: null, locale: s.locale, type: s.type, style: s.style });
     },
   });
   defineTag(ListFormat.prototype, "Intl.ListFormat");

@@ -187,7 +187,7 @@
 
   // defaults (ours) overlaid with the guest's options: a record without a prototype.
   function optionsOf(options, defaults) {
-    const o = rec({});
+    const o = { __proto__: null };
     const from = (src) => { const ks = ObjectKeys(src); for (let i = 0; i < ks.length; i++) o[ks[i]] = src[ks[i]]; };
     from(defaults);
     if (options === undefined || options === null) return o;
@@ -365,7 +365,7 @@
     const nameOut = (n) => nameIn(n, enc);
     const results = [];
     const queue = list(); // rec(dir: path to list, rel: its path relative to root)
-    push(queue, rec({ dir: root, rel: "" }));
+    push(queue, { __proto__: null, dir: root, rel: "" });
     for (let q = 0; q < queue.length; q++) {
       const dir = queue[q].dir, rel = queue[q].rel;
       const entries = listDir(dir);
@@ -373,7 +373,7 @@
         const e = entries[i];
         if (o.withFileTypes) P.defineValue(results, results.length, new Dirent(nameOut(e.name), e.type, dir));
         else P.defineValue(results, results.length, nameOut(rel ? rel + "/" + e.name : e.name));
-        if (o.recursive && e.type === "directory") push(queue, rec({ dir: joinPath(dir, e.name), rel: rel ? rel + "/" + e.name : e.name }));
+        if (o.recursive && e.type === "directory") push(queue, { __proto__: null, dir: joinPath(dir, e.name), rel: rel ? rel + "/" + e.name : e.name });
       }
       if (!o.recursive) break;
     }
@@ -475,7 +475,7 @@
     const pre = toPath(prefix, "prefix");
     let made;
     try {
-      made = natives.callSync("fs", rec({ action: "mkdtemp", prefix: pre, now: natives.now() }));
+      made = natives.callSync("fs", { __proto__: null, action: "mkdtemp", prefix: pre, now: natives.now() });
     } catch (e) {
       throw systemError(e, pre + "XXXXXX");
     }

@@ -124,7 +124,7 @@
       else if (ArrayIndexOf(FIRST_WINS, n) >= 0) continue;
       else h[n] += (n === "cookie" ? "; " : ", ") + v;
     }
-    return rec({ headers: plainOf(h), distinct: plainOf(distinct) });
+    return { __proto__: null, headers: plainOf(h), distinct: plainOf(distinct) };
   }
 
   /* ---- IncomingMessage: the response ---- */
@@ -290,13 +290,13 @@
 
   // The request's target from (url?, options): {protocol, auth, hostname, port, path}.
   function targetOf(url, options, protocol, defaultPort) {
-    let t = rec({ protocol, auth: null, hostname: "localhost", port: null, path: "/" });
+    let t = { __proto__: null, protocol, auth: null, hostname: "localhost", port: null, path: "/" };
     if (url !== null) {
       const href = fi.parseUrl(url, "http.request");
       const m = RegExpExec(URL_PARTS, href);
       if (!m) throw codeError(TypeErrorCtor, "ERR_INVALID_URL", "Invalid URL: " + href);
-      t = rec({ protocol: StringToLowerCase(m[1]), auth: m[2] ? P.DecodeURIComponent(m[2]) : null,
-        hostname: unbracket(m[3]), port: m[4] ? NumberCtor(m[4]) : null, path: m[5] || "/" });
+      t = { __proto__: null, protocol: StringToLowerCase(m[1]), auth: m[2] ? P.DecodeURIComponent(m[2]) : null,
+        hostname: unbracket(m[3]), port: m[4] ? NumberCtor(m[4]) : null, path: m[5] || "/" };
     }
     if (options.protocol !== undefined && options.protocol !== null) t.protocol = StringCtor(options.protocol);
     if (options.hostname !== undefined && options.hostname !== null) t.hostname = StringCtor(options.hostname);
@@ -524,7 +524,7 @@
   function makeClient(protocol) {
     const defaultPort = protocol === "https:" ? 443 : 80;
     function request(...args) {
-      let url = null, options = rec({}), cb, i = 0;
+      let url = null, options = { __proto__: null }, cb, i = 0;
       if (typeof args[i] === "string" || (args[i] !== null && typeof args[i] === "object" && typeof args[i].href === "string")) url = args[i++];
       if (args[i] !== null && typeof args[i] === "object") options = args[i++];
       else if (args[i] === null || args[i] === undefined) { if (args.length - i > 1) i++; }

@@ -50,12 +50,12 @@
       if (arguments.length === 0) throw missingArgs("type");
       if (options !== undefined && options !== null && typeof options !== "object")
         throw invalidArgType("options", "of type object", options);
-      const o = options || rec({});
-      WeakMapSet(eventState, this, rec({
+      const o = options || { __proto__: null };
+      WeakMapSet(eventState, this, { __proto__: null, 
         type: templateString(type), bubbles: !!o.bubbles, cancelable: !!o.cancelable, composed: !!o.composed,
         defaultPrevented: false, target: null, currentTarget: null, phase: 0, stop: false, stopNow: false,
         passive: false, dispatching: false, timeStamp: natives.now(),
-      }));
+      });
     }
     get type() { return stateOf(this).type; }
     get bubbles() { return stateOf(this).bubbles; }
@@ -88,7 +88,7 @@
       const d = ReflectGetOwnPropertyDescriptor(this.constructor, "name");
       const name = d !== undefined && P.ObjectHasOwn(d, "value") && typeof d.value === "string" ? d.value : "Event";
       if (depth < 0) return name;
-      const opts = rec({});
+      const opts = { __proto__: null };
       if (options !== null && typeof options === "object") {
         const keys = ObjectKeys(options);
         for (let i = 0; i < keys.length; i++) opts[keys[i]] = options[keys[i]];
@@ -130,9 +130,9 @@
   }
 
   function flags(options) {
-    if (typeof options === "boolean") return rec({ capture: options, once: false, passive: false, signal: undefined });
-    if (options === null || typeof options !== "object") return rec({ capture: false, once: false, passive: false, signal: undefined });
-    return rec({ capture: !!options.capture, once: !!options.once, passive: !!options.passive, signal: options.signal });
+    if (typeof options === "boolean") return { __proto__: null, capture: options, once: false, passive: false, signal: undefined };
+    if (options === null || typeof options !== "object") return { __proto__: null, capture: false, once: false, passive: false, signal: undefined };
+    return { __proto__: null, capture: !!options.capture, once: !!options.once, passive: !!options.passive, signal: options.signal };
   }
 
   function validListener(listener) {
@@ -157,15 +157,15 @@
       let l = MapGet(map, type);
       if (!l) { l = list(); MapSet(map, type, l); }
       for (let i = 0; i < l.length; i++) if (l[i].listener === listener && l[i].capture === f.capture) return;
-      const record = rec({ listener, capture: f.capture, once: f.once, passive: f.passive, removed: false, resist: false });
+      const record = { __proto__: null, listener, capture: f.capture, once: f.once, passive: f.passive, removed: false, resist: false };
       push(l, record);
       if (f.signal) {
         // runs even when an earlier abort listener stopped the event's immediate propagation
-        const remove = () => this.removeEventListener(type, listener, rec({ capture: f.capture }));
+        const remove = () => this.removeEventListener(type, listener, { __proto__: null, capture: f.capture });
         const sm = listenersOf(f.signal, true);
         let sl = MapGet(sm, "abort");
         if (!sl) { sl = list(); MapSet(sm, "abort", sl); }
-        push(sl, rec({ listener: remove, capture: false, once: true, passive: false, removed: false, resist: true }));
+        push(sl, { __proto__: null, listener: remove, capture: false, once: true, passive: false, removed: false, resist: true });
       }
     }
     removeEventListener(type, listener, options) {
@@ -204,7 +204,7 @@
         for (let i = 0; i < snapshot.length; i++) {
           const record = snapshot[i];
           if (record.removed || (st.stopNow && !record.resist)) continue;
-          if (record.once) this.removeEventListener(st.type, record.listener, rec({ capture: record.capture }));
+          if (record.once) this.removeEventListener(st.type, record.listener, { __proto__: null, capture: record.capture });
           st.passive = record.passive;
           try {
             const l = record.listener;
@@ -301,7 +301,7 @@
     constructor() {
       if (!constructing) throw codedError(TypeError, "ERR_ILLEGAL_CONSTRUCTOR", "Illegal constructor");
       super();
-      WeakMapSet(signalState, this, rec({ aborted: false, reason: undefined, onabort: null, onabortListener: null, followers: list() }));
+      WeakMapSet(signalState, this, { __proto__: null, aborted: false, reason: undefined, onabort: null, onabortListener: null, followers: list() });
     }
     get aborted() { return signalOf(this).aborted; }
     get reason() { return signalOf(this).reason; }

@@ -69,7 +69,7 @@
       const s = rel(start, 0), e = rel(end, len);
       const l = list();
       l[0] = TypedArraySubarray(bytes, s, MathMax(s, e));
-      return new Blob(l, rec({ type: type === undefined ? "" : type }));
+      return new Blob(l, { __proto__: null, type: type === undefined ? "" : type });
     }
     text() { return PromiseResolve(text.utf8Decode(WeakMapGet(blobBytes, this))); }
     arrayBuffer() { const b = TypedArraySlice(WeakMapGet(blobBytes, this)); return PromiseResolve(b.buffer); }

@@ -114,7 +114,7 @@
       mime = StringSlice(mime, 0, m.index);
     }
     if (StringStartsWith(mime, ";")) mime = "text/plain" + mime;
-    return rec({ mime: parseMime(mime) || "text/plain;charset=US-ASCII", bytes });
+    return { __proto__: null, mime: parseMime(mime) || "text/plain;charset=US-ASCII", bytes };
   }
 
   return ObjectFreeze({ processDataUrl });

@@ -383,7 +383,7 @@
     } catch (_) { /* node:url not there yet */ }
     return ObjectToString(v) === "[object URLSearchParams]";
   }
-  const bodyOf = (bytes, source, type) => rec({ bytes, source, type });
+  const bodyOf = (bytes, source, type) => ({ __proto__: null, bytes, source, type });
 
   const webstreams = () => require("internal/webstreams");
   const blobs = () => require("internal/blob");
@@ -509,7 +509,7 @@
 
     constructor(input, init) {
       if (arguments.length === 0) throw new TypeErrorCtor("Request: a URL or Request is required");
-      if (init === undefined || init === null) init = rec({});
+      if (init === undefined || init === null) init = { __proto__: null };
       else if (typeof init !== "object") throw new TypeErrorCtor("Request: init must be an object");
       let fromRequest = null;
       if (input !== null && typeof input === "object" && #url in input) {
@@ -580,7 +580,7 @@
 
     clone() {
       if (this.#body.used) throw unusable("Request.clone");
-      const r = new Request(this, rec({}));
+      const r = new Request(this, { __proto__: null });
       // new Request(this) moved the body; give both a copy
       if (r.#body.has) {
         this.#body = r.#body;
@@ -598,7 +598,7 @@
 
     static {
       // what fetch sends, read from the private state (never through the guest-writable getters)
-      requestState = (r) => rec({ body: r.#body, signal: r.#signal, method: r.#method, url: r.#url,
+      requestState = (r) => ({ __proto__: null, body: r.#body, signal: r.#signal, method: r.#method, url: r.#url,
         headers: r.#headers, redirect: r.#redirect });
     }
   }
@@ -614,7 +614,7 @@
 
     constructor(body, init) {
       if (body === undefined) body = null;
-      if (init === undefined || init === null) init = rec({});
+      if (init === undefined || init === null) init = { __proto__: null };
       else if (typeof init !== "object") throw new TypeErrorCtor("Response: init must be an object");
       if (init.status !== undefined) {
         const s = NumberCtor(init.status);
@@ -678,8 +678,8 @@
       if (body === undefined) throw new TypeErrorCtor("Response.json: the data is not JSON-serializable");
       const headers = new Headers(init === undefined || init === null ? undefined : init.headers);
       if (!headers.has("content-type")) headers.set("content-type", "application/json");
-      const o = init === undefined || init === null ? rec({}) : init;
-      return new Response(body, rec({ status: o.status, statusText: o.statusText, headers }));
+      const o = init === undefined || init === null ? { __proto__: null } : init;
+      return new Response(body, { __proto__: null, status: o.status, statusText: o.statusText, headers });
     }
 
     static {
@@ -720,13 +720,13 @@
   function perform(method, url, pairs, body, redirect, timeoutMs) {
     const headers = list();
     for (let i = 0; i < pairs.length; i++) if (!reservedHeader(pairs[i][0])) push(headers, pair(pairs[i][0], pairs[i][1]));
-    const args = rec({
+    const args = { __proto__: null, 
       method,
       url,
       headers,
       body: body === null ? null : bytesToBase64(body),
       redirect,
-    });
+    };
     if (timeoutMs !== undefined) args.timeout_ms = timeoutMs;
     return natives.effect("http", args);
   }
@@ -777,7 +777,7 @@
     }));
   }
 
-  const internals = ObjectFreeze(rec({ bytesToBase64, base64ToBytes, perform, reservedHeader, parseUrl, abortError }));
+  const internals = ObjectFreeze({ __proto__: null, bytesToBase64, base64ToBytes, perform, reservedHeader, parseUrl, abortError });
 
   const exports = { fetch, Headers, Request, Response };
   ObjectDefineProperty(exports, "internals", { __proto__: null, value: internals, enumerable: false });

@@ -55,7 +55,7 @@
       const isFile = blobs.isFile(value);
       if (isFile && filename === undefined) return value;
       const n = filename !== undefined ? usv(filename) : isFile ? blobs.nameOf(value) : "blob";
-      const opts = rec({ type: blobs.typeOf(value) });
+      const opts = { __proto__: null, type: blobs.typeOf(value) };
       if (isFile) opts.lastModified = value.lastModified;
       const parts = list();
       parts[0] = value;
@@ -167,7 +167,7 @@
     const bytes = new Uint8Array(total);
     let at = 0;
     for (let i = 0; i < parts.length; i++) { TypedArraySet(bytes, parts[i], at); at += parts[i].length; }
-    return rec({ bytes, type: "multipart/form-data; boundary=" + boundary });
+    return { __proto__: null, bytes, type: "multipart/form-data; boundary=" + boundary };
   }
 
   const isFormData = (x) => WeakMapHas(entriesOf, x);
@@ -208,7 +208,7 @@
     const essence = StringToLowerCase(trimHttp(semi < 0 ? value : StringSlice(value, 0, semi)));
     const slash = StringIndexOf(essence, "/");
     if (slash <= 0 || slash === essence.length - 1) return null;
-    const params = rec({});
+    const params = { __proto__: null };
     let i = semi < 0 ? value.length : semi + 1;
     while (i < value.length) {
       while (i < value.length && isHttpSpace(StringCharCodeAt(value, i))) i++;
@@ -234,7 +234,7 @@
       if (pname !== "" && !P.ObjectHasOwn(params, pname)) params[pname] = pvalue;
       i = j + 1;
     }
-    return rec({ essence, params });
+    return { __proto__: null, essence, params };
   }
 
   // The URL standard's application/x-www-form-urlencoded parser over bytes.
@@ -317,7 +317,7 @@
       filename = unescapeField(StringSlice(v, i + FILE.length, end));
       if (end + 1 !== v.length) throw formError(what, "a part's Content-Disposition has something after the filename");
     }
-    return rec({ name, filename });
+    return { __proto__: null, name, filename };
   }
 
   function parseMultipart(bytes, boundary, fd, what) {
@@ -363,7 +363,7 @@
       if (disposition.filename !== null) {
         const parts = list();
         parts[0] = TypedArraySlice(body);
-        value = new blobs.File(parts, disposition.filename, rec({ type: type === null ? "text/plain" : type }));
+        value = new blobs.File(parts, disposition.filename, { __proto__: null, type: type === null ? "text/plain" : type });
       } else {
         value = text.utf8Decode(body);
       }

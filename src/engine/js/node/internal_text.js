@@ -241,7 +241,7 @@
   function utf8DecodeRange(bytes, start, end, fatal, stream) {
     if (!stream && end - start > 16) {
       const text = nativeUtf8Decode(bytes, start, end);
-      if (text !== null) return rec({ text, pending: end });
+      if (text !== null) return { __proto__: null, text, pending: end };
     }
     const u16 = new Uint16Array(MathMax(end - start, 1));
     let n = 0;
@@ -291,7 +291,7 @@
       if (stream) pending = seqStart;
       else bad();
     }
-    return rec({ text: unitsToString(u16, n), pending });
+    return { __proto__: null, text: unitsToString(u16, n), pending };
   }
 
   function utf8Decode(bytes, start, end) {
@@ -322,7 +322,7 @@
     const n = (end - start) >> 1;
     const u16 = new Uint16Array(MathMax(n, 1));
     for (let i = 0, p = start; i < n; i++, p += 2) u16[i] = big ? (bytes[p] << 8) | bytes[p + 1] : bytes[p] | (bytes[p + 1] << 8);
-    return rec({ u16, n });
+    return { __proto__: null, u16, n };
   }
 
   /* ---- base64 ---- */
@@ -457,7 +457,7 @@
 
   /* ---- TextDecoder ---- */
 
-  const LABELS = rec({});
+  const LABELS = { __proto__: null };
   const label = (enc, names) => {
     for (let a = 0; a < names.length;) {
       let b = StringIndexOf(names, " ", a);
@@ -531,8 +531,8 @@
       const enc = encodingOf(encoding === undefined ? "utf-8" : encoding);
       if (options !== undefined && options !== null && typeof options !== "object")
         throw invalidArgType("options", "of type object", options);
-      const o = options || rec({});
-      WeakMapSet(decoderState, this, rec({ encoding: enc, fatal: !!o.fatal, ignoreBOM: !!o.ignoreBOM, pending: null, bomSeen: false }));
+      const o = options || { __proto__: null };
+      WeakMapSet(decoderState, this, { __proto__: null, encoding: enc, fatal: !!o.fatal, ignoreBOM: !!o.ignoreBOM, pending: null, bomSeen: false });
     }
     get encoding() { return stateOf(this).encoding; }
     get fatal() { return stateOf(this).fatal; }
@@ -557,7 +557,7 @@
       let r;
       try {
         if (st.encoding === "utf-8") r = utf8DecodeRange(bytes, 0, bytes.length, st.fatal, stream);
-        else if (st.encoding === "windows-1252") r = rec({ text: latin1Decode(bytes, 0, bytes.length, true), pending: bytes.length });
+        else if (st.encoding === "windows-1252") r = { __proto__: null, text: latin1Decode(bytes, 0, bytes.length, true), pending: bytes.length };
         else r = decodeUtf16(st, bytes, stream);
       } catch (e) {
         st.bomSeen = false;

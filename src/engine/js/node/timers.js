@@ -18,7 +18,7 @@
     return PromiseOwn(new PromiseCtor((resolve, reject) => {
       if (signal && signal.aborted) return reject(abortError(signal));
       const id = natives.addTimer(() => resolve(value), ms, P.list(), false);
-      if (signal) signal.addEventListener("abort", () => { clear(id); reject(abortError(signal)); }, rec({ once: true }));
+      if (signal) signal.addEventListener("abort", () => { clear(id); reject(abortError(signal)); }, { __proto__: null, once: true });
     }));
   }
 
