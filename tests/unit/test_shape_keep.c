@@ -7,6 +7,7 @@
  * where there is nothing to count); the memory bound in every build. */
 #include "unit.h"
 #include "quickjs.h"
+#include "ng_counting.h"
 
 #include <malloc.h>
 #include <stdint.h>
@@ -15,23 +16,7 @@
 
 #if defined(CHIDORI_ENGINE_NG)
 
-static long allocations;
-
-static void *count_calloc(void *opaque, size_t count, size_t size)
-{
-    allocations++;
-    return calloc(count, size);
-}
-static void *count_malloc(void *opaque, size_t size)
-{
-    allocations++;
-    return malloc(size);
-}
-static void count_free(void *opaque, void *ptr) { free(ptr); }
-static void *count_realloc(void *opaque, void *ptr, size_t size) { return realloc(ptr, size); }
-static size_t count_usable(const void *ptr) { return malloc_usable_size((void *)ptr); }
-
-static const JSMallocFunctions counting = {count_calloc, count_malloc, count_free, count_realloc, count_usable};
+/* the counting allocator: ng_counting.h */
 
 static bool eval_ok(JSContext *ctx, const char *script)
 {
