@@ -1,9 +1,7 @@
-/* test_await_funcs.c — ng patch 0030: an async call makes the two functions that resume it after
- * an `await` once and gives them to every later await of the call. Checked here: the objects of
- * each await are not made anew (counted in AddressSanitizer builds, where every block of ng goes
- * through the runtime's malloc functions), the pair is let go when the call ends (its objects are
- * gone without the collector), and a call that never ends is still collected once unreachable
- * (the pair and the call's state hold each other). */
+/* test_await_funcs.c — ng patch 0030: an await reuses the function that resumed its async call
+ * from the previous await while that one is alive, instead of making a new pair each time. Checked
+ * here: fewer objects per await (counted in AddressSanitizer builds, where every block of ng goes
+ * through the runtime's malloc functions), and nothing held longer than without the patch. */
 #include "unit.h"
 #include "quickjs.h"
 #include "ng_counting.h"
@@ -39,7 +37,7 @@ static int64_t objects_now(JSRuntime *rt)
 
 #if defined(__SANITIZE_ADDRESS__)
 /* Allocations per await (times ten) of one async call awaiting a plain value 2,000 times. Measured:
- * 17 per await with the pair made at each await, 13 with it kept. */
+ * 17 per await with a pair made at each await, 15 with the resuming function reused. */
 TEST(ng_await_makes_no_resume_functions_per_await)
 {
     JSRuntime *rt = JS_NewRuntime2(&counting, NULL);
@@ -49,17 +47,16 @@ TEST(ng_await_makes_no_resume_functions_per_await)
     allocations = 0;
     CHECK(run(ctx, "loop(2000).then((s) => { if (s !== 1999000) throw new Error('sum ' + s); });"));
     long per_await_x10 = allocations * 10 / 2000;
-    CHECK(per_await_x10 >= 0 && per_await_x10 <= 150);
+    CHECK(per_await_x10 >= 0 && per_await_x10 < 165);
     JS_FreeContext(ctx);
     JS_FreeRuntime(rt);
 }
 #endif
 
-/* Calls that awaited and ended leave no object behind, the collector never run (the pair is let go
- * at the end, not left in a cycle with the call's state); calls that await forever and are dropped
- * are collected (the collector follows both edges). Without the patch such a dropped call went at
- * once, its awaited promise being unreachable; with it, the pair and the state wait for the
- * collector, which ng runs as the heap grows. */
+/* Calls that awaited and ended leave no object behind, and calls dropped while they await a promise
+ * nobody can settle go as soon as that promise does: both without the collector, as without the
+ * patch (a hostile review found a version that kept the pair in the call's state, a cycle, which
+ * held such calls until a collection and so ran out of memory under a cap where ng had not). */
 TEST(ng_await_pair_goes_with_its_call)
 {
     JSRuntime *rt = JS_NewRuntime2(&counting, NULL);
@@ -72,6 +69,7 @@ TEST(ng_await_pair_goes_with_its_call)
     CHECK(run(ctx, "for (let i = 0; i < 1000; i++) twice(i);"));
     CHECK(objects_now(rt) - before < 50);
     CHECK(run(ctx, "for (let i = 0; i < 1000; i++) never();"));
+    CHECK(objects_now(rt) - before < 50);
     JS_RunGC(rt);
     CHECK(objects_now(rt) - before < 50);
     JS_FreeContext(ctx);
