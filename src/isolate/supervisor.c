@@ -755,8 +755,7 @@ static void report_cache_put(const char *body, size_t len, const char *banner)
     pthread_mutex_lock(&report_cache_lock);
     free(report_cache_bytes);
     free(report_cache_banner);
-    report_cache_bytes = xmalloc(len ? len : 1);
-    memcpy(report_cache_bytes, body, len);
+    report_cache_bytes = xstrndup(body, len); /* parsed as JSON: no NUL inside */
     report_cache_len = len;
     report_cache_banner = xstrdup(banner);
     pthread_mutex_unlock(&report_cache_lock);

@@ -11,10 +11,10 @@
 #include "host/ssrf.h"
 #include "host/vfs.h"
 #include "util/buf.h"
+#include "util/fnv.h"
 #include "util/termtext.h"
 
 #include <pthread.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -292,12 +292,6 @@ const setting_passthrough *settings_passthrough(size_t *count)
     return PASSTHROUGH;
 }
 
-const setting_def *settings_find(const char *name)
-{
-    for (size_t i = 0; i < N_TABLE; i++)
-        if (!strcmp(TABLE[i].name, name)) return &TABLE[i];
-    return NULL;
-}
 
 /* The table's rows by name, hashed (open addressing, built once): every host a server makes for a
  * session reads two dozen settings, and a walk of the table with strcmp took about 1,000
@@ -308,9 +302,7 @@ static pthread_once_t by_name_once = PTHREAD_ONCE_INIT;
 
 static size_t name_hash(const char *name)
 {
-    uint32_t h = 2166136261u;
-    for (const unsigned char *p = (const unsigned char *)name; *p; p++) h = (h ^ *p) * 16777619u;
-    return h & (BY_NAME_SLOTS - 1);
+    return (size_t)(fnv1a64_update(FNV1A64_INIT, name, strlen(name)) & (BY_NAME_SLOTS - 1));
 }
 
 static void by_name_build(void)
@@ -323,15 +315,19 @@ static void by_name_build(void)
     }
 }
 
-static size_t index_of(const char *name, setting_kind want, bool any_kind)
+/* The table's row named name, or NULL. */
+const setting_def *settings_find(const char *name)
 {
     pthread_once(&by_name_once, by_name_build);
-    for (size_t k = name_hash(name); by_name[k]; k = (k + 1) & (BY_NAME_SLOTS - 1)) {
-        size_t i = by_name[k] - 1u;
-        if (strcmp(TABLE[i].name, name) != 0) continue;
-        if (!any_kind && TABLE[i].kind != want) break;
-        return i;
-    }
+    for (size_t k = name_hash(name); by_name[k]; k = (k + 1) & (BY_NAME_SLOTS - 1))
+        if (!strcmp(TABLE[by_name[k] - 1u].name, name)) return &TABLE[by_name[k] - 1u];
+    return NULL;
+}
+
+static size_t index_of(const char *name, setting_kind want, bool any_kind)
+{
+    const setting_def *d = settings_find(name);
+    if (d && (any_kind || d->kind == want)) return (size_t)(d - TABLE);
     fprintf(stderr, "chidori: internal error: %s is not a setting of that kind in src/settings/settings.c\n", name);
     abort();
 }

@@ -6,7 +6,6 @@
 #include "quickjs.h"
 #include "ng_counting.h"
 
-#include <malloc.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
