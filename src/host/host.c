@@ -62,6 +62,8 @@ host *host_new(const host_config *cfg, char **error)
     h->anchor_seq = cfg->anchor_seq;
     h->parent_seq = cfg->anchor_seq; /* a member's top-level calls nest under the call that started it */
     h->in_member = cfg->in_member;
+    h->park = cfg->in_member ? NULL : cfg->park;
+    h->park_ctx = cfg->park_ctx;
     h->member_user = cfg->member_user;
     h->member_stop = cfg->member_stop;
     h->run_id = cfg->run_id ? xstrdup(cfg->run_id) : NULL;
@@ -248,21 +250,45 @@ static bool record_answers(const call_record *rec, const json_t *args, void *ctx
     return json_equal(rec->args, args);
 }
 
+/* Where a run waits at this call: {seq, parent_seq, function, args, open_calls}, what resume reads. */
+static json_t *pending_at(const host *h, uint64_t seq, const char *name, const json_t *args)
+{
+    json_t *p = json_object();
+    json_object_set(p, "seq", json_number((double)seq));
+    if (h->parent_seq) json_object_set(p, "parent_seq", json_number((double)h->parent_seq));
+    json_object_set(p, "function", json_string(name));
+    json_object_set(p, "args", json_copy(args));
+    json_t *open = json_array();
+    for (size_t i = 0; i < h->n_open_calls; i++) json_array_push(open, json_number((double)h->open_calls[i]));
+    json_object_set(p, "open_calls", open);
+    return p;
+}
+
 /* The run pauses at this call (an input nobody can answer, or the replay of a paused run reaching
  * the call it paused on): pending says where, for resume. */
 static int suspend_at(host *h, uint64_t seq, const char *name, const json_t *args)
 {
-    if (!h->pending) { /* the innermost call that paused (a nested agent's input) */
-        h->pending = json_object();
-        json_object_set(h->pending, "seq", json_number((double)seq));
-        if (h->parent_seq) json_object_set(h->pending, "parent_seq", json_number((double)h->parent_seq));
-        json_object_set(h->pending, "function", json_string(name));
-        json_object_set(h->pending, "args", json_copy(args));
-        json_t *open = json_array();
-        for (size_t i = 0; i < h->n_open_calls; i++) json_array_push(open, json_number((double)h->open_calls[i]));
-        json_object_set(h->pending, "open_calls", open);
-    }
+    if (!h->pending) h->pending = pending_at(h, seq, name, args); /* the innermost call that paused */
     return HOST_SUSPEND;
+}
+
+/* An input that would pause the run, in a run that may wait for its answer instead (host_config.park):
+ * HOST_OK with the answer as *result when one came, else HOST_SUSPEND (the run pauses as before).
+ * The answer is the result as given, as a resume records it (no default applied). */
+static int park_at(host *h, uint64_t seq, const char *name, const json_t *args, json_t **result)
+{
+    json_t *pending = pending_at(h, seq, name, args);
+    char *response = NULL;
+    int got = h->park(h->park_ctx, h, pending, &response);
+    json_free(pending);
+    if (got != 1 || !response) {
+        free(response);
+        return HOST_SUSPEND;
+    }
+    json_free(*result);
+    *result = json_string(response);
+    free(response);
+    return HOST_OK;
 }
 
 static int call_op(host *h, const op_def *op, const char *name, const json_t *args, const json_t *raw,
@@ -403,6 +429,9 @@ static int call_op(host *h, const op_def *op, const char *name, const json_t *ar
         h->call_seq = seq;
         rc = op->perform(h, args, result, error);
         h->call_seq = outer_call;
+        /* an input nobody could answer (not an approval's pause: that came from the gate) */
+        if (rc == HOST_SUSPEND && h->park && (op->flags & OP_ANSWERABLE) && !h->aborted && !h->pending)
+            rc = park_at(h, seq, name, args, result);
     }
     json_t *own_extra = h->record_extra; /* what the perform function adds to its record */
     bool ends_run = h->end_after_record && rc == HOST_ERROR;

@@ -238,6 +238,8 @@ static void *member_main(void *arg)
     hc.answers = NULL;
     hc.n_answers = 0;
     hc.interactive = false; /* an input() pauses the member */
+    hc.park = NULL;         /* and does not wait in it (host_new drops it in a member too) */
+    hc.park_ctx = NULL;
     hc.run_dir = NULL;      /* it keeps no store of its own */
     hc.trace = NULL;        /* its spans are made when its records are merged (host_member_merge) */
     hc.call_started = env->hc.call_started ? locked_call_started : NULL;

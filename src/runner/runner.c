@@ -291,6 +291,8 @@ int runner_run(const runner_request *req, runner_outcome *out, char **error)
         .call_started_ctx = req->call_started_ctx,
         .prompt_event = req->prompt_event,
         .prompt_event_ctx = req->prompt_event_ctx,
+        .park = req->park,
+        .park_ctx = req->park_ctx,
         .run_id = req->run_id,
         .run_dir = req->run_dir,
         .anchor_seq = req->anchor_seq,

@@ -27,6 +27,7 @@
 #include "util/json.h"
 
 struct policy;
+struct host;
 
 /* Cancellation of a run in progress from another thread: runner_cancel_init, then runner_cancel_now
  * (any time, any thread). The host refuses every further effect and an isolated worker is killed.
@@ -104,6 +105,10 @@ typedef struct runner_request {
     /* Told while live prompts stream (host_config.prompt_event), or NULL: `run --stream`, serve. */
     void (*prompt_event)(void *ctx, const json_t *event);
     void *prompt_event_ctx;
+    /* An input nobody can answer now may wait for its answer here (host_config.park: serve's
+     * parked runs), or NULL: the run pauses. Never handed to members. */
+    int (*park)(void *ctx, struct host *h, const json_t *pending, char **response);
+    void *park_ctx;
 
     /* traces (telemetry/otel.h; nothing when the process exports none) */
     const char *run_id;         /* chidori.run_id of every span and branch ids, or NULL */

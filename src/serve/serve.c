@@ -148,6 +148,8 @@ int serve_run(const serve_options *opts, const settings *set)
     }
     sc.max_running = (int)settings_u64(set, "CHIDORI_MAX_CONCURRENT_SESSIONS");
     sc.acquire_timeout_ms = (int)settings_u64(set, "CHIDORI_ACQUIRE_TIMEOUT_MS");
+    sc.park_ms = (int64_t)settings_u64(set, "CHIDORI_SERVE_PARK_MS");
+    sc.park_max = (int)settings_u64(set, "CHIDORI_SERVE_PARK_MAX");
     /* this node among the servers sharing the database (docs/scaling.md) */
     sc.lease_ms = (int64_t)settings_u64(set, "CHIDORI_LEASE_MS");
     sc.notified_poll_ms = (int)settings_u64(set, "CHIDORI_CLUSTER_POLL_MS");

@@ -85,6 +85,17 @@ struct session {
     int64_t epoch;         /* the lease epoch its run on this node holds (store_cluster.h) */
     bool fenced;           /* its run here lost the lease: another node owns the session now */
     char *node;            /* the node that runs it or ran it last (the lease's owner), or NULL */
+    struct park *park;     /* its run waits, paused, for its input's answer (parked runs, below) */
+};
+
+/* A parked run: paused (and stored so) on an input, its thread and engine kept waiting for the
+ * answer. WAITING: a resume may hand it the answer (HANDED, then it runs again as the same run);
+ * LEAVING: it was asked to go (or gave up: its time ran out, the server stops, the session was
+ * settled otherwise) and unwinds as an ordinary pause, changing nothing of the session. */
+typedef enum park_state { PARK_WAITING, PARK_HANDED, PARK_LEAVING } park_state;
+struct park {
+    park_state state;
+    char *response; /* HANDED: the answer */
 };
 
 struct sessions {
@@ -96,6 +107,7 @@ struct sessions {
     strmap resident;     /* id → session: the sessions in memory */
     uint64_t evictions;  /* sessions dropped from memory so far (see sessions_find) */
     int running;
+    int parked;          /* runs parked (or leaving their park) now: the drain waits for them too */
     bool stopping;
     signal_deadlines *deadlines; /* the timers of signal pauses (signals section below) */
     cluster_node me;     /* this node (store_cluster.h) */
@@ -131,6 +143,8 @@ typedef struct run_job {
     char *response;   /* RESUME */
     json_t *records;  /* the stored log, read for the run's replay; freed once the host holds it */
     host_signal_box box; /* the session's signal mailbox (store_signals.h) */
+    bool parked_out;  /* it settled as paused at its park and was never handed an answer: its end
+                         changes nothing of the session (parked runs, below) */
 } run_job;
 
 static bool signal_pause_settled(sessions *ss, session *s);
@@ -546,6 +560,109 @@ static void record_served(sessions *ss, session *s, json_t *served)
     free(served_text);
 }
 
+/* ---------- parked runs ----------
+ * A run that pauses on an input (nobody can answer it now) is settled as paused, as its end would
+ * settle it: stored so, its lease released, its slot freed, its waiters told. Its thread and engine
+ * (and isolated worker) are then kept for up to park_ms, waiting for the answer: a resume in that
+ * time hands the answer over (start_run claims the lease and stores the session running, as for
+ * any run) and the run goes on where it stopped, instead of being run again from the top against
+ * its log. The log is the same either way (the answer is the input's record, appended before the
+ * agent sees it), so a later replay of it gives the same run. A parked run that is not handed an
+ * answer (its time ran out, the server stops, the session was cancelled or changed elsewhere, a
+ * resume brought an edited source) unwinds as an ordinary pause and changes nothing: the session
+ * is already stored as it should be, and its next resume replays. A run under a wall-clock deadline
+ * does not park: the deadline counts from the run's start, and a resume's replay starts a new one. */
+static bool parking_on(const sessions *ss)
+{
+    const sessions_config *c = &ss->cfg;
+    return c->park_ms > 0 && c->park_max > 0 && !c->limits.deadline_ms && !(c->iso.deadline_ms_set && c->iso.deadline_ms);
+}
+
+/* host_config.park: called on the run's thread, the lock not held. */
+static int park_input(void *ctx, host *h, const json_t *pending, char **response)
+{
+    run_job *job = ctx;
+    sessions *ss = job->ss;
+    session *s = job->s;
+    *response = NULL;
+    json_t *served = host_modules_served(h); /* the manifest a pause stores lists them */
+    pthread_mutex_lock(&ss->lock);
+    if (ss->stopping || s->cancel_requested || s->fenced || s->park || !s->running || ss->parked >= ss->cfg.park_max) {
+        pthread_mutex_unlock(&ss->lock);
+        json_free(served);
+        return 0;
+    }
+    record_served(ss, s, served);
+    clear_outcome(s);
+    set_status(s, "paused");
+    s->row.pending = json_copy(pending);
+    json_free(s->was_manifest), s->was_manifest = NULL; /* its run went live: nothing to put back */
+    json_free(s->was_awaiting), s->was_awaiting = NULL;
+    s->running = false;
+    ss->running--;
+    settle(ss, s); /* stored and the lease released */
+    if (s->served_manifest) {
+        store_manifest(ss, &s->row, s->served_manifest);
+        json_free(s->served_manifest), s->served_manifest = NULL;
+    }
+    struct park *pk = xcalloc(1, sizeof *pk);
+    s->park = pk;
+    ss->parked++;
+    pthread_cond_broadcast(&s->changed);
+    pthread_cond_broadcast(&ss->changed);
+    kick(ss); /* a slot came free */
+    session_waiter *waiters = s->waiters;
+    s->waiters = NULL;
+    pthread_mutex_unlock(&ss->lock);
+    notify_waiters(waiters);
+    json_free(served);
+
+    pthread_mutex_lock(&ss->lock);
+    struct timespec until = clock_monotonic_after_ms(ss->cfg.park_ms);
+    while (pk->state == PARK_WAITING && !ss->stopping && is_status(s, "paused") && !s->fenced &&
+           pthread_cond_timedwait(&s->changed, &ss->lock, &until) == 0) {
+    }
+    int got = 0;
+    if (pk->state == PARK_HANDED) { /* start_run made it running again: the same run goes on */
+        *response = pk->response;
+        s->park = NULL;
+        free(pk);
+        ss->parked--;
+        got = 1;
+    } else {
+        pk->state = PARK_LEAVING; /* its thread clears s->park once the run has unwound */
+        job->parked_out = true;
+    }
+    pthread_cond_broadcast(&s->changed);
+    pthread_cond_broadcast(&ss->changed);
+    pthread_mutex_unlock(&ss->lock);
+    return got;
+}
+
+/* Before a run of s starts (lock held, released while it waits): a parked run of it that is leaving
+ * has unwound; with ask, a waiting one is asked to leave first. */
+static void park_wait_gone(sessions *ss, session *s, bool ask)
+{
+    if (ask && s->park && s->park->state == PARK_WAITING) {
+        s->park->state = PARK_LEAVING;
+        pthread_cond_broadcast(&s->changed);
+    }
+    while (s->park && s->park->state == PARK_LEAVING) pthread_cond_wait(&s->changed, &ss->lock);
+}
+
+/* The end of a run that settled at its park and was never handed an answer: the session is as its
+ * park stored it; only the thread's hold on it goes. Lock held. */
+static void park_left(sessions *ss, session *s)
+{
+    free(s->park->response);
+    free(s->park);
+    s->park = NULL;
+    ss->parked--;
+    runner_cancel_clear(&s->cancel);
+    pthread_cond_broadcast(&s->changed);
+    pthread_cond_broadcast(&ss->changed);
+}
+
 static void *run_thread(void *arg)
 {
     run_job *job = arg;
@@ -604,6 +721,8 @@ static void *run_thread(void *arg)
         .ready_ctx = job,
         .run_id = s->row.run_id,
         .traceparent = s->row.traceparent[0] ? s->row.traceparent : NULL,
+        .park = parking_on(ss) ? park_input : NULL,
+        .park_ctx = job,
     };
     if (rc == 0) {
         FILE *log = session_log_open(s->row.id);
@@ -612,6 +731,21 @@ static void *run_thread(void *arg)
         if (log) fclose(log);
     }
     json_free(job->records);
+    if (job->parked_out) { /* settled at its park: the session is as that stored it */
+        if (rc == 0) runner_outcome_clear(&out);
+        pthread_mutex_lock(&ss->lock);
+        park_left(ss, s);
+        release_locked(ss, s); /* the run's reference: s may be gone after this */
+        pthread_mutex_unlock(&ss->lock);
+        free(error);
+        json_free(input);
+        json_free(approvals);
+        policy_free(profile);
+        json_free(job->pending);
+        free(job->response);
+        free(job);
+        return NULL;
+    }
     uint64_t dropped = 0;
     bool refused = rc == 0 && out.status == RUNNER_FAILED && refused_resume(ss, job, pos_before, &out, &dropped);
 
@@ -709,6 +843,13 @@ static void *run_thread(void *arg)
 static ss_result start_run(sessions *ss, session *s, run_kind kind, json_t *pending, char *response, bool store,
                            int64_t claimed_epoch, char **error)
 {
+    if (s->park && (kind != RUN_RESUME || s->park->state != PARK_WAITING)) {
+        /* not reached: sessions_resume is the one way to a run of a paused-on-input session */
+        *error = xasprintf("session %s is still leaving its parked run; try again", s->row.id);
+        json_free(pending);
+        free(response);
+        return SS_CONFLICT;
+    }
     /* this node owns the run through the session's lease first (store_cluster.h): of two nodes
      * starting it at once, one does */
     int64_t epoch = claimed_epoch;
@@ -758,11 +899,20 @@ static ss_result start_run(sessions *ss, session *s, run_kind kind, json_t *pend
     clear_outcome(s);
     s->cancel_requested = false;
     s->unsaved = false;
+    if (s->park) { /* its parked run takes the answer and goes on (sessions_resume checked it may) */
+        s->park->state = PARK_HANDED;
+        s->park->response = response;
+        json_free(pending);
+        s->running = true;
+        ss->running++;
+        pthread_cond_broadcast(&s->changed);
+        return SS_OK;
+    }
     if (runner_cancel_init(&s->cancel) < 0) {
         /* without an eventfd, a cancel still stops the run at its next effect */
     }
     run_job *job = xcalloc(1, sizeof *job);
-    *job = (run_job){ss, s, kind, pending, response, NULL, {signal_take, NULL}};
+    *job = (run_job){ss, s, kind, pending, response, NULL, {signal_take, NULL}, false};
     job->box.ctx = job;
     s->running = true;
     s->refs++; /* the run's own, released by run_thread when it has settled */
@@ -900,9 +1050,9 @@ bool sessions_drain(sessions *ss, int timeout_ms)
 {
     struct timespec until = clock_monotonic_after_ms(timeout_ms);
     pthread_mutex_lock(&ss->lock);
-    while (ss->running > 0 && pthread_cond_timedwait(&ss->changed, &ss->lock, &until) == 0) {
+    while ((ss->running > 0 || ss->parked > 0) && pthread_cond_timedwait(&ss->changed, &ss->lock, &until) == 0) {
     }
-    bool idle = ss->running == 0;
+    bool idle = ss->running == 0 && ss->parked == 0;
     pthread_mutex_unlock(&ss->lock);
     return idle;
 }
@@ -1237,8 +1387,12 @@ ss_result sessions_resume(sessions *ss, session *s, const char *response, bool a
 {
     pthread_mutex_lock(&ss->lock);
     wait_for_slot(ss);
-    ss_result r = SS_OK;
-    json_t *changed = NULL, *was = NULL;
+    park_wait_gone(ss, s, false); /* a parked run that is leaving has unwound */
+    ss_result r;
+    json_t *changed, *was;
+again:
+    r = SS_OK;
+    changed = was = NULL;
     const char *fn = json_string_value(json_object_get(s->row.pending, "function"));
     if (s->running || !is_status(s, "paused") || !fn || strcmp(fn, "input") != 0) {
         *error = is_status(s, "failed")
@@ -1248,6 +1402,14 @@ ss_result sessions_resume(sessions *ss, session *s, const char *response, bool a
         r = SS_CONFLICT;
     }
     if (r == SS_OK) r = check_source(ss, s, allow_source_change, &changed, &was, error);
+    if (r == SS_OK && changed && s->park) {
+        /* an edited source is replayed from the top: the parked run (of the source it was recorded
+         * by) goes first, then everything is checked again */
+        json_free(changed);
+        json_free(was);
+        park_wait_gone(ss, s, true);
+        goto again;
+    }
     if (r == SS_OK) r = check_capacity(ss, error);
     if (r == SS_OK) r = start_run(ss, s, RUN_RESUME, json_copy(s->row.pending), xstrdup(response), true, 0, error);
     accept_source(ss, s, r, changed, was);

@@ -1,0 +1,163 @@
+"""tests/cases_serve_park.py — `chidori serve`'s parked runs (docs/http-api.md#parked-runs): a run
+that pauses on an input keeps waiting, live, for CHIDORI_SERVE_PARK_MS; a resume in that time goes
+on where the run stopped instead of replaying the session's log from the top. What a client sees
+(statuses, views, the log's calls and results) is the same as with a replay; the difference shows
+in the input's record, whose duration is the time the parked run waited (a replayed resume appends
+the answer with a duration of 0). Runs that cannot park (the cap, a deadline), whose time ran out,
+that were cancelled, whose server stopped or whose agent was edited go the replay way.
+
+Serves tests/serve_park/agent.js (marks, then one or two inputs).
+"""
+import os
+import shutil
+import tempfile
+import time
+
+from cases_serve import Server, create
+from run import ROOT
+
+AGENT = os.path.join(ROOT, "tests", "serve_park", "agent.js")
+WAIT = 0.4  # seconds between the pause and its resume
+
+
+def server(v, env=None, *args, folder=None, agent=AGENT):
+    return Server(v, *args, env=env, folder=folder, agent=agent)
+
+
+def calls(s, sid):
+    status, _, cp = s.request("GET", f"/sessions/{sid}/checkpoint")
+    assert status == 200, (status, cp)
+    return cp["call_log"]
+
+
+def input_durations(s, sid):
+    return [r["duration_ms"] for r in calls(s, sid) if r["function"] == "input"]
+
+
+def resume(s, sid, response, want="completed"):
+    status, _, got = s.request("POST", f"/sessions/{sid}/resume", {"response": response})
+    assert status == 200 and got["status"] == want, (status, got, s.stderr())
+    return got
+
+
+def paused(s, body):
+    view = create(s, body)
+    assert view["status"] == "paused", view
+    return view
+
+
+def logged(s, sid):
+    return [(r["seq"], r["function"], r["args"], r.get("result"), r.get("error")) for r in calls(s, sid)]
+
+
+def case_serve_parked_run_goes_on_without_replay(v):
+    """A resume of a parked run answers its input live: same views and log as a replay's, the wait
+    in the input's record; the log replays to the same output. Isolated and in-process."""
+    seen = {}
+    for mode, env in (("--isolate", None), ("--no-isolate", None), ("--isolate", {"CHIDORI_SERVE_PARK_MS": "0"})):
+        s = server(v, env, mode, "--trusted").start()
+        try:
+            view = paused(s, {"input": {"marks": 40, "twice": True}})
+            sid = view["id"]
+            assert view["pending_prompt"] == "First?" and view["call_count"] == 40, view
+            time.sleep(WAIT)
+            got = resume(s, sid, "a", want="paused")
+            assert got["pending_prompt"] == "Second?" and got["call_count"] == 41, got
+            time.sleep(WAIT)
+            got = resume(s, sid, "b")
+            assert got["output"] == {"first": "a", "second": "b", "edited": False}, got
+            durations = input_durations(s, sid)
+            if env:  # the replay way: each answer appended by the resume, no time of its own
+                assert durations == [0, 0], durations
+            else:  # the parked run waited for each answer
+                assert all(d >= WAIT * 1000 * 0.9 for d in durations), durations
+            seen[(mode, bool(env))] = (got["output"], logged(s, sid))
+            status, _, again = s.request("POST", f"/sessions/{sid}/replay", {})
+            assert status in (200, 201) and again["status"] == "completed" and again["output"] == got["output"], \
+                (status, again)
+            s.stop()
+        finally:
+            s.cleanup()
+    assert seen[("--isolate", False)] == seen[("--no-isolate", False)] == seen[("--isolate", True)], seen
+
+
+def case_serve_parked_runs_are_capped_and_end_in_time(v):
+    """CHIDORI_SERVE_PARK_MAX runs park at once (the others pause the replay way); a parked run's
+    time runs out after CHIDORI_SERVE_PARK_MS, and a run under a wall-clock deadline never parks.
+    Each way's resume still gives the same output."""
+    s = server(v, {"CHIDORI_SERVE_PARK_MAX": "1"}).start()
+    try:
+        a = paused(s, {"input": {"marks": 2}})["id"]
+        b = paused(s, {"input": {"marks": 2}})["id"]
+        time.sleep(WAIT)
+        assert resume(s, b, "b")["output"]["first"] == "b"
+        assert resume(s, a, "a")["output"]["first"] == "a"
+        assert input_durations(s, b) == [0], input_durations(s, b)  # past the cap: replayed
+        assert input_durations(s, a)[0] >= WAIT * 1000 * 0.9, input_durations(s, a)
+        s.stop()
+    finally:
+        s.cleanup()
+    for env in ({"CHIDORI_SERVE_PARK_MS": "200"}, {"CHIDORI_JS_DEADLINE_MS": "600000"}):
+        s = server(v, env).start()
+        try:
+            sid = paused(s, {"input": {"marks": 2}})["id"]
+            time.sleep(1.0)
+            assert resume(s, sid, "late")["output"]["first"] == "late"
+            assert input_durations(s, sid) == [0], (env, input_durations(s, sid))
+            s.stop()
+        finally:
+            s.cleanup()
+
+
+def case_serve_parked_run_cancelled_or_stopped(v):
+    """A parked session can be cancelled (and then not resumed); a server stopped while runs are
+    parked exits at once and cleanly, and the next server resumes them by replaying."""
+    folder = tempfile.mkdtemp(prefix="chidori-park-")
+    try:
+        s = server(v, folder=folder).start()
+        gone = paused(s, {"input": {"marks": 1}})["id"]
+        kept = paused(s, {"input": {"marks": 3}})["id"]
+        status, _, got = s.request("POST", f"/sessions/{gone}/cancel")
+        assert status == 200 and got["status"] == "cancelled", got
+        status, _, got = s.request("POST", f"/sessions/{gone}/resume", {"response": "x"})
+        assert status == 409, (status, got)
+        t0 = time.monotonic()
+        s.stop()  # asserts exit 0 and no sanitizer report
+        assert time.monotonic() - t0 < 10 * v.slow, "the parked run held the server's stop"
+        s = server(v, folder=folder).start()
+        status, _, view = s.request("GET", f"/sessions/{kept}")
+        assert status == 200 and view["status"] == "paused" and view["pending_prompt"] == "First?", view
+        assert resume(s, kept, "later")["output"]["first"] == "later"
+        assert input_durations(s, kept) == [0], input_durations(s, kept)
+        status, _, view = s.request("GET", f"/sessions/{gone}")
+        assert view["status"] == "cancelled", view
+        s.stop()
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def case_serve_parked_run_of_an_edited_agent_is_replayed(v):
+    """A resume that accepts an edited source (allow_source_change) replays the session with the new
+    source: the parked run, of the source it was recorded by, is let go first. Without the flag the
+    resume is refused and the parked run keeps waiting."""
+    folder = tempfile.mkdtemp(prefix="chidori-park-src-")
+    try:
+        agent = os.path.join(folder, "agent.js")
+        shutil.copy(AGENT, agent)
+        s = server(v, folder=folder, agent=agent).start()
+        sid = paused(s, {"input": {"marks": 2}})["id"]
+        with open(agent) as f:
+            text = f.read()
+        assert "const EDITED = false;" in text
+        with open(agent, "w") as f:
+            f.write(text.replace("const EDITED = false;", "const EDITED = true;"))
+        status, _, got = s.request("POST", f"/sessions/{sid}/resume", {"response": "x"})
+        assert status == 409, (status, got)
+        time.sleep(WAIT)
+        status, _, got = s.request("POST", f"/sessions/{sid}/resume", {"response": "x", "allow_source_change": True})
+        assert status == 200 and got["status"] == "completed", (status, got, s.stderr())
+        assert got["output"] == {"first": "x", "second": None, "edited": True}, got
+        assert input_durations(s, sid) == [0], input_durations(s, sid)
+        s.stop()
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
