@@ -640,14 +640,24 @@ static int park_input(void *ctx, host *h, const json_t *pending, char **response
 }
 
 /* Before a run of s starts (lock held, released while it waits): a parked run of it that is leaving
- * has unwound; with ask, a waiting one is asked to leave first. */
-static void park_wait_gone(sessions *ss, session *s, bool ask)
+ * has unwound; with ask, a waiting one is asked to leave first. An honest run unwinds at once; a
+ * compromised worker may take until its supervisor gives up on it, so the wait is bounded: false
+ * (with *error) when the run has not gone within PARK_LEAVE_WAIT_MS. */
+#define PARK_LEAVE_WAIT_MS 5000
+static bool park_wait_gone(sessions *ss, session *s, bool ask, char **error)
 {
     if (ask && s->park && s->park->state == PARK_WAITING) {
         s->park->state = PARK_LEAVING;
         pthread_cond_broadcast(&s->changed);
     }
-    while (s->park && s->park->state == PARK_LEAVING) pthread_cond_wait(&s->changed, &ss->lock);
+    struct timespec until = clock_monotonic_after_ms(PARK_LEAVE_WAIT_MS);
+    while (s->park && s->park->state == PARK_LEAVING && pthread_cond_timedwait(&s->changed, &ss->lock, &until) == 0) {
+    }
+    if (s->park && s->park->state == PARK_LEAVING) {
+        *error = xasprintf("session %s: its parked run is still ending; try again", s->row.id);
+        return false;
+    }
+    return true;
 }
 
 /* The end of a run that settled at its park and was never handed an answer: the session is as its
@@ -1387,9 +1397,12 @@ ss_result sessions_resume(sessions *ss, session *s, const char *response, bool a
 {
     pthread_mutex_lock(&ss->lock);
     wait_for_slot(ss);
-    park_wait_gone(ss, s, false); /* a parked run that is leaving has unwound */
     ss_result r;
-    json_t *changed, *was;
+    json_t *changed = NULL, *was = NULL;
+    if (!park_wait_gone(ss, s, false, error)) { /* a parked run that is leaving has unwound */
+        pthread_mutex_unlock(&ss->lock);
+        return SS_CONFLICT;
+    }
 again:
     r = SS_OK;
     changed = was = NULL;
@@ -1407,7 +1420,10 @@ again:
          * by) goes first, then everything is checked again */
         json_free(changed);
         json_free(was);
-        park_wait_gone(ss, s, true);
+        if (!park_wait_gone(ss, s, true, error)) {
+            pthread_mutex_unlock(&ss->lock);
+            return SS_CONFLICT;
+        }
         goto again;
     }
     if (r == SS_OK) r = check_capacity(ss, error);
