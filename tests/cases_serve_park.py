@@ -3,17 +3,18 @@ that pauses on an input keeps waiting, live, for CHIDORI_SERVE_PARK_MS; a resume
 on where the run stopped instead of replaying the session's log from the top. What a client sees
 (statuses, views, the log's calls and results) is the same as with a replay; the difference shows
 in the input's record, whose duration is the time the parked run waited (a replayed resume appends
-the answer with a duration of 0). Runs that cannot park (the cap, a deadline), whose time ran out,
-that were cancelled, whose server stopped or whose agent was edited go the replay way.
+the answer with a duration of 0); a call that waited for an approval likewise has the wait in its
+record's duration. Runs that cannot park (the cap, a deadline), whose time ran out, that were
+cancelled or denied, whose server stopped or whose agent was edited go the replay way.
 
-Serves tests/serve_park/agent.js (marks, then one or two inputs).
+Serves tests/serve_park/agent.js (marks, then one or two inputs, then optionally two writes).
 """
 import os
 import shutil
 import tempfile
 import time
 
-from cases_serve import Server, create
+from cases_serve import Server, create, wall_clock_blanked
 from run import ROOT
 
 AGENT = os.path.join(ROOT, "tests", "serve_park", "agent.js")
@@ -47,7 +48,8 @@ def paused(s, body):
 
 
 def logged(s, sid):
-    return [(r["seq"], r["function"], r["args"], r.get("result"), r.get("error")) for r in calls(s, sid)]
+    return [(r["seq"], r["function"], r["args"], wall_clock_blanked(r.get("result")), r.get("error"))
+            for r in calls(s, sid)]
 
 
 def case_serve_parked_run_goes_on_without_replay(v):
@@ -161,3 +163,42 @@ def case_serve_parked_run_of_an_edited_agent_is_replayed(v):
         s.stop()
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def case_serve_parked_run_waits_for_an_approval_too(v):
+    """A call that waits for an approval (the supervised profile asks before a workspace write)
+    parks too: the approval hands it over, the call is performed in the same run and the approval is
+    remembered (the identical second write does not ask). Same views, log and file as the replay
+    way; a denial ends the parked run with the session failed as before."""
+    seen = {}
+    for env in (None, {"CHIDORI_SERVE_PARK_MS": "0"}):
+        folder = tempfile.mkdtemp(prefix="chidori-park-approve-")
+        try:
+            s = server(v, env, "--trusted", folder=folder).start()
+            sid = paused(s, {"input": {"marks": 2, "write": True}, "policy_profile": "supervised"})["id"]
+            got = resume(s, sid, "approved", want="awaitingapproval")
+            assert got["pending_approval"]["target"] == "workspace:write", got
+            time.sleep(WAIT)
+            status, _, got = s.request("POST", f"/sessions/{sid}/approve", {"decision": "allow"})
+            assert status == 200 and got["status"] == "completed", (status, got, s.stderr())
+            assert got["output"]["first"] == "approved", got
+            with open(os.path.join(folder, "parked.txt")) as f:
+                assert f.read() == "approved"
+            writes = [r["duration_ms"] for r in calls(s, sid) if r["function"] == "workspace"]
+            assert len(writes) == 2, calls(s, sid)
+            if env:
+                assert writes[0] < WAIT * 1000 * 0.5, writes  # performed by the re-run, at once
+            else:
+                assert writes[0] >= WAIT * 1000 * 0.9, writes  # the parked run waited for it
+            seen[bool(env)] = (got["output"], logged(s, sid))
+            denied = paused(s, {"input": {"write": True}, "policy_profile": "supervised"})["id"]
+            resume(s, denied, "no", want="awaitingapproval")
+            status, _, got = s.request("POST", f"/sessions/{denied}/approve", {"decision": "deny"})
+            assert status == 200 and got["status"] == "failed" and "denied by operator" in got["error"], got
+            time.sleep(0.2)
+            status, _, got = s.request("GET", f"/sessions/{denied}")
+            assert got["status"] == "failed" and "denied by operator" in got["error"], got
+            s.stop()
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+    assert seen[False] == seen[True], seen

@@ -272,21 +272,30 @@ static int suspend_at(host *h, uint64_t seq, const char *name, const json_t *arg
     return HOST_SUSPEND;
 }
 
-/* An input that would pause the run, in a run that may wait for its answer instead (host_config.park):
- * HOST_OK with the answer as *result when one came, else HOST_SUSPEND (the run pauses as before).
- * The answer is the result as given, as a resume records it (no default applied). */
-static int park_at(host *h, uint64_t seq, const char *name, const json_t *args, json_t **result)
+/* A pause the run may wait out instead (host_config.park): an input nobody could answer (approval
+ * NULL) or a gated call waiting for an approval (approval is h->pending_approval). HOST_OK when the
+ * wait ended well: the input's answer as *result (as given, as a resume records it: no default
+ * applied), or the call approved, remembered like an approved re-run's (host_approve), and no
+ * longer pending. Else HOST_SUSPEND: the run pauses as before. */
+static int park_at(host *h, uint64_t seq, const char *name, const json_t *args, const json_t *approval,
+                   json_t **result)
 {
     json_t *pending = pending_at(h, seq, name, args);
     char *response = NULL;
-    int got = h->park(h->park_ctx, h, pending, &response);
+    int got = h->park(h->park_ctx, h, pending, approval, &response);
     json_free(pending);
-    if (got != 1 || !response) {
+    if (got != 1 || (!approval && !response)) {
         free(response);
         return HOST_SUSPEND;
     }
-    json_free(*result);
-    *result = json_string(response);
+    if (approval) {
+        host_approve(h, json_string_value(json_object_get(approval, "target")) ?: "", json_object_get(approval, "args"));
+        json_free(h->pending_approval);
+        h->pending_approval = NULL;
+    } else {
+        json_free(*result);
+        *result = json_string(response);
+    }
     free(response);
     return HOST_OK;
 }
@@ -422,6 +431,9 @@ static int call_op(host *h, const op_def *op, const char *name, const json_t *ar
     if (op->flags & OP_RECORDED) h->last_stamp_ms = started_at;
     double t0 = clock_monotonic_ns() / 1e6;
     int rc = invalid ? (*error = invalid, HOST_ERROR) : (op->flags & OP_GATED) ? host_gate(h, name, args, error) : HOST_OK;
+    /* a call that waits for an approval, in a run that may wait for it live */
+    if (rc == HOST_SUSPEND && h->park && h->pending_approval && !h->aborted && !h->pending)
+        rc = park_at(h, seq, name, args, h->pending_approval, result);
 
     /* 3. perform */
     if (rc == HOST_OK) {
@@ -431,7 +443,7 @@ static int call_op(host *h, const op_def *op, const char *name, const json_t *ar
         h->call_seq = outer_call;
         /* an input nobody could answer (not an approval's pause: that came from the gate) */
         if (rc == HOST_SUSPEND && h->park && (op->flags & OP_ANSWERABLE) && !h->aborted && !h->pending)
-            rc = park_at(h, seq, name, args, result);
+            rc = park_at(h, seq, name, args, NULL, result);
     }
     json_t *own_extra = h->record_extra; /* what the perform function adds to its record */
     bool ends_run = h->end_after_record && rc == HOST_ERROR;

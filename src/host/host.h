@@ -84,13 +84,17 @@ typedef struct host_config {
     bool trace_replayed;                 /* calls answered from the log get spans too */
     const host_memory_store *memory;     /* NULL: <state dir>/memory.json */
     const host_signal_box *signals;      /* NULL: no mailbox (a signal pauses the run) */
-    /* An input nobody can answer now (serve, docs/http-api.md#parked-runs): instead of pausing, the
-     * run may wait for its answer here. park(ctx, h, pending, &response) is called on the thread that
-     * performs the call, with the pending call the pause would have stored ({seq, parent_seq,
-     * function, args, open_calls}) and h (host_modules_served); it returns 1 with *response
-     * (malloc'd), which answers the call as a resume would (recorded as given, live), or 0: the run
-     * pauses as before. Not called in a member's host, nor for an approval's pause. NULL: none. */
-    int (*park)(void *ctx, struct host *h, const json_t *pending, char **response);
+    /* A pause the run may wait out instead (serve, docs/http-api.md#parked-runs): an input nobody can
+     * answer now (approval NULL), or a gated call that waits for an approval (approval: {target,
+     * args, reason}, what the pause would store as pending_approval). park(ctx, h, pending,
+     * approval, &response) is called on the thread that performs the call, with the pending call
+     * the pause would have stored ({seq, parent_seq, function, args, open_calls}) and h
+     * (host_modules_served). It returns 1 when the wait ended well: for an input with *response
+     * (malloc'd), which answers the call as a resume would (recorded as given, live); for an
+     * approval, the call is approved (remembered for the rest of the run, as an approved re-run
+     * remembers it) and performed. 0: the run pauses as before. Never called in a member's host.
+     * NULL: none. */
+    int (*park)(void *ctx, struct host *h, const json_t *pending, const json_t *approval, char **response);
     void *park_ctx;
     /* An actor's intercept (docs/effects.md#actors): NULL for everyone else. */
     const char *default_model;           /* the model a prompt naming none asks (over CHIDORI_MODEL) */

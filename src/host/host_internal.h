@@ -52,7 +52,7 @@ struct host {
     uint64_t anchor_seq;          /* a member's: its top-level calls' parent_seq (0 otherwise) */
     bool in_member;
     void *member_user;
-    int (*park)(void *ctx, struct host *h, const json_t *pending, char **response); /* host_config's (NULL in a member) */
+    int (*park)(void *ctx, struct host *h, const json_t *pending, const json_t *approval, char **response); /* host_config's (NULL in a member) */
     void *park_ctx;
     const atomic_int *member_stop; /* the member was asked to stop when it reads non-zero */
     char *run_id;                  /* host_config's (owned), or NULL */

@@ -105,9 +105,9 @@ typedef struct runner_request {
     /* Told while live prompts stream (host_config.prompt_event), or NULL: `run --stream`, serve. */
     void (*prompt_event)(void *ctx, const json_t *event);
     void *prompt_event_ctx;
-    /* An input nobody can answer now may wait for its answer here (host_config.park: serve's
+    /* A pause (an input, an approval) the run may wait out here instead (host_config.park: serve's
      * parked runs), or NULL: the run pauses. Never handed to members. */
-    int (*park)(void *ctx, struct host *h, const json_t *pending, char **response);
+    int (*park)(void *ctx, struct host *h, const json_t *pending, const json_t *approval, char **response);
     void *park_ctx;
 
     /* traces (telemetry/otel.h; nothing when the process exports none) */

@@ -88,14 +88,16 @@ struct session {
     struct park *park;     /* its run waits, paused, for its input's answer (parked runs, below) */
 };
 
-/* A parked run: paused (and stored so) on an input, its thread and engine kept waiting for the
- * answer. WAITING: a resume may hand it the answer (HANDED, then it runs again as the same run);
+/* A parked run: paused (and stored so) on an input or an approval, its thread and engine kept
+ * waiting for the answer. WAITING: a resume (an approval) may hand it the answer (HANDED, then it
+ * runs again as the same run);
  * LEAVING: it was asked to go (or gave up: its time ran out, the server stops, the session was
  * settled otherwise) and unwinds as an ordinary pause, changing nothing of the session. */
 typedef enum park_state { PARK_WAITING, PARK_HANDED, PARK_LEAVING } park_state;
 struct park {
     park_state state;
-    char *response; /* HANDED: the answer */
+    bool approval;  /* it waits for an approval (awaitingapproval), not an input (paused) */
+    char *response; /* HANDED, an input's: the answer */
 };
 
 struct sessions {
@@ -561,15 +563,17 @@ static void record_served(sessions *ss, session *s, json_t *served)
 }
 
 /* ---------- parked runs ----------
- * A run that pauses on an input (nobody can answer it now) is settled as paused, as its end would
- * settle it: stored so, its lease released, its slot freed, its waiters told. Its thread and engine
+ * A run that pauses on an input (nobody can answer it now) or for an approval (a gated call the
+ * policy says to ask before) is settled as paused (awaitingapproval), as its end would settle it: stored so, its lease released, its slot freed, its waiters told. Its thread and engine
  * (and isolated worker) are then kept for up to park_ms, waiting for the answer: a resume in that
  * time hands the answer over (start_run claims the lease and stores the session running, as for
- * any run) and the run goes on where it stopped, instead of being run again from the top against
- * its log. The log is the same either way (the answer is the input's record, appended before the
- * agent sees it), so a later replay of it gives the same run. A parked run that is not handed an
- * answer (its time ran out, the server stops, the session was cancelled or changed elsewhere, a
- * resume brought an edited source) unwinds as an ordinary pause and changes nothing: the session
+ * any run; an approval is stored with the session first, as for a re-run) and the run goes on where
+ * it stopped, instead of being run again from the top against its log. The log is the same either
+ * way (the answer is the input's record, appended before the agent sees it; an approved call is
+ * performed and recorded as a re-run would), so a later replay of it gives the same run. A parked
+ * run that is not handed an answer (its time ran out, the server stops, the session was cancelled,
+ * denied or changed elsewhere, a resume or approval brought an edited source) unwinds as an
+ * ordinary pause and changes nothing: the session
  * is already stored as it should be, and its next resume replays. A run under a wall-clock deadline
  * does not park: the deadline counts from the run's start, and a resume's replay starts a new one. */
 static bool parking_on(const sessions *ss)
@@ -579,8 +583,9 @@ static bool parking_on(const sessions *ss)
 }
 
 /* host_config.park: called on the run's thread, the lock not held. */
-static int park_input(void *ctx, host *h, const json_t *pending, char **response)
+static int park_run(void *ctx, host *h, const json_t *pending, const json_t *approval, char **response)
 {
+    const char *status = approval ? "awaitingapproval" : "paused";
     run_job *job = ctx;
     sessions *ss = job->ss;
     session *s = job->s;
@@ -594,8 +599,9 @@ static int park_input(void *ctx, host *h, const json_t *pending, char **response
     }
     record_served(ss, s, served);
     clear_outcome(s);
-    set_status(s, "paused");
+    set_status(s, status);
     s->row.pending = json_copy(pending);
+    s->row.pending_approval = approval ? json_copy(approval) : NULL;
     json_free(s->was_manifest), s->was_manifest = NULL; /* its run went live: nothing to put back */
     json_free(s->was_awaiting), s->was_awaiting = NULL;
     s->running = false;
@@ -606,6 +612,7 @@ static int park_input(void *ctx, host *h, const json_t *pending, char **response
         json_free(s->served_manifest), s->served_manifest = NULL;
     }
     struct park *pk = xcalloc(1, sizeof *pk);
+    pk->approval = approval != NULL;
     s->park = pk;
     ss->parked++;
     pthread_cond_broadcast(&s->changed);
@@ -619,7 +626,7 @@ static int park_input(void *ctx, host *h, const json_t *pending, char **response
 
     pthread_mutex_lock(&ss->lock);
     struct timespec until = clock_monotonic_after_ms(ss->cfg.park_ms);
-    while (pk->state == PARK_WAITING && !ss->stopping && is_status(s, "paused") && !s->fenced &&
+    while (pk->state == PARK_WAITING && !ss->stopping && is_status(s, status) && !s->fenced &&
            pthread_cond_timedwait(&s->changed, &ss->lock, &until) == 0) {
     }
     int got = 0;
@@ -731,7 +738,7 @@ static void *run_thread(void *arg)
         .ready_ctx = job,
         .run_id = s->row.run_id,
         .traceparent = s->row.traceparent[0] ? s->row.traceparent : NULL,
-        .park = parking_on(ss) ? park_input : NULL,
+        .park = parking_on(ss) ? park_run : NULL,
         .park_ctx = job,
     };
     if (rc == 0) {
@@ -853,8 +860,9 @@ static void *run_thread(void *arg)
 static ss_result start_run(sessions *ss, session *s, run_kind kind, json_t *pending, char *response, bool store,
                            int64_t claimed_epoch, char **error)
 {
-    if (s->park && (kind != RUN_RESUME || s->park->state != PARK_WAITING)) {
-        /* not reached: sessions_resume is the one way to a run of a paused-on-input session */
+    if (s->park && (s->park->state != PARK_WAITING || kind != (s->park->approval ? RUN_APPROVED : RUN_RESUME))) {
+        /* not reached: sessions_resume and sessions_approve are the ways to a run of a waiting
+         * session, and each lets a parked run go first when it cannot take the answer */
         *error = xasprintf("session %s is still leaving its parked run; try again", s->row.id);
         json_free(pending);
         free(response);
@@ -909,7 +917,7 @@ static ss_result start_run(sessions *ss, session *s, run_kind kind, json_t *pend
     clear_outcome(s);
     s->cancel_requested = false;
     s->unsaved = false;
-    if (s->park) { /* its parked run takes the answer and goes on (sessions_resume checked it may) */
+    if (s->park) { /* its parked run takes the answer and goes on (sessions_resume or _approve checked it may) */
         s->park->state = PARK_HANDED;
         s->park->response = response;
         json_free(pending);
@@ -1456,8 +1464,15 @@ ss_result sessions_approve(sessions *ss, session *s, bool allow, bool allow_sour
 {
     pthread_mutex_lock(&ss->lock);
     if (allow) wait_for_slot(ss);
-    ss_result r = SS_OK;
+    ss_result r;
     json_t *changed = NULL, *was = NULL;
+    if (!park_wait_gone(ss, s, false, error)) { /* a parked run that is leaving has unwound */
+        pthread_mutex_unlock(&ss->lock);
+        return SS_CONFLICT;
+    }
+again:
+    r = SS_OK;
+    changed = was = NULL;
     const json_t *pa = s->row.pending_approval;
     const char *target = json_string_value(json_object_get(pa, "target"));
     if (s->running || !is_status(s, "awaitingapproval") || !target) {
@@ -1473,8 +1488,16 @@ ss_result sessions_approve(sessions *ss, session *s, bool allow, bool allow_sour
             pthread_cond_broadcast(&s->changed);
         }
         free(message);
-    } else if ((r = check_source(ss, s, allow_source_change, &changed, &was, error)) == SS_OK &&
-               (r = check_capacity(ss, error)) == SS_OK) {
+    } else if ((r = check_source(ss, s, allow_source_change, &changed, &was, error)) == SS_OK && changed && s->park) {
+        /* an edited source is replayed from the top: the parked run goes first (as for a resume) */
+        json_free(changed);
+        json_free(was);
+        if (!park_wait_gone(ss, s, true, error)) {
+            pthread_mutex_unlock(&ss->lock);
+            return SS_CONFLICT;
+        }
+        goto again;
+    } else if (r == SS_OK && (r = check_capacity(ss, error)) == SS_OK) {
         json_t *approval = json_object();
         json_object_set(approval, "target", json_string(target));
         json_object_set(approval, "args", json_copy(json_object_get(pa, "args")));

@@ -67,9 +67,9 @@ typedef struct sessions_config {
     const char *node_id;      /* CHIDORI_NODE_ID (serve.c gives the default: host name and pid) */
     int64_t lease_ms;         /* CHIDORI_LEASE_MS: how long a running session's lease lasts unrenewed */
     int notified_poll_ms;     /* CHIDORI_CLUSTER_POLL_MS: the poll while NOTIFYs are heard (0: 500) */
-    /* Parked runs (docs/http-api.md#parked-runs): a run that pauses on an input keeps waiting for its
-     * answer this long (CHIDORI_SERVE_PARK_MS), at most park_max of them at once
-     * (CHIDORI_SERVE_PARK_MAX); a resume in time goes on without replaying. 0: off. */
+    /* Parked runs (docs/http-api.md#parked-runs): a run that pauses on an input or for an approval
+     * keeps waiting for its answer this long (CHIDORI_SERVE_PARK_MS), at most park_max of them at
+     * once (CHIDORI_SERVE_PARK_MAX); a resume (approval) in time goes on without replaying. 0: off. */
     int64_t park_ms;
     int park_max;
 } sessions_config;

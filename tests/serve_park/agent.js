@@ -1,6 +1,6 @@
 // tests/serve_park/agent.js — the agent of tests/cases_serve_park.py: input.marks recorded marks,
-// then one input (two with input.twice), then a mark with the answers. EDITED is what the case that
-// edits this file while a run is parked changes.
+// then one input (two with input.twice), two identical workspace writes (input.write), then a mark
+// with the answers. EDITED is what the case that edits this file while a run is parked changes.
 import { run } from "chidori:agent";
 
 const EDITED = false;
@@ -9,6 +9,10 @@ run(async (input, chidori) => {
   for (let i = 0; i < (input.marks ?? 0); i++) await chidori.mark("tick", { i });
   const first = await chidori.input("First?");
   const second = input.twice ? await chidori.input("Second?") : null;
+  if (input.write) { // under the supervised profile, a write waits for an approval; the same one again does not
+    await chidori.workspace.write("parked.txt", first);
+    await chidori.workspace.write("parked.txt", first);
+  }
   await chidori.mark("answered", { first, second });
   return { first, second, edited: EDITED };
 });
