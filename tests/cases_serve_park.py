@@ -14,6 +14,8 @@ import shutil
 import tempfile
 import time
 
+import cases_http
+
 from cases_serve import Server, create, wall_clock_blanked
 from run import ROOT
 
@@ -202,3 +204,55 @@ def case_serve_parked_run_waits_for_an_approval_too(v):
         finally:
             shutil.rmtree(folder, ignore_errors=True)
     assert seen[False] == seen[True], seen
+
+
+def case_serve_parked_run_on_two_nodes(v):
+    """Two servers on one database: a run parked on A, the session resumed on B (which replays it
+    and parks at the next input), then resumed on A. A's parked run is no longer where the session
+    is, so it goes and A replays: the session completes with both answers and one record per seq
+    (handing the answer to A's stale run recorded a second seq and failed the session)."""
+    folder = tempfile.mkdtemp(prefix="chidori-park-nodes-")
+    nodes = []
+    try:
+        db = os.path.join(folder, "sessions.sqlite3")
+        for n in ("a", "b"):
+            nodes.append(server(v, {"CHIDORI_DB_PATH": db, "CHIDORI_NODE_ID": n,
+                                    "CHIDORI_STATE_DIR": os.path.join(folder, "state-" + n)}, folder=folder).start())
+        a, b = nodes
+        sid = paused(a, {"input": {"marks": 1, "twice": True}})["id"]
+        got = resume(b, sid, "first", want="paused")
+        assert got["pending_prompt"] == "Second?", got
+        got = resume(a, sid, "second")
+        assert got["output"] == {"first": "first", "second": "second", "edited": False}, got
+        log = calls(a, sid)
+        assert [r["seq"] for r in log] == [1, 2, 3, 4], log
+        assert [(r["function"], r.get("result")) for r in log[1:3]] == [("input", "first"), ("input", "second")], log
+        for s in nodes:
+            s.stop()
+    finally:
+        for s in nodes:
+            s.cleanup()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def case_serve_parked_run_not_with_a_live_actor(v):
+    """An actor spawned before the input works on its own thread: were the run parked, it would go
+    on fetching while the session is stored as paused (and again in the replay if the park's time
+    ran out). Such a run pauses the replay way, which stops its actors: nothing is fetched while
+    the session waits, and the resume replays (the input's record has no wait of its own)."""
+    with cases_http.server() as (port, counts):
+        s = server(v, {"CHIDORI_HTTP_ALLOW_HOSTS": "127.0.0.1"}, "--trusted").start()
+        try:
+            body = {"input": {"fetcher": {"n": 20, "ms": 100, "base": f"http://127.0.0.1:{port}"}}}
+            sid = paused(s, body)["id"]
+            time.sleep(0.3)
+            before = counts()["total"]
+            time.sleep(1.5)
+            after = counts()["total"]
+            assert after == before, f"the actor fetched {after - before} times while the session was paused"
+            got = resume(s, sid, "go")
+            assert got["output"]["first"] == "go" and got["output"]["actor"]["output"] == {"fetched": 20}, got
+            assert input_durations(s, sid) == [0], input_durations(s, sid)
+            s.stop()
+        finally:
+            s.cleanup()

@@ -280,6 +280,9 @@ static int suspend_at(host *h, uint64_t seq, const char *name, const json_t *arg
 static int park_at(host *h, uint64_t seq, const char *name, const json_t *args, const json_t *approval,
                    json_t **result)
 {
+    /* a live actor would go on working while the session is stored as waiting, and then again in
+     * the replay if the park's time ran out: such a run pauses the replay way, which stops them */
+    if (actors_any_running(h)) return HOST_SUSPEND;
     json_t *pending = pending_at(h, seq, name, args);
     char *response = NULL;
     int got = h->park(h->park_ctx, h, pending, approval, &response);

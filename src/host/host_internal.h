@@ -120,4 +120,8 @@ bool path_is_confined(const char *rel, size_t len);
 #define STATE_DIR_NAME ".chidori"
 bool path_names_state_dir(const char *rel);
 
+/* Some actor this run spawned has not ended (effects/actors.c): it works on while the run waits,
+ * so such a run never parks (host_config.park). */
+bool actors_any_running(host *h);
+
 #endif

@@ -98,6 +98,8 @@ struct park {
     park_state state;
     bool approval;  /* it waits for an approval (awaitingapproval), not an input (paused) */
     char *response; /* HANDED, an input's: the answer */
+    store_log_stats log; /* the stored log it parked at: a log that differs now was changed by
+                            another node (which resumed the session), so the run cannot go on */
 };
 
 struct sessions {
@@ -613,6 +615,7 @@ static int park_run(void *ctx, host *h, const json_t *pending, const json_t *app
     }
     struct park *pk = xcalloc(1, sizeof *pk);
     pk->approval = approval != NULL;
+    pk->log = s->log;
     s->park = pk;
     ss->parked++;
     pthread_cond_broadcast(&s->changed);
@@ -665,6 +668,21 @@ static bool park_wait_gone(sessions *ss, session *s, bool ask, char **error)
         return false;
     }
     return true;
+}
+
+/* Is the session's stored log still the one its parked run stopped at? Another node may have
+ * resumed it (replayed it, gone on, appended) meanwhile: then the run cannot take this answer. A
+ * store that cannot say counts as changed (the replay way is always right). Lock held. */
+static bool park_current(sessions *ss, session *s)
+{
+    store_log_stats now;
+    char *why = NULL;
+    if (store_record_stats(ss->st, s->row.id, &now, &why) < 0) {
+        free(why);
+        return false;
+    }
+    return now.records == s->park->log.records && now.bytes == s->park->log.bytes &&
+           now.last_pos == s->park->log.last_pos;
 }
 
 /* The end of a run that settled at its park and was never handed an answer: the session is as its
@@ -896,6 +914,19 @@ static ss_result start_run(sessions *ss, session *s, run_kind kind, json_t *pend
         json_free(pending);
         free(response);
         return claimed == -1 ? SS_ERROR : SS_CONFLICT;
+    }
+    if (s->park && !park_current(ss, s)) {
+        /* changed on another node since the caller looked (its lease is ours now, so it stays as it
+         * is): the parked run goes, and the next attempt replays */
+        *error = xasprintf("session %s changed on another node meanwhile; look at it again", s->row.id);
+        char *ignored = NULL;
+        store_lease_release(ss->st, s->row.id, &ss->me, epoch, &ignored);
+        free(ignored);
+        s->park->state = PARK_LEAVING;
+        pthread_cond_broadcast(&s->changed);
+        json_free(pending);
+        free(response);
+        return SS_CONFLICT;
     }
     s->epoch = epoch;
     s->fenced = false;
@@ -1423,15 +1454,17 @@ again:
         r = SS_CONFLICT;
     }
     if (r == SS_OK) r = check_source(ss, s, allow_source_change, &changed, &was, error);
-    if (r == SS_OK && changed && s->park) {
-        /* an edited source is replayed from the top: the parked run (of the source it was recorded
-         * by) goes first, then everything is checked again */
+    if (r == SS_OK && s->park && (changed || !park_current(ss, s))) {
+        /* an edited source is replayed from the top, and a session another node resumed meanwhile
+         * is no longer where the parked run stopped: the parked run goes first, then everything is
+         * checked again against the session as stored */
         json_free(changed);
         json_free(was);
         if (!park_wait_gone(ss, s, true, error)) {
             pthread_mutex_unlock(&ss->lock);
             return SS_CONFLICT;
         }
+        refresh(ss, s, true);
         goto again;
     }
     if (r == SS_OK) r = check_capacity(ss, error);
@@ -1488,14 +1521,17 @@ again:
             pthread_cond_broadcast(&s->changed);
         }
         free(message);
-    } else if ((r = check_source(ss, s, allow_source_change, &changed, &was, error)) == SS_OK && changed && s->park) {
-        /* an edited source is replayed from the top: the parked run goes first (as for a resume) */
+    } else if ((r = check_source(ss, s, allow_source_change, &changed, &was, error)) == SS_OK && s->park &&
+               (changed || !park_current(ss, s))) {
+        /* an edited source, or a session changed on another node: the parked run goes first (as
+         * for a resume) */
         json_free(changed);
         json_free(was);
         if (!park_wait_gone(ss, s, true, error)) {
             pthread_mutex_unlock(&ss->lock);
             return SS_CONFLICT;
         }
+        refresh(ss, s, true);
         goto again;
     } else if (r == SS_OK && (r = check_capacity(ss, error)) == SS_OK) {
         json_t *approval = json_object();

@@ -1,11 +1,16 @@
 // tests/serve_park/agent.js — the agent of tests/cases_serve_park.py: input.marks recorded marks,
 // then one input (two with input.twice), two identical workspace writes (input.write), then a mark
-// with the answers. EDITED is what the case that edits this file while a run is parked changes.
+// with the answers; or (input.fetcher) an actor that fetches while the run waits for its input. EDITED is what the case that edits this file while a run is parked changes.
 import { run } from "chidori:agent";
 
 const EDITED = false;
 
 run(async (input, chidori) => {
+  if (input.fetcher) { // an actor at work while the run waits: such a run is not parked
+    const actor = await chidori.actors.spawn("actors/fetcher.js", input.fetcher);
+    const first = await chidori.input("First?");
+    return { first, actor: await actor.join() };
+  }
   for (let i = 0; i < (input.marks ?? 0); i++) await chidori.mark("tick", { i });
   const first = await chidori.input("First?");
   const second = input.twice ? await chidori.input("Second?") : null;

@@ -884,6 +884,16 @@ static bool any_live(actor_hub *hub)
     return false;
 }
 
+bool actors_any_running(host *h)
+{
+    actors_state *st = state_of(h);
+    if (!st || !st->hub) return false;
+    pthread_mutex_lock(&st->hub->mu);
+    bool live = any_live(st->hub);
+    pthread_mutex_unlock(&st->hub->mu);
+    return live;
+}
+
 /* An actor's listen point (under mu on entry and exit): take the earliest message of names from
  * its mailbox, else block in place until one comes, timeout_ms passes (the sentinel), a stop is
  * asked (an error: the supervisor settles it `stopped`), or with no timeout the idle cap passes
