@@ -98,8 +98,8 @@ struct park {
     park_state state;
     bool approval;  /* it waits for an approval (awaitingapproval), not an input (paused) */
     char *response; /* HANDED, an input's: the answer */
-    store_log_stats log; /* the stored log it parked at: a log that differs now was changed by
-                            another node (which resumed the session), so the run cannot go on */
+    size_t records;   /* the stored log it parked at (store_log_head): a log that differs now was */
+    int64_t last_pos; /* changed by another node (which resumed the session): the run cannot go on */
 };
 
 struct sessions {
@@ -615,7 +615,8 @@ static int park_run(void *ctx, host *h, const json_t *pending, const json_t *app
     }
     struct park *pk = xcalloc(1, sizeof *pk);
     pk->approval = approval != NULL;
-    pk->log = s->log;
+    pk->records = s->log.records;
+    pk->last_pos = s->log.last_pos;
     s->park = pk;
     ss->parked++;
     pthread_cond_broadcast(&s->changed);
@@ -675,14 +676,14 @@ static bool park_wait_gone(sessions *ss, session *s, bool ask, char **error)
  * store that cannot say counts as changed (the replay way is always right). Lock held. */
 static bool park_current(sessions *ss, session *s)
 {
-    store_log_stats now;
+    size_t records;
+    int64_t last_pos;
     char *why = NULL;
-    if (store_record_stats(ss->st, s->row.id, &now, &why) < 0) {
+    if (store_log_head(ss->st, s->row.id, &records, &last_pos, &why) < 0) {
         free(why);
         return false;
     }
-    return now.records == s->park->log.records && now.bytes == s->park->log.bytes &&
-           now.last_pos == s->park->log.last_pos;
+    return records == s->park->records && last_pos == s->park->last_pos;
 }
 
 /* The end of a run that settled at its park and was never handed an answer: the session is as its

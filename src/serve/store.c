@@ -577,14 +577,19 @@ json_t *store_load_records(store *st, const char *session_id, char **error)
     return out;
 }
 
-int store_record_stats(store *st, const char *session_id, store_log_stats *out, char **error)
+/* Both measures: with bytes, every record's text is read; without, only the (session_id, pos)
+ * index (bytes is then 0). */
+static int measure_log(store *st, const char *session_id, bool bytes, store_log_stats *out, char **error)
 {
     memset(out, 0, sizeof *out);
     pthread_mutex_lock(&st->lock);
     int rc = -1;
-    db_stmt *s = db_prepare_static(st->db,
-                                   "SELECT count(*), coalesce(sum(octet_length(record) + 1), 0), coalesce(max(pos), 0)"
-                                   " FROM records WHERE session_id = ?1", error);
+    db_stmt *s = bytes ? db_prepare_static(st->db,
+                                           "SELECT count(*), coalesce(sum(octet_length(record) + 1), 0), "
+                                           "coalesce(max(pos), 0) FROM records WHERE session_id = ?1", error)
+                       : db_prepare_static(st->db,
+                                           "SELECT count(*), 0, coalesce(max(pos), 0) FROM records WHERE session_id = ?1",
+                                           error);
     if (!s) {
         db_failed("measuring a call log", error);
         goto out;
@@ -595,15 +600,29 @@ int store_record_stats(store *st, const char *session_id, store_log_stats *out, 
         db_failed("measuring a call log", error);
         goto out;
     }
-    int64_t n = db_column_int64(s, 0), bytes = db_column_int64(s, 1), last = db_column_int64(s, 2);
+    int64_t n = db_column_int64(s, 0), b = db_column_int64(s, 1), last = db_column_int64(s, 2);
     out->records = n > 0 ? (size_t)n : 0;
-    out->bytes = bytes > 0 ? (uint64_t)bytes : 0;
+    out->bytes = b > 0 ? (uint64_t)b : 0;
     out->last_pos = last > 0 ? last : 0;
     rc = 0;
 out:
     db_done(s);
     pthread_mutex_unlock(&st->lock);
     return rc;
+}
+
+int store_record_stats(store *st, const char *session_id, store_log_stats *out, char **error)
+{
+    return measure_log(st, session_id, true, out, error);
+}
+
+int store_log_head(store *st, const char *session_id, size_t *records, int64_t *last_pos, char **error)
+{
+    store_log_stats m;
+    if (measure_log(st, session_id, false, &m, error) < 0) return -1;
+    *records = m.records;
+    *last_pos = m.last_pos;
+    return 0;
 }
 
 json_t *store_load_records_page(store *st, const char *session_id, int64_t after_pos, size_t limit, int64_t *last_pos,

@@ -110,6 +110,10 @@ typedef struct store_log_stats {
     int64_t last_pos;
 } store_log_stats;
 int store_record_stats(store *st, const char *session_id, store_log_stats *out, char **error);
+/* Its records and largest append position only, read from an index (cheap for a long log): enough
+ * to tell whether another writer went on with the session since they were taken (a resume that
+ * went through appends its answer and more; one that was refused leaves the log as it was). */
+int store_log_head(store *st, const char *session_id, size_t *records, int64_t *last_pos, char **error);
 
 /* At most limit records of a session appended after position after_pos, in the order they were
  * appended (a stream's next page); *last_pos is set to the position of the last one returned
