@@ -154,6 +154,7 @@ typedef struct run_job {
 static bool signal_pause_settled(sessions *ss, session *s);
 static int refresh(sessions *ss, session *s, bool stats);
 static void kick(sessions *ss);
+static void wait_for_slot(sessions *ss);
 static void settle(sessions *ss, session *s);
 static void signal_stamp_deadline(session *s);
 static int signal_take(void *ctx, uint64_t seq, const char *const *names, size_t n, json_t **signal, char **error);
@@ -686,6 +687,34 @@ static bool park_current(sessions *ss, session *s)
     return records == s->park->records && last_pos == s->park->last_pos;
 }
 
+/* sessions_resume and sessions_approve, after check_source (changed: an edited source it accepted):
+ * may the parked run of s, if any, take this answer? SS_OK: it may, or there is none. An edited
+ * source is replayed from the top, and a session another node went on with is no longer where the
+ * parked run stopped: then the parked run goes, the session is read again, changed and was are
+ * dropped, and SS_RETRY says to check everything again; SS_CONFLICT (with *error) when the run did
+ * not go in time. Lock held (released while it waits). */
+#define SS_RETRY ((ss_result)-1)
+
+/* A resume or an approval starts: the lock taken, a slot waited for (slot), and a parked run of s
+ * that is leaving unwound. false with *error (the lock not held) when it did not go in time. */
+static bool lock_for_answer(sessions *ss, session *s, bool slot, char **error)
+{
+    pthread_mutex_lock(&ss->lock);
+    if (slot) wait_for_slot(ss);
+    if (park_wait_gone(ss, s, false, error)) return true;
+    pthread_mutex_unlock(&ss->lock);
+    return false;
+}
+static ss_result park_unfit(sessions *ss, session *s, json_t **changed, json_t **was, char **error)
+{
+    if (!s->park || (!*changed && park_current(ss, s))) return SS_OK;
+    json_free(*changed), *changed = NULL;
+    json_free(*was), *was = NULL;
+    if (!park_wait_gone(ss, s, true, error)) return SS_CONFLICT;
+    refresh(ss, s, true);
+    return SS_RETRY;
+}
+
 /* The end of a run that settled at its park and was never handed an answer: the session is as its
  * park stored it; only the thread's hold on it goes. Lock held. */
 static void park_left(sessions *ss, session *s)
@@ -773,14 +802,7 @@ static void *run_thread(void *arg)
         park_left(ss, s);
         release_locked(ss, s); /* the run's reference: s may be gone after this */
         pthread_mutex_unlock(&ss->lock);
-        free(error);
-        json_free(input);
-        json_free(approvals);
-        policy_free(profile);
-        json_free(job->pending);
-        free(job->response);
-        free(job);
-        return NULL;
+        goto done;
     }
     uint64_t dropped = 0;
     bool refused = rc == 0 && out.status == RUNNER_FAILED && refused_resume(ss, job, pos_before, &out, &dropped);
@@ -859,7 +881,7 @@ static void *run_thread(void *arg)
     release_locked(ss, s); /* the run's reference: s may be gone after this */
     pthread_mutex_unlock(&ss->lock);
     notify_waiters(waiters);
-
+done:
     free(error);
     json_free(input);
     json_free(approvals);
@@ -1435,14 +1457,9 @@ ss_result sessions_create_queued(sessions *ss, const json_t *input, const char *
 
 ss_result sessions_resume(sessions *ss, session *s, const char *response, bool allow_source_change, char **error)
 {
-    pthread_mutex_lock(&ss->lock);
-    wait_for_slot(ss);
+    if (!lock_for_answer(ss, s, true, error)) return SS_CONFLICT;
     ss_result r;
-    json_t *changed = NULL, *was = NULL;
-    if (!park_wait_gone(ss, s, false, error)) { /* a parked run that is leaving has unwound */
-        pthread_mutex_unlock(&ss->lock);
-        return SS_CONFLICT;
-    }
+    json_t *changed, *was;
 again:
     r = SS_OK;
     changed = was = NULL;
@@ -1455,19 +1472,7 @@ again:
         r = SS_CONFLICT;
     }
     if (r == SS_OK) r = check_source(ss, s, allow_source_change, &changed, &was, error);
-    if (r == SS_OK && s->park && (changed || !park_current(ss, s))) {
-        /* an edited source is replayed from the top, and a session another node resumed meanwhile
-         * is no longer where the parked run stopped: the parked run goes first, then everything is
-         * checked again against the session as stored */
-        json_free(changed);
-        json_free(was);
-        if (!park_wait_gone(ss, s, true, error)) {
-            pthread_mutex_unlock(&ss->lock);
-            return SS_CONFLICT;
-        }
-        refresh(ss, s, true);
-        goto again;
-    }
+    if (r == SS_OK && (r = park_unfit(ss, s, &changed, &was, error)) == SS_RETRY) goto again;
     if (r == SS_OK) r = check_capacity(ss, error);
     if (r == SS_OK) r = start_run(ss, s, RUN_RESUME, json_copy(s->row.pending), xstrdup(response), true, 0, error);
     accept_source(ss, s, r, changed, was);
@@ -1496,14 +1501,9 @@ static ss_result settle_waiting(sessions *ss, session *s, const char *to, const 
 
 ss_result sessions_approve(sessions *ss, session *s, bool allow, bool allow_source_change, char **error)
 {
-    pthread_mutex_lock(&ss->lock);
-    if (allow) wait_for_slot(ss);
+    if (!lock_for_answer(ss, s, allow, error)) return SS_CONFLICT;
     ss_result r;
-    json_t *changed = NULL, *was = NULL;
-    if (!park_wait_gone(ss, s, false, error)) { /* a parked run that is leaving has unwound */
-        pthread_mutex_unlock(&ss->lock);
-        return SS_CONFLICT;
-    }
+    json_t *changed, *was;
 again:
     r = SS_OK;
     changed = was = NULL;
@@ -1522,17 +1522,8 @@ again:
             pthread_cond_broadcast(&s->changed);
         }
         free(message);
-    } else if ((r = check_source(ss, s, allow_source_change, &changed, &was, error)) == SS_OK && s->park &&
-               (changed || !park_current(ss, s))) {
-        /* an edited source, or a session changed on another node: the parked run goes first (as
-         * for a resume) */
-        json_free(changed);
-        json_free(was);
-        if (!park_wait_gone(ss, s, true, error)) {
-            pthread_mutex_unlock(&ss->lock);
-            return SS_CONFLICT;
-        }
-        refresh(ss, s, true);
+    } else if ((r = check_source(ss, s, allow_source_change, &changed, &was, error)) == SS_OK &&
+               (r = park_unfit(ss, s, &changed, &was, error)) == SS_RETRY) {
         goto again;
     } else if (r == SS_OK && (r = check_capacity(ss, error)) == SS_OK) {
         json_t *approval = json_object();
