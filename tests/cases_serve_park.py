@@ -12,6 +12,7 @@ Serves tests/serve_park/agent.js (marks, then one or two inputs, then optionally
 import os
 import shutil
 import tempfile
+import threading
 import time
 
 import cases_http
@@ -256,3 +257,35 @@ def case_serve_parked_run_not_with_a_live_actor(v):
             s.stop()
         finally:
             s.cleanup()
+
+
+def case_serve_parked_run_gives_way_to_a_take_over(v):
+    """A run parked on A; B resumes the session and dies while running it. A takes the session over
+    once B's lease ends: its stale parked run goes at once instead of holding the take-over back
+    until the park's time ran out (120 s here)."""
+    folder = tempfile.mkdtemp(prefix="chidori-park-takeover-")
+    nodes = []
+    try:
+        db = os.path.join(folder, "sessions.sqlite3")
+        for n in ("a", "b"):
+            nodes.append(server(v, {"CHIDORI_DB_PATH": db, "CHIDORI_NODE_ID": n, "CHIDORI_LEASE_MS": "1000",
+                                    "CHIDORI_SERVE_PARK_MS": "120000",
+                                    "CHIDORI_STATE_DIR": os.path.join(folder, "state-" + n)}, folder=folder).start())
+        a, b = nodes
+        sid = paused(a, {"input": {"spin": 150000000}})["id"]
+        threading.Thread(target=lambda: b.request("POST", f"/sessions/{sid}/resume", {"response": "b"}, timeout=120),
+                         daemon=True).start()
+        time.sleep(1.0)  # b runs it (the spin takes seconds); a's parked run is stale now
+        b.kill()
+        t0 = time.monotonic()
+        got = None
+        while time.monotonic() - t0 < 60 * v.slow and (got or {}).get("status") != "completed":
+            time.sleep(0.5)
+            got = a.request("GET", f"/sessions/{sid}")[2]
+        assert got["status"] == "completed" and got["output"]["first"] == "b", (got, a.stderr())
+        assert "is still leaving its parked run" not in a.stderr(), a.stderr()
+        a.stop()
+    finally:
+        for s in nodes:
+            s.cleanup()
+        shutil.rmtree(folder, ignore_errors=True)

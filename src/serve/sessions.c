@@ -902,12 +902,16 @@ static ss_result start_run(sessions *ss, session *s, run_kind kind, json_t *pend
                            int64_t claimed_epoch, char **error)
 {
     if (s->park && (s->park->state != PARK_WAITING || kind != (s->park->approval ? RUN_APPROVED : RUN_RESUME))) {
-        /* not reached: sessions_resume and sessions_approve are the ways to a run of a waiting
-         * session, and each lets a parked run go first when it cannot take the answer */
-        *error = xasprintf("session %s is still leaving its parked run; try again", s->row.id);
-        json_free(pending);
-        free(response);
-        return SS_CONFLICT;
+        /* a run it cannot hand over to (a take-over of a session another node went on with and
+         * died, a signal's run): the parked run goes first (the lock is let go meanwhile, so what
+         * another request did then is seen: a run it started) */
+        bool gone = park_wait_gone(ss, s, true, error);
+        if (gone && s->running) *error = xasprintf("session %s is running already", s->row.id);
+        if (!gone || s->running) {
+            json_free(pending);
+            free(response);
+            return SS_CONFLICT;
+        }
     }
     /* this node owns the run through the session's lease first (store_cluster.h): of two nodes
      * starting it at once, one does */
@@ -2090,6 +2094,7 @@ static int refresh(sessions *ss, session *s, bool stats)
         return 0;
     }
     bool changed = strcmp(row.status, s->row.status) != 0;
+    if (changed) pthread_cond_broadcast(&s->changed); /* a parked run of it sees it changed elsewhere */
     free(row.id);
     row.id = s->row.id;
     s->row.id = NULL;

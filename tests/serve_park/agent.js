@@ -13,6 +13,8 @@ run(async (input, chidori) => {
   }
   for (let i = 0; i < (input.marks ?? 0); i++) await chidori.mark("tick", { i });
   const first = await chidori.input("First?");
+  let x = 0; // input.spin: work after the first answer (a run that is still going when its node dies)
+  for (let i = 0; i < (input.spin ?? 0); i++) x = (x + i) % 1000003;
   const second = input.twice ? await chidori.input("Second?") : null;
   if (input.write) { // under the supervised profile, a write waits for an approval; the same one again does not
     await chidori.workspace.write("parked.txt", first);
