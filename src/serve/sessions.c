@@ -567,18 +567,19 @@ static void record_served(sessions *ss, session *s, json_t *served)
 
 /* ---------- parked runs ----------
  * A run that pauses on an input (nobody can answer it now) or for an approval (a gated call the
- * policy says to ask before) is settled as paused (awaitingapproval), as its end would settle it: stored so, its lease released, its slot freed, its waiters told. Its thread and engine
- * (and isolated worker) are then kept for up to park_ms, waiting for the answer: a resume in that
- * time hands the answer over (start_run claims the lease and stores the session running, as for
- * any run; an approval is stored with the session first, as for a re-run) and the run goes on where
- * it stopped, instead of being run again from the top against its log. The log is the same either
- * way (the answer is the input's record, appended before the agent sees it; an approved call is
+ * policy says to ask before) is settled as paused (awaitingapproval), as its end would settle it:
+ * stored so, its lease released, its slot freed, its waiters told. Its thread and engine (and
+ * isolated worker) are then kept for up to park_ms, waiting for the answer: a resume in that time
+ * hands the answer over (start_run claims the lease and stores the session running, as for any
+ * run; an approval is stored with the session first, as for a re-run) and the run goes on where it
+ * stopped, instead of being run again from the top against its log. The log is the same either way
+ * (the answer is the input's record, appended before the agent sees it; an approved call is
  * performed and recorded as a re-run would), so a later replay of it gives the same run. A parked
  * run that is not handed an answer (its time ran out, the server stops, the session was cancelled,
- * denied or changed elsewhere, a resume or approval brought an edited source) unwinds as an
- * ordinary pause and changes nothing: the session
- * is already stored as it should be, and its next resume replays. A run under a wall-clock deadline
- * does not park: the deadline counts from the run's start, and a resume's replay starts a new one. */
+ * denied or changed elsewhere, a resume or approval brought an edited source, another node took
+ * it over) unwinds as an ordinary pause and changes nothing: the session is already stored as it
+ * should be, and its next resume replays. A run under a wall-clock deadline does not park: the
+ * deadline counts from the run's start, and a resume's replay starts a new one. */
 static bool parking_on(const sessions *ss)
 {
     const sessions_config *c = &ss->cfg;
@@ -687,14 +688,6 @@ static bool park_current(sessions *ss, session *s)
     return records == s->park->records && last_pos == s->park->last_pos;
 }
 
-/* sessions_resume and sessions_approve, after check_source (changed: an edited source it accepted):
- * may the parked run of s, if any, take this answer? SS_OK: it may, or there is none. An edited
- * source is replayed from the top, and a session another node went on with is no longer where the
- * parked run stopped: then the parked run goes, the session is read again, changed and was are
- * dropped, and SS_RETRY says to check everything again; SS_CONFLICT (with *error) when the run did
- * not go in time. Lock held (released while it waits). */
-#define SS_RETRY ((ss_result)-1)
-
 /* A resume or an approval starts: the lock taken, a slot waited for (slot), and a parked run of s
  * that is leaving unwound. false with *error (the lock not held) when it did not go in time. */
 static bool lock_for_answer(sessions *ss, session *s, bool slot, char **error)
@@ -705,6 +698,14 @@ static bool lock_for_answer(sessions *ss, session *s, bool slot, char **error)
     pthread_mutex_unlock(&ss->lock);
     return false;
 }
+
+/* sessions_resume and sessions_approve, after check_source (changed: an edited source it accepted):
+ * may the parked run of s, if any, take this answer? SS_OK: it may, or there is none. An edited
+ * source is replayed from the top, and a session another node went on with is no longer where the
+ * parked run stopped: then the parked run goes, the session is read again, changed and was are
+ * dropped, and SS_RETRY says to check everything again; SS_CONFLICT (with *error) when the run did
+ * not go in time. Lock held (released while it waits). */
+#define SS_RETRY ((ss_result)-1)
 static ss_result park_unfit(sessions *ss, session *s, json_t **changed, json_t **was, char **error)
 {
     if (!s->park || (!*changed && park_current(ss, s))) return SS_OK;
