@@ -289,3 +289,67 @@ def case_serve_parked_run_gives_way_to_a_take_over(v):
         for s in nodes:
             s.cleanup()
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def case_serve_parked_runs_under_racing_answers(v):
+    """Twelve sessions whose answers come at random around the park's time-out (150 ms), two at a
+    time for some and one after a cancel for others: every session ends as its requests say (the
+    right answers, or cancelled), with one record per seq, and the server stops cleanly."""
+    import random
+    seed = int(os.environ.get("CHIDORI_PARK_SEED", "0")) or random.randrange(1, 1 << 30)
+    try:
+        racing_answers(v, random.Random(seed))
+    except AssertionError as e:
+        raise AssertionError(f"CHIDORI_PARK_SEED={seed} reproduces it: {e}") from e
+
+
+def racing_answers(v, rnd):
+    s = server(v, {"CHIDORI_SERVE_PARK_MS": "150"}).start()
+    try:
+        plans = []
+        for i in range(12):
+            sid = paused(s, {"input": {"marks": i % 3, "twice": True}})["id"]
+            plans.append((sid, rnd.choice(["one", "two", "cancel"]), rnd.uniform(0.1, 0.2), rnd.uniform(0.1, 0.2)))
+        outcomes = {}
+
+        def drive(sid, how, d1, d2):
+            time.sleep(d1)
+            if how == "cancel":
+                s.request("POST", f"/sessions/{sid}/cancel")
+                outcomes[sid] = s.request("POST", f"/sessions/{sid}/resume", {"response": "x"})[0]
+                return
+            first = [None, None]
+
+            def answer(k):
+                first[k] = s.request("POST", f"/sessions/{sid}/resume", {"response": f"a{k}"})
+            ts = [threading.Thread(target=answer, args=(k,)) for k in range(2 if how == "two" else 1)]
+            for t in ts:
+                t.start()
+            for t in ts:
+                t.join()
+            time.sleep(d2)
+            outcomes[sid] = (first, s.request("POST", f"/sessions/{sid}/resume", {"response": "b"}))
+        threads = [threading.Thread(target=drive, args=p) for p in plans]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        for sid, how, _, _ in plans:
+            _, _, view = s.request("GET", f"/sessions/{sid}")
+            log = calls(s, sid)
+            assert [r["seq"] for r in log] == list(range(1, len(log) + 1)), (how, log)
+            if how == "cancel":
+                assert view["status"] == "cancelled" and outcomes[sid] == 409, (view, outcomes[sid])
+                continue
+            first, last = outcomes[sid]
+            responses = [r for r in first if r] + [last]
+            assert all(r[0] in (200, 409) for r in responses), (how, responses)
+            inputs = [r.get("result") for r in log if r["function"] == "input"]
+            # each answer taken is one input's record (of two at once, the second may answer the
+            # next input or be refused), and the output holds them
+            assert len([r for r in responses if r[0] == 200]) == len(inputs) == 2, (how, responses, log)
+            assert view["status"] == "completed", (how, view, s.stderr())
+            assert [view["output"]["first"], view["output"]["second"]] == inputs, (view, log)
+        s.stop()
+    finally:
+        s.cleanup()
