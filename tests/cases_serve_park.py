@@ -109,6 +109,9 @@ def case_serve_parked_runs_are_capped_and_end_in_time(v):
             time.sleep(1.0)
             assert resume(s, sid, "late")["output"]["first"] == "late"
             assert input_durations(s, sid) == [0], (env, input_durations(s, sid))
+            banner = "Parked runs: off (a wall-clock deadline is set" if "CHIDORI_JS_DEADLINE_MS" in env \
+                else "Parked runs: up to 16, for 200 ms each"
+            assert banner in s.stderr(), s.stderr()
             s.stop()
         finally:
             s.cleanup()

@@ -228,6 +228,11 @@ int serve_run(const serve_options *opts, const settings *set)
     sc.state_dir = state_dir;
     sc.policy = rs.policy.policy;
     srv.ss = sessions_new(&sc, st);
+    const char *no_parking = sessions_parking(srv.ss);
+    if (no_parking) fprintf(stderr, "Parked runs: %s\n", no_parking);
+    else
+        fprintf(stderr, "Parked runs: up to %d, for %lld ms each (a resume or an approval then goes on without "
+                        "replaying)\n", sc.park_max, (long long)sc.park_ms);
     size_t total = 0, rerun = 0;
     if (sessions_load(srv.ss, &total, &rerun, &error) < 0) goto fail;
     fprintf(stderr, "Sessions: %zu in %s%s", total, db_path, rerun ? "" : "\n");

@@ -586,6 +586,13 @@ static bool parking_on(const sessions *ss)
     return c->park_ms > 0 && c->park_max > 0 && !c->limits.deadline_ms && !(c->iso.deadline_ms_set && c->iso.deadline_ms);
 }
 
+const char *sessions_parking(const sessions *ss)
+{
+    if (parking_on(ss)) return NULL;
+    if (ss->cfg.park_ms <= 0 || ss->cfg.park_max <= 0) return "off (CHIDORI_SERVE_PARK_MS or _MAX is 0)";
+    return "off (a wall-clock deadline is set: CHIDORI_JS_DEADLINE_MS or CHIDORI_ISOLATE_DEADLINE_MS)";
+}
+
 /* host_config.park: called on the run's thread, the lock not held. */
 static int park_run(void *ctx, host *h, const json_t *pending, const json_t *approval, char **response)
 {

@@ -86,6 +86,8 @@ typedef enum ss_result {
 sessions *sessions_new(const sessions_config *cfg, store *st);
 /* The configuration it was made with (the agent, the caps). */
 const sessions_config *sessions_config_of(const sessions *ss);
+/* Whether runs that pause park (docs/http-api.md#parked-runs): NULL when they do, else why not. */
+const char *sessions_parking(const sessions *ss);
 /* Read (and check) every stored session; *total says how many there are. Sessions stored as
  * running that no live node holds (their lease released, expired, or held by a dead process of
  * this host) were cut off by the end of their server: they are made resident and run again (a
