@@ -305,12 +305,14 @@ def case_otel_bad_headers_variable_is_a_usage_error(v):
 
 def case_otel_serve_continues_the_callers_traceparent(v):
     """POST /sessions with a W3C traceparent: the session's run span is its child in its trace; a
-    malformed one is ignored (a trace of its own)."""
+    malformed one is ignored (a trace of its own). A session that pauses and is resumed by a
+    replay (parking off) has both runs in the caller's trace; a parked run that goes on is one run,
+    one span, in the caller's trace."""
     need_decoder()
     from cases_serve import Server
     tid, parent = "4bf92f3577b34da6a3ce929d0e0e4736", "00f067aa0ba902b7"
     with collector() as col:
-        s = Server(v, env={"OTEL_EXPORTER_OTLP_ENDPOINT": col.url})
+        s = Server(v, env={"OTEL_EXPORTER_OTLP_ENDPOINT": col.url, "CHIDORI_SERVE_PARK_MS": "0"})
         try:
             s.start()
             st, _, view = s.request("POST", "/sessions", {"input": {"mode": "greet"}},
@@ -342,6 +344,26 @@ def case_otel_serve_continues_the_callers_traceparent(v):
     assert len(resumed) == 2 and all(x["traceId"] == tid3 and x["parentSpanId"] == parent3 for x in resumed), resumed
     answered = [x for x in spans if x["name"] == "mark" and x["traceId"] == tid3]
     assert answered, "the resumed run's calls are not in the caller's trace"
+    # parked (the default): the run that paused goes on; its one span and its calls in the trace
+    tid4, parent4 = "5af7651916cd43dd8448eb211c80319d", "c7ad6b7169203332"
+    with collector() as col:
+        s = Server(v, env={"OTEL_EXPORTER_OTLP_ENDPOINT": col.url})
+        try:
+            s.start()
+            st, _, view4 = s.request("POST", "/sessions", {"input": {"mode": "input"}},
+                                     headers={"traceparent": f"00-{tid4}-{parent4}-01"})
+            assert st == 201 and view4["status"] == "paused", (st, view4)
+            st, _, done = s.request("POST", f"/sessions/{view4['id']}/resume", {"response": "yes"})
+            assert st == 200 and done["status"] == "completed", (st, done)
+            s.stop()
+        finally:
+            s.cleanup()
+        spans = col.decoded()["spans"]
+    runs = [x for x in spans if x["name"].startswith("invoke_agent") and x["attributes"]["chidori.seq"] == 0
+            and x["attributes"]["chidori.run_id"] == view4["run_id"]]
+    assert len(runs) == 1 and runs[0]["traceId"] == tid4 and runs[0]["parentSpanId"] == parent4, runs
+    answered = [x for x in spans if x["name"] == "mark" and x["traceId"] == tid4]
+    assert answered and all(x["parentSpanId"] == runs[0]["spanId"] for x in answered), answered
 
 
 def case_otel_tool_errors_set_the_span_status(v):
