@@ -424,6 +424,11 @@ def case_the_worker_binary_is_found_next_to_chidori_and_must_be_of_its_build(v):
         with open(os.path.join(other, "chidori-worker"), "wb") as f:
             f.write(data.replace(build.encode(), forged.encode()))
         os.chmod(os.path.join(other, "chidori-worker"), 0o755)
+        # A child another thread of the test runner forked while the file above was open for
+        # writing holds that descriptor until its own exec; exec'ing the file meanwhile fails
+        # (ETXTBSY) and chidori falls back to running itself as the worker (same build: the run
+        # succeeds), which once made this case fail under -j2. Such a child execs within moments.
+        time.sleep(0.5)
         code, out, err = chidori(v, "run", "--isolate", hello, exe=os.path.join(other, "chidori"))
         assert code == 1 and out == "" and f"this worker (build {forged}) is not from the build of chidori" in err, \
             (code, out, err)
