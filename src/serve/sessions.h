@@ -2,7 +2,9 @@
  *
  * A session is one durable run of the served agent, possibly spread over several runs of the
  * engine: it pauses on input() or on an ask_before approval, and each resume / approval runs the
- * agent again from the top against its stored call log (replay, then live). Every running
+ * agent again from the top against its stored call log (replay, then live) — unless the run that
+ * paused is still parked, waiting for that answer: then the same run goes on (sessions.c, parked
+ * runs; docs/http-api.md#parked-runs). Every running
  * session has a thread of its own that calls the runner; its records go to the store (durable
  * before the agent sees the result), where streams read them. A session's stored log is capped
  * (log_caps, across all its runs): the record that would pass a cap is
