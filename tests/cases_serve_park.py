@@ -1,13 +1,16 @@
 """tests/cases_serve_park.py — `chidori serve`'s parked runs (docs/http-api.md#parked-runs): a run
-that pauses on an input keeps waiting, live, for CHIDORI_SERVE_PARK_MS; a resume in that time goes
-on where the run stopped instead of replaying the session's log from the top. What a client sees
+that pauses on an input or for an approval keeps waiting, live, for CHIDORI_SERVE_PARK_MS; a resume
+(an approval) in that time goes on where the run stopped instead of replaying the session's log
+from the top. What a client sees
 (statuses, views, the log's calls and results) is the same as with a replay; the difference shows
 in the input's record, whose duration is the time the parked run waited (a replayed resume appends
 the answer with a duration of 0); a call that waited for an approval likewise has the wait in its
-record's duration. Runs that cannot park (the cap, a deadline), whose time ran out, that were
-cancelled or denied, whose server stopped or whose agent was edited go the replay way.
+record's duration. Runs that cannot park (the cap, a deadline, a live actor), whose time ran out,
+that were cancelled or denied, whose server stopped, whose agent was edited or whose session
+another node went on with go the replay way; so do answers racing each other and the time-out.
 
-Serves tests/serve_park/agent.js (marks, then one or two inputs, then optionally two writes).
+Serves tests/serve_park/agent.js (marks, then one or two inputs, then optionally two writes; or an
+actor at work while the run waits).
 """
 import os
 import shutil
