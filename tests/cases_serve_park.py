@@ -12,6 +12,7 @@ another node went on with go the replay way; so do answers racing each other and
 Serves tests/serve_park/agent.js (marks, then one or two inputs, then optionally two writes; or an
 actor at work while the run waits).
 """
+import contextlib
 import os
 import shutil
 import tempfile
@@ -29,6 +30,23 @@ WAIT = 0.4  # seconds between the pause and its resume
 
 def server(v, env=None, *args, folder=None, agent=AGENT):
     return Server(v, *args, env=env, folder=folder, agent=agent)
+
+
+@contextlib.contextmanager
+def two_nodes(v, prefix, env=None):
+    """Two servers on one SQLite database (node ids a and b), stopped by the case, cleaned after."""
+    folder = tempfile.mkdtemp(prefix=prefix)
+    nodes = []
+    try:
+        db = os.path.join(folder, "sessions.sqlite3")
+        for n in ("a", "b"):
+            nodes.append(server(v, {"CHIDORI_DB_PATH": db, "CHIDORI_NODE_ID": n, **(env or {}),
+                                    "CHIDORI_STATE_DIR": os.path.join(folder, "state-" + n)}, folder=folder).start())
+        yield nodes
+    finally:
+        for s in nodes:
+            s.cleanup()
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def calls(s, sid):
@@ -218,13 +236,7 @@ def case_serve_parked_run_on_two_nodes(v):
     and parks at the next input), then resumed on A. A's parked run is no longer where the session
     is, so it goes and A replays: the session completes with both answers and one record per seq
     (handing the answer to A's stale run recorded a second seq and failed the session)."""
-    folder = tempfile.mkdtemp(prefix="chidori-park-nodes-")
-    nodes = []
-    try:
-        db = os.path.join(folder, "sessions.sqlite3")
-        for n in ("a", "b"):
-            nodes.append(server(v, {"CHIDORI_DB_PATH": db, "CHIDORI_NODE_ID": n,
-                                    "CHIDORI_STATE_DIR": os.path.join(folder, "state-" + n)}, folder=folder).start())
+    with two_nodes(v, "chidori-park-nodes-") as nodes:
         a, b = nodes
         sid = paused(a, {"input": {"marks": 1, "twice": True}})["id"]
         got = resume(b, sid, "first", want="paused")
@@ -236,10 +248,6 @@ def case_serve_parked_run_on_two_nodes(v):
         assert [(r["function"], r.get("result")) for r in log[1:3]] == [("input", "first"), ("input", "second")], log
         for s in nodes:
             s.stop()
-    finally:
-        for s in nodes:
-            s.cleanup()
-        shutil.rmtree(folder, ignore_errors=True)
 
 
 def case_serve_parked_run_not_with_a_live_actor(v):
@@ -269,14 +277,7 @@ def case_serve_parked_run_gives_way_to_a_take_over(v):
     """A run parked on A; B resumes the session and dies while running it. A takes the session over
     once B's lease ends: its stale parked run goes at once instead of holding the take-over back
     until the park's time ran out (120 s here)."""
-    folder = tempfile.mkdtemp(prefix="chidori-park-takeover-")
-    nodes = []
-    try:
-        db = os.path.join(folder, "sessions.sqlite3")
-        for n in ("a", "b"):
-            nodes.append(server(v, {"CHIDORI_DB_PATH": db, "CHIDORI_NODE_ID": n, "CHIDORI_LEASE_MS": "1000",
-                                    "CHIDORI_SERVE_PARK_MS": "120000",
-                                    "CHIDORI_STATE_DIR": os.path.join(folder, "state-" + n)}, folder=folder).start())
+    with two_nodes(v, "chidori-park-takeover-", {"CHIDORI_LEASE_MS": "1000", "CHIDORI_SERVE_PARK_MS": "120000"}) as nodes:
         a, b = nodes
         sid = paused(a, {"input": {"spin": 150000000}})["id"]
         def resume_on_b():  # its node is killed before it answers
@@ -295,10 +296,6 @@ def case_serve_parked_run_gives_way_to_a_take_over(v):
         assert got["status"] == "completed" and got["output"]["first"] == "b", (got, a.stderr())
         assert "is still leaving its parked run" not in a.stderr(), a.stderr()
         a.stop()
-    finally:
-        for s in nodes:
-            s.cleanup()
-        shutil.rmtree(folder, ignore_errors=True)
 
 
 def case_serve_parked_runs_under_racing_answers(v):
