@@ -1,16 +1,17 @@
 """tests/cases_serve_park.py — `chidori serve`'s parked runs (docs/http-api.md#parked-runs): a run
-that pauses on an input or for an approval keeps waiting, live, for CHIDORI_SERVE_PARK_MS; a resume
-(an approval) in that time goes on where the run stopped instead of replaying the session's log
-from the top. What a client sees
+that pauses on an input, on a signal or for an approval keeps waiting, live, for
+CHIDORI_SERVE_PARK_MS; a resume (a signal, its timeout, an approval) in that time goes on where the
+run stopped instead of replaying the session's log from the top. What a client sees
 (statuses, views, the log's calls and results) is the same as with a replay; the difference shows
 in the input's record, whose duration is the time the parked run waited (a replayed resume appends
 the answer with a duration of 0); a call that waited for an approval likewise has the wait in its
 record's duration. Runs that cannot park (the cap, a deadline, a live actor), whose time ran out,
 that were cancelled or denied, whose server stopped, whose agent was edited or whose session
-another node went on with go the replay way; so do answers racing each other and the time-out.
+another node went on with go the replay way; so do answers (signals) racing each other and the
+time-out.
 
-Serves tests/serve_park/agent.js (marks, then one or two inputs, then optionally two writes; or an
-actor at work while the run waits).
+Serves tests/serve_park/agent.js (marks, then one or two inputs, then optionally two writes; or
+marks, then one or two signals; or an actor at work while the run waits).
 """
 import contextlib
 import os
@@ -359,6 +360,174 @@ def racing_answers(v, rnd):
             assert len([r for r in responses if r[0] == 200]) == len(inputs) == 2, (how, responses, log)
             assert view["status"] == "completed", (how, view, s.stderr())
             assert [view["output"]["first"], view["output"]["second"]] == inputs, (view, log)
+        s.stop()
+    finally:
+        s.cleanup()
+
+
+def signal(s, sid, name, payload, want=200):
+    status, _, got = s.request("POST", f"/sessions/{sid}/signal", {"name": name, "payload": payload})
+    assert status == want, (status, got, s.stderr())
+    return got
+
+
+def signal_durations(s, sid):
+    return [r["duration_ms"] for r in calls(s, sid) if r["function"] in ("signal", "signal_any")]
+
+
+def case_serve_parked_signal_pause_goes_on_without_replay(v):
+    """A run paused on chidori.signal parks as an input's does: the signal is handed to the same run
+    (its record has the wait), while the replay way performs the call again at once. Views, log
+    and output are the same either way, isolated and in-process, and the log replays to them; a
+    list of names (signal_any) parks the same way."""
+    seen = {}
+    for mode, env in (("--isolate", None), ("--no-isolate", None), ("--isolate", {"CHIDORI_SERVE_PARK_MS": "0"})):
+        s = server(v, env, mode).start()
+        try:
+            view = paused(s, {"input": {"marks": 20, "signal": "go", "twice": True}})
+            sid = view["id"]
+            assert view["pending_signal_name"] == "go" and view["pending_prompt"] is None, view
+            time.sleep(WAIT)
+            got = signal(s, sid, "go", {"n": 1})
+            assert got["status"] == "paused" and got["pending_signal_name"] == "go" and got["call_count"] == 21, got
+            time.sleep(WAIT)
+            got = signal(s, sid, "go", {"n": 2})
+            assert got["status"] == "completed", got
+            out = got["output"]
+            assert [out["first"]["payload"], out["second"]["payload"]] == [{"n": 1}, {"n": 2}], out
+            durations = signal_durations(s, sid)
+            assert len(durations) == 2, calls(s, sid)
+            if env:  # performed again by the replay, which found the signal handed to it
+                assert all(d < WAIT * 1000 * 0.5 for d in durations), durations
+            else:  # the parked run waited for each
+                assert all(d >= WAIT * 1000 * 0.9 for d in durations), durations
+            seen[(mode, bool(env))] = (out, logged(s, sid))
+            status, _, again = s.request("POST", f"/sessions/{sid}/replay", {})
+            assert status in (200, 201) and again["status"] == "completed" and again["output"] == out, (status, again)
+            # any of a list of names: the parked run takes the one sent
+            sid = paused(s, {"input": {"signal": ["yes", "no"]}})["id"]
+            time.sleep(WAIT)
+            signal(s, sid, "maybe", 0, want=202)  # queued: not one it listens to
+            got = signal(s, sid, "no", 3)
+            assert got["status"] == "completed" and got["output"]["first"]["name"] == "no", got
+            assert (signal_durations(s, sid)[0] < WAIT * 1000 * 0.5) == bool(env), signal_durations(s, sid)
+            s.stop()
+        finally:
+            s.cleanup()
+    assert seen[("--isolate", False)] == seen[("--no-isolate", False)] == seen[("--isolate", True)], seen
+
+
+def case_serve_parked_signal_pause_times_out_in_place(v):
+    """A parked signal pause with a timeout takes its timeout in the same run when the deadline
+    fires (the record has the wait), as the replay way takes it by running again: the same output.
+    A parked run whose park time ran out before its deadline is replayed by the deadline."""
+    outs = {}
+    for env in (None, {"CHIDORI_SERVE_PARK_MS": "0"}, {"CHIDORI_SERVE_PARK_MS": "150"}):
+        s = server(v, env).start()
+        try:
+            view = paused(s, {"input": {"marks": 3, "signal": "go", "timeout": 700}})
+            assert view["pending_signal_deadline"], view
+            sid = view["id"]
+            t0 = time.monotonic()
+            got = view
+            while got["status"] != "completed" and time.monotonic() - t0 < 20 * v.slow:
+                time.sleep(0.1)
+                got = s.request("GET", f"/sessions/{sid}")[2]
+            assert got["status"] == "completed", (got, s.stderr())
+            assert got["output"]["first"]["timedOut"] is True, got
+            durations = signal_durations(s, sid)
+            if env:  # the deadline's run performed the call again and took the sentinel at once
+                assert durations[0] < 500, durations
+            else:  # the parked run waited out its timeout
+                assert durations[0] >= 600, durations
+            outs[str(env)] = (got["output"], logged(s, sid))
+            s.stop()
+        finally:
+            s.cleanup()
+    assert len({repr(o) for o in outs.values()}) == 1, outs
+
+
+def case_serve_parked_signal_of_an_edited_agent_is_replayed(v):
+    """A signal sent with allow_source_change to a parked session whose agent was edited replays it
+    with the new source (the parked run, of the old one, goes first); without the flag it is refused
+    and the run keeps waiting."""
+    folder = tempfile.mkdtemp(prefix="chidori-park-sig-src-")
+    try:
+        agent = os.path.join(folder, "agent.js")
+        shutil.copy(AGENT, agent)
+        s = server(v, folder=folder, agent=agent).start()
+        sid = paused(s, {"input": {"marks": 2, "signal": "go"}})["id"]
+        with open(agent) as f:
+            text = f.read()
+        with open(agent, "w") as f:
+            f.write(text.replace("const EDITED = false;", "const EDITED = true;"))
+        status, _, got = s.request("POST", f"/sessions/{sid}/signal", {"name": "go", "payload": 1})
+        assert status == 409, (status, got)
+        time.sleep(WAIT)
+        status, _, got = s.request("POST", f"/sessions/{sid}/signal",
+                                   {"name": "go", "payload": 2, "allow_source_change": True})
+        assert status == 200 and got["status"] == "completed", (status, got, s.stderr())
+        assert got["output"]["edited"] is True and got["output"]["first"]["payload"] == 2, got
+        assert signal_durations(s, sid)[0] < WAIT * 1000 * 0.5, signal_durations(s, sid)
+        s.stop()
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def case_serve_parked_signal_on_two_nodes(v):
+    """A signal pause parked on A, its signal sent to B (which replays it and parks at the next
+    signal), the next signal sent to A: A's stale parked run goes and A replays; the session
+    completes with both signals and one record per seq."""
+    with two_nodes(v, "chidori-park-sig-nodes-") as nodes:
+        a, b = nodes
+        sid = paused(a, {"input": {"marks": 1, "signal": "go", "twice": True}})["id"]
+        got = signal(b, sid, "go", "first")
+        assert got["status"] == "paused", got
+        got = signal(a, sid, "go", "second")
+        assert got["status"] == "completed", got
+        assert [got["output"]["first"]["payload"], got["output"]["second"]["payload"]] == ["first", "second"], got
+        log = calls(a, sid)
+        assert [r["seq"] for r in log] == [1, 2, 3, 4], log
+        for s in nodes:
+            s.stop()
+
+
+def case_serve_parked_signals_racing(v):
+    """Twelve sessions, each waiting for two signals of one name, sent two at once at random around
+    the park's time-out (150 ms): every session completes with both payloads (in the order they
+    were delivered), one record per seq, and the server stops cleanly."""
+    import random
+    seed = int(os.environ.get("CHIDORI_PARK_SEED", "0")) or random.randrange(1, 1 << 30)
+    rnd = random.Random(seed)
+    s = server(v, {"CHIDORI_SERVE_PARK_MS": "150", "CHIDORI_MAX_CONCURRENT_SESSIONS": "12"}).start()
+    try:
+        plans = [(paused(s, {"input": {"marks": i % 3, "signal": "go", "twice": True}})["id"],
+                  rnd.uniform(0.05, 0.25)) for i in range(12)]
+        sent = {}
+
+        def send(sid, k, delay):
+            time.sleep(delay)
+            status, _, got = s.request("POST", f"/sessions/{sid}/signal", {"name": "go", "payload": k, "wait": False})
+            sent[(sid, k)] = (status, got)
+
+        threads = [threading.Thread(target=send, args=(sid, k, d + k * rnd.uniform(0, 0.05)))
+                   for sid, d in plans for k in range(2)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        for sid, _ in plans:
+            assert all(sent[(sid, k)][0] in (200, 202) for k in range(2)), (seed, sent[(sid, 0)], sent[(sid, 1)])
+            t0 = time.monotonic()
+            view = {}
+            while view.get("status") != "completed" and time.monotonic() - t0 < 20 * v.slow:
+                view = s.request("GET", f"/sessions/{sid}")[2]
+                time.sleep(0.05)
+            log = calls(s, sid)
+            assert view["status"] == "completed", (seed, view, log, s.stderr())
+            assert [r["seq"] for r in log] == list(range(1, len(log) + 1)), (seed, log)
+            got = sorted([view["output"]["first"]["payload"], view["output"]["second"]["payload"]])
+            assert got == [0, 1], (seed, view)
         s.stop()
     finally:
         s.cleanup()

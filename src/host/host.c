@@ -272,13 +272,14 @@ static int suspend_at(host *h, uint64_t seq, const char *name, const json_t *arg
     return HOST_SUSPEND;
 }
 
-/* A pause the run may wait out instead (host_config.park): an input nobody could answer (approval
- * NULL) or a gated call waiting for an approval (approval is h->pending_approval). HOST_OK when the
- * wait ended well: the input's answer as *result (as given, as a resume records it: no default
- * applied), or the call approved, remembered like an approved re-run's (host_approve), and no
- * longer pending. Else HOST_SUSPEND: the run pauses as before. */
+/* A pause the run may wait out instead (host_config.park): an input nobody could answer or a signal
+ * not sent yet (approval NULL), or a gated call waiting for an approval (approval is
+ * h->pending_approval). HOST_OK when the wait ended well: the input's answer as *result (as given,
+ * as a resume records it: no default applied), a signal's call to be performed again (it takes what
+ * was handed to its seq), or the call approved, remembered like an approved re-run's (host_approve),
+ * and no longer pending. Else HOST_SUSPEND: the run pauses as before. */
 static int park_at(host *h, uint64_t seq, const char *name, const json_t *args, const json_t *approval,
-                   json_t **result)
+                   bool wake, json_t **result)
 {
     /* a live actor would go on working while the session is stored as waiting, and then again in
      * the replay if the park's time ran out: such a run pauses the replay way, which stops them */
@@ -287,7 +288,7 @@ static int park_at(host *h, uint64_t seq, const char *name, const json_t *args, 
     char *response = NULL;
     int got = h->park(h->park_ctx, h, pending, approval, &response);
     json_free(pending);
-    if (got != 1 || (!approval && !response)) {
+    if (got != 1 || (!approval && !wake && !response)) {
         free(response);
         return HOST_SUSPEND;
     }
@@ -295,7 +296,7 @@ static int park_at(host *h, uint64_t seq, const char *name, const json_t *args, 
         host_approve(h, json_string_value(json_object_get(approval, "target")) ?: "", json_object_get(approval, "args"));
         json_free(h->pending_approval);
         h->pending_approval = NULL;
-    } else {
+    } else if (!wake) {
         json_free(*result);
         *result = json_string(response);
     }
@@ -436,17 +437,25 @@ static int call_op(host *h, const op_def *op, const char *name, const json_t *ar
     int rc = invalid ? (*error = invalid, HOST_ERROR) : (op->flags & OP_GATED) ? host_gate(h, name, args, error) : HOST_OK;
     /* a call that waits for an approval, in a run that may wait for it live */
     if (rc == HOST_SUSPEND && h->park && h->pending_approval && !h->aborted && !h->pending)
-        rc = park_at(h, seq, name, args, h->pending_approval, result);
+        rc = park_at(h, seq, name, args, h->pending_approval, false, result);
 
     /* 3. perform */
     if (rc == HOST_OK) {
         uint64_t outer_call = h->call_seq;
         h->call_seq = seq;
         rc = op->perform(h, args, result, error);
-        h->call_seq = outer_call;
         /* an input nobody could answer (not an approval's pause: that came from the gate) */
         if (rc == HOST_SUSPEND && h->park && (op->flags & OP_ANSWERABLE) && !h->aborted && !h->pending)
-            rc = park_at(h, seq, name, args, NULL, result);
+            rc = park_at(h, seq, name, args, NULL, false, result);
+        /* a signal not sent yet: once one (or its timeout) is handed to this seq, performed again,
+         * the call takes it (it pauses the run after all if nothing was) */
+        if (rc == HOST_SUSPEND && h->park && (op->flags & OP_WAKEABLE) && !h->aborted && !h->pending &&
+            park_at(h, seq, name, args, NULL, true, result) == HOST_OK) {
+            json_free(*result), *result = NULL;
+            free(*error), *error = NULL;
+            rc = op->perform(h, args, result, error);
+        }
+        h->call_seq = outer_call;
     }
     json_t *own_extra = h->record_extra; /* what the perform function adds to its record */
     bool ends_run = h->end_after_record && rc == HOST_ERROR;

@@ -85,15 +85,17 @@ typedef struct host_config {
     const host_memory_store *memory;     /* NULL: <state dir>/memory.json */
     const host_signal_box *signals;      /* NULL: no mailbox (a signal pauses the run) */
     /* A pause the run may wait out instead (serve, docs/http-api.md#parked-runs): an input nobody can
-     * answer now (approval NULL), or a gated call that waits for an approval (approval: {target,
+     * answer now (approval NULL), a signal nobody has sent yet (approval NULL, the pending call's
+     * function signal or signal_any), or a gated call that waits for an approval (approval: {target,
      * args, reason}, what the pause would store as pending_approval). park(ctx, h, pending,
      * approval, &response) is called on the thread that performs the call, with the pending call
      * the pause would have stored ({seq, parent_seq, function, args, open_calls}) and h
      * (host_modules_served). It returns 1 when the wait ended well: for an input with *response
-     * (malloc'd), which answers the call as a resume would (recorded as given, live); for an
-     * approval, the call is approved (remembered for the rest of the run, as an approved re-run
-     * remembers it) and performed. 0: the run pauses as before. Never called in a member's host.
-     * NULL: none. */
+     * (malloc'd), which answers the call as a resume would (recorded as given, live); for a signal,
+     * once the signal (or its timeout) was handed to the call's seq in the run's mailbox: the call
+     * is performed again and takes it; for an approval, the call is approved (remembered for the
+     * rest of the run, as an approved re-run remembers it) and performed. 0: the run pauses as
+     * before. Never called in a member's host. NULL: none. */
     int (*park)(void *ctx, struct host *h, const json_t *pending, const json_t *approval, char **response);
     void *park_ctx;
     /* An actor's intercept (docs/effects.md#actors): NULL for everyone else. */

@@ -27,6 +27,9 @@ enum {
                               * acts on nothing outside the run and nothing outside sees it, so the record
                               * may wait to be written with the next one (calllog_append_trace); a crash
                               * can lose it, and a resume then makes it again (mark) */
+    OP_WAKEABLE = 1u << 7,   /* a run paused at a call of it goes on when something is handed to the call's
+                              * seq from outside (a signal, a timeout): the call is performed again there and
+                              * takes it (signal, signal_any) */
 };
 
 /* Performs the op: a HOST_* code; HOST_OK with *result, another code with *error. The module's

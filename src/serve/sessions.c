@@ -85,18 +85,24 @@ struct session {
     int64_t epoch;         /* the lease epoch its run on this node holds (store_cluster.h) */
     bool fenced;           /* its run here lost the lease: another node owns the session now */
     char *node;            /* the node that runs it or ran it last (the lease's owner), or NULL */
-    struct park *park;     /* its run waits, paused, for its input's answer (parked runs, below) */
+    struct park *park;     /* its run waits, paused, for its input's answer, its signal or its approval
+                              (parked runs, below) */
 };
 
-/* A parked run: paused (and stored so) on an input or an approval, its thread and engine kept
- * waiting for the answer. WAITING: a resume (an approval) may hand it the answer (HANDED, then it
- * runs again as the same run);
+/* RUN_SIGNAL: a signal pause whose signal (or timeout) was handed to its seq in the mailbox; its call
+ * is performed again there and takes it (signals section below). */
+typedef enum run_kind { RUN_NEW, RUN_RESUME, RUN_APPROVED, RUN_REPLAY, RUN_RECOVER, RUN_SIGNAL } run_kind;
+
+/* A parked run: paused (and stored so) on an input, a signal or an approval, its thread and engine
+ * kept waiting for what it waits for. WAITING: a run of its kind (a resume, a signal's run, an
+ * approval) may be handed to it (HANDED, then it runs again as the same run);
  * LEAVING: it was asked to go (or gave up: its time ran out, the server stops, the session was
  * settled otherwise) and unwinds as an ordinary pause, changing nothing of the session. */
 typedef enum park_state { PARK_WAITING, PARK_HANDED, PARK_LEAVING } park_state;
 struct park {
     park_state state;
-    bool approval;  /* it waits for an approval (awaitingapproval), not an input (paused) */
+    run_kind kind;  /* the run it takes: RUN_RESUME (paused on an input), RUN_SIGNAL (paused on a
+                       signal), RUN_APPROVED (awaitingapproval) */
     char *response; /* HANDED, an input's: the answer */
     size_t records;   /* the stored log it parked at (store_log_head): a log that differs now was */
     int64_t last_pos; /* changed by another node (which resumed the session): the run cannot go on */
@@ -134,10 +140,6 @@ struct sessions {
         char *after;         /* `before` with those lists (manifest_set_served), as text */
     } memo;
 };
-
-/* RUN_SIGNAL: a signal pause whose signal (or timeout) was handed to its seq in the mailbox; its call
- * is performed again there and takes it (signals section below). */
-typedef enum run_kind { RUN_NEW, RUN_RESUME, RUN_APPROVED, RUN_REPLAY, RUN_RECOVER, RUN_SIGNAL } run_kind;
 
 typedef struct run_job {
     sessions *ss;
@@ -566,12 +568,14 @@ static void record_served(sessions *ss, session *s, json_t *served)
 }
 
 /* ---------- parked runs ----------
- * A run that pauses on an input (nobody can answer it now) or for an approval (a gated call the
- * policy says to ask before) is settled as paused (awaitingapproval), as its end would settle it:
- * stored so, its lease released, its slot freed, its waiters told. Its thread and engine (and
- * isolated worker) are then kept for up to park_ms, waiting for the answer: a resume in that time
- * hands the answer over (start_run claims the lease and stores the session running, as for any
- * run; an approval is stored with the session first, as for a re-run) and the run goes on where it
+ * A run that pauses on an input (nobody can answer it now), on a signal (none queued) or for an
+ * approval (a gated call the policy says to ask before) is settled as paused (awaitingapproval),
+ * as its end would settle it: stored so, its lease released, its slot freed, its waiters told (a
+ * signal pause's deadline armed, or a signal queued meanwhile handed to it at once). Its thread
+ * and engine (and isolated worker) are then kept for up to park_ms, waiting for the answer: a
+ * resume (a signal's run, an approval) in that time hands it over (start_run claims the lease and
+ * stores the session running, as for any run; an approval is stored with the session first, a
+ * signal handed to the call's seq in the mailbox, as for a re-run) and the run goes on where it
  * stopped, instead of being run again from the top against its log. The log is the same either way
  * (the answer is the input's record, appended before the agent sees it; an approved call is
  * performed and recorded as a re-run would), so a later replay of it gives the same run. A parked
@@ -597,6 +601,8 @@ const char *sessions_parking(const sessions *ss)
 static int park_run(void *ctx, host *h, const json_t *pending, const json_t *approval, char **response)
 {
     const char *status = approval ? "awaitingapproval" : "paused";
+    const char *fn = json_string_value(json_object_get(pending, "function"));
+    run_kind kind = approval ? RUN_APPROVED : fn && !strncmp(fn, "signal", 6) ? RUN_SIGNAL : RUN_RESUME;
     run_job *job = ctx;
     sessions *ss = job->ss;
     session *s = job->s;
@@ -613,6 +619,7 @@ static int park_run(void *ctx, host *h, const json_t *pending, const json_t *app
     set_status(s, status);
     s->row.pending = json_copy(pending);
     s->row.pending_approval = approval ? json_copy(approval) : NULL;
+    signal_stamp_deadline(s); /* a signal pause's timeout, as its run's end would */
     json_free(s->was_manifest), s->was_manifest = NULL; /* its run went live: nothing to put back */
     json_free(s->was_awaiting), s->was_awaiting = NULL;
     s->running = false;
@@ -623,16 +630,19 @@ static int park_run(void *ctx, host *h, const json_t *pending, const json_t *app
         json_free(s->served_manifest), s->served_manifest = NULL;
     }
     struct park *pk = xcalloc(1, sizeof *pk);
-    pk->approval = approval != NULL;
+    pk->kind = kind;
     pk->records = s->log.records;
     pk->last_pos = s->log.last_pos;
     s->park = pk;
     ss->parked++;
+    /* a signal sent while it ran (queued) is handed to it at once, as to a run that ended here;
+     * else the pause's deadline, if any, is armed */
+    bool again = kind == RUN_SIGNAL && signal_pause_settled(ss, s);
     pthread_cond_broadcast(&s->changed);
     pthread_cond_broadcast(&ss->changed);
     kick(ss); /* a slot came free */
-    session_waiter *waiters = s->waiters;
-    s->waiters = NULL;
+    session_waiter *waiters = again ? NULL : s->waiters; /* they wait for the run that goes on */
+    if (!again) s->waiters = NULL;
     pthread_mutex_unlock(&ss->lock);
     notify_waiters(waiters);
     json_free(served);
@@ -909,9 +919,9 @@ done:
 static ss_result start_run(sessions *ss, session *s, run_kind kind, json_t *pending, char *response, bool store,
                            int64_t claimed_epoch, char **error)
 {
-    if (s->park && (s->park->state != PARK_WAITING || kind != (s->park->approval ? RUN_APPROVED : RUN_RESUME))) {
+    if (s->park && (s->park->state != PARK_WAITING || kind != s->park->kind)) {
         /* a run it cannot hand over to (a take-over of a session another node went on with and
-         * died, a signal's run): the parked run goes first (the lock is let go meanwhile, so what
+         * died, a replay): the parked run goes first (the lock is let go meanwhile, so what
          * another request did then is seen: a run it started) */
         bool gone = park_wait_gone(ss, s, true, error);
         if (gone && s->running) *error = xasprintf("session %s is running already", s->row.id);
@@ -1992,6 +2002,8 @@ static void signal_deadline_fired(void *ctx, const char *id, uint64_t seq)
     }
     pthread_mutex_lock(&ss->lock);
     json_t *changed = NULL, *was = NULL;
+    ss_result fit = SS_OK;
+again:
     if (!ss->stopping && !s->running && signal_waits(s) && pending_seq(&s->row) == seq) {
         if (check_capacity(ss, &error) != SS_OK) { /* try again in a second */
             free(error), error = NULL;
@@ -2002,6 +2014,11 @@ static void signal_deadline_fired(void *ctx, const char *id, uint64_t seq)
             fprintf(stderr, "chidori serve: session %s: its signal deadline passed, but it is not resumed: %s\n", id,
                     error);
             free(error), error = NULL;
+        } else if ((fit = park_unfit(ss, s, &changed, &was, &error)) == SS_RETRY) {
+            goto again; /* its parked run went on elsewhere: it went, and the session is read again */
+        } else if (fit != SS_OK) { /* its parked run is still ending: try again in a second */
+            free(error), error = NULL;
+            signal_deadlines_arm(ss->deadlines, id, seq, clock_realtime_ms() + 1000);
         } else {
             const char *fn = json_string_value(json_object_get(s->row.pending, "function"));
             const char *names[1];
@@ -2042,9 +2059,16 @@ ss_result sessions_signal(sessions *ss, session *s, const char *name, const json
     json_object_set(body, "payload", payload ? json_copy(payload) : json_null());
     json_object_set(body, "from", from ? json_copy(from) : json_null());
     *resumed = false;
-    pthread_mutex_lock(&ss->lock);
-    ss_result r = SS_OK;
+    if (!lock_for_answer(ss, s, false, error)) {
+        json_free(body);
+        return SS_CONFLICT;
+    }
+    ss_result r;
     bool handed_before = false;
+    json_t *changed, *was;
+again:
+    r = SS_OK;
+    changed = was = NULL;
     const char *names[64];
     size_t n = !s->running && signal_waits(s) ? signal_names(s->row.pending, names, 64) : 0;
     bool listens = false;
@@ -2053,8 +2077,10 @@ ss_result sessions_signal(sessions *ss, session *s, const char *name, const json
         *error = xasprintf("session is %s; cannot accept signals", status_word(s->row.status));
         r = SS_CONFLICT;
     } else if (listens) {
-        json_t *changed = NULL, *was = NULL;
         r = check_source(ss, s, allow_source_change, &changed, &was, error);
+        /* a parked run takes it where it stopped, unless the source was edited or the session went
+         * on elsewhere: then it goes, and the signal's run replays */
+        if (r == SS_OK && (r = park_unfit(ss, s, &changed, &was, error)) == SS_RETRY) goto again;
         if (r == SS_OK) r = check_capacity(ss, error);
         int put = r == SS_OK ? store_signal_put(ss->st, s->row.id, name, body, pending_seq(&s->row), delivery_seq,
                                                 &handed_before, error) : 0;

@@ -1,9 +1,9 @@
 /* sessions.h — the server's sessions: their lifecycle, their runs, and the events a stream sees.
  *
  * A session is one durable run of the served agent, possibly spread over several runs of the
- * engine: it pauses on input() or on an ask_before approval, and each resume / approval runs the
- * agent again from the top against its stored call log (replay, then live) — unless the run that
- * paused is still parked, waiting for that answer: then the same run goes on (sessions.c, parked
+ * engine: it pauses on input(), on a signal or on an ask_before approval, and each resume / signal /
+ * approval runs the agent again from the top against its stored call log (replay, then live) —
+ * unless the run that paused is still parked, waiting for that answer: then the same run goes on (sessions.c, parked
  * runs; docs/http-api.md#parked-runs). Every running
  * session has a thread of its own that calls the runner; its records go to the store (durable
  * before the agent sees the result), where streams read them. A session's stored log is capped
@@ -69,9 +69,10 @@ typedef struct sessions_config {
     const char *node_id;      /* CHIDORI_NODE_ID (serve.c gives the default: host name and pid) */
     int64_t lease_ms;         /* CHIDORI_LEASE_MS: how long a running session's lease lasts unrenewed */
     int notified_poll_ms;     /* CHIDORI_CLUSTER_POLL_MS: the poll while NOTIFYs are heard (0: 500) */
-    /* Parked runs (docs/http-api.md#parked-runs): a run that pauses on an input or for an approval
-     * keeps waiting for its answer this long (CHIDORI_SERVE_PARK_MS), at most park_max of them at
-     * once (CHIDORI_SERVE_PARK_MAX); a resume (approval) in time goes on without replaying. 0: off. */
+    /* Parked runs (docs/http-api.md#parked-runs): a run that pauses on an input, a signal or an
+     * approval keeps waiting for its answer this long (CHIDORI_SERVE_PARK_MS), at most park_max of
+     * them at once (CHIDORI_SERVE_PARK_MAX); a resume (signal, approval) in time goes on without
+     * replaying. 0: off. */
     int64_t park_ms;
     int park_max;
 } sessions_config;

@@ -233,7 +233,7 @@ static const setting_def TABLE[] = {
               "how long a request that would start a run waits for a free slot before its 503 (the original waits 30000; waiting holds an HTTP thread)"),
     SERVE_NUM("CHIDORI_SERVE_WARM_WORKERS", 0, 256, 2, "2", "confined workers kept ready for new runs"),
     SERVE_NUM("CHIDORI_SERVE_PARK_MS", 0, 86400000, 60000, "60000",
-              "how long a run paused on an input or an approval keeps waiting, live, for its answer (a resume then goes on without replaying); 0: off"),
+              "how long a run paused on an input, a signal or an approval keeps waiting, live, for its answer (a resume then goes on without replaying); 0: off"),
     SERVE_NUM("CHIDORI_SERVE_PARK_MAX", 0, 100000, 16, "16", "parked runs (see CHIDORI_SERVE_PARK_MS) at once; the others pause the replay way"),
     FLAG("CHIDORI_SERVE_FORKSERVER", 1, SERVE, "0: exec each worker instead of forking it from a fork server"),
     SERVE_NUM("CHIDORI_SERVE_FORKSERVER_FORKS", 0, 1000000, 0, "0",

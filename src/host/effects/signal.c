@@ -12,7 +12,8 @@
  * (HOST_SUSPEND) and the pending call keeps the listen set and timeout_ms, which is what the
  * server's deadline timers and `chidori resume --signal` read. Whoever resumes the run hands the
  * signal (or the sentinel) to the pending seq in the mailbox first, and the call, performed again
- * at that seq, takes it: so the ops are not OP_ANSWERABLE (a text answer to them is refused).
+ * at that seq, takes it: so the ops are not OP_ANSWERABLE (a text answer to them is refused) but
+ * OP_WAKEABLE (a parked run, host_config.park, performs the call again once it was handed one).
  * Signals are not gated (as in the original). Inside an actor a listen point reads the actor's
  * mailbox instead and blocks in place (effects/actors.c, actors_listen); a branch starts with an
  * empty inbox of its own (its signal pauses the branch); signal_take_queued lets the run's own
@@ -199,9 +200,9 @@ static const record_form signal_record_form = {
 };
 
 static const op_def signal_ops[] = {
-    {.name = "signal", .flags = OP_RECORDED, .perform = effect_signal, .prepare = signal_prepare,
+    {.name = "signal", .flags = OP_RECORDED | OP_WAKEABLE, .perform = effect_signal, .prepare = signal_prepare,
      .record = &signal_record_form},
-    {.name = "signal_any", .flags = OP_RECORDED, .perform = effect_signal, .prepare = signal_prepare,
+    {.name = "signal_any", .flags = OP_RECORDED | OP_WAKEABLE, .perform = effect_signal, .prepare = signal_prepare,
      .record = &signal_record_form},
     {.name = "poll_signal", .flags = OP_RECORDED, .perform = effect_poll_signal, .prepare = signal_prepare,
      .record = &signal_record_form},
