@@ -531,3 +531,37 @@ def case_serve_parked_signals_racing(v):
         s.stop()
     finally:
         s.cleanup()
+
+
+def case_serve_signals_racing_on_two_nodes_are_never_409(v):
+    """A session waiting on signal(["a", "b"]) twice; "a" sent to node A and "b" to node B at the same
+    moment. One node's run starts; the other's signal is already in the mailbox then, so it is
+    answered 202 (queued), never 409 "try again" (which had a client send it again, to be taken
+    twice). Both are taken, once each, with parking on and off."""
+    for park_ms in ("60000", "0"):
+        with two_nodes(v, "chidori-sig-race-nodes-", {"CHIDORI_SERVE_PARK_MS": park_ms}) as nodes:
+            a, b = nodes
+            for _ in range(8):
+                sid = paused(a, {"input": {"signal": ["a", "b"], "twice": True}})["id"]
+                got = {}
+
+                def send(node, name):
+                    status, _, body = node.request("POST", f"/sessions/{sid}/signal",
+                                                   {"name": name, "payload": name, "wait": False})
+                    got[name] = (status, body)
+                threads = [threading.Thread(target=send, args=p) for p in ((a, "a"), (b, "b"))]
+                for t in threads:
+                    t.start()
+                for t in threads:
+                    t.join()
+                assert all(got[n][0] in (200, 202) for n in "ab"), (park_ms, got)
+                t0 = time.monotonic()
+                view = {}
+                while view.get("status") != "completed" and time.monotonic() - t0 < 20 * v.slow:
+                    time.sleep(0.05)
+                    view = a.request("GET", f"/sessions/{sid}")[2]
+                assert view["status"] == "completed", (park_ms, view, got)
+                taken = sorted(view["output"][k]["payload"] for k in ("first", "second"))
+                assert taken == ["a", "b"], (park_ms, view)
+            for s in nodes:
+                s.stop()

@@ -159,6 +159,7 @@ static void kick(sessions *ss);
 static void wait_for_slot(sessions *ss);
 static void settle(sessions *ss, session *s);
 static void signal_stamp_deadline(session *s);
+static uint64_t pending_seq(const session_row *r);
 static int signal_take(void *ctx, uint64_t seq, const char *const *names, size_t n, json_t **signal, char **error);
 
 static const char *const PROFILES[] = {"permissive", "untrusted", "supervised"};
@@ -637,7 +638,7 @@ static int park_run(void *ctx, host *h, const json_t *pending, const json_t *app
     ss->parked++;
     /* a signal sent while it ran (queued) is handed to it at once, as to a run that ended here;
      * else the pause's deadline, if any, is armed */
-    bool again = kind == RUN_SIGNAL && signal_pause_settled(ss, s);
+    bool again = kind == RUN_SIGNAL && !s->fenced && signal_pause_settled(ss, s);
     pthread_cond_broadcast(&s->changed);
     pthread_cond_broadcast(&ss->changed);
     kick(ss); /* a slot came free */
@@ -938,11 +939,14 @@ static ss_result start_run(sessions *ss, session *s, run_kind kind, json_t *pend
                             : store_lease_claim(ss->st, s->row.id, &ss->me, clock_realtime_ms(), ss->cfg.lease_ms, -1,
                                                 &epoch, error);
     if (claimed > 0 && store) {
-        /* it may have changed on another node since it was read: start only what was checked */
-        char *why = NULL, *now = store_session_status(ss->st, s->row.id, &why);
-        if (!now || strcmp(now, s->row.status) != 0) {
-            *error = now ? xasprintf("session %s changed on another node meanwhile (it is %s now); look at it again",
-                                     s->row.id, now)
+        /* it may have changed on another node since it was read: start only what was checked. The
+         * call it waits on counts too: another node may have resumed it, and it paused again at a
+         * later call meanwhile (a parked run goes on and pauses again within milliseconds) */
+        uint64_t stored_seq = 0;
+        char *why = NULL, *now = store_session_status(ss->st, s->row.id, &stored_seq, &why);
+        if (!now || strcmp(now, s->row.status) != 0 || stored_seq != pending_seq(&s->row)) {
+            *error = now ? xasprintf("session %s changed on another node meanwhile (it is %s now%s); look at it again",
+                                     s->row.id, now, strcmp(now, s->row.status) ? "" : ", at another call")
                          : why ? why : xasprintf("session %s is no longer stored", s->row.id);
             if (now) free(why);
             char *ignored = NULL;
@@ -2002,8 +2006,6 @@ static void signal_deadline_fired(void *ctx, const char *id, uint64_t seq)
     }
     pthread_mutex_lock(&ss->lock);
     json_t *changed = NULL, *was = NULL;
-    ss_result fit = SS_OK;
-again:
     if (!ss->stopping && !s->running && signal_waits(s) && pending_seq(&s->row) == seq) {
         if (check_capacity(ss, &error) != SS_OK) { /* try again in a second */
             free(error), error = NULL;
@@ -2014,10 +2016,15 @@ again:
             fprintf(stderr, "chidori serve: session %s: its signal deadline passed, but it is not resumed: %s\n", id,
                     error);
             free(error), error = NULL;
-        } else if ((fit = park_unfit(ss, s, &changed, &was, &error)) == SS_RETRY) {
-            goto again; /* its parked run went on elsewhere: it went, and the session is read again */
-        } else if (fit != SS_OK) { /* its parked run is still ending: try again in a second */
-            free(error), error = NULL;
+        } else if (s->park && (s->park->state == PARK_LEAVING || !park_current(ss, s))) {
+            /* its parked run is unwinding, or stale (the session went on on another node): it is
+             * asked to go, and the deadline is tried again in a second rather than waited for here,
+             * on the one thread of every session's deadline */
+            if (s->park->state == PARK_WAITING) {
+                s->park->state = PARK_LEAVING;
+                pthread_cond_broadcast(&s->changed);
+                refresh(ss, s, true); /* as the store has it now */
+            }
             signal_deadlines_arm(ss->deadlines, id, seq, clock_realtime_ms() + 1000);
         } else {
             const char *fn = json_string_value(json_object_get(s->row.pending, "function"));
@@ -2045,6 +2052,23 @@ again:
     pthread_mutex_unlock(&ss->lock);
 }
 
+/* A signal was put in the mailbox of a session that this node did not see waiting for it (its
+ * row here was stale, or its run on another node had not paused yet): the session is read again,
+ * and paused now on a call that listens to a queued signal, it goes on (a run parked here at an
+ * earlier call goes first; one parked where the session is takes it). A run that settles checks
+ * the mailbox after its pause is stored and a signal is stored before this reads the session, so
+ * one of the two sees the other. Lock held (let go while a parked run goes). */
+static void signal_catch_up(sessions *ss, session *s)
+{
+    if (ss->stopping) return;
+    refresh(ss, s, true);
+    char *late = NULL;
+    if (s->park && (s->park->state != PARK_WAITING || !park_current(ss, s)) && !park_wait_gone(ss, s, true, &late))
+        fprintf(stderr, "chidori serve: %s\n", late);
+    free(late);
+    if (!s->running && !ss->stopping && (!s->park || s->park->state == PARK_WAITING)) signal_pause_settled(ss, s);
+}
+
 /* The status as the original spells it in its refusal ("Completed"). */
 static const char *status_word(const char *status)
 {
@@ -2059,10 +2083,7 @@ ss_result sessions_signal(sessions *ss, session *s, const char *name, const json
     json_object_set(body, "payload", payload ? json_copy(payload) : json_null());
     json_object_set(body, "from", from ? json_copy(from) : json_null());
     *resumed = false;
-    if (!lock_for_answer(ss, s, false, error)) {
-        json_free(body);
-        return SS_CONFLICT;
-    }
+    pthread_mutex_lock(&ss->lock);
     ss_result r;
     bool handed_before = false;
     json_t *changed, *was;
@@ -2076,6 +2097,11 @@ again:
     if (!s->running && (is_status(s, "completed") || is_status(s, "failed") || is_status(s, "cancelled"))) {
         *error = xasprintf("session is %s; cannot accept signals", status_word(s->row.status));
         r = SS_CONFLICT;
+    } else if (listens && s->park && s->park->state == PARK_LEAVING) {
+        /* its parked run is unwinding: the signal's run starts once it has gone (the lock is let go
+         * meanwhile, so everything is looked at again) */
+        if (!park_wait_gone(ss, s, false, error)) r = SS_CONFLICT;
+        else goto again;
     } else if (listens) {
         r = check_source(ss, s, allow_source_change, &changed, &was, error);
         /* a parked run takes it where it stopped, unless the source was edited or the session went
@@ -2085,13 +2111,28 @@ again:
         int put = r == SS_OK ? store_signal_put(ss->st, s->row.id, name, body, pending_seq(&s->row), delivery_seq,
                                                 &handed_before, error) : 0;
         if (put < 0) r = put == -2 ? SS_CONFLICT : SS_ERROR;
+        bool stored = r == SS_OK;
         /* handed_before: a timeout was handed to the pause first (its run is due): this one is queued */
         if (r == SS_OK) r = start_run(ss, s, RUN_SIGNAL, json_copy(s->row.pending), NULL, true, 0, error);
         if (r == SS_OK) *resumed = !handed_before;
         accept_source(ss, s, r, changed, was);
+        if (stored && r == SS_CONFLICT) {
+            /* another node went on with the session meanwhile (it holds the lease, or stored it
+             * running, or paused at a later call): the signal is in the mailbox, and that run or the
+             * next call listening takes it. So the sender is told it is queued: a 409 would have it
+             * sent again, and taken twice. The session is read again: paused already at a later call
+             * that listens to it (its run here or there may have looked at the mailbox before the
+             * signal was in it), it goes on now; a run parked here at the earlier call goes first. */
+            free(*error), *error = NULL;
+            r = SS_OK;
+            signal_catch_up(ss, s);
+        }
     } else {
         int put = store_signal_put(ss->st, s->row.id, name, body, 0, delivery_seq, &handed_before, error);
         if (put < 0) r = put == -2 ? SS_CONFLICT : SS_ERROR; /* a full mailbox is the sender's to wait for */
+        /* not running here: it may have paused on another node on a call that listens to it after
+         * that node looked at the mailbox, and before the signal was in it */
+        else if (!s->running) signal_catch_up(ss, s);
     }
     pthread_mutex_unlock(&ss->lock);
     json_free(body);
@@ -2239,7 +2280,7 @@ static void renew_leases(sessions *ss)
         pthread_mutex_unlock(&ss->lock);
         char *error = NULL;
         int held = store_lease_renew(ss->st, s->row.id, &ss->me, epoch, clock_realtime_ms() + ss->cfg.lease_ms, &error);
-        char *status = held > 0 ? store_session_status(ss->st, s->row.id, &error) : NULL;
+        char *status = held > 0 ? store_session_status(ss->st, s->row.id, NULL, &error) : NULL;
         if (held < 0 || error) fprintf(stderr, "chidori serve: session %s: %s\n", s->row.id, error);
         free(error);
         pthread_mutex_lock(&ss->lock);

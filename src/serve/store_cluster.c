@@ -284,11 +284,12 @@ out:
     return rc;
 }
 
-char *store_session_status(store *st, const char *session_id, char **error)
+char *store_session_status(store *st, const char *session_id, uint64_t *pending_seq, char **error)
 {
     db *d = store_lock_db(st);
     char *status = NULL;
-    db_stmt *s = db_prepare_static(d, "SELECT status FROM sessions WHERE id = ?1", error);
+    if (pending_seq) *pending_seq = 0;
+    db_stmt *s = db_prepare_static(d, "SELECT status, pending FROM sessions WHERE id = ?1", error);
     if (!s) {
         db_failed("reading a session's status", error);
     } else {
@@ -296,6 +297,16 @@ char *store_session_status(store *st, const char *session_id, char **error)
         int step = db_step(s, error);
         if (step == 1 && db_column_text(s, 0, NULL)) status = xstrdup(db_column_text(s, 0, NULL));
         else if (step < 0) db_failed("reading a session's status", error);
+        size_t len = 0;
+        const char *pending = step == 1 && pending_seq ? db_column_text(s, 1, &len) : NULL;
+        if (pending) { /* the store wrote it (a JSON object): its seq, or 0 */
+            json_error jerr;
+            json_t *p = json_parse(pending, len, NULL, &jerr);
+            const json_t *seq = json_object_get(p, "seq");
+            if (seq && seq->type == JSON_NUMBER && seq->u.number >= 1 && seq->u.number < 9007199254740992.0)
+                *pending_seq = (uint64_t)seq->u.number;
+            json_free(p);
+        }
     }
     db_done(s);
     store_unlock_db(st);

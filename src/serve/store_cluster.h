@@ -90,8 +90,9 @@ int store_append_record_fenced(store *st, const char *session_id, uint64_t seq, 
 int store_settle_fenced(store *st, const session_row *r, const cluster_node *me, int64_t epoch, bool release,
                         const json_t *manifest, char **error);
 
-/* A session's status as stored now (malloc'd), NULL when it has none (or with *error). */
-char *store_session_status(store *st, const char *session_id, char **error);
+/* A session's status as stored now (malloc'd), NULL when it has none (or with *error). pending_seq
+ * (when not NULL): the seq of the call it waits on as stored now, 0 when none (or unreadable). */
+char *store_session_status(store *st, const char *session_id, uint64_t *pending_seq, char **error);
 /* Compare-and-set of a session's status (and its error text when error_text is not NULL): 1 when
  * it was `from` and is `to` now, 0 when it was not `from`, -1 with *error. */
 int store_session_cas(store *st, const char *session_id, const char *from, const char *to, const char *error_text,

@@ -30,7 +30,39 @@ static void insert(store *st, const char *id, const char *status, int64_t create
 static char *status_of(store *st, const char *id)
 {
     char *error = NULL;
-    return store_session_status(st, id, &error);
+    return store_session_status(st, id, NULL, &error);
+}
+
+/* The seq of the call a session waits on, as stored: what start_run compares with the one it
+ * checked, so a session that another node resumed and that paused again at a later call is not
+ * started from the earlier one. */
+TEST(store_cluster_status_says_which_call_a_session_waits_on)
+{
+    char *error = NULL;
+    store *st = store_open(":memory:", &error);
+    CHECK(st != NULL);
+    insert(st, "w1", "paused", 1);
+    uint64_t seq = 99;
+    char *status = store_session_status(st, "w1", &seq, &error);
+    CHECK(status && !strcmp(status, "paused") && seq == 0); /* no pending call stored */
+    free(status);
+    session_row r = {0};
+    CHECK(store_get_session(st, "w1", &r, &error) == 1);
+    json_error jerr;
+    r.pending = json_parse("{\"seq\": 7, \"function\": \"signal\"}", 32, NULL, &jerr);
+    CHECK(r.pending != NULL && store_update_session(st, &r, &error) == 0);
+    status = store_session_status(st, "w1", &seq, &error);
+    CHECK(status && !strcmp(status, "paused") && seq == 7);
+    free(status);
+    json_free(r.pending);
+    r.pending = json_parse("{\"seq\": \"7\"}", 12, NULL, &jerr); /* not a number: none */
+    CHECK(r.pending != NULL && store_update_session(st, &r, &error) == 0);
+    status = store_session_status(st, "w1", &seq, &error);
+    CHECK(status && seq == 0);
+    free(status);
+    CHECK(store_session_status(st, "nobody", &seq, &error) == NULL && seq == 0);
+    session_row_clear(&r);
+    store_close(st);
 }
 
 TEST(store_cluster_leases_fence_a_stale_owner)
