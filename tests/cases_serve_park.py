@@ -565,3 +565,29 @@ def case_serve_signals_racing_on_two_nodes_are_never_409(v):
                 assert taken == ["a", "b"], (park_ms, view)
             for s in nodes:
                 s.stop()
+
+
+def case_serve_signal_waits_out_a_lease_held_elsewhere(v):
+    """A signal for a paused session whose lease another node holds (one cut off between its claim
+    and its release) is stored and answered 202; no run can start yet. The server tries it again
+    until the lease has expired, and the session then goes on and takes the signal once (it was
+    left paused for good, the signal handed and never run). Parked and replayed alike."""
+    import serve_db
+    for park_ms in ("60000", "0"):
+        s = server(v, {"CHIDORI_SERVE_PARK_MS": park_ms}).start()
+        try:
+            sid = paused(s, {"input": {"signal": "go"}})["id"]
+            serve_db.hold_lease(v, s.env["CHIDORI_STATE_DIR"], sid, "ghost", 1500)
+            status, _, got = s.request("POST", f"/sessions/{sid}/signal", {"name": "go", "payload": 7})
+            assert status == 202 and got["status"] == "queued", (park_ms, status, got)
+            t0 = time.monotonic()
+            view = {}
+            while view.get("status") != "completed" and time.monotonic() - t0 < 15 * v.slow:
+                time.sleep(0.1)
+                view = s.request("GET", f"/sessions/{sid}")[2]
+            assert view["status"] == "completed" and view["output"]["first"]["payload"] == 7, (park_ms, view, s.stderr())
+            assert time.monotonic() - t0 >= 1.0, "it went on while the lease was still held elsewhere"
+            assert [r["function"] for r in calls(s, sid)].count("signal") == 1, calls(s, sid)
+            s.stop()
+        finally:
+            s.cleanup()

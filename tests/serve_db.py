@@ -50,3 +50,23 @@ def stored_log_bytes(v, state_dir, sid):
                           (sid,)).fetchone()[0]
     finally:
         db.close()
+
+
+def hold_lease(v, state_dir, sid, owner, for_ms):
+    """Make the session's lease held by node `owner` (that runs nothing) for for_ms from now: what a
+    node cut off between its claim and its release leaves behind."""
+    import time
+    until = int(time.time() * 1000) + int(for_ms)
+    sql = (f"UPDATE session_leases SET owner = {_literal(owner)}, host = 'elsewhere', pid = 1, epoch = epoch + 1,"
+           f" expires_ms = {until} WHERE session_id = {_literal(sid)}")
+    dbname = _pg_database(v, state_dir)
+    if dbname:
+        import pgserver
+        pgserver.psql(dbname, sql)
+        return
+    db = sqlite3.connect(os.path.join(state_dir, "sessions.sqlite3"))
+    try:
+        assert db.execute(sql).rowcount == 1, sid
+        db.commit()
+    finally:
+        db.close()

@@ -160,6 +160,7 @@ static void wait_for_slot(sessions *ss);
 static void settle(sessions *ss, session *s);
 static void signal_stamp_deadline(session *s);
 static uint64_t pending_seq(const session_row *r);
+static bool as_whole(const json_t *v, uint64_t *out);
 static int signal_take(void *ctx, uint64_t seq, const char *const *names, size_t n, json_t **signal, char **error);
 
 static const char *const PROFILES[] = {"permissive", "untrusted", "supervised"};
@@ -942,9 +943,10 @@ static ss_result start_run(sessions *ss, session *s, run_kind kind, json_t *pend
         /* it may have changed on another node since it was read: start only what was checked. The
          * call it waits on counts too: another node may have resumed it, and it paused again at a
          * later call meanwhile (a parked run goes on and pauses again within milliseconds) */
-        uint64_t stored_seq = 0;
+        uint64_t stored_seq = 0, checked_seq = 0;
+        if (!as_whole(json_object_get(pending, "seq"), &checked_seq)) checked_seq = pending_seq(&s->row);
         char *why = NULL, *now = store_session_status(ss->st, s->row.id, &stored_seq, &why);
-        if (!now || strcmp(now, s->row.status) != 0 || stored_seq != pending_seq(&s->row)) {
+        if (!now || strcmp(now, s->row.status) != 0 || stored_seq != checked_seq) {
             *error = now ? xasprintf("session %s changed on another node meanwhile (it is %s now%s); look at it again",
                                      s->row.id, now, strcmp(now, s->row.status) ? "" : ", at another call")
                          : why ? why : xasprintf("session %s is no longer stored", s->row.id);
@@ -1971,6 +1973,18 @@ static int signal_take(void *ctx, uint64_t seq, const char *const *names, size_t
     return store_signal_take(job->ss->st, job->s->row.id, seq, names, n, signal, error);
 }
 
+/* A signal (or a timeout's sentinel) waits for a pause whose run could not start now: its lease is
+ * held elsewhere (a node that died holding it, or one that is between its claim and its release),
+ * the server is full, the store failed. The deadline timer tries again in a while: it starts the
+ * run when something waits for the call, before it looks at the pause's own deadline
+ * (signal_deadline_fired), so this never loses that deadline either. */
+#define SIGNAL_RETRY_MS 1000
+static void signal_retry_later(sessions *ss, const session *s)
+{
+    uint64_t seq = pending_seq(&s->row);
+    if (seq) signal_deadlines_arm(ss->deadlines, s->row.id, seq, clock_realtime_ms() + SIGNAL_RETRY_MS);
+}
+
 /* A run has just settled (lock held, saved): paused on a signal already queued, it goes on at once
  * (true); else its deadline, if any, is armed. */
 static bool signal_pause_settled(sessions *ss, session *s)
@@ -1985,15 +1999,22 @@ static bool signal_pause_settled(sessions *ss, session *s)
         free(error), error = NULL;
     }
     if (queued == 1) {
-        if (start_run(ss, s, RUN_SIGNAL, json_copy(s->row.pending), NULL, true, 0, &error) == SS_OK) return true;
-        fprintf(stderr, "chidori serve: session %s: %s\n", s->row.id, error);
+        ss_result r = start_run(ss, s, RUN_SIGNAL, json_copy(s->row.pending), NULL, true, 0, &error);
+        if (r == SS_OK) return true;
+        if (r != SS_CONFLICT) fprintf(stderr, "chidori serve: session %s: %s\n", s->row.id, error);
         free(error);
+        signal_retry_later(ss, s); /* its lease held elsewhere, say: the signal waits, and is tried again */
         return false;
     }
-    signal_rearm(ss, &s->row);
+    if (queued < 0) signal_retry_later(ss, s);
+    else signal_rearm(ss, &s->row);
     return false;
 }
 
+/* The timer of a session's signal pause: its deadline, or a retry (signal_retry_later). A signal
+ * (or a sentinel) waiting for the call starts the run; else, once the pause's deadline has passed,
+ * the timeout's sentinel is handed to the call and the run starts; a retry before the deadline
+ * arms the deadline again (the timer keeps one entry a session). */
 static void signal_deadline_fired(void *ctx, const char *id, uint64_t seq)
 {
     sessions *ss = ctx;
@@ -2006,44 +2027,59 @@ static void signal_deadline_fired(void *ctx, const char *id, uint64_t seq)
     }
     pthread_mutex_lock(&ss->lock);
     json_t *changed = NULL, *was = NULL;
+    if (!ss->stopping && !s->running) refresh(ss, s, true); /* another node may have gone on with it */
     if (!ss->stopping && !s->running && signal_waits(s) && pending_seq(&s->row) == seq) {
-        if (check_capacity(ss, &error) != SS_OK) { /* try again in a second */
+        uint64_t at = 0;
+        bool due = as_whole(json_object_get(s->row.pending, "deadline_ms"), &at) && clock_realtime_ms() >= (int64_t)at;
+        const char *names[64];
+        size_t n = signal_names(s->row.pending, names, 64);
+        int waiting = store_signal_waiting(ss->st, id, seq, names, n, &error);
+        if (waiting < 0) {
+            fprintf(stderr, "chidori serve: session %s: its signal timer: %s\n", id, error);
             free(error), error = NULL;
-            signal_deadlines_arm(ss->deadlines, id, seq, clock_realtime_ms() + 1000);
+            signal_retry_later(ss, s);
+        } else if (!waiting && !due) {
+            if (at) signal_deadlines_arm(ss->deadlines, id, seq, (int64_t)at); /* a retry found nothing */
+        } else if (check_capacity(ss, &error) != SS_OK) { /* try again in a second */
+            free(error), error = NULL;
+            signal_retry_later(ss, s);
         } else if (check_source(ss, s, false, &changed, &was, &error) != SS_OK) {
             /* an edited agent never runs on by itself: the session waits for a signal sent with
              * allow_source_change (or for its source back and a restart of the server) */
-            fprintf(stderr, "chidori serve: session %s: its signal deadline passed, but it is not resumed: %s\n", id,
-                    error);
+            fprintf(stderr, "chidori serve: session %s: its signal %s, but it is not resumed: %s\n", id,
+                    waiting ? "is waiting" : "deadline passed", error);
             free(error), error = NULL;
         } else if (s->park && (s->park->state == PARK_LEAVING || !park_current(ss, s))) {
             /* its parked run is unwinding, or stale (the session went on on another node): it is
-             * asked to go, and the deadline is tried again in a second rather than waited for here,
-             * on the one thread of every session's deadline */
+             * asked to go, and the timer tries again in a second rather than waiting here, on the
+             * one thread of every session's deadline */
             if (s->park->state == PARK_WAITING) {
                 s->park->state = PARK_LEAVING;
                 pthread_cond_broadcast(&s->changed);
-                refresh(ss, s, true); /* as the store has it now */
             }
-            signal_deadlines_arm(ss->deadlines, id, seq, clock_realtime_ms() + 1000);
+            signal_retry_later(ss, s);
         } else {
-            const char *fn = json_string_value(json_object_get(s->row.pending, "function"));
-            const char *names[1];
-            json_t *sentinel = json_object();
-            json_object_set(sentinel, "name", strcmp(fn, "signal") == 0 && signal_names(s->row.pending, names, 1)
-                                                  ? json_string(names[0]) : json_null());
-            json_object_set(sentinel, "payload", json_null());
-            json_object_set(sentinel, "from", json_null());
-            json_object_set(sentinel, "timedOut", json_bool(true));
-            uint64_t dseq;
-            bool before;
-            /* the empty name: no call listens to it, so a sentinel never leaves its pause */
-            if (store_signal_put(ss->st, id, "", sentinel, seq, &dseq, &before, &error) < 0 ||
-                start_run(ss, s, RUN_SIGNAL, json_copy(s->row.pending), NULL, true, 0, &error) != SS_OK) {
-                fprintf(stderr, "chidori serve: session %s: its signal deadline: %s\n", id, error);
-                free(error);
+            int put = 0;
+            if (!waiting) { /* due: the timeout's sentinel is handed to the call */
+                const char *fn = json_string_value(json_object_get(s->row.pending, "function"));
+                json_t *sentinel = json_object();
+                json_object_set(sentinel, "name", strcmp(fn, "signal") == 0 && n ? json_string(names[0]) : json_null());
+                json_object_set(sentinel, "payload", json_null());
+                json_object_set(sentinel, "from", json_null());
+                json_object_set(sentinel, "timedOut", json_bool(true));
+                uint64_t dseq;
+                bool before;
+                /* the empty name: no call listens to it, so a sentinel never leaves its pause */
+                put = store_signal_put(ss->st, id, "", sentinel, seq, &dseq, &before, &error);
+                json_free(sentinel);
             }
-            json_free(sentinel);
+            ss_result r = put < 0 ? SS_ERROR : start_run(ss, s, RUN_SIGNAL, json_copy(s->row.pending), NULL, true, 0,
+                                                         &error);
+            if (r != SS_OK) {
+                if (r != SS_CONFLICT) fprintf(stderr, "chidori serve: session %s: its signal timer: %s\n", id, error);
+                free(error), error = NULL;
+                signal_retry_later(ss, s); /* its lease held elsewhere, say */
+            }
         }
     }
     json_free(changed);
@@ -2053,20 +2089,49 @@ static void signal_deadline_fired(void *ctx, const char *id, uint64_t seq)
 }
 
 /* A signal was put in the mailbox of a session that this node did not see waiting for it (its
- * row here was stale, or its run on another node had not paused yet): the session is read again,
- * and paused now on a call that listens to a queued signal, it goes on (a run parked here at an
- * earlier call goes first; one parked where the session is takes it). A run that settles checks
- * the mailbox after its pause is stored and a signal is stored before this reads the session, so
- * one of the two sees the other. Lock held (let go while a parked run goes). */
-static void signal_catch_up(sessions *ss, session *s)
+ * row here was stale, or its run on another node had not paused yet), or whose run it could not
+ * start (always): the session is read again, and paused now on a call for which a signal waits, it
+ * goes on (a run parked here at an earlier call goes first; one parked where the session is takes
+ * it), or is tried again by the timer when it cannot start now. A run that settles checks the
+ * mailbox after its pause is stored and a signal is stored before this reads the session, so one of
+ * the two sees the other. Without always, nothing more is done when the session is stored as this
+ * node saw it (one small read). An edited agent is not run on by this (as by a timer). Lock held
+ * (let go while a parked run goes). */
+static void signal_catch_up(sessions *ss, session *s, bool always)
 {
-    if (ss->stopping) return;
+    if (ss->stopping || s->running) return;
+    if (!always) {
+        uint64_t seq = 0;
+        char *why = NULL, *now = store_session_status(ss->st, s->row.id, &seq, &why);
+        bool same = now && !strcmp(now, s->row.status) && seq == pending_seq(&s->row);
+        free(now);
+        free(why);
+        if (same) return;
+    }
     refresh(ss, s, true);
     char *late = NULL;
     if (s->park && (s->park->state != PARK_WAITING || !park_current(ss, s)) && !park_wait_gone(ss, s, true, &late))
         fprintf(stderr, "chidori serve: %s\n", late);
     free(late);
-    if (!s->running && !ss->stopping && (!s->park || s->park->state == PARK_WAITING)) signal_pause_settled(ss, s);
+    if (s->running || ss->stopping || (s->park && s->park->state != PARK_WAITING) || !signal_waits(s)) return;
+    const char *names[64];
+    size_t n = signal_names(s->row.pending, names, 64);
+    char *error = NULL;
+    json_t *changed = NULL, *was = NULL;
+    int waiting = store_signal_waiting(ss->st, s->row.id, pending_seq(&s->row), names, n, &error);
+    if (waiting < 0 || (waiting && check_capacity(ss, &error) != SS_OK)) {
+        signal_retry_later(ss, s);
+    } else if (waiting && check_source(ss, s, false, &changed, &was, &error) != SS_OK) {
+        fprintf(stderr, "chidori serve: session %s: a signal waits for it, but it is not resumed: %s\n", s->row.id,
+                error);
+    } else if (waiting) {
+        ss_result r = start_run(ss, s, RUN_SIGNAL, json_copy(s->row.pending), NULL, true, 0, &error);
+        if (r != SS_OK && r != SS_CONFLICT) fprintf(stderr, "chidori serve: session %s: %s\n", s->row.id, error);
+        if (r != SS_OK) signal_retry_later(ss, s);
+    }
+    free(error);
+    json_free(changed);
+    json_free(was);
 }
 
 /* The status as the original spells it in its refusal ("Completed"). */
@@ -2116,7 +2181,7 @@ again:
         if (r == SS_OK) r = start_run(ss, s, RUN_SIGNAL, json_copy(s->row.pending), NULL, true, 0, error);
         if (r == SS_OK) *resumed = !handed_before;
         accept_source(ss, s, r, changed, was);
-        if (stored && r == SS_CONFLICT) {
+        if (stored && r != SS_OK) {
             /* another node went on with the session meanwhile (it holds the lease, or stored it
              * running, or paused at a later call): the signal is in the mailbox, and that run or the
              * next call listening takes it. So the sender is told it is queued: a 409 would have it
@@ -2125,14 +2190,19 @@ again:
              * signal was in it), it goes on now; a run parked here at the earlier call goes first. */
             free(*error), *error = NULL;
             r = SS_OK;
-            signal_catch_up(ss, s);
+            signal_catch_up(ss, s, true);
+            if (!s->running && (is_status(s, "completed") || is_status(s, "failed") || is_status(s, "cancelled"))) {
+                /* it ended elsewhere meanwhile: nothing will take it, and a retry is refused too */
+                *error = xasprintf("session is %s; cannot accept signals", status_word(s->row.status));
+                r = SS_CONFLICT;
+            }
         }
     } else {
         int put = store_signal_put(ss->st, s->row.id, name, body, 0, delivery_seq, &handed_before, error);
         if (put < 0) r = put == -2 ? SS_CONFLICT : SS_ERROR; /* a full mailbox is the sender's to wait for */
         /* not running here: it may have paused on another node on a call that listens to it after
          * that node looked at the mailbox, and before the signal was in it */
-        else if (!s->running) signal_catch_up(ss, s);
+        else if (!s->running) signal_catch_up(ss, s, false);
     }
     pthread_mutex_unlock(&ss->lock);
     json_free(body);
