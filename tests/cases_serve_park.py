@@ -428,12 +428,7 @@ def case_serve_parked_signal_pause_times_out_in_place(v):
             view = paused(s, {"input": {"marks": 3, "signal": "go", "timeout": 700}})
             assert view["pending_signal_deadline"], view
             sid = view["id"]
-            t0 = time.monotonic()
-            got = view
-            while got["status"] != "completed" and time.monotonic() - t0 < 20 * v.slow:
-                time.sleep(0.1)
-                got = s.request("GET", f"/sessions/{sid}")[2]
-            assert got["status"] == "completed", (got, s.stderr())
+            got = s.wait_for(sid, lambda x: x["status"] == "completed", f"completed ({env})")
             assert got["output"]["first"]["timedOut"] is True, got
             durations = signal_durations(s, sid)
             if env:  # the deadline's run performed the call again and took the sentinel at once
@@ -518,13 +513,8 @@ def case_serve_parked_signals_racing(v):
             t.join()
         for sid, _ in plans:
             assert all(sent[(sid, k)][0] in (200, 202) for k in range(2)), (seed, sent[(sid, 0)], sent[(sid, 1)])
-            t0 = time.monotonic()
-            view = {}
-            while view.get("status") != "completed" and time.monotonic() - t0 < 20 * v.slow:
-                view = s.request("GET", f"/sessions/{sid}")[2]
-                time.sleep(0.05)
+            view = s.wait_for(sid, lambda x: x["status"] == "completed", f"completed (seed {seed})")
             log = calls(s, sid)
-            assert view["status"] == "completed", (seed, view, log, s.stderr())
             assert [r["seq"] for r in log] == list(range(1, len(log) + 1)), (seed, log)
             got = sorted([view["output"]["first"]["payload"], view["output"]["second"]["payload"]])
             assert got == [0, 1], (seed, view)
@@ -555,12 +545,7 @@ def case_serve_signals_racing_on_two_nodes_are_never_409(v):
                 for t in threads:
                     t.join()
                 assert all(got[n][0] in (200, 202) for n in "ab"), (park_ms, got)
-                t0 = time.monotonic()
-                view = {}
-                while view.get("status") != "completed" and time.monotonic() - t0 < 20 * v.slow:
-                    time.sleep(0.05)
-                    view = a.request("GET", f"/sessions/{sid}")[2]
-                assert view["status"] == "completed", (park_ms, view, got)
+                view = a.wait_for(sid, lambda x: x["status"] == "completed", f"completed (park {park_ms}, {got})")
                 taken = sorted(view["output"][k]["payload"] for k in ("first", "second"))
                 assert taken == ["a", "b"], (park_ms, view)
             for s in nodes:
@@ -581,11 +566,8 @@ def case_serve_signal_waits_out_a_lease_held_elsewhere(v):
             status, _, got = s.request("POST", f"/sessions/{sid}/signal", {"name": "go", "payload": 7})
             assert status == 202 and got["status"] == "queued", (park_ms, status, got)
             t0 = time.monotonic()
-            view = {}
-            while view.get("status") != "completed" and time.monotonic() - t0 < 15 * v.slow:
-                time.sleep(0.1)
-                view = s.request("GET", f"/sessions/{sid}")[2]
-            assert view["status"] == "completed" and view["output"]["first"]["payload"] == 7, (park_ms, view, s.stderr())
+            view = s.wait_for(sid, lambda x: x["status"] == "completed", f"completed (park {park_ms})", seconds=15)
+            assert view["output"]["first"]["payload"] == 7, (park_ms, view, s.stderr())
             assert time.monotonic() - t0 >= 1.0, "it went on while the lease was still held elsewhere"
             assert [r["function"] for r in calls(s, sid)].count("signal") == 1, calls(s, sid)
             s.stop()

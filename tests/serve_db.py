@@ -7,6 +7,7 @@ Trusts: the test's own values (quoted here for psql, never taken from a server's
 """
 import os
 import sqlite3
+import time
 
 
 def _pg_database(v, state_dir):
@@ -55,7 +56,6 @@ def stored_log_bytes(v, state_dir, sid):
 def hold_lease(v, state_dir, sid, owner, for_ms):
     """Make the session's lease held by node `owner` (that runs nothing) for for_ms from now: what a
     node cut off between its claim and its release leaves behind."""
-    import time
     until = int(time.time() * 1000) + int(for_ms)
     sql = (f"UPDATE session_leases SET owner = {_literal(owner)}, host = 'elsewhere', pid = 1, epoch = epoch + 1,"
            f" expires_ms = {until} WHERE session_id = {_literal(sid)}")

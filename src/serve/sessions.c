@@ -161,6 +161,7 @@ static void settle(sessions *ss, session *s);
 static void signal_stamp_deadline(session *s);
 static uint64_t pending_seq(const session_row *r);
 static bool as_whole(const json_t *v, uint64_t *out);
+static bool signal_waits(const session *s);
 static int signal_take(void *ctx, uint64_t seq, const char *const *names, size_t n, json_t **signal, char **error);
 
 static const char *const PROFILES[] = {"permissive", "untrusted", "supervised"};
@@ -603,8 +604,6 @@ const char *sessions_parking(const sessions *ss)
 static int park_run(void *ctx, host *h, const json_t *pending, const json_t *approval, char **response)
 {
     const char *status = approval ? "awaitingapproval" : "paused";
-    const char *fn = json_string_value(json_object_get(pending, "function"));
-    run_kind kind = approval ? RUN_APPROVED : fn && !strncmp(fn, "signal", 6) ? RUN_SIGNAL : RUN_RESUME;
     run_job *job = ctx;
     sessions *ss = job->ss;
     session *s = job->s;
@@ -621,6 +620,7 @@ static int park_run(void *ctx, host *h, const json_t *pending, const json_t *app
     set_status(s, status);
     s->row.pending = json_copy(pending);
     s->row.pending_approval = approval ? json_copy(approval) : NULL;
+    run_kind kind = approval ? RUN_APPROVED : signal_waits(s) ? RUN_SIGNAL : RUN_RESUME;
     signal_stamp_deadline(s); /* a signal pause's timeout, as its run's end would */
     json_free(s->was_manifest), s->was_manifest = NULL; /* its run went live: nothing to put back */
     json_free(s->was_awaiting), s->was_awaiting = NULL;
@@ -1814,7 +1814,6 @@ static char *dump(json_t *v)
     return text;
 }
 
-static bool signal_waits(const session *s);
 static void listener_sync(sessions *ss);
 
 int sessions_follow_next(sessions *ss, session_follower *f, int timeout_ms, const char **event, char **data)
