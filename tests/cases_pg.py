@@ -31,6 +31,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 
 import pgserver
 from cases import Skip
@@ -205,6 +206,59 @@ def case_pg_two_servers_share_one_database(v):
     finally:
         a.cleanup()
         b.cleanup()
+
+
+def case_pg_cancel_stored_by_another_node_as_a_resume_starts_stands(v):
+    """A cancel another node stores (a status change without the lease, as sessions_cancel does for
+    a session it does not run) while a resume here is between its look at the session and its
+    write of `running`: the cancel stands. The resume is a 409, and the session stays cancelled and
+    runs no further (the write was unconditional: the run went on over a cancel whose client had
+    its 200). The other node's write is the test's, held open in a transaction until the resume's
+    write waits on its row; parked and replayed alike."""
+    need_cluster()
+    url, name = pgserver.database()
+    for park_ms in ("0", "60000"):
+        s = server_on(v, url, env={"CHIDORI_SERVE_PARK_MS": park_ms})
+        other = None
+        try:
+            s.start()
+            view = create(s, {"input": {"mode": "input"}})
+            sid = view["id"]
+            assert view["status"] == "paused", view
+            other = pgserver.session(name)
+            other.stdin.write("BEGIN;\nUPDATE sessions SET status = 'cancelled', error = 'cancelled'"
+                              f" WHERE id = '{sid}' AND status = 'paused';\nSELECT 'held';\n")
+            other.stdin.flush()
+            assert other.stdout.readline().strip() == "held", park_ms
+            answer = {}
+            t = threading.Thread(target=lambda: answer.update(
+                got=s.request("POST", f"/sessions/{sid}/resume", {"response": "late"})))
+            t.start()
+            waiting = "0"
+            deadline = time.monotonic() + 20 * v.slow
+            while waiting != "1" and time.monotonic() < deadline and t.is_alive():
+                time.sleep(0.02)
+                waiting = pgserver.psql(name, "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+                                              " AND query LIKE 'UPDATE sessions SET status%'").strip()
+            assert waiting == "1", (park_ms, "the resume's write never waited on the row", answer, s.stderr())
+            other.stdin.write("COMMIT;\n")
+            other.stdin.close()
+            assert other.wait(timeout=30) == 0, park_ms
+            t.join(timeout=30 * v.slow)
+            status, _, got = answer["got"]
+            assert status == 409 and "changed on another node" in got.get("error", ""), (park_ms, status, got)
+            time.sleep(0.3)
+            status, _, seen = s.request("GET", f"/sessions/{sid}")
+            assert status == 200 and seen["status"] == "cancelled" and seen.get("output") is None, (park_ms, seen)
+            stored = pgserver.rows(name, f"SELECT status FROM sessions WHERE id = '{sid}'")
+            assert stored == [["cancelled"]], (park_ms, stored, s.stderr())
+            held = pgserver.rows(name, f"SELECT expires_ms FROM session_leases WHERE session_id = '{sid}'")
+            assert held in ([], [["0"]]), (park_ms, "the lease of the run that did not start is held", held)
+            s.stop()
+        finally:
+            if other and other.poll() is None:
+                other.kill()
+            s.cleanup()
 
 
 def case_pg_upgrades_a_version_1_database(v):

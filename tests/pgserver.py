@@ -94,6 +94,13 @@ class Cluster:
             raise RuntimeError(f"psql failed: {p.stderr}")
         return p.stdout
 
+    def session(self, dbname):
+        """A psql of its own, left open: the caller writes statements to its stdin (a transaction it
+        holds open, say) and reads their output from its stdout; it kills it when done."""
+        return subprocess.Popen([os.path.join(PG_BIN, "psql"), "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1",
+                                 "-h", self.dir, "-U", USER, "-d", dbname], stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, text=True, env={"PATH": "/usr/bin:/bin", "LC_ALL": "C"})
+
     def rows(self, dbname, sql):
         """sql's rows as lists of strings (a NULL reads as ""), whatever the values hold."""
         p = subprocess.run([os.path.join(PG_BIN, "psql"), "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1",
@@ -145,3 +152,7 @@ def psql(dbname, sql):
 
 def rows(dbname, sql):
     return cluster().rows(dbname, sql)
+
+
+def session(dbname):
+    return cluster().session(dbname)

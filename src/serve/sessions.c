@@ -983,7 +983,7 @@ static ss_result start_run(sessions *ss, session *s, run_kind kind, json_t *pend
     s->fenced = false;
     free(s->node);
     s->node = xstrdup(ss->me.id);
-    bool stored_running = !store;
+    bool stored_running = !store, lost = false;
     if (count_records(ss, s, error) < 0) goto fail;
     if (store) {
         /* what the row becomes, stored before the session in memory changes */
@@ -992,7 +992,16 @@ static ss_result start_run(sessions *ss, session *s, run_kind kind, json_t *pend
         next.output = next.pending = next.pending_approval = NULL;
         next.error = NULL;
         next.call_count = call_count(s);
-        if (store_update_session(ss->st, &next, error) < 0) goto fail;
+        /* only from the status checked above: a cancel or a denial another node stored meanwhile
+         * (they change the status without the lease) stands, and this run does not start */
+        int written = store_update_session_if(ss->st, &next, s->row.status, error);
+        if (written < 0) goto fail;
+        if (written == 0) {
+            *error = xasprintf("session %s changed on another node meanwhile; look at it again", s->row.id);
+            if (s->park) s->park->state = PARK_LEAVING, pthread_cond_broadcast(&s->changed);
+            lost = true;
+            goto fail;
+        }
         stored_running = true;
     }
     set_status(s, "running");
@@ -1036,7 +1045,12 @@ fail:
         save_or_report(ss, s);
         pthread_cond_broadcast(&s->changed);
     }
-    return SS_ERROR;
+    /* the lease claimed above goes with the run that did not start, not when it expires */
+    char *ignored = NULL;
+    store_lease_release(ss->st, s->row.id, &ss->me, epoch, &ignored);
+    free(ignored);
+    if (lost) refresh(ss, s, false); /* as the node that changed it stored it */
+    return lost ? SS_CONFLICT : SS_ERROR;
 }
 
 /* With every slot taken, wait (ss->lock released meanwhile) up to CHIDORI_ACQUIRE_TIMEOUT_MS for a

@@ -417,14 +417,21 @@ out:
 
 int store_update_session(store *st, const session_row *r, char **error)
 {
+    return store_update_session_if(st, r, NULL, error) < 0 ? -1 : 0;
+}
+
+int store_update_session_if(store *st, const session_row *r, const char *from, char **error)
+{
     pthread_mutex_lock(&st->lock);
     int rc = RUN(st->db,
                  "UPDATE sessions SET status = ?2, output = ?3, error = ?4, pending = ?5,"
-                 " pending_approval = ?6, approvals = ?7, call_count = ?8 WHERE id = ?1",
+                 " pending_approval = ?6, approvals = ?7, call_count = ?8"
+                 " WHERE id = ?1 AND (CAST(?9 AS TEXT) IS NULL OR status = ?9)",
                  "updating a session", error, bind_text(s, 1, r->id); bind_text(s, 2, r->status);
                  db_bind_json(s, 3, r->output); bind_text(s, 4, r->error); db_bind_json(s, 5, r->pending);
                  db_bind_json(s, 6, r->pending_approval); db_bind_json(s, 7, r->approvals);
-                 db_bind_int64(s, 8, (int64_t)r->call_count));
+                 db_bind_int64(s, 8, (int64_t)r->call_count); bind_text(s, 9, from));
+    if (rc == 0) rc = db_changes(st->db) > 0;
     pthread_mutex_unlock(&st->lock);
     return rc;
 }

@@ -84,6 +84,10 @@ int store_insert_session_with(store *st, const session_row *r, const char *copy_
 int store_put_manifest_locked(store *st, const char *session_id, const json_t *manifest, char **error);
 /* Write every mutable field of a session (status, output, error, pending, approvals ...). */
 int store_update_session(store *st, const session_row *r, char **error);
+/* The same, only while the stored status is still from (NULL: whatever it is): 1 written, 0 not
+ * (another node changed it meanwhile: a cancel or a denial, which change a status without the
+ * lease), -1 with *error. */
+int store_update_session_if(store *st, const session_row *r, const char *from, char **error);
 /* Every session, oldest first (created_at_ms, then insertion order), one row at a time: fn is
  * called with each row (it may take the row's contents over, leaving *r cleared) and nothing is
  * kept between rows. fn runs under the store's lock: it must not call the store, nor take a lock

@@ -1,8 +1,8 @@
 /* test_store_cluster.c — leases and fencing in the store (src/serve/store_cluster.c), over an
  * in-memory database: one claim wins, a live lease is not taken, an expired one is (the epoch goes
  * up), and from then on the stale owner's record and its settle are refused while the new owner's
- * go through; a cancel stored by another node wins over the owner's outcome; queued sessions come
- * oldest first; a late renewal does not revive a released lease. */
+ * go through; a cancel stored by another node wins over the owner's outcome and over a run that
+ * starts; queued sessions come oldest first; a late renewal does not revive a released lease. */
 #define _GNU_SOURCE
 #include "unit.h"
 #include "serve/store.h"
@@ -61,6 +61,32 @@ TEST(store_cluster_status_says_which_call_a_session_waits_on)
     CHECK(status && seq == 0);
     free(status);
     CHECK(store_session_status(st, "nobody", &seq, &error) == NULL && seq == 0);
+    session_row_clear(&r);
+    store_close(st);
+}
+
+/* A run starting stores `running` only over the status it checked: a cancel another node stored
+ * meanwhile (without the lease) stands. */
+TEST(store_cluster_running_is_stored_only_over_the_status_checked)
+{
+    char *error = NULL;
+    store *st = store_open(":memory:", &error);
+    CHECK(st != NULL);
+    insert(st, "c1", "paused", 1);
+    CHECK(store_session_cas(st, "c1", "paused", "cancelled", "cancelled", &error) == 1); /* the other node */
+    session_row r = {0};
+    CHECK(store_get_session(st, "c1", &r, &error) == 1);
+    free(r.status);
+    r.status = xstrdup("running");
+    CHECK(store_update_session_if(st, &r, "paused", &error) == 0);
+    char *status = status_of(st, "c1");
+    CHECK(status && !strcmp(status, "cancelled"));
+    free(status);
+    CHECK(store_update_session_if(st, &r, "cancelled", &error) == 1); /* the status it has: written */
+    status = status_of(st, "c1");
+    CHECK(status && !strcmp(status, "running"));
+    free(status);
+    CHECK(store_update_session_if(st, &r, NULL, &error) == 1); /* NULL: whatever it is */
     session_row_clear(&r);
     store_close(st);
 }
