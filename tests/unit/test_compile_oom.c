@@ -1,0 +1,159 @@
+/* test_compile_oom.c — the engine's compiler when an allocation fails at any point of a compile.
+ * A guest can bring one about: it fills its memory to just under its cap and then calls `eval` or
+ * `new Function`, and how much it filled picks the point where the compile's allocation is refused.
+ * Each focus script is compiled once to count its allocations, and then again once for every
+ * allocation of that count, refusing that one (and, in a second pass, every one after it, as a cap
+ * does). No such compile may read or write outside its memory, or trip an assertion; with one
+ * allocation refused it must end in an exception that is an object (the out-of-memory error, not
+ * a catchable `null`); and the context must compile the script afterwards. Meant for
+ * the AddressSanitizer build, where every block of ng goes through the runtime's malloc functions
+ * (a release build takes small blocks from ng's arenas, and a bad read shows only there). */
+#include "unit.h"
+#include "quickjs.h"
+
+#include <malloc.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(CHIDORI_ENGINE_NG) && defined(__SANITIZE_ADDRESS__)
+
+static long seen, refuse_at;
+static bool refuse_after, trace;
+void __sanitizer_print_stack_trace(void);
+
+static bool refused(void)
+{
+    if (refuse_at <= 0) return false;
+    seen++;
+    if (trace && seen == refuse_at) __sanitizer_print_stack_trace(); /* where the first refusal came */
+    return refuse_after ? seen >= refuse_at : seen == refuse_at;
+}
+static void *inj_calloc(void *opaque, size_t count, size_t size)
+{
+    (void)opaque;
+    return refused() ? NULL : calloc(count, size);
+}
+static void *inj_malloc(void *opaque, size_t size)
+{
+    (void)opaque;
+    return refused() ? NULL : malloc(size);
+}
+static void inj_free(void *opaque, void *ptr) { (void)opaque; free(ptr); }
+static void *inj_realloc(void *opaque, void *ptr, size_t size)
+{
+    (void)opaque;
+    if (size && refused()) return NULL;
+    return realloc(ptr, size);
+}
+static size_t inj_usable(const void *ptr) { return malloc_usable_size((void *)ptr); }
+static const JSMallocFunctions injecting = {inj_calloc, inj_malloc, inj_free, inj_realloc, inj_usable};
+
+/* Compile source (a script, or a module when module) with the allocation refuse_at refused: 1 when
+ * it compiled, 0 when it failed as it should (an exception that is an object), -1 otherwise. */
+static int compile(JSContext *ctx, const char *source, bool module, long at, bool after)
+{
+    seen = 0;
+    refuse_at = at;
+    refuse_after = after;
+    JSValue f = JS_Eval(ctx, source, strlen(source), "<focus>",
+                        (module ? JS_EVAL_TYPE_MODULE : JS_EVAL_TYPE_GLOBAL) | JS_EVAL_FLAG_COMPILE_ONLY);
+    refuse_at = 0;
+    if (!JS_IsException(f)) {
+        JS_FreeValue(ctx, f);
+        return 1;
+    }
+    JSValue e = JS_GetException(ctx);
+    int rc = JS_IsObject(e) ? 0 : -1;
+    JS_FreeValue(ctx, e);
+    return rc;
+}
+
+static const char *const SCRIPTS[] = {
+    /* scopes, closures, captured loop bindings, eval and with (the resolver's own cases) */
+    "function outer(a, b = a + 1, ...rest) {\n"
+    "  let x = a; const y = b; var z = rest.length;\n"
+    "  for (let i = 0; i < 3; i++) { const f = () => i + x; z += f(); }\n"
+    "  { let shadow = y; function inner() { return shadow + eval('x + 1'); } z += inner(); }\n"
+    "  try { throw new Error('e'); } catch ({ message }) { z += message.length; } finally { z++; }\n"
+    "  label: for (const k in { p: 1, q: 2 }) { if (k === 'q') break label; z += k.length; }\n"
+    "  switch (z) { case 1: { let s = 1; z += s; break; } default: z--; }\n"
+    "  return z;\n"
+    "}\n"
+    "var o = { m() { return super.toString(); }, get g() { return 1; }, ['c' + 1]: 2, ...{ d: 3 } };\n"
+    "with ({ w: 1 }) { var fromWith = w + outer(1, 2, 3); }\n"
+    "outer(1);",
+    /* classes, private names, statics, generators, async, destructuring, templates, regexps */
+    "class A { #p = 1; static s = 2; static { A.t = 3; } #m() { return this.#p; } get v() { return this.#m(); }\n"
+    "  static make() { return new this(); } }\n"
+    "class B extends A { constructor() { super(); this.q = super.v; } *gen() { yield* [1, 2]; yield this.q; } }\n"
+    "async function* ag(list) { for await (const x of list) yield x; }\n"
+    "const { a = 1, b: [c, , d = 2] = [], ...others } = { b: [1, 2, 3], e: 4 };\n"
+    "const tag = (s, ...v) => s.raw.join('|') + v.join(',');\n"
+    "const t = tag`one ${a} two ${c}` + `${d}`;\n"
+    "const re = /(?<year>\\d{4})-(?<m>\\d\\d)/gu; const m = '2026-12'.match(re);\n"
+    "let n = 0; for (const x of new B().gen()) n += x; n ?\?= 1; n ||= 2; n &&= 3;\n"
+    "const opt = others?.e?.toString?.() ?? 'none';\n"
+    "async function f() { await null; return [...ag([1, 2])]; }\n"
+    "new B().v + n + opt.length + t.length;",
+    /* control flow: loops of every kind with labels, try/finally in generators, switch, using */
+    "function* g(n) { outer: for (let i = 0; i < n; i++) { inner: for (const j of [1, 2]) {\n"
+    "  if (j === 2) continue outer; try { yield i * j; } finally { if (i > 5) break outer; } } } }\n"
+    "let total = 0; for (const v of g(10)) total += v;\n"
+    "do { total--; } while (total > 100);\n"
+    "while (true) { if (total++ > 3) break; }\n"
+    "for (var k in { a: 1 }) for (var q = 0; q < 2; q++) total += q;\n"
+    "switch (typeof total) { case 'number': total += 1; case 'string': break; default: total = 0; }\n"
+    "{ using res = { [Symbol.dispose]() { total++; } }; }\n"
+    "const arrow = async (...a) => { const [x = 1, ...r] = a; return x + r.length + (await x); };\n"
+    "const obj = { get x() { return this._x; }, set x(v) { this._x = v; }, async *m() { yield 1; } };\n"
+    "obj.x = [...'abc'].map((c, i) => c.charCodeAt(0) + i).reduce((p, c) => p + c, 0);\n"
+    "const lb = /(?<=\\$)\\d+(?!px)/y.exec('$42') ?? [];\n"
+    "label: { if (obj?.x) break label; total = -1; }\n"
+    "delete obj._x; void 0; typeof undeclared === 'undefined' && (total += 1);\n"
+    "total + lb.length + obj.x;",
+};
+
+static const char *const MODULES[] = {
+    "import * as self from '<focus>';\n"
+    "export const a = 1; export let b = a + 1; export function f() { return b; }\n"
+    "export default class { static x = f(); }\n"
+    "const top = await Promise.resolve(a); export { top as renamed };\n",
+};
+
+static void every_point(const char *source, bool module)
+{
+    JSRuntime *rt = JS_NewRuntime2(&injecting, NULL);
+    JSContext *ctx = JS_NewContext(rt);
+    CHECK(ctx != NULL);
+    /* what a compile of it allocates */
+    seen = 0;
+    refuse_at = 1L << 60; /* counting, refusing nothing */
+    refuse_after = false;
+    CHECK(compile(ctx, source, module, 1L << 60, false) == 1);
+    long total = seen;
+    CHECK(total > 50);
+    trace = getenv("CHIDORI_TEST_TRACE") != NULL; /* which point a sanitizer report came at */
+    for (int after = 0; after < 2; after++) {
+        for (long at = 1; at <= total; at++) {
+            if (trace) fprintf(stderr, "refusing allocation %ld of %ld%s\n", at, total, after ? " and later" : "");
+            int rc = compile(ctx, source, module, at, after);
+            /* with every later allocation refused too, the out-of-memory error cannot be made
+               either (in a run, the allocator's reserve above the cap makes it): docs/reliability.md */
+            if (rc < 0 && !after)
+                fprintf(stderr, "compile with allocation %ld refused: not an object thrown\n", at);
+            CHECK(rc >= 0 || after);
+        }
+    }
+    CHECK(compile(ctx, source, module, 0, false) == 1); /* the context is whole */
+    JS_FreeContext(ctx);
+    JS_FreeRuntime(rt);
+}
+
+TEST(ng_compile_survives_a_refused_allocation_anywhere)
+{
+    for (size_t i = 0; i < sizeof SCRIPTS / sizeof *SCRIPTS; i++) every_point(SCRIPTS[i], false);
+    for (size_t i = 0; i < sizeof MODULES / sizeof *MODULES; i++) every_point(MODULES[i], true);
+}
+
+#endif
