@@ -434,6 +434,28 @@ def case_the_worker_binary_is_found_next_to_chidori_and_must_be_of_its_build(v):
             (code, out, err)
 
 
+def case_a_worker_binary_that_cannot_be_run_is_said(v):
+    """When chidori-worker lies next to chidori but cannot be exec'd (here it is open for writing,
+    as while a package manager replaces it: ETXTBSY), chidori runs itself as the worker, which
+    works (the same build) but starts slower: stderr says so, once, so an operator can see why.
+    With the file free again, nothing is said."""
+    if v.sanitized:
+        return  # a sanitizer build has no chidori-worker: it always runs itself
+    hello = os.path.join(ROOT, "examples", "hello.js")
+    with tempfile.TemporaryDirectory() as d:
+        for name in ("chidori", "chidori-worker"):
+            shutil.copy(os.path.join(v.dir, name), d)
+        worker = os.path.join(d, "chidori-worker")
+        with open(worker, "r+b"):
+            code, out, err = chidori(v, "run", "--isolate", hello, exe=os.path.join(d, "chidori"))
+        assert code == 0 and json.loads(out)["greeting"] == "Hello, world!", (code, out, err)
+        said = f"the worker binary {worker} could not be run (Text file busy); this binary runs as the worker"
+        assert err.count(said) == 1, err
+        time.sleep(0.5)  # a child another thread forked while the file was open execs within moments
+        code, out, err = chidori(v, "run", "--isolate", hello, exe=os.path.join(d, "chidori"))
+        assert code == 0 and "could not be run" not in err, (code, out, err)
+
+
 def case_a_worker_refuses_to_run_when_its_handoff_did_not_all_arrive(v):
     """The first Init says how many descriptors the parent sent on the worker's handoff socket (its
     network namespace, its cgroup slot); a worker that received fewer refuses to run, so it can

@@ -111,6 +111,7 @@ typedef struct spawn_plan {
     pid_t parent;
     int binary; /* the worker binary's descriptor, or -1 */
     bool pid1;  /* cloned into a new pid namespace */
+    int binary_errno; /* set by the child when the worker binary could not be exec'd */
 } spawn_plan;
 
 /* The child, on its own small stack, in the parent's memory until execve: only raw system calls
@@ -119,7 +120,7 @@ typedef struct spawn_plan {
  * them first thing). Its descriptor table is its own (no CLONE_FILES). */
 static int spawn_child(void *arg)
 {
-    const spawn_plan *plan = arg;
+    spawn_plan *plan = arg;
     const spawn_request *req = plan->req;
     syscall(SYS_prctl, PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
     /* The parent died already (then the worker would run on for nobody). In a pid namespace of
@@ -140,8 +141,10 @@ static int spawn_child(void *arg)
     static char *const argv[] = {"chidori", "__run-worker", NULL};
     /* Everything above the handed-on descriptors goes at the exec; the binary's stays open until
      * then, as execveat needs it. */
-    if (binary >= 0 && syscall(SYS_close_range, first_closed, ~0u, CLOSE_RANGE_CLOEXEC) == 0)
-        syscall(SYS_execveat, binary, "", argv, req->env, AT_EMPTY_PATH);
+    if (binary >= 0 && syscall(SYS_close_range, first_closed, ~0u, CLOSE_RANGE_CLOEXEC) == 0) {
+        long rc = syscall(SYS_execveat, binary, "", argv, req->env, AT_EMPTY_PATH);
+        plan->binary_errno = rc < 0 ? errno : 0; /* the parent's memory: it tells */
+    }
     syscall(SYS_close_range, first_closed, ~0u, 0);
     syscall(SYS_execve, "/proc/self/exe", argv, req->env);
     syscall(SYS_exit, 127);
@@ -149,6 +152,17 @@ static int spawn_child(void *arg)
 }
 
 #define SPAWN_STACK_BYTES (64 * 1024)
+
+/* The worker binary was found but could not be exec'd (it is being replaced: ETXTBSY; a mount
+ * without exec): this binary serves as the worker instead, which is safe (the same build, checked)
+ * but slower to start. Said once per process, so that an operator sees it. */
+static void report_fallback(int err)
+{
+    static atomic_bool said;
+    if (atomic_exchange(&said, true)) return;
+    fprintf(stderr, "chidori: the worker binary %s could not be run (%s); this binary runs as the worker instead\n",
+            binary_path, strerror(err));
+}
 
 /* Set once the kernel refused this process a pid namespace for want of privilege: it will again (a
  * failed clone does much of a process's copying before it fails), so later workers make their own
@@ -179,6 +193,7 @@ pid_t spawn_worker_process(const spawn_request *req, int *pidfd)
     int e = errno;
     pthread_sigmask(SIG_SETMASK, &saved, NULL);
     free(stack);
+    if (pid > 0 && plan.binary_errno) report_fallback(plan.binary_errno);
     errno = e;
     return pid;
 }
