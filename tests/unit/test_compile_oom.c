@@ -1,13 +1,15 @@
-/* test_compile_oom.c — the engine's compiler when an allocation fails at any point of a compile.
- * A guest can bring one about: it fills its memory to just under its cap and then calls `eval` or
- * `new Function`, and how much it filled picks the point where the compile's allocation is refused.
+/* test_compile_oom.c — the engine's compiler when an allocation fails at any point of a compile
+ * (ng patch 0031). A guest can bring one about: it fills its memory to just under its cap and then
+ * calls `eval` or `new Function`, and how much it filled picks the allocation that is refused.
  * Each focus script is compiled once to count its allocations, and then again once for every
  * allocation of that count, refusing that one (and, in a second pass, every one after it, as a cap
- * does). No such compile may read or write outside its memory, or trip an assertion; with one
- * allocation refused it must end in an exception that is an object (the out-of-memory error, not
- * a catchable `null`); and the context must compile the script afterwards. Meant for
- * the AddressSanitizer build, where every block of ng goes through the runtime's malloc functions
- * (a release build takes small blocks from ng's arenas, and a bad read shows only there). */
+ * does); a direct eval inside `with` is swept the same way at run time. No such compile may read
+ * or write outside its memory or trip an assertion; none may make a function while a failure's
+ * exception is pending; with one allocation refused the exception must be an object (the
+ * out-of-memory error, not a catchable `null`); and the context must compile the script after.
+ * Built for AddressSanitizer only: there every block of ng goes through the runtime's malloc
+ * functions, so the count is exact and a bad access is reported (a release build takes small
+ * blocks from ng's arenas). */
 #include "unit.h"
 #include "quickjs.h"
 
