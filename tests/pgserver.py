@@ -24,6 +24,7 @@ import threading
 
 PG_BIN = "/usr/lib/postgresql/15/bin"
 USER = "chidori"  # the cluster's superuser (trust authentication on its private socket)
+PSQL_ENV = {"PATH": "/usr/bin:/bin", "LC_ALL": "C"}
 
 _lock = threading.Lock()
 _cluster = None
@@ -85,11 +86,15 @@ class Cluster:
     def url(self, dbname):
         return f"postgresql://{USER}@/{dbname}?host={self.dir}"
 
+    def _psql(self, dbname, *extra):
+        """psql's command line for dbname, as the cluster's superuser: unaligned, no headers, stop
+        at the first error."""
+        return [os.path.join(PG_BIN, "psql"), "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1",
+                "-h", self.dir, "-U", USER, "-d", dbname, *extra]
+
     def psql(self, dbname, sql):
         """Run sql in dbname (as the cluster's superuser); returns its output, unaligned, no headers."""
-        p = subprocess.run([os.path.join(PG_BIN, "psql"), "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1",
-                            "-h", self.dir, "-U", USER, "-d", dbname, "-c", sql],
-                           capture_output=True, text=True, timeout=60, env={"PATH": "/usr/bin:/bin", "LC_ALL": "C"})
+        p = subprocess.run(self._psql(dbname, "-c", sql), capture_output=True, text=True, timeout=60, env=PSQL_ENV)
         if p.returncode != 0:
             raise RuntimeError(f"psql failed: {p.stderr}")
         return p.stdout
@@ -97,15 +102,13 @@ class Cluster:
     def session(self, dbname):
         """A psql of its own, left open: the caller writes statements to its stdin (a transaction it
         holds open, say) and reads their output from its stdout; it kills it when done."""
-        return subprocess.Popen([os.path.join(PG_BIN, "psql"), "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1",
-                                 "-h", self.dir, "-U", USER, "-d", dbname], stdin=subprocess.PIPE,
-                                stdout=subprocess.PIPE, text=True, env={"PATH": "/usr/bin:/bin", "LC_ALL": "C"})
+        return subprocess.Popen(self._psql(dbname), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                                env=PSQL_ENV)
 
     def rows(self, dbname, sql):
         """sql's rows as lists of strings (a NULL reads as ""), whatever the values hold."""
-        p = subprocess.run([os.path.join(PG_BIN, "psql"), "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1",
-                            "-F", "\x1f", "-R", "\x1e", "-h", self.dir, "-U", USER, "-d", dbname, "-c", sql],
-                           capture_output=True, text=True, timeout=60, env={"PATH": "/usr/bin:/bin", "LC_ALL": "C"})
+        p = subprocess.run(self._psql(dbname, "-F", "\x1f", "-R", "\x1e", "-c", sql), capture_output=True, text=True,
+                           timeout=60, env=PSQL_ENV)
         if p.returncode != 0:
             raise RuntimeError(f"psql failed: {p.stderr}")
         out = p.stdout[:-1] if p.stdout.endswith("\n") else p.stdout
