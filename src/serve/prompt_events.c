@@ -90,11 +90,11 @@ bool prompt_events_next(const prompt_events *pe, uint64_t *cursor, size_t record
 {
     if (!pe) return false;
     if (*cursor < pe->base) *cursor = pe->base; /* dropped before this stream sent them */
-    const pevent *e;
     /* one placed before a record this stream has sent already came late (relayed by another node):
      * skipped, as an event is never sent after the record that follows it */
-    while (*cursor < pe->next && (e = at(pe, *cursor))->records < records_sent) (*cursor)++;
+    while (*cursor < pe->next && at(pe, *cursor)->records < records_sent) (*cursor)++;
     if (*cursor >= pe->next) return false;
+    const pevent *e = at(pe, *cursor);
     if (e->records > records_sent) return false; /* a record it follows is not sent yet */
     *event = e->name;
     *data = xstrdup(e->data);
