@@ -2204,8 +2204,11 @@ again:
             free(*error), *error = NULL;
             r = SS_OK;
             signal_catch_up(ss, s, true);
-            if (!s->running && (is_status(s, "completed") || is_status(s, "failed") || is_status(s, "cancelled"))) {
-                /* it ended elsewhere meanwhile: nothing will take it, and a retry is refused too */
+            if (!s->running && (is_status(s, "completed") || is_status(s, "failed") || is_status(s, "cancelled")) &&
+                store_signal_taken(ss->st, s->row.id, *delivery_seq, error) != 1) {
+                /* it ended elsewhere meanwhile without taking it: nothing will, and a retry is
+                 * refused too (one it took first, ending because of it, was accepted) */
+                free(*error);
                 *error = xasprintf("session is %s; cannot accept signals", status_word(s->row.status));
                 r = SS_CONFLICT;
             }

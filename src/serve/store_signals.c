@@ -213,3 +213,22 @@ int store_signal_unhand(store *st, const char *session_id, uint64_t seq, char **
     store_unlock_db(st);
     return out;
 }
+
+int store_signal_taken(store *st, const char *session_id, uint64_t delivery_seq, char **error)
+{
+    db *d = store_lock_db(st);
+    db_stmt *s = db_prepare_static(d,
+                                   "SELECT COUNT(*) FROM signals WHERE session_id = ?1 AND delivery_seq = ?2"
+                                   " AND taken_by IS NOT NULL",
+                                   error);
+    int out = s ? 0 : fail("reading", error);
+    if (s) {
+        db_bind_text(s, 1, session_id, (size_t)-1);
+        db_bind_int64(s, 2, (int64_t)delivery_seq);
+        int rc = db_step(s, error);
+        out = rc < 0 ? fail("reading", error) : rc == 1 && db_column_int64(s, 0) != 0;
+        db_done(s);
+    }
+    store_unlock_db(st);
+    return out;
+}

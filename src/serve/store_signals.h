@@ -64,5 +64,8 @@ int store_signal_waiting(store *st, const char *session_id, uint64_t seq, const 
 /* A refused resume: what was handed to seq is queued again (it stays the session's); a timeout's
  * sentinel, put under the empty name (which no call listens to), is dropped. */
 int store_signal_unhand(store *st, const char *session_id, uint64_t seq, char **error);
+/* Whether the signal at delivery_seq has been taken by a call: 1, 0 (queued, or no such row), or
+ * -1 with *error. */
+int store_signal_taken(store *st, const char *session_id, uint64_t delivery_seq, char **error);
 
 #endif

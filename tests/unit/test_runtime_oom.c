@@ -5,10 +5,14 @@
  * builtins on objects it makes afresh and returns a digest of what it saw; `work()` is called once
  * to count its allocations and then once for every allocation of that count, refusing that one
  * (and, in a second pass, every one after it, as a cap does), the job queue drained after each
- * call under the same refusal. No call may read or write outside its memory or trip an assertion;
- * a call either throws (with one allocation refused, an object: the out-of-memory error) or
- * returns the digest it returns unrefused — never another value, and never with an exception
- * pending — and `work()` gives the same digest after, from the same context. The sweep runs in a
+ * call under the same refusal. No call may read or write outside its memory, trip an assertion
+ * or leak (the unit run is leak-checked); a call either throws an object (the out-of-memory error,
+ * or the one the context made ahead when not even that can be made) or returns the digest it
+ * returns unrefused — never another value, and never with an exception pending — a job that fails
+ * fails with an object, and `work()` gives the same digest after, from the same context. The
+ * scripts cover arrays and JSON, strings and regular expressions, collections and iterators,
+ * typed arrays and BigInt, Proxy, classes and errors, promises and async iteration, and a guest's
+ * Error.prepareStackTrace that starts jobs of its own. The sweep runs in a
  * warm context (what a builtin does every time) and, for the first call of each builtin, in a
  * fresh context per point (what it does once per context: shapes, lazily made prototypes).
  * Built for AddressSanitizer only (ng_refusing.h says why). */
@@ -35,9 +39,10 @@ static const char *const SCRIPTS[] = {
     "  const p = JSON.parse(s, (k, v) => Array.isArray(v) ? v.length : v);\n"
     "  const g = Object.groupBy(a, x => x % 2 ? 'odd' : 'even'); const m = Map.groupBy(a, x => x % 3);\n"
     "  const frozen = Object.freeze(structuredCloneLike(o)); delete o.k; o[100] = 1; o[-1] = 2;\n"
+    "  let raw; try { raw = JSON.stringify([JSON.rawJSON('1e3')]); } catch (e) { raw = e.name; }\n"
     "  return [b.join(), c.join('|'), keys.join(), s.length, JSON.stringify(p), g.odd.length, m.size,\n"
     "          Object.isFrozen(frozen), a.indexOf(5), a.lastIndexOf(5), a.includes(12), a.findLast(x => x > 10),\n"
-    "          a.at(-1), String(a.entries().next().value), a.every(Number.isInteger), a.some(x => x > 12)].join(';');\n"
+    "          a.at(-1), String(a.entries().next().value), a.every(Number.isInteger), a.some(x => x > 12), raw].join(';');\n"
     "}\n"
     "function structuredCloneLike(v) { return JSON.parse(JSON.stringify(v)); }\n",
     /* strings and regular expressions */
@@ -131,12 +136,33 @@ static const char *const SCRIPTS[] = {
     "    try { await Promise.any([Promise.reject(1)]); } catch (e) { out.push(e.constructor.name + e.errors.length); }\n"
     "    const { promise, resolve } = Promise.withResolvers(); queueMicrotaskLike(() => resolve('wr')); out.push(await promise);\n"
     "    out.push(await sleep(1).then(v => v + 1).finally(() => out.push('fin')).catch(() => 'never'));\n"
+    "    const noReturn = { [Symbol.iterator]() { let i = 0; return { next: () => ({ value: i++, done: i > 3 }) }; } };\n"
+    "    for await (const x of noReturn) { out.push('fs' + x); break; }\n"
+    "    async function* deleg() { yield* noReturn; }\n"
+    "    const dg = deleg(); await dg.next();\n"
+    "    out.push(await dg.throw(new Error('t')).then(() => 'no', e => e.constructor.name));\n"
+    "    out.push((await Array.fromAsync(ag(3))).join('+'));\n"
+    "    const agProto = Object.getPrototypeOf(ag(0));\n"
+    "    out.push(await agProto.next.call({}).then(() => 'no', e => e.constructor.name));\n"
     "    return out.join();\n"
     "  }\n"
     "  main().then(v => { settled = v; }, e => { settled = e; });\n"
     "  return 'started';\n"
     "}\n"
     "function queueMicrotaskLike(f) { Promise.resolve().then(f); }\n",
+    /* the guest's stack-trace callback, run while the engine builds a thrown error's trace, starting
+     * promise jobs of its own (a review found a resolver's failure there aborted the process) */
+    "function work() {\n"
+    "  const seen = [];\n"
+    "  Error.prepareStackTrace = (e, sites) => { (async () => ({ then(r) { r(1); } }))().then(v => seen.push(v));\n"
+    "    return 'trace of ' + sites.length; };\n"
+    "  let s = '';\n"
+    "  /* a trace the callback could not make is null (docs/reliability.md) */\n"
+    "  try { null.x; } catch (e) { s = typeof e.stack === 'string' || e.stack === null; }\n"
+    "  try { undefinedName; } catch (e) { s += typeof e.stack === 'string' || e.stack === null; }\n"
+    "  Error.prepareStackTrace = undefined;\n"
+    "  return s;\n"
+    "}\n",
 };
 
 /* Calls work() (and drains the job queue) with allocation `at` (and every later one when after)
