@@ -222,7 +222,7 @@ static char *call_work(JSContext *ctx, long at, bool after, const char *want, bo
     } else {
         const char *s = JS_ToCString(ctx, r);
         const char *t = JS_IsUndefined(settled) || JS_IsException(settled) ? NULL : JS_ToCString(ctx, settled);
-        size_t n = (s ? strlen(s) : 0) + (t ? strlen(t) : 0) + 2;
+        size_t slen = s ? strlen(s) : 0, n = slen + (t ? strlen(t) : 0) + 2;
         digest = malloc(n);
         snprintf(digest, n, "%s\n%s", s ? s : "", t ? t : "");
         if (!s) *ok = false;
@@ -230,7 +230,7 @@ static char *call_work(JSContext *ctx, long at, bool after, const char *want, bo
         JS_FreeCString(ctx, t);
         /* a script finishing in jobs whose job failed has only its synchronous digest */
         bool same = want && (strcmp(digest, want) == 0 ||
-                             (job_failed && !t && strncmp(digest, want, strlen(s ? s : "") + 1) == 0));
+                             (job_failed && !t && strncmp(digest, want, slen + 1) == 0));
         if (want && !same) {
             fprintf(stderr, "work() with allocation %ld%s refused: returned\n%s\nnot\n%s\n", refused_at,
                     after ? " and later" : "", digest, want);
