@@ -1,7 +1,8 @@
 """tests/cases_provider_env.py — the LLM provider variables (docs/effects.md, docs/settings.md):
 the original chidori's names and order (the OpenAI-compatible pair and its LiteLLM aliases,
 OpenRouter, ANTHROPIC_MODEL, the Anthropic family names), URL normalization, error labels, and
-the response id and cache token counts reaching the record and the `chat` span.
+the response id and cache token counts reaching the record and the `chat` span, the request
+limits (CHIDORI_*_RPM) and the retries of a refused call, and CHIDORI_TEST_LLM_TOOL_CALL.
 
 Every provider is tests/providers/fake_llm.py on loopback; the agent is tests/streaming/agent.js,
 run with `--stream` so the call lines show each record, and every variable the case does not set
@@ -10,11 +11,13 @@ is blank so the machine's own cannot choose a provider.
 import json
 import os
 import shutil
+import tempfile
 
 from cases import chidori
 from cases_effects import fake_llm
 from cases_otel import by_name, collector, need_decoder
-from cases_streaming import env_of, ndjson, project, prompts_of, reply_text, response_of
+from cases_serve import Server, create
+from cases_streaming import AGENT_DIR, env_of, ndjson, project, prompts_of, reply_text, response_of
 
 
 def prompt_record(v, proj, env, model=None, code_wanted=0):
@@ -145,3 +148,112 @@ def case_provider_env_response_id_and_cache_tokens_in_record_and_span(v):
             assert at.get("gen_ai.usage.cache_read.input_tokens") == (16 if at["gen_ai.response.id"] == "chatcmpl-77" else None), at
     finally:
         shutil.rmtree(proj)
+
+
+TWO_PROMPTS = r"""
+// two prompts; the second one's error is caught and returned
+export default async function (input, chidori) {
+  const first = await chidori.prompt("one", { model: input.model });
+  let second;
+  try { second = await chidori.prompt("two", { model: input.model }); }
+  catch (e) { second = "error: " + e.message; }
+  return { first, second };
+}
+"""
+
+
+def case_provider_env_retries_and_request_limits_of_the_original(v):
+    """A call the provider refuses for now (429 with Retry-After) is tried again and is one record;
+    every attempt takes a slot of the provider's request limit (CHIDORI_OPENAI_RPM=2: a burst of
+    two), so the run's next prompt finds none within its time (CHIDORI_LLM_TIMEOUT_MS) and fails at
+    once, without reaching the provider. The same in-process and isolated (the host performs it)."""
+    proj = project()
+    try:
+        with open(os.path.join(proj, "two.js"), "w") as f:
+            f.write(TWO_PROMPTS)
+        for mode in ("--no-isolate", "--isolate"):
+            script = [{"status": 429, "json": {"error": {"message": "slow down"}}, "headers": {"Retry-After": "0"}},
+                      {"text": "after a retry"}, {"text": "never sent"}]
+            with fake_llm(script) as (base, requests):
+                env = env_of(OPENAI_API_KEY="sk", OPENAI_BASE_URL=base + "/v1", CHIDORI_OPENAI_RPM="2",
+                             CHIDORI_LLM_TIMEOUT_MS="5000")
+                code, out, err = chidori(v, "run", mode, os.path.join(proj, "two.js"), "--stream",
+                                         "-i", json.dumps({"model": "gpt-4o"}), env=env)
+                got = requests()["requests"]
+            assert code == 0, (mode, code, out, err)
+            events = ndjson(out)
+            done = events[-1]
+            assert done["type"] == "done" and done["output"]["first"] == "after a retry", (mode, done)
+            second = done["output"]["second"]
+            assert second.startswith("error: openai: rate limit CHIDORI_OPENAI_RPM=2: the next request slot is ") and \
+                second.endswith(" ms away, after the call's time (CHIDORI_LLM_TIMEOUT_MS) runs out"), (mode, second)
+            records = [e["record"] for e in events if e["type"] == "call" and e["record"]["function"] == "prompt"]
+            assert len(records) == 2, (mode, records)  # one record per call, however many attempts
+            assert reply_text(records[0]) == "after a retry", records[0]
+            assert "rate limit CHIDORI_OPENAI_RPM=2" in records[1]["error"], records[1]
+            assert len(got) == 2, (mode, got)  # the refused attempt and its retry; the third prompt never left
+            assert got[0]["body"] == got[1]["body"], got
+            assert got[1]["atMs"] - got[0]["atMs"] >= 450, got  # Retry-After: 0 waits the 500 ms floor
+    finally:
+        shutil.rmtree(proj)
+
+
+def case_provider_env_test_tool_call_answers_the_first_prompt(v):
+    """CHIDORI_TEST_LLM_TOOL_CALL (the original's test knob): with CHIDORI_TEST_LLM_RESPONSE, the
+    process's first prompt answers that tool call; the agent's defineTool handle runs, and the
+    next turn (which carries the tool's result) answers the text. A value that is not a JSON
+    object is refused at the edge."""
+    proj = project()
+    try:
+        with open(os.path.join(proj, "tool.js"), "w") as f:
+            f.write("""
+export default async function (input, chidori) {
+  const lookup = chidori.defineTool({ name: "lookup", description: "doubles q", parameters: { type: "object" },
+    run: async (args) => ({ doubled: args.q * 2 }) });
+  return await chidori.prompt("find it", { tools: [lookup] });
+}
+""")
+        env = env_of(CHIDORI_TEST_LLM_RESPONSE="final answer",
+                     CHIDORI_TEST_LLM_TOOL_CALL=json.dumps({"id": "t1", "name": "lookup", "input": {"q": 21}}))
+        code, out, err = chidori(v, "run", os.path.join(proj, "tool.js"), "--stream", env=env)
+        assert code == 0, (code, out, err)
+        events = ndjson(out)
+        assert events[-1]["output"] == "final answer", events[-1]
+        recs = [e["record"] for e in events if e["type"] == "call"]
+        assert [r["function"] for r in recs] == ["prompt", "mark", "prompt"], recs
+        assert response_of(recs[0])["toolCalls"] == [{"id": "t1", "name": "lookup", "input": {"q": 21}}], recs[0]
+        assert recs[1]["args"] == {"label": "tool:lookup", "data": {"args": {"q": 21}}}, recs[1]
+        tool_msgs = [m for m in recs[2]["args"]["request"]["messages"] if m["role"] == "tool"]
+        assert len(tool_msgs) == 1 and tool_msgs[0]["toolCallId"] == "t1", recs[2]
+        assert json.loads(tool_msgs[0]["content"]) == {"doubled": 42} if isinstance(tool_msgs[0]["content"], str) \
+            else tool_msgs[0]["content"] == {"doubled": 42}, tool_msgs
+        env["CHIDORI_TEST_LLM_TOOL_CALL"] = "[1, 2]"
+        code, out, err = chidori(v, "run", os.path.join(proj, "tool.js"), env=env)
+        assert code == 2 and "CHIDORI_TEST_LLM_TOOL_CALL: must be a JSON object" in err, (code, err)
+    finally:
+        shutil.rmtree(proj)
+
+
+def case_provider_env_request_limit_is_the_whole_servers(v):
+    """Under serve, a provider's request limit is one bucket for every session of the server:
+    with CHIDORI_ANTHROPIC_RPM=1, the first session's prompt takes the minute's slot and the next
+    session's prompt fails at once, naming the limit; another provider's bucket is its own."""
+    folder = tempfile.mkdtemp(prefix="chidori-rpm-serve-")
+    shutil.copy(os.path.join(AGENT_DIR, "agent.js"), os.path.join(folder, "agent.js"))
+    with fake_llm([{"text": "first session"}, {"text": "openai session"}, {"text": "never sent"}]) as (base, requests):
+        env = env_of(ANTHROPIC_API_KEY="ak", ANTHROPIC_BASE_URL=base, OPENAI_API_KEY="sk", OPENAI_BASE_URL=base + "/v1",
+                     CHIDORI_ANTHROPIC_RPM="1", CHIDORI_LLM_TIMEOUT_MS="3000")
+        s = Server(v, "--trusted", env=env, folder=folder, agent=os.path.join(folder, "agent.js"))
+        try:
+            s.start()
+            a = create(s, {"input": {"model": "claude-x"}})
+            b = create(s, {"input": {"model": "claude-x"}})
+            c = create(s, {"input": {"model": "gpt-4o"}})
+            s.stop()
+        finally:
+            s.cleanup()
+        got = requests()["requests"]
+    assert a["status"] == "completed" and a["output"] == {"reply": "first session"}, a
+    assert b["status"] == "failed" and "anthropic: rate limit CHIDORI_ANTHROPIC_RPM=1: the next request slot is " in b["error"], b
+    assert c["status"] == "completed" and c["output"] == {"reply": "openai session"}, c
+    assert [r["format"] for r in got] == ["anthropic", "openai"], got

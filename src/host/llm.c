@@ -11,13 +11,16 @@
  * body goes through the limited parsers. Every error is scrubbed of both API keys before return.
  */
 #include "host/llm_internal.h"
+#include "host/llm_pace.h"
 #include "settings/settings.h"
 
 #include <curl/curl.h>
+#include "util/clock.h"
 #include "util/curl_lazy.h"
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +74,14 @@ void llm_config_from_settings(llm_config *cfg, const settings *s)
     if (!cfg->default_model) cfg->default_model = env_nonempty(s, "ANTHROPIC_MODEL");
     cfg->timeout_ms = (long)settings_u64(s, "CHIDORI_LLM_TIMEOUT_MS");
     cfg->max_response_bytes = LLM_DEFAULT_MAX_RESPONSE_BYTES;
+    cfg->test_tool_call = settings_nonempty(s, "CHIDORI_TEST_LLM_TOOL_CALL");
+    /* the original chidori's request limits; 0 is no limit, and the compatible endpoint's second
+     * name counts when the first is 0 or unset */
+    cfg->rpm[PACE_ANTHROPIC] = (uint32_t)settings_u64(s, "CHIDORI_ANTHROPIC_RPM");
+    cfg->rpm[PACE_OPENAI] = (uint32_t)settings_u64(s, "CHIDORI_OPENAI_RPM");
+    cfg->rpm[PACE_COMPAT] = (uint32_t)settings_u64(s, "CHIDORI_OPENAI_COMPAT_RPM");
+    if (!cfg->rpm[PACE_COMPAT]) cfg->rpm[PACE_COMPAT] = (uint32_t)settings_u64(s, "CHIDORI_LITELLM_RPM");
+    cfg->rpm[PACE_OPENROUTER] = (uint32_t)settings_u64(s, "CHIDORI_OPENROUTER_RPM");
 }
 
 /* ---------- helpers shared with the wire-format files ---------- */
@@ -324,16 +335,45 @@ static const char *errno_text(long e)
     }
 }
 
-/* POST body to url, the answer's bytes to write_fn(write_data); sink's cap bounds the size. 0 with
- * *status; -1 with *error (no provider prefix). */
+/* The answer's headers a retry reads: Retry-After and retry-after-ms, as sent (bounded). */
+typedef struct retry_headers {
+    char after[64], after_ms[64];
+} retry_headers;
+
+static void keep_header(char *dst, size_t cap, const char *v, size_t n)
+{
+    while (n && (v[n - 1] == '\r' || v[n - 1] == '\n' || v[n - 1] == ' ')) n--;
+    while (n && (*v == ' ' || *v == '\t')) v++, n--;
+    if (n >= cap) n = cap - 1; /* a longer value is no number or date we read */
+    memcpy(dst, v, n);
+    dst[n] = '\0';
+}
+
+static size_t on_header(char *ptr, size_t size, size_t nmemb, void *ud)
+{
+    retry_headers *rh = ud;
+    size_t n = size * nmemb;
+    if (n > 15 && !strncasecmp(ptr, "retry-after-ms:", 15)) keep_header(rh->after_ms, sizeof rh->after_ms, ptr + 15, n - 15);
+    else if (n > 12 && !strncasecmp(ptr, "retry-after:", 12)) keep_header(rh->after, sizeof rh->after, ptr + 12, n - 12);
+    return n;
+}
+
+/* POST body to url, the answer's bytes to write_fn(write_data); sink's cap bounds the size; the
+ * attempt may take timeout ms (the call's timeout, cfg's, is what an error names); rh (or NULL)
+ * gets the retry headers. 0 with *status; -1 with *error (no provider prefix). */
 static int http_post(const llm_config *cfg, const char *url, struct curl_slist *headers, const char *body,
                      size_t body_len, curl_write_callback write_fn, void *write_data, CURL **handle, long *status,
-                     body_sink *sink, char **error)
+                     body_sink *sink, long timeout, retry_headers *rh, char **error)
 {
     if (llm_global_init() != 0) return fail(error, xstrdup("libcurl initialisation failed"));
     CURL *c = curl_easy_init();
     if (!c) return fail(error, xstrdup("libcurl: cannot create a handle"));
-    long timeout = cfg->timeout_ms > 0 ? cfg->timeout_ms : LLM_DEFAULT_TIMEOUT_MS;
+    long call_timeout = cfg->timeout_ms > 0 ? cfg->timeout_ms : LLM_DEFAULT_TIMEOUT_MS;
+    if (timeout < 1) timeout = 1;
+    if (rh) {
+        curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
+        curl_easy_setopt(c, CURLOPT_HEADERDATA, rh);
+    }
     char errbuf[CURL_ERROR_SIZE] = "";
     curl_easy_setopt(c, CURLOPT_URL, url);
     curl_easy_setopt(c, CURLOPT_POST, 1L);
@@ -363,7 +403,7 @@ static int http_post(const llm_config *cfg, const char *url, struct curl_slist *
     if (sink->over || rc == CURLE_FILESIZE_EXCEEDED)
         r = fail(error, xasprintf("response larger than the %zu-byte limit", sink->cap));
     else if (rc == CURLE_OPERATION_TIMEDOUT)
-        r = fail(error, xasprintf("request timed out after %ld ms (%s)", timeout, d));
+        r = fail(error, xasprintf("request timed out after %ld ms (%s)", call_timeout, d));
     else if (rc == CURLE_COULDNT_CONNECT)
         r = fail(error, xasprintf("cannot connect: %s (%s)", errno_text(os_errno), d));
     else if (rc == CURLE_COULDNT_RESOLVE_HOST)
@@ -519,6 +559,49 @@ static json_t *test_response(const llm_config *cfg, const char *model)
     return r;
 }
 
+/* The test provider's count of calls: the process's (one for a CLI command, one for a whole
+ * `serve`), as the original chidori counts them. */
+static atomic_uint test_calls;
+
+void llm_test_provider_reset(void) { atomic_store(&test_calls, 0); }
+
+static bool has_tool_result(const json_t *request)
+{
+    const json_t *msgs = json_object_get(request, "messages");
+    for (size_t i = 0; json_is_array(msgs) && i < msgs->u.array.len; i++) {
+        const char *role = json_string_value(json_object_get(msgs->u.array.items[i], "role"));
+        if (role && !strcmp(role, "tool")) return true;
+    }
+    return false;
+}
+
+/* CHIDORI_TEST_LLM_TOOL_CALL's reply: a call of that tool ({id?, name?, input?}: "test-tool-call",
+ * "read" and null when left out), no text. NULL when this is not the process's first call or the
+ * request already answers a tool call. */
+static json_t *test_tool_call(const llm_config *cfg, const json_t *request, const char *model)
+{
+    unsigned n = atomic_fetch_add(&test_calls, 1);
+    if (n != 0 || !cfg->test_tool_call || has_tool_result(request)) return NULL;
+    json_limits lim = {64 << 10, 32, 0};
+    json_t *spec = json_parse(cfg->test_tool_call, strlen(cfg->test_tool_call), &lim, NULL);
+    if (!json_is_object(spec)) { /* the settings checked it; a caller that fills cfg itself may not have */
+        json_free(spec);
+        return NULL;
+    }
+    const char *id = json_string_value(json_object_get(spec, "id")), *name = json_string_value(json_object_get(spec, "name"));
+    const json_t *input = json_object_get(spec, "input");
+    json_t *call = json_object();
+    json_object_set(call, "id", json_string(id ? id : "test-tool-call"));
+    json_object_set(call, "name", json_string(name ? name : "read"));
+    json_object_set(call, "input", input ? json_copy(input) : json_null());
+    json_free(spec);
+    json_t *r = test_response(cfg, model);
+    json_object_set(r, "content", json_string(""));
+    json_array_push((json_t *)json_object_get(r, "toolCalls"), call);
+    json_object_set(r, "stopReason", json_string("tool_use"));
+    return r;
+}
+
 #define TEST_STREAM_PIECES 4
 
 /* The test provider streams its reply in up to TEST_STREAM_PIECES pieces, each ending after a
@@ -565,10 +648,65 @@ static size_t on_stream_body(char *ptr, size_t size, size_t nmemb, void *ud)
     return n;
 }
 
+/* ---------- pacing: the rate limits and the retries (llm_pace.c) ---------- */
+
+static pace_provider pace_of(provider_kind p)
+{
+    switch (p) {
+    case P_ANTHROPIC: return PACE_ANTHROPIC;
+    case P_COMPAT: return PACE_COMPAT;
+    case P_OPENROUTER: return PACE_OPENROUTER;
+    default: return PACE_OPENAI;
+    }
+}
+
+/* The setting a limit came from, for its errors. */
+static const char *rpm_setting(provider_kind p)
+{
+    switch (p) {
+    case P_ANTHROPIC: return "CHIDORI_ANTHROPIC_RPM";
+    case P_COMPAT: return "CHIDORI_OPENAI_COMPAT_RPM";
+    case P_OPENROUTER: return "CHIDORI_OPENROUTER_RPM";
+    default: return "CHIDORI_OPENAI_RPM";
+    }
+}
+
+static void append_to(char **error, char *more)
+{
+    char *both = xasprintf("%s%s", *error ? *error : "", more);
+    free(*error);
+    free(more);
+    *error = both;
+}
+
+/* After the attempt-th answer refusing the call for now (its error in *error): true when the call
+ * waited what the provider asked and goes again; false with *error saying why it stops. */
+static bool retry_wait(const llm_config *cfg, int attempt, const retry_headers *rh, int64_t deadline_ms, char **error)
+{
+    const char *s = attempt == 1 ? "" : "s";
+    if (attempt >= LLM_PACE_MAX_ATTEMPTS) {
+        append_to(error, xasprintf(" (after %d attempts)", attempt));
+        return false;
+    }
+    int64_t wait = llm_pace_retry_wait_ms(rh->after_ms[0] ? rh->after_ms : NULL, rh->after[0] ? rh->after : NULL, attempt,
+                                          clock_realtime_ms());
+    if (clock_monotonic_ms() + wait >= deadline_ms) {
+        append_to(error, xasprintf(" (after %d attempt%s: the next would start %lld ms from now, after the call's time "
+                                   "(CHIDORI_LLM_TIMEOUT_MS) runs out)",
+                                   attempt, s, (long long)wait));
+        return false;
+    }
+    if (llm_pace_sleep(wait, cfg->cancel) != 0) {
+        append_to(error, xasprintf(" (after %d attempt%s; the run was cancelled while the call waited to try again)", attempt, s));
+        return false;
+    }
+    return true;
+}
+
 /* ---------- one call ---------- */
 
 static int call_provider(const llm_config *cfg, provider_kind p, const json_t *req, const char *model,
-                         const llm_stream *stream, json_t **out, char **error)
+                         const llm_stream *stream, int64_t deadline_ms, json_t **out, char **error)
 {
     bool anthropic = p == P_ANTHROPIC;
     const char *key, *base, *key_name;
@@ -609,43 +747,60 @@ static int call_provider(const llm_config *cfg, provider_kind p, const json_t *r
     free(auth);
 
     size_t cap = cfg->max_response_bytes ? cfg->max_response_bytes : LLM_DEFAULT_MAX_RESPONSE_BYTES;
-    stream_sink ss = {.raw = {.cap = cap}};
-    llm_stream_acc *acc = NULL;
-    if (stream) {
-        acc = llm_stream_acc_new(anthropic ? LLM_WIRE_ANTHROPIC : LLM_WIRE_OPENAI, cap, stream->delta, stream->ctx);
-        llm_sse_init(&ss.sse, cap, cap, llm_stream_acc_event, acc);
+    int r = h ? 0 : fail(error, xstrdup("libcurl: cannot build the request headers"));
+    for (int attempt = 1; r == 0; attempt++) {
+        pace_provider pp = pace_of(p);
+        if (llm_pace_acquire(pp, cfg->rpm[pp], rpm_setting(p), deadline_ms, cfg->cancel, error) != 0) {
+            r = -1;
+            break;
+        }
+        stream_sink ss = {.raw = {.cap = cap}};
+        llm_stream_acc *acc = NULL;
+        if (stream) {
+            acc = llm_stream_acc_new(anthropic ? LLM_WIRE_ANTHROPIC : LLM_WIRE_OPENAI, cap, stream->delta, stream->ctx);
+            llm_sse_init(&ss.sse, cap, cap, llm_stream_acc_event, acc);
+        }
+        long status = 0;
+        retry_headers rh;
+        memset(&rh, 0, sizeof rh);
+        r = http_post(cfg, url, h, body, body_len, stream ? on_stream_body : on_body, stream ? (void *)&ss : (void *)&ss.raw,
+                      &ss.c, &status, &ss.raw, (long)(deadline_ms - clock_monotonic_ms()), &rh, error);
+        if (r != 0 && ss.error) { /* the stream broke a limit or reported an error: that is the cause */
+            free(*error);
+            *error = ss.error, ss.error = NULL;
+        }
+        bool again = false;
+        if (r == 0) {
+            const char *data = ss.raw.data.data ? ss.raw.data.data : "";
+            if (status < 200 || status > 299) {
+                /* refused for now: nothing was streamed (a non-2xx answer is never fed to the
+                 * parser), so the next attempt starts clean */
+                *error = llm_http_error(status, data, ss.raw.data.len);
+                r = -1;
+                if (llm_pace_retryable(status)) again = retry_wait(cfg, attempt, &rh, deadline_ms, error);
+            } else if (ss.mode == 2) {
+                r = llm_sse_finish(&ss.sse, error);
+                if (r == 0) r = llm_stream_acc_finish(acc, model, out, error);
+            } else {
+                r = anthropic ? llm_anthropic_parse(data, ss.raw.data.len, cap, model, out, error)
+                              : llm_openai_parse(data, ss.raw.data.len, cap, model, out, error);
+                /* asked to stream, answered whole: the reply is one piece */
+                const json_t *content = json_object_get(*out, "content");
+                if (r == 0 && stream && content->u.string.len) stream->delta(stream->ctx, content->u.string.bytes, content->u.string.len);
+            }
+        }
+        free(ss.error);
+        if (stream) llm_sse_free(&ss.sse);
+        llm_stream_acc_free(acc);
+        buf_free(&ss.raw.data);
+        if (!again) break;
+        free(*error);
+        *error = NULL;
+        r = 0;
     }
-    long status = 0;
-    int r = h ? http_post(cfg, url, h, body, body_len, stream ? on_stream_body : on_body, stream ? (void *)&ss : (void *)&ss.raw,
-                          &ss.c, &status, &ss.raw, error)
-              : fail(error, xstrdup("libcurl: cannot build the request headers"));
     curl_slist_free_all(h); /* libcurl does not scrub the copy of the key header; nothing we can do */
     free(body);
     free(url);
-    if (r != 0 && ss.error) { /* the stream broke a limit or reported an error: that is the cause */
-        free(*error);
-        *error = ss.error, ss.error = NULL;
-    }
-    if (r == 0) {
-        const char *data = ss.raw.data.data ? ss.raw.data.data : "";
-        if (status < 200 || status > 299) {
-            *error = llm_http_error(status, data, ss.raw.data.len);
-            r = -1;
-        } else if (ss.mode == 2) {
-            r = llm_sse_finish(&ss.sse, error);
-            if (r == 0) r = llm_stream_acc_finish(acc, model, out, error);
-        } else {
-            r = anthropic ? llm_anthropic_parse(data, ss.raw.data.len, cap, model, out, error)
-                          : llm_openai_parse(data, ss.raw.data.len, cap, model, out, error);
-            /* asked to stream, answered whole: the reply is one piece */
-            const json_t *content = json_object_get(*out, "content");
-            if (r == 0 && stream && content->u.string.len) stream->delta(stream->ctx, content->u.string.bytes, content->u.string.len);
-        }
-    }
-    free(ss.error);
-    if (stream) llm_sse_free(&ss.sse);
-    llm_stream_acc_free(acc);
-    buf_free(&ss.raw.data);
     return r;
 }
 
@@ -676,6 +831,7 @@ int llm_complete_stream(const llm_config *cfg, const json_t *request, const llm_
 {
     *response = NULL;
     *error = NULL;
+    int64_t deadline_ms = clock_monotonic_ms() + (cfg->timeout_ms > 0 ? cfg->timeout_ms : LLM_DEFAULT_TIMEOUT_MS);
     const char *model = json_string_value(json_object_get(request, "model"));
     if (model && !*model) model = NULL;
     if (!model) model = cfg->default_model && *cfg->default_model ? cfg->default_model : NULL;
@@ -696,10 +852,13 @@ int llm_complete_stream(const llm_config *cfg, const json_t *request, const llm_
     int r = llm_validate_request(request, &cause);
     if (r == 0) {
         if (p == P_TEST) {
-            out = test_response(cfg, sent);
-            if (stream && stream->delta) test_stream(cfg->test_response, stream);
+            out = test_tool_call(cfg, request, sent);
+            if (!out) {
+                out = test_response(cfg, sent);
+                if (stream && stream->delta) test_stream(cfg->test_response, stream);
+            }
         } else {
-            r = call_provider(cfg, p, request, sent, stream && stream->delta ? stream : NULL, &out, &cause);
+            r = call_provider(cfg, p, request, sent, stream && stream->delta ? stream : NULL, deadline_ms, &out, &cause);
         }
     }
     free(sent);

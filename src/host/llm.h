@@ -1,9 +1,12 @@
 /* llm.h — the LLM providers behind `chidori.prompt`: OpenAI-compatible chat completions,
  * Anthropic messages, and a static test provider.
  *
- * Owns: turning one provider-neutral request (below) into one HTTPS call and the provider's answer
- * back into one provider-neutral response. It does not loop over tool calls (the JS side does),
- * record anything, or retry (a failed call is an error; retry policy belongs to the caller).
+ * Owns: turning one provider-neutral request (below) into a call of the provider and the provider's
+ * answer back into one provider-neutral response. A call the provider refuses for now (429, 503,
+ * 529) is tried again, up to 8 attempts, after the wait the provider asks for (llm_pace.h), and
+ * every attempt first takes a request slot of the provider's rate limit (CHIDORI_*_RPM); both
+ * waits count in the call's time (timeout_ms). It does not loop over tool calls (the JS side does)
+ * or record anything: however many attempts it made, a call is one record.
  *
  * Trusts: the llm_config it is given (operator configuration). It trusts nothing in the request
  * beyond it being a json_t (the request is built from guest arguments, so every field is
@@ -18,7 +21,8 @@
  * OPENAI_BASE_URL/ANTHROPIC_BASE_URL at it; the whole request is bounded by timeout_ms.
  *
  * Threads: llm_complete may be called from several threads at once. curl_global_init runs once,
- * on the first call, under pthread_once; nothing else is global. (libcurl's own global init is not
+ * on the first call, under pthread_once; the rate-limit buckets (llm_pace.c) and the test
+ * provider's count of calls are the process's, shared by every thread. (libcurl's own global init is not
  * thread-safe on every build, which is why it is funnelled through pthread_once; a program that
  * also uses libcurl elsewhere should call llm_global_init() before starting threads.)
  */
@@ -27,8 +31,10 @@
 
 #include "util/json.h"
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #define LLM_DEFAULT_OPENAI_BASE_URL "https://api.openai.com/v1"
 #define LLM_DEFAULT_ANTHROPIC_BASE_URL "https://api.anthropic.com"
@@ -48,8 +54,11 @@ typedef struct llm_config {
     const char *openrouter_api_key, *openrouter_base_url; /* OPENROUTER_API_KEY, CHIDORI_OPENROUTER_URL */
     const char *test_response;                          /* CHIDORI_TEST_LLM_RESPONSE: static provider, no network */
     const char *default_model;                          /* CHIDORI_MODEL, else ANTHROPIC_MODEL, or NULL */
-    long timeout_ms;                                    /* whole request; default 120000 */
+    const char *test_tool_call;                         /* CHIDORI_TEST_LLM_TOOL_CALL: the test provider's first reply */
+    long timeout_ms;                                    /* whole call, retries and waits included; default 120000 */
     size_t max_response_bytes;                          /* default 16 MiB */
+    uint32_t rpm[4];                                    /* requests a minute by pace_provider (llm_pace.h); 0: none */
+    const atomic_int *cancel;                           /* the run's cancel flag, or NULL: ends a wait */
 } llm_config;
 
 /* Fill cfg from the settings (settings.h; NULL: nothing set). Empty variables count as unset. The
@@ -75,7 +84,8 @@ void llm_config_from_settings(llm_config *cfg, const struct settings *s);
  *                              fence stripped); a reply that does not parse is an error.
  *
  * Provider choice (the original chidori's order, then ours): test_response set → "test" (content =
- * that text, no toolCalls, zero usage; streamed in a few pieces). Otherwise, with model =
+ * that text, no toolCalls, zero usage; streamed in a few pieces; with test_tool_call, the process's
+ * first call answers that tool call instead when its messages hold no tool result). Otherwise, with model =
  * request.model ?: default_model, the first that applies:
  *   1. "claude…" and ANTHROPIC_API_KEY                  → anthropic (family names resolved: claude-sonnet
  *                                                          → claude-sonnet-4-6, claude-opus, claude-haiku)

@@ -41,6 +41,10 @@ char *llm_http_error(long status, const char *body, size_t len);
  * 0 with *value, or -1 with *error. */
 int llm_parse_json_reply(const char *text, size_t len, size_t max_bytes, json_t **value, char **error);
 
+/* Tests: the test provider's count of calls back to 0 (CHIDORI_TEST_LLM_TOOL_CALL answers the
+ * first). */
+void llm_test_provider_reset(void);
+
 /* Helpers. */
 json_t *llm_parse_limited(const char *s, size_t len, size_t max_bytes, json_error *err);
 /* A provider's reply body as JSON, or NULL with *error quoting where it broke and an excerpt. */

@@ -12,6 +12,7 @@
 #include "host/vfs.h"
 #include "util/buf.h"
 #include "util/fnv.h"
+#include "util/json.h"
 #include "util/termtext.h"
 
 #include <pthread.h>
@@ -51,6 +52,19 @@ static int check_db_url(const char *value, char **why)
 {
     if (!strncmp(value, "postgresql://", 13) || !strncmp(value, "postgres://", 11)) return 0;
     *why = xstrdup("is not a postgresql:// or postgres:// URL (a SQLite file is CHIDORI_DB_PATH)");
+    return -1;
+}
+
+/* CHIDORI_TEST_LLM_TOOL_CALL: what the test provider's first reply calls (src/host/llm.c) */
+static int check_tool_call(const char *value, char **why)
+{
+    json_limits lim = {64 << 10, 32, 0};
+    json_t *v = json_parse(value, strlen(value), &lim, NULL);
+    const json_t *id = json_object_get(v, "id"), *name = json_object_get(v, "name");
+    int ok = json_is_object(v) && (!id || json_is_string(id)) && (!name || json_is_string(name));
+    json_free(v);
+    if (ok) return 0;
+    *why = xstrdup("must be a JSON object {\"id\"?: text, \"name\"?: text, \"input\"?: any JSON} of at most 64 KiB");
     return -1;
 }
 
@@ -204,9 +218,21 @@ static const setting_def TABLE[] = {
          "the key sent to that endpoint as `Authorization: Bearer <key>`"),
     TEXT("CHIDORI_OPENROUTER_URL", "https://openrouter.ai/api/v1", "an http(s) URL", RUNS,
          "where the OpenRouter provider (OPENROUTER_API_KEY) sends its requests"),
-    NUM("CHIDORI_LLM_TIMEOUT_MS", 1, 86400000, 120000, "120000", RUNS, "time for one provider call, in ms"),
+    NUM("CHIDORI_LLM_TIMEOUT_MS", 1, 86400000, 120000, "120000", RUNS,
+        "time for one provider call, in ms: its waits for a request slot and its retries included"),
+    NUM("CHIDORI_ANTHROPIC_RPM", 0, 1000000, 0, "0", RUNS,
+        "requests a minute this process sends to Anthropic (a burst of that many, then one every 60/N s); 0: no limit"),
+    NUM("CHIDORI_OPENAI_RPM", 0, 1000000, 0, "0", RUNS, "the same for the OpenAI provider (OPENAI_API_KEY)"),
+    NUM("CHIDORI_OPENAI_COMPAT_RPM", 0, 1000000, 0, "CHIDORI_LITELLM_RPM", RUNS,
+        "the same for the OpenAI-compatible endpoint (CHIDORI_OPENAI_COMPAT_URL)"),
+    NUM("CHIDORI_LITELLM_RPM", 0, 1000000, 0, "0", RUNS, "CHIDORI_OPENAI_COMPAT_RPM's other name (used when that is 0 or unset)"),
+    NUM("CHIDORI_OPENROUTER_RPM", 0, 1000000, 0, "0", RUNS, "the same for OpenRouter"),
     TEXT("CHIDORI_TEST_LLM_RESPONSE", "unset", "any text (empty too)", RUNS,
          "tests only: chidori.prompt answers this text without calling a provider"),
+    {.name = "CHIDORI_TEST_LLM_TOOL_CALL", .kind = SETTING_TEXT, .check = check_tool_call, .default_text = "unset",
+     .accepted = "a JSON object {id?, name?, input?}", .commands = RUNS,
+     .meaning = "tests only: with CHIDORI_TEST_LLM_RESPONSE, the process's first prompt answers this tool call "
+                "(unless its messages already hold a tool result)"},
     TEXT("CHIDORI_MCP_CONFIG", "unset", "a path to a JSON file, or the JSON itself", RUNS,
          "the MCP servers whose tools chidori.tool calls (read at the first tool call)"),
     /* serve (docs/http-api.md) */

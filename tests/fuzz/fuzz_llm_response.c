@@ -6,7 +6,9 @@
  *                success, the format-"json" reply check runs on the content when bit 1 is set.
  *                The same bytes also go to llm_http_error (a non-2xx body).
  *   bit 3 set:   a guest-derived request → llm_validate_request, and when it passes both
- *                request-body builders.
+ *                request-body builders; with bit 4 set too, instead the retry headers of a
+ *                refusal (retry-after-ms, then Retry-After after the first NUL) →
+ *                llm_pace_retry_wait_ms, whose wait must stay within its bounds.
  * Checked: no crash/leak/UB (sanitizers), errors are short and printable, a success has the
  * documented shape.
  *
@@ -16,6 +18,7 @@
  *   build/fuzz_llm_response -max_total_time=300 build/fuzz-llm-corpus tests/fuzz/corpus/llm
  */
 #include "host/llm_internal.h"
+#include "host/llm_pace.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -57,6 +60,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     json_t *out = NULL;
     char *err = NULL;
 
+    if ((sel & 0x18) == 0x18) {
+        char *text = malloc(len + 1);
+        memcpy(text, body, len);
+        text[len] = '\0';
+        size_t first = strlen(text);
+        const char *ms = (sel & 0x20) ? text : NULL, *after = first < len ? text + first + 1 : text;
+        int64_t w = llm_pace_retry_wait_ms(ms, after, 1 + (sel >> 6), 1700000000000LL);
+        free(text);
+        if (w < 500 || w > 86400000) abort();
+        return 0;
+    }
     if (sel & 8) {
         json_t *req = llm_parse_limited(body, len, 1 << 20, &(json_error){0});
         if (!req) return 0;

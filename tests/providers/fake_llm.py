@@ -28,13 +28,15 @@ Each entry is an object; the keys it may use:
     "status": N, "body": "..."    answer exactly this status and raw body (no rendering)
     "json": {...}                 answer this JSON as the body (with "status", default 200)
     "delayMs": N                  sleep this long before answering (combines with the others)
+    "headers": {"Name": "value"}  add these headers to the answer (a 429's Retry-After, …)
 A request whose body has "stream": true is answered as the provider streams (text/event-stream):
 OpenAI-compatible chunks (choices[0].delta, tool calls by index with their arguments in two parts,
 the usage in a last chunk when stream_options.include_usage, then [DONE]); Anthropic's message_start,
 content_block_start/_delta/_stop, message_delta and message_stop events.
 When the script is used up, every further POST gets 500 "fake_llm: script exhausted".
 
-Every request is recorded (method, path, headers, JSON body — or the raw text if it is not JSON).
+Every request is recorded (method, path, headers, JSON body — or the raw text if it is not JSON —
+and atMs, when it arrived on the monotonic clock in ms).
 GET /__requests answers {"counts": {"openai": N, "anthropic": N, "other": N}, "requests": [...]}.
 """
 import json
@@ -199,6 +201,8 @@ class Handler(BaseHTTPRequestHandler):
             self.send_response(status)
             self.send_header("Content-Type", ctype)
             self.send_header("Content-Length", str(len(body)))
+            for k, v in (getattr(self, "extra_headers", None) or {}).items():
+                self.send_header(k, str(v))
             self.end_headers()
             self.wfile.write(body)
         except (BrokenPipeError, ConnectionResetError):
@@ -222,7 +226,8 @@ class Handler(BaseHTTPRequestHandler):
         fmt = wire_format(self.path)
         with LOCK:
             REQUESTS.append({"method": "POST", "path": self.path, "format": fmt,
-                             "headers": {k.lower(): v for k, v in self.headers.items()}, "body": body})
+                             "headers": {k.lower(): v for k, v in self.headers.items()}, "body": body,
+                             "atMs": round(time.monotonic() * 1000, 1)})
             COUNTS[fmt] += 1
             entry = SCRIPT.pop(0) if SCRIPT else None
         if entry is None:
@@ -230,6 +235,7 @@ class Handler(BaseHTTPRequestHandler):
             return
         if entry.get("delayMs"):
             time.sleep(entry["delayMs"] / 1000.0)
+        self.extra_headers = entry.get("headers")
         if "body" in entry:
             self.send(int(entry.get("status", 200)), entry["body"], "text/plain")
         elif "json" in entry:

@@ -7,6 +7,8 @@
 #include "unit.h"
 #include "host/llm.h"
 #include "host/llm_internal.h"
+#include "host/llm_pace.h"
+#include "util/clock.h"
 #include "util/buf.h"
 #include "settings/settings.h"
 
@@ -14,6 +16,7 @@
 #include <curl/curl.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/socket.h>
@@ -393,7 +396,7 @@ TEST(llm_http_500_is_an_error_with_status_and_message)
 {
     fake f;
     CHECK(fake_start(&f, "[{'status': 500, 'body': '{`error`: {`message`: `The server is overloaded`, `type`: `server_error`}}'},"
-                         " {'status': 529, 'body': 'upstream\\nexploded'}]") == 0);
+                         " {'status': 502, 'body': 'upstream\\nexploded'}]") == 0);
     llm_config cfg = fake_config(&f);
     char *err;
     json_t *resp = complete(&cfg, "{'messages': [{'role': 'user', 'content': 'x'}], 'model': 'gpt-4o'}", &err);
@@ -403,8 +406,205 @@ TEST(llm_http_500_is_an_error_with_status_and_message)
     resp = complete(&cfg, "{'messages': [{'role': 'user', 'content': 'x'}], 'model': 'claude-x'}", &err);
     fake_stop(&f);
     CHECK(resp == NULL);
-    CHECK_STR(err, "anthropic: HTTP 529: upstream exploded");
+    CHECK_STR(err, "anthropic: HTTP 502: upstream exploded"); /* not a status worth a retry */
     free(err);
+}
+
+/* The atMs of the fake's i-th request. */
+static double request_at(const json_t *all, size_t i)
+{
+    return json_number_value(json_object_get(nth_request(all, i), "atMs"));
+}
+
+static void *pace_one(void *arg)
+{
+    char *err = NULL;
+    if (llm_pace_acquire(PACE_OPENROUTER, 600, "CHIDORI_OPENROUTER_RPM", clock_monotonic_ms() + 60000, NULL, &err) != 0) free(err);
+    *(long *)arg = now_ms();
+    return NULL;
+}
+
+TEST(llm_refused_for_now_is_tried_again_after_the_wait_asked)
+{
+    /* 429 with Retry-After in seconds, 529 with retry-after-ms, 503 with an HTTP date already past
+     * (the shortest wait, 500 ms), then the reply: one call, four attempts */
+    fake f;
+    CHECK(fake_start(&f, "[{'status': 429, 'json': {'error': {'message': 'slow down'}}, 'headers': {'Retry-After': '0.6'}},"
+                         " {'status': 529, 'body': 'overloaded', 'headers': {'retry-after-ms': '700'}},"
+                         " {'status': 503, 'body': 'later', 'headers': {'Retry-After': 'Sun, 06 Nov 1994 08:49:37 GMT'}},"
+                         " {'text': 'at last'}]") == 0);
+    llm_config cfg = fake_config(&f);
+    char *err;
+    json_t *resp = complete(&cfg, "{'messages': [{'role': 'user', 'content': 'x'}], 'model': 'claude-x'}", &err);
+    json_t *all = fake_requests(&f);
+    fake_stop(&f);
+    CHECK_OK(err);
+    CHECK_STR(json_string_value(json_object_get(resp, "content")), "at last");
+    json_free(resp);
+    CHECK(json_number_value(json_object_get(json_object_get(all, "counts"), "anthropic")) == 4);
+    double gap1 = request_at(all, 1) - request_at(all, 0), gap2 = request_at(all, 2) - request_at(all, 1),
+           gap3 = request_at(all, 3) - request_at(all, 2);
+    if (gap1 < 590 || gap2 < 690 || gap3 < 490 || gap1 > 3000 || gap2 > 3000 || gap3 > 3000)
+        fprintf(stderr, "test_llm: gaps %.0f %.0f %.0f ms\n", gap1, gap2, gap3);
+    CHECK(gap1 >= 590 && gap1 < 3000); /* Retry-After: 0.6 */
+    CHECK(gap2 >= 690 && gap2 < 3000); /* retry-after-ms: 700 */
+    CHECK(gap3 >= 490 && gap3 < 3000); /* a date in the past: the 500 ms floor */
+    /* every attempt sent the same request */
+    char *b0 = json_dump(json_object_get(nth_request(all, 0), "body"), JSON_COMPACT, NULL);
+    char *b3 = json_dump(json_object_get(nth_request(all, 3), "body"), JSON_COMPACT, NULL);
+    CHECK_STR(b0, b3);
+    free(b0);
+    free(b3);
+    json_free(all);
+}
+
+TEST(llm_retries_stop_at_eight_attempts_and_at_the_calls_time)
+{
+    fake f;
+    buf script = {0};
+    buf_puts(&script, "[");
+    for (int i = 0; i < 9; i++) buf_puts(&script, i ? ", {'status': 429, 'body': 'no', 'headers': {'Retry-After': '0'}}" : "{'status': 429, 'body': 'no', 'headers': {'Retry-After': '0'}}");
+    buf_puts(&script, "]");
+    CHECK(fake_start(&f, script.data) == 0);
+    buf_free(&script);
+    llm_config cfg = fake_config(&f);
+    char *err;
+    long t0 = now_ms();
+    json_t *resp = complete(&cfg, "{'messages': [{'role': 'user', 'content': 'x'}], 'model': 'gpt-4o'}", &err);
+    long took = now_ms() - t0;
+    json_t *all = fake_requests(&f);
+    fake_stop(&f);
+    CHECK(resp == NULL);
+    CHECK_STR(err, "openai: HTTP 429: no (after 8 attempts)");
+    free(err);
+    CHECK(json_number_value(json_object_get(json_object_get(all, "counts"), "openai")) == 8);
+    CHECK(took >= 7 * 490 && took < 10000); /* seven waits of the 500 ms floor */
+    json_free(all);
+
+    /* a wait past the call's time is not started: the error says so at once */
+    CHECK(fake_start(&f, "[{'status': 429, 'body': 'busy', 'headers': {'Retry-After': '30'}}, {'text': 'never'}]") == 0);
+    cfg = fake_config(&f);
+    cfg.timeout_ms = 3000;
+    t0 = now_ms();
+    resp = complete(&cfg, "{'messages': [{'role': 'user', 'content': 'x'}], 'model': 'claude-x'}", &err);
+    took = now_ms() - t0;
+    all = fake_requests(&f);
+    fake_stop(&f);
+    CHECK(resp == NULL);
+    CHECK_STR(err, "anthropic: HTTP 429: busy (after 1 attempt: the next would start 30000 ms from now, after the "
+                   "call's time (CHIDORI_LLM_TIMEOUT_MS) runs out)");
+    free(err);
+    CHECK(took < 2000);
+    CHECK(json_number_value(json_object_get(json_object_get(all, "counts"), "anthropic")) == 1);
+    json_free(all);
+}
+
+TEST(llm_retry_wait_reads_the_providers_headers_with_bounds)
+{
+    CHECK(llm_pace_retry_wait_ms(NULL, NULL, 1, 0) == 2000); /* no header: 2^attempt s */
+    CHECK(llm_pace_retry_wait_ms(NULL, NULL, 3, 0) == 8000);
+    CHECK(llm_pace_retry_wait_ms(NULL, NULL, 7, 0) == 64000); /* capped at 64 s */
+    CHECK(llm_pace_retry_wait_ms(NULL, "5", 1, 0) == 5000);
+    CHECK(llm_pace_retry_wait_ms(NULL, " 1.5 ", 1, 0) == 1500);
+    CHECK(llm_pace_retry_wait_ms(NULL, "0", 1, 0) == 500); /* the floor */
+    CHECK(llm_pace_retry_wait_ms("250", "9", 1, 0) == 500);
+    CHECK(llm_pace_retry_wait_ms("1200", "9", 1, 0) == 1200); /* retry-after-ms wins */
+    CHECK(llm_pace_retry_wait_ms(NULL, "1e999", 2, 0) == 4000); /* not finite: ignored */
+    CHECK(llm_pace_retry_wait_ms(NULL, "-3", 2, 0) == 4000);
+    CHECK(llm_pace_retry_wait_ms(NULL, "soon", 2, 0) == 4000);
+    CHECK(llm_pace_retry_wait_ms("x", "4x", 2, 0) == 4000);
+    CHECK(llm_pace_retry_wait_ms(NULL, "99999999999", 1, 0) == 86400000); /* a day at most */
+    /* an HTTP date: measured from the wall clock given */
+    int64_t at = 784111777000; /* Sun, 06 Nov 1994 08:49:37 GMT */
+    CHECK(llm_pace_retry_wait_ms(NULL, "Sun, 06 Nov 1994 08:49:37 GMT", 1, at - 3000) == 3000);
+    CHECK(llm_pace_retry_wait_ms(NULL, "Sun, 06 Nov 1994 08:49:37 GMT", 1, at + 3000) == 500);
+    CHECK(llm_pace_retry_wait_ms(NULL, "Sun, 06 Xyz 1994 08:49:37 GMT", 1, 0) == 2000);
+    CHECK(llm_pace_retry_wait_ms(NULL, "Sun, 06 Nov 1994 08:49:37", 1, 0) == 2000);
+    CHECK(llm_pace_retryable(429) && llm_pace_retryable(503) && llm_pace_retryable(529));
+    CHECK(!llm_pace_retryable(500) && !llm_pace_retryable(502) && !llm_pace_retryable(400) && !llm_pace_retryable(401));
+}
+
+TEST(llm_rate_limit_spaces_calls_per_provider)
+{
+    /* 120 a minute: a burst of 120, then one every 500 ms. Drain the burst on the bucket (no
+     * network), then time three calls to the fake. */
+    llm_pace_reset();
+    fake f;
+    CHECK(fake_start(&f, "[{'text': 'a'}, {'text': 'b'}, {'text': 'c'}, {'text': 'd'}]") == 0);
+    llm_config cfg = fake_config(&f);
+    cfg.rpm[PACE_OPENAI] = 120;
+    char *err = NULL;
+    int64_t far = clock_monotonic_ms() + 60000;
+    for (int i = 0; i < 120; i++) CHECK(llm_pace_acquire(PACE_OPENAI, 120, "CHIDORI_OPENAI_RPM", far, NULL, &err) == 0);
+    long t0 = now_ms();
+    for (int i = 0; i < 3; i++) {
+        json_t *resp = complete(&cfg, "{'messages': [{'role': 'user', 'content': 'x'}], 'model': 'gpt-4o'}", &err);
+        CHECK_OK(err);
+        json_free(resp);
+    }
+    long took = now_ms() - t0;
+    /* another provider's bucket is its own: at once */
+    long t1 = now_ms();
+    cfg.rpm[PACE_ANTHROPIC] = 120;
+    json_t *resp = complete(&cfg, "{'messages': [{'role': 'user', 'content': 'x'}], 'model': 'claude-x'}", &err);
+    long took_other = now_ms() - t1;
+    json_t *all = fake_requests(&f);
+    fake_stop(&f);
+    CHECK_OK(err);
+    json_free(resp);
+    if (took < 1400 || took > 4000 || took_other > 400) fprintf(stderr, "test_llm: took %ld and %ld ms\n", took, took_other);
+    CHECK(took >= 1400 && took < 4000); /* three slots, 500 ms apart */
+    CHECK(took_other < 400);
+    CHECK(request_at(all, 1) - request_at(all, 0) >= 450);
+    CHECK(request_at(all, 2) - request_at(all, 1) >= 450);
+    json_free(all);
+
+    /* one a minute: the first slot at once, the next a minute away — refused at once when that is
+     * past the call's time, and given back (the next refusal names the same wait) */
+    CHECK(llm_pace_acquire(PACE_COMPAT, 1, "CHIDORI_OPENAI_COMPAT_RPM", far, NULL, &err) == 0);
+    int64_t soon = clock_monotonic_ms() + 100;
+    for (int i = 0; i < 2; i++) {
+        CHECK(llm_pace_acquire(PACE_COMPAT, 1, "CHIDORI_OPENAI_COMPAT_RPM", soon, NULL, &err) == -1);
+        CHECK(err && strncmp(err, "rate limit CHIDORI_OPENAI_COMPAT_RPM=1: the next request slot is 6", 66) == 0 &&
+              strstr(err, " ms away, after the call's time (CHIDORI_LLM_TIMEOUT_MS) runs out"));
+        free(err);
+        err = NULL;
+    }
+    /* a cancelled run stops waiting, at once */
+    atomic_int cancel = 1;
+    long t2 = now_ms();
+    CHECK(llm_pace_acquire(PACE_COMPAT, 1, "CHIDORI_OPENAI_COMPAT_RPM", clock_monotonic_ms() + 120000, &cancel, &err) == -1);
+    CHECK(now_ms() - t2 < 200);
+    CHECK_STR(err, "the run was cancelled while its call waited for a request slot (CHIDORI_OPENAI_COMPAT_RPM=1)");
+    free(err);
+    err = NULL;
+    /* no limit: never waits */
+    for (int i = 0; i < 1000; i++) CHECK(llm_pace_acquire(PACE_ANTHROPIC, 0, "CHIDORI_ANTHROPIC_RPM", soon, NULL, &err) == 0);
+    llm_pace_reset();
+}
+
+TEST(llm_rate_limit_waiters_go_in_turn_across_threads)
+{
+    /* 600 a minute (a slot every 100 ms), the burst taken: 6 threads each take one slot; the
+     * slots are handed out 100 ms apart, so the last comes about 600 ms after the start */
+    llm_pace_reset();
+    char *err = NULL;
+    int64_t far = clock_monotonic_ms() + 60000;
+    for (int i = 0; i < 600; i++) CHECK(llm_pace_acquire(PACE_OPENROUTER, 600, "CHIDORI_OPENROUTER_RPM", far, NULL, &err) == 0);
+    pthread_t t[6];
+    long done[6];
+    long t0 = now_ms();
+    for (int i = 0; i < 6; i++) CHECK(pthread_create(&t[i], NULL, pace_one, &done[i]) == 0);
+    for (int i = 0; i < 6; i++) pthread_join(t[i], NULL);
+    long last = 0, first = 1L << 40;
+    for (int i = 0; i < 6; i++) {
+        if (done[i] - t0 > last) last = done[i] - t0;
+        if (done[i] - t0 < first) first = done[i] - t0;
+    }
+    if (last < 550 || last > 2000 || first < 50) fprintf(stderr, "test_llm: first %ld, last %ld ms\n", first, last);
+    CHECK(first >= 50);  /* nobody got a slot the burst had used */
+    CHECK(last >= 550 && last < 2000);
+    llm_pace_reset();
 }
 
 TEST(llm_invalid_json_and_missing_fields_are_clear_errors)
@@ -526,6 +726,46 @@ TEST(llm_test_provider_needs_no_network)
     free(err);
 }
 
+TEST(llm_test_provider_answers_its_tool_call_first)
+{
+    /* CHIDORI_TEST_LLM_TOOL_CALL: the process's first call answers the tool call; every later one,
+     * and a first one that already holds a tool result, answers the text */
+    llm_config cfg = {.test_response = "done", .test_tool_call = "{\"id\": \"t1\", \"name\": \"lookup\", \"input\": {\"q\": 1}}"};
+    const char *ask = "{'messages': [{'role': 'user', 'content': 'x'}]}";
+    char *err;
+    llm_test_provider_reset();
+    json_t *resp = complete(&cfg, ask, &err);
+    CHECK_OK(err);
+    CHECK(json_eq_text(resp, "{'content': '', 'toolCalls': [{'id': 't1', 'name': 'lookup', 'input': {'q': 1}}], 'stopReason': "
+                             "'tool_use', 'usage': {'inputTokens': 0, 'outputTokens': 0}, 'model': 'test', 'provider': 'test'}"));
+    json_free(resp);
+    resp = complete(&cfg, ask, &err);
+    CHECK_OK(err);
+    CHECK_STR(json_string_value(json_object_get(resp, "content")), "done");
+    CHECK(json_object_get(resp, "toolCalls")->u.array.len == 0);
+    json_free(resp);
+    /* the first call already answers a tool: text, and the tool call is spent */
+    llm_test_provider_reset();
+    resp = complete(&cfg, "{'messages': [{'role': 'user', 'content': 'x'}, {'role': 'assistant', 'content': '', 'toolCalls': "
+                          "[{'id': 'a', 'name': 'f', 'input': {}}]}, {'role': 'tool', 'toolCallId': 'a', 'content': 'r'}]}",
+                    &err);
+    CHECK_OK(err);
+    CHECK_STR(json_string_value(json_object_get(resp, "content")), "done");
+    json_free(resp);
+    resp = complete(&cfg, ask, &err);
+    CHECK_OK(err);
+    CHECK_STR(json_string_value(json_object_get(resp, "content")), "done");
+    json_free(resp);
+    /* what is left out takes the original's defaults */
+    cfg.test_tool_call = "{}";
+    llm_test_provider_reset();
+    resp = complete(&cfg, ask, &err);
+    CHECK_OK(err);
+    CHECK(json_eq_text(json_object_get(resp, "toolCalls"), "[{'id': 'test-tool-call', 'name': 'read', 'input': null}]"));
+    json_free(resp);
+    llm_test_provider_reset();
+}
+
 TEST(llm_no_provider_and_bad_requests)
 {
     llm_config cfg = {0};
@@ -630,9 +870,39 @@ TEST(llm_config_reads_the_settings)
                strcmp(cfg.openai_base_url, "http://127.0.0.1:9/v1") == 0 && strcmp(cfg.default_model, "m") == 0 &&
                cfg.timeout_ms == 2500;
     settings_free(set);
+    /* the request limits: 0 is none; the compatible endpoint's second name when the first is 0 */
+    bool ok3 = cfg.rpm[PACE_ANTHROPIC] == 0 && cfg.rpm[PACE_OPENAI] == 0 && cfg.rpm[PACE_COMPAT] == 0 &&
+               cfg.rpm[PACE_OPENROUTER] == 0 && !cfg.test_tool_call;
+    set = settings_from_environ((char *[]){"CHIDORI_ANTHROPIC_RPM=50", "CHIDORI_OPENAI_RPM=7", "CHIDORI_OPENAI_COMPAT_RPM=0",
+                                           "CHIDORI_LITELLM_RPM=9", "CHIDORI_OPENROUTER_RPM=1000000",
+                                           "CHIDORI_TEST_LLM_TOOL_CALL={\"name\": \"f\"}", NULL},
+                                &error);
+    llm_config_from_settings(&cfg, set);
+    bool ok4 = cfg.rpm[PACE_ANTHROPIC] == 50 && cfg.rpm[PACE_OPENAI] == 7 && cfg.rpm[PACE_COMPAT] == 9 &&
+               cfg.rpm[PACE_OPENROUTER] == 1000000 && cfg.test_tool_call && !strcmp(cfg.test_tool_call, "{\"name\": \"f\"}");
+    settings_free(set);
+    set = settings_from_environ((char *[]){"CHIDORI_OPENAI_COMPAT_RPM=3", "CHIDORI_LITELLM_RPM=9", NULL}, &error);
+    llm_config_from_settings(&cfg, set);
+    bool ok5 = cfg.rpm[PACE_COMPAT] == 3;
+    settings_free(set);
     settings_free(none);
     CHECK(ok1);
     CHECK(ok2);
+    CHECK(ok3);
+    CHECK(ok4);
+    CHECK(ok5);
+    /* what the edge refuses */
+    const char *bad[] = {"CHIDORI_ANTHROPIC_RPM=-1", "CHIDORI_OPENAI_RPM=1000001", "CHIDORI_OPENROUTER_RPM=fast",
+                         "CHIDORI_TEST_LLM_TOOL_CALL=[1]", "CHIDORI_TEST_LLM_TOOL_CALL={\"name\": 3}",
+                         "CHIDORI_TEST_LLM_TOOL_CALL=not json"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char *e = NULL;
+        settings *s = settings_from_environ((char *[]){(char *)bad[i], NULL}, &e);
+        if (s || !e) fprintf(stderr, "test_llm: %s was accepted\n", bad[i]);
+        CHECK(!s && e);
+        settings_free(s);
+        free(e);
+    }
 }
 
 TEST(llm_parsers_reject_malformed_bodies)

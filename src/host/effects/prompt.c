@@ -30,6 +30,7 @@ static int prompt_init(host *h, const host_config *cfg, void **state, char **err
     llm_config *llm = xcalloc(1, sizeof *llm);
     llm_config_from_settings(llm, cfg->settings);
     if (cfg->default_model && *cfg->default_model) llm->default_model = cfg->default_model; /* an actor's intercept */
+    llm->cancel = cfg->cancel; /* a cancel ends a wait for a request slot or a retry */
     *state = llm;
     return 0;
 }
@@ -123,7 +124,9 @@ static const char *const prompt_settings[] = {"OPENAI_API_KEY",  "OPENAI_BASE_UR
                                               "CHIDORI_LLM_TIMEOUT_MS", "ANTHROPIC_MODEL",
                                               "CHIDORI_OPENAI_COMPAT_URL", "CHIDORI_OPENAI_COMPAT_KEY",
                                               "LITELLM_API_URL", "LITELLM_API_KEY", "OPENROUTER_API_KEY",
-                                              "CHIDORI_OPENROUTER_URL", NULL};
+                                              "CHIDORI_OPENROUTER_URL", "CHIDORI_TEST_LLM_TOOL_CALL",
+                                              "CHIDORI_ANTHROPIC_RPM", "CHIDORI_OPENAI_RPM", "CHIDORI_OPENAI_COMPAT_RPM",
+                                              "CHIDORI_LITELLM_RPM", "CHIDORI_OPENROUTER_RPM", NULL};
 
 const effect_module prompt_module = {
     .name = "prompt",

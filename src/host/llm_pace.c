@@ -1,0 +1,148 @@
+/* llm_pace.c — request-rate buckets per provider and the wait before a retry (see llm_pace.h).
+ *
+ * Owns: the process's buckets (static, behind one mutex). Trusts its callers; bounds everything it
+ * reads from a provider's header.
+ */
+#define _GNU_SOURCE
+#include "host/llm_pace.h"
+#include "util/buf.h"
+#include "util/clock.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+typedef struct bucket {
+    uint32_t rpm;   /* the limit it was last used under; 0: never used */
+    double slots;   /* free slots; below 0 while callers wait for reserved ones */
+    double at_ms;   /* when slots was last brought up to date */
+} bucket;
+
+static pthread_mutex_t pace_lock = PTHREAD_MUTEX_INITIALIZER;
+static bucket buckets[PACE_PROVIDERS];
+
+static double now_ms(void) { return (double)clock_monotonic_ns() / 1e6; }
+
+/* Bring b up to now under limit rpm: a first use starts full; a changed limit keeps what is free,
+ * up to the new size. */
+static void refill(bucket *b, uint32_t rpm, double now)
+{
+    if (b->rpm != rpm) {
+        if (b->rpm == 0 || b->slots > rpm) b->slots = rpm;
+        b->rpm = rpm;
+        b->at_ms = now;
+    }
+    if (now > b->at_ms) b->slots += (now - b->at_ms) * rpm / 60000.0;
+    if (b->slots > rpm) b->slots = rpm;
+    b->at_ms = now;
+}
+
+static void give_back(pace_provider p)
+{
+    pthread_mutex_lock(&pace_lock);
+    buckets[p].slots += 1;
+    pthread_mutex_unlock(&pace_lock);
+}
+
+int llm_pace_sleep(int64_t ms, const atomic_int *cancel)
+{
+    int64_t end = clock_monotonic_ms() + ms;
+    for (;;) {
+        if (cancel && atomic_load(cancel)) return -1;
+        int64_t left = end - clock_monotonic_ms();
+        if (left <= 0) return 0;
+        if (left > 50) left = 50;
+        struct timespec ts = {left / 1000, (left % 1000) * 1000000L};
+        nanosleep(&ts, NULL);
+    }
+}
+
+int llm_pace_acquire(pace_provider p, uint32_t rpm, const char *setting, int64_t deadline_ms,
+                     const atomic_int *cancel, char **error)
+{
+    if (rpm == 0 || p < 0 || p >= PACE_PROVIDERS) return 0;
+    pthread_mutex_lock(&pace_lock);
+    double now = now_ms();
+    bucket *b = &buckets[p];
+    refill(b, rpm, now);
+    b->slots -= 1; /* taken, or reserved: the callers before this one hold the slots before it */
+    double owed = -b->slots;
+    pthread_mutex_unlock(&pace_lock);
+    if (owed <= 0) return 0;
+    int64_t wait = (int64_t)ceil(owed * 60000.0 / rpm);
+    int64_t left = deadline_ms - (int64_t)now;
+    if (wait > left) {
+        give_back(p);
+        *error = xasprintf("rate limit %s=%u: the next request slot is %lld ms away, after the call's time "
+                           "(CHIDORI_LLM_TIMEOUT_MS) runs out",
+                           setting, rpm, (long long)wait);
+        return -1;
+    }
+    if (llm_pace_sleep(wait, cancel) != 0) {
+        give_back(p);
+        *error = xasprintf("the run was cancelled while its call waited for a request slot (%s=%u)", setting, rpm);
+        return -1;
+    }
+    return 0;
+}
+
+int llm_pace_retryable(long status) { return status == 429 || status == 503 || status == 529; }
+
+/* A non-negative decimal number and nothing else but spaces around it; -1 when it is not one. */
+static double decimal(const char *s)
+{
+    while (*s == ' ' || *s == '\t') s++;
+    if (!(*s >= '0' && *s <= '9') && *s != '.') return -1;
+    char *end;
+    double v = strtod(s, &end);
+    while (*end == ' ' || *end == '\t') end++;
+    return *end || !isfinite(v) || v < 0 ? -1 : v;
+}
+
+/* An IMF-fixdate ("Sun, 06 Nov 1994 08:49:37 GMT") in ms since the epoch; -1 when it is not one. */
+static int64_t http_date_ms(const char *s)
+{
+    static const char months[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
+    char wd[4], mon[4];
+    int day, year, hh, mm, ss, used = 0;
+    if (sscanf(s, " %3[A-Za-z], %2d %3[A-Za-z] %4d %2d:%2d:%2d GMT%n", wd, &day, mon, &year, &hh, &mm, &ss, &used) != 7 ||
+        used == 0)
+        return -1;
+    const char *m = strlen(mon) == 3 ? strstr(months, mon) : NULL;
+    if (!m || (m - months) % 3 || day < 1 || day > 31 || year < 1970 || hh > 23 || mm > 59 || ss > 60) return -1;
+    struct tm tm = {.tm_sec = ss, .tm_min = mm, .tm_hour = hh, .tm_mday = day, .tm_mon = (int)((m - months) / 3),
+                    .tm_year = year - 1900};
+    time_t t = timegm(&tm);
+    return t < 0 ? -1 : (int64_t)t * 1000;
+}
+
+#define RETRY_MIN_MS 500
+#define RETRY_MAX_MS 86400000.0 /* a day: the call's deadline ends it far sooner */
+
+int64_t llm_pace_retry_wait_ms(const char *retry_after_ms, const char *retry_after, int attempt, int64_t now_ms_real)
+{
+    double w = retry_after_ms ? decimal(retry_after_ms) : -1;
+    if (w < 0 && retry_after) {
+        double secs = decimal(retry_after);
+        if (secs >= 0) w = secs * 1000;
+        else {
+            int64_t at = http_date_ms(retry_after);
+            if (at >= 0) w = at > now_ms_real ? (double)(at - now_ms_real) : 0;
+        }
+    }
+    if (w < 0) w = 1000.0 * (double)(1 << (attempt < 1 ? 1 : attempt > 6 ? 6 : attempt));
+    if (w < RETRY_MIN_MS) w = RETRY_MIN_MS;
+    if (w > RETRY_MAX_MS) w = RETRY_MAX_MS;
+    return (int64_t)w;
+}
+
+void llm_pace_reset(void)
+{
+    pthread_mutex_lock(&pace_lock);
+    memset(buckets, 0, sizeof buckets);
+    pthread_mutex_unlock(&pace_lock);
+}
