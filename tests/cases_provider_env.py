@@ -257,3 +257,33 @@ def case_provider_env_request_limit_is_the_whole_servers(v):
     assert b["status"] == "failed" and "anthropic: rate limit CHIDORI_ANTHROPIC_RPM=1: the next request slot is " in b["error"], b
     assert c["status"] == "completed" and c["output"] == {"reply": "openai session"}, c
     assert [r["format"] for r in got] == ["anthropic", "openai"], got
+
+
+def case_provider_env_prompt_cache_answers_a_repeat_across_runs(v):
+    """CHIDORI_PROMPT_CACHE_DIR (the original's local prompt cache): a second run asking exactly
+    what the first asked is answered from the folder, not the provider, streamed as one piece, and
+    records the same call; another question still goes to the provider."""
+    proj = project()
+    cache = tempfile.mkdtemp(prefix="chidori-prompt-cache-")
+    try:
+        script = [{"text": "a cached answer", "id": "msg_7", "usage": {"input": 9, "output": 3}}, {"text": "a new question"}]
+        with fake_llm(script) as (base, requests):
+            env = env_of(ANTHROPIC_API_KEY="ak", ANTHROPIC_BASE_URL=base, CHIDORI_PROMPT_CACHE_DIR=os.path.join(cache, "c"))
+            first, _, _ = prompt_record(v, proj, env, model="claude-x")
+            code, out, err = chidori(v, "run", os.path.join(proj, "agent.js"), "--stream", "-i", json.dumps({"model": "claude-x"}),
+                                     env=env)
+            assert code == 0, (code, out, err)
+            (start, deltas, end, second), = prompts_of(ndjson(out))
+            inp = {"model": "claude-x", "text": "Something else?"}
+            code, out, err = chidori(v, "run", os.path.join(proj, "agent.js"), "-i", json.dumps(inp), env=env)
+            assert code == 0 and json.loads(out)["reply"] == "a new question", (code, out, err)
+            got = requests()["requests"]
+        assert deltas == ["a cached answer"] and end["error"] is None, (deltas, end)
+        strip = lambda r: {k: x for k, x in r.items() if k not in ("timestamp", "duration_ms", "duration_us")}
+        assert strip(first) == strip(second), (first, second)
+        assert response_of(second)["id"] == "msg_7", second
+        assert len(got) == 2, got  # the repeat never reached the provider
+        assert len([n for n in os.listdir(os.path.join(cache, "c")) if n.endswith(".json")]) == 2
+    finally:
+        shutil.rmtree(proj)
+        shutil.rmtree(cache)

@@ -4,13 +4,16 @@
  * Owns: llm_complete(_stream) and llm_config_from_settings; the provider order and model names; the
  * libcurl call (one easy handle per call, capped body, bounded time, no redirects, no environment
  * proxies, http/https only), which for a streamed call feeds an event-stream answer to the SSE
- * parser and accumulator of llm_stream.c as it arrives; the test provider; error messages.
+ * parser and accumulator of llm_stream.c as it arrives; the attempts of a call (rate-limit slots
+ * and retries: llm_pace.c) and the prompt cache's place in it (llm_cache.c); the test provider;
+ * error messages.
  * Trusts: the llm_config (operator input). Not the request (guest-derived: every field is
  * type-checked by llm_validate_request) and NOTHING the provider answers: the body is capped while
  * it is read, a non-2xx status becomes an error quoting a bounded, sanitized excerpt, and a 2xx
  * body goes through the limited parsers. Every error is scrubbed of both API keys before return.
  */
 #include "host/llm_internal.h"
+#include "host/llm_cache.h"
 #include "host/llm_pace.h"
 #include "settings/settings.h"
 
@@ -75,6 +78,8 @@ void llm_config_from_settings(llm_config *cfg, const settings *s)
     cfg->timeout_ms = (long)settings_u64(s, "CHIDORI_LLM_TIMEOUT_MS");
     cfg->max_response_bytes = LLM_DEFAULT_MAX_RESPONSE_BYTES;
     cfg->test_tool_call = settings_nonempty(s, "CHIDORI_TEST_LLM_TOOL_CALL");
+    cfg->cache_dir = setting_nonblank(s, "CHIDORI_PROMPT_CACHE_DIR");
+    cfg->cache_max_bytes = settings_u64(s, "CHIDORI_PROMPT_CACHE_MAX_MB") << 20;
     /* the original chidori's request limits; 0 is no limit, and the compatible endpoint's second
      * name counts when the first is 0 or unset */
     cfg->rpm[PACE_ANTHROPIC] = (uint32_t)settings_u64(s, "CHIDORI_ANTHROPIC_RPM");
@@ -705,20 +710,28 @@ static bool retry_wait(const llm_config *cfg, int attempt, const retry_headers *
 
 /* ---------- one call ---------- */
 
+/* The base URL a provider's requests go to. */
+static const char *provider_base(const llm_config *cfg, provider_kind p)
+{
+    const char *base = p == P_ANTHROPIC ? cfg->anthropic_base_url : p == P_COMPAT ? cfg->compat_url
+                     : p == P_OPENROUTER ? cfg->openrouter_base_url : cfg->openai_base_url;
+    if (base && *base) return base;
+    return p == P_ANTHROPIC ? LLM_DEFAULT_ANTHROPIC_BASE_URL : p == P_OPENROUTER ? LLM_DEFAULT_OPENROUTER_BASE_URL
+                                                                                 : LLM_DEFAULT_OPENAI_BASE_URL;
+}
+
 static int call_provider(const llm_config *cfg, provider_kind p, const json_t *req, const char *model,
                          const llm_stream *stream, int64_t deadline_ms, json_t **out, char **error)
 {
     bool anthropic = p == P_ANTHROPIC;
-    const char *key, *base, *key_name;
+    const char *key, *base = provider_base(cfg, p), *key_name;
     switch (p) {
-    case P_ANTHROPIC: key = cfg->anthropic_api_key, base = cfg->anthropic_base_url, key_name = "ANTHROPIC_API_KEY"; break;
-    case P_COMPAT: key = cfg->compat_key, base = cfg->compat_url, key_name = "CHIDORI_OPENAI_COMPAT_KEY"; break;
-    case P_OPENROUTER: key = cfg->openrouter_api_key, base = cfg->openrouter_base_url, key_name = "OPENROUTER_API_KEY"; break;
-    default: key = cfg->openai_api_key, base = cfg->openai_base_url, key_name = "OPENAI_API_KEY"; break;
+    case P_ANTHROPIC: key = cfg->anthropic_api_key, key_name = "ANTHROPIC_API_KEY"; break;
+    case P_COMPAT: key = cfg->compat_key, key_name = "CHIDORI_OPENAI_COMPAT_KEY"; break;
+    case P_OPENROUTER: key = cfg->openrouter_api_key, key_name = "OPENROUTER_API_KEY"; break;
+    default: key = cfg->openai_api_key, key_name = "OPENAI_API_KEY"; break;
     }
     if (!key) key = ""; /* a compatible endpoint without a key still gets `Bearer ` */
-    if (!base || !*base)
-        base = anthropic ? LLM_DEFAULT_ANTHROPIC_BASE_URL : p == P_OPENROUTER ? LLM_DEFAULT_OPENROUTER_BASE_URL : LLM_DEFAULT_OPENAI_BASE_URL;
     if (has_ctl(key)) return fail(error, xasprintf("%s contains control characters", key_name));
     char *url;
     if (make_url(base, anthropic ? "/v1/messages" : "/chat/completions", &url, error) != 0) return -1;
@@ -849,6 +862,9 @@ int llm_complete_stream(const llm_config *cfg, const json_t *request, const llm_
     if (stream && stream->start) stream->start(stream->ctx, sent ? sent : "test");
 
     json_t *out = NULL;
+    size_t cap = cfg->max_response_bytes ? cfg->max_response_bytes : LLM_DEFAULT_MAX_RESPONSE_BYTES;
+    char cache_key[65];
+    bool cache_new = false;
     int r = llm_validate_request(request, &cause);
     if (r == 0) {
         if (p == P_TEST) {
@@ -858,7 +874,19 @@ int llm_complete_stream(const llm_config *cfg, const json_t *request, const llm_
                 if (stream && stream->delta) test_stream(cfg->test_response, stream);
             }
         } else {
-            r = call_provider(cfg, p, request, sent, stream && stream->delta ? stream : NULL, deadline_ms, &out, &cause);
+            /* the prompt cache, when the operator keeps one: an exact repeat is answered from it
+             * (as one piece when streamed), and a new answer goes into it */
+            const llm_stream *st = stream && stream->delta ? stream : NULL;
+            if (cfg->cache_dir) {
+                llm_cache_key(provider_name(p), provider_base(cfg, p), sent, request, cache_key);
+                out = llm_cache_lookup(cfg->cache_dir, cache_key, cap);
+            }
+            const json_t *content = json_object_get(out, "content");
+            if (out && st && content->u.string.len) st->delta(st->ctx, content->u.string.bytes, content->u.string.len);
+            if (!out) {
+                r = call_provider(cfg, p, request, sent, st, deadline_ms, &out, &cause);
+                cache_new = r == 0 && cfg->cache_dir;
+            }
         }
     }
     free(sent);
@@ -868,7 +896,6 @@ int llm_complete_stream(const llm_config *cfg, const json_t *request, const llm_
         if (!json_is_array(calls) || calls->u.array.len == 0) {
             const json_t *content = json_object_get(out, "content");
             json_t *value = NULL;
-            size_t cap = cfg->max_response_bytes ? cfg->max_response_bytes : LLM_DEFAULT_MAX_RESPONSE_BYTES;
             if (llm_parse_json_reply(content->u.string.bytes, content->u.string.len, cap, &value, &cause) == 0) {
                 json_object_set(out, "json", value);
             } else {
@@ -894,6 +921,7 @@ int llm_complete_stream(const llm_config *cfg, const json_t *request, const llm_
         redact(error, cfg->openrouter_api_key);
         return -1;
     }
+    if (cache_new) llm_cache_store(cfg->cache_dir, cache_key, out, cap, cfg->cache_max_bytes ? cfg->cache_max_bytes : (uint64_t)1 << 30);
     *response = out;
     return 0;
 }

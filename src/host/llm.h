@@ -6,7 +6,8 @@
  * 529) is tried again, up to 8 attempts, after the wait the provider asks for (llm_pace.h), and
  * every attempt first takes a request slot of the provider's rate limit (CHIDORI_*_RPM); both
  * waits count in the call's time (timeout_ms). It does not loop over tool calls (the JS side does)
- * or record anything: however many attempts it made, a call is one record.
+ * or record anything: however many attempts it made, a call is one record. With a prompt cache
+ * (cache_dir, llm_cache.h) an exact repeat of a request answered before is answered from it.
  *
  * Trusts: the llm_config it is given (operator configuration). It trusts nothing in the request
  * beyond it being a json_t (the request is built from guest arguments, so every field is
@@ -55,6 +56,8 @@ typedef struct llm_config {
     const char *test_response;                          /* CHIDORI_TEST_LLM_RESPONSE: static provider, no network */
     const char *default_model;                          /* CHIDORI_MODEL, else ANTHROPIC_MODEL, or NULL */
     const char *test_tool_call;                         /* CHIDORI_TEST_LLM_TOOL_CALL: the test provider's first reply */
+    const char *cache_dir;                              /* CHIDORI_PROMPT_CACHE_DIR: answered prompts (llm_cache.h), or NULL */
+    uint64_t cache_max_bytes;                           /* CHIDORI_PROMPT_CACHE_MAX_MB in bytes; 0: 1 GiB */
     long timeout_ms;                                    /* whole call, retries and waits included; default 120000 */
     size_t max_response_bytes;                          /* default 16 MiB */
     uint32_t rpm[4];                                    /* requests a minute by pace_provider (llm_pace.h); 0: none */

@@ -227,6 +227,11 @@ static const setting_def TABLE[] = {
         "the same for the OpenAI-compatible endpoint (CHIDORI_OPENAI_COMPAT_URL)"),
     NUM("CHIDORI_LITELLM_RPM", 0, 1000000, 0, "0", RUNS, "CHIDORI_OPENAI_COMPAT_RPM's other name (used when that is 0 or unset)"),
     NUM("CHIDORI_OPENROUTER_RPM", 0, 1000000, 0, "0", RUNS, "the same for OpenRouter"),
+    TEXT("CHIDORI_PROMPT_CACHE_DIR", "unset", "a path", RUNS,
+         "a folder of answered prompts: a live prompt whose exact request was answered before is answered from it "
+         "instead of the provider (replays never read it)"),
+    NUM("CHIDORI_PROMPT_CACHE_MAX_MB", 1, 1000000, 1024, "1024", RUNS,
+        "the prompt cache stops storing new answers when its folder holds this many MiB"),
     TEXT("CHIDORI_TEST_LLM_RESPONSE", "unset", "any text (empty too)", RUNS,
          "tests only: chidori.prompt answers this text without calling a provider"),
     {.name = "CHIDORI_TEST_LLM_TOOL_CALL", .kind = SETTING_TEXT, .check = check_tool_call, .default_text = "unset",

@@ -7,6 +7,7 @@
 #include "unit.h"
 #include "host/llm.h"
 #include "host/llm_internal.h"
+#include "host/llm_cache.h"
 #include "host/llm_pace.h"
 #include "util/clock.h"
 #include "util/buf.h"
@@ -605,6 +606,129 @@ TEST(llm_rate_limit_waiters_go_in_turn_across_threads)
     CHECK(first >= 50);  /* nobody got a slot the burst had used */
     CHECK(last >= 550 && last < 2000);
     llm_pace_reset();
+}
+
+static int count_entries(const char *dir)
+{
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "ls -A %s 2>/dev/null | grep -c '\\.json$'", dir);
+    FILE *f = popen(cmd, "r");
+    int n = -1;
+    if (f && fscanf(f, "%d", &n) != 1) n = -1;
+    if (f) pclose(f);
+    return n;
+}
+
+TEST(llm_prompt_cache_answers_an_exact_repeat_without_the_provider)
+{
+    char dir[] = "/tmp/chidori-prompt-cache-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char sub[96];
+    snprintf(sub, sizeof sub, "%s/a/b", dir); /* made at the first store */
+    llm_cache_reset();
+    fake f;
+    CHECK(fake_start(&f, "[{'text': 'first', 'id': 'msg_1', 'usage': {'input': 5, 'output': 2}}, {'text': 'other model'},"
+                         " {'text': '{`n`: 1}'}, {'text': 'changed'}]") == 0);
+    llm_config cfg = fake_config(&f);
+    cfg.cache_dir = sub;
+    const char *ask = "{'messages': [{'role': 'user', 'content': 'hi'}], 'model': 'claude-x', 'type': 'label one'}";
+    char *err;
+    json_t *a = complete(&cfg, ask, &err);
+    CHECK_OK(err);
+    /* the same request (another stream label) again: from the cache, the same response */
+    json_t *b = complete(&cfg, "{'messages': [{'role': 'user', 'content': 'hi'}], 'model': 'claude-x', 'type': 'two'}", &err);
+    CHECK_OK(err);
+    CHECK(a && b && json_equal(a, b));
+    /* another model, a format "json" request, another message: each its own entry */
+    json_t *c = complete(&cfg, "{'messages': [{'role': 'user', 'content': 'hi'}], 'model': 'claude-y'}", &err);
+    CHECK_OK(err);
+    CHECK_STR(json_string_value(json_object_get(c, "content")), "other model");
+    json_t *d = complete(&cfg, "{'messages': [{'role': 'user', 'content': 'hi'}], 'model': 'claude-x', 'format': 'json'}", &err);
+    CHECK_OK(err);
+    json_t *d2 = complete(&cfg, "{'messages': [{'role': 'user', 'content': 'hi'}], 'model': 'claude-x', 'format': 'json'}", &err);
+    CHECK_OK(err);
+    CHECK(d && d2 && json_equal(d, d2) && json_eq_text(json_object_get(d2, "json"), "{'n': 1}"));
+    json_t *e = complete(&cfg, "{'messages': [{'role': 'user', 'content': 'hi!'}], 'model': 'claude-x'}", &err);
+    CHECK_OK(err);
+    CHECK_STR(json_string_value(json_object_get(e, "content")), "changed");
+    json_t *all = fake_requests(&f);
+    fake_stop(&f);
+    CHECK(json_number_value(json_object_get(json_object_get(all, "counts"), "anthropic")) == 4);
+    json_free(all);
+    CHECK(count_entries(sub) == 4);
+    /* an entry that is not JSON, or not a response, is a miss (the provider is asked again) */
+    char key[65], path[200];
+    llm_config probe = fake_config(&f);
+    json_t *req = J(ask);
+    llm_cache_key("anthropic", probe.anthropic_base_url, "claude-x", req, key);
+    json_free(req);
+    snprintf(path, sizeof path, "%s/%s.json", sub, key);
+    CHECK(access(path, F_OK) == 0);
+    json_t *hit = llm_cache_lookup(sub, key, 1 << 20);
+    CHECK(hit && json_equal(hit, a));
+    json_free(hit);
+    CHECK(llm_cache_lookup(sub, key, 16) == NULL); /* over the size cap */
+    FILE *w = fopen(path, "w");
+    fputs("{\"content\": 1}", w);
+    fclose(w);
+    CHECK(llm_cache_lookup(sub, key, 1 << 20) == NULL);
+    w = fopen(path, "w");
+    fputs("{not json", w);
+    fclose(w);
+    CHECK(llm_cache_lookup(sub, key, 1 << 20) == NULL);
+    json_free(a), json_free(b), json_free(c), json_free(d), json_free(d2), json_free(e);
+    char cmd[160];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    CHECK(system(cmd) == 0);
+    llm_cache_reset();
+}
+
+TEST(llm_prompt_cache_stops_storing_at_its_cap_and_keys_every_part)
+{
+    char dir[] = "/tmp/chidori-prompt-cache-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    llm_cache_reset();
+    json_t *resp = J("{'content': 'x', 'toolCalls': [], 'stopReason': null, 'usage': {'inputTokens': 1, 'outputTokens': 1},"
+                     " 'model': 'm', 'provider': 'openai'}");
+    char *text = json_dump(resp, JSON_COMPACT, NULL);
+    size_t n = strlen(text);
+    free(text);
+    /* room for three entries of n bytes, not four */
+    for (int i = 0; i < 5; i++) {
+        char key[65];
+        snprintf(key, sizeof key, "%064d", i);
+        llm_cache_store(dir, key, resp, 1 << 20, 3 * n + n / 2);
+    }
+    CHECK(count_entries(dir) == 3);
+    /* a new process measures what is there: still full */
+    llm_cache_reset();
+    llm_cache_store(dir, "ffff", resp, 1 << 20, 3 * n + n / 2);
+    CHECK(count_entries(dir) == 3);
+    /* an entry over the size cap is not stored */
+    llm_cache_reset();
+    llm_cache_store(dir, "eeee", resp, 8, (uint64_t)1 << 30);
+    CHECK(count_entries(dir) == 3);
+    json_free(resp);
+    /* the key: provider, endpoint, model and request each count; the stream label and the
+     * request's own model do not; key order does not */
+    json_t *r1 = J("{'messages': [{'role': 'user', 'content': 'a'}], 'maxTokens': 5, 'type': 'x', 'model': 'q'}");
+    json_t *r2 = J("{'maxTokens': 5, 'messages': [{'content': 'a', 'role': 'user'}]}");
+    json_t *r3 = J("{'messages': [{'role': 'user', 'content': 'a'}], 'maxTokens': 6}");
+    char k1[65], k2[65], k3[65], k4[65], k5[65], k6[65];
+    llm_cache_key("openai", "http://a", "m", r1, k1);
+    llm_cache_key("openai", "http://a", "m", r2, k2);
+    llm_cache_key("openai", "http://a", "m", r3, k3);
+    llm_cache_key("openai", "http://b", "m", r2, k4);
+    llm_cache_key("openai", "http://a", "n", r2, k5);
+    llm_cache_key("openrouter", "http://a", "m", r2, k6);
+    CHECK_STR(k1, k2);
+    CHECK(strcmp(k2, k3) && strcmp(k2, k4) && strcmp(k2, k5) && strcmp(k2, k6));
+    CHECK(strlen(k1) == 64);
+    json_free(r1), json_free(r2), json_free(r3);
+    char cmd[160];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    CHECK(system(cmd) == 0);
+    llm_cache_reset();
 }
 
 TEST(llm_invalid_json_and_missing_fields_are_clear_errors)

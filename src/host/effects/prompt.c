@@ -126,7 +126,8 @@ static const char *const prompt_settings[] = {"OPENAI_API_KEY",  "OPENAI_BASE_UR
                                               "LITELLM_API_URL", "LITELLM_API_KEY", "OPENROUTER_API_KEY",
                                               "CHIDORI_OPENROUTER_URL", "CHIDORI_TEST_LLM_TOOL_CALL",
                                               "CHIDORI_ANTHROPIC_RPM", "CHIDORI_OPENAI_RPM", "CHIDORI_OPENAI_COMPAT_RPM",
-                                              "CHIDORI_LITELLM_RPM", "CHIDORI_OPENROUTER_RPM", NULL};
+                                              "CHIDORI_LITELLM_RPM", "CHIDORI_OPENROUTER_RPM", "CHIDORI_PROMPT_CACHE_DIR",
+                                              "CHIDORI_PROMPT_CACHE_MAX_MB", NULL};
 
 const effect_module prompt_module = {
     .name = "prompt",
