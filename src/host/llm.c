@@ -347,9 +347,9 @@ typedef struct retry_headers {
 
 static void keep_header(char *dst, size_t cap, const char *v, size_t n)
 {
-    while (n && (v[n - 1] == '\r' || v[n - 1] == '\n' || v[n - 1] == ' ')) n--;
+    while (n && (v[n - 1] == '\r' || v[n - 1] == '\n' || v[n - 1] == ' ' || v[n - 1] == '\t')) n--;
     while (n && (*v == ' ' || *v == '\t')) v++, n--;
-    if (n >= cap) n = cap - 1; /* a longer value is no number or date we read */
+    if (n >= cap) n = 0; /* a longer value is no number or date we read: not its front either */
     memcpy(dst, v, n);
     dst[n] = '\0';
 }
@@ -361,6 +361,13 @@ static size_t on_header(char *ptr, size_t size, size_t nmemb, void *ud)
     if (n > 15 && !strncasecmp(ptr, "retry-after-ms:", 15)) keep_header(rh->after_ms, sizeof rh->after_ms, ptr + 15, n - 15);
     else if (n > 12 && !strncasecmp(ptr, "retry-after:", 12)) keep_header(rh->after, sizeof rh->after, ptr + 12, n - 12);
     return n;
+}
+
+/* libcurl's progress callback: a cancelled run ends its call (at least once a second, libcurl's
+ * promise, and at every read and write). */
+static int on_progress(void *cancel, curl_off_t dt, curl_off_t dn, curl_off_t ut, curl_off_t un)
+{
+    return cancel && atomic_load((const atomic_int *)cancel) ? 1 : 0;
 }
 
 /* POST body to url, the answer's bytes to write_fn(write_data); sink's cap bounds the size; the
@@ -378,6 +385,11 @@ static int http_post(const llm_config *cfg, const char *url, struct curl_slist *
     if (rh) {
         curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
         curl_easy_setopt(c, CURLOPT_HEADERDATA, rh);
+    }
+    if (cfg->cancel) {
+        curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, on_progress);
+        curl_easy_setopt(c, CURLOPT_XFERINFODATA, (void *)cfg->cancel);
+        curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
     }
     char errbuf[CURL_ERROR_SIZE] = "";
     curl_easy_setopt(c, CURLOPT_URL, url);
@@ -407,6 +419,8 @@ static int http_post(const llm_config *cfg, const char *url, struct curl_slist *
     int r;
     if (sink->over || rc == CURLE_FILESIZE_EXCEEDED)
         r = fail(error, xasprintf("response larger than the %zu-byte limit", sink->cap));
+    else if (rc == CURLE_ABORTED_BY_CALLBACK)
+        r = fail(error, xstrdup("the run was cancelled during the call"));
     else if (rc == CURLE_OPERATION_TIMEDOUT)
         r = fail(error, xasprintf("request timed out after %ld ms (%s)", call_timeout, d));
     else if (rc == CURLE_COULDNT_CONNECT)
@@ -655,6 +669,22 @@ static size_t on_stream_body(char *ptr, size_t size, size_t nmemb, void *ud)
 
 /* ---------- pacing: the rate limits and the retries (llm_pace.c) ---------- */
 
+/* The call's time (timeout_ms, or the default), at most a day: an embedder's huge value cannot
+ * overflow a deadline. */
+static long call_time_ms(const llm_config *cfg)
+{
+    long t = cfg->timeout_ms > 0 ? cfg->timeout_ms : LLM_DEFAULT_TIMEOUT_MS;
+    return t > 86400000L ? 86400000L : t;
+}
+
+/* What must be left of the call's time to start an attempt: a second, or a quarter of a short
+ * call's time. */
+static int64_t llm_attempt_budget_ms(const llm_config *cfg)
+{
+    long t = call_time_ms(cfg);
+    return t / 4 < 1000 ? t / 4 : 1000;
+}
+
 static pace_provider pace_of(provider_kind p)
 {
     switch (p) {
@@ -686,7 +716,8 @@ static void append_to(char **error, char *more)
 
 /* After the attempt-th answer refusing the call for now (its error in *error): true when the call
  * waited what the provider asked and goes again; false with *error saying why it stops. */
-static bool retry_wait(const llm_config *cfg, int attempt, const retry_headers *rh, int64_t deadline_ms, char **error)
+static bool retry_wait(const llm_config *cfg, int attempt, const retry_headers *rh, int64_t deadline_ms, int64_t need_ms,
+                       char **error)
 {
     const char *s = attempt == 1 ? "" : "s";
     if (attempt >= LLM_PACE_MAX_ATTEMPTS) {
@@ -695,7 +726,7 @@ static bool retry_wait(const llm_config *cfg, int attempt, const retry_headers *
     }
     int64_t wait = llm_pace_retry_wait_ms(rh->after_ms[0] ? rh->after_ms : NULL, rh->after[0] ? rh->after : NULL, attempt,
                                           clock_realtime_ms());
-    if (clock_monotonic_ms() + wait >= deadline_ms) {
+    if (clock_monotonic_ms() + wait + need_ms > deadline_ms) {
         append_to(error, xasprintf(" (after %d attempt%s: the next would start %lld ms from now, after the call's time "
                                    "(CHIDORI_LLM_TIMEOUT_MS) runs out)",
                                    attempt, s, (long long)wait));
@@ -761,9 +792,16 @@ static int call_provider(const llm_config *cfg, provider_kind p, const json_t *r
 
     size_t cap = cfg->max_response_bytes ? cfg->max_response_bytes : LLM_DEFAULT_MAX_RESPONSE_BYTES;
     int r = h ? 0 : fail(error, xstrdup("libcurl: cannot build the request headers"));
-    for (int attempt = 1; r == 0; attempt++) {
+    /* an attempt is started only with this much of the call's time left (a request sent with a
+     * few ms to live could be performed, and paid, and still time out here) */
+    int64_t need_ms = llm_attempt_budget_ms(cfg);
+    char *refusal = NULL; /* the last "refused for now", while the call tries again */
+    bool refused = false;  /* the last attempt was refused for now too */
+    int attempt = 1;
+    for (; r == 0; attempt++) {
+        refused = false;
         pace_provider pp = pace_of(p);
-        if (llm_pace_acquire(pp, cfg->rpm[pp], rpm_setting(p), deadline_ms, cfg->cancel, error) != 0) {
+        if (llm_pace_acquire(pp, cfg->rpm[pp], rpm_setting(p), deadline_ms, need_ms, cfg->cancel, error) != 0) {
             r = -1;
             break;
         }
@@ -790,7 +828,8 @@ static int call_provider(const llm_config *cfg, provider_kind p, const json_t *r
                  * parser), so the next attempt starts clean */
                 *error = llm_http_error(status, data, ss.raw.data.len);
                 r = -1;
-                if (llm_pace_retryable(status)) again = retry_wait(cfg, attempt, &rh, deadline_ms, error);
+                refused = llm_pace_retryable(status);
+                if (refused) again = retry_wait(cfg, attempt, &rh, deadline_ms, need_ms, error);
             } else if (ss.mode == 2) {
                 r = llm_sse_finish(&ss.sse, error);
                 if (r == 0) r = llm_stream_acc_finish(acc, model, out, error);
@@ -807,10 +846,17 @@ static int call_provider(const llm_config *cfg, provider_kind p, const json_t *r
         llm_stream_acc_free(acc);
         buf_free(&ss.raw.data);
         if (!again) break;
-        free(*error);
+        free(refusal);
+        refusal = *error;
         *error = NULL;
         r = 0;
     }
+    if (r != 0 && refusal && !refused) { /* a later attempt ended otherwise: the refusals before it are part of the story */
+        char *ex = llm_excerpt(refusal, strlen(refusal), 200);
+        append_to(error, xasprintf(" (attempt %d; the %s before: %s)", attempt, attempt > 2 ? "ones" : "one", ex));
+        free(ex);
+    }
+    free(refusal);
     curl_slist_free_all(h); /* libcurl does not scrub the copy of the key header; nothing we can do */
     free(body);
     free(url);
@@ -844,7 +890,7 @@ int llm_complete_stream(const llm_config *cfg, const json_t *request, const llm_
 {
     *response = NULL;
     *error = NULL;
-    int64_t deadline_ms = clock_monotonic_ms() + (cfg->timeout_ms > 0 ? cfg->timeout_ms : LLM_DEFAULT_TIMEOUT_MS);
+    int64_t deadline_ms = clock_monotonic_ms() + call_time_ms(cfg);
     const char *model = json_string_value(json_object_get(request, "model"));
     if (model && !*model) model = NULL;
     if (!model) model = cfg->default_model && *cfg->default_model ? cfg->default_model : NULL;

@@ -68,6 +68,16 @@ static bool is_response(const json_t *v)
 
 static char *entry_path(const char *dir, const char *key) { return xasprintf("%s/%s.json", dir, key); }
 
+json_t *llm_cache_entry(const char *text, size_t len, size_t max_bytes)
+{
+    if (len > max_bytes) return NULL;
+    json_limits lim = {max_bytes, CACHE_JSON_MAX_DEPTH, 0};
+    json_t *v = json_parse(text, len, &lim, NULL);
+    if (is_response(v)) return v;
+    json_free(v);
+    return NULL;
+}
+
 json_t *llm_cache_lookup(const char *dir, const char *key, size_t max_bytes)
 {
     char *path = entry_path(dir, key), *error = NULL;
@@ -76,12 +86,9 @@ json_t *llm_cache_lookup(const char *dir, const char *key, size_t max_bytes)
     free(path);
     free(error);
     if (!text) return NULL;
-    json_limits lim = {max_bytes, CACHE_JSON_MAX_DEPTH, 0};
-    json_t *v = json_parse(text, len, &lim, NULL);
+    json_t *v = llm_cache_entry(text, len, max_bytes);
     free(text);
-    if (is_response(v)) return v;
-    json_free(v);
-    return NULL;
+    return v;
 }
 
 /* ---------- storing, within the folder's cap ---------- */

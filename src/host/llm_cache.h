@@ -33,6 +33,9 @@ void llm_cache_key(const char *provider, const char *endpoint, const char *model
  * max_bytes, not JSON, or not a response). */
 json_t *llm_cache_lookup(const char *dir, const char *key, size_t max_bytes);
 
+/* An entry's bytes as a response, or NULL (over max_bytes, not JSON, or not a response). */
+json_t *llm_cache_entry(const char *text, size_t len, size_t max_bytes);
+
 /* Store response under key in dir (made, with its parents, when missing), unless the folder holds
  * max_total bytes already or the entry would pass max_bytes. Silent: the cache is best effort. */
 void llm_cache_store(const char *dir, const char *key, const json_t *response, size_t max_bytes, uint64_t max_total);

@@ -10,7 +10,6 @@
 
 #include <math.h>
 #include <pthread.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -27,18 +26,23 @@ static bucket buckets[PACE_PROVIDERS];
 
 static double now_ms(void) { return (double)clock_monotonic_ns() / 1e6; }
 
-/* Bring b up to now under limit rpm: a first use starts full; a changed limit keeps what is free,
+/* Bring b up to now under limit rpm: what came back since it was last brought up to date comes
+ * back at the rate it was used under; a first use starts full; a changed limit keeps what is free,
  * up to the new size. */
 static void refill(bucket *b, uint32_t rpm, double now)
 {
-    if (b->rpm != rpm) {
-        if (b->rpm == 0 || b->slots > rpm) b->slots = rpm;
+    if (b->rpm == 0) {
+        b->slots = rpm;
         b->rpm = rpm;
         b->at_ms = now;
     }
-    if (now > b->at_ms) b->slots += (now - b->at_ms) * rpm / 60000.0;
-    if (b->slots > rpm) b->slots = rpm;
+    if (now > b->at_ms) b->slots += (now - b->at_ms) * b->rpm / 60000.0;
+    if (b->slots > b->rpm) b->slots = b->rpm;
     b->at_ms = now;
+    if (b->rpm != rpm) {
+        if (b->slots > rpm) b->slots = rpm;
+        b->rpm = rpm;
+    }
 }
 
 static void give_back(pace_provider p)
@@ -48,12 +52,12 @@ static void give_back(pace_provider p)
     pthread_mutex_unlock(&pace_lock);
 }
 
-int llm_pace_sleep(int64_t ms, const atomic_int *cancel)
+/* Sleep until due (clock_monotonic_ms) or until cancel reads non-zero (checked every 50 ms). */
+static int sleep_until(int64_t due, const atomic_int *cancel)
 {
-    int64_t end = clock_monotonic_ms() + ms;
     for (;;) {
         if (cancel && atomic_load(cancel)) return -1;
-        int64_t left = end - clock_monotonic_ms();
+        int64_t left = due - clock_monotonic_ms();
         if (left <= 0) return 0;
         if (left > 50) left = 50;
         struct timespec ts = {left / 1000, (left % 1000) * 1000000L};
@@ -61,9 +65,15 @@ int llm_pace_sleep(int64_t ms, const atomic_int *cancel)
     }
 }
 
-int llm_pace_acquire(pace_provider p, uint32_t rpm, const char *setting, int64_t deadline_ms,
+int llm_pace_sleep(int64_t ms, const atomic_int *cancel) { return sleep_until(clock_monotonic_ms() + ms, cancel); }
+
+int llm_pace_acquire(pace_provider p, uint32_t rpm, const char *setting, int64_t deadline_ms, int64_t need_ms,
                      const atomic_int *cancel, char **error)
 {
+    if (cancel && atomic_load(cancel)) {
+        *error = xstrdup("the run was cancelled");
+        return -1;
+    }
     if (rpm == 0 || p < 0 || p >= PACE_PROVIDERS) return 0;
     pthread_mutex_lock(&pace_lock);
     double now = now_ms();
@@ -74,15 +84,15 @@ int llm_pace_acquire(pace_provider p, uint32_t rpm, const char *setting, int64_t
     pthread_mutex_unlock(&pace_lock);
     if (owed <= 0) return 0;
     int64_t wait = (int64_t)ceil(owed * 60000.0 / rpm);
-    int64_t left = deadline_ms - (int64_t)now;
-    if (wait > left) {
+    int64_t due = (int64_t)ceil(now) + wait; /* measured from when the slot was reserved */
+    if (due + need_ms > deadline_ms) {
         give_back(p);
         *error = xasprintf("rate limit %s=%u: the next request slot is %lld ms away, after the call's time "
                            "(CHIDORI_LLM_TIMEOUT_MS) runs out",
                            setting, rpm, (long long)wait);
         return -1;
     }
-    if (llm_pace_sleep(wait, cancel) != 0) {
+    if (sleep_until(due, cancel) != 0) {
         give_back(p);
         *error = xasprintf("the run was cancelled while its call waited for a request slot (%s=%u)", setting, rpm);
         return -1;
@@ -92,32 +102,53 @@ int llm_pace_acquire(pace_provider p, uint32_t rpm, const char *setting, int64_t
 
 int llm_pace_retryable(long status) { return status == 429 || status == 503 || status == 529; }
 
-/* A non-negative decimal number and nothing else but spaces around it; -1 when it is not one. */
+/* Digits with an optional fraction ("5", "1.5", ".5"; no sign, exponent or hex), and nothing else
+ * but spaces around them; -1 when it is not that. */
 static double decimal(const char *s)
 {
     while (*s == ' ' || *s == '\t') s++;
-    if (!(*s >= '0' && *s <= '9') && *s != '.') return -1;
-    char *end;
-    double v = strtod(s, &end);
-    while (*end == ' ' || *end == '\t') end++;
-    return *end || !isfinite(v) || v < 0 ? -1 : v;
+    const char *p = s;
+    size_t digits = 0;
+    while (*p >= '0' && *p <= '9') p++, digits++;
+    if (*p == '.') {
+        p++;
+        while (*p >= '0' && *p <= '9') p++, digits++;
+    }
+    const char *end = p;
+    while (*p == ' ' || *p == '\t') p++;
+    if (*p || digits == 0 || end - s > 20) return -1;
+    return strtod(s, NULL); /* only digits and one '.' reach it; our process keeps the C locale */
 }
 
-/* An IMF-fixdate ("Sun, 06 Nov 1994 08:49:37 GMT") in ms since the epoch; -1 when it is not one. */
+static bool two_digits(const char *s, int *out)
+{
+    if (s[0] < '0' || s[0] > '9' || s[1] < '0' || s[1] > '9') return false;
+    *out = (s[0] - '0') * 10 + (s[1] - '0');
+    return true;
+}
+
+/* An IMF-fixdate ("Sun, 06 Nov 1994 08:49:37 GMT", exactly) in ms since the epoch; -1 when it is
+ * not one. */
 static int64_t http_date_ms(const char *s)
 {
-    static const char months[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
-    char wd[4], mon[4];
-    int day, year, hh, mm, ss, used = 0;
-    if (sscanf(s, " %3[A-Za-z], %2d %3[A-Za-z] %4d %2d:%2d:%2d GMT%n", wd, &day, mon, &year, &hh, &mm, &ss, &used) != 7 ||
-        used == 0)
+    static const char days[] = "SunMonTueWedThuFriSat", months[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
+    int day, year_hi, year_lo, hh, mm, ss;
+    if (strlen(s) != 29 || s[3] != ',' || s[4] != ' ' || s[7] != ' ' || s[11] != ' ' || s[16] != ' ' || s[19] != ':' ||
+        s[22] != ':' || strcmp(s + 25, " GMT") != 0)
         return -1;
-    const char *m = strlen(mon) == 3 ? strstr(months, mon) : NULL;
-    if (!m || (m - months) % 3 || day < 1 || day > 31 || year < 1970 || hh > 23 || mm > 59 || ss > 60) return -1;
+    char wd[4] = {s[0], s[1], s[2], 0}, mon[4] = {s[8], s[9], s[10], 0};
+    const char *d = strstr(days, wd), *m = strstr(months, mon);
+    if (!d || (d - days) % 3 || !m || (m - months) % 3) return -1;
+    if (!two_digits(s + 5, &day) || !two_digits(s + 12, &year_hi) || !two_digits(s + 14, &year_lo) ||
+        !two_digits(s + 17, &hh) || !two_digits(s + 20, &mm) || !two_digits(s + 23, &ss))
+        return -1;
+    int year = year_hi * 100 + year_lo;
+    if (day < 1 || day > 31 || year < 1970 || hh > 23 || mm > 59 || ss > 60) return -1;
     struct tm tm = {.tm_sec = ss, .tm_min = mm, .tm_hour = hh, .tm_mday = day, .tm_mon = (int)((m - months) / 3),
                     .tm_year = year - 1900};
     time_t t = timegm(&tm);
-    return t < 0 ? -1 : (int64_t)t * 1000;
+    if (t < 0 || tm.tm_mday != day) return -1; /* 31 Feb came back as a day of March */
+    return (int64_t)t * 1000;
 }
 
 #define RETRY_MIN_MS 500

@@ -8,7 +8,9 @@
  *   bit 3 set:   a guest-derived request → llm_validate_request, and when it passes both
  *                request-body builders; with bit 4 set too, instead the retry headers of a
  *                refusal (retry-after-ms, then Retry-After after the first NUL) →
- *                llm_pace_retry_wait_ms, whose wait must stay within its bounds.
+ *                llm_pace_retry_wait_ms, whose wait must stay within its bounds, and the bytes
+ *                as a prompt-cache entry (llm_cache_entry): a response of the documented shape
+ *                or nothing.
  * Checked: no crash/leak/UB (sanitizers), errors are short and printable, a success has the
  * documented shape.
  *
@@ -18,6 +20,7 @@
  *   build/fuzz_llm_response -max_total_time=300 build/fuzz-llm-corpus tests/fuzz/corpus/llm
  */
 #include "host/llm_internal.h"
+#include "host/llm_cache.h"
 #include "host/llm_pace.h"
 
 #include <stdint.h>
@@ -69,6 +72,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         int64_t w = llm_pace_retry_wait_ms(ms, after, 1 + (sel >> 6), 1700000000000LL);
         free(text);
         if (w < 500 || w > 86400000) abort();
+        json_t *entry = llm_cache_entry(body, len, (sel & 4) ? 256 : (size_t)1 << 20);
+        if (entry) {
+            check_response(entry);
+            json_free(entry);
+        }
         return 0;
     }
     if (sel & 8) {

@@ -420,8 +420,15 @@ static double request_at(const json_t *all, size_t i)
 static void *pace_one(void *arg)
 {
     char *err = NULL;
-    if (llm_pace_acquire(PACE_OPENROUTER, 600, "CHIDORI_OPENROUTER_RPM", clock_monotonic_ms() + 60000, NULL, &err) != 0) free(err);
+    if (llm_pace_acquire(PACE_OPENROUTER, 600, "CHIDORI_OPENROUTER_RPM", clock_monotonic_ms() + 60000, 0, NULL, &err) != 0) free(err);
     *(long *)arg = now_ms();
+    return NULL;
+}
+
+static void *cancel_later(void *flag)
+{
+    usleep(150000);
+    atomic_store((atomic_int *)flag, 1);
     return NULL;
 }
 
@@ -498,6 +505,53 @@ TEST(llm_retries_stop_at_eight_attempts_and_at_the_calls_time)
     CHECK(took < 2000);
     CHECK(json_number_value(json_object_get(json_object_get(all, "counts"), "anthropic")) == 1);
     json_free(all);
+
+    /* a retry is started only with time left for it: 2.5 s of a 3 s call leaves too little */
+    CHECK(fake_start(&f, "[{'status': 503, 'body': 'later', 'headers': {'Retry-After': '2.5'}}, {'text': 'never'}]") == 0);
+    cfg = fake_config(&f);
+    cfg.timeout_ms = 3000;
+    resp = complete(&cfg, "{'messages': [{'role': 'user', 'content': 'x'}], 'model': 'gpt-4o'}", &err);
+    all = fake_requests(&f);
+    fake_stop(&f);
+    CHECK(resp == NULL);
+    CHECK(err && strstr(err, "openai: HTTP 503: later (after 1 attempt: the next would start 2500 ms from now"));
+    free(err);
+    CHECK(json_number_value(json_object_get(json_object_get(all, "counts"), "openai")) == 1);
+    json_free(all);
+
+    /* an attempt after a refusal that ends otherwise keeps the refusal in its error */
+    CHECK(fake_start(&f, "[{'status': 429, 'json': {'error': {'message': 'slow down'}}, 'headers': {'Retry-After': '0'}},"
+                         " {'delayMs': 5000, 'text': 'late'}]") == 0);
+    cfg = fake_config(&f);
+    cfg.timeout_ms = 3000;
+    resp = complete(&cfg, "{'messages': [{'role': 'user', 'content': 'x'}], 'model': 'gpt-4o'}", &err);
+    fake_stop(&f);
+    CHECK(resp == NULL);
+    CHECK(err && !strncmp(err, "openai: request timed out after 3000 ms", 39) &&
+          strstr(err, " (attempt 2; the one before: HTTP 429: slow down)"));
+    free(err);
+}
+
+TEST(llm_a_cancelled_run_ends_its_call_in_flight)
+{
+    fake f;
+    CHECK(fake_start(&f, "[{'delayMs': 4000, 'text': 'late'}]") == 0);
+    llm_config cfg = fake_config(&f);
+    atomic_int cancel = 0;
+    cfg.cancel = &cancel;
+    pthread_t canceller;
+    CHECK(pthread_create(&canceller, NULL, cancel_later, &cancel) == 0);
+    char *err;
+    long t0 = now_ms();
+    json_t *resp = complete(&cfg, "{'messages': [{'role': 'user', 'content': 'x'}], 'model': 'claude-x'}", &err);
+    long took = now_ms() - t0;
+    pthread_join(canceller, NULL);
+    fake_stop(&f);
+    CHECK(resp == NULL);
+    CHECK_STR(err, "anthropic: the run was cancelled during the call");
+    free(err);
+    if (took >= 1600) fprintf(stderr, "test_llm: the cancelled call took %ld ms\n", took);
+    CHECK(took < 1600); /* libcurl asks at least once a second */
 }
 
 TEST(llm_retry_wait_reads_the_providers_headers_with_bounds)
@@ -521,6 +575,16 @@ TEST(llm_retry_wait_reads_the_providers_headers_with_bounds)
     CHECK(llm_pace_retry_wait_ms(NULL, "Sun, 06 Nov 1994 08:49:37 GMT", 1, at + 3000) == 500);
     CHECK(llm_pace_retry_wait_ms(NULL, "Sun, 06 Xyz 1994 08:49:37 GMT", 1, 0) == 2000);
     CHECK(llm_pace_retry_wait_ms(NULL, "Sun, 06 Nov 1994 08:49:37", 1, 0) == 2000);
+    /* only plain digits: no hex, exponent or sign; an HTTP date exactly */
+    const char *junk[] = {"0x10", "0x1p4", "1e5", "+5", "5s", ".", "1.2.3", " ", "Sun, 06 Nov 1994 08:49:37 GMT junk",
+                          "Sun, 06 Nov 1994 08:-1:37 GMT", "Sun, +6 Nov 1994 08:49:37 GMT", "Sun, 31 Feb 1994 08:49:37 GMT",
+                          "Xyz, 06 Nov 1994 08:49:37 GMT", "Sun, 06 Nov 1994 24:49:37 GMT", "Sun,  6 Nov 1994 08:49:37 GMT"};
+    for (size_t i = 0; i < sizeof junk / sizeof junk[0]; i++) {
+        int64_t w = llm_pace_retry_wait_ms(junk[i], junk[i], 1, 0);
+        if (w != 2000) fprintf(stderr, "test_llm: %s read as %lld ms\n", junk[i], (long long)w);
+        CHECK(w == 2000);
+    }
+    CHECK(llm_pace_retry_wait_ms(NULL, ".75", 1, 0) == 750);
     CHECK(llm_pace_retryable(429) && llm_pace_retryable(503) && llm_pace_retryable(529));
     CHECK(!llm_pace_retryable(500) && !llm_pace_retryable(502) && !llm_pace_retryable(400) && !llm_pace_retryable(401));
 }
@@ -536,7 +600,7 @@ TEST(llm_rate_limit_spaces_calls_per_provider)
     cfg.rpm[PACE_OPENAI] = 120;
     char *err = NULL;
     int64_t far = clock_monotonic_ms() + 60000;
-    for (int i = 0; i < 120; i++) CHECK(llm_pace_acquire(PACE_OPENAI, 120, "CHIDORI_OPENAI_RPM", far, NULL, &err) == 0);
+    for (int i = 0; i < 120; i++) CHECK(llm_pace_acquire(PACE_OPENAI, 120, "CHIDORI_OPENAI_RPM", far, 0, NULL, &err) == 0);
     long t0 = now_ms();
     for (int i = 0; i < 3; i++) {
         json_t *resp = complete(&cfg, "{'messages': [{'role': 'user', 'content': 'x'}], 'model': 'gpt-4o'}", &err);
@@ -562,25 +626,48 @@ TEST(llm_rate_limit_spaces_calls_per_provider)
 
     /* one a minute: the first slot at once, the next a minute away — refused at once when that is
      * past the call's time, and given back (the next refusal names the same wait) */
-    CHECK(llm_pace_acquire(PACE_COMPAT, 1, "CHIDORI_OPENAI_COMPAT_RPM", far, NULL, &err) == 0);
+    CHECK(llm_pace_acquire(PACE_COMPAT, 1, "CHIDORI_OPENAI_COMPAT_RPM", far, 0, NULL, &err) == 0);
     int64_t soon = clock_monotonic_ms() + 100;
     for (int i = 0; i < 2; i++) {
-        CHECK(llm_pace_acquire(PACE_COMPAT, 1, "CHIDORI_OPENAI_COMPAT_RPM", soon, NULL, &err) == -1);
+        CHECK(llm_pace_acquire(PACE_COMPAT, 1, "CHIDORI_OPENAI_COMPAT_RPM", soon, 0, NULL, &err) == -1);
         CHECK(err && strncmp(err, "rate limit CHIDORI_OPENAI_COMPAT_RPM=1: the next request slot is 6", 66) == 0 &&
               strstr(err, " ms away, after the call's time (CHIDORI_LLM_TIMEOUT_MS) runs out"));
         free(err);
         err = NULL;
     }
-    /* a cancelled run stops waiting, at once */
+    /* a cancelled run takes no slot, and a run cancelled while it waits stops waiting */
     atomic_int cancel = 1;
+    CHECK(llm_pace_acquire(PACE_ANTHROPIC, 0, "CHIDORI_ANTHROPIC_RPM", far, 0, &cancel, &err) == -1);
+    CHECK_STR(err, "the run was cancelled");
+    free(err);
+    err = NULL;
+    atomic_store(&cancel, 0);
+    pthread_t canceller;
+    CHECK(pthread_create(&canceller, NULL, cancel_later, &cancel) == 0);
     long t2 = now_ms();
-    CHECK(llm_pace_acquire(PACE_COMPAT, 1, "CHIDORI_OPENAI_COMPAT_RPM", clock_monotonic_ms() + 120000, &cancel, &err) == -1);
-    CHECK(now_ms() - t2 < 200);
+    CHECK(llm_pace_acquire(PACE_COMPAT, 1, "CHIDORI_OPENAI_COMPAT_RPM", clock_monotonic_ms() + 120000, 0, &cancel, &err) == -1);
+    long waited = now_ms() - t2;
+    pthread_join(canceller, NULL);
+    CHECK(waited >= 140 && waited < 400);
     CHECK_STR(err, "the run was cancelled while its call waited for a request slot (CHIDORI_OPENAI_COMPAT_RPM=1)");
     free(err);
     err = NULL;
+    /* a limit changed while idle keeps what came back under the old one: drained at 600 a minute,
+     * a second idle gives 10 slots back, so 601 a minute finds one at once */
+    for (int i = 0; i < 700; i++) {
+        int64_t now = clock_monotonic_ms();
+        if (llm_pace_acquire(PACE_OPENROUTER, 600, "CHIDORI_OPENROUTER_RPM", now + 1, 0, NULL, &err) != 0) {
+            free(err);
+            err = NULL;
+            break;
+        }
+    }
+    usleep(1000000);
+    long t3 = now_ms();
+    CHECK(llm_pace_acquire(PACE_OPENROUTER, 601, "CHIDORI_OPENROUTER_RPM", far, 0, NULL, &err) == 0);
+    CHECK(now_ms() - t3 < 30);
     /* no limit: never waits */
-    for (int i = 0; i < 1000; i++) CHECK(llm_pace_acquire(PACE_ANTHROPIC, 0, "CHIDORI_ANTHROPIC_RPM", soon, NULL, &err) == 0);
+    for (int i = 0; i < 1000; i++) CHECK(llm_pace_acquire(PACE_ANTHROPIC, 0, "CHIDORI_ANTHROPIC_RPM", soon, 0, NULL, &err) == 0);
     llm_pace_reset();
 }
 
@@ -591,7 +678,7 @@ TEST(llm_rate_limit_waiters_go_in_turn_across_threads)
     llm_pace_reset();
     char *err = NULL;
     int64_t far = clock_monotonic_ms() + 60000;
-    for (int i = 0; i < 600; i++) CHECK(llm_pace_acquire(PACE_OPENROUTER, 600, "CHIDORI_OPENROUTER_RPM", far, NULL, &err) == 0);
+    for (int i = 0; i < 600; i++) CHECK(llm_pace_acquire(PACE_OPENROUTER, 600, "CHIDORI_OPENROUTER_RPM", far, 0, NULL, &err) == 0);
     pthread_t t[6];
     long done[6];
     long t0 = now_ms();
