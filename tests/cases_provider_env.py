@@ -12,6 +12,7 @@ import json
 import os
 import shutil
 import tempfile
+import time
 
 from cases import chidori
 from cases_effects import fake_llm
@@ -287,3 +288,31 @@ def case_provider_env_prompt_cache_answers_a_repeat_across_runs(v):
     finally:
         shutil.rmtree(proj)
         shutil.rmtree(cache)
+
+
+def case_provider_env_a_cancel_drops_the_call_in_flight(v):
+    """Cancelling a session whose prompt is waiting on the provider drops that request within a
+    second: the run ends and frees its slot, so the next session (CHIDORI_MAX_CONCURRENT_SESSIONS=1,
+    waiting up to 5 s for a slot) runs long before the provider would have answered (8 s)."""
+    folder = tempfile.mkdtemp(prefix="chidori-cancel-call-")
+    shutil.copy(os.path.join(AGENT_DIR, "agent.js"), os.path.join(folder, "agent.js"))
+    with fake_llm([{"delayMs": 8000, "text": "too late"}, {"text": "next session"}]) as (base, requests):
+        env = env_of(ANTHROPIC_API_KEY="ak", ANTHROPIC_BASE_URL=base, CHIDORI_MAX_CONCURRENT_SESSIONS="1",
+                     CHIDORI_ACQUIRE_TIMEOUT_MS="5000")
+        s = Server(v, "--trusted", env=env, folder=folder, agent=os.path.join(folder, "agent.js"))
+        try:
+            s.start()
+            a = create(s, {"input": {"model": "claude-x"}, "wait": False})
+            deadline = time.monotonic() + 10 * v.slow
+            while time.monotonic() < deadline and requests()["counts"]["anthropic"] == 0:
+                time.sleep(0.02)  # the call is in flight
+            t0 = time.monotonic()
+            status, _, got = s.request("POST", f"/sessions/{a['id']}/cancel")
+            assert status == 200 and got["status"] == "cancelled", (status, got)
+            b = create(s, {"input": {"model": "claude-x"}})
+            took = time.monotonic() - t0
+            s.stop()
+        finally:
+            s.cleanup()
+    assert b["status"] == "completed" and b["output"] == {"reply": "next session"}, b
+    assert took < 4 * v.slow, f"the next session waited {took:.1f} s: the cancelled call held its slot"
