@@ -316,3 +316,25 @@ def case_provider_env_a_cancel_drops_the_call_in_flight(v):
             s.cleanup()
     assert b["status"] == "completed" and b["output"] == {"reply": "next session"}, b
     assert took < 4 * v.slow, f"the next session waited {took:.1f} s: the cancelled call held its slot"
+
+
+def case_provider_env_openrouter_key_saved_by_model_login(v):
+    """The OpenRouter key the original's `chidori model-login` saved in ~/.chidori/credentials.json
+    serves prompts when OPENROUTER_API_KEY is blank; the environment's key wins over it."""
+    proj = project()
+    home = tempfile.mkdtemp(prefix="chidori-home-")
+    try:
+        os.makedirs(os.path.join(home, ".chidori"), mode=0o700)
+        with open(os.path.join(home, ".chidori", "credentials.json"), "w") as f:
+            json.dump({"openrouter_api_key": "sk-or-saved-key-42"}, f, indent=2)
+        with fake_llm([{"text": "via the saved key"}, {"text": "via the env key"}]) as (base, requests):
+            env = env_of(HOME=home, CHIDORI_OPENROUTER_URL=base + "/api/v1")
+            rec, _, _ = prompt_record(v, proj, env, model="gpt-4o")
+            assert response_of(rec)["provider"] == "openrouter" and reply_text(rec) == "via the saved key", rec
+            env.update(OPENROUTER_API_KEY="sk-or-env")
+            prompt_record(v, proj, env, model="gpt-4o")
+            got = requests()["requests"]
+        assert [r["headers"]["authorization"] for r in got] == ["Bearer sk-or-saved-key-42", "Bearer sk-or-env"], got
+    finally:
+        shutil.rmtree(proj)
+        shutil.rmtree(home)

@@ -71,6 +71,7 @@ void llm_config_from_settings(llm_config *cfg, const settings *s)
     cfg->compat_key = setting_nonblank(s, "CHIDORI_OPENAI_COMPAT_KEY");
     if (!cfg->compat_key) cfg->compat_key = env_nonempty(s, "LITELLM_API_KEY");
     cfg->openrouter_api_key = env_nonempty(s, "OPENROUTER_API_KEY");
+    if (!cfg->openrouter_api_key) cfg->openrouter_api_key = settings_saved_openrouter_key(s); /* model-login's */
     cfg->openrouter_base_url = setting_nonblank(s, "CHIDORI_OPENROUTER_URL");
     if (!cfg->openrouter_base_url) cfg->openrouter_base_url = LLM_DEFAULT_OPENROUTER_BASE_URL;
     cfg->default_model = settings_nonempty(s, "CHIDORI_MODEL");

@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include "settings/settings.h"
+#include "settings/saved_keys.h"
 #include "engine/engine.h"
 #include "host/calllog.h"
 #include "host/ssrf.h"
@@ -289,7 +290,7 @@ static const setting_passthrough PASSTHROUGH[] = {
     {"LITELLM_API_KEY", "chidori.prompt: its key when CHIDORI_OPENAI_COMPAT_KEY is unset"},
     {"OPENROUTER_API_KEY", "chidori.prompt: the OpenRouter provider's key"},
     {"PATH", "inherited by MCP servers"},
-    {"HOME", "inherited by MCP servers"},
+    {"HOME", "inherited by MCP servers; where ~/.chidori/credentials.json is (the OpenRouter key the original's model-login saved)"},
     {"LANG", "inherited by MCP servers"},
     {"ASAN_OPTIONS", "given to workers of a sanitizer build"},
     {"UBSAN_OPTIONS", "given to workers of a sanitizer build"},
@@ -312,6 +313,7 @@ typedef struct value {
 struct settings {
     value values[N_TABLE];
     char *env[N_PASSTHROUGH];
+    char *saved_openrouter_key; /* ~/.chidori/credentials.json's, when OPENROUTER_API_KEY is blank */
 };
 
 const setting_def *settings_table(size_t *count)
@@ -504,6 +506,13 @@ static char *const *rows_env(char *const *split[2], const char *name)
     return split[strncmp(name, OUR_PREFIX, sizeof OUR_PREFIX - 1) == 0 ? 0 : 1];
 }
 
+static bool blank_text(const char *v)
+{
+    for (; v && *v; v++)
+        if (*v != ' ' && *v != '\t' && *v != '\n' && *v != '\r') return false;
+    return true;
+}
+
 settings *settings_from_environ(char *const *envp, char **error)
 {
     size_t n = 0;
@@ -526,6 +535,8 @@ settings *settings_from_environ(char *const *envp, char **error)
         const char *v = lookup(rows_env(split, PASSTHROUGH[i].name), PASSTHROUGH[i].name);
         s->env[i] = v ? xstrdup(v) : NULL;
     }
+    /* the key the original's `chidori model-login` saved, read here once (saved_keys.c) */
+    if (s && blank_text(settings_env(s, "OPENROUTER_API_KEY"))) s->saved_openrouter_key = saved_openrouter_key(settings_env(s, "HOME"));
     free(ours);
     free(rest);
     return s;
@@ -536,8 +547,12 @@ void settings_free(settings *s)
     if (!s) return;
     for (size_t i = 0; i < N_TABLE; i++) free(s->values[i].raw);
     for (size_t i = 0; i < N_PASSTHROUGH; i++) free(s->env[i]);
+    if (s->saved_openrouter_key) memset(s->saved_openrouter_key, 0, strlen(s->saved_openrouter_key));
+    free(s->saved_openrouter_key);
     free(s);
 }
+
+const char *settings_saved_openrouter_key(const settings *s) { return s ? s->saved_openrouter_key : NULL; }
 
 const char *settings_text(const settings *s, const char *name)
 {

@@ -74,6 +74,10 @@ bool settings_flag(const settings *s, const char *name);
 /* A variable other than a CHIDORI_* setting that code below the edge needs: its value, or NULL
  * when unset. name must be one settings_passthrough lists. */
 const char *settings_env(const settings *s, const char *name);
+/* The OpenRouter key the original chidori's `chidori model-login` saved in
+ * $HOME/.chidori/credentials.json, read once with the settings (saved_keys.h); NULL when
+ * OPENROUTER_API_KEY is set, or the file is missing, unreadable or holds none. */
+const char *settings_saved_openrouter_key(const settings *s);
 
 /* The table, for the docs and `chidori settings`. */
 const setting_def *settings_table(size_t *count);

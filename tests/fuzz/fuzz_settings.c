@@ -3,10 +3,13 @@
  * The input is an environment: NUL-separated "NAME=value" strings. The first byte chooses which
  * setting's name prefixes the first string, so every row of the table is reached. Checked: the
  * parse either fails with an error that names a CHIDORI_* variable, or succeeds and every number
- * is within its row's range, every word one of its row's words, every flag 0 or 1.
+ * is within its row's range, every word one of its row's words, every flag 0 or 1. The same
+ * bytes (after the first) are also read as ~/.chidori/credentials.json (saved_keys.c): a key is
+ * never blank.
  *
  * Build and run: make VARIANT=fuzz build/fuzz/fuzz_settings && build/fuzz/fuzz_settings
  */
+#include "settings/saved_keys.h"
 #include "settings/settings.h"
 #include "util/buf.h"
 
@@ -19,6 +22,9 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 1 || size > 65536) return 0;
+    char *key = saved_openrouter_key_of((const char *)data + 1, size - 1);
+    if (key && !*key) abort();
+    free(key);
     size_t n;
     const setting_def *t = settings_table(&n);
     const setting_def *first = &t[data[0] % n];

@@ -11,6 +11,7 @@
 #include "host/llm_pace.h"
 #include "util/clock.h"
 #include "util/buf.h"
+#include "settings/saved_keys.h"
 #include "settings/settings.h"
 
 #include <arpa/inet.h>
@@ -21,6 +22,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -1114,6 +1116,61 @@ TEST(llm_config_reads_the_settings)
         settings_free(s);
         free(e);
     }
+}
+
+TEST(llm_openrouter_key_saved_by_the_originals_model_login)
+{
+    /* ~/.chidori/credentials.json's openrouter_api_key, when OPENROUTER_API_KEY is blank */
+    char home[] = "/tmp/chidori-home-XXXXXX";
+    CHECK(mkdtemp(home) != NULL);
+    char dir[96], path[128], henv[128];
+    snprintf(dir, sizeof dir, "%s/.chidori", home);
+    snprintf(path, sizeof path, "%s/credentials.json", dir);
+    snprintf(henv, sizeof henv, "HOME=%s", home);
+    CHECK(mkdir(dir, 0700) == 0);
+    FILE *f = fopen(path, "w");
+    fputs("{\n  \"deploy_url\": \"x\",\n  \"openrouter_api_key\": \"sk-or-saved-0123456789\"\n}", f);
+    fclose(f);
+    char *error = NULL;
+    settings *s = settings_from_environ((char *[]){henv, NULL}, &error);
+    llm_config cfg;
+    llm_config_from_settings(&cfg, s);
+    bool saved = cfg.openrouter_api_key && !strcmp(cfg.openrouter_api_key, "sk-or-saved-0123456789");
+    settings_free(s);
+    s = settings_from_environ((char *[]){henv, "OPENROUTER_API_KEY=sk-or-env", NULL}, &error);
+    llm_config_from_settings(&cfg, s);
+    bool env_wins = cfg.openrouter_api_key && !strcmp(cfg.openrouter_api_key, "sk-or-env") && !settings_saved_openrouter_key(s);
+    settings_free(s);
+    s = settings_from_environ((char *[]){henv, "OPENROUTER_API_KEY=  ", NULL}, &error); /* blank is unset */
+    bool blank_env = settings_saved_openrouter_key(s) != NULL;
+    settings_free(s);
+    CHECK(saved);
+    CHECK(env_wins);
+    CHECK(blank_env);
+    /* what is not a saved key: ignored, as the original ignores it */
+    const char *bad[] = {"{not json", "[\"openrouter_api_key\"]", "{\"openrouter_api_key\": 5}", "{\"openrouter_api_key\": \"  \"}",
+                         "{\"openrouter_api_key\": \"a\\u0000b\"}", "{}", ""};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char *k = saved_openrouter_key_of(bad[i], strlen(bad[i]));
+        if (k) fprintf(stderr, "test_llm: a key from %s\n", bad[i]);
+        CHECK(k == NULL);
+        free(k);
+    }
+    char *big = xmalloc((64 << 10) + 64);
+    int n = snprintf(big, 64, "{\"openrouter_api_key\": \"k\", \"pad\": \"");
+    memset(big + n, 'x', 64 << 10);
+    strcpy(big + n + (64 << 10), "\"}");
+    CHECK(saved_openrouter_key_of(big, strlen(big)) == NULL); /* over 64 KiB */
+    free(big);
+    /* a missing file, a folder in its place, no home: none */
+    unlink(path);
+    CHECK(saved_openrouter_key(home) == NULL);
+    CHECK(mkdir(path, 0700) == 0);
+    CHECK(saved_openrouter_key(home) == NULL);
+    CHECK(saved_openrouter_key(NULL) == NULL && saved_openrouter_key("") == NULL);
+    rmdir(path);
+    rmdir(dir);
+    rmdir(home);
 }
 
 TEST(llm_parsers_reject_malformed_bodies)
