@@ -33,10 +33,8 @@ void stream_out_free(stream_out *so)
 
 static void line(stream_out *so, const json_t *v)
 {
-    json_t *s = json_sorted_copy(v); /* sorted keys, as the original writes its events */
     size_t len;
-    char *text = json_dump(s, JSON_COMPACT, &len);
-    json_free(s);
+    char *text = json_dump_sorted(v, &len); /* sorted keys, as the original writes its events */
     pthread_mutex_lock(&so->mu);
     fwrite(text, 1, len, so->out);
     fputc('\n', so->out);

@@ -333,12 +333,10 @@ static void float_text(buf *b, double d)
 
 static void put_sorted(buf *b, const json_t *v)
 {
-    json_t *s = json_sorted_copy(v);
     size_t n;
-    char *text = json_dump(s, JSON_COMPACT, &n);
+    char *text = json_dump_sorted(v, &n);
     buf_append(b, text, n);
     free(text);
-    json_free(s);
 }
 
 void context_request_digest(const json_t *original, char out[65])

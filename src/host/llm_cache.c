@@ -35,12 +35,10 @@ void llm_cache_key(const char *provider, const char *endpoint, const char *model
     json_object_set(d, "endpoint", json_string(endpoint ? endpoint : ""));
     json_object_set(d, "model", json_string(model ? model : ""));
     json_object_set(d, "request", req);
-    json_t *s = json_sorted_copy(d);
     size_t n;
-    char *text = json_dump(s, JSON_COMPACT, &n);
+    char *text = json_dump_sorted(d, &n);
     sha256_hex(text, n, key);
     free(text);
-    json_free(s);
     json_free(d);
 }
 

@@ -234,6 +234,14 @@ static int member_order(const void *a, const void *b)
     return c ? c : (x->key_len > y->key_len) - (x->key_len < y->key_len);
 }
 
+char *json_dump_sorted(const json_t *v, size_t *len)
+{
+    json_t *s = json_sorted_copy(v);
+    char *text = json_dump(s, JSON_COMPACT, len);
+    json_free(s);
+    return text;
+}
+
 json_t *json_sorted_copy(const json_t *v)
 {
     if (json_is_array(v)) {

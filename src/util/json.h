@@ -96,6 +96,8 @@ json_t *json_raw(char *text, size_t len);
 bool json_is_raw(const json_t *v);
 /* A deep copy with every object's keys in byte order (a canonical form: digests, sorted-key output). */
 json_t *json_sorted_copy(const json_t *v);
+/* json_dump(json_sorted_copy(v), JSON_COMPACT, len): the canonical compact text (caller frees). */
+char *json_dump_sorted(const json_t *v, size_t *len);
 
 /* Accessors; all tolerate NULL and wrong types. */
 json_t *json_object_get(const json_t *object, const char *key);

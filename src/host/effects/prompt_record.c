@@ -45,13 +45,11 @@ static json_t *request_digest(const json_t *args, const json_t *model, const jso
     json_object_set(d, "tools", or_null(json_object_get(args, "tools")));
     json_object_set(d, "max_tokens", json_copy(max_tokens));
     json_object_set(d, "temperature", json_copy(temperature));
-    json_t *s = json_sorted_copy(d);
     size_t n;
-    char *text = json_dump(s, JSON_COMPACT, &n);
+    char *text = json_dump_sorted(d, &n);
     char hex[65];
     sha256_hex(text, n, hex);
     free(text);
-    json_free(s);
     json_free(d);
     return json_string(hex);
 }
