@@ -854,7 +854,7 @@ static int call_provider(const llm_config *cfg, provider_kind p, const json_t *r
     }
     if (r != 0 && refusal && !refused) { /* a later attempt ended otherwise: the refusals before it are part of the story */
         char *ex = llm_excerpt(refusal, strlen(refusal), 200);
-        append_to(error, xasprintf(" (attempt %d; the %s before: %s)", attempt, attempt > 2 ? "ones" : "one", ex));
+        append_to(error, xasprintf(" (attempt %d; refused before it: %s)", attempt, ex));
         free(ex);
     }
     free(refusal);

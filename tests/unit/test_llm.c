@@ -530,7 +530,7 @@ TEST(llm_retries_stop_at_eight_attempts_and_at_the_calls_time)
     fake_stop(&f);
     CHECK(resp == NULL);
     CHECK(err && !strncmp(err, "openai: request timed out after 3000 ms", 39) &&
-          strstr(err, " (attempt 2; the one before: HTTP 429: slow down)"));
+          strstr(err, " (attempt 2; refused before it: HTTP 429: slow down)"));
     free(err);
 }
 
