@@ -71,7 +71,10 @@ void llm_config_from_settings(llm_config *cfg, const settings *s)
     cfg->compat_key = setting_nonblank(s, "CHIDORI_OPENAI_COMPAT_KEY");
     if (!cfg->compat_key) cfg->compat_key = env_nonempty(s, "LITELLM_API_KEY");
     cfg->openrouter_api_key = env_nonempty(s, "OPENROUTER_API_KEY");
-    if (!cfg->openrouter_api_key) cfg->openrouter_api_key = settings_saved_openrouter_key(s); /* model-login's */
+    if (!cfg->openrouter_api_key) { /* the key the original's model-login saved: the last resort (choose) */
+        cfg->openrouter_api_key = settings_saved_openrouter_key(s);
+        cfg->openrouter_key_saved = cfg->openrouter_api_key != NULL;
+    }
     cfg->openrouter_base_url = setting_nonblank(s, "CHIDORI_OPENROUTER_URL");
     if (!cfg->openrouter_base_url) cfg->openrouter_base_url = LLM_DEFAULT_OPENROUTER_BASE_URL;
     cfg->default_model = settings_nonempty(s, "CHIDORI_MODEL");
@@ -505,11 +508,12 @@ static provider_kind choose(const llm_config *cfg, const char *model, char **err
 {
     if (cfg->test_response) return P_TEST;
     bool oa = set(cfg->openai_api_key), an = set(cfg->anthropic_api_key);
-    bool compat = set(cfg->compat_url), orr = set(cfg->openrouter_api_key);
-    if (!oa && !an && !compat && !orr) {
+    bool compat = set(cfg->compat_url), orr_any = set(cfg->openrouter_api_key);
+    bool orr = orr_any && !cfg->openrouter_key_saved; /* a saved key serves only what nothing else can */
+    if (!oa && !an && !compat && !orr_any) {
         *error = xstrdup("no LLM provider configured: set ANTHROPIC_API_KEY, OPENAI_API_KEY, CHIDORI_OPENAI_COMPAT_URL "
-                         "(or LITELLM_API_URL) for any OpenAI-compatible endpoint, OPENROUTER_API_KEY, or "
-                         "CHIDORI_TEST_LLM_RESPONSE");
+                         "(or LITELLM_API_URL) for any OpenAI-compatible endpoint, OPENROUTER_API_KEY (or sign in "
+                         "with the original chidori's model-login), or CHIDORI_TEST_LLM_RESPONSE");
         return P_NONE;
     }
     /* the original chidori's order */
@@ -520,6 +524,7 @@ static provider_kind choose(const llm_config *cfg, const char *model, char **err
     /* then ours: an OpenAI key serves any model (a gateway may serve it); Anthropic the rest */
     if (oa) return P_OPENAI;
     if (an && !openai_family(model)) return P_ANTHROPIC;
+    if (orr_any) return P_OPENROUTER; /* the key saved in ~/.chidori/credentials.json */
     char *ex = llm_excerpt(model, strlen(model), 80);
     *error = xasprintf("model \"%s\" needs OPENAI_API_KEY (only ANTHROPIC_API_KEY is set)", ex);
     free(ex);
@@ -760,7 +765,10 @@ static int call_provider(const llm_config *cfg, provider_kind p, const json_t *r
     switch (p) {
     case P_ANTHROPIC: key = cfg->anthropic_api_key, key_name = "ANTHROPIC_API_KEY"; break;
     case P_COMPAT: key = cfg->compat_key, key_name = "CHIDORI_OPENAI_COMPAT_KEY"; break;
-    case P_OPENROUTER: key = cfg->openrouter_api_key, key_name = "OPENROUTER_API_KEY"; break;
+    case P_OPENROUTER:
+        key = cfg->openrouter_api_key;
+        key_name = cfg->openrouter_key_saved ? "the OpenRouter key in ~/.chidori/credentials.json" : "OPENROUTER_API_KEY";
+        break;
     default: key = cfg->openai_api_key, key_name = "OPENAI_API_KEY"; break;
     }
     if (!key) key = ""; /* a compatible endpoint without a key still gets `Bearer ` */
@@ -925,7 +933,12 @@ int llm_complete_stream(const llm_config *cfg, const json_t *request, const llm_
              * (as one piece when streamed), and a new answer goes into it */
             const llm_stream *st = stream && stream->delta ? stream : NULL;
             if (cfg->cache_dir) {
-                llm_cache_key(provider_name(p), provider_base(cfg, p), sent, request, cache_key);
+                json_t *wire = p == P_ANTHROPIC ? llm_anthropic_body(request, sent) : llm_openai_body(request, sent);
+                size_t n;
+                char *text = json_dump(wire, JSON_COMPACT, &n);
+                llm_cache_key(provider_name(p), provider_base(cfg, p), text, n, cache_key);
+                free(text);
+                json_free(wire);
                 out = llm_cache_lookup(cfg->cache_dir, cache_key, cap);
             }
             const json_t *content = json_object_get(out, "content");

@@ -53,6 +53,7 @@ typedef struct llm_config {
     const char *anthropic_api_key, *anthropic_base_url; /* ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL (default https://api.anthropic.com) */
     const char *compat_url, *compat_key;                /* CHIDORI_OPENAI_COMPAT_URL / _KEY, else LITELLM_API_URL / _KEY */
     const char *openrouter_api_key, *openrouter_base_url; /* OPENROUTER_API_KEY, CHIDORI_OPENROUTER_URL */
+    bool openrouter_key_saved;                          /* the key is the one in ~/.chidori/credentials.json */
     const char *test_response;                          /* CHIDORI_TEST_LLM_RESPONSE: static provider, no network */
     const char *default_model;                          /* CHIDORI_MODEL, else ANTHROPIC_MODEL, or NULL */
     const char *test_tool_call;                         /* CHIDORI_TEST_LLM_TOOL_CALL: the test provider's first reply */
@@ -101,6 +102,8 @@ void llm_config_from_settings(llm_config *cfg, const struct settings *s);
  *                                                          gpt-4o → openai/gpt-4o; a name with "/" as is)
  *   5. OPENAI_API_KEY (an OpenAI-compatible gateway)    → openai
  *   6. ANTHROPIC_API_KEY and not an OpenAI model name   → anthropic
+ *   7. the OpenRouter key saved in ~/.chidori/credentials.json (openrouter_key_saved; not counted
+ *      in 4)                                             → openrouter
  *   else an error naming what to set.
  * Base URLs ending in /chat/completions are used as they are; otherwise trailing slashes are
  * trimmed and /chat/completions (Anthropic: /v1/messages) is appended.

@@ -8,8 +8,10 @@
  * cap, parsed with limits and checked to have the response's shape; anything else is a miss, and
  * the cache never fails a call (a write that cannot be made is skipped).
  *
- * Bounds: what this process stores stops when the folder holds CHIDORI_PROMPT_CACHE_MAX_MB (its
- * size is measured once, at the first store of the process); an entry is at most the response cap.
+ * Bounds: what this process stores stops when the folder holds CHIDORI_PROMPT_CACHE_MAX_MB of disk
+ * (whole blocks; measured at the first store of the process, and again if the folder was
+ * deleted); an entry is at most the response cap. Only answers the model finished normally are
+ * kept (not an error or a filtered reply a provider sent with a 2xx, nor an empty one).
  *
  * Where it sits: llm.c asks it after the provider and the model are chosen and before the request
  * goes out, so a replay (answered from the run's log before anything is performed) never reads it,
@@ -24,13 +26,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The key (lowercase hex SHA-256, 64 characters and a NUL) of request as sent to provider at
- * endpoint with model: the request's canonical JSON (keys sorted) without its model and stream
- * label, and the three names. */
-void llm_cache_key(const char *provider, const char *endpoint, const char *model, const json_t *request, char key[65]);
+/* The key (lowercase hex SHA-256, 64 characters and a NUL) of the request body (len bytes) as it is
+ * sent to provider at endpoint, before a stream is asked for: the model and every part the model
+ * sees, in the order it sees them. */
+void llm_cache_key(const char *provider, const char *endpoint, const char *body, size_t len, char key[65]);
 
-/* The response stored under key in dir, or NULL (no entry, or one that is unreadable, over
- * max_bytes, not JSON, or not a response). */
+/* The response stored under key in dir, made again from its checked fields, or NULL (no entry, or
+ * one that is unreadable, over max_bytes, not JSON, or not a response). */
 json_t *llm_cache_lookup(const char *dir, const char *key, size_t max_bytes);
 
 /* An entry's bytes as a response, or NULL (over max_bytes, not JSON, or not a response). */

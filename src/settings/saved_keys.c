@@ -40,7 +40,7 @@ char *saved_openrouter_key(const char *home)
     free(error);
     if (!text) return NULL;
     char *key = saved_openrouter_key_of(text, len);
-    memset(text, 0, len); /* the file holds secrets */
+    explicit_bzero(text, len); /* the file holds secrets */
     free(text);
     return key;
 }

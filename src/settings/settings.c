@@ -288,7 +288,7 @@ static const setting_passthrough PASSTHROUGH[] = {
     {"ANTHROPIC_MODEL", "chidori.prompt: the default model when CHIDORI_MODEL is unset"},
     {"LITELLM_API_URL", "chidori.prompt: the OpenAI-compatible endpoint when CHIDORI_OPENAI_COMPAT_URL is unset"},
     {"LITELLM_API_KEY", "chidori.prompt: its key when CHIDORI_OPENAI_COMPAT_KEY is unset"},
-    {"OPENROUTER_API_KEY", "chidori.prompt: the OpenRouter provider's key"},
+    {"OPENROUTER_API_KEY", "chidori.prompt: the OpenRouter provider's key (unset: the one the original's model-login saved, for what no other provider serves)"},
     {"PATH", "inherited by MCP servers"},
     {"HOME", "inherited by MCP servers; where ~/.chidori/credentials.json is (the OpenRouter key the original's model-login saved)"},
     {"LANG", "inherited by MCP servers"},
@@ -547,7 +547,7 @@ void settings_free(settings *s)
     if (!s) return;
     for (size_t i = 0; i < N_TABLE; i++) free(s->values[i].raw);
     for (size_t i = 0; i < N_PASSTHROUGH; i++) free(s->env[i]);
-    if (s->saved_openrouter_key) memset(s->saved_openrouter_key, 0, strlen(s->saved_openrouter_key));
+    if (s->saved_openrouter_key) explicit_bzero(s->saved_openrouter_key, strlen(s->saved_openrouter_key));
     free(s->saved_openrouter_key);
     free(s);
 }

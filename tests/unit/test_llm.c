@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <fcntl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -749,7 +750,12 @@ TEST(llm_prompt_cache_answers_an_exact_repeat_without_the_provider)
     char key[65], path[200];
     llm_config probe = fake_config(&f);
     json_t *req = J(ask);
-    llm_cache_key("anthropic", probe.anthropic_base_url, "claude-x", req, key);
+    json_t *wire = llm_anthropic_body(req, "claude-x");
+    size_t wn;
+    char *wtext = json_dump(wire, JSON_COMPACT, &wn);
+    llm_cache_key("anthropic", probe.anthropic_base_url, wtext, wn, key);
+    free(wtext);
+    json_free(wire);
     json_free(req);
     snprintf(path, sizeof path, "%s/%s.json", sub, key);
     CHECK(access(path, F_OK) == 0);
@@ -761,6 +767,24 @@ TEST(llm_prompt_cache_answers_an_exact_repeat_without_the_provider)
     fputs("{\"content\": 1}", w);
     fclose(w);
     CHECK(llm_cache_lookup(sub, key, 1 << 20) == NULL);
+    /* counts that are not plain, a call without a name: misses; keys of no response's are dropped */
+    const char *wrong[] = {
+        "{'content': 'a', 'toolCalls': [], 'usage': {'inputTokens': 1e999, 'outputTokens': 1}, 'model': 'm', 'provider': 'p'}",
+        "{'content': 'a', 'toolCalls': [], 'usage': {'inputTokens': 1, 'outputTokens': 1, 'cacheReadTokens': -4}, 'model': 'm', 'provider': 'p'}",
+        "{'content': 'a', 'toolCalls': [{'id': 'c', 'name': '', 'input': {}}], 'usage': {'inputTokens': 1, 'outputTokens': 1}, 'model': 'm', 'provider': 'p'}"};
+    for (int i = 0; i < 3; i++) {
+        json_t *wv = J(wrong[i]);
+        char *wt = json_dump(wv, JSON_COMPACT, NULL);
+        CHECK(llm_cache_entry(wt, strlen(wt), 1 << 20) == NULL);
+        free(wt);
+        json_free(wv);
+    }
+    const char *extra = "{\"content\":\"a\",\"toolCalls\":[],\"stopReason\":null,\"usage\":{\"inputTokens\":2.5,\"outputTokens\":1,"
+                        "\"cacheReadTokens\":1},\"model\":\"m\",\"provider\":\"p\",\"json\":{\"stale\":1},\"secret\":2}";
+    json_t *ev = llm_cache_entry(extra, strlen(extra), 1 << 20);
+    CHECK(ev && json_eq_text(ev, "{'content': 'a', 'toolCalls': [], 'stopReason': null, 'usage': {'inputTokens': 2, 'outputTokens': 1,"
+                                 " 'cacheReadTokens': 1}, 'model': 'm', 'provider': 'p'}"));
+    json_free(ev);
     w = fopen(path, "w");
     fputs("{not json", w);
     fclose(w);
@@ -779,41 +803,81 @@ TEST(llm_prompt_cache_stops_storing_at_its_cap_and_keys_every_part)
     llm_cache_reset();
     json_t *resp = J("{'content': 'x', 'toolCalls': [], 'stopReason': null, 'usage': {'inputTokens': 1, 'outputTokens': 1},"
                      " 'model': 'm', 'provider': 'openai'}");
-    char *text = json_dump(resp, JSON_COMPACT, NULL);
-    size_t n = strlen(text);
-    free(text);
-    /* room for three entries of n bytes, not four */
+    /* an entry counts as the 4 KiB blocks it takes: room for three, not four */
+    uint64_t cap = 3 * 4096 + 2048;
     for (int i = 0; i < 5; i++) {
         char key[65];
         snprintf(key, sizeof key, "%064d", i);
-        llm_cache_store(dir, key, resp, 1 << 20, 3 * n + n / 2);
+        llm_cache_store(dir, key, resp, 1 << 20, cap);
     }
     CHECK(count_entries(dir) == 3);
     /* a new process measures what is there: still full */
     llm_cache_reset();
-    llm_cache_store(dir, "ffff", resp, 1 << 20, 3 * n + n / 2);
+    llm_cache_store(dir, "ffff", resp, 1 << 20, cap);
     CHECK(count_entries(dir) == 3);
+    /* an answer not worth keeping: an error or a filtered reply sent with a 2xx, an empty one */
+    char empty_dir[96];
+    snprintf(empty_dir, sizeof empty_dir, "%s/other", dir);
+    llm_cache_reset();
+    const char *unkept[] = {
+        "{'content': 'x', 'toolCalls': [], 'stopReason': 'error', 'usage': {'inputTokens': 1, 'outputTokens': 1}, 'model': 'm', 'provider': 'openai'}",
+        "{'content': '', 'toolCalls': [], 'stopReason': 'content_filter', 'usage': {'inputTokens': 1, 'outputTokens': 1}, 'model': 'm', 'provider': 'openai'}",
+        "{'content': '', 'toolCalls': [], 'stopReason': 'stop', 'usage': {'inputTokens': 1, 'outputTokens': 0}, 'model': 'm', 'provider': 'openai'}"};
+    for (int i = 0; i < 3; i++) {
+        json_t *u = J(unkept[i]);
+        llm_cache_store(empty_dir, "abcd", u, 1 << 20, (uint64_t)1 << 30);
+        json_free(u);
+    }
+    CHECK(count_entries(empty_dir) == 0);
+    /* the folder deleted under a running process: made again at the next store */
+    char cmd0[160];
+    snprintf(cmd0, sizeof cmd0, "rm -rf %s", empty_dir);
+    CHECK(system(cmd0) == 0);
+    llm_cache_store(empty_dir, "abcd", resp, 1 << 20, (uint64_t)1 << 30);
+    CHECK(count_entries(empty_dir) == 1);
+    /* a writer's temporary file left long ago is removed when a process measures the folder */
+    char stale[160];
+    snprintf(stale, sizeof stale, "%s/.abcd.1.0.tmp", empty_dir);
+    FILE *sf = fopen(stale, "w");
+    fputs("half", sf);
+    fclose(sf);
+    struct timespec old_times[2] = {{time(NULL) - 3600, 0}, {time(NULL) - 3600, 0}};
+    CHECK(utimensat(AT_FDCWD, stale, old_times, 0) == 0);
+    llm_cache_reset();
+    llm_cache_store(empty_dir, "bcde", resp, 1 << 20, (uint64_t)1 << 30);
+    CHECK(access(stale, F_OK) != 0);
     /* an entry over the size cap is not stored */
     llm_cache_reset();
     llm_cache_store(dir, "eeee", resp, 8, (uint64_t)1 << 30);
     CHECK(count_entries(dir) == 3);
     json_free(resp);
-    /* the key: provider, endpoint, model and request each count; the stream label and the
-     * request's own model do not; key order does not */
-    json_t *r1 = J("{'messages': [{'role': 'user', 'content': 'a'}], 'maxTokens': 5, 'type': 'x', 'model': 'q'}");
-    json_t *r2 = J("{'maxTokens': 5, 'messages': [{'content': 'a', 'role': 'user'}]}");
-    json_t *r3 = J("{'messages': [{'role': 'user', 'content': 'a'}], 'maxTokens': 6}");
-    char k1[65], k2[65], k3[65], k4[65], k5[65], k6[65];
-    llm_cache_key("openai", "http://a", "m", r1, k1);
-    llm_cache_key("openai", "http://a", "m", r2, k2);
-    llm_cache_key("openai", "http://a", "m", r3, k3);
-    llm_cache_key("openai", "http://b", "m", r2, k4);
-    llm_cache_key("openai", "http://a", "n", r2, k5);
-    llm_cache_key("openrouter", "http://a", "m", r2, k6);
-    CHECK_STR(k1, k2);
-    CHECK(strcmp(k2, k3) && strcmp(k2, k4) && strcmp(k2, k5) && strcmp(k2, k6));
-    CHECK(strlen(k1) == 64);
-    json_free(r1), json_free(r2), json_free(r3);
+    /* the key is the body as sent: the stream label and the request's own model (the model sent
+     * counts) are not in it; the order of a tool's properties is (the model sees it) */
+    const char *tool_ab = "'tools': [{'name': 't', 'parameters': {'type': 'object', 'properties': {'a': {}, 'b': {}}}}]";
+    const char *tool_ba = "'tools': [{'name': 't', 'parameters': {'type': 'object', 'properties': {'b': {}, 'a': {}}}}]";
+    char t1[300], t2[300], t3[300], t4[300];
+    snprintf(t1, sizeof t1, "{'messages': [{'role': 'user', 'content': 'a'}], 'maxTokens': 5, 'type': 'x', 'model': 'q', %s}", tool_ab);
+    snprintf(t2, sizeof t2, "{'messages': [{'role': 'user', 'content': 'a'}], 'maxTokens': 5, %s}", tool_ab);
+    snprintf(t3, sizeof t3, "{'messages': [{'role': 'user', 'content': 'a'}], 'maxTokens': 6, %s}", tool_ab);
+    snprintf(t4, sizeof t4, "{'messages': [{'role': 'user', 'content': 'a'}], 'maxTokens': 5, %s}", tool_ba);
+    char k[8][65];
+    const char *reqs[] = {t1, t2, t3, t4, t2, t2, t2};
+    const char *prov[] = {"openai", "openai", "openai", "openai", "openai", "openai", "openrouter"};
+    const char *ends[] = {"http://a", "http://a", "http://a", "http://a", "http://b", "http://a", "http://a"};
+    const char *models[] = {"m", "m", "m", "m", "m", "n", "m"};
+    for (int i = 0; i < 7; i++) {
+        json_t *r = J(reqs[i]);
+        json_t *w = llm_openai_body(r, models[i]);
+        size_t n2;
+        char *t = json_dump(w, JSON_COMPACT, &n2);
+        llm_cache_key(prov[i], ends[i], t, n2, k[i]);
+        free(t);
+        json_free(w);
+        json_free(r);
+    }
+    CHECK_STR(k[0], k[1]);
+    for (int i = 2; i < 7; i++) CHECK(strcmp(k[1], k[i]) != 0);
+    CHECK(strlen(k[0]) == 64);
     char cmd[160];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     CHECK(system(cmd) == 0);
@@ -985,8 +1049,8 @@ TEST(llm_no_provider_and_bad_requests)
     char *err;
     CHECK(complete(&cfg, "{'messages': [{'role': 'user', 'content': 'x'}]}", &err) == NULL);
     const char *none = "no LLM provider configured: set ANTHROPIC_API_KEY, OPENAI_API_KEY, CHIDORI_OPENAI_COMPAT_URL "
-                       "(or LITELLM_API_URL) for any OpenAI-compatible endpoint, OPENROUTER_API_KEY, or "
-                       "CHIDORI_TEST_LLM_RESPONSE";
+                       "(or LITELLM_API_URL) for any OpenAI-compatible endpoint, OPENROUTER_API_KEY (or sign in "
+                       "with the original chidori's model-login), or CHIDORI_TEST_LLM_RESPONSE";
     CHECK_STR(err, none);
     free(err);
     cfg.test_response = "t";
@@ -1147,6 +1211,23 @@ TEST(llm_openrouter_key_saved_by_the_originals_model_login)
     CHECK(saved);
     CHECK(env_wins);
     CHECK(blank_env);
+    /* a saved key serves only what no other provider can: with ANTHROPIC_API_KEY set, a prompt
+     * naming no model still goes to Anthropic, a gpt model to OpenRouter (nothing listens at either
+     * address: the error names who was asked) */
+    llm_config route = {.anthropic_api_key = ANTHROPIC_KEY, .anthropic_base_url = "http://127.0.0.1:1",
+                        .openrouter_api_key = "sk-or-saved", .openrouter_key_saved = true,
+                        .openrouter_base_url = "http://127.0.0.1:1/api/v1", .timeout_ms = 2000};
+    char *rerr;
+    CHECK(complete(&route, "{'messages': [{'role': 'user', 'content': 'x'}]}", &rerr) == NULL);
+    CHECK(rerr && !strncmp(rerr, "anthropic: ", 11));
+    free(rerr);
+    CHECK(complete(&route, "{'messages': [{'role': 'user', 'content': 'x'}], 'model': 'gpt-4o'}", &rerr) == NULL);
+    CHECK(rerr && !strncmp(rerr, "openrouter: ", 12));
+    free(rerr);
+    route.openrouter_key_saved = false; /* the same key from the environment takes its place in the order */
+    CHECK(complete(&route, "{'messages': [{'role': 'user', 'content': 'x'}]}", &rerr) == NULL);
+    CHECK(rerr && !strncmp(rerr, "openrouter: ", 12));
+    free(rerr);
     /* what is not a saved key: ignored, as the original ignores it */
     const char *bad[] = {"{not json", "[\"openrouter_api_key\"]", "{\"openrouter_api_key\": 5}", "{\"openrouter_api_key\": \"  \"}",
                          "{\"openrouter_api_key\": \"a\\u0000b\"}", "{}", ""};
