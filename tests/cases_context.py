@@ -329,3 +329,42 @@ def case_workspace_listing_writes_nothing(v):
         assert got["manifest"] == {"version": 1, "manifestVersion": 0, "activeAttempt": 0, "files": {}, "deleted": {}}, got
         assert [e["path"] for e in got["list"]] == ["a.js"] and got["list"][0]["language"] == "javascript", got
         assert sorted(os.listdir(tmp)) == ["a.js"], os.listdir(tmp)
+
+
+def case_workspace_attempt_number_from_the_setting(v):
+    """CHIDORI_WORKSPACE_ATTEMPT (the original's): a write's and a delete's `attempt` is that number
+    and a write makes it the manifest's `activeAttempt`; a new manifest starts at it; unset they are
+    null and 0 (the case above); a value that is not a whole number is refused at the start."""
+    with tempfile.TemporaryDirectory() as tmp:
+        agent = os.path.join(tmp, "a.js")
+        with open(agent, "w") as f:
+            f.write('import { chidori, run } from "chidori:agent";\n'
+                    'run(async () => {\n'
+                    '  const before = await chidori.workspace.manifest();\n'
+                    '  const w = await chidori.workspace.write("out/a.txt", "hello");\n'
+                    '  await chidori.workspace.write("old.txt", "x");\n'
+                    '  await chidori.workspace.delete("old.txt", "superseded");\n'
+                    '  return { before, w, after: await chidori.workspace.manifest() };\n'
+                    '});\n')
+        state = tempfile.mkdtemp(prefix="chidori-ctx-state-")
+        env = {"CHIDORI_WORKSPACE_ROOT": tmp, "CHIDORI_WORKSPACE_ATTEMPT": "4"}
+        code, out, err = chidori(v, "run", agent, env=env, state=state)
+        assert code == 0, err
+        got = json.loads(out)
+        assert got["before"]["activeAttempt"] == 4, got["before"]
+        assert got["w"]["attempt"] == 4 and got["after"]["activeAttempt"] == 4, got
+        assert got["after"]["files"]["out/a.txt"]["attempt"] == 4, got["after"]
+        assert got["after"]["deleted"] == {"old.txt": {"attempt": 4, "reason": "superseded"}}, got["after"]
+        with open(os.path.join(tmp, ".generation", "manifest.json")) as f:
+            assert json.load(f)["activeAttempt"] == 4
+        # a later attempt moves activeAttempt on with its first write
+        env["CHIDORI_WORKSPACE_ATTEMPT"] = "5"
+        code, out, err = chidori(v, "run", agent, env=env, state=state)
+        assert code == 0, err
+        got = json.loads(out)
+        assert got["before"]["activeAttempt"] == 4 and got["after"]["activeAttempt"] == 5, got
+        for bad in ("-1", "two", "1.5", "1234567890123456"):
+            env["CHIDORI_WORKSPACE_ATTEMPT"] = bad
+            code, out, err = chidori(v, "run", agent, env=env, state=state)
+            assert code == 2 and "CHIDORI_WORKSPACE_ATTEMPT: must be a whole number" in err, (bad, code, err)
+        shutil.rmtree(state)

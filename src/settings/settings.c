@@ -69,6 +69,17 @@ static int check_tool_call(const char *value, char **why)
     return -1;
 }
 
+/* CHIDORI_WORKSPACE_ATTEMPT: a whole number a JSON number holds exactly */
+static int check_attempt(const char *value, char **why)
+{
+    size_t n = strlen(value);
+    bool ok = n >= 1 && n <= 15;
+    for (size_t i = 0; ok && i < n; i++) ok = value[i] >= '0' && value[i] <= '9';
+    if (ok) return 0;
+    *why = xstrdup("must be a whole number of at most 15 digits");
+    return -1;
+}
+
 #define ISOLATE_SKIP_MAX 127 /* isolate_sandbox.skip holds it with its NUL */
 
 static int check_skip(const char *value, char **why)
@@ -183,6 +194,10 @@ static const setting_def TABLE[] = {
     TEXT("CHIDORI_PRICING", "unset", "JSON", DURABLE ", runs",
          "prices as the original chidori takes them, model prefix → {\"input_per_mtok\", \"output_per_mtok\", \"cache_read_multiplier\"?}; an exact CHIDORI_PRICES entry wins; kept as is in a run's snapshot manifest (`pricing`)"),
     TEXT("CHIDORI_WORKSPACE_ROOT", "the agent's folder", "a path", RUNS, "the folder chidori.workspace works in"),
+    {.name = "CHIDORI_WORKSPACE_ATTEMPT", .kind = SETTING_TEXT, .check = check_attempt, .default_text = "unset",
+     .accepted = "a whole number", .commands = RUNS,
+     .meaning = "the attempt number chidori.workspace notes in .generation/manifest.json (each write's and delete's "
+                "`attempt`, and `activeAttempt`); unset: null"},
     /* policy (docs/policy.md) */
     TEXT("CHIDORI_POLICY_FILE", "unset", "a path to a policy file", DURABLE,
          "the policy, from a file (first of the three policy settings that is set)"),

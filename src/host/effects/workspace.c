@@ -65,20 +65,35 @@ static const char *checked_path(const json_t *args, char **error)
     return p;
 }
 
-/* The module's state is the root: a real path (or, when it cannot be resolved, the path as
- * configured, reported when first used). */
+/* The module's state: the root, a real path (or, when it cannot be resolved, the path as
+ * configured, reported when first used), and the attempt number the manifest notes. */
+typedef struct workspace_state {
+    char *root;
+    int64_t attempt; /* CHIDORI_WORKSPACE_ATTEMPT, or -1 */
+} workspace_state;
+
 static int workspace_init(host *h, const host_config *cfg, void **state, char **error)
 {
     const char *ws = cfg->workspace_root ? cfg->workspace_root : settings_text(cfg->settings, "CHIDORI_WORKSPACE_ROOT");
-    char *root = ws && *ws ? realpath(ws, NULL) : xstrdup(h->project_root);
-    if (!root) root = xstrdup(ws); /* reported when first used */
-    *state = root;
+    workspace_state *st = xcalloc(1, sizeof *st);
+    st->root = ws && *ws ? realpath(ws, NULL) : xstrdup(h->project_root);
+    if (!st->root) st->root = xstrdup(ws); /* reported when first used */
+    const char *attempt = settings_nonempty(cfg->settings, "CHIDORI_WORKSPACE_ATTEMPT"); /* checked: digits */
+    st->attempt = attempt ? (int64_t)strtoll(attempt, NULL, 10) : -1;
+    *state = st;
     return 0;
 }
 
-static void workspace_free(void *state) { free(state); }
+static void workspace_free(void *state)
+{
+    workspace_state *st = state;
+    if (st) free(st->root);
+    free(st);
+}
 
-static const char *workspace_root(host *h) { return host_module_state(h, &workspace_module); }
+static workspace_state *ws_state(host *h) { return host_module_state(h, &workspace_module); }
+
+static const char *workspace_root(host *h) { return ws_state(h)->root; }
 
 const char *host_workspace_root(host *h) { return workspace_root(h); }
 
@@ -165,7 +180,7 @@ static int do_read(host *h, int root, const char *path, json_t **result, char **
 
 /* The content goes to .generation/tmp/write-<uuid>, then is renamed over the target (a reader never
  * sees half a file); the manifest then notes the file. */
-static int do_write(int root, const char *path, const json_t *args, json_t **result, char **error)
+static int do_write(int root, const char *path, const json_t *args, int64_t attempt, json_t **result, char **error)
 {
     const json_t *content = json_object_get(args, "content");
     if (!json_is_string(content)) {
@@ -178,7 +193,7 @@ static int do_write(int root, const char *path, const json_t *args, json_t **res
     }
     const json_t *options = json_object_get(args, "options");
     const char *language = json_string_value(json_object_get(options, "language"));
-    json_t *manifest = wsm_load(root, true, error);
+    json_t *manifest = wsm_load(root, true, attempt, error);
     if (!manifest) return HOST_ERROR;
     int tmp = wsm_tmp_dir(root, error);
     if (tmp < 0) {
@@ -208,7 +223,7 @@ static int do_write(int root, const char *path, const json_t *args, json_t **res
     char hex[65];
     sha256_hex(content->u.string.bytes, content->u.string.len, hex);
     char *key = wsm_key(path);
-    *result = wsm_note_write(manifest, key, hex, content->u.string.len, wsm_language(key, language));
+    *result = wsm_note_write(manifest, key, hex, content->u.string.len, wsm_language(key, language), attempt);
     free(key);
     int saved = wsm_save(root, manifest, error);
     json_free(manifest);
@@ -220,12 +235,12 @@ static int do_write(int root, const char *path, const json_t *args, json_t **res
     return HOST_OK;
 }
 
-static int do_delete(int root, const char *path, const json_t *args, json_t **result, char **error)
+static int do_delete(int root, const char *path, const json_t *args, int64_t attempt, json_t **result, char **error)
 {
-    json_t *manifest = wsm_load(root, true, error);
+    json_t *manifest = wsm_load(root, true, attempt, error);
     if (!manifest) return HOST_ERROR;
     char *key = wsm_key(path);
-    wsm_note_delete(manifest, key, json_object_get(args, "reason"));
+    wsm_note_delete(manifest, key, json_object_get(args, "reason"), attempt);
     free(key);
     int saved = wsm_save(root, manifest, error);
     json_free(manifest);
@@ -319,10 +334,10 @@ static int effect_workspace(host *h, const json_t *args, json_t **result, char *
     if (root < 0) return HOST_ERROR;
     int rc;
     if (!strcmp(action, "manifest")) {
-        *result = wsm_load(root, false, error);
+        *result = wsm_load(root, false, ws_state(h)->attempt, error);
         rc = *result ? HOST_OK : HOST_ERROR;
     } else if (!strcmp(action, "list")) {
-        json_t *manifest = wsm_load(root, false, error);
+        json_t *manifest = wsm_load(root, false, ws_state(h)->attempt, error);
         lister l = {.entries = json_array()};
         if (manifest) list_dir(&l, root, "", 0);
         if (!manifest) {
@@ -341,8 +356,8 @@ static int effect_workspace(host *h, const json_t *args, json_t **result, char *
         const char *path = checked_path(args, error);
         if (!path) rc = HOST_ERROR;
         else if (!strcmp(action, "read")) rc = do_read(h, root, path, result, error);
-        else if (!strcmp(action, "write")) rc = do_write(root, path, args, result, error);
-        else if (!strcmp(action, "delete")) rc = do_delete(root, path, args, result, error);
+        else if (!strcmp(action, "write")) rc = do_write(root, path, args, ws_state(h)->attempt, result, error);
+        else if (!strcmp(action, "delete")) rc = do_delete(root, path, args, ws_state(h)->attempt, result, error);
         else {
             *error = xasprintf("chidori.workspace: unknown action `%s`", action);
             rc = HOST_ERROR;
@@ -427,7 +442,7 @@ static const op_def workspace_ops[] = {
 
 static const char *const workspace_targets[] = {"workspace:list",   "workspace:read",     "workspace:write",
                                                 "workspace:delete", "workspace:manifest", NULL};
-static const char *const workspace_settings[] = {"CHIDORI_WORKSPACE_ROOT", NULL};
+static const char *const workspace_settings[] = {"CHIDORI_WORKSPACE_ROOT", "CHIDORI_WORKSPACE_ATTEMPT", NULL};
 
 const effect_module workspace_module = {
     .name = "workspace",

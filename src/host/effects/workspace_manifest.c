@@ -86,12 +86,15 @@ int wsm_tmp_dir(int root, char **error)
     return tmp;
 }
 
-static json_t *empty_manifest(void)
+/* An attempt number as the manifest holds it: the number, or null when there is none. */
+static json_t *attempt_of(int64_t attempt) { return attempt >= 0 ? json_number((double)attempt) : json_null(); }
+
+static json_t *empty_manifest(int64_t attempt)
 {
     json_t *m = json_object();
     json_object_set(m, "version", json_number(1));
     json_object_set(m, "manifestVersion", json_number(0));
-    json_object_set(m, "activeAttempt", json_number(0));
+    json_object_set(m, "activeAttempt", json_number(attempt >= 0 ? (double)attempt : 0));
     json_object_set(m, "files", json_object());
     json_object_set(m, "deleted", json_object());
     return m;
@@ -102,7 +105,7 @@ static char *bad(const char *why)
     return xasprintf("chidori.workspace: %s/%s %s; fix it or delete it (chidori writes a new one)", WSM_DIR, WSM_FILE, why);
 }
 
-json_t *wsm_load(int root, bool create, char **error)
+json_t *wsm_load(int root, bool create, int64_t attempt, char **error)
 {
     int fd;
     if (create) {
@@ -124,7 +127,7 @@ json_t *wsm_load(int root, bool create, char **error)
         }
     }
     if (fd < 0 && errno == ENOENT) {
-        json_t *m = empty_manifest();
+        json_t *m = empty_manifest(attempt);
         if (create && wsm_save(root, m, error) != 0) {
             json_free(m);
             return NULL;
@@ -248,7 +251,8 @@ static json_t *with_sorted(const json_t *obj, const char *key, json_t *value)
     return s;
 }
 
-json_t *wsm_note_write(json_t *manifest, const char *key, const char *sha256, size_t bytes, const char *language)
+json_t *wsm_note_write(json_t *manifest, const char *key, const char *sha256, size_t bytes, const char *language,
+                       int64_t attempt)
 {
     char when[RFC3339_MAX];
     rfc3339_format_ms(clock_realtime_ms(), when);
@@ -257,18 +261,19 @@ json_t *wsm_note_write(json_t *manifest, const char *key, const char *sha256, si
     json_object_set(e, "sha256", json_string(sha256));
     json_object_set(e, "bytes", json_number((double)bytes));
     json_object_set(e, "language", json_string(language));
-    json_object_set(e, "attempt", json_null());
+    json_object_set(e, "attempt", attempt_of(attempt));
     json_object_set(e, "updatedAt", json_string(when));
     json_t *result = entry_result(key, e);
+    if (attempt >= 0) json_object_set(manifest, "activeAttempt", json_number((double)attempt));
     json_object_set(manifest, "files", with_sorted(json_object_get(manifest, "files"), key, e));
     json_object_set(manifest, "deleted", without(json_object_get(manifest, "deleted"), key));
     return result;
 }
 
-void wsm_note_delete(json_t *manifest, const char *key, const json_t *reason)
+void wsm_note_delete(json_t *manifest, const char *key, const json_t *reason, int64_t attempt)
 {
     json_t *d = json_object();
-    json_object_set(d, "attempt", json_null());
+    json_object_set(d, "attempt", attempt_of(attempt));
     json_object_set(d, "reason", json_is_string(reason) ? json_copy(reason) : json_null());
     json_object_set(manifest, "files", without(json_object_get(manifest, "files"), key));
     json_object_set(manifest, "deleted", with_sorted(json_object_get(manifest, "deleted"), key, d));

@@ -12,6 +12,7 @@
 #define CHIDORI_WORKSPACE_MANIFEST_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stddef.h>
 #include "util/json.h"
 
@@ -29,9 +30,10 @@ const char *wsm_language(const char *path, const char *given);
 
 /* Load the manifest; with create, making .generation/tmp and an empty manifest file when there is
  * none (writes and deletes); without, an absent manifest reads as an empty one and nothing is
- * written (list and manifest stay read-only, as the `untrusted` profile promises). NULL with
- * *error on failure. */
-json_t *wsm_load(int root, bool create, char **error);
+ * written (list and manifest stay read-only, as the `untrusted` profile promises). A new one's
+ * activeAttempt is attempt (CHIDORI_WORKSPACE_ATTEMPT; below 0: none, and 0). NULL with *error on
+ * failure. */
+json_t *wsm_load(int root, bool create, int64_t attempt, char **error);
 
 /* Write it back atomically (a file in .generation/tmp renamed over manifest.json). 0 or -1. */
 int wsm_save(int root, const json_t *manifest, char **error);
@@ -40,11 +42,13 @@ int wsm_save(int root, const json_t *manifest, char **error);
 int wsm_tmp_dir(int root, char **error);
 
 /* Record a written file; returns the agent's result {path, status, sha256, bytes, language,
- * attempt, updatedAt}. */
-json_t *wsm_note_write(json_t *manifest, const char *key, const char *sha256, size_t bytes, const char *language);
+ * attempt, updatedAt}. attempt (below 0: none, written null) is the entry's, and with one the
+ * manifest's activeAttempt becomes it (the original's rule). */
+json_t *wsm_note_write(json_t *manifest, const char *key, const char *sha256, size_t bytes, const char *language,
+                       int64_t attempt);
 
-/* Record a deleted file (reason: a string or NULL). */
-void wsm_note_delete(json_t *manifest, const char *key, const json_t *reason);
+/* Record a deleted file (reason: a string or NULL; attempt as above, activeAttempt untouched). */
+void wsm_note_delete(json_t *manifest, const char *key, const json_t *reason, int64_t attempt);
 
 /* The listing: the union of the manifest's files and the disk files (from the workspace walk, an
  * array of {path, bytes}), each as {path, status, sha256, bytes, language, attempt, updatedAt},
