@@ -338,3 +338,34 @@ def case_provider_env_openrouter_key_saved_by_model_login(v):
     finally:
         shutil.rmtree(proj)
         shutil.rmtree(home)
+
+
+def case_provider_env_reasoning_model_reasoning_is_recorded(v):
+    """A reasoning model's reasoning_content (whole, or streamed) is the response's `reasoning`: in
+    the record, never a prompt_delta, and a replay gives the same output."""
+    proj = project()
+    try:
+        body = {"id": "r1", "model": "deepseek-reasoner", "choices": [{"index": 0, "finish_reason": "stop", "message": {
+            "role": "assistant", "content": "forty-two", "reasoning_content": "six times seven"}}],
+            "usage": {"prompt_tokens": 3, "completion_tokens": 5}}
+        sse = ('data: {"id":"r2","model":"deepseek-reasoner","choices":[{"index":0,"delta":{"reasoning_content":"add "}}]}\n\n'
+               'data: {"choices":[{"index":0,"delta":{"reasoning_content":"them"}}]}\n\n'
+               'data: {"choices":[{"index":0,"delta":{"content":"three"},"finish_reason":"stop"}]}\n\n'
+               'data: [DONE]\n\n')
+        with fake_llm([{"json": body}, {"sse": sse}]) as (base, _):
+            env = env_of(CHIDORI_OPENAI_COMPAT_URL=base + "/v1")
+            state = tempfile.mkdtemp(prefix="chidori-reasoning-")
+            code, out, err = chidori(v, "run", os.path.join(proj, "agent.js"), "-i", json.dumps({"model": "deepseek-reasoner"}),
+                                     env=env, state=state)
+            assert code == 0 and json.loads(out) == {"reply": "forty-two"}, (code, out, err)
+            rid = [n for n in os.listdir(os.path.join(state, "runs"))][0]
+            with open(os.path.join(state, "runs", rid, "records.jsonl")) as f:
+                rec = [json.loads(line) for line in f if line.strip()][0]
+            assert response_of(rec)["reasoning"] == "six times seven", rec
+            code, out2, err = chidori(v, "replay", os.path.join(proj, "agent.js"), rid, env=env, state=state)
+            assert code == 0 and out2 == out, (code, out2, err)
+            shutil.rmtree(state)
+            rec2, end, _ = prompt_record(v, proj, env, model="deepseek-reasoner")
+        assert reply_text(rec2) == "three" and response_of(rec2)["reasoning"] == "add them", rec2
+    finally:
+        shutil.rmtree(proj)

@@ -83,6 +83,7 @@ void llm_config_from_settings(llm_config *cfg, const struct settings *s);
  *           "stopReason": provider's own value ("stop", "end_turn", "tool_calls", …) or null,
  *           "usage": {"inputTokens": N, "outputTokens": N, "cacheReadTokens"?: N, "cacheCreationTokens"?: N},
  *           "model": "...", "id"?: the provider's response id,
+ *           "reasoning"?: a reasoning model's reasoning_content (OpenAI-compatible servers; never sent back),
  *           "provider": "openai"|"anthropic"|"openai-compatible"|"openrouter"|"test",
  *           "json"?: value}  — with format "json" and no tool calls: the reply parsed (one ```
  *                              fence stripped); a reply that does not parse is an error.

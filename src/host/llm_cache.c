@@ -82,6 +82,8 @@ static json_t *remade(const json_t *v)
                                   usage, "inputTokens", "outputTokens", json_object_get(v, "model"), "");
     llm_response_extras(r, json_object_get(v, "id"), json_object_get(usage, "cacheReadTokens"),
                         json_object_get(usage, "cacheCreationTokens"));
+    const json_t *reasoning = json_object_get(v, "reasoning");
+    if (json_is_string(reasoning) && reasoning->u.string.len) json_object_set(r, "reasoning", json_copy(reasoning));
     json_object_set(r, "provider", json_copy(json_object_get(v, "provider")));
     return r;
 }

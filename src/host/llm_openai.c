@@ -236,6 +236,10 @@ int llm_openai_parse(const char *body, size_t len, size_t max_bytes, const char 
                              "completion_tokens", json_object_get(v, "model"), fallback_model);
     const json_t *details = json_object_get(json_object_get(v, "usage"), "prompt_tokens_details");
     llm_response_extras(*out, json_object_get(v, "id"), json_object_get(details, "cached_tokens"), NULL);
+    /* a reasoning model's hidden reasoning (DeepSeek and other compatible servers), kept as the
+     * original keeps it; never sent back to the model */
+    const json_t *reasoning = json_object_get(msg, "reasoning_content");
+    if (json_is_string(reasoning) && reasoning->u.string.len) json_object_set(*out, "reasoning", json_copy(reasoning));
     calls = NULL;
     r = 0;
 done:

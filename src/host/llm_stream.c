@@ -139,6 +139,7 @@ struct llm_stream_acc {
     bool started;      /* Anthropic: message_start seen */
     bool finished;     /* the provider said the reply is complete ([DONE], a finish or stop reason, message_stop) */
     buf text;          /* the reply's text in the order it arrived (Anthropic: of every text block) */
+    buf reasoning;     /* OpenAI-compatible reasoning_content: kept, never told as a delta */
     json_t *id, *model, *stop, *usage; /* usage: an object, merged from the events */
     part *parts;
     size_t n_parts;
@@ -167,6 +168,7 @@ void llm_stream_acc_free(llm_stream_acc *a)
     }
     free(a->parts);
     buf_free(&a->text);
+    buf_free(&a->reasoning);
     json_free(a->id);
     json_free(a->model);
     json_free(a->stop);
@@ -249,6 +251,7 @@ static int openai_event(llm_stream_acc *a, const json_t *v, char **error)
     const json_t *d = json_object_get(c0, "delta");
     if (!json_is_object(d)) return 0;
     put_text(a, &a->text, json_object_get(d, "content"));
+    append_string(&a->reasoning, json_object_get(d, "reasoning_content"));
     const json_t *calls = json_object_get(d, "tool_calls");
     if (!json_is_array(calls)) return 0;
     for (size_t i = 0; i < calls->u.array.len; i++) {
@@ -336,6 +339,7 @@ static json_t *openai_body(llm_stream_acc *a)
     json_t *msg = json_object();
     json_object_set(msg, "role", json_string("assistant"));
     json_object_set(msg, "content", string_or_null(&a->text));
+    if (a->reasoning.len) json_object_set(msg, "reasoning_content", json_stringn(a->reasoning.data, a->reasoning.len));
     if (a->n_parts) {
         json_t *calls = json_array();
         for (size_t i = 0; i < a->n_parts; i++) {

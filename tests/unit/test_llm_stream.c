@@ -139,6 +139,40 @@ TEST(llm_stream_openai_rebuilds_the_whole_reply)
     buf_free(&d.text);
 }
 
+TEST(llm_stream_openai_keeps_a_reasoning_models_reasoning_untold)
+{
+    /* reasoning_content deltas (DeepSeek's reasoner and other compatible servers) are kept as the
+     * response's `reasoning`, as a whole reply's message.reasoning_content is, and are never told
+     * as deltas: they are not the answer */
+    const char *sse =
+        "data: {\"id\":\"r1\",\"model\":\"deepseek-reasoner\",\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"reasoning_content\":\"First, \"}}]}\n\n"
+        "data: {\"choices\":[{\"index\":0,\"delta\":{\"reasoning_content\":\"think.\",\"content\":null}}]}\n\n"
+        "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"42\"},\"finish_reason\":\"stop\"}]}\n\n"
+        "data: [DONE]\n\n";
+    const char *whole = "{\"id\":\"r1\",\"model\":\"deepseek-reasoner\",\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\","
+                        "\"content\":\"42\",\"reasoning_content\":\"First, think.\"},\"finish_reason\":\"stop\"}]}";
+    deltas d = {0};
+    char *err = NULL;
+    json_t *got = streamed(LLM_WIRE_OPENAI, sse, &d, &err);
+    CHECK(got && !err);
+    CHECK_STR(d.text.data, "42");
+    CHECK(d.n == 1);
+    CHECK(same_as_whole(got, LLM_WIRE_OPENAI, whole));
+    CHECK_STR(json_string_value(json_object_get(got, "reasoning")), "First, think.");
+    json_free(got);
+    buf_free(&d.text);
+    /* none, or an empty one: no key */
+    const char *plain[] = {"{\"choices\":[{\"message\":{\"content\":\"a\"}}]}",
+                           "{\"choices\":[{\"message\":{\"content\":\"a\",\"reasoning_content\":\"\"}}]}",
+                           "{\"choices\":[{\"message\":{\"content\":\"a\",\"reasoning_content\":7}}]}"};
+    for (int i = 0; i < 3; i++) {
+        json_t *out = NULL;
+        CHECK(llm_openai_parse(plain[i], strlen(plain[i]), 1 << 20, "m", &out, &err) == 0);
+        CHECK(json_object_get(out, "reasoning") == NULL);
+        json_free(out);
+    }
+}
+
 TEST(llm_stream_anthropic_rebuilds_the_whole_reply)
 {
     const char *sse =

@@ -91,6 +91,51 @@ TEST(prompt_record_of_a_tool_turn_is_the_original_response_object)
     json_free(seen), json_free(rec), json_free(reply), json_free(args);
 }
 
+TEST(prompt_record_keeps_a_reasoning_models_reasoning_once)
+{
+    /* a tool turn: the original's response object holds `reasoning`; our extra `response` does not
+     * hold it again; the reply comes back byte for byte, `reasoning` where it was */
+    json_t *args = parse("{\"messages\":[{\"role\":\"user\",\"content\":\"go\"}],\"tools\":[{\"name\":\"f\",\"parameters\":{}}]}");
+    json_t *reply = parse("{\"content\":\"\",\"toolCalls\":[{\"id\":\"t1\",\"name\":\"f\",\"input\":{}}],\"stopReason\":\"tool_calls\","
+                          "\"usage\":{\"inputTokens\":1,\"outputTokens\":2},\"model\":\"deepseek-reasoner\",\"id\":\"r1\","
+                          "\"reasoning\":\"call f first\",\"provider\":\"openai-compatible\"}");
+    json_t *rec;
+    json_t *seen = round_trip(&prompt_record_form, "prompt", args, reply, &rec);
+    CHECK(seen != NULL);
+    char *a = dump(seen), *b = dump(reply);
+    CHECK_STR(a, b);
+    free(a), free(b);
+    CHECK_STR(json_string_value(json_object_get(json_object_get(rec, "result"), "reasoning")), "call f first");
+    CHECK(json_object_get(json_object_get(rec, "response"), "reasoning") == NULL);
+    char *line = dump(rec);
+    CHECK(strstr(line, "call f first") && strstr(strstr(line, "call f first") + 1, "call f first") == NULL); /* once */
+    free(line);
+    json_free(seen), json_free(rec), json_free(reply), json_free(args);
+    /* a plain prompt: the result is the text, the reasoning in `response`, back in its place */
+    args = parse("{\"messages\":[{\"role\":\"user\",\"content\":\"q\"}]}");
+    reply = parse("{\"content\":\"42\",\"toolCalls\":[],\"stopReason\":\"stop\",\"usage\":{\"inputTokens\":1,\"outputTokens\":2},"
+                  "\"model\":\"m\",\"reasoning\":\"so\",\"provider\":\"openai\"}");
+    seen = round_trip(&prompt_record_form, "prompt", args, reply, &rec);
+    a = dump(seen), b = dump(reply);
+    CHECK_STR(a, b);
+    free(a), free(b);
+    json_free(seen), json_free(rec), json_free(reply), json_free(args);
+    /* the original's tool-turn record with its reasoning: the reply has it, before provider */
+    json_t *orig = parse("{\"seq\":1,\"function\":\"prompt\",\"args\":{\"text\":\"go\",\"model\":\"deepseek-reasoner\",\"type\":null,"
+                         "\"tools\":[\"f\"],\"turn\":0,\"max_tokens\":4096,\"temperature\":null},\"result\":{\"content\":\"\","
+                         "\"blocks\":[],\"toolCalls\":[],\"stopReason\":\"stop\",\"inputTokens\":1,\"outputTokens\":1,"
+                         "\"cacheCreationTokens\":0,\"cacheReadTokens\":0,\"reasoning\":\"hmm\"},\"duration_ms\":1,"
+                         "\"timestamp\":\"2026-07-08T03:57:42.291916Z\"}");
+    call_record r;
+    CHECK(call_record_parse(orig, &r) == NULL);
+    json_t *got = prompt_record_form.decode(&r);
+    char *g = dump(got);
+    CHECK(strstr(g, "\"reasoning\":\"hmm\",\"provider\":null") != NULL);
+    free(g);
+    json_free(got), json_free(orig);
+    call_record_clear(&r);
+}
+
 /* A record the original wrote: matched on its own keys (request_digest skipped, numbers by value),
  * answered with its text as the reply's content. */
 TEST(prompt_record_of_the_original_matches_and_answers)

@@ -4,7 +4,7 @@
  * args:   {text, model, type, max_tokens, temperature, request_digest} (plus tools: [names] and
  *         turn in the tool loop), then `request`: our whole request as the agent's prelude sent it.
  * result: the reply text; in the tool loop, the turn's response object {content, blocks, toolCalls,
- *         stopReason, inputTokens, outputTokens, cacheCreationTokens, cacheReadTokens}.
+ *         stopReason, inputTokens, outputTokens, cacheCreationTokens, cacheReadTokens, reasoning?}.
  * token_usage: {input_tokens, output_tokens, cache_creation_tokens?, cache_read_tokens?}.
  * response (additional key): every key of the reply the agent saw that the fields above do not give
  *         back (stopReason, toolCalls, model, provider, id, json …), so replay returns it unchanged.
@@ -156,6 +156,8 @@ static json_t *turn_response(const json_t *result, const json_t *usage)
     json_object_set(o, "outputTokens", json_number(count(json_object_get(usage, "outputTokens"))));
     json_object_set(o, "cacheCreationTokens", json_number(count(json_object_get(usage, "cacheCreationTokens"))));
     json_object_set(o, "cacheReadTokens", json_number(count(json_object_get(usage, "cacheReadTokens"))));
+    const json_t *reasoning = json_object_get(result, "reasoning"); /* a reasoning model's, as the original keeps it */
+    if (json_is_string(reasoning)) json_object_set(o, "reasoning", json_copy(reasoning));
     return o;
 }
 
@@ -182,6 +184,11 @@ static void prompt_encode(const json_t *args, const json_t *result, json_t **rec
     for (size_t i = 0; json_is_object(result) && i < result->u.object.len; i++) {
         const json_member *m = &result->u.object.items[i];
         if (!strcmp(m->key, "content") && i == 0 && json_is_string(m->value)) continue;
+        /* a tool turn's response object holds the reasoning already: not twice (decode puts it
+         * back where the reply had it, before `provider`) */
+        if (response_shaped && !strcmp(m->key, "reasoning") && json_is_string(m->value) &&
+            json_object_get(*rec_result, "reasoning"))
+            continue;
         json_object_set(resp, m->key, json_copy(m->value));
     }
     if (json_object_get(resp, "usage")) {
@@ -216,9 +223,17 @@ static json_t *decode_with(const json_t *result, const json_t *args, const json_
     json_object_set(o, "content", json_is_string(content) ? json_copy(content) : json_string(""));
     bool kept_usage = json_object_get(response, "usage") != NULL;
     bool placed_usage = kept_usage;
+    /* a tool turn's reasoning, kept in its response object only (encode), goes before `provider` */
+    const json_t *reasoning = json_is_object(result) ? json_object_get(result, "reasoning") : NULL;
+    if (!json_is_string(reasoning)) reasoning = NULL;
     if (json_is_object(response)) {
+        if (json_object_get(response, "reasoning")) reasoning = NULL;
         for (size_t i = 0; i < response->u.object.len; i++) {
             const json_member *m = &response->u.object.items[i];
+            if (reasoning && !strcmp(m->key, "provider")) {
+                json_object_set(o, "reasoning", json_copy(reasoning));
+                reasoning = NULL;
+            }
             json_object_set(o, m->key, json_copy(m->value));
             if (!placed_usage && !strcmp(m->key, "stopReason")) {
                 json_object_set(o, "usage", usage_of(token_usage));
@@ -226,6 +241,7 @@ static json_t *decode_with(const json_t *result, const json_t *args, const json_
             }
         }
         if (!placed_usage) json_object_set(o, "usage", usage_of(token_usage));
+        if (reasoning) json_object_set(o, "reasoning", json_copy(reasoning));
         return o;
     }
     /* the original's record: its response object (tool loop) or its text */
@@ -241,6 +257,7 @@ static json_t *decode_with(const json_t *result, const json_t *args, const json_
         json_object_set(o, "usage", u);
     }
     json_object_set(o, "model", or_null(json_object_get(args, "model")));
+    if (reasoning) json_object_set(o, "reasoning", json_copy(reasoning));
     json_object_set(o, "provider", json_null());
     return o;
 }
