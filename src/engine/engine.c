@@ -284,7 +284,8 @@ static JSValue host_value(JSContext *ctx, JSValueConst this_val, int argc, JSVal
     engine *e = engine_of(ctx);
     if (argc < 2 || !JS_IsString(argv[0])) return JS_ThrowTypeError(ctx, "hostEffect: expected (op, args)");
     json_t *args = NULL;
-    int plain = plain_args(ctx, argv[1], &args);
+    int plain = e->atom_to_json != JS_ATOM_NULL ? plain_args_atom(ctx, argv[1], e->atom_to_json, &args)
+                                                : plain_args(ctx, argv[1], &args);
     if (plain < 0) return JS_EXCEPTION;
     if (plain == 0) return JS_UNDEFINED;
     const char *op = JS_ToCString(ctx, argv[0]);

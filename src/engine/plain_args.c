@@ -196,17 +196,27 @@ static int value_of(walk *w, JSValueConst v, int depth, json_t **out)
     return rc;
 }
 
-int plain_args(JSContext *ctx, JSValueConst v, json_t **out)
+int plain_args_atom(JSContext *ctx, JSValueConst v, JSAtom to_json, json_t **out)
 {
     *out = NULL;
     if (JS_VALUE_GET_TAG(v) != JS_TAG_OBJECT || JS_GetClassID(v) != object_class) return GIVE_UP;
-    walk w = {ctx, JS_NewAtom(ctx, "toJSON"), 0, 0};
-    if (w.to_json == JS_ATOM_NULL) return FAILED;
+    walk w = {ctx, to_json, 0, 0};
     int rc = value_of(&w, v, 0, out);
-    JS_FreeAtom(ctx, w.to_json);
     if (rc != DONE) {
         json_free(*out);
         *out = NULL;
     }
+    return rc;
+}
+
+int plain_args(JSContext *ctx, JSValueConst v, json_t **out)
+{
+    JSAtom to_json = JS_NewAtom(ctx, "toJSON");
+    if (to_json == JS_ATOM_NULL) {
+        *out = NULL;
+        return FAILED;
+    }
+    int rc = plain_args_atom(ctx, v, to_json, out);
+    JS_FreeAtom(ctx, to_json);
     return rc;
 }
