@@ -287,7 +287,9 @@ static int anthropic_event(llm_stream_acc *a, const json_t *v, char **error)
         if (bt && !p->type) p->type = xstrdup(bt);
         append_string(&p->id, json_object_get(b, "id"));
         append_string(&p->name, json_object_get(b, "name"));
-        if (bt && !strcmp(bt, "text")) put_text(a, &a->text, json_object_get(b, "text"));
+        /* a text block's first text, only when the block is text (its first start named it): the
+         * content is made of text blocks, and the deltas must be that content */
+        if (bt && !strcmp(bt, "text") && !strcmp(p->type, "text")) put_text(a, &a->text, json_object_get(b, "text"));
         const json_t *input = json_object_get(b, "input");
         if (json_is_object(input) && input->u.object.len > 0) keep(&p->input, input);
     } else if (!strcmp(type, "content_block_delta")) {

@@ -207,6 +207,30 @@ TEST(llm_stream_anthropic_rebuilds_the_whole_reply)
     buf_free(&d.text);
 }
 
+TEST(llm_stream_anthropic_deltas_are_the_content_whatever_the_block_types)
+{
+    /* a block first started as another type, then started again as text: its text is not content
+     * (the content is made of text blocks), so it is not told as a delta either (found by
+     * fuzz_llm_stream: the deltas and the recorded content differed) */
+    const char *sse =
+        "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"m\",\"model\":\"c\",\"usage\":{}}}\n\n"
+        "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"thinking\",\"text\":\"a\"}}\n\n"
+        "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"text\",\"text\":\"hidden\"}}\n\n"
+        "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":1,\"content_block\":{\"type\":\"text\",\"text\":\"shown \"}}\n\n"
+        "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":1,\"delta\":{\"type\":\"text_delta\",\"text\":\"too\"}}\n\n"
+        "event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\"},\"usage\":{\"output_tokens\":2}}\n\n"
+        "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n";
+    deltas d = {0};
+    char *err = NULL;
+    json_t *got = streamed(LLM_WIRE_ANTHROPIC, sse, &d, &err);
+    CHECK(got && !err);
+    CHECK_STR(d.text.data, "shown too");
+    CHECK_STR(json_string_value(json_object_get(got, "content")), "shown too");
+    json_free(got);
+    free(err);
+    buf_free(&d.text);
+}
+
 TEST(llm_stream_errors_are_clear)
 {
     struct { llm_wire wire; const char *sse, *want; } cases[] = {
