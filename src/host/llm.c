@@ -34,24 +34,16 @@ const char LLM_JSON_INSTRUCTION[] =
 
 /* ---------- configuration ---------- */
 
-static bool blank(const char *v)
-{
-    if (!v) return true;
-    for (; *v; v++)
-        if (*v != ' ' && *v != '\t' && *v != '\n' && *v != '\r') return false;
-    return true;
-}
-
 static const char *env_nonempty(const settings *s, const char *name)
 {
     const char *v = settings_env(s, name);
-    return blank(v) ? NULL : v;
+    return text_blank(v) ? NULL : v;
 }
 
 static const char *setting_nonblank(const settings *s, const char *name)
 {
     const char *v = settings_nonempty(s, name);
-    return blank(v) ? NULL : v;
+    return text_blank(v) ? NULL : v;
 }
 
 void llm_config_from_settings(llm_config *cfg, const settings *s)

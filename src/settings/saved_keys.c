@@ -9,21 +9,14 @@
 
 #define CREDENTIALS_MAX_BYTES ((size_t)64 << 10)
 
-static int blank(const char *s, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (s[i] != ' ' && s[i] != '\t' && s[i] != '\n' && s[i] != '\r') return 0;
-    return 1;
-}
-
 char *saved_openrouter_key_of(const char *text, size_t len)
 {
     if (len > CREDENTIALS_MAX_BYTES) return NULL;
     json_limits lim = {CREDENTIALS_MAX_BYTES, 16, 0};
     json_t *v = json_parse(text, len, &lim, NULL);
     const json_t *k = json_object_get(v, "openrouter_api_key");
-    char *key = json_is_string(k) && !blank(k->u.string.bytes, k->u.string.len) &&
-                        strlen(k->u.string.bytes) == k->u.string.len /* no NUL inside */
+    char *key = json_is_string(k) && strlen(k->u.string.bytes) == k->u.string.len /* no NUL inside */ &&
+                        !text_blank(k->u.string.bytes)
                     ? xstrdup(k->u.string.bytes)
                     : NULL;
     json_free(v);

@@ -521,13 +521,6 @@ static char *const *rows_env(char *const *split[2], const char *name)
     return split[strncmp(name, OUR_PREFIX, sizeof OUR_PREFIX - 1) == 0 ? 0 : 1];
 }
 
-static bool blank_text(const char *v)
-{
-    for (; v && *v; v++)
-        if (*v != ' ' && *v != '\t' && *v != '\n' && *v != '\r') return false;
-    return true;
-}
-
 settings *settings_from_environ(char *const *envp, char **error)
 {
     size_t n = 0;
@@ -551,7 +544,7 @@ settings *settings_from_environ(char *const *envp, char **error)
         s->env[i] = v ? xstrdup(v) : NULL;
     }
     /* the key the original's `chidori model-login` saved, read here once (saved_keys.c) */
-    if (s && blank_text(settings_env(s, "OPENROUTER_API_KEY"))) s->saved_openrouter_key = saved_openrouter_key(settings_env(s, "HOME"));
+    if (s && text_blank(settings_env(s, "OPENROUTER_API_KEY"))) s->saved_openrouter_key = saved_openrouter_key(settings_env(s, "HOME"));
     free(ours);
     free(rest);
     return s;

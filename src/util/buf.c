@@ -108,3 +108,10 @@ void write_for_terminal(FILE *out, const char *text, size_t len)
 {
     term_write(out, text, len, false);
 }
+
+int text_blank(const char *s)
+{
+    for (; s && *s; s++)
+        if (*s != ' ' && *s != '\t' && *s != '\n' && *s != '\r') return 0;
+    return 1;
+}

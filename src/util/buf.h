@@ -18,6 +18,8 @@ void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
+/* Whether s is NULL or holds nothing but spaces, tabs, CR and LF (a setting that counts as unset). */
+int text_blank(const char *s);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 typedef struct buf {
