@@ -98,7 +98,8 @@ static char *cap_reached(const calllog *log)
 void call_record_clear(call_record *r)
 {
     free(r->function);
-    json_free(r->args);
+    json_free(r->args_tree);
+    free(r->args_text);
     json_free(r->result);
     free(r->error);
     json_free(r->token_usage);
@@ -252,7 +253,7 @@ static const char *record_parse(const json_t *v, call_record *out, bool take)
         json_object_set(out->extra, m->key, take ? m->value : json_copy(m->value));
         if (take) m->value = NULL;
     }
-    out->args = value_of(v, "args", take);
+    out->args_tree = value_of(v, "args", take);
     out->result = failed ? NULL : value_of(v, "result", take);
     if (!failed && !out->result) out->result = json_null();
     out->token_usage = usage ? value_of(v, "token_usage", take) : NULL;
@@ -319,9 +320,12 @@ static bool whole(line_reader *r, uint64_t *out)
 /* A string of printable ASCII without quote or backslash (its bytes are its value). */
 static bool plain(line_reader *r, const char **at, size_t *n)
 {
+    /* the bytes that stand for themselves in such a string: 0x20-0x7e but for quote and backslash */
+    static const uint64_t ok[4] = {0xfffffffb00000000ull, 0x7fffffffefffffffull, 0, 0};
     if (r->pos >= r->len || r->s[r->pos] != '"') return false;
     size_t i = r->pos + 1;
-    while (i < r->len && r->s[i] >= 0x20 && r->s[i] < 0x7f && r->s[i] != '"' && r->s[i] != '\\') i++;
+    const unsigned char *u = (const unsigned char *)r->s;
+    while (i < r->len && (ok[u[i] >> 6] >> (u[i] & 63) & 1)) i++;
     if (i >= r->len || r->s[i] != '"') return false;
     *at = r->s + r->pos + 1;
     *n = i - r->pos - 1;
@@ -335,6 +339,100 @@ static json_t *member_value(line_reader *r)
     return json_parse_at(r->s, r->len, &r->pos, 1, &record_limits, &r->values);
 }
 
+/* A JSON number's text at i (the parser's grammar); its end, or 0 when there is none. */
+static size_t number_end(const char *s, size_t len, size_t i)
+{
+    if (i < len && s[i] == '-') i++;
+    if (i >= len || s[i] < '0' || s[i] > '9') return 0;
+    if (s[i] == '0') i++;
+    else
+        while (i < len && s[i] >= '0' && s[i] <= '9') i++;
+    if (i < len && s[i] == '.') {
+        if (++i >= len || s[i] < '0' || s[i] > '9') return 0;
+        while (i < len && s[i] >= '0' && s[i] <= '9') i++;
+    }
+    if (i < len && (s[i] == 'e' || s[i] == 'E')) {
+        if (++i < len && (s[i] == '+' || s[i] == '-')) i++;
+        if (i >= len || s[i] < '0' || s[i] > '9') return 0;
+        while (i < len && s[i] >= '0' && s[i] <= '9') i++;
+    }
+    return i;
+}
+
+/* A plain value at r->pos, at depth (the parser's): no space, strings of printable ASCII without an
+ * escape, numbers, true, false, null, and arrays and objects of those. true with r->pos past it and
+ * its values counted as the parser counts them; false for anything else, or past the parser's depth
+ * or count (the caller then leaves the line to the parser). Accepts only what the parser accepts:
+ * a record's args scanned here are parsed when first read (call_record_args), and that parse cannot
+ * fail. */
+static bool scan_plain(line_reader *r, int depth)
+{
+    if (depth > JSON_DEFAULT_MAX_DEPTH || ++r->values > JSON_DEFAULT_MAX_VALUES || r->pos >= r->len) return false;
+    const char *s = r->s;
+    char c = s[r->pos];
+    if (c == '"') {
+        const char *at;
+        size_t n;
+        r->values--; /* plain counts a value; this one is counted above */
+        return plain(r, &at, &n);
+    }
+    if (c == '{' || c == '[') {
+        char close = c == '{' ? '}' : ']';
+        r->pos++;
+        if (r->pos < r->len && s[r->pos] == close) {
+            r->pos++;
+            return true;
+        }
+        for (;;) {
+            if (c == '{') {
+                const char *at;
+                size_t n;
+                size_t values = r->values;
+                if (!plain(r, &at, &n)) return false;
+                r->values = values; /* a key is not a value */
+                if (r->pos >= r->len || s[r->pos] != ':') return false;
+                r->pos++;
+            }
+            if (!scan_plain(r, depth + 1) || r->pos >= r->len) return false;
+            if (s[r->pos] == close) {
+                r->pos++;
+                return true;
+            }
+            if (s[r->pos++] != ',') return false;
+        }
+    }
+    static const char *const words[] = {"true", "false", "null"};
+    for (int i = 0; i < 3; i++) {
+        size_t n = strlen(words[i]);
+        if (c == words[i][0]) {
+            if (r->len - r->pos < n || memcmp(s + r->pos, words[i], n) != 0) return false;
+            r->pos += n;
+            return true;
+        }
+    }
+    size_t end = number_end(s, r->len, r->pos);
+    if (!end) return false;
+    r->pos = end;
+    return true;
+}
+
+/* The args object at r->pos: kept as its text when plain (scan_plain), else parsed. */
+static bool args_member(line_reader *r, call_record *out)
+{
+    size_t start = r->pos, values = r->values;
+    if (r->pos < r->len && r->s[r->pos] == '{' && r->pos <= UINT32_MAX && scan_plain(r, 1)) {
+        out->args_len = r->pos - start;
+        out->args_text = xmalloc(out->args_len + 1);
+        memcpy(out->args_text, r->s + start, out->args_len);
+        out->args_text[out->args_len] = 0;
+        out->args_at = (uint32_t)start;
+        return true;
+    }
+    r->pos = start;
+    r->values = values;
+    return (out->args_tree = member_value(r)) != NULL && out->args_tree->type == JSON_OBJECT;
+}
+
 static bool fast_record(const char *line, size_t len, call_record *out)
 {
     if (len > RECORD_MAX_BYTES) return false;
@@ -343,12 +441,13 @@ static bool fast_record(const char *line, size_t len, call_record *out)
     uint64_t seq, parent = 0, dms, dus;
     const char *fn, *ts;
     size_t fn_len, ts_len;
-    json_t *args = NULL, *result = NULL, *usage = NULL;
+    json_t *result = NULL, *usage = NULL;
+    call_record args = {0}; /* args_tree, or args_text when plain */
     int64_t when;
     if (!LIT(r, "{\"seq\":") || !whole(r, &seq) || seq == 0) return false;
     if (LIT(r, ",\"parent_seq\":") && (!whole(r, &parent) || parent == 0 || parent >= seq)) return false;
     if (!LIT(r, ",\"function\":") || !plain(r, &fn, &fn_len) || fn_len == 0) return false;
-    if (!LIT(r, ",\"args\":") || !(args = member_value(r)) || args->type != JSON_OBJECT) goto no;
+    if (!LIT(r, ",\"args\":") || !args_member(r, &args)) goto no;
     if (!LIT(r, ",\"result\":") || !(result = member_value(r))) goto no;
     if (!LIT(r, ",\"duration_ms\":") || !whole(r, &dms)) goto no;
     if (LIT(r, ",\"token_usage\":") &&
@@ -366,18 +465,61 @@ static bool fast_record(const char *line, size_t len, call_record *out)
     out->timestamp_ms = when;
     out->legacy = false;
     out->ours = true;
-    out->args = args;
+    out->args_tree = args.args_tree;
+    out->args_text = args.args_text;
+    out->args_len = args.args_len;
+    out->args_at = args.args_at;
     out->result = result;
     out->token_usage = usage;
     return true;
 no:
-    json_free(args);
+    json_free(args.args_tree);
+    free(args.args_text);
     json_free(result);
     json_free(usage);
     return false;
 }
 
 bool call_record_read_line(const char *line, size_t len, call_record *out) { return fast_record(line, len, out); }
+
+/* The columns a parse of the whole line gives (the args' text was parsed on its own). */
+static void shift_columns(json_t *v, int by)
+{
+    v->col += by;
+    if (v->type == JSON_ARRAY)
+        for (size_t i = 0; i < v->u.array.len; i++) shift_columns(v->u.array.items[i], by);
+    else if (v->type == JSON_OBJECT)
+        for (size_t i = 0; i < v->u.object.len; i++) shift_columns(v->u.object.items[i].value, by);
+}
+
+const json_t *call_record_args(const call_record *r)
+{
+    json_t *tree = __atomic_load_n(&r->args_tree, __ATOMIC_ACQUIRE);
+    if (tree || !r->args_text) return tree;
+    size_t pos = 0, values = 0;
+    tree = json_parse_at(r->args_text, r->args_len, &pos, 1, &record_limits, &values);
+    if (!tree || pos != r->args_len) { /* cannot be: scan_plain accepts only what the parser does */
+        json_free(tree);
+        tree = json_null(); /* no agent's args equal it: a divergence, never a wrong answer */
+    } else if (r->args_at) {
+        shift_columns(tree, (int)r->args_at);
+    }
+    json_t *none = NULL;
+    if (!__atomic_compare_exchange_n(&((call_record *)r)->args_tree, &none, tree, false, __ATOMIC_ACQ_REL,
+                                     __ATOMIC_ACQUIRE)) {
+        json_free(tree); /* another thread parsed them first: theirs stays */
+        return none;
+    }
+    return tree;
+}
+
+bool call_record_args_equal(const call_record *r, const json_t *args)
+{
+    /* equal text is equal values; unequal text may still be equal values (another order of keys,
+     * 1.0 for 1), which the trees decide */
+    if (r->args_text && json_compact_is(args, r->args_text, r->args_len)) return true;
+    return json_equal(call_record_args(r), args);
+}
 
 static int parse_record(calllog *log, const char *line, size_t len, int lineno, char **error)
 {
@@ -679,7 +821,7 @@ size_t calllog_upcoming(calllog *log, uint64_t parent_seq, const call_record **o
 const call_record *calllog_take_step(calllog *log, uint64_t parent_seq, const char *function, const json_t *name)
 {
     call_record *next = next_record(log, parent_seq);
-    if (!next || strcmp(next->function, function) != 0 || !json_equal(json_object_get(next->args, "name"), name))
+    if (!next || strcmp(next->function, function) != 0 || !json_equal(json_object_get(call_record_args(next), "name"), name))
         return NULL;
     next->consumed = true;
     return next;
@@ -761,12 +903,12 @@ lookup_outcome calllog_lookup_match(calllog *log, uint64_t parent_seq, const cha
     *rec = NULL;
     call_record *next = next_record(log, parent_seq);
     if (next) {
-        if (strcmp(next->function, function) == 0 && (match ? match(next, args, ctx) : json_equal(next->args, args))) {
+        if (strcmp(next->function, function) == 0 && (match ? match(next, args, ctx) : call_record_args_equal(next, args))) {
             next->consumed = true;
             *rec = next;
             return LOOKUP_REPLAYED;
         }
-        char *want = excerpt_json(next->args), *got = excerpt_json(args);
+        char *want = excerpt_json(call_record_args(next)), *got = excerpt_json(args);
         *seq = next->seq; /* where it diverged (host.c keeps it: runner_outcome.diverged_at) */
         *error = xasprintf("divergence at seq %llu: the log has `%s` %s, but the agent called `%s` %s",
                            (unsigned long long)next->seq, next->function, want, function, got);
@@ -802,7 +944,7 @@ json_t *call_record_to_json(const call_record *r)
     json_object_set(o, "seq", json_number((double)r->seq));
     if (r->parent_seq) json_object_set(o, "parent_seq", json_number((double)r->parent_seq));
     json_object_set(o, "function", json_string(r->function));
-    json_object_set(o, "args", json_copy(r->args));
+    json_object_set(o, "args", json_copy(call_record_args(r)));
     json_object_set(o, "result", r->result ? json_copy(r->result) : json_null());
     double ms = r->duration_ms >= 0 && r->duration_ms < 1e15 ? r->duration_ms : 0;
     json_object_set(o, "duration_ms", json_number(floor(ms)));
@@ -840,7 +982,7 @@ static bool record_line(const call_record *r, buf *b)
     buf_puts(b, ",\"function\":");
     json_dump_string_into(b, r->function, strlen(r->function));
     buf_puts(b, ",\"args\":");
-    json_dump_into(b, r->args, JSON_COMPACT);
+    json_dump_into(b, call_record_args(r), JSON_COMPACT);
     buf_puts(b, ",\"result\":");
     json_dump_into(b, r->result, JSON_COMPACT);
     double ms = r->duration_ms >= 0 && r->duration_ms < 1e15 ? r->duration_ms : 0;
@@ -962,7 +1104,7 @@ static int append(calllog *log, bool keep, bool trace, uint64_t seq, uint64_t pa
     call_record view = {.seq = seq,
                         .parent_seq = parent_seq,
                         .function = (char *)function,
-                        .args = (json_t *)args,
+                        .args_tree = (json_t *)args,
                         .result = error ? NULL : result ? (json_t *)result : &null_result,
                         .error = (char *)error,
                         .duration_ms = duration_ms,
@@ -973,7 +1115,7 @@ static int append(calllog *log, bool keep, bool trace, uint64_t seq, uint64_t pa
         call_record *r = push(log);
         *r = view;
         r->function = xstrdup(function);
-        r->args = json_copy(args);
+        r->args_tree = json_copy(args);
         r->result = error ? NULL : result ? json_copy(result) : json_null();
         r->error = error ? xstrdup(error) : NULL;
         r->token_usage = token_usage ? json_copy(token_usage) : NULL;

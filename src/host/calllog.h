@@ -34,7 +34,13 @@ typedef struct call_record {
     uint64_t seq;
     uint64_t parent_seq; /* 0 = a call of the top-level agent */
     char *function;
-    json_t *args;
+    /* its args: read them with call_record_args. A record loaded from a line holds them, when they are
+     * plain (calllog.c's scan_plain), only as their text until something reads them; replay's
+     * comparison (call_record_args_equal) reads the text alone when the agent's args are the same. */
+    json_t *args_tree;
+    char *args_text;    /* NULL, or their compact text as it stood in the line */
+    size_t args_len;
+    uint32_t args_at;   /* where that text started in its line (the parsed values' columns) */
     json_t *result; /* NULL when the call failed */
     char *error;    /* NULL when the call succeeded */
     double duration_ms;
@@ -213,5 +219,11 @@ bool call_record_read_line(const char *line, size_t len, call_record *out);
  * with it. Both shapes (see above). The one parser of a record: every loader goes through it. */
 const char *call_record_parse(const json_t *v, call_record *out);
 void call_record_clear(call_record *r);
+/* r's args (never NULL for a loaded record): parsed from their text on the first read, once, even
+ * when two threads read at once. */
+const json_t *call_record_args(const call_record *r);
+/* Whether args are equal to r's (json_equal): by their compact text first, so that a replayed call
+ * whose args are written as the record has them parses nothing. */
+bool call_record_args_equal(const call_record *r, const json_t *args);
 
 #endif

@@ -246,8 +246,8 @@ static bool record_answers(const call_record *rec, const json_t *args, void *ctx
 {
     const op_def *op = ctx;
     if (op->record && !rec->legacy) return op->record->matches(rec, args);
-    if (!rec->ours) return record_args_agree(rec->args, args, false);
-    return json_equal(rec->args, args);
+    if (!rec->ours) return record_args_agree(call_record_args(rec), args, false);
+    return call_record_args_equal(rec, args);
 }
 
 /* Where a run waits at this call: {seq, parent_seq, function, args, open_calls}, what resume reads. */
@@ -491,7 +491,7 @@ static int call_op(host *h, const op_def *op, const char *name, const json_t *ar
             *error = io;
             rc = HOST_ABORT;
         } else if (h->trace) { /* its span, from what the record holds (telemetry/otel.c) */
-            call_record rec = {.seq = seq, .parent_seq = h->parent_seq, .function = (char *)name, .args = (json_t *)wargs,
+            call_record rec = {.seq = seq, .parent_seq = h->parent_seq, .function = (char *)name, .args_tree = (json_t *)wargs,
                                .result = (json_t *)wresult, .error = rc == HOST_OK ? NULL : *error,
                                .duration_ms = duration, .timestamp_ms = started_at, .token_usage = usage, .extra = extra};
             otel_run_call(h->trace, &rec, false);

@@ -43,7 +43,7 @@ int host_member_merge(host *h, const json_t *records, uint64_t lo, uint64_t hi, 
     for (size_t i = 0; i < n && rc == 0; i++) {
         const call_record *r = &parsed[i];
         char *io = NULL;
-        if (calllog_append_full(h->log, r->seq, r->parent_seq, r->function, r->args, r->result, r->error,
+        if (calllog_append_full(h->log, r->seq, r->parent_seq, r->function, call_record_args(r), r->result, r->error,
                                 r->duration_ms, r->timestamp_ms, r->token_usage, r->extra, &io) != 0) {
             *error = io;
             rc = -1;

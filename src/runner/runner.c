@@ -223,7 +223,7 @@ static int take_recorded_answer(calllog *log, const json_t *pending, const call_
         return -1;
     }
     if (strcmp(rec->function, "input") != 0 || rec->parent_seq != parent_seq ||
-        !json_equal(rec->args, json_object_get(pending, "args"))) {
+        !json_equal(call_record_args(rec), json_object_get(pending, "args"))) {
         *error = xasprintf("the run's pending call is not consistent with its call log: seq %llu in the log is a "
                            "`%s` call, not the input the run paused on; the run folder was changed since the run "
                            "paused; restore run.json from a backup, or start a new run",

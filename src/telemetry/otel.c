@@ -173,7 +173,7 @@ static void http_attrs(json_t *attrs, const json_t *args, const json_t *result, 
  * as its server names it (after `<server>__`). */
 static void mcp_span(otel_run *r, const char *parent, const call_record *rec, const char *tool_failed, bool replayed)
 {
-    const char *full = str_at(rec->args, "name");
+    const char *full = str_at(call_record_args(rec), "name");
     const char *sep = strstr(full, "__");
     const char *tool = sep && sep[2] ? sep + 2 : full;
     char id[17];
@@ -223,10 +223,10 @@ void otel_run_call(otel_run *r, const call_record *rec, bool replayed)
     if (!rec->legacy && !rec->error && !strcmp(fn, "prompt")) seen = prompt_record_form.decode(rec);
     if (!rec->legacy && !rec->error && !strcmp(fn, "tool")) seen = tool_record_form.decode(rec);
     const json_t *result = seen ? seen : rec->result;
-    const json_t *request = json_object_get(rec->args, "request"); /* ours: the request as sent */
+    const json_t *request = json_object_get(call_record_args(rec), "request"); /* ours: the request as sent */
     if (!strcmp(fn, "prompt")) {
         const char *model = str_at(result, "model");
-        const char *asked = str_at(request ? request : rec->args, "model");
+        const char *asked = str_at(request ? request : call_record_args(rec), "model");
         const char *provider = str_at(result, "provider");
         name = xasprintf("chat %s", asked ? asked : model ? model : ""); /* the requested model names it */
         if (!model && !asked) name[4] = 0;
@@ -252,16 +252,16 @@ void otel_run_call(otel_run *r, const call_record *rec, bool replayed)
         const char *rid = str_at(result, "id");
         if (rid) otel_attr_str(attrs, "gen_ai.response.id", rid);
     } else if (!strcmp(fn, "tool")) {
-        const char *tool = str_at(rec->args, "name");
+        const char *tool = str_at(call_record_args(rec), "name");
         name = xasprintf("execute_tool %s", tool ? tool : "");
         otel_attr_str(attrs, "gen_ai.operation.name", "execute_tool");
         if (tool) otel_attr_str(attrs, "gen_ai.tool.name", tool);
         mcp_call = tool != NULL;
     } else if (!strcmp(fn, "http")) {
         kind = 3;
-        http_attrs(attrs, rec->args, rec->result, &name);
+        http_attrs(attrs, call_record_args(rec), rec->result, &name);
     } else if (!strcmp(fn, "call_agent")) {
-        const char *path = str_at(rec->args, "path");
+        const char *path = str_at(call_record_args(rec), "path");
         name = xasprintf("invoke_agent %s", path ? path : "");
         otel_attr_str(attrs, "gen_ai.operation.name", "invoke_agent");
         if (path) otel_attr_str(attrs, "gen_ai.agent.name", path);

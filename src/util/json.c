@@ -358,6 +358,64 @@ bool json_equal(const json_t *a, const json_t *b)
     }
 }
 
+/* A plain string (see json_compact_is) as dump_string writes it, at text[*pos]: *pos moves past it. */
+static bool plain_text_is(const char *s, size_t n, const char *text, size_t len, size_t *pos)
+{
+    if (len - *pos < n + 2 || text[*pos] != '"' || text[*pos + n + 1] != '"' || memcmp(text + *pos + 1, s, n) != 0)
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c < 0x20 || c >= 0x7f || c == '"' || c == '\\') return false;
+    }
+    *pos += n + 2;
+    return true;
+}
+
+static bool compact_is_at(const json_t *v, const char *text, size_t len, size_t *pos)
+{
+    char num[40];
+    const char *word = NULL;
+    size_t n;
+    switch (v->type) {
+    case JSON_NULL: word = "null"; break;
+    case JSON_TRUE: word = "true"; break;
+    case JSON_FALSE: word = "false"; break;
+    case JSON_NUMBER: json_format_number(v->u.number, num), word = num; break;
+    case JSON_STRING: return plain_text_is(v->u.string.bytes, v->u.string.len, text, len, pos);
+    case JSON_RAW:
+        if (len - *pos < v->u.string.len || memcmp(text + *pos, v->u.string.bytes, v->u.string.len) != 0) return false;
+        *pos += v->u.string.len;
+        return true;
+    case JSON_ARRAY:
+        if (*pos >= len || text[(*pos)++] != '[') return false;
+        for (size_t i = 0; i < v->u.array.len; i++)
+            if ((i && (*pos >= len || text[(*pos)++] != ',')) || !compact_is_at(v->u.array.items[i], text, len, pos))
+                return false;
+        return *pos < len && text[(*pos)++] == ']';
+    case JSON_OBJECT:
+        if (*pos >= len || text[(*pos)++] != '{') return false;
+        for (size_t i = 0; i < v->u.object.len; i++) {
+            const json_member *m = &v->u.object.items[i];
+            if ((i && (*pos >= len || text[(*pos)++] != ',')) || !plain_text_is(m->key, m->key_len, text, len, pos) ||
+                *pos >= len || text[(*pos)++] != ':' || !compact_is_at(m->value, text, len, pos))
+                return false;
+        }
+        return *pos < len && text[(*pos)++] == '}';
+    default:
+        return false;
+    }
+    n = strlen(word);
+    if (len - *pos < n || memcmp(text + *pos, word, n) != 0) return false;
+    *pos += n;
+    return true;
+}
+
+bool json_compact_is(const json_t *v, const char *text, size_t len)
+{
+    size_t pos = 0;
+    return v && compact_is_at(v, text, len, &pos) && pos == len;
+}
+
 /* ---------- parsing ---------- */
 
 typedef struct parser {

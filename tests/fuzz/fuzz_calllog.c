@@ -7,7 +7,8 @@
  * line of its own; the pending-call check answers without crashing for seqs around the log's.
  * And every line the loader's fast reader takes (call_record_read_line) gives the record the
  * general path (json_parse and the record's checks) gives: the same fields, values of the same
- * bytes, in the same order, marked at the same line:col. */
+ * bytes, in the same order, marked at the same line:col; its args compare equal to their own value,
+ * and json_compact_is says yes only to the dump's very text. */
 #define _GNU_SOURCE
 #include "host/calllog.h"
 #include "host/record_form.h"
@@ -43,9 +44,19 @@ static void check_fast_reader(const char *line, size_t len)
     if (fast.seq != slow.seq || fast.parent_seq != slow.parent_seq || strcmp(fast.function, slow.function) ||
         fast.error || slow.error || memcmp(&fast.duration_ms, &slow.duration_ms, sizeof(double)) ||
         fast.timestamp_ms != slow.timestamp_ms || fast.legacy != slow.legacy || fast.ours != slow.ours ||
-        fast.extra || slow.extra || !json_same_tree(fast.args, slow.args) || !json_same_tree(fast.result, slow.result) ||
+        fast.extra || slow.extra || !json_same_tree(call_record_args(&fast), call_record_args(&slow)) || !json_same_tree(fast.result, slow.result) ||
         !json_same_tree(fast.token_usage, slow.token_usage))
         abort();
+    /* replay's comparison: a record's args equal their own value, and text that json_compact_is
+     * accepts is exactly what the dump writes */
+    const json_t *args = call_record_args(&slow);
+    if (!call_record_args_equal(&fast, args)) abort();
+    if (fast.args_text && json_compact_is(args, fast.args_text, fast.args_len)) {
+        size_t n;
+        char *dump = json_dump(args, JSON_COMPACT, &n);
+        if (n != fast.args_len || memcmp(dump, fast.args_text, n)) abort();
+        free(dump);
+    }
     call_record_clear(&fast);
     call_record_clear(&slow);
     json_free(v);
@@ -83,8 +94,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                                   : !strcmp(r->function, "tool") ? &tool_record_form : NULL;
         if (!form) continue;
         json_free(form->decode(r));
-        (void)form->matches(r, r->args);
-        const json_t *request = json_object_get(r->args, "request");
+        (void)form->matches(r, call_record_args(r));
+        const json_t *request = json_object_get(call_record_args(r), "request");
         if (json_is_object(request)) (void)form->matches(r, request);
     }
     for (size_t i = 1; i < n; i++)

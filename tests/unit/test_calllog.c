@@ -440,7 +440,7 @@ static int fast_versus_general(const char *line)
         same = fast.seq == slow.seq && fast.parent_seq == slow.parent_seq && !strcmp(fast.function, slow.function) &&
                !fast.error && !slow.error && fast.duration_ms == slow.duration_ms &&
                fast.timestamp_ms == slow.timestamp_ms && fast.legacy == slow.legacy && fast.ours == slow.ours &&
-               !fast.extra && !slow.extra && json_same_tree(fast.args, slow.args) && json_same_tree(fast.result, slow.result) &&
+               !fast.extra && !slow.extra && json_same_tree(call_record_args(&fast), call_record_args(&slow)) && json_same_tree(fast.result, slow.result) &&
                json_same_tree(fast.token_usage, slow.token_usage);
         call_record_clear(&slow);
     }
@@ -453,20 +453,20 @@ TEST(calllog_fast_reader_gives_the_general_paths_record_or_leaves_the_line)
 {
     /* what call_record_line writes: every one is read fast, to the same record */
     call_record recs[3] = {{0}};
-    recs[0] = (call_record){.seq = 1, .function = "mark", .args = parse("{\"label\":\"tick\"}"), .result = json_null(),
+    recs[0] = (call_record){.seq = 1, .function = "mark", .args_tree = parse("{\"label\":\"tick\"}"), .result = json_null(),
                             .timestamp_ms = 1783483062291LL};
     recs[1] = (call_record){.seq = 9, .parent_seq = 4, .function = "prompt",
-                            .args = parse("{\"text\":\"h\\u00e9\\n\",\"n\":[1.5,-0,1e300,{}]}"),
+                            .args_tree = parse("{\"text\":\"h\\u00e9\\n\",\"n\":[1.5,-0,1e300,{}]}"),
                             .result = parse("{\"a\":[true,false,null]}"), .duration_ms = 12.3456,
                             .token_usage = parse("{\"input_tokens\":5,\"output_tokens\":2}"), .timestamp_ms = 0};
-    recs[2] = (call_record){.seq = 9007199254740991ULL / 10000, .function = "step", .args = parse("{}"),
+    recs[2] = (call_record){.seq = 9007199254740991ULL / 10000, .function = "step", .args_tree = parse("{}"),
                             .result = parse("\"x\""), .duration_ms = 1e11 - 0.001, .timestamp_ms = 253402300799999LL};
     for (int i = 0; i < 3; i++) {
         size_t n;
         char *line = call_record_line(&recs[i], &n);
         CHECK(fast_versus_general(line) == 1);
         free(line);
-        json_free(recs[i].args);
+        json_free(recs[i].args_tree);
         json_free(recs[i].result);
         json_free(recs[i].token_usage);
     }
@@ -504,6 +504,69 @@ TEST(calllog_fast_reader_gives_the_general_paths_record_or_leaves_the_line)
         fast += r;
     }
     CHECK(fast == 3); /* a duplicate key in args, duration_us 7 and a lone surrogate: values the parser reads */
+}
+
+TEST(calllog_plain_args_stay_text_until_read_and_compare_by_text_then_by_value)
+{
+    /* plain args (issue 22): the loader keeps their text, not a tree; the first read parses them to
+     * the general path's very tree (positions included), once */
+    static const char *const plain_args[] = {
+        "{}",
+        "{\"label\":\"tick\"}",
+        "{\"a\":[1,-0,0.25,1.5e3,-2E-2,true,false,null,[],{}],\"b\":{\"c\":{\"d\":\"x y\"}},\"a\":\"again\"}",
+    };
+    for (size_t i = 0; i < sizeof plain_args / sizeof *plain_args; i++) {
+        char *line = xasprintf("{\"seq\":3,\"function\":\"mark\",\"args\":%s,\"result\":null,\"duration_ms\":0,"
+                               "\"timestamp\":\"2026-07-08T03:57:42.291Z\",\"duration_us\":0}", plain_args[i]);
+        call_record r;
+        CHECK(call_record_read_line(line, strlen(line), &r));
+        CHECK(r.args_tree == NULL && r.args_text && !strcmp(r.args_text, plain_args[i]));
+        const json_t *first = call_record_args(&r);
+        CHECK(first && first == call_record_args(&r));
+        call_record_clear(&r);
+        CHECK(fast_versus_general(line) == 1);
+        free(line);
+    }
+    /* anything else (an escape, a space, a byte past ASCII) is parsed at once, as before */
+    static const char *const other_args[] = {"{\"a\":\"\\n\"}", "{\"a\": 1}", "{\"a\":\"h\xc3\xa9\"}"};
+    for (size_t i = 0; i < sizeof other_args / sizeof *other_args; i++) {
+        char *line = xasprintf("{\"seq\":3,\"function\":\"mark\",\"args\":%s,\"result\":null,\"duration_ms\":0,"
+                               "\"timestamp\":\"2026-07-08T03:57:42.291Z\",\"duration_us\":0}", other_args[i]);
+        call_record r;
+        CHECK(call_record_read_line(line, strlen(line), &r));
+        CHECK(r.args_tree != NULL && r.args_text == NULL);
+        call_record_clear(&r);
+        CHECK(fast_versus_general(line) == 1);
+        free(line);
+    }
+    /* the comparison: the same text, then the same values written otherwise, then other values */
+    const char *line = "{\"seq\":3,\"function\":\"mark\",\"args\":{\"a\":1.0,\"b\":[\"x\",true]},\"result\":null,"
+                       "\"duration_ms\":0,\"timestamp\":\"2026-07-08T03:57:42.291Z\",\"duration_us\":0}";
+    call_record r;
+    CHECK(call_record_read_line(line, strlen(line), &r));
+    CHECK(r.args_text != NULL);
+    json_t *same = parse("{\"a\":1,\"b\":[\"x\",true]}"), *reordered = parse("{\"b\":[\"x\",true],\"a\":1}");
+    json_t *other = parse("{\"a\":1,\"b\":[\"x\",false]}"), *more = parse("{\"a\":1,\"b\":[\"x\",true],\"c\":null}");
+    CHECK(r.args_tree == NULL);
+    CHECK(call_record_args_equal(&r, same));      /* 1.0 is written 1: the values decide */
+    CHECK(call_record_args_equal(&r, reordered)); /* another order of keys: equal values */
+    CHECK(!call_record_args_equal(&r, other));
+    CHECK(!call_record_args_equal(&r, more));
+    CHECK(!call_record_args_equal(&r, NULL));
+    call_record_clear(&r);
+    json_free(same);
+    json_free(reordered);
+    json_free(other);
+    json_free(more);
+    /* a record whose args text is the agent's own answers without a parse */
+    const char *exact = "{\"seq\":4,\"function\":\"mark\",\"args\":{\"label\":\"tick\",\"n\":[1,2.5]},\"result\":null,"
+                        "\"duration_ms\":0,\"timestamp\":\"2026-07-08T03:57:42.291Z\",\"duration_us\":0}";
+    json_t *mine = parse("{\"label\":\"tick\",\"n\":[1,2.5]}");
+    CHECK(call_record_read_line(exact, strlen(exact), &r));
+    CHECK(call_record_args_equal(&r, mine));
+    CHECK(r.args_tree == NULL);
+    call_record_clear(&r);
+    json_free(mine);
 }
 
 TEST(calllog_fast_reader_counts_values_and_depth_as_the_parser_does)

@@ -60,6 +60,39 @@ TEST(json_number_formatting_follows_number_tostring)
     }
 }
 
+TEST(json_compact_is_says_whether_the_compact_dump_is_that_text)
+{
+    static const char *const texts[] = {"{\"label\":\"tick\"}", "[1,2.5,-3e-7,true,false,null,[],{}]", "\"x y\"", "0",
+                                        "{\"a\":{\"b\":[{}]},\"c\":\"\"}"};
+    for (size_t i = 0; i < sizeof texts / sizeof *texts; i++) {
+        json_error err;
+        json_t *v = json_parse(texts[i], strlen(texts[i]), NULL, &err);
+        char *dump = json_dump(v, JSON_COMPACT, NULL);
+        CHECK_STR(dump, texts[i]);
+        CHECK(json_compact_is(v, texts[i], strlen(texts[i])));
+        size_t n = strlen(texts[i]);
+        CHECK(!json_compact_is(v, texts[i], n - 1)); /* a prefix is not the text */
+        char *longer = xasprintf("%s ", texts[i]);
+        CHECK(!json_compact_is(v, longer, n + 1));
+        free(longer);
+        free(dump);
+        json_free(v);
+    }
+    json_error err;
+    json_t *v = json_parse("{\"a\":1,\"b\":\"c\"}", 15, NULL, &err);
+    CHECK(!json_compact_is(v, "{\"b\":\"c\",\"a\":1}", 15)); /* the same values, another text */
+    CHECK(!json_compact_is(v, "{\"a\":1.0,\"b\":\"c\"}", 17));
+    CHECK(!json_compact_is(NULL, "null", 4));
+    json_free(v);
+    /* a string that is not plain ASCII: false, even where the dump is the text */
+    v = json_parse("\"a\\\"b\"", 6, NULL, &err);
+    char *dump = json_dump(v, JSON_COMPACT, NULL);
+    CHECK_STR(dump, "\"a\\\"b\"");
+    CHECK(!json_compact_is(v, dump, strlen(dump)));
+    free(dump);
+    json_free(v);
+}
+
 TEST(json_rejects_what_json_parse_rejects)
 {
     const char *bad[] = {"", "{", "[1,]", "{\"a\":1,}", "01", "1.", ".5", "+1", "NaN", "'x'", "\"\x01\"",

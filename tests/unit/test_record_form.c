@@ -29,7 +29,7 @@ static json_t *round_trip(const record_form *form, const char *fn, const json_t 
 {
     json_t *ra, *rr, *tu, *ex;
     form->encode(args, result, &ra, &rr, &tu, &ex);
-    call_record r = {.seq = 1, .function = (char *)fn, .args = ra, .result = rr, .token_usage = tu, .extra = ex,
+    call_record r = {.seq = 1, .function = (char *)fn, .args_tree = ra, .result = rr, .token_usage = tu, .extra = ex,
                      .timestamp_ms = 1783483062291LL, .duration_ms = 2.5};
     json_t *line = call_record_to_json(&r);
     call_record back;

@@ -736,7 +736,7 @@ static actor *ensure_live(host *h, actors_state *st, const char *target, char **
         if ((pid && !strcmp(pid, target)) || (name && !strcmp(name, target))) spawn = r;
     }
     const char *pid = spawn ? json_string_value(json_object_get(spawn->result, "pid")) : NULL;
-    const char *source = spawn ? json_string_value(json_object_get(spawn->args, "source")) : NULL;
+    const char *source = spawn ? json_string_value(json_object_get(call_record_args(spawn), "source")) : NULL;
     if (!pid || !source) {
         *error = xasprintf("unknown actor `%s` (no live actor and no recorded spawn)", target);
         return NULL;
@@ -746,16 +746,16 @@ static actor *ensure_live(host *h, actors_state *st, const char *target, char **
     for (size_t i = 0; i < calllog_held(log); i++) {
         const call_record *r = calllog_get(log, i);
         if (strcmp(r->function, "send_actor") || r->error) continue;
-        const char *to = json_string_value(json_object_get(r->args, "to"));
+        const char *to = json_string_value(json_object_get(call_record_args(r), "to"));
         if (!to || (strcmp(to, pid) && (!name || strcmp(to, name)))) continue;
-        json_array_push(seed, json_copy(r->args));
+        json_array_push(seed, json_copy(call_record_args(r)));
     }
     pthread_mutex_lock(&hub->mu);
     note_recorded_pids(h, hub);
     pthread_mutex_unlock(&hub->mu);
     actor_spawn_opts o;
-    actor_read_opts(json_object_get(spawn->args, "options"), &o);
-    const json_t *input = json_object_get(spawn->args, "input");
+    actor_read_opts(json_object_get(call_record_args(spawn), "options"), &o);
+    const json_t *input = json_object_get(call_record_args(spawn), "input");
     json_t *empty = json_object();
     a = start_actor(h, st, source, input ? input : empty, &o, seed, error);
     json_free(empty);
@@ -779,7 +779,7 @@ static void ensure_recorded_live(host *h, actors_state *st)
     for (size_t k = 0; k < calllog_held(log); k++) {
         const call_record *s = calllog_get(log, k);
         if ((!strcmp(s->function, "join_actor") || !strcmp(s->function, "stop_actor")) && !s->error) {
-            const char *p = json_string_value(json_object_get(s->args, "pid"));
+            const char *p = json_string_value(json_object_get(call_record_args(s), "pid"));
             if (p) json_object_set(settled, p, json_bool(true));
         }
     }

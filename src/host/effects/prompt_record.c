@@ -264,7 +264,7 @@ static json_t *decode_with(const json_t *result, const json_t *args, const json_
 
 static json_t *prompt_decode(const call_record *rec)
 {
-    return decode_with(rec->result, rec->args, rec->token_usage, json_object_get(rec->extra, "response"));
+    return decode_with(rec->result, call_record_args(rec), rec->token_usage, json_object_get(rec->extra, "response"));
 }
 
 bool record_args_agree(const json_t *recorded, const json_t *ours, bool unknown_null)
@@ -281,10 +281,10 @@ bool record_args_agree(const json_t *recorded, const json_t *ours, bool unknown_
 
 static bool prompt_matches(const call_record *rec, const json_t *args)
 {
-    const json_t *ours = json_object_get(rec->args, "request");
+    const json_t *ours = json_object_get(call_record_args(rec), "request");
     if (ours) return json_equal(ours, args); /* our record: the very request */
     json_t *mine = original_args(args, NULL);
-    bool ok = record_args_agree(rec->args, mine, true);
+    bool ok = record_args_agree(call_record_args(rec), mine, true);
     json_free(mine);
     return ok;
 }

@@ -187,7 +187,7 @@ static bool signal_matches(const call_record *rec, const json_t *args)
 {
     const json_t *names = json_object_get(args, "names");
     const json_t *ours = names ? names : json_object_get(args, "name");
-    const json_t *theirs = json_object_get(rec->args, names ? "names" : "name");
+    const json_t *theirs = json_object_get(call_record_args(rec), names ? "names" : "name");
     return theirs && json_equal(theirs, ours);
 }
 

@@ -423,7 +423,7 @@ static void tool_encode(const json_t *args, const json_t *result, json_t **rec_a
 static bool tool_matches(const call_record *rec, const json_t *args)
 {
     json_t *mine = tool_kwargs_form(args);
-    bool ok = json_equal(rec->args, mine);
+    bool ok = json_equal(call_record_args(rec), mine);
     json_free(mine);
     return ok;
 }

@@ -418,10 +418,10 @@ static void workspace_encode(const json_t *args, const json_t *result, json_t **
 
 static bool workspace_matches(const call_record *rec, const json_t *args)
 {
-    if (!json_object_get(rec->args, "args")) return json_equal(rec->args, args); /* written before the manifest */
+    if (!json_object_get(call_record_args(rec), "args")) return json_equal(call_record_args(rec), args); /* written before the manifest */
     json_t *mine = workspace_record_args(args);
-    bool ok = json_equal(json_object_get(rec->args, "action"), json_object_get(mine, "action")) &&
-              record_args_agree(json_object_get(rec->args, "args"), json_object_get(mine, "args"), false);
+    bool ok = json_equal(json_object_get(call_record_args(rec), "action"), json_object_get(mine, "action")) &&
+              record_args_agree(json_object_get(call_record_args(rec), "args"), json_object_get(mine, "args"), false);
     json_free(mine);
     return ok;
 }
