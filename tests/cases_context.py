@@ -254,7 +254,8 @@ def case_unsupported_member_names_itself_and_reads_as_absent(v):
     assert got["typeofMissing"] == "undefined" and got["typeofKnown"] == "function", got
     assert got["inMissing"] is False and got["inKnown"] is True and got["detected"] == "absent", got
     for k in ("optional", "promptIsFunction", "keysHaveNoStandIn", "json", "awaitedIsChidori", "symbol",
-              "sameStandIn", "toJSONAbsent", "inherited", "receiverIsProxy", "markIsMember", "getTrapNamed"):
+              "sameStandIn", "toJSONAbsent", "inherited", "receiverIsProxy", "markIsMember", "membersRunNoTrap",
+              "getTrapNamed", "nothingAddedUnder"):
         assert got[k] is True, (k, got)
     shutil.rmtree(proj)
 

@@ -70,7 +70,7 @@ JSValue engine_lazy_globals_native(JSContext *ctx);
 /* locale_methods.c: natives.defineLocaleMethods(entries, handler), the toLocaleString family made
  * in C */
 JSValue engine_locale_methods_native(JSContext *ctx);
-/* member_trap.c: natives.memberTrap(reflectGet), the get trap of the chidori object's proxy, with
+/* member_trap.c: natives.memberTrap(reflectGet), the get trap of the chidori object's prototype, with
  * its stand-ins for the members this runtime lacks */
 void engine_add_member_natives(JSContext *ctx, JSValueConst natives);
 

@@ -8,7 +8,7 @@ run(async () => {
   const { prompt, frobnicate } = chidori;
   try { frobnicate(); } catch (e) { destructured = e.message; }
   const awaited = await chidori; // then is not invented
-  // an inherited name is read as Reflect.get reads it, with the proxy (what the guest holds) as receiver
+  // an inherited name is read as Reflect.get reads it, with chidori (what the guest holds) as receiver
   Object.defineProperty(Object.prototype, "whoAmI", { get() { return this === chidori; }, configurable: true });
   const receiverIsProxy = chidori.whoAmI;
   delete Object.prototype.whoAmI;
@@ -30,7 +30,14 @@ run(async () => {
     inherited: chidori.toString === Object.prototype.toString,
     receiverIsProxy,
     markIsMember: chidori.mark === chidori.checkpoint,
-    // the proxy's get trap (made in C) shows as the method it was
-    getTrapNamed: util.inspect(chidori, { showProxy: true, depth: 1 }).includes("get: [Function: get]"),
+    // a real member is chidori's own property, read without a trap; the names it lacks are
+    // answered by its prototype, a Proxy whose get trap (made in C) shows as the method it was
+    membersRunNoTrap: !util.types.isProxy(chidori) && Object.isFrozen(chidori) && chidori instanceof Object,
+    getTrapNamed: util.inspect(Object.getPrototypeOf(chidori), { showProxy: true, depth: 1 }) ===
+      "Proxy [ {}, [Object: null prototype] { get: [Function: get] } ]",
+    nothingAddedUnder: (() => {
+      try { Object.defineProperty(Object.getPrototypeOf(chidori), "frobnicate", { value: 1 }); } catch (e) { return chidori.frobnicate !== 1; }
+      return false;
+    })(),
   };
 });

@@ -523,7 +523,22 @@
     return effect("receive", { names, opts: opts === undefined || opts === null ? {} : opts });
   }
 
+  // The chidori object's prototype, which answers the names it lacks: for a member this runtime
+  // lacks, a stand-in that throws "chidori.x is not available in this runtime" when called, and is
+  // otherwise undefined-like (typeof "undefined", falsy, == null), so feature detection still sees
+  // no member. `in`, keys and destructuring see only the real members. Symbols and the protocol
+  // names a value is probed for (then, toJSON) read as undefined, so awaiting or serializing
+  // chidori is unchanged, and an inherited name (toString) is read from Object.prototype, with
+  // chidori as the receiver. A Proxy only behind the members: a real member's read runs no trap
+  // (it was about 800 instructions a read through a Proxy with the trap in C). The get trap is made
+  // in C (member_trap.c) over the Reflect.get captured here; its target is a frozen empty object
+  // (so nothing can be added under chidori, as nothing can be added to it), and the handler has no
+  // prototype: util.inspect with showProxy formats it (as Node does), and a getter a guest put on
+  // Object.prototype must not receive it as `this`.
+  const memberMisses = new ProxyCtor(ObjectFreeze({}), { __proto__: null, get: natives.memberTrap(ReflectGet) });
+
   const chidori = ObjectFreeze({
+    __proto__: memberMisses,
     prompt,
     context: (seed) => contextModule().context(seed),
     conversation: (options) => contextModule().conversation(options),
@@ -641,16 +656,9 @@
     return text;
   }
 
-  // The chidori object guest code gets (the handler's argument, chidori:agent's export): the
-  // members above, and for a member this runtime lacks a stand-in that throws "chidori.x is not
-  // available in this runtime" when called, and is otherwise undefined-like (typeof "undefined",
-  // falsy, == null), so feature detection still sees no member. `in`, keys and destructuring see
-  // only the real members. Symbols and the protocol names a value is probed for (then, toJSON)
-  // read as undefined, so awaiting or serializing chidori is unchanged. The get trap is made in C
-  // (member_trap.c: a real member read without running JavaScript), over the Reflect.get captured
-  // here. The handler has no prototype: util.inspect with showProxy formats it (as Node does), and
-  // a getter a guest put on Object.prototype must not receive it as `this`.
-  const guestChidori = new ProxyCtor(chidori, { __proto__: null, get: natives.memberTrap(ReflectGet) });
+  // The chidori object guest code gets (the handler's argument, chidori:agent's export) is the
+  // object above itself: a real member is its own property, read as any property is.
+  const guestChidori = chidori;
 
   // Runs the handler and resolves with the output as compact JSON text, or, when the input does
   // not match the run's inputSchema, with a frozen {inputInvalid: message} (the handler never
