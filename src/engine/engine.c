@@ -315,10 +315,16 @@ static JSValue host_value(JSContext *ctx, JSValueConst this_val, int argc, JSVal
 static JSValue native_host_effect(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv, int magic,
                                   JSValue *data)
 {
-    engine *e = engine_of(ctx);
     JSValue reply = host_value(ctx, this_val, argc, argv);
     if (JS_IsException(reply) || JS_IsUndefined(reply)) return reply;
-    JSValue p = JS_NewResolvedPromise(ctx, reply); /* patches/quickjs/0017, quickjs-ng/0018 */
+#ifdef CHIDORI_ENGINE_NG
+    /* the promise with its own constructor and then (quickjs-ng patch 0027: no generic define) */
+    JSValue p = JS_NewResolvedPromisePinned(ctx, reply, data[0], data[1]);
+    JS_FreeValue(ctx, reply);
+    return p;
+#else
+    engine *e = engine_of(ctx);
+    JSValue p = JS_NewResolvedPromise(ctx, reply); /* patches/quickjs/0017 */
     JS_FreeValue(ctx, reply);
     if (JS_IsException(p)) return p;
     if (
@@ -328,6 +334,7 @@ static JSValue native_host_effect(JSContext *ctx, JSValueConst this_val, int arg
         return JS_EXCEPTION;
     }
     return p;
+#endif
 }
 
 static JSValue native_now(JSContext *ctx, JSValueConst this_val, int argc, JSValueConst *argv)
