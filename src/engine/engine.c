@@ -318,7 +318,7 @@ static JSValue native_host_effect(JSContext *ctx, JSValueConst this_val, int arg
     JSValue reply = host_value(ctx, this_val, argc, argv);
     if (JS_IsException(reply) || JS_IsUndefined(reply)) return reply;
 #ifdef CHIDORI_ENGINE_NG
-    /* the promise with its own constructor and then (quickjs-ng patch 0027: no generic define) */
+    /* the promise with its own constructor and then (quickjs-ng patch 0033: no generic define) */
     JSValue p = JS_NewResolvedPromisePinned(ctx, reply, data[0], data[1]);
     JS_FreeValue(ctx, reply);
     return p;
