@@ -117,10 +117,11 @@ json_t *llm_cache_lookup(const char *dir, const char *key, size_t max_bytes)
     char *path = entry_path(dir, key), *error = NULL;
     size_t len = 0;
     char *text = read_regular_file_capped(path, max_bytes, &len, &error);
-    free(path);
     free(error);
-    if (!text) return NULL;
-    json_t *v = llm_cache_entry(text, len, max_bytes);
+    json_t *v = text ? llm_cache_entry(text, len, max_bytes) : NULL;
+    /* a hit is a use: its time moves, and eviction takes the entries unused the longest */
+    if (v) utimensat(AT_FDCWD, path, NULL, AT_SYMLINK_NOFOLLOW);
+    free(path);
     free(text);
     return v;
 }
@@ -171,6 +172,94 @@ static uint64_t measure(const char *dir)
     return total;
 }
 
+/* ---------- eviction: the least recently used first ---------- */
+
+#define EVICT_BATCH 256 /* the oldest entries one pass over the folder finds */
+
+typedef struct old_entry {
+    struct timespec used; /* its mtime: written, or last answered from */
+    uint64_t bytes;
+    char name[72];
+} old_entry;
+
+/* A name this cache writes: 64 lowercase hex digits, ".json". Nothing else in the folder is ever
+ * removed. */
+static bool entry_name(const char *n)
+{
+    for (int i = 0; i < 64; i++)
+        if (!((n[i] >= '0' && n[i] <= '9') || (n[i] >= 'a' && n[i] <= 'f'))) return false;
+    return !strcmp(n + 64, ".json");
+}
+
+static bool newer(const struct timespec *a, const struct timespec *b)
+{
+    return a->tv_sec != b->tv_sec ? a->tv_sec > b->tv_sec : a->tv_nsec > b->tv_nsec;
+}
+
+/* Keep heap[0..*n) the EVICT_BATCH oldest seen so far: a max-heap by time (the newest on top). */
+static void keep_oldest(old_entry *heap, size_t *n, const old_entry *e)
+{
+    size_t i;
+    if (*n < EVICT_BATCH) {
+        i = (*n)++;
+        while (i && newer(&e->used, &heap[(i - 1) / 2].used)) heap[i] = heap[(i - 1) / 2], i = (i - 1) / 2;
+        heap[i] = *e;
+        return;
+    }
+    if (!newer(&heap[0].used, &e->used)) return;
+    for (i = 0;;) { /* replace the newest kept, sift down */
+        size_t c = 2 * i + 1;
+        if (c >= *n) break;
+        if (c + 1 < *n && newer(&heap[c + 1].used, &heap[c].used)) c++;
+        if (!newer(&heap[c].used, &e->used)) break;
+        heap[i] = heap[c];
+        i = c;
+    }
+    heap[i] = *e;
+}
+
+static int by_use(const void *a, const void *b)
+{
+    const old_entry *x = a, *y = b;
+    return newer(&x->used, &y->used) ? 1 : newer(&y->used, &x->used) ? -1 : 0;
+}
+
+/* Remove entries, the least recently used first, until the folder takes at most target bytes (or
+ * no entry is left to remove); what it takes then. Other processes may store or remove meanwhile:
+ * a file already gone is skipped, and the folder is measured again at the end. */
+static uint64_t evict_to(const char *dir, uint64_t target)
+{
+    old_entry *heap = xmalloc(EVICT_BATCH * sizeof *heap);
+    uint64_t total = measure(dir);
+    while (total > target) {
+        DIR *d = opendir(dir);
+        if (!d) break;
+        size_t n = 0;
+        struct dirent *de;
+        while ((de = readdir(d))) {
+            struct stat st;
+            if (strlen(de->d_name) != 69 || !entry_name(de->d_name) ||
+                fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
+                continue;
+            old_entry e = {.used = st.st_mtim, .bytes = (uint64_t)st.st_blocks * 512};
+            memcpy(e.name, de->d_name, 70);
+            keep_oldest(heap, &n, &e);
+        }
+        qsort(heap, n, sizeof *heap, by_use);
+        size_t removed = 0;
+        for (size_t i = 0; i < n && total > target; i++) {
+            if (unlinkat(dirfd(d), heap[i].name, 0) == 0) {
+                total = total > heap[i].bytes ? total - heap[i].bytes : 0;
+                removed++;
+            }
+        }
+        closedir(d);
+        if (!removed) break; /* nothing of ours left to remove */
+    }
+    free(heap);
+    return measure(dir);
+}
+
 /* Write text as dir/key.json: a name of this writer's own, then renamed into place (readers and
  * other writers see the old entry or the new one, never half of one). 0, or -1 with errno. */
 static int write_entry(const char *dir, const char *key, const char *text, size_t n)
@@ -207,6 +296,13 @@ void llm_cache_store(const char *dir, const char *key, const json_t *response, s
         measured = true;
     }
     bool room = folder_bytes + cost <= max_total;
+    if (!room && cost <= max_total / 2) {
+        /* full: the entries unused the longest go, down to nine tenths of the cap with this one,
+         * so that the next stores do not each scan the folder */
+        uint64_t low = max_total / 10 * 9;
+        folder_bytes = evict_to(dir, low > cost ? low - cost : 0);
+        room = folder_bytes + cost <= max_total;
+    }
     if (room) folder_bytes += cost; /* counted before the write: two stores at once cannot both pass the cap */
     pthread_mutex_unlock(&cache_lock);
     if (!room) {

@@ -8,9 +8,11 @@
  * cap, parsed with limits and checked to have the response's shape; anything else is a miss, and
  * the cache never fails a call (a write that cannot be made is skipped).
  *
- * Bounds: what this process stores stops when the folder holds CHIDORI_PROMPT_CACHE_MAX_MB of disk
- * (whole blocks; measured at the first store of the process, and again if the folder was
- * deleted); an entry is at most the response cap. Only answers the model finished normally are
+ * Bounds: the folder holds at most CHIDORI_PROMPT_CACHE_MAX_MB of disk (whole blocks; measured at
+ * the first store of the process, again if the folder was deleted, and after an eviction): a store
+ * that does not fit first removes the entries used least recently (a write or a hit sets an entry's
+ * mtime), down to nine tenths of the cap, and only files named as entries are removed; an entry is
+ * at most the response cap. Only answers the model finished normally are
  * kept (not an error or a filtered reply a provider sent with a 2xx, nor an empty one).
  *
  * Where it sits: llm.c asks it after the provider and the model are chosen and before the request

@@ -247,7 +247,7 @@ static const setting_def TABLE[] = {
          "a folder of answered prompts: a live prompt whose exact request was answered before is answered from it "
          "instead of the provider (replays never read it)"),
     NUM("CHIDORI_PROMPT_CACHE_MAX_MB", 1, 1000000, 1024, "1024", RUNS,
-        "the prompt cache stops storing new answers when its folder holds this many MiB"),
+        "the prompt cache's folder holds at most this many MiB: when full, the answers used least recently are removed"),
     TEXT("CHIDORI_TEST_LLM_RESPONSE", "unset", "any text (empty too)", RUNS,
          "tests only: chidori.prompt answers this text without calling a provider"),
     {.name = "CHIDORI_TEST_LLM_TOOL_CALL", .kind = SETTING_TEXT, .check = check_tool_call, .default_text = "unset",

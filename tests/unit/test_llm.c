@@ -796,7 +796,24 @@ TEST(llm_prompt_cache_answers_an_exact_repeat_without_the_provider)
     llm_cache_reset();
 }
 
-TEST(llm_prompt_cache_stops_storing_at_its_cap_and_keys_every_part)
+/* Whether dir holds the entry of key n (keys "%064d"). */
+static bool has_entry(const char *dir, int n)
+{
+    char path[200];
+    snprintf(path, sizeof path, "%s/%064d.json", dir, n);
+    return access(path, F_OK) == 0;
+}
+
+/* Its time of use set to `ago` seconds back (what a write or a hit sets to now). */
+static void used_ago(const char *dir, int n, int ago)
+{
+    char path[200];
+    snprintf(path, sizeof path, "%s/%064d.json", dir, n);
+    struct timespec t[2] = {{time(NULL) - ago, 0}, {time(NULL) - ago, 0}};
+    CHECK(utimensat(AT_FDCWD, path, t, 0) == 0);
+}
+
+TEST(llm_prompt_cache_evicts_the_least_recently_used_at_its_cap_and_keys_every_part)
 {
     char dir[] = "/tmp/chidori-prompt-cache-XXXXXX";
     CHECK(mkdtemp(dir) != NULL);
@@ -805,15 +822,47 @@ TEST(llm_prompt_cache_stops_storing_at_its_cap_and_keys_every_part)
                      " 'model': 'm', 'provider': 'openai'}");
     /* an entry counts as the 4 KiB blocks it takes: room for three, not four */
     uint64_t cap = 3 * 4096 + 2048;
-    for (int i = 0; i < 5; i++) {
-        char key[65];
+    char key[65];
+    for (int i = 0; i < 3; i++) {
         snprintf(key, sizeof key, "%064d", i);
         llm_cache_store(dir, key, resp, 1 << 20, cap);
+        used_ago(dir, i, 300 - i * 100); /* 0 the oldest */
     }
     CHECK(count_entries(dir) == 3);
-    /* a new process measures what is there: still full */
+    /* a hit is a use: entry 0 becomes the most recent, and 1 the least recently used */
+    snprintf(key, sizeof key, "%064d", 0);
+    json_t *hit = llm_cache_lookup(dir, key, 1 << 20);
+    CHECK(hit != NULL);
+    json_free(hit);
+    /* full: the fourth store removes the entry unused the longest, and only it */
+    snprintf(key, sizeof key, "%064d", 3);
+    llm_cache_store(dir, key, resp, 1 << 20, cap);
+    CHECK(count_entries(dir) == 3);
+    CHECK(has_entry(dir, 0) && !has_entry(dir, 1) && has_entry(dir, 2) && has_entry(dir, 3));
+    /* a new process measures what is there, and evicts as well: 2 is now the oldest */
+    used_ago(dir, 3, 10);
     llm_cache_reset();
-    llm_cache_store(dir, "ffff", resp, 1 << 20, cap);
+    snprintf(key, sizeof key, "%064d", 4);
+    llm_cache_store(dir, key, resp, 1 << 20, cap);
+    CHECK(has_entry(dir, 0) && !has_entry(dir, 2) && has_entry(dir, 3) && has_entry(dir, 4));
+    /* a file the cache did not name is never removed: with the folder full of them, nothing is
+     * stored and nothing removed */
+    char other_dir[96];
+    snprintf(other_dir, sizeof other_dir, "%s/foreign", dir);
+    CHECK(mkdir(other_dir, 0700) == 0);
+    for (int i = 0; i < 3; i++) {
+        char path[200];
+        snprintf(path, sizeof path, "%s/notes-%d.json", other_dir, i);
+        FILE *nf = fopen(path, "w");
+        fputs("{}", nf);
+        fclose(nf);
+    }
+    llm_cache_reset();
+    llm_cache_store(other_dir, key, resp, 1 << 20, cap);
+    CHECK(count_entries(other_dir) == 3 && !has_entry(other_dir, 4));
+    /* an answer over half the cap does not empty the cache to make room */
+    llm_cache_reset();
+    llm_cache_store(dir, "ffff", resp, 1 << 20, 7000); /* 4 KiB of 7000: over half */
     CHECK(count_entries(dir) == 3);
     /* an answer not worth keeping: an error or a filtered reply sent with a 2xx, an empty one */
     char empty_dir[96];
