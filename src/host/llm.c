@@ -842,6 +842,12 @@ static int call_provider(const llm_config *cfg, provider_kind p, const json_t *r
                 if (r == 0 && stream && content->u.string.len) stream->delta(stream->ctx, content->u.string.bytes, content->u.string.len);
             }
         }
+        if (r != 0 && !refused && llm_stream_acc_refused_for_now(acc)) {
+            /* overloaded or rate-limited, said in the stream after its 200, before any text was
+             * told: tried again as the status would be (no retry header: the backoff) */
+            refused = true;
+            again = retry_wait(cfg, attempt, &rh, deadline_ms, need_ms, error);
+        }
         free(ss.error);
         if (stream) llm_sse_free(&ss.sse);
         llm_stream_acc_free(acc);

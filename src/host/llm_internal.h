@@ -109,5 +109,9 @@ int llm_stream_acc_event(void *acc, const char *event, const char *data, size_t 
  * complete, a tool call's arguments do not parse). */
 int llm_stream_acc_finish(llm_stream_acc *acc, const char *fallback_model, json_t **out, char **error);
 void llm_stream_acc_free(llm_stream_acc *acc);
+/* Whether the stream ended on an error that refuses the call for now (the provider overloaded or
+ * rate-limited) before any text went to the caller: the call may then be tried again as for HTTP
+ * 429 or 529 (nothing of this attempt was told, so the next starts clean). */
+bool llm_stream_acc_refused_for_now(const llm_stream_acc *acc);
 
 #endif

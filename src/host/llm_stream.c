@@ -143,7 +143,11 @@ struct llm_stream_acc {
     json_t *id, *model, *stop, *usage; /* usage: an object, merged from the events */
     part *parts;
     size_t n_parts;
+    bool told;         /* a piece of text went to the caller (delta) */
+    bool for_now;      /* the stream's error says the provider is overloaded or rate-limited */
 };
+
+bool llm_stream_acc_refused_for_now(const llm_stream_acc *a) { return a && a->for_now && !a->told; }
 
 llm_stream_acc *llm_stream_acc_new(llm_wire wire, size_t max_bytes, void (*delta)(void *, const char *, size_t), void *ctx)
 {
@@ -220,7 +224,7 @@ static void put_text(llm_stream_acc *a, buf *into, const json_t *t)
 {
     if (!json_is_string(t) || t->u.string.len == 0) return;
     buf_append(into, t->u.string.bytes, t->u.string.len);
-    if (a->delta) a->delta(a->ctx, t->u.string.bytes, t->u.string.len);
+    if (a->delta) a->delta(a->ctx, t->u.string.bytes, t->u.string.len), a->told = true;
 }
 
 static void append_string(buf *b, const json_t *v)
@@ -228,8 +232,13 @@ static void append_string(buf *b, const json_t *v)
     if (json_is_string(v)) buf_append(b, v->u.string.bytes, v->u.string.len);
 }
 
-static int reported_error(const json_t *err, char **error)
+/* An error event: the call fails with its message. One of the kinds a provider answers with HTTP
+ * 429 or 529 when it says so before its 200 (Anthropic's overloaded_error, rate_limit_error, sent
+ * as an event once the stream has started) is refused for now, as those statuses are. */
+static int reported_error(llm_stream_acc *a, const json_t *err, char **error)
 {
+    const char *type = json_string_value(json_is_object(err) ? json_object_get(err, "type") : NULL);
+    a->for_now = type && (!strcmp(type, "overloaded_error") || !strcmp(type, "rate_limit_error"));
     const json_t *m = json_is_object(err) ? json_object_get(err, "message") : err;
     char *ex = json_is_string(m) ? llm_excerpt(m->u.string.bytes, m->u.string.len, LLM_EXCERPT_BYTES) : xstrdup("(no message)");
     fail(error, xasprintf("the stream reports an error: %s", ex));
@@ -240,7 +249,7 @@ static int reported_error(const json_t *err, char **error)
 static int openai_event(llm_stream_acc *a, const json_t *v, char **error)
 {
     const json_t *err = json_object_get(v, "error");
-    if (err && err->type != JSON_NULL) return reported_error(err, error);
+    if (err && err->type != JSON_NULL) return reported_error(a, err, error);
     keep(&a->id, json_object_get(v, "id"));
     keep(&a->model, json_object_get(v, "model"));
     merge_usage(a, json_object_get(v, "usage"));
@@ -271,7 +280,7 @@ static int anthropic_event(llm_stream_acc *a, const json_t *v, char **error)
 {
     const char *type = json_string_value(json_object_get(v, "type"));
     if (!type) return 0;
-    if (!strcmp(type, "error")) return reported_error(json_object_get(v, "error"), error);
+    if (!strcmp(type, "error")) return reported_error(a, json_object_get(v, "error"), error);
     if (!strcmp(type, "message_start")) {
         const json_t *m = json_object_get(v, "message");
         a->started = true;

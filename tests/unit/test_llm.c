@@ -435,6 +435,73 @@ static void *cancel_later(void *flag)
     return NULL;
 }
 
+static void gather_delta(void *ctx, const char *text, size_t len) { buf_append((buf *)ctx, text, len); }
+
+/* A streamed call of cfg's Anthropic with its deltas gathered in *told. */
+static json_t *complete_streamed(const llm_config *cfg, buf *told, char **error)
+{
+    json_t *req = J("{'messages': [{'role': 'user', 'content': 'x'}], 'model': 'claude-x'}");
+    llm_stream st = {.delta = gather_delta, .ctx = told};
+    json_t *resp = NULL;
+    *error = NULL;
+    if (llm_complete_stream(cfg, req, &st, &resp, error) != 0) resp = NULL;
+    json_free(req);
+    return resp;
+}
+
+#define SSE_START "event: message_start\\ndata: {`type`: `message_start`, `message`: {`id`: `msg_1`, `model`: `claude-x`, " \
+                  "`stop_reason`: null, `usage`: {`input_tokens`: 1, `output_tokens`: 0}}}\\n\\n"
+#define SSE_TEXT "event: content_block_start\\ndata: {`type`: `content_block_start`, `index`: 0, `content_block`: " \
+                 "{`type`: `text`, `text`: ``}}\\n\\nevent: content_block_delta\\ndata: {`type`: `content_block_delta`, " \
+                 "`index`: 0, `delta`: {`type`: `text_delta`, `text`: `Hel`}}\\n\\n"
+#define SSE_ERROR(kind) "event: error\\ndata: {`type`: `error`, `error`: {`type`: `" kind "`, `message`: `Overloaded`}}\\n\\n"
+
+TEST(llm_stream_overloaded_before_any_text_is_tried_again_and_after_text_is_not)
+{
+    /* Anthropic says it is overloaded (or rate-limited) in the stream, after its 200 and before
+     * any text: tried again as a 529 would be, and only the second attempt's text is told */
+    fake f;
+    CHECK(fake_start(&f, "[{'sse': '" SSE_START SSE_ERROR("overloaded_error") "'}, {'sse': '" SSE_START SSE_ERROR("rate_limit_error") "'},"
+                         " {'text': 'at last', 'pieces': 2}]") == 0);
+    llm_config cfg = fake_config(&f);
+    buf told = {0};
+    char *err;
+    json_t *resp = complete_streamed(&cfg, &told, &err);
+    json_t *all = fake_requests(&f);
+    fake_stop(&f);
+    CHECK_OK(err);
+    CHECK_STR(json_string_value(json_object_get(resp, "content")), "at last");
+    CHECK(told.len == 7 && !memcmp(told.data, "at last", 7));
+    CHECK(json_number_value(json_object_get(json_object_get(all, "counts"), "anthropic")) == 3);
+    CHECK(request_at(all, 1) - request_at(all, 0) >= 490); /* the backoff: no retry header in a stream */
+    json_free(resp);
+    json_free(all);
+    /* once text was told, the same error ends the call: a second attempt would tell it again */
+    CHECK(fake_start(&f, "[{'sse': '" SSE_START SSE_TEXT SSE_ERROR("overloaded_error") "'}, {'text': 'never'}]") == 0);
+    cfg = fake_config(&f);
+    told.len = 0;
+    resp = complete_streamed(&cfg, &told, &err);
+    all = fake_requests(&f);
+    fake_stop(&f);
+    CHECK(resp == NULL);
+    CHECK_STR(err, "anthropic: the stream reports an error: Overloaded");
+    free(err);
+    CHECK(told.len == 3 && !memcmp(told.data, "Hel", 3));
+    CHECK(json_number_value(json_object_get(json_object_get(all, "counts"), "anthropic")) == 1);
+    json_free(all);
+    /* another kind of error is not refused for now */
+    CHECK(fake_start(&f, "[{'sse': '" SSE_START SSE_ERROR("api_error") "'}, {'text': 'never'}]") == 0);
+    cfg = fake_config(&f);
+    resp = complete_streamed(&cfg, &told, &err);
+    all = fake_requests(&f);
+    fake_stop(&f);
+    CHECK(resp == NULL && err != NULL);
+    free(err);
+    CHECK(json_number_value(json_object_get(json_object_get(all, "counts"), "anthropic")) == 1);
+    json_free(all);
+    buf_free(&told);
+}
+
 TEST(llm_refused_for_now_is_tried_again_after_the_wait_asked)
 {
     /* 429 with Retry-After in seconds, 529 with retry-after-ms, 503 with an HTTP date already past
