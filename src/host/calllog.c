@@ -54,6 +54,8 @@ struct calllog {
                  kept between appends (one allocation for the run's log) */
     size_t waiting;            /* bytes of trace records not yet written (calllog_append_trace) */
     int64_t waiting_since_ms;  /* the timestamp of the first of them */
+    char *names[16];           /* the loaded records' function names, each once (function_shared) */
+    size_t n_names;
 };
 
 calllog *calllog_new(void)
@@ -97,7 +99,7 @@ static char *cap_reached(const calllog *log)
 
 void call_record_clear(call_record *r)
 {
-    free(r->function);
+    if (!r->function_shared) free(r->function);
     json_free(r->args_tree);
     free(r->args_text);
     json_free(r->result);
@@ -114,6 +116,7 @@ static void free_log(calllog *log, bool records)
     char *lost = NULL;
     if (calllog_flush(log, &lost) != 0) free(lost); /* the runner flushed and reported; a backstop */
     for (size_t i = 0; records && i < log->len; i++) record_clear(&log->items[i]);
+    for (size_t i = 0; records && i < log->n_names; i++) free(log->names[i]);
     free(log->items);
     free(log->cursors);
     free(log->queued);
@@ -382,7 +385,8 @@ static size_t number_end(const char *s, size_t len, size_t i)
  * fail. */
 static bool scan_plain(line_reader *r, int depth)
 {
-    if (depth > JSON_DEFAULT_MAX_DEPTH || ++r->values > JSON_DEFAULT_MAX_VALUES || r->pos >= r->len) return false;
+    /* the parser's limits for a record: record_limits' depth, and its count (0 there: the default) */
+    if (depth > record_limits.max_depth || ++r->values > JSON_DEFAULT_MAX_VALUES || r->pos >= r->len) return false;
     const char *s = r->s;
     char c = s[r->pos];
     if (c == '"') {
@@ -448,7 +452,41 @@ static bool args_member(line_reader *r, call_record *out)
     return (out->args_tree = member_value(r)) != NULL && out->args_tree->type == JSON_OBJECT;
 }
 
-static bool fast_record(const char *line, size_t len, call_record *out)
+/* The function name of a record the log loads: the log's one copy of it (of up to 16 names), or a
+ * copy of the record's own. */
+static char *name_of(calllog *log, const char *fn, size_t n, bool *shared)
+{
+    *shared = false;
+    for (size_t i = 0; log && i < log->n_names; i++)
+        if (!strncmp(log->names[i], fn, n) && log->names[i][n] == 0) return *shared = true, log->names[i];
+    char *copy = xstrndup(fn, n);
+    if (log && log->n_names < sizeof log->names / sizeof *log->names) {
+        *shared = true;
+        log->names[log->n_names++] = copy;
+    }
+    return copy;
+}
+
+/* The result when it is a literal null, true or false (most are null): its node as the parser
+ * makes it, marked where it stands (a record is one line); else the parser's. */
+static json_t *result_value(line_reader *r)
+{
+    static const char *const words[] = {"null", "true", "false"};
+    for (int i = 0; i < 3; i++) {
+        size_t n = strlen(words[i]);
+        if (r->len - r->pos > n && !memcmp(r->s + r->pos, words[i], n) && r->s[r->pos + n] == ',') {
+            if (++r->values > JSON_DEFAULT_MAX_VALUES) return NULL;
+            json_t *v = i == 0 ? json_null() : json_bool(i == 1);
+            v->line = 1;
+            v->col = (int)r->pos + 1;
+            r->pos += n;
+            return v;
+        }
+    }
+    return member_value(r);
+}
+
+static bool fast_record(calllog *log, const char *line, size_t len, call_record *out)
 {
     if (len > RECORD_MAX_BYTES) return false;
     line_reader rd = {line, len, 0, 1}; /* the outer object counts first */
@@ -463,7 +501,7 @@ static bool fast_record(const char *line, size_t len, call_record *out)
     if (LIT(r, ",\"parent_seq\":") && (!whole(r, &parent) || parent == 0 || parent >= seq)) return false;
     if (!LIT(r, ",\"function\":") || !plain(r, &fn, &fn_len) || fn_len == 0) return false;
     if (!LIT(r, ",\"args\":") || !args_member(r, &args)) goto no;
-    if (!LIT(r, ",\"result\":") || !(result = member_value(r))) goto no;
+    if (!LIT(r, ",\"result\":") || !(result = result_value(r))) goto no;
     if (!LIT(r, ",\"duration_ms\":") || !whole(r, &dms)) goto no;
     if (LIT(r, ",\"token_usage\":") &&
         (!(usage = member_value(r)) || !json_is_object(usage) || !as_count(json_object_get(usage, "input_tokens")) ||
@@ -475,7 +513,7 @@ static bool fast_record(const char *line, size_t len, call_record *out)
     memset(out, 0, sizeof *out);
     out->seq = seq;
     out->parent_seq = parent;
-    out->function = xstrndup(fn, fn_len);
+    out->function = name_of(log, fn, fn_len, &out->function_shared);
     out->duration_ms = (double)dus / 1000;
     out->timestamp_ms = when;
     out->legacy = false;
@@ -495,7 +533,7 @@ no:
     return false;
 }
 
-bool call_record_read_line(const char *line, size_t len, call_record *out) { return fast_record(line, len, out); }
+bool call_record_read_line(const char *line, size_t len, call_record *out) { return fast_record(NULL, line, len, out); }
 
 /* The columns a parse of the whole line gives (the args' text was parsed on its own). */
 static void shift_columns(json_t *v, int by)
@@ -515,7 +553,7 @@ const json_t *call_record_args(const call_record *r)
     tree = json_parse_at(r->args_text, r->args_len, &pos, 1, &record_limits, &values);
     if (!tree || pos != r->args_len) { /* cannot be: scan_plain accepts only what the parser does */
         json_free(tree);
-        tree = json_null(); /* no agent's args equal it: a divergence, never a wrong answer */
+        tree = json_null(); /* (an object's readers see none of its members) */
     } else if (r->args_at) {
         shift_columns(tree, (int)r->args_at);
     }
@@ -539,7 +577,7 @@ bool call_record_args_equal(const call_record *r, const json_t *args)
 static int parse_record(calllog *log, const char *line, size_t len, int lineno, char **error)
 {
     call_record fast;
-    if (fast_record(line, len, &fast)) {
+    if (fast_record(log, line, len, &fast)) {
         call_record *r = push(log);
         *r = fast;
         r->order = log->len - 1;

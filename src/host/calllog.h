@@ -50,6 +50,7 @@ typedef struct call_record {
     bool legacy;         /* our previous shape: args and result as performed (see above) */
     bool ours;           /* written by chidori (legacy, or with duration_us), not by the original */
     bool consumed;       /* replay has answered it */
+    bool function_shared; /* function is its log's copy (freed with the log, not with the record) */
     size_t order;        /* its place in what was loaded (the first of a seq wins) */
 } call_record;
 

@@ -107,9 +107,10 @@ bool json_is_string(const json_t *v);
 bool json_is_object(const json_t *v);
 bool json_is_array(const json_t *v);
 bool json_equal(const json_t *a, const json_t *b);
-/* Whether json_dump(v, JSON_COMPACT) writes exactly text[0..len), read without writing it: for a
- * value whose strings and keys are all printable ASCII without quote or backslash, the exact
- * answer; for any other, false (the caller then compares some other way). */
+/* Whether json_dump(v, JSON_COMPACT) writes exactly text[0..len), read without writing it, so that
+ * json_parse of text gives a value json_equal to v: for a value whose strings and keys are all
+ * printable ASCII without quote or backslash, whose numbers are finite and that holds no raw text,
+ * the exact answer; for any other, false (the caller then compares some other way). */
 bool json_compact_is(const json_t *v, const char *text, size_t len);
 
 /* Serialize. JSON_PRETTY indents by two spaces exactly like JSON.stringify(v, null, 2).

@@ -84,6 +84,16 @@ TEST(json_compact_is_says_whether_the_compact_dump_is_that_text)
     CHECK(!json_compact_is(v, "{\"a\":1.0,\"b\":\"c\"}", 17));
     CHECK(!json_compact_is(NULL, "null", 4));
     json_free(v);
+    /* what the dump writes as text another value parses to: NaN and the infinities ("null"), raw
+     * text; false, so the caller compares values */
+    json_t *o = json_object();
+    json_object_set(o, "a", json_number(NAN));
+    CHECK(!json_compact_is(o, "{\"a\":null}", 10));
+    json_object_set(o, "a", json_number(-INFINITY));
+    CHECK(!json_compact_is(o, "{\"a\":null}", 10));
+    json_object_set(o, "a", json_raw(xstrdup("1,\"b\":2"), 7));
+    CHECK(!json_compact_is(o, "{\"a\":1,\"b\":2}", 13));
+    json_free(o);
     /* a string that is not plain ASCII: false, even where the dump is the text */
     v = json_parse("\"a\\\"b\"", 6, NULL, &err);
     char *dump = json_dump(v, JSON_COMPACT, NULL);
