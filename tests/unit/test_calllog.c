@@ -569,6 +569,37 @@ TEST(calllog_plain_args_stay_text_until_read_and_compare_by_text_then_by_value)
     json_free(mine);
 }
 
+TEST(calllog_loaded_records_share_their_function_names)
+{
+    /* 20 records of 17 function names: the first 16 names are one copy each, shared by their
+     * records; past 16 each record has its own; all are freed with the log (ASan) */
+    char *dir = temp_dir();
+    CHECK(dir);
+    char *path = xasprintf("%s/records.jsonl", dir);
+    buf b = {0};
+    for (int i = 1; i <= 20; i++)
+        buf_printf(&b, "{\"seq\":%d,\"function\":\"op%d\",\"args\":{\"i\":%d},\"result\":%s,\"duration_ms\":0,"
+                       "\"timestamp\":\"2026-07-08T03:57:42.291Z\",\"duration_us\":0}\n",
+                   i, i <= 4 ? 0 : i - 2, i, i % 3 == 0 ? "true" : i % 3 == 1 ? "null" : "{\"x\":false}");
+    put_file(path, b.data);
+    buf_free(&b);
+    calllog *log = calllog_new();
+    char *error = NULL;
+    CHECK(calllog_load(log, path, &error) == 0);
+    CHECK(calllog_held(log) == 20);
+    const call_record *r1 = calllog_get(log, 0), *r4 = calllog_get(log, 3);
+    CHECK(!strcmp(r1->function, "op0") && r1->function == r4->function && r1->function_shared);
+    CHECK(calllog_get(log, 18)->function_shared && !calllog_get(log, 19)->function_shared); /* op17, op18 */
+    CHECK(!strcmp(calllog_get(log, 18)->function, "op17") && !strcmp(calllog_get(log, 19)->function, "op18"));
+    CHECK(calllog_get(log, 0)->result->type == JSON_NULL && calllog_get(log, 2)->result->type == JSON_TRUE &&
+          json_is_object(calllog_get(log, 1)->result));
+    calllog_free(log);
+    unlink(path);
+    rmdir(dir);
+    free(path);
+    free(dir);
+}
+
 TEST(calllog_fast_reader_counts_values_and_depth_as_the_parser_does)
 {
     /* args nested to exactly the depth limit loads; one level more is refused, with the
