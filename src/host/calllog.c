@@ -298,8 +298,8 @@ typedef struct line_reader {
 
 static const json_limits record_limits = {RECORD_MAX_BYTES, JSON_DEFAULT_MAX_DEPTH, 0};
 
-static bool lit(line_reader *r, const char *text, size_t n)
-{
+static inline __attribute__((always_inline)) bool lit(line_reader *r, const char *text, size_t n)
+{ /* inlined: n is a constant at every use, so the compare is a few loads */
     if (r->len - r->pos < n || memcmp(r->s + r->pos, text, n) != 0) return false;
     r->pos += n;
     return true;
