@@ -323,12 +323,9 @@ static bool whole(line_reader *r, uint64_t *out)
 /* A string of printable ASCII without quote or backslash (its bytes are its value). */
 static bool plain(line_reader *r, const char **at, size_t *n)
 {
-    /* the bytes that stand for themselves in such a string: 0x20-0x7e but for quote and backslash */
-    static const uint64_t ok[4] = {0xfffffffb00000000ull, 0x7fffffffefffffffull, 0, 0};
     if (r->pos >= r->len || r->s[r->pos] != '"') return false;
     size_t i = r->pos + 1;
-    const unsigned char *u = (const unsigned char *)r->s;
-    while (i < r->len && (ok[u[i] >> 6] >> (u[i] & 63) & 1)) i++;
+    while (i < r->len && json_plain_byte((unsigned char)r->s[i])) i++;
     if (i >= r->len || r->s[i] != '"') return false;
     *at = r->s + r->pos + 1;
     *n = i - r->pos - 1;
@@ -355,6 +352,17 @@ static bool time_text(line_reader *r, const char **at, size_t *n)
 static json_t *member_value(line_reader *r)
 {
     return json_parse_at(r->s, r->len, &r->pos, 1, &record_limits, &r->values);
+}
+
+/* The literal (null, true, false: 1, 2, 3) at r->pos, its length in *n; 0 for none. */
+static inline int literal_at(const line_reader *r, size_t *n)
+{
+    const char *p = r->s + r->pos;
+    size_t left = r->len - r->pos;
+    if (left >= 4 && !memcmp(p, "null", 4)) return *n = 4, 1;
+    if (left >= 4 && !memcmp(p, "true", 4)) return *n = 4, 2;
+    if (left >= 5 && !memcmp(p, "false", 5)) return *n = 5, 3;
+    return 0;
 }
 
 /* A JSON number's text at i (the parser's grammar); its end, or 0 when there is none. */
@@ -420,14 +428,10 @@ static bool scan_plain(line_reader *r, int depth)
             if (s[r->pos++] != ',') return false;
         }
     }
-    static const char *const words[] = {"true", "false", "null"};
-    for (int i = 0; i < 3; i++) {
-        size_t n = strlen(words[i]);
-        if (c == words[i][0]) {
-            if (r->len - r->pos < n || memcmp(s + r->pos, words[i], n) != 0) return false;
-            r->pos += n;
-            return true;
-        }
+    size_t n;
+    if (literal_at(r, &n)) {
+        r->pos += n;
+        return true;
     }
     size_t end = number_end(s, r->len, r->pos);
     if (!end) return false;
@@ -471,19 +475,15 @@ static char *name_of(calllog *log, const char *fn, size_t n, bool *shared)
  * makes it, marked where it stands (a record is one line); else the parser's. */
 static json_t *result_value(line_reader *r)
 {
-    static const char *const words[] = {"null", "true", "false"};
-    for (int i = 0; i < 3; i++) {
-        size_t n = strlen(words[i]);
-        if (r->len - r->pos > n && !memcmp(r->s + r->pos, words[i], n) && r->s[r->pos + n] == ',') {
-            if (++r->values > JSON_DEFAULT_MAX_VALUES) return NULL;
-            json_t *v = i == 0 ? json_null() : json_bool(i == 1);
-            v->line = 1;
-            v->col = (int)r->pos + 1;
-            r->pos += n;
-            return v;
-        }
-    }
-    return member_value(r);
+    size_t n;
+    int which = literal_at(r, &n);
+    if (!which || r->len - r->pos <= n || r->s[r->pos + n] != ',') return member_value(r);
+    if (++r->values > JSON_DEFAULT_MAX_VALUES) return NULL;
+    json_t *v = which == 1 ? json_null() : json_bool(which == 2);
+    v->line = 1;
+    v->col = (int)r->pos + 1;
+    r->pos += n;
+    return v;
 }
 
 static bool fast_record(calllog *log, const char *line, size_t len, call_record *out)

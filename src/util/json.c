@@ -363,12 +363,8 @@ static bool plain_text_is(const char *s, size_t n, const char *text, size_t len,
 {
     if (len - *pos < n + 2 || text[*pos] != '"' || text[*pos + n + 1] != '"' || memcmp(text + *pos + 1, s, n) != 0)
         return false;
-    /* 0x20-0x7e but for quote and backslash: bytes dump_string writes as they are */
-    static const uint64_t plain[2] = {0xfffffffb00000000ull, 0x7fffffffefffffffull};
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c >= 0x80 || !(plain[c >> 6] >> (c & 63) & 1)) return false;
-    }
+    for (size_t i = 0; i < n; i++)
+        if (!json_plain_byte((unsigned char)s[i])) return false;
     *pos += n + 2;
     return true;
 }

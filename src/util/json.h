@@ -107,6 +107,13 @@ bool json_is_string(const json_t *v);
 bool json_is_object(const json_t *v);
 bool json_is_array(const json_t *v);
 bool json_equal(const json_t *a, const json_t *b);
+/* Whether c stands for itself in a JSON string as json_dump writes it and as the call log's readers
+ * take it without the parser: printable ASCII (0x20-0x7e) but for quote and backslash. */
+static inline bool json_plain_byte(unsigned char c)
+{
+    static const uint64_t plain[2] = {0xfffffffb00000000ull, 0x7fffffffefffffffull};
+    return c < 0x80 && (plain[c >> 6] >> (c & 63) & 1);
+}
 /* Whether json_dump(v, JSON_COMPACT) writes exactly text[0..len), read without writing it, so that
  * json_parse of text gives a value json_equal to v: for a value whose strings and keys are all
  * printable ASCII without quote or backslash, whose numbers are finite and that holds no raw text,
