@@ -23,7 +23,13 @@
  * not its 320 KiB (docs/limits.md). A fork server (whose workers write into its prepared engine's
  * pages) and a server keep 4 KiB pages: an isolated server ran about 9% fewer sessions a second 32
  * at once with the fork server's slot in a huge page. A worker forked from a fork server without a
- * prepared engine builds its own, in a huge page (CHIDORI_SERVE_FORKSERVER_ENGINE=own). */
+ * prepared engine builds its own, in a huge page (CHIDORI_SERVE_FORKSERVER_ENGINE=own).
+ *
+ * Kept slots: a server running sessions in-process acquires and releases slots all day. Given
+ * back with MADV_DONTNEED, each acquire mapped its 80 pages anew (about 90 faults a session, half
+ * of an in-process session's CPU on this VM); after arena_keep_pages a release instead writes
+ * what was used back to zero and keeps the slot's first MiB mapped, so a slot is always all zero
+ * when free, whichever way it was released. */
 #define _GNU_SOURCE
 #include "engine/arena.h"
 
@@ -37,6 +43,7 @@
 #define MAX_ONE ((size_t)64 << 10) /* larger requests go to malloc (glibc may map them apart) */
 #define PREFAULT ((size_t)320 << 10) /* about what set-up takes (0.30 MiB) */
 #define CLASSES 64                 /* freed allocations up to 1 KiB are kept for reuse, by span */
+#define KEEP ((size_t)1 << 20)     /* what a server's released slot keeps mapped, at most */
 
 struct engine_arena {
     char *base;          /* the slot's first byte */
@@ -45,14 +52,16 @@ struct engine_arena {
     void *freed[CLASSES]; /* freed allocations by span / 16, linked through their first word */
     atomic_bool taken;
     bool huge;           /* marked MADV_HUGEPAGE (once per slot per process) */
+    bool kept;           /* released by a server: its first PREFAULT bytes (at least) are mapped */
 };
 
 char *arena_region; /* ARENA_SLOTS slots of ARENA_SLOT_BYTES, or NULL */
 #define region arena_region
 static pthread_once_t reserved = PTHREAD_ONCE_INIT;
-static atomic_bool prefer_huge;
+static atomic_bool prefer_huge, keep_pages;
 
 void arena_prefer_huge_pages(void) { atomic_store(&prefer_huge, true); }
+void arena_keep_pages(void) { atomic_store(&keep_pages, true); }
 static engine_arena slots[ARENA_SLOTS];
 
 #define REGION_BYTES ((size_t)ARENA_SLOTS * ARENA_SLOT_BYTES)
@@ -84,9 +93,11 @@ engine_arena *arena_acquire(void)
         }
 #endif
 #ifdef MADV_POPULATE_WRITE
-        /* what set-up will write, mapped in one call rather than a fault per page (best effort) */
-        madvise(a->base, PREFAULT, MADV_POPULATE_WRITE);
+        /* what set-up will write, mapped in one call rather than a fault per page (best effort);
+         * a kept slot has it mapped, and zero, already */
+        if (!a->kept) madvise(a->base, PREFAULT, MADV_POPULATE_WRITE);
 #endif
+        a->kept = false;
         return a;
     }
     return NULL;
@@ -95,9 +106,19 @@ engine_arena *arena_acquire(void)
 void arena_release(engine_arena *a)
 {
     if (!a) return;
-    /* the whole slot: a huge page goes back whole (a part of one would split it); pages never
-     * mapped cost nothing to drop. The next acquire finds zero pages again. */
-    if (a->high > HEADER) madvise(a->base, ARENA_SLOT_BYTES, MADV_DONTNEED);
+    if (atomic_load(&keep_pages)) {
+        /* a server's slot keeps its first KEEP bytes mapped, written back to zero: the next
+         * acquire finds what it would after MADV_DONTNEED, without a fault per page (the
+         * populated tail past high was never written, so it is zero already) */
+        size_t written = a->high < KEEP ? a->high : KEEP;
+        memset(a->base, 0, written);
+        if (a->high > KEEP) madvise(a->base + KEEP, ARENA_SLOT_BYTES - KEEP, MADV_DONTNEED);
+        a->kept = true;
+    } else if (a->high > HEADER) {
+        /* the whole slot: a huge page goes back whole (a part of one would split it); pages
+         * never mapped cost nothing to drop. The next acquire finds zero pages again. */
+        madvise(a->base, ARENA_SLOT_BYTES, MADV_DONTNEED);
+    }
     a->cur = a->high = HEADER;
     memset(a->freed, 0, sizeof a->freed);
     atomic_store(&a->taken, false);
