@@ -168,9 +168,8 @@ int main(int argc, char **argv)
         if (RUNNING[i].one_run) {
             heap_prefer_huge_pages();
             arena_prefer_huge_pages();
-        } else if (RUNNING[i].fn == cmd_serve) {
-            arena_keep_pages(); /* engine after engine on its threads: slots stay mapped (arena.h) */
         }
+        arena_keep_pages(); /* a released set-up block is zeroed and kept mapped (arena.h); not in a worker */
         char *error = NULL;
         settings *s = settings_from_environ(environ, &error);
         if (!s) {

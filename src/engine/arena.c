@@ -25,11 +25,15 @@
  * at once with the fork server's slot in a huge page. A worker forked from a fork server without a
  * prepared engine builds its own, in a huge page (CHIDORI_SERVE_FORKSERVER_ENGINE=own).
  *
- * Kept slots: a server running sessions in-process acquires and releases slots all day. Given
- * back with MADV_DONTNEED, each acquire mapped its 80 pages anew (about 90 faults a session, half
- * of an in-process session's CPU on this VM); after arena_keep_pages a release instead writes
- * what was used back to zero and keeps the slot's first MiB mapped, so a slot is always all zero
- * when free, whichever way it was released. */
+ * Kept slots: every chidori process but a worker (arena_keep_pages) keeps a released slot's first
+ * MiB mapped instead of giving it back: a server running sessions in-process acquires and
+ * releases slots all day, and given back with MADV_DONTNEED each acquire mapped its 80 pages anew
+ * (about 90 faults a session, a third of an in-process session's CPU on this VM); a run's actors
+ * and nested agents each took a fresh huge page, and gave it back at the cost of flushing the TLB
+ * of every CPU the process's threads ran on. What was written is zeroed when the slot is next
+ * acquired, so an acquired slot is all zero whichever way it was released, and a process's last
+ * release costs nothing. A worker does not keep: a forked worker's slot is the fork server's
+ * pages, which zeroing would copy one fault at a time. */
 #define _GNU_SOURCE
 #include "engine/arena.h"
 
@@ -52,7 +56,8 @@ struct engine_arena {
     void *freed[CLASSES]; /* freed allocations by span / 16, linked through their first word */
     atomic_bool taken;
     bool huge;           /* marked MADV_HUGEPAGE (once per slot per process) */
-    bool kept;           /* released by a server: its first PREFAULT bytes (at least) are mapped */
+    bool kept;           /* released and kept (arena_keep_pages): its first KEEP bytes stay mapped */
+    size_t dirty;        /* of a kept slot, the bytes from base written since they were last zero */
 };
 
 char *arena_region; /* ARENA_SLOTS slots of ARENA_SLOT_BYTES, or NULL */
@@ -94,10 +99,12 @@ engine_arena *arena_acquire(void)
 #endif
 #ifdef MADV_POPULATE_WRITE
         /* what set-up will write, mapped in one call rather than a fault per page (best effort);
-         * a kept slot has it mapped, and zero, already */
+         * a kept slot has it mapped already */
         if (!a->kept) madvise(a->base, PREFAULT, MADV_POPULATE_WRITE);
 #endif
+        if (a->kept) memset(a->base, 0, a->dirty); /* what a given-back slot would hold: zeros */
         a->kept = false;
+        a->dirty = 0;
         return a;
     }
     return NULL;
@@ -107,11 +114,9 @@ void arena_release(engine_arena *a)
 {
     if (!a) return;
     if (atomic_load(&keep_pages)) {
-        /* a server's slot keeps its first KEEP bytes mapped, written back to zero: the next
-         * acquire finds what it would after MADV_DONTNEED, without a fault per page (the
-         * populated tail past high was never written, so it is zero already) */
-        size_t written = a->high < KEEP ? a->high : KEEP;
-        memset(a->base, 0, written);
+        /* kept: the first KEEP bytes stay mapped, and what was written of them is zeroed by the
+         * next acquire (a process's last release then costs nothing); past KEEP, given back */
+        a->dirty = a->high < KEEP ? a->high : KEEP;
         if (a->high > KEEP) madvise(a->base + KEEP, ARENA_SLOT_BYTES - KEEP, MADV_DONTNEED);
         a->kept = true;
     } else if (a->high > HEADER) {

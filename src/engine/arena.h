@@ -26,14 +26,15 @@ typedef struct engine_arena engine_arena;
 /* For a process that runs one engine and exits: slots acquired from now on are backed by a huge
  * page where the kernel offers them (arena.c says why; not for a server or a fork server). */
 void arena_prefer_huge_pages(void);
-/* For a process that runs engine after engine (a server): a released slot keeps its first MiB
- * mapped, written back to zero, rather than giving it back to the system, so the next acquire
- * neither maps nor faults it in again. At most ARENA_SLOTS MiB stay mapped this way. */
+/* For a process that runs engine after engine (a server, a run's actors and nested agents; not a
+ * worker): a released slot keeps its first MiB mapped rather than giving it back to the system,
+ * and the next acquire zeroes what was written of it, without mapping or faulting it in again. At
+ * most ARENA_SLOTS MiB stay mapped this way. */
 void arena_keep_pages(void);
 /* A free arena, empty; NULL when all are taken or the range could not be reserved. */
 engine_arena *arena_acquire(void);
-/* Gives the slot back to the pool, all zero again: its pages back to the system, or (after
- * arena_keep_pages) its first MiB kept and zeroed. Every allocation
+/* Gives the slot back to the pool: its pages back to the system, or (after arena_keep_pages) its
+ * first MiB kept, to be zeroed by the next acquire. Every allocation
  * from it must be dead by then. NULL is fine. */
 void arena_release(engine_arena *a);
 

@@ -188,12 +188,12 @@ static int resident(const void *p)
     return mincore(page, 4096, &v) == 0 ? (v & 1) : -1;
 }
 
-/* A server (arena_keep_pages) runs engine after engine: a released slot keeps its first MiB mapped
- * and written back to zero, so the next acquire neither maps nor faults it in again (on this VM a
- * first write to a page traps to the hypervisor: 80 of them were most of an in-process session's
- * set-up), and finds exactly what a slot given back to the system holds, zeros; past that MiB
- * the pages go back. Run in a child: the mode is the process's. */
-TEST(arena_kept_by_a_server_stays_mapped_and_comes_back_zero)
+/* A process that runs engine after engine (arena_keep_pages: a server, a run's actors) keeps a
+ * released slot's first MiB mapped, so the next acquire neither maps nor faults it in again (on
+ * this VM a first write to a page traps to the hypervisor: 80 of them were a third of an
+ * in-process session's CPU), and that acquire finds exactly what a slot given back to the system
+ * holds, zeros; past that MiB the pages go back. Run in a child: the mode is the process's. */
+TEST(arena_kept_slot_stays_mapped_and_comes_back_zero)
 {
     fflush(stderr);
     pid_t pid = fork();
