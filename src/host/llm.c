@@ -802,7 +802,7 @@ static int call_provider(const llm_config *cfg, provider_kind p, const json_t *r
     for (; r == 0; attempt++) {
         refused = false;
         pace_provider pp = pace_of(p);
-        if (llm_pace_acquire(pp, cfg->rpm[pp], rpm_setting(p), deadline_ms, need_ms, cfg->cancel, error) != 0) {
+        if (llm_pace_acquire(pp, cfg->rpm[pp], rpm_setting(p), cfg->pace_owner, deadline_ms, need_ms, cfg->cancel, error) != 0) {
             r = -1;
             break;
         }

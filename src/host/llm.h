@@ -63,6 +63,8 @@ typedef struct llm_config {
     size_t max_response_bytes;                          /* default 16 MiB */
     uint32_t rpm[4];                                    /* requests a minute by pace_provider (llm_pace.h); 0: none */
     const atomic_int *cancel;                           /* the run's cancel flag, or NULL: ends a wait */
+    const void *pace_owner;                             /* whose turn a rate-limit wait is (llm_pace.h): one
+                                                           per run tree, so one per session of a server */
 } llm_config;
 
 /* Fill cfg from the settings (settings.h; NULL: nothing set). Empty variables count as unset. The

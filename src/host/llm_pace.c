@@ -15,10 +15,23 @@
 #include <strings.h>
 #include <time.h>
 
+/* A call waiting for a slot. Its tag orders it: one more than the last tag its owner holds among
+ * the waiting calls, or than the tag of the last call served, whichever is higher; so every owner
+ * with calls waiting is served in turn, one call each, and one owner's own calls in the order
+ * they came. */
+typedef struct waiter {
+    const void *owner;
+    uint64_t tag;
+    pthread_cond_t cv;
+    struct waiter *next;
+} waiter;
+
 typedef struct bucket {
     uint32_t rpm;   /* the limit it was last used under; 0: never used */
-    double slots;   /* free slots; below 0 while callers wait for reserved ones */
+    double slots;   /* free slots (whole ones are handed out) */
     double at_ms;   /* when slots was last brought up to date */
+    waiter *queue;  /* the calls waiting, by tag (equal tags: in the order they came) */
+    uint64_t served; /* the tag of the last call that waited and was served */
 } bucket;
 
 static pthread_mutex_t pace_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -45,16 +58,39 @@ static void refill(bucket *b, uint32_t rpm, double now)
     }
 }
 
-static void give_back(pace_provider p)
+static void enqueue(bucket *b, waiter *w)
 {
-    pthread_mutex_lock(&pace_lock);
-    buckets[p].slots += 1;
-    pthread_mutex_unlock(&pace_lock);
+    uint64_t tag = b->served;
+    for (const waiter *q = b->queue; q; q = q->next)
+        if (q->owner == w->owner && q->tag > tag) tag = q->tag;
+    w->tag = tag + 1;
+    waiter **at = &b->queue;
+    while (*at && (*at)->tag <= w->tag) at = &(*at)->next;
+    w->next = *at;
+    *at = w;
 }
 
-/* Sleep until due (clock_monotonic_ms) or until cancel reads non-zero (checked every 50 ms). */
-static int sleep_until(int64_t due, const atomic_int *cancel)
+/* Takes w out of the queue; the call now first is told, since its turn may have come. */
+static void dequeue(bucket *b, waiter *w)
 {
+    for (waiter **at = &b->queue; *at; at = &(*at)->next)
+        if (*at == w) {
+            *at = w->next;
+            break;
+        }
+    if (b->queue) pthread_cond_signal(&b->queue->cv);
+}
+
+static size_t place_of(const bucket *b, const waiter *w)
+{
+    size_t i = 0;
+    for (const waiter *q = b->queue; q && q != w; q = q->next) i++;
+    return i;
+}
+
+int llm_pace_sleep(int64_t ms, const atomic_int *cancel)
+{
+    int64_t due = clock_monotonic_ms() + ms;
     for (;;) {
         if (cancel && atomic_load(cancel)) return -1;
         int64_t left = due - clock_monotonic_ms();
@@ -65,39 +101,72 @@ static int sleep_until(int64_t due, const atomic_int *cancel)
     }
 }
 
-int llm_pace_sleep(int64_t ms, const atomic_int *cancel) { return sleep_until(clock_monotonic_ms() + ms, cancel); }
-
-int llm_pace_acquire(pace_provider p, uint32_t rpm, const char *setting, int64_t deadline_ms, int64_t need_ms,
-                     const atomic_int *cancel, char **error)
+int llm_pace_acquire(pace_provider p, uint32_t rpm, const char *setting, const void *owner, int64_t deadline_ms,
+                     int64_t need_ms, const atomic_int *cancel, char **error)
 {
     if (cancel && atomic_load(cancel)) {
         *error = xstrdup("the run was cancelled");
         return -1;
     }
     if (rpm == 0 || p < 0 || p >= PACE_PROVIDERS) return 0;
-    pthread_mutex_lock(&pace_lock);
-    double now = now_ms();
     bucket *b = &buckets[p];
-    refill(b, rpm, now);
-    b->slots -= 1; /* taken, or reserved: the callers before this one hold the slots before it */
-    double owed = -b->slots;
+    pthread_mutex_lock(&pace_lock);
+    refill(b, rpm, now_ms());
+    if (!b->queue && b->slots >= 1) { /* nobody waits and a slot is free */
+        b->slots -= 1;
+        pthread_mutex_unlock(&pace_lock);
+        return 0;
+    }
+    waiter w = {.owner = owner};
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&w.cv, &ca);
+    pthread_condattr_destroy(&ca);
+    enqueue(b, &w);
+    int rc = 0;
+    for (;;) {
+        double now = now_ms();
+        refill(b, rpm, now);
+        size_t place = place_of(b, &w);
+        if (place == 0 && b->slots >= 1) {
+            b->slots -= 1;
+            b->served = w.tag;
+            dequeue(b, &w);
+            break;
+        }
+        /* when its slot comes if nobody comes before it: one per call ahead of it, then its own */
+        double owed = (double)place + 1 - b->slots;
+        int64_t wait = (int64_t)ceil(owed * 60000.0 / rpm);
+        if ((int64_t)ceil(now) + wait + need_ms > deadline_ms) {
+            dequeue(b, &w);
+            *error = xasprintf("rate limit %s=%u: the next request slot is %lld ms away, after the call's time "
+                               "(CHIDORI_LLM_TIMEOUT_MS) runs out",
+                               setting, rpm, (long long)wait);
+            rc = -1;
+            break;
+        }
+        if (cancel && atomic_load(cancel)) {
+            dequeue(b, &w);
+            *error = xasprintf("the run was cancelled while its call waited for a request slot (%s=%u)", setting, rpm);
+            rc = -1;
+            break;
+        }
+        /* the first waits for its slot, the others for their turn; all look at cancel every 50 ms */
+        int64_t nap = place == 0 && wait < 50 ? (wait > 0 ? wait : 1) : 50;
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        ts.tv_sec += nap / 1000;
+        ts.tv_nsec += (nap % 1000) * 1000000L;
+        if (ts.tv_nsec >= 1000000000L) {
+            ts.tv_sec++;
+            ts.tv_nsec -= 1000000000L;
+        }
+        pthread_cond_timedwait(&w.cv, &pace_lock, &ts);
+    }
     pthread_mutex_unlock(&pace_lock);
-    if (owed <= 0) return 0;
-    int64_t wait = (int64_t)ceil(owed * 60000.0 / rpm);
-    int64_t due = (int64_t)ceil(now) + wait; /* measured from when the slot was reserved */
-    if (due + need_ms > deadline_ms) {
-        give_back(p);
-        *error = xasprintf("rate limit %s=%u: the next request slot is %lld ms away, after the call's time "
-                           "(CHIDORI_LLM_TIMEOUT_MS) runs out",
-                           setting, rpm, (long long)wait);
-        return -1;
-    }
-    if (sleep_until(due, cancel) != 0) {
-        give_back(p);
-        *error = xasprintf("the run was cancelled while its call waited for a request slot (%s=%u)", setting, rpm);
-        return -1;
-    }
-    return 0;
+    pthread_cond_destroy(&w.cv);
+    return rc;
 }
 
 int llm_pace_retryable(long status) { return status == 429 || status == 503 || status == 529; }
@@ -174,6 +243,6 @@ int64_t llm_pace_retry_wait_ms(const char *retry_after_ms, const char *retry_aft
 void llm_pace_reset(void)
 {
     pthread_mutex_lock(&pace_lock);
-    memset(buckets, 0, sizeof buckets);
+    memset(buckets, 0, sizeof buckets); /* only between tests: no call waits then */
     pthread_mutex_unlock(&pace_lock);
 }

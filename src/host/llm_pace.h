@@ -8,12 +8,14 @@
  * the provider's: parsed with bounds, and any wait is bounded by the call's deadline).
  *
  * A bucket holds up to rpm slots and starts full (a burst of rpm calls goes at once, as in the
- * original chidori); a slot comes back every 60,000 / rpm ms. A call takes a slot or reserves the
- * next free one and sleeps until its time, so callers waiting together are served in the order
- * they reserved. A wait that would end too close to the call's deadline is not started (its slot
- * is given back at once), and a wait is given up, its slot given back, when the run is cancelled
- * (a slot given back goes to the next caller to reserve; those already waiting keep their
- * times). Thread-safe.
+ * original chidori); a slot comes back every 60,000 / rpm ms. A call takes a free slot when nobody
+ * waits, or waits for its turn. Turns are fair between owners (a run with its nested agents and
+ * actors: every session of a server is one): the owners with calls waiting are served in turn,
+ * one call each, and an owner's own calls in the order they came; so one session that prompts from
+ * many actors at once cannot keep the others waiting behind all of its calls. A wait that would
+ * end too close to the call's deadline, counting the calls now ahead of it, is not started, and
+ * one whose turn is pushed past it by calls of other owners that came later ends then; a wait is
+ * given up when the run is cancelled. Thread-safe.
  */
 #ifndef CHIDORI_LLM_PACE_H
 #define CHIDORI_LLM_PACE_H
@@ -25,13 +27,14 @@
 typedef enum { PACE_ANTHROPIC, PACE_OPENAI, PACE_COMPAT, PACE_OPENROUTER, PACE_PROVIDERS } pace_provider;
 
 /* Take one request slot of provider p under a limit of rpm calls a minute (0: no limit, returns
- * at once), sleeping until it is due. The slot must come need_ms or more before deadline_ms (both
- * on clock_monotonic_ms): a call needs time after it. cancel (or NULL) ends the wait when it reads
- * non-zero, and refuses at once when it already does. 0 when the slot is taken; -1 with *error
- * (malloc'd, naming `setting` and the limit) when it would come too late or the run was
- * cancelled; the slot is given back then. */
-int llm_pace_acquire(pace_provider p, uint32_t rpm, const char *setting, int64_t deadline_ms, int64_t need_ms,
-                     const atomic_int *cancel, char **error);
+ * at once), waiting for its turn among owner's and the other owners' calls (owner: any pointer
+ * that is the same for one run tree, NULL included). The slot must come need_ms or more before
+ * deadline_ms (both on clock_monotonic_ms): a call needs time after it. cancel (or NULL) ends the
+ * wait when it reads non-zero, and refuses at once when it already does. 0 when the slot is taken;
+ * -1 with *error (malloc'd, naming `setting` and the limit) when it would come too late or the run
+ * was cancelled; nothing is taken then. */
+int llm_pace_acquire(pace_provider p, uint32_t rpm, const char *setting, const void *owner, int64_t deadline_ms,
+                     int64_t need_ms, const atomic_int *cancel, char **error);
 
 /* Sleep ms or until cancel reads non-zero (checked every 50 ms). 0 slept it all, -1 cancelled. */
 int llm_pace_sleep(int64_t ms, const atomic_int *cancel);

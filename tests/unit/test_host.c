@@ -2,6 +2,8 @@
 #define _GNU_SOURCE
 #include "unit.h"
 #include "host/host.h"
+#include "host/llm.h"
+#include "host/ops.h"
 #include "util/buf.h"
 #include "util/clock.h"
 #include "util/rfc3339.h"
@@ -134,6 +136,27 @@ TEST(module_loads_cannot_leave_the_project_folder)
     CHECK(!k && strstr(err, "cannot find"));
     free(err);
     cleanup(h);
+}
+
+extern const effect_module prompt_module;
+
+/* A prompt's rate-limit turn (llm_pace.h) belongs to its run tree: the tree's cancel flag, which a
+ * run's nested agents and actors share (member_run.c copies the host_config) and each session of
+ * a server has its own of (sessions.c). */
+TEST(prompt_waits_take_turns_as_their_run_tree)
+{
+    atomic_int flag_a = 0, flag_b = 0;
+    char *error = NULL;
+    host_config ca = {.log_out = stderr, .console_out = stderr, .cancel = &flag_a};
+    host_config cb = ca;
+    cb.cancel = &flag_b;
+    host *a = host_new(&ca, &error), *a2 = host_new(&ca, &error), *b = host_new(&cb, &error);
+    CHECK(a && a2 && b && !error);
+    const llm_config *la = host_module_state(a, &prompt_module), *la2 = host_module_state(a2, &prompt_module),
+                     *lb = host_module_state(b, &prompt_module);
+    CHECK(la && la2 && lb);
+    CHECK(la->pace_owner == &flag_a && la2->pace_owner == &flag_a && lb->pace_owner == &flag_b);
+    host_free(a), host_free(a2), host_free(b);
 }
 
 TEST(host_rejects_unknown_ops_and_bad_args)

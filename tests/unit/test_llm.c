@@ -423,7 +423,7 @@ static double request_at(const json_t *all, size_t i)
 static void *pace_one(void *arg)
 {
     char *err = NULL;
-    if (llm_pace_acquire(PACE_OPENROUTER, 600, "CHIDORI_OPENROUTER_RPM", clock_monotonic_ms() + 60000, 0, NULL, &err) != 0) free(err);
+    if (llm_pace_acquire(PACE_OPENROUTER, 600, "CHIDORI_OPENROUTER_RPM", NULL, clock_monotonic_ms() + 60000, 0, NULL, &err) != 0) free(err);
     *(long *)arg = now_ms();
     return NULL;
 }
@@ -670,7 +670,7 @@ TEST(llm_rate_limit_spaces_calls_per_provider)
     cfg.rpm[PACE_OPENAI] = 120;
     char *err = NULL;
     int64_t far = clock_monotonic_ms() + 60000;
-    for (int i = 0; i < 120; i++) CHECK(llm_pace_acquire(PACE_OPENAI, 120, "CHIDORI_OPENAI_RPM", far, 0, NULL, &err) == 0);
+    for (int i = 0; i < 120; i++) CHECK(llm_pace_acquire(PACE_OPENAI, 120, "CHIDORI_OPENAI_RPM", NULL, far, 0, NULL, &err) == 0);
     long t0 = now_ms();
     for (int i = 0; i < 3; i++) {
         json_t *resp = complete(&cfg, "{'messages': [{'role': 'user', 'content': 'x'}], 'model': 'gpt-4o'}", &err);
@@ -696,10 +696,10 @@ TEST(llm_rate_limit_spaces_calls_per_provider)
 
     /* one a minute: the first slot at once, the next a minute away — refused at once when that is
      * past the call's time, and given back (the next refusal names the same wait) */
-    CHECK(llm_pace_acquire(PACE_COMPAT, 1, "CHIDORI_OPENAI_COMPAT_RPM", far, 0, NULL, &err) == 0);
+    CHECK(llm_pace_acquire(PACE_COMPAT, 1, "CHIDORI_OPENAI_COMPAT_RPM", NULL, far, 0, NULL, &err) == 0);
     int64_t soon = clock_monotonic_ms() + 100;
     for (int i = 0; i < 2; i++) {
-        CHECK(llm_pace_acquire(PACE_COMPAT, 1, "CHIDORI_OPENAI_COMPAT_RPM", soon, 0, NULL, &err) == -1);
+        CHECK(llm_pace_acquire(PACE_COMPAT, 1, "CHIDORI_OPENAI_COMPAT_RPM", NULL, soon, 0, NULL, &err) == -1);
         CHECK(err && strncmp(err, "rate limit CHIDORI_OPENAI_COMPAT_RPM=1: the next request slot is 6", 66) == 0 &&
               strstr(err, " ms away, after the call's time (CHIDORI_LLM_TIMEOUT_MS) runs out"));
         free(err);
@@ -707,7 +707,7 @@ TEST(llm_rate_limit_spaces_calls_per_provider)
     }
     /* a cancelled run takes no slot, and a run cancelled while it waits stops waiting */
     atomic_int cancel = 1;
-    CHECK(llm_pace_acquire(PACE_ANTHROPIC, 0, "CHIDORI_ANTHROPIC_RPM", far, 0, &cancel, &err) == -1);
+    CHECK(llm_pace_acquire(PACE_ANTHROPIC, 0, "CHIDORI_ANTHROPIC_RPM", NULL, far, 0, &cancel, &err) == -1);
     CHECK_STR(err, "the run was cancelled");
     free(err);
     err = NULL;
@@ -715,7 +715,7 @@ TEST(llm_rate_limit_spaces_calls_per_provider)
     pthread_t canceller;
     CHECK(pthread_create(&canceller, NULL, cancel_later, &cancel) == 0);
     long t2 = now_ms();
-    CHECK(llm_pace_acquire(PACE_COMPAT, 1, "CHIDORI_OPENAI_COMPAT_RPM", clock_monotonic_ms() + 120000, 0, &cancel, &err) == -1);
+    CHECK(llm_pace_acquire(PACE_COMPAT, 1, "CHIDORI_OPENAI_COMPAT_RPM", NULL, clock_monotonic_ms() + 120000, 0, &cancel, &err) == -1);
     long waited = now_ms() - t2;
     pthread_join(canceller, NULL);
     CHECK(waited >= 140 && waited < 400);
@@ -726,7 +726,7 @@ TEST(llm_rate_limit_spaces_calls_per_provider)
      * a second idle gives 10 slots back, so 601 a minute finds one at once */
     for (int i = 0; i < 700; i++) {
         int64_t now = clock_monotonic_ms();
-        if (llm_pace_acquire(PACE_OPENROUTER, 600, "CHIDORI_OPENROUTER_RPM", now + 1, 0, NULL, &err) != 0) {
+        if (llm_pace_acquire(PACE_OPENROUTER, 600, "CHIDORI_OPENROUTER_RPM", NULL, now + 1, 0, NULL, &err) != 0) {
             free(err);
             err = NULL;
             break;
@@ -734,10 +734,10 @@ TEST(llm_rate_limit_spaces_calls_per_provider)
     }
     usleep(1000000);
     long t3 = now_ms();
-    CHECK(llm_pace_acquire(PACE_OPENROUTER, 601, "CHIDORI_OPENROUTER_RPM", far, 0, NULL, &err) == 0);
+    CHECK(llm_pace_acquire(PACE_OPENROUTER, 601, "CHIDORI_OPENROUTER_RPM", NULL, far, 0, NULL, &err) == 0);
     CHECK(now_ms() - t3 < 30);
     /* no limit: never waits */
-    for (int i = 0; i < 1000; i++) CHECK(llm_pace_acquire(PACE_ANTHROPIC, 0, "CHIDORI_ANTHROPIC_RPM", soon, 0, NULL, &err) == 0);
+    for (int i = 0; i < 1000; i++) CHECK(llm_pace_acquire(PACE_ANTHROPIC, 0, "CHIDORI_ANTHROPIC_RPM", NULL, soon, 0, NULL, &err) == 0);
     llm_pace_reset();
 }
 
@@ -748,7 +748,7 @@ TEST(llm_rate_limit_waiters_go_in_turn_across_threads)
     llm_pace_reset();
     char *err = NULL;
     int64_t far = clock_monotonic_ms() + 60000;
-    for (int i = 0; i < 600; i++) CHECK(llm_pace_acquire(PACE_OPENROUTER, 600, "CHIDORI_OPENROUTER_RPM", far, 0, NULL, &err) == 0);
+    for (int i = 0; i < 600; i++) CHECK(llm_pace_acquire(PACE_OPENROUTER, 600, "CHIDORI_OPENROUTER_RPM", NULL, far, 0, NULL, &err) == 0);
     pthread_t t[6];
     long done[6];
     long t0 = now_ms();
@@ -762,6 +762,57 @@ TEST(llm_rate_limit_waiters_go_in_turn_across_threads)
     if (last < 550 || last > 2000 || first < 50) fprintf(stderr, "test_llm: first %ld, last %ld ms\n", first, last);
     CHECK(first >= 50);  /* nobody got a slot the burst had used */
     CHECK(last >= 550 && last < 2000);
+    llm_pace_reset();
+}
+
+typedef struct pace_call {
+    const void *owner;
+    long done;
+} pace_call;
+
+static void *pace_owned(void *arg)
+{
+    pace_call *c = arg;
+    char *err = NULL;
+    if (llm_pace_acquire(PACE_OPENROUTER, 600, "CHIDORI_OPENROUTER_RPM", c->owner, clock_monotonic_ms() + 60000, 0, NULL, &err) != 0) {
+        free(err);
+        c->done = -1;
+        return NULL;
+    }
+    c->done = now_ms();
+    return NULL;
+}
+
+TEST(llm_rate_limit_turns_are_fair_between_run_trees)
+{
+    /* 600 a minute, the burst taken: one run tree (a session with many actors) has 6 calls
+     * waiting when another's single call comes. Turns go owner by owner, so the latecomer is served
+     * second or third, not after all six (first come, first served would make it seventh). */
+    llm_pace_reset();
+    char *err = NULL;
+    int64_t far = clock_monotonic_ms() + 60000;
+    static const char busy_run = 'a', other_run = 'b';
+    for (int i = 0; i < 600; i++)
+        CHECK(llm_pace_acquire(PACE_OPENROUTER, 600, "CHIDORI_OPENROUTER_RPM", &busy_run, far, 0, NULL, &err) == 0);
+    pthread_t t[7];
+    pace_call c[7];
+    for (int i = 0; i < 6; i++) {
+        c[i] = (pace_call){.owner = &busy_run};
+        CHECK(pthread_create(&t[i], NULL, pace_owned, &c[i]) == 0);
+        usleep(2000);
+    }
+    usleep(20000);
+    c[6] = (pace_call){.owner = &other_run};
+    CHECK(pthread_create(&t[6], NULL, pace_owned, &c[6]) == 0);
+    for (int i = 0; i < 7; i++) pthread_join(t[i], NULL);
+    int after = 0; /* the busy run's calls served after the other run's one */
+    for (int i = 0; i < 6; i++) {
+        CHECK(c[i].done > 0);
+        if (c[i].done > c[6].done) after++;
+    }
+    CHECK(c[6].done > 0);
+    if (after < 4) fprintf(stderr, "test_llm: %d of the busy run's calls came after the other's\n", after);
+    CHECK(after >= 4);
     llm_pace_reset();
 }
 

@@ -31,6 +31,9 @@ static int prompt_init(host *h, const host_config *cfg, void **state, char **err
     llm_config_from_settings(llm, cfg->settings);
     if (cfg->default_model && *cfg->default_model) llm->default_model = cfg->default_model; /* an actor's intercept */
     llm->cancel = cfg->cancel; /* a cancel ends a wait for a request slot or a retry */
+    /* a run's nested agents and actors share its host_config's cancel flag (member_run.c), and
+     * each session of a server has its own: so it names the run tree whose turn a wait is */
+    llm->pace_owner = cfg->cancel;
     *state = llm;
     return 0;
 }
