@@ -31,6 +31,7 @@ typedef struct bucket {
     double slots;   /* free slots (whole ones are handed out) */
     double at_ms;   /* when slots was last brought up to date */
     waiter *queue;  /* the calls waiting, by tag (equal tags: in the order they came) */
+    size_t waiting; /* how many */
     uint64_t served; /* the tag of the last call that waited and was served */
 } bucket;
 
@@ -68,6 +69,7 @@ static void enqueue(bucket *b, waiter *w)
     while (*at && (*at)->tag <= w->tag) at = &(*at)->next;
     w->next = *at;
     *at = w;
+    b->waiting++;
 }
 
 /* Takes w out of the queue; the call now first is told, since its turn may have come. */
@@ -76,6 +78,7 @@ static void dequeue(bucket *b, waiter *w)
     for (waiter **at = &b->queue; *at; at = &(*at)->next)
         if (*at == w) {
             *at = w->next;
+            b->waiting--;
             break;
         }
     if (b->queue) pthread_cond_signal(&b->queue->cv);
@@ -128,17 +131,24 @@ int llm_pace_acquire(pace_provider p, uint32_t rpm, const char *setting, const v
     for (;;) {
         double now = now_ms();
         refill(b, rpm, now);
-        size_t place = place_of(b, &w);
+        /* its place in the queue, counted only when it matters: it is first, or the slot of the
+         * queue's last call would come too late (so that a long queue is not walked by every
+         * call it holds at every nap) */
+        size_t place = b->waiting - 1;
+        int64_t need_by = deadline_ms - need_ms - (int64_t)ceil(now);
+        if (b->queue == &w) place = 0;
+        else if ((int64_t)ceil(((double)place + 1 - b->slots) * 60000.0 / rpm) > need_by) place = place_of(b, &w);
         if (place == 0 && b->slots >= 1) {
             b->slots -= 1;
             b->served = w.tag;
             dequeue(b, &w);
             break;
         }
-        /* when its slot comes if nobody comes before it: one per call ahead of it, then its own */
+        /* when its slot comes if nobody comes before it: one per call ahead of it, then its own
+         * (at most that, when its place was not counted) */
         double owed = (double)place + 1 - b->slots;
         int64_t wait = (int64_t)ceil(owed * 60000.0 / rpm);
-        if ((int64_t)ceil(now) + wait + need_ms > deadline_ms) {
+        if (wait > need_by) {
             dequeue(b, &w);
             *error = xasprintf("rate limit %s=%u: the next request slot is %lld ms away, after the call's time "
                                "(CHIDORI_LLM_TIMEOUT_MS) runs out",
