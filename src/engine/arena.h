@@ -29,7 +29,7 @@ void arena_prefer_huge_pages(void);
 /* For a process that runs engine after engine (a server, a run's actors and nested agents; not a
  * worker): a released slot keeps its first MiB mapped rather than giving it back to the system,
  * and the next acquire zeroes what was written of it, without mapping or faulting it in again. At
- * most ARENA_SLOTS MiB stay mapped this way. */
+ * most ARENA_SLOTS MiB stay mapped this way (a slot in a huge page keeps its whole 2 MiB). */
 void arena_keep_pages(void);
 /* A free arena, empty; NULL when all are taken or the range could not be reserved. */
 engine_arena *arena_acquire(void);

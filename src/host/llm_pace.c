@@ -130,15 +130,18 @@ int llm_pace_acquire(pace_provider p, uint32_t rpm, const char *setting, const v
     int rc = 0;
     for (;;) {
         double now = now_ms();
-        refill(b, rpm, now);
+        /* while it waits, the bucket keeps the limit it has (a caller that comes with another
+         * changes it, as before; a waiter waking every 50 ms does not) */
+        uint32_t r = b->rpm ? b->rpm : rpm;
+        refill(b, r, now);
         /* its place in the queue, counted only when it matters: it is first, or the slot of the
          * queue's last call would come too late (so that a long queue is not walked by every
          * call it holds at every nap) */
-        size_t place = b->waiting - 1;
+        bool first = b->queue == &w;
+        size_t place = first || !b->waiting ? 0 : b->waiting - 1;
         int64_t need_by = deadline_ms - need_ms - (int64_t)ceil(now);
-        if (b->queue == &w) place = 0;
-        else if ((int64_t)ceil(((double)place + 1 - b->slots) * 60000.0 / rpm) > need_by) place = place_of(b, &w);
-        if (place == 0 && b->slots >= 1) {
+        if (!first && (int64_t)ceil(((double)place + 1 - b->slots) * 60000.0 / r) > need_by) place = place_of(b, &w);
+        if (first && b->slots >= 1) {
             b->slots -= 1;
             b->served = w.tag;
             dequeue(b, &w);
@@ -147,23 +150,23 @@ int llm_pace_acquire(pace_provider p, uint32_t rpm, const char *setting, const v
         /* when its slot comes if nobody comes before it: one per call ahead of it, then its own
          * (at most that, when its place was not counted) */
         double owed = (double)place + 1 - b->slots;
-        int64_t wait = (int64_t)ceil(owed * 60000.0 / rpm);
+        int64_t wait = (int64_t)ceil(owed * 60000.0 / r);
         if (wait > need_by) {
             dequeue(b, &w);
             *error = xasprintf("rate limit %s=%u: the next request slot is %lld ms away, after the call's time "
                                "(CHIDORI_LLM_TIMEOUT_MS) runs out",
-                               setting, rpm, (long long)wait);
+                               setting, r, (long long)wait);
             rc = -1;
             break;
         }
         if (cancel && atomic_load(cancel)) {
             dequeue(b, &w);
-            *error = xasprintf("the run was cancelled while its call waited for a request slot (%s=%u)", setting, rpm);
+            *error = xasprintf("the run was cancelled while its call waited for a request slot (%s=%u)", setting, r);
             rc = -1;
             break;
         }
         /* the first waits for its slot, the others for their turn; all look at cancel every 50 ms */
-        int64_t nap = place == 0 && wait < 50 ? (wait > 0 ? wait : 1) : 50;
+        int64_t nap = first && wait < 50 ? (wait > 0 ? wait : 1) : 50;
         struct timespec ts;
         clock_gettime(CLOCK_MONOTONIC, &ts);
         ts.tv_sec += nap / 1000;
