@@ -167,14 +167,8 @@ int llm_pace_acquire(pace_provider p, uint32_t rpm, const char *setting, const v
         }
         /* the first waits for its slot, the others for their turn; all look at cancel every 50 ms */
         int64_t nap = first && wait < 50 ? (wait > 0 ? wait : 1) : 50;
-        struct timespec ts;
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        ts.tv_sec += nap / 1000;
-        ts.tv_nsec += (nap % 1000) * 1000000L;
-        if (ts.tv_nsec >= 1000000000L) {
-            ts.tv_sec++;
-            ts.tv_nsec -= 1000000000L;
-        }
+        uint64_t until = clock_monotonic_ns() + (uint64_t)nap * 1000000u; /* the cv's clock: CLOCK_MONOTONIC */
+        struct timespec ts = {(time_t)(until / 1000000000u), (long)(until % 1000000000u)};
         pthread_cond_timedwait(&w.cv, &pace_lock, &ts);
     }
     pthread_mutex_unlock(&pace_lock);
