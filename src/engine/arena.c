@@ -47,7 +47,7 @@
 #define MAX_ONE ((size_t)64 << 10) /* larger requests go to malloc (glibc may map them apart) */
 #define PREFAULT ((size_t)320 << 10) /* about what set-up takes (0.30 MiB) */
 #define CLASSES 64                 /* freed allocations up to 1 KiB are kept for reuse, by span */
-#define KEEP ((size_t)1 << 20)     /* what a server's released slot keeps mapped, at most */
+#define KEEP ((size_t)1 << 20)     /* what a released slot keeps mapped, at most (arena_keep_pages) */
 
 struct engine_arena {
     char *base;          /* the slot's first byte */
