@@ -1,8 +1,8 @@
 /* llm_pace.c — request-rate buckets per provider and the wait before a retry (see llm_pace.h).
  *
  * Owns: the process's buckets and their queues of waiting calls (static, behind one mutex; each
- * waiter lives on its caller's stack, in the queue only while that call waits). Trusts its callers; bounds everything it
- * reads from a provider's header.
+ * waiter lives on its caller's stack, in the queue only while that call waits). Trusts its
+ * callers; bounds everything it reads from a provider's header.
  */
 #define _GNU_SOURCE
 #include "host/llm_pace.h"
