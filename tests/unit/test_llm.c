@@ -420,11 +420,21 @@ static double request_at(const json_t *all, size_t i)
     return json_number_value(json_object_get(nth_request(all, i), "atMs"));
 }
 
-static void *pace_one(void *arg)
+typedef struct pace_call {
+    const void *owner;
+    long done;
+} pace_call;
+
+static void *pace_owned(void *arg)
 {
+    pace_call *c = arg;
     char *err = NULL;
-    if (llm_pace_acquire(PACE_OPENROUTER, 600, "CHIDORI_OPENROUTER_RPM", NULL, clock_monotonic_ms() + 60000, 0, NULL, &err) != 0) free(err);
-    *(long *)arg = now_ms();
+    if (llm_pace_acquire(PACE_OPENROUTER, 600, "CHIDORI_OPENROUTER_RPM", c->owner, clock_monotonic_ms() + 60000, 0, NULL, &err) != 0) {
+        free(err);
+        c->done = -1;
+        return NULL;
+    }
+    c->done = now_ms();
     return NULL;
 }
 
@@ -750,37 +760,22 @@ TEST(llm_rate_limit_waiters_go_in_turn_across_threads)
     int64_t far = clock_monotonic_ms() + 60000;
     for (int i = 0; i < 600; i++) CHECK(llm_pace_acquire(PACE_OPENROUTER, 600, "CHIDORI_OPENROUTER_RPM", NULL, far, 0, NULL, &err) == 0);
     pthread_t t[6];
-    long done[6];
+    pace_call c[6];
     long t0 = now_ms();
-    for (int i = 0; i < 6; i++) CHECK(pthread_create(&t[i], NULL, pace_one, &done[i]) == 0);
+    for (int i = 0; i < 6; i++) {
+        c[i] = (pace_call){.owner = NULL};
+        CHECK(pthread_create(&t[i], NULL, pace_owned, &c[i]) == 0);
+    }
     for (int i = 0; i < 6; i++) pthread_join(t[i], NULL);
     long last = 0, first = 1L << 40;
     for (int i = 0; i < 6; i++) {
-        if (done[i] - t0 > last) last = done[i] - t0;
-        if (done[i] - t0 < first) first = done[i] - t0;
+        if (c[i].done - t0 > last) last = c[i].done - t0;
+        if (c[i].done - t0 < first) first = c[i].done - t0;
     }
     if (last < 550 || last > 2000 || first < 50) fprintf(stderr, "test_llm: first %ld, last %ld ms\n", first, last);
     CHECK(first >= 50);  /* nobody got a slot the burst had used */
     CHECK(last >= 550 && last < 2000);
     llm_pace_reset();
-}
-
-typedef struct pace_call {
-    const void *owner;
-    long done;
-} pace_call;
-
-static void *pace_owned(void *arg)
-{
-    pace_call *c = arg;
-    char *err = NULL;
-    if (llm_pace_acquire(PACE_OPENROUTER, 600, "CHIDORI_OPENROUTER_RPM", c->owner, clock_monotonic_ms() + 60000, 0, NULL, &err) != 0) {
-        free(err);
-        c->done = -1;
-        return NULL;
-    }
-    c->done = now_ms();
-    return NULL;
 }
 
 TEST(llm_rate_limit_turns_are_fair_between_run_trees)
