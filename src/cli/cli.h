@@ -42,6 +42,8 @@ int cmd_runs(int argc, char **argv, const struct settings *s);  /* runs_cmd.c */
 int cmd_branches(int argc, char **argv, const struct settings *s);
 int cmd_branch_resume(int argc, char **argv, const struct settings *s);
 int cmd_branch_rerun(int argc, char **argv, const struct settings *s);
+/* model_login.c: `chidori model-login`, the OpenRouter sign-in in a browser (docs/cli.md) */
+int cmd_model_login(int argc, char **argv, const struct settings *s);
 /* `chidori settings`: the settings table, one tab-separated row per variable (docs/settings.md). */
 int cmd_settings(int argc, char **argv);
 

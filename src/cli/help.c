@@ -103,6 +103,11 @@ static const command_help COMMANDS[] = {
      "  -f, --file FILE     the script to run\n", "  chidori eval 'console.log(1 + 1)'\n", "--file --help", false},
     {"sandbox", "sandbox", "test this machine's isolation guarantees live, one forbidden act at a time", NULL,
      "  chidori sandbox\n", "--help", false},
+    {"model-login", "model-login", "sign in to OpenRouter in a browser and save its key for chidori.prompt",
+     NULL,
+     "  chidori model-login              # opens the sign-in page; the key goes to ~/.chidori/credentials.json\n"
+     "  BROWSER=firefox chidori model-login\n",
+     "--help", false},
     {"version", "version", "print the version and build", NULL, "  chidori version\n", "--help", false},
     {"help", "help [COMMAND]", "this help, or a command's", NULL, "  chidori help runs\n", "", false},
     {"completion", "completion bash|zsh", "print a shell completion script",

@@ -134,7 +134,7 @@ static const struct {
     {"run", cmd_run, true}, {"replay", cmd_replay, true}, {"resume", cmd_resume, true}, {"eval", cmd_eval, true},
     {"sandbox", cmd_sandbox, false}, {"serve", cmd_serve, false}, {"runs", cmd_runs, false},
     {"branches", cmd_branches, false}, {"branch-resume", cmd_branch_resume, true},
-    {"branch-rerun", cmd_branch_rerun, true},
+    {"branch-rerun", cmd_branch_rerun, true}, {"model-login", cmd_model_login, false},
 };
 
 /* `--help` or `-h` among a command's arguments, and not the value of an option that takes one
