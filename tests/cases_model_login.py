@@ -18,6 +18,7 @@ import stat
 import sys
 import tempfile
 import threading
+import time
 import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -27,40 +28,62 @@ CODE = "code-from-the-sign-in-7f3a"
 KEY = "sk-or-v1-signed-in-key-0042"
 
 BROWSER = r'''#!PYTHON
-import json, os, socket, sys, time, urllib.parse, urllib.request, urllib.error
-url = sys.argv[1]
+import http.client, json, os, socket, sys, urllib.parse, urllib.request, urllib.error
+start = sys.argv[1]
 log = open(os.environ["FAKE_BROWSER_LOG"], "a")
-q = urllib.parse.parse_qs(urllib.parse.urlsplit(url).query)
-callback = q["callback_url"][0]
-cb = urllib.parse.urlsplit(callback)
-log.write(json.dumps({"auth_url": url, "callback": callback}) + "\n"); log.flush()
-def knock(data, wait_answer=True):
-    s = socket.create_connection(("127.0.0.1", cb.port), timeout=10)
+st = urllib.parse.urlsplit(start)
+def get(port, path, host="127.0.0.1"):
+    c = http.client.HTTPConnection(host, port, timeout=10)
+    c.request("GET", path)
+    r = c.getresponse()
+    out = (r.status, r.getheader("Location"), r.read().decode())
+    c.close()
+    return out
+def knock(data, family=socket.AF_INET, host="127.0.0.1"):
+    s = socket.socket(family, socket.SOCK_STREAM)
+    s.settimeout(10)
+    s.connect((host, st.port))
     if data: s.sendall(data)
     got = b""
-    if wait_answer:
-        try:
-            while True:
-                b = s.recv(4096)
-                if not b: break
-                got += b
-        except OSError:
-            pass
+    try:
+        while True:
+            b = s.recv(4096)
+            if not b: break
+            got += b
+    except OSError:
+        pass
     s.close()
     return got.split(b"\r\n", 1)[0].decode("latin-1")
-if os.environ.get("FAKE_BROWSER_KNOCK") == "1":
-    silent = socket.create_connection(("127.0.0.1", cb.port), timeout=10)  # says nothing
+status, auth_url, _ = get(st.port, st.path)           # the one-time start address
+q = urllib.parse.parse_qs(urllib.parse.urlsplit(auth_url or "").query)
+callback = q.get("callback_url", [""])[0]
+cb = urllib.parse.urlsplit(callback)
+log.write(json.dumps({"start": start, "start_status": status, "auth_url": auth_url, "callback": callback}) + "\n"); log.flush()
+plan = os.environ.get("FAKE_BROWSER_PLAN", "")
+if "knock" in plan:
+    silent = [socket.create_connection(("127.0.0.1", st.port), timeout=10) for _ in range(40)]  # say nothing
     answers = {
         "garbage": knock(b"\x16\x03\x01\x00\xff\x01garbage\r\n\r\n"),
         "endless": knock(b"GET /" + b"a" * 9000),
-        "other_state": knock(("GET /callback/" + "A" * 32 + "?code=attacker-code HTTP/1.1\r\nHost: localhost\r\n\r\n").encode()),
-        "other_path": knock(("GET /callback/not-the-state?code=attacker-code HTTP/1.1\r\nHost: localhost\r\n\r\n").encode()),
-        "no_code": knock(("GET " + cb.path + "?nothing=1 HTTP/1.1\r\nHost: localhost\r\n\r\n").encode()),
+        "other_state": knock(("GET /callback/" + "A" * 32 + "?code=attacker-code HTTP/1.1\r\n\r\n").encode()),
+        "other_path": knock(b"GET /callback/not-the-state?code=attacker-code HTTP/1.1\r\n\r\n"),
+        "no_code": knock(("GET " + cb.path + "?nothing=1 HTTP/1.1\r\n\r\n").encode()),
     }
-    silent.close()
+    try:
+        answers["ipv6"] = knock(b"GET /favicon.ico HTTP/1.1\r\n\r\n", socket.AF_INET6, "::1")
+    except OSError as e:
+        answers["ipv6"] = "no ::1 here: " + repr(e)
+    for c in silent: c.close()
     log.write(json.dumps({"answers": answers}) + "\n"); log.flush()
+if "start_twice" in plan:
+    try:
+        log.write(json.dumps({"second_start": get(st.port, st.path)[0]}) + "\n")
+    except Exception as e:
+        log.write(json.dumps({"second_start": repr(e)}) + "\n")
+    log.flush()
+    sys.exit(0)
 try:
-    r = urllib.request.urlopen(url, timeout=20)
+    r = urllib.request.urlopen(auth_url, timeout=20)
     log.write(json.dumps({"final": r.status, "page": r.read().decode()}) + "\n")
 except urllib.error.HTTPError as e:
     log.write(json.dumps({"final": e.code, "page": e.read().decode()}) + "\n")
@@ -102,7 +125,8 @@ class OpenRouter:
                 good = (self.path == "/api/v1/auth/keys" and body.get("code") == CODE and
                         body.get("code_challenge_method") == "S256" and outer.challenges and
                         outer.challenges[-1] == (s256, "S256") and outer.mode != "refuse")
-                out = json.dumps({"key": KEY} if good else {"error": {"message": "bad code or verifier"}}).encode()
+                # a refusal that carries a key anyway: chidori prints the error's message, never the body
+                out = json.dumps({"key": KEY} if good else {"error": {"message": "bad code or verifier"}, "key": KEY}).encode()
                 self.send_response(200 if good else 403)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(out)))
@@ -118,7 +142,7 @@ class OpenRouter:
         self.server.server_close()
 
 
-def setup(tmp, knock=False):
+def setup(tmp, plan=""):
     home = os.path.join(tmp, "home")
     os.makedirs(home)
     browser = os.path.join(tmp, "browser.py")
@@ -126,7 +150,7 @@ def setup(tmp, knock=False):
         f.write(BROWSER.replace("PYTHON", sys.executable, 1))
     os.chmod(browser, 0o755)
     log = os.path.join(tmp, "browser.log")
-    env = {"HOME": home, "BROWSER": browser, "FAKE_BROWSER_LOG": log, "FAKE_BROWSER_KNOCK": "1" if knock else "0",
+    env = {"HOME": home, "BROWSER": browser, "FAKE_BROWSER_LOG": log, "FAKE_BROWSER_PLAN": plan,
            "OPENROUTER_API_KEY": ""}
     return home, env, log
 
@@ -152,25 +176,36 @@ def case_model_login_saves_the_key_of_the_browser_sign_in(v):
     tmp = tempfile.mkdtemp(prefix="chidori-login-")
     o = OpenRouter()
     try:
-        home, env, log = setup(tmp, knock=True)
+        home, env, log = setup(tmp, plan="knock")
         os.makedirs(os.path.join(home, ".chidori"))
         with open(creds_path(home), "w") as f:
             json.dump({"deploy_url": "https://deploy.example", "openrouter_api_key": "sk-or-old"}, f)
         os.chmod(creds_path(home), 0o644)
         env.update(CHIDORI_OPENROUTER_AUTH_URL=o.base + "/auth", CHIDORI_OPENROUTER_URL=o.base + "/api/v1/")
+        t0 = time.monotonic()
         code, out, err = chidori(v, "model-login", env=env, timeout=60)
+        took = time.monotonic() - t0
         assert code == 0, (code, out, err)
+        # 40 silent connections did not hold the real answer back (each would cost 2 s in turn)
+        assert took < 10 * v.slow, f"the sign-in took {took:.1f} s"
         entries = browser_log(log)
         first = entries[0]
+        st = urllib.parse.urlsplit(first["start"])
+        assert st.scheme == "http" and st.hostname == "localhost" and st.path.startswith("/start/"), first
+        assert len(st.path) == len("/start/") + 32 and first["start_status"] == 302, first
+        assert first["start"] in out and first["auth_url"] not in out, out  # the state stays in the process
         cb = urllib.parse.urlsplit(first["callback"])
-        assert cb.scheme == "http" and cb.hostname == "localhost" and cb.path.startswith("/callback/"), first
-        assert len(cb.path) == len("/callback/") + 32, first  # 24 random bytes, base64url
+        assert cb.scheme == "http" and cb.hostname == "localhost" and cb.port == st.port, first
+        assert cb.path.startswith("/callback/") and len(cb.path) == len("/callback/") + 32, first
+        assert cb.path[len("/callback/"):] != st.path[len("/start/"):], first
         assert first["auth_url"].startswith(o.base + "/auth?callback_url="), first
         answers = entries[1]["answers"]
+        v6 = answers.pop("ipv6")
+        assert v6 == "HTTP/1.1 404 Not Found" or v6.startswith("no ::1 here"), repr(v6)  # where ::1 exists, chidori holds it too
         assert answers == {"garbage": "HTTP/1.1 400 Bad Request", "endless": "HTTP/1.1 400 Bad Request",
                            "other_state": "HTTP/1.1 404 Not Found",
                            "other_path": "HTTP/1.1 404 Not Found", "no_code": "HTTP/1.1 400 Bad Request"}, answers
-        assert entries[2]["final"] == 200 and "Signed in" in entries[2]["page"], entries[2]
+        assert entries[2]["final"] == 200 and "chidori has OpenRouter's answer" in entries[2]["page"], entries[2]
         (challenge, method), = o.challenges
         assert method == "S256" and len(challenge) == 43, o.challenges
         (ex,) = o.exchanges  # one exchange: the knocking page's code was never tried
@@ -193,7 +228,7 @@ def case_model_login_a_refusal_saves_nothing(v):
     ends with exit 1 and a message saying why, and the credentials file as it was; with no file
     before, none after."""
     for mode, want in (("deny", "OpenRouter refused the sign-in: access_denied"),
-                       ("refuse", "answered HTTP 403: {\"error\": {\"message\": \"bad code or verifier\"}}")):
+                       ("refuse", "answered HTTP 403: bad code or verifier")):
         tmp = tempfile.mkdtemp(prefix="chidori-login-")
         o = OpenRouter(mode)
         try:
@@ -201,6 +236,7 @@ def case_model_login_a_refusal_saves_nothing(v):
             env.update(CHIDORI_OPENROUTER_AUTH_URL=o.base + "/auth", CHIDORI_OPENROUTER_URL=o.base + "/api/v1")
             code, out, err = chidori(v, "model-login", env=env, timeout=60)
             assert code == 1 and want in err and "nothing was saved" in err, (mode, code, out, err)
+            assert KEY not in out + err, (out, err)
             assert not os.path.exists(creds_path(home)), mode
             assert len(o.exchanges) == (1 if mode == "refuse" else 0), (mode, o.exchanges)
         finally:
@@ -234,4 +270,23 @@ def case_model_login_keeps_what_it_must_not_overwrite(v):
         code, out, err = chidori(v, "model-login", "extra", env=env)
         assert code == 2 and "takes no arguments" in err, (code, out, err)
     finally:
+        shutil.rmtree(tmp)
+
+
+def case_model_login_stops_when_its_start_address_is_opened_twice(v):
+    """The start address, the only one printed and given to the browser (other users of the
+    machine may read a process's command line), leads to the sign-in page once: a second opening
+    stops the sign-in (409, exit 1), since whoever opened it first holds the state."""
+    tmp = tempfile.mkdtemp(prefix="chidori-login-")
+    o = OpenRouter()
+    try:
+        home, env, log = setup(tmp, plan="start_twice")
+        env.update(CHIDORI_OPENROUTER_AUTH_URL=o.base + "/auth", CHIDORI_OPENROUTER_URL=o.base + "/api/v1")
+        code, out, err = chidori(v, "model-login", env=env, timeout=60)
+        assert code == 1 and "opened twice" in err and "nothing was saved" in err, (code, out, err)
+        entries = browser_log(log)
+        assert entries[0]["start_status"] == 302 and entries[1]["second_start"] == 409, entries
+        assert not os.path.exists(creds_path(home)) and not o.exchanges
+    finally:
+        o.close()
         shutil.rmtree(tmp)

@@ -33,18 +33,17 @@ login_parse login_request_target(const char *buf, size_t len, char **target)
     return LOGIN_TARGET;
 }
 
-bool login_callback_path_is(const char *target, const char *state)
+bool login_path_is(const char *target, const char *prefix, const char *secret)
 {
-    static const char prefix[] = "/callback/";
-    size_t pl = sizeof prefix - 1;
+    size_t pl = strlen(prefix);
     if (strncmp(target, prefix, pl) != 0) return false;
     const char *presented = target + pl;
     size_t n = strcspn(presented, "?");
     while (n && presented[n - 1] == '/') n--;
-    size_t want = strlen(state); /* its length is no secret: every state has the same */
+    size_t want = strlen(secret); /* its length is no secret: every one has the same */
     if (n != want) return false;
     unsigned char diff = 0;
-    for (size_t i = 0; i < n; i++) diff |= (unsigned char)(presented[i] ^ state[i]);
+    for (size_t i = 0; i < n; i++) diff |= (unsigned char)(presented[i] ^ secret[i]);
     return diff == 0;
 }
 

@@ -26,9 +26,9 @@ typedef enum login_parse { LOGIN_MORE, LOGIN_BAD, LOGIN_TARGET } login_parse;
  * target that is not a path, a control byte, too long). */
 login_parse login_request_target(const char *buf, size_t len, char **target);
 
-/* Whether target's path (before any `?`) is `/callback/<state>`, a trailing `/` allowed; the
- * state is compared in time that does not depend on where it differs. */
-bool login_callback_path_is(const char *target, const char *state);
+/* Whether target's path (before any `?`) is <prefix><secret> (prefix: "/callback/", say), a
+ * trailing `/` allowed; the secret is compared in time that does not depend on where it differs. */
+bool login_path_is(const char *target, const char *prefix, const char *secret);
 
 /* The value of the first `name=` parameter of target's query, percent-decoded (`+` is a space),
  * malloc'd; NULL when there is none, or it is over LOGIN_PARAM_MAX, or it decodes to a control

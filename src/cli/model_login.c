@@ -2,39 +2,38 @@
  * save the key it gives in ~/.chidori/credentials.json, where the original chidori's command saves
  * it and where chidori.prompt's OpenRouter provider reads it (saved_keys.h).
  *
- * The flow: a one-time state and a PKCE pair; a listener on 127.0.0.1 (a free port) whose only
- * accepted path is /callback/<state>; the browser sent to the sign-in page with that address as
- * its callback; the `code` that comes back exchanged, with the verifier, for a key at
- * <CHIDORI_OPENROUTER_URL>/auth/keys; the key merged into the credentials file (its other members
- * kept), written atomically, mode 0600 from the start, in a 0700 folder.
+ * The flow: a one-time state, a one-time start address and a PKCE pair; a port on loopback
+ * (login_listen.c) whose /start/<start> redirects once to the sign-in page, which is given
+ * http://localhost:<port>/callback/<state> as its callback; the `code` that comes back exchanged,
+ * with the verifier, for a key at <CHIDORI_OPENROUTER_URL>/auth/keys; the key merged into the
+ * credentials file (its other members kept), written atomically, mode 0600 from the start, in a
+ * 0700 folder. Only the start address leaves this process (printed, and given to the browser,
+ * whose command line other users may read): the state and the challenge go to whoever opens it
+ * first, and a second opening stops the sign-in.
  *
- * Owns: that command. Trusts: the settings (the operator's); nothing that arrives on the port
- * (login_callback.c reads it: any local process or web page can connect, and only the one-time
- * path is taken, so a page cannot slip in a code of its own account), nor the exchange's answer
- * (capped, checked, never printed whole). The key is never printed.
+ * Owns: that command's flow, the credentials file's writing, the key exchange. Trusts: the
+ * settings (the operator's); nothing that arrives on the port (login_listen.c), nor the exchange's
+ * answer (capped, checked, never printed: only its error message is). The key is never printed.
  */
 #define _GNU_SOURCE
 #include "cli/cli.h"
 #include "cli/login_callback.h"
+#include "cli/login_listen.h"
 #include "host/llm.h"
 #include "settings/settings.h"
 #include "util/buf.h"
-#include "util/clock.h"
 #include "util/curl_lazy.h"
 #include "util/files.h"
 #include "util/json.h"
 #include "util/termtext.h"
 
-#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <netinet/in.h>
-#include <poll.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -42,16 +41,27 @@
 extern char **environ;
 
 #define CREDENTIALS_MAX_BYTES ((size_t)64 << 10) /* as saved_keys.c reads it */
-#define CONNECTION_MS 2000                       /* one connection's time to send its request line */
 #define EXCHANGE_MS 30000
 #define EXCHANGE_MAX_BYTES ((size_t)64 << 10)
+#define KEY_MAX_BYTES 4096
 
-static int failed(const char *fmt, const char *arg)
+static int failed(const char *message)
 {
-    fputs("chidori: model-login: ", stderr);
-    fprintf(stderr, fmt, arg);
-    fputc('\n', stderr);
+    fprintf(stderr, "chidori: model-login: %s\n", message);
     return 1;
+}
+
+/* Frees v with the bytes of every string in it overwritten first (it may hold keys). */
+static void json_free_wiped(json_t *v)
+{
+    if (!v) return;
+    if (v->type == JSON_STRING) explicit_bzero(v->u.string.bytes, v->u.string.len);
+    if (v->type == JSON_ARRAY)
+        for (size_t i = 0; i < v->u.array.len; i++) json_free_wiped(v->u.array.items[i]), v->u.array.items[i] = json_null();
+    if (v->type == JSON_OBJECT)
+        for (size_t i = 0; i < v->u.object.len; i++)
+            json_free_wiped(v->u.object.items[i].value), v->u.object.items[i].value = json_null();
+    json_free(v);
 }
 
 /* ---- the credentials file ---- */
@@ -61,7 +71,18 @@ static int failed(const char *fmt, const char *arg)
 static json_t *read_credentials(const char *path, char **error)
 {
     struct stat st;
-    if (lstat(path, &st) != 0 && errno == ENOENT) return json_object();
+    if (lstat(path, &st) != 0) {
+        if (errno == ENOENT) return json_object();
+        *error = xasprintf("cannot look at %s: %s", path, strerror(errno));
+        return NULL;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        /* chidori.prompt does not read through a link either (saved_keys.c) */
+        *error = xasprintf("%s is not a plain file (a symbolic link, say); chidori neither reads nor writes through one: "
+                           "put the file itself there, then sign in again",
+                           path);
+        return NULL;
+    }
     size_t len = 0;
     char *why = NULL;
     char *text = read_regular_file_capped(path, CREDENTIALS_MAX_BYTES, &len, &why);
@@ -75,7 +96,7 @@ static json_t *read_credentials(const char *path, char **error)
     explicit_bzero(text, len);
     free(text);
     if (!json_is_object(v)) {
-        json_free(v);
+        json_free_wiped(v);
         *error = xasprintf("%s does not hold a JSON object; chidori leaves it as it is: move it away, then sign in again",
                            path);
         return NULL;
@@ -95,7 +116,7 @@ static int save_key(const char *dir, const char *path, const char *key, char **e
     json_object_set(creds, "openrouter_api_key", json_string(key));
     size_t len = 0;
     char *text = json_dump(creds, JSON_PRETTY, &len);
-    json_free(creds);
+    json_free_wiped(creds);
     buf b = {0};
     buf_append(&b, text, len);
     buf_putc(&b, '\n');
@@ -110,8 +131,8 @@ static int save_key(const char *dir, const char *path, const char *key, char **e
 /* ---- the browser ---- */
 
 /* $BROWSER (one program, given the address as its argument), else xdg-open; its output goes
- * nowhere and it is not waited for. Whether it opens anything is the user's to see: the address
- * is printed either way. */
+ * nowhere, SIGPIPE is its default again, and it is not waited for. Whether it opens anything is
+ * the user's to see: the address is printed either way. */
 static void open_browser(const char *program, const char *url)
 {
     posix_spawn_file_actions_t fa;
@@ -119,119 +140,18 @@ static void open_browser(const char *program, const char *url)
     posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
     posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
     posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+    posix_spawnattr_t at;
+    posix_spawnattr_init(&at);
+    sigset_t def;
+    sigemptyset(&def);
+    sigaddset(&def, SIGPIPE); /* chidori ignores it (main.c); ignored stays ignored across exec */
+    posix_spawnattr_setsigdefault(&at, &def);
+    posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGDEF);
     char *argv[] = {(char *)program, (char *)url, NULL};
     pid_t pid;
-    (void)posix_spawnp(&pid, program, &fa, NULL, argv, environ); /* not there: the address is printed */
+    (void)posix_spawnp(&pid, program, &fa, &at, argv, environ); /* not there: the address is printed */
+    posix_spawnattr_destroy(&at);
     posix_spawn_file_actions_destroy(&fa);
-}
-
-/* ---- the callback ---- */
-
-static const char PAGE[] = "<!doctype html><meta charset=\"utf-8\"><title>chidori</title><p>%s</p>\n";
-
-static void answer(int fd, const char *status, const char *message)
-{
-    buf body = {0};
-    buf_printf(&body, PAGE, message);
-    char *head = xasprintf("HTTP/1.1 %s\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: %zu\r\n"
-                           "Cache-Control: no-store\r\nConnection: close\r\n\r\n",
-                           status, body.len);
-    if (write_all(fd, head, strlen(head)) == 0) (void)write_all(fd, body.data, body.len);
-    free(head);
-    buf_free(&body);
-}
-
-/* Ends a connection that may still be sending (a request refused before its end): its side is
- * shut first and what it still sends is read and dropped for a moment, so that closing does not
- * reset the connection before it has read the answer. */
-static void close_lingering(int fd)
-{
-    shutdown(fd, SHUT_WR);
-    char sink[4096];
-    for (int i = 0; i < 16; i++) {
-        struct pollfd pfd = {fd, POLLIN, 0};
-        if (poll(&pfd, 1, 100) <= 0 || read(fd, sink, sizeof sink) <= 0) break;
-    }
-    close(fd);
-}
-
-/* One connection's request target, read for at most CONNECTION_MS (and never past deadline):
- * NULL for anything else (it was answered 400, or it said nothing). */
-static char *read_target(int fd, uint64_t deadline)
-{
-    char req[LOGIN_REQUEST_MAX];
-    size_t len = 0;
-    uint64_t until = (uint64_t)clock_monotonic_ms() + CONNECTION_MS;
-    if (until > deadline) until = deadline;
-    for (;;) {
-        char *target = NULL;
-        login_parse p = login_request_target(req, len, &target);
-        if (p == LOGIN_TARGET) return target;
-        if (p == LOGIN_BAD) {
-            answer(fd, "400 Bad Request", "This is not a request chidori expects.");
-            return NULL;
-        }
-        uint64_t now = (uint64_t)clock_monotonic_ms();
-        if (now >= until) return NULL;
-        struct pollfd pfd = {fd, POLLIN, 0};
-        int r = poll(&pfd, 1, (int)(until - now));
-        if (r < 0 && errno == EINTR) continue;
-        if (r <= 0) return NULL;
-        ssize_t n = read(fd, req + len, sizeof req - len);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) return NULL;
-        len += (size_t)n;
-    }
-}
-
-/* Waits for the browser's answer: the code (malloc'd), or NULL with *error. */
-static char *await_code(int listener, const char *state, uint64_t timeout_ms, char **error)
-{
-    uint64_t deadline = (uint64_t)clock_monotonic_ms() + timeout_ms;
-    for (;;) {
-        uint64_t now = (uint64_t)clock_monotonic_ms();
-        if (now >= deadline) {
-            *error = xasprintf("no answer from the browser in %llu ms (CHIDORI_MODEL_LOGIN_TIMEOUT_MS); nothing was saved",
-                               (unsigned long long)timeout_ms);
-            return NULL;
-        }
-        struct pollfd pfd = {listener, POLLIN, 0};
-        uint64_t wait = deadline - now;
-        int r = poll(&pfd, 1, wait > 60000 ? 60000 : (int)wait);
-        if (r <= 0) continue; /* the deadline, or EINTR: checked above */
-        int fd = accept4(listener, NULL, NULL, SOCK_CLOEXEC);
-        if (fd < 0) continue;
-        char *target = read_target(fd, deadline);
-        if (!target) {
-            close_lingering(fd);
-            continue;
-        }
-        char *code = NULL;
-        if (!login_callback_path_is(target, state)) {
-            /* not this sign-in's address: a stray request, or a page sweeping the ports */
-            answer(fd, "404 Not Found", "Nothing here. Go back to the terminal where chidori model-login runs.");
-        } else if ((code = login_query_param(target, "code")) && *code) {
-            answer(fd, "200 OK", "Signed in to OpenRouter. You can close this tab and go back to the terminal.");
-        } else {
-            free(code);
-            code = NULL;
-            char *denied = login_query_param(target, "error");
-            answer(fd, "400 Bad Request", "The sign-in did not go through. Go back to the terminal and try again.");
-            if (denied) {
-                buf b = {0};
-                term_sanitize(&b, denied, strlen(denied) > 200 ? 200 : strlen(denied), false);
-                *error = xasprintf("OpenRouter refused the sign-in: %s; nothing was saved", b.data ? b.data : "");
-                buf_free(&b);
-                free(denied);
-                free(target);
-                close_lingering(fd);
-                return NULL;
-            }
-        }
-        free(target);
-        close_lingering(fd);
-        if (code) return code;
-    }
 }
 
 /* ---- the exchange ---- */
@@ -252,6 +172,30 @@ static size_t collect(char *p, size_t size, size_t n, void *ud)
     return size * n;
 }
 
+/* A key chidori can send as a header: printable ASCII without spaces, not too long. */
+static bool usable_key(const json_t *k)
+{
+    if (!json_is_string(k) || k->u.string.len == 0 || k->u.string.len > KEY_MAX_BYTES) return false;
+    for (size_t i = 0; i < k->u.string.len; i++)
+        if ((unsigned char)k->u.string.bytes[i] <= 0x20 || (unsigned char)k->u.string.bytes[i] >= 0x7f) return false;
+    return true;
+}
+
+/* Why the exchange answered status: its error's message when it has one (OpenRouter's
+ * {"error": {"message": …}}), sanitized and cut; never the rest of the body, which could hold
+ * anything (a key, too). */
+static char *refusal(const json_t *v, long status)
+{
+    const json_t *e = json_object_get(v, "error");
+    const json_t *m = json_is_object(e) ? json_object_get(e, "message") : e;
+    if (!json_is_string(m)) return xasprintf("HTTP %ld", status);
+    buf b = {0};
+    term_sanitize(&b, m->u.string.bytes, m->u.string.len > 200 ? 200 : m->u.string.len, false);
+    char *out = xasprintf("HTTP %ld: %s", status, b.data ? b.data : "");
+    buf_free(&b);
+    return out;
+}
+
 /* The key OpenRouter gives for code and verifier (malloc'd), or NULL with *error. */
 static char *exchange(const char *base, const char *code, const char *verifier, char **error)
 {
@@ -264,7 +208,7 @@ static char *exchange(const char *base, const char *code, const char *verifier, 
     json_object_set(req, "code_challenge_method", json_string("S256"));
     size_t body_len = 0;
     char *body = json_dump(req, JSON_COMPACT, &body_len);
-    json_free(req);
+    json_free_wiped(req);
     char *key = NULL;
     sink s = {{0}, false};
     CURL *c = llm_global_init() == 0 ? curl_easy_init() : NULL;
@@ -297,20 +241,19 @@ static char *exchange(const char *base, const char *code, const char *verifier, 
             *error = xasprintf("the key exchange at %s failed: %s; nothing was saved", url,
                                s.over ? "its answer is over 64 KiB" : *errbuf ? errbuf : curl_easy_strerror(rc));
         } else if (status < 200 || status > 299) {
-            buf b = {0};
-            term_sanitize(&b, s.data.data ? s.data.data : "", s.data.len > 300 ? 300 : s.data.len, false);
-            *error = xasprintf("the key exchange at %s answered HTTP %ld: %s; nothing was saved", url, status,
-                               b.data ? b.data : "");
-            buf_free(&b);
-        } else if (!json_is_string(k) || strlen(k->u.string.bytes) != k->u.string.len || text_blank(k->u.string.bytes)) {
-            *error = xasprintf("the key exchange at %s answered without a key; nothing was saved", url);
+            char *why = refusal(v, status);
+            *error = xasprintf("the key exchange at %s answered %s; nothing was saved", url, why);
+            free(why);
+        } else if (!usable_key(k)) {
+            *error = xasprintf("the key exchange at %s answered without a key chidori can use; nothing was saved", url);
         } else {
             key = xstrdup(k->u.string.bytes);
         }
-        if (v) json_free(v);
+        json_free_wiped(v);
     }
     if (s.data.data) explicit_bzero(s.data.data, s.data.len);
     buf_free(&s.data);
+    explicit_bzero(body, body_len);
     free(body);
     free(url);
     return key;
@@ -318,19 +261,10 @@ static char *exchange(const char *base, const char *code, const char *verifier, 
 
 /* ---- the command ---- */
 
-static int listen_loopback(int *port, char **error)
+static void wipe_free(char *s)
 {
-    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = 0, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
-    socklen_t al = sizeof a;
-    if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof a) != 0 || listen(fd, 16) != 0 ||
-        getsockname(fd, (struct sockaddr *)&a, &al) != 0) {
-        *error = xasprintf("cannot listen on 127.0.0.1 for the browser's answer: %s", strerror(errno));
-        if (fd >= 0) close(fd);
-        return -1;
-    }
-    *port = ntohs(a.sin_port);
-    return fd;
+    if (s) explicit_bzero(s, strlen(s));
+    free(s);
 }
 
 int cmd_model_login(int argc, char **argv, const settings *s)
@@ -341,53 +275,55 @@ int cmd_model_login(int argc, char **argv, const settings *s)
         return 0;
     }
     const char *home = settings_env(s, "HOME");
-    if (!home || !*home) return failed("%s", "HOME is not set, so there is no ~/.chidori to save the key in");
+    if (!home || !*home) return failed("HOME is not set, so there is no ~/.chidori to save the key in");
     const char *auth = settings_nonempty(s, "CHIDORI_OPENROUTER_AUTH_URL");
     if (!auth) auth = "https://openrouter.ai/auth";
     const char *base = settings_nonempty(s, "CHIDORI_OPENROUTER_URL");
     if (!base) base = "https://openrouter.ai/api/v1";
-    if (strncmp(auth, "http://", 7) && strncmp(auth, "https://", 8))
-        return failed("CHIDORI_OPENROUTER_AUTH_URL must start with http:// or https:// (it is `%s`)", auth);
+    if (strncmp(auth, "http://", 7) != 0 && strncmp(auth, "https://", 8) != 0)
+        return failed("CHIDORI_OPENROUTER_AUTH_URL must start with http:// or https://");
+    uint64_t timeout_ms = settings_u64(s, "CHIDORI_MODEL_LOGIN_TIMEOUT_MS");
     char *dir = xasprintf("%s/.chidori", home), *path = xasprintf("%s/credentials.json", dir), *error = NULL;
-    int rc = 1, listener = -1, port = 0;
-    char *state = NULL, *verifier = NULL, *challenge = NULL, *code = NULL, *key = NULL, *url = NULL;
+    char *state = NULL, *start = NULL, *verifier = NULL, *challenge = NULL, *code = NULL, *key = NULL, *sign_in = NULL;
+    login_listen *l = NULL;
+    int rc = 1;
     /* a file chidori would have to overwrite stops the sign-in before the browser opens */
     json_t *creds = read_credentials(path, &error);
     if (!creds) goto out;
     if (json_object_get(creds, "openrouter_api_key"))
         printf("%s already holds an OpenRouter key; signing in again replaces it.\n", path);
-    json_free(creds);
-    if ((listener = listen_loopback(&port, &error)) < 0) goto out;
+    json_free_wiped(creds);
+    if (!(l = login_listen_open(&error))) goto out;
     state = login_new_state();
+    start = login_new_state();
     login_new_pkce(&verifier, &challenge);
-    char *callback = xasprintf("http://localhost:%d/callback/%s", port, state);
+    char *callback = xasprintf("http://localhost:%d/callback/%s", login_listen_port(l), state);
     char *cb = login_url_encode(callback);
-    url = xasprintf("%s%scallback_url=%s&code_challenge=%s&code_challenge_method=S256", auth,
-                    strchr(auth, '?') ? "&" : "?", cb, challenge);
+    sign_in = xasprintf("%s%scallback_url=%s&code_challenge=%s&code_challenge_method=S256", auth,
+                        strchr(auth, '?') ? "&" : "?", cb, challenge);
     free(cb);
     free(callback);
-    printf("Sign in to OpenRouter in your browser. If no page opens, visit:\n\n  %s\n\n"
-           "Waiting for the browser (up to %llu s)...\n",
-           url, (unsigned long long)(settings_u64(s, "CHIDORI_MODEL_LOGIN_TIMEOUT_MS") + 999) / 1000);
+    char *start_url = xasprintf("http://localhost:%d/start/%s", login_listen_port(l), start);
+    printf("Sign in to OpenRouter in your browser. If no page opens, visit this address (on this machine: it\n"
+           "leads to OpenRouter's sign-in page, once):\n\n  %s\n\nWaiting for the browser (up to %llu s)...\n",
+           start_url, (unsigned long long)(timeout_ms + 999) / 1000);
     fflush(stdout);
     const char *browser = settings_env(s, "BROWSER");
-    open_browser(browser && *browser ? browser : "xdg-open", url);
-    code = await_code(listener, state, settings_u64(s, "CHIDORI_MODEL_LOGIN_TIMEOUT_MS"), &error);
-    close(listener);
-    listener = -1;
+    open_browser(browser && *browser ? browser : "xdg-open", start_url);
+    free(start_url);
+    code = login_listen_wait(l, start, state, sign_in, timeout_ms, &error);
     if (!code) goto out;
-    puts("The browser answered; asking OpenRouter for a key...");
+    puts("The browser came back; asking OpenRouter for a key...");
     fflush(stdout);
     if (!(key = exchange(base, code, verifier, &error))) goto out;
     if (save_key(dir, path, key, &error) != 0) goto out;
     printf("Signed in to OpenRouter; the key is saved in %s.\n", path);
     rc = 0;
 out:
-    if (error) failed("%s", error);
-    if (listener >= 0) close(listener);
-    if (key) explicit_bzero(key, strlen(key));
-    if (verifier) explicit_bzero(verifier, strlen(verifier));
-    free(error), free(dir), free(path), free(state), free(verifier), free(challenge), free(code), free(key), free(url);
+    if (error) failed(error);
+    login_listen_close(l);
+    free(error), free(dir), free(path), free(state), free(start), free(challenge), free(sign_in);
+    wipe_free(verifier), wipe_free(code), wipe_free(key);
     while (waitpid(-1, NULL, WNOHANG) > 0) {} /* the browser opener, if it is done */
     return rc;
 }

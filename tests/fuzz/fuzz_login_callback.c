@@ -37,7 +37,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             abort();
         for (size_t i = 0; i < n; i++)
             if ((unsigned char)target[i] <= 0x20 || target[i] == 0x7f) abort();
-        bool ok = login_callback_path_is(target, STATE);
+        bool ok = login_path_is(target, "/callback/", STATE);
         size_t pl = strcspn(target, "?");
         size_t sl = strlen(STATE);
         bool want = pl >= 10 + sl && !memcmp(target, "/callback/", 10) && !memcmp(target + 10, STATE, sl);
@@ -51,7 +51,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char *t = malloc(size + 1);
     memcpy(t, in, size);
     t[size] = 0;
-    (void)login_callback_path_is(t, STATE);
+    (void)login_path_is(t, "/callback/", STATE);
     check_param(t, "code");
     free(t);
     return 0;

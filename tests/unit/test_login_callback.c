@@ -44,16 +44,16 @@ TEST(login_request_line_gives_the_target)
 TEST(login_only_the_one_time_path_is_the_callback)
 {
     const char *state = "Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFi";
-    CHECK(login_callback_path_is("/callback/Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFi?code=1", state));
-    CHECK(login_callback_path_is("/callback/Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFi/?code=1", state));
-    CHECK(login_callback_path_is("/callback/Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFi", state));
-    CHECK(!login_callback_path_is("/callback/Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFj?code=1", state));
-    CHECK(!login_callback_path_is("/callback/Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGF?code=1", state));
-    CHECK(!login_callback_path_is("/callback/Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFiX", state));
-    CHECK(!login_callback_path_is("/callback/?code=1", state));
-    CHECK(!login_callback_path_is("/callback?code=1", state));
-    CHECK(!login_callback_path_is("/?code=1", state));
-    CHECK(!login_callback_path_is("/x/callback/Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFi", state));
+    CHECK(login_path_is("/callback/Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFi?code=1", "/callback/", state));
+    CHECK(login_path_is("/callback/Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFi/?code=1", "/callback/", state));
+    CHECK(login_path_is("/callback/Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFi", "/callback/", state));
+    CHECK(!login_path_is("/callback/Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFj?code=1", "/callback/", state));
+    CHECK(!login_path_is("/callback/Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGF?code=1", "/callback/", state));
+    CHECK(!login_path_is("/callback/Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFiX", "/callback/", state));
+    CHECK(!login_path_is("/callback/?code=1", "/callback/", state));
+    CHECK(!login_path_is("/callback?code=1", "/callback/", state));
+    CHECK(!login_path_is("/?code=1", "/callback/", state));
+    CHECK(!login_path_is("/x/callback/Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFi", "/callback/", state));
 }
 
 TEST(login_query_parameters_are_decoded_and_checked)
