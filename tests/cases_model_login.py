@@ -30,6 +30,7 @@ KEY = "sk-or-v1-signed-in-key-0042"
 BROWSER = r'''#!PYTHON
 import http.client, json, os, socket, sys, urllib.parse, urllib.request, urllib.error
 start = sys.argv[1]
+plan = os.environ.get("FAKE_BROWSER_PLAN", "")
 log = open(os.environ["FAKE_BROWSER_LOG"], "a")
 st = urllib.parse.urlsplit(start)
 def get(port, path, host="127.0.0.1"):
@@ -54,12 +55,37 @@ def knock(data, family=socket.AF_INET, host="127.0.0.1"):
         pass
     s.close()
     return got.split(b"\r\n", 1)[0].decode("latin-1")
+other_user = "not root: not tried"
+if "knock" in plan and os.geteuid() == 0:
+    # another user of the machine, who read the start address from this process's command line
+    # (raw socket calls only: the child may not read this Python's own files once it is nobody)
+    req = ("GET " + st.path + " HTTP/1.1\r\nHost: localhost\r\n\r\n").encode()
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        got = b"?"
+        try:
+            os.close(r)
+            os.setgid(65534); os.setuid(65534)
+            s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            s.settimeout(10)
+            s.connect(("127.0.0.1", st.port))
+            s.sendall(req)
+            got = b"answered: " + s.recv(64)
+        except BaseException as e:
+            got = type(e).__name__.encode()
+        finally:
+            os.write(w, got)
+            os._exit(0)
+    os.close(w)
+    os.waitpid(pid, 0)
+    other_user = os.read(r, 4096).decode("latin-1")
 status, auth_url, _ = get(st.port, st.path)           # the one-time start address
 q = urllib.parse.parse_qs(urllib.parse.urlsplit(auth_url or "").query)
 callback = q.get("callback_url", [""])[0]
 cb = urllib.parse.urlsplit(callback)
-log.write(json.dumps({"start": start, "start_status": status, "auth_url": auth_url, "callback": callback}) + "\n"); log.flush()
-plan = os.environ.get("FAKE_BROWSER_PLAN", "")
+log.write(json.dumps({"start": start, "start_status": status, "auth_url": auth_url, "callback": callback,
+                      "other_user": other_user}) + "\n"); log.flush()
 if "knock" in plan:
     silent = [socket.create_connection(("127.0.0.1", st.port), timeout=10) for _ in range(40)]  # say nothing
     answers = {
@@ -169,7 +195,8 @@ def creds_path(home):
 def case_model_login_saves_the_key_of_the_browser_sign_in(v):
     """The sign-in page gets a PKCE challenge and the callback address on 127.0.0.1; the key is
     fetched with the code and the verifier that matches the challenge, and saved mode 0600 in a
-    0700 folder, the file's other members kept. What knocks on the callback port first — garbage,
+    0700 folder, the file's other members kept. A process of another user gets nothing from the
+    port (not the start address's redirect either). What knocks on the callback port first — garbage,
     a line that never ends, a connection that says nothing, another path carrying a code of its
     own, the path without a code — is answered 400 or 404 and changes nothing; the key is never
     printed."""
@@ -193,6 +220,9 @@ def case_model_login_saves_the_key_of_the_browser_sign_in(v):
         st = urllib.parse.urlsplit(first["start"])
         assert st.scheme == "http" and st.hostname == "localhost" and st.path.startswith("/start/"), first
         assert len(st.path) == len("/start/") + 32 and first["start_status"] == 302, first
+        # another user's process gets no answer at all, and the start address stays unopened
+        if os.geteuid() == 0:
+            assert first["other_user"] in ("answered: ", "ConnectionResetError"), first  # closed, unanswered
         assert first["start"] in out and first["auth_url"] not in out, out  # the state stays in the process
         cb = urllib.parse.urlsplit(first["callback"])
         assert cb.scheme == "http" and cb.hostname == "localhost" and cb.port == st.port, first

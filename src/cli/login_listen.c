@@ -19,7 +19,10 @@
 
 #define LINGER_MS 250    /* a refused connection's time to read its answer before it is closed */
 #define ACCEPT_BATCH 4   /* connections taken from a listener between two reads of those open */
+#define MIN_AGE_MS 250   /* a connection is not pushed out by newer ones before this */
+#define BACKOFF_MS 50    /* the listeners rest this long when accept fails (out of descriptors) */
 #define OPEN_ATTEMPTS 16 /* ports tried when ::1's twin of a free 127.0.0.1 port is taken */
+#define PROC_NET_MAX ((size_t)32 << 20)
 
 typedef struct conn {
     int fd;
@@ -31,7 +34,8 @@ typedef struct conn {
 
 struct login_listen {
     int v4, v6, port;
-    conn *conns; /* LOGIN_MAX_CONNECTIONS; fd -1: free */
+    uint64_t resting_until; /* the listeners are not polled before (accept failed) */
+    conn *conns;            /* LOGIN_MAX_CONNECTIONS; fd -1: free */
 };
 
 static uint64_t now_ms(void) { return (uint64_t)clock_monotonic_ms(); }
@@ -148,10 +152,58 @@ static void answer(conn *c, const char *status, const char *location, const char
     c->until = now_ms() + LINGER_MS;
 }
 
-/* A slot for a new connection: a free one, else the oldest one's (closing ones first). A
- * connection is read as soon as it is taken and at every turn before new ones are taken, so the
- * browser's request, sent as it connects, is read before a flood of others can push it out. */
-static conn *slot_for(login_listen *l)
+/* Whether the process that opened connection fd (a loopback peer) runs as this process's user:
+ * 1 yes, 0 no (another user's, or gone already), -1 cannot tell (no /proc). The kernel's socket
+ * table (/proc/net/tcp, tcp6) lists the peer's end with its owner's uid: the line whose local end
+ * is the peer's address and whose remote end is ours. */
+static int peer_is_mine(int fd)
+{
+    struct sockaddr_storage me, peer;
+    socklen_t ml = sizeof me, pl = sizeof peer;
+    if (getsockname(fd, (struct sockaddr *)&me, &ml) != 0 || getpeername(fd, (struct sockaddr *)&peer, &pl) != 0) return 0;
+    char local[64], remote[64];
+    const char *table;
+    if (peer.ss_family == AF_INET) {
+        const struct sockaddr_in *p = (const void *)&peer, *m = (const void *)&me;
+        snprintf(local, sizeof local, "%08X:%04X", (unsigned)p->sin_addr.s_addr, ntohs(p->sin_port));
+        snprintf(remote, sizeof remote, "%08X:%04X", (unsigned)m->sin_addr.s_addr, ntohs(m->sin_port));
+        table = "/proc/net/tcp";
+    } else {
+        const struct sockaddr_in6 *p = (const void *)&peer, *m = (const void *)&me;
+        uint32_t a[4], b[4];
+        memcpy(a, &p->sin6_addr, 16), memcpy(b, &m->sin6_addr, 16);
+        snprintf(local, sizeof local, "%08X%08X%08X%08X:%04X", a[0], a[1], a[2], a[3], ntohs(p->sin6_port));
+        snprintf(remote, sizeof remote, "%08X%08X%08X%08X:%04X", b[0], b[1], b[2], b[3], ntohs(m->sin6_port));
+        table = "/proc/net/tcp6";
+    }
+    size_t len = 0;
+    char *why = NULL, *text = read_file_capped(table, PROC_NET_MAX, &len, &why);
+    free(why);
+    if (!text) return -1;
+    int mine = 0;
+    /* sl local_address rem_address st tx_queue:rx_queue tr:tm->when retrnsmt uid ... */
+    for (char *line = text, *next; line && *line; line = next) {
+        next = strchr(line, '\n');
+        if (next) *next++ = 0;
+        char *f[8];
+        int n = 0;
+        for (char *save = NULL, *t = strtok_r(line, " ", &save); t && n < 8; t = strtok_r(NULL, " ", &save)) f[n++] = t;
+        if (n == 8 && !strcmp(f[1], local) && !strcmp(f[2], remote)) {
+            char *end = NULL;
+            unsigned long uid = strtoul(f[7], &end, 10);
+            mine = end != f[7] && *end == 0 && uid == (unsigned long)geteuid();
+            break;
+        }
+    }
+    free(text);
+    return mine;
+}
+
+/* The slot a new connection would take: a free one, else the oldest one's (closing ones first)
+ * once it is MIN_AGE_MS old; NULL when every one is younger (new ones then wait in the backlog).
+ * A connection is read as soon as it is taken and at every turn, so the browser's request, sent as
+ * it connects, is read before newer connections can push it out. */
+static conn *slot_for(login_listen *l, uint64_t now)
 {
     conn *oldest = NULL;
     for (int i = 0; i < LOGIN_MAX_CONNECTIONS; i++) {
@@ -161,8 +213,19 @@ static conn *slot_for(login_listen *l)
             (c->closing == oldest->closing && c->opened < oldest->opened))
             oldest = c;
     }
-    drop(oldest);
-    return oldest;
+    return oldest->closing || oldest->opened + MIN_AGE_MS <= now ? oldest : NULL;
+}
+
+/* When a slot frees up at the latest (for the poll's timeout, while slot_for says none). */
+static uint64_t slot_free_at(const login_listen *l)
+{
+    uint64_t at = UINT64_MAX;
+    for (int i = 0; i < LOGIN_MAX_CONNECTIONS; i++) {
+        const conn *c = &l->conns[i];
+        uint64_t t = c->fd < 0 || c->closing ? 0 : c->opened + MIN_AGE_MS;
+        if (t < at) at = t;
+    }
+    return at;
 }
 
 enum { GO_ON, GOT_CODE, FAILED };
@@ -240,10 +303,20 @@ static int accept_some(login_listen *l, int fd, const char *start, const char *s
                        bool *started, char **code, char **error)
 {
     for (int k = 0; k < ACCEPT_BATCH; k++) {
-        int a = accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
-        if (a < 0) return GO_ON; /* EAGAIN: none left; anything else: the next poll tells */
-        conn *c = slot_for(l);
         uint64_t now = now_ms();
+        conn *c = slot_for(l, now);
+        if (!c) return GO_ON; /* every slot is young: the rest wait in the backlog */
+        int a = accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+        if (a < 0) {
+            if (errno != EAGAIN && errno != EINTR && errno != ECONNABORTED) /* out of descriptors, say */
+                l->resting_until = now + BACKOFF_MS;
+            return GO_ON;
+        }
+        if (peer_is_mine(a) == 0) { /* another user's process: it gets nothing, not even a slot */
+            close(a);
+            continue;
+        }
+        drop(c);
         c->fd = a, c->opened = now, c->until = now + LOGIN_CONNECTION_MS, c->closing = false, c->len = 0;
         int rc = read_conn(l, c, start, state, sign_in, started, code, error);
         if (rc != GO_ON) return rc;
@@ -264,14 +337,18 @@ char *login_listen_wait(login_listen *l, const char *start, const char *state, c
                                (unsigned long long)timeout_ms);
             return NULL;
         }
-        pfd[0] = (struct pollfd){l->v4, POLLIN, 0};
-        pfd[1] = (struct pollfd){l->v6, POLLIN, 0}; /* -1 when there is no ::1: poll skips it */
         for (int i = 0; i < LOGIN_MAX_CONNECTIONS; i++) {
             conn *c = &l->conns[i];
             if (c->fd >= 0 && c->until <= now) drop(c); /* silent too long, or done lingering */
             pfd[2 + i] = (struct pollfd){c->fd, POLLIN, 0};
             if (c->fd >= 0 && c->until < wake) wake = c->until;
         }
+        /* the listeners are left out while they rest, or while every slot is young */
+        uint64_t free_at = slot_free_at(l), listen_at = free_at > l->resting_until ? free_at : l->resting_until;
+        bool taking = listen_at <= now;
+        if (!taking && listen_at < wake) wake = listen_at;
+        pfd[0] = (struct pollfd){taking ? l->v4 : -1, POLLIN, 0};
+        pfd[1] = (struct pollfd){taking ? l->v6 : -1, POLLIN, 0}; /* v6 is -1 when there is no ::1 */
         uint64_t wait = wake - now;
         int r = poll(pfd, 2 + LOGIN_MAX_CONNECTIONS, wait > 60000 ? 60000 : (int)wait);
         if (r <= 0) continue; /* a deadline, or EINTR: looked at above */

@@ -6,8 +6,10 @@
  * to LOGIN_MAX_CONNECTIONS connections read side by side with a deadline each, and the two
  * addresses it serves: /start/<start>, which redirects to the sign-in page once (a second request
  * there ends the sign-in: someone else read that address), and /callback/<state>, where the code
- * comes back. Anything else is answered 404 (a path) or 400 (not a request) and closed.
- * Trusts nothing that arrives (login_callback.c reads it).
+ * comes back. Anything else is answered 404 (a path) or 400 (not a request) and closed. A
+ * connection from another user's process (its owner in /proc/net/tcp, tcp6) is closed unread; a
+ * connection is pushed out by a newer one only once it is MIN_AGE_MS old.
+ * Trusts nothing that arrives (login_callback.c reads it); the kernel's socket table.
  */
 #ifndef CHIDORI_LOGIN_LISTEN_H
 #define CHIDORI_LOGIN_LISTEN_H
