@@ -4,7 +4,6 @@
 #include "cli/login_callback.h"
 #include "util/buf.h"
 #include "util/clock.h"
-#include "util/files.h"
 #include "util/termtext.h"
 
 #include <arpa/inet.h>
@@ -12,6 +11,7 @@
 #include <netinet/in.h>
 #include <poll.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -22,7 +22,6 @@
 #define MIN_AGE_MS 250   /* a connection is not pushed out by newer ones before this */
 #define BACKOFF_MS 50    /* the listeners rest this long when accept fails (out of descriptors) */
 #define OPEN_ATTEMPTS 16 /* ports tried when ::1's twin of a free 127.0.0.1 port is taken */
-#define PROC_NET_MAX ((size_t)32 << 20)
 
 typedef struct conn {
     int fd;
@@ -176,26 +175,27 @@ static int peer_is_mine(int fd)
         snprintf(remote, sizeof remote, "%08X%08X%08X%08X:%04X", b[0], b[1], b[2], b[3], ntohs(m->sin6_port));
         table = "/proc/net/tcp6";
     }
-    size_t len = 0;
-    char *why = NULL, *text = read_file_capped(table, PROC_NET_MAX, &len, &why);
-    free(why);
-    if (!text) return -1;
+    FILE *f = fopen(table, "re");
+    if (!f) return -1;
     int mine = 0;
-    /* sl local_address rem_address st tx_queue:rx_queue tr:tm->when retrnsmt uid ... */
-    for (char *line = text, *next; line && *line; line = next) {
-        next = strchr(line, '\n');
-        if (next) *next++ = 0;
-        char *f[8];
+    char *line = NULL;
+    size_t cap = 0;
+    /* sl local_address rem_address st tx_queue:rx_queue tr:tm->when retrnsmt uid ... : read a line
+     * at a time, however long the table is (another user cannot make it unreadable by size) */
+    while (getline(&line, &cap, f) > 0) {
+        char *field[8];
         int n = 0;
-        for (char *save = NULL, *t = strtok_r(line, " ", &save); t && n < 8; t = strtok_r(NULL, " ", &save)) f[n++] = t;
-        if (n == 8 && !strcmp(f[1], local) && !strcmp(f[2], remote)) {
+        for (char *save = NULL, *t = strtok_r(line, " \n", &save); t && n < 8; t = strtok_r(NULL, " \n", &save))
+            field[n++] = t;
+        if (n == 8 && !strcmp(field[1], local) && !strcmp(field[2], remote)) {
             char *end = NULL;
-            unsigned long uid = strtoul(f[7], &end, 10);
-            mine = end != f[7] && *end == 0 && uid == (unsigned long)geteuid();
+            unsigned long uid = strtoul(field[7], &end, 10);
+            mine = end != field[7] && *end == 0 && uid == (unsigned long)geteuid();
             break;
         }
     }
-    free(text);
+    free(line);
+    fclose(f);
     return mine;
 }
 
