@@ -1,11 +1,11 @@
 /* login_callback.c — the callback request and the PKCE values of `chidori model-login` (see
  * login_callback.h). */
 #include "cli/login_callback.h"
+#include "util/base64.h"
 #include "util/buf.h"
 #include "util/random.h"
 #include "util/sha256.h"
 
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -102,21 +102,11 @@ char *login_query_param(const char *target, const char *name)
 
 char *login_base64url(const unsigned char *data, size_t n)
 {
-    static const char abc[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-    char *out = xmalloc((n + 2) / 3 * 4 + 1);
-    size_t o = 0, i = 0;
-    for (; i + 3 <= n; i += 3) {
-        uint32_t v = (uint32_t)data[i] << 16 | (uint32_t)data[i + 1] << 8 | data[i + 2];
-        out[o++] = abc[v >> 18 & 63], out[o++] = abc[v >> 12 & 63], out[o++] = abc[v >> 6 & 63], out[o++] = abc[v & 63];
-    }
-    if (n - i == 1) {
-        uint32_t v = (uint32_t)data[i] << 16;
-        out[o++] = abc[v >> 18 & 63], out[o++] = abc[v >> 12 & 63];
-    } else if (n - i == 2) {
-        uint32_t v = (uint32_t)data[i] << 16 | (uint32_t)data[i + 1] << 8;
-        out[o++] = abc[v >> 18 & 63], out[o++] = abc[v >> 12 & 63], out[o++] = abc[v >> 6 & 63];
-    }
-    out[o] = 0;
+    /* the standard encoding (util/base64.h) with RFC 4648 §5's two letters and no padding */
+    size_t len = 0;
+    char *out = base64_encode(data, n, &len);
+    while (len && out[len - 1] == '=') out[--len] = 0;
+    for (char *p = out; *p; p++) *p = *p == '+' ? '-' : *p == '/' ? '_' : *p;
     return out;
 }
 

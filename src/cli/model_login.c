@@ -20,6 +20,7 @@
 #include "cli/login_callback.h"
 #include "cli/login_listen.h"
 #include "host/llm.h"
+#include "settings/saved_keys.h"
 #include "settings/settings.h"
 #include "util/buf.h"
 #include "util/curl_lazy.h"
@@ -40,7 +41,6 @@
 
 extern char **environ;
 
-#define CREDENTIALS_MAX_BYTES ((size_t)64 << 10) /* as saved_keys.c reads it */
 #define EXCHANGE_MS 30000
 #define EXCHANGE_MAX_BYTES ((size_t)64 << 10)
 #define KEY_MAX_BYTES 4096

@@ -7,8 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CREDENTIALS_MAX_BYTES ((size_t)64 << 10)
-
 char *saved_openrouter_key_of(const char *text, size_t len)
 {
     if (len > CREDENTIALS_MAX_BYTES) return NULL;

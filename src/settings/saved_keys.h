@@ -11,6 +11,9 @@
 
 #include <stddef.h>
 
+/* The most of credentials.json chidori reads (its readers here and `chidori model-login`). */
+#define CREDENTIALS_MAX_BYTES ((size_t)64 << 10)
+
 /* The non-blank string `openrouter_api_key` of the JSON object in text, malloc'd, or NULL. */
 char *saved_openrouter_key_of(const char *text, size_t len);
 
