@@ -10,6 +10,7 @@ end by the deadline + 1 s with the engine's own leading text (`wall-clock deadli
 import os
 import subprocess
 import tempfile
+import threading
 import time
 
 from cases import chidori
@@ -33,16 +34,29 @@ def hello_agent(d):
     return path
 
 
-def run_hung(v, mode, env):
+def run_hung(v, mode, env, cpu=None):
     """(exit code, stderr, seconds from the `Isolation:` line to the end): that line is printed when
     the worker is confined and its run starts, which is when the run's deadline starts too (the
-    process's own start-up before it is not the run's time)."""
+    process's own start-up before it is not the run's time). With a list `cpu`, the most CPU time
+    (seconds) the run's worker processes were seen to have used together is appended to it."""
     with tempfile.TemporaryDirectory() as d, tempfile.TemporaryDirectory() as state:
         full = {"CHIDORI_ISOLATE_SELFTEST": mode, "CHIDORI_STATE_DIR": state}
         full.update(env)
         p = subprocess.Popen([v.chidori, "run", "--isolate", hello_agent(d)], env=v.env(full),
                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         lines, started = [], None
+        # a run that never ends (a backstop missing) is killed, so that the reading below ends
+        stop = threading.Timer(60 * v.slow, p.kill)
+        stop.start()
+        seen = [0.0]
+        sampler = None
+        if cpu is not None:
+            def sample():
+                while p.poll() is None:
+                    seen[0] = max(seen[0], sum(cpu_seconds(k) for k in descendants(p.pid)))
+                    time.sleep(0.02)
+            sampler = threading.Thread(target=sample, daemon=True)
+            sampler.start()
         try:
             for line in p.stderr:
                 if started is None and line.startswith("Isolation: "):
@@ -50,10 +64,14 @@ def run_hung(v, mode, env):
                 lines.append(line)
             p.wait(timeout=60 * v.slow)
         finally:
+            stop.cancel()
             if p.poll() is None:
                 p.kill()
                 p.wait()
         ended = time.monotonic()
+        if sampler:
+            sampler.join()
+            cpu.append(seen[0])
         err = "".join(lines)
         assert started is not None, err
         assert not sanitizer_report(err), err[-3000:]
@@ -71,6 +89,57 @@ def case_backstop_ends_a_worker_that_blocks_at_the_deadline(v):
     code, err, secs = run_hung(v, "hang_block", {"CHIDORI_JS_DEADLINE_MS": str(DEADLINE_MS)})
     assert code == 1 and "wall-clock deadline exceeded:" in err and "the supervisor stopped it" in err, err
     assert secs <= DEADLINE_MS / 1000 + 1 + startup_allowance(v), f"ended after {secs:.2f} s"
+
+
+def case_backstop_ends_a_worker_that_stops_reading_its_replies_at_the_deadline(v):
+    """A worker that sends calls and never reads their replies (CHIDORI_ISOLATE_SELFTEST=frame_deaf)
+    fills the pipe to it; the parent's next reply then waits for room only until the run's
+    deadline, and the worker (blocked on its own full pipe by then) is killed. Before that wait was
+    bounded, the parent blocked in the write for good and the run never ended."""
+    code, err, secs = run_hung(v, "frame_deaf", {"CHIDORI_JS_DEADLINE_MS": str(DEADLINE_MS)})
+    assert code == 1 and "wall-clock deadline exceeded: the run passed 1000 ms (CHIDORI_JS_DEADLINE_MS)" in err \
+        and "the supervisor stopped it" in err, err
+    assert secs <= DEADLINE_MS / 1000 + 1 + startup_allowance(v), f"ended after {secs:.2f} s"
+
+
+def case_backstop_ends_a_worker_that_stops_reading_and_spins_at_its_cpu_budget(v):
+    """The same with a worker that then spins in C (frame_deaf_spin): while the parent waits for
+    room it still checks the worker's CPU time, so the run ends at the backstop's CPU limit and not
+    at the RLIMIT_CPU the worker set on itself, three seconds of CPU later (as it did before; the
+    message is the same, so the worker's CPU time is what tells them apart, sampled from /proc:
+    wall time would depend on the machine's load)."""
+    used = []
+    code, err, secs = run_hung(v, "frame_deaf_spin", {"CHIDORI_JS_OP_BUDGET": "10000000"}, cpu=used)
+    limit = cpu_limit_ms(v, 10**7)
+    assert code == 1 and f"CPU budget exhausted: the run used {limit} ms of CPU time" in err \
+        and "the supervisor stopped it" in err, err
+    # the RLIMIT_CPU's SIGKILL comes at limit + 3 s (whole seconds + 2, hard one more)
+    assert limit / 1000 - 0.5 <= used[0] < limit / 1000 + 1.5, f"the worker used {used[0]:.2f} s of CPU"
+
+
+def case_serve_cancel_ends_a_worker_that_stops_reading_its_replies(v):
+    """Serve: a session whose worker stopped reading its replies is cancelled, and its worker is
+    killed and gone at once, long before the deadline (5 s, there only because the server's
+    `Isolation:` probe runs the same misbehaving worker and must end; no CPU budget)."""
+    from cases_forkserver import wait_until, workers_of
+    deadline_s = 5
+    env = {"CHIDORI_ISOLATE_SELFTEST": "frame_deaf", "CHIDORI_JS_OP_BUDGET": "0",
+           "CHIDORI_JS_DEADLINE_MS": str(deadline_s * 1000), "CHIDORI_SERVE_WARM_WORKERS": "0"}
+    srv = Server(v, "--trusted", env=env, agent=AGENT)
+    try:
+        srv.start()
+        view = create(srv, {"input": {"n": 1}, "wait": False})
+        wait_until(v, "the session's worker started", lambda: workers_of(srv))
+        time.sleep(0.3)  # its replies fill the pipe
+        start = time.monotonic()
+        status, _, got = srv.request("POST", f"/sessions/{view['id']}/cancel")
+        assert status == 200 and got["status"] == "cancelled", (status, got)
+        wait_until(v, "the cancelled session's worker killed and reaped", lambda: not workers_of(srv), seconds=10)
+        secs = time.monotonic() - start
+        assert secs < deadline_s - 1, f"the worker was gone {secs:.2f} s after the cancel: at the deadline, not the cancel"
+        srv.stop()
+    finally:
+        srv.cleanup()
 
 
 def cpu_limit_ms(v, ticks):
@@ -161,6 +230,16 @@ def descendants(pid):
         kids += found
         todo += found
     return kids
+
+
+def cpu_seconds(pid):
+    """User + system CPU time of a process, in seconds (0 once it is gone)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return 0.0
 
 
 def cpu_rlimit(pid):

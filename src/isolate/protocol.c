@@ -42,13 +42,21 @@ static uint32_t le32(const uint8_t *p)
 
 /* ---- writing ------------------------------------------------------------------------------ */
 
-static int write_all(int fd, const char *p, size_t n, int *err)
+/* 0, or -1 with *err (ETIMEDOUT: the wait for room gave up, see frame_room). */
+static int write_all(int fd, const char *p, size_t n, const frame_room *room, int *err)
 {
     while (n > 0) {
         ssize_t w = write(fd, p, n);
         if (w < 0) {
             if (errno == EINTR) continue;
             if (errno == EAGAIN || errno == EWOULDBLOCK) {
+                if (room) {
+                    if (!room->room(room->ctx, fd)) {
+                        *err = ETIMEDOUT;
+                        return -1;
+                    }
+                    continue;
+                }
                 /* A non-blocking fd: wait until it drains rather than spin. */
                 struct pollfd pfd = {.fd = fd, .events = POLLOUT};
                 if (poll(&pfd, 1, -1) < 0 && errno != EINTR) {
@@ -77,13 +85,15 @@ void frame_ignore_sigpipe(void)
     sigpipe_ignored = true;
 }
 
-/* Write a then b, whole; never raises SIGPIPE (see frame_write). 0, or -1 with *error. */
-static int write_two(int fd, const char *a, size_t an, const char *b, size_t bn, char **error)
+/* Write a then b, whole; never raises SIGPIPE (see frame_write). 0, -1 with *error, or 1 when
+ * room gave up. */
+static int write_two(int fd, const char *a, size_t an, const char *b, size_t bn, const frame_room *room,
+                     char **error)
 {
     int err = 0, rc;
     if (sigpipe_ignored) {
-        rc = write_all(fd, a, an, &err);
-        if (rc == 0 && bn > 0) rc = write_all(fd, b, bn, &err);
+        rc = write_all(fd, a, an, room, &err);
+        if (rc == 0 && bn > 0) rc = write_all(fd, b, bn, room, &err);
     } else {
         /* Block SIGPIPE for this thread; remember whether one was already pending so that we only
          * consume the one our write raised (the classic pattern for pipes, where MSG_NOSIGNAL does
@@ -95,8 +105,8 @@ static int write_two(int fd, const char *a, size_t an, const char *b, size_t bn,
         pthread_sigmask(SIG_BLOCK, &pipe_set, &old_mask);
         sigpending(&pending);
         bool was_pending = sigismember(&pending, SIGPIPE) == 1;
-        rc = write_all(fd, a, an, &err);
-        if (rc == 0 && bn > 0) rc = write_all(fd, b, bn, &err);
+        rc = write_all(fd, a, an, room, &err);
+        if (rc == 0 && bn > 0) rc = write_all(fd, b, bn, room, &err);
         if (rc < 0 && err == EPIPE && !was_pending) {
             static const struct timespec zero = {0, 0};
             while (sigtimedwait(&pipe_set, NULL, &zero) < 0 && errno == EINTR) {
@@ -104,6 +114,7 @@ static int write_two(int fd, const char *a, size_t an, const char *b, size_t bn,
         }
         pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
     }
+    if (rc < 0 && err == ETIMEDOUT && room) return 1;
     if (rc < 0) {
         set_error(error, err == EPIPE ? xstrdup("the other side closed the pipe")
                                       : xasprintf("write failed: %s", strerror(err)));
@@ -112,7 +123,7 @@ static int write_two(int fd, const char *a, size_t an, const char *b, size_t bn,
     return 0;
 }
 
-int frame_write_raw(int fd, const char *body, size_t len, char **error)
+static int write_raw(int fd, const char *body, size_t len, const frame_room *room, char **error)
 {
     if (len > FRAME_MAX_BYTES) {
         set_error(error, cap_message(len));
@@ -124,9 +135,14 @@ int frame_write_raw(int fd, const char *body, size_t len, char **error)
     if (len <= sizeof small - sizeof hdr) {
         memcpy(small, hdr, sizeof hdr);
         if (len) memcpy(small + sizeof hdr, body, len);
-        return write_two(fd, small, sizeof hdr + len, NULL, 0, error);
+        return write_two(fd, small, sizeof hdr + len, NULL, 0, room, error);
     }
-    return write_two(fd, (const char *)hdr, sizeof hdr, body, len, error);
+    return write_two(fd, (const char *)hdr, sizeof hdr, body, len, room, error);
+}
+
+int frame_write_raw(int fd, const char *body, size_t len, char **error)
+{
+    return write_raw(fd, body, len, NULL, error);
 }
 
 /* The length in front of the frame that starts at `at` (its 4 bytes reserved), or -1 over the cap. */
@@ -185,18 +201,23 @@ int frame_append_call(buf *b, const char *type, const char *op, const json_t *ar
 
 int frame_write_frames(int fd, buf *b, char **error)
 {
-    int rc = b->len ? write_two(fd, b->data, b->len, NULL, 0, error) : 0;
+    int rc = b->len ? write_two(fd, b->data, b->len, NULL, 0, NULL, error) : 0;
     b->len = 0;
+    return rc;
+}
+
+int frame_write_waiting(int fd, const json_t *v, const frame_room *room, char **error)
+{
+    size_t len = 0;
+    char *body = json_dump(v, JSON_COMPACT, &len);
+    int rc = write_raw(fd, body, len, room, error);
+    free(body);
     return rc;
 }
 
 int frame_write(int fd, const json_t *v, char **error)
 {
-    size_t len = 0;
-    char *body = json_dump(v, JSON_COMPACT, &len);
-    int rc = frame_write_raw(fd, body, len, error);
-    free(body);
-    return rc;
+    return frame_write_waiting(fd, v, NULL, error);
 }
 
 /* ---- reading ------------------------------------------------------------------------------ */

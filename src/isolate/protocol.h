@@ -49,6 +49,18 @@
  * the 64 MiB limit", "write failed: ...". */
 int frame_write(int fd, const json_t *v, char **error);
 
+/* How a write to a non-blocking descriptor waits for room in the pipe (frame_write waits as long
+ * as it takes): room(ctx, fd) waits as its caller wants and returns 1 to try again, or 0 to give
+ * up. A writer whose reader may stop reading (the supervisor writing to a worker) bounds its wait
+ * so with its own deadlines. */
+typedef struct frame_room {
+    int (*room)(void *ctx, int fd);
+    void *ctx;
+} frame_room;
+/* frame_write, waiting for room only as `room` allows: 0, -1 with *error, or 1 when room gave up
+ * (*error unset; part of the frame may have been written, so the stream is of no further use). */
+int frame_write_waiting(int fd, const json_t *v, const frame_room *room, char **error);
+
 struct buf;
 /* Append one frame (the compact JSON of v, after its length) to b, for frame_write_frames. 0, or
  * -1 with *error (the frame is over the cap; b is as it was). */

@@ -17,6 +17,10 @@
  * and the child faulted every page of the binary it touched in again). Otherwise it makes its own
  * (sandbox_ns.c, sandbox_pidns_fork).
  *
+ * Every signal is blocked around the clone with the raw system call, glibc's own two included, so
+ * that no handler of the parent runs in the child while it shares the parent's memory (execve then
+ * resets the handlers; the worker unblocks its signals first thing, as posix_spawn's children do).
+ *
  * Trusts its caller; owns nothing after the call but the returned pidfd.
  */
 #define _GNU_SOURCE
@@ -164,6 +168,19 @@ static void report_fallback(int err)
             binary_path, strerror(err));
 }
 
+/* With the raw system call: glibc's pthread_sigmask and sigprocmask quietly keep its two internal
+ * signals (32 and 33) unblocked. The kernel's set is 64 bits here (NSIG 65). */
+void spawn_block_all(spawn_sigmask *saved)
+{
+    unsigned long long all = ~0ULL;
+    syscall(SYS_rt_sigprocmask, SIG_SETMASK, &all, &saved->bits, sizeof all);
+}
+
+void spawn_unblock(const spawn_sigmask *saved)
+{
+    syscall(SYS_rt_sigprocmask, SIG_SETMASK, &saved->bits, NULL, sizeof saved->bits);
+}
+
 /* Set once the kernel refused this process a pid namespace for want of privilege: it will again (a
  * failed clone does much of a process's copying before it fails), so later workers make their own
  * from the start. */
@@ -175,9 +192,8 @@ pid_t spawn_worker_process(const spawn_request *req, int *pidfd)
     spawn_plan plan = {.req = req, .parent = getpid(), .binary = binary_fd,
                        .pid1 = req->new_pidns && !atomic_load(&no_new_pidns)};
     char *stack = xmalloc(SPAWN_STACK_BYTES);
-    sigset_t all, saved;
-    sigfillset(&all);
-    pthread_sigmask(SIG_SETMASK, &all, &saved);
+    spawn_sigmask saved;
+    spawn_block_all(&saved);
     *pidfd = -1;
     int flags = CLONE_VM | CLONE_VFORK | CLONE_PIDFD | SIGCHLD;
     pid_t pid = clone(spawn_child, stack + SPAWN_STACK_BYTES, flags | (plan.pid1 ? CLONE_NEWPID : 0), &plan, pidfd);
@@ -191,7 +207,7 @@ pid_t spawn_worker_process(const spawn_request *req, int *pidfd)
         pid = clone(spawn_child, stack + SPAWN_STACK_BYTES, flags, &plan, pidfd);
     }
     int e = errno;
-    pthread_sigmask(SIG_SETMASK, &saved, NULL);
+    spawn_unblock(&saved);
     free(stack);
     if (pid > 0 && plan.binary_errno) report_fallback(plan.binary_errno);
     errno = e;

@@ -34,6 +34,16 @@ int spawn_send_fds(int sock, char byte, const int *fds, int n);
  * knows which by its pid: 1 only in a namespace of its own). */
 pid_t spawn_worker_process(const spawn_request *req, int *pidfd);
 
+/* Block every signal the kernel lets a thread block, glibc's own two (thread cancellation and
+ * set*id, which pthread_sigmask leaves open) included, for the clone's window: the child runs on
+ * the parent's memory until it execs, so no handler of the parent may run in it. *saved gets the
+ * mask to put back with spawn_unblock. */
+typedef struct spawn_sigmask {
+    unsigned long long bits;
+} spawn_sigmask;
+void spawn_block_all(spawn_sigmask *saved);
+void spawn_unblock(const spawn_sigmask *saved);
+
 /* The path of the worker binary in use, or NULL when workers are this binary (for the banner of
  * `chidori sandbox` and for tests). */
 const char *spawn_worker_binary(void);

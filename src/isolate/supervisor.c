@@ -248,7 +248,9 @@ static void handoff_end(handoff *h, worker *w, int sock)
 static int spawn_worker(worker *w, const isolate_options *o, uint64_t mem_cap_bytes, char **error)
 {
     int in[2] = {-1, -1}, out[2] = {-1, -1}, err[2] = {-1, -1}, hand[2] = {-1, -1};
-    if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC) || pipe2(err, O_CLOEXEC) ||
+    /* our end of the worker's input is non-blocking: a reply waits for room only until the run's
+     * limits (wait_for_room) */
+    if (pipe2(in, O_CLOEXEC) || fcntl(in[1], F_SETFL, O_NONBLOCK) || pipe2(out, O_CLOEXEC) || pipe2(err, O_CLOEXEC) ||
         socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, hand)) {
         *error = xasprintf("cannot create the worker's pipes: %s", strerror(errno));
         int *all[] = {in, out, err, hand};
@@ -472,13 +474,14 @@ static void end_after_done(worker *w, int in_background)
     end_now(w);
 }
 
-/* Wait until the worker says something, the run is cancelled (cancel_fd >= 0 becoming readable)
- * or `until` passes (0 = no limit). Only waits: the frame itself is read by frame_read. */
+/* Wait until the worker's pipe is ready for `events` (POLLIN: the worker said something; POLLOUT:
+ * there is room for a reply), the run is cancelled (cancel_fd >= 0 becoming readable) or `until`
+ * passes (0 = no limit). Only waits: the frame itself is read or written by protocol.c. */
 typedef enum { WAIT_READY, WAIT_CANCELLED, WAIT_TIMEOUT, WAIT_POLL_FAILED } wait_outcome;
-static wait_outcome wait_for_frame(int from_child, int cancel_fd, int64_t until)
+static wait_outcome wait_for_worker(int fd, short events, int cancel_fd, int64_t until)
 {
     for (;;) {
-        struct pollfd p[2] = {{.fd = from_child, .events = POLLIN}, {.fd = cancel_fd, .events = POLLIN}};
+        struct pollfd p[2] = {{.fd = fd, .events = events}, {.fd = cancel_fd, .events = POLLIN}};
         int timeout = -1;
         if (until) {
             int64_t left = until - clock_monotonic_ms();
@@ -681,6 +684,52 @@ static char *backstop_cpu_message(const backstop *b)
                      "supervisor stopped it",
                      (unsigned long long)(b->cpu_limit_us / 1000), (unsigned long long)b->op_budget,
                      BACKSTOP_NS_PER_TICK);
+}
+
+/* The failure a wait that ended early means: a cancel, or a limit that passed (which one: res->limit,
+ * *quiet for the "went quiet" limit, *by_backstop for the deadline or the CPU time). */
+static char *wait_failure(wait_outcome wo, backstop *bs, const isolate_options *o, int64_t kill_at, int64_t quiet_ms,
+                          engine_result *res, bool *quiet, bool *by_backstop)
+{
+    if (wo == WAIT_CANCELLED) return xstrdup("the run was cancelled");
+    char *failure = time_limit_passed(bs, o, kill_at, quiet_ms, res, quiet);
+    *by_backstop = !*quiet;
+    if (!failure) {
+        failure = backstop_cpu_message(bs);
+        res->limit = LIMIT_BUDGET;
+    }
+    return failure;
+}
+
+/* A reply waits for room in the worker's pipe as the loop waits for a frame: until the kill time,
+ * the CPU backstop or a cancel. A worker that sends calls and stops reading their replies fills the
+ * pipe; the parent must not then wait past the run's limits (the pipe is non-blocking on our side). */
+typedef struct reply_room {
+    backstop *bs;
+    const worker *w;
+    int cancel_fd;
+    int64_t kill_at;
+    wait_outcome why; /* what ended the wait, when it gave up */
+} reply_room;
+
+static int wait_for_room(void *ctx, int fd)
+{
+    reply_room *r = ctx;
+    for (;;) {
+        int64_t check = r->bs->cpu_check_at;
+        int64_t wake = check && (!r->kill_at || check < r->kill_at) ? check : r->kill_at;
+        wait_outcome wo = wait_for_worker(fd, POLLOUT, r->cancel_fd, wake);
+        if (wo == WAIT_READY) return 1;
+        if (wo != WAIT_TIMEOUT) {
+            r->why = wo;
+            return 0;
+        }
+        int64_t now = clock_monotonic_ms();
+        if ((r->kill_at && now >= r->kill_at) || (check && now >= check && backstop_cpu_spent(r->bs, r->w))) {
+            r->why = WAIT_TIMEOUT;
+            return 0;
+        }
+    }
 }
 
 /* The options a worker's first Init carries: the caller's, the CPU it is to join and how many
@@ -901,23 +950,14 @@ int supervisor_run(const engine_config *cfg, host *h, const isolate_options *o, 
         }
         while (check_first) {
             int64_t wake = bs.cpu_check_at && (!kill_at || bs.cpu_check_at < kill_at) ? bs.cpu_check_at : kill_at;
-            wo = wait_for_frame(w.from_child, o->watch_cancel ? o->cancel_fd : -1, wake);
+            wo = wait_for_worker(w.from_child, POLLIN, o->watch_cancel ? o->cancel_fd : -1, wake);
             if (wo != WAIT_TIMEOUT || (kill_at && clock_monotonic_ms() >= kill_at)) break;
             if (bs.cpu_check_at && clock_monotonic_ms() >= bs.cpu_check_at && backstop_cpu_spent(&bs, &w)) break;
         }
         from_worker.readable = check_first && wo == WAIT_READY; /* no second poll for what it saw */
-        if (wo == WAIT_CANCELLED) {
-            failure = xstrdup("the run was cancelled");
-            break;
-        }
-        if (wo == WAIT_TIMEOUT) {
-            failure = time_limit_passed(&bs, o, kill_at, quiet_ms, res, &killed_for_quiet);
+        if (wo == WAIT_CANCELLED || wo == WAIT_TIMEOUT) {
             /* as below: a quiet kill is told by quiet_kind (it used to leave the limit unset here) */
-            killed_by_backstop = !killed_for_quiet;
-            if (!failure) {
-                failure = backstop_cpu_message(&bs);
-                res->limit = LIMIT_BUDGET;
-            }
+            failure = wait_failure(wo, &bs, o, kill_at, quiet_ms, res, &killed_for_quiet, &killed_by_backstop);
             break;
         }
         if (frame_reader_next(&from_worker, kill_at, &frame, &error) != 0) {
@@ -1009,9 +1049,18 @@ int supervisor_run(const engine_config *cfg, host *h, const isolate_options *o, 
             if (answered) {
                 failure = unsettled;
                 ahead_failed = failure != NULL;
-            } else if (frame_write(w.to_child, reply, &error) != 0) {
-                failure = xasprintf("the worker stopped listening: %s", error);
-                free(error), error = NULL;
+            } else {
+                reply_room room = {.bs = &bs, .w = &w, .cancel_fd = o->watch_cancel ? o->cancel_fd : -1, .kill_at = kill_at};
+                frame_room wait = {wait_for_room, &room};
+                int wr = frame_write_waiting(w.to_child, reply, &wait, &error);
+                if (wr > 0 && room.why == WAIT_POLL_FAILED) {
+                    failure = xasprintf("the worker stopped listening: %s", strerror(errno));
+                } else if (wr > 0) { /* it stopped reading its replies, and a limit passed (or a cancel) */
+                    failure = wait_failure(room.why, &bs, o, kill_at, quiet_ms, res, &killed_for_quiet, &killed_by_backstop);
+                } else if (wr < 0) {
+                    failure = xasprintf("the worker stopped listening: %s", error);
+                    free(error), error = NULL;
+                }
             }
             json_free(reply);
         } else if (type == FRAME_DONE) {

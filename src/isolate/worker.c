@@ -247,6 +247,26 @@ static void hostile_frames(const char *mode)
         send_done(&res);
         free(res.error);
         return;
+    } else if (!strcmp(mode, "frame_deaf") || !strcmp(mode, "frame_deaf_spin")) {
+        /* calls, and never a read of their replies: the parent's replies fill the pipe, and it
+         * must then give up at the run's limits rather than wait for room. frame_deaf sends until
+         * its own pipe is full too and blocks there; frame_deaf_spin sends 1600 calls of about 61
+         * bytes (the 64 KiB pipe to it holds about 1050 of their 62-byte replies, the one from it
+         * the 550 calls left after that) and then spins in C, so that only the CPU backstop ends it. */
+        bool spin = !strcmp(mode, "frame_deaf_spin");
+        static const uint64_t meter[2] = {0, 0};
+        json_t *args = json_object();
+        buf b = {0};
+        for (int n = 0; !spin || n < 1600; n++) {
+            if (frame_append_call(&b, "call", "no_such_op", args, meter, false, 0, &io) != 0 ||
+                frame_write_frames(FD_OUT, &b, &io) != 0)
+                break;
+        }
+        buf_free(&b);
+        json_free(args);
+        if (spin)
+            for (volatile unsigned long i = 0;; i++) {
+            }
     } else if (!strcmp(mode, "frame_isolation_again")) {
         /* a second confinement report, mid-run, claiming more than was applied; then an honest
          * looking outcome: the parent must fail the run and print nothing of the forged report */
