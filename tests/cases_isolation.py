@@ -484,3 +484,52 @@ def case_a_worker_refuses_to_run_when_its_handoff_did_not_all_arrive(v):
     # the same Init saying nothing was sent: the worker goes on to confine itself and report
     went_on = first_answer(0)
     assert went_on.get("type") == "isolation" and isinstance(went_on.get("report"), dict), went_on
+
+
+def isolation_line(err):
+    return next((l for l in err.splitlines() if l.startswith("Isolation: ")), "")
+
+
+def case_the_isolation_line_names_the_cgroup_slot_or_why_there_is_none(v):
+    """The parent claims the worker's cgroup slot and hands it over, so the parent adds it to the
+    worker's own report of its layers: `cgroup v1` (or v2) among them when the worker has a slot,
+    `skipped: cgroup (why)` when it has none: left out by CHIDORI_ISOLATE_SKIP, or not to be had
+    (a rootless run, here as nobody: no hierarchy it may write). It used to say nothing of it."""
+    import subprocess
+    # in /tmp itself: nobody must reach it (the suite's own temporary folder is private)
+    with tempfile.TemporaryDirectory(dir="/tmp") as d:
+        os.chmod(d, 0o755)
+        agent = os.path.join(d, "agent.js")
+        with open(agent, "w") as f:
+            f.write("export default async () => 1;\n")
+        code, _, err = chidori(v, "run", agent, env={"CHIDORI_ISOLATE_SKIP": "cgroup"})
+        line = isolation_line(err)
+        assert code == 0 and line.endswith("rlimits); skipped: cgroup (disabled)"), err
+        code, _, err = chidori(v, "run", agent)
+        line = isolation_line(err)
+        if os.geteuid() == 0 and os.path.isdir("/sys/fs/cgroup/memory"):
+            assert code == 0 and (line.endswith(", cgroup v1)") or line.endswith(", cgroup v2)")), err
+        else:
+            assert code == 0 and "skipped: cgroup (" in line, err
+        if os.geteuid() != 0:
+            return
+        # nobody: the binaries copied where it may run them (the build folder may not be open to it)
+        bindir = os.path.join(d, "bin")
+        os.mkdir(bindir, 0o755)
+        for name in ("chidori", "chidori-worker"):
+            src = os.path.join(os.path.dirname(v.chidori), name)
+            if os.path.exists(src):
+                shutil.copy2(src, os.path.join(bindir, name))
+        state = os.path.join(d, "state")
+        os.mkdir(state)
+        os.chown(state, 65534, 65534)
+
+        def become_nobody():
+            os.setgroups([])
+            os.setgid(65534)
+            os.setuid(65534)
+        env = v.env({"CHIDORI_STATE_DIR": state, "HOME": state})
+        p = subprocess.run([os.path.join(bindir, "chidori"), "run", agent], env=env, cwd=d,
+                           preexec_fn=become_nobody, capture_output=True, text=True, timeout=60 * v.slow)
+        line = isolation_line(p.stderr)
+        assert p.returncode == 0 and "; skipped: cgroup (" in line and "cgroup v" not in line.split(";")[0], p.stderr

@@ -864,6 +864,21 @@ void warm_worker_discard(warm_worker *ww)
     free(ww);
 }
 
+/* The `Isolation:` line of a worker: its own report of the layers it applied, and its cgroup slot,
+ * which only the parent knows (it claims the slot and hands it over): "cgroup vN" among the layers
+ * when the worker was given one, else a "skipped: cgroup (why)" like any layer's. */
+static char *banner_with_cgroup(const char *report, const worker *w, const isolate_options *o)
+{
+    const char *close = strncmp(report, "process (", 9) == 0 ? strchr(report, ')') : NULL;
+    if (!close) return xstrdup(report); /* not a summary of ours: as it is */
+    if (w->cgroup.version)
+        return xasprintf("%.*s, cgroup v%d%s", (int)(close - report), report, w->cgroup.version, close);
+    const char *why = name_in_list(o->sandbox.skip, "cgroup") ? "disabled"
+                      : w->cgroup.status.detail[0]            ? w->cgroup.status.detail
+                                                              : "no slot could be claimed";
+    return xasprintf("%s%s cgroup (%s)", report, strstr(close, "; skipped: ") ? ";" : "; skipped:", why);
+}
+
 /* ---------- serving ---------- */
 
 int supervisor_run(const engine_config *cfg, host *h, const isolate_options *o, engine_result *res, char **banner)
@@ -890,7 +905,7 @@ int supervisor_run(const engine_config *cfg, host *h, const isolate_options *o, 
         /* confined already: its report stands in for the one a cold worker sends first */
         w = ww->w;
         if (banner) {
-            *banner = ww->banner, ww->banner = NULL;
+            *banner = banner_with_cgroup(ww->banner, &w, o);
             fprintf(stderr, "Isolation: %s\n", *banner);
         }
         free(ww->banner);
@@ -983,7 +998,9 @@ int supervisor_run(const engine_config *cfg, host *h, const isolate_options *o, 
         } else if (type == FRAME_ISOLATION) {
             /* the worker's confinement report: one way, no reply */
             if (banner && !*banner) {
-                *banner = isolate_banner(json_object_get(frame, "report"));
+                char *own = isolate_banner(json_object_get(frame, "report"));
+                *banner = banner_with_cgroup(own, &w, o);
+                free(own);
                 fprintf(stderr, "Isolation: %s\n", *banner); /* before anything the agent logs */
             }
         } else if (type == FRAME_CALL && json_object_get(frame, "ahead") &&
