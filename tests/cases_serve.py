@@ -901,3 +901,27 @@ def case_serve_workers_share_one_empty_network_namespace(v):
             except OSError:
                 pass  # closed meanwhile (the server keeps working)
         assert nets <= server_fds, (nets, server_fds)  # the one the server holds
+
+
+def case_serve_no_isolate_cancel_stops_a_pure_computation(v):
+    """In-process (`--no-isolate`), a cancelled session that computes without effects stops at its
+    engine's next interrupt poll, not only at its next effect or a limit (here none: no budget, no
+    deadline). Before, its thread spun on after the cancel; now the server uses no CPU once the
+    cancel is answered."""
+    def cpu_of(pid):
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    env = {"CHIDORI_JS_OP_BUDGET": "0", "CHIDORI_JS_DEADLINE_MS": "0"}
+    with serving(v, "--no-isolate", env=env) as s:
+        view = create(s, {"input": {"mode": "spin", "loops": 10**15}, "wait": False})
+        time.sleep(0.3)
+        status, _, got = s.request("POST", f"/sessions/{view['id']}/cancel")
+        assert status == 200 and got["status"] == "cancelled", got
+        time.sleep(0.3 * v.slow)  # the engine's next poll comes within microseconds; this is slack
+        before = cpu_of(s.proc.pid)
+        time.sleep(1.0)
+        spent = cpu_of(s.proc.pid) - before
+        assert spent < 0.3, f"the server used {spent:.2f} s of CPU in the second after the cancel"
+        done = create(s, {"input": {}})
+        assert done["status"] == "completed", done

@@ -21,7 +21,8 @@ typedef struct engine_limits {
     uint64_t max_alloc_bytes; /* largest single allocation; 0 = off. CHIDORI_JS_MAX_ALLOC_MB */
     size_t stack_bytes;       /* JS stack ceiling */
     /* In-process only (never sent to a worker): the engine halts at its next interrupt poll once
-     * this reads non-zero (a member of a run asked to stop, runner/member_run.c); NULL: never. */
+     * this reads non-zero (a member of a run asked to stop, runner/member_run.c; a cancelled
+     * run, runner.c); NULL: never. */
     const atomic_int *stop;
 } engine_limits;
 

@@ -260,6 +260,9 @@ int runner_run(const runner_request *req, runner_outcome *out, char **error)
     memset(out, 0, sizeof *out);
     run_context rc = {.req = req};
     rc.base.limits = req->limits;
+    /* an in-process run (and the in-process agents it calls) halts at its next interrupt poll once
+     * cancelled, so a pure computation stops too (an isolated one's worker is killed instead) */
+    if (!req->isolated && req->cancel) rc.base.limits.stop = &req->cancel->flag;
     tree_caps caps;
     tree_caps_from(&caps, &req->limits, req->settings);
     rc.tree = tree_budget_new(&caps);
