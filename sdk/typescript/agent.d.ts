@@ -110,8 +110,9 @@ declare module "chidori:agent" {
     read(path: string): Promise<string>;
     /** language: given, else from the extension. The content is never in the call log. */
     write(path: string, content: string, opts?: { language?: string }): Promise<WorkspaceWriteResult>;
-    delete(path: string, reason?: string): Promise<boolean>;
-    remove(path: string, reason?: string): Promise<boolean>;
+    /** Removes the file (if there) and notes the delete in the manifest; null, as in the original. */
+    delete(path: string, reason?: string): Promise<null>;
+    remove(path: string, reason?: string): Promise<null>;
   }
 
   /** A content block of a provider message, in the original chidori's tagged form. */

@@ -249,7 +249,7 @@ static int do_delete(int root, const char *path, const json_t *args, int64_t att
     int dir = walk_parent(root, path, false, &leaf);
     if (dir < 0) {
         if (errno == ENOENT) {
-            *result = json_bool(false);
+            *result = json_null(); /* as the original: delete answers null, removed or not */
             return HOST_OK;
         }
         *error = describe_errno("cannot delete", path);
@@ -263,7 +263,7 @@ static int do_delete(int root, const char *path, const json_t *args, int64_t att
         *error = describe_errno("cannot delete", path);
         return HOST_ERROR;
     }
-    *result = json_bool(rc == 0);
+    *result = json_null();
     return HOST_OK;
 }
 
