@@ -7,6 +7,7 @@ end by the deadline + 1 s with the engine's own leading text (`wall-clock deadli
 `CPU budget exhausted:`) and say that the supervisor stopped the worker; in `chidori run` and in
 `chidori serve` (fork-server, warm and exec'd workers alike).
 """
+import json
 import os
 import subprocess
 import tempfile
@@ -140,6 +141,29 @@ def case_serve_cancel_ends_a_worker_that_stops_reading_its_replies(v):
         srv.stop()
     finally:
         srv.cleanup()
+
+
+def case_backstop_a_big_reply_after_a_slow_effect_reaches_an_honest_worker(v):
+    """An effect that ends past the deadline (a fetch answered after 1.8 s, the deadline 1 s) gives
+    the engine one grace to notice; its reply (300 KB, more than the pipe holds) must then wait for
+    room until the limits as they are after the effect, not as they were before it: the worker
+    reads it and the run ends with the engine's own deadline message, as in-process. (While the
+    wait used the kill time from before the effect, it gave up at once and said the worker "went
+    quiet".)"""
+    from cases_http import server
+    with tempfile.TemporaryDirectory() as d, server() as (port, _):
+        agent = os.path.join(d, "agent.js")
+        with open(agent, "w") as f:
+            f.write("export default async (input) => {\n"
+                    "  const body = await (await fetch(input.url)).text();\n"
+                    "  return body.length;\n"
+                    "};\n")
+        url = f"http://127.0.0.1:{port}/big?n=300000&ms=1800"
+        env = {"CHIDORI_HTTP_ALLOW_HOSTS": "127.0.0.1", "CHIDORI_JS_DEADLINE_MS": str(DEADLINE_MS)}
+        for mode in ("--isolate", "--no-isolate"):
+            code, _, err = chidori(v, "run", mode, agent, "-i", json.dumps({"url": url}), env=env)
+            assert code == 1 and "wall-clock deadline exceeded: the run passed 1000 ms (CHIDORI_JS_DEADLINE_MS)" in err \
+                and "went quiet" not in err and "the supervisor stopped it" not in err, (mode, err)
 
 
 def cpu_limit_ms(v, ticks):

@@ -925,3 +925,29 @@ def case_serve_no_isolate_cancel_stops_a_pure_computation(v):
         assert spent < 0.3, f"the server used {spent:.2f} s of CPU in the second after the cancel"
         done = create(s, {"input": {}})
         assert done["status"] == "completed", done
+
+
+def case_serve_no_isolate_cancel_inside_a_nested_agent_records_no_failure(v):
+    """In-process, a cancel that halts a nested agent (callAgent) in the middle of a computation
+    ends the run there: the call_agent is not recorded as a failed call (a re-run of the log would
+    replay a failure that never happened), and the server stops computing."""
+    folder = tempfile.mkdtemp(prefix="chidori-serve-nested-cancel-")
+    calls = os.path.join(folder, "mcp-calls.log")
+    open(calls, "w").close()
+    env = {"CHIDORI_MCP_CONFIG": mcp_env(calls), "CHIDORI_JS_OP_BUDGET": "0", "CHIDORI_JS_DEADLINE_MS": "0"}
+    s = Server(v, "--trusted", "--no-isolate", env=env, folder=folder)
+    try:
+        s.start()
+        view = create(s, {"input": {"mode": "nested", "loops": 10**15}, "wait": False})
+        s.wait_for(view["id"], lambda x: x["call_count"] >= 2, "the child's first tool call in")
+        time.sleep(0.2)
+        status, _, got = s.request("POST", f"/sessions/{view['id']}/cancel")
+        assert status == 200 and got["status"] == "cancelled", got
+        time.sleep(0.5 * v.slow)
+        _, _, cp = s.request("GET", f"/sessions/{view['id']}/checkpoint")
+        failed = [r for r in cp["call_log"] if r.get("error")]
+        assert not failed, f"records of failures that never happened: {failed}"
+        assert [r["function"] for r in sorted(cp["call_log"], key=lambda r: r["seq"])] == ["log", "tool"], cp
+        s.stop()
+    finally:
+        s.cleanup()

@@ -134,7 +134,7 @@ char *isolate_banner(const json_t *report)
 {
     /* The summary comes from the worker: print it bounded and only if it is plain text. */
     const json_t *s = json_object_get(report, "summary");
-    if (!json_is_string(s) || s->u.string.len > 1024) return xstrdup("process (the worker sent no summary)");
+    if (!json_is_string(s) || s->u.string.len > 1024) return xstrdup(ISOLATE_NO_SUMMARY);
     buf b = {0};
     for (size_t i = 0; i < s->u.string.len; i++) {
         unsigned char c = (unsigned char)s->u.string.bytes[i];

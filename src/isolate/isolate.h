@@ -33,6 +33,8 @@ bool name_in_list(const char *list, const char *name);
 bool isolate_sandbox_wants(const isolate_sandbox *cfg, const char *layer);
 /* The `Isolation:` banner text for a confinement report. */
 char *isolate_banner(const json_t *report);
+/* What isolate_banner says of a report without a usable summary. */
+#define ISOLATE_NO_SUMMARY "process (the worker sent no summary)"
 /* Test-only (CHIDORI_ISOLATE_SELFTEST): try one forbidden act; JSON text {probe, outcome}. */
 char *isolate_selftest(const char *probe);
 

@@ -385,7 +385,7 @@ int sandbox_cgroup_claim(const char *delegated, uint64_t memory_bytes, int pids_
         set_status(cg, true, "v1 memory=%llu MiB%s", (unsigned long long)(memory_bytes >> 20), cg->pids_dir[0] ? ", pids" : "");
         return 0;
     }
-    set_status(cg, false, "%.79s; %.78s", why2, why1);
+    set_status(cg, false, "%.79s, and %.74s", why2, why1);
     return -1;
 }
 

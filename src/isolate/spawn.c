@@ -169,16 +169,24 @@ static void report_fallback(int err)
 }
 
 /* With the raw system call: glibc's pthread_sigmask and sigprocmask quietly keep its two internal
- * signals (32 and 33) unblocked. The kernel's set is 64 bits here (NSIG 65). */
+ * signals (32 and 33) unblocked. The kernel's set is 64 bits on the architectures we build for
+ * (NSIG 65); where it is not, the call fails and the C library's mask is the fallback. */
 void spawn_block_all(spawn_sigmask *saved)
 {
     unsigned long long all = ~0ULL;
-    syscall(SYS_rt_sigprocmask, SIG_SETMASK, &all, &saved->bits, sizeof all);
+    saved->bits = 0;
+    saved->raw = syscall(SYS_rt_sigprocmask, SIG_SETMASK, &all, &saved->bits, sizeof all) == 0;
+    if (!saved->raw) {
+        sigset_t every;
+        sigfillset(&every);
+        pthread_sigmask(SIG_SETMASK, &every, &saved->libc);
+    }
 }
 
 void spawn_unblock(const spawn_sigmask *saved)
 {
-    syscall(SYS_rt_sigprocmask, SIG_SETMASK, &saved->bits, NULL, sizeof saved->bits);
+    if (saved->raw) syscall(SYS_rt_sigprocmask, SIG_SETMASK, &saved->bits, NULL, sizeof saved->bits);
+    else pthread_sigmask(SIG_SETMASK, &saved->libc, NULL);
 }
 
 /* Set once the kernel refused this process a pid namespace for want of privilege: it will again (a

@@ -2,6 +2,7 @@
 #ifndef CHIDORI_ISOLATE_SPAWN_H
 #define CHIDORI_ISOLATE_SPAWN_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <sys/types.h>
 
@@ -39,7 +40,9 @@ pid_t spawn_worker_process(const spawn_request *req, int *pidfd);
  * the parent's memory until it execs, so no handler of the parent may run in it. *saved gets the
  * mask to put back with spawn_unblock. */
 typedef struct spawn_sigmask {
-    unsigned long long bits;
+    unsigned long long bits; /* the kernel's mask, where its set is 64 bits */
+    sigset_t libc;           /* else (an architecture with more signals): the C library's */
+    bool raw;
 } spawn_sigmask;
 void spawn_block_all(spawn_sigmask *saved);
 void spawn_unblock(const spawn_sigmask *saved);

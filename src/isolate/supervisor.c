@@ -710,6 +710,7 @@ typedef struct reply_room {
     int cancel_fd;
     int64_t kill_at;
     wait_outcome why; /* what ended the wait, when it gave up */
+    int err;          /* poll's errno, when that was why */
 } reply_room;
 
 static int wait_for_room(void *ctx, int fd)
@@ -722,6 +723,7 @@ static int wait_for_room(void *ctx, int fd)
         if (wo == WAIT_READY) return 1;
         if (wo != WAIT_TIMEOUT) {
             r->why = wo;
+            r->err = errno;
             return 0;
         }
         int64_t now = clock_monotonic_ms();
@@ -869,14 +871,18 @@ void warm_worker_discard(warm_worker *ww)
  * when the worker was given one, else a "skipped: cgroup (why)" like any layer's. */
 static char *banner_with_cgroup(const char *report, const worker *w, const isolate_options *o)
 {
-    const char *close = strncmp(report, "process (", 9) == 0 ? strchr(report, ')') : NULL;
-    if (!close) return xstrdup(report); /* not a summary of ours: as it is */
-    if (w->cgroup.version)
-        return xasprintf("%.*s, cgroup v%d%s", (int)(close - report), report, w->cgroup.version, close);
+    /* inside the list of a summary of ours; at the end of anything else (the stand-in for a worker
+     * that sent no summary, a summary not shaped as ours): the parent's word is always there */
+    const char *close = strncmp(report, "process (", 9) == 0 && strcmp(report, ISOLATE_NO_SUMMARY) ? strchr(report, ')') : NULL;
+    if (w->cgroup.version && close)
+        return xasprintf("%.*s%scgroup v%d%s", (int)(close - report), report, close > report + 9 ? ", " : "",
+                         w->cgroup.version, close);
+    if (w->cgroup.version) return xasprintf("%s; cgroup v%d", report, w->cgroup.version);
     const char *why = name_in_list(o->sandbox.skip, "cgroup") ? "disabled"
                       : w->cgroup.status.detail[0]            ? w->cgroup.status.detail
                                                               : "no slot could be claimed";
-    return xasprintf("%s%s cgroup (%s)", report, strstr(close, "; skipped: ") ? ";" : "; skipped:", why);
+    bool listing = close && strstr(close, "; skipped: ");
+    return xasprintf("%s%s cgroup (%s)", report, listing ? ";" : "; skipped:", why);
 }
 
 /* ---------- serving ---------- */
@@ -1067,11 +1073,15 @@ int supervisor_run(const engine_config *cfg, host *h, const isolate_options *o, 
                 failure = unsettled;
                 ahead_failed = failure != NULL;
             } else {
+                /* the kill time anew: the effect took its time (the quiet limit counts from now),
+                 * and one that ended past the deadline moved the wall limit (backstop_after_effect) */
+                int64_t quiet_now = quiet_ms ? clock_monotonic_ms() + quiet_ms : 0;
+                kill_at = bs.wall_at && (!quiet_now || bs.wall_at < quiet_now) ? bs.wall_at : quiet_now;
                 reply_room room = {.bs = &bs, .w = &w, .cancel_fd = o->watch_cancel ? o->cancel_fd : -1, .kill_at = kill_at};
                 frame_room wait = {wait_for_room, &room};
                 int wr = frame_write_waiting(w.to_child, reply, &wait, &error);
                 if (wr > 0 && room.why == WAIT_POLL_FAILED) {
-                    failure = xasprintf("the worker stopped listening: %s", strerror(errno));
+                    failure = xasprintf("the worker stopped listening: %s", strerror(room.err));
                 } else if (wr > 0) { /* it stopped reading its replies, and a limit passed (or a cancel) */
                     failure = wait_failure(room.why, &bs, o, kill_at, quiet_ms, res, &killed_for_quiet, &killed_by_backstop);
                 } else if (wr < 0) {

@@ -3,6 +3,7 @@
 #include "runner/nested_run.h"
 #include "util/buf.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -68,6 +69,11 @@ int nested_run(tree_budget *tb, tree_member *parent, tree_member **chain, int *d
         /* a run below it ended the tree: every call_agent on the way up is recorded as ending it */
         *error = xstrdup(tree_ended(tb));
         end->ends_tree = true;
+        code = HOST_ABORT;
+    } else if (res.status == RUN_FAILED && cfg->limits.stop && atomic_load(cfg->limits.stop)) {
+        /* halted by its run's cancel (or its member's stop) at an interrupt poll: the run ends
+         * here, and the call is not recorded as a failure a re-run would replay */
+        *error = xstrdup(host_aborted(h) && host_abort_reason(h) ? host_abort_reason(h) : "the run was cancelled");
         code = HOST_ABORT;
     } else if (res.status == RUN_COMPLETED) {
         *output = res.output_json;

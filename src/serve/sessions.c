@@ -1018,7 +1018,8 @@ static ss_result start_run(sessions *ss, session *s, run_kind kind, json_t *pend
         return SS_OK;
     }
     if (runner_cancel_init(&s->cancel) < 0) {
-        /* without an eventfd, a cancel still stops the run at its next effect */
+        /* without an eventfd, a cancel still stops an isolated run at its next effect (and an
+         * in-process one at its engine's next interrupt poll, through the flag) */
     }
     run_job *job = xcalloc(1, sizeof *job);
     *job = (run_job){ss, s, kind, pending, response, NULL, {signal_take, NULL}, false};

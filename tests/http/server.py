@@ -14,7 +14,7 @@ Every request is counted (by path, without the query) except GET /__requests, wh
     /redirect?to=URL&status=N   a redirect (default 302) to URL
     /loop                 302 to /loop, forever
     /chain/N              302 to /chain/N-1; /chain/0 answers 200 "end of chain"
-    /big?n=N              200 with N bytes of 'x' (&unsized: without Content-Length)
+    /big?n=N              200 with N bytes of 'x' (&unsized: without Content-Length; &ms=M: after M ms)
     /slow?ms=N            sleeps N ms, then 200 "slow"
     /gate?name=G          waits until /open?name=G is asked (at most 300 s), then 200 "open"
     /open?name=G          opens gate G (now, or for a /gate that comes later): 200 "opened"
@@ -90,6 +90,8 @@ class Handler(BaseHTTPRequestHandler):
             return self.reply(302, b"", [("Location", f"/chain/{n - 1}")])
         if path == "/big":
             n = int(query["n"][0])
+            if "ms" in query:
+                time.sleep(int(query["ms"][0]) / 1000)
             if "unsized" in query:  # no Content-Length: the body ends when the connection closes
                 self.send_response(200)
                 self.send_header("Connection", "close")
