@@ -73,7 +73,9 @@ int nested_run(tree_budget *tb, tree_member *parent, tree_member **chain, int *d
     } else if (res.status == RUN_FAILED && cfg->limits.stop && atomic_load(cfg->limits.stop)) {
         /* halted by its run's cancel (or its member's stop) at an interrupt poll: the run ends
          * here, and the call is not recorded as a failure a re-run would replay */
-        *error = xstrdup(host_aborted(h) && host_abort_reason(h) ? host_abort_reason(h) : "the run was cancelled");
+        *error = host_aborted(h) && host_abort_reason(h)
+                     ? xstrdup(host_abort_reason(h))
+                     : xasprintf("nested agent %s stopped: its run was cancelled or asked to stop", entry);
         code = HOST_ABORT;
     } else if (res.status == RUN_COMPLETED) {
         *output = res.output_json;
