@@ -908,10 +908,7 @@ def case_serve_no_isolate_cancel_stops_a_pure_computation(v):
     engine's next interrupt poll, not only at its next effect or a limit (here none: no budget, no
     deadline). Before, its thread spun on after the cancel; now the server uses no CPU once the
     cancel is answered."""
-    def cpu_of(pid):
-        with open(f"/proc/{pid}/stat") as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    from cases_isolate_backstop import cpu_seconds as cpu_of
     env = {"CHIDORI_JS_OP_BUDGET": "0", "CHIDORI_JS_DEADLINE_MS": "0"}
     with serving(v, "--no-isolate", env=env) as s:
         view = create(s, {"input": {"mode": "spin", "loops": 10**15}, "wait": False})

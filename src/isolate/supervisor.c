@@ -713,25 +713,30 @@ typedef struct reply_room {
     int err;          /* poll's errno, when that was why */
 } reply_room;
 
+/* wait_for_worker until the kill time (0: none) or a used-up CPU time, whichever comes first (both
+ * WAIT_TIMEOUT): it sleeps until the CPU limit could first be reached, reads the worker's CPU
+ * clock, and sleeps again for what is left. */
+static wait_outcome wait_within_limits(int fd, short events, int cancel_fd, int64_t kill_at, backstop *bs,
+                                       const worker *w)
+{
+    for (;;) {
+        int64_t check = bs->cpu_check_at;
+        int64_t wake = check && (!kill_at || check < kill_at) ? check : kill_at;
+        wait_outcome wo = wait_for_worker(fd, events, cancel_fd, wake);
+        if (wo != WAIT_TIMEOUT) return wo;
+        int64_t now = clock_monotonic_ms();
+        if ((kill_at && now >= kill_at) || (check && now >= check && backstop_cpu_spent(bs, w))) return WAIT_TIMEOUT;
+    }
+}
+
 static int wait_for_room(void *ctx, int fd)
 {
     reply_room *r = ctx;
-    for (;;) {
-        int64_t check = r->bs->cpu_check_at;
-        int64_t wake = check && (!r->kill_at || check < r->kill_at) ? check : r->kill_at;
-        wait_outcome wo = wait_for_worker(fd, POLLOUT, r->cancel_fd, wake);
-        if (wo == WAIT_READY) return 1;
-        if (wo != WAIT_TIMEOUT) {
-            r->why = wo;
-            r->err = errno;
-            return 0;
-        }
-        int64_t now = clock_monotonic_ms();
-        if ((r->kill_at && now >= r->kill_at) || (check && now >= check && backstop_cpu_spent(r->bs, r->w))) {
-            r->why = WAIT_TIMEOUT;
-            return 0;
-        }
-    }
+    wait_outcome wo = wait_within_limits(fd, POLLOUT, r->cancel_fd, r->kill_at, r->bs, r->w);
+    if (wo == WAIT_READY) return 1;
+    r->why = wo;
+    r->err = errno; /* what poll said, for WAIT_POLL_FAILED */
+    return 0;
 }
 
 /* The options a worker's first Init carries: the caller's, the CPU it is to join and how many
@@ -969,12 +974,7 @@ int supervisor_run(const engine_config *cfg, host *h, const isolate_options *o, 
             else if (bs.cpu_check_at && now >= bs.cpu_check_at && backstop_cpu_spent(&bs, &w)) wo = WAIT_TIMEOUT;
             else if (o->watch_cancel && cancel_requested(o->cancel_fd)) wo = WAIT_CANCELLED;
         }
-        while (check_first) {
-            int64_t wake = bs.cpu_check_at && (!kill_at || bs.cpu_check_at < kill_at) ? bs.cpu_check_at : kill_at;
-            wo = wait_for_worker(w.from_child, POLLIN, o->watch_cancel ? o->cancel_fd : -1, wake);
-            if (wo != WAIT_TIMEOUT || (kill_at && clock_monotonic_ms() >= kill_at)) break;
-            if (bs.cpu_check_at && clock_monotonic_ms() >= bs.cpu_check_at && backstop_cpu_spent(&bs, &w)) break;
-        }
+        if (check_first) wo = wait_within_limits(w.from_child, POLLIN, o->watch_cancel ? o->cancel_fd : -1, kill_at, &bs, &w);
         from_worker.readable = check_first && wo == WAIT_READY; /* no second poll for what it saw */
         if (wo == WAIT_CANCELLED || wo == WAIT_TIMEOUT) {
             /* as below: a quiet kill is told by quiet_kind (it used to leave the limit unset here) */
