@@ -24,6 +24,7 @@
 #include "cli/progress.h"
 #include "cli/runstore.h"
 #include "cli/orig_run.h"
+#include "cli/park.h"
 #include "cli/stream_out.h"
 #include "cli/signal_inbox.h"
 #include "runner/surface.h"
@@ -66,6 +67,7 @@ typedef struct run_options {
     bool quiet; /* --quiet: no progress line */
     bool stream; /* --stream: NDJSON events on stdout (cli/stream_out.h) */
     bool allow_source_change; /* resume --allow-source-change */
+    bool parked; /* resume --parked: the process a pause leaves behind (cli/park.h; not for people) */
     json_t *input;
 } run_options;
 
@@ -126,6 +128,8 @@ static int parse_options(int argc, char **argv, int positionals, bool allow_inpu
             o->stream = true;
         } else if (!strcmp(a, "--allow-source-change")) {
             o->allow_source_change = true;
+        } else if (!strcmp(a, "--parked")) {
+            o->parked = true;
         } else if (a[0] == '-' && a[1]) {
             return cli_usage_error("unknown option %s", a);
         } else if (seen < positionals) {
@@ -288,6 +292,17 @@ static const char *status_name(runner_status s)
     return s == RUNNER_COMPLETED ? "completed" : s == RUNNER_FAILED ? "failed" : "paused";
 }
 
+/* A file as it was when a parked run started (cli/park.h): a resume is handed over only while it is
+ * the same (the same inode, size and times; or still missing). */
+typedef struct file_stamp {
+    bool there;
+    dev_t dev;
+    ino_t ino;
+    off_t size;
+    struct timespec mtime, ctime;
+} file_stamp;
+enum { PARK_FILES = 5 };
+
 /* One durable run in any of the three modes, as the steps below see it. */
 typedef struct durable {
     durable_mode mode;
@@ -311,7 +326,14 @@ typedef struct durable {
                                     are replaced by what the run is served, manifest_after_run) */
     int64_t ended_before;        /* resume: run.json's ended_at before it (put back with the pause) */
     char *error;
+    /* resume --parked (cli/park.h): the process a pause leaves behind */
+    park_listener *park;         /* where a resume comes */
+    json_t *park_who;            /* who may take the run: the same as who started this process */
+    file_stamp park_files[PARK_FILES]; /* what must be as it was when a resume takes the run */
+    bool handed;                 /* a resume took the run, which went on here */
 } durable;
+
+static void stamp_files(const durable *d, file_stamp out[PARK_FILES]); /* parked runs, below */
 
 /* What a step returns: go on, or the exit code of a run that failed (1) or of a usage error (2). */
 enum { STEP_OK = 0, STEP_FAILED = 1, STEP_USAGE = 2 };
@@ -404,6 +426,14 @@ static int check_resumable(durable *d)
     const char *fn = d->was_paused ? json_string_value(json_object_get(m->pending, "function")) : NULL;
     d->signal_resume = fn && (!strcmp(fn, "signal") || !strcmp(fn, "signal_any"));
     if (d->signal_resume || (d->o->signal && d->was_paused)) return check_signal_resume(d);
+    if (d->o->parked) { /* the process a pause left: it waits for the answer at the pending input */
+        const char *fn_p = d->was_paused ? json_string_value(json_object_get(m->pending, "function")) : NULL;
+        if (!fn_p || strcmp(fn_p, "input") || d->o->response) {
+            d->error = xasprintf("run %s is not paused on an input: nothing to wait for", m->run_id);
+            return STEP_FAILED;
+        }
+        return STEP_OK;
+    }
     if (d->was_paused && !d->o->response) {
         d->error = xasprintf("run %s is paused, waiting for an input: resume it with --response TEXT", m->run_id);
         return STEP_USAGE;
@@ -544,7 +574,9 @@ static int step_open_recorded(durable *d)
     if (d->mode == MODE_REPLAY && orig_run_is(d->dir)) /* a run of the original chidori (orig_run.h) */
         return orig_run_read(d->dir, id, d->key, &d->meta, &d->orig_records, &d->error) < 0 ? STEP_FAILED : STEP_OK;
     if (run_meta_read(d->dir, &d->meta, &d->error) < 0) return STEP_FAILED;
-    if (d->mode == MODE_RESUME) { /* lock, then read again: the state cannot change under the lock */
+    if (d->o->parked) /* no lock until a resume takes it (park_take): what it read must be as it is then */
+        stamp_files(d, d->park_files);
+    else if (d->mode == MODE_RESUME) { /* lock, then read again: the state cannot change under the lock */
         if ((d->lock_fd = run_lock(d->dir, d->meta.run_id, &d->error)) < 0) return STEP_FAILED;
         run_meta_clear(&d->meta);
         if (run_meta_read(d->dir, &d->meta, &d->error) < 0) return STEP_FAILED;
@@ -598,7 +630,7 @@ static int step_write_start(durable *d)
         signal_inbox_hand(&d->inbox, (uint64_t)json_number_value(json_object_get(d->meta.pending, "seq")),
                           d->o->signal, d->o->payload, d->o->from, &d->error) < 0)
         return STEP_FAILED;
-    if (d->mode == MODE_RESUME) {
+    if (d->mode == MODE_RESUME && !d->o->parked) { /* a parked run: once a resume takes it (park_take) */
         free(d->meta.status);
         d->meta.status = xstrdup("running");
         d->ended_before = d->meta.ended_at_ms;
@@ -635,16 +667,16 @@ static void fill_request(const durable *d, const settings *set, banner_ctx *bann
     if (d->orig_records) req->records_file = NULL, req->records = d->orig_records;
     req->persist_file = mode == MODE_REPLAY ? NULL : d->records;
     req->persist_companion = d->meta_path;
-    req->pending = mode == MODE_RESUME && !d->signal_resume ? m->pending : NULL;
+    req->pending = mode == MODE_RESUME && !d->signal_resume && !d->o->parked ? m->pending : NULL;
     /* a signal pause: the call is performed again at its seq, and takes what --signal handed it */
     if (d->signal_resume) req->reopen = m->pending;
     if (d->inbox.path) req->signals = &d->inbox.box;
-    req->adopt_open_calls = mode == MODE_RESUME && !m->pending; /* a recovery: no pending call */
+    req->adopt_open_calls = mode == MODE_RESUME && !m->pending && !d->o->parked; /* a recovery: no pending call */
     req->recorded_pause = mode == MODE_REPLAY && m->status && !strcmp(m->status, "paused") ? m->pending : NULL;
     req->response = mode == MODE_RESUME ? m->response : NULL;
     req->answers = d->o->answers;
     req->n_answers = d->o->n_answers;
-    req->interactive = mode != MODE_REPLAY && isatty(STDIN_FILENO) && isatty(STDERR_FILENO);
+    req->interactive = mode != MODE_REPLAY && !d->o->parked && isatty(STDIN_FILENO) && isatty(STDERR_FILENO);
     req->policy = d->setup.policy.policy;
     req->surface = &d->setup.surface;
     req->banner = true;
@@ -844,6 +876,256 @@ static void durable_clear(durable *d)
     if (d->lock_fd >= 0) close(d->lock_fd); /* the run folder's lock */
 }
 
+/* ---------- parked runs (cli/park.h, docs/durable-runs.md#parked-runs-on-the-command-line) ---------- */
+
+extern char **environ;
+
+static int cmp_text(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* Who resumes, as a parked run compares it: what a resume's run is set up from that this process
+ * holds: its environment (all of it but `_`, which a shell sets to the command), working folder,
+ * the agent and the runs folder as real paths, the posture. NULL when a part cannot be said (the
+ * run then neither parks nor is handed over). */
+static json_t *resume_who(const run_options *o, const settings *set, const char *runs_dir)
+{
+    char *cwd = getcwd(NULL, 0), *agent = realpath(o->file, NULL), *runs = realpath(runs_dir, NULL);
+    json_t *who = NULL;
+    if (cwd && agent && runs) {
+        size_t n = 0;
+        while (environ[n]) n++;
+        char **env = xmalloc((n + 1) * sizeof *env);
+        memcpy(env, environ, n * sizeof *env);
+        qsort(env, n, sizeof *env, cmp_text);
+        json_t *list = json_array();
+        for (size_t i = 0; i < n; i++)
+            if (strncmp(env[i], "_=", 2)) json_array_push(list, json_string(env[i]));
+        free(env);
+        who = json_object();
+        json_object_set(who, "env", list);
+        json_object_set(who, "cwd", json_string(cwd));
+        json_object_set(who, "agent", json_string(agent));
+        json_object_set(who, "runs_dir", json_string(runs));
+        json_object_set(who, "isolated", json_bool(run_start_isolated(o->isolate, set)));
+        json_object_set(who, "untrusted", json_bool(o->untrusted));
+        json_object_set(who, "trusted", json_bool(o->trusted));
+        /* the same build of chidori: the parked process runs the binary its run ran */
+        struct stat st;
+        char *exe = realpath("/proc/self/exe", NULL);
+        char *stamp = exe && stat(exe, &st) == 0
+                          ? xasprintf("%s %ju:%ju:%jd.%09ld", exe, (uintmax_t)st.st_dev, (uintmax_t)st.st_ino,
+                                      (intmax_t)st.st_mtim.tv_sec, st.st_mtim.tv_nsec)
+                          : xstrdup("?");
+        json_object_set(who, "exe", json_string(stamp));
+        free(stamp);
+        free(exe);
+    }
+    free(cwd);
+    free(agent);
+    free(runs);
+    return who;
+}
+
+static bool parking_set(const settings *set)
+{
+    return settings_u64(set, "CHIDORI_PARK_MS") > 0 && settings_u64(set, "CHIDORI_PARK_MAX") > 0;
+}
+
+/* A run under a wall-clock deadline never parks: the deadline counts from the run's start, and the
+ * parked process's run started when it did, not when the resume came. */
+static bool deadline_set(const run_setup *rs)
+{
+    return rs->limits.deadline_ms || (rs->isolated && rs->iso.deadline_ms_set && rs->iso.deadline_ms);
+}
+
+/* The files a resume reads that the parked process read already: the run's own, the policy file,
+ * the saved OpenRouter key. */
+static void park_file_paths(const durable *d, char *paths[PARK_FILES])
+{
+    const char *policy = settings_text(d->set, "CHIDORI_POLICY_FILE");
+    const char *home = NULL;
+    for (size_t i = 0; environ[i] && !home; i++)
+        if (!strncmp(environ[i], "HOME=", 5)) home = environ[i] + 5;
+    paths[0] = xasprintf("%s/records.jsonl", d->dir);
+    paths[1] = xasprintf("%s/run.json", d->dir);
+    paths[2] = xasprintf("%s/runtime.snapshot.json", d->dir);
+    paths[3] = policy && *policy ? xstrdup(policy) : NULL;
+    paths[4] = home ? xasprintf("%s/.chidori/credentials.json", home) : NULL;
+}
+
+static void stamp_files(const durable *d, file_stamp out[PARK_FILES])
+{
+    char *paths[PARK_FILES];
+    park_file_paths(d, paths);
+    for (int i = 0; i < PARK_FILES; i++) {
+        struct stat st;
+        memset(&out[i], 0, sizeof out[i]);
+        if (paths[i] && stat(paths[i], &st) == 0)
+            out[i] = (file_stamp){true, st.st_dev, st.st_ino, st.st_size, st.st_mtim, st.st_ctim};
+        free(paths[i]);
+    }
+}
+
+static bool same_stamps(const file_stamp *a, const file_stamp *b)
+{
+    for (int i = 0; i < PARK_FILES; i++)
+        if (a[i].there != b[i].there || a[i].dev != b[i].dev || a[i].ino != b[i].ino || a[i].size != b[i].size ||
+            a[i].mtime.tv_sec != b[i].mtime.tv_sec || a[i].mtime.tv_nsec != b[i].mtime.tv_nsec ||
+            a[i].ctime.tv_sec != b[i].ctime.tv_sec || a[i].ctime.tv_nsec != b[i].ctime.tv_nsec)
+            return false;
+    return true;
+}
+
+/* park_take_fn: a resume may take the run when it is who started this process and nothing the
+ * resume would read has changed since; then the run is marked running with the answer, as a resume
+ * marks it before it appends anything (step_write_start). */
+static int park_take(void *ctx, const json_t *who, const char *response, const json_t *hint, char **why)
+{
+    durable *d = ctx;
+    const char *program = json_string_value(json_object_get(hint, "program"));
+    const json_t *runs_arg = json_object_get(hint, "runs_dir");
+    if (!program || (runs_arg && runs_arg->type != JSON_NULL && !json_is_string(runs_arg))) {
+        *why = xstrdup("the resume did not say how it was invoked");
+        return -1;
+    }
+    if (!json_equal(who, d->park_who)) {
+        *why = xstrdup("the resume has another environment, working folder, agent path or posture");
+        return -1;
+    }
+    if ((d->lock_fd = run_lock(d->dir, d->meta.run_id, why)) < 0) return -1;
+    file_stamp now[PARK_FILES];
+    stamp_files(d, now);
+    json_free(d->recorded_manifest), d->recorded_manifest = NULL;
+    int source = same_stamps(now, d->park_files) ? check_source(d) : STEP_FAILED;
+    free(d->error), d->error = NULL;
+    if (source != STEP_OK || !d->recorded_manifest || d->manifest) {
+        *why = xstrdup("the run's files or the agent's source changed since the run paused");
+    } else {
+        run_meta *m = &d->meta;
+        m->response = xstrdup(response);
+        free(m->status);
+        m->status = xstrdup("running");
+        d->ended_before = m->ended_at_ms;
+        m->ended_at_ms = 0;
+        if (run_meta_write(d->dir, m, false, why) == 0) {
+            /* what the run prints names the resume's command, as its own run would */
+            cli_program = xstrdup(program);
+            ((run_options *)d->o)->runs_dir = json_is_string(runs_arg) ? xstrdup(json_string_value(runs_arg)) : NULL;
+            return 0;
+        }
+        free(m->response), m->response = NULL;
+    }
+    close(d->lock_fd), d->lock_fd = -1;
+    return -1;
+}
+
+/* host_config.park in the parked process: the run reached the input it paused on; it waits here
+ * for a resume (the run's lock let go meanwhile, so the run is anybody's). */
+static int park_here(void *ctx, struct host *h, const json_t *pending, const json_t *approval, char **response)
+{
+    (void)h;
+    durable *d = ctx;
+    *response = NULL;
+    if (approval || !d->park ||
+        json_number_value(json_object_get(pending, "seq")) != json_number_value(json_object_get(d->meta.pending, "seq")))
+        return 0;
+    if (d->lock_fd >= 0) close(d->lock_fd), d->lock_fd = -1;
+    int64_t until = clock_monotonic_ms() + (int64_t)settings_u64(d->set, "CHIDORI_PARK_MS");
+    if (park_wait(d->park, until, park_take, d, response) != 1) return 0;
+    d->handed = true;
+    return 1;
+}
+
+/* --parked, before the run: listen, and note what must not change. -1: this process goes (quietly:
+ * nobody reads its output). */
+static int park_begin(durable *d)
+{
+    if (!parking_set(d->set) || deadline_set(&d->setup) || !d->recorded_manifest) return -1;
+    park_place pl;
+    if (park_place_of(d->state_dir, d->dir, &pl) < 0) return -1;
+    char *error = NULL;
+    int rc = -1;
+    if (park_count(&pl) < (int)settings_u64(d->set, "CHIDORI_PARK_MAX") && (d->park = park_listen(&pl, &error))) {
+        d->park_who = resume_who(d->o, d->set, d->runs_dir);
+        if (d->park_who) rc = 0;
+    }
+    free(error);
+    park_place_clear(&pl);
+    return rc;
+}
+
+/* After a run or resume ended paused on an input: the argv of the process that parks it (NULL
+ * when it does not park). */
+static char **park_argv(const durable *d, int rc)
+{
+    const run_options *o = d->o;
+    const char *fn = json_string_value(json_object_get(d->meta.pending, "function"));
+    if (rc != 3 || d->mode == MODE_REPLAY || o->stream || o->n_answers || !parking_set(d->set) ||
+        deadline_set(&d->setup) || !d->meta.status || strcmp(d->meta.status, "paused") || !fn || strcmp(fn, "input"))
+        return NULL;
+    park_place pl;
+    if (park_place_of(d->state_dir, d->dir, &pl) < 0) return NULL;
+    bool room = park_count(&pl) < (int)settings_u64(d->set, "CHIDORI_PARK_MAX");
+    park_place_clear(&pl);
+    if (!room) return NULL;
+    char **argv = xcalloc(12, sizeof *argv);
+    int n = 0;
+    argv[n++] = xstrdup("chidori");
+    argv[n++] = xstrdup("resume");
+    argv[n++] = xstrdup(o->file);
+    argv[n++] = xstrdup(d->meta.run_id);
+    argv[n++] = xstrdup("--runs-dir");
+    argv[n++] = xstrdup(d->runs_dir);
+    if (o->isolate >= 0) argv[n++] = xstrdup(o->isolate ? "--isolate" : "--no-isolate");
+    if (o->untrusted) argv[n++] = xstrdup("--untrusted");
+    if (o->trusted) argv[n++] = xstrdup("--trusted");
+    argv[n++] = xstrdup("--parked");
+    return argv;
+}
+
+static void park_start(char **argv)
+{
+    if (!argv) return;
+    park_spawn(argv);
+    for (char **a = argv; *a; a++) free(*a);
+    free(argv);
+}
+
+/* resume: a parked process of the run takes the answer (and this process's streams) when it can:
+ * the run's exit code, or -1 (then this process resumes it by replay, as always). */
+static int resume_parked(const run_options *o, const settings *set)
+{
+    if (!parking_set(set) || o->parked || !o->response || o->signal || o->allow_source_change || o->stream ||
+        o->n_answers || isatty(STDIN_FILENO) || isatty(STDERR_FILENO) || strlen(o->run_id) != 36 ||
+        strspn(o->run_id, "0123456789abcdef-") != 36)
+        return -1;
+    char *folder = NULL, *key = NULL, *error = NULL;
+    if (runner_split_agent(o->file, &folder, &key, &error) < 0) {
+        free(error);
+        return -1;
+    }
+    char *state_dir = run_start_state_dir(set, folder);
+    char *runs_dir = o->runs_dir ? xstrdup(o->runs_dir) : xasprintf("%s/runs", state_dir);
+    char *dir = run_dir_path(runs_dir, o->run_id);
+    park_place pl;
+    int rc = -1;
+    if (park_place_of(state_dir, dir, &pl) == 0) {
+        json_t *who = resume_who(o, set, runs_dir);
+        json_t *hint = json_object();
+        json_object_set(hint, "program", json_string(cli_program));
+        json_object_set(hint, "runs_dir", o->runs_dir ? json_string(o->runs_dir) : json_null());
+        if (who) rc = park_hand(&pl, who, o->response, hint);
+        json_free(hint);
+        json_free(who);
+        park_place_clear(&pl);
+    }
+    free(dir);
+    free(runs_dir);
+    free(state_dir);
+    free(folder);
+    free(key);
+    return rc;
+}
+
 /* One durable run in any of the three modes: the steps above, in order. */
 static int durable_run(durable_mode mode, const run_options *o, const settings *set)
 {
@@ -857,16 +1139,22 @@ static int durable_run(durable_mode mode, const run_options *o, const settings *
     if (!rc) rc = step_locate(&d, set);
     if (!rc) rc = mode == MODE_RUN ? step_new_run(&d, set) : step_open_recorded(&d);
     if (!rc) rc = step_write_start(&d);
+    if (!rc && o->parked && park_begin(&d) < 0) rc = -1; /* not parked: goes, writing nothing */
     if (!rc) {
         /* the live status line: run and resume, on a terminal, without --quiet (a replay performs nothing) */
         pg = mode == MODE_REPLAY || so ? NULL : progress_new(o->quiet);
         fill_request(&d, set, &banner, pg, so, &req);
+        if (o->parked) {
+            req.park = park_here, req.park_ctx = &d;
+        }
         off_t size_before = mode == MODE_RESUME ? file_size(d.records) : 0;
         /* in this process, the CPU backstop (its effects may outlast the deadline legitimately) */
         if (!req.isolated) isolate_inproc_backstop_arm(&req.limits, false, ISOLATE_INPROC_HOST_SLACK_MS);
         int ran = runner_run(&req, &res, &d.error);
         progress_stop(pg); /* cleared before the outcome, the paused prompt or an error is printed */
-        if (ran == 0 && mode == MODE_RESUME && undo_refused_resume(&d, &res, size_before)) {
+        if (o->parked && !d.handed) { /* no resume came: nothing was performed, nothing is written */
+            rc = -1;
+        } else if (ran == 0 && mode == MODE_RESUME && undo_refused_resume(&d, &res, size_before)) {
             d.error = xasprintf("the resume of run %s was refused: %s. Nothing was performed and the run is paused "
                                 "as it was: put the recorded agent source back and resume it again",
                                 d.meta.run_id, res.error);
@@ -880,12 +1168,21 @@ static int durable_run(durable_mode mode, const run_options *o, const settings *
             rc = STEP_FAILED;
         }
     }
+    if (rc < 0) { /* a parked process that goes: quietly */
+        rc = 0;
+        free(d.error), d.error = NULL;
+    }
     if (d.error) fprintf(stderr, "chidori: %s\n", d.error);
     if (so && rc != 0 && d.error) stream_out_done(so, "failed", NULL, NULL, NULL, d.error);
     stream_out_free(so);
     progress_free(pg);
     runner_outcome_clear(&res);
-    durable_clear(&d);
+    char **parker = park_argv(&d, rc);
+    if (d.handed) park_report_exit(d.park, rc); /* the resume exits with it; its streams are let go */
+    park_listener_close(d.park);
+    json_free(d.park_who);
+    durable_clear(&d); /* the run's lock is let go: the process that parks it takes it */
+    park_start(parker);
     return rc;
 }
 
@@ -902,7 +1199,10 @@ static int command(durable_mode mode, int argc, char **argv, const settings *set
         rc = cli_usage_error("%s", "--stream goes with run and resume (a replay performs nothing live)");
     if (rc == 0 && mode != MODE_RESUME && o.allow_source_change)
         rc = cli_usage_error("%s", "--allow-source-change goes with resume");
-    if (rc == 0) rc = durable_run(mode, &o, set);
+    if (rc == 0 && mode == MODE_RESUME && o.parked && park_capture_streams() < 0) rc = 1;
+    int parked = rc == 0 && mode == MODE_RESUME ? resume_parked(&o, set) : -1; /* the run went on there */
+    if (parked >= 0) rc = parked;
+    else if (rc == 0) rc = durable_run(mode, &o, set);
     json_free(o.input);
     json_free(o.payload);
     json_free(o.from);

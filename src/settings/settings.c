@@ -189,6 +189,10 @@ static const setting_def TABLE[] = {
     /* where things live */
     TEXT("CHIDORI_STATE_DIR", "<agent folder>/.chidori", "a path", DURABLE ", runs",
          "durable state: runs/, memory.json, serve's database"),
+    NUM("CHIDORI_PARK_MS", 0, 86400000, 0, "0", "run, resume",
+        "how long a run that paused on an input leaves a process waiting, live, for its resume (which then goes on without replaying); 0: off"),
+    NUM("CHIDORI_PARK_MAX", 0, 100000, 16, "16", "run, resume",
+        "parked runs (see CHIDORI_PARK_MS) of one state folder at once; a pause past it leaves none"),
     TEXT("CHIDORI_PRICES", "unset", "a path to a JSON file", "runs, serve",
          "prices per million tokens by model, {\"model\": {\"input\": 2.5, \"output\": 10}}: `chidori runs` and the dashboard add a cost"),
     TEXT("CHIDORI_PRICING", "unset", "JSON", DURABLE ", runs",

@@ -1,0 +1,530 @@
+/* park.c — parked runs of the command line: the socket, its messages, the parked process's start
+ * (park.h says what it owns and trusts).
+ *
+ * The messages, on a Unix stream socket: each is a 4-byte big-endian length and that much JSON,
+ * at most PARK_MAX_MESSAGE bytes. The resume sends {"who", "response"}, its standard input, output
+ * and error passed along with the first byte (SCM_RIGHTS); the parked process answers {"taken":
+ * true} or {"taken": false, "why"}, and after a taken one, once the run has ended, {"exit": N}.
+ */
+#define _GNU_SOURCE
+#include "cli/park.h"
+
+#include "util/buf.h"
+#include "util/clock.h"
+#include "util/sha256.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+#define PARK_MAX_MESSAGE ((size_t)1 << 20)
+/* how long a resume waits for the parked process to take its answer (it may still be replaying) */
+#define PARK_TAKE_WAIT_MS 60000
+
+struct park_listener {
+    int dir_fd;       /* the folder of the socket */
+    char *name;
+    ino_t ino;        /* the socket's: a later parked process of the run may have replaced it */
+    int fd;           /* listening */
+    int conn;         /* the resume that took the run, or -1 */
+};
+
+/* the run ended and the resume was told: its hang-up is no longer a kill */
+static atomic_bool reported;
+
+/* ---------- the place ---------- */
+
+int park_place_of(const char *state_dir, const char *run_dir, park_place *out)
+{
+    memset(out, 0, sizeof *out);
+    char *real = realpath(run_dir, NULL);
+    if (!real) return -1;
+    char hex[65];
+    sha256_hex(real, strlen(real), hex);
+    free(real);
+    hex[32] = '\0';
+    out->dir = xasprintf("%s/parked", state_dir);
+    out->name = xasprintf("%s.sock", hex);
+    return 0;
+}
+
+void park_place_clear(park_place *p)
+{
+    free(p->dir);
+    free(p->name);
+    memset(p, 0, sizeof *p);
+}
+
+/* The folder, opened; made (0700) when create. It must be a folder of this user that nobody else
+ * may write to. -1 otherwise. */
+static int open_dir(const char *dir, bool create)
+{
+    if (create && mkdir(dir, 0700) < 0 && errno != EEXIST) return -1;
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+    if (fd < 0) return -1;
+    struct stat st;
+    if (fstat(fd, &st) < 0 || st.st_uid != geteuid() || (st.st_mode & 077)) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+/* A socket address naming `name` in the folder dir_fd, whatever the folder's path length. */
+static socklen_t addr_in(int dir_fd, const char *name, struct sockaddr_un *a)
+{
+    memset(a, 0, sizeof *a);
+    a->sun_family = AF_UNIX;
+    int n = snprintf(a->sun_path, sizeof a->sun_path, "/proc/self/fd/%d/%s", dir_fd, name);
+    if (n < 0 || (size_t)n >= sizeof a->sun_path) return 0;
+    return (socklen_t)(offsetof(struct sockaddr_un, sun_path) + (size_t)n + 1);
+}
+
+/* A connection to the socket `name` in dir_fd: the descriptor, -1 when nobody listens (a stale
+ * socket is removed), -2 on another failure. */
+static int connect_to(int dir_fd, const char *name)
+{
+    struct sockaddr_un a;
+    socklen_t len = addr_in(dir_fd, name, &a);
+    if (!len) return -2;
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return -2;
+    if (connect(fd, (struct sockaddr *)&a, len) == 0) {
+        struct ucred cred;
+        socklen_t cl = sizeof cred;
+        if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &cl) == 0 && cred.uid == geteuid()) return fd;
+        close(fd);
+        return -2;
+    }
+    int err = errno;
+    close(fd);
+    if (err == ECONNREFUSED) unlinkat(dir_fd, name, 0); /* its process is gone */
+    return err == ECONNREFUSED || err == ENOENT ? -1 : -2;
+}
+
+int park_count(const park_place *pl)
+{
+    int dfd = open_dir(pl->dir, false);
+    if (dfd < 0) return 0;
+    int dup_fd = dup(dfd);
+    DIR *d = dup_fd >= 0 ? fdopendir(dup_fd) : NULL;
+    if (!d) {
+        if (dup_fd >= 0) close(dup_fd);
+        close(dfd);
+        return 0;
+    }
+    int live = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        size_t n = strlen(e->d_name);
+        if (n < 6 || strcmp(e->d_name + n - 5, ".sock")) continue;
+        int fd = connect_to(dfd, e->d_name);
+        if (fd >= 0) {
+            live++;
+            close(fd); /* the parked process sees a connection that says nothing, and waits on */
+        } else if (fd == -2) {
+            live++; /* cannot tell: counted */
+        }
+    }
+    closedir(d);
+    close(dfd);
+    return live;
+}
+
+/* ---------- the parked process's start ---------- */
+
+void park_spawn(char *const argv[])
+{
+    pid_t pid = fork();
+    if (pid < 0) return;
+    if (pid > 0) { /* the child starts the parked process and exits at once */
+        int status;
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+        }
+        return;
+    }
+    /* the child: a session of its own, then the parked process in a grandchild, so that nobody
+     * waits for it and no terminal signal reaches it */
+    if (setsid() < 0) _exit(1);
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    signal(SIGPIPE, SIG_DFL);
+    int null = open("/dev/null", O_RDWR);
+    if (null < 0) _exit(1);
+    if (dup2(null, 0) < 0 || dup2(null, 1) < 0 || dup2(null, 2) < 0) _exit(1);
+    if (null > 2) close(null);
+#ifdef SYS_close_range
+    if (syscall(SYS_close_range, 3u, ~0u, 0u) != 0)
+#endif
+        for (int fd = 3; fd < 1024; fd++) close(fd);
+    if (fork() != 0) _exit(0);
+    execve("/proc/self/exe", argv, environ);
+    _exit(127);
+}
+
+/* ---------- messages ---------- */
+
+/* Write all of data, waiting at most until until_ms for room. 0, or -1. */
+static int send_all(int fd, const void *data, size_t n, int64_t until_ms)
+{
+    const char *p = data;
+    while (n) {
+        ssize_t w = send(fd, p, n, MSG_NOSIGNAL | MSG_DONTWAIT);
+        if (w > 0) {
+            p += w, n -= (size_t)w;
+            continue;
+        }
+        if (w < 0 && errno == EINTR) continue;
+        if (w < 0 && errno != EAGAIN && errno != EWOULDBLOCK) return -1;
+        int64_t left = until_ms - clock_monotonic_ms();
+        struct pollfd pf = {fd, POLLOUT, 0};
+        if (left <= 0 || poll(&pf, 1, (int)(left > INT_MAX ? INT_MAX : left)) <= 0) return -1;
+    }
+    return 0;
+}
+
+/* One message as JSON, with fds (n_fds of them, or none) passed along. */
+static int send_message(int fd, const json_t *v, const int *fds, int n_fds, int64_t until_ms)
+{
+    size_t len = 0;
+    char *text = json_dump(v, JSON_COMPACT, &len);
+    if (len > PARK_MAX_MESSAGE) {
+        free(text);
+        return -1;
+    }
+    unsigned char head[4] = {(unsigned char)(len >> 24), (unsigned char)(len >> 16), (unsigned char)(len >> 8),
+                             (unsigned char)len};
+    int rc = 0;
+    if (n_fds) { /* the descriptors go with the first byte */
+        union {
+            struct cmsghdr h;
+            char space[CMSG_SPACE(3 * sizeof(int))];
+        } control;
+        memset(&control, 0, sizeof control);
+        struct iovec iov = {head, 1};
+        struct msghdr mh = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = control.space,
+                            .msg_controllen = CMSG_SPACE((size_t)n_fds * sizeof(int))};
+        struct cmsghdr *c = CMSG_FIRSTHDR(&mh);
+        c->cmsg_level = SOL_SOCKET;
+        c->cmsg_type = SCM_RIGHTS;
+        c->cmsg_len = CMSG_LEN((size_t)n_fds * sizeof(int));
+        memcpy(CMSG_DATA(c), fds, (size_t)n_fds * sizeof(int));
+        ssize_t w;
+        while ((w = sendmsg(fd, &mh, MSG_NOSIGNAL)) < 0 && errno == EINTR) {
+        }
+        rc = w == 1 ? send_all(fd, head + 1, 3, until_ms) : -1;
+    } else {
+        rc = send_all(fd, head, 4, until_ms);
+    }
+    if (rc == 0) rc = send_all(fd, text, len, until_ms);
+    free(text);
+    return rc;
+}
+
+/* Read n bytes by until_ms; fds_out (3 of them) takes descriptors passed along, if any. 0, or -1. */
+static int recv_all(int fd, void *data, size_t n, int64_t until_ms, int *fds_out, int *n_fds)
+{
+    char *p = data;
+    while (n) {
+        int64_t left = until_ms - clock_monotonic_ms();
+        struct pollfd pf = {fd, POLLIN, 0};
+        int pr = left <= 0 ? 0 : poll(&pf, 1, (int)(left > INT_MAX ? INT_MAX : left));
+        if (pr < 0 && errno == EINTR) continue;
+        if (pr <= 0) return -1;
+        union {
+            struct cmsghdr h;
+            char space[CMSG_SPACE(3 * sizeof(int))];
+        } control;
+        struct iovec iov = {p, n};
+        struct msghdr mh = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = fds_out ? control.space : NULL,
+                            .msg_controllen = fds_out ? sizeof control.space : 0};
+        ssize_t r = recvmsg(fd, &mh, MSG_CMSG_CLOEXEC | MSG_DONTWAIT);
+        if (r < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+        if (r <= 0) return -1;
+        for (struct cmsghdr *c = fds_out ? CMSG_FIRSTHDR(&mh) : NULL; c; c = CMSG_NXTHDR(&mh, c)) {
+            if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS) continue;
+            size_t k = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+            int got[16];
+            if (k > 16) k = 16;
+            memcpy(got, CMSG_DATA(c), k * sizeof(int));
+            for (size_t i = 0; i < k; i++) {
+                if (*n_fds < 3 && got[i] >= 0) fds_out[(*n_fds)++] = got[i];
+                else close(got[i]); /* more than the three streams: not kept */
+            }
+        }
+        if (mh.msg_flags & MSG_CTRUNC) return -1;
+        p += r, n -= (size_t)r;
+    }
+    return 0;
+}
+
+/* One message: the JSON value, or NULL (closed, late, too big, not JSON). */
+static json_t *recv_message(int fd, int64_t until_ms, int *fds_out, int *n_fds)
+{
+    unsigned char head[4];
+    if (recv_all(fd, head, 4, until_ms, fds_out, n_fds) < 0) return NULL;
+    size_t len = (size_t)head[0] << 24 | (size_t)head[1] << 16 | (size_t)head[2] << 8 | head[3];
+    if (len == 0 || len > PARK_MAX_MESSAGE) return NULL;
+    char *text = xmalloc(len);
+    json_t *v = NULL;
+    if (recv_all(fd, text, len, until_ms, fds_out, n_fds) == 0) {
+        json_limits lim = {PARK_MAX_MESSAGE, JSON_DEFAULT_MAX_DEPTH, 0};
+        json_error jerr;
+        v = json_parse(text, len, &lim, &jerr);
+    }
+    free(text);
+    if (v && !json_is_object(v)) json_free(v), v = NULL;
+    return v;
+}
+
+/* ---------- the resume's side ---------- */
+
+int park_hand(const park_place *pl, const json_t *who, const char *response, const json_t *hint)
+{
+    int dfd = open_dir(pl->dir, false);
+    if (dfd < 0) return -1;
+    int fd = connect_to(dfd, pl->name);
+    close(dfd);
+    if (fd < 0) return -1;
+    json_t *req = json_object();
+    json_object_set(req, "who", json_copy(who));
+    json_object_set(req, "response", json_string(response));
+    json_object_set(req, "hint", hint ? json_copy(hint) : json_null());
+    int fds[3] = {0, 1, 2};
+    int64_t until = clock_monotonic_ms() + PARK_TAKE_WAIT_MS;
+    int sent = send_message(fd, req, fds, 3, until);
+    json_free(req);
+    json_t *reply = sent == 0 ? recv_message(fd, until, NULL, NULL) : NULL;
+    const json_t *t = reply ? json_object_get(reply, "taken") : NULL;
+    bool taken = t && t->type == JSON_TRUE;
+    json_free(reply);
+    if (!taken) { /* refused (it has let the run go) or no answer: the resume replays */
+        close(fd);
+        return -1;
+    }
+    /* the run goes on there, writing to our streams; its end may be far off */
+    json_t *end = recv_message(fd, INT64_MAX, NULL, NULL);
+    close(fd);
+    const json_t *code = end ? json_object_get(end, "exit") : NULL;
+    int rc = code && code->type == JSON_NUMBER ? (int)json_number_value(code) : -1;
+    json_free(end);
+    if (rc < 0 || rc > 255) {
+        fprintf(stderr, "chidori: the run's parked process ended without saying how the run ended; `chidori runs "
+                        "show` tells what it recorded, and a resume continues it if it was cut off\n");
+        return 1;
+    }
+    return rc;
+}
+
+/* ---------- the parked process's side ---------- */
+
+/* what the parked process printed before a resume took it: at most this much is kept */
+#define PARK_MAX_CAPTURED ((off_t)8 << 20)
+
+int park_capture_streams(void)
+{
+    for (int i = 1; i <= 2; i++) {
+        int m = memfd_create(i == 1 ? "chidori-parked-stdout" : "chidori-parked-stderr", MFD_CLOEXEC);
+        if (m < 0) return -1;
+        int rc = dup2(m, i); /* the descriptor i is read back through (the file is read-write) */
+        close(m);
+        if (rc < 0) return -1;
+    }
+    return 0;
+}
+
+/* The kept output of stream i, written to fd. 0, or -1 (too much, or not written). */
+static int copy_captured(int i, int fd)
+{
+    struct stat st;
+    if (fstat(i, &st) < 0 || !S_ISREG(st.st_mode)) return 0; /* not captured */
+    if (st.st_size > PARK_MAX_CAPTURED) return -1;
+    char chunk[16384];
+    for (off_t at = 0; at < st.st_size;) {
+        ssize_t r = pread(i, chunk, sizeof chunk, at);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) return -1;
+        for (ssize_t done = 0; done < r;) {
+            ssize_t w = write(fd, chunk + done, (size_t)(r - done));
+            if (w < 0 && errno == EINTR) continue;
+            if (w <= 0) return -1;
+            done += w;
+        }
+        at += r;
+    }
+    return 0;
+}
+
+park_listener *park_listen(const park_place *pl, char **error)
+{
+    int dfd = open_dir(pl->dir, true);
+    if (dfd < 0) {
+        *error = xasprintf("%s is not a folder of this user that only it may enter", pl->dir);
+        return NULL;
+    }
+    struct sockaddr_un a;
+    socklen_t len = addr_in(dfd, pl->name, &a);
+    int fd = len ? socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0) : -1;
+    if (fd >= 0) unlinkat(dfd, pl->name, 0); /* one left by a process that is gone (park_count checked) */
+    if (fd < 0 || bind(fd, (struct sockaddr *)&a, len) < 0 || listen(fd, 8) < 0) {
+        *error = xasprintf("cannot listen in %s: %s", pl->dir, strerror(errno));
+        if (fd >= 0) close(fd);
+        close(dfd);
+        return NULL;
+    }
+    struct stat st;
+    park_listener *l = xcalloc(1, sizeof *l);
+    l->dir_fd = dfd;
+    l->name = xstrdup(pl->name);
+    l->ino = fstatat(dfd, pl->name, &st, AT_SYMLINK_NOFOLLOW) == 0 ? st.st_ino : 0;
+    l->fd = fd;
+    l->conn = -1;
+    return l;
+}
+
+/* The socket goes, unless another parked process of the run has put its own there since. */
+static void unlink_own(park_listener *l)
+{
+    struct stat st;
+    if (fstatat(l->dir_fd, l->name, &st, AT_SYMLINK_NOFOLLOW) == 0 && st.st_ino == l->ino)
+        unlinkat(l->dir_fd, l->name, 0);
+}
+
+/* The resume's end of the connection closes before the run has ended: the resume was killed, and
+ * so is this process, where the run goes on, as the resume's own run would have been (the run is
+ * then interrupted: its next resume continues it from its log). */
+static void *watch_hangup(void *arg)
+{
+    int fd = (int)(intptr_t)arg;
+    struct pollfd pf = {fd, POLLRDHUP, 0};
+    while (poll(&pf, 1, -1) < 0 && errno == EINTR) {
+    }
+    if ((pf.revents & (POLLRDHUP | POLLHUP | POLLERR)) && !atomic_load(&reported)) _exit(1);
+    return NULL;
+}
+
+static void reply(int fd, bool taken, const char *why)
+{
+    json_t *r = json_object();
+    json_object_set(r, "taken", json_bool(taken));
+    if (why) json_object_set(r, "why", json_string(why));
+    (void)send_message(fd, r, NULL, 0, clock_monotonic_ms() + 2000);
+    json_free(r);
+}
+
+int park_wait(park_listener *l, int64_t until_ms, park_take_fn take, void *ctx, char **response)
+{
+    *response = NULL;
+    for (;;) {
+        int64_t left = until_ms - clock_monotonic_ms();
+        if (left <= 0) return 0;
+        struct pollfd pf = {l->fd, POLLIN, 0};
+        int pr = poll(&pf, 1, (int)(left > INT_MAX ? INT_MAX : left));
+        if (pr < 0 && errno == EINTR) continue;
+        if (pr <= 0) return 0;
+        int c = accept4(l->fd, NULL, NULL, SOCK_CLOEXEC);
+        if (c < 0) continue;
+        struct ucred cred;
+        socklen_t cl = sizeof cred;
+        if (getsockopt(c, SOL_SOCKET, SO_PEERCRED, &cred, &cl) < 0 || cred.uid != geteuid()) {
+            close(c); /* the folder is this user's alone: not expected, not served */
+            continue;
+        }
+        int fds[3], n_fds = 0;
+        /* a peer that says nothing (park_count's probe) is let go once it closes */
+        json_t *req = recv_message(c, clock_monotonic_ms() + 5000, fds, &n_fds);
+        const json_t *who = req ? json_object_get(req, "who") : NULL;
+        const char *answer = req ? json_string_value(json_object_get(req, "response")) : NULL;
+        if (!req || !who || !answer || n_fds != 3) {
+            for (int i = 0; i < n_fds; i++) close(fds[i]);
+            json_free(req);
+            close(c);
+            continue;
+        }
+        char *why = NULL;
+        struct stat so, se;
+        bool too_much = (fstat(1, &so) == 0 && S_ISREG(so.st_mode) && so.st_size > PARK_MAX_CAPTURED) ||
+                        (fstat(2, &se) == 0 && S_ISREG(se.st_mode) && se.st_size > PARK_MAX_CAPTURED);
+        if (too_much) why = xstrdup("the replay printed more than a parked run keeps");
+        if (too_much || take(ctx, who, answer, json_object_get(req, "hint"), &why) < 0) {
+            reply(c, false, why ? why : "refused");
+            free(why);
+            for (int i = 0; i < 3; i++) close(fds[i]);
+            json_free(req);
+            close(c);
+            return 0;
+        }
+        /* taken: what was printed so far goes to the resume's streams, which are this process's
+         * from here on */
+        fflush(stdout);
+        fflush(stderr);
+        for (int i = 1; i <= 2; i++) (void)copy_captured(i, fds[i]);
+        for (int i = 0; i < 3; i++) {
+            dup2(fds[i], i);
+            if (fds[i] > 2) close(fds[i]);
+        }
+        *response = xstrdup(answer);
+        json_free(req);
+        /* nobody else comes in: the socket goes */
+        close(l->fd), l->fd = -1;
+        unlink_own(l);
+        l->conn = c;
+        reply(c, true, NULL);
+        pthread_t t;
+        pthread_attr_t at;
+        pthread_attr_init(&at);
+        pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+        (void)pthread_create(&t, &at, watch_hangup, (void *)(intptr_t)c);
+        pthread_attr_destroy(&at);
+        return 1;
+    }
+}
+
+void park_report_exit(park_listener *l, int code)
+{
+    fflush(stdout);
+    fflush(stderr);
+    int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+    if (null >= 0) {
+        for (int i = 0; i < 3; i++) dup2(null, i);
+        close(null);
+    }
+    if (l->conn < 0) return;
+    atomic_store(&reported, true);
+    json_t *r = json_object();
+    json_object_set(r, "exit", json_number(code));
+    (void)send_message(l->conn, r, NULL, 0, clock_monotonic_ms() + 5000);
+    json_free(r);
+}
+
+void park_listener_close(park_listener *l)
+{
+    if (!l) return;
+    if (l->fd >= 0) {
+        close(l->fd);
+        unlink_own(l);
+    }
+    /* the resume's connection stays open until this process exits: the hang-up watch must not see
+     * a close of ours as the resume going away */
+    close(l->dir_fd);
+    free(l->name);
+    free(l);
+}

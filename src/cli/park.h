@@ -1,0 +1,81 @@
+/* park.h — parked runs of the command line (docs/durable-runs.md#parked-runs-on-the-command-line).
+ *
+ * With CHIDORI_PARK_MS set, a `chidori run` (or resume) that ends paused on an input leaves a
+ * process behind: a resume of the run started ahead of time. It replays the log up to the pause
+ * while nobody waits, then waits, live, at the pending input. A `chidori resume` that comes within
+ * the time hands it the answer and its own standard streams over a socket, and exits with the exit
+ * code the run ends with; the run goes on in the parked process, as the resume would have run it.
+ * Anything that would make the two differ (another environment, working folder or posture, the
+ * agent's source or the run's files changed since) makes the parked process go, and the resume
+ * replays as always.
+ *
+ * Owns: the socket of a parked run (<state dir>/parked/<hash of the run folder>.sock, in a folder
+ * only this user may enter), the messages on it, and the start of the parked process.
+ * Trusts: a peer of the same user id (checked with SO_PEERCRED), as the user; nothing of its bytes
+ * (a size cap, parsed as JSON, fields checked).
+ */
+#ifndef CHIDORI_CLI_PARK_H
+#define CHIDORI_CLI_PARK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "util/json.h"
+
+/* Where a run's parked process listens. */
+typedef struct park_place {
+    char *dir;  /* <state dir>/parked */
+    char *name; /* <hash>.sock */
+} park_place;
+
+/* The place for a run folder (its real path is hashed). -1 when the folder cannot be resolved. */
+int park_place_of(const char *state_dir, const char *run_dir, park_place *out);
+void park_place_clear(park_place *p);
+
+/* The parked processes of this state dir that are alive now (a socket nobody listens on is
+ * removed as it is counted). */
+int park_count(const park_place *pl);
+
+/* Start the parked process: argv (argv[0] unused: this binary runs) with this environment, in a
+ * session of its own, its standard streams /dev/null and no other descriptor inherited; this
+ * process does not wait for it. */
+void park_spawn(char *const argv[]);
+
+/* The resume's side: hand the answer to the run's parked process. `who` says who resumes
+ * (cli/run.c: the environment, the working folder, the agent, the posture), the parked process
+ * takes the answer only from the same. Returns -1 when nothing took it (no parked process, or it
+ * refused and went: the resume replays), else the exit code the run ended with in the parked
+ * process, which wrote its output to this process's standard streams. hint goes along unchecked:
+ * how the resume was invoked, for the words the run prints (the command a pause suggests). */
+int park_hand(const park_place *pl, const json_t *who, const char *response, const json_t *hint);
+
+/* The parked process's side. */
+typedef struct park_listener park_listener;
+
+/* At the parked process's start: its standard output and error are kept in memory (what the run
+ * prints while it replays, as a resume prints it: the banner, warnings) and copied to the
+ * resume's streams when one takes the run. -1 when they cannot be. */
+int park_capture_streams(void);
+
+/* Listen at the place (its folder made 0700 if missing; it must be this user's). NULL with *error. */
+park_listener *park_listen(const park_place *pl, char **error);
+
+/* Told a resume's `who`, answer and hint: 0 to take it (the parked run goes on), or -1 with *why. */
+typedef int (*park_take_fn)(void *ctx, const json_t *who, const char *response, const json_t *hint, char **why);
+
+/* Wait until until_ms (the monotonic clock) for a resume. A resume that take() refuses is told why
+ * and the wait ends (the resume replays, which changes the run: this process's state is stale).
+ * 1 when one was taken: *response (malloc'd) is its answer, and its standard streams are this
+ * process's 0, 1 and 2 now; 0 when none was. Should the resume that took it go away before the
+ * run's end (park_report_exit), it was killed, and this process exits at once as the resume's own
+ * run would have ended: killed, the run interrupted (its next resume continues it). */
+int park_wait(park_listener *l, int64_t until_ms, park_take_fn take, void *ctx, char **response);
+
+/* After a taken resume: the run ended with this exit code. This process's standard streams are
+ * /dev/null again first (the resume's readers see their end when the resume exits). */
+void park_report_exit(park_listener *l, int code);
+
+/* Stop listening: the socket is removed. */
+void park_listener_close(park_listener *l);
+
+#endif
