@@ -15,6 +15,7 @@ docs/durable-runs.md#parked-runs-on-the-command-line).
 - bytes on the socket that are not a resume (garbage, a length past the cap, a silent peer) are
   dropped, and the parked process still takes the real resume.
 """
+import functools
 import hashlib
 import json
 import os
@@ -23,6 +24,7 @@ import signal
 import socket
 import struct
 import subprocess
+import threading
 import time
 
 from cases import chidori
@@ -44,6 +46,30 @@ TWO = """export default async (input, chidori) => {
 """
 
 PARK = {"CHIDORI_PARK_MS": "30000"}
+LOCAL = threading.local()  # .runs: the runs the case on this thread made
+
+
+def made(rid):
+    LOCAL.runs.append(rid)
+    return rid
+
+
+def reaped(case):
+    """The case, then whatever it left parked killed (a parked process would otherwise wait out
+    CHIDORI_PARK_MS after the suite)."""
+    @functools.wraps(case)
+    def wrapped(v):
+        LOCAL.runs = []
+        try:
+            case(v)
+        finally:
+            for rid in LOCAL.runs:
+                for pid in parked_pids(rid):
+                    try:
+                        os.kill(pid, signal.SIGKILL)
+                    except ProcessLookupError:
+                        pass
+    return wrapped
 
 
 def parked_pids(rid):
@@ -118,7 +144,7 @@ def paused(v, flags, extra=None, n=3):
     code, _, err = chidori(v, "run", agent, "-i", json.dumps({"n": n}), *flags, state=state,
                            env={**PARK, **(extra or {})})
     assert code == 3, err
-    return proj, agent, state, run_id_of(err)
+    return proj, agent, state, made(run_id_of(err))
 
 
 def twin(state, rid):
@@ -155,14 +181,17 @@ def same_as_a_replay(v, flags):
     shutil.rmtree(proj)
 
 
+@reaped
 def case_park_a_resume_goes_on_in_the_parked_process_as_a_replay_would_in_process(v):
     same_as_a_replay(v, ("--no-isolate",))
 
 
+@reaped
 def case_park_a_resume_goes_on_in_the_parked_process_as_a_replay_would_isolated(v):
     same_as_a_replay(v, ("--isolate",))
 
 
+@reaped
 def case_park_a_resume_from_another_environment_replays_and_the_parked_process_goes(v):
     flags = ("--no-isolate",)
     proj, agent, state, rid = paused(v, flags)
@@ -184,6 +213,7 @@ def case_park_a_resume_from_another_environment_replays_and_the_parked_process_g
     shutil.rmtree(proj)
 
 
+@reaped
 def case_park_an_agent_edited_since_the_pause_is_refused_as_a_replay_refuses_it(v):
     flags = ("--no-isolate",)
     proj, agent, state, rid = paused(v, flags)
@@ -201,6 +231,7 @@ def case_park_an_agent_edited_since_the_pause_is_refused_as_a_replay_refuses_it(
     shutil.rmtree(proj)
 
 
+@reaped
 def case_park_the_parked_process_goes_when_its_time_runs_out(v):
     flags = ("--no-isolate",)
     proj, agent, state, rid = paused(v, flags, {"CHIDORI_PARK_MS": "300"})
@@ -212,6 +243,7 @@ def case_park_the_parked_process_goes_when_its_time_runs_out(v):
     shutil.rmtree(proj)
 
 
+@reaped
 def case_park_a_killed_resume_kills_the_run_it_handed_over(v):
     flags = ("--no-isolate",)
     proj, agent, state, rid = paused(v, flags)
@@ -238,6 +270,7 @@ def case_park_a_killed_resume_kills_the_run_it_handed_over(v):
     shutil.rmtree(proj)
 
 
+@reaped
 def case_park_none_when_off_under_a_deadline_past_the_cap_or_in_an_open_folder(v):
     flags = ("--no-isolate",)
     for extra, why in (({"CHIDORI_PARK_MS": "0"}, "off"), ({"CHIDORI_JS_DEADLINE_MS": "60000"}, "a deadline")):
@@ -250,7 +283,7 @@ def case_park_none_when_off_under_a_deadline_past_the_cap_or_in_an_open_folder(v
     wait_parked(rid, v, state)
     code, _, err = chidori(v, "run", agent, "-i", '{"n": 1}', *flags, state=state,
                            env={**PARK, "CHIDORI_PARK_MAX": "1"})
-    rid2 = run_id_of(err)
+    rid2 = made(run_id_of(err))
     time.sleep(0.3)
     assert code == 3 and not parked_pids(rid2) and len(sockets(state)) == 1, "a second run parked past the cap"
     for pid in parked_pids(rid):
@@ -260,7 +293,7 @@ def case_park_none_when_off_under_a_deadline_past_the_cap_or_in_an_open_folder(v
     os.mkdir(os.path.join(state, "parked"), 0o777)
     os.chmod(os.path.join(state, "parked"), 0o777)
     code, _, err = chidori(v, "run", agent, "-i", '{"n": 1}', *flags, state=state, env=PARK)
-    rid3 = run_id_of(err)
+    rid3 = made(run_id_of(err))
     time.sleep(0.3)
     assert code == 3 and not parked_pids(rid3) and sockets(state) == [], "parked in a folder open to others"
     shutil.rmtree(proj)
@@ -277,6 +310,7 @@ def closed_unanswered(s, v):
     return got == b""
 
 
+@reaped
 def case_park_bytes_that_are_not_a_resume_are_dropped(v):
     flags = ("--no-isolate",)
     proj, agent, state, rid = paused(v, flags)
