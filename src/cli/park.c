@@ -5,6 +5,12 @@
  * at most PARK_MAX_MESSAGE bytes. The resume sends {"who", "response"}, its standard input, output
  * and error passed along with the first byte (SCM_RIGHTS); the parked process answers {"taken":
  * true} or {"taken": false, "why"}, and after a taken one, once the run has ended, {"exit": N}.
+ * {"leave": true} asks it to let the run go (a resume that will replay, a newer pause of the same
+ * run): it answers {"taken": false}.
+ *
+ * Which parked processes are alive is told by locks, not by connecting: each holds an exclusive
+ * flock on <name>.lock beside its <name>.sock for as long as it lives, and only the holder of that
+ * lock creates or removes the socket (and removes the lock file, while holding it).
  */
 #define _GNU_SOURCE
 #include "cli/park.h"
@@ -26,6 +32,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
@@ -40,9 +47,10 @@ extern char **environ;
 
 struct park_listener {
     int dir_fd;       /* the folder of the socket */
-    char *name;
-    ino_t ino;        /* the socket's: a later parked process of the run may have replaced it */
-    int fd;           /* listening */
+    char *name;       /* <hash>.sock */
+    char *lock_name;  /* <hash>.lock, held (lock_fd) while this process lives */
+    int lock_fd;
+    int fd;           /* listening, or -1 */
     int conn;         /* the resume that took the run, or -1 */
 };
 
@@ -97,26 +105,72 @@ static socklen_t addr_in(int dir_fd, const char *name, struct sockaddr_un *a)
     return (socklen_t)(offsetof(struct sockaddr_un, sun_path) + (size_t)n + 1);
 }
 
-/* A connection to the socket `name` in dir_fd: the descriptor, -1 when nobody listens (a stale
- * socket is removed), -2 on another failure. */
-static int connect_to(int dir_fd, const char *name)
+/* "<hash>.sock" -> "<hash>.lock" (malloc'd). */
+static char *lock_name_of(const char *sock_name)
+{
+    size_t n = strlen(sock_name);
+    return xasprintf("%.*s.lock", (int)(n > 5 ? n - 5 : n), sock_name);
+}
+
+/* The lock `name` in dir_fd, taken without waiting: its descriptor; -2 when another process holds
+ * it (a parked process is alive); -1 on another failure, or when create is false and there is no
+ * such file. The lock is on the file the name still names (a holder that removed it as we opened
+ * it is not taken for alive, nor its file for ours). */
+static int take_lock(int dir_fd, const char *name, bool create)
+{
+    for (int tries = 0; tries < 8; tries++) {
+        int fd = openat(dir_fd, name, O_RDWR | O_CLOEXEC | O_NOFOLLOW | (create ? O_CREAT : 0), 0600);
+        if (fd < 0) return -1;
+        int rc;
+        while ((rc = flock(fd, LOCK_EX | LOCK_NB)) < 0 && errno == EINTR) {
+        }
+        if (rc < 0) {
+            int err = errno;
+            close(fd);
+            return err == EWOULDBLOCK ? -2 : -1;
+        }
+        struct stat a, b;
+        if (fstat(fd, &a) == 0 && fstatat(dir_fd, name, &b, AT_SYMLINK_NOFOLLOW) == 0 && a.st_ino == b.st_ino &&
+            a.st_dev == b.st_dev)
+            return fd;
+        close(fd); /* removed or replaced meanwhile: again */
+        if (!create) return -1;
+    }
+    return -1;
+}
+
+/* Under its lock: the socket and the lock file of a parked process that is gone (or of ours, as
+ * we go) removed. */
+static void remove_pair(int dir_fd, const char *sock_name, const char *lock_name, int lock_fd)
+{
+    unlinkat(dir_fd, sock_name, 0);
+    unlinkat(dir_fd, lock_name, 0);
+    close(lock_fd);
+}
+
+/* A connection to the socket `name` in dir_fd, waiting at most until until_ms while its backlog is
+ * full: the descriptor, or -1 (nobody listens there). */
+static int connect_to(int dir_fd, const char *name, int64_t until_ms)
 {
     struct sockaddr_un a;
     socklen_t len = addr_in(dir_fd, name, &a);
-    if (!len) return -2;
-    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd < 0) return -2;
-    if (connect(fd, (struct sockaddr *)&a, len) == 0) {
-        struct ucred cred;
-        socklen_t cl = sizeof cred;
-        if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &cl) == 0 && cred.uid == geteuid()) return fd;
+    if (!len) return -1;
+    for (;;) {
+        int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+        if (fd < 0) return -1;
+        if (connect(fd, (struct sockaddr *)&a, len) == 0) {
+            struct ucred cred;
+            socklen_t cl = sizeof cred;
+            if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &cl) == 0 && cred.uid == geteuid()) return fd;
+            close(fd);
+            return -1;
+        }
+        int err = errno;
         close(fd);
-        return -2;
+        /* a full backlog (the parked process is still replaying, others wait): a little later */
+        if (err != EAGAIN || clock_monotonic_ms() >= until_ms) return -1;
+        usleep(5000);
     }
-    int err = errno;
-    close(fd);
-    if (err == ECONNREFUSED) unlinkat(dir_fd, name, 0); /* its process is gone */
-    return err == ECONNREFUSED || err == ENOENT ? -1 : -2;
 }
 
 int park_count(const park_place *pl)
@@ -134,13 +188,14 @@ int park_count(const park_place *pl)
     struct dirent *e;
     while ((e = readdir(d))) {
         size_t n = strlen(e->d_name);
-        if (n < 6 || strcmp(e->d_name + n - 5, ".sock")) continue;
-        int fd = connect_to(dfd, e->d_name);
-        if (fd >= 0) {
+        if (n < 6 || strcmp(e->d_name + n - 5, ".lock")) continue;
+        int fd = take_lock(dfd, e->d_name, false);
+        if (fd == -2) {
             live++;
-            close(fd); /* the parked process sees a connection that says nothing, and waits on */
-        } else if (fd == -2) {
-            live++; /* cannot tell: counted */
+        } else if (fd >= 0) { /* nobody holds it: what is left of a parked process that is gone */
+            char *sock = xasprintf("%.*s.sock", (int)(n - 5), e->d_name);
+            remove_pair(dfd, sock, e->d_name, fd);
+            free(sock);
         }
     }
     closedir(d);
@@ -297,21 +352,46 @@ static json_t *recv_message(int fd, int64_t until_ms, int *fds_out, int *n_fds)
 
 /* ---------- the resume's side ---------- */
 
-int park_hand(const park_place *pl, const json_t *who, const char *response, const json_t *hint)
+/* A connection to the parked process at pl, or -1 when none is alive. */
+static int connect_parked(const park_place *pl, int64_t until_ms)
 {
     int dfd = open_dir(pl->dir, false);
     if (dfd < 0) return -1;
-    int fd = connect_to(dfd, pl->name);
+    char *lock = lock_name_of(pl->name);
+    int held = take_lock(dfd, lock, false);
+    int fd = -1;
+    if (held == -2) fd = connect_to(dfd, pl->name, until_ms);
+    else if (held >= 0) remove_pair(dfd, pl->name, lock, held); /* left by one that is gone */
+    free(lock);
     close(dfd);
+    return fd;
+}
+
+void park_send_away(const park_place *pl)
+{
+    int64_t until = clock_monotonic_ms() + PARK_TAKE_WAIT_MS;
+    int fd = connect_parked(pl, until);
+    if (fd < 0) return;
+    json_t *req = json_object();
+    json_object_set(req, "leave", json_bool(true));
+    if (send_message(fd, req, NULL, 0, until) == 0) json_free(recv_message(fd, until, NULL, NULL));
+    json_free(req);
+    close(fd);
+}
+
+int park_hand(const park_place *pl, const json_t *who, const char *response, const json_t *hint)
+{
+    int64_t until = clock_monotonic_ms() + PARK_TAKE_WAIT_MS;
+    int fd = connect_parked(pl, until);
     if (fd < 0) return -1;
     json_t *req = json_object();
     json_object_set(req, "who", json_copy(who));
     json_object_set(req, "response", json_string(response));
     json_object_set(req, "hint", hint ? json_copy(hint) : json_null());
     int fds[3] = {0, 1, 2};
-    int64_t until = clock_monotonic_ms() + PARK_TAKE_WAIT_MS;
     int sent = send_message(fd, req, fds, 3, until);
     json_free(req);
+
     json_t *reply = sent == 0 ? recv_message(fd, until, NULL, NULL) : NULL;
     const json_t *t = reply ? json_object_get(reply, "taken") : NULL;
     bool taken = t && t->type == JSON_TRUE;
@@ -380,32 +460,36 @@ park_listener *park_listen(const park_place *pl, char **error)
         *error = xasprintf("%s is not a folder of this user that only it may enter", pl->dir);
         return NULL;
     }
+    char *lock = lock_name_of(pl->name);
+    int lock_fd = take_lock(dfd, lock, true);
+    /* an older parked process of this run (a resume that did not come to it paused the run
+     * again): it is stale now, and asked to go */
+    for (int64_t until = clock_monotonic_ms() + 2000; lock_fd == -2 && clock_monotonic_ms() < until;) {
+        park_send_away(pl);
+        usleep(10000);
+        lock_fd = take_lock(dfd, lock, true);
+    }
     struct sockaddr_un a;
-    socklen_t len = addr_in(dfd, pl->name, &a);
+    socklen_t len = lock_fd >= 0 ? addr_in(dfd, pl->name, &a) : 0;
     int fd = len ? socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0) : -1;
-    if (fd >= 0) unlinkat(dfd, pl->name, 0); /* one left by a process that is gone (park_count checked) */
+    if (fd >= 0) unlinkat(dfd, pl->name, 0); /* one left by a process that is gone: the lock is ours */
     if (fd < 0 || bind(fd, (struct sockaddr *)&a, len) < 0 || listen(fd, 8) < 0) {
-        *error = xasprintf("cannot listen in %s: %s", pl->dir, strerror(errno));
+        *error = xasprintf("cannot listen in %s: %s", pl->dir,
+                           lock_fd < 0 ? "another process keeps the run's place" : strerror(errno));
         if (fd >= 0) close(fd);
+        if (lock_fd >= 0) remove_pair(dfd, pl->name, lock, lock_fd);
+        free(lock);
         close(dfd);
         return NULL;
     }
-    struct stat st;
     park_listener *l = xcalloc(1, sizeof *l);
     l->dir_fd = dfd;
     l->name = xstrdup(pl->name);
-    l->ino = fstatat(dfd, pl->name, &st, AT_SYMLINK_NOFOLLOW) == 0 ? st.st_ino : 0;
+    l->lock_name = lock;
+    l->lock_fd = lock_fd;
     l->fd = fd;
     l->conn = -1;
     return l;
-}
-
-/* The socket goes, unless another parked process of the run has put its own there since. */
-static void unlink_own(park_listener *l)
-{
-    struct stat st;
-    if (fstatat(l->dir_fd, l->name, &st, AT_SYMLINK_NOFOLLOW) == 0 && st.st_ino == l->ino)
-        unlinkat(l->dir_fd, l->name, 0);
 }
 
 /* The resume's end of the connection closes before the run has ended: the resume was killed, and
@@ -430,7 +514,8 @@ static void reply(int fd, bool taken, const char *why)
     json_free(r);
 }
 
-int park_wait(park_listener *l, int64_t until_ms, park_take_fn take, void *ctx, char **response)
+int park_wait(park_listener *l, int64_t until_ms, park_take_fn take, void (*untake)(void *ctx), void *ctx,
+              char **response)
 {
     *response = NULL;
     for (;;) {
@@ -449,11 +534,21 @@ int park_wait(park_listener *l, int64_t until_ms, park_take_fn take, void *ctx, 
             continue;
         }
         int fds[3], n_fds = 0;
-        /* a peer that says nothing (park_count's probe) is let go once it closes */
+        /* a peer that says nothing is let go once it closes, or after a while */
         json_t *req = recv_message(c, clock_monotonic_ms() + 5000, fds, &n_fds);
+        const json_t *leave = req ? json_object_get(req, "leave") : NULL;
         const json_t *who = req ? json_object_get(req, "who") : NULL;
         const char *answer = req ? json_string_value(json_object_get(req, "response")) : NULL;
-        if (!req || !who || !answer || n_fds != 3) {
+        struct pollfd hp = {c, POLLRDHUP, 0};
+        bool gone = poll(&hp, 1, 0) > 0 && (hp.revents & (POLLRDHUP | POLLHUP | POLLERR));
+        if (leave && leave->type == JSON_TRUE && n_fds == 0) { /* the run is someone else's now */
+            json_free(req);
+            reply(c, false, "asked to leave");
+            close(c);
+            return 0;
+        }
+        /* not a resume; or a resume that is gone (killed while it waited for the replay): not taken */
+        if (!req || !who || !answer || n_fds != 3 || gone) {
             for (int i = 0; i < n_fds; i++) close(fds[i]);
             json_free(req);
             close(c);
@@ -472,8 +567,21 @@ int park_wait(park_listener *l, int64_t until_ms, park_take_fn take, void *ctx, 
             close(c);
             return 0;
         }
-        /* taken: what was printed so far goes to the resume's streams, which are this process's
-         * from here on */
+        /* taken (the run marked running with the answer): the resume is told; if it cannot be,
+         * it is gone, and the run is put back as it was */
+        json_t *yes = json_object();
+        json_object_set(yes, "taken", json_bool(true));
+        int told = send_message(c, yes, NULL, 0, clock_monotonic_ms() + 2000);
+        json_free(yes);
+        if (told < 0) {
+            untake(ctx);
+            for (int i = 0; i < 3; i++) close(fds[i]);
+            json_free(req);
+            close(c);
+            return 0;
+        }
+        /* what was printed so far goes to the resume's streams, which are this process's from
+         * here on */
         fflush(stdout);
         fflush(stderr);
         for (int i = 1; i <= 2; i++) (void)copy_captured(i, fds[i]);
@@ -483,11 +591,10 @@ int park_wait(park_listener *l, int64_t until_ms, park_take_fn take, void *ctx, 
         }
         *response = xstrdup(answer);
         json_free(req);
-        /* nobody else comes in: the socket goes */
+        /* nobody else comes in: the socket goes (the lock stays ours until we end) */
         close(l->fd), l->fd = -1;
-        unlink_own(l);
+        unlinkat(l->dir_fd, l->name, 0);
         l->conn = c;
-        reply(c, true, NULL);
         pthread_t t;
         pthread_attr_t at;
         pthread_attr_init(&at);
@@ -518,13 +625,12 @@ void park_report_exit(park_listener *l, int code)
 void park_listener_close(park_listener *l)
 {
     if (!l) return;
-    if (l->fd >= 0) {
-        close(l->fd);
-        unlink_own(l);
-    }
+    if (l->fd >= 0) close(l->fd);
+    remove_pair(l->dir_fd, l->name, l->lock_name, l->lock_fd); /* the lock is ours: so is the place */
     /* the resume's connection stays open until this process exits: the hang-up watch must not see
      * a close of ours as the resume going away */
     close(l->dir_fd);
     free(l->name);
+    free(l->lock_name);
     free(l);
 }

@@ -32,7 +32,7 @@ typedef struct park_place {
 int park_place_of(const char *state_dir, const char *run_dir, park_place *out);
 void park_place_clear(park_place *p);
 
-/* The parked processes of this state dir that are alive now (a socket nobody listens on is
+/* The parked processes of this state dir that are alive now (what one that is gone left is
  * removed as it is counted). */
 int park_count(const park_place *pl);
 
@@ -49,6 +49,10 @@ void park_spawn(char *const argv[]);
  * how the resume was invoked, for the words the run prints (the command a pause suggests). */
 int park_hand(const park_place *pl, const json_t *who, const char *response, const json_t *hint);
 
+/* Ask the run's parked process, if there is one, to let the run go (a resume that will not hand
+ * it the answer); returns once it has (or at once when there is none). */
+void park_send_away(const park_place *pl);
+
 /* The parked process's side. */
 typedef struct park_listener park_listener;
 
@@ -64,12 +68,15 @@ park_listener *park_listen(const park_place *pl, char **error);
 typedef int (*park_take_fn)(void *ctx, const json_t *who, const char *response, const json_t *hint, char **why);
 
 /* Wait until until_ms (the monotonic clock) for a resume. A resume that take() refuses is told why
- * and the wait ends (the resume replays, which changes the run: this process's state is stale).
+ * and the wait ends (the resume replays, which changes the run: this process's state is stale);
+ * so does a request to leave. A resume that went away before it was taken is not; one that cannot
+ * be told it was taken has untake() undo what take() did, and the wait ends.
  * 1 when one was taken: *response (malloc'd) is its answer, and its standard streams are this
  * process's 0, 1 and 2 now; 0 when none was. Should the resume that took it go away before the
  * run's end (park_report_exit), it was killed, and this process exits at once as the resume's own
  * run would have ended: killed, the run interrupted (its next resume continues it). */
-int park_wait(park_listener *l, int64_t until_ms, park_take_fn take, void *ctx, char **response);
+int park_wait(park_listener *l, int64_t until_ms, park_take_fn take, void (*untake)(void *ctx), void *ctx,
+              char **response);
 
 /* After a taken resume: the run ended with this exit code. This process's standard streams are
  * /dev/null again first (the resume's readers see their end when the resume exits). */

@@ -48,6 +48,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -331,6 +332,7 @@ typedef struct durable {
     json_t *park_who;            /* who may take the run: the same as who started this process */
     file_stamp park_files[PARK_FILES]; /* what must be as it was when a resume takes the run */
     bool handed;                 /* a resume took the run, which went on here */
+    int live_before_park;        /* live calls started before that (park_guard) */
 } durable;
 
 static void stamp_files(const durable *d, file_stamp out[PARK_FILES]); /* parked runs, below */
@@ -574,10 +576,11 @@ static int step_open_recorded(durable *d)
     if (d->mode == MODE_REPLAY && orig_run_is(d->dir)) /* a run of the original chidori (orig_run.h) */
         return orig_run_read(d->dir, id, d->key, &d->meta, &d->orig_records, &d->error) < 0 ? STEP_FAILED : STEP_OK;
     if (run_meta_read(d->dir, &d->meta, &d->error) < 0) return STEP_FAILED;
-    if (d->o->parked) /* no lock until a resume takes it (park_take): what it read must be as it is then */
-        stamp_files(d, d->park_files);
-    else if (d->mode == MODE_RESUME) { /* lock, then read again: the state cannot change under the lock */
+    if (d->mode == MODE_RESUME) { /* lock, then read again: the state cannot change under the lock */
         if ((d->lock_fd = run_lock(d->dir, d->meta.run_id, &d->error)) < 0) return STEP_FAILED;
+        /* a parked process holds it while it replays, and lets it go as it waits (park_here): what
+         * it read must be as it is when a resume takes the run (park_take) */
+        if (d->o->parked) stamp_files(d, d->park_files);
         run_meta_clear(&d->meta);
         if (run_meta_read(d->dir, &d->meta, &d->error) < 0) return STEP_FAILED;
     }
@@ -882,10 +885,58 @@ extern char **environ;
 
 static int cmp_text(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
+/* The process's own standing, as the kernel keeps it: its umask, user and groups, capabilities, no-
+ * new-privileges and seccomp state (/proc/self/status), resource limits, cgroup, namespaces and
+ * root. A run inherits all of them, so a parked run goes on for a resume only when they match. */
+static void add_process_standing(json_t *who)
+{
+    static const char *const keys[] = {"Umask:", "Uid:", "Gid:", "Groups:", "CapInh:", "CapPrm:", "CapEff:",
+                                       "CapBnd:", "CapAmb:", "NoNewPrivs:", "Seccomp:"};
+    json_t *status = json_array();
+    FILE *f = fopen("/proc/self/status", "re");
+    char line[512];
+    while (f && fgets(line, sizeof line, f))
+        for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+            if (!strncmp(line, keys[i], strlen(keys[i]))) json_array_push(status, json_string(line));
+    if (f) fclose(f);
+    json_object_set(who, "status", status);
+    json_t *limits = json_array();
+    for (int r = 0; r < RLIM_NLIMITS; r++) {
+        struct rlimit rl;
+        char *text = getrlimit((__rlimit_resource_t)r, &rl) == 0
+                         ? xasprintf("%d %ju %ju", r, (uintmax_t)rl.rlim_cur, (uintmax_t)rl.rlim_max)
+                         : xasprintf("%d ?", r);
+        json_array_push(limits, json_string(text));
+        free(text);
+    }
+    json_object_set(who, "rlimits", limits);
+    size_t len = 0;
+    char *why = NULL;
+    char *cgroup = read_file_capped("/proc/self/cgroup", 65536, &len, &why);
+    json_object_set(who, "cgroup", cgroup ? json_stringn(cgroup, len) : json_null());
+    free(cgroup);
+    free(why);
+    static const char *const ns[] = {"cgroup", "ipc", "mnt", "net", "pid", "time", "user", "uts"};
+    json_t *spaces = json_array();
+    for (size_t i = 0; i < sizeof ns / sizeof *ns; i++) {
+        char path[64], target[128];
+        snprintf(path, sizeof path, "/proc/self/ns/%s", ns[i]);
+        ssize_t n = readlink(path, target, sizeof target - 1);
+        target[n > 0 ? n : 0] = '\0';
+        json_array_push(spaces, json_string(target));
+    }
+    json_object_set(who, "namespaces", spaces);
+    struct stat root;
+    char *r = stat("/", &root) == 0 ? xasprintf("%ju:%ju", (uintmax_t)root.st_dev, (uintmax_t)root.st_ino) : xstrdup("?");
+    json_object_set(who, "root", json_string(r));
+    free(r);
+}
+
 /* Who resumes, as a parked run compares it: what a resume's run is set up from that this process
  * holds: its environment (all of it but `_`, which a shell sets to the command), working folder,
- * the agent and the runs folder as real paths, the posture. NULL when a part cannot be said (the
- * run then neither parks nor is handed over). */
+ * the agent and the runs folder as real paths, the posture, the binary, and the process's own
+ * standing (add_process_standing). NULL when a part cannot be said (the run then neither parks
+ * nor is handed over). */
 static json_t *resume_who(const run_options *o, const settings *set, const char *runs_dir)
 {
     char *cwd = getcwd(NULL, 0), *agent = realpath(o->file, NULL), *runs = realpath(runs_dir, NULL);
@@ -918,6 +969,7 @@ static json_t *resume_who(const run_options *o, const settings *set, const char 
         json_object_set(who, "exe", json_string(stamp));
         free(stamp);
         free(exe);
+        add_process_standing(who);
     }
     free(cwd);
     free(agent);
@@ -1018,6 +1070,28 @@ static int park_take(void *ctx, const json_t *who, const char *response, const j
     return -1;
 }
 
+/* The resume that took the run could not be told: the run is paused again, as it was. */
+static void park_untake(void *ctx)
+{
+    durable *d = ctx;
+    restore_paused(d);
+    if (d->lock_fd >= 0) close(d->lock_fd), d->lock_fd = -1;
+}
+
+/* host_config.call_started in the parked process: before a resume takes the run, the only live call
+ * it may reach is the input it paused on (where it parks). Any other means the log holds more than
+ * the pause (an answer a killed resume appended): this process ends at once, before the call is
+ * gated or performed, having written nothing; the resume replays as always. */
+static void park_guard(void *ctx, const char *op, const json_t *args)
+{
+    (void)args;
+    durable *d = ctx;
+    if (!d->handed && (d->live_before_park++ || strcmp(op, "input"))) {
+        park_listener_close(d->park); /* its place goes with it */
+        _exit(0);
+    }
+}
+
 /* host_config.park in the parked process: the run reached the input it paused on; it waits here
  * for a resume (the run's lock let go meanwhile, so the run is anybody's). */
 static int park_here(void *ctx, struct host *h, const json_t *pending, const json_t *approval, char **response)
@@ -1030,7 +1104,7 @@ static int park_here(void *ctx, struct host *h, const json_t *pending, const jso
         return 0;
     if (d->lock_fd >= 0) close(d->lock_fd), d->lock_fd = -1;
     int64_t until = clock_monotonic_ms() + (int64_t)settings_u64(d->set, "CHIDORI_PARK_MS");
-    if (park_wait(d->park, until, park_take, d, response) != 1) return 0;
+    if (park_wait(d->park, until, park_take, park_untake, d, response) != 1) return 0;
     d->handed = true;
     return 1;
 }
@@ -1091,13 +1165,14 @@ static void park_start(char **argv)
 }
 
 /* resume: a parked process of the run takes the answer (and this process's streams) when it can:
- * the run's exit code, or -1 (then this process resumes it by replay, as always). */
+ * the run's exit code, or -1 (then this process resumes it by replay, as always). A resume that
+ * cannot hand it over (on a terminal, a signal, --stream, ...; parking off for it) asks it to let
+ * the run go first, rather than find the run's lock held while it replays. */
 static int resume_parked(const run_options *o, const settings *set)
 {
-    if (!parking_set(set) || o->parked || !o->response || o->signal || o->allow_source_change || o->stream ||
-        o->n_answers || isatty(STDIN_FILENO) || isatty(STDERR_FILENO) || strlen(o->run_id) != 36 ||
-        strspn(o->run_id, "0123456789abcdef-") != 36)
-        return -1;
+    if (o->parked || strlen(o->run_id) != 36 || strspn(o->run_id, "0123456789abcdef-") != 36) return -1;
+    bool can_hand = parking_set(set) && o->response && !o->signal && !o->allow_source_change && !o->stream &&
+                    !o->n_answers && !isatty(STDIN_FILENO) && !isatty(STDERR_FILENO);
     char *folder = NULL, *key = NULL, *error = NULL;
     if (runner_split_agent(o->file, &folder, &key, &error) < 0) {
         free(error);
@@ -1109,13 +1184,17 @@ static int resume_parked(const run_options *o, const settings *set)
     park_place pl;
     int rc = -1;
     if (park_place_of(state_dir, dir, &pl) == 0) {
-        json_t *who = resume_who(o, set, runs_dir);
-        json_t *hint = json_object();
-        json_object_set(hint, "program", json_string(cli_program));
-        json_object_set(hint, "runs_dir", o->runs_dir ? json_string(o->runs_dir) : json_null());
-        if (who) rc = park_hand(&pl, who, o->response, hint);
-        json_free(hint);
-        json_free(who);
+        json_t *who = can_hand ? resume_who(o, set, runs_dir) : NULL;
+        if (who) {
+            json_t *hint = json_object();
+            json_object_set(hint, "program", json_string(cli_program));
+            json_object_set(hint, "runs_dir", o->runs_dir ? json_string(o->runs_dir) : json_null());
+            rc = park_hand(&pl, who, o->response, hint);
+            json_free(hint);
+            json_free(who);
+        } else {
+            park_send_away(&pl);
+        }
         park_place_clear(&pl);
     }
     free(dir);
@@ -1146,6 +1225,7 @@ static int durable_run(durable_mode mode, const run_options *o, const settings *
         fill_request(&d, set, &banner, pg, so, &req);
         if (o->parked) {
             req.park = park_here, req.park_ctx = &d;
+            req.call_started = park_guard, req.call_started_ctx = &d;
         }
         off_t size_before = mode == MODE_RESUME ? file_size(d.records) : 0;
         /* in this process, the CPU backstop (its effects may outlast the deadline legitimately) */
