@@ -114,17 +114,19 @@ def wait_parked(rid, v, state):
 
 
 def wait_at_park(state, rid, v):
-    """Until the parked process has replayed and waits: it lets the run's lock go then."""
+    """Until the parked process has replayed and waits at the input (it lets the run's lock go
+    then, and names itself chidori-parked)."""
     deadline = time.monotonic() + 30 * v.slow
-    with open(os.path.join(state, "runs", rid, "run.lock"), "rb") as f:
-        while True:
+    while True:
+        for pid in parked_pids(rid):
             try:
-                fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                fcntl.flock(f, fcntl.LOCK_UN)
-                return
-            except BlockingIOError:
-                assert time.monotonic() < deadline, "the parked process never let the run's lock go"
-                time.sleep(0.01)
+                with open(f"/proc/{pid}/comm") as f:
+                    if f.read().strip() == "chidori-parked":
+                        return pid
+            except OSError:
+                pass
+        assert time.monotonic() < deadline, "the parked process never came to wait at the input"
+        time.sleep(0.01)
 
 
 def sockets(state):
@@ -194,8 +196,8 @@ class Paused:
         self.rid = made(run_id_of(err.decode()))
 
 
-def paused(v, flags, extra=None, n=3):
-    p = Paused(v, flags, extra, n)
+def paused(v, flags, extra=None, n=3, work=WORK):
+    p = Paused(v, flags, extra, n, work)
     return p.proj, p.agent, p.state, p.rid, p.cpu
 
 
@@ -528,4 +530,46 @@ def case_park_a_log_that_holds_more_than_the_pause_performs_nothing_before_a_res
     after = {n: open(os.path.join(folder, n), "rb").read() for n in ("records.jsonl", "run.json")}
     assert after == before, "the parked process wrote to the run"
     assert sockets(state) == [], sockets(state)
+    shutil.rmtree(proj)
+
+
+@reaped
+def case_park_a_resume_right_after_the_pause_or_the_hand_over_never_finds_the_run_locked(v):
+    """The pausing process takes the parked process's place (its lock and socket) before it lets
+    the run's lock go, and a parked process that went on hands its place on before it tells its
+    resume: a resume that comes at once waits there instead of finding the run in progress."""
+    flags = ("--no-isolate",)
+    for _ in range(8):
+        proj, agent, state, rid, cpu = paused(v, flags, n=1, work=0)
+        r = resume(v, agent, rid, "A", state, flags, cpu)
+        assert r.code == 3, r.err
+        r = resume(v, agent, rid, "B", state, flags, cpu)
+        assert r.code == 0 and json.loads(r.out)["b"] == "B", r.err
+        shutil.rmtree(proj)
+
+
+@reaped
+def case_park_a_resume_that_answers_nothing_leaves_the_parked_process_alone(v):
+    flags = ("--no-isolate",)
+    proj, agent, state, rid, cpu = paused(v, flags)
+    wait_parked(rid, v, state)
+    wait_at_park(state, rid, v)
+    before = parked_pids(rid)
+    env = v.env({"CHIDORI_STATE_DIR": state, **PARK})
+    code, _, err, _ = measured(v, [v.chidori, "resume", agent, rid, *flags], env)
+    assert code == 2 and b"--response" in err, err
+    assert parked_pids(rid) == before, "a refused resume sent the parked process away"
+    r = resume(v, agent, rid, "A", state, flags, cpu)
+    assert r.code == 3 and r.handed, r.err
+    shutil.rmtree(proj)
+
+
+def case_park_the_parked_flag_goes_with_resume_alone(v):
+    proj = project({"two.js": TWO})
+    agent = os.path.join(proj, "two.js")
+    for args in (("run", agent, "--parked"), ("replay", agent, "0" * 36, "--parked"),
+                 ("resume", agent, "0" * 36, "--response", "x", "--parked"),
+                 ("resume", agent, "0" * 36, "--stream", "--parked")):
+        code, out, err = chidori(v, *args, env=PARK)
+        assert code == 2 and "--parked" in err, (args, code, err)
     shutil.rmtree(proj)

@@ -205,15 +205,18 @@ int park_count(const park_place *pl)
 
 /* ---------- the parked process's start ---------- */
 
-void park_spawn(char *const argv[])
+/* The descriptors a parked process is started with: its place's lock and listening socket. */
+enum { PARK_FD_LOCK = 3, PARK_FD_LISTEN = 4 };
+
+int park_spawn(char *const argv[], const park_listener *seat)
 {
     pid_t pid = fork();
-    if (pid < 0) return;
+    if (pid < 0) return -1;
     if (pid > 0) { /* the child starts the parked process and exits at once */
         int status;
         while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
         }
-        return;
+        return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
     }
     /* the child: a session of its own, then the parked process in a grandchild, so that nobody
      * waits for it and no terminal signal reaches it */
@@ -222,14 +225,15 @@ void park_spawn(char *const argv[])
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);
     signal(SIGPIPE, SIG_DFL);
-    int null = open("/dev/null", O_RDWR);
-    if (null < 0) _exit(1);
+    int lock = fcntl(seat->lock_fd, F_DUPFD_CLOEXEC, 10), listen_fd = fcntl(seat->fd, F_DUPFD_CLOEXEC, 10);
+    int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+    if (lock < 0 || listen_fd < 0 || null < 0) _exit(1);
     if (dup2(null, 0) < 0 || dup2(null, 1) < 0 || dup2(null, 2) < 0) _exit(1);
-    if (null > 2) close(null);
+    if (dup2(lock, PARK_FD_LOCK) < 0 || dup2(listen_fd, PARK_FD_LISTEN) < 0) _exit(1);
 #ifdef SYS_close_range
-    if (syscall(SYS_close_range, 3u, ~0u, 0u) != 0)
+    if (syscall(SYS_close_range, 5u, ~0u, 0u) != 0)
 #endif
-        for (int fd = 3; fd < 1024; fd++) close(fd);
+        for (int fd = 5; fd < 1024; fd++) close(fd);
     if (fork() != 0) _exit(0);
     execve("/proc/self/exe", argv, environ);
     _exit(127);
@@ -490,6 +494,59 @@ park_listener *park_listen(const park_place *pl, char **error)
     l->fd = fd;
     l->conn = -1;
     return l;
+}
+
+park_listener *park_adopt(const park_place *pl)
+{
+    int dfd = open_dir(pl->dir, false);
+    if (dfd < 0) return NULL;
+    char *lock = lock_name_of(pl->name);
+    struct stat a, b, sock;
+    int accepting = 0;
+    socklen_t al = sizeof accepting;
+    /* the place's lock file, its lock held (taken again by the same open file: it is ours), and a
+     * socket listening where the place's socket is */
+    bool ok = fstat(PARK_FD_LOCK, &a) == 0 && S_ISREG(a.st_mode) &&
+              fstatat(dfd, lock, &b, AT_SYMLINK_NOFOLLOW) == 0 && a.st_ino == b.st_ino && a.st_dev == b.st_dev &&
+              flock(PARK_FD_LOCK, LOCK_EX | LOCK_NB) == 0 &&
+              getsockopt(PARK_FD_LISTEN, SOL_SOCKET, SO_ACCEPTCONN, &accepting, &al) == 0 && accepting == 1 &&
+              fstatat(dfd, pl->name, &sock, AT_SYMLINK_NOFOLLOW) == 0 && S_ISSOCK(sock.st_mode);
+    if (!ok) {
+        free(lock);
+        close(dfd);
+        return NULL;
+    }
+    fcntl(PARK_FD_LOCK, F_SETFD, FD_CLOEXEC);
+    fcntl(PARK_FD_LISTEN, F_SETFD, FD_CLOEXEC);
+    park_listener *l = xcalloc(1, sizeof *l);
+    *l = (park_listener){dfd, xstrdup(pl->name), lock, PARK_FD_LOCK, PARK_FD_LISTEN, -1};
+    return l;
+}
+
+int park_relisten(park_listener *l)
+{
+    struct sockaddr_un a;
+    socklen_t len = addr_in(l->dir_fd, l->name, &a);
+    int fd = len ? socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0) : -1;
+    if (fd >= 0) unlinkat(l->dir_fd, l->name, 0); /* the lock is ours: so is the name */
+    if (fd < 0 || bind(fd, (struct sockaddr *)&a, len) < 0 || listen(fd, 8) < 0) {
+        if (fd >= 0) close(fd);
+        return -1;
+    }
+    if (l->fd >= 0) close(l->fd);
+    l->fd = fd;
+    return 0;
+}
+
+void park_listener_release(park_listener *l)
+{
+    if (!l) return;
+    if (l->fd >= 0) close(l->fd);
+    close(l->lock_fd); /* the lock stays held: by the process the place was handed to */
+    close(l->dir_fd);
+    free(l->name);
+    free(l->lock_name);
+    free(l);
 }
 
 /* The resume's end of the connection closes before the run has ended: the resume was killed, and

@@ -37,9 +37,13 @@ void park_place_clear(park_place *p);
 int park_count(const park_place *pl);
 
 /* Start the parked process: argv (argv[0] unused: this binary runs) with this environment, in a
- * session of its own, its standard streams /dev/null and no other descriptor inherited; this
- * process does not wait for it. */
-void park_spawn(char *const argv[]);
+ * session of its own, its standard streams /dev/null and no descriptor inherited but the place
+ * `seat` (park_listen: its lock held and its socket listening), which it adopts (park_adopt); this
+ * process does not wait for it. The place is reserved before the run's lock is let go, so a
+ * resume that comes before the parked process has started waits for it there. 0, or -1 when it
+ * could not be started (the caller then closes the seat). */
+struct park_listener;
+int park_spawn(char *const argv[], const struct park_listener *seat);
 
 /* The resume's side: hand the answer to the run's parked process. `who` says who resumes
  * (cli/run.c: the environment, the working folder, the agent, the posture), the parked process
@@ -81,6 +85,18 @@ int park_wait(park_listener *l, int64_t until_ms, park_take_fn take, void (*unta
 /* After a taken resume: the run ended with this exit code. This process's standard streams are
  * /dev/null again first (the resume's readers see their end when the resume exits). */
 void park_report_exit(park_listener *l, int code);
+
+/* In a parked process started by park_spawn: the place it was handed, or NULL (started otherwise:
+ * park_listen then). */
+park_listener *park_adopt(const park_place *pl);
+
+/* A listener that took a resume (its socket gone) listens again at its place: for the next parked
+ * process of the run, which it is handed to. 0, or -1. */
+int park_relisten(park_listener *l);
+
+/* After park_spawn: this process's hold on the place let go (the place stays: the parked process
+ * holds it). */
+void park_listener_release(park_listener *l);
 
 /* Stop listening: the socket is removed. */
 void park_listener_close(park_listener *l);

@@ -48,6 +48,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -1103,6 +1104,8 @@ static int park_here(void *ctx, struct host *h, const json_t *pending, const jso
         json_number_value(json_object_get(pending, "seq")) != json_number_value(json_object_get(d->meta.pending, "seq")))
         return 0;
     if (d->lock_fd >= 0) close(d->lock_fd), d->lock_fd = -1;
+    /* `ps` and `top` show it as what it is now: a run waiting for its resume */
+    prctl(PR_SET_NAME, "chidori-parked", 0, 0, 0);
     int64_t until = clock_monotonic_ms() + (int64_t)settings_u64(d->set, "CHIDORI_PARK_MS");
     if (park_wait(d->park, until, park_take, park_untake, d, response) != 1) return 0;
     d->handed = true;
@@ -1118,7 +1121,11 @@ static int park_begin(durable *d)
     if (park_place_of(d->state_dir, d->dir, &pl) < 0) return -1;
     char *error = NULL;
     int rc = -1;
-    if (park_count(&pl) < (int)settings_u64(d->set, "CHIDORI_PARK_MAX") && (d->park = park_listen(&pl, &error))) {
+    /* the place the pausing process took for it (park_spawn); else (started by hand) one of its own */
+    d->park = park_adopt(&pl);
+    if (!d->park && park_count(&pl) < (int)settings_u64(d->set, "CHIDORI_PARK_MAX"))
+        d->park = park_listen(&pl, &error);
+    if (d->park) {
         d->park_who = resume_who(d->o, d->set, d->runs_dir);
         if (d->park_who) rc = 0;
     }
@@ -1138,7 +1145,9 @@ static char **park_argv(const durable *d, int rc)
         return NULL;
     park_place pl;
     if (park_place_of(d->state_dir, d->dir, &pl) < 0) return NULL;
-    bool room = park_count(&pl) < (int)settings_u64(d->set, "CHIDORI_PARK_MAX");
+    /* a parked process that went on with the run and paused again counts itself: it hands its
+     * place on */
+    bool room = park_count(&pl) - (d->park ? 1 : 0) < (int)settings_u64(d->set, "CHIDORI_PARK_MAX");
     park_place_clear(&pl);
     if (!room) return NULL;
     char **argv = xcalloc(12, sizeof *argv);
@@ -1156,11 +1165,31 @@ static char **park_argv(const durable *d, int rc)
     return argv;
 }
 
-static void park_start(char **argv)
+/* The place for the process that parks the run, taken before the run's lock is let go: a
+ * resume that comes before that process has started waits for it there. A parked process that
+ * went on with the run hands its own place on (listening again). NULL: no place, no parking. */
+static park_listener *park_seat(durable *d)
 {
-    if (!argv) return;
-    park_spawn(argv);
-    for (char **a = argv; *a; a++) free(*a);
+    if (d->park) {
+        if (park_relisten(d->park) < 0) return NULL;
+        park_listener *seat = d->park;
+        d->park = NULL;
+        return seat;
+    }
+    park_place pl;
+    if (park_place_of(d->state_dir, d->dir, &pl) < 0) return NULL;
+    char *error = NULL;
+    park_listener *seat = park_listen(&pl, &error);
+    free(error);
+    park_place_clear(&pl);
+    return seat;
+}
+
+static void park_start(char **argv, park_listener *seat)
+{
+    if (seat && park_spawn(argv, seat) == 0) park_listener_release(seat);
+    else park_listener_close(seat);
+    for (char **a = argv; a && *a; a++) free(*a);
     free(argv);
 }
 
@@ -1170,7 +1199,11 @@ static void park_start(char **argv)
  * the run go first, rather than find the run's lock held while it replays. */
 static int resume_parked(const run_options *o, const settings *set)
 {
-    if (o->parked || strlen(o->run_id) != 36 || strspn(o->run_id, "0123456789abcdef-") != 36) return -1;
+    /* a resume without an answer continues an interrupted run (nothing is parked for it) or is
+     * refused: it leaves a parked process alone */
+    if (o->parked || (!o->response && !o->signal) || strlen(o->run_id) != 36 ||
+        strspn(o->run_id, "0123456789abcdef-") != 36)
+        return -1;
     bool can_hand = parking_set(set) && o->response && !o->signal && !o->allow_source_change && !o->stream &&
                     !o->n_answers && !isatty(STDIN_FILENO) && !isatty(STDERR_FILENO);
     char *folder = NULL, *key = NULL, *error = NULL;
@@ -1258,11 +1291,13 @@ static int durable_run(durable_mode mode, const run_options *o, const settings *
     progress_free(pg);
     runner_outcome_clear(&res);
     char **parker = park_argv(&d, rc);
-    if (d.handed) park_report_exit(d.park, rc); /* the resume exits with it; its streams are let go */
-    park_listener_close(d.park);
+    park_listener *handed_to = d.handed ? d.park : NULL; /* the connection of the resume it serves */
+    park_listener *seat = parker ? park_seat(&d) : NULL; /* before the resume is told, and the lock goes */
+    if (handed_to) park_report_exit(handed_to, rc); /* the resume exits with it; its streams are let go */
+    park_listener_close(d.park); /* (NULL when it became the seat) */
     json_free(d.park_who);
     durable_clear(&d); /* the run's lock is let go: the process that parks it takes it */
-    park_start(parker);
+    if (parker) park_start(parker, seat);
     return rc;
 }
 
@@ -1277,6 +1312,10 @@ static int command(durable_mode mode, int argc, char **argv, const settings *set
     if (rc == 0 && o.signal && o.response) rc = cli_usage_error("%s", "--signal and --response cannot be used together");
     if (rc == 0 && mode == MODE_REPLAY && o.stream)
         rc = cli_usage_error("%s", "--stream goes with run and resume (a replay performs nothing live)");
+    if (rc == 0 && o.parked && (mode != MODE_RESUME || o.response || o.signal || o.stream || o.n_answers ||
+                                o.allow_source_change))
+        rc = cli_usage_error("%s", "--parked is the process a paused run leaves (CHIDORI_PARK_MS): it goes with "
+                                   "resume alone");
     if (rc == 0 && mode != MODE_RESUME && o.allow_source_change)
         rc = cli_usage_error("%s", "--allow-source-change goes with resume");
     if (rc == 0 && mode == MODE_RESUME && o.parked && park_capture_streams() < 0) rc = 1;
