@@ -42,7 +42,7 @@
 extern char **environ;
 
 #define PARK_MAX_MESSAGE ((size_t)1 << 20)
-/* how long a resume waits for the parked process to take its answer (it may still be replaying) */
+/* how long a resume tries to reach a parked process whose backlog is full, and to send it its request */
 #define PARK_TAKE_WAIT_MS 60000
 
 struct park_listener {
@@ -378,7 +378,7 @@ void park_send_away(const park_place *pl)
     if (fd < 0) return;
     json_t *req = json_object();
     json_object_set(req, "leave", json_bool(true));
-    if (send_message(fd, req, NULL, 0, until) == 0) json_free(recv_message(fd, until, NULL, NULL));
+    if (send_message(fd, req, NULL, 0, until) == 0) json_free(recv_message(fd, INT64_MAX, NULL, NULL));
     json_free(req);
     close(fd);
 }
@@ -396,7 +396,9 @@ int park_hand(const park_place *pl, const json_t *who, const char *response, con
     int sent = send_message(fd, req, fds, 3, until);
     json_free(req);
 
-    json_t *reply = sent == 0 ? recv_message(fd, until, NULL, NULL) : NULL;
+    /* it answers once it has replayed, however long that takes (its replay is bounded by the run's
+     * own limits); a parked process that dies closes the connection */
+    json_t *reply = sent == 0 ? recv_message(fd, INT64_MAX, NULL, NULL) : NULL;
     const json_t *t = reply ? json_object_get(reply, "taken") : NULL;
     bool taken = t && t->type == JSON_TRUE;
     json_free(reply);
