@@ -573,3 +573,28 @@ def case_park_the_parked_flag_goes_with_resume_alone(v):
         code, out, err = chidori(v, *args, env=PARK)
         assert code == 2 and "--parked" in err, (args, code, err)
     shutil.rmtree(proj)
+
+
+@reaped
+def case_park_a_resume_that_cannot_be_handed_the_run_does_not_wait_for_its_replay(v):
+    """While the parked process replays, a thread answers its socket: a resume from another
+    environment (or one that asks it to leave) makes it go at once, and the resume replays the run
+    itself instead of waiting for the parked process's replay first."""
+    flags = ("--no-isolate",)
+    p = Paused(v, flags, n=1, work=WORK * 20)
+    wait_parked(p.rid, v, p.state)
+    deadline = time.monotonic() + 20 * v.slow
+    while not any(open(f"/proc/{pid}/comm").read().strip() != "chidori-parked" for pid in parked_pids(p.rid)):
+        assert time.monotonic() < deadline, "no parked process replaying"
+        time.sleep(0.005)
+    [parked] = parked_pids(p.rid)
+    env = v.env({"CHIDORI_STATE_DIR": p.state, **PARK, "SOMETHING_ELSE": "1"})
+    proc = subprocess.Popen([v.chidori, "resume", p.agent, p.rid, "--response", "A", *flags], env=env, cwd=ROOT,
+                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    t = time.monotonic()
+    while os.path.exists(f"/proc/{parked}") and open(f"/proc/{parked}/stat").read().split()[2] != "Z":
+        assert time.monotonic() - t < p.cpu / 3, "the parked process went on replaying for a resume it cannot take"
+        time.sleep(0.005)
+    _, err = proc.communicate(timeout=120 * v.slow)
+    assert proc.returncode == 3 and b"paused, waiting for input: second?" in err, err
+    shutil.rmtree(p.proj)

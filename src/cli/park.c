@@ -32,6 +32,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/eventfd.h>
 #include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
@@ -52,7 +53,19 @@ struct park_listener {
     int lock_fd;
     int fd;           /* listening, or -1 */
     int conn;         /* the resume that took the run, or -1 */
+    /* while the run replays (park_watch_early): a thread answers what need not wait for it */
+    bool watching;
+    pthread_t watcher;
+    int stop_fd;                               /* an eventfd: the watch ends */
+    bool (*fits)(void *ctx, const json_t *who); /* may this resume be handed the run? */
+    void *fits_ctx;
+    int early_conn;                            /* a resume it kept for park_wait, or -1 */
+    json_t *early_req;
+    int early_fds[3], early_n_fds;
 };
+
+static void stop_watch(park_listener *l);
+static void drop_request(int c, json_t *req, int *fds, int n_fds);
 
 /* the run ended and the resume was told: its hang-up is no longer a kill */
 static atomic_bool reported;
@@ -371,16 +384,17 @@ static int connect_parked(const park_place *pl, int64_t until_ms)
     return fd;
 }
 
-void park_send_away(const park_place *pl)
+bool park_send_away(const park_place *pl)
 {
     int64_t until = clock_monotonic_ms() + PARK_TAKE_WAIT_MS;
     int fd = connect_parked(pl, until);
-    if (fd < 0) return;
+    if (fd < 0) return false;
     json_t *req = json_object();
     json_object_set(req, "leave", json_bool(true));
     if (send_message(fd, req, NULL, 0, until) == 0) json_free(recv_message(fd, INT64_MAX, NULL, NULL));
     json_free(req);
     close(fd);
+    return true;
 }
 
 int park_hand(const park_place *pl, const json_t *who, const char *response, const json_t *hint)
@@ -402,9 +416,9 @@ int park_hand(const park_place *pl, const json_t *who, const char *response, con
     const json_t *t = reply ? json_object_get(reply, "taken") : NULL;
     bool taken = t && t->type == JSON_TRUE;
     json_free(reply);
-    if (!taken) { /* refused (it has let the run go) or no answer: the resume replays */
+    if (!taken) { /* refused (it lets the run go) or no answer: the resume replays */
         close(fd);
-        return -1;
+        return -2;
     }
     /* the run goes on there, writing to our streams; its end may be far off */
     json_t *end = recv_message(fd, INT64_MAX, NULL, NULL);
@@ -494,7 +508,7 @@ park_listener *park_listen(const park_place *pl, char **error)
     l->lock_name = lock;
     l->lock_fd = lock_fd;
     l->fd = fd;
-    l->conn = -1;
+    l->conn = l->early_conn = -1;
     return l;
 }
 
@@ -521,7 +535,12 @@ park_listener *park_adopt(const park_place *pl)
     fcntl(PARK_FD_LOCK, F_SETFD, FD_CLOEXEC);
     fcntl(PARK_FD_LISTEN, F_SETFD, FD_CLOEXEC);
     park_listener *l = xcalloc(1, sizeof *l);
-    *l = (park_listener){dfd, xstrdup(pl->name), lock, PARK_FD_LOCK, PARK_FD_LISTEN, -1};
+    l->dir_fd = dfd;
+    l->name = xstrdup(pl->name);
+    l->lock_name = lock;
+    l->lock_fd = PARK_FD_LOCK;
+    l->fd = PARK_FD_LISTEN;
+    l->conn = l->early_conn = -1;
     return l;
 }
 
@@ -543,6 +562,8 @@ int park_relisten(park_listener *l)
 void park_listener_release(park_listener *l)
 {
     if (!l) return;
+    stop_watch(l);
+    if (l->early_conn >= 0) drop_request(l->early_conn, l->early_req, l->early_fds, l->early_n_fds);
     if (l->fd >= 0) close(l->fd);
     close(l->lock_fd); /* the lock stays held: by the process the place was handed to */
     close(l->dir_fd);
@@ -573,17 +594,19 @@ static void reply(int fd, bool taken, const char *why)
     json_free(r);
 }
 
-int park_wait(park_listener *l, int64_t until_ms, park_take_fn take, void (*untake)(void *ctx), void *ctx,
-              char **response)
+/* The next request on the listening socket l->fd, by until_ms (or until stop_fd, when >= 0, is
+ * readable): 1 with the connection, its message (NULL: not a message) and the descriptors passed
+ * with it; 0 when the time ran out or the wait was stopped. */
+static int next_request(park_listener *l, int64_t until_ms, int stop_fd, int *conn, json_t **req, int fds[3],
+                        int *n_fds)
 {
-    *response = NULL;
     for (;;) {
         int64_t left = until_ms - clock_monotonic_ms();
         if (left <= 0) return 0;
-        struct pollfd pf = {l->fd, POLLIN, 0};
-        int pr = poll(&pf, 1, (int)(left > INT_MAX ? INT_MAX : left));
+        struct pollfd pf[2] = {{l->fd, POLLIN, 0}, {stop_fd, POLLIN, 0}};
+        int pr = poll(pf, stop_fd >= 0 ? 2 : 1, (int)(left > INT_MAX ? INT_MAX : left));
         if (pr < 0 && errno == EINTR) continue;
-        if (pr <= 0) return 0;
+        if (pr <= 0 || (stop_fd >= 0 && pf[1].revents)) return 0;
         int c = accept4(l->fd, NULL, NULL, SOCK_CLOEXEC);
         if (c < 0) continue;
         struct ucred cred;
@@ -592,76 +615,160 @@ int park_wait(park_listener *l, int64_t until_ms, park_take_fn take, void (*unta
             close(c); /* the folder is this user's alone: not expected, not served */
             continue;
         }
-        int fds[3], n_fds = 0;
+        *n_fds = 0;
         /* a peer that says nothing is let go once it closes, or after a while */
-        json_t *req = recv_message(c, clock_monotonic_ms() + 5000, fds, &n_fds);
-        const json_t *leave = req ? json_object_get(req, "leave") : NULL;
-        const json_t *who = req ? json_object_get(req, "who") : NULL;
-        const char *answer = req ? json_string_value(json_object_get(req, "response")) : NULL;
-        struct pollfd hp = {c, POLLRDHUP, 0};
-        bool gone = poll(&hp, 1, 0) > 0 && (hp.revents & (POLLRDHUP | POLLHUP | POLLERR));
-        if (leave && leave->type == JSON_TRUE && n_fds == 0) { /* the run is someone else's now */
-            json_free(req);
-            reply(c, false, "asked to leave");
-            close(c);
-            return 0;
-        }
-        /* not a resume; or a resume that is gone (killed while it waited for the replay): not taken */
-        if (!req || !who || !answer || n_fds != 3 || gone) {
-            for (int i = 0; i < n_fds; i++) close(fds[i]);
-            json_free(req);
-            close(c);
-            continue;
-        }
-        char *why = NULL;
-        struct stat so, se;
-        bool too_much = (fstat(1, &so) == 0 && S_ISREG(so.st_mode) && so.st_size > PARK_MAX_CAPTURED) ||
-                        (fstat(2, &se) == 0 && S_ISREG(se.st_mode) && se.st_size > PARK_MAX_CAPTURED);
-        if (too_much) why = xstrdup("the replay printed more than a parked run keeps");
-        if (too_much || take(ctx, who, answer, json_object_get(req, "hint"), &why) < 0) {
-            reply(c, false, why ? why : "refused");
-            free(why);
-            for (int i = 0; i < 3; i++) close(fds[i]);
-            json_free(req);
-            close(c);
-            return 0;
-        }
-        /* taken (the run marked running with the answer): the resume is told; if it cannot be,
-         * it is gone, and the run is put back as it was */
-        json_t *yes = json_object();
-        json_object_set(yes, "taken", json_bool(true));
-        int told = send_message(c, yes, NULL, 0, clock_monotonic_ms() + 2000);
-        json_free(yes);
-        if (told < 0) {
-            untake(ctx);
-            for (int i = 0; i < 3; i++) close(fds[i]);
-            json_free(req);
-            close(c);
-            return 0;
-        }
-        /* what was printed so far goes to the resume's streams, which are this process's from
-         * here on */
-        fflush(stdout);
-        fflush(stderr);
-        for (int i = 1; i <= 2; i++) (void)copy_captured(i, fds[i]);
-        for (int i = 0; i < 3; i++) {
-            dup2(fds[i], i);
-            if (fds[i] > 2) close(fds[i]);
-        }
-        *response = xstrdup(answer);
-        json_free(req);
-        /* nobody else comes in: the socket goes (the lock stays ours until we end) */
-        close(l->fd), l->fd = -1;
-        unlinkat(l->dir_fd, l->name, 0);
-        l->conn = c;
-        pthread_t t;
-        pthread_attr_t at;
-        pthread_attr_init(&at);
-        pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
-        (void)pthread_create(&t, &at, watch_hangup, (void *)(intptr_t)c);
-        pthread_attr_destroy(&at);
+        *req = recv_message(c, clock_monotonic_ms() + 5000, fds, n_fds);
+        *conn = c;
         return 1;
     }
+}
+
+static void drop_request(int c, json_t *req, int *fds, int n_fds)
+{
+    for (int i = 0; i < n_fds; i++) close(fds[i]);
+    json_free(req);
+    close(c);
+}
+
+static bool is_leave(const json_t *req, int n_fds)
+{
+    const json_t *leave = json_object_get(req, "leave");
+    return leave && leave->type == JSON_TRUE && n_fds == 0;
+}
+
+/* A resume's message: its who and answer, with the three streams passed along. */
+static bool is_resume(const json_t *req, int n_fds)
+{
+    return req && json_object_get(req, "who") && json_string_value(json_object_get(req, "response")) && n_fds == 3;
+}
+
+/* The watch while the run replays: a request to leave, or a resume that cannot be handed the run,
+ * makes this process go at once (it has written nothing: nothing live runs before a hand-over);
+ * a resume that may be is kept for park_wait; junk is dropped. */
+static void *watch_early(void *arg)
+{
+    park_listener *l = arg;
+    int c, fds[3], n_fds;
+    json_t *req;
+    while (next_request(l, INT64_MAX, l->stop_fd, &c, &req, fds, &n_fds)) {
+        bool leave = is_leave(req, n_fds);
+        if (leave || (is_resume(req, n_fds) && !l->fits(l->fits_ctx, json_object_get(req, "who")))) {
+            reply(c, false, leave ? "asked to leave" : "the resume differs from the run's own");
+            remove_pair(l->dir_fd, l->name, l->lock_name, l->lock_fd);
+            _exit(0); /* the run's lock goes with this process */
+        }
+        if (is_resume(req, n_fds)) {
+            l->early_conn = c, l->early_req = req, l->early_n_fds = n_fds;
+            memcpy(l->early_fds, fds, sizeof fds);
+            return NULL;
+        }
+        drop_request(c, req, fds, n_fds);
+    }
+    return NULL;
+}
+
+void park_watch_early(park_listener *l, bool (*fits)(void *ctx, const json_t *who), void *ctx)
+{
+    l->fits = fits, l->fits_ctx = ctx;
+    l->stop_fd = eventfd(0, EFD_CLOEXEC);
+    if (l->stop_fd < 0) return;
+    l->watching = pthread_create(&l->watcher, NULL, watch_early, l) == 0;
+    if (!l->watching) close(l->stop_fd);
+}
+
+/* The early watch ends (before the wait, or as this process goes). */
+static void stop_watch(park_listener *l)
+{
+    if (!l->watching) return;
+    uint64_t one = 1;
+    if (write(l->stop_fd, &one, sizeof one) < 0) {
+    }
+    pthread_join(l->watcher, NULL);
+    close(l->stop_fd);
+    l->watching = false;
+}
+
+/* One request while waiting: 1 taken, 0 the wait ends (refused, left, undone), -1 dropped. */
+static int handle(park_listener *l, int c, json_t *req, int fds[3], int n_fds, park_take_fn take,
+                  void (*untake)(void *ctx), void *ctx, char **response)
+{
+    const json_t *who = json_object_get(req, "who");
+    const char *answer = json_string_value(json_object_get(req, "response"));
+    struct pollfd hp = {c, POLLRDHUP, 0};
+    bool gone = poll(&hp, 1, 0) > 0 && (hp.revents & (POLLRDHUP | POLLHUP | POLLERR));
+    if (is_leave(req, n_fds)) { /* the run is someone else's now */
+        reply(c, false, "asked to leave");
+        drop_request(c, req, fds, n_fds);
+        return 0;
+    }
+    /* not a resume; or a resume that is gone (killed while it waited for the replay): not taken */
+    if (!is_resume(req, n_fds) || gone) {
+        drop_request(c, req, fds, n_fds);
+        return -1;
+    }
+    char *why = NULL;
+    struct stat so, se;
+    bool too_much = (fstat(1, &so) == 0 && S_ISREG(so.st_mode) && so.st_size > PARK_MAX_CAPTURED) ||
+                    (fstat(2, &se) == 0 && S_ISREG(se.st_mode) && se.st_size > PARK_MAX_CAPTURED);
+    if (too_much) why = xstrdup("the replay printed more than a parked run keeps");
+    if (too_much || take(ctx, who, answer, json_object_get(req, "hint"), &why) < 0) {
+        reply(c, false, why ? why : "refused");
+        free(why);
+        drop_request(c, req, fds, n_fds);
+        return 0;
+    }
+    /* taken (the run marked running with the answer): the resume is told; if it cannot be, it is
+     * gone, and the run is put back as it was */
+    json_t *yes = json_object();
+    json_object_set(yes, "taken", json_bool(true));
+    int told = send_message(c, yes, NULL, 0, clock_monotonic_ms() + 2000);
+    json_free(yes);
+    if (told < 0) {
+        untake(ctx);
+        drop_request(c, req, fds, n_fds);
+        return 0;
+    }
+    /* what was printed so far goes to the resume's streams, which are this process's from here on */
+    fflush(stdout);
+    fflush(stderr);
+    for (int i = 1; i <= 2; i++) (void)copy_captured(i, fds[i]);
+    for (int i = 0; i < 3; i++) {
+        dup2(fds[i], i);
+        if (fds[i] > 2) close(fds[i]);
+    }
+    *response = xstrdup(answer);
+    json_free(req);
+    /* nobody else comes in: the socket goes (the lock stays ours until we end) */
+    close(l->fd), l->fd = -1;
+    unlinkat(l->dir_fd, l->name, 0);
+    l->conn = c;
+    pthread_t t;
+    pthread_attr_t at;
+    pthread_attr_init(&at);
+    pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+    (void)pthread_create(&t, &at, watch_hangup, (void *)(intptr_t)c);
+    pthread_attr_destroy(&at);
+    return 1;
+}
+
+int park_wait(park_listener *l, int64_t until_ms, park_take_fn take, void (*untake)(void *ctx), void *ctx,
+              char **response)
+{
+    *response = NULL;
+    stop_watch(l);
+    if (l->early_conn >= 0) { /* a resume came while the run replayed: it is first */
+        int c = l->early_conn;
+        l->early_conn = -1;
+        int got = handle(l, c, l->early_req, l->early_fds, l->early_n_fds, take, untake, ctx, response);
+        if (got >= 0) return got;
+    }
+    int c, fds[3], n_fds;
+    json_t *req;
+    while (next_request(l, until_ms, -1, &c, &req, fds, &n_fds)) {
+        int got = handle(l, c, req, fds, n_fds, take, untake, ctx, response);
+        if (got >= 0) return got;
+    }
+    return 0;
 }
 
 void park_report_exit(park_listener *l, int code)
@@ -684,6 +791,8 @@ void park_report_exit(park_listener *l, int code)
 void park_listener_close(park_listener *l)
 {
     if (!l) return;
+    stop_watch(l);
+    if (l->early_conn >= 0) drop_request(l->early_conn, l->early_req, l->early_fds, l->early_n_fds);
     if (l->fd >= 0) close(l->fd);
     remove_pair(l->dir_fd, l->name, l->lock_name, l->lock_fd); /* the lock is ours: so is the place */
     /* the resume's connection stays open until this process exits: the hang-up watch must not see

@@ -47,15 +47,15 @@ int park_spawn(char *const argv[], const struct park_listener *seat);
 
 /* The resume's side: hand the answer to the run's parked process. `who` says who resumes
  * (cli/run.c: the environment, the working folder, the agent, the posture), the parked process
- * takes the answer only from the same. Returns -1 when nothing took it (no parked process, or it
- * refused and went: the resume replays), else the exit code the run ended with in the parked
+ * takes the answer only from the same. Returns -1 when there is no parked process, -2 when it
+ * refused and lets the run go (the resume replays, in both cases), else the exit code the run ended with in the parked
  * process, which wrote its output to this process's standard streams. hint goes along unchecked:
  * how the resume was invoked, for the words the run prints (the command a pause suggests). */
 int park_hand(const park_place *pl, const json_t *who, const char *response, const json_t *hint);
 
 /* Ask the run's parked process, if there is one, to let the run go (a resume that will not hand
  * it the answer); returns once it has (or at once when there is none). */
-void park_send_away(const park_place *pl);
+bool park_send_away(const park_place *pl); /* true when there was one */
 
 /* The parked process's side. */
 typedef struct park_listener park_listener;
@@ -67,6 +67,12 @@ int park_capture_streams(void);
 
 /* Listen at the place (its folder made 0700 if missing; it must be this user's). NULL with *error. */
 park_listener *park_listen(const park_place *pl, char **error);
+
+/* While the run replays, before park_wait: a thread answers what need not wait for the replay. A
+ * request to leave, or a resume whose `who` fits() refuses, makes this process exit at once
+ * (nothing live runs before a hand-over, so it has written nothing; its place goes with it); a
+ * resume that fits is kept for park_wait. fits is called on that thread. */
+void park_watch_early(park_listener *l, bool (*fits)(void *ctx, const json_t *who), void *ctx);
 
 /* Told a resume's `who`, answer and hint: 0 to take it (the parked run goes on), or -1 with *why. */
 typedef int (*park_take_fn)(void *ctx, const json_t *who, const char *response, const json_t *hint, char **why);

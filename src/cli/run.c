@@ -70,6 +70,7 @@ typedef struct run_options {
     bool stream; /* --stream: NDJSON events on stdout (cli/stream_out.h) */
     bool allow_source_change; /* resume --allow-source-change */
     bool parked; /* resume --parked: the process a pause leaves behind (cli/park.h; not for people) */
+    bool park_left; /* resume: a parked process of the run was asked to let it go (it may still be ending) */
     json_t *input;
 } run_options;
 
@@ -565,6 +566,24 @@ static void manifest_after_run(durable *d, runner_outcome *res)
     write_manifest(d);
 }
 
+/* The run's lock. A parked process that was just asked to let the run go (it refused the resume, or
+ * was sent away) may still hold it as it ends: that is waited for, a little. */
+static int lock_run(durable *d)
+{
+    int64_t until = clock_monotonic_ms() + (d->o->park_left ? 3000 : 0);
+    for (;;) {
+        char *error = NULL;
+        int fd = run_lock(d->dir, d->meta.run_id, &error);
+        if (fd >= 0 || clock_monotonic_ms() >= until) {
+            if (fd < 0) d->error = error;
+            else free(error);
+            return fd;
+        }
+        free(error);
+        usleep(5000);
+    }
+}
+
 /* replay and resume: the recorded run, read (resume: under its lock) and checked. */
 static int step_open_recorded(durable *d)
 {
@@ -578,7 +597,7 @@ static int step_open_recorded(durable *d)
         return orig_run_read(d->dir, id, d->key, &d->meta, &d->orig_records, &d->error) < 0 ? STEP_FAILED : STEP_OK;
     if (run_meta_read(d->dir, &d->meta, &d->error) < 0) return STEP_FAILED;
     if (d->mode == MODE_RESUME) { /* lock, then read again: the state cannot change under the lock */
-        if ((d->lock_fd = run_lock(d->dir, d->meta.run_id, &d->error)) < 0) return STEP_FAILED;
+        if ((d->lock_fd = lock_run(d)) < 0) return STEP_FAILED;
         /* a parked process holds it while it replays, and lets it go as it waits (park_here): what
          * it read must be as it is when a resume takes the run (park_take) */
         if (d->o->parked) stamp_files(d, d->park_files);
@@ -1112,6 +1131,14 @@ static int park_here(void *ctx, struct host *h, const json_t *pending, const jso
     return 1;
 }
 
+/* Could this resume be handed the run (as far as who it is goes)? Called on the early watch's
+ * thread: park_who does not change once the run starts. */
+static bool park_fits(void *ctx, const json_t *who)
+{
+    const durable *d = ctx;
+    return json_equal(who, d->park_who);
+}
+
 /* --parked, before the run: listen, and note what must not change. -1: this process goes (quietly:
  * nobody reads its output). */
 static int park_begin(durable *d)
@@ -1128,6 +1155,8 @@ static int park_begin(durable *d)
     if (d->park) {
         d->park_who = resume_who(d->o, d->set, d->runs_dir);
         if (d->park_who) rc = 0;
+        /* while it replays, a resume that cannot be handed the run need not wait for the replay */
+        if (d->park_who) park_watch_early(d->park, park_fits, d);
     }
     free(error);
     park_place_clear(&pl);
@@ -1197,7 +1226,7 @@ static void park_start(char **argv, park_listener *seat)
  * the run's exit code, or -1 (then this process resumes it by replay, as always). A resume that
  * cannot hand it over (on a terminal, a signal, --stream, ...; parking off for it) asks it to let
  * the run go first, rather than find the run's lock held while it replays. */
-static int resume_parked(const run_options *o, const settings *set)
+static int resume_parked(run_options *o, const settings *set)
 {
     /* a resume without an answer continues an interrupted run (nothing is parked for it) or is
      * refused: it leaves a parked process alone */
@@ -1223,11 +1252,13 @@ static int resume_parked(const run_options *o, const settings *set)
             json_object_set(hint, "program", json_string(cli_program));
             json_object_set(hint, "runs_dir", o->runs_dir ? json_string(o->runs_dir) : json_null());
             rc = park_hand(&pl, who, o->response, hint);
+            o->park_left = rc == -2;
             json_free(hint);
             json_free(who);
         } else {
-            park_send_away(&pl);
+            o->park_left = park_send_away(&pl);
         }
+        if (rc < 0) rc = -1;
         park_place_clear(&pl);
     }
     free(dir);
