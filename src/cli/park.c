@@ -441,6 +441,9 @@ int park_hand(const park_place *pl, const json_t *who, const char *response, con
 
 int park_capture_streams(void)
 {
+    /* the place park_spawn handed over: kept from anything this process starts (its worker) */
+    fcntl(PARK_FD_LOCK, F_SETFD, FD_CLOEXEC);
+    fcntl(PARK_FD_LISTEN, F_SETFD, FD_CLOEXEC);
     for (int i = 1; i <= 2; i++) {
         int m = memfd_create(i == 1 ? "chidori-parked-stdout" : "chidori-parked-stderr", MFD_CLOEXEC);
         if (m < 0) return -1;
@@ -473,6 +476,19 @@ static int copy_captured(int i, int fd)
     return 0;
 }
 
+/* The listener of a place: its folder, names, lock and listening socket (lock_name is taken). */
+static park_listener *new_listener(int dir_fd, const char *name, char *lock_name, int lock_fd, int fd)
+{
+    park_listener *l = xcalloc(1, sizeof *l);
+    l->dir_fd = dir_fd;
+    l->name = xstrdup(name);
+    l->lock_name = lock_name;
+    l->lock_fd = lock_fd;
+    l->fd = fd;
+    l->conn = l->early_conn = -1;
+    return l;
+}
+
 park_listener *park_listen(const park_place *pl, char **error)
 {
     int dfd = open_dir(pl->dir, true);
@@ -502,14 +518,7 @@ park_listener *park_listen(const park_place *pl, char **error)
         close(dfd);
         return NULL;
     }
-    park_listener *l = xcalloc(1, sizeof *l);
-    l->dir_fd = dfd;
-    l->name = xstrdup(pl->name);
-    l->lock_name = lock;
-    l->lock_fd = lock_fd;
-    l->fd = fd;
-    l->conn = l->early_conn = -1;
-    return l;
+    return new_listener(dfd, pl->name, lock, lock_fd, fd);
 }
 
 park_listener *park_adopt(const park_place *pl)
@@ -532,16 +541,7 @@ park_listener *park_adopt(const park_place *pl)
         close(dfd);
         return NULL;
     }
-    fcntl(PARK_FD_LOCK, F_SETFD, FD_CLOEXEC);
-    fcntl(PARK_FD_LISTEN, F_SETFD, FD_CLOEXEC);
-    park_listener *l = xcalloc(1, sizeof *l);
-    l->dir_fd = dfd;
-    l->name = xstrdup(pl->name);
-    l->lock_name = lock;
-    l->lock_fd = PARK_FD_LOCK;
-    l->fd = PARK_FD_LISTEN;
-    l->conn = l->early_conn = -1;
-    return l;
+    return new_listener(dfd, pl->name, lock, PARK_FD_LOCK, PARK_FD_LISTEN);
 }
 
 int park_relisten(park_listener *l)
