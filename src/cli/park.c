@@ -4,8 +4,8 @@
  * The messages, on a Unix stream socket: each is a 4-byte big-endian length and that much JSON,
  * at most PARK_MAX_MESSAGE bytes. The resume sends {"who", "response", "hint"}, its standard
  * input, output and error passed along with the first byte (SCM_RIGHTS); the parked process
- * answers {"taken":
- * true} or {"taken": false, "why"}, and after a taken one, once the run has ended, {"exit": N}.
+ * answers {"taken": true} or {"taken": false, "why"}, and after a taken one, once the run has
+ * ended, {"exit": N}.
  * {"leave": true} asks it to let the run go (a resume that will replay, a newer pause of the same
  * run): it answers {"taken": false}.
  *
