@@ -1123,8 +1123,13 @@ static int park_here(void *ctx, struct host *h, const json_t *pending, const jso
         json_number_value(json_object_get(pending, "seq")) != json_number_value(json_object_get(d->meta.pending, "seq")))
         return 0;
     if (d->lock_fd >= 0) close(d->lock_fd), d->lock_fd = -1;
-    /* `ps` and `top` show it as what it is now: a run waiting for its resume */
-    prctl(PR_SET_NAME, "chidori-parked", 0, 0, 0);
+    /* `ps` and `top` show it as what it is now: a run waiting for its resume (the process's name is
+     * its main thread's; this may be another) */
+    char comm[64];
+    snprintf(comm, sizeof comm, "/proc/self/task/%d/comm", (int)getpid());
+    int cfd = open(comm, O_WRONLY | O_CLOEXEC);
+    if (cfd < 0 || write(cfd, "chidori-parked", 14) != 14) prctl(PR_SET_NAME, "chidori-parked", 0, 0, 0);
+    if (cfd >= 0) close(cfd);
     int64_t until = clock_monotonic_ms() + (int64_t)settings_u64(d->set, "CHIDORI_PARK_MS");
     if (park_wait(d->park, until, park_take, park_untake, d, response) != 1) return 0;
     d->handed = true;
