@@ -598,3 +598,37 @@ def case_park_a_resume_that_cannot_be_handed_the_run_does_not_wait_for_its_repla
     _, err = proc.communicate(timeout=120 * v.slow)
     assert proc.returncode == 3 and b"paused, waiting for input: second?" in err, err
     shutil.rmtree(p.proj)
+
+
+@reaped
+def case_park_what_a_replay_prints_is_kept_only_up_to_its_cap(v):
+    """The parked process keeps what the replay prints (for the resume's streams) in memory, at
+    most 8 MiB a stream: an agent that printed more before its pause leaves no parked process
+    holding it, and its resume replays."""
+    flags = ("--no-isolate",)
+    proj = project({"loud.js": """export default async (input, chidori) => {
+  for (let i = 0; i < 1100; i++) console.error("x".repeat(10000));
+  const a = await chidori.input("first?");
+  return { a };
+};
+"""})
+    agent = os.path.join(proj, "loud.js")
+    state = fast_state()
+    env = v.env({"CHIDORI_STATE_DIR": state, **PARK})
+    code, _, err, cpu = measured(v, [v.chidori, "run", agent, *flags], env)
+    assert code == 3 and len(err) > 10_000_000, (code, len(err))
+    rid = made(run_id_of(err.decode()))
+    deadline = time.monotonic() + 30 * v.slow
+    while parked_pids(rid):  # it ends once its capture is full; until then it is never past the cap
+        for pid in parked_pids(rid):
+            for fd in (1, 2):
+                try:
+                    size = os.stat(f"/proc/{pid}/fd/{fd}").st_size
+                except OSError:
+                    continue
+                assert size <= (8 << 20) + 1, f"the parked process holds {size} bytes of output"
+        assert time.monotonic() < deadline, "a parked process holds more output than it may keep"
+        time.sleep(0.01)
+    r = resume(v, agent, rid, "A", state, flags, cpu)
+    assert r.code == 0 and json.loads(r.out) == {"a": "A"} and len(r.err) > 10_000_000, (r.code, r.out[:200])
+    shutil.rmtree(proj)

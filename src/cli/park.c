@@ -18,6 +18,7 @@
 
 #include "util/buf.h"
 #include "util/clock.h"
+#include "util/files.h"
 #include "util/sha256.h"
 
 #include <dirent.h>
@@ -36,6 +37,7 @@
 #include <sys/eventfd.h>
 #include <sys/file.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
 #include <sys/wait.h>
@@ -440,11 +442,27 @@ int park_hand(const park_place *pl, const json_t *who, const char *response, con
 /* what the parked process printed before a resume took it: at most this much is kept */
 #define PARK_MAX_CAPTURED ((off_t)8 << 20)
 
+/* the file size limit before the capture bounded it (put back when a resume takes the run) */
+static struct rlimit fsize_before;
+static bool fsize_bounded;
+
 int park_capture_streams(void)
 {
     /* the place park_spawn handed over: kept from anything this process starts (its worker) */
     fcntl(PARK_FD_LOCK, F_SETFD, FD_CLOEXEC);
     fcntl(PARK_FD_LISTEN, F_SETFD, FD_CLOEXEC);
+    /* The agent's output while it replays lands in memory: the kernel bounds it. Until a resume
+     * takes the run this process writes no file but these (nothing live runs), so a file size
+     * limit one byte past what is kept caps them whatever writes (its worker too, which inherits
+     * it): a write past it ends the writer (SIGXFSZ) having performed nothing, and a resume
+     * replays instead (as it does when exactly one byte too many was kept). */
+    struct rlimit capped;
+    if (getrlimit(RLIMIT_FSIZE, &fsize_before) < 0) return -1;
+    capped = fsize_before;
+    if (capped.rlim_cur == RLIM_INFINITY || capped.rlim_cur > (rlim_t)PARK_MAX_CAPTURED + 1)
+        capped.rlim_cur = (rlim_t)PARK_MAX_CAPTURED + 1;
+    if (setrlimit(RLIMIT_FSIZE, &capped) < 0) return -1;
+    fsize_bounded = true;
     for (int i = 1; i <= 2; i++) {
         int m = memfd_create(i == 1 ? "chidori-parked-stdout" : "chidori-parked-stderr", MFD_CLOEXEC);
         if (m < 0) return -1;
@@ -453,6 +471,22 @@ int park_capture_streams(void)
         if (rc < 0) return -1;
     }
     return 0;
+}
+
+int park_getrlimit(int resource, struct rlimit *rl)
+{
+    if (resource == RLIMIT_FSIZE && fsize_bounded) {
+        *rl = fsize_before;
+        return 0;
+    }
+    return getrlimit((__rlimit_resource_t)resource, rl);
+}
+
+/* More kept of stream i than a resume is given (the capture stopped at the limit). */
+static bool captured_too_much(int i)
+{
+    struct stat st;
+    return fstat(i, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > PARK_MAX_CAPTURED;
 }
 
 /* The kept output of stream i, written to fd. 0, or -1 (too much, or not written). */
@@ -465,13 +499,7 @@ static int copy_captured(int i, int fd)
     for (off_t at = 0; at < st.st_size;) {
         ssize_t r = pread(i, chunk, sizeof chunk, at);
         if (r < 0 && errno == EINTR) continue;
-        if (r <= 0) return -1;
-        for (ssize_t done = 0; done < r;) {
-            ssize_t w = write(fd, chunk + done, (size_t)(r - done));
-            if (w < 0 && errno == EINTR) continue;
-            if (w <= 0) return -1;
-            done += w;
-        }
+        if (r <= 0 || write_all(fd, chunk, (size_t)r) < 0) return -1;
         at += r;
     }
     return 0;
@@ -708,9 +736,7 @@ static int handle(park_listener *l, int c, json_t *req, int fds[3], int n_fds, p
         return -1;
     }
     char *why = NULL;
-    struct stat so, se;
-    bool too_much = (fstat(1, &so) == 0 && S_ISREG(so.st_mode) && so.st_size > PARK_MAX_CAPTURED) ||
-                    (fstat(2, &se) == 0 && S_ISREG(se.st_mode) && se.st_size > PARK_MAX_CAPTURED);
+    bool too_much = captured_too_much(1) || captured_too_much(2);
     if (too_much) why = xstrdup("the replay printed more than a parked run keeps");
     if (too_much || take(ctx, who, answer, json_object_get(req, "hint"), &why) < 0) {
         reply(c, false, why ? why : "refused");
@@ -729,9 +755,11 @@ static int handle(park_listener *l, int c, json_t *req, int fds[3], int n_fds, p
         drop_request(c, req, fds, n_fds);
         return 0;
     }
-    /* what was printed so far goes to the resume's streams, which are this process's from here on */
+    /* what was printed so far goes to the resume's streams, which are this process's from here on;
+     * the run writes its files as any run does */
     fflush(stdout);
     fflush(stderr);
+    if (fsize_bounded) setrlimit(RLIMIT_FSIZE, &fsize_before);
     for (int i = 1; i <= 2; i++) (void)copy_captured(i, fds[i]);
     for (int i = 0; i < 3; i++) {
         dup2(fds[i], i);

@@ -65,6 +65,11 @@ typedef struct park_listener park_listener;
  * resume's streams when one takes the run. -1 when they cannot be. */
 int park_capture_streams(void);
 
+/* getrlimit, but the file size limit as it was before park_capture_streams bounded it: the limit
+ * the run goes on with, as a resume's would. */
+struct rlimit;
+int park_getrlimit(int resource, struct rlimit *rl);
+
 /* Listen at the place (its folder made 0700 if missing; it must be this user's). NULL with *error. */
 park_listener *park_listen(const park_place *pl, char **error);
 

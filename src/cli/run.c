@@ -923,7 +923,7 @@ static void add_process_standing(json_t *who)
     json_t *limits = json_array();
     for (int r = 0; r < RLIM_NLIMITS; r++) {
         struct rlimit rl;
-        char *text = getrlimit((__rlimit_resource_t)r, &rl) == 0
+        char *text = park_getrlimit(r, &rl) == 0
                          ? xasprintf("%d %ju %ju", r, (uintmax_t)rl.rlim_cur, (uintmax_t)rl.rlim_max)
                          : xasprintf("%d ?", r);
         json_array_push(limits, json_string(text));
