@@ -321,76 +321,133 @@ def own_user_namespace(pid):
         return False
 
 
+class spinning_runs:
+    """Two isolated runs of an agent that spins for ever, in the folder d, until the block ends;
+    entered: {run pid: (worker, the process that runs the engine)} once each worker is confined
+    (pid 1 of a pid namespace of its own, cloned into it by chidori, in a user namespace of its
+    own; or, where chidori could not clone it into one, the worker and its pid-namespace child)."""
+
+    def __init__(self, v, d, env=None):
+        self.v, self.d, self.env = v, d, env or {}
+
+    def __enter__(self):
+        import subprocess
+        import time
+        v, d = self.v, self.d
+        agent = os.path.join(d, "spin.js")
+        with open(agent, "w") as f:
+            f.write("export default async () => { for (;;) {} };\n")
+        env = v.env({"CHIDORI_JS_OP_BUDGET": "0", "CHIDORI_JS_MEM_CAP_MB": "100", "CHIDORI_STATE_DIR": d, **self.env})
+        errs = [open(os.path.join(d, f"err{i}"), "w+") for i in range(2)]
+        self.runs = [subprocess.Popen([v.chidori, "run", agent], env=env, stdout=subprocess.DEVNULL,
+                                      stderr=errs[i]) for i in range(2)]
+        found = {}
+        for _ in range(200):
+            time.sleep(0.05)
+            out = subprocess.run(["ps", "-e", "-o", "pid=,ppid="], capture_output=True, text=True).stdout
+            tree = [tuple(map(int, l.split())) for l in out.splitlines() if l.strip()]
+            for p in self.runs:
+                workers = [pid for pid, ppid in tree if ppid == p.pid]
+                children = [pid for pid, ppid in tree if ppid in workers]
+                if workers and nspid(workers[0])[-1:] == ["1"] and nspid(workers[0])[:1] == [str(workers[0])] \
+                        and own_user_namespace(workers[0]):
+                    found[p.pid] = (workers[0], workers[0])
+                elif workers and children:
+                    found[p.pid] = (workers[0], children[0])
+            if len(found) == 2:
+                return found
+        for e in errs:
+            e.seek(0)
+        self.__exit__(None, None, None)
+        raise AssertionError(f"no worker in a pid namespace of its own appeared for each run: {found} "
+                             f"{[p.poll() for p in self.runs]} {[e.read()[-400:] for e in errs]}")
+
+    def __exit__(self, *exc):
+        for p in self.runs:
+            p.kill()
+            p.wait(timeout=10)
+
+
 def case_the_worker_and_its_pid_namespace_child_run_inside_the_runs_cgroup(v):
     """The cgroup layer holds the process that runs the agent: while two runs spin at once, each
     worker (pid 1 of a pid namespace of its own, or, where chidori could not clone it into one,
     the worker and its pid-namespace child) is in a memory and a pids cgroup slot of its own (held
     by that run alone), with the limits set; and in a network namespace of its own."""
-    import subprocess
-    import time
     from cases import Skip
     if os.geteuid() != 0 or not os.path.isdir("/sys/fs/cgroup/memory"):
         raise Skip("needs root and a v1 memory controller (this machine's cgroup layer)")
-    with tempfile.TemporaryDirectory() as d:
-        agent = os.path.join(d, "spin.js")
-        with open(agent, "w") as f:
-            f.write("export default async () => { for (;;) {} };\n")
-        env = v.env({"CHIDORI_JS_OP_BUDGET": "0", "CHIDORI_JS_MEM_CAP_MB": "100", "CHIDORI_STATE_DIR": d})
-        errs = [open(os.path.join(d, f"err{i}"), "w+") for i in range(2)]
-        runs = [subprocess.Popen([v.chidori, "run", agent], env=env, stdout=subprocess.DEVNULL,
-                                 stderr=errs[i]) for i in range(2)]
+    with tempfile.TemporaryDirectory() as d, spinning_runs(v, d) as found:
+        for ctrl in ("memory", "pids"):
+            base = f"/sys/fs/cgroup/{ctrl}/chidori"
+            slots = [os.path.join(base, n) for n in os.listdir(base) if n.startswith("slot-")]
+            used = []
+            for worker, child in found.values():
+                holding = [s for s in slots if worker in cgroup_procs(s)]
+                assert len(holding) == 1, f"{ctrl}: the worker {worker} is in {holding}"
+                procs = cgroup_procs(holding[0])
+                assert {worker, child} == procs, f"{ctrl}: {holding[0]} holds {procs}, not just {{worker, child}}"
+                used.append(holding[0])
+                if ctrl == "memory":
+                    with open(os.path.join(holding[0], "memory.limit_in_bytes")) as f:
+                        limit = int(f.read())
+                    assert 100 << 20 < limit < 4 << 30, limit  # the engine's ceiling plus room
+                else:
+                    with open(os.path.join(holding[0], "pids.max")) as f:
+                        assert f.read().strip() == "8"
+            assert used[0] != used[1], f"{ctrl}: two runs share {used[0]}"
+        # and each run's worker is in an empty network namespace of its own, not the host's
+        nets = [os.readlink(f"/proc/{child}/ns/net") for _, child in found.values()]
+        assert nets[0] != nets[1] and os.readlink("/proc/self/ns/net") not in nets, nets
+        for _, child in found.values():
+            devices = [l.split(":")[0].strip() for l in open(f"/proc/{child}/net/dev").read().splitlines()[2:]]
+            assert devices == ["lo"], devices
+
+
+def mount_namespace_owner(pid):
+    """The inode of the user namespace that owns the process's mount namespace (NS_GET_USERNS)."""
+    import fcntl
+    fd = os.open(f"/proc/{pid}/ns/mnt", os.O_RDONLY)
+    try:
+        owner = fcntl.ioctl(fd, 0xB701)  # NS_GET_USERNS: a descriptor of the owning namespace
         try:
-            found = {}
-            for _ in range(200):
-                time.sleep(0.05)
-                out = subprocess.run(["ps", "-e", "-o", "pid=,ppid="], capture_output=True, text=True).stdout
-                tree = [tuple(map(int, l.split())) for l in out.splitlines() if l.strip()]
-                for p in runs:
-                    workers = [pid for pid, ppid in tree if ppid == p.pid]
-                    children = [pid for pid, ppid in tree if ppid in workers]
-                    # the process that runs the engine: the worker itself when it is pid 1 of a pid
-                    # namespace of its own (cloned into it by chidori), else its pid-namespace child
-                    # (once it is confined: its user namespace made, after it entered its cgroup)
-                    if workers and nspid(workers[0])[-1:] == ["1"] and nspid(workers[0])[:1] == [str(workers[0])] \
-                            and own_user_namespace(workers[0]):
-                        found[p.pid] = (workers[0], workers[0])
-                    elif workers and children:
-                        found[p.pid] = (workers[0], children[0])
-                if len(found) == 2:
-                    break
-            if len(found) != 2:
-                for e in errs:
-                    e.seek(0)
-                raise AssertionError(f"no worker in a pid namespace of its own appeared for each run: {found} "
-                                     f"{[p.poll() for p in runs]} {[e.read()[-400:] for e in errs]}")
-            for ctrl in ("memory", "pids"):
-                base = f"/sys/fs/cgroup/{ctrl}/chidori"
-                slots = [os.path.join(base, n) for n in os.listdir(base) if n.startswith("slot-")]
-                used = []
-                for worker, child in found.values():
-                    holding = [s for s in slots if worker in cgroup_procs(s)]
-                    assert len(holding) == 1, f"{ctrl}: the worker {worker} is in {holding}"
-                    procs = cgroup_procs(holding[0])
-                    assert {worker, child} == procs, f"{ctrl}: {holding[0]} holds {procs}, not just {{worker, child}}"
-                    used.append(holding[0])
-                    if ctrl == "memory":
-                        with open(os.path.join(holding[0], "memory.limit_in_bytes")) as f:
-                            limit = int(f.read())
-                        assert 100 << 20 < limit < 4 << 30, limit  # the engine's ceiling plus room
-                    else:
-                        with open(os.path.join(holding[0], "pids.max")) as f:
-                            assert f.read().strip() == "8"
-                assert used[0] != used[1], f"{ctrl}: two runs share {used[0]}"
-            # and each run's worker is in an empty network namespace of its own, not the host's
-            nets = [os.readlink(f"/proc/{child}/ns/net") for _, child in found.values()]
-            assert nets[0] != nets[1] and os.readlink("/proc/self/ns/net") not in nets, nets
-            for _, child in found.values():
-                devices = [l.split(":")[0].strip() for l in open(f"/proc/{child}/net/dev").read().splitlines()[2:]]
-                assert devices == ["lo"], devices
+            return os.fstat(owner).st_ino
         finally:
-            for p in runs:
-                p.kill()
-                p.wait(timeout=10)
+            os.close(owner)
+    finally:
+        os.close(fd)
+
+
+def case_a_root_runs_worker_joins_the_empty_read_only_mount_namespace_its_parent_made(v):
+    """Run as root, chidori makes each run's mount namespace itself while the worker execs
+    (src/isolate/parent_mntns.c), and the worker joins it: while two runs spin, each worker sees
+    one mount and nothing else, an empty read-only tmpfs at /; the two namespaces differ from
+    each other and from the host's; and each belongs to the initial user namespace, not to the
+    worker's own (in which a namespace the worker made would be, and where it could mount). With
+    CHIDORI_ISOLATE_SKIP=mountns no such namespace is made or joined."""
+    from cases import Skip
+    if os.geteuid() != 0:
+        raise Skip("the parent makes the mount namespace only when it runs as root")
+    host_user = os.stat("/proc/self/ns/user").st_ino
+    with tempfile.TemporaryDirectory() as d, spinning_runs(v, d) as found:
+        mnts = []
+        for _, child in found.values():
+            with open(f"/proc/{child}/mountinfo") as f:
+                mounts = [l.split() for l in f.read().splitlines()]
+            assert len(mounts) == 1, mounts
+            fields = mounts[0]
+            after = fields[fields.index("-") + 1:]
+            assert fields[4] == "/" and "ro" in fields[5].split(",") and after[:2] == ["tmpfs", "chidori-empty"], fields
+            mnts.append(os.readlink(f"/proc/{child}/ns/mnt"))
+            own_user = os.stat(f"/proc/{child}/ns/user").st_ino
+            assert own_user != host_user, "the worker is in the host's user namespace"
+            assert mount_namespace_owner(child) == host_user, \
+                f"the mount namespace of {child} belongs to user namespace {mount_namespace_owner(child)}, " \
+                f"not the host's ({host_user}): the worker made it"
+        assert mnts[0] != mnts[1] and os.readlink("/proc/self/ns/mnt") not in mnts, mnts
+    with tempfile.TemporaryDirectory() as d, spinning_runs(v, d, {"CHIDORI_ISOLATE_SKIP": "mountns"}) as found:
+        for _, child in found.values():
+            assert os.readlink(f"/proc/{child}/ns/mnt") == os.readlink("/proc/self/ns/mnt"), \
+                "a mount namespace was made although the layer was left out"
 
 
 def case_the_worker_binary_is_found_next_to_chidori_and_must_be_of_its_build(v):

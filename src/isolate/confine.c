@@ -46,10 +46,11 @@ bool name_in_list(const char *list, const char *name)
 
 bool isolate_sandbox_wants(const isolate_sandbox *cfg, const char *layer) { return !name_in_list(cfg->skip, layer); }
 
-static void config_from(const isolate_sandbox *cfg, int shared_netns_fd, sandbox_config *sc)
+static void config_from(const isolate_sandbox *cfg, int shared_netns_fd, int parent_mntns_fd, sandbox_config *sc)
 {
     sandbox_config_default(sc);
     sc->shared_netns_fd = shared_netns_fd;
+    sc->parent_mntns_fd = parent_mntns_fd;
     sc->require = cfg->require;
     sc->cpu_secs = cfg->cpu_secs;
     sc->fsize_bytes = cfg->fsize_bytes;
@@ -73,7 +74,7 @@ static sandbox_report shared_report;
 int isolate_confine_shared(const isolate_sandbox *cfg, int shared_netns_fd, char **error)
 {
     sandbox_config sc;
-    config_from(cfg, shared_netns_fd, &sc);
+    config_from(cfg, shared_netns_fd, -1, &sc);
     sandbox_apply_shared(&sc, &shared_report);
     if (shared_report.late_identity || (geteuid() == 0 && !shared_report.identity.applied)) {
         /* it would stay host root for as long as it serves: workers are exec'd one by one */
@@ -85,10 +86,10 @@ int isolate_confine_shared(const isolate_sandbox *cfg, int shared_netns_fd, char
     return 0;
 }
 
-int isolate_confine(const isolate_sandbox *cfg, int shared_netns_fd, json_t **report, char **error)
+int isolate_confine(const isolate_sandbox *cfg, int shared_netns_fd, int parent_mntns_fd, json_t **report, char **error)
 {
     sandbox_config sc;
-    config_from(cfg, shared_netns_fd, &sc);
+    config_from(cfg, shared_netns_fd, parent_mntns_fd, &sc);
     sandbox_report rep;
     memset(&rep, 0, sizeof rep);
     int rc;
@@ -96,6 +97,7 @@ int isolate_confine(const isolate_sandbox *cfg, int shared_netns_fd, json_t **re
         /* forked by a fork server: in its namespaces already, and pid 1 of a pid namespace of
          * its own (it was cloned into one) */
         if (shared_netns_fd >= 0) close(shared_netns_fd);
+        if (parent_mntns_fd >= 0) close(parent_mntns_fd);
         rep = shared_report;
         sc.pid1_given = true;
         rc = sandbox_apply_own(&sc, &rep);

@@ -23,7 +23,7 @@ typedef struct isolate_sandbox {
 
 /* Confine the calling process (the worker, after start-up). 0 with *report ({layers: [{name,
  * applied, detail}]}), or -1 with *error when a required layer could not be applied. */
-int isolate_confine(const isolate_sandbox *cfg, int shared_netns_fd, json_t **report, char **error);
+int isolate_confine(const isolate_sandbox *cfg, int shared_netns_fd, int parent_mntns_fd, json_t **report, char **error);
 /* In a fork server: enter once the namespaces every worker it forks shares (sandbox_apply_shared);
  * isolate_confine in such a worker then applies only the rest. -1 with *error when a fork server
  * must not serve here (it would keep root's identity). */
@@ -72,6 +72,10 @@ typedef struct isolate_options {
 int isolate_netns_open(void);
 /* The same, made by moving the calling thread into it: only for a thread that ends right after. */
 int isolate_netns_open_here(void);
+/* A mount namespace whose root is empty and read-only, for one worker to join (parent_mntns.c):
+ * made by moving the calling thread into it (only for a thread that ends right after); -1 when
+ * this process is not root or it could not be made whole. */
+int isolate_mntns_open_here(void);
 /* The worker's descriptor 3: a socket on which the parent sends, right after the spawn and before
  * the first Init, the descriptors the worker starts with — a network namespace to join, its cgroup
  * slot's membership files — so that the parent prepares them while the worker execs. */

@@ -24,6 +24,17 @@ sandbox_status sandbox_userns(void);
 sandbox_status sandbox_netns_join(int fd);
 sandbox_status sandbox_netns(void);
 sandbox_status sandbox_mountns(void);
+/* In a mount namespace of the caller's own (the worker's, or a parent thread's): everything made
+ * private, an empty 4 KiB tmpfs pivot_root'ed into, the old root detached, the new one remounted
+ * read-only (*read_only says whether that last step worked). */
+sandbox_status sandbox_empty_root(bool *read_only);
+/* Join the empty mount namespace the parent made (parent_mntns.c) and close fd. */
+sandbox_status sandbox_mountns_join(int fd);
+/* /proc, held open while a joined mount namespace hides it: the user namespace's maps and the
+ * sysctls that say whether one may be made are reached through it until it is let go. 0, or -1
+ * (nothing held). */
+int sandbox_proc_hold(void);
+void sandbox_proc_release(void);
 sandbox_status sandbox_ipc_uts_ns(void);
 /* The cgroup namespace, reported on the ipc/uts line. */
 void sandbox_cgroup_ns(sandbox_status *ipc_uts);

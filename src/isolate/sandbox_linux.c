@@ -34,7 +34,11 @@ sandbox_status sandbox_status_of(bool applied, const char *fmt, ...)
 
 int sandbox_write_file(const char *path, const char *text)
 {
-    int fd = open(path, O_WRONLY | O_CLOEXEC);
+    return sandbox_write_fd(open(path, O_WRONLY | O_CLOEXEC), text);
+}
+
+int sandbox_write_fd(int fd, const char *text)
+{
     if (fd < 0) return -1;
     size_t n = strlen(text);
     ssize_t w = write(fd, text, n);
@@ -49,7 +53,11 @@ int sandbox_write_file(const char *path, const char *text)
 
 int sandbox_read_file(const char *path, char *out, size_t cap)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    return sandbox_read_fd(open(path, O_RDONLY | O_CLOEXEC), out, cap);
+}
+
+int sandbox_read_fd(int fd, char *out, size_t cap)
+{
     if (fd < 0) return -1;
     ssize_t n = read(fd, out, cap - 1);
     close(fd);
@@ -71,6 +79,7 @@ void sandbox_config_default(sandbox_config *cfg)
     cfg->unprivileged_uid = 65534;
     cfg->unprivileged_gid = 65534;
     cfg->shared_netns_fd = -1;
+    cfg->parent_mntns_fd = -1;
 }
 
 /* ---- the steps apply_layers takes in more than one line ---- */
@@ -87,6 +96,16 @@ static void join_parent_netns(const sandbox_config *cfg, sandbox_report *r)
 {
     if (cfg->netns) r->netns = sandbox_netns_join(cfg->shared_netns_fd);
     else close(cfg->shared_netns_fd);
+}
+
+/* The empty mount namespace the parent made (parent_mntns.c). Joining it hides /proc, which the
+ * user namespace's maps are written through: a descriptor of it is held until they are
+ * (sandbox_proc_release), or, where none can be, the namespace is not joined and the worker makes
+ * its own later. */
+static void join_parent_mntns(const sandbox_config *cfg, sandbox_report *r)
+{
+    if (cfg->mountns && sandbox_proc_hold() == 0) r->mountns = sandbox_mountns_join(cfg->parent_mntns_fd);
+    else close(cfg->parent_mntns_fd);
 }
 
 /* Root drops its identity before it makes the user namespace, so that it is root in neither; where
@@ -174,12 +193,15 @@ static int apply_layers(const sandbox_config *cfg, sandbox_report *r, unsigned p
         /* The parent's empty network namespace first: it belongs to the initial user namespace, so
          * joining it takes a capability a root worker has only before the steps below. */
         if (cfg->shared_netns_fd >= 0) join_parent_netns(cfg, r);
+        /* The parent's empty mount namespace, for the same reason (a run of its own, as root). */
+        if (cfg->parent_mntns_fd >= 0) join_parent_mntns(cfg, r);
         /* Identity, then the user namespace: root becomes nobody before making it, so it is root in
          * neither; the user namespace gives the capabilities the next namespaces need. */
         identity_then_userns(cfg, r);
+        sandbox_proc_release();
         /* Network, mount (the empty read-only root), ipc/uts: with those capabilities. */
         if (cfg->netns && !r->netns.applied) r->netns = sandbox_netns();
-        if (cfg->mountns) r->mountns = sandbox_mountns();
+        if (cfg->mountns && !r->mountns.applied) r->mountns = sandbox_mountns();
         if (cfg->ipc_uts_ns) r->ipc_uts_ns = sandbox_ipc_uts_ns();
         /* Once the uid/gid maps are written: bounding set emptied, not dumpable. */
         if (!r->late_identity) seal_shared(r);

@@ -70,6 +70,8 @@ typedef struct sandbox_config {
     gid_t unprivileged_gid;
     int shared_netns_fd; /* >= 0: join this network namespace (the parent's, see shared_netns.c)
                             and close it, instead of making one; -1: make one */
+    int parent_mntns_fd; /* >= 0: join this mount namespace, whose root is empty and read-only (the
+                            parent made it, see parent_mntns.c) and close it; -1: make one */
     bool pid1_given; /* already pid 1 of a pid namespace of its own (cloned into it by a fork server or by spawn.c): no fork */
 } sandbox_config;
 
@@ -123,6 +125,9 @@ bool sandbox_blocked_syscall_from_stderr(const char *text, size_t len, char *out
 int sandbox_write_file(const char *path, const char *text);
 /* Read a small kernel file into out (at most cap - 1 bytes, NUL-terminated): bytes read, or -1. */
 int sandbox_read_file(const char *path, char *out, size_t cap);
+/* The same on an open descriptor, which they close (fd < 0: -1). */
+int sandbox_write_fd(int fd, const char *text);
+int sandbox_read_fd(int fd, char *out, size_t cap);
 
 /* ---- cgroups (parent side) ---- */
 typedef struct sandbox_cgroup {

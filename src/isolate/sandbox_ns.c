@@ -1,6 +1,6 @@
 /* sandbox_ns.c — the namespaces a worker is confined in: user, network, mount, ipc/uts, cgroup
- * and pid. Each is one unshare (or a setns into the empty network namespace the parent made),
- * applied to the calling, single-threaded process; sandbox_linux.c decides the order.
+ * and pid. Each is one unshare (or a setns into the empty network or mount namespace the parent
+ * made), applied to the calling, single-threaded process; sandbox_linux.c decides the order.
  *
  *   user      unshare(CLONE_NEWUSER); setgroups "deny"; uid_map/gid_map map our own ids (identity,
  *             one id). Works rootless; gives the capabilities the next steps need inside the
@@ -11,7 +11,10 @@
  *             empty read-only `/` (no /proc, /dev, /tmp, no host file); already-open fds (the
  *             broker pipes, stderr) and the mapped executable and libraries (already in memory).
  *             dlopen, getpwnam, locale/iconv loading and ASan symbolization therefore cannot work
- *             after this point.
+ *             after this point. A parent running as root makes this namespace on a thread while
+ *             the worker execs (parent_mntns.c: the same steps after the unshare); the worker
+ *             joins it first, while still root, and reaches /proc through a held descriptor until
+ *             its user namespace's maps are written.
  *   ipc, uts  unshare(CLONE_NEWIPC|CLONE_NEWUTS); the cgroup namespace is made later, by the
  *             worker once it is in its own cgroup.
  *   pid       Where the parent could clone the worker straight into a new pid namespace (spawn.c,
@@ -49,6 +52,31 @@
 #define CLONE_NEWCGROUP 0x02000000
 #endif
 
+/* ---- /proc, through a held descriptor while a joined mount namespace hides it ---- */
+
+static int proc_dir = -1;
+
+int sandbox_proc_hold(void)
+{
+    if (proc_dir < 0) proc_dir = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
+    return proc_dir >= 0 ? 0 : -1;
+}
+
+void sandbox_proc_release(void)
+{
+    if (proc_dir >= 0) close(proc_dir);
+    proc_dir = -1;
+}
+
+/* name under /proc ("self/uid_map"), opened with flags: through the held descriptor if any */
+static int proc_open(const char *name, int flags)
+{
+    if (proc_dir >= 0) return openat(proc_dir, name, flags | O_CLOEXEC);
+    char path[128];
+    snprintf(path, sizeof path, "/proc/%s", name);
+    return open(path, flags | O_CLOEXEC);
+}
+
 /* ---- user namespace ---- */
 
 bool sandbox_userns_allowed(char *why, size_t whylen)
@@ -62,11 +90,11 @@ bool sandbox_userns_allowed(char *why, size_t whylen)
         {"kernel.apparmor_restrict_unprivileged_userns", 1},
     };
     for (size_t i = 0; i < sizeof knobs / sizeof knobs[0]; i++) {
-        char path[96], b[32];
-        snprintf(path, sizeof path, "/proc/sys/%s", knobs[i].sysctl);
-        for (char *c = path + 10; *c; c++)
+        char name[96], b[32];
+        snprintf(name, sizeof name, "sys/%s", knobs[i].sysctl);
+        for (char *c = name + 4; *c; c++)
             if (*c == '.') *c = '/';
-        if (sandbox_read_file(path, b, sizeof b) > 0 && atoi(b) == knobs[i].forbids) {
+        if (sandbox_read_fd(proc_open(name, O_RDONLY), b, sizeof b) > 0 && atoi(b) == knobs[i].forbids) {
             snprintf(why, whylen, "%s=%d", knobs[i].sysctl, knobs[i].forbids);
             return false;
         }
@@ -80,13 +108,13 @@ sandbox_status sandbox_userns(void)
     gid_t gid = getegid();
     if (unshare(CLONE_NEWUSER) < 0) return sandbox_skip("unshare(CLONE_NEWUSER): %s", strerror(errno));
     char map[64];
-    if (sandbox_write_file("/proc/self/setgroups", "deny") < 0 && errno != ENOENT)
+    if (sandbox_write_fd(proc_open("self/setgroups", O_WRONLY), "deny") < 0 && errno != ENOENT)
         return sandbox_ok("in a new user namespace, but setgroups deny failed: %s", strerror(errno));
     snprintf(map, sizeof map, "%u %u 1\n", (unsigned)uid, (unsigned)uid);
-    if (sandbox_write_file("/proc/self/uid_map", map) < 0)
+    if (sandbox_write_fd(proc_open("self/uid_map", O_WRONLY), map) < 0)
         return sandbox_ok("in a new user namespace, but uid_map failed: %s", strerror(errno));
     snprintf(map, sizeof map, "%u %u 1\n", (unsigned)gid, (unsigned)gid);
-    if (sandbox_write_file("/proc/self/gid_map", map) < 0)
+    if (sandbox_write_fd(proc_open("self/gid_map", O_WRONLY), map) < 0)
         return sandbox_ok("in a new user namespace, but gid_map failed: %s", strerror(errno));
     return sandbox_ok("uid %u mapped to itself, setgroups denied", (unsigned)uid);
 }
@@ -113,6 +141,22 @@ sandbox_status sandbox_netns(void)
 sandbox_status sandbox_mountns(void)
 {
     if (unshare(CLONE_NEWNS) < 0) return sandbox_skip("unshare(CLONE_NEWNS): %s", strerror(errno));
+    bool read_only;
+    return sandbox_empty_root(&read_only);
+}
+
+sandbox_status sandbox_mountns_join(int fd)
+{
+    int rc = setns(fd, CLONE_NEWNS); /* root and working folder: the namespace's empty root */
+    int e = errno;
+    close(fd);
+    if (rc < 0) return sandbox_skip("setns(the parent's empty mount namespace): %s", strerror(e));
+    return sandbox_ok("empty read-only root, made by the parent, host tree detached");
+}
+
+sandbox_status sandbox_empty_root(bool *read_only)
+{
+    *read_only = false;
     if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
         return sandbox_skip("in a new mount namespace, but making / private failed: %s", strerror(errno));
     /* Any existing directory serves as the mount point of the new, empty root. */
@@ -130,6 +174,7 @@ sandbox_status sandbox_mountns(void)
     if (chdir("/") < 0) return sandbox_skip("chdir(/): %s", strerror(errno));
     if (mount(NULL, "/", NULL, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
         return sandbox_ok("empty tmpfs root (remount read-only failed: %s)", strerror(errno));
+    *read_only = true;
     return sandbox_ok("empty read-only root, host tree detached");
 }
 

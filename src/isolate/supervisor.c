@@ -189,6 +189,7 @@ typedef struct handoff {
     uint64_t mem_cap_bytes;
     sandbox_cgroup cgroup;
     int own_netns; /* made for this worker, or -1 */
+    int own_mntns; /* made for this worker (its empty read-only root), or -1 */
     pthread_t thread;
     bool threaded; /* prepared on a thread of its own, which may leave our network namespace */
 } handoff;
@@ -197,17 +198,21 @@ static void *prepare_handoff(void *arg)
 {
     handoff *h = arg;
     const isolate_options *o = h->o;
-    if (h->threaded && !name_in_list(o->sandbox.skip, "netns") && !o->has_shared_netns)
-        h->own_netns = isolate_netns_open_here(); /* this thread ends when done: it may leave ours */
+    /* the cgroup slot first: the steps below take this thread out of our namespaces, the mount
+     * namespace last (the host's files are out of its sight from there) */
     if (!name_in_list(o->sandbox.skip, "cgroup"))
         sandbox_cgroup_claim(o->cgroup_root, h->mem_cap_bytes ? h->mem_cap_bytes * WORKER_MEMORY_FACTOR + WORKER_MEMORY_SLACK : 0,
                              WORKER_PIDS_MAX, &h->cgroup);
+    if (h->threaded && !name_in_list(o->sandbox.skip, "netns") && !o->has_shared_netns)
+        h->own_netns = isolate_netns_open_here(); /* this thread ends when done: it may leave ours */
+    if (h->threaded && !name_in_list(o->sandbox.skip, "mountns"))
+        h->own_mntns = isolate_mntns_open_here();
     return NULL;
 }
 
 static void handoff_begin(handoff *h, const isolate_options *o, uint64_t mem_cap_bytes)
 {
-    *h = (handoff){.o = o, .mem_cap_bytes = mem_cap_bytes, .own_netns = -1,
+    *h = (handoff){.o = o, .mem_cap_bytes = mem_cap_bytes, .own_netns = -1, .own_mntns = -1,
                    .cgroup = SANDBOX_CGROUP_NONE};
     /* A worker from a fork server starts in microseconds: nothing to overlap with, so no thread. */
     h->threaded = !o->forkserver;
@@ -222,9 +227,10 @@ static void handoff_begin(handoff *h, const isolate_options *o, uint64_t mem_cap
 static void handoff_end(handoff *h, worker *w, int sock)
 {
     if (h->threaded) pthread_join(h->thread, NULL);
-    int fds[3], n = 0;
+    int fds[4], n = 0;
     if (h->o->has_shared_netns && !name_in_list(h->o->sandbox.skip, "netns")) fds[n++] = h->o->shared_netns;
     else if (h->own_netns >= 0) fds[n++] = h->own_netns;
+    if (h->own_mntns >= 0) fds[n++] = h->own_mntns;
     for (int i = 0; i < 2; i++)
         if (h->cgroup.join[i] >= 0) fds[n++] = h->cgroup.join[i];
     if (sock >= 0) {
@@ -241,6 +247,7 @@ static void handoff_end(handoff *h, worker *w, int sock)
         close(sock);
     }
     if (h->own_netns >= 0) close(h->own_netns);
+    if (h->own_mntns >= 0) close(h->own_mntns);
     if (w) w->cgroup = h->cgroup;
     else sandbox_cgroup_release(&h->cgroup);
 }

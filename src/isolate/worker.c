@@ -417,10 +417,11 @@ static void hang(const char *mode)
     }
 }
 
-/* A network namespace the parent made for this worker to join (shared_netns.c). */
-static bool is_netns(int fd)
+/* A network or mount namespace the parent made for this worker to join (shared_netns.c,
+ * parent_mntns.c). */
+static bool is_ns(int fd, int type)
 {
-    return ioctl(fd, NS_GET_NSTYPE) == CLONE_NEWNET;
+    return ioctl(fd, NS_GET_NSTYPE) == type;
 }
 
 static bool is_cgroup_file(int fd)
@@ -432,11 +433,12 @@ static bool is_cgroup_file(int fd)
 
 /* Take what the parent handed over on ISOLATE_HANDOFF_FD (sent before the first Init, so here by
  * now; nothing when run by hand): enter the cgroups of membership files (before anything could
- * fork), keep a network namespace for confinement to join (*netns_fd), close anything else. NULL,
- * or what failed: the worker then refuses to run, its parent counting on the limits. */
-static char *receive_handoff(int *netns_fd, int *received, bool keep_socket)
+ * fork), keep a network and a mount namespace for confinement to join (*netns_fd, *mntns_fd),
+ * close anything else. NULL, or what failed: the worker then refuses to run, its parent counting
+ * on the limits. */
+static char *receive_handoff(int *netns_fd, int *mntns_fd, int *received, bool keep_socket)
 {
-    *netns_fd = -1;
+    *netns_fd = *mntns_fd = -1;
     *received = 0;
     char byte;
     struct iovec iov = {.iov_base = &byte, .iov_len = 1};
@@ -456,8 +458,12 @@ static char *receive_handoff(int *netns_fd, int *received, bool keep_socket)
         int fds[4];
         memcpy(fds, CMSG_DATA(c), sizeof(int) * (n < 4 ? n : 4));
         for (size_t i = 0; i < n && i < 4; i++) {
-            if (*netns_fd < 0 && is_netns(fds[i])) {
+            if (*netns_fd < 0 && is_ns(fds[i], CLONE_NEWNET)) {
                 *netns_fd = fds[i];
+                continue;
+            }
+            if (*mntns_fd < 0 && is_ns(fds[i], CLONE_NEWNS)) {
+                *mntns_fd = fds[i];
                 continue;
             }
             if (!error && is_cgroup_file(fds[i]) && sandbox_cgroup_enter(fds[i]) != 0)
@@ -470,11 +476,11 @@ static char *receive_handoff(int *netns_fd, int *received, bool keep_socket)
 
 /* Confine this process and tell the parent what was applied (the Isolation: banner, an Isolation
  * frame that gets no reply) before anything else happens. 0, or -1 after reporting the failure (the worker then ends). */
-static int confine_and_report(const isolate_sandbox *sandbox, int shared_netns_fd)
+static int confine_and_report(const isolate_sandbox *sandbox, int shared_netns_fd, int parent_mntns_fd)
 {
     json_t *report = NULL;
     char *error = NULL;
-    if (isolate_confine(sandbox, shared_netns_fd, &report, &error) != 0) {
+    if (isolate_confine(sandbox, shared_netns_fd, parent_mntns_fd, &report, &error) != 0) {
         char *m = xasprintf("sandbox: a required layer could not be applied: %s", error);
         fail_early(m);
         free(m);
@@ -520,9 +526,9 @@ int worker_main(void)
         return 1;
     }
     /* Before it can fork: into the run's cgroup slot; and the network namespace to join. */
-    int shared_netns_fd, received;
+    int shared_netns_fd, parent_mntns_fd, received;
     bool forkserver = isolate_init_is_forkserver(init);
-    char *handoff_error = receive_handoff(&shared_netns_fd, &received, forkserver);
+    char *handoff_error = receive_handoff(&shared_netns_fd, &parent_mntns_fd, &received, forkserver);
     if (handoff_error) {
         fail_early(handoff_error);
         free(handoff_error);
@@ -556,6 +562,7 @@ int worker_main(void)
         isolate_sandbox sandbox;
         int rc = isolate_warm_decode(init, &sandbox, &error);
         const char *selftest = json_string_value(json_object_get(init, "selftest"));
+        if (parent_mntns_fd >= 0) close(parent_mntns_fd); /* a fork server makes its own, once */
         if (rc == 0) rc = forkserver_serve(&sandbox, shared_netns_fd, selftest, isolate_forkserver_own_engine(init), &error);
         json_free(init);
         if (rc == FORKSERVER_CHILD) return worker_main();
@@ -585,7 +592,7 @@ int worker_main(void)
         }
         json_free(init);
         init = NULL;
-        if (confine_and_report(&sandbox, shared_netns_fd) != 0) return 1;
+        if (confine_and_report(&sandbox, shared_netns_fd, parent_mntns_fd) != 0) return 1;
         /* While it waits: the engine its run will need, so that the run does not wait for it.
          * Forked from a fork server that prepared one, that is copying its pages now rather
          * than at a fault each during the run; otherwise building one (docs/http-api.md, "Warm
@@ -605,7 +612,7 @@ int worker_main(void)
         json_free(init);
         return 1;
     }
-    if (!warm && confine_and_report(&in.sandbox, shared_netns_fd) != 0) {
+    if (!warm && confine_and_report(&in.sandbox, shared_netns_fd, parent_mntns_fd) != 0) {
         isolate_init_clear(&in);
         json_free(init);
         return 1;

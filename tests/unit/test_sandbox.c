@@ -6,6 +6,7 @@
  * Facilities this machine lacks print `SKIP <reason>` and pass. */
 #define _GNU_SOURCE
 #include "unit.h"
+#include "isolate/isolate.h"
 #include "isolate/protocol.h"
 #include "isolate/sandbox_linux.h"
 #include "util/buf.h"
@@ -13,6 +14,7 @@
 #include <errno.h>
 #include <net/if.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/ioctl.h>
@@ -315,6 +317,52 @@ TEST(sandbox_mountns_alone_hides_every_host_file)
     CHECK_OUTCOME(o.exited && (o.code == ENOENT || o.code == EROFS), o);
     o = run_child(&c, do_probe, (void *)"mount", 10000); /* caps dropped */
     CHECK_OUTCOME(o.exited && o.code == EPERM, o);
+}
+
+/* The mount namespace a root parent makes for its worker (parent_mntns.c), made on a thread of
+ * this process that ends at once, as the supervisor's does. */
+static void *make_mntns(void *arg)
+{
+    *(int *)arg = isolate_mntns_open_here();
+    return NULL;
+}
+
+/* In the child: confine with the config, say what the user and mount layers report, then probe. */
+static int apply_and_tell(void *arg)
+{
+    sandbox_config *c = arg;
+    sandbox_report r;
+    if (sandbox_apply_all(c, &r) < 0) {
+        dprintf(2, "apply failed: %s\n", r.error);
+        return APPLY_FAILED;
+    }
+    dprintf(2, "userns: %s\nmountns: %s\n", r.userns.detail, r.mountns.detail);
+    int e = sandbox_selftest("open_passwd");
+    return e == 0 ? NOT_BLOCKED : e;
+}
+
+TEST(sandbox_the_mount_namespace_a_root_parent_made_hides_every_host_file_and_the_maps_are_written)
+{
+    if (geteuid() != 0) {
+        printf("SKIP the parent makes a worker's mount namespace only as root\n");
+        return;
+    }
+    int fd = -1;
+    pthread_t t;
+    CHECK(pthread_create(&t, NULL, make_mntns, &fd) == 0);
+    pthread_join(t, NULL);
+    CHECK(fd >= 0);
+    /* this process is where it was */
+    CHECK(access("/etc/passwd", F_OK) == 0);
+    sandbox_config c = only();
+    c.userns = c.mountns = true;
+    c.parent_mntns_fd = fd;
+    outcome o = run_child(NULL, apply_and_tell, &c, 10000);
+    close(fd);
+    CHECK_OUTCOME(o.exited && o.code == ENOENT, o);
+    CHECK_OUTCOME(strstr(o.err, "mountns: empty read-only root, made by the parent"), o);
+    /* joining hid /proc; the user namespace's maps went through the descriptor held for them */
+    CHECK_OUTCOME(strstr(o.err, "userns: uid 65534 mapped to itself, setgroups denied"), o);
 }
 
 static int do_check_netns(void *arg)

@@ -1,0 +1,32 @@
+/* parent_mntns.c — the empty mount namespace a run's worker joins, made by its parent.
+ *
+ * A worker's mount layer is a new mount namespace whose root is an empty read-only tmpfs, the
+ * host's tree detached (sandbox_ns.c). Making it copies and then drops every mount of the host,
+ * on the run's critical path. A parent running as root makes it instead, on the thread that
+ * prepares the worker's hand-over while the worker execs (supervisor.c), with the very steps
+ * the worker would take (sandbox_empty_root), and hands it over as a descriptor; the worker
+ * joins it first, while still root (sandbox_linux.c). The namespace then belongs to the initial
+ * user namespace, over which the worker has no capability: it cannot mount or unmount anything
+ * in it, where in one of its own it could. Only a namespace whose root ended read-only is handed
+ * over; anything short of that, and the worker makes its own and reports what it got.
+ *
+ * Trusts nothing; owns the descriptor it returns.
+ */
+#define _GNU_SOURCE
+#include "isolate/isolate.h"
+#include "isolate/sandbox_layers.h"
+
+#include <fcntl.h>
+#include <sched.h>
+#include <unistd.h>
+
+int isolate_mntns_open_here(void)
+{
+    if (geteuid() != 0 || unshare(CLONE_NEWNS) != 0) return -1;
+    /* opened while /proc is still in sight; it names the namespace, whatever is mounted in it later */
+    int fd = open("/proc/thread-self/ns/mnt", O_RDONLY | O_CLOEXEC);
+    bool read_only = false;
+    if (fd >= 0) (void)sandbox_empty_root(&read_only);
+    if (fd >= 0 && !read_only) close(fd), fd = -1;
+    return fd;
+}
