@@ -450,6 +450,53 @@ def case_a_root_runs_worker_joins_the_empty_read_only_mount_namespace_its_parent
                 "a mount namespace was made although the layer was left out"
 
 
+def case_a_root_run_in_a_chroot_never_joins_a_mount_namespace_whose_root_is_the_hosts(v):
+    """Run as root in a chroot whose folder is a mount point (as arch-chroot and schroot make), the
+    parent's thread that makes the worker's mount namespace acts on the chroot's mount and leaves
+    the host's whole tree at the namespace's root, where a process joining it lands: a worker that
+    joined it left the chroot and saw every host file. The parent now joins what it made and hands
+    it over only if it lands in an empty read-only root (src/isolate/parent_mntns.c), and the
+    worker checks again. With Landlock and seccomp left out, the worker's attempt to open
+    /etc/passwd, which the host has and the chroot lacks, finds nothing."""
+    import subprocess
+    from cases import Skip
+    if os.geteuid() != 0:
+        raise Skip("a chroot and a bind mount need root")
+    tools = [t for t in ("unshare", "chroot", "mount", "ldd") if not shutil.which(t)]
+    if tools:
+        raise Skip(f"missing {', '.join(tools)}")
+    with tempfile.TemporaryDirectory() as jail:
+        binaries = [v.chidori]
+        worker = os.path.join(os.path.dirname(v.chidori), "chidori-worker")
+        if os.path.exists(worker):
+            binaries.append(worker)
+        os.makedirs(os.path.join(jail, "bin"))
+        for b in binaries:
+            shutil.copy2(b, os.path.join(jail, "bin"))
+            # the shared libraries it needs, each where the dynamic loader looks for it
+            for line in subprocess.run(["ldd", b], capture_output=True, text=True).stdout.splitlines():
+                parts = line.split()
+                lib = parts[2] if "=>" in parts and len(parts) > 2 else parts[0]
+                if lib.startswith("/") and os.path.exists(lib):
+                    os.makedirs(jail + os.path.dirname(lib), exist_ok=True)
+                    shutil.copy2(lib, jail + lib)
+        for d in ("proc", "state", "tmp"):
+            os.makedirs(os.path.join(jail, d))
+        os.chmod(jail, 0o755)  # the worker, uid 65534 by then, may look into it (and find no /etc)
+        with open(os.path.join(jail, "hello.js"), "w") as f:
+            f.write("export default async () => 'hello';\n")
+        assert not os.path.exists(os.path.join(jail, "etc", "passwd")) and os.path.exists("/etc/passwd")
+        script = (f"mount --make-rprivate / && mount --bind {jail} {jail} && mount -t proc proc {jail}/proc && "
+                  f"exec chroot {jail} /bin/chidori run /hello.js")
+        env = v.env({"CHIDORI_ISOLATE_SELFTEST": "open_passwd", "CHIDORI_ISOLATE_SKIP": "landlock,seccomp",
+                     "CHIDORI_STATE_DIR": "/state"})
+        r = subprocess.run(["unshare", "-m", "sh", "-c", script], env=env, capture_output=True, text=True,
+                           timeout=60 * v.slow)
+        assert "probe open_passwd:" in r.stderr, f"the probe did not run (exit {r.returncode}): {r.stderr[-1500:]}"
+        assert "probe open_passwd: blocked (ENOENT)" in r.stderr, \
+            f"the worker found the host's /etc/passwd from inside the chroot: {r.stderr[-1500:]}"
+
+
 def case_the_worker_binary_is_found_next_to_chidori_and_must_be_of_its_build(v):
     """A release build runs its workers as chidori-worker (linked statically) when that file lies
     next to chidori, and as `chidori __run-worker` otherwise (a sanitizer build always); a

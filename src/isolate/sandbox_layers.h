@@ -28,8 +28,11 @@ sandbox_status sandbox_mountns(void);
  * private, an empty 4 KiB tmpfs pivot_root'ed into, the old root detached, the new one remounted
  * read-only (*read_only says whether that last step worked). */
 sandbox_status sandbox_empty_root(bool *read_only);
-/* Join the empty mount namespace the parent made (parent_mntns.c) and close fd. */
+/* Join the empty mount namespace the parent made (parent_mntns.c) and close fd: skipped (and
+ * the caller makes its own) unless the root it lands in is an empty read-only tmpfs. */
 sandbox_status sandbox_mountns_join(int fd);
+/* The calling thread's root is an empty read-only tmpfs: nothing of the host in sight. */
+bool sandbox_root_is_empty(void);
 /* /proc, held open while a joined mount namespace hides it: the user namespace's maps and the
  * sysctls that say whether one may be made are reached through it until it is let go. 0, or -1
  * (nothing held). */

@@ -41,7 +41,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <linux/magic.h>
 #include <sys/mount.h>
+#include <sys/statfs.h>
+#include <sys/statvfs.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -147,11 +151,27 @@ sandbox_status sandbox_mountns(void)
 
 sandbox_status sandbox_mountns_join(int fd)
 {
-    int rc = setns(fd, CLONE_NEWNS); /* root and working folder: the namespace's empty root */
+    int rc = setns(fd, CLONE_NEWNS); /* root and working folder: the namespace's own root */
     int e = errno;
     close(fd);
     if (rc < 0) return sandbox_skip("setns(the parent's empty mount namespace): %s", strerror(e));
+    /* what the parent checked, checked again: whatever it did, this process is where it says */
+    if (!sandbox_root_is_empty())
+        return sandbox_skip("the parent's mount namespace does not have an empty read-only root");
     return sandbox_ok("empty read-only root, made by the parent, host tree detached");
+}
+
+bool sandbox_root_is_empty(void)
+{
+    struct statfs sf;
+    if (statfs("/", &sf) != 0 || (unsigned long)sf.f_type != TMPFS_MAGIC || !(sf.f_flags & ST_RDONLY)) return false;
+    DIR *d = opendir("/");
+    if (!d) return false;
+    int entries = 0;
+    for (struct dirent *e; (e = readdir(d));)
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) entries++;
+    closedir(d);
+    return entries == 0;
 }
 
 sandbox_status sandbox_empty_root(bool *read_only)

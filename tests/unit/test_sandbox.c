@@ -12,6 +12,11 @@
 #include "util/buf.h"
 
 #include <errno.h>
+#include <stdint.h>
+#include <sched.h>
+#include <sys/stat.h>
+#include <sys/mount.h>
+#include <fcntl.h>
 #include <net/if.h>
 #include <poll.h>
 #include <pthread.h>
@@ -363,6 +368,67 @@ TEST(sandbox_the_mount_namespace_a_root_parent_made_hides_every_host_file_and_th
     CHECK_OUTCOME(strstr(o.err, "mountns: empty read-only root, made by the parent"), o);
     /* joining hid /proc; the user namespace's maps went through the descriptor held for them */
     CHECK_OUTCOME(strstr(o.err, "userns: uid 65534 mapped to itself, setgroups denied"), o);
+}
+
+/* A worker handed a mount namespace whose root is not the empty one (here: this process's own, the
+ * host's tree) does not take it as its mount layer: it checks where it landed, reports the join
+ * skipped, and makes its own empty root from there. */
+TEST(sandbox_a_handed_mount_namespace_whose_root_is_not_empty_is_not_taken)
+{
+    if (geteuid() != 0) {
+        printf("SKIP joining another mount namespace takes root\n");
+        return;
+    }
+    int fd = open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC);
+    CHECK(fd >= 0);
+    sandbox_config c = only();
+    c.userns = c.mountns = true;
+    c.parent_mntns_fd = fd;
+    outcome o = run_child(NULL, apply_and_tell, &c, 10000);
+    close(fd);
+    CHECK_OUTCOME(o.exited && o.code == ENOENT, o);
+    CHECK_OUTCOME(strstr(o.err, "mountns: empty read-only root, host tree detached"), o);
+}
+
+/* In a thread: a chroot into a folder that is a mount point (as arch-chroot makes), then the
+ * parent's mount namespace made from there. */
+static void *make_mntns_in_a_chroot(void *arg)
+{
+    const char *jail = arg;
+    char tmp[256], proc[256];
+    snprintf(tmp, sizeof tmp, "%s/tmp", jail);
+    snprintf(proc, sizeof proc, "%s/proc", jail);
+    if (unshare(CLONE_NEWNS) != 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0 || mkdir(tmp, 0755) != 0 ||
+        mkdir(proc, 0755) != 0 || mount(jail, jail, NULL, MS_BIND, NULL) != 0 ||
+        mount("proc", proc, "proc", 0, NULL) != 0 || chroot(jail) != 0 || chdir("/") != 0)
+        return (void *)(intptr_t)-2;
+    return (void *)(intptr_t)isolate_mntns_open_here();
+}
+
+/* There the thread's steps act on the chroot's mount and leave the host's tree at the namespace's
+ * root, where a worker joining it would land: the parent does not hand such a namespace over. */
+TEST(sandbox_a_parent_in_a_chroot_makes_no_mount_namespace_for_its_worker)
+{
+    if (geteuid() != 0) {
+        printf("SKIP the parent makes a worker's mount namespace only as root\n");
+        return;
+    }
+    char jail[] = "/tmp/chidori-jail-XXXXXX";
+    CHECK(mkdtemp(jail) != NULL);
+    pthread_t t;
+    void *got = NULL;
+    CHECK(pthread_create(&t, NULL, make_mntns_in_a_chroot, jail) == 0);
+    pthread_join(t, &got);
+    int fd = (int)(intptr_t)got;
+    if (fd >= 0) close(fd);
+    char tmp[300], proc[300];
+    snprintf(tmp, sizeof tmp, "%s/tmp", jail);
+    snprintf(proc, sizeof proc, "%s/proc", jail);
+    rmdir(tmp);
+    rmdir(proc);
+    rmdir(jail);
+    CHECK(fd != -2); /* the chroot was made */
+    CHECK(fd == -1);
 }
 
 static int do_check_netns(void *arg)
