@@ -346,6 +346,18 @@ static int apply_and_tell(void *arg)
     return e == 0 ? NOT_BLOCKED : e;
 }
 
+/* A child given the user and mount layers, and fd as the mount namespace its parent made (closed
+ * here once the child has it). */
+static outcome join_and_tell(int fd)
+{
+    sandbox_config c = only();
+    c.userns = c.mountns = true;
+    c.parent_mntns_fd = fd;
+    outcome o = run_child(NULL, apply_and_tell, &c, 10000);
+    close(fd);
+    return o;
+}
+
 TEST(sandbox_the_mount_namespace_a_root_parent_made_hides_every_host_file_and_the_maps_are_written)
 {
     if (geteuid() != 0) {
@@ -359,11 +371,7 @@ TEST(sandbox_the_mount_namespace_a_root_parent_made_hides_every_host_file_and_th
     CHECK(fd >= 0);
     /* this process is where it was */
     CHECK(access("/etc/passwd", F_OK) == 0);
-    sandbox_config c = only();
-    c.userns = c.mountns = true;
-    c.parent_mntns_fd = fd;
-    outcome o = run_child(NULL, apply_and_tell, &c, 10000);
-    close(fd);
+    outcome o = join_and_tell(fd);
     CHECK_OUTCOME(o.exited && o.code == ENOENT, o);
     CHECK_OUTCOME(strstr(o.err, "mountns: empty read-only root, made by the parent"), o);
     /* joining hid /proc; the user namespace's maps went through the descriptor held for them */
@@ -381,11 +389,7 @@ TEST(sandbox_a_handed_mount_namespace_whose_root_is_not_empty_is_not_taken)
     }
     int fd = open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC);
     CHECK(fd >= 0);
-    sandbox_config c = only();
-    c.userns = c.mountns = true;
-    c.parent_mntns_fd = fd;
-    outcome o = run_child(NULL, apply_and_tell, &c, 10000);
-    close(fd);
+    outcome o = join_and_tell(fd);
     CHECK_OUTCOME(o.exited && o.code == ENOENT, o);
     CHECK_OUTCOME(strstr(o.err, "mountns: empty read-only root, host tree detached"), o);
 }
