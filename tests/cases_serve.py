@@ -784,8 +784,8 @@ def case_serve_stored_profile_that_no_longer_resolves_fails_closed(v):
         second.start()
         got = second.request("POST", f"/sessions/{view['id']}/resume", {"response": "yes"})[2]
         assert got["status"] == "failed" and "policy: `workspace:write` denied" in got["error"], got
+        second.stop()  # its stderr read to the end (the reader may lag behind the response)
         assert "`retired` is unknown; running it under untrusted" in second.stderr(), second.stderr()
-        second.stop()
     finally:
         first.cleanup()
         second.cleanup()
