@@ -525,7 +525,7 @@ int worker_main(void)
         free(m);
         return 1;
     }
-    /* Before it can fork: into the run's cgroup slot; and the network namespace to join. */
+    /* Before it can fork: into the run's cgroup slot; and the network and mount namespaces to join. */
     int shared_netns_fd, parent_mntns_fd, received;
     bool forkserver = isolate_init_is_forkserver(init);
     char *handoff_error = receive_handoff(&shared_netns_fd, &parent_mntns_fd, &received, forkserver);
