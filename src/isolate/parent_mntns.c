@@ -29,12 +29,11 @@ int isolate_mntns_open_here(void)
     /* opened while /proc is still in sight; it names the namespace, whatever is mounted in it later */
     int fd = open("/proc/thread-self/ns/mnt", O_RDONLY | O_CLOEXEC);
     if (fd < 0) return -1;
-    bool read_only = false;
-    (void)sandbox_empty_root(&read_only);
+    (void)sandbox_empty_root();
     /* A joiner lands in the namespace's own root, which is the empty one only if this thread's
      * root was that root: in a chroot, the steps above acted on the chroot's mount and left the
-     * host's tree at the namespace's root. So this thread joins it as the worker will, and hands
-     * it over only if what it then sees is empty. */
-    if (!read_only || setns(fd, CLONE_NEWNS) != 0 || !sandbox_root_is_empty()) close(fd), fd = -1;
+     * host's tree at the namespace's root (as does a step that failed). So this thread joins it as
+     * the worker will, and hands it over only if what it then sees is empty and read-only. */
+    if (setns(fd, CLONE_NEWNS) != 0 || !sandbox_root_is_empty()) close(fd), fd = -1;
     return fd;
 }

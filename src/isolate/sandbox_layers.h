@@ -26,8 +26,8 @@ sandbox_status sandbox_netns(void);
 sandbox_status sandbox_mountns(void);
 /* In a mount namespace of the caller's own (the worker's, or a parent thread's): everything made
  * private, an empty 4 KiB tmpfs pivot_root'ed into, the old root detached, the new one remounted
- * read-only (*read_only says whether that last step worked). */
-sandbox_status sandbox_empty_root(bool *read_only);
+ * read-only. */
+sandbox_status sandbox_empty_root(void);
 /* Join the empty mount namespace the parent made (parent_mntns.c) and close fd: skipped (and
  * the caller makes its own) unless the root it lands in is an empty read-only tmpfs. */
 sandbox_status sandbox_mountns_join(int fd);

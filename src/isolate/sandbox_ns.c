@@ -145,8 +145,7 @@ sandbox_status sandbox_netns(void)
 sandbox_status sandbox_mountns(void)
 {
     if (unshare(CLONE_NEWNS) < 0) return sandbox_skip("unshare(CLONE_NEWNS): %s", strerror(errno));
-    bool read_only;
-    return sandbox_empty_root(&read_only);
+    return sandbox_empty_root();
 }
 
 sandbox_status sandbox_mountns_join(int fd)
@@ -174,9 +173,8 @@ bool sandbox_root_is_empty(void)
     return entries == 0;
 }
 
-sandbox_status sandbox_empty_root(bool *read_only)
+sandbox_status sandbox_empty_root(void)
 {
-    *read_only = false;
     if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
         return sandbox_skip("in a new mount namespace, but making / private failed: %s", strerror(errno));
     /* Any existing directory serves as the mount point of the new, empty root. */
@@ -194,7 +192,6 @@ sandbox_status sandbox_empty_root(bool *read_only)
     if (chdir("/") < 0) return sandbox_skip("chdir(/): %s", strerror(errno));
     if (mount(NULL, "/", NULL, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
         return sandbox_ok("empty tmpfs root (remount read-only failed: %s)", strerror(errno));
-    *read_only = true;
     return sandbox_ok("empty read-only root, host tree detached");
 }
 
