@@ -171,20 +171,26 @@ $(OUT)/libchidori.a: $(LIB_OBJS) $(QJS_OBJS)
 
 # It links ICU in (Intl): a static binary cannot dlopen, and a confined worker could not open it.
 ICU_STATIC := -licui18n -licuuc -licudata
-$(OUT)/chidori-worker: $(OBJ)/tools/worker_main.o $(OBJ)/tools/intl_icu_static.o $(OUT)/libchidori.a $(OBJ)/gen/build_id.o
-	$(CC) $(LDFLAGS) -static-pie -Wl,-z,pack-relative-relocs -o $@ $(OBJ)/tools/worker_main.o $(OBJ)/tools/intl_icu_static.o $(OBJ)/gen/build_id.o $(OUT)/libchidori.a $(ICU_STATIC) -lstdc++ -lm -lpthread -ldl
+# Its entry point is tools/worker_entry.c's: the pages the start-up relocates are copied in one call.
+$(OUT)/chidori-worker: $(OBJ)/tools/worker_main.o $(OBJ)/tools/worker_entry.o $(OBJ)/tools/intl_icu_static.o $(OUT)/libchidori.a $(OBJ)/gen/build_id.o
+	$(CC) $(LDFLAGS) -static-pie -Wl,-z,pack-relative-relocs -Wl,-e,worker_entry -o $@ $(OBJ)/tools/worker_main.o $(OBJ)/tools/worker_entry.o $(OBJ)/tools/intl_icu_static.o $(OBJ)/gen/build_id.o $(OUT)/libchidori.a $(ICU_STATIC) -lstdc++ -lm -lpthread -ldl
 
 $(OUT)/unit_tests: $(UNIT_OBJS) $(LIB_OBJS) $(QJS_OBJS) $(OBJ)/gen/build_id.o
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 unit: setup $(OUT)/unit_tests
 
+# A test binary linked as chidori-worker is, for the check that its entry point copies the
+# relocated pages before start-up (tests/cases_isolation.py).
+$(OUT)/worker-entry-check: $(OBJ)/tools/worker_entry_check.o $(OBJ)/tools/worker_entry.o
+	$(CC) $(LDFLAGS) -static-pie -Wl,-z,pack-relative-relocs -Wl,-e,worker_entry -o $@ $^
+
 # The TypeScript eraser as a command, for the oracle test (tests/ts) and for looking at output.
 $(OUT)/ts-strip: $(OBJ)/tools/ts_strip_main.o $(OBJ)/src/engine/ts_strip.o $(OBJ)/src/engine/ts_lex.o
 	$(CC) $(LDFLAGS) -o $@ $^
 
 # Everything a test run needs for one variant.
-test-bins: setup $(OUT)/chidori $(WORKER) $(OUT)/unit_tests $(OUT)/ts-strip $(OUT)/licenses/temporal-polyfill.LICENSE
+test-bins: setup $(OUT)/chidori $(WORKER) $(if $(WORKER),$(OUT)/worker-entry-check) $(OUT)/unit_tests $(OUT)/ts-strip $(OUT)/licenses/temporal-polyfill.LICENSE
 
 demo: build
 	build/chidori run examples/hello.js -i '{"name": "Ada"}'

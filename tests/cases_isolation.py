@@ -538,6 +538,29 @@ def case_the_worker_binary_is_found_next_to_chidori_and_must_be_of_its_build(v):
             (code, out, err)
 
 
+def case_the_worker_binary_enters_by_copying_the_pages_its_start_up_relocates(v):
+    """chidori-worker's entry point is tools/worker_entry.c's worker_entry, which has the kernel
+    copy the pages the static-pie start-up is about to relocate in one call (MADV_POPULATE_WRITE)
+    before it jumps to the C library's _start. Checked twice: the ELF entry of chidori-worker is
+    worker_entry, and worker-entry-check (linked the same way, with three pages in .data.rel.ro
+    that no relocation or read touches) finds them private copies at main."""
+    import struct
+    import subprocess
+    if v.sanitized:
+        return  # a sanitizer build has no chidori-worker: it always runs itself
+    worker = os.path.join(v.dir, "chidori-worker")
+    with open(worker, "rb") as f:
+        header = f.read(64)
+    assert header[:4] == b"\x7fELF" and header[4] == 2, "chidori-worker is not a 64-bit ELF file"
+    entry = struct.unpack_from("<Q", header, 24)[0]
+    symbols = subprocess.run(["nm", "--defined-only", worker], capture_output=True, text=True, check=True).stdout
+    at = [int(line.split()[0], 16) for line in symbols.splitlines() if line.split()[-1:] == ["worker_entry"]]
+    assert at == [entry], f"chidori-worker enters at {entry:#x}, worker_entry is at {[hex(a) for a in at]}"
+    r = subprocess.run([os.path.join(v.dir, "worker-entry-check")], capture_output=True, text=True, timeout=30)
+    assert r.returncode == 0 and "probe pages copied before main: 3 of 3" in r.stdout, (r.returncode, r.stdout, r.stderr)
+    assert "covering the probe" in r.stdout, r.stdout
+
+
 def case_a_worker_binary_that_cannot_be_run_is_said(v):
     """When chidori-worker lies next to chidori but cannot be exec'd (here it is open for writing,
     as while a package manager replaces it: ETXTBSY), chidori runs itself as the worker, which
