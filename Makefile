@@ -172,6 +172,8 @@ $(OUT)/libchidori.a: $(LIB_OBJS) $(QJS_OBJS)
 # It links ICU in (Intl): a static binary cannot dlopen, and a confined worker could not open it.
 ICU_STATIC := -licui18n -licuuc -licudata
 # Its entry point is tools/worker_entry.c's: the pages the start-up relocates are copied in one call.
+# That code runs before the C library has a thread pointer: never with a stack protector.
+$(OBJ)/tools/worker_entry.o: CFLAGS += -fno-stack-protector
 $(OUT)/chidori-worker: $(OBJ)/tools/worker_main.o $(OBJ)/tools/worker_entry.o $(OBJ)/tools/intl_icu_static.o $(OUT)/libchidori.a $(OBJ)/gen/build_id.o
 	$(CC) $(LDFLAGS) -static-pie -Wl,-z,pack-relative-relocs -Wl,-e,worker_entry -o $@ $(OBJ)/tools/worker_main.o $(OBJ)/tools/worker_entry.o $(OBJ)/tools/intl_icu_static.o $(OBJ)/gen/build_id.o $(OUT)/libchidori.a $(ICU_STATIC) -lstdc++ -lm -lpthread -ldl
 

@@ -3,7 +3,7 @@
  * call, and then jumps to the C library's own _start as if the kernel had entered there.
  *
  * Why. A static-pie binary relocates itself before main: _dl_relocate_static_pie writes a pointer
- * into every page of its relocated data (.data.rel.ro, .got, .data: 42 pages here, most of them
+ * into every page of its relocated data (.data.rel.ro, .got, .data: 44 pages here, most of them
  * ICU's and QuickJS's tables). Each first write to such a page is a copy-on-write fault, and on the
  * virtual machines chidori is measured on a fault costs about 16 us (a trap to the hypervisor);
  * MADV_POPULATE_WRITE makes the same private copies inside one system call, about 6 us a page
@@ -18,8 +18,16 @@
  * program headers. Only the static worker links this file; `chidori __run-worker` (a dynamic
  * executable, relocated by the dynamic loader before any of its code runs) has no such step.
  */
+#if !defined(__x86_64__)
+#error "worker_entry.c: the entry stub is x86-64 assembly (the worker's seccomp layer is x86-64 only too)"
+#endif
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ < 11
+#error "worker_entry.c: needs GCC 11 or later (no_stack_protector; the Makefile also passes -fno-stack-protector)"
+#endif
+
 #include <elf.h>
 #include <link.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/syscall.h>
 
@@ -31,25 +39,34 @@
 extern const ElfW(Ehdr) __ehdr_start __attribute__((visibility("hidden")));
 
 /* The part of the writable load segment that holds file contents, from the start of the relocated
- * read-only data to the end of .data: every page the relocation writes. [*lo, *hi), page-aligned;
- * both 0 when the binary has no PT_GNU_RELRO. */
+ * read-only data to the end of .data: every page the relocation writes. Without PT_GNU_RELRO (a
+ * binary linked -z norelro), the file part of the first writable load segment. [*lo, *hi),
+ * page-aligned; both 0 when there is neither. */
 __attribute__((visibility("hidden"), no_stack_protector)) void worker_entry_relocated_span(uintptr_t *lo, uintptr_t *hi)
 {
     const ElfW(Phdr) *ph = (const ElfW(Phdr) *)((const char *)&__ehdr_start + __ehdr_start.e_phoff);
     /* the load bias: where the segment at file offset 0 (the ELF header's) was put, less its address */
-    uintptr_t bias = (uintptr_t)&__ehdr_start, relro = 0, relro_end = 0, data_end = 0;
+    uintptr_t bias = (uintptr_t)&__ehdr_start, start = 0, end = 0;
     for (int i = 0; i < __ehdr_start.e_phnum; i++)
-        if (ph[i].p_type == PT_LOAD && ph[i].p_offset == 0) bias -= ph[i].p_vaddr;
+        if (ph[i].p_type == PT_LOAD && ph[i].p_offset == 0) {
+            bias -= ph[i].p_vaddr;
+            break;
+        }
+    bool relro = false;
     for (int i = 0; i < __ehdr_start.e_phnum; i++)
-        if (ph[i].p_type == PT_GNU_RELRO) relro = ph[i].p_vaddr, relro_end = ph[i].p_vaddr + ph[i].p_memsz;
-    for (int i = 0; i < __ehdr_start.e_phnum; i++)
-        if (ph[i].p_type == PT_LOAD && (ph[i].p_flags & PF_W) && ph[i].p_vaddr <= relro &&
-            relro < ph[i].p_vaddr + ph[i].p_memsz)
-            data_end = ph[i].p_vaddr + ph[i].p_filesz;
+        if (ph[i].p_type == PT_GNU_RELRO) start = ph[i].p_vaddr, end = ph[i].p_vaddr + ph[i].p_memsz, relro = true;
+    for (int i = 0; i < __ehdr_start.e_phnum; i++) {
+        if (ph[i].p_type != PT_LOAD || !(ph[i].p_flags & PF_W)) continue;
+        if (!relro) { /* the first writable segment's file part */
+            start = ph[i].p_vaddr, end = ph[i].p_vaddr + ph[i].p_filesz;
+            break;
+        }
+        if (ph[i].p_vaddr <= start && start < ph[i].p_vaddr + ph[i].p_memsz && ph[i].p_vaddr + ph[i].p_filesz > end)
+            end = ph[i].p_vaddr + ph[i].p_filesz; /* the rest of .data after the relro part */
+    }
     *lo = *hi = 0;
-    if (!relro_end) return;
-    uintptr_t end = data_end > relro_end ? data_end : relro_end;
-    *lo = (bias + relro) & ~(PAGE - 1);
+    if (end <= start) return;
+    *lo = (bias + start) & ~(PAGE - 1);
     *hi = (bias + end + PAGE - 1) & ~(PAGE - 1);
 }
 
@@ -68,7 +85,7 @@ __attribute__((visibility("hidden"), used, no_stack_protector)) void worker_entr
 
 /* The kernel enters with %rsp at argc and %rdx 0 (no dynamic loader's fini); _start reads both.
  * r12 and r13 are callee-saved: they carry the two across the call. */
-__asm__(".text\n"
+__asm__(".pushsection .text\n"
         ".globl worker_entry\n"
         ".type worker_entry,@function\n"
         "worker_entry:\n"
@@ -83,4 +100,5 @@ __asm__(".text\n"
         "  movq %r13, %rdx\n"
         "  jmp _start\n"
         "  .cfi_endproc\n"
-        ".size worker_entry, .-worker_entry\n");
+        ".size worker_entry, .-worker_entry\n"
+        ".popsection\n");
