@@ -173,9 +173,11 @@ $(OUT)/libchidori.a: $(LIB_OBJS) $(QJS_OBJS)
 ICU_STATIC := -licui18n -licuuc -licudata
 # Its entry point is tools/worker_entry.c's: the pages the start-up relocates are copied in one call.
 # That code runs before the C library has a thread pointer: never with a stack protector.
+# worker-entry-check (below) is linked with the same flags, so that it tests what the worker is.
+WORKER_LINK := -static-pie -Wl,-z,pack-relative-relocs -Wl,-e,worker_entry
 $(OBJ)/tools/worker_entry.o: CFLAGS += -fno-stack-protector
 $(OUT)/chidori-worker: $(OBJ)/tools/worker_main.o $(OBJ)/tools/worker_entry.o $(OBJ)/tools/intl_icu_static.o $(OUT)/libchidori.a $(OBJ)/gen/build_id.o
-	$(CC) $(LDFLAGS) -static-pie -Wl,-z,pack-relative-relocs -Wl,-e,worker_entry -o $@ $(OBJ)/tools/worker_main.o $(OBJ)/tools/worker_entry.o $(OBJ)/tools/intl_icu_static.o $(OBJ)/gen/build_id.o $(OUT)/libchidori.a $(ICU_STATIC) -lstdc++ -lm -lpthread -ldl
+	$(CC) $(LDFLAGS) $(WORKER_LINK) -o $@ $(OBJ)/tools/worker_main.o $(OBJ)/tools/worker_entry.o $(OBJ)/tools/intl_icu_static.o $(OBJ)/gen/build_id.o $(OUT)/libchidori.a $(ICU_STATIC) -lstdc++ -lm -lpthread -ldl
 
 $(OUT)/unit_tests: $(UNIT_OBJS) $(LIB_OBJS) $(QJS_OBJS) $(OBJ)/gen/build_id.o
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -185,7 +187,7 @@ unit: setup $(OUT)/unit_tests
 # A test binary linked as chidori-worker is, for the check that its entry point copies the
 # relocated pages before start-up (tests/cases_isolation.py).
 $(OUT)/worker-entry-check: $(OBJ)/tools/worker_entry_check.o $(OBJ)/tools/worker_entry.o
-	$(CC) $(LDFLAGS) -static-pie -Wl,-z,pack-relative-relocs -Wl,-e,worker_entry -o $@ $^
+	$(CC) $(LDFLAGS) $(WORKER_LINK) -o $@ $^
 
 # The TypeScript eraser as a command, for the oracle test (tests/ts) and for looking at output.
 $(OUT)/ts-strip: $(OBJ)/tools/ts_strip_main.o $(OBJ)/src/engine/ts_strip.o $(OBJ)/src/engine/ts_lex.o
