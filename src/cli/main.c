@@ -129,9 +129,11 @@ static int cmd_eval(int argc, char **argv, const settings *set)
 static const struct {
     const char *name;
     int (*fn)(int argc, char **argv, const settings *s);
-    bool one_run; /* runs one agent and exits: its heap is asked for in huge pages (heap_pages.h) */
+    /* runs one agent and exits: its heap is asked for in huge pages (heap_pages.h); run, replay and
+     * resume ask themselves (cli/run.c, step_setup), once an isolated run's worker is under way */
+    bool one_run;
 } RUNNING[] = {
-    {"run", cmd_run, true}, {"replay", cmd_replay, true}, {"resume", cmd_resume, true}, {"eval", cmd_eval, true},
+    {"run", cmd_run, false}, {"replay", cmd_replay, false}, {"resume", cmd_resume, false}, {"eval", cmd_eval, true},
     {"sandbox", cmd_sandbox, false}, {"serve", cmd_serve, false}, {"runs", cmd_runs, false},
     {"branches", cmd_branches, false}, {"branch-resume", cmd_branch_resume, true},
     {"branch-rerun", cmd_branch_rerun, true}, {"model-login", cmd_model_login, false},
