@@ -119,7 +119,8 @@ void engine_result_free(engine_result *result);
  * "quickjs-ng <version>" on the default engine (QuickJS's version under make ENGINE=quickjs). */
 const char *engine_name(void);
 
-/* Finds ICU for Intl now (a worker calls it before confinement); otherwise ICU loads on first use. */
+/* Finds ICU for Intl now where it is loaded with dlopen (a worker calls it before confinement);
+ * linked in (the static worker), or without this call, ICU is set up on first use. */
 void engine_intl_preload(void);
 
 #endif
