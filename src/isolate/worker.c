@@ -513,8 +513,9 @@ int worker_main(void)
      * frame it writes is then one write, not a write inside a signal-mask dance (three syscalls
      * more per frame). Before confinement, which does not allow rt_sigaction. */
     frame_ignore_sigpipe();
-    /* Intl's ICU table, before confinement: linked into chidori-worker (free); dlopen'd by
-     * `chidori __run-worker`, which could not open the library once confined (docs/intl.md). */
+    /* Intl's ICU library, before confinement: dlopen'd by `chidori __run-worker`, which could not
+     * open it once confined; linked into chidori-worker, nothing is done now (ICU is set up on a
+     * run's first use of Intl: docs/intl.md). */
     engine_intl_preload();
 
     json_t *init = NULL;
